@@ -1,0 +1,110 @@
+"""The ``gpuprof`` entry point: the GUI by default, sub-commands for headless use.
+
+Exit codes: 0 success; 2 usage or bad input (one line, no traceback); 1 unexpected error.
+Sub-commands live in :mod:`gpuprof.commands`, one module per area, each with
+``register(subparsers)``; heavy imports (Qt, torch) stay inside the command functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from gpuprof import __version__
+from gpuprof.errors import GpuprofError
+from gpuprof.i18n import tr
+
+__all__ = ["main", "build_parser"]
+
+#: Modules under gpuprof.commands that add sub-commands, in --help order.
+COMMAND_MODULES = ("telemetry", "bench", "catalog", "recommend", "report", "exporter")
+
+_DESCRIPTION = tr(
+    "gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, "
+    "and decide which cloud machine a workload should run on, at what cost.\n\n"
+    "Without a sub-command, opens the desktop app."
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # One line and exit 2, like every other bad input (argparse adds the usage block).
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(p) for p in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("size must look like 1600x1000, got {t!r}", t=text)) from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError(tr("size {t} is out of range 200..8000", t=text))
+    return w, h
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="gpuprof",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"gpuprof {__version__}")
+    parser.add_argument("--debug", action="store_true", help=tr("show tracebacks of unexpected errors"))
+    gui = parser.add_argument_group(tr("desktop app"))
+    src = gui.add_mutually_exclusive_group()
+    src.add_argument("--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs"))
+    src.add_argument("--replay", metavar="FILE", help=tr("open a recorded session for replay"))
+    gui.add_argument("--screenshot", metavar="OUT.png", help=tr("render the window offscreen, save a PNG and exit"))
+    gui.add_argument("--tab", metavar="NAME", help=tr("tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)"))
+    gui.add_argument("--after", metavar="SECONDS", type=float, default=3.0, help=tr("with --screenshot: seconds of data to collect first (default 3)"))
+    gui.add_argument("--size", metavar="WxH", type=_size, default=(1600, 1000), help=tr("with --screenshot: window size (default 1600x1000)"))
+    gui.add_argument("--interval", metavar="S", type=float, default=None, help=tr("sampling interval in seconds (0.1–60)"))
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"gpuprof.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"gpuprof.commands.{name}":
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    try:
+        from gpuprof.ui.app import run_app
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("gpuprof.ui"):
+            raise GpuprofError(tr("the desktop app is not available in this build; try `gpuprof --help`")) from None
+        raise GpuprofError(tr("the desktop app needs {m}: {e}", m=exc.name, e=exc)) from None
+    return int(run_app(args))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    debug = args.debug or bool(os.environ.get("GPUPROF_DEBUG"))
+    try:
+        if args.command is None:
+            return _run_gui(args)
+        return int(args.func(args) or 0)
+    except GpuprofError as exc:
+        print(f"gpuprof: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(tr("gpuprof: interrupted"), file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence prints, never dumps
+        if debug:
+            raise
+        print(
+            tr("gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)", t=type(exc).__name__, e=exc),
+            file=sys.stderr,
+        )
+        return 1

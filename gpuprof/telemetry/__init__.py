@@ -1,0 +1,1 @@
+"""Telemetry: NVML and host sampling, history, recording and replay."""

@@ -1,0 +1,295 @@
+"""Frozen telemetry records: what one poll of a source produced.
+
+Units live in field names (``_bytes``, ``_bytes_s``, ``_mhz``, ``_w``, ``_c``, ``_pct``, ``_j``).
+``None`` means unsupported, not permitted or failing for that device; only plots turn it into NaN.
+Nothing downstream mutates a record: a poll produces a new :class:`Snapshot`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, fields
+
+__all__ = [
+    "DeviceInfo",
+    "EccCounts",
+    "GpuSample",
+    "HostSample",
+    "MigDeviceInfo",
+    "NvLinkSample",
+    "ProcessSample",
+    "Snapshot",
+    "SourceKind",
+    "SourceState",
+    "SourceStatus",
+    "SystemInfo",
+    "Topology",
+    "GPU_NUMERIC_FIELDS",
+    "HOST_NUMERIC_FIELDS",
+]
+
+
+class SourceKind(str, enum.Enum):
+    """Where a snapshot came from; the UI labels SIMULATED and REPLAY everywhere."""
+
+    NVML = "nvml"
+    SIMULATED = "simulated"
+    REPLAY = "replay"
+    NONE = "none"  # host only: no NVIDIA driver or library
+
+
+class SourceState(str, enum.Enum):
+    """States of the GPU backend that the UI shows with a hint (DESIGN.md, data flow)."""
+
+    OK = "ok"
+    LIBRARY_NOT_FOUND = "library_not_found"
+    DRIVER_NOT_LOADED = "driver_not_loaded"
+    VERSION_MISMATCH = "version_mismatch"
+    NO_PERMISSION = "no_permission"
+    NO_GPUS = "no_gpus"
+    GPU_LOST = "gpu_lost"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStatus:
+    """The backend's state plus a one-line message and a hint for the user."""
+
+    state: SourceState = SourceState.OK
+    message: str = ""
+    hint: str = ""
+    process_info_permitted: bool = True
+    lost_gpus: tuple[int, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.state is SourceState.OK
+
+
+@dataclass(frozen=True, slots=True)
+class MigDeviceInfo:
+    """One MIG instance on a parent GPU (``nvidia-smi -L`` MIG lines)."""
+
+    index: int
+    name: str
+    uuid: str | None = None
+    memory_total_bytes: int | None = None
+    memory_used_bytes: int | None = None
+    gpu_instance_id: int | None = None
+    compute_instance_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """Static facts about one GPU, read once (``nvidia-smi -q`` header sections)."""
+
+    index: int
+    name: str
+    uuid: str | None = None
+    pci_bus_id: str | None = None
+    serial: str | None = None
+    vbios_version: str | None = None
+    board_part_number: str | None = None
+    architecture: str | None = None
+    compute_capability: tuple[int, int] | None = None
+    memory_total_bytes: int | None = None
+    # Clocks: the maximum each domain can reach (``nvidia-smi -q -d CLOCK`` "Max Clocks").
+    graphics_clock_max_mhz: int | None = None
+    sm_clock_max_mhz: int | None = None
+    mem_clock_max_mhz: int | None = None
+    video_clock_max_mhz: int | None = None
+    # Power limits in watts (``nvidia-smi -q -d POWER``).
+    power_default_limit_w: float | None = None
+    power_min_limit_w: float | None = None
+    power_max_limit_w: float | None = None
+    # Temperature thresholds in °C (``nvidia-smi -q -d TEMPERATURE``).
+    temp_slowdown_c: float | None = None
+    temp_shutdown_c: float | None = None
+    temp_max_operating_c: float | None = None
+    pcie_gen_max: int | None = None
+    pcie_width_max: int | None = None
+    nvlink_count: int = 0
+    fan_count: int = 0
+    ecc_mode_current: bool | None = None
+    ecc_mode_pending: bool | None = None
+    mig_mode_current: bool | None = None
+    mig_mode_pending: bool | None = None
+    mig_devices: tuple[MigDeviceInfo, ...] = ()
+    compute_mode: str | None = None
+    persistence_mode: bool | None = None
+    display_active: bool | None = None
+    multi_gpu_board: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemInfo:
+    """Driver-wide facts (``nvidia-smi`` banner) and the host they run on."""
+
+    hostname: str = ""
+    os: str = ""
+    driver_version: str | None = None
+    cuda_driver_version: str | None = None  # e.g. "12.4", from nvmlSystemGetCudaDriverVersion
+    nvml_version: str | None = None
+    cpu_model: str | None = None
+    cpu_count_logical: int | None = None
+    memory_total_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Topology:
+    """GPU×GPU links, as ``nvidia-smi topo -m`` prints them.
+
+    ``matrix[i][j]`` is one of ``X`` (self), ``NV<n>`` (n NVLinks), ``SYS``, ``NODE``,
+    ``PHB``, ``PXB``, ``PIX`` (the PCIe common ancestor), or ``None`` when unknown.
+    """
+
+    gpu_indices: tuple[int, ...] = ()
+    matrix: tuple[tuple[str | None, ...], ...] = ()
+
+    def link(self, a: int, b: int) -> str | None:
+        """The label between GPU indices ``a`` and ``b``."""
+        try:
+            i, j = self.gpu_indices.index(a), self.gpu_indices.index(b)
+        except ValueError:
+            return None
+        return self.matrix[i][j]
+
+
+@dataclass(frozen=True, slots=True)
+class NvLinkSample:
+    """One NVLink: state and throughput differenced from the driver's byte counters."""
+
+    link: int
+    active: bool | None = None
+    version: int | None = None
+    remote_type: str | None = None  # "gpu", "switch", "ibmnpu" or None
+    remote_pci_bus_id: str | None = None
+    rx_bytes_s: float | None = None
+    tx_bytes_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EccCounts:
+    """ECC error counters (``nvidia-smi -q -d ECC``) and memory retirement / remapping."""
+
+    volatile_corrected: int | None = None
+    volatile_uncorrected: int | None = None
+    aggregate_corrected: int | None = None
+    aggregate_uncorrected: int | None = None
+    retired_pages_sbe: int | None = None
+    retired_pages_dbe: int | None = None
+    retired_pages_pending: bool | None = None
+    remapped_rows_correctable: int | None = None
+    remapped_rows_uncorrectable: int | None = None
+    remapped_rows_pending: bool | None = None
+    remapped_rows_failure: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSample:
+    """One GPU at one instant. ``lost`` is True once the device fell off the bus."""
+
+    index: int
+    uuid: str | None = None
+    lost: bool = False
+    util_gpu_pct: float | None = None
+    util_mem_pct: float | None = None
+    util_enc_pct: float | None = None
+    util_dec_pct: float | None = None
+    mem_total_bytes: int | None = None
+    mem_used_bytes: int | None = None
+    mem_free_bytes: int | None = None
+    mem_reserved_bytes: int | None = None
+    clock_graphics_mhz: float | None = None
+    clock_sm_mhz: float | None = None
+    clock_mem_mhz: float | None = None
+    clock_video_mhz: float | None = None
+    clock_app_graphics_mhz: float | None = None
+    clock_app_mem_mhz: float | None = None
+    pstate: int | None = None
+    power_w: float | None = None
+    power_limit_w: float | None = None
+    power_enforced_limit_w: float | None = None
+    energy_total_j: float | None = None
+    temp_gpu_c: float | None = None
+    temp_mem_c: float | None = None
+    fan_speed_pct: tuple[float | None, ...] = ()
+    throttle_mask: int | None = None
+    throttle_reasons: tuple[str, ...] = ()  # decoded names, idle excluded
+    pcie_gen: int | None = None
+    pcie_width: int | None = None
+    pcie_rx_bytes_s: float | None = None
+    pcie_tx_bytes_s: float | None = None
+    pcie_replay_count: int | None = None
+    nvlinks: tuple[NvLinkSample, ...] = ()
+    nvlink_rx_bytes_s: float | None = None
+    nvlink_tx_bytes_s: float | None = None
+    ecc: EccCounts | None = None
+
+    @property
+    def mem_used_pct(self) -> float | None:
+        if self.mem_used_bytes is None or not self.mem_total_bytes:
+            return None
+        return 100.0 * self.mem_used_bytes / self.mem_total_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessSample:
+    """A process using a GPU (``nvidia-smi`` process table + ``pmon``)."""
+
+    pid: int
+    gpu_index: int
+    kind: str = "compute"  # "compute", "graphics" or "compute+graphics"
+    gpu_mem_bytes: int | None = None
+    sm_util_pct: float | None = None
+    mem_util_pct: float | None = None
+    name: str | None = None
+    user: str | None = None
+    cmdline: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostSample:
+    """The host at one instant (psutil)."""
+
+    cpu_pct: float | None = None
+    cpu_per_core_pct: tuple[float, ...] = ()
+    cpu_freq_mhz: float | None = None
+    load_avg: tuple[float, float, float] | None = None
+    mem_total_bytes: int | None = None
+    mem_used_bytes: int | None = None
+    mem_available_bytes: int | None = None
+    swap_total_bytes: int | None = None
+    swap_used_bytes: int | None = None
+    disk_read_bytes_s: float | None = None
+    disk_write_bytes_s: float | None = None
+    net_rx_bytes_s: float | None = None
+    net_tx_bytes_s: float | None = None
+    temps_c: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything one poll produced. ``time_s`` is Unix time in seconds."""
+
+    time_s: float
+    source: SourceKind
+    host: HostSample
+    gpus: tuple[GpuSample, ...] = ()
+    processes: tuple[ProcessSample, ...] = ()
+    status: SourceStatus = field(default_factory=SourceStatus)
+
+    @property
+    def simulated(self) -> bool:
+        return self.source is SourceKind.SIMULATED
+
+
+def _numeric_fields(cls: type) -> tuple[str, ...]:
+    numeric = {"float | None", "int | None", "float", "int"}
+    return tuple(f.name for f in fields(cls) if str(f.type) in numeric and f.name != "index")
+
+
+#: Scalar GPU metrics that History stores and plots can ask for, by field name.
+GPU_NUMERIC_FIELDS: tuple[str, ...] = _numeric_fields(GpuSample)
+#: Scalar host metrics that History stores, by field name.
+HOST_NUMERIC_FIELDS: tuple[str, ...] = _numeric_fields(HostSample)

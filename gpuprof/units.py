@@ -1,0 +1,84 @@
+"""Numbers and units, formatted in one place (CLI, UI, reports)."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "fmt_bytes",
+    "fmt_rate",
+    "fmt_pct",
+    "fmt_num",
+    "fmt_duration",
+    "fmt_usd",
+    "NA",
+]
+
+#: What an unsupported or missing value prints as (nvidia-smi prints "N/A").
+NA = "N/A"
+
+_BIN = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+_DEC = ("B", "kB", "MB", "GB", "TB", "PB")
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def fmt_bytes(value: float | None, *, binary: bool = True, digits: int = 1) -> str:
+    """``fmt_bytes(81559 * 2**20) == '79.6 GiB'``; decimal units with ``binary=False``."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    base, names = (1024.0, _BIN) if binary else (1000.0, _DEC)
+    v = float(value)
+    for name in names:
+        if abs(v) < base or name == names[-1]:
+            return f"{v:.0f} {name}" if name == "B" else f"{v:.{digits}f} {name}"
+        v /= base
+    raise AssertionError("unreachable")
+
+
+def fmt_rate(value: float | None, *, digits: int = 1) -> str:
+    """Bytes per second in decimal units, as bandwidth tools print them: ``'12.3 GB/s'``."""
+    if _missing(value):
+        return NA
+    return fmt_bytes(value, binary=False, digits=digits) + "/s"
+
+
+def fmt_pct(value: float | None, *, digits: int = 0) -> str:
+    if _missing(value):
+        return NA
+    return f"{value:.{digits}f}%"
+
+
+def fmt_num(value: float | None, unit: str = "", *, digits: int = 0) -> str:
+    """A number with an optional unit; ``N/A`` when missing."""
+    if _missing(value):
+        return NA
+    text = f"{value:,.{digits}f}"
+    return f"{text} {unit}" if unit else text
+
+
+def fmt_duration(seconds: float | None) -> str:
+    """``fmt_duration(93784) == '1d 2h 3m'``; sub-minute values keep seconds."""
+    if _missing(seconds):
+        return NA
+    assert seconds is not None
+    s = float(seconds)
+    if s < 60:
+        return f"{s:.1f} s"
+    minutes, _ = divmod(int(round(s)), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days}d {hours}h {minutes}m"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m {int(round(s)) % 60}s"
+
+
+def fmt_usd(value: float | None, *, digits: int = 2) -> str:
+    if _missing(value):
+        return NA
+    return f"${value:,.{digits}f}"

@@ -1,0 +1,1 @@
+"""Data files: catalogs, icons, stylesheets, translations."""

@@ -1,0 +1,41 @@
+"""Test set-up: Qt offscreen, a private data folder, and the ``gpu`` marker."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+# Set before anything imports Qt: the tests never need a display.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+pytest_plugins = ["tests.fakes.fixtures"]
+
+
+@pytest.fixture(autouse=True)
+def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every test away from the user's real data and config folders."""
+    base = tmp_path_factory.mktemp("gpuprof-home")
+    monkeypatch.setenv("GPUPROF_DATA_DIR", str(base / "data"))
+    monkeypatch.setenv("GPUPROF_CONFIG_DIR", str(base / "config"))
+
+
+def _cuda_available() -> bool:
+    if shutil.which("nvidia-smi") is None:
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    gpu_items = [item for item in items if "gpu" in item.keywords]
+    if not gpu_items or _cuda_available():
+        return
+    skip = pytest.mark.skip(reason="needs a real NVIDIA GPU with CUDA")
+    for item in gpu_items:
+        item.add_marker(skip)

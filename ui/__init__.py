@@ -1,0 +1,1 @@
+"""The Qt front end (PySide6 + pyqtgraph), installed as gpuprof.ui."""
