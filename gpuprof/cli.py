@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the last line of defence prints, never dumps
+    except Exception as exc:  # the last line of defence prints, never dumps
         if debug:
             raise
         print(

@@ -68,14 +68,15 @@ def fmt_duration(seconds: float | None) -> str:
     s = float(seconds)
     if s < 60:
         return f"{s:.1f} s"
-    minutes, _ = divmod(int(round(s)), 60)
+    total = round(s)
+    minutes = total // 60
     hours, minutes = divmod(minutes, 60)
     days, hours = divmod(hours, 24)
     if days:
         return f"{days}d {hours}h {minutes}m"
     if hours:
         return f"{hours}h {minutes}m"
-    return f"{minutes}m {int(round(s)) % 60}s"
+    return f"{minutes}m {total % 60}s"
 
 
 def fmt_usd(value: float | None, *, digits: int = 2) -> str:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SourceStatus, SystemInfo, Topology
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    Snapshot,
+    SourceKind,
+    SourceStatus,
+    SystemInfo,
+    Topology,
+)
 
 __all__ = ["TelemetrySource"]
 
