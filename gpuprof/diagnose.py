@@ -1,0 +1,425 @@
+"""Plain-language health findings from telemetry and static device facts.
+
+:func:`diagnose` looks at the static :class:`DeviceInfo` of each GPU and a window of
+:class:`Snapshot` s (one is enough for most checks) and returns :class:`Finding` s, each with a
+severity and a hint the user can act on. It never talks to NVML; the GUI's Health panel, the
+reports and the CLI all call it with what the telemetry layer already produced.
+
+Checks that depend on load look only at samples where the GPU was busy: an idle GPU lowers its
+PCIe generation and clocks on purpose, and that is not a fault.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gpuprof.i18n import tr
+from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot, SystemInfo
+from gpuprof.units import fmt_bytes, fmt_num, fmt_pct
+
+__all__ = [
+    "BUSY_UTIL_PCT",
+    "LOW_UTIL_PCT",
+    "Finding",
+    "Severity",
+    "diagnose",
+    "normalize_reason",
+]
+
+#: A sample counts as "under load" from this GPU utilization on (percent).
+BUSY_UTIL_PCT = 50.0
+#: Below this mean utilization while a job runs, the job waits on its input (the seeds' 70% rule).
+LOW_UTIL_PCT = 70.0
+#: A job is running when processes use the GPU or this share of its memory is in use (percent).
+JOB_MEM_USED_PCT = 10.0
+#: A throttle reason is reported when seen in at least this share of the busy samples.
+THROTTLE_MIN_SHARE = 0.1
+
+_MASK_BITS = {
+    # NVML clocks event reason bits (nvml.h nvmlClocksEventReason*): fallback when a sample
+    # carries only the mask.
+    0x2: "applications_clocks_setting",
+    0x4: "sw_power_cap",
+    0x8: "hw_slowdown",
+    0x10: "sync_boost",
+    0x20: "sw_thermal_slowdown",
+    0x40: "hw_thermal_slowdown",
+    0x80: "hw_power_brake_slowdown",
+    0x100: "display_clock_setting",
+}
+
+_PREFIXES = (
+    "nvml_",
+    "clocks_event_reason_",
+    "clocks_throttle_reason_",
+    "clock_event_reason_",
+    "throttle_reason_",
+    "dcgm_",
+)
+
+
+class Severity(str, enum.Enum):
+    """How urgent a finding is; sorts critical first."""
+
+    CRITICAL = "critical"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"critical": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One health finding. ``code`` is stable (tests, JSON reports); the texts are translated."""
+
+    code: str
+    severity: Severity
+    title: str
+    detail: str
+    hint: str
+    gpu_index: int | None = None
+
+
+def normalize_reason(name: str) -> str:
+    """Map a throttle-reason spelling to one of the canonical names used here.
+
+    Accepts ``"SW Power Cap"``, ``"clocks_event_reason_sw_power_cap"``, ``"power_cap"``
+    (dcgm-exporter), ``"HW Thermal Slowdown"``, ``"hw_thermal"``, ... Unknown names come back
+    lower-cased with non-alphanumerics turned into ``_``.
+    """
+    key = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    for prefix in _PREFIXES:
+        if key.startswith(prefix):
+            key = key[len(prefix):]
+    if "idle" in key:
+        return "gpu_idle"
+    if "thermal" in key:
+        return "hw_thermal_slowdown" if key.startswith("hw") else "sw_thermal_slowdown"
+    if "brake" in key:
+        return "hw_power_brake_slowdown"
+    if "power" in key and "cap" in key:
+        return "sw_power_cap"
+    if key.startswith("hw") and "slowdown" in key:
+        return "hw_slowdown"
+    if "sync" in key and "boost" in key:
+        return "sync_boost"
+    if "display" in key:
+        return "display_clock_setting"
+    if "application" in key or key == "clocks_setting":
+        return "applications_clocks_setting"
+    return key
+
+
+def _reasons(sample: GpuSample) -> set[str]:
+    if sample.throttle_reasons:
+        return {normalize_reason(r) for r in sample.throttle_reasons}
+    if sample.throttle_mask:
+        return {name for bit, name in _MASK_BITS.items() if sample.throttle_mask & bit}
+    return set()
+
+
+def _busy(sample: GpuSample) -> bool:
+    return sample.util_gpu_pct is not None and sample.util_gpu_pct >= BUSY_UTIL_PCT
+
+
+def _version_tuple(text: str | None) -> tuple[int, ...] | None:
+    if not text:
+        return None
+    parts = re.findall(r"\d+", text)
+    return tuple(int(p) for p in parts[:2]) if parts else None
+
+
+def diagnose(
+    devices: Sequence[DeviceInfo],
+    samples: Sequence[Snapshot] | Snapshot,
+    *,
+    torch_cuda_version: str | None = None,
+    system: SystemInfo | None = None,
+) -> list[Finding]:
+    """Health findings for ``devices`` over the window ``samples``, most urgent first.
+
+    ``torch_cuda_version`` is ``torch.version.cuda`` of the installed torch (``None`` for a CPU
+    build or no torch); it is compared with ``system.cuda_driver_version``, the newest CUDA the
+    driver supports (``nvidia-smi`` banner, "CUDA Version").
+    """
+    snapshots: tuple[Snapshot, ...] = (samples,) if isinstance(samples, Snapshot) else tuple(samples)
+    findings: list[Finding] = []
+    if system is not None and devices:
+        findings.extend(_check_cuda(system, torch_cuda_version))
+    for device in devices:
+        series = [g for snap in snapshots for g in snap.gpus if g.index == device.index]
+        jobs = [
+            any(p.gpu_index == device.index for p in snap.processes)
+            for snap in snapshots
+            for g in snap.gpus
+            if g.index == device.index
+        ]
+        findings.extend(_check_device(device, series, jobs))
+    findings.sort(key=lambda f: (f.severity.rank, -1 if f.gpu_index is None else f.gpu_index, f.code))
+    return findings
+
+
+def _check_device(device: DeviceInfo, series: list[GpuSample], jobs: list[bool]) -> Iterable[Finding]:
+    i = device.index
+    gpu = tr("GPU {i}", i=i)
+    if any(s.lost for s in series):
+        yield Finding(
+            "gpu_lost",
+            Severity.CRITICAL,
+            tr("{gpu} fell off the bus", gpu=gpu),
+            tr("The driver reports {gpu} ({name}) as lost; its readings stopped.", gpu=gpu, name=device.name),
+            tr("Check the kernel log (dmesg) for Xid 79, then reset the GPU or reboot; "
+               "repeated losses point at power, cooling or the riser."),
+            i,
+        )
+    live = [s for s in series if not s.lost]
+    yield from _check_pcie(device, live, gpu)
+    yield from _check_power_limit(device, live, gpu)
+    yield from _check_throttle(device, live, gpu)
+    ecc = next((s.ecc for s in reversed(live) if s.ecc is not None), None)
+    if ecc is not None:
+        yield from _check_ecc(ecc, i, gpu)
+    yield from _check_utilization(device, series, jobs, gpu)
+    if device.persistence_mode is False:
+        yield Finding(
+            "persistence_off",
+            Severity.INFO,
+            tr("{gpu}: persistence mode is off", gpu=gpu),
+            tr("The driver unloads its state when no client holds the GPU, so every new CUDA "
+               "process pays the initialisation again (often seconds) and clocks reset."),
+            tr("Enable the persistence daemon (systemctl enable --now nvidia-persistenced) or run "
+               "`sudo nvidia-smi -pm 1`."),
+            i,
+        )
+    if device.mig_mode_current:
+        yield Finding(
+            "mig_enabled",
+            Severity.INFO,
+            tr("{gpu}: MIG is enabled ({n} instances)", gpu=gpu, n=len(device.mig_devices)),
+            tr("The GPU is split into MIG instances: each process sees only its slice, whole-GPU "
+               "utilization is not reported, and benchmarks measure one instance."),
+            tr("Disable MIG for whole-GPU work: `sudo nvidia-smi -i {i} -mig 0` and reset the GPU.", i=i),
+            i,
+        )
+    elif device.mig_mode_pending and not device.mig_mode_current:
+        yield Finding(
+            "mig_pending",
+            Severity.INFO,
+            tr("{gpu}: MIG is enabled but not active yet", gpu=gpu),
+            tr("The MIG mode change waits for a GPU reset."),
+            tr("Reset the GPU (`sudo nvidia-smi -i {i} -r`) or reboot.", i=i),
+            i,
+        )
+
+
+def _check_pcie(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iterable[Finding]:
+    busy = [s for s in live if _busy(s)]
+    if not busy:
+        return  # idle links downshift on purpose; nothing to judge
+    gens = [s.pcie_gen for s in busy if s.pcie_gen is not None]
+    widths = [s.pcie_width for s in busy if s.pcie_width is not None]
+    gen, width = (max(gens) if gens else None), (max(widths) if widths else None)
+    low_gen = gen is not None and device.pcie_gen_max is not None and gen < device.pcie_gen_max
+    low_width = width is not None and device.pcie_width_max is not None and width < device.pcie_width_max
+    if not (low_gen or low_width):
+        return
+    yield Finding(
+        "pcie_link_degraded",
+        Severity.WARNING,
+        tr("{gpu}: PCIe link below its maximum under load", gpu=gpu),
+        tr("Under load the link ran at Gen{g} x{w}; the GPU supports Gen{mg} x{mw}. Host-device "
+           "copies (data loading, checkpoints) get proportionally slower.",
+           g=gen if gen is not None else "?", w=width if width is not None else "?",
+           mg=device.pcie_gen_max if device.pcie_gen_max is not None else "?",
+           mw=device.pcie_width_max if device.pcie_width_max is not None else "?"),
+        tr("Check that the card sits in a full x16 slot wired to the CPU, the riser and BIOS PCIe "
+           "settings; a slot of an older generation caps the link."),
+        device.index,
+    )
+
+
+def _check_power_limit(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iterable[Finding]:
+    default = device.power_default_limit_w
+    limit = next((s.power_limit_w for s in reversed(live) if s.power_limit_w is not None), None)
+    if default is None or limit is None:
+        return
+    if limit >= default - max(1.0, 0.01 * default):
+        return
+    yield Finding(
+        "power_limit_below_default",
+        Severity.WARNING,
+        tr("{gpu}: power limit is below the default", gpu=gpu),
+        tr("The power limit is {l} but the default is {d} ({p} of it); under heavy load the "
+           "clocks will be capped earlier.",
+           l=fmt_num(limit, "W"), d=fmt_num(default, "W"), p=fmt_pct(100.0 * limit / default)),
+        tr("If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.",
+           i=device.index, d=default),
+        device.index,
+    )
+
+
+_THROTTLE = {
+    # canonical reason -> (code, severity, what it means)
+    "hw_thermal_slowdown": ("thermal_throttling", Severity.CRITICAL, "hardware thermal slowdown"),
+    "sw_thermal_slowdown": ("thermal_throttling", Severity.WARNING, "software thermal slowdown"),
+    "hw_power_brake_slowdown": ("power_throttling", Severity.CRITICAL, "hardware power brake"),
+    "hw_slowdown": ("hw_slowdown", Severity.CRITICAL, "hardware slowdown"),
+    "sw_power_cap": ("power_throttling", Severity.WARNING, "software power cap"),
+}
+
+
+def _check_throttle(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iterable[Finding]:
+    busy = [s for s in live if _busy(s)]
+    if not busy:
+        return
+    counts: dict[str, int] = {}
+    for s in busy:
+        for reason in _reasons(s):
+            if reason in _THROTTLE:
+                counts[reason] = counts.get(reason, 0) + 1
+    by_code: dict[str, list[tuple[str, float]]] = {}
+    for reason, n in counts.items():
+        share = n / len(busy)
+        if share >= THROTTLE_MIN_SHARE:
+            by_code.setdefault(_THROTTLE[reason][0], []).append((reason, share))
+    for code, hits in sorted(by_code.items()):
+        severity = min((_THROTTLE[r][1] for r, _ in hits), key=lambda s: s.rank)
+        what = ", ".join(
+            tr("{w} in {p} of busy samples", w=_THROTTLE[r][2], p=fmt_pct(100.0 * share))
+            for r, share in sorted(hits)
+        )
+        if code == "thermal_throttling":
+            title = tr("{gpu}: thermal throttling under load", gpu=gpu)
+            hint = tr("Improve cooling: airflow, fan curve, dust, ambient temperature; check the "
+                      "fans and that the GPU is not starved by a neighbour's exhaust.")
+        elif code == "power_throttling":
+            title = tr("{gpu}: clocks limited by power under load", gpu=gpu)
+            hint = tr("A software power cap at full load is normal for compute-bound work; if the "
+                      "limit is below default raise it, and check the PSU and power cables for a "
+                      "power brake.")
+        else:
+            title = tr("{gpu}: hardware slowdown under load", gpu=gpu)
+            hint = tr("Hardware slowdown means overheating or a power-supply fault: check the "
+                      "temperatures, PSU capacity and the power connectors.")
+        temps = [s.temp_gpu_c for s in busy if s.temp_gpu_c is not None]
+        detail = tr("Clocks were reduced: {what}.", what=what)
+        if temps:
+            detail += " " + tr("Peak GPU temperature {t}.", t=fmt_num(max(temps), "°C"))
+        yield Finding(code, severity, title, detail, hint, device.index)
+
+
+def _check_ecc(ecc: EccCounts, i: int, gpu: str) -> Iterable[Finding]:
+    uncorrected = max(ecc.volatile_uncorrected or 0, ecc.aggregate_uncorrected or 0)
+    corrected = max(ecc.volatile_corrected or 0, ecc.aggregate_corrected or 0)
+    if uncorrected:
+        yield Finding(
+            "ecc_uncorrectable",
+            Severity.CRITICAL,
+            tr("{gpu}: uncorrectable ECC errors", gpu=gpu),
+            tr("{n} uncorrectable memory errors were counted; a job that touched the memory may "
+               "have crashed or produced wrong results.", n=uncorrected),
+            tr("Drain the GPU, reset it, and run a diagnostic (dcgmi diag -r 3); if errors return, "
+               "ask for an RMA."),
+            i,
+        )
+    elif corrected:
+        yield Finding(
+            "ecc_corrected",
+            Severity.INFO,
+            tr("{gpu}: corrected ECC errors", gpu=gpu),
+            tr("{n} single-bit errors were corrected by ECC.", n=corrected),
+            tr("Nothing to do unless the count keeps growing; then watch for row remapping."),
+            i,
+        )
+    if ecc.remapped_rows_failure:
+        yield Finding(
+            "row_remap_failure",
+            Severity.CRITICAL,
+            tr("{gpu}: memory row remapping failed", gpu=gpu),
+            tr("The GPU ran out of spare rows to replace failing memory."),
+            tr("Take the GPU out of service and ask for an RMA."),
+            i,
+        )
+    pending = bool(ecc.retired_pages_pending) or bool(ecc.remapped_rows_pending)
+    if pending:
+        yield Finding(
+            "memory_repair_pending",
+            Severity.WARNING,
+            tr("{gpu}: memory repair waits for a reset", gpu=gpu),
+            tr("Pages or rows are marked for retirement/remapping, which takes effect at the next "
+               "GPU reset."),
+            tr("Reset the GPU when it is idle (`sudo nvidia-smi -i {i} -r`) or reboot.", i=i),
+            i,
+        )
+    retired = (ecc.retired_pages_sbe or 0) + (ecc.retired_pages_dbe or 0)
+    remapped = (ecc.remapped_rows_correctable or 0) + (ecc.remapped_rows_uncorrectable or 0)
+    if retired or remapped:
+        yield Finding(
+            "memory_retired",
+            Severity.WARNING if (ecc.retired_pages_dbe or ecc.remapped_rows_uncorrectable) else Severity.INFO,
+            tr("{gpu}: memory was retired or remapped", gpu=gpu),
+            tr("{p} retired pages and {r} remapped rows so far.", p=retired, r=remapped),
+            tr("A few are normal over a GPU's life; a growing count means failing memory — "
+               "plan a replacement."),
+            i,
+        )
+
+
+def _check_utilization(
+    device: DeviceInfo, series: list[GpuSample], jobs: list[bool], gpu: str
+) -> Iterable[Finding]:
+    if device.mig_mode_current:
+        return  # whole-GPU utilization is meaningless with MIG
+    running: list[float] = []
+    mem_used: list[int] = []
+    for s, has_process in zip(series, jobs, strict=True):
+        if s.lost or s.util_gpu_pct is None:
+            continue
+        used_pct = s.mem_used_pct
+        if has_process or (used_pct is not None and used_pct >= JOB_MEM_USED_PCT):
+            running.append(s.util_gpu_pct)
+            if s.mem_used_bytes is not None:
+                mem_used.append(s.mem_used_bytes)
+    if not running:
+        return
+    mean = sum(running) / len(running)
+    if mean >= LOW_UTIL_PCT:
+        return
+    yield Finding(
+        "low_utilization",
+        Severity.WARNING,
+        tr("{gpu}: low utilization while a job runs", gpu=gpu),
+        tr("A job holds the GPU ({m} in use) but it was busy only {u} of the time on average "
+           "over {n} samples; the GPU waits for data.",
+           m=fmt_bytes(max(mem_used)) if mem_used else tr("memory"), u=fmt_pct(mean), n=len(running)),
+        tr("Fix the input pipeline before buying a bigger GPU: more DataLoader workers, "
+           "pin_memory, prefetching, faster storage, larger batches."),
+        device.index,
+    )
+
+
+def _check_cuda(system: SystemInfo, torch_cuda: str | None) -> Iterable[Finding]:
+    driver = _version_tuple(system.cuda_driver_version)
+    wanted = _version_tuple(torch_cuda)
+    if driver is None or wanted is None or driver >= wanted:
+        return
+    major_gap = driver[0] < wanted[0]
+    yield Finding(
+        "driver_too_old",
+        Severity.CRITICAL if major_gap else Severity.WARNING,
+        tr("The NVIDIA driver is too old for the installed torch"),
+        tr("torch was built for CUDA {t}; the driver {d} supports CUDA up to {c}.",
+           t=torch_cuda, d=system.driver_version or "?", c=system.cuda_driver_version),
+        tr("Update the NVIDIA driver, or install a torch build for CUDA {c} or older.",
+           c=system.cuda_driver_version)
+        if major_gap
+        else tr("Minor-version compatibility usually lets it run, but kernels needing newer PTX "
+                "fail; update the driver or install a torch build for CUDA {c}.",
+                c=system.cuda_driver_version),
+        None,
+    )
