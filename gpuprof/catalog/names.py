@@ -1,0 +1,151 @@
+"""Map GPU names (NVML product names, cloud catalog labels, SkyPilot names) to spec-table keys.
+
+Rules, in order (first match wins):
+
+* a vGPU guest profile (``GRID ...``), a bare MIG profile label (``MIG 1g.5gb``) and the driver's
+  ``Graphics Device`` placeholder map to ``None``: they do not say which physical GPU it is;
+* a full MIG device name (``NVIDIA A100-SXM4-40GB MIG 3g.20gb``) maps to its parent GPU's row
+  (rates of a MIG slice are a fraction of it; the caller can tell with :func:`is_mig_name`);
+* otherwise the model is recognised by its number; memory and form factor come from the text or,
+  when the text does not say (``NVIDIA A100``, ``H100``), from ``memory_gib``, then a documented
+  default: A100 → 40 GB, V100 → 16 GB, both SXM; H100 → SXM (94 GiB → NVL) — the form factor
+  clouds rent in 8-GPU boxes;
+* products with no row in the spec table (H800, A800, A16, RTX 5090, RTX PRO 6000 Max-Q, ...)
+  map to ``None`` rather than to a near relative with other clocks or power.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpuprof.catalog.specs import GpuSpec, load_specs
+
+__all__ = ["gpu_for_nvml_name", "is_mig_name", "normalize_gpu_model"]
+
+_NOISE = re.compile(r"\b(NVIDIA|TESLA|GEFORCE|AMD|AWS|GENERATION|INSTINCT)\b")
+_MEM = re.compile(r"(\d+)\s*GB\b")
+
+
+def _canon(text: str) -> str:
+    t = text.upper().replace("_", " ").replace("-", " ").replace("(", " ").replace(")", " ")
+    t = _NOISE.sub(" ", t)
+    return " ".join(t.split())
+
+
+def is_mig_name(name: str) -> bool:
+    """True for MIG device or profile names (``... MIG 3g.20gb``, ``MIG 1g.5gb``)."""
+    return re.search(r"(^|\s)MIG\s+\d+[gc]\.", name.strip(), re.IGNORECASE) is not None
+
+
+def _mem_in_text(t: str) -> int | None:
+    match = _MEM.search(t)
+    return int(match.group(1)) if match else None
+
+
+def _a100(t: str, memory_gib: float | None) -> str | None:
+    mem = _mem_in_text(t)
+    if mem is None and memory_gib is not None:
+        mem = 80 if memory_gib >= 60 else 40
+    if mem is None:
+        mem = 40
+    if mem not in (40, 80):
+        return None  # e.g. the A100-SXM-64GB custom SKU: no row
+    form = "PCIe" if "PCIE" in t else "SXM"
+    return f"A100 {mem}GB {form}"
+
+
+def _v100(t: str, memory_gib: float | None) -> str | None:
+    mem = _mem_in_text(t)
+    if mem is None and memory_gib is not None:
+        mem = 32 if memory_gib >= 24 else 16
+    if mem is None:
+        mem = 16
+    if mem not in (16, 32):
+        return None
+    form = "PCIe" if "PCIE" in t else "SXM2"
+    return f"V100 {form} {mem}GB"
+
+
+def _h100(t: str, memory_gib: float | None) -> str | None:
+    if "NVL" in t or (memory_gib is not None and 90 <= memory_gib < 100):
+        return "H100 NVL"
+    if "PCIE" in t:
+        return "H100 PCIe"
+    return "H100 SXM"
+
+
+def _rule_key(t: str, memory_gib: float | None) -> str | None:
+    words = set(t.split())
+    if "GH200" in words:
+        return "GH200"
+    for key in ("GB300", "GB200", "B300", "B200", "H200", "MI355X", "MI300X", "MI250X", "MI210"):
+        if key in words:
+            return key
+    if "H100" in words:
+        return _h100(t, memory_gib)
+    if "A100" in words:
+        return _a100(t, memory_gib)
+    if "V100" in words:
+        return _v100(t, memory_gib)
+    if "PG500" in words:
+        return "V100 PCIe 32GB"  # OEM V100 PCIe 32GB board (device 0x1DF0)
+    if "LAPTOP" in words or "TI" in words or "SUPER" in words:
+        return None
+    if "RTX" in words and "PRO" in words and "6000" in words:
+        return None if ({"MAX", "WORKSTATION"} & words) else "RTX PRO 6000 Blackwell"
+    if "ADA" in words:
+        if "SFF" in words:
+            return None
+        if "6000" in words or "RTX6000" in words:
+            return "RTX 6000 Ada"
+        if "4000" in words:
+            return "RTX 4000 Ada"
+        return None
+    if "A6000" in words:
+        return "RTX A6000"
+    if "RTX6000" in words or ("QUADRO" in words and "6000" in words and "RTX" in words):
+        return "Quadro RTX 6000"
+    if "RTX" in words and "4090" in words:
+        return "RTX 4090"
+    if "RTX" in words and "3090" in words:
+        return "RTX 3090"
+    simple = {
+        "A10G": "A10G", "A10": "A10", "A30": "A30", "A40": "A40", "L40S": "L40S", "L40": "L40",
+        "L4": "L4", "T4": "T4", "P100": "P100", "P4": "P4", "K80": "K80", "M60": "M60",
+        "V520": "Radeon Pro V520", "INFERENTIA2": "Inferentia2", "INFERENTIA": "Inferentia",
+        "TRAINIUM2": "Trainium2", "TRAINIUM": "Trainium",
+    }
+    for word, key in simple.items():
+        if word in words:
+            return key
+    return None
+
+
+def normalize_gpu_model(text: str, memory_gib: float | None = None) -> str | None:
+    """The spec-table key for a GPU name from NVML, a cloud catalog or SkyPilot; None if unknown.
+
+    ``memory_gib`` (per GPU) disambiguates names that omit it: ``("NVIDIA A100", 80)`` →
+    ``"A100 80GB SXM"``. A key of the spec table maps to itself.
+    """
+    raw = text.strip()
+    if not raw:
+        return None
+    specs = load_specs()
+    for key in specs:
+        if raw.lower() == key.lower():
+            return key
+    if raw.upper().startswith("GRID ") or raw.lower() == "graphics device":
+        return None
+    if is_mig_name(raw):
+        parent = re.split(r"\s+MIG\s+", raw, maxsplit=1, flags=re.IGNORECASE)[0]
+        if parent.upper().startswith("MIG"):
+            return None
+        raw = parent
+    key = _rule_key(_canon(raw), memory_gib)
+    return key if key in specs else None
+
+
+def gpu_for_nvml_name(name: str, memory_gib: float | None = None) -> GpuSpec | None:
+    """The spec row for an NVML device name (``nvmlDeviceGetName``, ``nvidia-smi -L``)."""
+    key = normalize_gpu_model(name, memory_gib)
+    return load_specs()[key] if key is not None else None
