@@ -1,0 +1,520 @@
+"""``gpuprof devices | monitor | record | replay | export``: telemetry without the GUI."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_num, fmt_pct, fmt_rate
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+    from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SystemInfo, Topology
+    from gpuprof.telemetry.source import TelemetrySource
+
+__all__ = ["register", "CSV_COLUMNS", "csv_rows"]
+
+INTERVAL_MIN_S = 0.1
+INTERVAL_MAX_S = 60.0
+
+
+def _interval(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("interval must be a number of seconds, got {t!r}", t=text)) from None
+    if not INTERVAL_MIN_S <= value <= INTERVAL_MAX_S:
+        raise argparse.ArgumentTypeError(
+            tr("interval {v} s is outside {lo}–{hi} s", v=value, lo=INTERVAL_MIN_S, hi=INTERVAL_MAX_S)
+        )
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("expected a number, got {t!r}", t=text)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(tr("expected a positive number, got {t}", t=text))
+    return value
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "devices",
+        help=tr("list GPUs, versions and topology"),
+        description=tr(
+            "Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) "
+            "and the host. Without a GPU or driver, says why and still shows the host (exit 0)."
+        ),
+    )
+    p.add_argument("--json", action="store_true", help=tr("print JSON instead of tables"))
+    p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
+    p.set_defaults(func=cmd_devices)
+
+    p = sub.add_parser(
+        "monitor",
+        help=tr("live terminal view of GPU and host telemetry"),
+        description=tr(
+            "A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, "
+            "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
+        ),
+    )
+    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help=tr("JSON: one object per snapshot (one line each when streaming)"))
+    fmt.add_argument("--csv", action="store_true", help=tr("CSV: one row per GPU per sample"))
+    p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
+    p.add_argument("--count", type=int, default=None, metavar="N", help=tr("stop after N samples"))
+    p.set_defaults(func=cmd_monitor)
+
+    p = sub.add_parser(
+        "record",
+        help=tr("record a telemetry session to a file"),
+        description=tr(
+            "Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last "
+            "second). Stops after --duration seconds or on Ctrl-C."
+        ),
+    )
+    p.add_argument("--out", required=True, metavar="FILE", help=tr("session file to write (e.g. run.gpuprof)"))
+    p.add_argument("--duration", type=_positive, default=None, metavar="S", help=tr("seconds to record (default: until Ctrl-C)"))
+    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
+    p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
+    p.set_defaults(func=cmd_record)
+
+    p = sub.add_parser(
+        "replay",
+        help=tr("play a recorded session in the terminal"),
+        description=tr("Play a recorded session back at its own pace (or --speed times faster)."),
+    )
+    p.add_argument("file", metavar="FILE", help=tr("session file written by `gpuprof record` or the app"))
+    p.add_argument("--speed", type=_positive, default=1.0, metavar="N", help=tr("playback speed factor (default 1)"))
+    p.add_argument("--json", action="store_true", help=tr("print each snapshot as one JSON line, as fast as possible"))
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "export",
+        help=tr("export a recorded session"),
+        description=tr("Write a recorded session as CSV: one row per GPU per sample, units in the header."),
+    )
+    p.add_argument("file", metavar="FILE", help=tr("session file"))
+    p.add_argument("--csv", required=True, metavar="OUT", help=tr("CSV file to write ('-' for standard output)"))
+    p.set_defaults(func=cmd_export)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _open(demo: bool) -> TelemetrySource:
+    from gpuprof.telemetry.sources import open_source
+
+    return open_source(demo=demo)
+
+
+def _console(file: TextIO | None = None) -> Console:
+    from rich.console import Console
+
+    return Console(file=file or sys.stdout, highlight=False)
+
+
+def _jsonable(obj: object) -> Any:
+    from gpuprof.telemetry.codec import to_jsonable
+
+    return to_jsonable(obj, keep_defaults=True)
+
+
+def _dumps(obj: object, *, indent: int | None = None) -> str:
+    return json.dumps(_jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False, default=str)
+
+
+def _throttle_text(g: GpuSample) -> str:
+    return ", ".join(g.throttle_reasons) if g.throttle_reasons else "—"
+
+
+def _source_banner(source: TelemetrySource) -> str:
+    from gpuprof.telemetry.model import SourceKind
+
+    if source.kind is SourceKind.SIMULATED:
+        return tr("[bold yellow]SIMULATED[/] data — not measured on this machine ({label})", label=source.label)
+    if source.kind is SourceKind.REPLAY:
+        return f"[bold cyan]{source.label}[/]"
+    return source.label
+
+
+# --------------------------------------------------------------------------- devices
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    source = _open(args.demo)
+    try:
+        system = source.system_info()
+        devices = source.devices()
+        topology = source.topology()
+        status = source.status()
+        snap = source.poll()
+    finally:
+        source.close()
+    if args.json:
+        payload = {
+            "source": source.kind.value,
+            "simulated": snap.simulated,
+            "status": status,
+            "system": system,
+            "devices": devices,
+            "topology": topology,
+            "host": snap.host,
+        }
+        print(_dumps(payload, indent=2))
+        return 0
+    console = _console()
+    console.print(_source_banner(source))
+    if not devices:
+        reason = status.message or tr("no GPU was reported")
+        console.print(tr("[bold]no NVIDIA GPU/driver found[/]: {r}", r=reason))
+        if status.hint:
+            console.print(tr("hint: {h}", h=status.hint))
+    console.print(_system_table(system))
+    if devices:
+        console.print(_devices_table(devices, snap))
+        if len(devices) > 1:
+            console.print(_topology_table(topology))
+    console.print(_host_table(snap))
+    return 0
+
+
+def _system_table(system: SystemInfo) -> RenderableType:
+    from rich.table import Table
+
+    t = Table(title=tr("System"), show_header=False, title_justify="left")
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row(tr("Host"), system.hostname or NA)
+    t.add_row(tr("OS"), system.os or NA)
+    t.add_row(tr("CPU"), f"{system.cpu_model or NA} ({fmt_num(system.cpu_count_logical)} logical)")
+    t.add_row(tr("RAM"), fmt_bytes(system.memory_total_bytes))
+    t.add_row(tr("Driver"), system.driver_version or NA)
+    t.add_row(tr("CUDA (driver)"), system.cuda_driver_version or NA)
+    t.add_row(tr("NVML"), system.nvml_version or NA)
+    return t
+
+
+def _devices_table(devices: Sequence[DeviceInfo], snap: Snapshot) -> RenderableType:
+    from rich.table import Table
+
+    samples = {g.index: g for g in snap.gpus}
+    t = Table(title=tr("GPUs"), title_justify="left")
+    for col in ("#", "Name", "Memory", "PCIe (now / max)", "Power limit", "Max SM clock", "ECC", "MIG", "Persist.", "Bus id", "UUID"):
+        t.add_column(tr(col))
+    for d in devices:
+        g = samples.get(d.index)
+        pcie_now = f"Gen{g.pcie_gen} x{g.pcie_width}" if g and g.pcie_gen else NA
+        pcie_max = f"Gen{d.pcie_gen_max} x{d.pcie_width_max}" if d.pcie_gen_max else NA
+        t.add_row(
+            str(d.index),
+            d.name + (tr(" [red](lost)[/]") if g and g.lost else ""),
+            fmt_bytes(d.memory_total_bytes),
+            f"{pcie_now} / {pcie_max}",
+            fmt_num(g.power_limit_w if g else d.power_default_limit_w, "W"),
+            fmt_num(d.sm_clock_max_mhz, "MHz"),
+            _onoff(d.ecc_mode_current),
+            _onoff(d.mig_mode_current) + (f" ({len(d.mig_devices)})" if d.mig_devices else ""),
+            _onoff(d.persistence_mode),
+            d.pci_bus_id or NA,
+            d.uuid or NA,
+        )
+    return t
+
+
+def _onoff(value: bool | None) -> str:
+    if value is None:
+        return NA
+    return tr("on") if value else tr("off")
+
+
+def _topology_table(topology: Topology) -> RenderableType:
+    from rich.table import Table
+
+    t = Table(title=tr("Topology (like nvidia-smi topo -m)"), title_justify="left")
+    t.add_column("")
+    for i in topology.gpu_indices:
+        t.add_column(f"GPU{i}", justify="center")
+    for i, row in zip(topology.gpu_indices, topology.matrix, strict=False):
+        t.add_row(f"GPU{i}", *[cell or NA for cell in row])
+    t.caption = tr("NV# = # NVLinks; PIX/PXB = PCIe switch(es); PHB = host bridge; NODE = same NUMA node; SYS = across sockets")
+    return t
+
+
+def _host_table(snap: Snapshot) -> RenderableType:
+    from rich.table import Table
+
+    h = snap.host
+    t = Table(title=tr("Host"), title_justify="left")
+    for col in ("CPU", "Load avg", "RAM used", "Swap used", "Disk r/w", "Net rx/tx"):
+        t.add_column(tr(col))
+    load = " ".join(f"{v:.2f}" for v in h.load_avg) if h.load_avg else NA
+    t.add_row(
+        fmt_pct(h.cpu_pct) + (f" @ {fmt_num(h.cpu_freq_mhz, 'MHz')}" if h.cpu_freq_mhz else ""),
+        load,
+        f"{fmt_bytes(h.mem_used_bytes)} / {fmt_bytes(h.mem_total_bytes)}",
+        f"{fmt_bytes(h.swap_used_bytes)} / {fmt_bytes(h.swap_total_bytes)}",
+        f"{fmt_rate(h.disk_read_bytes_s)} / {fmt_rate(h.disk_write_bytes_s)}",
+        f"{fmt_rate(h.net_rx_bytes_s)} / {fmt_rate(h.net_tx_bytes_s)}",
+    )
+    return t
+
+
+# --------------------------------------------------------------------------- monitor
+
+
+def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | None = None) -> RenderableType:
+    """The monitor's table: one row per GPU, what `nvidia-smi dmon` shows, with units."""
+    from rich.table import Table
+
+    names = {d.index: d.name for d in devices}
+    t = Table(title=title, title_justify="left", expand=False)
+    cols = ("GPU", "Name", "Util", "Mem util", "Memory used", "Power", "Temp", "SM clk", "Mem clk", "PCIe rx/tx", "NVLink rx/tx", "Throttle")
+    for col in cols:
+        t.add_column(tr(col), no_wrap=True)
+    for g in snap.gpus:
+        if g.lost:
+            t.add_row(str(g.index), names.get(g.index, ""), *([""] * (len(cols) - 3)), tr("[red]GPU LOST[/]"))
+            continue
+        mem = f"{fmt_bytes(g.mem_used_bytes)} / {fmt_bytes(g.mem_total_bytes)}"
+        power = f"{fmt_num(g.power_w, digits=0)} / {fmt_num(g.power_limit_w, 'W')}"
+        throttle = _throttle_text(g)
+        t.add_row(
+            str(g.index),
+            names.get(g.index, ""),
+            fmt_pct(g.util_gpu_pct),
+            fmt_pct(g.util_mem_pct),
+            mem,
+            power,
+            fmt_num(g.temp_gpu_c, "°C"),
+            fmt_num(g.clock_sm_mhz, "MHz"),
+            fmt_num(g.clock_mem_mhz, "MHz"),
+            f"{fmt_rate(g.pcie_rx_bytes_s)} / {fmt_rate(g.pcie_tx_bytes_s)}",
+            f"{fmt_rate(g.nvlink_rx_bytes_s)} / {fmt_rate(g.nvlink_tx_bytes_s)}",
+            f"[yellow]{throttle}[/]" if g.throttle_reasons else throttle,
+        )
+    return t
+
+
+def _monitor_view(source: TelemetrySource, snap: Snapshot, devices: Sequence[DeviceInfo], interval: float) -> RenderableType:
+    from rich.console import Group
+    from rich.text import Text
+
+    stamp = time.strftime("%H:%M:%S", time.localtime(snap.time_s))
+    parts: list[RenderableType] = [Text.from_markup(f"{_source_banner(source)}  ·  {stamp}  ·  every {interval:g} s  ·  Ctrl-C to stop")]
+    if not snap.status.ok:
+        parts.append(Text.from_markup(f"[bold red]{snap.status.message}[/] {snap.status.hint}"))
+    if snap.gpus:
+        parts.append(gpu_table(snap, devices))
+    parts.append(_host_table(snap))
+    return Group(*parts)
+
+
+def _samples(source: TelemetrySource, interval: float, count: int | None) -> Iterator[Snapshot]:
+    n = 0
+    next_t = time.monotonic()
+    while count is None or n < count:
+        yield source.poll()
+        n += 1
+        next_t += interval
+        delay = next_t - time.monotonic()
+        if delay > 0 and (count is None or n < count):
+            time.sleep(delay)
+        elif delay <= 0:
+            next_t = time.monotonic()
+
+
+def cmd_monitor(args: argparse.Namespace) -> int:
+    source = _open(args.demo)
+    try:
+        devices = source.devices()
+        count = 1 if args.once else args.count
+        if args.json:
+            indent = 2 if args.once else None
+            for snap in _samples(source, args.interval, count):
+                print(_dumps(snap, indent=indent), flush=True)
+            return 0
+        if args.csv:
+            writer = csv.writer(sys.stdout)
+            writer.writerow(CSV_COLUMNS)
+            for snap in _samples(source, args.interval, count):
+                writer.writerows(csv_rows(snap))
+                sys.stdout.flush()
+            return 0
+        console = _console()
+        if args.once:
+            console.print(_monitor_view(source, source.poll(), devices, args.interval))
+            return 0
+        from rich.live import Live
+
+        with Live(console=console, auto_refresh=False, screen=False) as live:
+            for snap in _samples(source, args.interval, count):
+                live.update(_monitor_view(source, snap, devices, args.interval), refresh=True)
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        source.close()
+
+
+# --------------------------------------------------------------------------- CSV
+
+#: Columns of the per-GPU CSV (``monitor --csv`` and ``export``); units in the names.
+CSV_COLUMNS: tuple[str, ...] = (
+    "time_s",
+    "source",
+    "gpu",
+    "lost",
+    "util_gpu_pct",
+    "util_mem_pct",
+    "mem_used_bytes",
+    "mem_total_bytes",
+    "power_w",
+    "power_limit_w",
+    "temp_gpu_c",
+    "temp_mem_c",
+    "clock_sm_mhz",
+    "clock_mem_mhz",
+    "clock_graphics_mhz",
+    "pstate",
+    "pcie_gen",
+    "pcie_width",
+    "pcie_rx_bytes_s",
+    "pcie_tx_bytes_s",
+    "nvlink_rx_bytes_s",
+    "nvlink_tx_bytes_s",
+    "energy_total_j",
+    "throttle_reasons",
+)
+
+
+def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
+    """One CSV row per GPU of ``snap``; missing values are empty cells."""
+    for g in snap.gpus:
+        row: list[object] = [f"{snap.time_s:.3f}", snap.source.value, g.index, int(g.lost)]
+        for col in CSV_COLUMNS[4:-1]:
+            value = getattr(g, col)
+            row.append("" if value is None else value)
+        row.append(";".join(g.throttle_reasons))
+        yield row
+
+
+# --------------------------------------------------------------------------- record / replay / export
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    from gpuprof.telemetry.sampler import Sampler
+    from gpuprof.telemetry.store import SessionStore
+
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        raise InputError(tr("{p} exists; pass --force to overwrite it", p=out))
+    if out.parent and not out.parent.exists():
+        raise InputError(tr("folder {p} does not exist", p=out.parent))
+    if out.exists():
+        out.unlink()
+    source = _open(args.demo)
+    console = _console(sys.stderr)
+    store = SessionStore.create(out, source=source)
+    sampler = Sampler(source, interval_s=args.interval)
+    sampler.start_recording(store)
+    console.print(
+        tr("recording {src} every {i:g} s to {p} — Ctrl-C to stop", src=_source_banner(source), i=args.interval, p=out)
+    )
+    started = time.monotonic()
+    sampler.start()
+    try:
+        while args.duration is None or time.monotonic() - started < args.duration:
+            time.sleep(min(0.2, args.interval))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sampler.stop()
+        stopped = sampler.stop_recording()
+        (stopped or store).close()
+        source.close()
+    check = SessionStore.open(out)
+    try:
+        n, span = check.count(), check.time_range()
+    finally:
+        check.close()
+    length = fmt_duration(span[1] - span[0]) if span else fmt_duration(0)
+    console.print(tr("saved {n} samples ({d}) to {p}", n=n, d=length, p=out))
+    if sampler.last_error:
+        console.print(tr("[yellow]warning[/]: sampling reported: {e}", e=sampler.last_error))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from gpuprof.telemetry.sources import ReplaySource
+    from gpuprof.telemetry.store import SessionStore
+
+    if args.json:
+        # As fast as possible: read the store directly rather than pacing a ReplaySource.
+        with SessionStore.open(args.file) as store:
+            for snap in store.snapshots():
+                print(_dumps(snap), flush=True)
+        return 0
+    source = ReplaySource(args.file, speed=args.speed)
+    console = _console()
+    devices = source.devices()
+    interval = 0.1
+    try:
+        from rich.live import Live
+
+        with Live(console=console, auto_refresh=False) as live:
+            while True:
+                snap = source.poll()
+                pos = tr("{p} / {d}", p=fmt_duration(source.position_s), d=fmt_duration(source.duration_s))
+                view = _monitor_view(source, snap, devices, interval)
+                from rich.console import Group
+                from rich.text import Text
+
+                live.update(Group(Text(pos), view), refresh=True)
+                if source.finished:
+                    break
+                time.sleep(interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        source.close()
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from gpuprof.telemetry.store import SessionStore
+
+    with SessionStore.open(args.file) as store:
+        if args.csv == "-":
+            return _write_csv(store.snapshots(), sys.stdout)
+        out = Path(args.csv)
+        if not out.parent.exists():
+            raise InputError(tr("folder {p} does not exist", p=out.parent))
+        with out.open("w", newline="", encoding="utf-8") as fh:
+            _write_csv(store.snapshots(), fh)
+        n = store.count()
+    print(tr("wrote {n} samples to {p}", n=n, p=out), file=sys.stderr)
+    return 0
+
+
+def _write_csv(snaps: Iterator[Snapshot], fh: TextIO) -> int:
+    writer = csv.writer(fh)
+    writer.writerow(CSV_COLUMNS)
+    for snap in snaps:
+        writer.writerows(csv_rows(snap))
+    return 0
