@@ -1,0 +1,172 @@
+"""A generic, exact dataclass <-> JSON-ready dict codec for the frozen model records.
+
+``to_jsonable(obj)`` turns dataclasses, enums, tuples and dicts into plain dicts, lists, strings and
+numbers; ``from_jsonable(cls, data)`` rebuilds ``cls`` from that, guided by the dataclass type hints,
+so that ``from_jsonable(type(x), to_jsonable(x)) == x`` for every model record (nested records,
+``tuple[X, ...]``, fixed tuples, ``X | None``, enums). Fields equal to their default are left out
+to keep recordings small; unknown keys (from a newer gpuprof) are ignored on decode.
+
+The session store, the benchmark results database and the JSON reports share this codec.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import json
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar, Union
+
+__all__ = ["dumps", "from_jsonable", "loads", "to_jsonable"]
+
+T = TypeVar("T")
+
+_MISSING = dataclasses.MISSING
+
+
+def _field_defaults(cls: type) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not _MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not _MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def to_jsonable(obj: Any, *, keep_defaults: bool = False) -> Any:
+    """``obj`` as JSON-ready data: dataclass -> dict, enum -> value, tuple -> list."""
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        if isinstance(obj, enum.Enum):  # str/int enums are instances of str/int
+            return obj.value
+        return obj
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        cls = type(obj)
+        defaults = _DEFAULTS.get(cls)
+        if defaults is None:
+            defaults = _DEFAULTS[cls] = _field_defaults(cls)
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if not keep_defaults and f.name in defaults:
+                default = defaults[f.name]
+                if value is default or (type(value) is type(default) and value == default):
+                    continue
+            out[f.name] = to_jsonable(value, keep_defaults=keep_defaults)
+        return out
+    if isinstance(obj, (tuple, list)):
+        return [to_jsonable(v, keep_defaults=keep_defaults) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v, keep_defaults=keep_defaults) for k, v in obj.items()}
+    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+Decoder = Callable[[Any], Any]
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _decoder_for(tp: Any) -> Decoder:
+    """A function that turns JSON data into a value of type ``tp`` (cached per type)."""
+    try:
+        cached = _DECODERS.get(tp)
+    except TypeError:  # unhashable annotation
+        cached = None
+    if cached is not None:
+        return cached
+    dec = _build_decoder(tp)
+    with contextlib.suppress(TypeError):
+        _DECODERS[tp] = dec
+    return dec
+
+
+def _build_decoder(tp: Any) -> Decoder:
+    if tp is Any or tp is object:
+        return _identity
+    if tp is float:
+        return lambda v: None if v is None else float(v)
+    if tp in (int, str, bool, type(None)):
+        return _identity
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return lambda v, _tp=tp: None if v is None else _tp(v)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass_decoder(tp)
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is Union or origin is types.UnionType:
+        non_none = [a for a in args if a is not type(None)]
+        if len(non_none) == 1:
+            inner = _decoder_for(non_none[0])
+            return lambda v, _inner=inner: None if v is None else _inner(v)
+        # int | float and similar: keep the JSON scalar as it is.
+        if all(a in (int, float, str, bool) for a in non_none):
+            return _identity
+        raise TypeError(f"cannot decode ambiguous union {tp!r}")
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder_for(args[0])
+            return lambda v, _item=item: tuple(_item(x) for x in v)
+        if not args:
+            return lambda v: tuple(v)
+        items = [_decoder_for(a) for a in args]
+        return lambda v, _items=items: tuple(d(x) for d, x in zip(_items, v, strict=True))
+    if origin in (list, typing.List):  # noqa: UP006 - typing.List may appear in hints
+        item = _decoder_for(args[0]) if args else _identity
+        return lambda v, _item=item: [_item(x) for x in v]
+    if origin is dict:
+        val = _decoder_for(args[1]) if len(args) == 2 else _identity
+        return lambda v, _val=val: {k: _val(x) for k, x in v.items()}
+    if tp in (tuple, list, dict):
+        return lambda v, _tp=tp: _tp(v)
+    raise TypeError(f"cannot decode type {tp!r}")
+
+
+def _dataclass_decoder(cls: type) -> Decoder:
+    hints = typing.get_type_hints(cls)
+    field_decoders: dict[str, Decoder] = {}
+    # Build lazily so that self-referencing dataclasses do not recurse forever.
+
+    def decode(data: Any) -> Any:
+        if isinstance(data, cls):
+            return data
+        if not isinstance(data, dict):
+            raise TypeError(f"expected an object for {cls.__name__}, got {type(data).__name__}")
+        if not field_decoders:
+            for f in dataclasses.fields(cls):
+                if f.init:
+                    field_decoders[f.name] = _decoder_for(hints[f.name])
+        kwargs = {
+            name: field_decoders[name](value)
+            for name, value in data.items()
+            if name in field_decoders
+        }
+        return cls(**kwargs)
+
+    return decode
+
+
+def from_jsonable(cls: type[T], data: Any) -> T:
+    """Rebuild a ``cls`` (a dataclass or any supported type hint) from :func:`to_jsonable` data."""
+    result: T = _decoder_for(cls)(data)
+    return result
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON text of ``obj`` (NaN and infinities allowed, as Python's json writes them)."""
+    return json.dumps(to_jsonable(obj), separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(cls: type[T], text: str | bytes) -> T:
+    """Inverse of :func:`dumps`."""
+    return from_jsonable(cls, json.loads(text))

@@ -1,0 +1,473 @@
+"""Fixed-memory ring buffers of telemetry, with min/max-decimated levels for plotting.
+
+History keeps, per GPU and for the host, one float32 ring of each numeric field, plus a small
+pyramid of min/max levels (buckets of 16, 256 and 4096 samples) updated as samples arrive. A plot of
+any window asks :meth:`History.gpu_series` with ``max_points`` of about 2 per pixel column and gets
+min and max per bucket, interleaved and time-ordered, reading at most ~16 level entries per
+returned bucket instead of every sample (DESIGN.md, Known traps: redraw cost is in points).
+
+Memory is fixed at construction per GPU seen: ``fields × capacity × 4 bytes × ~1.13``; 8 GPUs ×
+24 h at 1 Hz with the default fields is about 100 MB (``perf/sampler_history.py`` prints it).
+
+Only the latest :class:`Snapshot` is kept as an object; everything else lives in numpy arrays.
+Times are Unix seconds and must not go backwards: a step back of more than
+:data:`BACKWARD_RESET_S` (a replay seek, a clock jump) clears the history, a smaller one (NTP
+slew) is stored at the previous time.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from gpuprof.telemetry.model import (
+    GPU_NUMERIC_FIELDS,
+    HOST_NUMERIC_FIELDS,
+    GpuSample,
+    HostSample,
+    Snapshot,
+)
+
+__all__ = ["BACKWARD_RESET_S", "LEVEL_FACTORS", "History"]
+
+#: Bucket sizes (in samples) of the min/max levels kept beside the raw ring.
+LEVEL_FACTORS: tuple[int, ...] = (16, 256, 4096)
+#: A snapshot older than the newest by more than this clears the history (seek or clock jump).
+BACKWARD_RESET_S = 5.0
+
+# Per-sample state of a GPU slot.
+_ABSENT, _PRESENT, _LOST = 0, 1, 2
+
+FloatArray = np.ndarray
+
+
+class _Channel:
+    """The rings of one entity (one GPU or the host): raw values and min/max levels."""
+
+    __slots__ = ("capacity", "level_buckets", "levels_max", "levels_min", "values")
+
+    def __init__(self, n_fields: int, capacity: int) -> None:
+        self.capacity = capacity
+        self.values = np.full((n_fields, capacity), np.nan, dtype=np.float32)
+        # A level keeps every bucket that still overlaps the raw ring: capacity // f + 2.
+        self.level_buckets = tuple(capacity // f + 2 for f in LEVEL_FACTORS)
+        self.levels_min = [
+            np.full((n_fields, nb), np.nan, dtype=np.float32) for nb in self.level_buckets
+        ]
+        self.levels_max = [
+            np.full((n_fields, nb), np.nan, dtype=np.float32) for nb in self.level_buckets
+        ]
+
+    @property
+    def nbytes(self) -> int:
+        return int(
+            self.values.nbytes
+            + sum(a.nbytes for a in self.levels_min)
+            + sum(a.nbytes for a in self.levels_max)
+        )
+
+    def write(self, seq: int, row: np.ndarray) -> None:
+        """Store ``row`` (float32, one value per field) as sample number ``seq``."""
+        self.values[:, seq % self.capacity] = row
+        for lv, f in enumerate(LEVEL_FACTORS):
+            b = (seq // f) % self.level_buckets[lv]
+            lo, hi = self.levels_min[lv], self.levels_max[lv]
+            if seq % f == 0:
+                lo[:, b] = row
+                hi[:, b] = row
+            else:
+                # fmin/fmax skip NaN, so a bucket is NaN only when all its samples are.
+                lo[:, b] = np.fmin(lo[:, b], row)
+                hi[:, b] = np.fmax(hi[:, b], row)
+
+    def clear(self) -> None:
+        self.values.fill(np.nan)
+        for a in (*self.levels_min, *self.levels_max):
+            a.fill(np.nan)
+
+
+class History:
+    """Thread-safe ring buffers of every numeric GPU and host field, with decimated views."""
+
+    def __init__(
+        self,
+        *,
+        capacity: int = 86_400,
+        gpu_fields: tuple[str, ...] = GPU_NUMERIC_FIELDS,
+        host_fields: tuple[str, ...] = HOST_NUMERIC_FIELDS,
+    ) -> None:
+        if capacity < 2:
+            raise ValueError(f"History capacity must be at least 2 samples, got {capacity}")
+        self._lock = threading.RLock()
+        self.capacity = int(capacity)
+        self.gpu_fields = tuple(gpu_fields)
+        self.host_fields = tuple(host_fields)
+        self._gpu_field_index = {name: i for i, name in enumerate(self.gpu_fields)}
+        self._host_field_index = {name: i for i, name in enumerate(self.host_fields)}
+        for name in self.gpu_fields:
+            if not hasattr(GpuSample, name):
+                raise ValueError(f"unknown GPU field {name!r}")
+        for name in self.host_fields:
+            if not hasattr(HostSample, name):
+                raise ValueError(f"unknown host field {name!r}")
+        self._times = np.zeros(self.capacity, dtype=np.float64)
+        self._host = _Channel(len(self.host_fields), self.capacity)
+        self._gpus: dict[int, _Channel] = {}
+        self._state: dict[int, np.ndarray] = {}  # uint8 per sample: absent / present / lost
+        self._reason: dict[int, np.ndarray] = {}  # uint16 per sample: index into _reason_sets
+        self._reason_sets: list[tuple[str, ...]] = [()]
+        self._reason_ids: dict[tuple[str, ...], int] = {(): 0}
+        self._n = 0  # samples appended since creation / clear (the next sequence number)
+        self._latest: Snapshot | None = None
+        self._lost: set[int] = set()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(self, snap: Snapshot) -> None:
+        """Add one snapshot (called from the sampler thread)."""
+        with self._lock:
+            t = float(snap.time_s)
+            if self._n:
+                last = float(self._times[(self._n - 1) % self.capacity])
+                if t < last - BACKWARD_RESET_S:
+                    self._clear_locked()
+                elif t < last:
+                    t = last
+            seq = self._n
+            pos = seq % self.capacity
+            self._times[pos] = t
+            self._host.write(seq, self._row(snap.host, self.host_fields))
+            seen: set[int] = set()
+            for g in snap.gpus:
+                ch = self._gpus.get(g.index)
+                if ch is None:
+                    ch = self._add_gpu(g.index)
+                seen.add(g.index)
+                ch.write(seq, self._row(g, self.gpu_fields))
+                self._state[g.index][pos] = _LOST if g.lost else _PRESENT
+                self._reason[g.index][pos] = self._reason_id(g.throttle_reasons)
+                if g.lost:
+                    self._lost.add(g.index)
+                else:
+                    self._lost.discard(g.index)
+            nan_row = None
+            for index, ch in self._gpus.items():
+                if index in seen:
+                    continue
+                if nan_row is None:
+                    nan_row = np.full(len(self.gpu_fields), np.nan, dtype=np.float32)
+                ch.write(seq, nan_row)
+                self._state[index][pos] = _ABSENT
+                self._reason[index][pos] = 0
+            self._lost.update(i for i in snap.status.lost_gpus)
+            self._latest = snap
+            self._n = seq + 1
+
+    def _add_gpu(self, index: int) -> _Channel:
+        ch = _Channel(len(self.gpu_fields), self.capacity)
+        self._gpus[index] = ch
+        self._state[index] = np.zeros(self.capacity, dtype=np.uint8)
+        self._reason[index] = np.zeros(self.capacity, dtype=np.uint16)
+        return ch
+
+    def _reason_id(self, reasons: tuple[str, ...]) -> int:
+        rid = self._reason_ids.get(reasons)
+        if rid is None:
+            if len(self._reason_sets) >= np.iinfo(np.uint16).max:
+                rid = self._reason_ids.get(("other",), 0)
+            else:
+                rid = len(self._reason_sets)
+                self._reason_sets.append(reasons)
+                self._reason_ids[reasons] = rid
+        return rid
+
+    @staticmethod
+    def _row(sample: object, names: Sequence[str]) -> np.ndarray:
+        row = np.empty(len(names), dtype=np.float32)
+        for i, name in enumerate(names):
+            v = getattr(sample, name)
+            row[i] = np.nan if v is None else v
+        return row
+
+    def clear(self) -> None:
+        """Forget every sample (the GPU slots stay allocated)."""
+        with self._lock:
+            self._clear_locked()
+
+    def _clear_locked(self) -> None:
+        self._n = 0
+        self._latest = None
+        self._lost.clear()
+        self._host.clear()
+        for index, ch in self._gpus.items():
+            ch.clear()
+            self._state[index].fill(_ABSENT)
+            self._reason[index].fill(0)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return min(self._n, self.capacity)
+
+    @property
+    def gpu_indices(self) -> tuple[int, ...]:
+        """Every GPU index seen since creation, sorted."""
+        with self._lock:
+            return tuple(sorted(self._gpus))
+
+    def latest(self) -> Snapshot | None:
+        return self._latest
+
+    def lost_gpus(self) -> tuple[int, ...]:
+        """GPU indices whose latest sample (or source status) said the device is lost."""
+        with self._lock:
+            return tuple(sorted(self._lost))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the numpy buffers (grows by one GPU slot when a new GPU appears)."""
+        with self._lock:
+            total = self._times.nbytes + self._host.nbytes
+            for index, ch in self._gpus.items():
+                total += ch.nbytes + self._state[index].nbytes + self._reason[index].nbytes
+            return int(total)
+
+    @staticmethod
+    def estimate_nbytes(
+        n_gpus: int,
+        capacity: int = 86_400,
+        n_gpu_fields: int = len(GPU_NUMERIC_FIELDS),
+        n_host_fields: int = len(HOST_NUMERIC_FIELDS),
+    ) -> int:
+        """What :attr:`nbytes` will be once ``n_gpus`` GPUs have been seen."""
+
+        def channel(n_fields: int) -> int:
+            levels = sum(2 * (capacity // f + 2) for f in LEVEL_FACTORS)
+            return 4 * n_fields * (capacity + levels)
+
+        return (
+            8 * capacity + channel(n_host_fields) + n_gpus * (channel(n_gpu_fields) + 3 * capacity)
+        )
+
+    def time_range(self) -> tuple[float, float] | None:
+        """Unix seconds of the oldest and newest kept samples."""
+        with self._lock:
+            if not self._n:
+                return None
+            first = max(0, self._n - self.capacity)
+            return (
+                float(self._times[first % self.capacity]),
+                float(self._times[(self._n - 1) % self.capacity]),
+            )
+
+    def gpu_series(
+        self,
+        gpu_index: int,
+        field: str,
+        t0: float | None = None,
+        t1: float | None = None,
+        max_points: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Times (Unix s) and values (float64, NaN where unsupported) of one GPU field.
+
+        With ``max_points`` and more samples than that in ``[t0, t1]``, returns min and max per
+        bucket, interleaved (min at the bucket's first sample time, max at its last), at most
+        ``max_points`` points. Unknown GPU: empty arrays. Unknown field: ``KeyError``.
+        """
+        try:
+            fi = self._gpu_field_index[field]
+        except KeyError:
+            raise KeyError(f"History does not keep GPU field {field!r}") from None
+        with self._lock:
+            ch = self._gpus.get(gpu_index)
+            if ch is None:
+                return _empty()
+            return self._series(ch, fi, t0, t1, max_points)
+
+    def host_series(
+        self,
+        field: str,
+        t0: float | None = None,
+        t1: float | None = None,
+        max_points: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Like :meth:`gpu_series`, for a host field (``cpu_pct``, ``net_rx_bytes_s``, ...)."""
+        try:
+            fi = self._host_field_index[field]
+        except KeyError:
+            raise KeyError(f"History does not keep host field {field!r}") from None
+        with self._lock:
+            return self._series(self._host, fi, t0, t1, max_points)
+
+    def throttle_intervals(
+        self, gpu_index: int, t0: float | None = None, t1: float | None = None
+    ) -> list[tuple[float, float, tuple[str, ...]]]:
+        """Contiguous episodes with any throttle reason: ``(start_s, end_s, reasons)``.
+
+        ``end_s`` is the time of the first sample without throttling after the episode (or the
+        newest sample when it is still going on); ``reasons`` is every name seen in the episode,
+        in order of first appearance.
+        """
+        with self._lock:
+            codes_ring = self._reason.get(gpu_index)
+            if codes_ring is None or not self._n:
+                return []
+            s0, s1 = self._seq_window(t0, t1)
+            if s1 <= s0:
+                return []
+            idx = self._ring_indices(s0, s1)
+            codes = codes_ring[idx]
+            times = self._times[idx]
+            active = codes != 0
+            if not active.any():
+                return []
+            edges = np.diff(active.astype(np.int8), prepend=0, append=0)
+            starts = np.flatnonzero(edges == 1)
+            ends = np.flatnonzero(edges == -1)  # exclusive
+            last_seq = self._n - 1
+            out: list[tuple[float, float, tuple[str, ...]]] = []
+            for a, b in zip(starts, ends, strict=True):
+                names: dict[str, None] = {}
+                for code in dict.fromkeys(codes[a:b].tolist()):
+                    for name in self._reason_sets[code]:
+                        names[name] = None
+                if b < len(idx):
+                    end = float(times[b])
+                elif s0 + b - 1 < last_seq:
+                    end = float(self._times[(s0 + b) % self.capacity])
+                else:
+                    end = float(times[b - 1])
+                out.append((float(times[a]), end, tuple(names)))
+            return out
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _ring_indices(self, s0: int, s1: int) -> np.ndarray:
+        return np.arange(s0, s1, dtype=np.int64) % self.capacity
+
+    def _seq_window(self, t0: float | None, t1: float | None) -> tuple[int, int]:
+        """Sequence numbers ``[s0, s1)`` of the kept samples with ``t0 <= time <= t1``."""
+        first = max(0, self._n - self.capacity)
+        s0 = first if t0 is None else self._search(t0, "left")
+        s1 = self._n if t1 is None else self._search(t1, "right")
+        return s0, max(s0, s1)
+
+    def _search(self, t: float, side: str) -> int:
+        """Binary search for ``t`` over the kept samples, returning a sequence number."""
+        first = max(0, self._n - self.capacity)
+        lo, hi = first, self._n
+        cap = self.capacity
+        times = self._times
+        if side == "left":
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if times[mid % cap] < t:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        else:
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if times[mid % cap] <= t:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        return lo
+
+    def _series(
+        self, ch: _Channel, fi: int, t0: float | None, t1: float | None, max_points: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        if not self._n:
+            return _empty()
+        s0, s1 = self._seq_window(t0, t1)
+        n = s1 - s0
+        if n <= 0:
+            return _empty()
+        if max_points is None or n <= max_points:
+            idx = self._ring_indices(s0, s1)
+            return self._times[idx].copy(), ch.values[fi, idx].astype(np.float64)
+        return self._decimated(ch, fi, s0, s1, max(2, int(max_points)))
+
+    def _decimated(
+        self, ch: _Channel, fi: int, s0: int, s1: int, max_points: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        n = s1 - s0
+        n_buckets = max(1, max_points // 2)
+        # Bucket size so that full buckets plus two partial edge buckets fit in n_buckets.
+        need = n / max(1, n_buckets - 2) if n_buckets > 2 else float(n)
+        level = -1  # -1 = raw samples
+        f = 1
+        for lv, lf in enumerate(LEVEL_FACTORS):
+            if lf <= need:
+                level, f = lv, lf
+        k = max(1, math.ceil(need / f))
+        size = f * k  # samples per output bucket; buckets align to multiples of size
+        a = -(-s0 // size) * size  # first aligned boundary >= s0
+        b = (s1 // size) * size  # last aligned boundary <= s1
+        cap = self.capacity
+        starts: list[np.ndarray] = []
+        los: list[np.ndarray] = []
+        his: list[np.ndarray] = []
+
+        def raw_bucket(x0: int, x1: int) -> None:
+            if x1 <= x0:
+                return
+            vals = ch.values[fi, self._ring_indices(x0, x1)]
+            starts.append(np.array([x0], dtype=np.int64))
+            los.append(np.array([_nanmin(vals)], dtype=np.float32))
+            his.append(np.array([_nanmax(vals)], dtype=np.float32))
+
+        if a >= b:
+            # The window holds no whole bucket: one or two raw edge buckets.
+            mid = min(max(a, s0), s1)
+            raw_bucket(s0, mid)
+            raw_bucket(mid, s1)
+        else:
+            raw_bucket(s0, a)
+            m = (b - a) // size
+            if level < 0:
+                vals = ch.values[fi, self._ring_indices(a, b)].reshape(m, k)
+                lo = _rows_nanmin(vals)
+                hi = _rows_nanmax(vals)
+            else:
+                nb = ch.level_buckets[level]
+                lidx = np.arange(a // f, b // f, dtype=np.int64) % nb
+                lo = _rows_nanmin(ch.levels_min[level][fi, lidx].reshape(m, k))
+                hi = _rows_nanmax(ch.levels_max[level][fi, lidx].reshape(m, k))
+            starts.append(np.arange(a, b, size, dtype=np.int64))
+            los.append(lo)
+            his.append(hi)
+            raw_bucket(b, s1)
+        first = np.concatenate(starts)
+        ends = np.append(first[1:], s1)  # exclusive end of each bucket
+        t = np.empty(2 * len(first), dtype=np.float64)
+        v = np.empty(2 * len(first), dtype=np.float64)
+        t[0::2] = self._times[first % cap]
+        t[1::2] = self._times[(ends - 1) % cap]
+        v[0::2] = np.concatenate(los)
+        v[1::2] = np.concatenate(his)
+        return t, v
+
+
+def _empty() -> tuple[np.ndarray, np.ndarray]:
+    return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.float64)
+
+
+def _nanmin(vals: np.ndarray) -> float:
+    return float(np.fmin.reduce(vals)) if len(vals) else math.nan
+
+
+def _nanmax(vals: np.ndarray) -> float:
+    return float(np.fmax.reduce(vals)) if len(vals) else math.nan
+
+
+def _rows_nanmin(vals: np.ndarray) -> np.ndarray:
+    # fmin.reduce ignores NaN and returns NaN only for all-NaN rows, without a RuntimeWarning.
+    return np.fmin.reduce(vals, axis=1)
+
+
+def _rows_nanmax(vals: np.ndarray) -> np.ndarray:
+    return np.fmax.reduce(vals, axis=1)
