@@ -1,0 +1,403 @@
+"""SQLite session store: a recording of snapshots plus the static facts of the machine.
+
+One file per session (suffix ``.gpuprof`` by convention). WAL journal with ``synchronous=NORMAL``:
+a committed transaction survives the process being killed (``kill -9``), and :meth:`append`
+commits at least every :data:`COMMIT_INTERVAL_S`, so a killed recording loses at most that much.
+
+Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`, ``PRAGMA application_id`` =
+:data:`APPLICATION_ID`):
+
+- ``meta(key TEXT PRIMARY KEY, value TEXT)``: JSON values — ``source_kind``, ``label``,
+  ``created_s``, ``system_info``, ``devices``, ``topology``, ``meta`` (free-form dict).
+- ``snapshots(id INTEGER PRIMARY KEY, time_s REAL, data BLOB)``, indexed by ``time_s``; ``data`` is
+  zlib-compressed compact JSON of the :class:`Snapshot` (see :mod:`gpuprof.telemetry.codec`).
+  A 8×H100 snapshot is ~15 kB as JSON (18 NVLinks per GPU) and ~2 kB compressed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import sqlite3
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.telemetry.codec import from_jsonable, to_jsonable
+from gpuprof.telemetry.model import (
+    GPU_NUMERIC_FIELDS,
+    DeviceInfo,
+    Snapshot,
+    SourceKind,
+    SystemInfo,
+    Topology,
+)
+from gpuprof.telemetry.source import TelemetrySource
+
+__all__ = ["APPLICATION_ID", "COMMIT_INTERVAL_S", "SCHEMA_VERSION", "SessionStore", "export_csv"]
+
+SCHEMA_VERSION = 1
+#: "GPPF" — marks the SQLite file as a gpuprof session.
+APPLICATION_ID = 0x47505046
+#: The longest time an appended snapshot waits before it is committed to disk.
+COMMIT_INTERVAL_S = 0.5
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+# quick_check reads the whole file: do it on open only below this size.
+_QUICK_CHECK_MAX_BYTES = 64 * 2**20
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE snapshots (id INTEGER PRIMARY KEY, time_s REAL NOT NULL, data BLOB NOT NULL);
+CREATE INDEX snapshots_time ON snapshots(time_s);
+"""
+
+
+def _encode(snap: Snapshot) -> bytes:
+    text = json.dumps(to_jsonable(snap), separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(text.encode("utf-8"), 1)
+
+
+def _decode(blob: bytes) -> Snapshot:
+    return from_jsonable(Snapshot, json.loads(zlib.decompress(blob)))
+
+
+class SessionStore:
+    """A recorded session. Create with :meth:`create` (writable) or :meth:`open` (read-only)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, writable: bool) -> None:
+        self.path = path
+        self._conn = conn
+        self._writable = writable
+        self._lock = threading.RLock()
+        self._pending = 0
+        self._last_commit = time.monotonic()
+        self._closed = False
+        values = self._read_meta()
+        self.schema_version: int = SCHEMA_VERSION
+        self.source_kind = SourceKind(values.get("source_kind", SourceKind.NVML.value))
+        self.label: str = str(values.get("label", ""))
+        self.created_s: float | None = values.get("created_s")
+        self.meta: dict[str, Any] = dict(values.get("meta") or {})
+        self._system_info = from_jsonable(SystemInfo, values.get("system_info") or {})
+        self._devices = from_jsonable(tuple[DeviceInfo, ...], values.get("devices") or [])
+        self._topology = from_jsonable(Topology, values.get("topology") or {})
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        source: TelemetrySource | None = None,
+        system_info: SystemInfo | None = None,
+        devices: tuple[DeviceInfo, ...] | list[DeviceInfo] = (),
+        topology: Topology | None = None,
+        source_kind: SourceKind = SourceKind.NVML,
+        meta: dict[str, Any] | None = None,
+        overwrite: bool = False,
+    ) -> SessionStore:
+        """A new session file. Static facts come from ``source`` unless given explicitly.
+
+        An existing file is an :class:`InputError` unless ``overwrite``.
+        """
+        p = Path(path)
+        if p.exists():
+            if not overwrite:
+                raise InputError(f"{p}: file exists (choose another name or remove it)")
+            if p.is_dir():
+                raise InputError(f"{p}: is a directory")
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    Path(str(p) + suffix).unlink()
+        label = ""
+        if source is not None:
+            system_info = system_info if system_info is not None else source.system_info()
+            devices = devices or source.devices()
+            topology = topology if topology is not None else source.topology()
+            source_kind = source.kind
+            label = source.label
+        try:
+            conn = sqlite3.connect(str(p), check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as e:
+            raise InputError(f"{p}: cannot create session file ({e})") from e
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("BEGIN")
+            for stmt in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+                conn.execute(stmt)
+            rows = {
+                "source_kind": source_kind.value,
+                "label": label,
+                "created_s": time.time(),
+                "system_info": to_jsonable(system_info or SystemInfo()),
+                "devices": to_jsonable(tuple(devices)),
+                "topology": to_jsonable(topology or Topology()),
+                "meta": meta or {},
+            }
+            conn.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?)",
+                [(k, json.dumps(v, ensure_ascii=False)) for k, v in rows.items()],
+            )
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            conn.close()
+            raise InputError(f"{p}: cannot create session file ({e})") from e
+        return cls(p, conn, writable=True)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> SessionStore:
+        """Open a recorded session read-only; :class:`InputError` naming the file if unusable."""
+        p = Path(path)
+        if not p.exists():
+            raise InputError(f"{p}: no such file")
+        if p.is_dir():
+            raise InputError(f"{p}: is a directory, not a session file")
+        try:
+            with p.open("rb") as fh:
+                header = fh.read(100)
+        except OSError as e:
+            raise InputError(f"{p}: cannot read ({e.strerror})") from e
+        if not header:
+            raise InputError(f"{p}: empty file, not a gpuprof session")
+        if not header.startswith(_SQLITE_MAGIC):
+            raise InputError(f"{p}: not a gpuprof session (not an SQLite database)")
+        if len(header) < 100:
+            raise InputError(f"{p}: truncated session file")
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        page_count = int.from_bytes(header[28:32], "big")
+        size = p.stat().st_size
+        if page_count and size < page_size * page_count:
+            raise InputError(
+                f"{p}: truncated session file ({size} of {page_size * page_count} bytes)"
+            )
+        conn = cls._connect_readonly(p)
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                raise InputError(
+                    f"{p}: not a gpuprof session (an SQLite database of another program)"
+                )
+            if version != SCHEMA_VERSION:
+                raise InputError(
+                    f"{p}: session schema version {version}; this gpuprof reads version {SCHEMA_VERSION}"
+                )
+            if size <= _QUICK_CHECK_MAX_BYTES:
+                result = conn.execute("PRAGMA quick_check").fetchone()[0]
+                if result != "ok":
+                    raise InputError(f"{p}: corrupt session file ({result})")
+            store = cls(p, conn, writable=False)
+            store.time_range()  # touches the index and the first and last rows
+            return store
+        except InputError:
+            conn.close()
+            raise
+        except (sqlite3.Error, ValueError, TypeError, KeyError, zlib.error) as e:
+            conn.close()
+            raise InputError(f"{p}: corrupt session file ({e})") from e
+
+    @staticmethod
+    def _connect_readonly(p: Path) -> sqlite3.Connection:
+        uri = p.resolve().as_uri() + "?mode=ro"
+        try:
+            return sqlite3.connect(uri, uri=True, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise InputError(f"{p}: cannot open session file ({e})") from e
+
+    def _read_meta(self) -> dict[str, Any]:
+        try:
+            rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
+        except sqlite3.Error as e:
+            raise InputError(f"{self.path}: corrupt session file ({e})") from e
+        out: dict[str, Any] = {}
+        for key, value in rows:
+            try:
+                out[str(key)] = json.loads(value)
+            except (TypeError, ValueError) as e:
+                raise InputError(f"{self.path}: corrupt session metadata {key!r}") from e
+        return out
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(self, snap: Snapshot) -> None:
+        """Add one snapshot; committed within :data:`COMMIT_INTERVAL_S`."""
+        if not self._writable:
+            raise InputError(f"{self.path}: opened read-only")
+        blob = _encode(snap)
+        with self._lock:
+            if self._closed:
+                raise InputError(f"{self.path}: session is closed")
+            if not self._conn.in_transaction:
+                self._conn.execute("BEGIN")
+            self._conn.execute(
+                "INSERT INTO snapshots(time_s, data) VALUES (?, ?)", (snap.time_s, blob)
+            )
+            self._pending += 1
+            if time.monotonic() - self._last_commit >= COMMIT_INTERVAL_S:
+                self._commit_locked()
+
+    def _commit_locked(self) -> None:
+        if self._conn.in_transaction:
+            self._conn.execute("COMMIT")
+        self._pending = 0
+        self._last_commit = time.monotonic()
+
+    def flush(self) -> None:
+        """Commit what is pending now."""
+        with self._lock:
+            if self._writable and not self._closed:
+                self._commit_locked()
+
+    def set_meta(self, key: str, value: Any) -> None:
+        """Store an extra free-form value in ``meta`` (e.g. the end time or a note)."""
+        with self._lock:
+            self.meta[key] = value
+            if self._writable and not self._closed:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('meta', ?)",
+                    (json.dumps(self.meta, ensure_ascii=False),),
+                )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if self._writable:
+                self._commit_locked()
+            self._conn.close()
+            self._closed = True
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def system_info(self) -> SystemInfo:
+        return self._system_info
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        return self._devices
+
+    def topology(self) -> Topology:
+        return self._topology
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, args).fetchall()
+            except sqlite3.Error as e:
+                raise InputError(f"{self.path}: corrupt session file ({e})") from e
+
+    def count(self) -> int:
+        return int(self._query("SELECT count(*) FROM snapshots")[0][0])
+
+    def time_range(self) -> tuple[float, float] | None:
+        """Unix seconds of the first and last snapshot, or None when empty."""
+        lo, hi = self._query("SELECT min(time_s), max(time_s) FROM snapshots")[0]
+        return None if lo is None else (float(lo), float(hi))
+
+    def snapshots(self, t0: float | None = None, t1: float | None = None) -> Iterator[Snapshot]:
+        """Snapshots with ``t0 <= time_s <= t1`` in time order (read in batches)."""
+        lo = -float("inf") if t0 is None else float(t0)
+        hi = float("inf") if t1 is None else float(t1)
+        last_id = -1
+        while True:
+            rows = self._query(
+                "SELECT id, data FROM snapshots WHERE time_s >= ? AND time_s <= ? AND id > ? "
+                "ORDER BY id LIMIT 500",
+                (lo, hi, last_id),
+            )
+            if not rows:
+                return
+            for row_id, blob in rows:
+                yield self._decode_row(blob)
+                last_id = row_id
+
+    def snapshot_at(self, t: float) -> Snapshot | None:
+        """The last snapshot taken at or before ``t`` (Unix s); None before the first."""
+        rows = self._query(
+            "SELECT data FROM snapshots WHERE time_s <= ? ORDER BY time_s DESC, id DESC LIMIT 1",
+            (float(t),),
+        )
+        return self._decode_row(rows[0][0]) if rows else None
+
+    def _decode_row(self, blob: bytes) -> Snapshot:
+        try:
+            return _decode(blob)
+        except (zlib.error, ValueError, TypeError, KeyError) as e:
+            raise InputError(f"{self.path}: corrupt snapshot record ({e})") from e
+
+
+_CSV_EXTRA = ("throttle_reasons",)
+
+
+def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
+    """Write one row per GPU per snapshot; returns the number of rows.
+
+    Columns: ``time_s`` (Unix), ``time_utc`` (ISO 8601), ``source``, ``gpu_index``, ``uuid``,
+    ``lost``, every numeric GPU field (units in the names: ``power_w``, ``clock_sm_mhz``, ...),
+    ``mem_used_pct`` and ``throttle_reasons`` (``|``-separated). Unsupported values are empty.
+    """
+    out = Path(out_path)
+    header = [
+        "time_s",
+        "time_utc",
+        "source",
+        "gpu_index",
+        "uuid",
+        "lost",
+        *GPU_NUMERIC_FIELDS,
+        "mem_used_pct",
+        *_CSV_EXTRA,
+    ]
+    rows = 0
+    try:
+        fh = out.open("w", newline="", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"{out}: cannot write ({e.strerror})") from e
+    with fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        for snap in store.snapshots():
+            stamp = datetime.fromtimestamp(snap.time_s, tz=timezone.utc).isoformat(
+                timespec="milliseconds"
+            )
+            for g in snap.gpus:
+                values = [getattr(g, name) for name in GPU_NUMERIC_FIELDS]
+                writer.writerow(
+                    [
+                        repr(snap.time_s),
+                        stamp,
+                        snap.source.value,
+                        g.index,
+                        g.uuid or "",
+                        int(g.lost),
+                        *("" if v is None else v for v in values),
+                        "" if g.mem_used_pct is None else round(g.mem_used_pct, 3),
+                        "|".join(g.throttle_reasons),
+                    ]
+                )
+                rows += 1
+    return rows
