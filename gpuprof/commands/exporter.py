@@ -1,0 +1,84 @@
+"""``gpuprof exporter``: serve Prometheus metrics under dcgm-exporter's names."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+import threading
+from typing import Any
+
+from gpuprof.errors import GpuprofError, InputError
+from gpuprof.i18n import tr
+
+__all__ = ["register"]
+
+
+def _interval(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("interval must be a number of seconds, got {t!r}", t=text)) from None
+    if not 0.1 <= value <= 60.0:
+        raise argparse.ArgumentTypeError(tr("interval {t} is out of range 0.1–60 s", t=text))
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("port must be an integer, got {t!r}", t=text)) from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(tr("port {t} is out of range 0–65535", t=text))
+    return value
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "exporter",
+        help=tr("serve Prometheus metrics (dcgm-exporter names) for Grafana"),
+        description=tr(
+            "Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric "
+            "names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). "
+            "Listens on loopback only unless --bind says otherwise."
+        ),
+    )
+    p.add_argument("--port", type=_port, default=9400, help=tr("TCP port (default 9400; 0 picks a free one)"))
+    p.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help=tr("address to listen on (default 127.0.0.1)"))
+    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("sampling interval in seconds (default 1)"))
+    p.add_argument("--demo", action="store_true", help=tr("serve a SIMULATED 8×H100 fleet (labelled source=\"simulated\")"))
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        from gpuprof.telemetry.sources import open_source
+    except ImportError as exc:
+        raise GpuprofError(tr("telemetry sources are not available in this build: {e}", e=exc)) from None
+    from gpuprof.exporter import Exporter
+
+    try:
+        ipaddress.ip_address(args.bind)
+    except ValueError:
+        if args.bind != "localhost":
+            raise InputError(tr("--bind needs an IP address, got {b!r}", b=args.bind)) from None
+    source = open_source(demo=args.demo)
+    exporter = Exporter(source, port=args.port, bind=args.bind, interval_s=args.interval)
+    try:
+        try:
+            exporter.start()
+        except OSError as exc:
+            raise InputError(tr("cannot listen on {b}:{p}: {e}", b=args.bind, p=args.port, e=exc.strerror or exc)) from None
+        print(tr("gpuprof exporter: serving {u} ({s}); Ctrl+C stops", u=exporter.url, s=source.label), flush=True)
+        if args.bind not in ("127.0.0.1", "::1", "localhost"):
+            print(tr("note: listening on {b}; anyone who can reach it can read the GPU telemetry", b=args.bind),
+                  file=sys.stderr, flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            print(tr("gpuprof exporter: stopped"), file=sys.stderr)
+    finally:
+        exporter.stop()
+        source.close()
+    return 0

@@ -1,0 +1,331 @@
+"""Prometheus exporter: scrape over loopback, parse the exposition, check names, values, labels."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field, replace
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from gpuprof.exporter import (
+    LABELS,
+    THROTTLE_REASONS,
+    BenchValue,
+    Exporter,
+    SnapshotCollector,
+    render_text,
+)
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    EccCounts,
+    GpuSample,
+    HostSample,
+    Snapshot,
+    SourceKind,
+    SourceStatus,
+    SystemInfo,
+    Topology,
+)
+
+MIB = 2**20
+
+
+def _device(i: int) -> DeviceInfo:
+    return DeviceInfo(
+        index=i,
+        name="NVIDIA H100 80GB HBM3",
+        uuid=f"GPU-0000000{i}-0000-0000-0000-000000000000",
+        pci_bus_id=f"00000000:{0x18 + i:02X}:00.0",
+        memory_total_bytes=81559 * MIB,
+        power_default_limit_w=700.0,
+        pcie_gen_max=5,
+        pcie_width_max=16,
+    )
+
+
+def _sample(i: int) -> GpuSample:
+    return GpuSample(
+        index=i,
+        uuid=f"GPU-0000000{i}-0000-0000-0000-000000000000",
+        util_gpu_pct=90.0 + i,
+        util_mem_pct=40.0,
+        mem_total_bytes=81559 * MIB,
+        mem_used_bytes=1000 * MIB,
+        mem_free_bytes=80559 * MIB,
+        clock_sm_mhz=1980.0,
+        clock_mem_mhz=2619.0,
+        power_w=650.5,
+        power_limit_w=700.0,
+        energy_total_j=1234.5,
+        temp_gpu_c=61.0,
+        temp_mem_c=None,  # unsupported: no sample, as dcgm-exporter does
+        throttle_reasons=("sw_power_cap",),
+        throttle_mask=0x4,
+        pcie_gen=5,
+        pcie_width=16,
+        pcie_rx_bytes_s=1.5e9,
+        pcie_tx_bytes_s=2.5e8,
+        pcie_replay_count=3,
+        nvlink_rx_bytes_s=100e9,
+        nvlink_tx_bytes_s=50e9,
+        ecc=EccCounts(volatile_corrected=1, volatile_uncorrected=0, remapped_rows_failure=False),
+    )
+
+
+@dataclass
+class FakeSource:
+    """A TelemetrySource made of model dataclasses; counts polls."""
+
+    n: int = 2
+    kind: SourceKind = SourceKind.NVML
+    label: str = "FAKE"
+    polls: int = 0
+    gpus: list[GpuSample] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.gpus = self.gpus or [_sample(i) for i in range(self.n)]
+
+    def system_info(self) -> SystemInfo:
+        return SystemInfo(hostname="node-a", driver_version="565.57.01", cuda_driver_version="12.7")
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        return tuple(_device(i) for i in range(self.n))
+
+    def topology(self) -> Topology:
+        return Topology()
+
+    def status(self) -> SourceStatus:
+        return SourceStatus()
+
+    def poll(self) -> Snapshot:
+        self.polls += 1
+        return Snapshot(time_s=1_700_000_000.0 + self.polls, source=self.kind, host=HostSample(),
+                        gpus=tuple(self.gpus))
+
+    def close(self) -> None:
+        pass
+
+
+def scrape(url: str) -> tuple[str, dict]:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        assert resp.status == 200
+        assert resp.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = resp.read().decode()
+    return text, {f.name: f for f in text_string_to_metric_families(text)}
+
+
+def _value(families, name, **labels) -> float:
+    hits = [s.value for s in families[name].samples if all(s.labels.get(k) == v for k, v in labels.items())]
+    assert len(hits) == 1, (name, labels, families[name].samples)
+    return hits[0]
+
+
+@pytest.fixture
+def served():
+    source = FakeSource()
+    exporter = Exporter(source, port=0, interval_s=0.1, bench_values=None)
+    with exporter:
+        yield exporter
+
+
+def test_binds_loopback_by_default():
+    exporter = Exporter(FakeSource(), port=0, bench_values=None)
+    with exporter:
+        assert exporter._httpd.server_address[0] == "127.0.0.1"
+        assert exporter.url.startswith("http://127.0.0.1:")
+
+
+def test_scrape_has_dcgm_names_values_and_labels(served):
+    _, fams = scrape(served.url)
+    sample = next(s for s in fams["DCGM_FI_DEV_GPU_UTIL"].samples if s.labels["gpu"] == "1")
+    assert sample.value == 91.0
+    assert sample.labels == {
+        "gpu": "1",
+        "UUID": "GPU-00000001-0000-0000-0000-000000000000",
+        "pci_bus_id": "00000000:19:00.0",
+        "device": "nvidia1",
+        "modelName": "NVIDIA H100 80GB HBM3",
+        "Hostname": "node-a",
+    }
+    assert fams["DCGM_FI_DEV_GPU_UTIL"].type == "gauge"
+    assert _value(fams, "DCGM_FI_DEV_FB_USED", gpu="0") == 1000.0  # MiB
+    assert _value(fams, "DCGM_FI_DEV_FB_FREE", gpu="0") == 80559.0
+    assert _value(fams, "DCGM_FI_DEV_POWER_USAGE", gpu="0") == 650.5  # W
+    assert _value(fams, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", gpu="0") == 1234500.0  # mJ
+    assert _value(fams, "DCGM_FI_DEV_SM_CLOCK", gpu="0") == 1980.0
+    assert _value(fams, "DCGM_FI_DEV_MEM_CLOCK", gpu="0") == 2619.0
+    assert _value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="0") == 61.0
+    assert _value(fams, "DCGM_FI_PROF_PCIE_RX_BYTES", gpu="0") == 1.5e9  # B/s
+    assert _value(fams, "DCGM_FI_DEV_PCIE_REPLAY_COUNTER", gpu="0") == 3.0
+    assert _value(fams, "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", gpu="0") == 1.0
+    # DCGM publishes NVLink throughput as KiB/s / 1000 (RX + TX).
+    assert _value(fams, "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", gpu="0") == pytest.approx(150e9 / 1024 / 1000)
+
+
+def test_unsupported_field_has_no_sample(served):
+    text, fams = scrape(served.url)
+    assert "DCGM_FI_DEV_MEMORY_TEMP" not in fams
+    assert "DCGM_FI_DEV_RETIRED_SBE" not in fams
+    assert "NaN" not in text
+
+
+def test_counters_keep_exact_dcgm_names(served):
+    # prometheus_client would turn a counter into NAME_total; dashboards query the bare name.
+    text, _ = scrape(served.url)
+    assert "\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{" in text
+    assert "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION_total" not in text
+
+
+def test_throttle_reasons_as_zero_one(served):
+    _, fams = scrape(served.url)
+    samples = [s for s in fams["gpuprof_clocks_event_reasons"].samples if s.labels["gpu"] == "0"]
+    active = {s.labels["reason"]: s.value for s in samples}
+    assert set(active) == set(THROTTLE_REASONS)
+    assert active["sw_power_cap"] == 1.0
+    assert sum(active.values()) == 1.0
+
+
+def test_source_info_labels_nvml(served):
+    _, fams = scrape(served.url)
+    info = fams["gpuprof_source_info"].samples[0]
+    assert info.labels["source"] == "nvml"
+    assert "SIMULATED" not in fams["DCGM_FI_DEV_GPU_UTIL"].documentation
+
+
+def test_simulated_source_is_labelled():
+    with Exporter(FakeSource(kind=SourceKind.SIMULATED, label="SIMULATED — 8×H100"), port=0,
+                  bench_values=None) as exporter:
+        _, fams = scrape(exporter.url)
+    assert fams["gpuprof_source_info"].samples[0].labels["source"] == "simulated"
+    assert "SIMULATED" in fams["DCGM_FI_DEV_GPU_UTIL"].documentation
+
+
+def test_lost_gpu_reports_lost_and_no_readings():
+    source = FakeSource(gpus=[_sample(0), replace(_sample(1), lost=True)])
+    with Exporter(source, port=0, bench_values=None) as exporter:
+        _, fams = scrape(exporter.url)
+    assert _value(fams, "gpuprof_gpu_lost", gpu="1") == 1.0
+    assert _value(fams, "gpuprof_gpu_lost", gpu="0") == 0.0
+    assert {s.labels["gpu"] for s in fams["DCGM_FI_DEV_GPU_UTIL"].samples} == {"0"}
+
+
+def test_background_sampling_updates_the_served_snapshot():
+    source = FakeSource()
+    with Exporter(source, port=0, interval_s=0.05, bench_values=None) as exporter:
+        first = exporter.latest()
+        source.gpus = [replace(g, util_gpu_pct=12.0) for g in source.gpus]
+        for _ in range(200):  # wait for the sampler, bounded; asserts values, not timing
+            snap = exporter.latest()
+            if snap is not first and snap.gpus[0].util_gpu_pct == 12.0:
+                break
+            time.sleep(0.01)
+        _, fams = scrape(exporter.url)
+    assert _value(fams, "DCGM_FI_DEV_GPU_UTIL", gpu="0") == 12.0
+
+
+def test_bench_results_exported_and_cached():
+    calls = []
+    now = [0.0]
+
+    def values():
+        calls.append(1)
+        return [BenchValue("gemm", "bf16 8192", "tflops", 612.5, gpu="0")]
+
+    snap = FakeSource().poll()
+    collector = SnapshotCollector(lambda: snap, FakeSource().devices(), hostname="h", bench_values=values,
+                                  bench_ttl_s=60.0, clock=lambda: now[0])
+    fams = {m.name: m for m in collector.collect()}
+    assert fams["gpuprof_bench_result"].samples[0].value == 612.5
+    assert fams["gpuprof_bench_result"].samples[0].labels["case"] == "bf16 8192"
+    list(collector.collect())
+    assert len(calls) == 1
+    now[0] = 61.0
+    list(collector.collect())
+    assert len(calls) == 2
+
+
+def test_broken_bench_results_do_not_break_the_scrape(caplog):
+    def boom():
+        raise RuntimeError("database is locked")
+
+    snap = FakeSource().poll()
+    collector = SnapshotCollector(lambda: snap, FakeSource().devices(), hostname="h", bench_values=boom)
+    names = {m.name for m in collector.collect()}
+    assert "DCGM_FI_DEV_GPU_UTIL" in names and "gpuprof_bench_result" not in names
+
+
+def _both_renderings(collector):
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    reg = CollectorRegistry(auto_describe=False)
+    reg.register(collector)
+    ours = list(text_string_to_metric_families(render_text(collector.collect()).decode()))
+    reference = list(text_string_to_metric_families(generate_latest(reg).decode()))
+    return ours, reference
+
+
+def test_fast_renderer_matches_prometheus_client():
+    source = FakeSource(n=3)
+    snap = source.poll()
+    collector = SnapshotCollector(lambda: snap, source.devices(), hostname="h",
+                                  bench_values=lambda: [BenchValue("gemm", "fp32", "tflops", 1.5)])
+    ours, reference = _both_renderings(collector)
+    assert [(f.name, f.type, f.documentation) for f in ours] == [
+        (f.name, f.type, f.documentation) for f in reference]
+    assert [f.samples for f in ours] == [f.samples for f in reference]
+
+
+def test_hostile_names_are_escaped():
+    snap = FakeSource(n=1).poll()
+    hostile = 'GPU "x"\n<script>\\ ' + "é" * 300
+    collector = SnapshotCollector(lambda: snap, [replace(_device(0), name=hostile)], hostname='h"\n',
+                                  bench_values=None)
+    ours, reference = _both_renderings(collector)
+    util = next(f for f in ours if f.name == "DCGM_FI_DEV_GPU_UTIL")
+    assert util.samples[0].labels["modelName"] == hostile
+    assert util.samples[0].labels["Hostname"] == 'h"\n'
+    assert [f.samples for f in ours] == [f.samples for f in reference]
+
+
+def test_unknown_path_is_404(served):
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(served.url.replace("/metrics", "/nope"), timeout=5)
+    err.value.close()
+    assert err.value.code == 404
+
+
+def test_labels_match_dcgm_exporter_order():
+    assert LABELS == ("gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname")
+
+
+#: Lints that dcgm-exporter itself fails and that we keep for dashboard compatibility: its camelCase
+#: labels (UUID, modelName, Hostname) and the DCGM field name DCGM_FI_DEV_PCIE_REPLAY_COUNTER.
+ALLOWED_LINTS = (
+    "label names should be written in 'snake_case' not 'camelCase'",
+    "DCGM_FI_DEV_PCIE_REPLAY_COUNTER metric name should not include type 'counter'",
+)
+
+
+@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed")
+def test_promtool_check_metrics_accepts_the_scrape(served):
+    text, _ = scrape(served.url)
+    proc = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True,
+                          timeout=30, check=False)
+    # 0: clean; 3: lint findings only; 1: the exposition did not parse.
+    assert proc.returncode in (0, 3), proc.stdout + proc.stderr
+    problems = [line for line in (proc.stdout + proc.stderr).splitlines()
+                if line.strip() and not any(allowed in line for allowed in ALLOWED_LINTS)]
+    assert problems == []
+
+
+@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed")
+def test_promtool_rejects_a_broken_exposition():
+    # Guards the test above: promtool really parses what it is given.
+    proc = subprocess.run(["promtool", "check", "metrics"], input="broken{\n", capture_output=True, text=True,
+                          timeout=30, check=False)
+    assert proc.returncode == 1
