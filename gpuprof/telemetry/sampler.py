@@ -1,0 +1,233 @@
+"""The background poller: source -> History (+ SessionStore when recording) -> listeners.
+
+One daemon thread calls ``source.poll()`` every ``interval_s`` on a fixed schedule (a slow poll
+does not shift later ones; polls missed while a poll hung are skipped, not bunched up). Errors
+never kill the thread: a failing poll is logged into :attr:`Sampler.last_error` and counted, a
+failing listener is logged. :meth:`Sampler.stop` returns within its timeout even when a poll hangs
+(the thread is a daemon and exits after that poll).
+
+Tests drive the loop deterministically with a fake ``clock`` and :meth:`Sampler.step`, which
+runs one iteration (poll if due) and returns the seconds the thread would wait next.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+
+from gpuprof.telemetry.history import History
+from gpuprof.telemetry.model import Snapshot
+from gpuprof.telemetry.source import TelemetrySource
+from gpuprof.telemetry.store import SessionStore
+
+__all__ = ["MAX_INTERVAL_S", "MIN_INTERVAL_S", "Sampler"]
+
+log = logging.getLogger(__name__)
+
+MIN_INTERVAL_S = 0.1
+MAX_INTERVAL_S = 60.0
+
+Listener = Callable[[Snapshot], None]
+
+
+def _check_interval(interval_s: float) -> float:
+    try:
+        value = float(interval_s)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"sampling interval must be a number of seconds, got {interval_s!r}"
+        ) from None
+    if not (math.isfinite(value) and MIN_INTERVAL_S <= value <= MAX_INTERVAL_S):
+        raise ValueError(
+            f"sampling interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} s, "
+            f"got {interval_s!r}"
+        )
+    return value
+
+
+class Sampler:
+    """Polls ``source`` on a background thread and feeds :class:`History` and listeners.
+
+    ``clock`` (monotonic seconds) schedules polls; ``wall_clock`` (Unix seconds) stamps
+    :attr:`last_poll_wall_s`. Listeners run on the sampler thread: a UI must hand the snapshot
+    over to its own thread (a queued Qt signal) and never redraw per sample.
+    """
+
+    def __init__(
+        self,
+        source: TelemetrySource,
+        *,
+        interval_s: float = 1.0,
+        history: History | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.source = source
+        self.history = history if history is not None else History()
+        self._interval_s = _check_interval(interval_s)
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._listeners: list[Listener] = []
+        self._lock = threading.RLock()  # listeners, store, schedule
+        self._poll_lock = threading.Lock()  # one poll at a time
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._store: SessionStore | None = None
+        self._next_due: float | None = None
+        self.last_error: str | None = None
+        self.last_listener_error: str | None = None
+        self.last_poll_wall_s: float | None = None
+        self.last_poll_duration_s: float | None = None
+        self.poll_count = 0
+        self.error_count = 0
+
+    # -- configuration ---------------------------------------------------------------------
+
+    @property
+    def interval_s(self) -> float:
+        return self._interval_s
+
+    def set_interval(self, interval_s: float) -> None:
+        """Change the polling interval (0.1–60 s); takes effect at once on a running sampler."""
+        value = _check_interval(interval_s)
+        with self._lock:
+            self._interval_s = value
+            if self._next_due is not None:
+                # Reschedule from the last poll so that a shorter interval applies now.
+                self._next_due = min(self._next_due, self._clock() + value)
+        self._wake.set()
+
+    def add_listener(self, cb: Listener) -> None:
+        with self._lock:
+            if cb not in self._listeners:
+                self._listeners.append(cb)
+
+    def remove_listener(self, cb: Listener) -> None:
+        with self._lock:
+            if cb in self._listeners:
+                self._listeners.remove(cb)
+
+    # -- recording -------------------------------------------------------------------------
+
+    def start_recording(self, store: SessionStore) -> None:
+        """Append every following snapshot to ``store`` (the caller keeps ownership of it)."""
+        with self._lock:
+            self._store = store
+
+    def stop_recording(self) -> SessionStore | None:
+        """Stop appending; flushes and returns the store (still open: the caller closes it)."""
+        with self._lock:
+            store, self._store = self._store, None
+        if store is not None:
+            # A poll in flight finishes its append first (unless it hangs in the driver).
+            locked = self._poll_lock.acquire(timeout=2.0)
+            try:
+                store.flush()
+            finally:
+                if locked:
+                    self._poll_lock.release()
+        return store
+
+    @property
+    def recording(self) -> bool:
+        return self._store is not None
+
+    # -- polling ---------------------------------------------------------------------------
+
+    def poll_once(self) -> Snapshot:
+        """Poll now: append to history, record, notify. A poll error propagates (and is logged)."""
+        with self._poll_lock:
+            t_start = self._clock()
+            try:
+                snap = self.source.poll()
+            except Exception as e:
+                self.error_count += 1
+                self.last_error = f"{type(e).__name__}: {e}"
+                raise
+            finally:
+                self.last_poll_duration_s = self._clock() - t_start
+            self.poll_count += 1
+            self.last_poll_wall_s = self._wall_clock()
+            self.history.append(snap)
+            with self._lock:
+                store = self._store
+                listeners = tuple(self._listeners)
+            if store is not None:
+                try:
+                    store.append(snap)
+                except Exception as e:
+                    self.last_error = f"recording failed: {type(e).__name__}: {e}"
+                    log.exception("recording to %s failed", getattr(store, "path", store))
+        for cb in listeners:
+            try:
+                cb(snap)
+            except Exception as e:
+                self.last_listener_error = f"{type(e).__name__}: {e}"
+                log.exception("telemetry listener %r failed", cb)
+        return snap
+
+    def step(self) -> float:
+        """One loop iteration: poll if due; returns the seconds until the next poll is due."""
+        now = self._clock()
+        with self._lock:
+            if self._next_due is None:
+                self._next_due = now
+            due = self._next_due
+        if now >= due:
+            try:
+                self.poll_once()
+            except Exception:
+                log.warning("telemetry poll failed: %s", self.last_error)
+            now = self._clock()
+            with self._lock:
+                nxt = (self._next_due if self._next_due is not None else now) + self._interval_s
+                if nxt <= now:  # the poll overran one or more intervals: skip them
+                    nxt = now + self._interval_s - ((now - nxt) % self._interval_s)
+                self._next_due = nxt
+        with self._lock:
+            return max(0.0, (self._next_due or now) - self._clock())
+
+    def _run(self, stop: threading.Event, wake: threading.Event) -> None:
+        # The events are this thread's own: a restart after a hung poll makes new ones.
+        while not stop.is_set():
+            delay = self.step()
+            if stop.is_set():
+                break
+            wake.wait(delay)
+            wake.clear()
+
+    # -- thread lifetime -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the background thread (no-op when running)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive() and not self._stop.is_set():
+                return
+            self._stop = threading.Event()
+            self._wake = threading.Event()
+            self._next_due = None
+            self._thread = threading.Thread(
+                target=self._run, args=(self._stop, self._wake), name="gpuprof-sampler", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the thread; waits at most ``timeout`` s even if a poll hangs in the driver."""
+        with self._lock:
+            thread = self._thread
+            self._stop.set()
+            self._wake.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        with self._lock:
+            if self._thread is thread and (thread is None or not thread.is_alive()):
+                self._thread = None
+
+    @property
+    def running(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive() and not self._stop.is_set()
