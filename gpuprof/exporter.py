@@ -438,10 +438,12 @@ class _Poller:
 
 def _make_sampler(source: TelemetrySource, interval_s: float) -> _Sampling:
     try:
+        from gpuprof.telemetry.history import History
         from gpuprof.telemetry.sampler import Sampler
     except ImportError:
         return _Poller(source, interval_s)
-    sampler: _Sampling = Sampler(source, interval_s=interval_s)
+    # The exporter serves only the latest sample: a tiny history instead of the UI's 24 h ring.
+    sampler: _Sampling = Sampler(source, interval_s=interval_s, history=History(capacity=16))
     return sampler
 
 

@@ -216,7 +216,7 @@ def test_lost_gpu_reports_lost_and_no_readings():
 
 def test_background_sampling_updates_the_served_snapshot():
     source = FakeSource()
-    with Exporter(source, port=0, interval_s=0.05, bench_values=None) as exporter:
+    with Exporter(source, port=0, interval_s=0.1, bench_values=None) as exporter:
         first = exporter.latest()
         source.gpus = [replace(g, util_gpu_pct=12.0) for g in source.gpus]
         for _ in range(200):  # wait for the sampler, bounded; asserts values, not timing
@@ -329,3 +329,32 @@ def test_promtool_rejects_a_broken_exposition():
     proc = subprocess.run(["promtool", "check", "metrics"], input="broken{\n", capture_output=True, text=True,
                           timeout=30, check=False)
     assert proc.returncode == 1
+
+
+def test_cli_serves_demo_and_stops_cleanly_on_sigterm():
+    import os
+    import re
+    import signal
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "gpuprof", "exporter", "--demo", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/metrics", line)
+        assert match, line + proc.stderr.read() if proc.poll() is not None else line
+        _, fams = scrape(match.group(0))
+        info = fams["gpuprof_source_info"].samples[0]
+        assert info.labels["source"] == "simulated"
+        assert len(fams["DCGM_FI_DEV_GPU_UTIL"].samples) == 8
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+
+
+def test_cli_rejects_bad_bind_address(capsys):
+    from gpuprof.cli import main
+
+    assert main(["exporter", "--bind", "not an address", "--demo"]) == 2
+    assert "--bind" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import signal
 import sys
 import threading
 from typing import Any
@@ -51,6 +52,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_run)
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         from gpuprof.telemetry.sources import open_source
@@ -74,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.bind not in ("127.0.0.1", "::1", "localhost"):
             print(tr("note: listening on {b}; anyone who can reach it can read the GPU telemetry", b=args.bind),
                   file=sys.stderr, flush=True)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _stop_on_sigterm)  # systemd/docker stop: clean exit 0
         try:
             threading.Event().wait()
         except KeyboardInterrupt:
