@@ -90,9 +90,9 @@ class CatalogIssue:
         return f"{self.file}:{self.line}: {self.reason}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Catalog:
-    """Specs + instances + what went wrong while reading them."""
+    """Specs + instances + what went wrong while reading them (compared by identity)."""
 
     specs: Mapping[str, GpuSpec]
     instances: tuple[Instance, ...]
@@ -144,7 +144,7 @@ def _num(row: Mapping[str, str | None], name: str, *, positive: bool = False) ->
     return value
 
 
-def _row_to_instance(row: Mapping[str, str | None], *, origin: str) -> tuple[Instance, str | None]:
+def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[Instance, str | None]:
     """Build an Instance; returns (instance, warning or None). Raises ValueError for a bad row."""
     for name in _REQUIRED:
         if not (row.get(name) or "").strip():
@@ -207,7 +207,7 @@ def parse_instances_csv(
         if not any((v or "").strip() for v in row.values()):
             continue
         try:
-            inst, warning = _row_to_instance(row, origin=origin)
+            inst, warning = instance_from_row(row, origin=origin)
         except ValueError as exc:
             issues.append(CatalogIssue(name, first_line, str(exc)))
             continue

@@ -1,0 +1,312 @@
+"""Time and cost of a workload on every candidate configuration, vectorized with numpy.
+
+Formulas (the details pane shows them; :data:`FORMULAS`):
+
+* time = workload FLOPs ÷ (GPUs × spec peak for the dtype × efficiency); efficiency = base ×
+  scaling. LLM decode is also bounded by memory: each decode step reads the (sharded) weights and
+  KV cache at 70 % of peak bandwidth; the slower bound wins.
+* base efficiency: measured here when the same GPU model was benchmarked locally (GEMM achieved
+  ÷ spec peak, times published MFU ÷ typical GEMM ceiling), else a published achievable ratio
+  (:data:`BASE_EFFICIENCY`, each with its source).
+* scaling = 1 / (1 + communication / compute) (the seeds' formula). Training with ZeRO-3 moves
+  3 × 2 bytes per parameter per step per GPU (all-gather forward and backward, reduce-scatter
+  gradients; ZeRO paper: 1.5× data-parallel volume); tensor-parallel inference all-reduces
+  ``2·b·h·2`` bytes twice per layer per decode step. The bandwidth is the slowest hop: NVLink /
+  NVSwitch (spec per-GPU figure ÷ 2 per direction), else PCIe x16 of the spec's generation, and
+  across nodes the instance network ÷ GPUs per node.
+* spot: +10 % time for checkpointing and restarts after interruptions (assumption).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.catalog.instances import Instance
+from gpuprof.catalog.specs import DTYPES, GpuSpec
+from gpuprof.recommend.memory import HEADROOM, GiB, memory_need, model_shape
+from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
+
+__all__ = [
+    "BASE_EFFICIENCY",
+    "FORMULAS",
+    "GEMM_CEILING",
+    "SPOT_OVERHEAD",
+    "CandidateArrays",
+    "Estimates",
+    "base_efficiency",
+    "build_arrays",
+    "estimate",
+]
+
+Arr = npt.NDArray[np.float64]
+
+#: Extra time on spot/preemptible capacity: checkpoint writes + lost work after interruptions.
+SPOT_OVERHEAD = 0.10
+#: Achievable fraction of peak memory bandwidth for streaming reads (decode).
+MEM_BW_EFFICIENCY = 0.70
+#: Typical achievable share of the spec peak for a large GEMM (ml-engineering MAMF table).
+GEMM_CEILING = (0.83, "ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec")
+#: PCIe x16 bandwidth per direction, GB/s, by generation (unknown generation → gen3).
+PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
+
+_MFU = ("published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 "
+        "A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU 'is considered a win'")
+BASE_EFFICIENCY: dict[str, tuple[float, str]] = {
+    "llm-train": (0.45, _MFU + " -> 45% assumed"),
+    "sample-train": (0.35, "assumption: CNN/small-model training runs below LLM MFU -> 35%"),
+    "llm-inference": (0.50, "assumption: 50% of peak for prefill math; decode bounded by memory "
+                            "bandwidth at 70% of peak"),
+    "sample-inference": (0.40, "assumption: batched per-sample inference -> 40% of peak"),
+    "hpc-fp64": (0.70, "TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%)"
+                       " -> 70% (HPL is a best case)"),
+    "render": (0.30, "assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy"),
+}
+
+FORMULAS = (
+    "training FLOPs = 6 x N x tokens (LoRA: 4 x N x tokens); inference = 2 x N per token",
+    "time = FLOPs / (GPUs x peak[dtype] x efficiency); efficiency = base x scaling",
+    "scaling = 1 / (1 + communication / compute)",
+    "ZeRO-3 communication per GPU per step = 3 x 2 bytes x N x (G-1)/G over the slowest link",
+    "memory per GPU (training, ZeRO-3) = 16 bytes x N / G + activations; fits if <= 85% of GPU memory",
+    "inference memory per GPU = (N x bytes + KV cache 2 x L x h x seq x batch x bytes) / G",
+    "cost = hours x price per hour; spot hours = hours x 1.10",
+    "$ per achieved PFLOP-hour = price per hour / (achieved PFLOP/s)",
+)
+
+
+def _kind(w: Workload) -> str:
+    if w.scenario == "hpc-fp64":
+        return "hpc-fp64"
+    if w.scenario == "render":
+        return "render"
+    per_sample = w.flops_per_sample is not None or (w.samples is not None and w.tokens is None)
+    if w.is_training:
+        return "sample-train" if per_sample else "llm-train"
+    return "sample-inference" if not w.is_llm_inference else "llm-inference"
+
+
+def base_efficiency(
+    w: Workload, spec: GpuSpec | None, measured_tflops: float | None
+) -> tuple[float, str, bool]:
+    """(efficiency, source text, measured?) for one GPU model."""
+    eff, source = BASE_EFFICIENCY[_kind(w)]
+    dtype = w.compute_dtype
+    peak = spec.peak_tflops(dtype) if spec else None
+    if measured_tflops and peak:
+        ratio = min(1.0, measured_tflops / peak)
+        scaled = ratio * eff / GEMM_CEILING[0]
+        text = (f"measured here: {dtype} GEMM {measured_tflops:.0f} TFLOPS = {ratio:.0%} of spec "
+                f"{peak:g}; x {eff:.0%} published/assumed ÷ {GEMM_CEILING[0]:.0%} typical GEMM "
+                f"ceiling ({GEMM_CEILING[1]})")
+        return scaled, text, True
+    return eff, source, False
+
+
+@dataclass(frozen=True)
+class CandidateArrays:
+    """Per-instance numbers the estimate needs, one array entry per instance."""
+
+    instances: tuple[Instance, ...]
+    count: Arr  # GPUs per instance (fractional for GPU partitions)
+    mem_bytes: Arr  # usable-before-headroom bytes per GPU device
+    peak: dict[str, Arr]  # FLOP/s per GPU by dtype (NaN unknown)
+    mem_bw: Arr  # bytes/s per GPU (NaN unknown)
+    intra_bw: Arr  # bytes/s per GPU per direction inside a node
+    net_bw_node: Arr  # bytes/s per node (NaN unknown)
+    supported: dict[str, Arr]  # 1 yes, 0 no, NaN unknown
+    price_ondemand: Arr
+    price_spot: Arr
+    price_r1: Arr
+    price_r3: Arr
+    model_idx: npt.NDArray[np.int64]  # index into models
+    models: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.instances)
+
+
+def _f(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) -> CandidateArrays:
+    """Gather the numbers once per catalog (the per-workload work is then pure numpy)."""
+    n = len(instances)
+    models: dict[str, int] = {}
+    idx = np.empty(n, dtype=np.int64)
+    count = np.empty(n)
+    mem = np.empty(n)
+    net = np.empty(n)
+    prices = np.empty((4, n))
+    for i, inst in enumerate(instances):
+        idx[i] = models.setdefault(inst.gpu_model if inst.gpu_known else "", len(models))
+        count[i] = inst.gpu_count
+        mem[i] = _f(inst.gpu_mem_gib) * GiB * min(inst.gpu_count, 1.0)
+        net[i] = _f(inst.network_gbps) * 1e9 / 8.0
+        prices[0, i] = _f(inst.price_ondemand_usd_hr)
+        prices[1, i] = _f(inst.price_spot_usd_hr)
+        prices[2, i] = _f(inst.price_reserved_1y_usd_hr)
+        prices[3, i] = _f(inst.price_reserved_3y_usd_hr)
+    names = tuple(models)
+    m_specs = [specs.get(name) for name in names]
+    m_peak = {d: np.array([_f(s.peak_tflops(d)) * 1e12 if s else math.nan for s in m_specs])
+              for d in DTYPES}
+    m_sup = {}
+    for d in DTYPES:
+        vals = []
+        for s in m_specs:
+            ok = s.supports(d) if s else None
+            vals.append(math.nan if ok is None else float(ok))
+        m_sup[d] = np.array(vals)
+    m_bw = np.array([_f(s.memory_bw_gbs) * 1e9 if s else math.nan for s in m_specs])
+    m_intra = np.array([
+        (s.peer_link_gbs_bidir / 2.0 if s and s.peer_link_gbs_bidir
+         else PCIE_GBS.get((s.pcie_gen if s else None) or 3, 16.0)) * 1e9
+        for s in m_specs
+    ])
+    # Instances that state a fabric in the catalog but whose spec lacks it keep PCIe: say less.
+    return CandidateArrays(
+        instances=tuple(instances), count=count, mem_bytes=mem,
+        peak={d: a[idx] for d, a in m_peak.items()}, mem_bw=m_bw[idx], intra_bw=m_intra[idx],
+        net_bw_node=net, supported={d: a[idx] for d, a in m_sup.items()},
+        price_ondemand=prices[0], price_spot=prices[1], price_r1=prices[2], price_r3=prices[3],
+        model_idx=idx, models=names,
+    )
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """Results per instance for its chosen node count (NaN = unknown)."""
+
+    nodes: Arr
+    gpus: Arr
+    need_bytes: Arr  # per GPU
+    fits: npt.NDArray[np.bool_]  # memory only
+    supported: Arr  # precision supported: 1/0/NaN
+    seconds: Arr
+    efficiency: Arr
+    base_eff: Arr
+    scaling: Arr
+    achieved_flops: Arr  # whole job, FLOP/s
+    measured: npt.NDArray[np.bool_]
+    eff_source_idx: npt.NDArray[np.int64]
+    eff_sources: tuple[str, ...]
+    memory_bound: npt.NDArray[np.bool_]
+
+
+def _node_options(limit: int) -> list[int]:
+    out, n = [], 1
+    while n <= limit:
+        out.append(n)
+        n *= 2
+    if out[-1] != limit:
+        out.append(limit)
+    return out
+
+
+def estimate(
+    w: Workload,
+    arr: CandidateArrays,
+    specs: Mapping[str, GpuSpec],
+    local_measurements: Mapping[str, Mapping[str, float]] | None = None,
+) -> Estimates:
+    """Fit, time and efficiency for every candidate; picks the node count per instance."""
+    dtype = w.compute_dtype
+    flops = w.total_flops()
+    # Base efficiency per GPU model (few models, so a small Python loop).
+    sources: list[str] = []
+    m_eff = np.empty(len(arr.models))
+    m_src = np.empty(len(arr.models), dtype=np.int64)
+    m_measured = np.zeros(len(arr.models), dtype=bool)
+    for j, name in enumerate(arr.models):
+        spec = specs.get(name)
+        measured = (local_measurements or {}).get(name, {}).get(dtype)
+        eff, src, was = base_efficiency(w, spec, measured)
+        if src not in sources:
+            sources.append(src)
+        m_eff[j], m_src[j], m_measured[j] = eff, sources.index(src), was
+    base = m_eff[arr.model_idx]
+    peak = arr.peak[dtype]
+    supported = arr.supported.get(dtype, np.full(len(arr), np.nan))
+    wb = WEIGHT_BYTES[w.precision]
+    layers, hidden = model_shape(w)
+    kind = _kind(w)
+    per_node = np.maximum(np.ceil(arr.count), 1.0)
+    usable = arr.mem_bytes * (1.0 - HEADROOM)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        best = _choose_nodes(w, arr, kind, flops, peak, base, per_node, usable, layers, hidden, wb)
+    return Estimates(
+        nodes=best["nodes"], gpus=best["gpus"], need_bytes=best["need"],
+        fits=best["fits"] > 0, supported=supported, seconds=best["seconds"],
+        efficiency=base * best["scaling"], base_eff=base, scaling=best["scaling"],
+        achieved_flops=best["achieved"], measured=m_measured[arr.model_idx],
+        eff_source_idx=m_src[arr.model_idx], eff_sources=tuple(sources),
+        memory_bound=best["membound"] > 0,
+    )
+
+
+def _choose_nodes(
+    w: Workload, arr: CandidateArrays, kind: str, flops: float, peak: Arr, base: Arr,
+    per_node: Arr, usable: Arr, layers: int, hidden: int, wb: float,
+) -> dict[str, Arr]:
+    best: dict[str, Arr] | None = None
+    for n_nodes in _node_options(w.node_limit):
+        multi = n_nodes > 1
+        g = arr.count * n_nodes
+        devices = per_node * n_nodes
+        need = memory_need(w, devices).total
+        fits = need <= usable
+        if multi:  # multi-node needs a known network and whole GPUs
+            fits &= np.isfinite(arr.net_bw_node) & (arr.count >= 1)
+        link = arr.intra_bw
+        if multi:
+            link = np.minimum(link, arr.net_bw_node / per_node)
+        compute_rate = g * peak * base  # FLOP/s before scaling
+        t_compute = flops / compute_rate
+        t_memory = np.zeros_like(t_compute)
+        if kind == "llm-train" or kind == "sample-train":
+            per_step = w.global_batch * (w.seq_len if kind == "llm-train" else 1)
+            steps = max(w.work_units / per_step, 1.0)
+            comm_bytes = 3.0 * 2.0 * w.params * (devices - 1.0) / devices
+            t_comm_step = comm_bytes / link
+            t_comp_step = t_compute / steps
+            ratio = np.where(devices > 1, t_comm_step / t_comp_step, 0.0)
+        elif kind == "llm-inference":
+            b = float(w.global_batch)
+            steps = max(w.work_units / b, 1.0)
+            kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
+            kv_total = 2.0 * layers * hidden * float(w.seq_len) * b * kv_bytes
+            read = (w.params * wb + kv_total) / devices
+            t_memory = steps * read / (arr.mem_bw * MEM_BW_EFFICIENCY)
+            t_step = np.maximum(t_compute, t_memory) / steps
+            comm = 2.0 * layers * (2.0 * b * hidden * 2.0) * 2.0 * (devices - 1.0) / devices
+            ratio = np.where(devices > 1, (comm / link) / t_step, 0.0)
+        else:
+            ratio = np.zeros_like(t_compute)
+        scaling = 1.0 / (1.0 + ratio)
+        seconds = np.maximum(t_compute, t_memory) / scaling
+        achieved = flops / seconds
+        cand = {
+            "nodes": np.full(len(arr), float(n_nodes)), "gpus": g, "need": need,
+            "fits": fits.astype(np.float64), "seconds": seconds, "scaling": scaling,
+            "achieved": achieved, "membound": (t_memory > t_compute).astype(np.float64),
+        }
+        if best is None:
+            best = cand
+            continue
+        # Take more nodes only where fewer did not fit, or missed the deadline and this is faster.
+        prev_fits = best["fits"] > 0
+        take = ~prev_fits & fits
+        if w.deadline_hours is not None:
+            late = best["seconds"] > w.deadline_hours * 3600.0
+            take |= prev_fits & fits & late & (seconds < best["seconds"])
+        for k in best:
+            best[k] = np.where(take, cand[k], best[k])
+    assert best is not None
+    return best

@@ -1,0 +1,101 @@
+"""GPU memory a workload needs, per GPU, for a given number of GPUs.
+
+Choices (say them, then keep them):
+
+* **Training shards everything** across all GPUs of the job, nodes included — ZeRO-3 / FSDP
+  ``FULL_SHARD`` — because that is what lets the largest models fit; its communication cost is
+  charged in :mod:`gpuprof.recommend.estimate`. Bytes per parameter for full training with Adam:
+  16 = 2 (bf16/fp16 weights) + 2 (grads) + 4 (fp32 master weights) + 8 (two fp32 moments)
+  (ZeRO paper, Rajbhandari et al. 2020, "2Ψ + 2Ψ + 12Ψ"); fp32 training is also 16 (4 + 4 + 8).
+* **Activations** assume activation checkpointing with micro-batch 1 per GPU (gradient
+  accumulation reaches the global batch): the saved layer inputs, ``2·s·h·L`` bytes (16-bit),
+  plus one layer's working set while it is recomputed, ``34·s·h`` bytes (Korthikanti et al.
+  2022, "Reducing Activation Recomputation", with flash attention so the ``5·a·s²`` term is gone).
+  Per-sample workloads (CNNs, ``flops_per_sample``) get no activation term: headroom covers them.
+* **LoRA**: frozen weights at the workload precision (int4 = QLoRA) sharded like full training,
+  plus trainable adapters (``lora_trainable_fraction`` of N, default 0.5 %) at 16 bytes/param.
+* **LLM inference**: weights + KV cache ``2·L·h·s·b·kv_bytes`` (K and V for every layer,
+  sequence position and concurrent sequence), sharded over the GPUs (tensor/pipeline parallel).
+  KV is 16-bit unless the precision is fp8 (1 byte) or fp32 (4). The rule ignores grouped-query
+  attention, so it over-estimates KV for GQA models (Llama-2 70B: 8× smaller) — on the safe side.
+* **Shape from N**: ``N ≈ 12·L·h²`` (GPT block) with ``h = 128·L`` (GPT-3 175B: L=96,
+  h=12288; Llama 7B: 32, 4096) → ``L = round((N / 196608)^(1/3))``, ``h = 128·L``.
+* **Headroom**: a configuration fits when the need is at most 85 % of the GPU's memory (the
+  seeds' 15–20 % buffer; CUDA context, fragmentation, allocator caches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
+
+__all__ = ["HEADROOM", "MemoryNeed", "memory_need", "model_shape"]
+
+#: Fraction of GPU memory kept free.
+HEADROOM = 0.15
+GiB = float(2**30)
+
+Arr = npt.NDArray[np.float64]
+
+
+def model_shape(w: Workload) -> tuple[int, int]:
+    """(layers, hidden) from the workload's overrides or ``N = 12·L·(128·L)²``."""
+    if w.layers and w.hidden:
+        return w.layers, w.hidden
+    layers = w.layers or max(1, round((w.params / 196608.0) ** (1.0 / 3.0)))
+    hidden = w.hidden or 128 * layers
+    return layers, hidden
+
+
+@dataclass(frozen=True)
+class MemoryNeed:
+    """Bytes per GPU by component (arrays broadcast like ``gpus``)."""
+
+    weights: Arr
+    grads: Arr
+    optimizer: Arr
+    activations: Arr
+    kv_cache: Arr
+    working_set: Arr
+
+    @property
+    def total(self) -> Arr:
+        return (self.weights + self.grads + self.optimizer + self.activations + self.kv_cache
+                + self.working_set)
+
+    def breakdown(self, i: int = 0) -> dict[str, float]:
+        names = ("weights", "grads", "optimizer", "activations", "kv_cache", "working_set")
+        return {n: float(np.broadcast_to(getattr(self, n), self.total.shape).flat[i]) for n in names}
+
+
+def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
+    """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``)."""
+    g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
+    zero = np.zeros_like(g)
+    n = w.params
+    wb = WEIGHT_BYTES[w.precision]
+    act_scale = 2.0 if w.precision in ("fp32", "fp64") else 1.0
+    layers, hidden = model_shape(w)
+    per_sample = w.flops_per_sample is not None or (w.samples is not None and w.tokens is None
+                                                    and w.scenario == "inference")
+    if w.is_training:
+        s = float(w.seq_len)
+        acts = zero if per_sample else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale
+        if w.scenario == "finetune-lora":
+            trainable = n * w.lora_trainable_fraction
+            return MemoryNeed(n * wb / g, trainable * 2.0 / g, trainable * 14.0 / g, acts, zero, zero)
+        wbytes = 4.0 if w.precision == "fp32" else 2.0  # fp8 training keeps 16-bit weights (TE)
+        opt = 8.0 if w.precision == "fp32" else 12.0
+        return MemoryNeed(n * wbytes / g, n * wbytes / g, n * opt / g, acts, zero, zero)
+    if w.scenario == "inference":
+        if per_sample:  # small models: every GPU holds a replica (data parallel)
+            return MemoryNeed(zero + n * wb, zero, zero, zero, zero, zero)
+        kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
+        kv = 2.0 * layers * hidden * float(w.seq_len) * float(w.global_batch) * kv_bytes
+        return MemoryNeed(n * wb / g, zero, zero, zero, kv / g, zero)
+    # hpc-fp64 / render: the working set is split across GPUs (domain decomposition).
+    return MemoryNeed(n * wb / g, zero, zero, zero, zero, w.working_set_bytes / g)

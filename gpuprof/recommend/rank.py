@@ -1,0 +1,341 @@
+"""Rank catalog instances for a workload: fitting first, then the objective; Pareto front.
+
+``recommend(workload, catalog)`` is the entry point for the CLI, the GUI tab and reports.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.catalog.instances import Catalog, Instance
+from gpuprof.catalog.names import normalize_gpu_model
+from gpuprof.errors import InputError
+from gpuprof.recommend.estimate import (
+    FORMULAS,
+    SPOT_OVERHEAD,
+    CandidateArrays,
+    Estimates,
+    build_arrays,
+    estimate,
+)
+from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
+from gpuprof.recommend.workload import Workload
+
+__all__ = ["OBJECTIVES", "LocalMachine", "Recommendation", "RecommendationRow", "recommend"]
+
+OBJECTIVES = ("auto", "cheapest", "fastest")
+_ARRAYS: weakref.WeakKeyDictionary[Catalog, CandidateArrays] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class LocalMachine:
+    """The GPUs in front of the user: NVML names with counts, optional measured TFLOPS per dtype.
+
+    With mixed GPUs the most numerous model stands for the machine (a job runs on one kind).
+    """
+
+    gpus: tuple[tuple[str, int], ...]
+    measured_tflops: Mapping[str, float] = field(default_factory=dict)  # per GPU, by dtype
+    util_pct: float | None = None
+
+    @classmethod
+    def from_names(cls, names: Iterable[str], **kwargs: object) -> LocalMachine:
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        return cls(tuple(counts.items()), **kwargs)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class RecommendationRow:
+    """One candidate configuration (an instance × nodes). Money in USD, time in hours."""
+
+    instance: Instance
+    rank: int
+    nodes: int
+    gpus_total: float
+    fits: bool
+    viable: bool  # fits and the precision is not known to be unsupported
+    mem_need_per_gpu_bytes: float
+    mem_per_gpu_bytes: float
+    hours: float | None
+    hours_spot: float | None
+    price_per_hour_usd: float | None  # for the chosen basis, all nodes
+    cost_usd: float | None  # for the chosen basis
+    cost_basis: str  # "on-demand" or "spot"
+    cost_ondemand_usd: float | None
+    cost_spot_usd: float | None
+    cost_reserved_1y_usd: float | None
+    cost_reserved_3y_usd: float | None
+    efficiency: float | None
+    efficiency_base: float
+    scaling_efficiency: float
+    efficiency_source: str
+    efficiency_measured: bool
+    achieved_tflops: float | None  # whole job
+    usd_per_pflop_hour: float | None
+    meets_deadline: bool | None
+    within_budget: bool | None
+    pareto: bool
+    speedup_vs_local: float | None  # > 1: this candidate is that many times faster than here
+    reasons: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        inst = self.instance
+        n = f"{self.nodes}× " if self.nodes > 1 else ""
+        return f"{inst.provider} {n}{inst.instance}"
+
+    def to_dict(self) -> dict[str, object]:
+        inst = self.instance
+        return {
+            "rank": self.rank, "provider": inst.provider, "instance": inst.instance,
+            "region": inst.region, "gpu_model": inst.gpu_model, "gpus_per_node": inst.gpu_count,
+            "nodes": self.nodes, "gpus_total": self.gpus_total, "fits": self.fits,
+            "viable": self.viable, "mem_need_per_gpu_bytes": self.mem_need_per_gpu_bytes,
+            "mem_per_gpu_bytes": self.mem_per_gpu_bytes, "hours": self.hours,
+            "hours_spot": self.hours_spot, "price_per_hour_usd": self.price_per_hour_usd,
+            "cost_usd": self.cost_usd, "cost_basis": self.cost_basis,
+            "cost_ondemand_usd": self.cost_ondemand_usd, "cost_spot_usd": self.cost_spot_usd,
+            "cost_reserved_1y_usd": self.cost_reserved_1y_usd,
+            "cost_reserved_3y_usd": self.cost_reserved_3y_usd, "efficiency": self.efficiency,
+            "efficiency_base": self.efficiency_base, "scaling_efficiency": self.scaling_efficiency,
+            "efficiency_source": self.efficiency_source,
+            "efficiency_measured": self.efficiency_measured,
+            "achieved_tflops": self.achieved_tflops, "usd_per_pflop_hour": self.usd_per_pflop_hour,
+            "meets_deadline": self.meets_deadline, "within_budget": self.within_budget,
+            "pareto": self.pareto, "speedup_vs_local": self.speedup_vs_local,
+            "price_as_of": inst.as_of, "source": inst.source, "reasons": list(self.reasons),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    workload: Workload
+    objective: str
+    rows: tuple[RecommendationRow, ...]  # ranked, at most ``limit``
+    candidates: int  # instances considered
+    viable: int  # of which fit (and support the precision)
+    local: RecommendationRow | None
+    warnings: tuple[str, ...]
+    formulas: tuple[str, ...] = FORMULAS
+    #: (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.
+    scatter: tuple[tuple[float, float, bool], ...] = ()
+
+    @property
+    def pareto(self) -> tuple[RecommendationRow, ...]:
+        return tuple(r for r in self.rows if r.pareto)
+
+
+def _arrays(catalog: Catalog) -> CandidateArrays:
+    arr = _ARRAYS.get(catalog)
+    if arr is None:
+        arr = build_arrays(catalog.instances, catalog.specs)
+        _ARRAYS[catalog] = arr
+    return arr
+
+
+def _opt(x: float) -> float | None:
+    return None if not math.isfinite(x) else float(x)
+
+
+def _pareto(hours: npt.NDArray[np.float64], cost: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Rows not dominated in (hours, cost): sort by hours then cost, keep strictly cheaper ones."""
+    out = np.zeros(len(hours), dtype=bool)
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return out
+    order = idx[np.lexsort((cost[idx], hours[idx]))]
+    c = cost[order]
+    prev_min = np.minimum.accumulate(np.concatenate(([np.inf], c[:-1])))
+    out[order[c < prev_min]] = True
+    return out
+
+
+def _normalize_measurements(
+    m: Mapping[str, Mapping[str, float]] | None,
+) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for name, rates in (m or {}).items():
+        key = normalize_gpu_model(name) or name
+        out.setdefault(key, {}).update({d.lower(): float(v) for d, v in rates.items()})
+    return out
+
+
+def recommend(
+    workload: Workload,
+    catalog: Catalog,
+    *,
+    objective: str = "auto",
+    providers: Sequence[str] | None = None,
+    local: LocalMachine | None = None,
+    local_measurements: Mapping[str, Mapping[str, float]] | None = None,
+    local_util_pct: float | None = None,
+    limit: int | None = 50,
+) -> Recommendation:
+    """Rank every instance of ``catalog`` for ``workload``.
+
+    ``objective``: "cheapest" (that meets the deadline / throughput target), "fastest" (within
+    the budget) or "auto" (cheapest when a deadline or throughput is set, fastest when only a
+    budget is, else cheapest). ``local_measurements`` maps a GPU (spec key or NVML name) to
+    achieved TFLOPS per dtype from this machine's benchmarks; they set the efficiency of that
+    GPU model everywhere. ``local_util_pct`` is the GPU utilization seen here (seed pitfall).
+    """
+    w = workload
+    if objective not in OBJECTIVES:
+        raise InputError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    measurements = _normalize_measurements(local_measurements)
+    if local is not None:
+        key = _local_key(local)
+        if key and local.measured_tflops:
+            measurements.setdefault(key, {}).update(local.measured_tflops)
+        if local_util_pct is None:
+            local_util_pct = local.util_pct
+    arr = _arrays(catalog)
+    est = estimate(w, arr, catalog.specs, measurements)
+    mask = np.ones(len(arr), dtype=bool)
+    if providers:
+        wanted = {p.strip().lower() for p in providers if p.strip()}
+        mask = np.array([i.provider.lower() in wanted for i in arr.instances], dtype=bool)
+
+    deadline = w.deadline_hours
+    if deadline is None and w.throughput_per_s:
+        deadline = w.work_units / w.throughput_per_s / 3600.0
+    if objective == "auto":
+        objective = "fastest" if (deadline is None and w.budget_usd is not None) else "cheapest"
+
+    hours = est.seconds / 3600.0
+    use_spot = w.spot & np.isfinite(arr.price_spot)
+    nodes = est.nodes
+    price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * nodes
+    hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
+    cost = hours_basis * price
+    viable = est.fits & ~(est.supported == 0) & mask
+    has_time = np.isfinite(hours)
+    has_cost = np.isfinite(cost)
+    meets = np.ones(len(arr), dtype=bool) if deadline is None else hours_basis <= deadline
+    within = np.ones(len(arr), dtype=bool) if w.budget_usd is None else cost <= w.budget_usd
+    ok = meets & within
+    metric = np.where(has_cost, cost, np.inf) if objective == "cheapest" else np.where(has_time, hours_basis, np.inf)
+    tie = np.where(has_time, hours_basis, np.inf) if objective == "cheapest" else np.where(has_cost, cost, np.inf)
+    order = np.lexsort((tie, metric, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
+    order = order[mask[order]]
+    pareto = _pareto(hours_basis, cost, viable & has_time & has_cost)
+
+    local_row = None
+    local_seconds = math.nan
+    if local is not None:
+        local_row = _local_row(w, local, catalog, measurements)
+        if local_row is not None and local_row.hours is not None:
+            local_seconds = local_row.hours * 3600.0
+
+    take = order if limit is None else order[:limit]
+    rows = tuple(
+        _row(w, catalog, arr, est, int(i), rank + 1, price, cost, hours_basis, use_spot, viable,
+             pareto, deadline, meets, within, local_seconds)
+        for rank, i in enumerate(take)
+    )
+    sc = np.flatnonzero(viable & has_time & has_cost)
+    scatter = tuple(zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True))
+    return Recommendation(
+        workload=w, objective=objective, rows=rows, candidates=int(mask.sum()),
+        viable=int(viable.sum()), local=local_row, warnings=global_warnings(w, local_util_pct),
+        scatter=scatter,
+    )
+
+
+def _row(
+    w: Workload, catalog: Catalog, arr: CandidateArrays, est: Estimates, i: int, rank: int,
+    price: npt.NDArray[np.float64], cost: npt.NDArray[np.float64],
+    hours_basis: npt.NDArray[np.float64], use_spot: npt.NDArray[np.bool_],
+    viable: npt.NDArray[np.bool_], pareto: npt.NDArray[np.bool_], deadline: float | None,
+    meets: npt.NDArray[np.bool_], within: npt.NDArray[np.bool_], local_seconds: float,
+) -> RecommendationRow:
+    inst = arr.instances[i]
+    spec = catalog.spec_for(inst)
+    nodes = int(est.nodes[i])
+    hours = _opt(est.seconds[i] / 3600.0)
+    seconds = _opt(est.seconds[i])
+    eff = _opt(est.efficiency[i]) if hours is not None else None
+    sup = est.supported[i]
+    cost_i = _opt(cost[i])
+    basis = "spot" if use_spot[i] else "on-demand"
+
+    def job_cost(p: float, spot: bool = False) -> float | None:
+        if hours is None or not math.isfinite(p):
+            return None
+        return hours * (1.0 + SPOT_OVERHEAD if spot else 1.0) * p * nodes
+
+    achieved = _opt(est.achieved_flops[i])
+    price_i = _opt(price[i])
+    facts = RowFacts(
+        fits=bool(est.fits[i]), supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]), mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]), nodes=nodes, seconds=seconds, efficiency=eff,
+        base_eff=float(est.base_eff[i]), scaling=float(est.scaling[i]),
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])], cost_usd=cost_i,
+        cost_basis=basis, meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
+        within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
+        memory_bound=bool(est.memory_bound[i]),
+    )
+    reasons, warnings = row_notes(w, inst, spec, facts)
+    speedup = None
+    if seconds is not None and math.isfinite(local_seconds):
+        speedup = local_seconds / seconds
+    return RecommendationRow(
+        instance=inst, rank=rank, nodes=nodes, gpus_total=float(est.gpus[i]),
+        fits=facts.fits, viable=bool(viable[i]), mem_need_per_gpu_bytes=facts.need_bytes,
+        mem_per_gpu_bytes=facts.mem_bytes, hours=_opt(hours_basis[i]) if hours is not None else None,
+        hours_spot=hours * (1.0 + SPOT_OVERHEAD) if hours is not None else None,
+        price_per_hour_usd=price_i, cost_usd=cost_i, cost_basis=basis,
+        cost_ondemand_usd=job_cost(arr.price_ondemand[i]),
+        cost_spot_usd=job_cost(arr.price_spot[i], spot=True),
+        cost_reserved_1y_usd=job_cost(arr.price_r1[i]), cost_reserved_3y_usd=job_cost(arr.price_r3[i]),
+        efficiency=eff, efficiency_base=facts.base_eff, scaling_efficiency=facts.scaling,
+        efficiency_source=facts.eff_source, efficiency_measured=bool(est.measured[i]),
+        achieved_tflops=achieved / 1e12 if achieved is not None else None,
+        usd_per_pflop_hour=(price_i / (achieved / 1e15)) if price_i and achieved else None,
+        meets_deadline=facts.meets_deadline, within_budget=facts.within_budget,
+        pareto=bool(pareto[i]), speedup_vs_local=speedup, reasons=reasons, warnings=warnings,
+    )
+
+
+def _local_key(local: LocalMachine) -> str | None:
+    if not local.gpus:
+        return None
+    name, _ = max(local.gpus, key=lambda nc: nc[1])
+    return normalize_gpu_model(name)
+
+
+def _local_row(
+    w: Workload, local: LocalMachine, catalog: Catalog, measurements: dict[str, dict[str, float]]
+) -> RecommendationRow | None:
+    if not local.gpus:
+        return None
+    name, count = max(local.gpus, key=lambda nc: nc[1])
+    key = normalize_gpu_model(name)
+    spec = catalog.specs.get(key) if key else None
+    inst = Instance(
+        provider="local", instance="this machine", gpu_model=key or name, gpu_name=name,
+        gpu_known=key is not None, gpu_count=float(count),
+        gpu_mem_gib=spec.memory_gib if spec else None, source="local", as_of="",
+    )
+    one = Catalog(catalog.specs, (inst,))
+    # A single machine: no second node.
+    rec_w = w.with_(node_limit=1, spot=False, budget_usd=None)
+    arr = build_arrays(one.instances, one.specs)
+    est = estimate(rec_w, arr, one.specs, measurements)
+    nan = np.array([math.nan])
+    ones = np.ones(1, dtype=bool)
+    viable = est.fits & ~(est.supported == 0)
+    hours_b = est.seconds / 3600.0
+    return _row(rec_w, one, arr, est, 0, 0, nan, nan, hours_b, ~ones, viable, ~ones,
+                None, ones, ones, math.nan)

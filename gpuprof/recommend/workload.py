@@ -1,0 +1,169 @@
+"""The workload a user wants to place: what it is, how big, how much work, and the constraints."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from gpuprof.errors import InputError
+
+__all__ = ["PRECISIONS", "SCENARIOS", "Workload"]
+
+SCENARIOS = ("pretrain", "finetune-full", "finetune-lora", "inference", "hpc-fp64", "render")
+PRECISIONS = ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4")
+_ALIASES = {
+    "train": "pretrain", "training": "pretrain", "pre-train": "pretrain", "finetune": "finetune-full",
+    "fine-tune": "finetune-full", "lora": "finetune-lora", "qlora": "finetune-lora",
+    "serve": "inference", "serving": "inference", "hpc": "hpc-fp64", "fp64": "hpc-fp64",
+    "rendering": "render",
+}
+
+#: Bytes per parameter of the weights as stored in GPU memory, by precision.
+WEIGHT_BYTES = {"fp64": 8.0, "fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Inputs of one estimate. Units: params (count), tokens/samples (count), hours, USD.
+
+    ``tokens`` (LLM training: tokens seen; inference: tokens generated) or ``samples`` (images,
+    queries, frames) times ``epochs`` is the amount of work. ``batch`` is the global batch in
+    sequences/samples per optimizer step for training (default 1024), and the number of
+    concurrent sequences for inference (default 16). ``flops_total`` overrides the FLOP count
+    (HPC, rendering); ``flops_per_sample`` sets it per sample (CNNs). ``working_set_bytes`` is the
+    data an HPC/render job keeps in GPU memory (split across GPUs). ``layers``/``hidden``
+    override the shape inferred from ``params`` (see :mod:`gpuprof.recommend.memory`).
+    """
+
+    scenario: str
+    params: float
+    precision: str = "bf16"
+    tokens: float | None = None
+    samples: float | None = None
+    epochs: float = 1.0
+    seq_len: int = 4096
+    batch: int | None = None
+    deadline_hours: float | None = None
+    throughput_per_s: float | None = None
+    budget_usd: float | None = None
+    node_limit: int = 16
+    spot: bool = False
+    flops_total: float | None = None
+    flops_per_sample: float | None = None
+    working_set_bytes: float = 0.0
+    layers: int | None = None
+    hidden: int | None = None
+    lora_trainable_fraction: float = 0.005
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
+        object.__setattr__(self, "scenario", scenario)
+        object.__setattr__(self, "precision", self.precision.strip().lower())
+        if scenario not in SCENARIOS:
+            raise InputError(f"unknown scenario {self.scenario!r}; use one of {', '.join(SCENARIOS)}")
+        if self.precision not in PRECISIONS:
+            raise InputError(f"unknown precision {self.precision!r}; use one of {', '.join(PRECISIONS)}")
+        for name in ("params", "tokens", "samples", "epochs", "deadline_hours", "throughput_per_s",
+                     "budget_usd", "flops_total", "flops_per_sample", "working_set_bytes"):
+            value = getattr(self, name)
+            if value is not None and (not math.isfinite(value) or value < 0):
+                raise InputError(f"{name} must be a finite number >= 0, got {value}")
+        if self.params <= 0 and scenario not in ("hpc-fp64", "render"):
+            raise InputError("params must be > 0 (e.g. 7e9)")
+        if self.seq_len <= 0 or (self.batch is not None and self.batch <= 0):
+            raise InputError("seq_len and batch must be > 0")
+        if self.node_limit < 1:
+            raise InputError("node_limit must be >= 1")
+        if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):
+            raise InputError(f"{self.precision} is for inference or LoRA (QLoRA), not full training")
+        if scenario == "hpc-fp64" and self.precision != "fp64":
+            object.__setattr__(self, "precision", "fp64")
+        if (self.tokens is None and self.samples is None and self.flops_total is None
+                and self.throughput_per_s is None):
+            raise InputError("give the amount of work: tokens, samples, flops or a throughput target")
+
+    # -- derived ----------------------------------------------------------------------------
+    @property
+    def is_training(self) -> bool:
+        return self.scenario in ("pretrain", "finetune-full", "finetune-lora")
+
+    @property
+    def is_llm_inference(self) -> bool:
+        """Token-generating inference (KV cache, memory-bound decode) vs per-sample inference."""
+        return self.scenario == "inference" and self.samples is None and self.flops_per_sample is None
+
+    @property
+    def global_batch(self) -> int:
+        if self.batch is not None:
+            return self.batch
+        return 1024 if self.is_training else 16
+
+    @property
+    def work_units(self) -> float:
+        """Tokens or samples to process (× epochs); one hour at the throughput target if none."""
+        base = self.tokens if self.tokens is not None else self.samples
+        if base is None:
+            base = (self.throughput_per_s or 0.0) * 3600.0
+        return base * self.epochs
+
+    @property
+    def compute_dtype(self) -> str:
+        """The spec-table rate that bounds the math: int4 weight-only kernels compute in fp16."""
+        return {"int4": "fp16"}.get(self.precision, self.precision)
+
+    def total_flops(self) -> float:
+        """Training ≈ 6·N per token (LoRA ≈ 4·N: no weight gradients); inference ≈ 2·N per token."""
+        if self.flops_total is not None:
+            return self.flops_total
+        units = self.work_units
+        if self.flops_per_sample is not None:
+            return self.flops_per_sample * units
+        n = self.params
+        if self.scenario == "finetune-lora":
+            per = 4.0 * n
+        elif self.is_training:
+            per = 6.0 * n
+        else:
+            per = 2.0 * n
+        if self.samples is not None and self.tokens is None:
+            per *= self.seq_len  # one sample = one sequence of seq_len tokens
+        return per * units
+
+    def with_(self, **changes: object) -> Workload:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @staticmethod
+    def presets() -> dict[str, Workload]:
+        """The seed documents' scenarios (illustrative sizes; each says where its numbers come from)."""
+        return {
+            "llm-100b-train": Workload(
+                name="100B-parameter training (200B tokens, bf16)", scenario="pretrain",
+                params=100e9, precision="bf16", tokens=200e9, seq_len=4096, node_limit=16,
+            ),
+            "video-analytics": Workload(
+                # ResNet-50-class detector: ~4.1 GMAC = 8.2 GFLOP per 224² frame forward
+                # (torchvision model card); 100 streams × 30 fps, one day of service.
+                name="Real-time video analytics (100 streams × 30 fps, int8)", scenario="inference",
+                params=25.6e6, precision="int8", samples=3000 * 3600 * 24.0,
+                flops_per_sample=8.2e9, throughput_per_s=3000, batch=64, node_limit=1,
+            ),
+            "nlp-inference-t4": Workload(
+                # BERT-base (110M) at seq 128, 800 queries/s (seed: QPS 120 → 800+ on 2×T4).
+                name="NLP inference, T4 class (BERT-base, 800 QPS, fp16)", scenario="inference",
+                params=110e6, precision="fp16", samples=800 * 3600.0, seq_len=128,
+                flops_per_sample=2 * 110e6 * 128, throughput_per_s=800, batch=32, node_limit=1,
+            ),
+            "fp64-risk": Workload(
+                # Monte Carlo risk run: 1 EFLOP of FP64 work, 64 GiB working set (seed: 8×V100).
+                name="FP64 risk simulation (1 EFLOP FP64)", scenario="hpc-fp64", params=0,
+                precision="fp64", flops_total=1e18, working_set_bytes=64 * 2**30, node_limit=4,
+            ),
+            "cv-train": Workload(
+                # ResNet-50 on ImageNet-1k, 90 epochs: 1.281M images; 3 × 8.2 GFLOP per image
+                # (forward + backward ≈ 3× forward). Seed: 4×A100 80GB NVLink.
+                name="CV training (ResNet-50, ImageNet, 90 epochs, bf16)", scenario="pretrain",
+                params=25.6e6, precision="bf16", samples=1.281167e6, epochs=90,
+                flops_per_sample=3 * 8.2e9, batch=1024, seq_len=1, node_limit=2,
+            ),
+        }
