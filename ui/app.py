@@ -1,0 +1,161 @@
+"""Start the desktop app, or render it headless for ``--screenshot``.
+
+``gpuprof.cli`` calls :func:`run_app` when no sub-command is given. Only Qt and pyqtgraph are
+imported here; torch never is (start-up stays under a second, DESIGN.md Known traps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import GpuprofError, InputError
+from gpuprof.i18n import tr
+
+__all__ = ["run_app", "make_app", "build_window", "take_screenshot", "ORG_NAME", "APP_NAME"]
+
+ORG_NAME = "gpuprof"
+APP_NAME = "gpuprof"
+#: Extra seconds a screenshot waits for the first snapshot after ``--after`` ran out.
+FIRST_DATA_GRACE_S = 15.0
+
+
+def make_app(argv: list[str] | None = None) -> Any:
+    """The QApplication (created once), with names set and pyqtgraph configured."""
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else [sys.argv[0]])
+    app.setOrganizationName(ORG_NAME)
+    app.setApplicationName(APP_NAME)
+    import pyqtgraph as pg
+
+    # Antialiasing doubles the paint time of dense curves; the min/max view keeps them legible.
+    pg.setConfigOptions(antialias=False, useNumba=False, background="w", foreground="k")
+    return app
+
+
+#: Seconds of simulated history a ``--demo`` window starts with, so the plots show a story.
+DEMO_PREFILL_S = 600.0
+
+
+def demo_source(scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S) -> tuple[Any, list[Any]]:
+    """A SimulatedSource that started ``prefill_s`` ago, and its snapshots up to now (1 Hz).
+
+    The prefill comes from a twin source on a stepped clock: same seed and start, so the live
+    source continues the same script without a jump. All of it is SIMULATED.
+    """
+    from gpuprof.telemetry.sources import SimulatedSource
+
+    now = time.time()
+    start = now - prefill_s
+    ticks = iter([start + k for k in range(int(prefill_s))])
+    twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
+    snaps = [twin.poll() for _ in range(int(prefill_s))]
+    twin.close()
+    return SimulatedSource(scenario, start_s=start), snaps
+
+
+def _open_source(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    from gpuprof.telemetry.sources import open_source
+
+    if args.replay:
+        path = Path(args.replay)
+        if not path.is_file():
+            raise InputError(tr("recording {p} does not exist", p=path))
+        return open_source(replay=str(path)), []
+    if args.demo:
+        return demo_source()
+    return open_source(), []
+
+
+def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
+    """The MainWindow for ``args`` (source, interval, tab); raises GpuprofError on bad input."""
+    from .main_window import MainWindow
+
+    interval = getattr(args, "interval", None)
+    if interval is not None and not 0.1 <= interval <= 60:
+        raise InputError(tr("--interval must be between 0.1 and 60 seconds, got {i:g}", i=interval))
+    source, prefill = _open_source(args)
+    try:
+        window = MainWindow(source, settings=settings, interval_s=interval, autostart=False)
+    except BaseException:
+        source.close()
+        raise
+    # Before the sampler starts: History must receive times in order.
+    window.prefill(prefill)
+    window.start_sampling()
+    if getattr(args, "tab", None):
+        try:
+            window.select_tab(args.tab)
+        except GpuprofError:
+            window.close()
+            raise
+    return window
+
+
+def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: float) -> int:
+    """Show ``window`` at ``size``, collect ``after_s`` seconds of data, save a PNG; exit code."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    window.resize(*size)
+    window.show()
+    started = time.monotonic()
+    result = {"code": 1}
+
+    def attempt() -> None:
+        waited = time.monotonic() - started
+        if window.state.latest is None and waited < after_s + FIRST_DATA_GRACE_S:
+            QTimer.singleShot(100, attempt)
+            return
+        image = window.grab_image("window")
+        if image.width() != size[0] or image.height() != size[1]:
+            # A window manager may refuse the size; offscreen never does. Scale to what was asked.
+            image = image.scaled(size[0], size[1])
+        if window.state.latest is None:
+            print(tr("gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none",
+                     s=waited), file=sys.stderr)
+        result["code"] = 0 if image.save(str(out), "PNG") else 1
+        if result["code"]:
+            print(tr("gpuprof: error: could not write {p}", p=out), file=sys.stderr)
+        window.close()
+        app.quit()
+
+    QTimer.singleShot(max(0, int(after_s * 1000)), attempt)
+    app.exec()
+    return result["code"]
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Open the main window (or render a screenshot headless); returns the exit code."""
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot:
+        out = Path(screenshot)
+        if out.suffix.lower() != ".png":
+            raise InputError(tr("--screenshot writes PNG; name the file *.png, got {p}", p=out))
+        if out.parent and not out.parent.exists():
+            raise InputError(tr("folder {p} does not exist", p=out.parent))
+        # Headless: no display needed, whatever the environment says.
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = make_app()
+    if screenshot:
+        from .settings import UiSettings
+
+        # A throwaway settings file: a screenshot neither reads nor changes the user's choices.
+        with tempfile.TemporaryDirectory(prefix="gpuprof-shot-") as tmp:
+            window = build_window(args, settings=UiSettings(Path(tmp) / "ui.ini"))
+            size = tuple(getattr(args, "size", None) or (1600, 1000))
+            return take_screenshot(window, Path(screenshot), (int(size[0]), int(size[1])),
+                                   float(getattr(args, "after", 3.0)))
+    window = build_window(args)
+    window.show()
+    return int(app.exec())

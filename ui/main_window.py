@@ -1,0 +1,803 @@
+"""The main window: tabs, state banner, menus, toolbar, status bar, replay bar, recording.
+
+Data flow (DESIGN.md): the sampler thread polls the source and appends to History; each snapshot
+reaches the window through :class:`SamplerBridge` (a queued Qt signal) and only updates the
+state. A QTimer at ≤ 20 Hz asks the *visible* tab to redraw from History.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gpuprof import __version__
+from gpuprof.errors import GpuprofError
+from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
+from gpuprof.units import NA, fmt_duration
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QPixmap
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSlider,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .overview import OverviewTab
+from .processes import ProcessesTab
+from .settings import INTERVALS_S, TIME_WINDOWS_S, UiSettings
+from .state import UiState
+from .telemetry_tab import TelemetryTab, time_window_label
+from .theme import THEMES, apply_theme
+from .topology import TopologyTab
+from .widgets import Banner
+from .workers import SamplerBridge, run_in_thread
+
+__all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
+
+#: The redraw timer period: at most 20 frames a second (DESIGN.md, data flow).
+REDRAW_PERIOD_MS = 50
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("MainWindow", text)
+
+
+_DEFAULT_HINTS = {
+    SourceState.LIBRARY_NOT_FOUND: "Install the NVIDIA driver (it ships libnvidia-ml); "
+                                   "on a machine without an NVIDIA GPU, try --demo.",
+    SourceState.DRIVER_NOT_LOADED: "Load the driver (sudo modprobe nvidia) or reboot after "
+                                   "installing it; check `nvidia-smi`.",
+    SourceState.VERSION_MISMATCH: "The kernel driver and the user-space library differ: "
+                                  "reboot after a driver update.",
+    SourceState.NO_PERMISSION: "Run as a user in the video group, or ask the administrator.",
+    SourceState.NO_GPUS: "No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`.",
+    SourceState.GPU_LOST: "Check `dmesg` for Xid errors; a GPU that fell off the bus needs a "
+                          "reset (nvidia-smi -r) or a reboot. The other GPUs keep updating.",
+    SourceState.ERROR: "See the message; sampling goes on for what still answers.",
+}
+
+
+def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, str, str] | None:
+    """(key, text, severity) for the banner, or ``None`` when all is well."""
+    state = status.state
+    if lost or state is SourceState.GPU_LOST:
+        gpus = ", ".join(str(i) for i in lost) or "?"
+        text = _t("GPU %1 lost: it stopped answering.").replace("%1", gpus)
+        if status.message:
+            text += " " + status.message
+        hint = status.hint or _t(_DEFAULT_HINTS[SourceState.GPU_LOST])
+        return f"lost:{gpus}", f"{text}  {_t('Hint:')} {hint}", "error"
+    if state in (SourceState.LIBRARY_NOT_FOUND, SourceState.DRIVER_NOT_LOADED, SourceState.NO_GPUS):
+        text = _t("No NVIDIA GPU: showing host telemetry only.")
+        if status.message:
+            text += " " + status.message
+        hint = status.hint or _t(_DEFAULT_HINTS[state])
+        return f"nogpu:{state.value}", f"{text}  {_t('Hint:')} {hint}", "warning"
+    if state is not SourceState.OK:
+        text = status.message or state.value
+        hint = status.hint or _t(_DEFAULT_HINTS.get(state, ""))
+        return f"state:{state.value}", f"{text}  {_t('Hint:')} {hint}", "error"
+    if not status.process_info_permitted:
+        text = _t("No permission to read other users' GPU processes: the process table is "
+                  "incomplete.")
+        hint = status.hint or _t("Run gpuprof as root or as the processes' owner to see them all.")
+        return "noproc", f"{text}  {_t('Hint:')} {hint}", "warning"
+    return None
+
+
+def _default_sampler_factory(source: Any, interval_s: float, history: Any) -> Any:
+    from gpuprof.telemetry.sampler import Sampler
+
+    return Sampler(source, interval_s=interval_s, history=history)
+
+
+def _default_history() -> Any:
+    from gpuprof.telemetry.history import History
+
+    return History()
+
+
+class MainWindow(QMainWindow):
+    """The gpuprof window. ``source`` is any TelemetrySource; the window owns and closes it.
+
+    ``sampler_factory(source, interval_s, history)`` and ``history_factory()`` are injectable for
+    tests; ``autostart=False`` leaves sampling to the caller (``poll_now()``).
+    """
+
+    #: Emitted in the GUI thread after each snapshot was taken into the state.
+    snapshot_received = Signal(object)
+
+    def __init__(
+        self,
+        source: Any,
+        *,
+        settings: UiSettings | None = None,
+        interval_s: float | None = None,
+        sampler_factory: Callable[[Any, float, Any], Any] = _default_sampler_factory,
+        history_factory: Callable[[], Any] = _default_history,
+        autostart: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or UiSettings()
+        self._sampler_factory = sampler_factory
+        self._history_factory = history_factory
+        self.interval_s = float(interval_s if interval_s is not None else self.settings.interval_s)
+        self.source: Any = None
+        self.sampler: Any = None
+        self.bridge: SamplerBridge | None = None
+        self._recording_store: Any = None
+        self.recording_path: Path | None = None
+        self.snapshot_count = 0
+        self.state = UiState(history=None, time_window_s=self.settings.time_window_s,
+                             selected_gpus=self.settings.selected_gpus)
+        self._tab_names: list[str] = []
+        self._last_frame: dict[str, float] = {}
+        self._closing = False
+        self.theme = THEMES[self.settings.theme]
+
+        self.banner = Banner(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.overview = OverviewTab(self.state)
+        self.telemetry = TelemetryTab(self.state)
+        self.processes = ProcessesTab(self.state)
+        self.topology = TopologyTab(self.state)
+        self.add_tab(self.overview, "overview", self.tr("Overview"),
+                     self.tr("A card per GPU and one for the host (Alt+1)"))
+        self.add_tab(self.telemetry, "telemetry", self.tr("Telemetry"),
+                     self.tr("Plots of every metric over time (Alt+2)"))
+        self.add_tab(self.processes, "processes", self.tr("Processes"),
+                     self.tr("Processes using the GPUs (Alt+3)"))
+        self.add_tab(self.topology, "topology", self.tr("Topology && details"),
+                     self.tr("GPU interconnect matrix and static details (Alt+4)"))
+        self.telemetry.selection_changed.connect(self.set_selected_gpus)
+        self.telemetry.time_window_changed.connect(self.set_time_window)
+        self.telemetry.pause_toggled.connect(self.set_paused)
+
+        self.replay_bar = self._make_replay_bar()
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.replay_bar)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        self._make_status_bar()
+        self._make_actions()
+        self._make_menus_and_toolbar()
+
+        self.redraw_timer = QTimer(self)
+        self.redraw_timer.setInterval(REDRAW_PERIOD_MS)
+        self.redraw_timer.timeout.connect(self._on_redraw_timer)
+        self.tick_count = 0
+
+        geometry = self.settings.geometry
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1600, 1000)
+        self.apply_theme(self.theme.name)
+        self.select_tab(self.settings.tab, strict=False)
+        self.telemetry.sync_controls()
+        self.set_source(source, autostart=autostart)
+        self.redraw_timer.start()
+
+    # -- tabs ---------------------------------------------------------------------------------
+    def add_tab(self, widget: QWidget, name: str, title: str, tooltip: str = "") -> int:
+        """Add a tab; ``widget.refresh(force=False)`` (if any) is called while it is visible.
+
+        ``widget.apply_theme(theme)`` (if any) is called on theme changes. ``name`` is what
+        ``--tab`` and the settings use.
+        """
+        if name in self._tab_names:
+            raise ValueError(f"a tab named {name!r} exists")
+        index = self.tabs.addTab(widget, title)
+        if tooltip:
+            self.tabs.setTabToolTip(index, tooltip)
+        self._tab_names.append(name)
+        if hasattr(widget, "apply_theme") and hasattr(self, "redraw_timer"):
+            widget.apply_theme(self.theme)
+        return index
+
+    @property
+    def tab_names(self) -> tuple[str, ...]:
+        return tuple(self._tab_names)
+
+    def current_tab_name(self) -> str:
+        i = self.tabs.currentIndex()
+        return self._tab_names[i] if 0 <= i < len(self._tab_names) else ""
+
+    def select_tab(self, name: str, *, strict: bool = True) -> None:
+        key = name.strip().lower()
+        matches = [n for n in self._tab_names if n == key] or [
+            n for n in self._tab_names if n.startswith(key)]
+        if not matches:
+            if strict:
+                raise GpuprofError(_t("unknown tab %1; choose one of: %2")
+                                   .replace("%1", repr(name)).replace("%2", ", ".join(self._tab_names)))
+            return
+        self.tabs.setCurrentIndex(self._tab_names.index(matches[0]))
+
+    def _on_tab_changed(self, index: int) -> None:
+        if 0 <= index < len(self._tab_names):
+            self.settings.tab = self._tab_names[index]
+            self.refresh_visible(force=True)
+
+    # -- source, sampler ------------------------------------------------------------------------
+    def set_source(self, source: Any, *, autostart: bool = True) -> None:
+        """Replace the source (closing the old one) and start sampling it."""
+        self._stop_sampling(close_source=True)
+        self.source = source
+        history = self._history_factory()
+        self.state.history = history
+        self.state.latest = None
+        self.state.status = SourceStatus()
+        self.state.view_end_s = None
+        self.state.paused = False
+        self.state.generation += 1
+        self.snapshot_count = 0
+        self.sampler = self._sampler_factory(source, self.interval_s, history)
+        self.bridge = SamplerBridge(self.sampler, self)
+        self.bridge.snapshot.connect(self.on_snapshot)
+        self._update_title_and_source()
+        self.replay_bar.setVisible(source.kind is SourceKind.REPLAY)
+        run_in_thread(self._read_static, self._on_static, self._on_static_error, self)
+        if autostart:
+            self.sampler.start()
+
+    def _read_static(self) -> tuple[Any, ...]:
+        src = self.source
+        return src, src.system_info(), src.devices(), src.topology(), src.status()
+
+    def _on_static(self, result: object) -> None:
+        src, system, devices, topology, status = result  # type: ignore[misc]
+        if src is not self.source or self._closing:
+            return
+        self.state.system = system
+        self.state.devices = {d.index: d for d in devices}
+        self.state.topology = topology
+        if self.state.latest is None:
+            self.state.status = status
+            self._update_banner()
+        self.state.generation += 1
+        self._update_title_and_source()
+        self.telemetry.sync_controls()
+        self.refresh_visible(force=True)
+
+    def _on_static_error(self, exc: BaseException) -> None:
+        self.banner.show_state("static", _t("Could not read the GPU details: %1").replace(
+            "%1", f"{type(exc).__name__}: {exc}"), "error")
+
+    def start_sampling(self) -> None:
+        if self.sampler is not None:
+            self.sampler.start()
+
+    def prefill(self, snapshots: list[Snapshot]) -> None:
+        """Put earlier snapshots (same source) into History before live data arrives."""
+        for snap in snapshots:
+            self.state.history.append(snap)
+        if snapshots:
+            self.on_snapshot(snapshots[-1])
+
+    def poll_now(self) -> Snapshot:
+        """Poll once in the caller's thread and deliver the snapshot (tests, screenshots)."""
+        snap = self.sampler.poll_once()
+        return snap
+
+    def on_snapshot(self, snap: Snapshot) -> None:
+        """GUI thread: take the snapshot into the state; drawing happens on the timer."""
+        if self._closing:
+            return
+        self.snapshot_count += 1
+        self.state.latest = snap
+        self.state.status = snap.status
+        self.state.generation += 1
+        self._update_banner()
+        self._update_status_bar()
+        self.snapshot_received.emit(snap)
+
+    def lost_gpus(self) -> tuple[int, ...]:
+        lost = set(self.state.status.lost_gpus)
+        if self.state.latest is not None:
+            lost.update(g.index for g in self.state.latest.gpus if g.lost)
+        return tuple(sorted(lost))
+
+    def _update_banner(self) -> None:
+        message = status_message(self.state.status, self.lost_gpus())
+        if self.state.latest is not None and not self.state.latest.gpus and message is None \
+                and self.source is not None and self.source.kind is not SourceKind.REPLAY:
+            message = ("nogpu", _t("No NVIDIA GPU: showing host telemetry only.") + "  "
+                       + _t("Hint:") + " " + _t(_DEFAULT_HINTS[SourceState.NO_GPUS]), "warning")
+        if message is None:
+            self.banner.clear_state()
+        else:
+            self.banner.show_state(*message)
+
+    def _stop_sampling(self, *, close_source: bool) -> None:
+        if self.bridge is not None:
+            self.bridge.close()
+            self.bridge.snapshot.disconnect(self.on_snapshot)
+            self.bridge.deleteLater()
+            self.bridge = None
+        if self.sampler is not None:
+            if self.sampler.recording:
+                self.stop_recording()
+            self.sampler.stop()
+            self.sampler = None
+        if close_source and self.source is not None:
+            # Closing a broken source must not block the exit.
+            with contextlib.suppress(Exception):
+                self.source.close()
+            self.source = None
+
+    # -- drawing --------------------------------------------------------------------------------
+    def _on_redraw_timer(self) -> None:
+        self.tick_count += 1
+        self._update_replay_bar()
+        if self.state.paused:
+            return
+        self.refresh_visible()
+
+    def refresh_visible(self, force: bool = False) -> None:
+        """Redraw the visible tab from History (never the hidden ones)."""
+        widget = self.tabs.currentWidget()
+        refresh = getattr(widget, "refresh", None)
+        if refresh is None:
+            return
+        name = self.current_tab_name()
+        if not force and widget is self.telemetry:
+            now = time.monotonic()
+            if now - self._last_frame.get(name, 0.0) < self.telemetry.min_redraw_period_s():
+                return
+            self._last_frame[name] = now
+        try:
+            refresh(force=force)
+        except Exception as exc:
+            self.statusBar().showMessage(_t("Display error: %1").replace("%1", str(exc)), 5000)
+
+    # -- view state -----------------------------------------------------------------------------
+    def set_selected_gpus(self, gpus: object) -> None:
+        chosen = set(gpus) if gpus is not None else None  # type: ignore[call-overload]
+        if chosen is not None and chosen >= set(self.state.gpu_indices()):
+            chosen = None  # all: new GPUs appear too
+        self.state.selected_gpus = chosen
+        self.settings.selected_gpus = chosen
+        self.telemetry.sync_controls()
+        self.refresh_visible(force=True)
+
+    def set_time_window(self, seconds: int) -> None:
+        if seconds not in TIME_WINDOWS_S:
+            raise ValueError(f"time window {seconds} s is not one of {TIME_WINDOWS_S}")
+        self.state.time_window_s = seconds
+        self.settings.time_window_s = seconds
+        for action in self.window_actions.actions():
+            action.setChecked(action.data() == seconds)
+        self.telemetry.sync_controls()
+        self.refresh_visible(force=True)
+
+    def set_paused(self, paused: bool) -> None:
+        self.state.paused = bool(paused)
+        self.state.view_end_s = self.state.end_time() if paused else None
+        self.pause_action.setChecked(self.state.paused)
+        self.telemetry.sync_controls()
+        if not paused:
+            self.refresh_visible(force=True)
+
+    def set_interval(self, seconds: float) -> None:
+        self.interval_s = float(seconds)
+        self.settings.interval_s = self.interval_s
+        if self.sampler is not None:
+            self.sampler.set_interval(self.interval_s)
+        for action in self.interval_actions.actions():
+            action.setChecked(abs(float(action.data()) - self.interval_s) < 1e-9)
+        self._update_status_bar()
+
+    def apply_theme(self, name: str) -> None:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.theme = apply_theme(app, name)
+        self.settings.theme = self.theme.name
+        for i in range(self.tabs.count()):
+            widget = self.tabs.widget(i)
+            if hasattr(widget, "apply_theme"):
+                widget.apply_theme(self.theme)
+        if hasattr(self, "theme_actions"):
+            for action in self.theme_actions.actions():
+                action.setChecked(action.data() == self.theme.name)
+
+    # -- recording ------------------------------------------------------------------------------
+    def start_recording(self, path: str | Path | None = None) -> Path | None:
+        """Record every snapshot to a session file; asks for a file name when ``path`` is None."""
+        if self.sampler is None or self.sampler.recording:
+            return None
+        if path is None:
+            from gpuprof.paths import data_dir
+
+            default = data_dir() / time.strftime("session-%Y%m%d-%H%M%S.gpuprof")
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, self.tr("Record to"), str(default), self.tr("gpuprof sessions (*.gpuprof)"))
+            if not chosen:
+                return None
+            path = chosen
+        from gpuprof.telemetry.store import SessionStore
+
+        out = Path(path)
+        try:
+            store = SessionStore.create(out, source=self.source, overwrite=True)
+        except (OSError, GpuprofError) as exc:
+            QMessageBox.warning(self, self.tr("Recording failed"), str(exc))
+            return None
+        self.sampler.start_recording(store)
+        self._recording_store = store
+        self.recording_path = out
+        self._sync_recording_ui()
+        return out
+
+    def stop_recording(self) -> Path | None:
+        if self.sampler is None or not self.sampler.recording:
+            return None
+        store = self.sampler.stop_recording() or self._recording_store
+        if store is not None:
+            store.close()
+        self._recording_store = None
+        path, self.recording_path = self.recording_path, None
+        self._sync_recording_ui()
+        if path is not None:
+            self.statusBar().showMessage(self.tr("Saved recording %1").replace("%1", str(path)), 8000)
+        return path
+
+    def toggle_recording(self) -> None:
+        if self.sampler is not None and self.sampler.recording:
+            self.stop_recording()
+        else:
+            self.start_recording()
+
+    def _sync_recording_ui(self) -> None:
+        recording = self.recording_path is not None
+        self.record_action.blockSignals(True)
+        self.record_action.setChecked(recording)
+        self.record_action.blockSignals(False)
+        self.record_action.setText(self.tr("Stop recording") if recording else self.tr("Start recording"))
+        self.recording_label.setVisible(recording)
+        if recording:
+            self.recording_label.setToolTip(str(self.recording_path))
+
+    def open_recording(self, path: str | Path | None = None) -> None:
+        """Replay a session file: the sampler now polls a ReplaySource."""
+        if path is None:
+            chosen, _ = QFileDialog.getOpenFileName(
+                self, self.tr("Open recording"), self.settings.last_dir,
+                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"))
+            if not chosen:
+                return
+            path = chosen
+        from gpuprof.telemetry.sources import ReplaySource
+
+        try:
+            source = ReplaySource(path)
+        except GpuprofError as exc:
+            QMessageBox.warning(self, self.tr("Cannot open recording"), str(exc))
+            return
+        self.settings.last_dir = str(Path(path).parent)
+        self.set_source(source)
+
+    # -- screenshots ----------------------------------------------------------------------------
+    def grab_image(self, what: str = "window") -> QPixmap:
+        """``what`` = "window" or "tab" (the current tab only)."""
+        self.refresh_visible(force=True)
+        widget: QWidget = self if what == "window" else self.tabs.currentWidget()
+        return widget.grab()
+
+    def save_screenshot(self, path: str | Path | None = None, what: str = "window") -> Path | None:
+        if path is None:
+            default = Path(self.settings.last_dir or ".") / f"gpuprof-{self.current_tab_name()}.png"
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, self.tr("Save screenshot"), str(default), self.tr("PNG images (*.png)"))
+            if not chosen:
+                return None
+            path = chosen
+        out = Path(path)
+        if not self.grab_image(what).save(str(out), "PNG"):
+            raise GpuprofError(_t("could not write %1").replace("%1", str(out)))
+        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(out)), 5000)
+        return out
+
+    def copy_screenshot(self) -> None:
+        QGuiApplication.clipboard().setPixmap(self.grab_image("window"))
+        self.statusBar().showMessage(self.tr("Screenshot copied to the clipboard"), 3000)
+
+    # -- replay bar -----------------------------------------------------------------------------
+    def _make_replay_bar(self) -> QWidget:
+        bar = QWidget(self)
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(8, 4, 8, 4)
+        badge = QLabel(self.tr("REPLAY"), bar)
+        badge.setObjectName("replay")
+        self.replay_slider = QSlider(Qt.Orientation.Horizontal, bar)
+        self.replay_slider.setRange(0, 1000)
+        self.replay_slider.setToolTip(self.tr("Position in the recording; drag to seek"))
+        self.replay_slider.sliderReleased.connect(self._on_slider_released)
+        self.replay_slider.actionTriggered.connect(self._on_slider_action)
+        self.replay_position = QLabel("", bar)
+        self.replay_position.setMinimumWidth(140)
+        self.replay_position.setToolTip(self.tr("Position / length of the recording"))
+        row.addWidget(badge)
+        row.addWidget(self.replay_slider, 1)
+        row.addWidget(self.replay_position)
+        bar.hide()
+        return bar
+
+    def _on_slider_action(self, action: int) -> None:
+        # Clicks and keys on the slider (not drags) seek when the value has moved.
+        if action != QSlider.SliderAction.SliderMove:
+            QTimer.singleShot(0, self._on_slider_released)
+
+    def _on_slider_released(self) -> None:
+        src = self.source
+        if src is None or src.kind is not SourceKind.REPLAY:
+            return
+        self.seek_replay(src.duration_s * self.replay_slider.value() / 1000.0)
+
+    def seek_replay(self, t_s: float) -> None:
+        """Jump to ``t_s`` seconds into the recording; the plots restart from there."""
+        src = self.source
+        if src is None or src.kind is not SourceKind.REPLAY:
+            return
+        src.seek(t_s)
+        self.state.view_end_s = None
+        self._update_replay_bar()
+
+    def _update_replay_bar(self) -> None:
+        src = self.source
+        if src is None or src.kind is not SourceKind.REPLAY or self.replay_slider.isSliderDown():
+            return
+        duration = max(float(src.duration_s), 1e-9)
+        pos = float(src.position_s)
+        self.replay_slider.blockSignals(True)
+        self.replay_slider.setValue(round(1000 * min(pos / duration, 1.0)))
+        self.replay_slider.blockSignals(False)
+        text = f"{fmt_duration(pos)} / {fmt_duration(src.duration_s)}"
+        if src.finished:
+            text += "  " + self.tr("(end)")
+        self.replay_position.setText(text)
+
+    # -- chrome ---------------------------------------------------------------------------------
+    def _make_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.source_badge = QLabel(self)
+        self.source_label = QLabel(self)
+        self.source_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.source_label.setToolTip(self.tr("Where the telemetry comes from"))
+        self.interval_label = QLabel(self)
+        self.interval_label.setToolTip(self.tr("Sampling interval (View → Sampling interval)"))
+        self.driver_label = QLabel(self)
+        self.driver_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.driver_label.setToolTip(self.tr("NVIDIA driver and the CUDA version it supports"))
+        self.recording_label = QLabel(self.tr("● REC"), self)
+        self.recording_label.setObjectName("recording")
+        self.recording_label.hide()
+        bar.addWidget(self.source_badge)
+        bar.addWidget(self.source_label)
+        bar.addPermanentWidget(self.recording_label)
+        bar.addPermanentWidget(self.interval_label)
+        bar.addPermanentWidget(self.driver_label)
+
+    def _update_title_and_source(self) -> None:
+        src = self.source
+        if src is None:
+            return
+        kind = src.kind
+        badge = {SourceKind.SIMULATED: ("simulated", self.tr("SIMULATED")),
+                 SourceKind.REPLAY: ("replay", self.tr("REPLAY"))}.get(kind)
+        if badge is not None:
+            self.source_badge.setObjectName(badge[0])
+            self.source_badge.setText(badge[1])
+            self.source_badge.style().unpolish(self.source_badge)
+            self.source_badge.style().polish(self.source_badge)
+            self.source_badge.show()
+        else:
+            self.source_badge.hide()
+        label = str(getattr(src, "label", kind.value))
+        self.source_label.setText(label)
+        host = self.state.system.hostname
+        parts = ["gpuprof"]
+        if kind is SourceKind.SIMULATED:
+            parts.append(self.tr("SIMULATED"))
+        parts.append(label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", ""))
+        if host and kind is SourceKind.NVML:
+            parts.append(host)
+        self.setWindowTitle(" — ".join(dict.fromkeys(p for p in parts if p)))
+        system = self.state.system
+        self.driver_label.setText(self.tr("Driver %1 · CUDA %2")
+                                  .replace("%1", system.driver_version or NA)
+                                  .replace("%2", system.cuda_driver_version or NA))
+        self._update_status_bar()
+
+    def _update_status_bar(self) -> None:
+        text = self.tr("every %1 s").replace("%1", f"{self.interval_s:g}")
+        err = getattr(self.sampler, "last_error", None) if self.sampler is not None else None
+        if err:
+            text += "  ⚠"
+            self.interval_label.setToolTip(self.tr("Last sampling error: %1").replace("%1", str(err)))
+        self.interval_label.setText(text)
+
+    def _make_actions(self) -> None:
+        def action(text: str, slot: Callable[..., Any], shortcut: str | QKeySequence.StandardKey | None,
+                   tip: str, checkable: bool = False) -> QAction:
+            a = QAction(text, self)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setToolTip(tip)
+            a.setStatusTip(tip)
+            a.setCheckable(checkable)
+            (a.toggled if checkable else a.triggered).connect(slot)
+            self.addAction(a)
+            return a
+
+        self.open_action = action(self.tr("&Open recording…"), lambda: self.open_recording(),
+                                  QKeySequence.StandardKey.Open,
+                                  self.tr("Replay a recorded session (Ctrl+O)"))
+        self.record_action = action(self.tr("Start recording"), lambda _=False: self.toggle_recording(),
+                                    "Ctrl+R", self.tr("Start or stop recording to a session file (Ctrl+R)"),
+                                    checkable=True)
+        self.save_window_action = action(self.tr("Save screenshot of the &window…"),
+                                         lambda: self.save_screenshot(what="window"), "Ctrl+S",
+                                         self.tr("Save the whole window as PNG (Ctrl+S)"))
+        self.save_tab_action = action(self.tr("Save screenshot of the current &tab…"),
+                                      lambda: self.save_screenshot(what="tab"), "Ctrl+Shift+S",
+                                      self.tr("Save the current tab as PNG (Ctrl+Shift+S)"))
+        self.copy_action = action(self.tr("&Copy screenshot"), self.copy_screenshot, "Ctrl+Shift+C",
+                                  self.tr("Copy the window to the clipboard (Ctrl+Shift+C)"))
+        self.quit_action = action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit,
+                                  self.tr("Close gpuprof (Ctrl+Q)"))
+        self.pause_action = action(self.tr("&Pause plots"), self.set_paused, "Ctrl+P",
+                                   self.tr("Freeze the plots; sampling goes on (Ctrl+P)"), checkable=True)
+        self.about_action = action(self.tr("&About gpuprof"), self.show_about, "F1",
+                                   self.tr("Versions of gpuprof, Qt, the driver and CUDA (F1)"))
+
+        self.theme_actions = QActionGroup(self)
+        for name, title in (("light", self.tr("&Light theme")), ("dark", self.tr("&Dark theme"))):
+            a = QAction(title, self.theme_actions)
+            a.setCheckable(True)
+            a.setData(name)
+            a.setChecked(name == self.theme.name)
+            a.setToolTip(self.tr("Switch the colour theme (Ctrl+T toggles)"))
+            a.triggered.connect(lambda _=False, n=name: self.apply_theme(n))
+        self.toggle_theme_action = action(
+            self.tr("Toggle theme"), lambda: self.apply_theme(
+                "dark" if self.theme.name == "light" else "light"),
+            "Ctrl+T", self.tr("Switch between light and dark (Ctrl+T)"))
+
+        self.interval_actions = QActionGroup(self)
+        for seconds in INTERVALS_S:
+            a = QAction(self.tr("%1 s").replace("%1", f"{seconds:g}"), self.interval_actions)
+            a.setCheckable(True)
+            a.setData(seconds)
+            a.setChecked(abs(seconds - self.interval_s) < 1e-9)
+            a.setToolTip(self.tr("Poll the GPUs every %1 s").replace("%1", f"{seconds:g}"))
+            a.triggered.connect(lambda _=False, s=seconds: self.set_interval(s))
+
+        self.window_actions = QActionGroup(self)
+        for n, seconds in enumerate(TIME_WINDOWS_S, start=1):
+            a = QAction(time_window_label(seconds), self.window_actions)
+            a.setCheckable(True)
+            a.setData(seconds)
+            a.setShortcut(QKeySequence(f"Ctrl+{n}"))
+            a.setChecked(seconds == self.state.time_window_s)
+            a.setToolTip(self.tr("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)))
+            a.triggered.connect(lambda _=False, s=seconds: self.set_time_window(s))
+            self.addAction(a)
+
+        for n in range(1, 10):
+            a = QAction(self)
+            a.setShortcut(QKeySequence(f"Alt+{n}"))
+            a.triggered.connect(lambda _=False, i=n - 1: self.tabs.setCurrentIndex(i)
+                                if i < self.tabs.count() else None)
+            self.addAction(a)
+
+    def _make_menus_and_toolbar(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&File"))
+        file_menu.addAction(self.open_action)
+        file_menu.addAction(self.record_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_window_action)
+        file_menu.addAction(self.save_tab_action)
+        file_menu.addAction(self.copy_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        view_menu = bar.addMenu(self.tr("&View"))
+        view_menu.addActions(self.theme_actions.actions())
+        view_menu.addAction(self.toggle_theme_action)
+        view_menu.addSeparator()
+        interval_menu = view_menu.addMenu(self.tr("Sampling &interval"))
+        interval_menu.addActions(self.interval_actions.actions())
+        window_menu = view_menu.addMenu(self.tr("Time &window"))
+        window_menu.addActions(self.window_actions.actions())
+        view_menu.addAction(self.pause_action)
+        help_menu = bar.addMenu(self.tr("&Help"))
+        help_menu.addAction(self.about_action)
+
+        tools = QToolBar(self.tr("Main"), self)
+        tools.setObjectName("mainToolbar")
+        tools.setMovable(False)
+        tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        tools.addAction(self.open_action)
+        tools.addAction(self.record_action)
+        tools.addAction(self.save_window_action)
+        tools.addSeparator()
+        tools.addAction(self.pause_action)
+        interval_label = QLabel(self.tr(" Interval "), tools)
+        self.interval_combo = QComboBox(tools)
+        for seconds in INTERVALS_S:
+            self.interval_combo.addItem(self.tr("%1 s").replace("%1", f"{seconds:g}"), seconds)
+        if self.interval_combo.findData(self.interval_s) < 0:
+            self.interval_combo.addItem(self.tr("%1 s").replace("%1", f"{self.interval_s:g}"),
+                                        self.interval_s)
+        self.interval_combo.setCurrentIndex(self.interval_combo.findData(self.interval_s))
+        self.interval_combo.setToolTip(self.tr("Sampling interval"))
+        interval_label.setToolTip(self.interval_combo.toolTip())
+        self.interval_combo.currentIndexChanged.connect(
+            lambda i: self.set_interval(float(self.interval_combo.itemData(i))))
+        tools.addWidget(interval_label)
+        tools.addWidget(self.interval_combo)
+        tools.addSeparator()
+        tools.addAction(self.toggle_theme_action)
+        self.addToolBar(tools)
+        self.toolbar = tools
+
+    def about_text(self) -> str:
+        import numpy
+        import pyqtgraph
+        import PySide6
+
+        system = self.state.system
+        lines = [
+            f"gpuprof {__version__}",
+            _t("A desktop GPU profiler, microbenchmarks and cloud recommender."),
+            "",
+            f"Python {platform.python_version()} · Qt {PySide6.QtCore.qVersion()} · "
+            f"PySide6 {PySide6.__version__} · pyqtgraph {pyqtgraph.__version__} · "
+            f"numpy {numpy.__version__}",
+            _t("NVIDIA driver %1 · CUDA %2 · NVML %3")
+            .replace("%1", system.driver_version or NA)
+            .replace("%2", system.cuda_driver_version or NA)
+            .replace("%3", system.nvml_version or NA),
+            _t("Source: %1").replace("%1", str(getattr(self.source, "label", NA))),
+        ]
+        return "\n".join(lines)
+
+    def show_about(self) -> QMessageBox:
+        box = QMessageBox(self)
+        box.setWindowTitle(self.tr("About gpuprof"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(self.about_text())
+        box.setIcon(QMessageBox.Icon.Information)
+        box.open()  # not exec(): never blocks the redraw timer or a test
+        return box
+
+    # -- shutdown -------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._closing = True
+        self.redraw_timer.stop()
+        self.settings.geometry = self.saveGeometry()
+        self.settings.tab = self.current_tab_name() or self.settings.tab
+        self.settings.sync()
+        self._stop_sampling(close_source=True)
+        super().closeEvent(event)

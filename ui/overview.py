@@ -1,0 +1,312 @@
+"""Overview tab: one card per GPU and one for the host, with sparklines of the last minutes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from gpuprof.telemetry.model import DeviceInfo, GpuSample, HostSample
+from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .state import UiState
+from .theme import gpu_colour, throttle_colour
+from .widgets import MeterBar, Sparkline, Swatch
+
+__all__ = ["OverviewTab", "GpuCard", "HostCard"]
+
+#: Seconds of history each sparkline shows.
+SPARK_WINDOW_S = 120.0
+
+
+def _frac(value: float | None, maximum: float | None) -> float | None:
+    if value is None or not maximum:
+        return None
+    return float(value) / float(maximum)
+
+
+class _Card(QFrame):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("card")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self.setMinimumWidth(300)
+        self.body = QVBoxLayout(self)
+        self.body.setContentsMargins(12, 10, 12, 10)
+        self.body.setSpacing(5)
+
+    def _row(self, caption: str, widget: QWidget, tooltip: str, compact: bool = False) -> None:
+        row = QHBoxLayout()
+        label = QLabel(caption, self)
+        label.setObjectName("muted")
+        label.setFixedWidth(62)
+        label.setToolTip(tooltip)
+        widget.setToolTip(tooltip)
+        row.addWidget(label)
+        if compact:
+            row.addWidget(widget, 0, Qt.AlignmentFlag.AlignLeft)
+            row.addStretch(1)
+        else:
+            row.addWidget(widget, 1)
+        self.body.addLayout(row)
+
+
+class GpuCard(_Card):
+    """Utilization, memory, power, temperature, SM clock, throttle and PCIe of one GPU."""
+
+    def __init__(self, index: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.index = index
+        colour = gpu_colour(index)
+        head = QHBoxLayout()
+        head.addWidget(Swatch(colour, self))
+        self.title = QLabel(self.tr("GPU %1").replace("%1", str(index)), self)
+        self.title.setObjectName("cardTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        head.addWidget(self.title, 1)
+        self.lost_badge = QLabel(self)
+        self.lost_badge.setObjectName("badge")
+        self.lost_badge.setStyleSheet("background: #c92a2a; color: white;")
+        self.lost_badge.hide()
+        head.addWidget(self.lost_badge)
+        self.body.addLayout(head)
+
+        util_row = QHBoxLayout()
+        self.util = QLabel(NA, self)
+        self.util.setObjectName("bigNumber")
+        self.util.setMinimumWidth(80)
+        self.util.setToolTip(self.tr("GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)"))
+        util_row.addWidget(self.util)
+        self.spark = Sparkline(colour, y_max=100.0, parent=self)
+        self.spark.setToolTip(self.tr("GPU utilization over the last 2 minutes"))
+        util_row.addWidget(self.spark, 1)
+        self.body.addLayout(util_row)
+
+        self.mem = MeterBar(colour, self)
+        self._row(self.tr("Memory"), self.mem, self.tr("Memory used of total (nvidia-smi: Memory-Usage)"))
+        self.power = MeterBar(colour, self)
+        self._row(self.tr("Power"), self.power, self.tr("Power draw against the enforced power limit"))
+        self.temp = MeterBar(colour, self)
+        self._row(self.tr("Temp"), self.temp,
+                  self.tr("GPU temperature; the red tick is the slowdown threshold"))
+        self.clock = MeterBar(colour, self)
+        self._row(self.tr("SM clock"), self.clock, self.tr("SM clock against its maximum"))
+        self.badge = QLabel(self.tr("none"), self)
+        self.badge.setObjectName("badge")
+        self._row(self.tr("Throttle"), self.badge,
+                  self.tr("Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)"),
+                  compact=True)
+        self.pcie = QLabel(NA, self)
+        self.pcie.setTextFormat(Qt.TextFormat.PlainText)
+        self._row(self.tr("PCIe"), self.pcie,
+                  self.tr("PCIe link generation and width now, against the maximum. An idle GPU "
+                          "lowers its link generation to save power; check under load."))
+
+    def update_card(self, sample: GpuSample | None, info: DeviceInfo | None,
+                    spark: np.ndarray | None, lost: bool = False) -> None:
+        name = info.name if info is not None else ""
+        self.title.setText(self.tr("GPU %1 · %2").replace("%1", str(self.index)).replace("%2", name)
+                           if name else self.tr("GPU %1").replace("%1", str(self.index)))
+        if spark is not None:
+            self.spark.set_values(spark)
+        lost = lost or (sample is not None and sample.lost)
+        if sample is None or lost:
+            self.setEnabled(False)
+            self.lost_badge.setText(self.tr("LOST") if lost else self.tr("NO DATA"))
+            self.lost_badge.setToolTip(
+                self.tr("The GPU fell off the bus or stopped answering. Check dmesg for Xid "
+                        "errors; a reset or reboot is usually needed.") if lost else
+                self.tr("This GPU is missing from the latest sample."))
+            self.lost_badge.show()
+            self.util.setText(NA)
+            return
+        self.setEnabled(True)
+        self.lost_badge.hide()
+        self.util.setText(fmt_pct(sample.util_gpu_pct))
+        self.mem.set_value(
+            _frac(sample.mem_used_bytes, sample.mem_total_bytes),
+            f"{fmt_bytes(sample.mem_used_bytes)} / {fmt_bytes(sample.mem_total_bytes)}",
+        )
+        limit = sample.power_enforced_limit_w or sample.power_limit_w
+        self.power.set_value(_frac(sample.power_w, limit),
+                             f"{fmt_num(sample.power_w, 'W')} / {fmt_num(limit, 'W')}")
+        slowdown = info.temp_slowdown_c if info is not None else None
+        top = (slowdown + 10.0) if slowdown else 100.0
+        temp_text = fmt_num(sample.temp_gpu_c, "°C")
+        if slowdown:
+            temp_text += "  " + self.tr("(slowdown %1)").replace("%1", fmt_num(slowdown, "°C"))
+        self.temp.set_value(_frac(sample.temp_gpu_c, top), temp_text,
+                            mark=_frac(slowdown, top))
+        clock_max = info.sm_clock_max_mhz if info is not None else None
+        self.clock.set_value(_frac(sample.clock_sm_mhz, clock_max),
+                             f"{fmt_num(sample.clock_sm_mhz, 'MHz')} / {fmt_num(clock_max, 'MHz')}")
+        self.pcie.setText(self._pcie_text(sample, info))
+        if sample.throttle_reasons:
+            reasons = ", ".join(sample.throttle_reasons)
+            self.badge.setText(reasons)
+            self.badge.setStyleSheet(
+                f"background: {throttle_colour(sample.throttle_reasons[0])}; color: black;")
+        else:
+            self.badge.setText(self.tr("none"))
+            self.badge.setStyleSheet("")
+
+    def _pcie_text(self, sample: GpuSample, info: DeviceInfo | None) -> str:
+        def link(gen: int | None, width: int | None) -> str:
+            g = f"Gen{gen}" if gen is not None else "Gen?"
+            w = f"x{width}" if width is not None else "x?"
+            return f"{g} {w}"
+
+        now = link(sample.pcie_gen, sample.pcie_width)
+        if info is not None and (info.pcie_gen_max or info.pcie_width_max):
+            return self.tr("%1 (max %2)").replace("%1", now).replace(
+                "%2", link(info.pcie_gen_max, info.pcie_width_max))
+        return now
+
+
+class HostCard(_Card):
+    """CPU, memory, load and I/O of the host."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        head = QHBoxLayout()
+        self.title = QLabel(self.tr("Host"), self)
+        self.title.setObjectName("cardTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        head.addWidget(self.title, 1)
+        self.body.addLayout(head)
+        row = QHBoxLayout()
+        self.cpu = QLabel(NA, self)
+        self.cpu.setObjectName("bigNumber")
+        self.cpu.setMinimumWidth(80)
+        self.cpu.setToolTip(self.tr("CPU utilization over all cores"))
+        row.addWidget(self.cpu)
+        self.spark = Sparkline("#495057", y_max=100.0, parent=self)
+        self.spark.setToolTip(self.tr("CPU utilization over the last 2 minutes"))
+        row.addWidget(self.spark, 1)
+        self.body.addLayout(row)
+        self.ram = MeterBar("#495057", self)
+        self._row(self.tr("RAM"), self.ram, self.tr("Host memory used of total"))
+        self.load = QLabel(NA, self)
+        self._row(self.tr("Load"), self.load, self.tr("Load average over 1, 5 and 15 minutes"))
+        self.io = QLabel(NA, self)
+        self._row(self.tr("I/O"), self.io, self.tr("Disk read/write and network receive/send rates"))
+
+    def update_card(self, host: HostSample | None, hostname: str, spark: np.ndarray | None) -> None:
+        if hostname:
+            self.title.setText(self.tr("Host · %1").replace("%1", hostname))
+        if spark is not None:
+            self.spark.set_values(spark)
+        if host is None:
+            return
+        self.cpu.setText(fmt_pct(host.cpu_pct))
+        used = host.mem_used_bytes
+        self.ram.set_value(_frac(used, host.mem_total_bytes),
+                           f"{fmt_bytes(used)} / {fmt_bytes(host.mem_total_bytes)}")
+        if host.load_avg is not None:
+            self.load.setText("  ".join(f"{v:.2f}" for v in host.load_avg))
+        self.io.setText(self.tr("disk %1 / %2 · net %3 / %4")
+                        .replace("%1", fmt_rate(host.disk_read_bytes_s))
+                        .replace("%2", fmt_rate(host.disk_write_bytes_s))
+                        .replace("%3", fmt_rate(host.net_rx_bytes_s))
+                        .replace("%4", fmt_rate(host.net_tx_bytes_s)))
+
+
+class OverviewTab(QWidget):
+    """Cards in a grid that reflows with the window width."""
+
+    name = "overview"
+
+    def __init__(self, state: UiState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.cards: dict[int, GpuCard] = {}
+        self.host_card = HostCard()
+        self.no_gpu = QLabel(self.tr("No NVIDIA GPU is visible. Host telemetry is still shown."))
+        self.no_gpu.setObjectName("muted")
+        self.no_gpu.hide()
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        inner = QWidget()
+        self._grid = QGridLayout()
+        self._grid.setSpacing(10)
+        outer = QVBoxLayout(inner)
+        outer.addWidget(self.no_gpu)
+        outer.addLayout(self._grid)
+        outer.addStretch(1)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(scroll)
+        self._columns = 0
+        self._generation = -1
+        self._relayout()
+
+    def _column_count(self) -> int:
+        return max(1, min(4, self.width() // 330))
+
+    def _relayout(self) -> None:
+        columns = self._column_count()
+        items = [*(self.cards[i] for i in sorted(self.cards)), self.host_card]
+        for w in items:
+            self._grid.removeWidget(w)
+        for n, w in enumerate(items):
+            self._grid.addWidget(w, n // columns, n % columns)
+        for c in range(4):
+            self._grid.setColumnStretch(c, 1 if c < columns else 0)
+        self._columns = columns
+
+    def resizeEvent(self, event: object) -> None:
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if self._column_count() != self._columns:
+            self._relayout()
+
+    def _spark(self, gpu: int | None, field: str, t1: float, width: int) -> np.ndarray | None:
+        history = self.state.history
+        try:
+            if gpu is None:
+                _, y = history.host_series(field, t1 - SPARK_WINDOW_S, t1, max(8, width))
+            else:
+                _, y = history.gpu_series(gpu, field, t1 - SPARK_WINDOW_S, t1, max(8, width))
+        except (KeyError, ValueError, IndexError):
+            return None
+        return np.asarray(y)
+
+    def refresh(self, force: bool = False) -> None:
+        if not force and self._generation == self.state.generation:
+            return
+        self._generation = self.state.generation
+        state = self.state
+        indices = state.gpu_indices()
+        if set(indices) != set(self.cards):
+            for i in indices:
+                if i not in self.cards:
+                    self.cards[i] = GpuCard(i)
+            for i in list(self.cards):
+                if i not in indices:
+                    self.cards.pop(i).deleteLater()
+            self._relayout()
+        self.no_gpu.setVisible(not indices and state.latest is not None)
+        snap = state.latest
+        t1 = state.end_time()
+        samples = {g.index: g for g in snap.gpus} if snap is not None else {}
+        lost = set(state.status.lost_gpus)
+        for i, card in self.cards.items():
+            sample = samples.get(i)
+            spark = None if t1 is None or math.isnan(t1) else self._spark(
+                i, "util_gpu_pct", t1, card.spark.width() // 2)
+            card.update_card(sample, state.devices.get(i), spark, lost=i in lost)
+        host_spark = None if t1 is None else self._spark(None, "cpu_pct", t1,
+                                                         self.host_card.spark.width() // 2)
+        self.host_card.update_card(snap.host if snap is not None else None,
+                                   state.system.hostname, host_spark)

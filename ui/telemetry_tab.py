@@ -1,0 +1,516 @@
+"""Telemetry tab: pyqtgraph plots of every GPU over a time window, plus the throttle band.
+
+Drawing follows DESIGN.md (Known traps, redraw cost): the plots never draw per sample. The main
+window's timer calls :meth:`TelemetryTab.refresh` when this tab is visible; it asks History for a
+min/max-decimated view of about 2 points per pixel column and hands that to ``setData`` with
+``connect='finite'`` (``None`` samples are NaN and leave gaps). All plots share one scene.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from gpuprof.units import fmt_num
+from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .settings import TIME_WINDOWS_S
+from .state import UiState
+from .theme import THEMES, Theme, gpu_colour, throttle_colour
+
+__all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "time_window_label"]
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("TelemetryTab", text)
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """One plot: GpuSample fields (solid, then dashed), axis unit and the scale into it."""
+
+    key: str
+    title: str
+    unit: str
+    fields: tuple[str, ...]
+    scale: float = 1.0
+    y_max: float | None = None  # fixed top (e.g. 100 for %); otherwise from the data
+    host_field: str | None = None  # a host series drawn in grey (CPU %)
+    digits: int = 0
+    axis: str = ""  # short name on the y axis, before the unit
+
+
+# Titles are marked for translation with QT_TRANSLATE_NOOP semantics: translated when shown.
+PLOT_SPECS: tuple[PlotSpec, ...] = (
+    PlotSpec("util", "Utilization — GPU (solid), memory (dashed)", "%",
+             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis="util"),
+    PlotSpec("mem", "Memory used", "GiB", ("mem_used_bytes",), scale=1 / 2**30, digits=1,
+             axis="used"),
+    PlotSpec("power", "Power draw (limit: dashed line)", "W", ("power_w",), axis="power"),
+    PlotSpec("temp", "GPU temperature (slowdown: dashed line)", "°C", ("temp_gpu_c",), axis="temp"),
+    PlotSpec("clock", "Clocks — SM (solid), memory (dashed)", "MHz",
+             ("clock_sm_mhz", "clock_mem_mhz"), axis="clock"),
+    PlotSpec("pcie", "PCIe — receive (solid), transmit (dashed)", "GB/s",
+             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis="rate"),
+    PlotSpec("nvlink", "NVLink — receive (solid), transmit (dashed)", "GB/s",
+             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis="rate"),
+    PlotSpec("host", "Host CPU utilization", "%", (), y_max=100.0, host_field="cpu_pct",
+             axis="CPU"),
+)
+
+
+def time_window_label(seconds: int) -> str:
+    if seconds == 0:
+        return _t("All")
+    if seconds < 3600:
+        return _t("%1 min").replace("%1", str(seconds // 60))
+    return _t("%1 h").replace("%1", str(seconds // 3600))
+
+
+class _Plot:
+    """A PlotItem with its curves per (gpu, field), threshold lines and crosshair."""
+
+    def __init__(self, spec: PlotSpec, item: pg.PlotItem):
+        self.spec = spec
+        self.item = item
+        self.curves: dict[tuple[int, str], pg.PlotCurveItem] = {}
+        self.lines: list[pg.InfiniteLine] = []
+        self.line_values: tuple[float, ...] = ()
+        self.data: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        self.crosshair = pg.InfiniteLine(angle=90, movable=False,
+                                         pen=pg.mkPen((128, 128, 128), width=1))
+        self.crosshair.setZValue(50)
+        self.crosshair.hide()
+        item.addItem(self.crosshair, ignoreBounds=True)
+
+
+class TelemetryTab(QWidget):
+    """Plots per metric, one curve per GPU in the GPU's colour; a throttle band below."""
+
+    name = "telemetry"
+    #: Selected GPU indices changed (a set of ints).
+    selection_changed = Signal(object)
+    #: Time window chosen in the tab (seconds, 0 = all).
+    time_window_changed = Signal(int)
+    pause_toggled = Signal(bool)
+
+    def __init__(self, state: UiState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self._theme: Theme = THEMES["light"]
+        self._generation = -1
+        self._drawn_key: tuple[object, ...] = ()
+        self.redraw_count = 0
+
+        # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
+        self.gpu_box = QHBoxLayout()
+        self.gpu_box.setSpacing(10)
+        self.gpu_checks: dict[int, QCheckBox] = {}
+        self.window_combo = QComboBox(self)
+        for seconds in TIME_WINDOWS_S:
+            self.window_combo.addItem(time_window_label(seconds), seconds)
+        self.window_combo.setToolTip(self.tr("Time window shown in the plots (Ctrl+1 … Ctrl+4)"))
+        self.window_combo.currentIndexChanged.connect(self._on_window_combo)
+        self.pause_button = QPushButton(self.tr("Pause"), self)
+        self.pause_button.setCheckable(True)
+        self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on (Space)"))
+        self.pause_button.toggled.connect(self.pause_toggled)
+        self.all_button = QPushButton(self.tr("All GPUs"), self)
+        self.all_button.setToolTip(self.tr("Show every GPU again"))
+        self.all_button.clicked.connect(self._select_all)
+        header = QHBoxLayout()
+        legend_label = QLabel(self.tr("GPUs:"), self)
+        legend_label.setToolTip(self.tr("Tick the GPUs to plot; each GPU keeps its colour everywhere"))
+        header.addWidget(legend_label)
+        header.addLayout(self.gpu_box)
+        header.addWidget(self.all_button)
+        header.addStretch(1)
+        window_label = QLabel(self.tr("Window:"), self)
+        window_label.setToolTip(self.window_combo.toolTip())
+        header.addWidget(window_label)
+        header.addWidget(self.window_combo)
+        header.addWidget(self.pause_button)
+
+        self.readout = QLabel(self)
+        self.readout.setTextFormat(Qt.TextFormat.RichText)
+        self.readout.setMinimumHeight(20)
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.readout.setToolTip(self.tr("Values under the mouse cursor"))
+
+        self.view = pg.GraphicsLayoutWidget(self)
+        self.view.setToolTip("")
+        self.view.ci.setSpacing(4)
+        self.plots: dict[str, _Plot] = {}
+        for n, spec in enumerate(PLOT_SPECS):
+            item = self.view.addPlot(row=n // 2, col=n % 2)
+            self._setup_plot(item, spec)
+            self.plots[spec.key] = _Plot(spec, item)
+        self.band = self.view.addPlot(row=len(PLOT_SPECS) // 2 + 1, col=0, colspan=2)
+        self._setup_band(self.band)
+        self.band_bars: pg.BarGraphItem | None = None
+        self.band_legend = QLabel(self)
+        self.band_legend.setTextFormat(Qt.TextFormat.RichText)
+        self.band_legend.setToolTip(self.tr("Throttle reasons seen in the window, by colour"))
+        self._mouse_proxy = pg.SignalProxy(self.view.scene().sigMouseMoved, rateLimit=30,
+                                           slot=self._on_mouse_moved)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)
+        layout.addLayout(header)
+        layout.addWidget(self.readout)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.band_legend)
+
+    # -- set-up -----------------------------------------------------------------------------------
+    def _setup_plot(self, item: pg.PlotItem, spec: PlotSpec) -> None:
+        item.setTitle(_t(spec.title), size="9pt")
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(x=False, y=False)
+        item.hideButtons()
+        item.showGrid(x=True, y=True, alpha=0.25)
+        for name in ("left", "bottom"):
+            item.getAxis(name).enableAutoSIPrefix(False)
+        item.setLabel("left", _t(spec.axis), units=spec.unit)
+        item.setLabel("bottom", _t("time"), units="s")
+        item.getAxis("left").setWidth(52)
+        vb = item.getViewBox()
+        vb.disableAutoRange()
+        vb.setDefaultPadding(0.0)
+        item.setXRange(-60, 0, padding=0)
+        item.setYRange(0, spec.y_max or 1.0, padding=0)
+
+    def _setup_band(self, item: pg.PlotItem) -> None:
+        item.setTitle(_t("Throttle reasons per GPU (coloured when clocks are held down)"), size="9pt")
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(x=False, y=False)
+        item.hideButtons()
+        item.getAxis("bottom").enableAutoSIPrefix(False)
+        item.setLabel("bottom", _t("time"), units="s")
+        item.setLabel("left", _t("GPU"))
+        item.getAxis("left").setWidth(52)
+        item.getViewBox().disableAutoRange()
+        item.setMaximumHeight(150)
+        item.setMinimumHeight(70)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self.view.setBackground(theme.plot_bg)
+        fg = QColor(theme.plot_fg)
+        for item in [*(p.item for p in self.plots.values()), self.band]:
+            for name in ("left", "bottom"):
+                axis = item.getAxis(name)
+                axis.setPen(fg)
+                axis.setTextPen(fg)
+            item.titleLabel.setText(item.titleLabel.text, color=theme.plot_fg, size="9pt")
+            item.showGrid(x=True, y=item is not self.band, alpha=theme.grid_alpha)
+        self._drawn_key = ()
+        self.refresh(force=True)
+
+    # -- GPU selection ----------------------------------------------------------------------------
+    def _sync_gpu_checks(self) -> None:
+        indices = self.state.gpu_indices()
+        if list(self.gpu_checks) == indices:
+            for i, box in self.gpu_checks.items():
+                want = self.state.selected_gpus is None or i in self.state.selected_gpus
+                if box.isChecked() != want:
+                    box.blockSignals(True)
+                    box.setChecked(want)
+                    box.blockSignals(False)
+            return
+        for box in self.gpu_checks.values():
+            self.gpu_box.removeWidget(box)
+            box.deleteLater()
+        self.gpu_checks = {}
+        for i in indices:
+            box = QCheckBox(str(i), self)
+            colour = gpu_colour(i)
+            box.setStyleSheet(f"QCheckBox {{ color: {colour}; font-weight: 700; }}")
+            name = self.state.device_name(i)
+            box.setToolTip(self.tr("GPU %1 %2 — tick to plot").replace("%1", str(i))
+                           .replace("%2", name))
+            box.setChecked(self.state.selected_gpus is None or i in self.state.selected_gpus)
+            box.toggled.connect(self._on_gpu_toggled)
+            self.gpu_box.addWidget(box)
+            self.gpu_checks[i] = box
+
+    def _on_gpu_toggled(self) -> None:
+        chosen = {i for i, box in self.gpu_checks.items() if box.isChecked()}
+        self.selection_changed.emit(chosen)
+
+    def _select_all(self) -> None:
+        self.selection_changed.emit(set(self.gpu_checks))
+
+    def _on_window_combo(self, row: int) -> None:
+        self.time_window_changed.emit(int(self.window_combo.itemData(row)))
+
+    def sync_controls(self) -> None:
+        """Reflect the state (window, pause, selection) in the header without emitting."""
+        row = self.window_combo.findData(self.state.time_window_s)
+        if row >= 0 and row != self.window_combo.currentIndex():
+            self.window_combo.blockSignals(True)
+            self.window_combo.setCurrentIndex(row)
+            self.window_combo.blockSignals(False)
+        if self.pause_button.isChecked() != self.state.paused:
+            self.pause_button.blockSignals(True)
+            self.pause_button.setChecked(self.state.paused)
+            self.pause_button.blockSignals(False)
+        self.pause_button.setText(self.tr("Resume") if self.state.paused else self.tr("Pause"))
+        self._sync_gpu_checks()
+        self._drawn_key = ()
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def _plot_width_px(self) -> int:
+        vb = self.plots["util"].item.getViewBox()
+        return max(50, int(vb.width()) or 600)
+
+    def min_redraw_period_s(self) -> float:
+        """A new frame only pays off once new data fills a pixel column (≤ 20 Hz, ≥ 0.5 Hz)."""
+        window = self.state.time_window_s
+        if window == 0:
+            t_range = self._history_range()
+            window = int(t_range[1] - t_range[0]) if t_range else 60
+        return min(max(window / self._plot_width_px(), 0.05), 2.0)
+
+    def _history_range(self) -> tuple[float, float] | None:
+        try:
+            rng = self.state.history.time_range()
+        except (AttributeError, ValueError):
+            return None
+        return rng if rng and rng[0] is not None else None
+
+    def refresh(self, force: bool = False) -> None:
+        """Redraw from History if anything changed since the last frame."""
+        state = self.state
+        if len(self.gpu_checks) != len(state.gpu_indices()):
+            self._sync_gpu_checks()
+        t1 = state.end_time()
+        if t1 is None:
+            return
+        key = (state.generation if not state.paused else -1, t1, state.time_window_s,
+               tuple(state.visible_gpus()), self._plot_width_px())
+        if not force and key == self._drawn_key:
+            return
+        self._drawn_key = key
+        self.redraw_count += 1
+        if state.time_window_s:
+            t0 = t1 - state.time_window_s
+        else:
+            rng = self._history_range()
+            t0 = rng[0] if rng else t1 - 60
+            t0 = min(t0, t1 - 1.0)
+        width = self._plot_width_px()
+        max_points = 2 * width
+        visible = state.visible_gpus()
+        for plot in self.plots.values():
+            self._draw_plot(plot, visible, t0, t1, max_points)
+        self._draw_band(visible, t0, t1)
+        for item in [*(p.item for p in self.plots.values()), self.band]:
+            item.setXRange(t0 - t1, 0, padding=0)
+
+    def _draw_plot(self, plot: _Plot, visible: list[int], t0: float, t1: float,
+                   max_points: int) -> None:
+        spec = plot.spec
+        history = self.state.history
+        top = 0.0
+        wanted: set[tuple[int, str]] = set()
+        series: list[tuple[int, str, int]] = [
+            (gpu, f, n) for gpu in visible for n, f in enumerate(spec.fields)]
+        if spec.host_field:
+            series.append((-1, spec.host_field, 0))
+        for gpu, field, n in series:
+            ckey = (gpu, field)
+            wanted.add(ckey)
+            try:
+                if gpu < 0:
+                    t, y = history.host_series(field, t0, t1, max_points)
+                else:
+                    t, y = history.gpu_series(gpu, field, t0, t1, max_points)
+            except (KeyError, ValueError, IndexError):
+                t, y = np.empty(0), np.empty(0)
+            x = np.asarray(t, dtype=np.float64) - t1
+            y = np.asarray(y, dtype=np.float64)
+            if spec.scale != 1.0:
+                y = y * spec.scale
+            curve = plot.curves.get(ckey)
+            if curve is None:
+                colour = gpu_colour(gpu) if gpu >= 0 else self._theme.muted
+                pen = pg.mkPen(colour, width=1)
+                if n > 0:
+                    pen.setStyle(Qt.PenStyle.DashLine)
+                curve = pg.PlotCurveItem(pen=pen, connect="finite", skipFiniteCheck=False)
+                plot.item.addItem(curve)
+                plot.curves[ckey] = curve
+            curve.setData(x, y, connect="finite")
+            curve.setVisible(True)
+            plot.data[ckey] = (x, y)
+            if y.size and np.isfinite(y).any():
+                top = max(top, float(np.nanmax(y)))
+        for ckey, curve in plot.curves.items():
+            if ckey not in wanted and curve.isVisible():
+                curve.setData([], [])
+                curve.hide()
+                plot.data.pop(ckey, None)
+        top = max(top, self._draw_lines(plot, visible))
+        if spec.y_max is not None:
+            plot.item.setYRange(0, spec.y_max * 1.02, padding=0)
+        else:
+            plot.item.setYRange(0, _nice_top(top), padding=0)
+
+    def _draw_lines(self, plot: _Plot, visible: list[int]) -> float:
+        """Power limit / slowdown threshold lines, one per distinct value; returns the highest."""
+        key = plot.spec.key
+        values: list[float] = []
+        snap = self.state.latest
+        if key == "power" and snap is not None:
+            for g in snap.gpus:
+                limit = g.power_enforced_limit_w or g.power_limit_w
+                if g.index in visible and limit:
+                    values.append(float(limit))
+        elif key == "temp":
+            for i in visible:
+                info = self.state.devices.get(i)
+                if info is not None and info.temp_slowdown_c:
+                    values.append(float(info.temp_slowdown_c))
+        distinct = tuple(sorted(set(values)))
+        if distinct != plot.line_values:
+            for line in plot.lines:
+                plot.item.removeItem(line)
+            plot.lines = []
+            label = _t("limit %1") if key == "power" else _t("slowdown %1")
+            for v in distinct:
+                line = pg.InfiniteLine(
+                    pos=v, angle=0, movable=False,
+                    pen=pg.mkPen("#c92a2a", width=1, style=Qt.PenStyle.DashLine),
+                    label=label.replace("%1", fmt_num(v, plot.spec.unit)),
+                    labelOpts={"position": 0.04, "color": "#c92a2a", "anchors": [(0, 0), (0, 0)]},
+                )
+                plot.item.addItem(line, ignoreBounds=True)
+                plot.lines.append(line)
+            plot.line_values = distinct
+        return max(distinct) * 1.1 if distinct else 0.0
+
+    def _draw_band(self, visible: list[int], t0: float, t1: float) -> None:
+        x0: list[float] = []
+        x1: list[float] = []
+        y0: list[float] = []
+        brushes: list[QColor] = []
+        seen: dict[str, str] = {}
+        history = self.state.history
+        for row, gpu in enumerate(visible):
+            try:
+                intervals = history.throttle_intervals(gpu, t0, t1)
+            except (KeyError, ValueError, IndexError, AttributeError):
+                intervals = []
+            for start, end, reasons in intervals:
+                reason = _most_severe(reasons) if reasons else "unknown"
+                colour = throttle_colour(reason)
+                for r in reasons or (reason,):
+                    seen.setdefault(r, throttle_colour(r))
+                x0.append(start - t1)
+                x1.append(max(end, start + 1e-3) - t1)
+                y0.append(row - 0.4)
+                brushes.append(QColor(colour))
+        if self.band_bars is not None:
+            self.band.removeItem(self.band_bars)
+            self.band_bars = None
+        if x0:
+            self.band_bars = pg.BarGraphItem(x0=np.array(x0), x1=np.array(x1), y0=np.array(y0),
+                                             height=0.8, brushes=brushes, pen=None)
+            self.band.addItem(self.band_bars)
+        self.band.getAxis("left").setTicks([[(row, str(g)) for row, g in enumerate(visible)]])
+        self.band.setYRange(-0.6, max(len(visible), 1) - 0.4, padding=0)
+        if seen:
+            parts = [f'<span style="color:{c}">■</span> {html.escape(r)}' for r, c in seen.items()]
+            self.band_legend.setText(self.tr("Throttle reasons: ") + " &nbsp; ".join(parts))
+        else:
+            self.band_legend.setText(self.tr("No throttling in this window."))
+        self.throttle_bar_count = len(x0)
+
+    # -- crosshair --------------------------------------------------------------------------------
+    def _on_mouse_moved(self, event: tuple[QPointF]) -> None:
+        pos = event[0]
+        hovered: _Plot | None = None
+        for plot in self.plots.values():
+            if plot.item.sceneBoundingRect().contains(pos):
+                hovered = plot
+        if hovered is None:
+            for plot in self.plots.values():
+                plot.crosshair.hide()
+            return
+        x = float(hovered.item.getViewBox().mapSceneToView(pos).x())
+        self.show_values_at(x, hovered.spec.key)
+
+    def show_values_at(self, x: float, plot_key: str) -> str:
+        """Move the crosshair to ``x`` (seconds before the right edge) and list the values."""
+        for plot in self.plots.values():
+            plot.crosshair.setPos(x)
+            plot.crosshair.show()
+        plot = self.plots[plot_key]
+        spec = plot.spec
+        parts: list[str] = []
+        for (gpu, field), (xs, ys) in sorted(plot.data.items()):
+            if xs.size == 0:
+                continue
+            i = int(np.clip(np.searchsorted(xs, x), 0, xs.size - 1))
+            if i > 0 and abs(xs[i - 1] - x) < abs(xs[i] - x):
+                i -= 1
+            value = ys[i]
+            if math.isnan(value):
+                continue
+            name = _t("host") if gpu < 0 else f"GPU {gpu}"
+            colour = self._theme.muted if gpu < 0 else gpu_colour(gpu)
+            suffix = "" if field == spec.fields[0] or gpu < 0 else " " + _field_short(field)
+            parts.append(f'<span style="color:{colour}"><b>{name}</b>{suffix}</span> '
+                         f"{fmt_num(value, spec.unit, digits=spec.digits)}")
+        text = f"<b>{html.escape(_t(spec.title).split(' —')[0].split(' (')[0])}</b> @ " \
+               f"{x:.1f} s: " + " · ".join(parts)
+        self.readout.setText(text)
+        return text
+
+
+def _field_short(field: str) -> str:
+    return {
+        "util_mem_pct": _t("mem"),
+        "clock_mem_mhz": _t("mem"),
+        "pcie_tx_bytes_s": _t("tx"),
+        "nvlink_tx_bytes_s": _t("tx"),
+    }.get(field, "")
+
+
+_SEVERITY = ("hw_thermal", "hw_slowdown", "hw_power_brake", "sw_thermal", "sw_power_cap")
+
+
+def _most_severe(reasons: tuple[str, ...]) -> str:
+    """The reason that colours a band segment: hardware and thermal before power capping."""
+    for key in _SEVERITY:
+        for r in reasons:
+            if key in r:
+                return r
+    return reasons[0]
+
+
+def _nice_top(value: float) -> float:
+    """A round axis top a little above ``value`` (1, 2, 2.5, 5 × 10^n)."""
+    if not value or not math.isfinite(value) or value <= 0:
+        return 1.0
+    value *= 1.05
+    exp = 10 ** math.floor(math.log10(value))
+    for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if m * exp >= value:
+            return m * exp
+    return 10 * exp

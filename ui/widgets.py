@@ -1,0 +1,182 @@
+"""Small painted widgets: sparkline, meter bar, colour swatch, state banner."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+
+__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner"]
+
+
+class Sparkline(QWidget):
+    """A tiny line chart; NaN values leave gaps. ``y_max`` fixes the scale (e.g. 100 for %)."""
+
+    def __init__(self, colour: str, *, y_max: float | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._colour = QColor(colour)
+        self._y_max = y_max
+        self._y = np.empty(0)
+        self.setMinimumHeight(28)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(160, 32)
+
+    def set_values(self, y: np.ndarray) -> None:
+        self._y = np.asarray(y, dtype=np.float64)
+        self.update()
+
+    def values(self) -> np.ndarray:
+        return self._y
+
+    def paintEvent(self, event: object) -> None:
+        p = QPainter(self)
+        rect = QRectF(self.rect()).adjusted(1, 2, -1, -2)
+        bg = QColor(self._colour)
+        bg.setAlpha(28)
+        p.fillRect(rect, bg)
+        y = self._y
+        n = len(y)
+        if n < 2 or not np.isfinite(y).any():
+            p.end()
+            return
+        top = self._y_max if self._y_max else float(np.nanmax(y)) or 1.0
+        xs = rect.left() + rect.width() * np.arange(n) / (n - 1)
+        ys = rect.bottom() - rect.height() * np.clip(y / top, 0.0, 1.0)
+        pen = QPen(self._colour, 1.5)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(pen)
+        poly = QPolygonF()
+        for xv, yv in zip(xs, ys, strict=True):
+            if math.isnan(yv):
+                if poly.size() > 1:
+                    p.drawPolyline(poly)
+                poly = QPolygonF()
+                continue
+            poly.append(QPointF(float(xv), float(yv)))
+        if poly.size() > 1:
+            p.drawPolyline(poly)
+        p.end()
+
+
+class MeterBar(QWidget):
+    """A horizontal bar with text on it: ``value`` of ``maximum``; a ``mark`` draws a tick."""
+
+    def __init__(self, colour: str = "#1c7ed6", parent: QWidget | None = None):
+        super().__init__(parent)
+        self._colour = QColor(colour)
+        self._fraction: float | None = None
+        self._mark: float | None = None
+        self._text = ""
+        self.setMinimumHeight(18)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(160, 18)
+
+    def set_colour(self, colour: str) -> None:
+        self._colour = QColor(colour)
+        self.update()
+
+    def set_value(self, fraction: float | None, text: str, mark: float | None = None) -> None:
+        """``fraction`` in 0..1 (``None`` = unknown); ``mark`` a 0..1 position for a tick."""
+        self._fraction = None if fraction is None or math.isnan(fraction) else fraction
+        self._mark = mark
+        self._text = text
+        self.update()
+
+    def text(self) -> str:
+        return self._text
+
+    def fraction(self) -> float | None:
+        return self._fraction
+
+    def paintEvent(self, event: object) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        trough = QColor(self.palette().color(self.foregroundRole()))
+        trough.setAlpha(30)
+        path = QPainterPath()
+        path.addRoundedRect(rect, 3, 3)
+        p.fillPath(path, trough)
+        if self._fraction is not None:
+            fill = QRectF(rect)
+            fill.setWidth(rect.width() * min(max(self._fraction, 0.0), 1.0))
+            bar = QPainterPath()
+            bar.addRoundedRect(fill, 3, 3)
+            colour = QColor(self._colour)
+            colour.setAlpha(170)
+            p.fillPath(bar, colour)
+        if self._mark is not None and 0.0 <= self._mark <= 1.0:
+            x = rect.left() + rect.width() * self._mark
+            p.setPen(QPen(QColor("#c92a2a"), 2))
+            p.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
+        p.setPen(self.palette().color(self.foregroundRole()))
+        p.drawText(rect.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignVCenter, self._text)
+        p.end()
+
+
+class Swatch(QLabel):
+    """A coloured square naming a GPU's colour."""
+
+    def __init__(self, colour: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFixedSize(12, 12)
+        self.setStyleSheet(f"background: {colour}; border-radius: 2px;")
+
+
+class Banner(QFrame):
+    """A one-line state message with a hint, shown above the tabs (no driver, GPU lost, ...)."""
+
+    dismissed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.setProperty("severity", "warning")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        self.message = QLabel(self)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.close_button = QToolButton(self)
+        self.close_button.setText("×")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip(self.tr("Hide this message until the state changes"))
+        self.close_button.clicked.connect(self._dismiss)
+        layout.addWidget(self.message)
+        layout.addWidget(self.close_button)
+        self._key: object = None
+        self._dismissed_key: object = None
+        self.hide()
+
+    def _dismiss(self) -> None:
+        self._dismissed_key = self._key
+        self.hide()
+        self.dismissed.emit()
+
+    def show_state(self, key: object, text: str, severity: str = "warning") -> None:
+        """Show ``text`` for state ``key`` unless the user dismissed that same state."""
+        self._key = key
+        if key == self._dismissed_key:
+            return
+        if self.property("severity") != severity:
+            self.setProperty("severity", severity)
+            self.style().unpolish(self)
+            self.style().polish(self)
+        self.message.setText(text)
+        self.setVisible(True)
+
+    def clear_state(self) -> None:
+        self._key = None
+        self._dismissed_key = None
+        self.hide()
+
+    def text(self) -> str:
+        return self.message.text() if not self.isHidden() else ""
