@@ -12,7 +12,9 @@ T0 = 1_700_000_000.0
 
 
 def snap(t: float, gpus: tuple[GpuSample, ...] = (), cpu: float | None = 10.0, **kw) -> Snapshot:
-    return Snapshot(time_s=t, source=SourceKind.SIMULATED, host=HostSample(cpu_pct=cpu), gpus=gpus, **kw)
+    return Snapshot(
+        time_s=t, source=SourceKind.SIMULATED, host=HostSample(cpu_pct=cpu), gpus=gpus, **kw
+    )
 
 
 def fill(h: History, values: np.ndarray, *, gpu: int = 0, dt: float = 1.0) -> np.ndarray:
@@ -28,7 +30,9 @@ def brute(times: np.ndarray, values: np.ndarray, ta: float, tb: float) -> tuple[
     return float(np.nanmin(sel)), float(np.nanmax(sel))
 
 
-def check_buckets(h: History, times: np.ndarray, values: np.ndarray, t0, t1, max_points: int) -> np.ndarray:
+def check_buckets(
+    h: History, times: np.ndarray, values: np.ndarray, t0, t1, max_points: int
+) -> np.ndarray:
     t, v = h.gpu_series(0, "power_w", t0, t1, max_points=max_points)
     assert len(t) == len(v)
     assert len(t) <= max_points
@@ -181,7 +185,14 @@ def test_time_going_back_far_resets_small_step_is_clamped() -> None:
 
 def test_throttle_intervals() -> None:
     h = History(capacity=100)
-    reasons = [(), ("sw_power_cap",), ("sw_power_cap", "hw_thermal_slowdown"), (), (), ("hw_slowdown",)]
+    reasons = [
+        (),
+        ("sw_power_cap",),
+        ("sw_power_cap", "hw_thermal_slowdown"),
+        (),
+        (),
+        ("hw_slowdown",),
+    ]
     pattern = [0, 0, 1, 1, 2, 0, 0, 5, 5]
     for i, r in enumerate(pattern):
         h.append(snap(T0 + i, (GpuSample(index=0, throttle_reasons=reasons[r]),)))
