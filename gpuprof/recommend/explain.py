@@ -126,7 +126,7 @@ def row_notes(
                 "(V100/A100/H100/MI300X) for FP64 work"
             )
     if f.fits and w.params > 0 and share < 0.25:
-        if f.gpus > 1:
+        if f.gpus > 1 and w.deadline_hours is None and w.throughput_per_s is None:
             warnings.append(
                 f"oversized: the job uses {share:.0%} of each GPU's memory on {f.gpus:g} GPUs; "
                 "fewer or smaller GPUs would do"
