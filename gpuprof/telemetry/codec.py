@@ -91,15 +91,54 @@ def _decoder_for(tp: Any) -> Decoder:
     return dec
 
 
+def _optional(inner: Decoder) -> Decoder:
+    def decode(v: Any) -> Any:
+        return None if v is None else inner(v)
+
+    return decode
+
+
+def _float(v: Any) -> Any:
+    return None if v is None else float(v)
+
+
+def _tuple_of(item: Decoder) -> Decoder:
+    def decode(v: Any) -> Any:
+        return tuple(item(x) for x in v)
+
+    return decode
+
+
+def _fixed_tuple(items: list[Decoder]) -> Decoder:
+    def decode(v: Any) -> Any:
+        return tuple(d(x) for d, x in zip(items, v, strict=True))
+
+    return decode
+
+
+def _list_of(item: Decoder) -> Decoder:
+    def decode(v: Any) -> Any:
+        return [item(x) for x in v]
+
+    return decode
+
+
+def _dict_of(val: Decoder) -> Decoder:
+    def decode(v: Any) -> Any:
+        return {k: val(x) for k, x in v.items()}
+
+    return decode
+
+
 def _build_decoder(tp: Any) -> Decoder:
     if tp is Any or tp is object:
         return _identity
     if tp is float:
-        return lambda v: None if v is None else float(v)
+        return _float
     if tp in (int, str, bool, type(None)):
         return _identity
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return lambda v, _tp=tp: None if v is None else _tp(v)
+        return _optional(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_decoder(tp)
     origin = typing.get_origin(tp)
@@ -107,28 +146,27 @@ def _build_decoder(tp: Any) -> Decoder:
     if origin is Union or origin is types.UnionType:
         non_none = [a for a in args if a is not type(None)]
         if len(non_none) == 1:
-            inner = _decoder_for(non_none[0])
-            return lambda v, _inner=inner: None if v is None else _inner(v)
+            return _optional(_decoder_for(non_none[0]))
         # int | float and similar: keep the JSON scalar as it is.
         if all(a in (int, float, str, bool) for a in non_none):
             return _identity
         raise TypeError(f"cannot decode ambiguous union {tp!r}")
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            item = _decoder_for(args[0])
-            return lambda v, _item=item: tuple(_item(x) for x in v)
+            return _tuple_of(_decoder_for(args[0]))
         if not args:
-            return lambda v: tuple(v)
-        items = [_decoder_for(a) for a in args]
-        return lambda v, _items=items: tuple(d(x) for d, x in zip(_items, v, strict=True))
-    if origin in (list, typing.List):  # noqa: UP006 - typing.List may appear in hints
-        item = _decoder_for(args[0]) if args else _identity
-        return lambda v, _item=item: [_item(x) for x in v]
+            return _tuple_of(_identity)
+        return _fixed_tuple([_decoder_for(a) for a in args])
+    if origin is list:
+        return _list_of(_decoder_for(args[0]) if args else _identity)
     if origin is dict:
-        val = _decoder_for(args[1]) if len(args) == 2 else _identity
-        return lambda v, _val=val: {k: _val(x) for k, x in v.items()}
-    if tp in (tuple, list, dict):
-        return lambda v, _tp=tp: _tp(v)
+        return _dict_of(_decoder_for(args[1]) if len(args) == 2 else _identity)
+    if tp is tuple:
+        return _tuple_of(_identity)
+    if tp is list:
+        return _list_of(_identity)
+    if tp is dict:
+        return _dict_of(_identity)
     raise TypeError(f"cannot decode type {tp!r}")
 
 

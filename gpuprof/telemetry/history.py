@@ -466,8 +466,8 @@ def _nanmax(vals: np.ndarray) -> float:
 
 def _rows_nanmin(vals: np.ndarray) -> np.ndarray:
     # fmin.reduce ignores NaN and returns NaN only for all-NaN rows, without a RuntimeWarning.
-    return np.fmin.reduce(vals, axis=1)
+    return np.asarray(np.fmin.reduce(vals, axis=1))
 
 
 def _rows_nanmax(vals: np.ndarray) -> np.ndarray:
-    return np.fmax.reduce(vals, axis=1)
+    return np.asarray(np.fmax.reduce(vals, axis=1))
