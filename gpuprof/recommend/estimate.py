@@ -20,6 +20,7 @@ Formulas (the details pane shows them; :data:`FORMULAS`):
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -130,28 +131,29 @@ class CandidateArrays:
         return len(self.instances)
 
 
+_NUMS = operator.attrgetter(
+    "gpu_count", "gpu_mem_gib", "network_gbps", "price_ondemand_usd_hr", "price_spot_usd_hr",
+    "price_reserved_1y_usd_hr", "price_reserved_3y_usd_hr",
+)
+
+
 def _f(value: float | None) -> float:
     return math.nan if value is None else float(value)
 
 
 def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) -> CandidateArrays:
     """Gather the numbers once per catalog (the per-workload work is then pure numpy)."""
-    n = len(instances)
     models: dict[str, int] = {}
-    idx = np.empty(n, dtype=np.int64)
-    count = np.empty(n)
-    mem = np.empty(n)
-    net = np.empty(n)
-    prices = np.empty((4, n))
-    for i, inst in enumerate(instances):
-        idx[i] = models.setdefault(inst.gpu_model if inst.gpu_known else "", len(models))
-        count[i] = inst.gpu_count
-        mem[i] = _f(inst.gpu_mem_gib) * GiB * min(inst.gpu_count, 1.0)
-        net[i] = _f(inst.network_gbps) * 1e9 / 8.0
-        prices[0, i] = _f(inst.price_ondemand_usd_hr)
-        prices[1, i] = _f(inst.price_spot_usd_hr)
-        prices[2, i] = _f(inst.price_reserved_1y_usd_hr)
-        prices[3, i] = _f(inst.price_reserved_3y_usd_hr)
+    idx = np.fromiter(
+        (models.setdefault(i.gpu_model if i.gpu_known else "", len(models)) for i in instances),
+        dtype=np.int64, count=len(instances),
+    )
+    # None → NaN via dtype=float; one C-level pass per instance.
+    cols = np.array(list(map(_NUMS, instances)), dtype=np.float64).reshape(len(instances), 7).T
+    count = cols[0]
+    mem = cols[1] * GiB * np.minimum(count, 1.0)
+    net = cols[2] * 1e9 / 8.0
+    prices = cols[3:7]
     names = tuple(models)
     m_specs = [specs.get(name) for name in names]
     m_peak = {d: np.array([_f(s.peak_tflops(d)) * 1e12 if s else math.nan for s in m_specs])

@@ -1,0 +1,273 @@
+"""Memory fit, time, cost and ranking — expected numbers worked out by hand in each test."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpuprof.catalog.instances import Catalog, Instance, load_catalog
+from gpuprof.catalog.specs import load_specs
+from gpuprof.cli import main
+from gpuprof.errors import InputError
+from gpuprof.recommend.memory import memory_need, model_shape
+from gpuprof.recommend.rank import LocalMachine, recommend
+from gpuprof.recommend.workload import Workload
+
+GiB = 2**30
+T = 4096 * 1024  # default tokens per optimizer step: seq 4096 × global batch 1024
+
+
+def _cat(*rows: Instance) -> Catalog:
+    return Catalog(load_specs(), rows)
+
+
+def _inst(name: str, gpu: str, count: float, mem: float, price: float | None, **kw: object) -> Instance:
+    return Instance(provider=kw.pop("provider", "X"), instance=name, gpu_model=gpu, gpu_name=gpu,
+                    gpu_count=count, gpu_mem_gib=mem, price_ondemand_usd_hr=price, as_of="2026",
+                    **kw)  # type: ignore[arg-type]
+
+
+# -- memory ---------------------------------------------------------------------------------
+
+def test_shape_rule() -> None:
+    # N = 12·L·(128L)² → L = (7e9 / 196608)^(1/3) = 32.9 → 33, h = 4224; 175e9 → 96, 12288.
+    assert model_shape(Workload("train", 7e9, tokens=1)) == (33, 4224)
+    assert model_shape(Workload("train", 175e9, tokens=1)) == (96, 12288)
+
+
+def test_memory_7b_training_bf16_on_8_gpus() -> None:
+    w = Workload("train", 7e9, "bf16", tokens=1e9, layers=32, hidden=4096)
+    need = memory_need(w, 8.0)
+    # 16 bytes/param sharded over 8 GPUs = 14e9; activations 2·s·h·L + 34·s·h with s=4096.
+    acts = 2 * 4096 * 4096 * 32 + 34 * 4096 * 4096  # 1,644,167,168
+    assert float(need.weights + need.grads + need.optimizer) == pytest.approx(14e9)
+    assert float(need.activations) == acts
+    assert float(need.total) == pytest.approx(14e9 + 1_644_167_168)
+
+
+def test_memory_70b_training_needs_32_80gb_gpus() -> None:
+    w = Workload("finetune-full", 70e9, "bf16", tokens=1e9, layers=80, hidden=8192)
+    acts = 2 * 4096 * 8192 * 80 + 34 * 4096 * 8192  # 6,509,559,808
+    usable = 0.85 * 80 * GiB  # 73,014,444,032
+    on16 = float(memory_need(w, 16.0).total)  # 1.12e12/16 = 70e9 + acts = 76.5e9 > usable
+    on32 = float(memory_need(w, 32.0).total)  # 35e9 + acts = 41.5e9
+    assert on16 == pytest.approx(70e9 + acts) and on16 > usable
+    assert on32 == pytest.approx(35e9 + acts) and on32 < usable
+
+
+def test_memory_175b_inference_fp16() -> None:
+    w = Workload("inference", 175e9, "fp16", tokens=1e6, seq_len=2048, batch=1)
+    # Weights alone: 175e9 × 2 bytes = 350 GB. KV: 2·L·h·s·b·2 = 2·96·12288·2048·1·2.
+    kv = 2 * 96 * 12288 * 2048 * 1 * 2  # 9,663,676,416
+    need1 = memory_need(w, 1.0)
+    assert float(need1.weights) == 350e9
+    assert float(need1.kv_cache) == kv
+    assert float(memory_need(w, 8.0).total) == pytest.approx((350e9 + kv) / 8)
+
+
+def test_memory_7b_and_70b_inference() -> None:
+    w7 = Workload("inference", 7e9, "bf16", tokens=1e6, seq_len=4096, batch=16)
+    kv7 = 2 * 33 * 4224 * 4096 * 16 * 2  # L=33, h=4224 from the shape rule
+    assert float(memory_need(w7, 1.0).total) == pytest.approx(14e9 + kv7)
+    w70 = Workload("inference", 70e9, "int4", tokens=1e6, seq_len=4096, batch=1, layers=80, hidden=8192)
+    kv70 = 2 * 80 * 8192 * 4096 * 1 * 2  # int4 weights keep a 16-bit KV cache
+    assert float(memory_need(w70, 2.0).total) == pytest.approx((35e9 + kv70) / 2)
+
+
+def test_memory_175b_training_total_state() -> None:
+    w = Workload("pretrain", 175e9, "bf16", tokens=1e9)
+    need = memory_need(w, 64.0)
+    assert float(need.weights + need.grads + need.optimizer) * 64 == pytest.approx(16 * 175e9)
+
+
+def test_lora_memory() -> None:
+    w = Workload("finetune-lora", 70e9, "int4", tokens=1e8, layers=80, hidden=8192)
+    need = memory_need(w, 1.0)
+    # QLoRA: 70e9 × 0.5 bytes frozen + 0.5% trainable × 16 bytes = 35e9 + 5.6e9.
+    assert float(need.weights + need.grads + need.optimizer) == pytest.approx(35e9 + 0.005 * 70e9 * 16)
+
+
+# -- ranking --------------------------------------------------------------------------------
+
+def test_70b_full_finetune_never_recommends_a_single_24gb_gpu() -> None:
+    w = Workload("finetune-full", 70e9, "bf16", tokens=1e9)
+    rec = recommend(w, load_catalog(overlays=False), limit=None)
+    small = [r for r in rec.rows if r.gpus_total <= 1 and r.mem_per_gpu_bytes <= 24 * GiB]
+    assert small, "the catalog has single 24 GB GPUs to reject"
+    assert all(not r.viable for r in small)
+    assert all("does not fit" in " ".join(r.warnings) for r in small)
+    assert rec.rows[0].viable and rec.rows[0].mem_per_gpu_bytes * rec.rows[0].gpus_total > 1e12
+    # Non-viable rows always rank after viable ones.
+    flags = [r.viable for r in rec.rows]
+    assert flags == sorted(flags, reverse=True)
+
+
+def test_8xa100_vs_8xh100_time_ratio_is_spec_ratio_times_efficiency() -> None:
+    cat = _cat(_inst("a", "A100 80GB SXM", 8, 80, 20.0), _inst("h", "H100 SXM", 8, 80, 40.0))
+    w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
+    rows = {r.instance.instance: r for r in recommend(w, cat).rows}
+    # scaling = 1 / (1 + (G-1)·peak·eff / (bw·T)); NVLink per direction: A100 300, H100 450 GB/s.
+    s_a = 1 / (1 + 7 * 312e12 * 0.45 / (300e9 * T))
+    s_h = 1 / (1 + 7 * 989e12 * 0.45 / (450e9 * T))
+    flops = 6 * 7e9 * 2e10
+    assert rows["a"].hours == pytest.approx(flops / (8 * 312e12 * 0.45 * s_a) / 3600)
+    assert rows["h"].hours == pytest.approx(flops / (8 * 989e12 * 0.45 * s_h) / 3600)
+    assert rows["a"].hours / rows["h"].hours == pytest.approx((989 * s_h) / (312 * s_a))
+    assert rows["h"].efficiency == pytest.approx(0.45 * s_h)
+    assert "PaLM" in rows["h"].efficiency_source
+
+
+def test_cost_is_hours_times_price_and_spot_adds_ten_percent() -> None:
+    cat = _cat(_inst("a", "A100 80GB SXM", 8, 80, 20.0, price_spot_usd_hr=8.0,
+                     price_reserved_3y_usd_hr=10.0))
+    w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
+    r = recommend(w, cat).rows[0]
+    assert r.cost_basis == "on-demand"
+    assert r.cost_usd == pytest.approx(r.hours * 20.0)
+    assert r.cost_spot_usd == pytest.approx(r.hours * 1.1 * 8.0)
+    assert r.cost_reserved_3y_usd == pytest.approx(r.hours * 10.0)
+    achieved_pflops = 6 * 7e9 * 2e10 / (r.hours * 3600) / 1e15
+    assert r.usd_per_pflop_hour == pytest.approx(20.0 / achieved_pflops)
+    rs = recommend(w.with_(spot=True), cat).rows[0]
+    assert rs.cost_basis == "spot"
+    assert rs.hours == pytest.approx(r.hours * 1.1)
+    assert rs.cost_usd == pytest.approx(r.hours * 1.1 * 8.0)
+    assert any("spot" in t for t in recommend(w.with_(spot=True), cat).warnings)
+
+
+def test_multi_node_scaling_uses_the_network_and_warns_about_zones() -> None:
+    p5 = _inst("p5", "H100 SXM", 8, 80, 55.04, network_gbps=3200.0)
+    w = Workload("pretrain", 70e9, "bf16", tokens=1e10)
+    r = recommend(w, _cat(p5)).rows[0]
+    # 1.12e12 bytes of state: 32 GPUs (4 nodes) is the first power of two that fits in 85% of 80 GiB.
+    assert r.nodes == 4 and r.gpus_total == 32 and r.viable
+    # Slowest hop: 3200 Gbit/s per node / 8 GPUs = 50 GB/s per GPU.
+    s = 1 / (1 + 31 * 989e12 * 0.45 / (50e9 * T))
+    assert r.scaling_efficiency == pytest.approx(s)
+    assert r.cost_usd == pytest.approx(r.hours * 55.04 * 4)
+    assert any("one zone" in t for t in r.warnings)
+    # Without a known network, a row never goes multi-node.
+    alone = recommend(w, _cat(_inst("nonet", "H100 SXM", 8, 80, 30.0))).rows[0]
+    assert alone.nodes == 1 and not alone.viable
+
+
+def test_deadline_objective_and_pareto() -> None:
+    slow = _inst("slow", "A100 80GB SXM", 8, 80, 10.0)
+    fast = _inst("fast", "H100 SXM", 8, 80, 40.0)
+    dominated = _inst("dom", "A100 80GB SXM", 8, 80, 50.0)
+    cat = _cat(slow, fast, dominated)
+    w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
+    base = {r.instance.instance: r for r in recommend(w, cat).rows}
+    assert next(r.instance.instance for r in recommend(w, cat).rows) == "slow"  # cheapest
+    assert base["slow"].pareto and base["fast"].pareto and not base["dom"].pareto
+    between = (base["fast"].hours + base["slow"].hours) / 2
+    rec = recommend(w.with_(deadline_hours=between), cat)
+    assert rec.rows[0].instance.instance == "fast" and rec.rows[0].meets_deadline
+    assert rec.rows[1].meets_deadline is False
+    budget = base["slow"].cost_usd * 1.01
+    rec = recommend(w.with_(budget_usd=budget), cat)
+    assert rec.objective == "fastest" and rec.rows[0].instance.instance == "slow"
+    assert recommend(w, cat, objective="fastest").rows[0].instance.instance == "fast"
+
+
+def test_local_row_speedup_and_measured_efficiency() -> None:
+    cat = _cat(_inst("h", "H100 SXM", 8, 80, 40.0))
+    w = Workload("pretrain", 1e9, "bf16", tokens=1e9)
+    local = LocalMachine((("NVIDIA A100-SXM4-80GB", 1),), measured_tflops={"bf16": 250.0})
+    rec = recommend(w, cat, local=local, local_util_pct=50)
+    assert rec.local is not None and rec.local.efficiency_measured
+    # Measured: 250/312 of spec, scaled by published 45% over the 83% typical GEMM ceiling.
+    eff = 250 / 312 * 0.45 / 0.83
+    assert rec.local.efficiency == pytest.approx(eff)
+    assert rec.local.hours == pytest.approx(6 * 1e9 * 1e9 / (312e12 * eff) / 3600)
+    row = rec.rows[0]
+    assert row.speedup_vs_local == pytest.approx(rec.local.hours / row.hours)
+    assert any("input pipeline" in t for t in rec.warnings)
+
+
+def test_compatibility_and_fp64_pitfalls() -> None:
+    cat = _cat(_inst("a100", "A100 80GB SXM", 1, 80, 3.0), _inst("t4", "T4", 1, 16, 0.5),
+               _inst("l4", "L4", 1, 24, 0.8), _inst("mi", "MI300X", 8, 192, 48.0))
+    fp8 = {r.instance.instance: r for r in recommend(Workload("inference", 1e9, "fp8", tokens=1e6), cat).rows}
+    assert not fp8["a100"].viable and any("compute capability 8.0" in t for t in fp8["a100"].warnings)
+    assert fp8["l4"].viable
+    bf16 = {r.instance.instance: r for r in recommend(Workload("pretrain", 1e8, "bf16", tokens=1e8), cat).rows}
+    assert not bf16["t4"].viable
+    assert any("not a CUDA device" in t for t in bf16["mi"].warnings)
+    hpc = Workload.presets()["fp64-risk"].with_(node_limit=1)
+    rows = {r.instance.instance: r for r in recommend(hpc, cat, limit=None).rows}
+    assert any("weak FP64" in t for t in rows["l4"].warnings)
+    # A100 FP64 tensor 19.5 TFLOPS × 70% (HPL-like): 1e18 / (19.5e12 × 0.7) s.
+    assert rows["a100"].hours == pytest.approx(1e18 / (19.5e12 * 0.7) / 3600)
+
+
+def test_unknown_rates_give_unknown_time_not_a_guess() -> None:
+    cat = _cat(_inst("rtxpro", "RTX PRO 6000 Blackwell", 1, 96, 3.4))
+    r = recommend(Workload("pretrain", 1e9, "bf16", tokens=1e9), cat).rows[0]
+    assert r.hours is None and r.cost_usd is None
+    assert any("no bf16 rate" in t for t in r.warnings)
+
+
+def test_presets_are_valid_and_rank() -> None:
+    cat = load_catalog(overlays=False)
+    for key, w in Workload.presets().items():
+        rec = recommend(w, cat, limit=5)
+        assert rec.viable > 0, key
+        assert rec.rows[0].viable and rec.rows[0].hours is not None, key
+
+
+def test_bad_workloads_raise_input_error() -> None:
+    with pytest.raises(InputError):
+        Workload("train", 7e9, "bf17", tokens=1)
+    with pytest.raises(InputError):
+        Workload("train", 7e9, "int4", tokens=1)
+    with pytest.raises(InputError):
+        Workload("dance", 7e9, tokens=1)
+    with pytest.raises(InputError):
+        Workload("train", 7e9)
+
+
+# -- CLI ------------------------------------------------------------------------------------
+
+def test_cli_json_one_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["recommend", "--scenario", "train", "--params", "7e9", "--precision", "bf16",
+            "--tokens", "2e10", "--gpu", "A100-80GB", "--gpus", "8", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    (row,) = out["rows"]
+    s_a = 1 / (1 + 7 * 312e12 * 0.45 / (300e9 * T))
+    assert row["hours"] == pytest.approx(6 * 7e9 * 2e10 / (8 * 312e12 * 0.45 * s_a) / 3600)
+    assert row["gpu_model"] == "A100 80GB SXM" and row["efficiency_source"]
+    assert row["mem_need_per_gpu_bytes"] > 0 and row["cost_usd"] == pytest.approx(
+        row["hours"] * row["price_per_hour_usd"])
+
+
+def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recommend", "--scenario", "train", "--params", "7B", "--tokens", "2e10",
+                 "--instance", "p4d.24xlarge", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert len(rows) == 2 and {r["price_as_of"] for r in rows} == {"2026-01-21", "2023"}
+    assert main(["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "2e10",
+                 "--deadline", "3d", "--budget", "5000", "--provider", "aws,gcp", "--limit", "5"]) == 0
+    text = capsys.readouterr().out
+    assert "as of" in text and ("AWS" in text or "GCP" in text)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["recommend", "--scenario", "train", "--params", "abc", "--tokens", "1e9"],
+        ["recommend", "--scenario", "dance", "--params", "7e9", "--tokens", "1e9"],
+        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--deadline", "soon"],
+        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--instance", "nope"],
+        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--gpu", "Z9000", "--gpus", "2"],
+    ],
+)
+def test_cli_bad_values_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse type errors
+        code = int(exc.code or 0)
+    assert code == 2
+    assert capsys.readouterr().err.strip().count("\n") <= 3
