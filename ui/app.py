@@ -25,6 +25,23 @@ APP_NAME = "gpuprof"
 FIRST_DATA_GRACE_S = 15.0
 
 
+#: Qt messages that say nothing about the app: the offscreen plugin warns on every window
+#: with size constraints. Dropped by the handler :func:`run_app` installs (not in tests).
+_NOISE = ("This plugin does not support propagateSizeHints",)
+
+
+def _install_message_filter() -> None:
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, context: object, message: str) -> None:
+        if any(message.startswith(n) for n in _NOISE):
+            return
+        if kind != QtMsgType.QtDebugMsg:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
 def make_app(argv: list[str] | None = None) -> Any:
     """The QApplication (created once), with names set and pyqtgraph configured."""
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -146,6 +163,7 @@ def run_app(args: argparse.Namespace) -> int:
             raise InputError(tr("folder {p} does not exist", p=out.parent))
         # Headless: no display needed, whatever the environment says.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    _install_message_filter()
     app = make_app()
     if screenshot:
         from .settings import UiSettings
