@@ -141,8 +141,8 @@ def normalize_gpu_model(text: str, memory_gib: float | None = None) -> str | Non
         if parent.upper().startswith("MIG"):
             return None
         raw = parent
-    key = _rule_key(_canon(raw), memory_gib)
-    return key if key in specs else None
+    found = _rule_key(_canon(raw), memory_gib)
+    return found if found in specs else None
 
 
 def gpu_for_nvml_name(name: str, memory_gib: float | None = None) -> GpuSpec | None:
