@@ -212,9 +212,17 @@ class SessionStore:
 
     @staticmethod
     def _connect_readonly(p: Path) -> sqlite3.Connection:
-        uri = p.resolve().as_uri() + "?mode=ro"
+        uri = p.resolve().as_uri()
         try:
-            return sqlite3.connect(uri, uri=True, check_same_thread=False)
+            conn = sqlite3.connect(uri + "?mode=ro", uri=True, check_same_thread=False)
+            try:
+                conn.execute("PRAGMA schema_version").fetchone()
+            except sqlite3.OperationalError:
+                # A WAL file on read-only media cannot get its -shm index: read it as immutable
+                # (what was not checkpointed into the main file is then not visible).
+                conn.close()
+                conn = sqlite3.connect(uri + "?immutable=1", uri=True, check_same_thread=False)
+            return conn
         except sqlite3.Error as e:
             raise InputError(f"{p}: cannot open session file ({e})") from e
 
