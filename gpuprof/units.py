@@ -11,6 +11,7 @@ __all__ = [
     "fmt_num",
     "fmt_duration",
     "fmt_usd",
+    "fmt_latency",
     "NA",
 ]
 
@@ -83,3 +84,15 @@ def fmt_usd(value: float | None, *, digits: int = 2) -> str:
     if _missing(value):
         return NA
     return f"${value:,.{digits}f}"
+
+
+def fmt_latency(seconds: float | None, *, digits: int = 1) -> str:
+    """Short times: ``fmt_latency(12.3e-6) == "12.3 µs"``; also ns, ms and s."""
+    if _missing(seconds):
+        return NA
+    assert seconds is not None
+    s = float(seconds)
+    for scale, unit in ((1e-9, "ns"), (1e-6, "µs"), (1e-3, "ms")):
+        if abs(s) < scale * 1000:
+            return f"{s / scale:.{digits}f} {unit}"
+    return f"{s:.{digits}f} s"

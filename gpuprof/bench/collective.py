@@ -121,8 +121,11 @@ def _sweep(
             recv = torch.empty(per_rank * world, device=dev)
             total_bytes = per_rank * world * 4
 
-            def step(send: Any = send, recv: Any = recv) -> None:
-                dist.all_gather_into_tensor(recv, send)
+            # all_gather_single is the newer name (torch >= 2.12) of all_gather_into_tensor.
+            gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
+
+            def step(send: Any = send, recv: Any = recv, gather: Any = gather) -> None:
+                gather(recv, send)
 
         def sync() -> None:
             if cuda:

@@ -113,7 +113,7 @@ def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
             rate = size / st.median_s
             notes: list[str] = []
             if direction in ("d2d", "host"):
-                notes.append("memory traffic is 2x the bytes copied (each byte read and written)")
+                notes.append("memory traffic = 2x bytes copied (read + write)")
             if ctx.scale < 1:
                 notes.append(f"size scaled by {ctx.scale:g} after out-of-memory")
             res = MemoryResult(

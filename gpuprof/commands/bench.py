@@ -1,0 +1,334 @@
+"""``gpuprof bench``: run the microbenchmark suite; ``bench list | show ID | compare A B``.
+
+torch is imported only when a benchmark runs. Under ``torchrun`` every rank runs the suite
+(``--only collective``); rank 0 alone prints and saves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_num, fmt_pct, fmt_rate
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gpuprof.bench.results import Comparison
+    from gpuprof.bench.runner import BenchRun
+
+__all__ = ["register", "render_run", "render_comparison"]
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "bench",
+        help=tr("run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)"),
+        description=tr(
+            "Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, "
+            "copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a "
+            "training step. Without a GPU the CPU versions run for real; what cannot run says "
+            "why. Results go to the results database; see `gpuprof bench list`."
+        ),
+    )
+    p.add_argument("--suite", choices=("quick", "standard", "full"), default="quick",
+                   help=tr("how much to measure (quick ≈ 30 s on one GPU; default quick)"))
+    p.add_argument("--only", metavar="LIST",
+                   help=tr("comma-separated subset: gemm,memory,p2p,collective,workload"))
+    p.add_argument("--device", metavar="DEV", help=tr("cuda:N or cpu (default: cuda:0 if available)"))
+    p.add_argument("--json", metavar="OUT", help=tr("also write the run as JSON (docs/bench-schema.md)"))
+    p.add_argument("--no-save", action="store_true", help=tr("do not store the run in the results database"))
+    p.set_defaults(func=_cmd_run)
+    bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
+    ls = bsub.add_parser("list", help=tr("list earlier runs, newest first"))
+    ls.add_argument("--limit", type=int, default=20, help=tr("how many runs (default 20)"))
+    ls.set_defaults(func=_cmd_list)
+    show = bsub.add_parser("show", help=tr("show one run (ID, a unique prefix, or 'latest')"))
+    show.add_argument("run_id", metavar="ID")
+    show.add_argument("--json", metavar="OUT", help=tr("write the run as JSON ('-' for stdout)"))
+    show.set_defaults(func=_cmd_show)
+    cmp_ = bsub.add_parser("compare", help=tr("compare two runs, measurement by measurement"))
+    cmp_.add_argument("run_a", metavar="ID_A")
+    cmp_.add_argument("run_b", metavar="ID_B")
+    cmp_.set_defaults(func=_cmd_compare)
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+
+def _rank() -> int:
+    return int(os.environ.get("RANK", "0"))
+
+
+def _open_source(device: str | None) -> Any:
+    """NVML for telemetry during a GPU run; None when there is no driver (never fatal)."""
+    if device == "cpu":
+        return None
+    try:
+        from gpuprof.telemetry.nvml import NvmlSource
+
+        src = NvmlSource()
+        if not src.status().ok:
+            src.close()
+            return None
+        return src
+    except Exception:
+        return None
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from gpuprof.bench.base import CancelToken, RunState
+    from gpuprof.bench.results import ResultsDB, write_json
+    from gpuprof.bench.runner import Runner, RunProgress, parse_only
+
+    only = parse_only(args.only)
+    quiet = _rank() != 0
+    console = _console()
+    source = _open_source(args.device)
+    runner = Runner(device=args.device, suite=args.suite, only=only, source=source)
+    cancel = CancelToken()
+    latest: list[RunProgress] = []
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["run"] = runner.run(on_progress=latest.append, cancel=cancel)
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=work, name="gpuprof-bench", daemon=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=console, transient=True, disable=quiet) as bar:
+            task = bar.add_task(tr("starting (importing torch)…"), total=1.0)
+            thread.start()
+            while thread.is_alive():
+                try:
+                    thread.join(0.1)
+                except KeyboardInterrupt:
+                    cancel.cancel()
+                    bar.update(task, description=tr("cancelling…"))
+                    continue
+                if latest:
+                    p = latest[-1]
+                    bar.update(task, completed=p.fraction,
+                               description=f"[{p.case_index + 1}/{p.case_count}] {p.stage}")
+    finally:
+        if source is not None:
+            source.close()
+    if "error" in outcome:
+        raise outcome["error"]
+    run: BenchRun = outcome["run"]
+    if quiet:
+        return 0
+    if not args.no_save:
+        ResultsDB().save(run)
+    if args.json:
+        write_json(run, args.json)
+    render_run(run, console)
+    if not args.no_save:
+        console.print(tr("saved as {i}: `gpuprof bench show {i}`", i=run.run_id))
+    if run.state is RunState.INTERRUPTED:
+        return 130
+    return 1 if run.state is RunState.FAILURE else 0
+
+
+# --- list / show / compare ------------------------------------------------------------------------
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from gpuprof.bench.results import ResultsDB
+
+    runs = ResultsDB().list_runs(limit=max(1, args.limit))
+    console = _console()
+    if not runs:
+        console.print(tr("no benchmark runs yet: try `gpuprof bench`"))
+        return 0
+    table = Table(title=tr("benchmark runs"))
+    for col in (tr("id"), tr("started"), tr("suite"), tr("device"), tr("state"), tr("results")):
+        table.add_column(col)
+    for r in runs:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_s))
+        device = f"{r.device} ({r.device_name})" if r.device_name else r.device
+        table.add_row(r.run_id, started, r.suite, device, r.state, f"{r.n_ok}/{r.n_results}")
+    console.print(table)
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from gpuprof.bench.results import ResultsDB, run_to_dict, write_json
+
+    run = ResultsDB().load(args.run_id)
+    if args.json == "-":
+        sys.stdout.write(json.dumps(run_to_dict(run), indent=1) + "\n")
+        return 0
+    if args.json:
+        write_json(run, args.json)
+    render_run(run, _console())
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from gpuprof.bench.results import ResultsDB
+
+    db = ResultsDB()
+    a, b = db.load(args.run_a), db.load(args.run_b)
+    if a.run_id == b.run_id:
+        raise InputError(tr("compare needs two different runs"))
+    render_comparison(a, b, db.compare(a.run_id, b.run_id), _console())
+    return 0
+
+
+# --- rendering (shared with the report) -----------------------------------------------------------
+
+
+def _value(metric_unit: str, value: float | None) -> str:
+    if value is None:
+        return NA
+    if metric_unit == "B/s":
+        return fmt_rate(value)
+    if metric_unit == "TFLOPS":
+        return fmt_num(value, "TFLOPS", digits=1 if value >= 10 else 3)
+    return fmt_num(value, metric_unit, digits=1)
+
+
+def _tflops(value: float | None) -> str:
+    return fmt_num(value, digits=1 if value is not None and value >= 10 else 3)
+
+
+def _flags(result: Any) -> str:
+    parts = []
+    if result.throttled:
+        parts.append(tr("THROTTLED: {r}", r=", ".join(result.throttle_reasons)))
+    parts.extend(result.notes)
+    return "; ".join(parts)
+
+
+def render_run(run: BenchRun, console: Console) -> None:
+    """The results of a run as rich tables, one per benchmark family."""
+    from rich.table import Table
+
+    from gpuprof.bench.base import (
+        CollectiveResult,
+        GemmResult,
+        MemoryResult,
+        P2PResult,
+        WorkloadResult,
+    )
+
+    env = run.environment
+    what = env.gpu_name or env.cpu_model or run.device
+    console.print(
+        tr("[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s",
+           i=run.run_id, s=run.suite, d=run.device, w=what, st=run.state.value, t=run.ended_s - run.started_s)
+    )
+    versions = [f"torch {env.torch_version}"] if env.torch_version else []
+    if env.cuda_runtime_version:
+        versions.append(f"CUDA {env.cuda_runtime_version}")
+    if env.driver_version:
+        versions.append(f"driver {env.driver_version}")
+    if env.cublas_version:
+        versions.append(f"cuBLAS {env.cublas_version}")
+    if env.power_limit_w:
+        versions.append(f"power limit {env.power_limit_w:.0f} W")
+    if versions:
+        console.print("  " + ", ".join(versions))
+    for note in run.notes:
+        console.print(f"  {note}")
+    results = run.results
+    gemm = [r for r in results if isinstance(r, GemmResult)]
+    if gemm:
+        t = Table(title=tr("GEMM"))
+        for col in ("case", "TFLOPS median", "mean", "max", "% of peak", "iters", "notes"):
+            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
+        for r in gemm:
+            t.add_row(r.case, _tflops(r.tflops_median), _tflops(r.tflops_mean), _tflops(r.tflops_max),
+                      fmt_pct(r.pct_of_peak, digits=1), str(r.iterations), _flags(r))
+        console.print(t)
+    mem = [r for r in results if isinstance(r, MemoryResult)]
+    if mem:
+        t = Table(title=tr("memory bandwidth (bytes copied)"))
+        for col in ("case", "median", "best", "samples", "verified", "notes"):
+            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
+        for r in mem:
+            t.add_row(r.case, fmt_rate(r.bandwidth_bytes_s), fmt_rate(r.bandwidth_max_bytes_s), str(r.samples),
+                      tr("yes") if r.verified else tr("NO"), _flags(r))
+        console.print(t)
+    for r in (x for x in results if isinstance(x, P2PResult) and x.ok):
+        t = Table(title=tr("P2P unidirectional bandwidth, peer access on ({s})", s=fmt_bytes(r.size_bytes)))
+        t.add_column("src \\ dst")
+        for j in r.devices:
+            t.add_column(f"GPU{j}", justify="right")
+        for i, row in enumerate(r.uni_bw_on_bytes_s):
+            cells = [fmt_rate(v) if v is not None else NA for v in row]
+            if r.links:
+                cells = [f"{c}\n{r.links[i][j] or ''}" if i != j else c for j, c in enumerate(cells)]
+            t.add_row(f"GPU{r.devices[i]}", *cells)
+        console.print(t)
+    coll = [r for r in results if isinstance(r, CollectiveResult)]
+    if coll:
+        t = Table(title=tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size))
+        for col in ("op", "size", "algbw", "busbw", "p50", "p99", "notes"):
+            t.add_column(tr(col), justify="left" if col in ("op", "notes") else "right")
+        for r in coll:
+            t.add_row(r.op, fmt_bytes(r.size_bytes), fmt_rate(r.algbw_bytes_s), fmt_rate(r.busbw_bytes_s),
+                      fmt_latency(r.latency_p50_s), fmt_latency(r.latency_p99_s), _flags(r))
+        console.print(t)
+    work = [r for r in results if isinstance(r, WorkloadResult)]
+    if work:
+        t = Table(title=tr("training step"))
+        for col in ("case", "throughput", "step", "steps", "notes"):
+            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
+        for r in work:
+            t.add_row(r.case, fmt_num(r.throughput_per_s, f"{r.unit}/s", digits=0), fmt_latency(r.step_time_median_s),
+                      str(r.steps), _flags(r))
+        console.print(t)
+    other = [r for r in results if not r.ok]
+    if other:
+        t = Table(title=tr("not measured"))
+        t.add_column(tr("case"))
+        t.add_column(tr("why"))
+        for r in other:
+            t.add_row(f"{r.bench} {r.case}", r.status)
+        console.print(t)
+    for c in run.cases:
+        if c.error or c.notes:
+            detail = "; ".join([*(x for x in [c.error] if x), *c.notes])
+            console.print(f"  {c.name}: {c.state.value}: {detail}")
+
+
+def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console: Console) -> None:
+    from rich.table import Table
+
+    t = Table(title=tr("{a} (A) vs {b} (B)", a=a.run_id, b=b.run_id))
+    for col in ("measurement", "A", "B", "B/A"):
+        t.add_column(tr(col), justify="left" if col == "measurement" else "right")
+    for row in rows:
+        ratio = row.ratio
+        t.add_row(
+            row.key,
+            _value(row.unit, row.a) if row.a is not None else (row.a_status or "-"),
+            _value(row.unit, row.b) if row.b is not None else (row.b_status or "-"),
+            f"{ratio:.3f}" if ratio is not None else NA,
+        )
+    console.print(t)
+    if a.environment.gpu_name != b.environment.gpu_name or a.device != b.device:
+        console.print(tr("note: the runs were on different devices ({x} / {y})",
+                         x=a.environment.gpu_name or a.device, y=b.environment.gpu_name or b.device))
