@@ -12,6 +12,8 @@ __all__ = [
     "fmt_duration",
     "fmt_usd",
     "fmt_latency",
+    "fmt_hours",
+    "fmt_count",
     "NA",
 ]
 
@@ -96,3 +98,28 @@ def fmt_latency(seconds: float | None, *, digits: int = 1) -> str:
         if abs(s) < scale * 1000:
             return f"{s / scale:.{digits}f} {unit}"
     return f"{s:.{digits}f} s"
+
+
+def fmt_hours(hours: float | None) -> str:
+    """Job lengths in hours, digits by size: ``'0.34 h'``, ``'13.6 h'``, ``'2,207 h'``."""
+    if _missing(hours):
+        return NA
+    assert hours is not None
+    h = float(hours)
+    digits = 2 if abs(h) < 10 else 1 if abs(h) < 100 else 0
+    return fmt_num(h, "h", digits=digits)
+
+
+_COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def fmt_count(value: float | None, *, digits: int = 4) -> str:
+    """Large counts with a suffix that ``parse_count`` reads back: ``'100B'``, ``'25.6M'``, ``'2T'``."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    v = float(value)
+    for scale, suffix in _COUNT_SUFFIXES:
+        if abs(v) >= scale:
+            return f"{v / scale:.{digits}g}{suffix}"
+    return f"{v:.{digits}g}"
