@@ -297,6 +297,10 @@ def _noise(seed: int, *keys: int) -> float:
     return (x >> 11) / float(1 << 52) - 1.0
 
 
+#: Where ``open_source(demo=True)`` starts in the script: 3 min in, the middle of "training".
+DEMO_START_OFFSET_S = 180.0
+
+
 def phase_at(elapsed_s: float) -> str:
     """The name of the scripted phase at ``elapsed_s`` seconds from the start."""
     e = elapsed_s % CYCLE_S
@@ -751,7 +755,9 @@ def open_source(
     if replay is not None:
         return ReplaySource(replay)
     if demo:
-        return SimulatedSource(scenario)
+        # Start the script inside the training phase, so a demo shows load at once (and the
+        # power-cap episode a minute later) instead of the scripted idle warm-up.
+        return SimulatedSource(scenario, start_s=time.time() - DEMO_START_OFFSET_S)
     from gpuprof.telemetry.nvml import NvmlSource
 
     source: TelemetrySource = NvmlSource()
