@@ -416,11 +416,15 @@ class _Monitor:
             return tuple(self._points)
 
     def reasons_between(self, gpu_index: int | None, t0: float, t1: float) -> tuple[str, ...]:
-        """Throttle reasons (benign ones dropped) seen on ``gpu_index`` in [t0, t1], sorted."""
+        """Throttle reasons (benign ones dropped) seen on ``gpu_index`` in (t0, t1], sorted.
+
+        The runner samples right after each result, so the window of a result runs from just after
+        the previous result's sample to its own; background samples fill long windows.
+        """
         seen: set[str] = set()
         with self._lock:
             for p in self._points:
-                if (gpu_index is None or p.gpu_index == gpu_index) and t0 <= p.time_s <= t1:
+                if (gpu_index is None or p.gpu_index == gpu_index) and t0 < p.time_s <= t1:
                     seen.update(r for r in p.throttle_reasons if r not in BENIGN_CLOCK_REASONS)
         return tuple(sorted(seen))
 
@@ -600,7 +604,6 @@ class Runner:
         notes: list[str] = []
         error: str | None = None
         state = RunState.SUCCESS
-        margin = self._interval_s or 0.0
 
         def report(fraction: float, stage: str) -> None:
             if on_progress is not None:
@@ -639,7 +642,7 @@ class Runner:
                         if monitor is not None:
                             monitor.sample()
                             now = self._wall()
-                            reasons = monitor.reasons_between(nvml_index, mark - margin, now)
+                            reasons = monitor.reasons_between(nvml_index, mark, now)
                             mark = now
                             if reasons and res.status == "ok":
                                 res = dataclasses.replace(res, throttle_reasons=reasons)

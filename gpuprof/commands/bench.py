@@ -162,7 +162,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
         console.print(tr("no benchmark runs yet: try `gpuprof bench`"))
         return 0
     table = Table(title=tr("benchmark runs"))
-    for col in (tr("id"), tr("started"), tr("suite"), tr("device"), tr("state"), tr("results")):
+    table.add_column(tr("id"), no_wrap=True, min_width=max(len(r.run_id) for r in runs))
+    for col in (tr("started"), tr("suite"), tr("device"), tr("state"), tr("results")):
         table.add_column(col)
     for r in runs:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_s))
