@@ -48,6 +48,7 @@ __all__ = [
     "BenchValue",
     "Exporter",
     "SnapshotCollector",
+    "bench_values_of",
     "render_text",
 ]
 
@@ -180,22 +181,47 @@ class BenchValue:
 
 
 def _default_bench_values() -> list[BenchValue]:
-    """The latest results from the benchmark database, when that module offers them.
+    """The numbers of the latest run in the benchmark results database (none if no database).
 
-    Contract with :mod:`gpuprof.bench.results`: an optional ``exporter_values()`` returning
-    objects with the :class:`BenchValue` attributes. Missing module or function: no results.
+    Each ok result gives its headline number (``tflops_median``, ...; the unit is in the name)
+    and its percent of the spec peak where known. A module-level
+    ``gpuprof.bench.results.exporter_values()``, when present, takes precedence.
     """
     try:
         results = importlib.import_module("gpuprof.bench.results")
     except ImportError:
         return []
     fn = getattr(results, "exporter_values", None)
-    if not callable(fn):
+    if callable(fn):
+        return [
+            BenchValue(str(v.benchmark), str(v.case), str(v.metric), float(v.value), str(getattr(v, "gpu", "")))
+            for v in fn()
+        ]
+    from gpuprof.paths import results_db_path
+
+    if not results_db_path().exists():
         return []
-    return [
-        BenchValue(str(v.benchmark), str(v.case), str(v.metric), float(v.value), str(getattr(v, "gpu", "")))
-        for v in fn()
-    ]
+    db = results.ResultsDB()
+    runs = db.list_runs(limit=1)
+    if not runs:
+        return []
+    run = db.load(runs[0].run_id)
+    return bench_values_of(run)
+
+
+def bench_values_of(run: Any) -> list[BenchValue]:
+    """:class:`BenchValue` s of a benchmark run: each ok result's headline and % of peak."""
+    out: list[BenchValue] = []
+    for result in run.results:
+        headline = getattr(result, "headline", None)
+        if not result.ok or not callable(headline):
+            continue
+        name, value, _unit = headline()
+        pairs = [(name, value), ("pct_of_peak", getattr(result, "pct_of_peak", None))]
+        for metric, v in pairs:
+            if isinstance(v, int | float) and not isinstance(v, bool) and v == v:
+                out.append(BenchValue(str(result.bench), str(result.case), metric, float(v), str(run.device)))
+    return out
 
 
 class SnapshotCollector(Collector):

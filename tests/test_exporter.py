@@ -358,3 +358,29 @@ def test_cli_rejects_bad_bind_address(capsys):
 
     assert main(["exporter", "--bind", "not an address", "--demo"]) == 2
     assert "--bind" in capsys.readouterr().err
+
+
+def test_bench_values_of_a_run_take_headlines_of_ok_results():
+    from types import SimpleNamespace
+
+    from gpuprof.bench.base import GemmResult, Result
+    from gpuprof.exporter import bench_values_of
+
+    gemm = GemmResult(bench="gemm", case="bf16 4096", dtype="bf16", m=4096, n=4096, k=4096, iterations=10,
+                      time_mean_s=1e-3, time_median_s=1e-3, time_min_s=1e-3, tflops_mean=130.0,
+                      tflops_median=137.4, tflops_max=140.0, peak_tflops=989.0, pct_of_peak=13.9)
+    skipped = Result(bench="p2p", case="0->1", status="skipped: needs 2 CUDA devices")
+    run = SimpleNamespace(device="cuda:0", results=(gemm, skipped))
+    values = bench_values_of(run)
+    assert values == [
+        BenchValue("gemm", "bf16 4096", "tflops_median", 137.4, "cuda:0"),
+        BenchValue("gemm", "bf16 4096", "pct_of_peak", 13.9, "cuda:0"),
+    ]
+
+
+def test_no_results_database_means_no_bench_metrics(tmp_path, monkeypatch):
+    from gpuprof.exporter import _default_bench_values
+
+    monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path))
+    assert _default_bench_values() == []
+    assert not (tmp_path / "results.sqlite").exists()  # a scrape never creates the database
