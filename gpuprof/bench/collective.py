@@ -12,6 +12,7 @@ Each iteration is timed on every rank and the slowest rank's time counts.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue as queue_mod
 import socket
@@ -113,8 +114,7 @@ def _sweep(
             buf = torch.zeros(numel, device=dev)  # zeros stay finite however often summed
             total_bytes = numel * 4
 
-            def step(buf: Any = buf) -> None:
-                dist.all_reduce(buf)
+            step: Callable[[], Any] = functools.partial(dist.all_reduce, buf)
         else:
             per_rank = max(size // 4 // world, 1)
             send = torch.full((per_rank,), float(rank), device=dev)
@@ -124,8 +124,7 @@ def _sweep(
             # all_gather_single is the newer name (torch >= 2.12) of all_gather_into_tensor.
             gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
 
-            def step(send: Any = send, recv: Any = recv, gather: Any = gather) -> None:
-                gather(recv, send)
+            step = functools.partial(gather, recv, send)
 
         def sync() -> None:
             if cuda:
@@ -143,7 +142,8 @@ def _sweep(
         iters = int(min(50 if cuda else 20, max(5, target_s / max(probe.item(), 1e-6))))
         times = torch.zeros(iters, dtype=torch.float64)
         if cuda:
-            events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
+            new_event: Any = torch.cuda.Event
+            events = [(new_event(enable_timing=True), new_event(enable_timing=True)) for _ in range(iters)]
             for a, b in events:
                 a.record()
                 step()

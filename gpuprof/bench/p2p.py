@@ -121,7 +121,7 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
         stage = torch.empty(size, dtype=torch.uint8, pin_memory=True)
         stage_back = torch.empty(size, dtype=torch.uint8, pin_memory=True)
         tiny_stage = torch.empty(4, dtype=torch.uint8, pin_memory=True)
-        streams = [torch.cuda.Stream(device=d) for d in devs]
+        streams = [torch.cuda.Stream(device=d) for d in devs]  # type: ignore[no-untyped-call]
         iters = 5 if ctx.suite == "quick" else 10
         empty: list[list[float | None]] = [[None] * n for _ in range(n)]
         uni_on, uni_off, bi_on, bi_off = ([r[:] for r in empty] for _ in range(4))

@@ -330,9 +330,9 @@ def capture_environment(device: str, source: Any = None, *, nvml_index: int | No
             cublas_version=_cublas_version(),
         )
         with contextlib.suppress(Exception):
-            env["cudnn_version"] = str(torch.backends.cudnn.version())
+            env["cudnn_version"] = str(torch.backends.cudnn.version())  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
-            env["nccl_version"] = ".".join(map(str, torch.cuda.nccl.version()))
+            env["nccl_version"] = ".".join(map(str, torch.cuda.nccl.version()))  # type: ignore[no-untyped-call]
     if source is not None and device.startswith("cuda"):
         index = nvml_index if nvml_index is not None else _nvml_index_for(device, source)
         env["gpu_nvml_index"] = index

@@ -103,7 +103,7 @@ def timer_for_device(device: str, clock: Callable[[], float] = time.perf_counter
 
         dev = torch.device(device)
         return CudaEventTimer(
-            lambda: torch.cuda.Event(enable_timing=True),
+            lambda: torch.cuda.Event(enable_timing=True),  # type: ignore[no-untyped-call]
             lambda: torch.cuda.synchronize(dev),
         )
     return WallTimer(clock)

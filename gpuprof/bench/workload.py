@@ -76,7 +76,8 @@ def _transformer(cfg: TransformerConfig) -> Any:
                 q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), is_causal=True
             )
             x = x + self.proj(att.transpose(1, 2).reshape(b, t, d))
-            return x + self.down(F.gelu(self.up(self.ln2(x))))
+            out: torch.Tensor = x + self.down(F.gelu(self.up(self.ln2(x))))
+            return out
 
     return Block()
 
@@ -154,7 +155,7 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
             with torch.autocast(device_type=dev.type, dtype=amp_dtype, enabled=dt != "fp32"):
                 out = net(x)
                 loss = F.mse_loss(out.float(), target) if model == "transformer" else F.cross_entropy(out.float(), target)
-            scaler.scale(loss).backward()
+            scaler.scale(loss).backward()  # type: ignore[no-untyped-call]
             scaler.step(opt)
             scaler.update()
 

@@ -259,60 +259,60 @@ def render_run(run: BenchRun, console: Console) -> None:
         t = Table(title=tr("GEMM"))
         for col in ("case", "TFLOPS median", "mean", "max", "% of peak", "iters", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for r in gemm:
-            t.add_row(r.case, _tflops(r.tflops_median), _tflops(r.tflops_mean), _tflops(r.tflops_max),
-                      fmt_pct(r.pct_of_peak, digits=1), str(r.iterations), _flags(r))
+        for g in gemm:
+            t.add_row(g.case, _tflops(g.tflops_median), _tflops(g.tflops_mean), _tflops(g.tflops_max),
+                      fmt_pct(g.pct_of_peak, digits=1), str(g.iterations), _flags(g))
         console.print(t)
     mem = [r for r in results if isinstance(r, MemoryResult)]
     if mem:
         t = Table(title=tr("memory bandwidth (bytes copied)"))
         for col in ("case", "median", "best", "samples", "verified", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for r in mem:
-            t.add_row(r.case, fmt_rate(r.bandwidth_bytes_s), fmt_rate(r.bandwidth_max_bytes_s), str(r.samples),
-                      tr("yes") if r.verified else tr("NO"), _flags(r))
+        for m in mem:
+            t.add_row(m.case, fmt_rate(m.bandwidth_bytes_s), fmt_rate(m.bandwidth_max_bytes_s), str(m.samples),
+                      tr("yes") if m.verified else tr("NO"), _flags(m))
         console.print(t)
-    for r in (x for x in results if isinstance(x, P2PResult) and x.ok):
-        t = Table(title=tr("P2P unidirectional bandwidth, peer access on ({s})", s=fmt_bytes(r.size_bytes)))
+    for p in (x for x in results if isinstance(x, P2PResult) and x.ok):
+        t = Table(title=tr("P2P unidirectional bandwidth, peer access on ({s})", s=fmt_bytes(p.size_bytes)))
         t.add_column("src \\ dst")
-        for j in r.devices:
+        for j in p.devices:
             t.add_column(f"GPU{j}", justify="right")
-        for i, row in enumerate(r.uni_bw_on_bytes_s):
+        for i, row in enumerate(p.uni_bw_on_bytes_s):
             cells = [fmt_rate(v) if v is not None else NA for v in row]
-            if r.links:
-                cells = [f"{c}\n{r.links[i][j] or ''}" if i != j else c for j, c in enumerate(cells)]
-            t.add_row(f"GPU{r.devices[i]}", *cells)
+            if p.links:
+                cells = [f"{c}\n{p.links[i][j] or ''}" if i != j else c for j, c in enumerate(cells)]
+            t.add_row(f"GPU{p.devices[i]}", *cells)
         console.print(t)
     coll = [r for r in results if isinstance(r, CollectiveResult)]
     if coll:
         t = Table(title=tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size))
         for col in ("op", "size", "algbw", "busbw", "p50", "p99", "notes"):
             t.add_column(tr(col), justify="left" if col in ("op", "notes") else "right")
-        for r in coll:
-            t.add_row(r.op, fmt_bytes(r.size_bytes), fmt_rate(r.algbw_bytes_s), fmt_rate(r.busbw_bytes_s),
-                      fmt_latency(r.latency_p50_s), fmt_latency(r.latency_p99_s), _flags(r))
+        for c in coll:
+            t.add_row(c.op, fmt_bytes(c.size_bytes), fmt_rate(c.algbw_bytes_s), fmt_rate(c.busbw_bytes_s),
+                      fmt_latency(c.latency_p50_s), fmt_latency(c.latency_p99_s), _flags(c))
         console.print(t)
     work = [r for r in results if isinstance(r, WorkloadResult)]
     if work:
         t = Table(title=tr("training step"))
         for col in ("case", "throughput", "step", "steps", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for r in work:
-            t.add_row(r.case, fmt_num(r.throughput_per_s, f"{r.unit}/s", digits=0), fmt_latency(r.step_time_median_s),
-                      str(r.steps), _flags(r))
+        for w in work:
+            t.add_row(w.case, fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0), fmt_latency(w.step_time_median_s),
+                      str(w.steps), _flags(w))
         console.print(t)
     other = [r for r in results if not r.ok]
     if other:
         t = Table(title=tr("not measured"))
         t.add_column(tr("case"))
         t.add_column(tr("why"))
-        for r in other:
-            t.add_row(f"{r.bench} {r.case}", r.status)
+        for o in other:
+            t.add_row(f"{o.bench} {o.case}", o.status)
         console.print(t)
-    for c in run.cases:
-        if c.error or c.notes:
-            detail = "; ".join([*(x for x in [c.error] if x), *c.notes])
-            console.print(f"  {c.name}: {c.state.value}: {detail}")
+    for case in run.cases:
+        if case.error or case.notes:
+            detail = "; ".join([*(x for x in [case.error] if x), *case.notes])
+            console.print(f"  {case.name}: {case.state.value}: {detail}")
 
 
 def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console: Console) -> None:
