@@ -8,6 +8,7 @@ Sub-commands live in :mod:`gpuprof.commands`, one module per area, each with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -99,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tr("gpuprof: interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # `gpuprof devices --json | head`: the reader left. Point stdout at /dev/null so that
+        # Python's flush at exit does not print a second BrokenPipeError.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
         return 0
     except Exception as exc:  # the last line of defence prints, never dumps
         if debug:
