@@ -101,11 +101,13 @@ def fmt_latency(seconds: float | None, *, digits: int = 1) -> str:
 
 
 def fmt_hours(hours: float | None) -> str:
-    """Job lengths in hours, digits by size: ``'0.34 h'``, ``'13.6 h'``, ``'2,207 h'``."""
+    """Job lengths in hours, digits by size: ``'0.0024 h'``, ``'13.6 h'``, ``'2,207 h'``."""
     if _missing(hours):
         return NA
     assert hours is not None
     h = float(hours)
+    if 0 < abs(h) < 1:
+        return f"{h:.2g} h"
     digits = 2 if abs(h) < 10 else 1 if abs(h) < 100 else 0
     return fmt_num(h, "h", digits=digits)
 

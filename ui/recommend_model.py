@@ -1,0 +1,262 @@
+"""The Recommend tab's table: ranked rows in a QAbstractTableModel behind a sorting proxy.
+
+``Qt.UserRole`` gives raw values for sorting (numbers as numbers, missing values as +inf so they
+sort last in ascending order); ``ROW_ROLE`` gives the :class:`RecommendationRow` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gpuprof.recommend.rank import RecommendationRow
+from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor, QFont
+
+__all__ = ["COLUMNS", "ROW_ROLE", "RecommendModel", "RecommendProxy", "column"]
+
+_Index = QModelIndex | QPersistentModelIndex
+ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+_INF = math.inf
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("RecommendModel", text)
+
+
+def _usd(value: float | None) -> str:
+    if value is None:
+        return NA
+    return fmt_usd(value, digits=0 if value >= 100 else 2)
+
+
+def _speedup(value: float | None) -> str:
+    if value is None:
+        return NA
+    return f"{value:.3g}×"
+
+
+def _gpus(r: RecommendationRow) -> str:
+    return f"{r.gpus_total:g}× {r.instance.gpu_model}"
+
+
+def _memory(r: RecommendationRow) -> str:
+    # Both in GiB so the two numbers compare at a glance: "0.4 / 48 GiB".
+    need = r.mem_need_per_gpu_bytes / 2**30
+    have = fmt_bytes(r.mem_per_gpu_bytes, digits=0)
+    return f"{need:.{1 if need < 100 else 0}f} / {have}"
+
+
+def _instance(r: RecommendationRow) -> str:
+    return f"{r.nodes}× {r.instance.instance}" if r.nodes > 1 else r.instance.instance
+
+
+def _num(value: float | None) -> float:
+    return _INF if value is None or not math.isfinite(value) else float(value)
+
+
+# (key, header, tooltip, display(row), sort key(row)); headers and tooltips are translated when
+# shown. Prices are the whole job's cost; "as of" sits next to the ranking price, and every price
+# cell's tooltip repeats it with the source.
+_Col = tuple[str, str, str, Callable[[RecommendationRow], str], Callable[[RecommendationRow], Any]]
+COLUMNS: tuple[_Col, ...] = (
+    ("rank", "#", "Rank: fitting first, then the objective (cheapest or fastest)",
+     lambda r: str(r.rank) if r.rank else "—", lambda r: r.rank if r.rank else _INF),
+    ("pareto", "★", "★ = on the Pareto front of time against cost: nothing else is both "
+     "faster and cheaper", lambda r: "★" if r.pareto else "", lambda r: 0 if r.pareto else 1),
+    ("provider", "Provider", "Cloud provider (\"local\" is this machine)",
+     lambda r: r.instance.provider, lambda r: r.instance.provider.lower()),
+    ("instance", "Instance", "Instance type; \"N×\" when the job needs N nodes",
+     _instance, lambda r: _instance(r).lower()),
+    ("region", "Region", "Region of the price",
+     lambda r: r.instance.region or NA, lambda r: r.instance.region.lower()),
+    ("gpus", "GPUs", "GPUs in the whole configuration (all nodes) and their model",
+     _gpus, lambda r: (r.gpus_total, r.instance.gpu_model)),
+    ("memory", "Memory / GPU", "Memory the workload needs per GPU / memory each GPU has",
+     _memory, lambda r: r.mem_need_per_gpu_bytes / r.mem_per_gpu_bytes
+     if r.mem_per_gpu_bytes else _INF),
+    ("fits", "Fits", "Whether the workload fits in GPU memory with 15% headroom",
+     lambda r: _t("yes") if r.fits else _t("no"), lambda r: 0 if r.fits else 1),
+    ("hours", "Time", "Estimated wall-clock time of the job, hours (spot: +10% for restarts)",
+     lambda r: fmt_hours(r.hours), lambda r: _num(r.hours)),
+    ("speedup", "vs here", "How many times faster than this machine (> 1: faster)",
+     lambda r: _speedup(r.speedup_vs_local), lambda r: _num(r.speedup_vs_local)),
+    ("cost", "Job cost", "Cost of the whole job on the basis used for ranking (on-demand, or "
+     "spot when spot is allowed and offered), USD",
+     lambda r: _usd(r.cost_usd) + (" " + _t("spot") if r.cost_basis == "spot" and r.cost_usd
+                                   is not None else ""), lambda r: _num(r.cost_usd)),
+    ("per_hour", "$/h", "Price per hour of all nodes on the ranking basis, USD/h",
+     lambda r: _usd(r.price_per_hour_usd) + "/h" if r.price_per_hour_usd is not None else NA,
+     lambda r: _num(r.price_per_hour_usd)),
+    ("as_of", "Prices as of", "Date of the prices in this row (prices change; check the provider)",
+     lambda r: r.instance.as_of or NA, lambda r: r.instance.as_of),
+    ("ondemand", "On-demand", "Whole job at the on-demand price, USD",
+     lambda r: _usd(r.cost_ondemand_usd), lambda r: _num(r.cost_ondemand_usd)),
+    ("spot", "Spot", "Whole job at the spot price (+10% time for checkpoints and "
+     "interruptions), USD", lambda r: _usd(r.cost_spot_usd), lambda r: _num(r.cost_spot_usd)),
+    ("reserved1", "Reserved 1y", "Whole job at the 1-year reserved price, USD",
+     lambda r: _usd(r.cost_reserved_1y_usd), lambda r: _num(r.cost_reserved_1y_usd)),
+    ("reserved3", "Reserved 3y", "Whole job at the 3-year reserved price, USD",
+     lambda r: _usd(r.cost_reserved_3y_usd), lambda r: _num(r.cost_reserved_3y_usd)),
+    ("efficiency", "Efficiency", "Share of the spec peak the job achieves: base × multi-GPU "
+     "scaling; \"measured\" when benchmarked on this machine",
+     lambda r: (fmt_pct(r.efficiency * 100) + (" " + _t("measured") if r.efficiency_measured
+                                                else "")) if r.efficiency is not None else NA,
+     lambda r: _num(r.efficiency)),
+    ("pflop", "$/PFLOP-h", "USD per achieved PFLOP-hour (price per hour ÷ achieved PFLOP/s)",
+     lambda r: _usd(r.usd_per_pflop_hour), lambda r: _num(r.usd_per_pflop_hour)),
+)
+_KEYS = tuple(c[0] for c in COLUMNS)
+_RIGHT = {"rank", "hours", "cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour",
+          "efficiency", "pflop", "speedup", "memory"}
+_PRICE_KEYS = {"cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour"}
+
+
+def column(key: str) -> int:
+    """The column number of ``key`` (e.g. ``"cost"``)."""
+    return _KEYS.index(key)
+
+
+class RecommendModel(QAbstractTableModel):
+    """Ranked rows plus, optionally, this machine's row (drawn in italics at the end)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[RecommendationRow] = []
+        self._local: RecommendationRow | None = None
+        self.muted = QColor("#868e96")
+        self.local_bg = QColor(28, 126, 214, 36)
+        self.pareto_fg = QColor("#e8590c")
+
+    # -- data in --------------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[RecommendationRow], local: RecommendationRow | None) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self._local = local
+        self.endResetModel()
+
+    def row_at(self, row: int) -> RecommendationRow:
+        if row == len(self._rows) and self._local is not None:
+            return self._local
+        return self._rows[row]
+
+    def is_local(self, row: int) -> bool:
+        return self._local is not None and row == len(self._rows)
+
+    @property
+    def rows(self) -> tuple[RecommendationRow, ...]:
+        return tuple(self._rows)
+
+    # -- Qt API ---------------------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
+        if parent.isValid():
+            return 0
+        return len(self._rows) + (1 if self._local is not None else 0)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _t(COLUMNS[section][1])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _t(COLUMNS[section][2])
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        r = self.row_at(index.row())
+        key, _, _, display, sort_key = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return display(r)
+        if role == Qt.ItemDataRole.UserRole:
+            return sort_key(r)
+        if role == ROW_ROLE:
+            return r
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, key)
+        if role == Qt.ItemDataRole.TextAlignmentRole and key in _RIGHT:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if key == "pareto" and r.pareto:
+                return QBrush(self.pareto_fg)
+            if not r.viable:
+                return QBrush(self.muted)
+            return None
+        if role == Qt.ItemDataRole.BackgroundRole and self.is_local(index.row()):
+            return QBrush(self.local_bg)
+        if role == Qt.ItemDataRole.FontRole and self.is_local(index.row()):
+            font = QFont()
+            font.setItalic(True)
+            return font
+        return None
+
+    @staticmethod
+    def _tooltip(r: RecommendationRow, key: str) -> str:
+        inst = r.instance
+        if key in _PRICE_KEYS:
+            as_of = inst.as_of or _t("unknown date")
+            return _t("Price as of %1 — source: %2").replace("%1", as_of).replace(
+                "%2", inst.source or NA)
+        if key == "fits" and not r.fits:
+            return _t("Needs %1 per GPU; the GPU has %2").replace(
+                "%1", fmt_bytes(r.mem_need_per_gpu_bytes)).replace(
+                "%2", fmt_bytes(r.mem_per_gpu_bytes))
+        if key == "efficiency":
+            return r.efficiency_source
+        if key == "instance":
+            return r.label
+        if key == "gpus":
+            return _gpus(r)
+        if key == "region":
+            return inst.region or NA
+        return ""
+
+
+class RecommendProxy(QSortFilterProxyModel):
+    """Sorts on raw values; ``fits_only`` hides rows that do not fit (this machine stays)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._fits_only = False
+        self.setSortRole(Qt.ItemDataRole.UserRole)
+        self.setDynamicSortFilter(True)
+
+    @property
+    def fits_only(self) -> bool:
+        return self._fits_only
+
+    def set_fits_only(self, on: bool) -> None:
+        if on != self._fits_only:
+            self.beginFilterChange()
+            self._fits_only = on
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        if not self._fits_only or not isinstance(model, RecommendModel):
+            return True
+        if model.is_local(source_row):
+            return True
+        return model.row_at(source_row).viable
+
+    def lessThan(self, left: _Index, right: _Index) -> bool:
+        a = left.data(Qt.ItemDataRole.UserRole)
+        b = right.data(Qt.ItemDataRole.UserRole)
+        try:
+            return bool(a < b)
+        except TypeError:
+            return str(a) < str(b)

@@ -1,0 +1,195 @@
+"""Time-vs-cost scatter of the Recommend tab: log axes, the Pareto front highlighted and joined.
+
+pyqtgraph's ScatterPlotItem has no log mode of its own, so the points are given as log10 values
+and only the axes are switched to log mode (they then label 10^x ticks as plain numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from gpuprof.recommend.rank import RecommendationRow
+from gpuprof.units import fmt_count, fmt_hours, fmt_usd
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from .theme import Theme
+
+__all__ = ["CostTimeScatter", "LogAxis"]
+
+_POINT = "#4c6ef5"
+_PARETO = "#e8590c"
+_SELECTED = "#c92a2a"
+_LOCAL = "#2b8a3e"
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("CostTimeScatter", text)
+
+
+class LogAxis(pg.AxisItem):
+    """Log-axis ticks as plain numbers (``0.5``, ``20``, ``3k``), not ``5·10⁻¹``."""
+
+    def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        xs = [10.0 ** float(v) * scale for v in values]
+        crowded = len(xs) > 6
+        out = []
+        for x in xs:
+            mantissa = x / 10.0 ** math.floor(math.log10(x) + 1e-9) if x > 0 else 0.0
+            if crowded and round(mantissa) not in (1, 2, 5):
+                out.append("")
+            else:
+                out.append(fmt_count(x, digits=3))
+        return out
+
+
+class CostTimeScatter(QWidget):
+    """Every viable configuration as a point (x: hours, y: USD); ``point_clicked(row_index)``."""
+
+    point_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = pg.PlotWidget(self, axisItems={"bottom": LogAxis("bottom"),
+                                                   "left": LogAxis("left")})
+        self.view.setToolTip(_t("Each point is one configuration that fits: estimated time "
+                                "against job cost, both on log scales. Orange points joined by a "
+                                "line are the Pareto front. Click a point to select its row."))
+        self.plot: pg.PlotItem = self.view.getPlotItem()
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setLogMode(x=True, y=True)
+        for name in ("left", "bottom"):
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
+        self.plot.setLabel("bottom", _t("time"), units=_t("hours"))
+        self.plot.setLabel("left", _t("job cost"), units=_t("USD"))
+        self.plot.setTitle(_t("Time vs cost (log–log); ★ Pareto front"), size="9pt")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.getAxis("left").setWidth(64)
+
+        self.points = pg.ScatterPlotItem(
+            size=7, pen=pg.mkPen(None), brush=pg.mkBrush(QColor(_POINT).lighter(110)),
+            hoverable=True, hoverSize=10, tip=self._tip)
+        self.front = pg.PlotCurveItem(pen=pg.mkPen(_PARETO, width=1.5))
+        self.pareto_points = pg.ScatterPlotItem(
+            size=11, symbol="star", pen=pg.mkPen("#7a2e00", width=0.8), brush=pg.mkBrush(_PARETO),
+            hoverable=True, hoverSize=14, tip=self._tip)
+        self.selected = pg.ScatterPlotItem(
+            size=18, symbol="o", pen=pg.mkPen(_SELECTED, width=2), brush=pg.mkBrush(None))
+        self.local_line = pg.InfiniteLine(
+            angle=90, movable=False, pen=pg.mkPen(_LOCAL, width=1.5, style=Qt.PenStyle.DashLine),
+            label=_t("this machine"), labelOpts={"position": 0.92, "color": _LOCAL})
+        for item in (self.points, self.front, self.pareto_points, self.selected):
+            self.plot.addItem(item)
+        self.plot.addItem(self.local_line, ignoreBounds=True)
+        self.local_line.hide()
+        self.points.sigClicked.connect(self._on_clicked)
+        self.pareto_points.sigClicked.connect(self._on_clicked)
+        self._rows: dict[int, RecommendationRow] = {}
+        self._xy: dict[int, tuple[float, float]] = {}
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+
+    # -- data -------------------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[RecommendationRow], local_hours: float | None = None) -> None:
+        """Plot the rows that fit and have both a time and a cost; index = position in ``rows``."""
+        self._rows.clear()
+        self._xy.clear()
+        xs: list[float] = []
+        ys: list[float] = []
+        idx: list[int] = []
+        for i, r in enumerate(rows):
+            if not r.viable or r.hours is None or r.cost_usd is None:
+                continue
+            if r.hours <= 0 or r.cost_usd <= 0:
+                continue
+            x, y = math.log10(r.hours), math.log10(r.cost_usd)
+            self._rows[i] = r
+            self._xy[i] = (x, y)
+            xs.append(x)
+            ys.append(y)
+            idx.append(i)
+        pareto = [k for k, i in enumerate(idx) if rows[i].pareto]
+        rest = [k for k, i in enumerate(idx) if not rows[i].pareto]
+        self.points.setData(x=[xs[k] for k in rest], y=[ys[k] for k in rest],
+                            data=[idx[k] for k in rest])
+        order = sorted(pareto, key=lambda k: (xs[k], ys[k]))
+        px = np.array([xs[k] for k in order], dtype=float)
+        py = np.array([ys[k] for k in order], dtype=float)
+        self.pareto_points.setData(x=px, y=py, data=[idx[k] for k in order])
+        if len(px) >= 2:
+            self.front.setData(x=px, y=py)
+        else:
+            self.front.setData(x=np.empty(0), y=np.empty(0))
+        self.selected.setData(x=[], y=[])
+        if local_hours is not None and local_hours > 0 and math.isfinite(local_hours):
+            self.local_line.setValue(math.log10(local_hours))
+            self.local_line.label.setFormat(_t("this machine: %1").replace(
+                "%1", fmt_hours(local_hours)))
+            self.local_line.show()
+        else:
+            self.local_line.hide()
+        self._autorange(xs, ys, local_hours)
+
+    def _autorange(self, xs: list[float], ys: list[float], local_hours: float | None) -> None:
+        if not xs:
+            self.plot.setXRange(0, 2, padding=0)
+            self.plot.setYRange(1, 4, padding=0)
+            return
+        x_lo, x_hi = min(xs), max(xs)
+        if local_hours is not None and local_hours > 0 and math.isfinite(local_hours):
+            lx = math.log10(local_hours)
+            # Keep the local line in view unless it is absurdly far (a decades-long job here).
+            if x_lo - 3 <= lx <= x_hi + 3:
+                x_lo, x_hi = min(x_lo, lx), max(x_hi, lx)
+        y_lo, y_hi = min(ys), max(ys)
+        self.plot.setXRange(x_lo - 0.15, x_hi + 0.15, padding=0)
+        self.plot.setYRange(y_lo - 0.15, y_hi + 0.15, padding=0)
+
+    def select(self, row_index: int | None) -> None:
+        """Ring the point of ``row_index`` (no ring when it is not plotted)."""
+        xy = self._xy.get(row_index) if row_index is not None else None
+        if xy is None:
+            self.selected.setData(x=[], y=[])
+        else:
+            self.selected.setData(x=[xy[0]], y=[xy[1]])
+
+    # -- read back (tests, screenshots) -----------------------------------------------------------
+    def pareto_count(self) -> int:
+        return len(self.pareto_points.data)
+
+    def point_count(self) -> int:
+        return len(self.points.data) + len(self.pareto_points.data)
+
+    def plotted_rows(self) -> tuple[int, ...]:
+        return tuple(sorted(self._rows))
+
+    # -- events -----------------------------------------------------------------------------------
+    def _on_clicked(self, item: Any, points: Any, *args: Any) -> None:
+        if len(points):
+            self.point_clicked.emit(int(points[0].data()))
+
+    def _tip(self, x: float, y: float, data: Any) -> str:
+        r = self._rows.get(int(data)) if data is not None else None
+        if r is None:
+            return ""
+        return (f"{r.label} — {r.instance.region or '?'}\n"
+                f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}"
+                + (" ★" if r.pareto else ""))
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.view.setBackground(theme.plot_bg)
+        fg = QColor(theme.plot_fg)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(fg)
+            axis.setTextPen(fg)
+        self.plot.titleLabel.setText(self.plot.titleLabel.text, color=theme.plot_fg, size="9pt")
+        self.plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
