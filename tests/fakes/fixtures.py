@@ -1,3 +1,64 @@
 """Pytest fixtures shared across test modules (registered in tests/conftest.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from gpuprof.telemetry import nvml
+from tests.fakes.devices import BOXES
+from tests.fakes.fake_nvml import FakeBox, FakeNvml
+
+
+class FakeClock:
+    """A monotonic clock that moves only when told to."""
+
+    def __init__(self, start_s: float = 1000.0) -> None:
+        self.now_s = start_s
+
+    def __call__(self) -> float:
+        return self.now_s
+
+    def advance(self, seconds: float) -> None:
+        self.now_s += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def make_fake_nvml(monkeypatch: pytest.MonkeyPatch) -> Callable[[FakeBox], FakeNvml]:
+    """Factory: install a fake NVML for ``box`` as ``gpuprof.telemetry.nvml.pynvml``."""
+
+    def install(box: FakeBox) -> FakeNvml:
+        fake = FakeNvml(box)
+        monkeypatch.setattr(nvml, "pynvml", fake)
+        return fake
+
+    return install
+
+
+@pytest.fixture(params=["h100x8"])
+def fake_nvml(request: pytest.FixtureRequest, make_fake_nvml: Callable[[FakeBox], FakeNvml]) -> FakeNvml:
+    """A fresh fake NVML installed for the production nvml.py.
+
+    The 8x H100 NVSwitch box by default; pick another with
+    ``@pytest.mark.parametrize("fake_nvml", ["rtx4090x2"], indirect=True)`` (names in
+    ``tests.fakes.devices.BOXES``).
+    """
+    return make_fake_nvml(BOXES[request.param]())
+
+
+@pytest.fixture
+def nvml_source(fake_nvml: FakeNvml) -> Iterator[Any]:
+    """An NvmlSource on ``fake_nvml``, running on the fake's clock; closed afterwards."""
+    source = nvml.NvmlSource(clock=fake_nvml.clock, wall_clock=lambda: 1_700_000_000.0 + fake_nvml.clock())
+    yield source
+    source.close()
+
+
+__all__ = ["FakeClock", "fake_clock", "fake_nvml", "make_fake_nvml", "nvml_source"]

@@ -1,0 +1,473 @@
+"""Fake machines for the fake NVML, with values taken from real ``nvidia-smi`` captures.
+
+Every number below comes from a file in ``shared/reference/nvidia-smi/`` (named in the
+comment next to it; see that folder's README.md for where each capture came from). Where
+NVML answers differently from what ``nvidia-smi -q`` prints, the conversion is stated:
+
+* Hopper/Ada drivers >= 550 print temperature thresholds relative to T.Limit
+  (``GPU T.Limit Temp : 57 C`` at ``GPU Current Temp : 30 C`` means T.Limit = 87 C;
+  ``GPU Slowdown T.Limit Temp : -2 C`` means slowdown at 89 C). NVML's
+  ``nvmlDeviceGetTemperatureThreshold`` returns absolute °C, so the absolute value is stored.
+* ``N/A`` in the capture is ``None`` here, which the fake answers with NVML_ERROR_NOT_SUPPORTED.
+* The compute capability is not in ``nvidia-smi -q``; it is the CUDA value for that chip.
+
+Each factory returns a fresh :class:`FakeBox`, so a test may change it freely.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pynvml as nv
+
+from tests.fakes.fake_nvml import FakeBox, FakeDevice, FakeMigDevice, FakeNvLink, FakeProcess, mib
+
+__all__ = [
+    "BOXES",
+    "a100_mig_box",
+    "h100_sxm_8gpu_box",
+    "h200_box",
+    "make_fleet",
+    "rtx4090_pcie_2gpu_box",
+    "t4_box",
+]
+
+G, SM, MEM, VIDEO = nv.NVML_CLOCK_GRAPHICS, nv.NVML_CLOCK_SM, nv.NVML_CLOCK_MEM, nv.NVML_CLOCK_VIDEO
+SHUTDOWN = nv.NVML_TEMPERATURE_THRESHOLD_SHUTDOWN
+SLOWDOWN = nv.NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+GPU_MAX = nv.NVML_TEMPERATURE_THRESHOLD_GPU_MAX
+CORR, UNCORR = nv.NVML_MEMORY_ERROR_TYPE_CORRECTED, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+VOLATILE, AGGREGATE = nv.NVML_VOLATILE_ECC, nv.NVML_AGGREGATE_ECC
+IDLE = nv.nvmlClocksEventReasonGpuIdle
+
+ZERO_ECC = {(CORR, VOLATILE): 0, (UNCORR, VOLATILE): 0, (CORR, AGGREGATE): 0, (UNCORR, AGGREGATE): 0}
+
+
+def _uuid(prefix: str, n: int) -> str:
+    # The captures redact UUIDs to X...; the fake needs distinct ones.
+    return f"GPU-{prefix}{n:04x}-0000-4000-8000-{n:012x}"
+
+
+# --- 8x H100 SXM5 on NVSwitch (HGX/DGX H100) ----------------------------------------------
+
+# h100-sxm5-80gb-hbm3.txt, per GPU: (Bus Id, Power Draw W, GPU temp C, Memory temp C,
+# Replays Since Reset, Tx KB/s, Rx KB/s)
+_H100_GPUS = [
+    ("00000000:18:00.0", 100.89, 30, 36, 7, 567, 559),
+    ("00000000:2A:00.0", 82.81, 30, 36, 0, 555, 3874),
+    ("00000000:3A:00.0", 85.98, 31, 38, 0, 574, 535),
+    ("00000000:5D:00.0", 85.48, 29, 37, 0, 565, 463),
+    ("00000000:9A:00.0", 84.94, 28, 36, 0, 617, 567),
+    ("00000000:AB:00.0", 85.27, 30, 38, 4, 3534, 551),
+    ("00000000:BA:00.0", 86.05, 29, 37, 15, 638, 553),
+    ("00000000:DB:00.0", 75.09, 29, 36, 0, 658, 604),
+]
+
+# nvlink-s-h100-sxm-and-h200.txt, `nvidia-smi nvlink -R` of GPU 0 on an HGX H100: 18 links
+# to 4 NVSwitches at 00000000:05..08:00.0 (the other GPUs' blocks are truncated there; the
+# fake gives every GPU the same switch ports).
+_H100_LINK_SWITCHES = [7, 7, 6, 6, 7, 7, 6, 6, 5, 5, 7, 6, 8, 8, 5, 5, 8, 8]
+
+
+def _nvswitch_links(version: int = nv.NVML_NVLINK_VERSION_4_0) -> list[FakeNvLink]:
+    return [
+        FakeNvLink(remote_pci_bus_id=f"00000000:{bus:02X}:00.0", remote_type=nv.NVML_NVLINK_DEVICE_TYPE_SWITCH, version=version)
+        for bus in _H100_LINK_SWITCHES
+    ]
+
+
+def _h100(index: int, bus_id: str, power_w: float, temp: int, mem_temp: int, replays: int, tx: int, rx: int) -> FakeDevice:
+    # h100-sxm5-80gb-hbm3.txt (driver 565.57.01), GPU block of `nvidia-smi -q`.
+    return FakeDevice(
+        name="NVIDIA H100 80GB HBM3",
+        uuid=_uuid("h100", index),
+        pci_bus_id=bus_id,
+        pci_device_id=0x233010DE,  # Device Id
+        pci_subsystem_id=0x16C110DE,  # Sub System Id
+        serial=f"165222300{index:04d}",  # redacted to X in the capture (13 characters)
+        vbios_version="96.00.74.00.01",
+        board_part_number="692-2G520-0200-000",
+        architecture=nv.NVML_DEVICE_ARCH_HOPPER,
+        compute_capability=(9, 0),
+        memory_total_bytes=mib(81559),  # FB Memory Usage: Total
+        memory_reserved_bytes=mib(454),  # Reserved
+        memory_used_bytes=mib(1),  # Used
+        util_gpu_pct=0,
+        util_mem_pct=0,
+        clocks_mhz={G: 345, SM: 345, MEM: 2619, VIDEO: 765},  # Clocks
+        max_clocks_mhz={G: 1980, SM: 1980, MEM: 2619, VIDEO: 1545},  # Max Clocks
+        app_clocks_mhz={G: 1980, MEM: 2619},  # Applications Clocks
+        pstate=0,  # Performance State : P0
+        power_mw=int(power_w * 1000),
+        power_limit_mw=700_000,  # Current Power Limit
+        power_default_limit_mw=700_000,
+        power_enforced_limit_mw=700_000,  # Requested Power Limit
+        power_min_limit_mw=200_000,
+        power_max_limit_mw=700_000,
+        energy_mj=52_000_000 + index * 1_000_000,
+        temp_c=temp,
+        mem_temp_c=mem_temp,  # Memory Current Temp
+        # T.Limit = 30 + 57 = 87 C; slowdown -2 -> 89 C, shutdown -8 -> 95 C, max operating 0 -> 87 C.
+        thresholds_c={SHUTDOWN: 95, SLOWDOWN: 89, GPU_MAX: 87},
+        fan_speeds_pct=None,  # Fan Speed : N/A
+        clocks_event_reasons=IDLE,  # Clocks Event Reasons: Idle Active
+        pcie_gen=5,
+        pcie_gen_max=5,
+        pcie_width=16,
+        pcie_width_max=16,
+        pcie_tx_kb_s=tx,
+        pcie_rx_kb_s=rx,
+        pcie_replay=replays,
+        nvlinks=_nvswitch_links(),
+        ecc_mode=(1, 1),  # ECC Mode: Enabled / Enabled
+        ecc_errors=dict(ZERO_ECC),
+        retired_pages=None,  # Retired Pages: N/A on Hopper (row remapping instead)
+        retired_pages_pending=None,
+        remapped_rows=(0, 0, 0, 0),  # Remapped Rows: 0, 0, No, No
+        mig_mode=(0, 0),  # MIG Mode: Disabled / Disabled
+        compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
+        persistence_mode=1,
+        display_active=0,
+        multi_gpu_board=0,
+    )
+
+
+def h100_sxm_8gpu_box() -> FakeBox:
+    """HGX H100 80GB SXM5 x8 on NVSwitch: NV18 between every pair."""
+    devices = [_h100(i, *row) for i, row in enumerate(_H100_GPUS)]
+    # topo-hgx-h100-8gpu.txt: GPU0-3 on NUMA node 0, GPU4-7 on NUMA node 1; the PCIe level
+    # under the NVLinks is not printed (every cell is NV18), so pairs on one socket are NODE
+    # and across sockets SYS, as the GPU<->NIC cells show for this board.
+    ancestors = {
+        (i, j): nv.NVML_TOPOLOGY_NODE if (i < 4) == (j < 4) else nv.NVML_TOPOLOGY_SYSTEM
+        for i in range(8)
+        for j in range(i + 1, 8)
+    }
+    return FakeBox(
+        name="8x H100 SXM5 (NVSwitch)",
+        devices=devices,
+        driver_version="565.57.01",  # h100-sxm5-80gb-hbm3.txt: Driver Version
+        cuda_driver_version=12070,  # CUDA Version : 12.7
+        nvml_version="12.565.57.01",
+        common_ancestor=ancestors,
+    )
+
+
+# --- 2x GeForce RTX 4090 on PCIe ---------------------------------------------------------------
+
+
+def _rtx4090(index: int, bus_id: str, temp: int, power_w: float, tx: int, rx: int) -> FakeDevice:
+    # rtx-4090.txt (driver 550.127.05): consumer card, N/A for Serial, Board Part Number,
+    # ECC error counters, retired pages, applications clocks, memory temperature, MIG; no NVLink.
+    return FakeDevice(
+        name="NVIDIA GeForce RTX 4090",
+        uuid=_uuid("4090", index),
+        pci_bus_id=bus_id,
+        pci_device_id=0x268410DE,
+        pci_subsystem_id=0xF29710B0,
+        serial=None,
+        vbios_version="95.02.3C.00.EB",
+        board_part_number=None,
+        architecture=nv.NVML_DEVICE_ARCH_ADA,
+        compute_capability=(8, 9),
+        memory_total_bytes=mib(24564),
+        memory_reserved_bytes=mib(354),
+        memory_used_bytes=mib(2),
+        clocks_mhz={G: 210, SM: 210, MEM: 405, VIDEO: 1185},
+        max_clocks_mhz={G: 3105, SM: 3105, MEM: 10501, VIDEO: 2415},
+        app_clocks_mhz={},  # Applications Clocks: N/A
+        pstate=8,  # P8
+        power_mw=int(power_w * 1000),
+        power_limit_mw=450_000,
+        power_default_limit_mw=450_000,
+        power_enforced_limit_mw=450_000,
+        power_min_limit_mw=150_000,
+        power_max_limit_mw=450_000,
+        energy_mj=9_000_000 + index * 100_000,
+        temp_c=temp,
+        mem_temp_c=None,  # Memory Current Temp : N/A
+        # T.Limit = 28 + 56 = 84 C (= GPU Target Temperature); slowdown -2 -> 86, shutdown -7 -> 91.
+        thresholds_c={SHUTDOWN: 91, SLOWDOWN: 86, GPU_MAX: 84},
+        fan_speeds_pct=[0],  # Fan Speed : 0 %
+        clocks_event_reasons=IDLE,
+        pcie_gen=1,  # PCIe Generation Current : 1 (idle), Max : 4
+        pcie_gen_max=4,
+        pcie_width=16,
+        pcie_width_max=16,
+        pcie_tx_kb_s=tx,
+        pcie_rx_kb_s=rx,
+        pcie_replay=0,
+        nvlinks=None,  # consumer-na-rtx-4080-super-linux.txt: "Device does not have or support Nvlink"
+        ecc_mode=(0, 0),  # ECC Mode: Disabled / Disabled
+        ecc_errors=None,  # ECC Errors: N/A
+        retired_pages=None,
+        retired_pages_pending=None,
+        remapped_rows=(0, 0, 0, 0),  # Remapped Rows are reported (0, 0, No, No)
+        mig_mode=None,  # MIG Mode: N/A
+        compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
+        persistence_mode=1,
+        display_active=0,
+        multi_gpu_board=0,
+    )
+
+
+def rtx4090_pcie_2gpu_box() -> FakeBox:
+    """Two GeForce RTX 4090 on PCIe behind the CPU's host bridge (PHB), no NVLink."""
+    return FakeBox(
+        name="2x RTX 4090 (PCIe)",
+        devices=[
+            _rtx4090(0, "00000000:01:00.0", 28, 20.00, 0, 50),  # rtx-4090.txt, first GPU block
+            _rtx4090(1, "00000000:25:00.0", 27, 20.40, 50, 50),  # second GPU block
+        ],
+        driver_version="550.127.05",
+        cuda_driver_version=12040,  # CUDA Version : 12.4
+        nvml_version="12.550.127.05",
+        # topo-2gpu-pcie-rtx5090.txt: two consumer cards on one socket are PHB.
+        common_ancestor={(0, 1): nv.NVML_TOPOLOGY_HOSTBRIDGE},
+    )
+
+
+# --- A100 SXM4 80GB in MIG mode (4x 1g.20gb) ------------------------------------------------------
+
+
+def a100_mig_box() -> FakeBox:
+    """One MIG-enabled A100-SXM4-80GB with four 1g.20gb instances."""
+    # mig-a100-sxm4-80gb.q-x.xml (driver 535.54.03): the capture keeps one of its four GPUs.
+    dev = FakeDevice(
+        name="NVIDIA A100-SXM4-80GB",
+        uuid=_uuid("a100", 0),
+        pci_bus_id="00000000:01:00.0",
+        pci_device_id=0x20B210DE,
+        pci_subsystem_id=0x147F10DE,
+        serial="1324321000001",
+        vbios_version="92.00.36.00.02",
+        board_part_number="692-2G506-0212-002",
+        architecture=nv.NVML_DEVICE_ARCH_AMPERE,
+        compute_capability=(8, 0),
+        memory_total_bytes=mib(81920),
+        memory_reserved_bytes=mib(869),
+        memory_used_bytes=mib(50),
+        # <utilization>: all N/A on a MIG parent
+        util_gpu_pct=None,
+        util_mem_pct=None,
+        util_enc_pct=None,
+        util_dec_pct=None,
+        clocks_mhz={G: 1275, SM: 1275, MEM: 1593, VIDEO: 1275},
+        max_clocks_mhz={G: 1410, SM: 1410, MEM: 1593, VIDEO: 1290},
+        app_clocks_mhz={G: 1275, MEM: 1593},
+        pstate=0,
+        power_mw=67_030,
+        power_limit_mw=500_000,
+        power_default_limit_mw=500_000,
+        power_enforced_limit_mw=500_000,
+        power_min_limit_mw=100_000,
+        power_max_limit_mw=500_000,
+        energy_mj=31_000_000,
+        temp_c=27,
+        mem_temp_c=44,
+        # Ampere prints absolute thresholds: max 92 (shutdown), slow 89, max_gpu 85.
+        thresholds_c={SHUTDOWN: 92, SLOWDOWN: 89, GPU_MAX: 85},
+        fan_speeds_pct=None,
+        clocks_event_reasons=0,  # every reason "Not Active"
+        pcie_gen=4,
+        pcie_gen_max=4,
+        pcie_width=16,
+        pcie_width_max=16,
+        pcie_tx_kb_s=4000,
+        pcie_rx_kb_s=0,
+        pcie_replay=0,
+        # nvlink-s-a100-sxm4-80gb-8gpu.txt: 12 links per A100 SXM4, but nvlink-s-errors-no-nvlink.txt:
+        # "Nvlink queries are not supported for Devices in MIG mode" (the fake answers NotSupported).
+        nvlinks=[
+            FakeNvLink(remote_pci_bus_id=f"00000000:{0xC4 + i // 2:02X}:00.0", version=nv.NVML_NVLINK_VERSION_3_0)
+            for i in range(12)
+        ],
+        ecc_mode=(1, 1),
+        ecc_errors=dict(ZERO_ECC),
+        retired_pages=None,  # <retired_pages>: N/A
+        retired_pages_pending=None,
+        remapped_rows=None,  # <remapped_rows>N/A</remapped_rows> on a MIG parent
+        mig_mode=(1, 1),  # current_mig / pending_mig: Enabled
+        mig_devices=[
+            # <mig_device>: index 0..3, gpu_instance_id 3..6, compute_instance_id 0,
+            # fb_memory_usage total 19968 MiB, used 12 MiB.
+            FakeMigDevice(
+                profile="1g.20gb",
+                uuid=f"MIG-0000000{i}-0000-0000-0000-000000000000",
+                memory_total_bytes=mib(19968),
+                memory_used_bytes=mib(12),
+                gpu_instance_id=3 + i,
+                compute_instance_id=0,
+            )
+            for i in range(4)
+        ],
+        compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
+        persistence_mode=0,  # Disabled
+        display_active=0,
+        multi_gpu_board=0,
+    )
+    return FakeBox(
+        name="A100-SXM4-80GB MIG 4x 1g.20gb",
+        devices=[dev],
+        driver_version="535.54.03",
+        cuda_driver_version=12020,  # cuda_version 12.2
+        nvml_version="12.535.54.03",
+    )
+
+
+# --- Tesla T4 (AWS, PCIe) ----------------------------------------------------------------------------
+
+
+def t4_box() -> FakeBox:
+    """One Tesla T4 in a cloud VM, with Xorg and a python process on it."""
+    # t4.q-x.xml (telegraf testdata, driver 515.105.01).
+    dev = FakeDevice(
+        name="Tesla T4",
+        uuid=_uuid("0074", 0),
+        pci_bus_id="00000000:00:1E.0",
+        pci_device_id=0x1EB810DE,
+        serial="0000000000000",  # upstream zeroed
+        vbios_version="90.04.84.00.06",
+        board_part_number=None,  # N/A
+        architecture=nv.NVML_DEVICE_ARCH_TURING,
+        compute_capability=(7, 5),
+        memory_total_bytes=mib(15360),
+        memory_reserved_bytes=mib(388),
+        memory_used_bytes=mib(1032),
+        clocks_mhz={G: 585, SM: 585, MEM: 5000, VIDEO: 810},
+        max_clocks_mhz={G: 1590, SM: 1590, MEM: 5001, VIDEO: 1470},
+        app_clocks_mhz={G: 585, MEM: 5001},
+        pstate=0,
+        power_mw=26_780,
+        power_limit_mw=70_000,
+        power_default_limit_mw=70_000,
+        power_enforced_limit_mw=70_000,
+        power_min_limit_mw=60_000,
+        power_max_limit_mw=70_000,
+        energy_mj=4_000_000,
+        temp_c=40,
+        mem_temp_c=None,
+        thresholds_c={SHUTDOWN: 96, SLOWDOWN: 93, GPU_MAX: 85},  # absolute on Turing
+        fan_speeds_pct=None,
+        clocks_event_reasons=0,
+        pcie_gen=3,
+        pcie_gen_max=3,
+        pcie_width=8,  # current_link_width 8x of max 16x
+        pcie_width_max=16,
+        pcie_tx_kb_s=0,
+        pcie_rx_kb_s=0,
+        pcie_replay=0,
+        nvlinks=None,
+        ecc_mode=(1, 1),
+        ecc_errors=dict(ZERO_ECC),
+        retired_pages={0: [], 1: []},  # retired_count 0 for both causes
+        retired_pages_pending=0,
+        remapped_rows=None,  # Turing has page retirement, not row remapping
+        mig_mode=None,
+        compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
+        persistence_mode=0,
+        display_active=0,
+        multi_gpu_board=0,
+        processes=[
+            # <processes>: pid 675 type G /usr/lib/xorg/Xorg 22 MiB; pid 5762 type C python 1005 MiB
+            FakeProcess(pid=675, used_memory_bytes=mib(22), kind="graphics"),
+            FakeProcess(pid=5762, used_memory_bytes=mib(1005), kind="compute", sm_util_pct=35, mem_util_pct=12),
+        ],
+    )
+    return FakeBox(
+        name="Tesla T4",
+        devices=[dev],
+        driver_version="515.105.01",
+        cuda_driver_version=11070,
+        nvml_version="11.515.105.01",
+    )
+
+
+# --- H200 -------------------------------------------------------------------------------------------
+
+
+def h200_box() -> FakeBox:
+    """One H200 (SXM, pass-through VM) with its 18 NVLinks to the board's NVSwitches."""
+    # h200.txt (driver 550.90.12).
+    dev = _h100(0, "00000000:03:00.0", 74.58, 28, 25, 0, 657, 619)
+    dev.name = "NVIDIA H200"
+    dev.uuid = _uuid("h200", 0)
+    dev.pci_device_id = 0x233510DE
+    dev.vbios_version = "96.00.A5.00.03"
+    dev.board_part_number = "695-2G520-0280-000"
+    dev.memory_total_bytes = mib(143771)
+    dev.memory_reserved_bytes = mib(700)
+    dev.memory_used_bytes = mib(1)
+    dev.clocks_mhz = {G: 345, SM: 345, MEM: 3199, VIDEO: 765}
+    dev.max_clocks_mhz = {G: 1980, SM: 1980, MEM: 3201, VIDEO: 1545}
+    dev.app_clocks_mhz = {G: 1980, MEM: 3201}
+    # T.Limit = 28 + 59 = 87 C; same -2 / -8 / 0 offsets as H100.
+    dev.thresholds_c = {SHUTDOWN: 95, SLOWDOWN: 89, GPU_MAX: 87}
+    # nvlink-s-h100-sxm-and-h200.txt: 18 links at 26.562 GB/s on the H200 as well.
+    dev.nvlinks = _nvswitch_links()
+    return FakeBox(
+        name="H200",
+        devices=[dev],
+        driver_version="550.90.12",
+        cuda_driver_version=12040,
+        nvml_version="12.550.90.12",
+    )
+
+
+# --- fleets ------------------------------------------------------------------------------------------
+
+
+def make_fleet(n: int, *, processes_per_gpu: int = 0, real_pids: bool = False) -> FakeBox:
+    """``n`` H100 SXM GPUs on NVSwitch (0 and 16 are the edge cases).
+
+    ``processes_per_gpu`` puts that many compute processes on each GPU; with ``real_pids``
+    they are pids of this machine (so psutil finds them), otherwise unlikely pids.
+    """
+    devices = []
+    pids = _real_pids() if real_pids else []
+    next_fake = 4_000_000
+    for i in range(n):
+        base = _H100_GPUS[i % len(_H100_GPUS)]
+        bus = 0x18 + i * 0x08
+        dev = _h100(i, f"00000000:{bus:02X}:00.0", *base[1:])
+        for k in range(processes_per_gpu):
+            if pids:
+                pid = pids[(i * processes_per_gpu + k) % len(pids)]
+            else:
+                pid = next_fake
+                next_fake += 1
+            dev.processes.append(
+                FakeProcess(pid=pid, used_memory_bytes=mib(512 + 64 * k), sm_util_pct=10 + k % 80, mem_util_pct=5)
+            )
+        devices.append(dev)
+    half = max(1, n // 2)
+    ancestors = {
+        (i, j): nv.NVML_TOPOLOGY_NODE if (i < half) == (j < half) else nv.NVML_TOPOLOGY_SYSTEM
+        for i in range(n)
+        for j in range(i + 1, n)
+    }
+    return FakeBox(
+        name=f"{n}x H100 SXM5 (NVSwitch)",
+        devices=devices,
+        driver_version="565.57.01",
+        cuda_driver_version=12070,
+        nvml_version="12.565.57.01",
+        common_ancestor=ancestors,
+    )
+
+
+def _real_pids() -> list[int]:
+    try:
+        return sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
+    except OSError:
+        return [os.getpid()]
+
+
+#: Name -> factory, for parametrized fixtures.
+BOXES = {
+    "h100x8": h100_sxm_8gpu_box,
+    "rtx4090x2": rtx4090_pcie_2gpu_box,
+    "a100mig": a100_mig_box,
+    "t4": t4_box,
+    "h200": h200_box,
+}
