@@ -427,16 +427,21 @@ def test_demo_source_through_the_real_sampler(make_window, qtbot):
 
     from gpuprof.telemetry.sampler import Sampler
 
-    src, prefill = demo_source(prefill_s=60)
+    src, make_past = demo_source(prefill_s=60)
 
     def factory(source, interval_s, history):
         return Sampler(source, interval_s=0.1, history=history)
 
-    w = make_window(src, sampler_factory=factory, autostart=False)
-    w.prefill(prefill)
-    w.start_sampling()
-    qtbot.waitUntil(lambda: w.snapshot_count >= 3, timeout=5000)
-    assert len(w.state.history) >= 62  # prefill kept: live times continue it
+    w = make_window(src, sampler_factory=factory)
+    w.prefill_async(make_past)
+    qtbot.waitUntil(lambda: not w.prefill_pending, timeout=20000)
+    n = w.snapshot_count
+    qtbot.waitUntil(lambda: w.snapshot_count >= n + 3, timeout=5000)
+    # The past and the live samples are in one History, in order, and the sampler feeds it.
+    assert w.sampler.history is w.state.history
+    assert len(w.state.history) >= 60 + 3
+    t = w.state.history.gpu_series(0, "util_gpu_pct")[0]
+    assert np.all(np.diff(t) >= 0)
     assert "SIMULATED" in w.windowTitle() and w.source_badge.text() == "SIMULATED"
     w.select_tab("telemetry")
     w.telemetry.refresh(force=True)

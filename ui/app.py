@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,34 +64,42 @@ def make_app(argv: list[str] | None = None) -> Any:
 DEMO_PREFILL_S = 600.0
 
 
-def demo_source(scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S) -> tuple[Any, list[Any]]:
-    """A SimulatedSource that started ``prefill_s`` ago, and its snapshots up to now (1 Hz).
+def demo_source(
+    scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S
+) -> tuple[Any, Callable[[], list[Any]]]:
+    """A SimulatedSource that started ``prefill_s`` ago, and a function making its past (1 Hz).
 
-    The prefill comes from a twin source on a stepped clock: same seed and start, so the live
-    source continues the same script without a jump. All of it is SIMULATED.
+    The past comes from a twin source on a stepped clock: same seed and start, so the live
+    source continues the same script without a jump. All of it is SIMULATED. The function runs
+    in a thread after the window is up (the simulator costs milliseconds per poll).
     """
     from gpuprof.telemetry.sources import SimulatedSource
 
     now = time.time()
     start = now - prefill_s
-    ticks = iter([start + k for k in range(int(prefill_s))])
-    twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
-    snaps = [twin.poll() for _ in range(int(prefill_s))]
-    twin.close()
-    return SimulatedSource(scenario, start_s=start), snaps
+
+    def make() -> list[Any]:
+        ticks = iter([start + k for k in range(int(prefill_s))])
+        twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
+        try:
+            return [twin.poll() for _ in range(int(prefill_s))]
+        finally:
+            twin.close()
+
+    return SimulatedSource(scenario, start_s=start), make
 
 
-def _open_source(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+def _open_source(args: argparse.Namespace) -> tuple[Any, Callable[[], list[Any]] | None]:
     from gpuprof.telemetry.sources import open_source
 
     if args.replay:
         path = Path(args.replay)
         if not path.is_file():
             raise InputError(tr("recording {p} does not exist", p=path))
-        return open_source(replay=str(path)), []
+        return open_source(replay=str(path)), None
     if args.demo:
         return demo_source()
-    return open_source(), []
+    return open_source(), None
 
 
 def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
@@ -106,8 +115,8 @@ def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
     except BaseException:
         source.close()
         raise
-    # Before the sampler starts: History must receive times in order.
-    window.prefill(prefill)
+    if prefill is not None:
+        window.prefill_async(prefill)
     window.start_sampling()
     if getattr(args, "tab", None):
         try:
@@ -131,7 +140,8 @@ def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: floa
 
     def attempt() -> None:
         waited = time.monotonic() - started
-        if window.state.latest is None and waited < after_s + FIRST_DATA_GRACE_S:
+        waiting = window.state.latest is None or window.prefill_pending
+        if waiting and waited < after_s + FIRST_DATA_GRACE_S:
             QTimer.singleShot(100, attempt)
             return
         image = window.grab_image("window")

@@ -146,6 +146,9 @@ class MainWindow(QMainWindow):
         self._tab_names: list[str] = []
         self._last_frame: dict[str, float] = {}
         self._closing = False
+        self.prefill_pending = False
+        self._live_during_prefill: list[Snapshot] = []
+        self._merge_guard = 0
         self.theme = THEMES[self.settings.theme]
 
         self.banner = Banner(self)
@@ -295,6 +298,42 @@ class MainWindow(QMainWindow):
         if snapshots:
             self.on_snapshot(snapshots[-1])
 
+    def prefill_async(self, make: Callable[[], list[Snapshot]]) -> None:
+        """Build earlier snapshots in a thread (the demo's history) and merge them in when ready.
+
+        Live snapshots keep arriving meanwhile; the merged History gets the prefill first and
+        then the live ones that are newer, so times stay in order.
+        """
+        self.prefill_pending = True
+        self._live_during_prefill = []
+        source = self.source
+        run_in_thread(make, lambda snaps: self._on_prefill_done(source, snaps),
+                      self._on_prefill_error, self)
+
+    def _on_prefill_done(self, source: Any, snaps: object) -> None:
+        self.prefill_pending = False
+        if source is not self.source or self._closing or self.sampler is None:
+            return
+        history = self._history_factory()
+        last_t = float("-inf")
+        for snap in snaps:  # type: ignore[attr-defined]
+            history.append(snap)
+            last_t = snap.time_s
+        for snap in self._live_during_prefill:
+            if snap.time_s > last_t:
+                history.append(snap)
+        self._live_during_prefill = []
+        self.sampler.history = history
+        self.state.history = history
+        self._merge_guard = 5
+        self.state.generation += 1
+        self.refresh_visible(force=True)
+
+    def _on_prefill_error(self, exc: BaseException) -> None:
+        self.prefill_pending = False
+        self.statusBar().showMessage(_t("Could not prepare the demo history: %1")
+                                     .replace("%1", str(exc)), 8000)
+
     def poll_now(self) -> Snapshot:
         """Poll once in the caller's thread and deliver the snapshot (tests, screenshots)."""
         snap = self.sampler.poll_once()
@@ -305,6 +344,14 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self.snapshot_count += 1
+        if self.prefill_pending:
+            self._live_during_prefill.append(snap)
+        elif self._merge_guard > 0:
+            # A poll in flight during the swap went to the old History: carry it over.
+            self._merge_guard -= 1
+            rng = self.state.history.time_range()
+            if rng is not None and snap.time_s > rng[1]:
+                self.state.history.append(snap)
         self.state.latest = snap
         self.state.status = snap.status
         self.state.generation += 1

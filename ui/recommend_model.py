@@ -53,7 +53,8 @@ def _memory(r: RecommendationRow) -> str:
     # Both in GiB so the two numbers compare at a glance: "0.4 / 48 GiB".
     need = r.mem_need_per_gpu_bytes / 2**30
     have = fmt_bytes(r.mem_per_gpu_bytes, digits=0)
-    return f"{need:.{1 if need < 100 else 0}f} / {have}"
+    text = f"{need:.2g}" if need < 1 else f"{need:.{1 if need < 100 else 0}f}"
+    return f"{text} / {have}"
 
 
 def _instance(r: RecommendationRow) -> str:

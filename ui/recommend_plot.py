@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyqtgraph as pg
 from gpuprof.recommend.rank import RecommendationRow
 from gpuprof.units import fmt_count, fmt_hours, fmt_usd
@@ -32,7 +33,7 @@ def _t(text: str) -> str:
     return QCoreApplication.translate("CostTimeScatter", text)
 
 
-class LogAxis(pg.AxisItem):
+class LogAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """Log-axis ticks as plain numbers (``0.5``, ``20``, ``3k``), not ``5·10⁻¹``."""
 
     def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
@@ -98,58 +99,75 @@ class CostTimeScatter(QWidget):
         layout.addWidget(self.view)
 
     # -- data -------------------------------------------------------------------------------------
-    def set_rows(self, rows: Sequence[RecommendationRow], local_hours: float | None = None) -> None:
-        """Plot the rows that fit and have both a time and a cost; index = position in ``rows``."""
+    def set_rows(
+        self,
+        rows: Sequence[RecommendationRow],
+        local_hours: float | None = None,
+        points: Sequence[tuple[float, float, bool]] | None = None,
+    ) -> None:
+        """Plot every viable configuration with a time and a cost.
+
+        ``points`` is ``Recommendation.scatter`` — (hours, USD, pareto) of every such candidate,
+        also those beyond the table's row limit; without it the points come from ``rows``. A
+        point's data is its index in ``rows`` (-1 when the table does not hold it).
+        """
         self._rows.clear()
         self._xy.clear()
-        xs: list[float] = []
-        ys: list[float] = []
-        idx: list[int] = []
+        if points is None:
+            points = [(r.hours, r.cost_usd, r.pareto) for r in rows
+                      if r.viable and r.hours is not None and r.cost_usd is not None]
+        # Vectorized: a 10,000-row catalog gives thousands of points on every form change.
+        arr = np.array(points, dtype=float).reshape(-1, 3)
+        ok = (arr[:, 0] > 0) & (arr[:, 1] > 0) & np.isfinite(arr[:, 0]) & np.isfinite(arr[:, 1])
+        arr = arr[ok]
+        xs = np.log10(arr[:, 0])
+        ys = np.log10(arr[:, 1])
+        front = arr[:, 2] > 0
+        idx = np.full(len(arr), -1, dtype=np.int64)
+        position = {(h, c): k for k, (h, c) in enumerate(zip(arr[:, 0].tolist(),
+                                                               arr[:, 1].tolist(), strict=True))}
         for i, r in enumerate(rows):
             if not r.viable or r.hours is None or r.cost_usd is None:
                 continue
-            if r.hours <= 0 or r.cost_usd <= 0:
-                continue
-            x, y = math.log10(r.hours), math.log10(r.cost_usd)
-            self._rows[i] = r
-            self._xy[i] = (x, y)
-            xs.append(x)
-            ys.append(y)
-            idx.append(i)
-        pareto = [k for k, i in enumerate(idx) if rows[i].pareto]
-        rest = [k for k, i in enumerate(idx) if not rows[i].pareto]
-        self.points.setData(x=[xs[k] for k in rest], y=[ys[k] for k in rest],
-                            data=[idx[k] for k in rest])
-        order = sorted(pareto, key=lambda k: (xs[k], ys[k]))
-        px = np.array([xs[k] for k in order], dtype=float)
-        py = np.array([ys[k] for k in order], dtype=float)
-        self.pareto_points.setData(x=px, y=py, data=[idx[k] for k in order])
+            k = position.get((r.hours, r.cost_usd))
+            if k is not None and idx[k] < 0:
+                idx[k] = i
+                self._rows[i] = r
+                self._xy[i] = (float(xs[k]), float(ys[k]))
+        rest = ~front
+        self.points.setData(x=xs[rest], y=ys[rest], data=idx[rest])
+        order = np.flatnonzero(front)
+        order = order[np.lexsort((ys[order], xs[order]))]
+        px, py = xs[order], ys[order]
+        self.pareto_points.setData(x=px, y=py, data=idx[order])
         if len(px) >= 2:
             self.front.setData(x=px, y=py)
         else:
             self.front.setData(x=np.empty(0), y=np.empty(0))
         self.selected.setData(x=[], y=[])
         if local_hours is not None and local_hours > 0 and math.isfinite(local_hours):
-            self.local_line.setValue(math.log10(local_hours))
+            self.local_line.show()
             self.local_line.label.setFormat(_t("this machine: %1").replace(
                 "%1", fmt_hours(local_hours)))
-            self.local_line.show()
+            self.local_line.setValue(math.log10(local_hours))
+            self.local_line.label.valueChanged()
         else:
             self.local_line.hide()
         self._autorange(xs, ys, local_hours)
 
-    def _autorange(self, xs: list[float], ys: list[float], local_hours: float | None) -> None:
-        if not xs:
+    def _autorange(self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64],
+                   local_hours: float | None) -> None:
+        if not len(xs):
             self.plot.setXRange(0, 2, padding=0)
             self.plot.setYRange(1, 4, padding=0)
             return
-        x_lo, x_hi = min(xs), max(xs)
+        x_lo, x_hi = float(xs.min()), float(xs.max())
         if local_hours is not None and local_hours > 0 and math.isfinite(local_hours):
             lx = math.log10(local_hours)
             # Keep the local line in view unless it is absurdly far (a decades-long job here).
             if x_lo - 3 <= lx <= x_hi + 3:
                 x_lo, x_hi = min(x_lo, lx), max(x_hi, lx)
-        y_lo, y_hi = min(ys), max(ys)
+        y_lo, y_hi = float(ys.min()), float(ys.max())
         self.plot.setXRange(x_lo - 0.15, x_hi + 0.15, padding=0)
         self.plot.setYRange(y_lo - 0.15, y_hi + 0.15, padding=0)
 
@@ -173,13 +191,14 @@ class CostTimeScatter(QWidget):
 
     # -- events -----------------------------------------------------------------------------------
     def _on_clicked(self, item: Any, points: Any, *args: Any) -> None:
-        if len(points):
+        if len(points) and int(points[0].data()) >= 0:
             self.point_clicked.emit(int(points[0].data()))
 
     def _tip(self, x: float, y: float, data: Any) -> str:
         r = self._rows.get(int(data)) if data is not None else None
         if r is None:
-            return ""
+            return _t("%1 · %2 (beyond the table's rows)").replace(
+                "%1", fmt_hours(10.0 ** x)).replace("%2", fmt_usd(10.0 ** y, digits=0))
         return (f"{r.label} — {r.instance.region or '?'}\n"
                 f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}"
                 + (" ★" if r.pareto else ""))

@@ -115,6 +115,10 @@ class TelemetryTab(QWidget):
         self._generation = -1
         self._drawn_key: tuple[object, ...] = ()
         self.redraw_count = 0
+        self._ranges: dict[tuple[int, str], tuple[float, float]] = {}
+        self._band_key: tuple[object, ...] = ()
+        self._band_t_ref = 0.0
+        self.throttle_bar_count = 0
 
         # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
         self.gpu_box = QHBoxLayout()
@@ -185,6 +189,8 @@ class TelemetryTab(QWidget):
         item.showGrid(x=True, y=True, alpha=0.25)
         for name in ("left", "bottom"):
             item.getAxis(name).enableAutoSIPrefix(False)
+            # Grid lines of minor ticks cost more to paint than all the curves (perf/gui.py).
+            item.getAxis(name).setStyle(maxTickLevel=0)
         item.setLabel("left", _t(spec.axis), units=spec.unit)
         item.setLabel("bottom", _t("time"), units="s")
         item.getAxis("left").setWidth(52)
@@ -200,6 +206,7 @@ class TelemetryTab(QWidget):
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
         item.getAxis("bottom").enableAutoSIPrefix(False)
+        item.getAxis("bottom").setStyle(maxTickLevel=0)
         item.setLabel("bottom", _t("time"), units="s")
         item.setLabel("left", _t("GPU"))
         item.getAxis("left").setWidth(52)
@@ -319,8 +326,21 @@ class TelemetryTab(QWidget):
         for plot in self.plots.values():
             self._draw_plot(plot, visible, t0, t1, max_points)
         self._draw_band(visible, t0, t1)
-        for item in [*(p.item for p in self.plots.values()), self.band]:
-            item.setXRange(t0 - t1, 0, padding=0)
+        self._set_range(self.band, "x", t0 - t1, 0.0)
+        for plot in self.plots.values():
+            self._set_range(plot.item, "x", t0 - t1, 0.0)
+
+    def _set_range(self, item: pg.PlotItem, axis: str, lo: float, hi: float) -> None:
+        """Set a view range only when it moved: each change re-lays the axis ticks."""
+        key = (id(item), axis)
+        old = self._ranges.get(key)
+        if old is not None and abs(old[0] - lo) < 1e-9 and abs(old[1] - hi) < 1e-9:
+            return
+        self._ranges[key] = (lo, hi)
+        if axis == "x":
+            item.setXRange(lo, hi, padding=0)
+        else:
+            item.setYRange(lo, hi, padding=0)
 
     def _draw_plot(self, plot: _Plot, visible: list[int], t0: float, t1: float,
                    max_points: int) -> None:
@@ -366,10 +386,8 @@ class TelemetryTab(QWidget):
                 curve.hide()
                 plot.data.pop(ckey, None)
         top = max(top, self._draw_lines(plot, visible))
-        if spec.y_max is not None:
-            plot.item.setYRange(0, spec.y_max * 1.02, padding=0)
-        else:
-            plot.item.setYRange(0, _nice_top(top), padding=0)
+        top = spec.y_max * 1.02 if spec.y_max is not None else _nice_top(top)
+        self._set_range(plot.item, "y", 0.0, top)
 
     def _draw_lines(self, plot: _Plot, visible: list[int]) -> float:
         """Power limit / slowdown threshold lines, one per distinct value; returns the highest."""
@@ -405,6 +423,20 @@ class TelemetryTab(QWidget):
         return max(distinct) * 1.1 if distinct else 0.0
 
     def _draw_band(self, visible: list[int], t0: float, t1: float) -> None:
+        """Throttle episodes as bars, one row per GPU.
+
+        Scanning every sample for episodes is the dearest part of a frame over a long window, so
+        the bars are rebuilt once the right edge moved by a pixel column (or the view changed);
+        in between they are only shifted, at the cost of moving one item.
+        """
+        period = max(1.0, (t1 - t0) / self._plot_width_px())
+        key = (tuple(visible), round(t1 - t0, 6), self.state.paused)
+        if key == self._band_key and 0.0 <= t1 - self._band_t_ref < period:
+            if self.band_bars is not None:
+                self.band_bars.setPos(self._band_t_ref - t1, 0)
+            return
+        self._band_key = key
+        self._band_t_ref = t1
         x0: list[float] = []
         x1: list[float] = []
         y0: list[float] = []
