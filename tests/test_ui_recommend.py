@@ -181,6 +181,7 @@ def test_pareto_points_highlighted(make_tab, key):
     assert rec is not None
     assert len(rec.pareto) >= 2
     assert tab.scatter.pareto_count() == len(rec.pareto)
+    assert tab.scatter.pareto_count() == sum(1 for *_, p in rec.scatter if p)
     assert tab.scatter.point_count() == len(rec.scatter)
     # The front is joined in order of time, and every Pareto row carries the star in the table.
     xs, ys = tab.scatter.front.getData()
@@ -188,6 +189,27 @@ def test_pareto_points_highlighted(make_tab, key):
     assert all(b <= a for a, b in itertools.pairwise(ys))
     stars = [i for i in range(tab.proxy.rowCount()) if _cell(tab, i, "pareto") == "★"]
     assert len(stars) == len(rec.pareto)
+    highlight = tab.scatter.pareto_points.opts["brush"].color().name()
+    assert highlight != tab.scatter.points.opts["brush"].color().name()
+
+
+def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_tab):
+    from gpuprof.ui.recommend_tab import ROW_LIMIT
+
+    cat = _catalog()
+    many = tuple(dataclasses.replace(i, instance=f"{i.instance}-{k}")
+                 for k in range(4) for i in cat.instances)
+    big = dataclasses.replace(cat, instances=many)
+    tab = make_tab(catalog_loader=lambda: big)
+    tab.select_preset("nlp-inference-t4")
+    rec = tab.run_now()
+    assert rec is not None and rec.candidates == len(many) > ROW_LIMIT
+    assert len(rec.rows) == tab.model.rowCount() == ROW_LIMIT
+    assert tab.scatter.point_count() == len(rec.scatter) > ROW_LIMIT
+    assert "first 300" in tab.summary.text()
+    before = tab.selected_row()
+    tab.scatter.point_clicked.emit(-1)  # a point beyond the table: nothing to select
+    assert tab.selected_row() is before
 
 
 def test_details_pane_shows_reasons_of_the_selected_row(make_tab):

@@ -1,7 +1,8 @@
-"""The Recommend tab's table: ranked rows in a QAbstractTableModel behind a sorting proxy.
+"""The Recommend tab's table: ranked rows in a QAbstractTableModel behind a filtering proxy.
 
-``Qt.UserRole`` gives raw values for sorting (numbers as numbers, missing values as +inf so they
-sort last in ascending order); ``ROW_ROLE`` gives the :class:`RecommendationRow` itself.
+The model sorts itself (the proxy forwards header clicks): sort keys are numbers or text, missing
+numbers +inf so they sort last in ascending order; ``Qt.UserRole`` returns them.
+``ROW_ROLE`` gives the :class:`RecommendationRow` itself.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _num(value: float | None) -> float:
     return _INF if value is None or not math.isfinite(value) else float(value)
 
 
-# (key, header, tooltip, display(row), sort key(row)); headers and tooltips are translated when
+# (key, header, tooltip, display(row), sort key(row): a float or str); headers and tooltips are translated when
 # shown. Prices are the whole job's cost; "as of" sits next to the ranking price, and every price
 # cell's tooltip repeats it with the source.
 _Col = tuple[str, str, str, Callable[[RecommendationRow], str], Callable[[RecommendationRow], Any]]
@@ -81,7 +82,7 @@ COLUMNS: tuple[_Col, ...] = (
     ("region", "Region", "Region of the price",
      lambda r: r.instance.region or NA, lambda r: r.instance.region.lower()),
     ("gpus", "GPUs", "GPUs in the whole configuration (all nodes) and their model",
-     _gpus, lambda r: (r.gpus_total, r.instance.gpu_model)),
+     _gpus, lambda r: r.gpus_total),
     ("memory", "Memory / GPU", "Memory the workload needs per GPU / memory each GPU has",
      _memory, lambda r: r.mem_need_per_gpu_bytes / r.mem_per_gpu_bytes
      if r.mem_per_gpu_bytes else _INF),
@@ -134,6 +135,7 @@ class RecommendModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[RecommendationRow] = []
         self._local: RecommendationRow | None = None
+        self._sort: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
         self.muted = QColor("#868e96")
         self.local_bg = QColor(28, 126, 214, 36)
         self.pareto_fg = QColor("#e8590c")
@@ -141,9 +143,39 @@ class RecommendModel(QAbstractTableModel):
     # -- data in --------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence[RecommendationRow], local: RecommendationRow | None) -> None:
         self.beginResetModel()
-        self._rows = list(rows)
+        self._rows = self._sorted(list(rows))
         self._local = local
         self.endResetModel()
+
+    # Sorting happens here, once, in Python, rather than in the proxy: QSortFilterProxyModel
+    # would call data() from C++ for every comparison, which costs more than the ranking itself.
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        before = self._rows
+        self._rows = self._sorted(before)
+        new_pos = {id(r): i for i, r in enumerate(self._rows)}
+        old = self.persistentIndexList()
+        new = []
+        for index in old:
+            if index.row() < len(before):
+                row = new_pos[id(before[index.row()])]
+                new.append(self.index(row, index.column()))
+            else:
+                new.append(self.index(index.row(), index.column()))  # this machine stays last
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+
+    def _sorted(self, rows: list[RecommendationRow]) -> list[RecommendationRow]:
+        column, order = self._sort
+        key = COLUMNS[column][4]
+        return sorted(rows, key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+    @property
+    def sort_column(self) -> int:
+        return self._sort[0]
 
     def row_at(self, row: int) -> RecommendationRow:
         if row == len(self._rows) and self._local is not None:
@@ -228,13 +260,18 @@ class RecommendModel(QAbstractTableModel):
 
 
 class RecommendProxy(QSortFilterProxyModel):
-    """Sorts on raw values; ``fits_only`` hides rows that do not fit (this machine stays)."""
+    """Filters (``fits_only`` hides rows that do not fit; this machine stays) and hands sorting
+    to the source model, whose order it then keeps."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._fits_only = False
         self.setSortRole(Qt.ItemDataRole.UserRole)
-        self.setDynamicSortFilter(True)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        model = self.sourceModel()
+        if model is not None:
+            model.sort(column, order)
 
     @property
     def fits_only(self) -> bool:
@@ -253,11 +290,3 @@ class RecommendProxy(QSortFilterProxyModel):
         if model.is_local(source_row):
             return True
         return model.row_at(source_row).viable
-
-    def lessThan(self, left: _Index, right: _Index) -> bool:
-        a = left.data(Qt.ItemDataRole.UserRole)
-        b = right.data(Qt.ItemDataRole.UserRole)
-        try:
-            return bool(a < b)
-        except TypeError:
-            return str(a) < str(b)
