@@ -51,7 +51,7 @@ def fmt_value(value: float | None, unit: str) -> str:
     if unit == "mhz":
         return fmt_num(value, "MHz")
     if unit in ("tflops", "TFLOPS"):
-        return fmt_num(value, "TFLOPS", digits=1)
+        return fmt_num(value, "TFLOPS", digits=1 if abs(value) >= 1 else 3)
     if unit == "usd":
         return fmt_usd(value, digits=0 if abs(value) >= 100 else 2)
     if unit == "hours":
@@ -172,7 +172,7 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
         if flavor == "qt":
             key = clean_text(c.key, 100).replace('"', "")
             return Markup('<img src="chart:{}" width="{}" height="{}">').format(key, 640, int(640 * h / w))
-        return Markup(render_svg(c, w, h))
+        return Markup(render_svg(c, w, h, standalone=False))
 
     tel = report.telemetry
     by_key: dict[str, dict[int, Any]] = {}

@@ -88,8 +88,10 @@ def _x_ticks(lo: float, hi: float, unit: str, log: bool = False) -> list[float]:
     return _nice_ticks(lo, hi, 6)
 
 
-def render_svg(chart: Chart, width: int = 760, height: int = 240) -> str:
-    """The chart as an ``<svg>`` element string (with ``xmlns``, usable inline or as a file)."""
+def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone: bool = True) -> str:
+    """The chart as an ``<svg>`` element string. ``standalone`` adds the ``xmlns`` a file (or
+    QSvgRenderer) needs; HTML5 inline SVG does without, so the report holds no URL at all."""
+    xmlns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
     left, right, top, bottom = 64, 12, 28, 42
     legend_rows = 0
     labels = [s.label for s in chart.series]
@@ -101,7 +103,7 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240) -> str:
     ys = [v for s in chart.series for v in s.y if v is not None and math.isfinite(v)]
     xs = [v for s in chart.series for v in s.x if math.isfinite(v)]
     parts: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny" width="{width}" '
+        f'<svg{xmlns} version="1.2" baseProfile="tiny" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" font-family="{_FONT}" font-size="11">',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
         f'<text x="{left}" y="17" font-size="13" font-weight="bold" fill="#222222">{_t(chart.title)}</text>',

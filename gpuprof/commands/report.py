@@ -1,0 +1,168 @@
+"""``gpuprof report``: write an HTML, PDF, JSON (or PNG screenshot) report, headless.
+
+The format follows the file name: ``.html`` one self-contained file; ``.pdf`` A4 or Letter
+(drawn with Qt, imported only then); ``.json`` the documented schema (docs/report-schema.md);
+``.png`` a screenshot of the app window or one tab (the same code as ``gpuprof --screenshot``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+
+__all__ = ["FORMATS", "register", "build_from_args"]
+
+#: File suffix → format.
+FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".png": "png"}
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(tr("not a number: {t!r}", t=text)) from None
+    if not 0.5 <= value <= 3600:
+        raise argparse.ArgumentTypeError(tr("must be between 0.5 and 3600 seconds, got {t}", t=text))
+    return value
+
+
+def register(subparsers: Any) -> None:
+    from gpuprof.commands.recommend import parse_count
+
+    p = subparsers.add_parser(
+        "report",
+        help=tr("write a report: HTML, PDF, JSON (or a PNG screenshot)"),
+        description=tr(
+            "Write a report on this machine: host, GPUs and topology, a telemetry summary with "
+            "charts and throttle events, health findings, a benchmark run and cloud "
+            "recommendations. The format follows --out: .html (one self-contained file), .pdf "
+            "(A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the "
+            "app window or of --tab, like `gpuprof --screenshot`). Without --session, samples "
+            "the GPUs live for --duration seconds. Command lines are hidden unless "
+            "--include-cmdlines; passwords and tokens are hidden always."
+        ),
+    )
+    p.add_argument("--out", required=True, metavar="FILE", help=tr("FILE.html, FILE.pdf, FILE.json or FILE.png"))
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--session", metavar="FILE", help=tr("a recorded session (gpuprof record) to report on"))
+    src.add_argument("--demo", action="store_true",
+                     help=tr("use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED"))
+    p.add_argument("--duration", type=_positive, default=3.0, metavar="S",
+                   help=tr("without --session: seconds of live sampling (default 3)"))
+    p.add_argument("--bench", metavar="ID", help=tr("include a benchmark run: its id, a unique prefix, or 'latest'"))
+    rec = p.add_argument_group(tr("recommendation (any of these adds one)"))
+    rec.add_argument("--recommend", metavar="PRESET", help=tr("a workload preset (see `gpuprof recommend --help`)"))
+    rec.add_argument("--scenario", help=tr("pretrain, finetune-full, finetune-lora, inference, hpc-fp64, render"))
+    rec.add_argument("--params", type=parse_count, help=tr("parameter count, e.g. 7B"))
+    rec.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4"))
+    rec.add_argument("--tokens", type=parse_count, help=tr("tokens to train on / to generate"))
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help=tr("PDF paper size (default a4)"))
+    p.add_argument("--include-cmdlines", action="store_true",
+                   help=tr("show process command lines (secrets still hidden)"))
+    p.add_argument("--title", help=tr("report title (default: 'GPU report — HOSTNAME')"))
+    p.add_argument("--tab", help=tr("with .png: the tab to capture (default: the whole window)"))
+    p.set_defaults(func=_run)
+
+
+def _workload(args: argparse.Namespace) -> Any:
+    """The workload the recommend flags describe, or None; parsed by `gpuprof recommend`'s code."""
+    given = [args.recommend, args.scenario, args.params, args.precision, args.tokens]
+    if all(v is None for v in given):
+        return None
+    from gpuprof.commands.recommend import _workload as recommend_workload
+
+    ns = argparse.Namespace(
+        preset=args.recommend, scenario=args.scenario, params=args.params, precision=args.precision,
+        tokens=args.tokens, samples=None, epochs=None, seq_len=None, batch=None, flops=None,
+        deadline=None, throughput=None, budget=None, nodes=None, spot=False,
+    )
+    return recommend_workload(ns)
+
+
+def build_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~gpuprof.report.model.Report` the arguments ask for."""
+    from gpuprof.report import build
+
+    workload = _workload(args)
+    bench = build.load_bench_run(args.bench) if args.bench else None
+    common: dict[str, Any] = {"include_cmdlines": args.include_cmdlines, "title": args.title}
+    if args.session:
+        report = build.from_session(args.session, bench=bench, **common)
+    else:
+        if args.demo:
+            source, snaps = build.demo_snapshots()
+        else:
+            from gpuprof.telemetry.sources import open_source
+
+            source, snaps = open_source(), []
+        try:
+            report = build.from_source(source, duration_s=args.duration, snapshots=snaps, bench=bench, **common)
+        finally:
+            source.close()
+    if workload is not None:
+        tel = report.telemetry
+        util = None
+        if tel is not None:
+            means = [s.mean for s in tel.stats if s.key == "util_gpu_pct" and s.gpu_index is not None
+                     and s.mean is not None]
+            util = sum(means) / len(means) if means else None
+        rec = build.recommend_for(workload, devices=report.gpus, util_pct=util, bench=bench)
+        from dataclasses import replace
+
+        report = replace(report, recommendation=build.summarize_recommendation(rec))
+    return report
+
+
+def _run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    fmt = FORMATS.get(out.suffix.lower())
+    if fmt is None:
+        raise InputError(tr("--out must end in .html, .pdf, .json or .png, got {p}", p=out))
+    if out.is_dir():
+        raise InputError(tr("{p} is a folder; name a file", p=out))
+    if not out.parent.exists():
+        raise InputError(tr("folder {p} does not exist", p=out.parent))
+    if args.session and not Path(args.session).is_file():
+        raise InputError(tr("session file {p} does not exist", p=args.session))
+    if fmt == "png":
+        return _png(args, out)
+    report = build_from_args(args)
+    if fmt == "html":
+        from gpuprof.report.html import write_html
+
+        write_html(report, out)
+    elif fmt == "json":
+        from gpuprof.report.json import write_json
+
+        write_json(report, out)
+    else:
+        try:
+            from gpuprof.ui.report_pdf import write_pdf
+        except ImportError as exc:
+            raise InputError(tr("PDF needs the desktop app's Qt (PySide6), which this build lacks: {e}; "
+                                "write .html and print it to PDF instead", e=exc)) from None
+        write_pdf(report, out, args.paper)
+    note = tr(" (SIMULATED data)") if report.simulated else ""
+    print(tr("wrote {p}{n}", p=out, n=note), file=sys.stderr)
+    return 0
+
+
+def _png(args: argparse.Namespace, out: Path) -> int:
+    if args.bench or _workload(args) is not None:
+        raise InputError(tr(".png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json"))
+    try:
+        from gpuprof.ui.app import run_app
+    except ImportError as exc:
+        raise InputError(tr("PNG screenshots need the desktop app, which this build lacks: {e}", e=exc)) from None
+    ns = argparse.Namespace(
+        screenshot=str(out), demo=args.demo, replay=args.session, tab=args.tab,
+        after=min(args.duration, 30.0), size=(1600, 1000), interval=None,
+    )
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    return int(run_app(ns))

@@ -1,0 +1,73 @@
+"""The report as JSON: the schema is documented in docs/report-schema.md.
+
+``{"format": "gpuprof-report", "schema_version": 1, ...every Report field...}``: the model
+encoded by the shared codec (:mod:`gpuprof.telemetry.codec`) with every field present, so a
+reader never has to know the defaults. Strict JSON: NaN and infinities are written as null.
+:func:`load_report` rebuilds an equal :class:`~gpuprof.report.model.Report`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+from gpuprof.report.model import REPORT_FORMAT, REPORT_SCHEMA_VERSION, Report
+from gpuprof.telemetry.codec import from_jsonable, to_jsonable
+
+__all__ = ["dumps_report", "load_report", "loads_report", "report_to_dict", "write_json"]
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    return obj
+
+
+def report_to_dict(report: Report) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": REPORT_FORMAT}
+    data.update(_finite(to_jsonable(report, keep_defaults=True)))
+    return data
+
+
+def dumps_report(report: Report, *, indent: int | None = 1) -> str:
+    return json.dumps(report_to_dict(report), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def write_json(report: Report, path: str | Path) -> Path:
+    out = Path(path)
+    out.write_text(dumps_report(report) + "\n", encoding="utf-8", errors="replace")
+    return out
+
+
+def loads_report(text: str | bytes) -> Report:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(tr("not a JSON report: {e}", e=exc)) from None
+    if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
+        raise InputError(tr("not a gpuprof report (format is {f!r})",
+                            f=data.get("format") if isinstance(data, dict) else None))
+    version = int(data.get("schema_version", 0))
+    if version > REPORT_SCHEMA_VERSION:
+        raise InputError(tr("report schema {v} is newer than this gpuprof reads ({m})",
+                            v=version, m=REPORT_SCHEMA_VERSION))
+    try:
+        return from_jsonable(Report, data)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise InputError(tr("broken gpuprof report: {e}", e=exc)) from None
+
+
+def load_report(path: str | Path) -> Report:
+    p = Path(path)
+    try:
+        return loads_report(p.read_bytes())
+    except OSError as exc:
+        raise InputError(tr("{p}: cannot read: {e}", p=p, e=exc)) from None
