@@ -347,3 +347,33 @@ def test_log_axis_labels_and_unit_formatters():
     assert fmt_hours(0.0024) == "0.0024 h" and fmt_hours(2206.6) == "2,207 h"
     assert fmt_count(100e9) == "100B" and fmt_count(25.6e6) == "25.6M"
     assert fmt_count(1.281167e6, digits=7) == "1.281167M"
+
+
+def test_tab_in_the_main_window_gets_the_local_gpus(qtbot, tmp_path: Path):
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.main_window import MainWindow
+    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.settings import UiSettings
+
+    from tests.ui_fakes import FakeSource, ManualSampler
+
+    make_app()
+    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"),
+                   sampler_factory=ManualSampler)
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.show()
+    qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
+    # What the main window needs (see the report): add the tab, hand it the NVML names.
+    tab = RecommendTab(catalog_loader=_catalog,
+                       settings=QSettings(str(w.settings.path), QSettings.Format.IniFormat))
+    w.add_tab(tab, "recommend", "Recommend", "Cloud configurations for a workload")
+    tab.set_local([d.name for d in w.state.devices.values()])
+    assert tab.run_count == 0  # hidden tab: nothing ranked yet
+    w.select_tab("recommend")
+    qtbot.waitUntil(lambda: tab.run_count >= 1, timeout=5000)
+    assert tab.recommendation is not None and tab.recommendation.local is not None
+    assert tab.compare.isEnabled()
+    tab.compare.setChecked(True)
+    assert not tab.table.isColumnHidden(_col("speedup"))
+    w.close()
