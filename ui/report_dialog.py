@@ -1,0 +1,213 @@
+"""File → Export report…: a preview of the report and Save as HTML, PDF or JSON.
+
+:func:`add_report_action` puts the action into the main window's File menu and keeps the last
+:data:`MAX_SNAPSHOTS` snapshots the window receives, which the report summarizes (the window's
+History keeps arrays, not snapshots). The preview is the PDF layout (QTextDocument on the
+report's ``qt`` HTML), so no web engine is needed.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import GpuprofError
+from gpuprof.report.model import Report
+from gpuprof.telemetry.model import Snapshot, SourceKind
+from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["MAX_SNAPSHOTS", "ReportDialog", "add_report_action", "report_from_window", "save_report"]
+
+#: Snapshots kept for the report: one hour at the default 1 s interval.
+MAX_SNAPSHOTS = 3600
+_FORMATS = (("html", "HTML (one self-contained file)", "*.html"),
+            ("pdf", "PDF", "*.pdf"),
+            ("json", "JSON (docs/report-schema.md)", "*.json"))
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("ReportDialog", text)
+
+
+def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -> Path:
+    """Write ``report`` as ``fmt`` (html, pdf, json)."""
+    if fmt == "html":
+        from gpuprof.report.html import write_html
+
+        return write_html(report, path)
+    if fmt == "json":
+        from gpuprof.report.json import write_json
+
+        return write_json(report, path)
+    if fmt == "pdf":
+        from .report_pdf import write_pdf
+
+        return write_pdf(report, path, paper)
+    raise ValueError(f"unknown report format {fmt!r}")
+
+
+def report_from_window(window: Any, snapshots: list[Snapshot], *, include_cmdlines: bool = False) -> Report:
+    """A report on what ``window`` shows: its static facts and ``snapshots``."""
+    from gpuprof.report.build import build_report
+
+    state = window.state
+    source = window.source
+    kind = getattr(source, "kind", SourceKind.NVML)
+    return build_report(
+        system=state.system, devices=tuple(state.devices[i] for i in sorted(state.devices)),
+        topology=state.topology, snapshots=snapshots, source_kind=kind,
+        source_label=getattr(source, "label", ""), include_cmdlines=include_cmdlines,
+    )
+
+
+class ReportDialog(QDialog):
+    """Preview + format, paper and command-line choices + Save. ``make_report(include_cmdlines)``
+    builds the report; it runs again when the command-line choice changes."""
+
+    def __init__(self, make_report: Callable[[bool], Report], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_t("Export report"))
+        self._make_report = make_report
+        self.report = make_report(False)
+        self.preview = QTextBrowser(self)
+        self.preview.setOpenLinks(False)
+        self.preview.setToolTip(_t("How the report will look (the PDF layout)"))
+        self.format_box = QComboBox(self)
+        for key, label, _ in _FORMATS:
+            self.format_box.addItem(_t(label), key)
+        self.format_box.setToolTip(_t("File format"))
+        self.paper_box = QComboBox(self)
+        self.paper_box.addItem("A4", "a4")
+        self.paper_box.addItem("Letter", "letter")
+        self.paper_box.setToolTip(_t("PDF paper size"))
+        self.cmdline_box = QCheckBox(_t("Include command lines"), self)
+        self.cmdline_box.setToolTip(_t("Show process command lines; passwords and tokens stay hidden"))
+        self.sim_label = QLabel(self)
+        self.sim_label.setStyleSheet("color: #8a5a00; font-weight: bold;")
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel(_t("Format:"), self))
+        controls.addWidget(self.format_box)
+        controls.addWidget(QLabel(_t("Paper:"), self))
+        controls.addWidget(self.paper_box)
+        controls.addWidget(self.cmdline_box)
+        controls.addStretch(1)
+        controls.addWidget(self.sim_label)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self._on_save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(self.preview, 1)
+        layout.addWidget(self.buttons)
+        self.format_box.currentIndexChanged.connect(self._sync)
+        self.paper_box.currentIndexChanged.connect(self._refresh_preview)
+        self.cmdline_box.toggled.connect(self._on_cmdlines)
+        self.resize(900, 760)
+        self._doc: Any = None
+        self._sync()
+        self._refresh_preview()
+
+    @property
+    def fmt(self) -> str:
+        return str(self.format_box.currentData())
+
+    @property
+    def paper(self) -> str:
+        return str(self.paper_box.currentData())
+
+    def _sync(self) -> None:
+        self.paper_box.setEnabled(self.fmt == "pdf")
+        self.sim_label.setText(_t("SIMULATED data") if self.report.simulated else "")
+
+    def _on_cmdlines(self, on: bool) -> None:
+        self.report = self._make_report(on)
+        self._sync()
+        self._refresh_preview()
+
+    def _refresh_preview(self) -> None:
+        from .report_pdf import build_document
+
+        self._doc = build_document(self.report, self.paper)
+        self.preview.setDocument(self._doc)
+
+    def save_to(self, path: str | Path) -> Path:
+        """Write the report in the chosen format and paper (no file dialog)."""
+        return save_report(self.report, path, self.fmt, self.paper)
+
+    def _on_save(self) -> None:
+        key, _, pattern = next(f for f in _FORMATS if f[0] == self.fmt)
+        start = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+                     or Path.home()) / f"gpuprof-report.{key}"
+        path, _ = QFileDialog.getSaveFileName(self, _t("Save report"), str(start), pattern)
+        if not path:
+            return
+        if not path.lower().endswith(f".{key}"):
+            path += f".{key}"
+        try:
+            self.save_to(path)
+        except (GpuprofError, OSError) as exc:
+            QMessageBox.warning(self, _t("Save report"), str(exc))
+            return
+        self.accept()
+
+
+def add_report_action(main_window: Any) -> QAction:
+    """Add File → Export report… (Ctrl+E) to ``main_window``; returns the action.
+
+    From then on the window keeps its last :data:`MAX_SNAPSHOTS` snapshots for the report
+    (``main_window.report_snapshots``); a new source starts a new buffer.
+    """
+    buffer: collections.deque[Snapshot] = collections.deque(maxlen=MAX_SNAPSHOTS)
+    main_window.report_snapshots = buffer
+    owner = {"source": main_window.source}
+
+    def on_snapshot(snap: Snapshot) -> None:
+        if main_window.source is not owner["source"]:
+            buffer.clear()
+            owner["source"] = main_window.source
+        buffer.append(snap)
+
+    main_window.snapshot_received.connect(on_snapshot)
+    action = QAction(_t("Export &report…"), main_window)
+    action.setShortcut(QKeySequence("Ctrl+E"))
+    action.setToolTip(_t("Save a report (HTML, PDF or JSON) of this machine and the recent telemetry"))
+    action.setStatusTip(action.toolTip())
+
+    def open_dialog() -> None:
+        snaps = list(buffer)
+        if main_window.state.latest is not None and not snaps:
+            snaps = [main_window.state.latest]
+        dialog = ReportDialog(
+            lambda include: report_from_window(main_window, snaps, include_cmdlines=include), main_window)
+        main_window.report_dialog = dialog
+        dialog.open()
+
+    action.triggered.connect(open_dialog)
+    main_window.export_report_action = action
+    menus = [a.menu() for a in main_window.menuBar().actions() if a.menu() is not None]
+    if menus:
+        file_menu = menus[0]
+        before = getattr(main_window, "save_window_action", None)
+        if before is not None and before in file_menu.actions():
+            file_menu.insertAction(before, action)
+        else:
+            file_menu.addAction(action)
+    main_window.addAction(action)
+    return action
