@@ -12,9 +12,11 @@ PCIe generation and clocks on purpose, and that is not a fault.
 from __future__ import annotations
 
 import enum
+import importlib.metadata
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot, SystemInfo
@@ -26,7 +28,9 @@ __all__ = [
     "Finding",
     "Severity",
     "diagnose",
+    "installed_torch_cuda_version",
     "normalize_reason",
+    "torch_cuda_from_version",
 ]
 
 #: A sample counts as "under load" from this GPU utilization on (percent).
@@ -113,6 +117,38 @@ def normalize_reason(name: str) -> str:
     if "application" in key or key == "clocks_setting":
         return "applications_clocks_setting"
     return key
+
+
+def torch_cuda_from_version(version: str) -> str | None:
+    """The CUDA version a torch wheel was built for, from its version's local tag.
+
+    ``"2.13.0+cu126"`` -> ``"12.6"``, ``"2.4.1+cu118"`` -> ``"11.8"``; ``"+cpu"``, ``"+rocm6.1"``
+    and a version without a CUDA tag -> ``None``.
+    """
+    m = re.search(r"\+cu(\d+)(\d)\b", version)
+    return f"{int(m.group(1))}.{m.group(2)}" if m else None
+
+
+def installed_torch_cuda_version() -> str | None:
+    """``torch.version.cuda`` of the installed torch, read WITHOUT importing torch (seconds).
+
+    Reads the package metadata: the version's ``+cuXYZ`` tag, else ``torch/version.py`` (PyPI's
+    Linux wheels carry no tag but are CUDA builds). ``None`` for a CPU/ROCm build or no torch.
+    """
+    try:
+        dist = importlib.metadata.distribution("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    version = dist.version or ""
+    tagged = torch_cuda_from_version(version)
+    if tagged is not None or "+" in version:
+        return tagged
+    try:
+        text = Path(str(dist.locate_file("torch/version.py"))).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+    m = re.search(r"^cuda\s*(?::[^=]*)?=\s*['\"]([0-9][^'\"]*)['\"]", text, re.MULTILINE)
+    return m.group(1) if m else None
 
 
 def _reasons(sample: GpuSample) -> set[str]:
