@@ -472,8 +472,8 @@ def recommend_for(
             if r.bench == "gemm" and r.ok and dtype:
                 value = r.headline()[1]
                 if value is not None:
-                    d = measured.setdefault(bench.environment.gpu_name, {})
-                    d[dtype] = max(d.get(dtype, 0.0), value)
+                    per_dtype = measured.setdefault(bench.environment.gpu_name, {})
+                    per_dtype[dtype] = max(per_dtype.get(dtype, 0.0), value)
     return recommend(workload, load_catalog(), local=local, local_measurements=measured or None,
                      local_util_pct=util_pct, limit=limit)
 

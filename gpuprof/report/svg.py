@@ -158,13 +158,13 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
         for k, s in enumerate(chart.series):
             color = PALETTE[k % len(PALETTE)]
             if chart.kind == "scatter":
-                for x, y in zip(s.x, s.y, strict=True):
-                    if y is not None and math.isfinite(y):
-                        parts.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{color}" fill-opacity="0.8"/>')
+                for sx, sy in zip(s.x, s.y, strict=True):
+                    if sy is not None and math.isfinite(sy):
+                        parts.append(f'<circle cx="{px(sx):.1f}" cy="{py(sy):.1f}" r="3" fill="{color}" fill-opacity="0.8"/>')
                 continue
             run: list[str] = []
-            for x, y in [*zip(s.x, s.y, strict=True), (math.nan, None)]:
-                if y is None or not math.isfinite(y) or not math.isfinite(x):
+            for lx, ly in [*zip(s.x, s.y, strict=True), (math.nan, None)]:
+                if ly is None or not math.isfinite(ly) or not math.isfinite(lx):
                     if len(run) > 1:
                         parts.append(f'<polyline points="{" ".join(run)}" fill="none" stroke="{color}" '
                                      f'stroke-width="1.4" stroke-linejoin="round"/>')
@@ -173,7 +173,7 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
                         parts.append(f'<circle cx="{cx}" cy="{cy}" r="1.5" fill="{color}"/>')
                     run = []
                     continue
-                run.append(f"{px(x):.1f},{py(y):.1f}")
+                run.append(f"{px(lx):.1f},{py(ly):.1f}")
         if chart.x_label:
             parts.append(f'<text x="{left + pw / 2:.1f}" y="{top + ph + 30}" text-anchor="middle" '
                          f'fill="#555555">{_t(chart.x_label)}</text>')
