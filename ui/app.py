@@ -60,14 +60,16 @@ def make_app(argv: list[str] | None = None) -> Any:
     return app
 
 
-#: Seconds of simulated history a ``--demo`` window starts with, so the plots show a story.
+#: Seconds of simulated history a ``--demo`` window starts with, so the plots show a story,
+#: and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.
 DEMO_PREFILL_S = 600.0
+DEMO_PREFILL_STEP_S = 2.0
 
 
 def demo_source(
     scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S
 ) -> tuple[Any, Callable[[], list[Any]]]:
-    """A SimulatedSource that started ``prefill_s`` ago, and a function making its past (1 Hz).
+    """A SimulatedSource that started ``prefill_s`` ago, and a function making its past.
 
     The past comes from a twin source on a stepped clock: same seed and start, so the live
     source continues the same script without a jump. All of it is SIMULATED. The function runs
@@ -78,11 +80,13 @@ def demo_source(
     now = time.time()
     start = now - prefill_s
 
+    n = int(prefill_s / DEMO_PREFILL_STEP_S)
+
     def make() -> list[Any]:
-        ticks = iter([start + k for k in range(int(prefill_s))])
+        ticks = iter([start + k * DEMO_PREFILL_STEP_S for k in range(n)])
         twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
         try:
-            return [twin.poll() for _ in range(int(prefill_s))]
+            return [twin.poll() for _ in range(n)]
         finally:
             twin.close()
 

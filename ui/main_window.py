@@ -49,6 +49,11 @@ __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
 
 #: The redraw timer period: at most 20 frames a second (DESIGN.md, data flow).
 REDRAW_PERIOD_MS = 50
+#: A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took
+#: 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh).
+DUTY_FACTOR = 8.0
+#: Delay before the demo history is built (ms).
+PREFILL_DELAY_MS = 300
 
 
 def _t(text: str) -> str:
@@ -145,6 +150,7 @@ class MainWindow(QMainWindow):
                              selected_gpus=self.settings.selected_gpus)
         self._tab_names: list[str] = []
         self._last_frame: dict[str, float] = {}
+        self._frame_cost_s = 0.0
         self._closing = False
         self.prefill_pending = False
         self._live_during_prefill: list[Snapshot] = []
@@ -307,8 +313,14 @@ class MainWindow(QMainWindow):
         self.prefill_pending = True
         self._live_during_prefill = []
         source = self.source
-        run_in_thread(make, lambda snaps: self._on_prefill_done(source, snaps),
-                      self._on_prefill_error, self)
+
+        def start() -> None:
+            if source is self.source and not self._closing:
+                run_in_thread(make, lambda snaps: self._on_prefill_done(source, snaps),
+                              self._on_prefill_error, self)
+
+        # After the first frames: the pure-Python simulator would hold the GIL during start-up.
+        QTimer.singleShot(PREFILL_DELAY_MS, start)
 
     def _on_prefill_done(self, source: Any, snaps: object) -> None:
         self.prefill_pending = False
@@ -408,13 +420,16 @@ class MainWindow(QMainWindow):
         if refresh is None:
             return
         name = self.current_tab_name()
+        now = time.monotonic()
         if not force and widget is self.telemetry:
-            now = time.monotonic()
-            if now - self._last_frame.get(name, 0.0) < self.telemetry.min_redraw_period_s():
+            period = max(self.telemetry.min_redraw_period_s(), DUTY_FACTOR * self._frame_cost_s)
+            if now - self._last_frame.get(name, 0.0) < period:
                 return
             self._last_frame[name] = now
         try:
             refresh(force=force)
+            if widget is self.telemetry:
+                self._frame_cost_s = time.monotonic() - now
         except Exception as exc:
             self.statusBar().showMessage(_t("Display error: %1").replace("%1", str(exc)), 5000)
 

@@ -199,6 +199,7 @@ class HostCard(_Card):
         self.load = QLabel(NA, self)
         self._row(self.tr("Load"), self.load, self.tr("Load average over 1, 5 and 15 minutes"))
         self.io = QLabel(NA, self)
+        self.io.setWordWrap(True)
         self._row(self.tr("I/O"), self.io, self.tr("Disk read/write and network receive/send rates"))
 
     def update_card(self, host: HostSample | None, hostname: str, spark: np.ndarray | None) -> None:
@@ -214,7 +215,7 @@ class HostCard(_Card):
                            f"{fmt_bytes(used)} / {fmt_bytes(host.mem_total_bytes)}")
         if host.load_avg is not None:
             self.load.setText("  ".join(f"{v:.2f}" for v in host.load_avg))
-        self.io.setText(self.tr("disk %1 / %2 · net %3 / %4")
+        self.io.setText(self.tr("disk %1 read / %2 write\nnet %3 in / %4 out")
                         .replace("%1", fmt_rate(host.disk_read_bytes_s))
                         .replace("%2", fmt_rate(host.disk_write_bytes_s))
                         .replace("%3", fmt_rate(host.net_rx_bytes_s))
