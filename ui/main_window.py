@@ -75,6 +75,11 @@ _DEFAULT_HINTS = {
 }
 
 
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?:" else text + "."
+
+
 def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, str, str] | None:
     """(key, text, severity) for the banner, or ``None`` when all is well."""
     state = status.state
@@ -82,17 +87,17 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
         gpus = ", ".join(str(i) for i in lost) or "?"
         text = _t("GPU %1 lost: it stopped answering.").replace("%1", gpus)
         if status.message:
-            text += " " + status.message
+            text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[SourceState.GPU_LOST])
         return f"lost:{gpus}", f"{text}  {_t('Hint:')} {hint}", "error"
     if state in (SourceState.LIBRARY_NOT_FOUND, SourceState.DRIVER_NOT_LOADED, SourceState.NO_GPUS):
         text = _t("No NVIDIA GPU: showing host telemetry only.")
         if status.message:
-            text += " " + status.message
+            text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[state])
         return f"nogpu:{state.value}", f"{text}  {_t('Hint:')} {hint}", "warning"
     if state is not SourceState.OK:
-        text = status.message or state.value
+        text = _sentence(status.message or state.value)
         hint = status.hint or _t(_DEFAULT_HINTS.get(state, ""))
         return f"state:{state.value}", f"{text}  {_t('Hint:')} {hint}", "error"
     if not status.process_info_permitted:
@@ -429,7 +434,8 @@ class MainWindow(QMainWindow):
         try:
             refresh(force=force)
             if widget is self.telemetry:
-                self._frame_cost_s = time.monotonic() - now
+                # This frame's data work plus the previous paint (this one paints later).
+                self._frame_cost_s = time.monotonic() - now + self.telemetry.last_paint_s()
         except Exception as exc:
             self.statusBar().showMessage(_t("Display error: %1").replace("%1", str(exc)), 5000)
 

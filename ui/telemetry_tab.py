@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +72,17 @@ PLOT_SPECS: tuple[PlotSpec, ...] = (
     PlotSpec("host", "Host CPU utilization", "%", (), y_max=100.0, host_field="cpu_pct",
              axis="CPU"),
 )
+
+
+class _TimedLayoutWidget(pg.GraphicsLayoutWidget):
+    """Remembers how long its last paint took: the window budgets frames with it."""
+
+    paint_s = 0.0
+
+    def paintEvent(self, event: object) -> None:
+        started = time.perf_counter()
+        super().paintEvent(event)
+        self.paint_s = time.perf_counter() - started
 
 
 def time_window_label(seconds: int) -> str:
@@ -155,7 +167,7 @@ class TelemetryTab(QWidget):
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.readout.setToolTip(self.tr("Values under the mouse cursor"))
 
-        self.view = pg.GraphicsLayoutWidget(self)
+        self.view = _TimedLayoutWidget(self)
         self.view.setToolTip("")
         self.view.ci.setSpacing(4)
         self.plots: dict[str, _Plot] = {}
@@ -284,6 +296,9 @@ class TelemetryTab(QWidget):
     def _plot_width_px(self) -> int:
         vb = self.plots["util"].item.getViewBox()
         return max(50, int(vb.width()) or 600)
+
+    def last_paint_s(self) -> float:
+        return float(self.view.paint_s)
 
     def min_redraw_period_s(self) -> float:
         """A new frame only pays off once new data fills a pixel column (≤ 20 Hz, ≥ 0.5 Hz)."""
