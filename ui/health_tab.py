@@ -1,0 +1,694 @@
+"""Health tab: plain-language findings (:func:`gpuprof.diagnose.diagnose`) over recent telemetry.
+
+The tab keeps the last :data:`WINDOW_SNAPSHOTS` snapshots it is fed (``add_snapshot``) and the
+static facts (``set_static``), and re-runs the checks at most every :data:`MIN_PERIOD_S` seconds,
+only while it is visible (and at once when it is shown). A run over 120 snapshots of 8 GPUs costs
+≈ 11 ms here, so it runs in the GUI thread.
+
+The window shows :attr:`HealthTab.summary` in the tab title through ``summary_changed``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from gpuprof.diagnose import (
+    BUSY_UTIL_PCT,
+    LOW_UTIL_PCT,
+    Finding,
+    Severity,
+    diagnose,
+    installed_torch_cuda_version,
+)
+from gpuprof.i18n import tr
+from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo
+from gpuprof.units import fmt_duration, fmt_pct
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QHideEvent,
+    QIcon,
+    QPainter,
+    QPixmap,
+    QPolygonF,
+    QShowEvent,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .theme import Theme
+
+__all__ = ["HealthTab", "MIN_PERIOD_S", "WINDOW_SNAPSHOTS", "severity_colours"]
+
+#: Snapshots the checks look at (the most recent ones).
+WINDOW_SNAPSHOTS = 120
+#: Shortest time between two runs of the checks, seconds.
+MIN_PERIOD_S = 2.0
+
+_AUTO = object()
+#: Finding codes per entry of :meth:`HealthTab.checks`, in the same order.
+CHECK_CODES: tuple[frozenset[str], ...] = (
+    frozenset({"gpu_lost"}),
+    frozenset({"pcie_link_degraded"}),
+    frozenset({"power_limit_below_default"}),
+    frozenset({"thermal_throttling", "power_throttling", "hw_slowdown"}),
+    frozenset({"ecc_uncorrectable", "ecc_corrected", "row_remap_failure", "memory_repair_pending",
+               "memory_retired"}),
+    frozenset({"low_utilization"}),
+    frozenset({"persistence_off"}),
+    frozenset({"mig_enabled", "mig_pending"}),
+    frozenset({"driver_too_old"}),
+)
+_KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+
+# Filled icon shapes: the same in both themes (the glyph carries the contrast).
+_ICON_FILL = {Severity.CRITICAL: "#e03131", Severity.WARNING: "#f59f00", Severity.INFO: "#1c7ed6"}
+_ICON_GLYPH = {Severity.CRITICAL: "#ffffff", Severity.WARNING: "#212529", Severity.INFO: "#ffffff"}
+# Text colours with ≥ 4.5:1 contrast on each theme's base colour.
+_TEXT = {
+    "light": {Severity.CRITICAL: "#c92a2a", Severity.WARNING: "#8a4b00", Severity.INFO: "#1864ab",
+              "ok": "#2b8a3e"},
+    "dark": {Severity.CRITICAL: "#ff8787", Severity.WARNING: "#ffc94d", Severity.INFO: "#74c0fc",
+             "ok": "#69db7c"},
+}
+
+
+def severity_colours(dark: bool) -> dict[Severity | str, str]:
+    """Text colour per severity (and ``"ok"``) for a light or dark background."""
+    return dict(_TEXT["dark" if dark else "light"])
+
+
+def _arg(text: str, *values: object) -> str:
+    """Qt-style ``%1``..``%n`` substitution (highest first, so ``%1`` never eats ``%10``)."""
+    for i in range(len(values), 0, -1):
+        text = text.replace(f"%{i}", str(values[i - 1]))
+    return text
+
+
+def _severity_icon(severity: Severity) -> QIcon:
+    """A filled circle (critical, info) or triangle (warning) with a ``!``/``i`` glyph, drawn with
+    shapes rather than a font so it looks the same everywhere."""
+    icon = QIcon()
+    for size in (16, 24, 32):
+        pix = QPixmap(size, size)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(QColor(_ICON_FILL[severity])))
+        s = float(size)
+        if severity is Severity.WARNING:
+            p.drawPolygon(QPolygonF([QPointF(s / 2, 0.5), QPointF(s - 0.5, s - 1.0), QPointF(0.5, s - 1.0)]))
+            top, bottom = 0.34 * s, 0.68 * s
+        else:
+            p.drawEllipse(QRectF(0.5, 0.5, s - 1.0, s - 1.0))
+            top, bottom = 0.22 * s, 0.58 * s
+        p.setBrush(QBrush(QColor(_ICON_GLYPH[severity])))
+        w = max(2.0, 0.14 * s)
+        if severity is Severity.INFO:  # "i": dot on top, bar below
+            p.drawEllipse(QRectF(s / 2 - w / 2, 0.2 * s, w, w))
+            p.drawRect(QRectF(s / 2 - w / 2, 0.42 * s, w, 0.38 * s))
+        else:  # "!": bar on top, dot below
+            p.drawRect(QRectF(s / 2 - w / 2, top, w, bottom - top))
+            p.drawEllipse(QRectF(s / 2 - w / 2, bottom + 0.08 * s, w, w))
+        p.end()
+        icon.addPixmap(pix)
+    return icon
+
+
+def _hint_html(text: str) -> str:
+    """Escape ``text`` and show its `backticked` commands as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def _gpus_from_snapshots(snaps: Iterable[Snapshot]) -> tuple[DeviceInfo, ...]:
+    """Minimal device records when the static facts have not arrived: load checks still run."""
+    seen: dict[int, DeviceInfo] = {}
+    for snap in snaps:
+        for g in snap.gpus:
+            seen.setdefault(g.index, DeviceInfo(index=g.index, name=f"GPU {g.index}", uuid=g.uuid))
+    return tuple(seen[i] for i in sorted(seen))
+
+
+class HealthTab(QWidget):
+    """Health findings of this machine, most urgent first, with the detail and the hint.
+
+    Feed it with :meth:`add_snapshot` (each live snapshot), :meth:`add_snapshots` (a batch, e.g.
+    prefilled history) and :meth:`set_static`. ``torch_cuda_version`` defaults to the installed
+    torch's (read from package metadata, never importing torch); ``clock`` is monotonic seconds.
+    """
+
+    name = "health"
+    #: The summary line after each run: "1 critical, 2 warnings", "All clear", ...
+    summary_changed = Signal(str)
+    #: The findings (a list of :class:`Finding`) after each run.
+    findings_changed = Signal(object)
+
+    def __init__(
+        self,
+        *,
+        window_snapshots: int = WINDOW_SNAPSHOTS,
+        min_period_s: float = MIN_PERIOD_S,
+        torch_cuda_version: str | object | None = _AUTO,
+        clock: Callable[[], float] = time.monotonic,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._snaps: deque[Snapshot] = deque(maxlen=max(1, int(window_snapshots)))
+        self._devices: tuple[DeviceInfo, ...] = ()
+        self._system: SystemInfo | None = None
+        self._torch_cuda = torch_cuda_version
+        self._clock = clock
+        self.min_period_s = float(min_period_s)
+        self._dirty = False
+        self._last_run: float | None = None
+        self._checked_at = ""
+        self._dark = self.palette().window().color().lightness() < 128
+        self._icons = {s: _severity_icon(s) for s in Severity}
+        self.findings: list[Finding] = []
+        self.run_count = 0
+        self.summary = ""
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._maybe_run)
+
+        # header: summary, scope, SIMULATED badge, copy button
+        self.summary_label = QLabel(self)
+        self.summary_label.setObjectName("healthSummary")
+        font = self.summary_label.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setBold(True)
+        self.summary_label.setFont(font)
+        self.scope_label = QLabel(self)
+        self.scope_label.setObjectName("muted")
+        self.scope_label.setToolTip(self.tr("The snapshots the checks looked at; they re-run every "
+                                            "2 s while this tab is visible"))
+        self.sim_badge = QLabel(self.tr("SIMULATED"), self)
+        self.sim_badge.setObjectName("simulated")
+        self.sim_badge.setToolTip(self.tr("These findings come from the simulated demo machine, "
+                                          "not from a measurement"))
+        self.sim_badge.hide()
+        self.copy_button = QPushButton(self.tr("Copy findings"), self)
+        self.copy_button.setToolTip(self.tr("Copy the findings with their details and hints to "
+                                            "the clipboard as plain text"))
+        self.copy_button.clicked.connect(self.copy_findings)
+        self.copy_button.setEnabled(False)
+        header = QHBoxLayout()
+        header.addWidget(self.summary_label)
+        header.addSpacing(12)
+        header.addWidget(self.sim_badge)
+        header.addSpacing(12)
+        header.addWidget(self.scope_label, 1)
+        header.addWidget(self.copy_button)
+
+        # page 0: waiting for data
+        self.waiting_label = QLabel(self.tr("Waiting for telemetry: the checks run once the first "
+                                            "snapshot arrives."), self)
+        self.waiting_label.setObjectName("muted")
+        self.waiting_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        # page 1: findings list + details
+        self.table = QTreeWidget(self)
+        self.table.setColumnCount(3)
+        self.table.setHeaderLabels([self.tr("Severity"), self.tr("GPU"), self.tr("Finding")])
+        self.table.setRootIsDecorated(False)
+        self.table.setUniformRowHeights(True)
+        self.table.setAlternatingRowColors(True)
+        self.table.setSelectionMode(QTreeWidget.SelectionMode.SingleSelection)
+        self.table.setToolTip(self.tr("Findings, most urgent first; select one to see what it "
+                                      "means and what to do"))
+        hdr = self.table.header()
+        hdr.setStretchLastSection(True)
+        hdr.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        hdr.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.currentItemChanged.connect(self._on_current)
+        self.details = QTextBrowser(self)
+        self.details.setOpenLinks(False)
+        self.details.setToolTip(self.tr("What the selected finding means and what to do about it"))
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        self.splitter = split
+
+        # page 2: all clear
+        self.clear_title = QLabel(self)
+        ct_font = self.clear_title.font()
+        ct_font.setPointSizeF(ct_font.pointSizeF() * 1.6)
+        ct_font.setBold(True)
+        self.clear_title.setFont(ct_font)
+        self.clear_scope = QLabel(self)
+        self.clear_scope.setWordWrap(True)
+        self.checks_label = QLabel(self)
+        self.checks_label.setTextFormat(Qt.TextFormat.RichText)
+        self.checks_label.setWordWrap(True)
+        self.checks_label.setToolTip(self.tr("Every check the Health tab runs"))
+        self.clear_note = QLabel(self)
+        self.clear_note.setObjectName("muted")
+        self.clear_note.setWordWrap(True)
+        clear_page = QFrame(self)
+        clear_page.setObjectName("card")
+        cl = QVBoxLayout(clear_page)
+        cl.setContentsMargins(24, 20, 24, 20)
+        cl.setSpacing(10)
+        cl.addWidget(self.clear_title)
+        cl.addWidget(self.clear_scope)
+        cl.addWidget(self.checks_label)
+        cl.addWidget(self.clear_note)
+        cl.addStretch(1)
+
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.waiting_label)
+        self.stack.addWidget(split)
+        self.stack.addWidget(clear_page)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 10)
+        layout.setSpacing(8)
+        layout.addLayout(header)
+        layout.addWidget(self.stack, 1)
+        self._show_state()
+
+    # -- input ------------------------------------------------------------------------------------
+    def set_static(self, devices: Sequence[DeviceInfo], system: SystemInfo | None = None) -> None:
+        """The static facts of the source's GPUs and driver (read once per source)."""
+        self._devices = tuple(devices)
+        self._system = system
+        self._mark_dirty()
+
+    def add_snapshot(self, snap: Snapshot) -> None:
+        """One new snapshot. Time going backwards (a new source, a replay seek) starts afresh."""
+        if self._snaps and (snap.time_s < self._snaps[-1].time_s or snap.source is not self._snaps[-1].source):
+            self._snaps.clear()
+        self._snaps.append(snap)
+        self._mark_dirty()
+
+    def add_snapshots(self, snaps: Iterable[Snapshot]) -> None:
+        """A batch (e.g. the demo's prefilled history), merged with what is here in time order."""
+        merged = sorted([*self._snaps, *snaps], key=lambda s: s.time_s)
+        self._snaps.clear()
+        self._snaps.extend(merged[-(self._snaps.maxlen or len(merged)):])
+        self._mark_dirty()
+
+    def clear(self) -> None:
+        """Forget the snapshots and static facts (the source changed)."""
+        self._snaps.clear()
+        self._devices = ()
+        self._system = None
+        self.findings = []
+        self._dirty = False
+        self._last_run = None
+        self._set_summary("")
+        self._show_state()
+
+    @property
+    def snapshot_count(self) -> int:
+        return len(self._snaps)
+
+    # -- when to run --------------------------------------------------------------------------
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+        self._maybe_run()
+
+    def _maybe_run(self) -> None:
+        if not self._dirty or not self.isVisible():
+            return
+        now = self._clock()
+        wait_s = 0.0 if self._last_run is None else self._last_run + self.min_period_s - now
+        if wait_s <= 0:
+            self.run_now()
+        elif not self._timer.isActive():
+            self._timer.start(max(1, int(wait_s * 1000)))
+
+    def refresh(self, force: bool = False) -> None:
+        """Called by the window's redraw timer while the tab is visible."""
+        if force and self._dirty and self.isVisible():
+            self.run_now()
+        else:
+            self._maybe_run()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.run_now()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self._timer.stop()
+        super().hideEvent(event)
+
+    def torch_cuda_version(self) -> str | None:
+        """CUDA version of the installed torch (``None``: CPU build or none), read once."""
+        if self._torch_cuda is _AUTO:
+            self._torch_cuda = installed_torch_cuda_version()
+        value = self._torch_cuda
+        return value if isinstance(value, str) else None
+
+    def run_now(self) -> list[Finding]:
+        """Run the checks on the current window now and show the result."""
+        self._timer.stop()
+        self._dirty = False
+        self._last_run = self._clock()
+        snaps = tuple(self._snaps)
+        devices = self._devices or _gpus_from_snapshots(snaps)
+        if snaps or devices:
+            self.findings = diagnose(devices, snaps, torch_cuda_version=self.torch_cuda_version(),
+                                     system=self._system)
+            self.run_count += 1
+            self._checked_at = datetime.now().strftime("%H:%M:%S")
+            self._set_summary(self._summary_text())
+        self._show_state()
+        self.findings_changed.emit(list(self.findings))
+        return self.findings
+
+    # -- summary ----------------------------------------------------------------------------------
+    def counts(self) -> dict[Severity, int]:
+        out = dict.fromkeys(Severity, 0)
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+    @property
+    def worst_severity(self) -> Severity | None:
+        """The most urgent severity found, ``None`` when all clear (or not run yet)."""
+        return min((f.severity for f in self.findings), key=lambda s: s.rank, default=None)
+
+    def _summary_text(self) -> str:
+        c = self.counts()
+        parts = []
+        if c[Severity.CRITICAL]:
+            parts.append(_arg(self.tr("%1 critical"), c[Severity.CRITICAL]))
+        if c[Severity.WARNING]:
+            parts.append(self.tr("1 warning") if c[Severity.WARNING] == 1
+                         else _arg(self.tr("%1 warnings"), c[Severity.WARNING]))
+        if parts:
+            return ", ".join(parts)
+        if c[Severity.INFO]:
+            return self.tr("All clear (1 note)") if c[Severity.INFO] == 1 \
+                else _arg(self.tr("All clear (%1 notes)"), c[Severity.INFO])
+        return self.tr("All clear")
+
+    def _set_summary(self, text: str) -> None:
+        if text != self.summary:
+            self.summary = text
+            self.summary_changed.emit(text)
+
+    @property
+    def simulated(self) -> bool:
+        return any(s.source is SourceKind.SIMULATED for s in self._snaps)
+
+    def scope_text(self) -> str:
+        """"120 snapshots over 2m 0s of 8 GPUs · checked 14:03:05"."""
+        snaps = list(self._snaps)
+        n_gpus = len(self._devices or _gpus_from_snapshots(snaps))
+        if not snaps:
+            text = _arg(self.tr("static facts of %1 GPUs, no snapshots yet"), n_gpus)
+        else:
+            span = snaps[-1].time_s - snaps[0].time_s
+            text = _arg(self.tr("%1 snapshots over %2 of %3 GPUs"), len(snaps),
+                        fmt_duration(span), n_gpus)
+        if self._checked_at:
+            text += " · " + _arg(self.tr("checked %1"), self._checked_at)
+        return text
+
+    def _busy_seen(self) -> bool:
+        return any(g.util_gpu_pct is not None and g.util_gpu_pct >= BUSY_UTIL_PCT
+                   for s in self._snaps for g in s.gpus if not g.lost)
+
+    def checks(self) -> list[str]:
+        """What the checks look at, one line each (shown when all is clear)."""
+        cuda = self.torch_cuda_version()
+        return [
+            self.tr("No GPU fell off the bus"),
+            self.tr("PCIe link at its maximum generation and width under load"),
+            self.tr("Power limit at its default"),
+            self.tr("No thermal or power throttling under load"),
+            self.tr("No ECC errors, no retired or remapped memory, no memory repair pending"),
+            _arg(self.tr("GPU utilization at least %1 while a job runs (else the input pipeline is "
+                         "the bottleneck)"), fmt_pct(LOW_UTIL_PCT)),
+            self.tr("Persistence mode on"),
+            self.tr("MIG disabled (or knowingly enabled)"),
+            _arg(self.tr("The driver supports CUDA %1, which the installed torch was built for"), cuda)
+            if cuda else self.tr("The driver is new enough for torch (no CUDA build of torch is "
+                                 "installed: nothing to compare)"),
+        ]
+
+    def check_results(self) -> list[tuple[str, list[Finding]]]:
+        """Each check with the findings it produced (empty: passed). Unknown codes go last."""
+        out: list[tuple[str, list[Finding]]] = [
+            (text, [f for f in self.findings if f.code in codes])
+            for text, codes in zip(self.checks(), CHECK_CODES, strict=True)
+        ]
+        known = frozenset().union(*CHECK_CODES)
+        other = [f for f in self.findings if f.code not in known]
+        if other:
+            out.append((self.tr("Other checks"), other))
+        return out
+
+    def _gpus_text(self, found: Sequence[Finding]) -> str:
+        """"GPU 3", "GPUs 0–7", "GPUs 0, 2, 5" or "all" for the GPUs of ``found``."""
+        indices = sorted({f.gpu_index for f in found if f.gpu_index is not None})
+        if not indices or any(f.gpu_index is None for f in found):
+            return self.tr("all")
+        if len(indices) == 1:
+            return _arg(self.tr("GPU %1"), indices[0])
+        runs: list[str] = []
+        start = prev = indices[0]
+        for i in [*indices[1:], None]:
+            if i is not None and i == prev + 1:
+                prev = i
+                continue
+            runs.append(f"{start}–{prev}" if prev - start >= 2 else
+                        ", ".join(str(k) for k in range(start, prev + 1)))
+            if i is not None:
+                start = prev = i
+        return _arg(self.tr("GPUs %1"), ", ".join(runs))
+
+    def _checklist_html(self) -> str:
+        colours = self._colours()
+        rows = []
+        for text, found in self.check_results():
+            if found:
+                worst = min((f.severity for f in found), key=lambda s: s.rank)
+                mark = f"<span style='color:{colours[worst]}'>✗</span>"
+                note = f" <span style='color:{colours[worst]}'>({html.escape(self._gpus_text(found))})</span>"
+            else:
+                mark, note = f"<span style='color:{colours['ok']}'>✓</span>", ""
+            rows.append(f"<tr><td style='padding-right:8px'><b>{mark}</b></td>"
+                        f"<td>{html.escape(text)}{note}</td></tr>")
+        return (f"<p style='margin-top:24px'><b>{html.escape(self.tr('Checks in this window'))}</b>"
+                f"</p><table cellspacing='2'>{''.join(rows)}</table>")
+
+    # -- display ----------------------------------------------------------------------------------
+    def _colours(self) -> dict[Severity | str, str]:
+        return severity_colours(self._dark)
+
+    def _severity_name(self, severity: Severity) -> str:
+        return {Severity.CRITICAL: self.tr("Critical"), Severity.WARNING: self.tr("Warning"),
+                Severity.INFO: self.tr("Info")}[severity]
+
+    def _gpu_text(self, f: Finding) -> str:
+        return self.tr("all") if f.gpu_index is None else _arg(self.tr("GPU %1"), f.gpu_index)
+
+    def _short_title(self, f: Finding) -> str:
+        """The title without its "GPU n: " prefix (the GPU has its own column)."""
+        if f.gpu_index is None:
+            return f.title
+        prefix = tr("GPU {i}", i=f.gpu_index) + ": "
+        return f.title[len(prefix):] if f.title.startswith(prefix) else f.title
+
+    def _show_state(self) -> None:
+        ran = self.run_count > 0 and (bool(self._snaps) or bool(self._devices))
+        self.sim_badge.setVisible(self.simulated)
+        self.copy_button.setEnabled(ran)
+        colours = self._colours()
+        worst = self.worst_severity
+        colour = colours["ok"] if worst is None or worst is Severity.INFO else colours[worst]
+        self.summary_label.setText(self.summary)
+        self.summary_label.setStyleSheet(f"color: {colour};")
+        self.scope_label.setText(self.scope_text() if ran else "")
+        if not ran:
+            self.stack.setCurrentIndex(0)
+        elif self.findings:
+            self._fill_table()
+            self.stack.setCurrentIndex(1)
+        else:
+            self._fill_all_clear()
+            self.stack.setCurrentIndex(2)
+
+    def _fill_all_clear(self) -> None:
+        colours = self._colours()
+        self.clear_title.setText("✓ " + self.tr("All clear"))
+        self.clear_title.setStyleSheet(f"color: {colours['ok']};")
+        self.clear_scope.setText(_arg(self.tr("No problems found in the last %1."), self.scope_text()))
+        tick = f"<span style='color:{colours['ok']}'>✓</span>"
+        items = "".join(f"<tr><td style='padding-right:8px'><b>{tick}</b></td>"
+                        f"<td>{html.escape(c)}</td></tr>" for c in self.checks())
+        self.checks_label.setText(f"<p><b>{html.escape(self.tr('What was checked:'))}</b></p>"
+                                  f"<table cellspacing='3'>{items}</table>")
+        if self._snaps and not self._busy_seen():
+            self.clear_note.setText(_arg(self.tr(
+                "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
+                "throttling checks need load and had nothing to judge."), fmt_pct(BUSY_UTIL_PCT)))
+        else:
+            self.clear_note.setText("")
+
+    @staticmethod
+    def _key(f: Finding) -> str:
+        return f"{f.code}:{f.gpu_index}"
+
+    def _fill_table(self) -> None:
+        current = self.table.currentItem()
+        keep = current.data(0, _KEY_ROLE) if current is not None else None
+        scroll = self.table.verticalScrollBar().value()
+        colours = self._colours()
+        self.table.blockSignals(True)
+        self.table.clear()
+        select: QTreeWidgetItem | None = None
+        for f in self.findings:
+            item = QTreeWidgetItem([self._severity_name(f.severity), self._gpu_text(f),
+                                    self._short_title(f)])
+            item.setIcon(0, self._icons[f.severity])
+            item.setForeground(0, QBrush(QColor(colours[f.severity])))
+            item.setData(0, _KEY_ROLE, self._key(f))
+            for col in range(3):
+                item.setToolTip(col, f.detail)
+            self.table.addTopLevelItem(item)
+            if self._key(f) == keep:
+                select = item
+        if select is None:
+            select = self.table.topLevelItem(0)
+        if select is not None:
+            self.table.setCurrentItem(select)
+        self.table.blockSignals(False)
+        self.table.verticalScrollBar().setValue(scroll)
+        self._show_details(self.selected_finding())
+
+    def selected_finding(self) -> Finding | None:
+        item = self.table.currentItem()
+        if item is None:
+            return None
+        key = item.data(0, _KEY_ROLE)
+        return next((f for f in self.findings if self._key(f) == key), None)
+
+    def select_finding(self, row: int) -> None:
+        """Select row ``row`` of the findings list (as a click would)."""
+        item = self.table.topLevelItem(row)
+        if item is not None:
+            self.table.setCurrentItem(item)
+
+    def _on_current(self, *_: object) -> None:
+        self._show_details(self.selected_finding())
+
+    def details_html(self, f: Finding) -> str:
+        colours = self._colours()
+        dev = next((d for d in self._devices if d.index == f.gpu_index), None)
+        where = self._gpu_text(f) if f.gpu_index is not None else self.tr("The whole machine")
+        if dev is not None:
+            where += " · " + dev.name + (f" · {dev.pci_bus_id}" if dev.pci_bus_id else "")
+        sev = self._severity_name(f.severity)
+        return (
+            f"<h3 style='margin-bottom:4px'><span style='color:{colours[f.severity]}'>"
+            f"{html.escape(sev)}</span> — {html.escape(f.title)}</h3>"
+            f"<p style='color:gray; margin-top:0'>{html.escape(where)}</p>"
+            f"<p>{html.escape(f.detail)}</p>"
+            f"<p><b>{html.escape(self.tr('What to do:'))}</b> {_hint_html(f.hint)}</p>"
+            f"<p style='color:gray'>{html.escape(_arg(self.tr('Check: %1'), f.code))}</p>"
+            + self._checklist_html()
+        )
+
+    def _show_details(self, f: Finding | None) -> None:
+        self.details.setHtml(self.details_html(f) if f is not None else self._checklist_html())
+
+    # -- copy ---------------------------------------------------------------------------------------
+    def findings_text(self) -> str:
+        """The findings as plain text (what "Copy findings" puts on the clipboard)."""
+        head = self.tr("gpuprof health") + ": " + (self.summary or self.tr("not checked yet"))
+        host = self._system.hostname if self._system is not None else ""
+        if host:
+            head += f" — {host}"
+        lines = [head]
+        if self.simulated:
+            lines.append(self.tr("SIMULATED data (--demo), not a measurement."))
+        lines.append(self.scope_text())
+        lines.append("")
+        if not self.findings:
+            lines.append(self.tr("What was checked:"))
+            lines.extend(f"- {c}" for c in self.checks())
+        for f in self.findings:
+            lines.append(f"[{self._severity_name(f.severity).upper()}] {f.title}")
+            lines.append(f"    {f.detail}")
+            lines.append(f"    {self.tr('What to do:')} {f.hint}")
+        return "\n".join(lines).rstrip() + "\n"
+
+    def copy_findings(self) -> None:
+        QApplication.clipboard().setText(self.findings_text())
+
+    # -- theme --------------------------------------------------------------------------------------
+    def apply_theme(self, theme: Theme) -> None:
+        self._dark = theme.name == "dark"
+        self._show_state()
+
+
+def render_screenshot(out: str, *, size: tuple[int, int] = (1600, 1000), theme: str = "light",
+                      select_row: int = 0) -> str:
+    """Offscreen PNG of the tab fed with the demo machine inside its power-cap episode
+    (docs/screenshot-health.png): ``python -m gpuprof.ui.health_tab OUT.png [light|dark] [ROW]``.
+    """
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from gpuprof.telemetry.sources import THERMAL_S, SimulatedSource
+
+    from .app import make_app
+    from .theme import apply_theme
+
+    app = make_app()
+    th = apply_theme(app, theme)
+    t = [0.0]
+    src = SimulatedSource("h100x8", clock=lambda: t[0], start_s=0.0)
+    tab = HealthTab()
+    tab.apply_theme(th)
+    tab.resize(*size)
+    tab.set_static(src.devices(), src.system_info())
+    for k in range(WINDOW_SNAPSHOTS):  # one a second, ending inside the thermal slowdown
+        t[0] = THERMAL_S[1] - WINDOW_SNAPSHOTS + k
+        tab.add_snapshot(src.poll())
+    tab.show()
+    tab.select_finding(select_row)
+    for _ in range(5):
+        app.processEvents()
+    if not tab.grab().save(out):
+        raise OSError(f"could not write {out}")
+    tab.close()
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    args = sys.argv[1:]
+    render_screenshot(args[0] if args else "docs/screenshot-health.png",
+                      theme=args[1] if len(args) > 1 else "light",
+                      select_row=int(args[2]) if len(args) > 2 else 0)
