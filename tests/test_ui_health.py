@@ -243,7 +243,7 @@ def test_scheduled_run_fires_after_the_period(make_tab, qtbot):
 
 def test_window_keeps_the_last_snapshots_and_restarts_on_time_going_back(make_tab):
     tab = make_tab(window_snapshots=20)
-    _devices, _system, snaps = healthy(50)
+    devices, system, snaps = healthy(50)
     for s in snaps:
         tab.add_snapshot(s)
     assert tab.snapshot_count == 20
@@ -252,6 +252,12 @@ def test_window_keeps_the_last_snapshots_and_restarts_on_time_going_back(make_ta
     tab.add_snapshots(reversed(snaps[1:30]))  # a prefill batch: merged in time order
     assert tab.snapshot_count == 20
     assert [s.time_s for s in tab._snaps] == sorted(s.time_s for s in snaps[10:30])
+    tab.set_static(devices, system)
+    tab.clear(static=False)  # a replay seek: same machine
+    assert tab.snapshot_count == 0 and tab.summary == ""
+    tab.show()
+    tab.add_snapshot(snaps[0])
+    assert tab.run_count == 1 and [d.name for d in tab._devices] == [d.name for d in devices]
 
 
 def test_copy_findings_puts_plain_text_on_the_clipboard(make_tab, qtbot):

@@ -312,11 +312,12 @@ class HealthTab(QWidget):
         self._snaps.extend(merged[-(self._snaps.maxlen or len(merged)):])
         self._mark_dirty()
 
-    def clear(self) -> None:
-        """Forget the snapshots and static facts (the source changed)."""
+    def clear(self, *, static: bool = True) -> None:
+        """Forget the snapshots, and the static facts unless ``static=False`` (a replay seek)."""
         self._snaps.clear()
-        self._devices = ()
-        self._system = None
+        if static:
+            self._devices = ()
+            self._system = None
         self.findings = []
         self._dirty = False
         self._last_run = None
