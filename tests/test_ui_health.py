@@ -186,6 +186,7 @@ def test_summary_signal_and_worst_severity(make_tab, qtbot):
     tab.add_snapshots(snaps)
     tab.run_now()
     assert seen[-1] == "All clear"
+    assert tab.summary_icon().isNull()
     # GPU 1 reports an uncorrectable ECC error and GPU 0 a power limit below default.
     from gpuprof.telemetry.model import EccCounts
 
@@ -200,6 +201,7 @@ def test_summary_signal_and_worst_severity(make_tab, qtbot):
     assert tab.worst_severity is Severity.CRITICAL
     assert tab.summary_label.text() == "1 critical, 1 warning"
     assert tab.findings[0].code == "ecc_uncorrectable"  # most urgent first
+    assert not tab.summary_icon().isNull()
 
 
 def test_diagnose_not_run_while_hidden_and_throttled_while_visible(make_tab, qtbot):

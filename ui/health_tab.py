@@ -395,6 +395,11 @@ class HealthTab(QWidget):
         """The most urgent severity found, ``None`` when all clear (or not run yet)."""
         return min((f.severity for f in self.findings), key=lambda s: s.rank, default=None)
 
+    def summary_icon(self) -> QIcon:
+        """The icon of the worst severity (for the tab), a null icon when all clear."""
+        worst = self.worst_severity
+        return self._icons[worst] if worst is not None and worst is not Severity.INFO else QIcon()
+
     def _summary_text(self) -> str:
         c = self.counts()
         parts = []
