@@ -11,6 +11,7 @@ AVX-512 BF16/AMX.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
@@ -124,11 +125,16 @@ def _matmul_precision(dtype: str) -> Iterator[None]:
     import torch
 
     before = torch.get_float32_matmul_precision()
-    torch.set_float32_matmul_precision("high" if dtype == "tf32" else "highest")
+    with warnings.catch_warnings():
+        # Newer torch nudges towards backends.*.fp32_precision; this call keeps working everywhere.
+        warnings.simplefilter("ignore")
+        torch.set_float32_matmul_precision("high" if dtype == "tf32" else "highest")
     try:
         yield
     finally:
-        torch.set_float32_matmul_precision(before)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.set_float32_matmul_precision(before)
 
 
 def _operands(dtype: str, m: int, n: int, k: int, device: str) -> Callable[[], Any]:
