@@ -340,13 +340,11 @@ def test_in_the_main_window(qtbot, tmp_path: Path):
     w.resize(1600, 1000)
     w.show()
     qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
-    # What the main window needs (see the report): add the tab and feed it.
-    tab = HealthTab(torch_cuda_version=None)
-    index = w.add_tab(tab, tab.name, "Health", "Health findings: misconfiguration, throttling, errors")
-    tab.summary_changed.connect(
-        lambda s: w.tabs.setTabText(index, "Health" + (f" ({s})" if s else "")))
-    w.snapshot_received.connect(tab.add_snapshot)
-    tab.set_static(list(w.state.devices.values()), w.state.system)
+    # The window builds the tab and feeds it snapshots and the static facts.
+    tab = w.health
+    assert isinstance(tab, HealthTab)
+    index = w.tab_names.index("health")
+    assert tab.snapshot_count == 0
     for _ in range(5):
         w.poll_now()
     assert tab.run_count == 0 and tab.snapshot_count == 5  # hidden tab: fed, not run

@@ -364,11 +364,10 @@ def test_tab_in_the_main_window_gets_the_local_gpus(qtbot, tmp_path: Path):
     w.resize(1600, 1000)
     w.show()
     qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
-    # What the main window needs (see the report): add the tab, hand it the NVML names.
-    tab = RecommendTab(catalog_loader=_catalog,
-                       settings=QSettings(str(w.settings.path), QSettings.Format.IniFormat))
-    w.add_tab(tab, "recommend", "Recommend", "Cloud configurations for a workload")
-    tab.set_local([d.name for d in w.state.devices.values()])
+    # The window builds the tab and hands it the NVML names of its GPUs.
+    tab = w.recommend
+    assert isinstance(tab, RecommendTab)
+    assert tab.local is not None
     assert tab.run_count == 0  # hidden tab: nothing ranked yet
     w.select_tab("recommend")
     qtbot.waitUntil(lambda: tab.run_count >= 1, timeout=5000)

@@ -18,7 +18,7 @@ from gpuprof import __version__
 from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
 from gpuprof.units import NA, fmt_duration
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -35,8 +35,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .health_tab import WINDOW_SNAPSHOTS, HealthTab
 from .overview import OverviewTab
 from .processes import ProcessesTab
+from .recommend_tab import RecommendTab
+from .report_dialog import add_report_action
 from .settings import INTERVALS_S, TIME_WINDOWS_S, UiSettings
 from .state import UiState
 from .telemetry_tab import TelemetryTab, time_window_label
@@ -178,6 +181,16 @@ class MainWindow(QMainWindow):
                      self.tr("Processes using the GPUs (Alt+3)"))
         self.add_tab(self.topology, "topology", self.tr("Topology && details"),
                      self.tr("GPU interconnect matrix and static details (Alt+4)"))
+        self.health = HealthTab()
+        self._health_index = self.add_tab(
+            self.health, self.health.name, self.tr("Health"),
+            self.tr("Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"))
+        self.health.summary_changed.connect(self._on_health_summary)
+        self.snapshot_received.connect(self.health.add_snapshot)
+        self.recommend = RecommendTab(
+            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat))
+        self.add_tab(self.recommend, self.recommend.name, self.tr("Recommend"),
+                     self.tr("Cloud configurations for a workload: fit, time and cost (Alt+6)"))
         self.telemetry.selection_changed.connect(self.set_selected_gpus)
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
@@ -195,6 +208,7 @@ class MainWindow(QMainWindow):
         self._make_status_bar()
         self._make_actions()
         self._make_menus_and_toolbar()
+        self.report_action = add_report_action(self)
 
         self.redraw_timer = QTimer(self)
         self.redraw_timer.setInterval(REDRAW_PERIOD_MS)
@@ -260,6 +274,7 @@ class MainWindow(QMainWindow):
         self.source = source
         history = self._history_factory()
         self.state.history = history
+        self.health.clear()
         self.state.latest = None
         self.state.status = SourceStatus()
         self.state.view_end_s = None
@@ -285,6 +300,8 @@ class MainWindow(QMainWindow):
             return
         self.state.system = system
         self.state.devices = {d.index: d for d in devices}
+        self.health.set_static(devices, system)
+        self.recommend.set_local([d.name for d in devices])
         self.state.topology = topology
         if self.state.latest is None:
             self.state.status = status
@@ -293,6 +310,11 @@ class MainWindow(QMainWindow):
         self._update_title_and_source()
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
+
+    def _on_health_summary(self, summary: str) -> None:
+        title = self.tr("Health")
+        self.tabs.setTabText(self._health_index, f"{title} ({summary})" if summary else title)
+        self.tabs.setTabIcon(self._health_index, self.health.summary_icon())
 
     def _on_static_error(self, exc: BaseException) -> None:
         self.banner.show_state("static", _t("Could not read the GPU details: %1").replace(
@@ -340,6 +362,7 @@ class MainWindow(QMainWindow):
             if snap.time_s > last_t:
                 history.append(snap)
         self._live_during_prefill = []
+        self.health.add_snapshots(list(snaps)[-WINDOW_SNAPSHOTS:])  # type: ignore[call-overload]
         self.sampler.history = history
         self.state.history = history
         self._merge_guard = 5
@@ -628,6 +651,7 @@ class MainWindow(QMainWindow):
         if src is None or src.kind is not SourceKind.REPLAY:
             return
         src.seek(t_s)
+        self.health.clear(static=False)
         self.state.view_end_s = None
         self._update_replay_bar()
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -430,16 +431,22 @@ class RecommendTab(QWidget):
         self.local_label = QLabel()
         self.local_label.setObjectName("muted")
         self.local_label.setTextFormat(Qt.TextFormat.PlainText)
+        for combo in (self.provider_filter, self.region_filter):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         filters = QHBoxLayout()
         filters.addWidget(QLabel(self.tr("Provider")))
         filters.addWidget(self.provider_filter)
         filters.addWidget(QLabel(self.tr("Region")))
         filters.addWidget(self.region_filter)
         filters.addWidget(self.spot_filter)
-        filters.addWidget(self.fits_only)
         filters.addStretch(1)
-        filters.addWidget(self.compare)
-        filters.addWidget(self.local_label)
+        # A second row, so that the tab (and so the window) stays usable at ~1000 px wide.
+        compare_row = QHBoxLayout()
+        compare_row.addWidget(self.fits_only)
+        compare_row.addWidget(self.compare)
+        compare_row.addWidget(self.local_label, 1)
+        self.local_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
@@ -475,7 +482,7 @@ class RecommendTab(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
 
         self.scatter = CostTimeScatter()
-        self.scatter.setMinimumSize(360, 260)
+        self.scatter.setMinimumSize(260, 220)
         self.scatter.point_clicked.connect(self.select_source_row)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
@@ -486,6 +493,7 @@ class RecommendTab(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.addLayout(filters)
+        top_layout.addLayout(compare_row)
         top_layout.addWidget(self.summary)
         top_layout.addWidget(self.notes)
         top_layout.addWidget(self.table, 1)
