@@ -103,3 +103,11 @@ def test_importing_every_core_module_works() -> None:
         if m.name.startswith("gpuprof.ui"):
             continue
         importlib.import_module(m.name)
+
+
+def test_mypy_strict_passes_on_the_core() -> None:
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
+    if mypy is None:
+        pytest.skip("mypy not installed")
+    out = subprocess.run([mypy], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout[-4000:]
