@@ -7,6 +7,7 @@ torch is imported only when a benchmark runs. Under ``torchrun`` every rank runs
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import sys
@@ -102,7 +103,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     source = _open_source(args.device)
     runner = Runner(device=args.device, suite=args.suite, only=only, source=source)
     cancel = CancelToken()
-    latest: list[RunProgress] = []
+    latest: collections.deque[RunProgress] = collections.deque(maxlen=1)
     outcome: dict[str, Any] = {}
 
     def work() -> None:
