@@ -15,7 +15,9 @@ import pytest
 from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name, normalize_gpu_model
 from gpuprof.catalog.specs import load_specs
 
-NAMES_CSV = Path(__file__).resolve().parents[2] / "shared" / "reference" / "nvidia-smi" / "nvml_names.csv"
+# A copy of shared/reference/nvidia-smi/nvml_names.csv (73 real NVML names, each with its
+# source), kept in the project so that a clone tests the same names with or without shared/.
+NAMES_CSV = Path(__file__).resolve().parent / "data" / "nvml_names.csv"
 
 EXPECTED: dict[str, str | None] = {
     "NVIDIA H100 80GB HBM3": "H100 SXM",
