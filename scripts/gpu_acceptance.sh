@@ -55,7 +55,7 @@ log "environment"
 
 log "pytest -m gpu (benchmark tests; the UI tests need PySide6 and are not run here)"
 set +e
-timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py -q \
+timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py -q \
     -p no:cacheprovider -W ignore::pytest.PytestConfigWarning 2>&1 | tee "$OUT_DIR/pytest-gpu.txt"
 PYTEST_RC=${PIPESTATUS[0]}
 log "pytest exit $PYTEST_RC"
