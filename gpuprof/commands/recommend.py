@@ -223,12 +223,18 @@ def _print(rec: Any) -> None:
         if not r.fits:
             need = f"[red]{need}[/red]"
         vs = NA if r.speedup_vs_local is None else f"{r.speedup_vs_local:.2g}×"
+        hours = fmt_duration(r.hours * 3600) if r.hours is not None else NA
+        if r.meets_deadline is False:
+            hours = f"[red]{hours} ✗[/red]"
+        cost = (fmt_usd(r.cost_usd, digits=0) + (" spot" if r.cost_basis == "spot" else "")) \
+            if r.cost_usd is not None else NA
+        if r.within_budget is False:
+            cost = f"[red]{cost} ✗[/red]"
         return [
             str(r.rank) if r.rank else "—", r.label, inst.region or NA,
             f"{r.gpus_total:g}× {inst.gpu_model}", need,
-            fmt_duration(r.hours * 3600) if r.hours is not None else NA,
-            (fmt_usd(r.cost_usd, digits=0) + (" spot" if r.cost_basis == "spot" else ""))
-            if r.cost_usd is not None else NA,
+            hours,
+            cost,
             fmt_usd(r.price_per_hour_usd), inst.as_of or NA,
             fmt_pct(r.efficiency * 100) if r.efficiency is not None else NA,
             "★" if r.pareto else "", vs,
@@ -239,7 +245,8 @@ def _print(rec: Any) -> None:
     if rec.local is not None:
         table.add_row(*line(rec.local), style="italic")
     con.print(table)
-    con.print(tr("P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine."))
+    con.print(tr("P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
+                 "✗ = misses the deadline or the budget."))
     for text in rec.warnings:
         con.print(f"[yellow]! {text}[/yellow]")
     for r in rec.rows[:3]:
