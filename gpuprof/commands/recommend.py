@@ -84,6 +84,9 @@ def register(subparsers: Any) -> None:
     here.add_argument("--local-gpu", metavar="NAME[xN]", help=tr("compare with this machine's GPUs, e.g. 'NVIDIA GeForce RTX 4090x2'"))
     here.add_argument("--measured", action="append", default=[], metavar="GPU:DTYPE=TFLOPS",
                       help=tr("achieved TFLOPS measured here, e.g. 'RTX 4090:bf16=150' (repeatable)"))
+    here.add_argument("--no-measured", action="store_true",
+                      help=tr("ignore the GEMM results of `gpuprof bench` on this machine's GPU "
+                              "model (by default they set its efficiency)"))
     here.add_argument("--util", type=float, help=tr("GPU utilization seen locally, percent"))
     p.add_argument("--limit", type=int, default=15, help=tr("rows to show (default 15)"))
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
@@ -177,11 +180,16 @@ def _run(args: argparse.Namespace) -> int:
         if not cat.instances:
             raise InputError(tr("no instance {i!r} in the catalog; see `gpuprof catalog list`", i=args.instance))
         limit = None
+    measured, cals = _calibrated(args)
     rec = recommend(
         wl, cat, objective=args.objective, providers=_split(args.provider),
-        local=_local(args.local_gpu, args.util), local_measurements=_measurements(args.measured),
+        local=_local(args.local_gpu, args.util), local_measurements=measured,
         local_util_pct=args.util, limit=limit,
     )
+    if cals:
+        from gpuprof.recommend.calibrate import annotate
+
+        rec = annotate(rec, cals)
     if args.json:
         out = {
             "workload": dataclasses.asdict(wl), "objective": rec.objective,
@@ -194,7 +202,63 @@ def _run(args: argparse.Namespace) -> int:
         print()
         return 0
     _print(rec)
+    _print_calibration(cals, wl.compute_dtype)
     return 0
+
+
+def _local_gpu_names(local_gpu: str | None) -> list[str]:
+    """This machine's GPU names: ``--local-gpu`` when given, else what NVML lists (or none)."""
+    if local_gpu:
+        m = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", local_gpu.strip())
+        return [m.group(1) if m else local_gpu.strip()]
+    from gpuprof.telemetry.nvml import NvmlSource
+
+    source = NvmlSource()
+    try:
+        return [d.name for d in source.devices() if d.name]
+    except Exception:
+        return []
+    finally:
+        source.close()
+
+
+def _calibrated(args: argparse.Namespace) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:
+    """(measurements for ``recommend``, the calibrations taken from the results database).
+
+    GEMM results of `gpuprof bench` on a GPU model that is in this machine set its efficiency,
+    unless ``--no-measured``; a ``--measured`` value for the same GPU and dtype wins.
+    """
+    from gpuprof.catalog.names import normalize_gpu_model
+    from gpuprof.paths import results_db_path
+
+    manual = _measurements(args.measured)
+    if args.no_measured or not results_db_path().exists():  # no benchmarks: skip the NVML probe
+        return manual, {}
+    from gpuprof.recommend.calibrate import local_calibrations
+
+    names = _local_gpu_names(args.local_gpu)
+    cals = local_calibrations(gpu_names=names) if names else {}
+    for name, rates in manual.items():
+        key = normalize_gpu_model(name) or name
+        for dtype in rates:
+            cals.get(key, {}).pop(dtype, None)
+    cals = {k: v for k, v in cals.items() if v}
+    merged: dict[str, dict[str, float]] = {k: {d: c.tflops for d, c in v.items()} for k, v in cals.items()}
+    for name, rates in manual.items():
+        merged.setdefault(normalize_gpu_model(name) or name, {}).update(rates)
+    return merged, cals
+
+
+def _print_calibration(cals: dict[str, Any], dtype: str) -> None:
+    from rich.console import Console
+
+    for key, per in cals.items():
+        cal = per.get(dtype)
+        if cal is None:
+            continue
+        Console().print(tr("{g}: {d} GEMM {t:.1f} TFLOPS, {src} — sets its efficiency "
+                           "(--no-measured to ignore)", g=key, d=dtype, t=cal.tflops, src=cal.label),
+                        highlight=False)
 
 
 def _split(text: str | None) -> list[str] | None:
