@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from gpuprof.units import fmt_num
-from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -73,6 +73,179 @@ PLOT_SPECS: tuple[PlotSpec, ...] = (
              axis="CPU"),
 )
 
+#: Every GPU / host field some plot draws: fetched together, once per frame.
+_GPU_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(f for s in PLOT_SPECS for f in s.fields))
+_HOST_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.host_field for s in PLOT_SPECS
+                                                    if s.host_field))
+
+
+class _Curve(pg.GraphicsObject):
+    """A line through (x, y) points, drawn as polylines: the lean part of ``PlotCurveItem``.
+
+    ``PlotCurveItem`` rebuilds a ``QPainterPath`` and recomputes its data bounds in every paint
+    after ``setData``; with ~90 curves a frame that bookkeeping cost more than the stroking
+    (perf/gui.py). Here ``setData`` fills ``QPolygonF`` buffers in place from numpy, splits
+    them at NaN (a ``None`` sample leaves a gap, like ``connect='finite'``) and fixes the
+    bounding rectangle once; ``paint`` only strokes them with a cosmetic pen.
+    """
+
+    def __init__(self, pen: QPen):
+        super().__init__()
+        self._pen = QPen(pen)
+        self._pen.setCosmetic(True)
+        self._x = np.empty(0)
+        self._y = np.empty(0)
+        self._polys: list[QPolygonF] = []
+        self._data_rect = QRectF()
+        self._rect: QRectF | None = QRectF()
+
+    def pen(self) -> QPen:
+        return QPen(self._pen)
+
+    def setPen(self, pen: QPen) -> None:
+        self._pen = QPen(pen)
+        self._pen.setCosmetic(True)
+        self.update()
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._x, self._y
+
+    def setData(self, x: object, y: object) -> None:
+        x = np.asarray(x, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        self._x, self._y = x, y
+        n = len(y)
+        bad = np.isnan(y)
+        bad |= np.isnan(x)
+        if not bad.any():
+            runs = [(0, n)] if n > 1 else []
+        else:
+            edges = np.diff((~bad).astype(np.int8), prepend=0, append=0)
+            runs = [(int(a), int(b)) for a, b in
+                    zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True)
+                    if b - a > 1]
+        old = self._polys
+        polys = []
+        for k, (a, b) in enumerate(runs):
+            # Refill last frame's buffer in place when the length matches (the usual case).
+            poly = old[k] if k < len(old) and old[k].size() == b - a else None
+            if poly is None:
+                poly = pg.functions.create_qpolygonf(b - a)
+            buf = pg.functions.ndarray_from_qpolygonf(poly)
+            buf[:, 0] = x[a:b]
+            buf[:, 1] = y[a:b]
+            polys.append(poly)
+        self._polys = polys
+        rect = QRectF()
+        if runs:
+            y0, y1 = float(np.fmin.reduce(y)), float(np.fmax.reduce(y))
+            x0, x1 = float(np.fmin.reduce(x)), float(np.fmax.reduce(x))
+            rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        if rect != self._data_rect:
+            self.prepareGeometryChange()
+            self._data_rect = rect
+            self._rect = None
+        self.update()
+
+    def viewTransformChanged(self) -> None:
+        self.prepareGeometryChange()
+        self._rect = None
+
+    def boundingRect(self) -> QRectF:
+        """The data's rectangle plus 2 pixels: a tight one keeps the axes out of repaints."""
+        if self._rect is None:
+            r = QRectF(self._data_rect)
+            if not r.isNull():
+                px, py = self.pixelVectors()
+                dx = 2 * (px.length() if px is not None else 0.0)
+                dy = 2 * (py.length() if py is not None else 0.0)
+                r.adjust(-dx, -dy, dx, dy)
+            self._rect = r
+        return QRectF(self._rect)
+
+    def paint(self, painter: QPainter, *args: object) -> None:
+        if not self._polys:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(self._pen)
+        for poly in self._polys:
+            painter.drawPolyline(poly)
+
+
+class _Grid(pg.GraphicsObject):
+    """Grid lines at the major ticks of a plot's axes, drawn inside its view box.
+
+    pyqtgraph's own grid is drawn by the AxisItem across the plot, which puts the axis (and its
+    tick labels, replayed from a QPicture) into every frame's repaint: ~5 ms a frame for the
+    nine plots here (perf/gui.py). This item draws the same lines with an opaque pen and leaves
+    the axes alone until their range changes.
+    """
+
+    def __init__(self, item: pg.PlotItem, x: bool = True, y: bool = True):
+        super().__init__()
+        self._item = item
+        self._axes = (x, y)
+        self._pen = QPen(QColor(200, 200, 200))
+        self._pen.setCosmetic(True)
+        self._pen.setWidth(1)
+        self._lines: list[QLineF] = []
+        self._rect = QRectF()
+        self._key: tuple[object, ...] = ()
+        self.setZValue(-100)
+        self.setFlag(self.GraphicsItemFlag.ItemIgnoresParentOpacity, True)
+
+    def set_colour(self, colour: QColor) -> None:
+        self._pen.setColor(colour)
+        self.update()
+
+    def sync(self) -> None:
+        """Recompute the lines when the view range or the plot size changed."""
+        vb = self._item.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        w, h = vb.width(), vb.height()
+        key = (x0, x1, y0, y1, round(w), round(h))
+        if key == self._key:
+            return
+        self._key = key
+        lines: list[QLineF] = []
+        if self._axes[0] and w > 0:
+            for v in _major_ticks(self._item.getAxis("bottom"), x0, x1, w):
+                lines.append(QLineF(v, y0, v, y1))
+        if self._axes[1] and h > 0:
+            for v in _major_ticks(self._item.getAxis("left"), y0, y1, h):
+                lines.append(QLineF(x0, v, x1, v))
+        self.prepareGeometryChange()
+        self._lines = lines
+        self._rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._rect)
+
+    def paint(self, painter: QPainter, *args: object) -> None:
+        if self._lines:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setPen(self._pen)
+            painter.drawLines(self._lines)
+
+
+def _major_ticks(axis: pg.AxisItem, lo: float, hi: float, size_px: float) -> list[float]:
+    """The values the axis labels (its first tick level), within ``[lo, hi]``."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return []
+    levels = axis.tickValues(lo, hi, size_px)
+    if not levels:
+        return []
+    return [float(v) for v in levels[0][1] if lo <= v <= hi]
+
+
+def _blend(fg: str, bg: str, alpha: float) -> QColor:
+    """``fg`` laid over ``bg`` at ``alpha``, as one opaque colour (cheap to stroke)."""
+    a, b = QColor(fg), QColor(bg)
+    return QColor(round(b.red() + (a.red() - b.red()) * alpha),
+                  round(b.green() + (a.green() - b.green()) * alpha),
+                  round(b.blue() + (a.blue() - b.blue()) * alpha))
+
 
 class _TimedLayoutWidget(pg.GraphicsLayoutWidget):
     """Remembers how long its last paint took: the window budgets frames with it."""
@@ -99,7 +272,7 @@ class _Plot:
     def __init__(self, spec: PlotSpec, item: pg.PlotItem):
         self.spec = spec
         self.item = item
-        self.curves: dict[tuple[int, str], pg.PlotCurveItem] = {}
+        self.curves: dict[tuple[int, str], _Curve] = {}
         self.lines: list[pg.InfiniteLine] = []
         self.line_values: tuple[float, ...] = ()
         self.data: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
@@ -108,6 +281,8 @@ class _Plot:
         self.crosshair.setZValue(50)
         self.crosshair.hide()
         item.addItem(self.crosshair, ignoreBounds=True)
+        self.grid = _Grid(item)
+        item.addItem(self.grid, ignoreBounds=True)
 
 
 class TelemetryTab(QWidget):
@@ -177,6 +352,8 @@ class TelemetryTab(QWidget):
             self.plots[spec.key] = _Plot(spec, item)
         self.band = self.view.addPlot(row=len(PLOT_SPECS) // 2 + 1, col=0, colspan=2)
         self._setup_band(self.band)
+        self.band_grid = _Grid(self.band, y=False)
+        self.band.addItem(self.band_grid, ignoreBounds=True)
         self.band_bars: pg.BarGraphItem | None = None
         self.band_legend = QLabel(self)
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
@@ -198,7 +375,6 @@ class TelemetryTab(QWidget):
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
-        item.showGrid(x=True, y=True, alpha=0.25)
         for name in ("left", "bottom"):
             item.getAxis(name).enableAutoSIPrefix(False)
             # Grid lines of minor ticks cost more to paint than all the curves (perf/gui.py).
@@ -236,7 +412,9 @@ class TelemetryTab(QWidget):
                 axis.setPen(fg)
                 axis.setTextPen(fg)
             item.titleLabel.setText(item.titleLabel.text, color=theme.plot_fg, size="9pt")
-            item.showGrid(x=True, y=item is not self.band, alpha=theme.grid_alpha)
+        grid = _blend(theme.plot_fg, theme.plot_bg, theme.grid_alpha)
+        for g in self._grids():
+            g.set_colour(grid)
         self._drawn_key = ()
         self.refresh(force=True)
 
@@ -338,12 +516,18 @@ class TelemetryTab(QWidget):
         width = self._plot_width_px()
         max_points = 2 * width
         visible = state.visible_gpus()
+        blocks = self._fetch(visible, t0, t1, max_points)
         for plot in self.plots.values():
-            self._draw_plot(plot, visible, t0, t1, max_points)
+            self._draw_plot(plot, visible, blocks, t1)
         self._draw_band(visible, t0, t1)
         self._set_range(self.band, "x", t0 - t1, 0.0)
         for plot in self.plots.values():
             self._set_range(plot.item, "x", t0 - t1, 0.0)
+        for grid in self._grids():
+            grid.sync()
+
+    def _grids(self) -> list[_Grid]:
+        return [*(p.grid for p in self.plots.values()), self.band_grid]
 
     def _set_range(self, item: pg.PlotItem, axis: str, lo: float, hi: float) -> None:
         """Set a view range only when it moved: each change re-lays the axis ticks."""
@@ -357,28 +541,45 @@ class TelemetryTab(QWidget):
         else:
             item.setYRange(lo, hi, padding=0)
 
-    def _draw_plot(self, plot: _Plot, visible: list[int], t0: float, t1: float,
-                   max_points: int) -> None:
-        spec = plot.spec
+    def _fetch(self, visible: list[int], t0: float, t1: float,
+               max_points: int) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]:
+        """Every plotted series of the frame, ``(gpu, field) -> (x, y)``; host is gpu ``-1``.
+
+        One :meth:`History.gpu_block` call per GPU decimates all its fields together (the
+        buckets are shared), instead of one call per curve.
+        """
         history = self.state.history
+        out: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        jobs: list[tuple[int, tuple[str, ...]]] = [(gpu, _GPU_FIELDS) for gpu in visible]
+        jobs.append((-1, _HOST_FIELDS))
+        for gpu, fields in jobs:
+            try:
+                if gpu < 0:
+                    t, v = history.host_block(fields, t0, t1, max_points)
+                else:
+                    t, v = history.gpu_block(gpu, fields, t0, t1, max_points)
+            except (KeyError, ValueError, IndexError):
+                t, v = np.empty(0), np.empty((len(fields), 0))
+            x = np.asarray(t, dtype=np.float64) - t1
+            for row, field in enumerate(fields):
+                out[(gpu, field)] = (x, v[row])
+        return out
+
+    def _draw_plot(self, plot: _Plot, visible: list[int],
+                   blocks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]],
+                   t1: float) -> None:
+        spec = plot.spec
         top = 0.0
         wanted: set[tuple[int, str]] = set()
         series: list[tuple[int, str, int]] = [
             (gpu, f, n) for gpu in visible for n, f in enumerate(spec.fields)]
         if spec.host_field:
             series.append((-1, spec.host_field, 0))
+        empty = np.empty(0)
         for gpu, field, n in series:
             ckey = (gpu, field)
             wanted.add(ckey)
-            try:
-                if gpu < 0:
-                    t, y = history.host_series(field, t0, t1, max_points)
-                else:
-                    t, y = history.gpu_series(gpu, field, t0, t1, max_points)
-            except (KeyError, ValueError, IndexError):
-                t, y = np.empty(0), np.empty(0)
-            x = np.asarray(t, dtype=np.float64) - t1
-            y = np.asarray(y, dtype=np.float64)
+            x, y = blocks.get(ckey, (empty, empty))
             if spec.scale != 1.0:
                 y = y * spec.scale
             curve = plot.curves.get(ckey)
@@ -387,14 +588,17 @@ class TelemetryTab(QWidget):
                 pen = pg.mkPen(colour, width=1)
                 if n > 0:
                     pen.setStyle(Qt.PenStyle.DashLine)
-                curve = pg.PlotCurveItem(pen=pen, connect="finite", skipFiniteCheck=False)
-                plot.item.addItem(curve)
+                curve = _Curve(pen)
+                plot.item.addItem(curve, ignoreBounds=True)
                 plot.curves[ckey] = curve
-            curve.setData(x, y, connect="finite")
-            curve.setVisible(True)
+            curve.setData(x, y)
+            if not curve.isVisible():
+                curve.show()
             plot.data[ckey] = (x, y)
-            if y.size and np.isfinite(y).any():
-                top = max(top, float(np.nanmax(y)))
+            if y.size:
+                hi = float(np.fmax.reduce(y))  # NaN only when every value is
+                if hi > top:
+                    top = hi
         for ckey, curve in plot.curves.items():
             if ckey not in wanted and curve.isVisible():
                 curve.setData([], [])
