@@ -30,7 +30,7 @@ HZ = 10.0
 HOUR_S = 3600
 
 
-#: Simulated polls per second of history in the prefill. SimulatedSource.poll() costs ~7 ms here,
+#: Simulated polls per second of history in the prefill. SimulatedSource.poll() costs ~2 ms here,
 #: so 36,000 real polls would take minutes: each 1 Hz poll is repeated at 0.1 s steps (same
 #: values). The redraw cost depends on the number of samples, not on their values.
 PREFILL_POLL_HZ = float(os.environ.get("GPUPROF_PERF_PREFILL_HZ", "1.0"))

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import (
     DeviceInfo,
@@ -281,6 +283,9 @@ THROTTLE_S = (250.0, 320.0)
 THERMAL_S = (280.0, 310.0)
 
 
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
 def _mix(x: int) -> int:
     """splitmix64 finalizer: a fast, well-spread integer hash."""
     x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -295,6 +300,34 @@ def _noise(seed: int, *keys: int) -> float:
     for k in keys:
         x = _mix(x ^ (k & 0xFFFFFFFFFFFFFFFF))
     return (x >> 11) / float(1 << 52) - 1.0
+
+
+def _noise_array(seed: int, *keys: int | np.ndarray) -> np.ndarray:
+    """:func:`_noise` for many keys at once: any key may be an integer array (broadcast).
+
+    The same splitmix64 steps in ``uint64`` arithmetic (which wraps like the masks above), so
+    ``_noise_array(s, a, ks)[j] == _noise(s, a, ks[j])`` exactly.
+    """
+    x: int | np.ndarray = _mix(seed & _MASK64)
+    for k in keys:
+        if isinstance(x, int) and not isinstance(k, np.ndarray):
+            x = _mix(x ^ (k & _MASK64))
+            continue
+        if isinstance(k, np.ndarray):
+            k = np.asarray(k, dtype=np.int64).view(np.uint64)
+        else:
+            k = np.uint64(k & _MASK64)
+        x = _mix_array(np.asarray(x, dtype=np.uint64) ^ k)
+    arr = np.asarray(x, dtype=np.uint64)
+    return (arr >> np.uint64(11)).astype(np.float64) / float(1 << 52) - 1.0
+
+
+def _mix_array(x: np.ndarray) -> np.ndarray:
+    """:func:`_mix` on a ``uint64`` array (multiplication wraps modulo 2**64)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 #: Where ``open_source(demo=True)`` starts in the script: 3 min in, the middle of "training".
@@ -487,16 +520,19 @@ class SimulatedSource:
         nv_rx = nv_tx = None
         if dev.nvlink_count:
             per_link = sc.nvlink_bytes_s_per_gpu * nv_scale / dev.nvlink_count
+            links = np.arange(dev.nvlink_count)
+            rx = per_link * (1.0 + 0.05 * _noise_array(self.seed, 12, i, links, tick))
+            tx = per_link * (1.0 + 0.05 * _noise_array(self.seed, 13, i, links, tick))
             nvlinks = tuple(
                 NvLinkSample(
                     link=k,
                     active=True,
                     version=4,
                     remote_type="switch",
-                    rx_bytes_s=round(per_link * (1.0 + 0.05 * _noise(self.seed, 12, i, k, tick))),
-                    tx_bytes_s=round(per_link * (1.0 + 0.05 * _noise(self.seed, 13, i, k, tick))),
+                    rx_bytes_s=round(r),
+                    tx_bytes_s=round(x),
                 )
-                for k in range(dev.nvlink_count)
+                for k, r, x in zip(range(dev.nvlink_count), rx.tolist(), tx.tolist(), strict=True)
             )
             nv_rx = float(sum(link.rx_bytes_s or 0.0 for link in nvlinks))
             nv_tx = float(sum(link.tx_bytes_s or 0.0 for link in nvlinks))
@@ -602,10 +638,8 @@ class SimulatedSource:
         base = {"idle": 2.0, "ramp": 20.0, "training": 28.0, "starved": 93.0, "cooldown": 10.0}[
             phase
         ]
-        cores = tuple(
-            float(round(max(0.0, min(100.0, base + 6.0 * _noise(self.seed, 20, k, tick))), 1))
-            for k in range(sc.host_cores)
-        )
+        per_core = base + 6.0 * _noise_array(self.seed, 20, np.arange(sc.host_cores), tick)
+        cores = tuple(float(round(max(0.0, min(100.0, v)), 1)) for v in per_core.tolist())
         cpu = round(sum(cores) / len(cores), 1)
         load1 = round(sc.host_cores * base / 100.0 * (1.0 + 0.05 * _noise(self.seed, 21, tick)), 2)
         mem_used = int(sc.host_mem_bytes * (0.04 if phase == "idle" else 0.22))
