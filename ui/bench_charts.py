@@ -28,6 +28,7 @@ __all__ = ["BenchCharts", "Log2Axis", "DTYPE_COLOURS"]
 DTYPE_COLOURS: dict[str, str] = {
     "fp32": "#1f77b4", "tf32": "#17becf", "fp16": "#ff7f0e", "bf16": "#2ca02c", "fp8": "#d62728",
 }
+_DIRECTIONS = ("h2d", "d2h", "d2d", "host")
 _OPS_COLOURS = {"all_reduce": "#9467bd", "all_gather": "#8c564b"}
 
 
@@ -51,10 +52,12 @@ class Log2Axis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         self._fmt = fmt
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
-        lo, hi = math.ceil(minVal), math.floor(maxVal)
-        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or hi < lo:
+        if not (math.isfinite(minVal) and math.isfinite(maxVal)):
             return list(super().tickValues(minVal, maxVal, size))
-        most = max(2, int(size / 75))
+        lo, hi = math.ceil(minVal - 1e-6), math.floor(maxVal + 1e-6)
+        if hi < lo:
+            return list(super().tickValues(minVal, maxVal, size))
+        most = max(2, int(size / 55))
         step = 1
         while (hi - lo) / step + 1 > most:
             step *= 2
@@ -63,6 +66,22 @@ class Log2Axis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         return [self._fmt(2.0 ** v) for v in values]
+
+
+def _short_link(label: str | None) -> str | None:
+    """``"NVLink (NV18)"`` → ``"NV18"``, ``"PCIe (PIX)"`` → ``"PIX"``: fits a heatmap cell."""
+    if not label:
+        return None
+    if "(" in label and label.endswith(")"):
+        return label[label.index("(") + 1:-1]
+    return label
+
+
+def _x_range(plot: Any, xs: Sequence[float]) -> None:
+    """Fit x to the points with a margin, so the first and last points are not on the frame."""
+    lo, hi = min(xs), max(xs)
+    margin = max(0.5, 0.08 * (hi - lo))  # room for the end tick labels ("256 MiB")
+    plot.setXRange(lo - margin, hi + margin, padding=0)
 
 
 def _new_plot(title: str, x_label: str, y_label: str, x_fmt: Callable[[float], str] | None,
@@ -111,8 +130,10 @@ class BenchCharts(QWidget):
         self.plots: dict[str, pg.PlotWidget] = {
             "gemm": self.gemm, "memory": self.memory, "p2p": self.p2p, "collective": self.collective,
         }
-        for view in self.plots.values():
-            view.getPlotItem().addLegend(offset=(-8, -8), labelTextSize="8pt", verSpacing=-6)
+        for key, view in self.plots.items():
+            # GEMM's peak lines run along the top; its curves rise to the right: legend bottom right.
+            offset = (-10, -10) if key == "gemm" else (10, 10)
+            view.getPlotItem().addLegend(offset=offset, labelTextSize="8pt", verSpacing=-6)
         self.p2p.getPlotItem().invertY(True)
         self._colour_bar: Any = None
         self._last: tuple[tuple[Result, ...], dict[str, float] | None, frozenset[str]] = (
@@ -164,7 +185,7 @@ class BenchCharts(QWidget):
         plot.clear()
         plot.enableAutoRange()
         for name in ("left", "bottom"):
-            plot.getAxis(name).setStyle(showValues=True)
+            plot.showAxis(name)
         alpha = self._theme.grid_alpha if self._theme is not None else 0.25
         plot.showGrid(x=True, y=True, alpha=alpha)
         return plot
@@ -175,7 +196,7 @@ class BenchCharts(QWidget):
         plot.setXRange(0, 1, padding=0)
         plot.setYRange(0, 1, padding=0)
         for name in ("left", "bottom"):
-            plot.getAxis(name).setStyle(showValues=False)
+            plot.hideAxis(name)
         plot.showGrid(x=False, y=False)
         item = pg.TextItem(text, anchor=(0.5, 0.5), color=self._text_colour)
         item.setPos(0.5, 0.5)
@@ -216,12 +237,13 @@ class BenchCharts(QWidget):
                     pos=peak, angle=0, movable=False,
                     pen=pg.mkPen(colour, width=1.2, style=Qt.PenStyle.DashLine),
                     label=_t("%1 peak %2").replace("%1", dtype.upper()).replace("%2", f"{peak:g}"),
-                    labelOpts={"position": 0.08, "color": colour, "anchors": [(0, 1), (0, 1)]})
+                    labelOpts={"position": 0.03, "color": colour, "anchors": [(0, 1), (0, 1)]})
                 plot.addItem(line)
                 top = max(top, peak)
             self.drawn["gemm"][dtype] = {"x": [float(r.m) for r in squares],
                                          "tflops": ys.tolist(), "peak": peak}
-        plot.enableAutoRange(axis="x")
+        xs_all = [math.log2(float(r.m * r.n * r.k) ** (1 / 3)) for r in ok]
+        _x_range(plot, xs_all)
         plot.setYRange(0, top * 1.08 if top > 0 else 1, padding=0)
 
     def _draw_memory(self, rows: list[MemoryResult], reason: str) -> None:
@@ -234,12 +256,15 @@ class BenchCharts(QWidget):
         groups: dict[tuple[str, bool | None], list[MemoryResult]] = {}
         for r in ok:
             groups.setdefault((r.direction, r.pinned), []).append(r)
-        for i, ((direction, pinned), mine) in enumerate(sorted(groups.items(), key=lambda kv: (
-                ("h2d", "d2h", "d2d", "host").index(kv[0][0]) if kv[0][0] in ("h2d", "d2h", "d2d", "host")
-                else 9, str(kv[0][1])))):
+        def order(key: tuple[str, bool | None]) -> tuple[int, str]:
+            direction = key[0]
+            return (_DIRECTIONS.index(direction) if direction in _DIRECTIONS else 9, str(key[1]))
+
+        for i, ((direction, pinned), mine) in enumerate(sorted(groups.items(),
+                                                               key=lambda kv: order(kv[0]))):
             mine.sort(key=lambda r: r.size_bytes)
-            colour = GPU_COLOURS[("h2d", "d2h", "d2d", "host").index(direction) % len(GPU_COLOURS)
-                                 if direction in ("h2d", "d2h", "d2d", "host") else i % len(GPU_COLOURS)]
+            slot = _DIRECTIONS.index(direction) if direction in _DIRECTIONS else i
+            colour = GPU_COLOURS[slot % len(GPU_COLOURS)]
             label = direction.upper() + {True: _t(" pinned"), False: _t(" pageable"), None: ""}[pinned]
             style = Qt.PenStyle.DashLine if pinned is False else Qt.PenStyle.SolidLine
             xs = np.log2([float(r.size_bytes) for r in mine])
@@ -251,7 +276,7 @@ class BenchCharts(QWidget):
                                            "gb_s": ys.tolist()}
         plot.setYRange(0, max(max(v["gb_s"]) for v in self.drawn["memory"].values()) * 1.1,
                        padding=0)
-        plot.enableAutoRange(axis="x")
+        _x_range(plot, [math.log2(r.size_bytes) for r in ok])
 
     def _draw_collective(self, rows: list[CollectiveResult], reason: str) -> None:
         plot = self._reset(self.collective)
@@ -271,7 +296,7 @@ class BenchCharts(QWidget):
                                          name=name))
             self.drawn["collective"][op] = {"size_bytes": [r.size_bytes for r in mine],
                                             "busbw_gb_s": ys.tolist()}
-        plot.enableAutoRange(axis="x")
+        _x_range(plot, [math.log2(r.size_bytes) for r in ok])
         top = max(max(v["busbw_gb_s"]) for v in self.drawn["collective"].values())
         plot.setYRange(0, top * 1.1 if top > 0 else 1, padding=0)
 
@@ -289,6 +314,7 @@ class BenchCharts(QWidget):
             left.setTicks(None)
             self._placeholder(self.p2p, reason)
             return
+        plot.showGrid(x=False, y=False)  # the cells are the grid
         res = ok[-1]
         n = len(res.uni_bw_on_bytes_s)
         gb = np.array([[math.nan if v is None else v / 1e9 for v in row]
@@ -305,13 +331,16 @@ class BenchCharts(QWidget):
                               colorMapMenu=False)
         bar.setImageItem(img, insert_in=plot)
         self._colour_bar = bar
+        font = QFont()
+        font.setPointSize(8 if n <= 4 else 7)
         for i in range(n):
             for j in range(n):
                 v = gb[i, j]
-                link = res.links[i][j] if res.links and i != j else None
+                link = _short_link(res.links[i][j]) if res.links and i != j else None
                 text = ("—" if not math.isfinite(v) else f"{v:.0f}") + (f"\n{link}" if link else "")
                 light = math.isfinite(v) and v > 0.6 * hi
                 item = pg.TextItem(text, anchor=(0.5, 0.5), color="#000000" if light else "#ffffff")
+                item.setFont(font)
                 item.setPos(j + 0.5, i + 0.5)
                 plot.addItem(item)
         ticks = [[(k + 0.5, f"GPU{d}") for k, d in enumerate(res.devices or range(n))]]

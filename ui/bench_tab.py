@@ -272,7 +272,7 @@ class BenchTab(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
         hh = self.table.horizontalHeader()
-        for i, width in enumerate((210, 120, 110, 72, 80)):
+        for i, width in enumerate((230, 105, 100, 70, 72)):
             hh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(i, width)
         hh.setSectionResizeMode(len(_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
@@ -287,9 +287,9 @@ class BenchTab(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, page)
         self.splitter.addWidget(self.charts)
         self.splitter.addWidget(side)
-        self.splitter.setStretchFactor(0, 11)
-        self.splitter.setStretchFactor(1, 9)
-        self.splitter.setSizes([880, 720])
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([820, 780])
 
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -594,8 +594,9 @@ class BenchTab(QWidget):
                     self.compare_combo.setCurrentIndex(i)
         header = self.table.horizontalHeaderItem(4)
         if header is not None:
-            header.setText(self.tr("vs %1").replace("%1", self.compared_run.run_id[-13:])
-                           if self.compared_run else self.tr("vs earlier"))
+            header.setToolTip(self.tr("This run ÷ run %1 (%2)").replace(
+                "%1", self.compared_run.run_id).replace("%2", self.compared_run.suite)
+                if self.compared_run else self.tr("This run ÷ the run chosen under Compare with"))
         self._fill_table()
 
     # -- drawing --------------------------------------------------------------------------------

@@ -55,15 +55,15 @@ def fmt_value(unit: str, value: float | None) -> str:
 
 def _metric(result: Result) -> str:
     if isinstance(result, GemmResult):
-        return _t("TFLOPS, median")
+        return _t("median")
     if isinstance(result, MemoryResult):
-        return _t("bandwidth, median")
+        return _t("median")
     if isinstance(result, CollectiveResult):
         return _t("bus bandwidth")
     if isinstance(result, P2PResult):
-        return _t("slowest pair, one way")
+        return _t("slowest pair")
     if isinstance(result, WorkloadResult):
-        return _t("%1/s").replace("%1", result.unit)
+        return _t("throughput")
     return ""
 
 
