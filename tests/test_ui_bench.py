@@ -319,3 +319,30 @@ def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
                          check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_default_runner_opens_and_closes_its_own_telemetry_source(make_tab, qtbot, monkeypatch) -> None:
+    pytest.importorskip("torch")
+    import gpuprof.ui.bench_tab as bench_tab
+
+    import gpuprof.bench.runner as runner_mod
+
+    class FakeSource:
+        kind = type("K", (), {"value": "simulated"})()  # the runner does not attach simulated data
+        closed = 0
+
+        def close(self) -> None:
+            FakeSource.closed += 1
+
+    opened: list[FakeSource] = []
+    monkeypatch.setattr(bench_tab, "_open_nvml", lambda: opened.append(FakeSource()) or opened[-1])
+    monkeypatch.setattr(runner_mod, "plan_cases", lambda device, suite, only: [
+        Case("gemm", "gemm bf16", _fixed_gemm([(64, 1.0)]), 10.0)])
+    tab = make_tab()  # the real runner factory
+    run = _run(qtbot, tab)  # device "auto": no CUDA here, so the CPU
+    assert run.state is RunState.SUCCESS and run.device in ("cpu", "cuda:0")
+    assert len(opened) == 1 and FakeSource.closed == 1
+    assert "telemetry source is simulated: not attached to measured results" in run.notes
+    tab.device_combo.setCurrentIndex(tab.device_combo.findData("cpu"))
+    _run(qtbot, tab)  # a CPU run samples no GPU telemetry
+    assert len(opened) == 1

@@ -136,6 +136,8 @@ class BenchCharts(QWidget):
             view.getPlotItem().addLegend(offset=offset, labelTextSize="8pt", verSpacing=-6)
         self.p2p.getPlotItem().invertY(True)
         self._colour_bar: Any = None
+        self._signatures: dict[str, tuple[Any, ...]] = {}
+        self._keep: dict[str, list[Result]] = {}
         self._last: tuple[tuple[Result, ...], dict[str, float] | None, frozenset[str]] = (
             (), None, frozenset())
         self._theme: Theme | None = None
@@ -161,14 +163,24 @@ class BenchCharts(QWidget):
         for r in results:
             if isinstance(r, GemmResult) and r.peak_tflops:
                 peaks.setdefault(r.dtype, r.peak_tflops)
-        self._draw_gemm([r for r in results if isinstance(r, GemmResult)], peaks,
-                        self._reason(results, "gemm", waiting))
-        self._draw_memory([r for r in results if isinstance(r, MemoryResult)],
-                          self._reason(results, "memory", waiting))
-        self._draw_p2p([r for r in results if isinstance(r, P2PResult)],
-                       self._reason(results, "p2p", waiting))
-        self._draw_collective([r for r in results if isinstance(r, CollectiveResult)],
-                              self._reason(results, "collective", waiting))
+        families: dict[str, tuple[type[Result], Callable[..., None]]] = {
+            "gemm": (GemmResult, lambda rows, why: self._draw_gemm(rows, peaks, why)),
+            "memory": (MemoryResult, self._draw_memory),
+            "p2p": (P2PResult, self._draw_p2p),
+            "collective": (CollectiveResult, self._draw_collective),
+        }
+        for bench, (cls, draw) in families.items():
+            rows = [r for r in results if isinstance(r, cls)]
+            why = self._reason(results, bench, waiting)
+            # A chart whose results did not change is not rebuilt: during a run only the
+            # family being measured redraws (an 8-GPU P2P matrix alone costs ~100 ms).
+            signature = (tuple(id(r) for r in rows), why,
+                         tuple(sorted(peaks.items())) if bench == "gemm" else ())
+            if self._signatures.get(bench) == signature:
+                continue
+            self._signatures[bench] = signature
+            self._keep[bench] = rows  # ids stay unique while the results are referenced
+            draw(rows, why)
 
     @staticmethod
     def _reason(results: Sequence[Result], bench: str, waiting: frozenset[str]) -> str:
@@ -365,4 +377,5 @@ class BenchCharts(QWidget):
             plot.titleLabel.setText(plot.titleLabel.text, color=theme.plot_fg, size="9pt")
             if plot.legend is not None:
                 plot.legend.setLabelTextColor(fg)
+        self._signatures.clear()
         self.set_results(*self._last)  # grids, placeholder text and cell labels take the colours

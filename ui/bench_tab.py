@@ -67,10 +67,33 @@ def torch_available() -> bool:
         return False
 
 
+def _open_nvml() -> Any:
+    """A private NVML source for the run's telemetry, or None without a driver.
+
+    Not the window's source: its host counters are rates since the previous poll, and a second
+    poller would halve the window's intervals.
+    """
+    try:
+        from gpuprof.telemetry.nvml import NvmlSource
+
+        src = NvmlSource()
+        if not src.status().ok:
+            src.close()
+            return None
+        return src
+    except Exception:
+        return None
+
+
 def _default_runner(device: str | None, suite: str, only: tuple[str, ...], source: Any) -> Any:
+    """Runs in the worker thread. Without a given ``source`` a GPU run opens its own NVML
+    source (``runner.owned_source``; the worker closes it after the run)."""
     from gpuprof.bench.runner import Runner
 
-    return Runner(device=device, suite=suite, only=only, source=source)
+    owned = _open_nvml() if source is None and device != "cpu" else None
+    runner = Runner(device=device, suite=suite, only=only, source=source or owned)
+    runner.owned_source = owned  # type: ignore[attr-defined]
+    return runner
 
 
 class DeviceCombo(QComboBox):
@@ -337,7 +360,8 @@ class BenchTab(QWidget):
         return ok
 
     def set_source(self, source: Any) -> None:
-        """The telemetry source sampled during the next run (NVML; others are not attached)."""
+        """A telemetry source to sample during runs instead of the tab's own NVML source (tests,
+        fakes). Not the window's live source: it must not be polled from two threads."""
         self._source = source
 
     def selected_only(self) -> tuple[str, ...]:
@@ -499,6 +523,12 @@ class BenchTab(QWidget):
 
     def wait(self, timeout_s: float = 30.0) -> bool:
         """Wait for the worker thread (tests, shutdown)."""
+        return self.worker.wait(timeout_s)
+
+    def shutdown(self, timeout_s: float = 3.0) -> bool:
+        """Cancel a run and wait for it to stop (the window's close); True when it stopped."""
+        if self.running:
+            self.worker.cancel()
         return self.worker.wait(timeout_s)
 
     # -- results database ------------------------------------------------------------------------

@@ -20,6 +20,7 @@ __all__ = ["BenchWorker", "probe_devices"]
 class BenchWorker(QObject):
     """Runs ``runner.run`` in a thread; lives in the GUI thread so that its signals are queued.
 
+    A runner's ``owned_source`` (a telemetry source opened for the run) is closed after it.
     ``save(run)`` (optional) is called in the worker thread before ``finished`` (the results
     database); a failure to save is reported through ``errored`` after ``finished``.
     """
@@ -50,6 +51,7 @@ class BenchWorker(QObject):
         self.cancel_token = token
 
         def body() -> None:
+            runner = None
             try:
                 runner = make_runner()
                 run = runner.run(on_progress=self.progress.emit, on_result=self.result.emit,
@@ -57,6 +59,10 @@ class BenchWorker(QObject):
             except Exception as exc:
                 self.errored.emit(_message(exc))
                 return
+            finally:
+                owned = getattr(runner, "owned_source", None)
+                if owned is not None:
+                    owned.close()
             problem = None
             if save is not None:
                 try:
