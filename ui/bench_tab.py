@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.bench.base import BENCH_NAMES, Result, RunState
 from gpuprof.bench.results import Comparison, ResultsDB, RunSummary, compare_runs
@@ -40,11 +40,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .bench_charts import BenchCharts
 from .bench_table import TableRow, rows_for_results, rows_for_run
 from .bench_worker import BenchWorker, probe_devices
 from .theme import Theme
 from .workers import run_in_thread
+
+if TYPE_CHECKING:
+    from .bench_charts import BenchCharts
 
 __all__ = ["BenchTab", "DeviceCombo", "torch_available", "REDRAW_DELAY_MS"]
 
@@ -253,7 +255,9 @@ class BenchTab(QWidget):
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
 
-        self.charts = BenchCharts(page)
+        # The four plots cost ~0.3 s to build here: made on first show (see ``charts``).
+        self._charts: BenchCharts | None = None
+        self._charts_slot = QWidget(page)
 
         side = QWidget(page)
         self.run_label = QLabel(self.tr("No run yet"), side)
@@ -308,7 +312,7 @@ class BenchTab(QWidget):
         side_layout.addWidget(self.table, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, page)
-        self.splitter.addWidget(self.charts)
+        self.splitter.addWidget(self._charts_slot)
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
@@ -650,6 +654,22 @@ class BenchTab(QWidget):
         self.compare_with(None)
         self._redraw()
 
+    @property
+    def charts(self) -> BenchCharts:
+        """The live charts, built the first time they are needed (not at start-up)."""
+        if self._charts is None:
+            from .bench_charts import BenchCharts
+
+            charts = BenchCharts()
+            if self._theme is not None:
+                charts.apply_theme(self._theme)
+            sizes = self.splitter.sizes()
+            self.splitter.replaceWidget(0, charts)
+            self._charts_slot.deleteLater()
+            self.splitter.setSizes(sizes)
+            self._charts = charts
+        return self._charts
+
     def _schedule_redraw(self) -> None:
         self._dirty = True
         if not self.redraw_timer.isActive():
@@ -718,6 +738,7 @@ class BenchTab(QWidget):
 
     def apply_theme(self, theme: Theme) -> None:
         self._theme = theme
-        self.charts.apply_theme(theme)
+        if self._charts is not None:
+            self._charts.apply_theme(theme)
         if self.message.isVisible():
             self._show_message(self.message.text(), str(self.message.property("kind") or "info"))
