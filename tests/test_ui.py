@@ -365,15 +365,15 @@ def test_added_tab_refreshes_only_while_visible(make_window):
 
     w = make_window(n_gpus=1)
     probe = Probe()
-    w.add_tab(probe, "benchmarks", "Benchmarks")
+    w.add_tab(probe, "probe", "Probe")
     w.select_tab("overview")
     w._on_redraw_timer()
     assert probe.calls == 0
-    w.select_tab("benchmarks")
+    w.select_tab("probe")
     w._on_redraw_timer()
     assert probe.calls >= 1
     with pytest.raises(ValueError):
-        w.add_tab(QWidget(), "benchmarks", "again")
+        w.add_tab(QWidget(), "probe", "again")
 
 
 def test_topology_tab_shows_matrix_and_details(make_window):

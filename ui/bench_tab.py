@@ -230,19 +230,24 @@ class BenchTab(QWidget):
                                               "(Esc); what was measured is kept"))
         self.cancel_button.clicked.connect(self.cancel_run)
 
+        # Two rows, so that the tab (and so the window) stays usable at ~1000 px wide.
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Suite:"), page))
         top.addWidget(self.suite_combo)
         top.addSpacing(12)
-        top.addWidget(QLabel(self.tr("Benchmarks:"), page))
-        for box in self.case_checks.values():
-            top.addWidget(box)
-        top.addSpacing(12)
         top.addWidget(QLabel(self.tr("Device:"), page))
+        self.device_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.device_combo.setMinimumContentsLength(16)
         top.addWidget(self.device_combo, 1)
         top.addSpacing(12)
         top.addWidget(self.run_button)
         top.addWidget(self.cancel_button)
+        cases_row = QHBoxLayout()
+        cases_row.addWidget(QLabel(self.tr("Benchmarks:"), page))
+        for box in self.case_checks.values():
+            cases_row.addWidget(box)
+        cases_row.addStretch(1)
 
         self.progress = QProgressBar(page)
         self.progress.setRange(0, 1000)
@@ -321,6 +326,7 @@ class BenchTab(QWidget):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addLayout(cases_row)
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
         layout.addWidget(self.splitter, 1)

@@ -16,6 +16,7 @@ from typing import Any
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
+from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
 from gpuprof.units import NA, fmt_duration
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .bench_tab import BenchTab
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
 from .overview import OverviewTab
 from .processes import ProcessesTab
@@ -187,13 +189,19 @@ class MainWindow(QMainWindow):
             self.tr("Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"))
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
+        self.bench = BenchTab()
+        self.add_tab(self.bench, self.bench.name, self.tr("Benchmarks"),
+                     self.tr("GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"))
+        self.bench.run_finished.connect(self._on_bench_finished)
         self.recommend = RecommendTab(
             settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat))
         self.add_tab(self.recommend, self.recommend.name, self.tr("Recommend"),
-                     self.tr("Cloud configurations for a workload: fit, time and cost (Alt+6)"))
+                     self.tr("Cloud configurations for a workload: fit, time and cost (Alt+7)"))
         self.telemetry.selection_changed.connect(self.set_selected_gpus)
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
+        self.telemetry.secondary_mode = self.settings.secondary_series
+        self.telemetry.secondary_mode_changed.connect(self._save_secondary_mode)
 
         self.replay_bar = self._make_replay_bar()
         central = QWidget(self)
@@ -292,16 +300,19 @@ class MainWindow(QMainWindow):
 
     def _read_static(self) -> tuple[Any, ...]:
         src = self.source
-        return src, src.system_info(), src.devices(), src.topology(), src.status()
+        devices = src.devices()
+        # Benchmarks measured here earlier calibrate the recommender for these GPU models.
+        measured = local_measurements(gpu_names=[d.name for d in devices]) if devices else {}
+        return src, src.system_info(), devices, src.topology(), src.status(), measured
 
     def _on_static(self, result: object) -> None:
-        src, system, devices, topology, status = result  # type: ignore[misc]
+        src, system, devices, topology, status, measured = result  # type: ignore[misc]
         if src is not self.source or self._closing:
             return
         self.state.system = system
         self.state.devices = {d.index: d for d in devices}
         self.health.set_static(devices, system)
-        self.recommend.set_local([d.name for d in devices])
+        self.recommend.set_local([d.name for d in devices], measurements=measured or None)
         self.state.topology = topology
         if self.state.latest is None:
             self.state.status = status
@@ -310,6 +321,11 @@ class MainWindow(QMainWindow):
         self._update_title_and_source()
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
+
+    def _on_bench_finished(self, run: object) -> None:
+        measured = measurements_from_run(run)  # {} for CPU runs and unknown GPUs
+        if measured:
+            self.recommend.set_local(self.recommend.local, measurements=measured)
 
     def _on_health_summary(self, summary: str) -> None:
         title = self.tr("Health")
@@ -481,6 +497,9 @@ class MainWindow(QMainWindow):
             action.setChecked(action.data() == seconds)
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
+
+    def _save_secondary_mode(self, mode: str) -> None:
+        self.settings.secondary_series = mode
 
     def set_paused(self, paused: bool) -> None:
         self.state.paused = bool(paused)
@@ -891,5 +910,6 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.tab = self.current_tab_name() or self.settings.tab
         self.settings.sync()
+        self.bench.shutdown()
         self._stop_sampling(close_source=True)
         super().closeEvent(event)
