@@ -11,12 +11,14 @@ from pathlib import Path
 from gpuprof.paths import config_dir
 from PySide6.QtCore import QByteArray, QSettings
 
-__all__ = ["UiSettings", "TIME_WINDOWS_S", "INTERVALS_S", "settings_path"]
+__all__ = ["UiSettings", "TIME_WINDOWS_S", "INTERVALS_S", "SECONDARY_MODES", "settings_path"]
 
 #: Time windows offered by the Telemetry tab, in seconds; ``0`` means "all".
 TIME_WINDOWS_S: tuple[int, ...] = (60, 600, 3600, 0)
 #: Sampling intervals offered in View → Sampling interval, in seconds.
 INTERVALS_S: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+#: The Telemetry tab's secondary-series choice: by GPU count, always, never.
+SECONDARY_MODES: tuple[str, ...] = ("auto", "on", "off")
 
 _MIN_INTERVAL_S = 0.1
 _MAX_INTERVAL_S = 60.0
@@ -67,6 +69,18 @@ class UiSettings:
     @time_window_s.setter
     def time_window_s(self, value: int) -> None:
         self._s.setValue("telemetry/time_window_s", int(value))
+
+    @property
+    def secondary_series(self) -> str:
+        """Telemetry tab's pale series: ``"auto"`` (only with ≤ 4 GPUs), ``"on"`` or ``"off"``."""
+        value = str(self._s.value("telemetry/secondary_series", "auto"))
+        return value if value in SECONDARY_MODES else "auto"
+
+    @secondary_series.setter
+    def secondary_series(self, value: str) -> None:
+        if value not in SECONDARY_MODES:
+            raise ValueError(f"secondary series mode {value!r} is not one of {SECONDARY_MODES}")
+        self._s.setValue("telemetry/secondary_series", value)
 
     @property
     def tab(self) -> str:

@@ -29,11 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .settings import TIME_WINDOWS_S
+from .settings import SECONDARY_MODES, TIME_WINDOWS_S
 from .state import UiState
 from .theme import THEMES, Theme, gpu_colour, throttle_colour
 
-__all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "time_window_label"]
+__all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "SECONDARY_AUTO_MAX_GPUS",
+           "time_window_label"]
 
 
 def _t(text: str) -> str:
@@ -53,28 +54,43 @@ class PlotSpec:
     host_field: str | None = None  # a host series drawn in grey (CPU %)
     digits: int = 0
     axis: str = ""  # short name on the y axis, before the unit
+    title_primary: str = ""  # title while the secondary (pale) fields are not drawn
+
+    def title_for(self, secondary: bool) -> str:
+        """The untranslated title for what is drawn: with or without the pale fields."""
+        return self.title if secondary or not self.title_primary else self.title_primary
 
 
 # Titles are marked for translation with QT_TRANSLATE_NOOP semantics: translated when shown.
 PLOT_SPECS: tuple[PlotSpec, ...] = (
     PlotSpec("util", "Utilization — GPU (bright), memory (pale)", "%",
-             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis="util"),
+             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis="util",
+             title_primary="Utilization — GPU (memory: not drawn)"),
     PlotSpec("mem", "Memory used", "GiB", ("mem_used_bytes",), scale=1 / 2**30, digits=1,
              axis="used"),
     PlotSpec("power", "Power draw (limit: dashed line)", "W", ("power_w",), axis="power"),
     PlotSpec("temp", "GPU temperature (slowdown: dashed line)", "°C", ("temp_gpu_c",), axis="temp"),
     PlotSpec("clock", "Clocks — SM (bright), memory (pale)", "MHz",
-             ("clock_sm_mhz", "clock_mem_mhz"), axis="clock"),
+             ("clock_sm_mhz", "clock_mem_mhz"), axis="clock",
+             title_primary="Clocks — SM (memory clock: not drawn)"),
     PlotSpec("pcie", "PCIe — receive (bright), transmit (pale)", "GB/s",
-             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis="rate"),
+             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis="rate",
+             title_primary="PCIe — receive (transmit: not drawn)"),
     PlotSpec("nvlink", "NVLink — receive (bright), transmit (pale)", "GB/s",
-             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis="rate"),
+             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis="rate",
+             title_primary="NVLink — receive (transmit: not drawn)"),
     PlotSpec("host", "Host CPU utilization", "%", (), y_max=100.0, host_field="cpu_pct",
              axis="CPU"),
 )
 
 #: Every GPU / host field some plot draws: fetched together, once per frame.
 _GPU_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(f for s in PLOT_SPECS for f in s.fields))
+#: Only the bright (first) field of each plot: what is fetched while the pale ones are off.
+_GPU_PRIMARY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.fields[0] for s in PLOT_SPECS
+                                                           if s.fields))
+#: With more GPUs than this plotted, the pale secondary series are off unless the user ticks
+#: them: 8 GPUs draw 49 curves instead of 89, and the plots stay readable.
+SECONDARY_AUTO_MAX_GPUS = 4
 _HOST_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.host_field for s in PLOT_SPECS
                                                     if s.host_field))
 
@@ -295,6 +311,8 @@ class TelemetryTab(QWidget):
     #: Time window chosen in the tab (seconds, 0 = all).
     time_window_changed = Signal(int)
     pause_toggled = Signal(bool)
+    #: The secondary-series choice changed: "auto", "on" or "off" (the window saves it).
+    secondary_mode_changed = Signal(str)
 
     def __init__(self, state: UiState, parent: QWidget | None = None):
         super().__init__(parent)
@@ -307,6 +325,8 @@ class TelemetryTab(QWidget):
         self._band_key: tuple[object, ...] = ()
         self._band_t_ref = 0.0
         self.throttle_bar_count = 0
+        self.secondary_mode = "auto"
+        self._titles_secondary: bool | None = None
 
         # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
         self.gpu_box = QHBoxLayout()
@@ -333,6 +353,15 @@ class TelemetryTab(QWidget):
         header.addStretch(1)
         window_label = QLabel(self.tr("Window:"), self)
         window_label.setToolTip(self.window_combo.toolTip())
+        self.secondary_check = QCheckBox(self.tr("Secondary series"), self)
+        self.secondary_check.setToolTip(self.tr(
+            "Draw the pale series too: memory utilization, memory clock, PCIe and NVLink "
+            "transmit.\nBy default they are drawn only while %1 or fewer GPUs are plotted, "
+            "which keeps the plots legible and the redraws cheap.\nTick or untick to choose "
+            "yourself; the choice is remembered.").replace("%1", str(SECONDARY_AUTO_MAX_GPUS)))
+        self.secondary_check.setChecked(True)
+        self.secondary_check.toggled.connect(self._on_secondary_toggled)
+        header.addWidget(self.secondary_check)
         header.addWidget(window_label)
         header.addWidget(self.window_combo)
         header.addWidget(self.pause_button)
@@ -413,6 +442,7 @@ class TelemetryTab(QWidget):
                 axis.setPen(fg)
                 axis.setTextPen(fg)
             item.titleLabel.setText(item.titleLabel.text, color=theme.plot_fg, size="9pt")
+        self._titles_secondary = None
         grid = _blend(theme.plot_fg, theme.plot_bg, theme.grid_alpha)
         for g in self._grids():
             g.set_colour(grid)
@@ -456,6 +486,48 @@ class TelemetryTab(QWidget):
     def _select_all(self) -> None:
         self.selection_changed.emit(set(self.gpu_checks))
 
+    # -- secondary series -------------------------------------------------------------------------
+    def secondary_shown(self) -> bool:
+        """Whether the pale series are drawn: the user's choice, else ≤ 4 GPUs plotted."""
+        if self.secondary_mode == "on":
+            return True
+        if self.secondary_mode == "off":
+            return False
+        return len(self.state.visible_gpus()) <= SECONDARY_AUTO_MAX_GPUS
+
+    def set_secondary_mode(self, mode: str) -> None:
+        """``"auto"`` (by GPU count), ``"on"`` or ``"off"``; redraws, does not emit."""
+        if mode not in SECONDARY_MODES:
+            raise ValueError(f"secondary series mode {mode!r} is not one of {SECONDARY_MODES}")
+        self.secondary_mode = mode
+        self._sync_secondary_check()
+        self._drawn_key = ()
+        self.refresh(force=True)
+
+    def _on_secondary_toggled(self, checked: bool) -> None:
+        # Ticking what the GPU-count rule would draw anyway goes back to the rule.
+        auto = len(self.state.visible_gpus()) <= SECONDARY_AUTO_MAX_GPUS
+        mode = "auto" if checked == auto else ("on" if checked else "off")
+        self.secondary_mode = mode
+        self.secondary_mode_changed.emit(mode)
+        self._drawn_key = ()
+        self.refresh(force=True)
+
+    def _sync_secondary_check(self) -> None:
+        shown = self.secondary_shown()
+        if self.secondary_check.isChecked() != shown:
+            self.secondary_check.blockSignals(True)
+            self.secondary_check.setChecked(shown)
+            self.secondary_check.blockSignals(False)
+
+    def _sync_titles(self, secondary: bool) -> None:
+        if secondary == self._titles_secondary:
+            return
+        self._titles_secondary = secondary
+        for plot in self.plots.values():
+            plot.item.setTitle(_t(plot.spec.title_for(secondary)), size="9pt",
+                               color=self._theme.plot_fg)
+
     def _on_window_combo(self, row: int) -> None:
         self.time_window_changed.emit(int(self.window_combo.itemData(row)))
 
@@ -472,6 +544,7 @@ class TelemetryTab(QWidget):
             self.pause_button.blockSignals(False)
         self.pause_button.setText(self.tr("Resume") if self.state.paused else self.tr("Pause"))
         self._sync_gpu_checks()
+        self._sync_secondary_check()
         self._drawn_key = ()
 
     # -- drawing ----------------------------------------------------------------------------------
@@ -505,8 +578,9 @@ class TelemetryTab(QWidget):
         t1 = state.end_time()
         if t1 is None:
             return
+        secondary = self.secondary_shown()
         key = (state.generation if not state.paused else -1, t1, state.time_window_s,
-               tuple(state.visible_gpus()), self._plot_width_px())
+               tuple(state.visible_gpus()), self._plot_width_px(), secondary)
         if not force and key == self._drawn_key:
             return
         self._drawn_key = key
@@ -520,9 +594,11 @@ class TelemetryTab(QWidget):
         width = self._plot_width_px()
         max_points = 2 * width
         visible = state.visible_gpus()
-        blocks = self._fetch(visible, t0, t1, max_points)
+        self._sync_secondary_check()
+        self._sync_titles(secondary)
+        blocks = self._fetch(visible, t0, t1, max_points, secondary)
         for plot in self.plots.values():
-            self._draw_plot(plot, visible, blocks, t1)
+            self._draw_plot(plot, visible, blocks, secondary)
         self._draw_band(visible, t0, t1)
         self._set_range(self.band, "x", t0 - t1, 0.0)
         for plot in self.plots.values():
@@ -545,8 +621,8 @@ class TelemetryTab(QWidget):
         else:
             item.setYRange(lo, hi, padding=0)
 
-    def _fetch(self, visible: list[int], t0: float, t1: float,
-               max_points: int) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]:
+    def _fetch(self, visible: list[int], t0: float, t1: float, max_points: int,
+               secondary: bool) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]:
         """Every plotted series of the frame, ``(gpu, field) -> (x, y)``; host is gpu ``-1``.
 
         One :meth:`History.gpu_block` call per GPU decimates all its fields together (the
@@ -554,7 +630,8 @@ class TelemetryTab(QWidget):
         """
         history = self.state.history
         out: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
-        jobs: list[tuple[int, tuple[str, ...]]] = [(gpu, _GPU_FIELDS) for gpu in visible]
+        gpu_fields = _GPU_FIELDS if secondary else _GPU_PRIMARY_FIELDS
+        jobs: list[tuple[int, tuple[str, ...]]] = [(gpu, gpu_fields) for gpu in visible]
         jobs.append((-1, _HOST_FIELDS))
         for gpu, fields in jobs:
             try:
@@ -571,12 +648,13 @@ class TelemetryTab(QWidget):
 
     def _draw_plot(self, plot: _Plot, visible: list[int],
                    blocks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]],
-                   t1: float) -> None:
+                   secondary: bool) -> None:
         spec = plot.spec
         top = 0.0
         wanted: set[tuple[int, str]] = set()
+        fields = spec.fields if secondary else spec.fields[:1]
         series: list[tuple[int, str, int]] = [
-            (gpu, f, n) for gpu in visible for n, f in enumerate(spec.fields)]
+            (gpu, f, n) for gpu in visible for n, f in enumerate(fields)]
         if spec.host_field:
             series.append((-1, spec.host_field, 0))
         empty = np.empty(0)
