@@ -190,7 +190,7 @@ class BenchCharts(QWidget):
                 return r.status
         if bench in waiting:
             return _t("waiting for results…")
-        return _t("not run")
+        return _t("not run yet: press Run (Ctrl+B)")
 
     def _reset(self, view: pg.PlotWidget) -> Any:
         plot = view.getPlotItem()

@@ -670,6 +670,9 @@ class BenchTab(QWidget):
             if self._theme is not None:
                 charts.apply_theme(self._theme)
             sizes = self.splitter.sizes()
+            if len(sizes) < 2 or min(sizes) <= 0:
+                # Never laid out (a hidden tab) or collapsed: share the width as at start.
+                sizes = [820, 780]
             self.splitter.replaceWidget(0, charts)
             self._charts_slot.deleteLater()
             self.splitter.setSizes(sizes)
@@ -694,6 +697,8 @@ class BenchTab(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self.lite:
+            _ = self.charts  # empty charts with their axes until the first run
         self.refresh()
 
     def _redraw(self) -> None:
