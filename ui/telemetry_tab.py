@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from gpuprof.telemetry.history import Block
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -95,26 +96,19 @@ _HOST_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.host_field for s in PLOT_S
                                                     if s.host_field))
 
 
-class _Curve(pg.GraphicsObject):
-    """A line through (x, y) points, drawn as polylines: the lean part of ``PlotCurveItem``.
+class _Series:
+    """One curve of a plot: its pen and the frame's points (the plot's :class:`_CurveLayer`
+    strokes them). ``getData`` gives ``x`` in seconds before the right edge, as drawn."""
 
-    ``PlotCurveItem`` rebuilds a ``QPainterPath`` and recomputes its data bounds in every paint
-    after ``setData``; with ~90 curves a frame that bookkeeping cost more than the stroking
-    (perf/gui.py). Here ``setData`` fills ``QPolygonF`` buffers in place from numpy, splits
-    them at NaN (a ``None`` sample leaves a gap, like ``connect='finite'``) and fixes the
-    bounding rectangle once; ``paint`` only strokes them with a cosmetic pen.
-    """
-
-    def __init__(self, pen: QPen):
-        super().__init__()
+    def __init__(self, pen: QPen, secondary: int = 0):
         self._pen = QPen(pen)
         self._pen.setCosmetic(True)
-        self._x = np.empty(0)
-        self._y = np.empty(0)
-        self._polys: list[QPolygonF] = []
-        self._data_rect = QRectF()
-        self._rect: QRectF | None = QRectF()
-        self.secondary = 0  # index of the field in its plot: 0 main, > 0 pale
+        self.secondary = secondary  # index of the field in its plot: 0 main, > 0 pale
+        self.t_s = np.empty(0)  # Unix seconds
+        self.x = np.empty(0)  # seconds before the right edge
+        self.y = np.empty(0)
+        self.n_final = 0  # leading points that later samples never change (History.Block)
+        self.visible = False
 
     def pen(self) -> QPen:
         return QPen(self._pen)
@@ -122,71 +116,210 @@ class _Curve(pg.GraphicsObject):
     def setPen(self, pen: QPen) -> None:
         self._pen = QPen(pen)
         self._pen.setCosmetic(True)
-        self.update()
+
+    def pen_key(self) -> int:
+        return int(self._pen.color().rgba())
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._x, self._y
+        return self.x, self.y
 
-    def setData(self, x: object, y: object) -> None:
-        x = np.asarray(x, dtype=np.float64)
-        y = np.asarray(y, dtype=np.float64)
-        self._x, self._y = x, y
-        n = len(y)
-        bad = np.isnan(y)
-        bad |= np.isnan(x)
-        if not bad.any():
-            runs = [(0, n)] if n > 1 else []
-        else:
-            edges = np.diff((~bad).astype(np.int8), prepend=0, append=0)
-            runs = [(int(a), int(b)) for a, b in
-                    zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True)
-                    if b - a > 1]
-        old = self._polys
-        polys = []
-        for k, (a, b) in enumerate(runs):
-            # Refill last frame's buffer in place when the length matches (the usual case).
-            poly = old[k] if k < len(old) and old[k].size() == b - a else None
-            if poly is None:
-                poly = pg.functions.create_qpolygonf(b - a)
-            buf = pg.functions.ndarray_from_qpolygonf(poly)
-            buf[:, 0] = x[a:b]
-            buf[:, 1] = y[a:b]
-            polys.append(poly)
-        self._polys = polys
-        rect = QRectF()
-        if runs:
-            y0, y1 = float(np.fmin.reduce(y)), float(np.fmax.reduce(y))
-            x0, x1 = float(np.fmin.reduce(x)), float(np.fmax.reduce(x))
-            rect = QRectF(x0, y0, x1 - x0, y1 - y0)
-        if rect != self._data_rect:
+    def isVisible(self) -> bool:
+        return self.visible
+
+    def set_points(self, t_s: np.ndarray, x: np.ndarray, y: np.ndarray, n_final: int) -> None:
+        self.t_s, self.x, self.y, self.n_final = t_s, x, y, n_final
+        self.visible = True
+
+    def clear(self) -> None:
+        self.t_s = self.x = self.y = np.empty(0)
+        self.n_final = 0
+        self.visible = False
+
+
+def _stroke(painter: QPainter, x: np.ndarray, y: np.ndarray) -> None:
+    """A polyline through the points, broken at NaN (like ``connect='finite'``)."""
+    n = len(x)
+    if n < 2:
+        return
+    if n <= 8:
+        # The newest bucket's few points: plain Python beats numpy's per-call overhead.
+        run: list[QPointF] = []
+        for xv, yv in zip(x.tolist(), y.tolist(), strict=True):
+            if xv == xv and yv == yv:  # not NaN
+                run.append(QPointF(xv, yv))
+                continue
+            if len(run) > 1:
+                painter.drawPolyline(run)
+            run = []
+        if len(run) > 1:
+            painter.drawPolyline(run)
+        return
+    bad = np.isnan(y)
+    bad |= np.isnan(x)
+    if not bad.any():
+        runs = [(0, n)]
+    else:
+        edges = np.diff((~bad).astype(np.int8), prepend=0, append=0)
+        runs = [(int(a), int(b)) for a, b in
+                zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True)
+                if b - a > 1]
+    for a, b in runs:
+        poly = pg.functions.create_qpolygonf(b - a)
+        buf = pg.functions.ndarray_from_qpolygonf(poly)
+        buf[:, 0] = x[a:b]
+        buf[:, 1] = y[a:b]
+        painter.drawPolyline(poly)
+
+
+class _CurveLayer(pg.GraphicsObject):
+    """Every curve of one plot, stroked once into an image that then scrolls with time.
+
+    Stroking ~60 curves of ~1,100 points was most of a frame (perf/gui.py). But History's
+    min/max buckets are aligned to fixed sample numbers, so the points of complete buckets
+    (``Block.n_final``) never change: they are stroked once into an image, in the device pixels
+    of the view, at a reference right edge ``t_ref``. A later frame draws the image shifted left
+    by ``(t1 - t_ref)`` in pixels, strokes the points of newly completed buckets into it, and
+    strokes only the newest partial bucket (a few points per curve) directly. The image is
+    redrawn from scratch when the view's scale or size, the pens, the set of curves or the bucket
+    size change, when the history does not continue what was drawn (a reset, a seek), or when
+    the new columns have used up the spare width on the image's right.
+    """
+
+    #: Spare pixels right of the view, filled as time goes by before a full redraw.
+    SPARE_PX = 256
+    _PAD_PX = 2  # room for a 1 px line on the view's edges
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.series: list[_Series] = []
+        self._t1 = 0.0
+        self._bucket = 0
+        self._style: tuple[object, ...] = ()
+        self._rect = QRectF()  # the view range: x seconds before the right edge, y in units
+        self._image: QImage | None = None
+        self._image_key: tuple[object, ...] = ()
+        self._origin = QPointF()  # logical device position of the image's top-left at t_ref
+        self._t_ref = 0.0
+        self._sx = 0.0  # device pixels per second
+        self._baked: list[tuple[float, float] | None] = []  # last stroked point (t_s, y)
+        self._bake_tr = QTransform()
+        self.rebuild_count = 0  # full redraws of the image (tests, perf)
+
+    def set_frame(self, series: list[_Series], t1: float, bucket: int, view: QRectF) -> None:
+        self.series = series
+        self._t1 = t1
+        self._bucket = bucket
+        self._style = tuple((id(s), s.pen_key()) for s in series)
+        if view != self._rect:
             self.prepareGeometryChange()
-            self._data_rect = rect
-            self._rect = None
+            self._rect = QRectF(view)
         self.update()
 
-    def viewTransformChanged(self) -> None:
-        self.prepareGeometryChange()
-        self._rect = None
+    def invalidate(self) -> None:
+        self._image_key = ()
+        self.update()
 
     def boundingRect(self) -> QRectF:
-        """The data's rectangle plus 2 pixels: a tight one keeps the axes out of repaints."""
-        if self._rect is None:
-            r = QRectF(self._data_rect)
-            if not r.isNull():
-                px, py = self.pixelVectors()
-                dx = 2 * (px.length() if px is not None else 0.0)
-                dy = 2 * (py.length() if py is not None else 0.0)
-                r.adjust(-dx, -dy, dx, dy)
-            self._rect = r
         return QRectF(self._rect)
 
     def paint(self, painter: QPainter, *args: object) -> None:
-        if not self._polys:
+        if not self.series or self._rect.isEmpty():
             return
+        tr = painter.transform()
+        device = painter.device()
+        dpr = float(device.devicePixelRatioF()) if device is not None else 1.0
+        key = (round(tr.m11(), 9), round(tr.m22(), 9), round(tr.dx(), 6), round(tr.dy(), 6),
+               round(tr.m12(), 9), round(tr.m21(), 9), dpr, self._style, self._bucket,
+               self._rect.width(), self._rect.height())
+        if (key != self._image_key or self._shift_px(dpr) > (self.SPARE_PX - self._PAD_PX) * dpr
+                or not self._append()):
+            self._rebuild(tr, dpr)
+            self._image_key = key
+        image = self._image
+        assert image is not None
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(self._pen)
-        for poly in self._polys:
-            painter.drawPolyline(poly)
+        # Whole device pixels: a blit, not a resampling.
+        shift = self._shift_px(dpr)
+        width = image.width() - round(self.SPARE_PX * dpr)
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(QRectF(self._origin.x(), self._origin.y(), width / dpr,
+                                 image.height() / dpr),
+                          image, QRectF(shift, 0, width, image.height()))
+        painter.restore()
+        t1 = self._t1
+        for s in self.series:
+            start = s.n_final - 1 if s.n_final > 0 else 0
+            if len(s.t_s) - start > 1:
+                painter.setPen(s._pen)
+                _stroke(painter, s.t_s[start:] - t1, s.y[start:])
+
+    def _shift_px(self, dpr: float) -> int:
+        """How far (device pixels) the image has scrolled left since it was drawn."""
+        return round((self._t1 - self._t_ref) * self._sx * dpr)
+
+    def _rebuild(self, tr: QTransform, dpr: float) -> None:
+        """Stroke every final point of every curve into a fresh image, right edge = now."""
+        self.rebuild_count += 1
+        rect = tr.mapRect(self._rect)
+        pad = self._PAD_PX
+        self._origin = QPointF(math.floor(rect.left()) - pad, math.floor(rect.top()) - pad)
+        w = math.ceil(rect.right()) + pad - self._origin.x() + self.SPARE_PX
+        h = math.ceil(rect.bottom()) + pad - self._origin.y()
+        image = QImage(max(1, round(w * dpr)), max(1, round(h * dpr)),
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        image.fill(0)
+        self._image = image
+        self._t_ref = self._t1
+        self._sx = tr.m11()
+        # Image coordinates: the view's transform, moved to the image's origin.
+        self._bake_tr = tr * QTransform.fromTranslate(-self._origin.x(), -self._origin.y())
+        self._baked = [None] * len(self.series)
+        self._append()
+
+    def _append(self) -> bool:
+        """Stroke points that became final since the last call; ``False``: needs a rebuild."""
+        image = self._image
+        if image is None or len(self._baked) != len(self.series):
+            return False
+        limit_s = (self.SPARE_PX - self._PAD_PX) / self._sx if self._sx > 0 else 0.0
+        jobs: list[tuple[int, int, int]] = []
+        for k, s in enumerate(self.series):
+            n = s.n_final
+            last = self._baked[k]
+            if last is None:
+                start = 0
+            elif n > 0 and s.t_s[n - 1] == last[0] and _same(s.y[n - 1], last[1]):
+                continue  # no bucket completed since the last frame (the usual case)
+            else:
+                start = int(np.searchsorted(s.t_s[:n], last[0]))
+                if start >= n or s.t_s[start] != last[0] or not _same(s.y[start], last[1]):
+                    return False  # the history does not continue what the image shows
+            if n - start > 1:
+                if s.t_s[n - 1] - self._t_ref > limit_s:
+                    return False  # out of spare columns
+                jobs.append((k, start, n))
+        if not jobs:
+            return True
+        p = QPainter(image)
+        try:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            p.setTransform(self._bake_tr)
+            for k, start, n in jobs:
+                s = self.series[k]
+                p.setPen(s._pen)
+                _stroke(p, s.t_s[start:n] - self._t_ref, s.y[start:n])
+        finally:
+            p.end()
+        for k, _start, n in jobs:
+            s = self.series[k]
+            self._baked[k] = (float(s.t_s[n - 1]), float(s.y[n - 1]))
+        return True
+
+
+def _same(a: float, b: float) -> bool:
+    return bool(a == b or (math.isnan(a) and math.isnan(b)))
 
 
 class _Grid(pg.GraphicsObject):
@@ -246,6 +379,12 @@ class _Grid(pg.GraphicsObject):
             painter.drawLines(self._lines)
 
 
+def _cache_axis(axis: pg.AxisItem) -> None:
+    """Keep the axis as a pixmap: its ticks reach into the view box, so every frame's repaint
+    of the curves exposes it, and replaying its QPicture cost ~0.1 ms per axis (perf/gui.py)."""
+    axis.setCacheMode(pg.QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
 def _major_ticks(axis: pg.AxisItem, lo: float, hi: float, size_px: float) -> list[float]:
     """The values the axis labels (its first tick level), within ``[lo, hi]``."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
@@ -283,13 +422,24 @@ def time_window_label(seconds: int) -> str:
     return _t("%1 h").replace("%1", str(seconds // 3600))
 
 
+@dataclass(frozen=True, eq=False)
+class _Fetched:
+    """One GPU's (or the host's) view for a frame: History's block with x relative to t1."""
+
+    t_s: np.ndarray
+    x: np.ndarray
+    rows: dict[str, np.ndarray]
+    n_final: int
+    bucket_samples: int
+
+
 class _Plot:
     """A PlotItem with its curves per (gpu, field), threshold lines and crosshair."""
 
     def __init__(self, spec: PlotSpec, item: pg.PlotItem):
         self.spec = spec
         self.item = item
-        self.curves: dict[tuple[int, str], _Curve] = {}
+        self.curves: dict[tuple[int, str], _Series] = {}
         self.lines: list[pg.InfiniteLine] = []
         self.line_values: tuple[float, ...] = ()
         self.data: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
@@ -300,6 +450,8 @@ class _Plot:
         item.addItem(self.crosshair, ignoreBounds=True)
         self.grid = _Grid(item)
         item.addItem(self.grid, ignoreBounds=True)
+        self.layer = _CurveLayer()
+        item.addItem(self.layer, ignoreBounds=True)
 
 
 class TelemetryTab(QWidget):
@@ -326,6 +478,7 @@ class TelemetryTab(QWidget):
         self._band_t_ref = 0.0
         self.throttle_bar_count = 0
         self.secondary_mode = "auto"
+        self._fetched: dict[tuple[int, tuple[str, ...]], tuple[tuple[object, ...], _Fetched]] = {}
         self._titles_secondary: bool | None = None
 
         # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
@@ -409,6 +562,7 @@ class TelemetryTab(QWidget):
             item.getAxis(name).enableAutoSIPrefix(False)
             # Grid lines of minor ticks cost more to paint than all the curves (perf/gui.py).
             item.getAxis(name).setStyle(maxTickLevel=0)
+            _cache_axis(item.getAxis(name))
         item.setLabel("left", _t(spec.axis), units=spec.unit)
         item.setLabel("bottom", _t("time"), units="s")
         item.getAxis("left").setWidth(52)
@@ -425,6 +579,8 @@ class TelemetryTab(QWidget):
         item.hideButtons()
         item.getAxis("bottom").enableAutoSIPrefix(False)
         item.getAxis("bottom").setStyle(maxTickLevel=0)
+        _cache_axis(item.getAxis("bottom"))
+        _cache_axis(item.getAxis("left"))
         item.setLabel("bottom", _t("time"), units="s")
         item.setLabel("left", _t("GPU"))
         item.getAxis("left").setWidth(52)
@@ -598,7 +754,7 @@ class TelemetryTab(QWidget):
         self._sync_titles(secondary)
         blocks = self._fetch(visible, t0, t1, max_points, secondary)
         for plot in self.plots.values():
-            self._draw_plot(plot, visible, blocks, secondary)
+            self._draw_plot(plot, visible, blocks, secondary, t0, t1)
         self._draw_band(visible, t0, t1)
         self._set_range(self.band, "x", t0 - t1, 0.0)
         for plot in self.plots.values():
@@ -622,33 +778,49 @@ class TelemetryTab(QWidget):
             item.setYRange(lo, hi, padding=0)
 
     def _fetch(self, visible: list[int], t0: float, t1: float, max_points: int,
-               secondary: bool) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]:
-        """Every plotted series of the frame, ``(gpu, field) -> (x, y)``; host is gpu ``-1``.
+               secondary: bool) -> dict[int, _Fetched]:
+        """Every plotted series of the frame, per GPU (host: ``-1``).
 
-        One :meth:`History.gpu_block` call per GPU decimates all its fields together (the
-        buckets are shared), instead of one call per curve.
+        One :meth:`History.gpu_view` call per GPU decimates all its fields together (the
+        buckets are shared), instead of one call per curve; a GPU whose view was fetched for the
+        same history version, window and width is not fetched again (a theme change, a GPU
+        unticked, the secondary series switched).
         """
         history = self.state.history
-        out: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        version = getattr(history, "version", None)
+        out: dict[int, _Fetched] = {}
         gpu_fields = _GPU_FIELDS if secondary else _GPU_PRIMARY_FIELDS
         jobs: list[tuple[int, tuple[str, ...]]] = [(gpu, gpu_fields) for gpu in visible]
         jobs.append((-1, _HOST_FIELDS))
+        cache: dict[tuple[int, tuple[str, ...]], tuple[tuple[object, ...], _Fetched]] = {}
         for gpu, fields in jobs:
-            try:
-                if gpu < 0:
-                    t, v = history.host_block(fields, t0, t1, max_points)
-                else:
-                    t, v = history.gpu_block(gpu, fields, t0, t1, max_points)
-            except (KeyError, ValueError, IndexError):
-                t, v = np.empty(0), np.empty((len(fields), 0))
-            x = np.asarray(t, dtype=np.float64) - t1
-            for row, field in enumerate(fields):
-                out[(gpu, field)] = (x, v[row])
+            key = (id(history), version, t0, t1, max_points)
+            hit = self._fetched.get((gpu, fields))
+            if version is not None and hit is not None and hit[0] == key:
+                got = hit[1]
+            else:
+                got = self._fetch_one(gpu, fields, t0, t1, max_points)
+            cache[(gpu, fields)] = (key, got)
+            out[gpu] = got
+        self._fetched = cache
         return out
 
-    def _draw_plot(self, plot: _Plot, visible: list[int],
-                   blocks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]],
-                   secondary: bool) -> None:
+    def _fetch_one(self, gpu: int, fields: tuple[str, ...], t0: float, t1: float,
+                   max_points: int) -> _Fetched:
+        history = self.state.history
+        try:
+            if gpu < 0:
+                view = history.host_view(fields, t0, t1, max_points)
+            else:
+                view = history.gpu_view(gpu, fields, t0, t1, max_points)
+        except (KeyError, ValueError, IndexError):
+            view = Block(np.empty(0), np.empty((len(fields), 0)))
+        t = np.asarray(view.t_s, dtype=np.float64)
+        return _Fetched(t, t - t1, dict(zip(fields, view.values, strict=True)),
+                        view.n_final, view.bucket_samples)
+
+    def _draw_plot(self, plot: _Plot, visible: list[int], blocks: dict[int, _Fetched],
+                   secondary: bool, t0: float, t1: float) -> None:
         spec = plot.spec
         top = 0.0
         wanted: set[tuple[int, str]] = set()
@@ -658,21 +830,25 @@ class TelemetryTab(QWidget):
         if spec.host_field:
             series.append((-1, spec.host_field, 0))
         empty = np.empty(0)
+        drawn: list[_Series] = []
+        bucket = 0
         for gpu, field, n in series:
             ckey = (gpu, field)
             wanted.add(ckey)
-            x, y = blocks.get(ckey, (empty, empty))
+            got = blocks.get(gpu)
+            if got is None or field not in got.rows:
+                t, x, y, n_final = empty, empty, empty, 0
+            else:
+                t, x, y, n_final = got.t_s, got.x, got.rows[field], got.n_final
+                bucket = max(bucket, got.bucket_samples)
             if spec.scale != 1.0:
                 y = y * spec.scale
             curve = plot.curves.get(ckey)
             if curve is None:
-                curve = _Curve(self._curve_pen(gpu, n))
-                curve.secondary = n
-                plot.item.addItem(curve, ignoreBounds=True)
+                curve = _Series(self._curve_pen(gpu, n), n)
                 plot.curves[ckey] = curve
-            curve.setData(x, y)
-            if not curve.isVisible():
-                curve.show()
+            curve.set_points(t, x, y, n_final)
+            drawn.append(curve)
             plot.data[ckey] = (x, y)
             if y.size:
                 hi = float(np.fmax.reduce(y))  # NaN only when every value is
@@ -680,12 +856,12 @@ class TelemetryTab(QWidget):
                     top = hi
         for ckey, curve in plot.curves.items():
             if ckey not in wanted and curve.isVisible():
-                curve.setData([], [])
-                curve.hide()
+                curve.clear()
                 plot.data.pop(ckey, None)
         top = max(top, self._draw_lines(plot, visible))
         top = spec.y_max * 1.02 if spec.y_max is not None else _nice_top(top)
         self._set_range(plot.item, "y", 0.0, top)
+        plot.layer.set_frame(drawn, t1, bucket, QRectF(t0 - t1, 0.0, t1 - t0, top))
 
     def _curve_pen(self, gpu: int, n: int) -> QPen:
         """GPU colour; a secondary series (n > 0) in a pale tint of it, also solid.

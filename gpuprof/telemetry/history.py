@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from gpuprof.telemetry.model import (
     Snapshot,
 )
 
-__all__ = ["BACKWARD_RESET_S", "LEVEL_FACTORS", "History"]
+__all__ = ["BACKWARD_RESET_S", "LEVEL_FACTORS", "Block", "History"]
 
 #: Bucket sizes (in samples) of the min/max levels kept beside the raw ring.
 LEVEL_FACTORS: tuple[int, ...] = (16, 256, 4096)
@@ -42,6 +43,24 @@ BACKWARD_RESET_S = 5.0
 _ABSENT, _PRESENT, _LOST = 0, 1, 2
 
 FloatArray = np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Block:
+    """A (possibly decimated) view of several fields: what :meth:`History.gpu_view` returns.
+
+    ``t_s`` is ``(n,)`` Unix seconds, ``values`` is ``(fields, n)`` float64 (NaN: unsupported or
+    absent). ``bucket_samples`` is how many samples each min/max pair covers (1: raw samples).
+    The first ``n_final`` points come from buckets aligned to fixed sample numbers that are
+    complete: while ``bucket_samples`` stays the same, appends never change them, only the
+    points after them (the newest, partial bucket), so a plot may draw them once and keep them.
+    (The first bucket is cut at the window's start, so it changes when the start moves.)
+    """
+
+    t_s: np.ndarray
+    values: np.ndarray
+    bucket_samples: int = 1
+    n_final: int = 0
 
 
 class _Channel:
@@ -121,6 +140,11 @@ class History:
         self._reason_sets: list[tuple[str, ...]] = [()]
         self._reason_ids: dict[tuple[str, ...], int] = {(): 0}
         self._n = 0  # samples appended since creation / clear (the next sequence number)
+        self._version = 0  # bumps on every append and clear: "has anything changed?"
+        # (channel, fields, bucket size) -> aligned [a, b) and its min/max: see _aligned_cached.
+        self._bucket_cache: dict[
+            tuple[int, bytes, int], tuple[int, int, np.ndarray, np.ndarray]
+        ] = {}
         self._latest: Snapshot | None = None
         self._lost: set[int] = set()
 
@@ -165,6 +189,7 @@ class History:
             self._lost.update(i for i in snap.status.lost_gpus)
             self._latest = snap
             self._n = seq + 1
+            self._version += 1
 
     def _add_gpu(self, index: int) -> _Channel:
         ch = _Channel(len(self.gpu_fields), self.capacity)
@@ -199,6 +224,8 @@ class History:
 
     def _clear_locked(self) -> None:
         self._n = 0
+        self._version += 1
+        self._bucket_cache.clear()
         self._latest = None
         self._lost.clear()
         self._host.clear()
@@ -220,6 +247,11 @@ class History:
 
     def latest(self) -> Snapshot | None:
         return self._latest
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever the content changes (an append or a clear)."""
+        return self._version
 
     def lost_gpus(self) -> tuple[int, ...]:
         """GPU indices whose latest sample (or source status) said the device is lost."""
@@ -316,12 +348,24 @@ class History:
         buckets are shared), at about the cost of one such call. Unknown GPU: ``n == 0``.
         Unknown field: ``KeyError``.
         """
+        view = self.gpu_view(gpu_index, fields, t0, t1, max_points)
+        return view.t_s, view.values
+
+    def gpu_view(
+        self,
+        gpu_index: int,
+        fields: Sequence[str],
+        t0: float | None = None,
+        t1: float | None = None,
+        max_points: int | None = None,
+    ) -> Block:
+        """:meth:`gpu_block` with its bucket size and how many leading points are final."""
         fis = self._field_rows(self._gpu_field_index, fields, "GPU")
         with self._lock:
             ch = self._gpus.get(gpu_index)
             if ch is None:
-                return _empty_rows(len(fis))
-            return self._series_rows(ch, fis, t0, t1, max_points)
+                return Block(*_empty_rows(len(fis)))
+            return self._block(ch, fis, t0, t1, max_points)
 
     def host_block(
         self,
@@ -331,9 +375,20 @@ class History:
         max_points: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Like :meth:`gpu_block`, for host fields."""
+        view = self.host_view(fields, t0, t1, max_points)
+        return view.t_s, view.values
+
+    def host_view(
+        self,
+        fields: Sequence[str],
+        t0: float | None = None,
+        t1: float | None = None,
+        max_points: int | None = None,
+    ) -> Block:
+        """Like :meth:`gpu_view`, for host fields."""
         fis = self._field_rows(self._host_field_index, fields, "host")
         with self._lock:
-            return self._series_rows(self._host, fis, t0, t1, max_points)
+            return self._block(self._host, fis, t0, t1, max_points)
 
     @staticmethod
     def _field_rows(index: dict[str, int], fields: Sequence[str], what: str) -> np.ndarray:
@@ -432,17 +487,29 @@ class History:
         max_points: int | None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Times ``(n,)`` and values ``(len(fis), n)`` (float64) of several fields at once."""
+        view = self._block(ch, fis, t0, t1, max_points)
+        return view.t_s, view.values
+
+    def _block(
+        self,
+        ch: _Channel,
+        fis: np.ndarray,
+        t0: float | None,
+        t1: float | None,
+        max_points: int | None,
+    ) -> Block:
         if not self._n:
-            return _empty_rows(len(fis))
+            return Block(*_empty_rows(len(fis)))
         s0, s1 = self._seq_window(t0, t1)
         n = s1 - s0
         if n <= 0:
-            return _empty_rows(len(fis))
+            return Block(*_empty_rows(len(fis)))
         if max_points is None or n <= max_points:
             sl = self._ring_slices(s0, s1)
             t = np.concatenate([self._times[a:b] for a, b in sl])
             v = np.concatenate([ch.values[fis, a:b] for a, b in sl], axis=1)
-            return t, v.astype(np.float64)
+            # Raw samples never change: every point is final.
+            return Block(t, v.astype(np.float64), 1, n)
         return self._decimated(ch, fis, s0, s1, max(2, int(max_points)))
 
     def _ring_slices(self, s0: int, s1: int) -> list[tuple[int, int]]:
@@ -462,7 +529,7 @@ class History:
 
     def _decimated(
         self, ch: _Channel, fis: np.ndarray, s0: int, s1: int, max_points: int
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> Block:
         """Min and max per bucket of every field in ``fis``: times ``(2m,)``, values ``(nf, 2m)``.
 
         All fields share the buckets, so one call does the work of ``len(fis)`` series with the
@@ -495,6 +562,7 @@ class History:
             los.append(np.fmin.reduce(vals, axis=1)[:, None])
             his.append(np.fmax.reduce(vals, axis=1)[:, None])
 
+        n_final_buckets = 0  # buckets before the newest, partial one
         if a >= b:
             # The window holds no whole bucket: one or two raw edge buckets.
             mid = min(max(a, s0), s1)
@@ -503,28 +571,11 @@ class History:
         else:
             raw_bucket(s0, a)
             m = (b - a) // size
-            if level < 0:
-                vals = self._raw_rows(ch.values, fis, a, b).reshape(nf, m, k)
-                lo = _reduce_buckets(np.fmin, vals)
-                hi = _reduce_buckets(np.fmax, vals)
-            else:
-                nb = ch.level_buckets[level]
-                la, lb = a // f, b // f
-                if la % nb + (lb - la) <= nb:
-                    rows, cols = fis, slice(la % nb, la % nb + (lb - la))
-                    lmin = ch.levels_min[level][rows, cols]
-                    lmax = ch.levels_max[level][rows, cols]
-                else:
-                    lidx = np.arange(la, lb, dtype=np.int64) % nb
-                    lmin = ch.levels_min[level][fis[:, None], lidx[None, :]]
-                    lmax = ch.levels_max[level][fis[:, None], lidx[None, :]]
-                lmin = lmin.reshape(nf, m, k)
-                lmax = lmax.reshape(nf, m, k)
-                lo = _reduce_buckets(np.fmin, lmin)
-                hi = _reduce_buckets(np.fmax, lmax)
+            lo, hi = self._aligned_cached(ch, fis, a, b, level, f, k)
             starts.append(np.arange(a, b, size, dtype=np.int64))
             los.append(lo)
             his.append(hi)
+            n_final_buckets = (1 if s0 < a else 0) + m
             raw_bucket(b, s1)
         first = np.concatenate(starts)
         ends = np.append(first[1:], s1)  # exclusive end of each bucket
@@ -534,7 +585,58 @@ class History:
         t[1::2] = self._times[(ends - 1) % cap]
         v[:, 0::2] = np.concatenate(los, axis=1)
         v[:, 1::2] = np.concatenate(his, axis=1)
-        return t, v
+        return Block(t, v, size, 2 * n_final_buckets)
+
+    def _aligned_cached(
+        self, ch: _Channel, fis: np.ndarray, a: int, b: int, level: int, f: int, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_aligned`, reusing the buckets the previous call for these fields computed.
+
+        Complete aligned buckets never change (until the ring overwrites them, long after they
+        left any window that starts inside the ring), so a plot that follows the newest sample
+        reduces only the buckets completed since its last frame, not the whole window again.
+        """
+        size = f * k
+        key = (id(ch), fis.tobytes(), size)
+        hit = self._bucket_cache.get(key)
+        if hit is not None and hit[0] <= a <= hit[1] <= b and (a - hit[0]) % size == 0:
+            c_a, c_b, c_lo, c_hi = hit
+            i0 = (a - c_a) // size
+            if c_b == b:
+                lo, hi = c_lo[:, i0:], c_hi[:, i0:]
+            else:
+                n_lo, n_hi = self._aligned(ch, fis, c_b, b, level, f, k)
+                lo = np.concatenate((c_lo[:, i0:], n_lo), axis=1)
+                hi = np.concatenate((c_hi[:, i0:], n_hi), axis=1)
+        else:
+            lo, hi = self._aligned(ch, fis, a, b, level, f, k)
+        if len(self._bucket_cache) >= 64 and key not in self._bucket_cache:
+            self._bucket_cache.clear()
+        self._bucket_cache[key] = (a, b, lo, hi)
+        return lo, hi
+
+    def _aligned(
+        self, ch: _Channel, fis: np.ndarray, a: int, b: int, level: int, f: int, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Min and max of the buckets of ``f * k`` samples in ``[a, b)`` (aligned boundaries)."""
+        nf = len(fis)
+        m = (b - a) // (f * k)
+        if level < 0:
+            vals = self._raw_rows(ch.values, fis, a, b).reshape(nf, m, k)
+            return _reduce_buckets(np.fmin, vals), _reduce_buckets(np.fmax, vals)
+        nb = ch.level_buckets[level]
+        la, lb = a // f, b // f
+        if la % nb + (lb - la) <= nb:
+            rows, cols = fis, slice(la % nb, la % nb + (lb - la))
+            lmin = ch.levels_min[level][rows, cols]
+            lmax = ch.levels_max[level][rows, cols]
+        else:
+            lidx = np.arange(la, lb, dtype=np.int64) % nb
+            lmin = ch.levels_min[level][fis[:, None], lidx[None, :]]
+            lmax = ch.levels_max[level][fis[:, None], lidx[None, :]]
+        lmin = lmin.reshape(nf, m, k)
+        lmax = lmax.reshape(nf, m, k)
+        return _reduce_buckets(np.fmin, lmin), _reduce_buckets(np.fmax, lmax)
 
 
 def _empty() -> tuple[np.ndarray, np.ndarray]:
