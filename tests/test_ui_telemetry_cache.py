@@ -1,0 +1,115 @@
+"""The Telemetry tab's cached curve images: scrolled frames look like a fresh drawing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pyqtgraph")
+
+from tests.ui_fakes import FakeSource, ManualSampler
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path):
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.main_window import MainWindow
+    from gpuprof.ui.settings import UiSettings
+
+    make_app()
+    w = MainWindow(FakeSource(1, dt_s=0.1), settings=UiSettings(tmp_path / "ui.ini"),
+                   sampler_factory=ManualSampler)
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.show()
+    qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
+    w.select_tab("telemetry")
+    yield w
+    w.close()
+
+
+def frame(w, polls: int = 1) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(polls):
+        w.poll_now()
+    w.telemetry.refresh(force=True)
+    QApplication.processEvents()
+
+
+def pixels(w) -> np.ndarray:
+    from PySide6.QtGui import QImage
+
+    image = w.telemetry.view.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    buf = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.sizeInBytes() // 4)
+    return buf.reshape(image.height(), image.bytesPerLine() // 4)[:, : image.width()].copy()
+
+
+def unmatched(a: np.ndarray, b: np.ndarray) -> int:
+    """Pixels of ``a`` that ``b`` has nowhere within one pixel (lines rasterized from another
+    sub-pixel start may step one pixel apart; a misplaced or stale curve is far more)."""
+    same = a == b
+    h, w = a.shape
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx or dy:
+                ya, yb = slice(max(0, -dy), h - max(0, dy)), slice(max(0, dy), h - max(0, -dy))
+                xa, xb = slice(max(0, -dx), w - max(0, dx)), slice(max(0, dx), w - max(0, -dx))
+                same[ya, xa] |= a[ya, xa] == b[yb, xb]
+    return int((~same).sum())
+
+
+GPU0 = 0xFF1F77B4  # gpu_colour(0), as a 32-bit RGB pixel
+
+
+def crop(w, image: np.ndarray, key: str) -> np.ndarray:
+    """The pixels of one plot's view box."""
+    vb = w.telemetry.plots[key].item.getViewBox()
+    r = w.telemetry.view.mapFromScene(vb.sceneBoundingRect()).boundingRect()
+    return image[r.top() - 2: r.bottom() + 3, r.left() - 2: r.right() + 3]
+
+
+# Raw samples over 1 min; min/max buckets of 6 samples over 10 min. The power ramp is smooth at
+# any scale; the utilization saw-tooth is smooth only in the 1 min view (dense min/max data
+# rasterizes differently at another sub-pixel phase, as any two frames of it do).
+@pytest.mark.parametrize("window_s,history,frames,keys", [(60, 400, 30, ("util", "power")),
+                                                          (600, 4000, 300, ("power",))])
+def test_scrolled_cache_matches_a_fresh_drawing(window, window_s, history, frames, keys):
+    w = window
+    w.set_time_window(window_s)
+    frame(w, history)
+    layers = {k: w.telemetry.plots[k].layer for k in keys}
+    before = {k: layer.rebuild_count for k, layer in layers.items()}
+    for _ in range(frames):  # 3 s / 30 s of new samples: buckets complete, the image scrolls
+        frame(w)
+    # The axes did not change: every frame reused the image.
+    assert {k: layer.rebuild_count for k, layer in layers.items()} == before
+    cached = pixels(w)
+    for layer in layers.values():
+        layer.invalidate()
+    fresh = pixels(w)
+    assert {k: layer.rebuild_count for k, layer in layers.items()} == \
+        {k: n + 1 for k, n in before.items()}
+    for key in keys:
+        a, b = crop(w, cached, key), crop(w, fresh, key)
+        curve_px = int((b == GPU0).sum())
+        assert curve_px > 300, key
+        assert unmatched(a, b) + unmatched(b, a) <= 0.004 * curve_px, key
+
+
+def test_reset_history_redraws_from_scratch(window):
+    w = window
+    w.set_time_window(60)
+    frame(w, 300)
+    layer = w.telemetry.plots["util"].layer
+    count = layer.rebuild_count
+    w.state.history.clear()
+    frame(w, 50)
+    assert layer.rebuild_count > count
+    x, _ = w.telemetry.plots["util"].data[(0, "util_gpu_pct")]
+    assert len(x) == 50
