@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -113,3 +114,28 @@ def test_reset_history_redraws_from_scratch(window):
     assert layer.rebuild_count > count
     x, _ = w.telemetry.plots["util"].data[(0, "util_gpu_pct")]
     assert len(x) == 50
+
+
+def test_vector_output_gets_lines_not_an_image(window):
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    w = window
+    w.set_time_window(60)
+    frame(w, 100)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    plot = w.telemetry.plots["power"].item
+    gen.setViewBox(plot.sceneBoundingRect())
+    painter = QPainter(gen)
+    w.telemetry.view.scene().render(painter, plot.sceneBoundingRect(), plot.sceneBoundingRect())
+    painter.end()
+    svg = bytes(data).decode().lower()
+    # The curve is a polyline in the GPU's colour (the cached path would be one big image).
+    assert re.search(r'stroke="#1f77b4"[^>]*>\s*<polyline', svg)
+    images = re.findall(r'<image[^>]*width="(\d+)" height="(\d+)"', svg)
+    assert not [(w, h) for w, h in images if int(w) > 700 and int(h) > 60]  # axes only

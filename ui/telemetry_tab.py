@@ -18,7 +18,7 @@ import pyqtgraph as pg
 from gpuprof.telemetry.history import Block
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTransform
+from PySide6.QtGui import QColor, QImage, QPaintEngine, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -225,6 +225,13 @@ class _CurveLayer(pg.GraphicsObject):
     def paint(self, painter: QPainter, *args: object) -> None:
         if not self.series or self._rect.isEmpty():
             return
+        engine = painter.paintEngine()
+        if engine is None or engine.type() != QPaintEngine.Type.Raster:
+            # A vector device (SVG, PDF, printer) gets the lines themselves, not an image.
+            for s in self.series:
+                painter.setPen(s._pen)
+                _stroke(painter, s.t_s - self._t1, s.y)
+            return
         tr = painter.transform()
         device = painter.device()
         dpr = float(device.devicePixelRatioF()) if device is not None else 1.0
@@ -381,7 +388,10 @@ class _Grid(pg.GraphicsObject):
 
 def _cache_axis(axis: pg.AxisItem) -> None:
     """Keep the axis as a pixmap: its ticks reach into the view box, so every frame's repaint
-    of the curves exposes it, and replaying its QPicture cost ~0.1 ms per axis (perf/gui.py)."""
+    of the curves exposes it, and replaying its QPicture cost ~0.1 ms per axis (perf/gui.py).
+
+    (A vector rendering of the scene would get the axes as images too; the app only makes PNGs.)
+    """
     axis.setCacheMode(pg.QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
