@@ -139,3 +139,29 @@ def test_vector_output_gets_lines_not_an_image(window):
     assert re.search(r'stroke="#1f77b4"[^>]*>\s*<polyline', svg)
     images = re.findall(r'<image[^>]*width="(\d+)" height="(\d+)"', svg)
     assert not [(w, h) for w, h in images if int(w) > 700 and int(h) > 60]  # axes only
+
+
+def test_plots_are_built_when_the_tab_is_first_shown(qtbot, tmp_path):
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.main_window import MainWindow
+    from gpuprof.ui.settings import UiSettings
+
+    make_app()
+    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"),
+                   sampler_factory=ManualSampler)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
+    w.poll_now()
+    w.apply_theme("dark")
+    assert w.current_tab_name() == "overview" and not w.telemetry.is_built()
+    w.select_tab("telemetry")
+    assert w.telemetry.is_built()
+    w.telemetry.refresh(force=True)
+    # Built after the theme changed: it has the dark theme's colours.
+    from gpuprof.ui.theme import THEMES
+
+    axis = w.telemetry.plots["util"].item.getAxis("left")
+    assert axis.textPen().color().name() == THEMES["dark"].plot_fg
+    assert (1, "util_gpu_pct") in w.telemetry.plots["util"].data
+    w.close()

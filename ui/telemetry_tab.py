@@ -18,7 +18,15 @@ import pyqtgraph as pg
 from gpuprof.telemetry.history import Block
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPaintEngine, QPainter, QPen, QTransform
+from PySide6.QtGui import (
+    QColor,
+    QImage,
+    QPaintEngine,
+    QPainter,
+    QPen,
+    QShowEvent,
+    QTransform,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -538,15 +546,9 @@ class TelemetryTab(QWidget):
         self.view = _TimedLayoutWidget(self)
         self.view.setToolTip("")
         self.view.ci.setSpacing(4)
-        self.plots: dict[str, _Plot] = {}
-        for n, spec in enumerate(PLOT_SPECS):
-            item = self.view.addPlot(row=n // 2, col=n % 2)
-            self._setup_plot(item, spec)
-            self.plots[spec.key] = _Plot(spec, item)
-        self.band = self.view.addPlot(row=len(PLOT_SPECS) // 2 + 1, col=0, colspan=2)
-        self._setup_band(self.band)
-        self.band_grid = _Grid(self.band, y=False)
-        self.band.addItem(self.band_grid, ignoreBounds=True)
+        self._plots: dict[str, _Plot] | None = None  # built when first needed: see _build
+        self._band: pg.PlotItem | None = None
+        self.band_grid: _Grid | None = None
         self.band_bars: pg.BarGraphItem | None = None
         self.band_legend = QLabel(self)
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
@@ -563,6 +565,44 @@ class TelemetryTab(QWidget):
         layout.addWidget(self.band_legend)
 
     # -- set-up -----------------------------------------------------------------------------------
+    @property
+    def plots(self) -> dict[str, _Plot]:
+        """The plots by key (``PLOT_SPECS``); built on first use."""
+        if self._plots is None:
+            self._build()
+        assert self._plots is not None
+        return self._plots
+
+    @property
+    def band(self) -> pg.PlotItem:
+        """The throttle band's plot; built on first use."""
+        if self._band is None:
+            self._build()
+        assert self._band is not None
+        return self._band
+
+    def is_built(self) -> bool:
+        return self._plots is not None
+
+    def _build(self) -> None:
+        """Make the nine PlotItems: ~0.15 s here, so only once the tab is shown (or asked)."""
+        plots: dict[str, _Plot] = {}
+        for n, spec in enumerate(PLOT_SPECS):
+            item = self.view.addPlot(row=n // 2, col=n % 2)
+            self._setup_plot(item, spec)
+            plots[spec.key] = _Plot(spec, item)
+        band = self.view.addPlot(row=len(PLOT_SPECS) // 2 + 1, col=0, colspan=2)
+        self._setup_band(band)
+        self.band_grid = _Grid(band, y=False)
+        band.addItem(self.band_grid, ignoreBounds=True)
+        self._plots, self._band = plots, band
+        self._style_plots(self._theme)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._plots is None:
+            self._build()
+        super().showEvent(event)
+
     def _setup_plot(self, item: pg.PlotItem, spec: PlotSpec) -> None:
         item.setTitle(_t(spec.title), size="9pt")
         item.setMenuEnabled(False)
@@ -601,6 +641,13 @@ class TelemetryTab(QWidget):
     def apply_theme(self, theme: Theme) -> None:
         self._theme = theme
         self.view.setBackground(theme.plot_bg)
+        if self._plots is None:
+            return  # _build styles the plots
+        self._style_plots(theme)
+        self._drawn_key = ()
+        self.refresh(force=True)
+
+    def _style_plots(self, theme: Theme) -> None:
         fg = QColor(theme.plot_fg)
         for item in [*(p.item for p in self.plots.values()), self.band]:
             for name in ("left", "bottom"):
@@ -615,8 +662,6 @@ class TelemetryTab(QWidget):
         for plot in self.plots.values():
             for (gpu, _field), curve in plot.curves.items():
                 curve.setPen(self._curve_pen(gpu, curve.secondary))
-        self._drawn_key = ()
-        self.refresh(force=True)
 
     # -- GPU selection ----------------------------------------------------------------------------
     def _sync_gpu_checks(self) -> None:
@@ -773,7 +818,9 @@ class TelemetryTab(QWidget):
             grid.sync()
 
     def _grids(self) -> list[_Grid]:
-        return [*(p.grid for p in self.plots.values()), self.band_grid]
+        grids = [p.grid for p in self.plots.values()]  # builds the band's grid too
+        assert self.band_grid is not None
+        return [*grids, self.band_grid]
 
     def _set_range(self, item: pg.PlotItem, axis: str, lo: float, hi: float) -> None:
         """Set a view range only when it moved: each change re-lays the axis ticks."""
