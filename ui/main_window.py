@@ -36,11 +36,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .bench_tab import BenchTab
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
 from .overview import OverviewTab
 from .processes import ProcessesTab
-from .recommend_tab import RecommendTab
 from .report_dialog import add_report_action
 from .settings import INTERVALS_S, TIME_WINDOWS_S, UiSettings
 from .state import UiState
@@ -159,6 +157,10 @@ class MainWindow(QMainWindow):
         self.state = UiState(history=None, time_window_s=self.settings.time_window_s,
                              selected_gpus=self.settings.selected_gpus)
         self._tab_names: list[str] = []
+        self._lazy_tabs: dict[str, Callable[[], QWidget]] = {}
+        self._bench: Any = None
+        self._recommend: Any = None
+        self._recommend_local: tuple[list[str], Any] | None = None
         self._last_frame: dict[str, float] = {}
         self._frame_cost_s = 0.0
         self._closing = False
@@ -189,14 +191,13 @@ class MainWindow(QMainWindow):
             self.tr("Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"))
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
-        self.bench = BenchTab()
-        self.add_tab(self.bench, self.bench.name, self.tr("Benchmarks"),
-                     self.tr("GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"))
-        self.bench.run_finished.connect(self._on_bench_finished)
-        self.recommend = RecommendTab(
-            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat))
-        self.add_tab(self.recommend, self.recommend.name, self.tr("Recommend"),
-                     self.tr("Cloud configurations for a workload: fit, time and cost (Alt+7)"))
+        # Built when first shown (or used): their modules and widgets cost ~0.1 s of start-up.
+        self._add_lazy_tab("benchmarks", self._make_bench, self.tr("Benchmarks"),
+                           self.tr("GEMM, memory, P2P, collective and training-step benchmarks "
+                                   "(Alt+6)"))
+        self._add_lazy_tab("recommend", self._make_recommend, self.tr("Recommend"),
+                           self.tr("Cloud configurations for a workload: fit, time and cost "
+                                   "(Alt+7)"))
         self.telemetry.selection_changed.connect(self.set_selected_gpus)
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
@@ -251,6 +252,63 @@ class MainWindow(QMainWindow):
             widget.apply_theme(self.theme)
         return index
 
+    def _add_lazy_tab(self, name: str, make: Callable[[], QWidget], title: str,
+                      tooltip: str) -> None:
+        self._lazy_tabs[name] = make
+        self.add_tab(QWidget(), name, title, tooltip)
+
+    def _realize_tab(self, name: str) -> QWidget:
+        """Build a lazy tab now and put it in its place (the current tab stays current)."""
+        make = self._lazy_tabs.pop(name)
+        widget = make()
+        index = self._tab_names.index(name)
+        placeholder = self.tabs.widget(index)
+        title, tip = self.tabs.tabText(index), self.tabs.tabToolTip(index)
+        current = self.tabs.currentIndex()
+        self.tabs.blockSignals(True)
+        try:
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, widget, title)
+            self.tabs.setTabToolTip(index, tip)
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(False)
+        placeholder.deleteLater()
+        if hasattr(widget, "apply_theme"):
+            widget.apply_theme(self.theme)
+        return widget
+
+    def _make_bench(self) -> QWidget:
+        from .bench_tab import BenchTab
+
+        self._bench = BenchTab()
+        self._bench.run_finished.connect(self._on_bench_finished)
+        return self._bench
+
+    def _make_recommend(self) -> QWidget:
+        from .recommend_tab import RecommendTab
+
+        self._recommend = RecommendTab(
+            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat))
+        if self._recommend_local is not None:
+            names, measured = self._recommend_local
+            self._recommend.set_local(names, measurements=measured)
+        return self._recommend
+
+    @property
+    def bench(self) -> Any:
+        """The Benchmarks tab (built on first use)."""
+        if self._bench is None:
+            self._realize_tab("benchmarks")
+        return self._bench
+
+    @property
+    def recommend(self) -> Any:
+        """The Recommend tab (built on first use)."""
+        if self._recommend is None:
+            self._realize_tab("recommend")
+        return self._recommend
+
     @property
     def tab_names(self) -> tuple[str, ...]:
         return tuple(self._tab_names)
@@ -272,6 +330,8 @@ class MainWindow(QMainWindow):
 
     def _on_tab_changed(self, index: int) -> None:
         if 0 <= index < len(self._tab_names):
+            if self._tab_names[index] in self._lazy_tabs:
+                self._realize_tab(self._tab_names[index])
             self.settings.tab = self._tab_names[index]
             self.refresh_visible(force=True)
 
@@ -312,7 +372,10 @@ class MainWindow(QMainWindow):
         self.state.system = system
         self.state.devices = {d.index: d for d in devices}
         self.health.set_static(devices, system)
-        self.recommend.set_local([d.name for d in devices], measurements=measured or None)
+        names = [d.name for d in devices]
+        self._recommend_local = (names, measured or None)
+        if self._recommend is not None:
+            self._recommend.set_local(names, measurements=measured or None)
         self.state.topology = topology
         if self.state.latest is None:
             self.state.status = status
@@ -910,6 +973,7 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.tab = self.current_tab_name() or self.settings.tab
         self.settings.sync()
-        self.bench.shutdown()
+        if self._bench is not None:
+            self._bench.shutdown()
         self._stop_sampling(close_source=True)
         super().closeEvent(event)
