@@ -165,3 +165,21 @@ def test_plots_are_built_when_the_tab_is_first_shown(qtbot, tmp_path):
     assert axis.textPen().color().name() == THEMES["dark"].plot_fg
     assert (1, "util_gpu_pct") in w.telemetry.plots["util"].data
     w.close()
+
+
+def test_a_growing_all_window_draws_directly_then_a_fixed_one_caches_again(window):
+    w = window
+    w.set_time_window(0)  # "All": the scale changes with every new sample
+    frame(w, 200)
+    layer = w.telemetry.plots["util"].layer
+    count = layer.rebuild_count
+    for _ in range(5):
+        frame(w)
+    assert layer.rebuild_count <= count + 1  # no image built for a frame it would not outlive
+    assert (crop(w, pixels(w), "util") == GPU0).sum() > 300
+    w.set_time_window(60)
+    frame(w)
+    count = layer.rebuild_count
+    for _ in range(5):
+        frame(w)
+    assert layer.rebuild_count <= count + 1 and layer._image is not None

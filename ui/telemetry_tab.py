@@ -190,7 +190,8 @@ class _CurveLayer(pg.GraphicsObject):
     strokes only the newest partial bucket (a few points per curve) directly. The image is
     redrawn from scratch when the view's scale or size, the pens, the set of curves or the bucket
     size change, when the history does not continue what was drawn (a reset, a seek), or when
-    the new columns have used up the spare width on the image's right.
+    the new columns have used up the spare width on the image's right. While the scale changes
+    at every frame (the "All" window), the curves are stroked directly, as on vector devices.
     """
 
     #: Spare pixels right of the view, filled as time goes by before a full redraw.
@@ -211,6 +212,7 @@ class _CurveLayer(pg.GraphicsObject):
         self._sx = 0.0  # device pixels per second
         self._baked: list[tuple[float, float] | None] = []  # last stroked point (t_s, y)
         self._bake_tr = QTransform()
+        self._view_changed = False  # the last paint found a new scale
         self.rebuild_count = 0  # full redraws of the image (tests, perf)
 
     def set_frame(self, series: list[_Series], t1: float, bucket: int, view: QRectF) -> None:
@@ -236,9 +238,7 @@ class _CurveLayer(pg.GraphicsObject):
         engine = painter.paintEngine()
         if engine is None or engine.type() != QPaintEngine.Type.Raster:
             # A vector device (SVG, PDF, printer) gets the lines themselves, not an image.
-            for s in self.series:
-                painter.setPen(s._pen)
-                _stroke(painter, s.t_s - self._t1, s.y)
+            self._paint_direct(painter)
             return
         tr = painter.transform()
         device = painter.device()
@@ -246,10 +246,23 @@ class _CurveLayer(pg.GraphicsObject):
         key = (round(tr.m11(), 9), round(tr.m22(), 9), round(tr.dx(), 6), round(tr.dy(), 6),
                round(tr.m12(), 9), round(tr.m21(), 9), dpr, self._style, self._bucket,
                self._rect.width(), self._rect.height())
-        if (key != self._image_key or self._shift_px(dpr) > (self.SPARE_PX - self._PAD_PX) * dpr
-                or not self._append()):
-            self._rebuild(tr, dpr)
+        if key != self._image_key:
+            # The scale changed (axis range, size, pens). Twice in a row (the "All" window
+            # grows every frame): an image would not outlive the frame, so draw directly.
+            churn = self._view_changed
+            self._view_changed = True
             self._image_key = key
+            if churn:
+                self._image = None
+                self._paint_direct(painter)
+                return
+            self._rebuild(tr, dpr)
+        else:
+            self._view_changed = False
+            if (self._image is None
+                    or self._shift_px(dpr) > (self.SPARE_PX - self._PAD_PX) * dpr
+                    or not self._append()):
+                self._rebuild(tr, dpr)
         image = self._image
         assert image is not None
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -268,6 +281,12 @@ class _CurveLayer(pg.GraphicsObject):
             if len(s.t_s) - start > 1:
                 painter.setPen(s._pen)
                 _stroke(painter, s.t_s[start:] - t1, s.y[start:])
+
+    def _paint_direct(self, painter: QPainter) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for s in self.series:
+            painter.setPen(s._pen)
+            _stroke(painter, s.t_s - self._t1, s.y)
 
     def _shift_px(self, dpr: float) -> int:
         """How far (device pixels) the image has scrolled left since it was drawn."""
