@@ -605,9 +605,9 @@ def test_gpu_copies_are_verified():
 
 @pytest.mark.gpu
 def test_gpu_quick_suite_runs_with_nvml_telemetry():
-    from gpuprof.commands.bench import _open_source
+    from gpuprof.bench.runner import open_run_telemetry
 
-    src = _open_source("cuda:0")
+    src = open_run_telemetry("cuda:0")
     run = Runner(device="cuda:0", suite="quick", only="gemm,workload", source=src).run()
     assert run.state is RunState.SUCCESS
     assert run.environment.gpu_name and run.environment.cuda_runtime_version

@@ -323,7 +323,6 @@ def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
 
 def test_default_runner_opens_and_closes_its_own_telemetry_source(make_tab, qtbot, monkeypatch) -> None:
     pytest.importorskip("torch")
-    import gpuprof.ui.bench_tab as bench_tab
 
     import gpuprof.bench.runner as runner_mod
 
@@ -335,7 +334,9 @@ def test_default_runner_opens_and_closes_its_own_telemetry_source(make_tab, qtbo
             FakeSource.closed += 1
 
     opened: list[FakeSource] = []
-    monkeypatch.setattr(bench_tab, "_open_nvml", lambda: opened.append(FakeSource()) or opened[-1])
+    monkeypatch.setattr(runner_mod, "open_run_telemetry",  # as the real one: nothing for "cpu"
+                        lambda device: None if device == "cpu"
+                        else opened.append(FakeSource()) or opened[-1])
     monkeypatch.setattr(runner_mod, "plan_cases", lambda device, suite, only: [
         Case("gemm", "gemm bf16", _fixed_gemm([(64, 1.0)]), 10.0)])
     tab = make_tab()  # the real runner factory

@@ -69,30 +69,12 @@ def torch_available() -> bool:
         return False
 
 
-def _open_nvml() -> Any:
-    """A private NVML source for the run's telemetry, or None without a driver.
-
-    Not the window's source: its host counters are rates since the previous poll, and a second
-    poller would halve the window's intervals.
-    """
-    try:
-        from gpuprof.telemetry.nvml import NvmlSource
-
-        src = NvmlSource()
-        if not src.status().ok:
-            src.close()
-            return None
-        return src
-    except Exception:
-        return None
-
-
 def _default_runner(device: str | None, suite: str, only: tuple[str, ...], source: Any) -> Any:
     """Runs in the worker thread. Without a given ``source`` a GPU run opens its own NVML
     source (``runner.owned_source``; the worker closes it after the run)."""
-    from gpuprof.bench.runner import Runner
+    from gpuprof.bench.runner import Runner, open_run_telemetry
 
-    owned = _open_nvml() if source is None and device != "cpu" else None
+    owned = open_run_telemetry(device) if source is None else None
     runner = Runner(device=device, suite=suite, only=only, source=source or owned)
     runner.owned_source = owned  # type: ignore[attr-defined]
     return runner

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.bench.base import (
     BENCH_NAMES,
@@ -36,7 +36,11 @@ from gpuprof.bench.base import (
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
+if TYPE_CHECKING:
+    from gpuprof.telemetry.source import TelemetrySource
+
 __all__ = [
+    "open_run_telemetry",
     "BENIGN_CLOCK_REASONS",
     "BenchRun",
     "Case",
@@ -696,3 +700,22 @@ def _free_cuda(device: str) -> None:
         gc.collect()
         torch.cuda.empty_cache()
 
+
+def open_run_telemetry(device: str | None) -> TelemetrySource | None:
+    """A private NVML source for a GPU run's telemetry; None on the CPU or without a driver.
+
+    Private because a source's host counters are rates since its previous poll: sharing the
+    app's source with a second poller would halve its intervals. Never fatal.
+    """
+    if device == "cpu":
+        return None
+    try:
+        from gpuprof.telemetry.nvml import NvmlSource
+
+        src = NvmlSource()
+        if not src.status().ok:
+            src.close()
+            return None
+        return src
+    except Exception:
+        return None

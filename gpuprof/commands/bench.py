@@ -74,22 +74,6 @@ def _rank() -> int:
     return int(os.environ.get("RANK", "0"))
 
 
-def _open_source(device: str | None) -> Any:
-    """NVML for telemetry during a GPU run; None when there is no driver (never fatal)."""
-    if device == "cpu":
-        return None
-    try:
-        from gpuprof.telemetry.nvml import NvmlSource
-
-        src = NvmlSource()
-        if not src.status().ok:
-            src.close()
-            return None
-        return src
-    except Exception:
-        return None
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
@@ -100,7 +84,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     only = parse_only(args.only)
     quiet = _rank() != 0
     console = _console()
-    source = _open_source(args.device)
+    from gpuprof.bench.runner import open_run_telemetry
+
+    source = open_run_telemetry(args.device)
     runner = Runner(device=args.device, suite=args.suite, only=only, source=source)
     cancel = CancelToken()
     latest: collections.deque[RunProgress] = collections.deque(maxlen=1)

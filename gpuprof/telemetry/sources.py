@@ -313,11 +313,12 @@ def _noise_array(seed: int, *keys: int | np.ndarray) -> np.ndarray:
         if isinstance(x, int) and not isinstance(k, np.ndarray):
             x = _mix(x ^ (k & _MASK64))
             continue
+        key: np.ndarray | np.uint64
         if isinstance(k, np.ndarray):
-            k = np.asarray(k, dtype=np.int64).view(np.uint64)
+            key = np.asarray(k, dtype=np.int64).view(np.uint64)
         else:
-            k = np.uint64(k & _MASK64)
-        x = _mix_array(np.asarray(x, dtype=np.uint64) ^ k)
+            key = np.uint64(k & _MASK64)
+        x = _mix_array(np.asarray(x, dtype=np.uint64) ^ key)
     arr = np.asarray(x, dtype=np.uint64)
     return (arr >> np.uint64(11)).astype(np.float64) / float(1 << 52) - 1.0
 
@@ -327,7 +328,8 @@ def _mix_array(x: np.ndarray) -> np.ndarray:
     x = x + np.uint64(0x9E3779B97F4A7C15)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+    out: np.ndarray = x ^ (x >> np.uint64(31))
+    return out
 
 
 #: Where ``open_source(demo=True)`` starts in the script: 3 min in, the middle of "training".
