@@ -89,3 +89,17 @@ def test_pyside6_property_and_setdata_do_not_crash():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "survived" in proc.stdout
+
+
+def test_no_display_is_a_clear_error_not_a_qt_abort(monkeypatch, capsys) -> None:
+    import sys
+
+    from gpuprof.cli import main
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the check is for Linux sessions")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["--demo"]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "--screenshot" in err

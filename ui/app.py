@@ -43,6 +43,18 @@ def _install_message_filter() -> None:
     qInstallMessageHandler(handler)
 
 
+def _check_display() -> None:
+    """Fail with a clear message instead of Qt's abort when a Linux session has no display."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return
+    raise GpuprofError(tr(
+        "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a "
+        "desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, "
+        "or use the terminal commands (`gpuprof --help`)"))
+
+
 def make_app(argv: list[str] | None = None) -> Any:
     """The QApplication (created once), with names set and pyqtgraph configured."""
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -177,6 +189,8 @@ def run_app(args: argparse.Namespace) -> int:
             raise InputError(tr("folder {p} does not exist", p=out.parent))
         # Headless: no display needed, whatever the environment says.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    else:
+        _check_display()
     _install_message_filter()
     app = make_app()
     if screenshot:
