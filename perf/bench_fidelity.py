@@ -145,6 +145,8 @@ def main() -> int:
                 "ratio": ratio,
                 "within_5pct": abs(ratio - 1) <= 0.05,
             })
+            # Each comparison as it completes: a long run cut short still leaves its results.
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
             ours = {"tflops_median": statistics.median(ours_t)}
             if ours["tflops_median"] > 0:
                 rate = ours["tflops_median"] * 1e12
