@@ -9,20 +9,11 @@ import sys
 import threading
 from typing import Any
 
+from gpuprof.commands import interval_arg
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
 __all__ = ["register"]
-
-
-def _interval(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(tr("interval must be a number of seconds, got {t!r}", t=text)) from None
-    if not 0.1 <= value <= 60.0:
-        raise argparse.ArgumentTypeError(tr("interval {t} is out of range 0.1–60 s", t=text))
-    return value
 
 
 def _port(text: str) -> int:
@@ -47,7 +38,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--port", type=_port, default=9400, help=tr("TCP port (default 9400; 0 picks a free one)"))
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help=tr("address to listen on (default 127.0.0.1)"))
-    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("sampling interval in seconds (default 1)"))
+    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("sampling interval in seconds (default 1)"))
     p.add_argument("--demo", action="store_true", help=tr("serve a SIMULATED 8×H100 fleet (labelled source=\"simulated\")"))
     p.set_defaults(func=_run)
 

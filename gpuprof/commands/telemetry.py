@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from gpuprof.commands import interval_arg
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_num, fmt_pct, fmt_rate
@@ -22,22 +23,6 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["register", "gpu_table"]
-
-INTERVAL_MIN_S = 0.1
-INTERVAL_MAX_S = 60.0
-
-
-def _interval(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(tr("interval must be a number of seconds, got {t!r}", t=text)) from None
-    if not INTERVAL_MIN_S <= value <= INTERVAL_MAX_S:
-        raise argparse.ArgumentTypeError(
-            tr("interval {v} s is outside {lo}–{hi} s", v=value, lo=INTERVAL_MIN_S, hi=INTERVAL_MAX_S)
-        )
-    return value
-
 
 def _positive(text: str) -> float:
     try:
@@ -70,7 +55,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
         ),
     )
-    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help=tr("JSON: one object per snapshot (one line each when streaming)"))
@@ -89,7 +74,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument("--out", required=True, metavar="FILE", help=tr("session file to write (e.g. run.gpuprof)"))
     p.add_argument("--duration", type=_positive, default=None, metavar="S", help=tr("seconds to record (default: until Ctrl-C)"))
-    p.add_argument("--interval", type=_interval, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
     p.set_defaults(func=cmd_record)
