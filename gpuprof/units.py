@@ -11,6 +11,7 @@ __all__ = [
     "fmt_num",
     "fmt_duration",
     "fmt_usd",
+    "fmt_measure",
     "fmt_latency",
     "fmt_hours",
     "fmt_count",
@@ -80,6 +81,18 @@ def fmt_duration(seconds: float | None) -> str:
     if hours:
         return f"{hours}h {minutes}m"
     return f"{minutes}m {total % 60}s"
+
+
+def fmt_measure(unit: str, value: float | None) -> str:
+    """A benchmark's headline value with its unit: TFLOPS, bytes/s as GB/s, tokens/s, …"""
+    if _missing(value):
+        return NA
+    assert value is not None
+    if unit == "B/s":
+        return fmt_rate(value)
+    if unit == "TFLOPS":
+        return fmt_num(value, "TFLOPS", digits=1 if value >= 10 else 3)
+    return fmt_num(value, unit, digits=0 if value >= 100 else 1)
 
 
 def fmt_usd(value: float | None, *, digits: int = 2) -> str:

@@ -18,10 +18,10 @@ from gpuprof.bench.base import (
     WorkloadResult,
 )
 from gpuprof.bench.runner import BenchRun
-from gpuprof.units import NA, fmt_latency, fmt_num, fmt_pct, fmt_rate
+from gpuprof.units import NA, fmt_latency, fmt_measure, fmt_pct
 from PySide6.QtCore import QCoreApplication
 
-__all__ = ["TableRow", "fmt_value", "rows_for_results", "rows_for_run"]
+__all__ = ["TableRow", "rows_for_results", "rows_for_run"]
 
 
 def _t(text: str) -> str:
@@ -42,17 +42,6 @@ class TableRow:
     kind: str
 
 
-def fmt_value(unit: str, value: float | None) -> str:
-    """A headline value with its unit: TFLOPS, bytes/s as GB/s, tokens/s…"""
-    if value is None:
-        return NA
-    if unit == "B/s":
-        return fmt_rate(value)
-    if unit == "TFLOPS":
-        return fmt_num(value, "TFLOPS", digits=1 if value >= 10 else 3)
-    return fmt_num(value, unit, digits=0 if value >= 100 else 1)
-
-
 def _metric(result: Result) -> str:
     if isinstance(result, GemmResult):
         return _t("median")
@@ -71,7 +60,7 @@ def _details(result: Result) -> list[str]:
     out: list[str] = []
     if isinstance(result, GemmResult):
         out.append(_t("best %1, %2 iterations").replace(
-            "%1", fmt_value("TFLOPS", result.tflops_max)).replace("%2", str(result.iterations)))
+            "%1", fmt_measure("TFLOPS", result.tflops_max)).replace("%2", str(result.iterations)))
     elif isinstance(result, MemoryResult):
         if not result.verified:
             out.append(_t("NOT verified"))
@@ -106,7 +95,7 @@ def _row(result: Result) -> TableRow:
         key=result.key,
         case=f"{result.bench} {result.case}",
         metric=_metric(result) if result.ok else "",
-        value=fmt_value(unit, value) if result.ok else "",
+        value=fmt_measure(unit, value) if result.ok else "",
         pct_of_peak=pct,
         notes="; ".join(notes),
         kind=kind,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
-from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_num, fmt_pct, fmt_rate
+from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_measure, fmt_num, fmt_pct, fmt_rate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -187,16 +187,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 # --- rendering (shared with the report) -----------------------------------------------------------
 
 
-def _value(metric_unit: str, value: float | None) -> str:
-    if value is None:
-        return NA
-    if metric_unit == "B/s":
-        return fmt_rate(value)
-    if metric_unit == "TFLOPS":
-        return fmt_num(value, "TFLOPS", digits=1 if value >= 10 else 3)
-    return fmt_num(value, metric_unit, digits=1)
-
-
 def _tflops(value: float | None) -> str:
     return fmt_num(value, digits=1 if value is not None and value >= 10 else 3)
 
@@ -312,8 +302,8 @@ def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console:
         ratio = row.ratio
         t.add_row(
             row.key,
-            _value(row.unit, row.a) if row.a is not None else (row.a_status or "-"),
-            _value(row.unit, row.b) if row.b is not None else (row.b_status or "-"),
+            fmt_measure(row.unit, row.a) if row.a is not None else (row.a_status or "-"),
+            fmt_measure(row.unit, row.b) if row.b is not None else (row.b_status or "-"),
             f"{ratio:.3f}" if ratio is not None else NA,
         )
     console.print(t)
