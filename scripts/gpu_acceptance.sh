@@ -8,6 +8,12 @@
 # makes .venv-gpu and installs torch from PyPI (a CUDA build on Linux x86-64) plus gpuprof and the
 # test tools. The dev extra is not used there: it pins torch==2.13.0 for the CPU wheel of our dev
 # machines. Offline machines: put wheels of anything missing (e.g. platformdirs) in $GPUPROF_WHEELS.
+#
+# Accuracy (perf/bench_fidelity.py --device cuda:0, JSON in fidelity.json): our GEMM against
+# torch.utils.benchmark, BF16 against the spec sheet's peak, H2D pinned against a plain loop; and
+# against the reference tools where given: NVBANDWIDTH=/path/to/nvbandwidth (default: nvbandwidth
+# on PATH) and MAMF_FINDER="python mamf-finder.py --m_range 0 20480 256 --n 4096 --k 4096
+# --dtype bfloat16" (mamf-finder's quick sweep: minutes, so it is opt-in).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,33 +73,22 @@ BENCH_RC=${PIPESTATUS[0]}
 set -e
 log "bench exit $BENCH_RC"
 
-if [ -f "$OUT_DIR/quick.json" ]; then
-    "$PY" - "$OUT_DIR/quick.json" <<'EOF' | tee "$OUT_DIR/summary.txt"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-env = doc["environment"]
-results = [r for c in doc["cases"] for r in c["results"]]
-ok = [r for r in results if r["status"] == "ok"]
-print(f"run {doc['run_id']} state {doc['state']} {doc['ended_s'] - doc['started_s']:.0f} s on "
-      f"{env.get('gpu_name')} driver {env.get('driver_version')} torch {env.get('torch_version')} "
-      f"CUDA {env.get('cuda_runtime_version')} cuBLAS {env.get('cublas_version')}")
-for dtype in ("fp32", "tf32", "fp16", "bf16", "fp8"):
-    rows = [r for r in ok if r["type"] == "GemmResult" and r["dtype"] == dtype]
-    if rows:
-        best = max(rows, key=lambda r: r["tflops_median"])
-        pct = f"{best['pct_of_peak']:.0f}% of {best['peak_tflops']:g}" if best["pct_of_peak"] else "peak unknown"
-        print(f"GEMM {dtype:5s} best median {best['tflops_median']:8.1f} TFLOPS at {best['case']} ({pct})")
-for r in ok:
-    if r["type"] == "MemoryResult" and r["size_bytes"] >= 2**30:
-        print(f"memory {r['case']:22s} {r['bandwidth_bytes_s'] / 1e9:8.1f} GB/s verified={r['verified']}")
-    if r["type"] == "WorkloadResult":
-        print(f"workload {r['case']}: {r['throughput_per_s']:,.0f} {r['unit']}/s")
-throttled = [r["case"] for r in results if r.get("throttle_reasons")]
-print(f"results {len(ok)}/{len(results)} ok; measured while throttled: {len(throttled)}")
-for c in doc["cases"]:
-    if c["state"] != "success" or c["error"]:
-        print(f"case {c['name']}: {c['state']} {c['error'] or ''}")
-EOF
-fi
-log "done in $(($(date +%s) - START)) s: pytest $PYTEST_RC, bench $BENCH_RC; files in $OUT_DIR"
-[ "$PYTEST_RC" -eq 0 ] && [ "$BENCH_RC" -eq 0 ]
+log "accuracy: perf/bench_fidelity.py on cuda:0"
+NVBANDWIDTH="${NVBANDWIDTH:-$(command -v nvbandwidth || true)}"
+FIDELITY_ARGS=(--device cuda:0 --sizes 4096,8192)
+[ -n "$NVBANDWIDTH" ] && FIDELITY_ARGS+=(--nvbandwidth "$NVBANDWIDTH")
+[ -n "${MAMF_FINDER:-}" ] && FIDELITY_ARGS+=(--mamf-finder "$MAMF_FINDER")
+set +e
+timeout "${FIDELITY_TIMEOUT_S:-240}" "$PY" perf/bench_fidelity.py "${FIDELITY_ARGS[@]}" \
+    > "$OUT_DIR/fidelity.json" 2> "$OUT_DIR/fidelity.err"
+FIDELITY_RC=$?
+set -e
+log "fidelity exit $FIDELITY_RC (nvbandwidth: ${NVBANDWIDTH:-not given}; mamf-finder: ${MAMF_FINDER:-not given})"
+tail -n 5 "$OUT_DIR/fidelity.err" | tee -a "$OUT_DIR/acceptance.log"
+
+SUMMARY_ARGS=()
+[ -f "$OUT_DIR/quick.json" ] && SUMMARY_ARGS+=(--run "$OUT_DIR/quick.json")
+[ "$FIDELITY_RC" -eq 0 ] && SUMMARY_ARGS+=(--fidelity "$OUT_DIR/fidelity.json")
+"$PY" scripts/acceptance_summary.py "${SUMMARY_ARGS[@]}" | tee "$OUT_DIR/summary.txt"
+log "done in $(($(date +%s) - START)) s: pytest $PYTEST_RC, bench $BENCH_RC, fidelity $FIDELITY_RC; files in $OUT_DIR"
+[ "$PYTEST_RC" -eq 0 ] && [ "$BENCH_RC" -eq 0 ] && [ "$FIDELITY_RC" -eq 0 ]
