@@ -97,6 +97,33 @@ def test_step_schedules_on_a_fixed_grid_with_fake_clock() -> None:
     assert len(s.history) == 3
 
 
+def test_paused_sampler_skips_scheduled_polls_but_polls_on_demand() -> None:
+    clock = FakeClock()
+    src = ScriptedSource(clock)
+    s = Sampler(src, interval_s=1.0, history=History(capacity=100), clock=clock)
+    s.step()
+    assert src.calls == 1
+    s.pause()
+    assert s.paused
+    for _ in range(5):
+        clock.t += 1.0
+        assert s.step() == pytest.approx(1.0)
+    assert src.calls == 1 and len(s.history) == 1
+    s.poll_once()  # a seek while paused shows the new position
+    assert src.calls == 2
+    clock.t += 0.25
+    s.resume()
+    assert not s.paused
+    s.step()  # due at once after resuming, then on a grid from there
+    assert src.calls == 3
+    clock.t += 0.5
+    s.step()
+    assert src.calls == 3
+    clock.t += 0.5
+    s.step()
+    assert src.calls == 4
+
+
 def test_set_interval_validates_and_reschedules() -> None:
     clock = FakeClock()
     s = Sampler(ScriptedSource(), interval_s=10.0, history=History(capacity=10), clock=clock)

@@ -294,6 +294,52 @@ def test_replay_slider_seeks(make_window, tmp_path):
     assert "1m 30s" in w.replay_position.text()
 
 
+def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, settings, qtbot):
+    from gpuprof.telemetry.sources import ReplaySource
+
+    rec = make_window(FakeSource(1))
+    out = tmp_path / "short.gpuprof"
+    rec.start_recording(out)
+    polls(rec, 11)  # 10 s long
+    rec.stop_recording()
+    clock = [0.0]
+    src = ReplaySource(out, clock=lambda: clock[0])
+    w = make_window(src)
+    assert w.replay_play_action.isEnabled() and w.replay_playing
+    assert not rec.replay_play_action.isEnabled()  # a live source has nothing to play
+
+    # Speed: the combo sets the source's pace and is remembered for the next replay.
+    w.replay_speed_combo.setCurrentIndex(w.replay_speed_combo.findData(2.0))
+    assert src.speed == 2.0 and settings.replay_speed == 2.0
+    clock[0] = 2.0
+    assert src.position_s == pytest.approx(4.0)
+
+    # Space pauses: the position and the sampler's schedule stand still.
+    qtbot.keyClick(w, Qt.Key.Key_Space)
+    assert not w.replay_playing and src.paused and w.sampler.paused
+    assert w.replay_play_action.text() == "Play replay"
+    clock[0] = 5.0
+    assert src.position_s == pytest.approx(4.0)
+    # A seek while paused shows the new position at once.
+    before = w.snapshot_count
+    w.seek_replay(7.0)
+    qtbot.waitUntil(lambda: w.snapshot_count > before, timeout=2000)
+    assert w.state.latest.time_s == pytest.approx(1.7e9 + 1.0 + 7.0, abs=1.0)
+
+    # Space plays again; at the end the replay pauses itself instead of repeating the last sample.
+    qtbot.keyClick(w, Qt.Key.Key_Space)
+    assert w.replay_playing and not w.sampler.paused
+    clock[0] = 10.0  # 7 s + 5 s × 2 > 10 s long
+    w._update_replay_bar()
+    assert not w.replay_playing and "(end)" in w.replay_position.text()
+    # Play at the end starts over.
+    w.set_replay_playing(True)
+    assert w.replay_playing and src.position_s == pytest.approx(0.0)
+
+    w2 = make_window(ReplaySource(out))
+    assert w2.source.speed == 2.0 and w2.replay_speed_combo.currentData() == 2.0
+
+
 def test_settings_round_trip(make_window, settings, qtbot):
     w = make_window(n_gpus=3, size=(1200, 800))
     polls(w, 2)

@@ -121,6 +121,7 @@ class ManualSampler:
         self.store: Any = None
         self.last_error: str | None = None
         self.started = False
+        self.paused = False
 
     @property
     def recording(self) -> bool:
@@ -137,6 +138,12 @@ class ManualSampler:
 
     def set_interval(self, s: float) -> None:
         self.interval_s = s
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
 
     def poll_once(self) -> Snapshot:
         snap = self.source.poll()

@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSlider,
+    QStyle,
     QTabWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -40,7 +42,7 @@ from .health_tab import WINDOW_SNAPSHOTS, HealthTab
 from .overview import OverviewTab
 from .processes import ProcessesTab
 from .report_dialog import add_report_action
-from .settings import INTERVALS_S, TIME_WINDOWS_S, UiSettings
+from .settings import INTERVALS_S, REPLAY_SPEEDS, TIME_WINDOWS_S, UiSettings
 from .state import UiState
 from .telemetry_tab import TelemetryTab, time_window_label
 from .theme import THEMES, apply_theme
@@ -353,7 +355,12 @@ class MainWindow(QMainWindow):
         self.bridge = SamplerBridge(self.sampler, self)
         self.bridge.snapshot.connect(self.on_snapshot)
         self._update_title_and_source()
-        self.replay_bar.setVisible(source.kind is SourceKind.REPLAY)
+        replay = source.kind is SourceKind.REPLAY
+        self.replay_bar.setVisible(replay)
+        self.replay_play_action.setEnabled(replay)
+        if replay:
+            source.speed = self.settings.replay_speed
+            self._show_replay_playing(not source.paused)
         run_in_thread(self._read_static, self._on_static, self._on_static_error, self)
         if autostart:
             self.sampler.start()
@@ -702,6 +709,22 @@ class MainWindow(QMainWindow):
         row.setContentsMargins(8, 4, 8, 4)
         badge = QLabel(self.tr("REPLAY"), bar)
         badge.setObjectName("replay")
+        self.replay_play_action = QAction(self.tr("Pause replay"), self)
+        self.replay_play_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
+        self.replay_play_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.replay_play_action.setEnabled(False)
+        self.replay_play_action.triggered.connect(self.toggle_replay_playing)
+        self.addAction(self.replay_play_action)
+        self.replay_play_button = QToolButton(bar)
+        self.replay_play_button.setDefaultAction(self.replay_play_action)
+        self.replay_play_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self.replay_speed_combo = QComboBox(bar)
+        for speed in REPLAY_SPEEDS:
+            self.replay_speed_combo.addItem(f"{speed:g}×", speed)
+        self.replay_speed_combo.setToolTip(self.tr("Replay speed, × the recorded pace"))
+        self.replay_speed_combo.setCurrentIndex(REPLAY_SPEEDS.index(self.settings.replay_speed))
+        self.replay_speed_combo.currentIndexChanged.connect(
+            lambda i: self.set_replay_speed(REPLAY_SPEEDS[i]))
         self.replay_slider = QSlider(Qt.Orientation.Horizontal, bar)
         self.replay_slider.setRange(0, 1000)
         self.replay_slider.setToolTip(self.tr("Position in the recording; drag to seek"))
@@ -711,10 +734,62 @@ class MainWindow(QMainWindow):
         self.replay_position.setMinimumWidth(140)
         self.replay_position.setToolTip(self.tr("Position / length of the recording"))
         row.addWidget(badge)
+        row.addWidget(self.replay_play_button)
         row.addWidget(self.replay_slider, 1)
         row.addWidget(self.replay_position)
+        row.addWidget(self.replay_speed_combo)
         bar.hide()
+        self._show_replay_playing(True)
         return bar
+
+    def _replay_source(self) -> Any:
+        src = self.source
+        return src if src is not None and src.kind is SourceKind.REPLAY else None
+
+    @property
+    def replay_playing(self) -> bool:
+        src = self._replay_source()
+        return src is not None and not src.paused
+
+    def set_replay_playing(self, playing: bool) -> None:
+        """Play or pause the replay; playing from the end starts again from the beginning."""
+        src = self._replay_source()
+        if src is None:
+            return
+        if playing:
+            if src.finished:
+                self.seek_replay(0.0)
+            src.resume()
+            if self.sampler is not None:
+                self.sampler.resume()
+        else:
+            src.pause()
+            if self.sampler is not None:
+                self.sampler.pause()
+        self._show_replay_playing(playing)
+        self._update_replay_bar()
+
+    def toggle_replay_playing(self) -> None:
+        self.set_replay_playing(not self.replay_playing)
+
+    def _show_replay_playing(self, playing: bool) -> None:
+        icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.replay_play_action.setIcon(self.style().standardIcon(icon))
+        self.replay_play_action.setText(self.tr("Pause replay") if playing else self.tr("Play replay"))
+        tip = (self.tr("Pause the replay (Space)") if playing
+               else self.tr("Play the replay from here (Space)"))
+        self.replay_play_action.setToolTip(tip)
+        self.replay_play_action.setStatusTip(tip)
+
+    def set_replay_speed(self, speed: float) -> None:
+        """Replay at ``speed`` × the recorded pace (remembered for the next replay)."""
+        self.settings.replay_speed = speed
+        index = REPLAY_SPEEDS.index(speed) if speed in REPLAY_SPEEDS else -1
+        if index >= 0 and self.replay_speed_combo.currentIndex() != index:
+            self.replay_speed_combo.setCurrentIndex(index)
+        src = self._replay_source()
+        if src is not None:
+            src.speed = speed
 
     def _on_slider_action(self, action: int) -> None:
         # Clicks and keys on the slider (not drags) seek when the value has moved.
@@ -735,11 +810,16 @@ class MainWindow(QMainWindow):
         src.seek(t_s)
         self.health.clear(static=False)
         self.state.view_end_s = None
+        if src.paused and self.sampler is not None:
+            self.poll_now()  # paused: show the new position at once
         self._update_replay_bar()
 
     def _update_replay_bar(self) -> None:
         src = self.source
         if src is None or src.kind is not SourceKind.REPLAY or self.replay_slider.isSliderDown():
+            return
+        if src.finished and not src.paused:
+            self.set_replay_playing(False)  # stop at the end instead of repeating the last sample
             return
         duration = max(float(src.duration_s), 1e-9)
         pos = float(src.position_s)

@@ -11,12 +11,14 @@ from pathlib import Path
 from gpuprof.paths import config_dir
 from PySide6.QtCore import QByteArray, QSettings
 
-__all__ = ["UiSettings", "TIME_WINDOWS_S", "INTERVALS_S", "SECONDARY_MODES", "settings_path"]
+__all__ = ["UiSettings", "TIME_WINDOWS_S", "INTERVALS_S", "REPLAY_SPEEDS", "SECONDARY_MODES", "settings_path"]
 
 #: Time windows offered by the Telemetry tab, in seconds; ``0`` means "all".
 TIME_WINDOWS_S: tuple[int, ...] = (60, 600, 3600, 0)
 #: Sampling intervals offered in View → Sampling interval, in seconds.
 INTERVALS_S: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+#: Replay speeds offered by the replay bar, × real time.
+REPLAY_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 #: The Telemetry tab's secondary-series choice: by GPU count, always, never.
 SECONDARY_MODES: tuple[str, ...] = ("auto", "on", "off")
 
@@ -60,6 +62,15 @@ class UiSettings:
     @interval_s.setter
     def interval_s(self, value: float) -> None:
         self._s.setValue("sampling/interval_s", float(value))
+
+    @property
+    def replay_speed(self) -> float:
+        value = _to_float(self._s.value("replay/speed", 1.0), 1.0)
+        return value if value in REPLAY_SPEEDS else 1.0
+
+    @replay_speed.setter
+    def replay_speed(self, value: float) -> None:
+        self._s.setValue("replay/speed", float(value))
 
     @property
     def time_window_s(self) -> int:

@@ -78,6 +78,7 @@ class Sampler:
         self._thread: threading.Thread | None = None
         self._store: SessionStore | None = None
         self._next_due: float | None = None
+        self._paused = False
         self.last_error: str | None = None
         self.last_listener_error: str | None = None
         self.last_poll_wall_s: float | None = None
@@ -136,6 +137,24 @@ class Sampler:
     def recording(self) -> bool:
         return self._store is not None
 
+    # -- pausing ---------------------------------------------------------------------------
+
+    def pause(self) -> None:
+        """Stop the scheduled polls (a paused replay); :meth:`poll_once` still polls on demand."""
+        with self._lock:
+            self._paused = True
+
+    def resume(self) -> None:
+        """Poll again on schedule, starting now."""
+        with self._lock:
+            self._paused = False
+            self._next_due = None
+        self._wake.set()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
     # -- polling ---------------------------------------------------------------------------
 
     def poll_once(self) -> Snapshot:
@@ -174,6 +193,8 @@ class Sampler:
         """One loop iteration: poll if due; returns the seconds until the next poll is due."""
         now = self._clock()
         with self._lock:
+            if self._paused:
+                return self._interval_s
             if self._next_due is None:
                 self._next_due = now
             due = self._next_due
