@@ -10,24 +10,13 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.ui_fakes import FakeSource, ManualSampler
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
-
-    make_app()
-    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"), sampler_factory=ManualSampler)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
-    yield w
-    w.close()
+def window(make_window):
+    return make_window(size=None)
 
 
 def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,48 +15,12 @@ from PySide6.QtWidgets import QWidget
 
 from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.model import SourceKind, SourceStatus
-from tests.ui_fakes import FakeSource, ManualSampler
+from tests.ui_fakes import FakeSource
+from tests.ui_fixtures import polls
 
 # The offscreen platform plugin warns whenever a top-level window gets size constraints; it is
 # a limitation of the plugin, not of the app (a real display never prints it).
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-
-@pytest.fixture
-def settings(tmp_path: Path):
-    from gpuprof.ui.settings import UiSettings
-
-    return UiSettings(tmp_path / "ui.ini")
-
-
-@pytest.fixture
-def make_window(qtbot, settings):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-
-    make_app()
-    windows = []
-
-    def make(source=None, *, n_gpus: int = 2, sampler_factory=ManualSampler, size=(1600, 1000),
-             ui_settings=None, **kwargs):
-        src = source if source is not None else FakeSource(n_gpus)
-        w = MainWindow(src, settings=ui_settings or settings, sampler_factory=sampler_factory,
-                       **kwargs)
-        qtbot.addWidget(w)
-        w.resize(*size)
-        w.show()
-        qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
-
-
-def polls(w, n: int) -> None:
-    for _ in range(n):
-        w.poll_now()
 
 
 @pytest.mark.parametrize("n_gpus", [0, 1, 8])

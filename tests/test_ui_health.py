@@ -325,21 +325,10 @@ def test_theme_changes_severity_colours(make_tab):
     assert dark != light
 
 
-def test_in_the_main_window(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
+def test_in_the_main_window(make_window, qtbot):
     from gpuprof.ui.health_tab import HealthTab
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
 
-    from tests.ui_fakes import FakeSource, ManualSampler
-
-    make_app()
-    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"),
-                   sampler_factory=ManualSampler)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
+    w = make_window()
     # The window builds the tab and feeds it snapshots and the static facts.
     tab = w.health
     assert isinstance(tab, HealthTab)

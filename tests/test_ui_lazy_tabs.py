@@ -2,41 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.ui_fakes import FakeSource, ManualSampler
-
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
-
-    make_app()
-    windows = []
-
-    def make(tab: str | None = None):
-        settings = UiSettings(tmp_path / "ui.ini")
-        if tab:
-            settings.tab = tab
-        w = MainWindow(FakeSource(2), settings=settings, sampler_factory=ManualSampler)
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
 
 
 def test_hidden_tabs_wait_until_shown(make_window):

@@ -349,21 +349,10 @@ def test_log_axis_labels_and_unit_formatters():
     assert fmt_count(1.281167e6, digits=7) == "1.281167M"
 
 
-def test_tab_in_the_main_window_gets_the_local_gpus(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
+def test_tab_in_the_main_window_gets_the_local_gpus(make_window, qtbot):
     from gpuprof.ui.recommend_tab import RecommendTab
-    from gpuprof.ui.settings import UiSettings
 
-    from tests.ui_fakes import FakeSource, ManualSampler
-
-    make_app()
-    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"),
-                   sampler_factory=ManualSampler)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitUntil(lambda: len(w.state.devices) == 2, timeout=5000)
+    w = make_window()
     # The window builds the tab and hands it the NVML names of its GPUs.
     tab = w.recommend
     assert isinstance(tab, RecommendTab)

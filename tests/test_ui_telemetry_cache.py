@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,27 +10,16 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.ui_fakes import FakeSource, ManualSampler
+from tests.ui_fakes import FakeSource
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
-
-    make_app()
-    w = MainWindow(FakeSource(1, dt_s=0.1), settings=UiSettings(tmp_path / "ui.ini"),
-                   sampler_factory=ManualSampler)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
+def window(make_window):
+    w = make_window(FakeSource(1, dt_s=0.1))
     w.select_tab("telemetry")
-    yield w
-    w.close()
+    return w
 
 
 def frame(w, polls: int = 1) -> None:
@@ -141,17 +129,8 @@ def test_vector_output_gets_lines_not_an_image(window):
     assert not [(w, h) for w, h in images if int(w) > 700 and int(h) > 60]  # axes only
 
 
-def test_plots_are_built_when_the_tab_is_first_shown(qtbot, tmp_path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
-
-    make_app()
-    w = MainWindow(FakeSource(2), settings=UiSettings(tmp_path / "ui.ini"),
-                   sampler_factory=ManualSampler)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
+def test_plots_are_built_when_the_tab_is_first_shown(make_window):
+    w = make_window(size=None)
     w.poll_now()
     w.apply_theme("dark")
     assert w.current_tab_name() == "overview" and not w.telemetry.is_built()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.ui_fakes import FakeSource, ManualSampler
+from tests.ui_fixtures import polls
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -17,37 +15,17 @@ PALE = ("util_mem_pct", "clock_mem_mhz", "pcie_tx_bytes_s", "nvlink_tx_bytes_s")
 
 
 @pytest.fixture
-def settings(tmp_path: Path):
-    from gpuprof.ui.settings import UiSettings
-
-    return UiSettings(tmp_path / "ui.ini")
-
-
-@pytest.fixture
-def make_window(qtbot, settings):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-
-    make_app()
-    windows = []
+def telemetry_window(make_window):
+    """A window on ``n_gpus`` fake GPUs, polled 5 times, showing the Telemetry tab."""
 
     def make(n_gpus: int, ui_settings=None):
-        w = MainWindow(FakeSource(n_gpus), settings=ui_settings or settings,
-                       sampler_factory=ManualSampler)
-        qtbot.addWidget(w)
-        w.resize(1600, 1000)
-        w.show()
-        qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
-        for _ in range(5):
-            w.poll_now()
+        w = make_window(n_gpus=n_gpus, ui_settings=ui_settings)
+        polls(w, 5)
         w.select_tab("telemetry")
         w.telemetry.refresh(force=True)
-        windows.append(w)
         return w
 
-    yield make
-    for w in windows:
-        w.close()
+    return make
 
 
 def drawn_pale(w) -> set[tuple[int, str]]:
@@ -67,8 +45,8 @@ def titles(w) -> str:
     return " | ".join(p.item.titleLabel.text for p in w.telemetry.plots.values())
 
 
-def test_eight_gpus_hide_the_pale_series(make_window, settings):
-    w = make_window(8)
+def test_eight_gpus_hide_the_pale_series(telemetry_window, settings):
+    w = telemetry_window(8)
     tab = w.telemetry
     assert not tab.secondary_shown()
     assert not tab.secondary_check.isChecked()
@@ -80,16 +58,16 @@ def test_eight_gpus_hide_the_pale_series(make_window, settings):
     assert settings.secondary_series == "auto"
 
 
-def test_two_gpus_show_the_pale_series(make_window):
-    w = make_window(2)
+def test_two_gpus_show_the_pale_series(telemetry_window):
+    w = telemetry_window(2)
     tab = w.telemetry
     assert tab.secondary_shown() and tab.secondary_check.isChecked()
     assert drawn_pale(w) == {(g, f) for g in range(2) for f in PALE}
     assert "memory (pale)" in titles(w) and "not drawn" not in titles(w)
 
 
-def test_selection_of_four_or_fewer_gpus_brings_them_back(make_window, settings):
-    w = make_window(8)
+def test_selection_of_four_or_fewer_gpus_brings_them_back(telemetry_window, settings):
+    w = telemetry_window(8)
     tab = w.telemetry
     for i in (4, 5, 6, 7):
         tab.gpu_checks[i].setChecked(False)
@@ -101,8 +79,8 @@ def test_selection_of_four_or_fewer_gpus_brings_them_back(make_window, settings)
     assert settings.secondary_series == "auto"
 
 
-def test_checkbox_overrides_both_ways_and_is_saved(make_window, settings):
-    w = make_window(8)
+def test_checkbox_overrides_both_ways_and_is_saved(telemetry_window, settings):
+    w = telemetry_window(8)
     tab = w.telemetry
     tab.secondary_check.setChecked(True)  # on, against the 8-GPU rule
     assert settings.secondary_series == "on"
@@ -111,20 +89,20 @@ def test_checkbox_overrides_both_ways_and_is_saved(make_window, settings):
     tab.secondary_check.setChecked(False)  # what the rule says anyway: back to the rule
     assert settings.secondary_series == "auto" and drawn_pale(w) == set()
 
-    w2 = make_window(2)
+    w2 = telemetry_window(2)
     w2.telemetry.secondary_check.setChecked(False)  # off, against the 2-GPU rule
     assert settings.secondary_series == "off"
     assert drawn_pale(w2) == set()
     assert "not drawn" in titles(w2)
 
 
-def test_the_choice_survives_a_restart(make_window, settings, tmp_path):
+def test_the_choice_survives_a_restart(telemetry_window, settings, tmp_path):
     from gpuprof.ui.settings import UiSettings
 
-    w = make_window(8)
+    w = telemetry_window(8)
     w.telemetry.secondary_check.setChecked(True)
     w.close()
-    again = make_window(8, ui_settings=UiSettings(tmp_path / "ui.ini"))
+    again = telemetry_window(8, ui_settings=UiSettings(tmp_path / "ui.ini"))
     assert again.telemetry.secondary_mode == "on"
     assert again.telemetry.secondary_check.isChecked()
     assert drawn_pale(again) == {(g, f) for g in range(8) for f in PALE}

@@ -1,0 +1,60 @@
+"""pytest fixtures for the main window: ``settings`` (a private INI) and ``make_window``.
+
+A plugin (see ``conftest.py``), so every UI test file builds its window the same way. Qt is
+imported inside the fixtures only: non-UI tests never load it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui_fakes import FakeSource, ManualSampler
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Any:
+    from gpuprof.ui.settings import UiSettings
+
+    return UiSettings(tmp_path / "ui.ini")
+
+
+@pytest.fixture
+def make_window(qtbot: Any, settings: Any) -> Iterator[Callable[..., Any]]:
+    """``make_window(source=None, *, n_gpus=2, tab=None, ...)``: a shown MainWindow on a fake
+    source, polled by hand (``ManualSampler``), once it has read the static facts; closed after
+    the test."""
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.main_window import MainWindow
+
+    make_app()
+    windows: list[Any] = []
+
+    def make(source: Any = None, *, n_gpus: int = 2, sampler_factory: Any = ManualSampler,
+             size: tuple[int, int] | None = (1600, 1000), ui_settings: Any = None,
+             tab: str | None = None, **kwargs: Any) -> Any:
+        src = source if source is not None else FakeSource(n_gpus)
+        s = ui_settings or settings
+        if tab:
+            s.tab = tab
+        w = MainWindow(src, settings=s, sampler_factory=sampler_factory, **kwargs)
+        qtbot.addWidget(w)
+        if size is not None:
+            w.resize(*size)
+        w.show()
+        qtbot.waitUntil(lambda: w.state.system.hostname != "", timeout=5000)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w.close()
+
+
+def polls(w: Any, n: int) -> None:
+    """Poll the window's source ``n`` times (each snapshot is delivered as a live one)."""
+    for _ in range(n):
+        w.poll_now()
