@@ -14,24 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _common import median_ms, setup
 
-def _median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000.0)
-    return round(statistics.median(times), 2)
+setup(qt=True)
 
 
 def _results() -> list:
@@ -79,7 +69,7 @@ def main() -> int:
     make_app()
     app = QApplication.instance()
     tabs = []
-    construct = _median_ms(lambda: tabs.append(BenchTab(db=Path("/nonexistent/results.sqlite"))),
+    construct = median_ms(lambda: tabs.append(BenchTab(db=Path("/nonexistent/results.sqlite"))),
                            args.repeat)
     tab = tabs[-1]
     tab.resize(1600, 1000)
@@ -106,10 +96,10 @@ def main() -> int:
         tab._redraw()
         tab.running = False
 
-    redraw_ms = _median_ms(redraw_full, args.repeat)
+    redraw_ms = median_ms(redraw_full, args.repeat)
     redraw_full()
-    live_ms = _median_ms(redraw_live, args.repeat)
-    paint_ms = _median_ms(lambda: tab.grab(), args.repeat)
+    live_ms = median_ms(redraw_live, args.repeat)
+    paint_ms = median_ms(lambda: tab.grab(), args.repeat)
     print(json.dumps({"results": len(results), "construct_ms": construct, "redraw_full_ms": redraw_ms,
                       "redraw_live_ms": live_ms, "paint_ms": paint_ms,
                       "torch_imported": "torch" in sys.modules}))

@@ -10,25 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _common import median_ms, setup
 
-def _median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000.0)
-    return round(statistics.median(times), 2)
+setup(qt=True)
 
 
 def main() -> int:
@@ -55,8 +44,8 @@ def main() -> int:
             tab.select_preset(preset)
             tab.run_now()  # first run builds the catalog's arrays (once per catalog)
             app.processEvents()
-            out[f"{name}_{preset}_run_ms"] = _median_ms(tab.run_now, args.repeat)
-            out[f"{name}_{preset}_paint_ms"] = _median_ms(tab.grab, args.repeat)
+            out[f"{name}_{preset}_run_ms"] = median_ms(tab.run_now, args.repeat)
+            out[f"{name}_{preset}_paint_ms"] = median_ms(tab.grab, args.repeat)
         out[f"{name}_candidates"] = len(cat.instances)
         tab.close()
     print(json.dumps(out, indent=1))

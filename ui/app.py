@@ -18,7 +18,8 @@ from typing import Any
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
-__all__ = ["run_app", "make_app", "build_window", "take_screenshot", "ORG_NAME", "APP_NAME"]
+__all__ = ["run_app", "make_app", "offscreen_app", "save_png", "build_window", "take_screenshot", "ORG_NAME",
+           "APP_NAME"]
 
 ORG_NAME = "gpuprof"
 APP_NAME = "gpuprof"
@@ -70,6 +71,24 @@ def make_app(argv: list[str] | None = None) -> Any:
     # Antialiasing doubles the paint time of dense curves; the min/max view keeps them legible.
     pg.setConfigOptions(antialias=False, useNumba=False, background="w", foreground="k")
     return app
+
+
+def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
+    """The QApplication on the offscreen platform (unless one is set) with ``theme`` applied:
+    for rendering widgets to PNG without a display. Returns (app, the applied theme)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from .theme import apply_theme
+
+    app = make_app()
+    return app, apply_theme(app, theme)
+
+
+def save_png(widget: Any, out: Path) -> Path:
+    """Render ``widget`` to the PNG ``out`` (its folder made if missing)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(out), "PNG"):
+        raise OSError(f"could not write {out}")
+    return out
 
 
 #: Seconds of simulated history a ``--demo`` window starts with, so the plots show a story,

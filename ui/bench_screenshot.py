@@ -10,7 +10,6 @@ The runs are real measurements on this machine, kept in a temporary results data
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -21,18 +20,10 @@ __all__ = ["main", "render"]
 
 def render(out: Path, *, device: str, suite: str, only: list[str] | None, runs: int,
            size: tuple[int, int], theme: str = "light") -> Path:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-    from PySide6.QtWidgets import QApplication
-
-    from .app import make_app
+    from .app import offscreen_app, save_png
     from .bench_tab import BenchTab
-    from .theme import apply_theme
 
-    make_app()
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    th = apply_theme(app, theme)
+    app, th = offscreen_app(theme)
     with tempfile.TemporaryDirectory(prefix="gpuprof-shot-") as tmp:
         tab = BenchTab(db=Path(tmp) / "results.sqlite")
         tab.apply_theme(th)
@@ -61,9 +52,7 @@ def render(out: Path, *, device: str, suite: str, only: list[str] | None, runs: 
         for _ in range(10):
             app.processEvents()
             time.sleep(0.02)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if not tab.grab().save(str(out)):
-            raise OSError(f"could not write {out}")
+        save_png(tab, out)
         tab.close()
     return out
 

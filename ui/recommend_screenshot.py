@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -16,18 +15,10 @@ __all__ = ["main", "render"]
 
 def render(out: Path, *, preset: str, size: tuple[int, int], local: list[str],
            theme: str = "light", select_row: int = 0) -> Path:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-    from PySide6.QtWidgets import QApplication
-
-    from .app import make_app
+    from .app import offscreen_app, save_png
     from .recommend_tab import RecommendTab
-    from .theme import apply_theme
 
-    make_app()
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    th = apply_theme(app, theme)
+    app, th = offscreen_app(theme)
     tab = RecommendTab()
     tab.apply_theme(th)
     tab.resize(*size)
@@ -40,9 +31,7 @@ def render(out: Path, *, preset: str, size: tuple[int, int], local: list[str],
     tab.select_source_row(select_row)
     for _ in range(5):
         app.processEvents()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not tab.grab().save(str(out)):
-        raise OSError(f"could not write {out}")
+    save_png(tab, out)
     tab.close()
     return out
 

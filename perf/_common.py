@@ -1,0 +1,31 @@
+"""What the perf scripts share: the repository on sys.path, Qt offscreen, timing helpers."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def setup(*, qt: bool = False) -> None:
+    """Make ``gpuprof`` importable from the checkout; with ``qt``, render offscreen."""
+    if qt:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    """The median wall time of ``repeat`` calls of ``fn``, in ms (2 decimals)."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return round(statistics.median(times), 2)
