@@ -16,18 +16,12 @@ from collections.abc import Sequence
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
-from gpuprof.i18n import tr
+from gpuprof.i18n import LANGUAGES, set_language, tr
 
 __all__ = ["main", "build_parser"]
 
 #: Modules under gpuprof.commands that add sub-commands, in --help order.
 COMMAND_MODULES = ("telemetry", "bench", "catalog", "recommend", "report", "exporter")
-
-_DESCRIPTION = tr(
-    "gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, "
-    "and decide which cloud machine a workload should run on, at what cost.\n\n"
-    "Without a sub-command, opens the desktop app."
-)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,11 +43,17 @@ def _size(text: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gpuprof",
-        description=_DESCRIPTION,
+        description=tr(
+            "gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, "
+            "and decide which cloud machine a workload should run on, at what cost.\n\n"
+            "Without a sub-command, opens the desktop app."
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gpuprof {__version__}")
     parser.add_argument("--debug", action="store_true", help=tr("show tracebacks of unexpected errors"))
+    parser.add_argument("--lang", choices=["auto", *LANGUAGES], default="auto",
+                        help=tr("language of the app and the messages (default: GPUPROF_LANG, else the locale)"))
     gui = parser.add_argument_group(tr("desktop app"))
     src = gui.add_mutually_exclusive_group()
     src.add_argument("--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs"))
@@ -85,7 +85,25 @@ def _run_gui(args: argparse.Namespace) -> int:
     return int(run_app(args))
 
 
+def _requested_lang(argv: Sequence[str]) -> str | None:
+    """``--lang``'s value, read before the parser exists: its help texts are translated."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        set_language(_requested_lang(argv))
+    except GpuprofError as exc:
+        print(f"gpuprof: error: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = args.debug or bool(os.environ.get("GPUPROF_DEBUG"))

@@ -26,6 +26,11 @@ version=$("$EXE" --version) || fail "--version exited $?"
 [[ "$version" == "gpuprof "* ]] || fail "--version printed '$version'"
 ok "$version"
 
+"$EXE" --lang zh_CN --help > "$OUT/help-zh.txt" || fail "--lang zh_CN --help exited $?"
+"$PYTHON" -c 'import re, sys; t = open(sys.argv[1], encoding="utf-8").read(); assert re.search("[\u4e00-\u9fff]", t), t[:300]' \
+    "$OUT/help-zh.txt" || fail "--lang zh_CN --help is not in Chinese (is the catalog in the bundle?)"
+ok "--lang zh_CN --help: Chinese"
+
 if ls dist/lite-onedir/gpuprof/_internal | grep -qiE '^(torch|libtorch)'; then
     fail "torch found in the lite bundle"
 fi

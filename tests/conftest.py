@@ -10,6 +10,9 @@ import pytest
 # Set before anything imports Qt: the tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+# English whatever the developer's locale: tests assert English texts (tests/test_i18n.py
+# switches languages itself).
+os.environ["GPUPROF_LANG"] = "en"
 
 pytest_plugins = ["tests.fakes.fixtures", "tests.ui_fixtures"]
 

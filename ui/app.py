@@ -66,11 +66,57 @@ def make_app(argv: list[str] | None = None) -> Any:
         app = QApplication(argv if argv is not None else [sys.argv[0]])
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)
+    _install_translator(app)
     import pyqtgraph as pg
 
     # Antialiasing doubles the paint time of dense curves; the min/max view keeps them legible.
     pg.setConfigOptions(antialias=False, useNumba=False, background="w", foreground="k")
     return app
+
+
+def _install_translator(app: Any) -> None:
+    """Qt's ``tr()`` looks its texts up in gpuprof's catalog (:mod:`gpuprof.i18n`), once per app."""
+    if getattr(app, "_gpuprof_translator", None) is not None:
+        return
+    from gpuprof.i18n import lookup
+    from PySide6.QtCore import QTranslator
+
+    class CatalogTranslator(QTranslator):
+        def translate(self, context: str, source: str, disambiguation: str | None = None,
+                      n: int = -1) -> str | None:
+            return lookup(source)  # None: no translation, Qt shows the English text
+
+        def isEmpty(self) -> bool:
+            return False
+
+    translator = CatalogTranslator(app)
+    app.installTranslator(translator)
+    app._gpuprof_translator = translator
+
+
+def choose_language(args: argparse.Namespace, settings_language: str) -> str:
+    """The app's language: ``--lang``, else ``GPUPROF_LANG``, else View → Language, else the
+    locale. Set before any widget exists: texts are translated when they are made."""
+    from gpuprof.i18n import set_language
+
+    flag = getattr(args, "lang", None) or "auto"
+    if flag == "auto" and not os.environ.get("GPUPROF_LANG") and settings_language != "auto":
+        return set_language(settings_language)
+    return set_language(flag)
+
+
+def missing_font_warning() -> str | None:
+    """A warning when the language in use needs a font this system lacks (Chinese shows as
+    boxes without one); ``None`` when all is well. Call after :func:`make_app`."""
+    from gpuprof.i18n import language
+    from PySide6.QtGui import QFontDatabase
+
+    if language() != "zh_CN":
+        return None
+    if QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
+        return None
+    return tr("no Chinese font is installed, so Chinese text shows as boxes; install one "
+              "(e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`")
 
 
 def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
@@ -211,7 +257,14 @@ def run_app(args: argparse.Namespace) -> int:
     else:
         _check_display()
     _install_message_filter()
+    if not screenshot:
+        from .settings import UiSettings
+
+        choose_language(args, UiSettings().language)
     app = make_app()
+    warning = missing_font_warning()
+    if warning:
+        print(f"gpuprof: warning: {warning}", file=sys.stderr)
     if screenshot:
         from .settings import UiSettings
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
+from gpuprof.i18n import LANGUAGES
 from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
 from gpuprof.units import NA, fmt_duration
@@ -781,6 +782,14 @@ class MainWindow(QMainWindow):
         self.replay_play_action.setToolTip(tip)
         self.replay_play_action.setStatusTip(tip)
 
+    def set_language(self, code: str) -> None:
+        """View → Language: remembered, used from the next start (texts are made once)."""
+        self.settings.language = code
+        for a in self.language_actions.actions():
+            a.setChecked(a.data() == code)
+        self.statusBar().showMessage(
+            self.tr("The language changes at the next start of gpuprof"), 8000)
+
     def set_replay_speed(self, speed: float) -> None:
         """Replay at ``speed`` × the recorded pace (remembered for the next replay)."""
         self.settings.replay_speed = speed
@@ -947,6 +956,15 @@ class MainWindow(QMainWindow):
             a.setToolTip(self.tr("Poll the GPUs every %1 s").replace("%1", f"{seconds:g}"))
             a.triggered.connect(lambda _=False, s=seconds: self.set_interval(s))
 
+        self.language_actions = QActionGroup(self)
+        for code, title in (("auto", self.tr("Automatic (from the system)")), *LANGUAGES.items()):
+            a = QAction(title, self.language_actions)
+            a.setCheckable(True)
+            a.setData(code)
+            a.setChecked(code == self.settings.language)
+            a.setToolTip(self.tr("Language of the app; takes effect at the next start"))
+            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
+
         self.window_actions = QActionGroup(self)
         for n, seconds in enumerate(TIME_WINDOWS_S, start=1):
             a = QAction(time_window_label(seconds), self.window_actions)
@@ -985,6 +1003,9 @@ class MainWindow(QMainWindow):
         window_menu = view_menu.addMenu(self.tr("Time &window"))
         window_menu.addActions(self.window_actions.actions())
         view_menu.addAction(self.pause_action)
+        view_menu.addSeparator()
+        language_menu = view_menu.addMenu(self.tr("&Language"))
+        language_menu.addActions(self.language_actions.actions())
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self.about_action)
 

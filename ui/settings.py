@@ -64,6 +64,18 @@ class UiSettings:
         self._s.setValue("sampling/interval_s", float(value))
 
     @property
+    def language(self) -> str:
+        """View → Language: ``"auto"`` (the locale), ``"en"`` or ``"zh_CN"``; read at start-up."""
+        from gpuprof.i18n import LANGUAGES
+
+        value = str(self._s.value("view/language", "auto"))
+        return value if value == "auto" or value in LANGUAGES else "auto"
+
+    @language.setter
+    def language(self, value: str) -> None:
+        self._s.setValue("view/language", value)
+
+    @property
     def replay_speed(self) -> float:
         value = _to_float(self._s.value("replay/speed", 1.0), 1.0)
         return value if value in REPLAY_SPEEDS else 1.0

@@ -1,0 +1,3077 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <source>no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, or use the terminal commands (`gpuprof --help`)</source>
+        <extracomment>Extra seconds a screenshot waits for the first snapshot after ``--after`` ran out. Qt messages that say nothing about the app: the offscreen plugin warns on every window with size constraints. Dropped by the handler :func:`run_app` installs (not in tests).</extracomment>
+        <translation>没有可用于打开窗口的显示（DISPLAY 和 WAYLAND_DISPLAY 均未设置）。请在桌面会话中或通过 `ssh -X` 运行，用 `gpuprof --screenshot OUT.png` 无界面渲染，或使用终端命令（`gpuprof --help`）</translation>
+    </message>
+    <message>
+        <source>no Chinese font is installed, so Chinese text shows as boxes; install one (e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`</source>
+        <translation>系统未安装中文字体，中文会显示为方框；请安装一种中文字体（例如 `sudo apt install fonts-noto-cjk`），或以 `--lang en` 启动</translation>
+    </message>
+    <message>
+        <source>recording {p} does not exist</source>
+        <extracomment>Seconds of simulated history a ``--demo`` window starts with, so the plots show a story, and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.</extracomment>
+        <translation>录制文件 {p} 不存在</translation>
+    </message>
+    <message>
+        <source>--interval must be between 0.1 and 60 seconds, got {i:g}</source>
+        <translation>--interval 必须在 0.1 到 60 秒之间，实际为 {i:g}</translation>
+    </message>
+    <message>
+        <source>gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none</source>
+        <translation>gpuprof: 警告：{s:g} s 内没有收到数据；截图中将没有数据</translation>
+    </message>
+    <message>
+        <source>gpuprof: error: could not write {p}</source>
+        <translation>gpuprof: 错误：无法写入 {p}</translation>
+    </message>
+    <message>
+        <source>--screenshot writes PNG; name the file *.png, got {p}</source>
+        <translation>--screenshot 输出 PNG；文件名应为 *.png，实际为 {p}</translation>
+    </message>
+    <message>
+        <source>folder {p} does not exist</source>
+        <translation>文件夹 {p} 不存在</translation>
+    </message>
+    <message>
+        <source>GEMM throughput by size (dashed: spec peak)</source>
+        <extracomment>One colour per GEMM dtype, the same in every run.</extracomment>
+        <translation>各尺寸的 GEMM 吞吐（虚线：规格峰值）</translation>
+    </message>
+    <message>
+        <source>matrix size ∛(m·n·k)</source>
+        <translation>矩阵尺寸 ∛(m·n·k)</translation>
+    </message>
+    <message>
+        <source>TFLOPS (median)</source>
+        <translation>TFLOPS（中位数）</translation>
+    </message>
+    <message>
+        <source>Median TFLOPS of each matrix product, by dtype. Squares are joined; stars are LLM-shaped products at the cube root of m·n·k. Dashed lines: the spec sheet&apos;s dense peak for that dtype on this GPU (none for a CPU or an unknown GPU).</source>
+        <translation>各矩阵乘法的 TFLOPS 中位数，按数据类型区分。方块之间连线；星号为 LLM 形状的矩阵乘法，位于 m·n·k 的立方根处。虚线：该数据类型在此 GPU 上的规格表稠密峰值（CPU 或未知 GPU 没有此线）。</translation>
+    </message>
+    <message>
+        <source>Copy bandwidth vs size</source>
+        <translation>拷贝带宽与数据量</translation>
+    </message>
+    <message>
+        <source>bytes copied</source>
+        <translation>拷贝字节数</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>Median bandwidth of each copy (bytes copied ÷ time), by direction; solid pinned, dashed pageable host memory. A device or host copy moves twice the bytes shown.</source>
+        <translation>每次拷贝的带宽中位数（拷贝字节数 ÷ 时间），按方向区分；实线为锁页主机内存，虚线为可分页主机内存。设备内或主机内拷贝实际搬运的字节数是所示的两倍。</translation>
+    </message>
+    <message>
+        <source>P2P unidirectional bandwidth, peer access on</source>
+        <translation>P2P 单向带宽，已开启对等访问</translation>
+    </message>
+    <message>
+        <source>destination GPU</source>
+        <translation>目标 GPU</translation>
+    </message>
+    <message>
+        <source>source GPU</source>
+        <translation>源 GPU</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU copy bandwidth for every pair (GB/s) and the link between them (NVLink or PCIe path from NVML topology).</source>
+        <translation>每对 GPU 之间的拷贝带宽（GB/s）及其间的链路（来自 NVML 拓扑的 NVLink 或 PCIe 路径）。</translation>
+    </message>
+    <message>
+        <source>Collective bus bandwidth vs size</source>
+        <translation>集合通信总线带宽与消息大小</translation>
+    </message>
+    <message>
+        <source>message size</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>busbw GB/s</source>
+        <translation>busbw GB/s</translation>
+    </message>
+    <message>
+        <source>nccl-tests&apos; bus bandwidth: algbw × 2(n−1)/n for all-reduce, × (n−1)/n for all-gather. NCCL across GPUs, gloo between processes on the CPU.</source>
+        <translation>nccl-tests 的总线带宽：all-reduce 为 algbw × 2(n−1)/n，all-gather 为 × (n−1)/n。GPU 之间使用 NCCL，CPU 上的进程之间使用 gloo。</translation>
+    </message>
+    <message>
+        <source>waiting for results…</source>
+        <extracomment>(kind → what the chart shows now) for tests and the screenshot check.</extracomment>
+        <translation>等待结果…</translation>
+    </message>
+    <message>
+        <source>not run yet: press Run (Ctrl+B)</source>
+        <translation>尚未运行：请按“运行” (Ctrl+B)</translation>
+    </message>
+    <message>
+        <source>%1 peak %2</source>
+        <translation>%1 峰值 %2</translation>
+    </message>
+    <message>
+        <source> pinned</source>
+        <translation> 锁页</translation>
+    </message>
+    <message>
+        <source> pageable</source>
+        <translation> 可分页</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>bus bandwidth</source>
+        <translation>总线带宽</translation>
+    </message>
+    <message>
+        <source>slowest pair</source>
+        <translation>最慢的一对</translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>best %1, %2 iterations</source>
+        <translation>最佳 %1，%2 次迭代</translation>
+    </message>
+    <message>
+        <source>NOT verified</source>
+        <translation>未验证</translation>
+    </message>
+    <message>
+        <source>%1 ranks (%2), p50 %3, p99 %4</source>
+        <translation>%1 个 rank（%2），p50 %3，p99 %4</translation>
+    </message>
+    <message>
+        <source>step %1, batch %2</source>
+        <translation>第 %1 步，批大小 %2</translation>
+    </message>
+    <message>
+        <source>throttled: %1</source>
+        <translation>降频：%1</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>GPU {i}</source>
+        <extracomment>A sample counts as &quot;under load&quot; from this GPU utilization on (percent). Below this mean utilization while a job runs, the job waits on its input (the seeds&apos; 70% rule). A job is running when processes use the GPU or this share of its memory is in use (percent). A throttle reason is reported when seen in at least this share of the busy samples.</extracomment>
+        <translation>GPU {i}</translation>
+    </message>
+    <message>
+        <source>GPU %1 lost: it stopped answering.</source>
+        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Delay before the demo history is built (ms).</extracomment>
+        <translation>GPU %1 已丢失：它停止了响应。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU: showing host telemetry only.</source>
+        <translation>没有 NVIDIA GPU：仅显示主机遥测数据。</translation>
+    </message>
+    <message>
+        <source>No permission to read other users&apos; GPU processes: the process table is incomplete.</source>
+        <translation>没有权限读取其他用户的 GPU 进程：进程表不完整。</translation>
+    </message>
+    <message>
+        <source>Run gpuprof as root or as the processes&apos; owner to see them all.</source>
+        <translation>以 root 或这些进程的所有者身份运行 gpuprof 才能看到全部进程。</translation>
+    </message>
+    <message>
+        <source>unknown tab %1; choose one of: %2</source>
+        <translation>未知标签页 %1；请从以下选择：%2</translation>
+    </message>
+    <message>
+        <source>Could not read the GPU details: %1</source>
+        <translation>无法读取 GPU 详细信息：%1</translation>
+    </message>
+    <message>
+        <source>Could not prepare the demo history: %1</source>
+        <translation>无法准备演示历史数据：%1</translation>
+    </message>
+    <message>
+        <source>Hint:</source>
+        <translation>提示：</translation>
+    </message>
+    <message>
+        <source>Display error: %1</source>
+        <translation>显示错误：%1</translation>
+    </message>
+    <message>
+        <source>could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>A desktop GPU profiler, microbenchmarks and cloud recommender.</source>
+        <translation>桌面 GPU 性能分析器，附带微基准测试与云端推荐。</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver %1 · CUDA %2 · NVML %3</source>
+        <translation>NVIDIA 驱动 %1 · CUDA %2 · NVML %3</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>unknown date</source>
+        <translation>日期未知</translation>
+    </message>
+    <message>
+        <source>Price as of %1 — source: %2</source>
+        <translation>价格截至 %1 — 来源：%2</translation>
+    </message>
+    <message>
+        <source>Needs %1 per GPU; the GPU has %2</source>
+        <translation>每个 GPU 需要 %1；该 GPU 只有 %2</translation>
+    </message>
+    <message>
+        <source>Each point is one configuration that fits: estimated time against job cost, both on log scales. Orange points joined by a line are the Pareto front. Click a point to select its row.</source>
+        <translation>每个点是一种可容纳的配置：预计时间对作业成本，两轴均为对数刻度。以线相连的橙色点构成帕累托前沿。点击某个点可选中对应的行。</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>job cost</source>
+        <translation>作业成本</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>USD</translation>
+    </message>
+    <message>
+        <source>Time vs cost (log–log); ★ Pareto front</source>
+        <translation>时间与成本（双对数）；★ 帕累托前沿</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>this machine: %1</source>
+        <translation>本机：%1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (beyond the table&apos;s rows)</source>
+        <translation>%1 · %2（超出表格的行数）</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <extracomment>Snapshots kept for the report: one hour at the default 1 s interval.</extracomment>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>How the report will look (the PDF layout)</source>
+        <translation>报告的外观（PDF 版式）</translation>
+    </message>
+    <message>
+        <source>File format</source>
+        <translation>文件格式</translation>
+    </message>
+    <message>
+        <source>PDF paper size</source>
+        <translation>PDF 纸张大小</translation>
+    </message>
+    <message>
+        <source>Include command lines</source>
+        <translation>包含命令行</translation>
+    </message>
+    <message>
+        <source>Show process command lines; passwords and tokens stay hidden</source>
+        <translation>显示进程的命令行；密码和令牌仍会隐藏</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Paper:</source>
+        <translation>纸张：</translation>
+    </message>
+    <message>
+        <source>SIMULATED data</source>
+        <translation>SIMULATED（模拟）数据</translation>
+    </message>
+    <message>
+        <source>Save report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>Export &amp;report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Save a report (HTML, PDF or JSON) of this machine and the recent telemetry</source>
+        <translation>保存本机及近期遥测数据的报告（HTML、PDF 或 JSON）</translation>
+    </message>
+    <message>
+        <source>paper must be one of {p}, got {x!r}</source>
+        <extracomment>Paper names the CLI and the dialog accept. Chart rasterization scale over CSS pixels (sharp at ~200 dpi on paper).</extracomment>
+        <translation>纸张必须是 {p} 之一，实际为 {x!r}</translation>
+    </message>
+    <message>
+        <source>could not write PDF {p}</source>
+        <translation>无法写入 PDF {p}</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <extracomment>Every GPU / host field some plot draws: fetched together, once per frame. Only the bright (first) field of each plot: what is fetched while the pale ones are off. With more GPUs than this plotted, the pale secondary series are off unless the user ticks them: 8 GPUs draw 49 curves instead of 89, and the plots stay readable. Spare pixels right of the view, filled as time goes by before a full redraw.</extracomment>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>Throttle reasons per GPU (coloured when clocks are held down)</source>
+        <translation>各 GPU 的降频原因（时钟被压低时着色）</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>limit %1</source>
+        <translation>上限 %1</translation>
+    </message>
+    <message>
+        <source>slowdown %1</source>
+        <translation>降频温度 %1</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>mem</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>tx</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Connected by %1 NVLinks</source>
+        <translation>通过 %1 条 NVLink 连接</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>(pending: %1)</source>
+        <translation>（待生效：%1）</translation>
+    </message>
+    <message>
+        <source>not a gpuprof benchmark run (format is {f!r})</source>
+        <translation>不是 gpuprof 基准测试运行记录（格式为 {f!r}）</translation>
+    </message>
+    <message>
+        <source>benchmark run schema {v} is newer than this gpuprof reads ({m})</source>
+        <translation>基准测试运行记录的 schema {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read benchmark run: {e}</source>
+        <translation>{p}：无法读取基准测试运行记录：{e}</translation>
+    </message>
+    <message>
+        <source>no benchmark runs yet</source>
+        <translation>还没有基准测试运行记录</translation>
+    </message>
+    <message>
+        <source>no benchmark run {i} (see `gpuprof bench list`)</source>
+        <translation>没有基准测试运行 {i}（参见 `gpuprof bench list`）</translation>
+    </message>
+    <message>
+        <source>run id {i} is ambiguous: {m}</source>
+        <translation>运行 ID {i} 有歧义：{m}</translation>
+    </message>
+    <message>
+        <source>unknown benchmark {u}; choose from {c}</source>
+        <extracomment>Clock-event reasons that do not mean the GPU slowed itself down.</extracomment>
+        <translation>未知基准测试 {u}；请从以下选择：{c}</translation>
+    </message>
+    <message>
+        <source>unknown suite {s}; choose from {c}</source>
+        <translation>未知套件 {s}；请从以下选择：{c}</translation>
+    </message>
+    <message>
+        <source>device must be cpu or cuda:N, got {d!r}</source>
+        <translation>设备必须是 cpu 或 cuda:N，实际为 {d!r}</translation>
+    </message>
+    <message>
+        <source>{d}: no CUDA device is available (torch {v}); use --device cpu</source>
+        <translation>{d}：没有可用的 CUDA 设备（torch {v}）；请使用 --device cpu</translation>
+    </message>
+    <message>
+        <source>{d}: only {n} CUDA device(s)</source>
+        <translation>{d}：只有 {n} 个 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, and decide which cloud machine a workload should run on, at what cost.
+
+Without a sub-command, opens the desktop app.</source>
+        <translation>gpuprof — 观察你的 NVIDIA GPU 在做什么，测量它们的真实能力，并决定某个工作负载应在哪台云机器上运行、花费多少。
+
+不带子命令时打开桌面应用。</translation>
+    </message>
+    <message>
+        <source>size must look like 1600x1000, got {t!r}</source>
+        <extracomment>Modules under gpuprof.commands that add sub-commands, in --help order.</extracomment>
+        <translation>尺寸格式应类似 1600x1000，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>size {t} is out of range 200..8000</source>
+        <translation>尺寸 {t} 超出范围 200..8000</translation>
+    </message>
+    <message>
+        <source>show tracebacks of unexpected errors</source>
+        <translation>显示意外错误的回溯信息</translation>
+    </message>
+    <message>
+        <source>language of the app and the messages (default: GPUPROF_LANG, else the locale)</source>
+        <translation>应用和消息的语言（默认：GPUPROF_LANG，否则取系统区域设置）</translation>
+    </message>
+    <message>
+        <source>desktop app</source>
+        <translation>桌面应用</translation>
+    </message>
+    <message>
+        <source>show a SIMULATED 8×H100 fleet instead of real GPUs</source>
+        <translation>显示 SIMULATED（模拟）的 8×H100 集群，而不是真实 GPU</translation>
+    </message>
+    <message>
+        <source>open a recorded session for replay</source>
+        <translation>打开录制的会话进行回放</translation>
+    </message>
+    <message>
+        <source>render the window offscreen, save a PNG and exit</source>
+        <translation>在屏幕外渲染窗口，保存 PNG 后退出</translation>
+    </message>
+    <message>
+        <source>tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)</source>
+        <translation>首先显示的标签页（overview、telemetry、processes、topology、benchmarks、recommend、health）</translation>
+    </message>
+    <message>
+        <source>with --screenshot: seconds of data to collect first (default 3)</source>
+        <translation>与 --screenshot 一起使用：先采集多少秒数据（默认 3）</translation>
+    </message>
+    <message>
+        <source>with --screenshot: window size (default 1600x1000)</source>
+        <translation>与 --screenshot 一起使用：窗口尺寸（默认 1600x1000）</translation>
+    </message>
+    <message>
+        <source>sampling interval in seconds (0.1–60)</source>
+        <translation>采样间隔，单位为秒（0.1–60）</translation>
+    </message>
+    <message>
+        <source>the desktop app is not available in this build; try `gpuprof --help`</source>
+        <translation>此构建不含桌面应用；请试试 `gpuprof --help`</translation>
+    </message>
+    <message>
+        <source>the desktop app needs {m}: {e}</source>
+        <translation>桌面应用需要 {m}：{e}</translation>
+    </message>
+    <message>
+        <source>gpuprof: interrupted</source>
+        <translation>gpuprof: 已中断</translation>
+    </message>
+    <message>
+        <source>gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)</source>
+        <translation>gpuprof: 意外错误：{t}: {e}（加 --debug 运行可查看回溯信息）</translation>
+    </message>
+    <message>
+        <source>interval must be a number of seconds, got {t!r}</source>
+        <translation>间隔必须是秒数，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>interval {v} s is outside {lo}–{hi} s</source>
+        <translation>间隔 {v} s 超出 {lo}–{hi} s 的范围</translation>
+    </message>
+    <message>
+        <source>run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)</source>
+        <translation>运行 GPU 微基准测试（GEMM、内存、P2P、集合通信、训练步）</translation>
+    </message>
+    <message>
+        <source>Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a training step. Without a GPU the CPU versions run for real; what cannot run says why. Results go to the results database; see `gpuprof bench list`.</source>
+        <translation>测量这块 GPU 的真实表现：按数据类型的 GEMM TFLOPS 与规格峰值的对比、拷贝带宽、GPU 间带宽、all-reduce / all-gather 总线带宽，以及一个训练步。没有 GPU 时会真实运行 CPU 版本；无法运行的项目会说明原因。结果存入结果数据库；参见 `gpuprof bench list`。</translation>
+    </message>
+    <message>
+        <source>how much to measure (quick ≈ 30 s on one GPU; default quick)</source>
+        <translation>测量多少（quick 在单个 GPU 上约 30 s；默认 quick）</translation>
+    </message>
+    <message>
+        <source>comma-separated subset: gemm,memory,p2p,collective,workload</source>
+        <translation>逗号分隔的子集：gemm,memory,p2p,collective,workload</translation>
+    </message>
+    <message>
+        <source>cuda:N or cpu (default: cuda:0 if available)</source>
+        <translation>cuda:N 或 cpu（默认：有 cuda:0 时使用 cuda:0）</translation>
+    </message>
+    <message>
+        <source>also write the run as JSON (docs/bench-schema.md)</source>
+        <translation>同时将本次运行写为 JSON（docs/bench-schema.md）</translation>
+    </message>
+    <message>
+        <source>do not store the run in the results database</source>
+        <translation>不将本次运行存入结果数据库</translation>
+    </message>
+    <message>
+        <source>list earlier runs, newest first</source>
+        <translation>列出以前的运行，最新的在前</translation>
+    </message>
+    <message>
+        <source>how many runs (default 20)</source>
+        <translation>显示多少次运行（默认 20）</translation>
+    </message>
+    <message>
+        <source>show one run (ID, a unique prefix, or &apos;latest&apos;)</source>
+        <translation>显示一次运行（ID、唯一前缀或 &apos;latest&apos;）</translation>
+    </message>
+    <message>
+        <source>write the run as JSON (&apos;-&apos; for stdout)</source>
+        <translation>将运行写为 JSON（&apos;-&apos; 表示 stdout）</translation>
+    </message>
+    <message>
+        <source>compare two runs, measurement by measurement</source>
+        <translation>逐项比较两次运行的测量结果</translation>
+    </message>
+    <message>
+        <source>starting (importing torch)…</source>
+        <translation>正在启动（导入 torch）…</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>saved as {i}: `gpuprof bench show {i}`</source>
+        <translation>已保存为 {i}：`gpuprof bench show {i}`</translation>
+    </message>
+    <message>
+        <source>no benchmark runs yet: try `gpuprof bench`</source>
+        <translation>还没有基准测试运行记录：试试 `gpuprof bench`</translation>
+    </message>
+    <message>
+        <source>benchmark runs</source>
+        <translation>基准测试运行记录</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>suite</source>
+        <translation>套件</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>compare needs two different runs</source>
+        <translation>比较需要两次不同的运行</translation>
+    </message>
+    <message>
+        <source>THROTTLED: {r}</source>
+        <comment>, </comment>
+        <translation>已降频：{r}</translation>
+    </message>
+    <message>
+        <source>[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s</source>
+        <translation>[bold]运行 {i}[/bold]  套件 {s}  设备 {d}（{w}）  状态 {st}  {t:.0f} s</translation>
+    </message>
+    <message>
+        <source>GEMM</source>
+        <translation>GEMM</translation>
+    </message>
+    <message>
+        <source>memory bandwidth (bytes copied)</source>
+        <translation>内存带宽（拷贝字节数）</translation>
+    </message>
+    <message>
+        <source>NO</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>P2P unidirectional bandwidth, peer access on ({s})</source>
+        <translation>P2P 单向带宽，已开启对等访问（{s}）</translation>
+    </message>
+    <message>
+        <source>collectives ({b}, {n} ranks)</source>
+        <translation>集合通信（{b}，{n} 个 rank）</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>{a} (A) vs {b} (B)</source>
+        <translation>{a} (A) 对比 {b} (B)</translation>
+    </message>
+    <message>
+        <source>note: the runs were on different devices ({x} / {y})</source>
+        <translation>注意：两次运行在不同的设备上（{x} / {y}）</translation>
+    </message>
+    <message>
+        <source>list cloud GPU instances; import user catalogs</source>
+        <translation>列出云 GPU 实例；导入用户目录</translation>
+    </message>
+    <message>
+        <source>list instances (packaged catalog + your overlays)</source>
+        <translation>列出实例（内置目录 + 你的叠加目录）</translation>
+    </message>
+    <message>
+        <source>only this GPU model (e.g. H100, A100-80GB)</source>
+        <translation>仅限此 GPU 型号（例如 H100、A100-80GB）</translation>
+    </message>
+    <message>
+        <source>comma-separated providers (aws,gcp,...)</source>
+        <translation>逗号分隔的云厂商（aws,gcp,...）</translation>
+    </message>
+    <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
+        <source>packaged catalog only</source>
+        <translation>仅内置目录</translation>
+    </message>
+    <message>
+        <source>validate a catalog file and store it as an overlay</source>
+        <translation>校验目录文件并将其存为叠加目录</translation>
+    </message>
+    <message>
+        <source>skypilot (a vms.csv) or gpuprof (our CSV format); default: by header</source>
+        <translation>skypilot（vms.csv）或 gpuprof（我们的 CSV 格式）；默认：按表头判断</translation>
+    </message>
+    <message>
+        <source>provider name for SkyPilot rows (default: folder name)</source>
+        <translation>SkyPilot 行的云厂商名称（默认：文件夹名）</translation>
+    </message>
+    <message>
+        <source>show the GPU spec table</source>
+        <translation>显示 GPU 规格表</translation>
+    </message>
+    <message>
+        <source>{n} instances</source>
+        <translation>{n} 个实例</translation>
+    </message>
+    <message>
+        <source>no such file: {p}</source>
+        <translation>文件不存在：{p}</translation>
+    </message>
+    <message>
+        <source>imported {n} rows into {d} ({b} bad rows skipped, {u} with an unknown GPU)</source>
+        <translation>已导入 {n} 行到 {d}（跳过 {b} 个错误行，{u} 行的 GPU 未知）</translation>
+    </message>
+    <message>
+        <source>GPU specs (dense TFLOPS; blank = not in sources)</source>
+        <translation>GPU 规格（稠密 TFLOPS；空白 = 来源中没有）</translation>
+    </message>
+    <message>
+        <source>port must be an integer, got {t!r}</source>
+        <translation>端口必须是整数，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>port {t} is out of range 0–65535</source>
+        <translation>端口 {t} 超出范围 0–65535</translation>
+    </message>
+    <message>
+        <source>serve Prometheus metrics (dcgm-exporter names) for Grafana</source>
+        <translation>为 Grafana 提供 Prometheus 指标（dcgm-exporter 命名）</translation>
+    </message>
+    <message>
+        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise.</source>
+        <translation>在 http://BIND:PORT/metrics 提供 GPU 遥测数据，使用 NVIDIA dcgm-exporter 的指标名称和标签，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。</translation>
+    </message>
+    <message>
+        <source>TCP port (default 9400; 0 picks a free one)</source>
+        <translation>TCP 端口（默认 9400；0 表示自动选择空闲端口）</translation>
+    </message>
+    <message>
+        <source>address to listen on (default 127.0.0.1)</source>
+        <translation>监听地址（默认 127.0.0.1）</translation>
+    </message>
+    <message>
+        <source>sampling interval in seconds (default 1)</source>
+        <translation>采样间隔，单位为秒（默认 1）</translation>
+    </message>
+    <message>
+        <source>serve a SIMULATED 8×H100 fleet (labelled source=&quot;simulated&quot;)</source>
+        <translation>提供 SIMULATED（模拟）的 8×H100 集群（标签为 source=&quot;simulated&quot;）</translation>
+    </message>
+    <message>
+        <source>telemetry sources are not available in this build: {e}</source>
+        <translation>此构建不含遥测数据源：{e}</translation>
+    </message>
+    <message>
+        <source>--bind needs an IP address, got {b!r}</source>
+        <translation>--bind 需要 IP 地址，实际为 {b!r}</translation>
+    </message>
+    <message>
+        <source>cannot listen on {b}:{p}: {e}</source>
+        <translation>无法监听 {b}:{p}：{e}</translation>
+    </message>
+    <message>
+        <source>gpuprof exporter: serving {u} ({s}); Ctrl+C stops</source>
+        <translation>gpuprof exporter：正在提供 {u}（{s}）；按 Ctrl+C 停止</translation>
+    </message>
+    <message>
+        <source>note: listening on {b}; anyone who can reach it can read the GPU telemetry</source>
+        <translation>注意：正在监听 {b}；任何能访问该地址的人都能读取 GPU 遥测数据</translation>
+    </message>
+    <message>
+        <source>gpuprof exporter: stopped</source>
+        <translation>gpuprof exporter：已停止</translation>
+    </message>
+    <message>
+        <source>not a number: {t!r} (e.g. 7e9 or 7B)</source>
+        <translation>不是数字：{t!r}（例如 7e9 或 7B）</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= 0: {t!r}</source>
+        <translation>必须是 &gt;= 0 的数字：{t!r}</translation>
+    </message>
+    <message>
+        <source>not a duration: {t!r} (e.g. 72h, 3d, 90m)</source>
+        <translation>不是有效的时长：{t!r}（例如 72h、3d、90m）</translation>
+    </message>
+    <message>
+        <source>duration must be &gt; 0: {t!r}</source>
+        <translation>时长必须 &gt; 0：{t!r}</translation>
+    </message>
+    <message>
+        <source>rank cloud instances for a workload (fit, time, cost)</source>
+        <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
+    </message>
+    <message>
+        <source>Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × efficiency); cost = hours × price. Prices show their as-of date.</source>
+        <translation>为工作负载对云 GPU 实例排序。时间 = FLOPs / (GPU 数 × 规格峰值 × 效率)；成本 = 小时数 × 价格。价格会标明其截止日期。</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>a seed scenario: llm-100b-train, video-analytics, nlp-inference-t4, fp64-risk, cv-train</source>
+        <translation>一个种子场景：llm-100b-train、video-analytics、nlp-inference-t4、fp64-risk、cv-train</translation>
+    </message>
+    <message>
+        <source>pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render</source>
+        <translation>可选：pretrain|train、finetune-full、finetune-lora、inference、hpc-fp64、render</translation>
+    </message>
+    <message>
+        <source>parameter count, e.g. 7e9 or 7B</source>
+        <translation>参数量，例如 7e9 或 7B</translation>
+    </message>
+    <message>
+        <source>fp32, bf16, fp16, fp8, int8, int4 (default bf16)</source>
+        <translation>fp32、bf16、fp16、fp8、int8、int4（默认 bf16）</translation>
+    </message>
+    <message>
+        <source>tokens to train on / to generate</source>
+        <translation>用于训练 / 要生成的 token 数</translation>
+    </message>
+    <message>
+        <source>samples (images, queries) instead of tokens</source>
+        <translation>以样本数（图像、查询）代替 token 数</translation>
+    </message>
+    <message>
+        <source>passes over tokens/samples (default 1)</source>
+        <translation>遍历 token/样本的轮数（默认 1）</translation>
+    </message>
+    <message>
+        <source>sequence length (default 4096)</source>
+        <translation>序列长度（默认 4096）</translation>
+    </message>
+    <message>
+        <source>global batch (training) or concurrent sequences (inference)</source>
+        <translation>全局批大小（训练）或并发序列数（推理）</translation>
+    </message>
+    <message>
+        <source>total FLOPs (HPC, rendering)</source>
+        <translation>总 FLOPs（HPC、渲染）</translation>
+    </message>
+    <message>
+        <source>constraints</source>
+        <translation>约束条件</translation>
+    </message>
+    <message>
+        <source>finish within, e.g. 72h or 3d</source>
+        <translation>完成时限，例如 72h 或 3d</translation>
+    </message>
+    <message>
+        <source>target tokens or samples per second</source>
+        <translation>目标每秒 token 数或样本数</translation>
+    </message>
+    <message>
+        <source>USD for the whole job</source>
+        <translation>整个作业的预算（USD）</translation>
+    </message>
+    <message>
+        <source>allow spot/preemptible prices</source>
+        <translation>允许使用竞价/可抢占价格</translation>
+    </message>
+    <message>
+        <source>node limit (default 16)</source>
+        <translation>节点数上限（默认 16）</translation>
+    </message>
+    <message>
+        <source>estimate one configuration instead of ranking</source>
+        <translation>只估算一种配置，不做排序</translation>
+    </message>
+    <message>
+        <source>GPU model, e.g. A100-80GB, H100</source>
+        <translation>GPU 型号，例如 A100-80GB、H100</translation>
+    </message>
+    <message>
+        <source>GPUs in the configuration (with --gpu)</source>
+        <translation>配置中的 GPU 数量（与 --gpu 一起使用）</translation>
+    </message>
+    <message>
+        <source>an instance type from the catalog, e.g. p4d.24xlarge</source>
+        <translation>目录中的实例类型，例如 p4d.24xlarge</translation>
+    </message>
+    <message>
+        <source>compare with this machine&apos;s GPUs, e.g. &apos;NVIDIA GeForce RTX 4090x2&apos;</source>
+        <translation>与本机的 GPU 比较，例如 &apos;NVIDIA GeForce RTX 4090x2&apos;</translation>
+    </message>
+    <message>
+        <source>achieved TFLOPS measured here, e.g. &apos;RTX 4090:bf16=150&apos; (repeatable)</source>
+        <translation>在本机实测达到的 TFLOPS，例如 &apos;RTX 4090:bf16=150&apos;（可重复指定）</translation>
+    </message>
+    <message>
+        <source>ignore the GEMM results of `gpuprof bench` on this machine&apos;s GPU model (by default they set its efficiency)</source>
+        <translation>忽略 `gpuprof bench` 在本机 GPU 型号上的 GEMM 结果（默认用这些结果设定其效率）</translation>
+    </message>
+    <message>
+        <source>GPU utilization seen locally, percent</source>
+        <translation>本地观察到的 GPU 利用率，百分比</translation>
+    </message>
+    <message>
+        <source>rows to show (default 15)</source>
+        <translation>显示的行数（默认 15）</translation>
+    </message>
+    <message>
+        <source>unknown preset {p!r}; use one of {all}</source>
+        <translation>未知预设 {p!r}；请使用以下之一：{all}</translation>
+    </message>
+    <message>
+        <source>give --scenario (or --preset)</source>
+        <translation>请指定 --scenario（或 --preset）</translation>
+    </message>
+    <message>
+        <source>give --params, e.g. --params 7e9</source>
+        <translation>请指定 --params，例如 --params 7e9</translation>
+    </message>
+    <message>
+        <source>--measured wants GPU:DTYPE=TFLOPS, got {t!r}</source>
+        <translation>--measured 的格式应为 GPU:DTYPE=TFLOPS，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>unknown GPU {g!r}; see `gpuprof catalog gpus`</source>
+        <translation>未知 GPU {g!r}；参见 `gpuprof catalog gpus`</translation>
+    </message>
+    <message>
+        <source>--gpu needs --gpus N (N &gt;= 1)</source>
+        <translation>--gpu 需要 --gpus N（N &gt;= 1）</translation>
+    </message>
+    <message>
+        <source>no instance {i!r} in the catalog; see `gpuprof catalog list`</source>
+        <translation>目录中没有实例 {i!r}；参见 `gpuprof catalog list`</translation>
+    </message>
+    <message>
+        <source>{g}: {d} GEMM {t:.1f} TFLOPS, {src} — sets its efficiency (--no-measured to ignore)</source>
+        <translation>{g}：{d} GEMM {t:.1f} TFLOPS，{src} — 用于设定其效率（--no-measured 可忽略）</translation>
+    </message>
+    <message>
+        <source>{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit</source>
+        <translation>{name} — {s}，{p:.3g} 参数，{prec}；优化目标：{o}；{c} 个候选中有 {v} 个可容纳</translation>
+    </message>
+    <message>
+        <source>P ★ = on the Pareto front of time vs cost. &apos;vs here&apos; = times faster than this machine. ✗ = misses the deadline or the budget.</source>
+        <translation>P ★ = 位于时间与成本的帕累托前沿。&apos;vs here&apos; = 比本机快的倍数。✗ = 超出截止时间或预算。</translation>
+    </message>
+    <message>
+        <source>not a number: {t!r}</source>
+        <extracomment>File suffix → format.</extracomment>
+        <translation>不是数字：{t!r}</translation>
+    </message>
+    <message>
+        <source>must be between 0.5 and 3600 seconds, got {t}</source>
+        <translation>必须在 0.5 到 3600 秒之间，实际为 {t}</translation>
+    </message>
+    <message>
+        <source>write a report: HTML, PDF, JSON (or a PNG screenshot)</source>
+        <translation>生成报告：HTML、PDF、JSON（或 PNG 截图）</translation>
+    </message>
+    <message>
+        <source>Write a report on this machine: host, GPUs and topology, a telemetry summary with charts and throttle events, health findings, a benchmark run and cloud recommendations. The format follows --out: .html (one self-contained file), .pdf (A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the app window or of --tab, like `gpuprof --screenshot`). Without --session, samples the GPUs live for --duration seconds. Command lines are hidden unless --include-cmdlines; passwords and tokens are hidden always.</source>
+        <translation>生成本机报告：主机、GPU 与拓扑、带图表和降频事件的遥测摘要、健康检查结果、一次基准测试运行以及云端推荐。格式由 --out 决定：.html（单个自包含文件）、.pdf（A4 或 Letter）、.json（schema：docs/report-schema.md）或 .png（应用窗口或 --tab 的截图，同 `gpuprof --screenshot`）。不带 --session 时，对 GPU 实时采样 --duration 秒。除非指定 --include-cmdlines，否则隐藏命令行；密码和令牌始终隐藏。</translation>
+    </message>
+    <message>
+        <source>FILE.html, FILE.pdf, FILE.json or FILE.png</source>
+        <translation>FILE.html、FILE.pdf、FILE.json 或 FILE.png</translation>
+    </message>
+    <message>
+        <source>a recorded session (gpuprof record) to report on</source>
+        <translation>要生成报告的已录制会话（gpuprof record）</translation>
+    </message>
+    <message>
+        <source>use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED</source>
+        <translation>使用 SIMULATED（模拟）的 8×H100 机器（12 分钟脚本数据）；标注为 SIMULATED</translation>
+    </message>
+    <message>
+        <source>without --session: seconds of live sampling (default 3)</source>
+        <translation>不带 --session 时：实时采样的秒数（默认 3）</translation>
+    </message>
+    <message>
+        <source>include a benchmark run: its id, a unique prefix, or &apos;latest&apos;</source>
+        <translation>包含一次基准测试运行：其 ID、唯一前缀或 &apos;latest&apos;</translation>
+    </message>
+    <message>
+        <source>recommendation (any of these adds one)</source>
+        <translation>推荐（指定其中任意一项即添加一条推荐）</translation>
+    </message>
+    <message>
+        <source>a workload preset (see `gpuprof recommend --help`)</source>
+        <translation>工作负载预设（参见 `gpuprof recommend --help`）</translation>
+    </message>
+    <message>
+        <source>pretrain, finetune-full, finetune-lora, inference, hpc-fp64, render</source>
+        <translation>可选：pretrain、finetune-full、finetune-lora、inference、hpc-fp64、render</translation>
+    </message>
+    <message>
+        <source>parameter count, e.g. 7B</source>
+        <translation>参数量，例如 7B</translation>
+    </message>
+    <message>
+        <source>fp32, bf16, fp16, fp8, int8, int4</source>
+        <translation>fp32、bf16、fp16、fp8、int8、int4</translation>
+    </message>
+    <message>
+        <source>PDF paper size (default a4)</source>
+        <translation>PDF 纸张大小（默认 a4）</translation>
+    </message>
+    <message>
+        <source>show process command lines (secrets still hidden)</source>
+        <translation>显示进程命令行（机密信息仍会隐藏）</translation>
+    </message>
+    <message>
+        <source>report title (default: &apos;GPU report — HOSTNAME&apos;)</source>
+        <translation>报告标题（默认：&apos;GPU 报告 — HOSTNAME&apos;）</translation>
+    </message>
+    <message>
+        <source>with .png: the tab to capture (default: the whole window)</source>
+        <translation>与 .png 一起使用：要截取的标签页（默认：整个窗口）</translation>
+    </message>
+    <message>
+        <source>--out must end in .html, .pdf, .json or .png, got {p}</source>
+        <translation>--out 必须以 .html、.pdf、.json 或 .png 结尾，实际为 {p}</translation>
+    </message>
+    <message>
+        <source>{p} is a folder; name a file</source>
+        <translation>{p} 是文件夹；请指定文件名</translation>
+    </message>
+    <message>
+        <source>session file {p} does not exist</source>
+        <translation>会话文件 {p} 不存在</translation>
+    </message>
+    <message>
+        <source>PDF needs the desktop app&apos;s Qt (PySide6), which this build lacks: {e}; write .html and print it to PDF instead</source>
+        <translation>PDF 需要桌面应用的 Qt（PySide6），但此构建不包含：{e}；请改为输出 .html 再打印为 PDF</translation>
+    </message>
+    <message>
+        <source> (SIMULATED data)</source>
+        <translation>（SIMULATED 模拟数据）</translation>
+    </message>
+    <message>
+        <source>wrote {p}{n}</source>
+        <translation>已写入 {p}{n}</translation>
+    </message>
+    <message>
+        <source>.png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json</source>
+        <translation>.png 是应用的截图；--bench 和 --recommend 需要 .html、.pdf 或 .json</translation>
+    </message>
+    <message>
+        <source>PNG screenshots need the desktop app, which this build lacks: {e}</source>
+        <translation>PNG 截图需要桌面应用，但此构建不包含：{e}</translation>
+    </message>
+    <message>
+        <source>expected a number, got {t!r}</source>
+        <translation>应为数字，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>expected a positive number, got {t}</source>
+        <translation>应为正数，实际为 {t}</translation>
+    </message>
+    <message>
+        <source>list GPUs, versions and topology</source>
+        <translation>列出 GPU、版本和拓扑</translation>
+    </message>
+    <message>
+        <source>Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) and the host. Without a GPU or driver, says why and still shows the host (exit 0).</source>
+        <translation>本机 NVIDIA GPU 及主机的清单（类似 `nvidia-smi -q` 和 `nvidia-smi topo -m`）。没有 GPU 或驱动时会说明原因，仍显示主机信息（退出码 0）。</translation>
+    </message>
+    <message>
+        <source>print JSON instead of tables</source>
+        <translation>输出 JSON 而不是表格</translation>
+    </message>
+    <message>
+        <source>use the SIMULATED 8×H100 box</source>
+        <translation>使用 SIMULATED（模拟）的 8×H100 机器</translation>
+    </message>
+    <message>
+        <source>live terminal view of GPU and host telemetry</source>
+        <translation>GPU 与主机遥测的实时终端视图</translation>
+    </message>
+    <message>
+        <source>A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, refreshed every --interval seconds until Ctrl-C; or one snapshot with --once.</source>
+        <translation>每个 GPU（即 `nvidia-smi dmon` 显示的内容，排版更易读）及主机的实时表格，每 --interval 秒刷新一次，直到按下 Ctrl-C；或用 --once 输出单个快照。</translation>
+    </message>
+    <message>
+        <source>seconds between samples, 0.1–60 (default 1)</source>
+        <translation>采样间隔秒数，0.1–60（默认 1）</translation>
+    </message>
+    <message>
+        <source>print one snapshot and exit</source>
+        <translation>输出一个快照后退出</translation>
+    </message>
+    <message>
+        <source>JSON: one object per snapshot (one line each when streaming)</source>
+        <translation>JSON：每个快照一个对象（流式输出时每个占一行）</translation>
+    </message>
+    <message>
+        <source>CSV: one row per GPU per sample</source>
+        <translation>CSV：每个 GPU 每次采样一行</translation>
+    </message>
+    <message>
+        <source>stop after N samples</source>
+        <translation>采样 N 次后停止</translation>
+    </message>
+    <message>
+        <source>record a telemetry session to a file</source>
+        <translation>将遥测会话录制到文件</translation>
+    </message>
+    <message>
+        <source>Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last second). Stops after --duration seconds or on Ctrl-C.</source>
+        <translation>将遥测采样写入 SQLite 会话文件（WAL：录制进程被强行终止时最多丢失最后一秒）。在 --duration 秒后或按下 Ctrl-C 时停止。</translation>
+    </message>
+    <message>
+        <source>session file to write (e.g. run.gpuprof)</source>
+        <translation>要写入的会话文件（例如 run.gpuprof）</translation>
+    </message>
+    <message>
+        <source>seconds to record (default: until Ctrl-C)</source>
+        <translation>录制秒数（默认：直到按下 Ctrl-C）</translation>
+    </message>
+    <message>
+        <source>record the SIMULATED 8×H100 box</source>
+        <translation>录制 SIMULATED（模拟）的 8×H100 机器</translation>
+    </message>
+    <message>
+        <source>overwrite FILE if it exists</source>
+        <translation>如果 FILE 已存在则覆盖</translation>
+    </message>
+    <message>
+        <source>play a recorded session in the terminal</source>
+        <translation>在终端中播放录制的会话</translation>
+    </message>
+    <message>
+        <source>Play a recorded session back at its own pace (or --speed times faster).</source>
+        <translation>按原始节奏回放录制的会话（或用 --speed 指定加速倍数）。</translation>
+    </message>
+    <message>
+        <source>session file written by `gpuprof record` or the app</source>
+        <translation>由 `gpuprof record` 或应用写入的会话文件</translation>
+    </message>
+    <message>
+        <source>playback speed factor (default 1)</source>
+        <translation>回放速度倍数（默认 1）</translation>
+    </message>
+    <message>
+        <source>print each snapshot as one JSON line, as fast as possible</source>
+        <translation>以最快速度将每个快照输出为一行 JSON</translation>
+    </message>
+    <message>
+        <source>export a recorded session</source>
+        <translation>导出录制的会话</translation>
+    </message>
+    <message>
+        <source>Write a recorded session as CSV: one row per GPU per sample, units in the header.</source>
+        <translation>将录制的会话写为 CSV：每个 GPU 每次采样一行，单位写在表头中。</translation>
+    </message>
+    <message>
+        <source>session file</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <source>CSV file to write (&apos;-&apos; for standard output)</source>
+        <translation>要写入的 CSV 文件（&apos;-&apos; 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>[bold yellow]SIMULATED[/] {what} — demo data, not measured on this machine</source>
+        <translation>[bold yellow]SIMULATED[/] {what} — 演示数据，并非在本机上测得</translation>
+    </message>
+    <message>
+        <source>no GPU was reported</source>
+        <translation>没有报告任何 GPU</translation>
+    </message>
+    <message>
+        <source>[bold]no NVIDIA GPU/driver found[/]: {r}</source>
+        <translation>[bold]未找到 NVIDIA GPU/驱动[/]：{r}</translation>
+    </message>
+    <message>
+        <source>hint: {h}</source>
+        <translation>提示：{h}</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>OS</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>CUDA (driver)</source>
+        <translation>CUDA（驱动）</translation>
+    </message>
+    <message>
+        <source>NVML</source>
+        <translation>NVML</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source> [red](lost)[/]</source>
+        <translation> [red]（已丢失）[/]</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Topology (like nvidia-smi topo -m)</source>
+        <translation>拓扑（类似 nvidia-smi topo -m）</translation>
+    </message>
+    <message>
+        <source>NV# = # NVLinks; PIX/PXB = PCIe switch(es); PHB = host bridge; NODE = same NUMA node; SYS = across sockets</source>
+        <translation>NV# = # 条 NVLink；PIX/PXB = PCIe 交换芯片；PHB = 主机桥；NODE = 同一 NUMA 节点；SYS = 跨 CPU 插槽</translation>
+    </message>
+    <message>
+        <source>[red]GPU LOST[/]</source>
+        <extracomment>Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.</extracomment>
+        <translation>[red]GPU 已丢失[/]</translation>
+    </message>
+    <message>
+        <source>{p} exists; pass --force to overwrite it</source>
+        <translation>{p} 已存在；传入 --force 以覆盖</translation>
+    </message>
+    <message>
+        <source>recording {src} every {i:g} s to {p} — Ctrl-C to stop</source>
+        <translation>正在每 {i:g} s 录制 {src} 到 {p} — 按 Ctrl-C 停止</translation>
+    </message>
+    <message>
+        <source>saved {n} samples ({d}) to {p}</source>
+        <translation>已保存 {n} 个采样（{d}）到 {p}</translation>
+    </message>
+    <message>
+        <source>[yellow]warning[/]: sampling reported: {e}</source>
+        <translation>[yellow]警告[/]：采样时报告：{e}</translation>
+    </message>
+    <message>
+        <source>{p} / {d}</source>
+        <translation>{p} / {d}</translation>
+    </message>
+    <message>
+        <source>wrote {n} samples ({r} rows, one per GPU) to {p}</source>
+        <translation>已写入 {n} 个采样（{r} 行，每个 GPU 一行）到 {p}</translation>
+    </message>
+    <message>
+        <source>{gpu} fell off the bus</source>
+        <translation>{gpu} 已从总线上掉线</translation>
+    </message>
+    <message>
+        <source>The driver reports {gpu} ({name}) as lost; its readings stopped.</source>
+        <translation>驱动报告 {gpu}（{name}）已丢失；其读数已停止。</translation>
+    </message>
+    <message>
+        <source>Check the kernel log (dmesg) for Xid 79, then reset the GPU or reboot; repeated losses point at power, cooling or the riser.</source>
+        <translation>检查内核日志（dmesg）中是否有 Xid 79，然后重置 GPU 或重启；反复丢失说明电源、散热或转接卡（riser）有问题。</translation>
+    </message>
+    <message>
+        <source>{gpu}: persistence mode is off</source>
+        <translation>{gpu}：持久模式已关闭</translation>
+    </message>
+    <message>
+        <source>The driver unloads its state when no client holds the GPU, so every new CUDA process pays the initialisation again (often seconds) and clocks reset.</source>
+        <translation>没有客户端占用 GPU 时驱动会卸载其状态，因此每个新的 CUDA 进程都要重新承担初始化开销（通常数秒），时钟也会被重置。</translation>
+    </message>
+    <message>
+        <source>Enable the persistence daemon (systemctl enable --now nvidia-persistenced) or run `sudo nvidia-smi -pm 1`.</source>
+        <translation>启用持久化守护进程（systemctl enable --now nvidia-persistenced）或运行 `sudo nvidia-smi -pm 1`。</translation>
+    </message>
+    <message>
+        <source>{gpu}: MIG is enabled ({n} instances)</source>
+        <translation>{gpu}：MIG 已启用（{n} 个实例）</translation>
+    </message>
+    <message>
+        <source>The GPU is split into MIG instances: each process sees only its slice, whole-GPU utilization is not reported, and benchmarks measure one instance.</source>
+        <translation>GPU 被划分为多个 MIG 实例：每个进程只能看到自己的切片，不报告整卡利用率，基准测试只测量一个实例。</translation>
+    </message>
+    <message>
+        <source>Disable MIG for whole-GPU work: `sudo nvidia-smi -i {i} -mig 0` and reset the GPU.</source>
+        <translation>如需整卡运行，请禁用 MIG：`sudo nvidia-smi -i {i} -mig 0`，然后重置 GPU。</translation>
+    </message>
+    <message>
+        <source>{gpu}: MIG is enabled but not active yet</source>
+        <translation>{gpu}：MIG 已启用但尚未生效</translation>
+    </message>
+    <message>
+        <source>The MIG mode change waits for a GPU reset.</source>
+        <translation>MIG 模式的变更需等待 GPU 重置后生效。</translation>
+    </message>
+    <message>
+        <source>Reset the GPU (`sudo nvidia-smi -i {i} -r`) or reboot.</source>
+        <translation>重置 GPU（`sudo nvidia-smi -i {i} -r`）或重启。</translation>
+    </message>
+    <message>
+        <source>{gpu}: PCIe link below its maximum under load</source>
+        <translation>{gpu}：负载下 PCIe 链路低于其最大规格</translation>
+    </message>
+    <message>
+        <source>Under load the link ran at Gen{g} x{w}; the GPU supports Gen{mg} x{mw}. Host-device copies (data loading, checkpoints) get proportionally slower.</source>
+        <translation>负载下链路运行在 Gen{g} x{w}；该 GPU 支持 Gen{mg} x{mw}。主机与设备间的拷贝（数据加载、检查点）会按比例变慢。</translation>
+    </message>
+    <message>
+        <source>Check that the card sits in a full x16 slot wired to the CPU, the riser and BIOS PCIe settings; a slot of an older generation caps the link.</source>
+        <translation>检查显卡是否插在直连 CPU 的完整 x16 插槽上，并检查转接卡和 BIOS 的 PCIe 设置；旧一代的插槽会限制链路速率。</translation>
+    </message>
+    <message>
+        <source>{gpu}: power limit is below the default</source>
+        <translation>{gpu}：功耗上限低于默认值</translation>
+    </message>
+    <message>
+        <source>The power limit is {l} but the default is {d} ({p} of it); under heavy load the clocks will be capped earlier.</source>
+        <translation>功耗上限为 {l}，而默认值为 {d}（即默认值的 {p}）；重负载下时钟会更早被压低。</translation>
+    </message>
+    <message>
+        <source>If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.</source>
+        <translation>如果不是有人有意设置的上限，可用 `sudo nvidia-smi -i {i} -pl {d:.0f}` 恢复。</translation>
+    </message>
+    <message>
+        <source>{w} in {p} of busy samples</source>
+        <translation>{w}：占忙碌采样的 {p}</translation>
+    </message>
+    <message>
+        <source>{gpu}: thermal throttling under load</source>
+        <translation>{gpu}：负载下出现温度降频</translation>
+    </message>
+    <message>
+        <source>Improve cooling: airflow, fan curve, dust, ambient temperature; check the fans and that the GPU is not starved by a neighbour&apos;s exhaust.</source>
+        <translation>改善散热：风道、风扇曲线、积灰、环境温度；检查风扇，并确认 GPU 没有被相邻设备的排风“闷住”。</translation>
+    </message>
+    <message>
+        <source>{gpu}: clocks limited by power under load</source>
+        <translation>{gpu}：负载下时钟受功耗限制</translation>
+    </message>
+    <message>
+        <source>A software power cap at full load is normal for compute-bound work; if the limit is below default raise it, and check the PSU and power cables for a power brake.</source>
+        <translation>计算密集型任务满载时触发软件功耗上限属正常现象；如果上限低于默认值，请调高，并检查电源和供电线缆是否触发了功耗制动（power brake）。</translation>
+    </message>
+    <message>
+        <source>{gpu}: hardware slowdown under load</source>
+        <translation>{gpu}：负载下出现硬件降频</translation>
+    </message>
+    <message>
+        <source>Hardware slowdown means overheating or a power-supply fault: check the temperatures, PSU capacity and the power connectors.</source>
+        <translation>硬件降频意味着过热或供电故障：请检查温度、电源容量和供电接口。</translation>
+    </message>
+    <message>
+        <source>Clocks were reduced: {what}.</source>
+        <translation>时钟被降低：{what}。</translation>
+    </message>
+    <message>
+        <source>Peak GPU temperature {t}.</source>
+        <translation>GPU 峰值温度 {t}。</translation>
+    </message>
+    <message>
+        <source>{gpu}: uncorrectable ECC errors</source>
+        <translation>{gpu}：不可纠正的 ECC 错误</translation>
+    </message>
+    <message>
+        <source>{n} uncorrectable memory errors were counted; a job that touched the memory may have crashed or produced wrong results.</source>
+        <translation>共记录到 {n} 个不可纠正的显存错误；访问过该显存的作业可能已崩溃或产生了错误结果。</translation>
+    </message>
+    <message>
+        <source>Drain the GPU, reset it, and run a diagnostic (dcgmi diag -r 3); if errors return, ask for an RMA.</source>
+        <translation>排空该 GPU 上的作业，重置它，并运行诊断（dcgmi diag -r 3）；如果错误再次出现，请申请 RMA。</translation>
+    </message>
+    <message>
+        <source>{gpu}: corrected ECC errors</source>
+        <translation>{gpu}：已纠正的 ECC 错误</translation>
+    </message>
+    <message>
+        <source>{n} single-bit errors were corrected by ECC.</source>
+        <translation>ECC 纠正了 {n} 个单比特错误。</translation>
+    </message>
+    <message>
+        <source>Nothing to do unless the count keeps growing; then watch for row remapping.</source>
+        <translation>除非计数持续增长，否则无需处理；若持续增长，请关注行重映射。</translation>
+    </message>
+    <message>
+        <source>{gpu}: memory row remapping failed</source>
+        <translation>{gpu}：显存行重映射失败</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of spare rows to replace failing memory.</source>
+        <translation>GPU 已没有可用于替换故障显存的备用行。</translation>
+    </message>
+    <message>
+        <source>Take the GPU out of service and ask for an RMA.</source>
+        <translation>让该 GPU 停止服务并申请 RMA。</translation>
+    </message>
+    <message>
+        <source>{gpu}: memory repair waits for a reset</source>
+        <translation>{gpu}：显存修复等待重置</translation>
+    </message>
+    <message>
+        <source>Pages or rows are marked for retirement/remapping, which takes effect at the next GPU reset.</source>
+        <translation>有页或行被标记为退役/重映射，将在下次 GPU 重置时生效。</translation>
+    </message>
+    <message>
+        <source>Reset the GPU when it is idle (`sudo nvidia-smi -i {i} -r`) or reboot.</source>
+        <translation>在 GPU 空闲时重置它（`sudo nvidia-smi -i {i} -r`）或重启。</translation>
+    </message>
+    <message>
+        <source>{gpu}: memory was retired or remapped</source>
+        <translation>{gpu}：已有显存被退役或重映射</translation>
+    </message>
+    <message>
+        <source>{p} retired pages and {r} remapped rows so far.</source>
+        <translation>迄今共有 {p} 个退役页和 {r} 个重映射行。</translation>
+    </message>
+    <message>
+        <source>A few are normal over a GPU&apos;s life; a growing count means failing memory — plan a replacement.</source>
+        <translation>在 GPU 的生命周期中出现少量属正常；数量持续增长说明显存正在失效 — 请计划更换。</translation>
+    </message>
+    <message>
+        <source>{gpu}: low utilization while a job runs</source>
+        <translation>{gpu}：作业运行时利用率低</translation>
+    </message>
+    <message>
+        <source>A job holds the GPU ({m} in use) but it was busy only {u} of the time on average over {n} samples; the GPU waits for data.</source>
+        <translation>有作业在使用 GPU（已占用 {m}），但在 {n} 次采样中平均只有 {u} 的时间处于忙碌；GPU 在等待数据。</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Fix the input pipeline before buying a bigger GPU: more DataLoader workers, pin_memory, prefetching, faster storage, larger batches.</source>
+        <translation>先修好输入管道，再考虑购买更大的 GPU：增加 DataLoader worker 数、启用 pin_memory、预取、使用更快的存储、加大批大小。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is too old for the installed torch</source>
+        <translation>NVIDIA 驱动版本过旧，不适配已安装的 torch</translation>
+    </message>
+    <message>
+        <source>torch was built for CUDA {t}; the driver {d} supports CUDA up to {c}.</source>
+        <translation>torch 是为 CUDA {t} 构建的；驱动 {d} 最高支持 CUDA {c}。</translation>
+    </message>
+    <message>
+        <source>Update the NVIDIA driver, or install a torch build for CUDA {c} or older.</source>
+        <translation>请更新 NVIDIA 驱动，或安装面向 CUDA {c} 或更早版本的 torch。</translation>
+    </message>
+    <message>
+        <source>Minor-version compatibility usually lets it run, but kernels needing newer PTX fail; update the driver or install a torch build for CUDA {c}.</source>
+        <translation>次版本兼容性通常能让它运行，但需要更新 PTX 的内核会失败；请更新驱动或安装面向 CUDA {c} 的 torch。</translation>
+    </message>
+    <message>
+        <source>no telemetry samples to report on</source>
+        <extracomment>GPU metrics summarized in a report: (GpuSample field, label, unit as in Chart.unit). Host metrics summarized in a report. GPU metrics drawn as charts (one line per GPU). Points per chart series: min and max of this many time buckets. Processes listed at most.</extracomment>
+        <translation>没有可用于生成报告的遥测采样</translation>
+    </message>
+    <message>
+        <source>time since start</source>
+        <translation>自开始以来的时间</translation>
+    </message>
+    <message>
+        <source>Host CPU and RAM</source>
+        <translation>主机 CPU 和内存</translation>
+    </message>
+    <message>
+        <source>benchmarks are not available in this build: {e}</source>
+        <translation>此构建不含基准测试：{e}</translation>
+    </message>
+    <message>
+        <source>results database {p} does not exist</source>
+        <translation>结果数据库 {p} 不存在</translation>
+    </message>
+    <message>
+        <source>measured (best median)</source>
+        <translation>实测（最佳中位数）</translation>
+    </message>
+    <message>
+        <source>spec peak (dense)</source>
+        <translation>规格峰值（稠密）</translation>
+    </message>
+    <message>
+        <source>GEMM throughput vs spec peak</source>
+        <translation>GEMM 吞吐与规格峰值</translation>
+    </message>
+    <message>
+        <source>Copy bandwidth (largest size)</source>
+        <translation>拷贝带宽（最大尺寸）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>可容纳</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Time vs cost of every fitting configuration</source>
+        <translation>所有可容纳配置的时间与成本</translation>
+    </message>
+    <message>
+        <source>time to finish</source>
+        <translation>完成时间</translation>
+    </message>
+    <message>
+        <source>SIMULATED data from `--demo`: a scripted machine, not a measurement.</source>
+        <translation>SIMULATED（模拟）数据，来自 `--demo`：脚本生成的机器，并非实测。</translation>
+    </message>
+    <message>
+        <source>GPU report — {h}</source>
+        <translation>GPU 报告 — {h}</translation>
+    </message>
+    <message>
+        <source>{p}: the session has no samples</source>
+        <translation>{p}：该会话没有采样</translation>
+    </message>
+    <message>
+        <source>not a JSON report: {e}</source>
+        <translation>不是 JSON 报告：{e}</translation>
+    </message>
+    <message>
+        <source>not a gpuprof report (format is {f!r})</source>
+        <translation>不是 gpuprof 报告（格式为 {f!r}）</translation>
+    </message>
+    <message>
+        <source>report schema {v} is newer than this gpuprof reads ({m})</source>
+        <translation>报告 schema {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
+    </message>
+    <message>
+        <source>broken gpuprof report: {e}</source>
+        <translation>gpuprof 报告已损坏：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read: {e}</source>
+        <translation>{p}：无法读取：{e}</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Hide this message until the state changes</source>
+        <translation>在状态变化之前隐藏此消息</translation>
+    </message>
+</context>
+<context>
+    <name>BenchTab</name>
+    <message>
+        <source>About 30 s on one GPU: a few sizes per benchmark</source>
+        <extracomment>Live results are drawn at most this often (ms): a chart redraw per result would be wasted. Emitted with the :class:`BenchRun` when a run ends (success, interrupted or failure).</extracomment>
+        <translation>单个 GPU 上约 30 s：每项基准测试测几个尺寸</translation>
+    </message>
+    <message>
+        <source>About 3× the quick suite: more sizes and LLM-shaped products</source>
+        <translation>约为 quick 套件的 3 倍：更多尺寸及 LLM 形状的矩阵乘法</translation>
+    </message>
+    <message>
+        <source>The whole sweep (GEMM 1024…16384, copies up to 1 GiB): minutes</source>
+        <translation>完整扫描（GEMM 1024…16384，拷贝最大 1 GiB）：需数分钟</translation>
+    </message>
+    <message>
+        <source>How much to measure: quick, standard or full</source>
+        <translation>测量多少：quick、standard 或 full</translation>
+    </message>
+    <message>
+        <source>GEMM</source>
+        <translation>GEMM</translation>
+    </message>
+    <message>
+        <source>Matrix products by dtype (FP32, TF32, FP16, BF16, FP8) against the spec sheet&apos;s peak</source>
+        <translation>按数据类型（FP32、TF32、FP16、BF16、FP8）的矩阵乘法，对比规格表峰值</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Copy bandwidth: host↔device pageable and pinned, on-device; host copies on a CPU</source>
+        <translation>拷贝带宽：主机↔设备的可分页与锁页内存、设备内拷贝；CPU 上为主机内拷贝</translation>
+    </message>
+    <message>
+        <source>P2P</source>
+        <translation>P2P</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth and latency matrices (needs 2 CUDA devices)</source>
+        <translation>GPU 间带宽与延迟矩阵（需要 2 个 CUDA 设备）</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>All-reduce and all-gather bus bandwidth and latency over sizes</source>
+        <translation>不同消息大小下 all-reduce 和 all-gather 的总线带宽与延迟</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <source>A transformer block and a small conv net on synthetic data: tokens/s and images/s</source>
+        <translation>在合成数据上运行一个 Transformer 块和一个小型卷积网络：tokens/s 和 images/s</translation>
+    </message>
+    <message>
+        <source>auto (first CUDA GPU, else CPU)</source>
+        <translation>自动（首个 CUDA GPU，否则用 CPU）</translation>
+    </message>
+    <message>
+        <source>cpu</source>
+        <translation>cpu</translation>
+    </message>
+    <message>
+        <source>Where to run. The CUDA devices are listed the first time this list opens (it loads PyTorch)</source>
+        <translation>运行位置。首次打开此列表时才会列出 CUDA 设备（需要加载 PyTorch）</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the chosen benchmarks (Ctrl+B)</source>
+        <translation>运行所选基准测试 (Ctrl+B)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop after the current step, within a second (Esc); what was measured is kept</source>
+        <translation>在当前步骤完成后停止，一秒内生效 (Esc)；已测得的结果会保留</translation>
+    </message>
+    <message>
+        <source>Suite:</source>
+        <translation>套件：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Benchmarks:</source>
+        <translation>基准测试：</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>The whole run&apos;s progress and the current step</source>
+        <translation>整个运行的进度和当前步骤</translation>
+    </message>
+    <message>
+        <source>No run yet</source>
+        <translation>尚无运行</translation>
+    </message>
+    <message>
+        <source>The run shown: id, suite, device, state and versions</source>
+        <translation>所显示的运行：ID、套件、设备、状态和版本</translation>
+    </message>
+    <message>
+        <source>Show an earlier run from the results database</source>
+        <translation>显示结果数据库中以前的运行</translation>
+    </message>
+    <message>
+        <source>Compare the run shown with an earlier one: the ratio column is shown ÷ earlier (&gt; 1: faster now)</source>
+        <translation>将所显示的运行与以前的一次比较：比值列为 所显示 ÷ 以前（&gt; 1：现在更快）</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>运行：</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>比较对象：</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>占峰值 %</translation>
+    </message>
+    <message>
+        <source>vs earlier</source>
+        <translation>相比以前</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Benchmark and case (shape, direction, size)</source>
+        <translation>基准测试与用例（形状、方向、尺寸）</translation>
+    </message>
+    <message>
+        <source>What the value is</source>
+        <translation>该数值的含义</translation>
+    </message>
+    <message>
+        <source>The measured number with its unit</source>
+        <translation>测得的数值及其单位</translation>
+    </message>
+    <message>
+        <source>Of the spec sheet&apos;s dense peak for this dtype (GEMM only)</source>
+        <translation>占规格表中该数据类型稠密峰值的比例（仅 GEMM）</translation>
+    </message>
+    <message>
+        <source>This run ÷ the run chosen under Compare with</source>
+        <translation>本次运行 ÷ 在“比较对象”中选择的运行</translation>
+    </message>
+    <message>
+        <source>Why a case was skipped or failed, throttling seen, details</source>
+        <translation>用例被跳过或失败的原因、观察到的降频、详细信息</translation>
+    </message>
+    <message>
+        <source>Every measurement of the run shown; failed and skipped cases say why</source>
+        <translation>所显示运行的每项测量；失败和跳过的用例会说明原因</translation>
+    </message>
+    <message>
+        <source>Benchmarks need PyTorch</source>
+        <translation>基准测试需要 PyTorch</translation>
+    </message>
+    <message>
+        <source>This installation of gpuprof does not include PyTorch, which runs the GEMM, memory, P2P, collective and training-step benchmarks.</source>
+        <translation>此 gpuprof 安装不包含 PyTorch，而 GEMM、内存、P2P、集合通信和训练步基准测试都依赖它运行。</translation>
+    </message>
+    <message>
+        <source>To get them, install the extra:</source>
+        <translation>如需使用，请安装附加组件：</translation>
+    </message>
+    <message>
+        <source>(for a GPU, first the PyTorch wheel for your CUDA version from pytorch.org), or use the full build of the packaged app. Telemetry, Health and Recommend work without it.</source>
+        <translation>（如有 GPU，请先从 pytorch.org 安装与你的 CUDA 版本匹配的 PyTorch wheel），或使用打包应用的完整版本。遥测、健康和推荐功能无需 PyTorch。</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Look for PyTorch again after installing it</source>
+        <translation>安装 PyTorch 后重新查找</translation>
+    </message>
+    <message>
+        <source>looking for CUDA devices…</source>
+        <translation>正在查找 CUDA 设备…</translation>
+    </message>
+    <message>
+        <source>no CUDA device found</source>
+        <translation>未找到 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>CUDA devices unknown: %1</source>
+        <translation>CUDA 设备未知：%1</translation>
+    </message>
+    <message>
+        <source>Choose at least one benchmark.</source>
+        <translation>请至少选择一项基准测试。</translation>
+    </message>
+    <message>
+        <source>starting (loading PyTorch)…</source>
+        <translation>正在启动（加载 PyTorch）…</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2…</source>
+        <translation>正在 %2 上运行 %1…</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>用时 %1 完成</translation>
+    </message>
+    <message>
+        <source>cancelled after %1</source>
+        <translation>%1 后已取消</translation>
+    </message>
+    <message>
+        <source>every case failed (%1)</source>
+        <translation>所有用例均失败（%1）</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Could not run the benchmarks: %1</source>
+        <translation>无法运行基准测试：%1</translation>
+    </message>
+    <message>
+        <source>Could not save the run: %1</source>
+        <translation>无法保存本次运行：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>(not saved)</source>
+        <translation>（未保存）</translation>
+    </message>
+    <message>
+        <source>Could not load run %1: %2</source>
+        <translation>无法加载运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>This run ÷ run %1 (%2)</source>
+        <translation>本次运行 ÷ 运行 %1（%2）</translation>
+    </message>
+    <message>
+        <source>driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+</context>
+<context>
+    <name>GpuCard</name>
+    <message>
+        <source>GPU %1</source>
+        <extracomment>Seconds of history each sparkline shows.</extracomment>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)</source>
+        <translation>GPU 利用率：有内核在运行的时间占比（nvidia-smi：GPU-Util）</translation>
+    </message>
+    <message>
+        <source>GPU utilization over the last 2 minutes</source>
+        <translation>最近 2 分钟的 GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Memory used of total (nvidia-smi: Memory-Usage)</source>
+        <translation>已用显存 / 总显存（nvidia-smi：Memory-Usage）</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Power draw against the enforced power limit</source>
+        <translation>功耗与当前生效的功耗上限</translation>
+    </message>
+    <message>
+        <source>Temp</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>GPU temperature; the red tick is the slowdown threshold</source>
+        <translation>GPU 温度；红色刻度为降频温度阈值</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>SM 时钟</translation>
+    </message>
+    <message>
+        <source>SM clock against its maximum</source>
+        <translation>SM 时钟与其最大值</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Throttle</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <source>Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)</source>
+        <translation>当前时钟被压低的原因（nvidia-smi -q -d PERFORMANCE）</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>PCIe link generation and width now, against the maximum. An idle GPU lowers its link generation to save power; check under load.</source>
+        <translation>当前 PCIe 链路代数和宽度，对比最大值。空闲的 GPU 会降低链路代数以节能；请在负载下检查。</translation>
+    </message>
+    <message>
+        <source>GPU %1 · %2</source>
+        <translation>GPU %1 · %2</translation>
+    </message>
+    <message>
+        <source>LOST</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>NO DATA</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>The GPU fell off the bus or stopped answering. Check dmesg for Xid errors; a reset or reboot is usually needed.</source>
+        <translation>GPU 已从总线上掉线或停止响应。请检查 dmesg 中的 Xid 错误；通常需要重置或重启。</translation>
+    </message>
+    <message>
+        <source>This GPU is missing from the latest sample.</source>
+        <translation>最新的采样中缺少此 GPU。</translation>
+    </message>
+    <message>
+        <source>(slowdown %1)</source>
+        <translation>（降频温度 %1）</translation>
+    </message>
+    <message>
+        <source>%1 (max %2)</source>
+        <translation>%1（最大 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>HealthTab</name>
+    <message>
+        <source>The snapshots the checks looked at; they re-run every 2 s while this tab is visible</source>
+        <extracomment>Snapshots the checks look at (the most recent ones). Shortest time between two runs of the checks, seconds. Finding codes per entry of :meth:`HealthTab.checks`, in the same order. The summary line after each run: &quot;1 critical, 2 warnings&quot;, &quot;All clear&quot;, ... The findings (a list of :class:`Finding`) after each run.</extracomment>
+        <translation>检查所依据的快照；此标签页可见时每 2 s 重新检查一次</translation>
+    </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SIMULATED</translation>
+    </message>
+    <message>
+        <source>These findings come from the simulated demo machine, not from a measurement</source>
+        <translation>这些检查结果来自模拟的演示机器，并非实测</translation>
+    </message>
+    <message>
+        <source>Copy findings</source>
+        <translation>复制检查结果</translation>
+    </message>
+    <message>
+        <source>Copy the findings with their details and hints to the clipboard as plain text</source>
+        <translation>将检查结果连同详细信息和提示以纯文本复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Waiting for telemetry: the checks run once the first snapshot arrives.</source>
+        <translation>等待遥测数据：收到第一个快照后开始检查。</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Findings, most urgent first; select one to see what it means and what to do</source>
+        <translation>检查结果，最紧急的在前；选中一项可查看其含义和处理方法</translation>
+    </message>
+    <message>
+        <source>What the selected finding means and what to do about it</source>
+        <translation>所选检查结果的含义及处理方法</translation>
+    </message>
+    <message>
+        <source>Every check the Health tab runs</source>
+        <translation>健康标签页运行的所有检查</translation>
+    </message>
+    <message>
+        <source>%1 critical</source>
+        <translation>%1 个严重</translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 个警告</translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation>%1 个警告</translation>
+    </message>
+    <message>
+        <source>All clear (1 note)</source>
+        <translation>一切正常（1 条提示）</translation>
+    </message>
+    <message>
+        <source>All clear (%1 notes)</source>
+        <translation>一切正常（%1 条提示）</translation>
+    </message>
+    <message>
+        <source>All clear</source>
+        <translation>一切正常</translation>
+    </message>
+    <message>
+        <source>static facts of %1 GPUs, no snapshots yet</source>
+        <translation>%1 个 GPU 的静态信息，尚无快照</translation>
+    </message>
+    <message>
+        <source>%1 snapshots over %2 of %3 GPUs</source>
+        <translation>%3 个 GPU 在 %2 内的 %1 个快照</translation>
+    </message>
+    <message>
+        <source>checked %1</source>
+        <translation>检查于 %1</translation>
+    </message>
+    <message>
+        <source>No GPU fell off the bus</source>
+        <translation>没有 GPU 从总线上掉线</translation>
+    </message>
+    <message>
+        <source>PCIe link at its maximum generation and width under load</source>
+        <translation>负载下 PCIe 链路达到最大代数和宽度</translation>
+    </message>
+    <message>
+        <source>Power limit at its default</source>
+        <translation>功耗上限为默认值</translation>
+    </message>
+    <message>
+        <source>No thermal or power throttling under load</source>
+        <translation>负载下没有温度或功耗降频</translation>
+    </message>
+    <message>
+        <source>No ECC errors, no retired or remapped memory, no memory repair pending</source>
+        <translation>没有 ECC 错误，没有退役或重映射的显存，没有待处理的显存修复</translation>
+    </message>
+    <message>
+        <source>GPU utilization at least %1 while a job runs (else the input pipeline is the bottleneck)</source>
+        <translation>作业运行时 GPU 利用率至少为 %1（否则瓶颈在输入管道）</translation>
+    </message>
+    <message>
+        <source>Persistence mode on</source>
+        <translation>持久模式已开启</translation>
+    </message>
+    <message>
+        <source>MIG disabled (or knowingly enabled)</source>
+        <translation>MIG 已禁用（或有意启用）</translation>
+    </message>
+    <message>
+        <source>The driver supports CUDA %1, which the installed torch was built for</source>
+        <translation>驱动支持已安装 torch 所基于的 CUDA %1</translation>
+    </message>
+    <message>
+        <source>The driver is new enough for torch (no CUDA build of torch is installed: nothing to compare)</source>
+        <translation>驱动版本足以支持 torch（未安装 CUDA 版 torch：无需比较）</translation>
+    </message>
+    <message>
+        <source>Other checks</source>
+        <translation>其他检查</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>No problems found in the last %1.</source>
+        <translation>最近 %1 内未发现问题。</translation>
+    </message>
+    <message>
+        <source>No GPU was under load (utilization ≥ %1) in this window: the PCIe link and throttling checks need load and had nothing to judge.</source>
+        <translation>此时间窗口内没有 GPU 处于负载状态（利用率 ≥ %1）：PCIe 链路和降频检查需要负载，因此无从判断。</translation>
+    </message>
+    <message>
+        <source>The whole machine</source>
+        <translation>整台机器</translation>
+    </message>
+    <message>
+        <source>gpuprof health</source>
+        <translation>gpuprof 健康检查</translation>
+    </message>
+    <message>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>SIMULATED data (--demo), not a measurement.</source>
+        <translation>SIMULATED（模拟）数据（--demo），并非实测。</translation>
+    </message>
+    <message>
+        <source>What was checked:</source>
+        <translation>检查项目：</translation>
+    </message>
+</context>
+<context>
+    <name>HostCard</name>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>CPU utilization over all cores</source>
+        <translation>所有核心的 CPU 利用率</translation>
+    </message>
+    <message>
+        <source>CPU utilization over the last 2 minutes</source>
+        <translation>最近 2 分钟的 CPU 利用率</translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Host memory used of total</source>
+        <translation>已用主机内存 / 总内存</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Load average over 1, 5 and 15 minutes</source>
+        <translation>1、5 和 15 分钟平均负载</translation>
+    </message>
+    <message>
+        <source>I/O</source>
+        <translation>I/O</translation>
+    </message>
+    <message>
+        <source>Disk read/write and network receive/send rates</source>
+        <translation>磁盘读/写速率和网络接收/发送速率</translation>
+    </message>
+    <message>
+        <source>Host · %1</source>
+        <translation>主机 · %1</translation>
+    </message>
+    <message>
+        <source>disk %1 read / %2 write
+net %3 in / %4 out</source>
+        <translation>磁盘 读 %1 / 写 %2
+网络 入 %3 / 出 %4</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Overview</source>
+        <extracomment>Emitted in the GUI thread after each snapshot was taken into the state.</extracomment>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>A card per GPU and one for the host (Alt+1)</source>
+        <translation>每个 GPU 一张卡片，另有一张主机卡片 (Alt+1)</translation>
+    </message>
+    <message>
+        <source>Telemetry</source>
+        <translation>遥测</translation>
+    </message>
+    <message>
+        <source>Plots of every metric over time (Alt+2)</source>
+        <translation>每项指标随时间变化的曲线 (Alt+2)</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Processes using the GPUs (Alt+3)</source>
+        <translation>使用 GPU 的进程 (Alt+3)</translation>
+    </message>
+    <message>
+        <source>Topology &amp;&amp; details</source>
+        <translation>拓扑 &amp;&amp; 详情</translation>
+    </message>
+    <message>
+        <source>GPU interconnect matrix and static details (Alt+4)</source>
+        <translation>GPU 互连矩阵和静态详情 (Alt+4)</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)</source>
+        <translation>健康检查：PCIe 链路、功耗、降频、ECC、利用率、驱动 (Alt+5)</translation>
+    </message>
+    <message>
+        <source>Benchmarks</source>
+        <translation>基准测试</translation>
+    </message>
+    <message>
+        <source>GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)</source>
+        <translation>GEMM、内存、P2P、集合通信和训练步基准测试 (Alt+6)</translation>
+    </message>
+    <message>
+        <source>Recommend</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>Cloud configurations for a workload: fit, time and cost (Alt+7)</source>
+        <translation>面向工作负载的云端配置：能否容纳、时间和成本 (Alt+7)</translation>
+    </message>
+    <message>
+        <source>Record to</source>
+        <translation>录制到</translation>
+    </message>
+    <message>
+        <source>gpuprof sessions (*.gpuprof)</source>
+        <translation>gpuprof 会话 (*.gpuprof)</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
+    </message>
+    <message>
+        <source>Saved recording %1</source>
+        <translation>已保存录制 %1</translation>
+    </message>
+    <message>
+        <source>Stop recording</source>
+        <translation>停止录制</translation>
+    </message>
+    <message>
+        <source>Start recording</source>
+        <translation>开始录制</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
+        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open recording</source>
+        <translation>无法打开录制</translation>
+    </message>
+    <message>
+        <source>Save screenshot</source>
+        <translation>保存截图</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Screenshot copied to the clipboard</source>
+        <translation>截图已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>REPLAY</source>
+        <translation>REPLAY</translation>
+    </message>
+    <message>
+        <source>Pause replay</source>
+        <translation>暂停回放</translation>
+    </message>
+    <message>
+        <source>Replay speed, × the recorded pace</source>
+        <translation>回放速度（录制节奏的倍数 ×）</translation>
+    </message>
+    <message>
+        <source>Position in the recording; drag to seek</source>
+        <translation>在录制中的位置；拖动可跳转</translation>
+    </message>
+    <message>
+        <source>Position / length of the recording</source>
+        <translation>录制中的位置 / 录制总长度</translation>
+    </message>
+    <message>
+        <source>Play replay</source>
+        <translation>播放回放</translation>
+    </message>
+    <message>
+        <source>Pause the replay (Space)</source>
+        <translation>暂停回放 (Space)</translation>
+    </message>
+    <message>
+        <source>Play the replay from here (Space)</source>
+        <translation>从此处开始播放回放 (Space)</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start of gpuprof</source>
+        <translation>语言将在下次启动 gpuprof 时生效</translation>
+    </message>
+    <message>
+        <source>(end)</source>
+        <translation>（结束）</translation>
+    </message>
+    <message>
+        <source>Where the telemetry comes from</source>
+        <translation>遥测数据的来源</translation>
+    </message>
+    <message>
+        <source>Sampling interval (View → Sampling interval)</source>
+        <translation>采样间隔（视图 → 采样间隔）</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver and the CUDA version it supports</source>
+        <translation>NVIDIA 驱动及其支持的 CUDA 版本</translation>
+    </message>
+    <message>
+        <source>● REC</source>
+        <translation>● REC</translation>
+    </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SIMULATED</translation>
+    </message>
+    <message>
+        <source>Driver %1 · CUDA %2</source>
+        <translation>驱动 %1 · CUDA %2</translation>
+    </message>
+    <message>
+        <source>every %1 s</source>
+        <translation>每 %1 s</translation>
+    </message>
+    <message>
+        <source>Last sampling error: %1</source>
+        <translation>上次采样错误：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Open recording…</source>
+        <translation>打开录制(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Replay a recorded session (Ctrl+O)</source>
+        <translation>回放录制的会话 (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Start or stop recording to a session file (Ctrl+R)</source>
+        <translation>开始或停止录制到会话文件 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Save screenshot of the &amp;window…</source>
+        <translation>保存窗口截图(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Save the whole window as PNG (Ctrl+S)</source>
+        <translation>将整个窗口保存为 PNG (Ctrl+S)</translation>
+    </message>
+    <message>
+        <source>Save screenshot of the current &amp;tab…</source>
+        <translation>保存当前标签页截图(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Save the current tab as PNG (Ctrl+Shift+S)</source>
+        <translation>将当前标签页保存为 PNG (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy screenshot</source>
+        <translation>复制截图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the window to the clipboard (Ctrl+Shift+C)</source>
+        <translation>将窗口复制到剪贴板 (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Close gpuprof (Ctrl+Q)</source>
+        <translation>关闭 gpuprof (Ctrl+Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause plots</source>
+        <translation>暂停曲线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling goes on (Ctrl+P)</source>
+        <translation>冻结曲线；采样继续进行 (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>&amp;About gpuprof</source>
+        <translation>关于 gpuprof(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Versions of gpuprof, Qt, the driver and CUDA (F1)</source>
+        <translation>gpuprof、Qt、驱动和 CUDA 的版本 (F1)</translation>
+    </message>
+    <message>
+        <source>&amp;Light theme</source>
+        <translation>浅色主题(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Switch the colour theme (Ctrl+T toggles)</source>
+        <translation>切换配色主题（按 Ctrl+T 来回切换）</translation>
+    </message>
+    <message>
+        <source>Toggle theme</source>
+        <translation>切换主题</translation>
+    </message>
+    <message>
+        <source>Switch between light and dark (Ctrl+T)</source>
+        <translation>在浅色和深色之间切换 (Ctrl+T)</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Poll the GPUs every %1 s</source>
+        <translation>每 %1 s 轮询一次 GPU</translation>
+    </message>
+    <message>
+        <source>Automatic (from the system)</source>
+        <translation>自动（跟随系统）</translation>
+    </message>
+    <message>
+        <source>Language of the app; takes effect at the next start</source>
+        <translation>应用的语言；下次启动时生效</translation>
+    </message>
+    <message>
+        <source>Show this much history in the plots (Ctrl+%1)</source>
+        <translation>在曲线中显示这么长的历史 (Ctrl+%1)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Sampling &amp;interval</source>
+        <translation>采样间隔(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Time &amp;window</source>
+        <translation>时间窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source> Interval </source>
+        <translation> 间隔 </translation>
+    </message>
+    <message>
+        <source>Sampling interval</source>
+        <translation>采样间隔</translation>
+    </message>
+    <message>
+        <source>About gpuprof</source>
+        <translation>关于 gpuprof</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewTab</name>
+    <message>
+        <source>No NVIDIA GPU is visible. Host telemetry is still shown.</source>
+        <translation>看不到任何 NVIDIA GPU。仍会显示主机遥测数据。</translation>
+    </message>
+</context>
+<context>
+    <name>ProcessesTab</name>
+    <message>
+        <source>Filter by pid, user, name, GPU or command line</source>
+        <extracomment>(attribute, header) per column; headers are translated when shown.</extracomment>
+        <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
+    </message>
+    <message>
+        <source>Show only rows containing this text (Ctrl+F)</source>
+        <translation>只显示包含此文本的行 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Process details need more permissions: some rows are missing names or users.</source>
+        <translation>进程详情需要更多权限：部分行缺少名称或用户。</translation>
+    </message>
+    <message>
+        <source>%1 processes</source>
+        <translation>%1 个进程</translation>
+    </message>
+</context>
+<context>
+    <name>RecommendTab</name>
+    <message>
+        <source>Custom workload</source>
+        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input).</extracomment>
+        <translation>自定义工作负载</translation>
+    </message>
+    <message>
+        <source>100B-parameter LLM training</source>
+        <translation>100B 参数 LLM 训练</translation>
+    </message>
+    <message>
+        <source>Real-time video analytics</source>
+        <translation>实时视频分析</translation>
+    </message>
+    <message>
+        <source>NLP inference, T4 class</source>
+        <translation>NLP 推理（T4 级别）</translation>
+    </message>
+    <message>
+        <source>FP64 risk simulation</source>
+        <translation>FP64 风险模拟</translation>
+    </message>
+    <message>
+        <source>CV training (ResNet-50)</source>
+        <translation>CV 训练（ResNet-50）</translation>
+    </message>
+    <message>
+        <source>Fill the form with one of the seed documents&apos; scenarios; edit any field afterwards</source>
+        <translation>用种子文档中的某个场景填充表单；之后可修改任意字段</translation>
+    </message>
+    <message>
+        <source>Pre-training</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>Fine-tuning (full)</source>
+        <translation>微调（全量）</translation>
+    </message>
+    <message>
+        <source>Fine-tuning (LoRA)</source>
+        <translation>微调（LoRA）</translation>
+    </message>
+    <message>
+        <source>Inference / serving</source>
+        <translation>推理 / 服务</translation>
+    </message>
+    <message>
+        <source>HPC (FP64)</source>
+        <translation>HPC（FP64）</translation>
+    </message>
+    <message>
+        <source>Rendering</source>
+        <translation>渲染</translation>
+    </message>
+    <message>
+        <source>What the job does: it decides the memory model (training keeps gradients and optimizer state) and the FLOPs per token</source>
+        <translation>作业做什么：它决定显存模型（训练需保存梯度和优化器状态）以及每个 token 的 FLOPs</translation>
+    </message>
+    <message>
+        <source>Numeric precision of weights and math; sets bytes per parameter and which spec peak applies</source>
+        <translation>权重和计算的数值精度；决定每个参数的字节数以及适用哪种规格峰值</translation>
+    </message>
+    <message>
+        <source>Model parameters, e.g. 7B, 70e9, 25.6M</source>
+        <translation>模型参数量，例如 7B、70e9、25.6M</translation>
+    </message>
+    <message>
+        <source>e.g. 7B</source>
+        <translation>例如 7B</translation>
+    </message>
+    <message>
+        <source>Tokens to train on, or to generate for inference (e.g. 2e10, 200B); leave empty when counting samples</source>
+        <translation>用于训练或推理生成的 token 数（例如 2e10、200B）；按样本计数时留空</translation>
+    </message>
+    <message>
+        <source>e.g. 200B</source>
+        <translation>例如 200B</translation>
+    </message>
+    <message>
+        <source>Samples (images, queries, frames) instead of tokens</source>
+        <translation>以样本数（图像、查询、帧）代替 token 数</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Passes over the tokens or samples</source>
+        <translation>遍历 token 或样本的轮数</translation>
+    </message>
+    <message>
+        <source>Sequence length in tokens (activations, KV cache)</source>
+        <translation>以 token 计的序列长度（影响激活值、KV cache）</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Global batch in sequences per step (training) or concurrent sequences (inference); auto: 1024 / 16</source>
+        <translation>每步的全局批大小，以序列计（训练），或并发序列数（推理）；自动：1024 / 16</translation>
+    </message>
+    <message>
+        <source>Target tokens or samples per second (serving); it becomes a deadline for the amount of work</source>
+        <translation>目标每秒 token 数或样本数（服务）；它会换算为完成该工作量的截止时间</translation>
+    </message>
+    <message>
+        <source>optional, per second</source>
+        <translation>可选，每秒</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample (CNNs, per-query inference); overrides 2·N / 6·N per token</source>
+        <translation>每个样本的 FLOPs（CNN、逐查询推理）；覆盖按 token 计的 2·N / 6·N</translation>
+    </message>
+    <message>
+        <source>Total FLOPs of the job (HPC, rendering); overrides the count from parameters</source>
+        <translation>作业的总 FLOPs（HPC、渲染）；覆盖按参数量算出的值</translation>
+    </message>
+    <message>
+        <source>Data an HPC or rendering job keeps in GPU memory, split across the GPUs</source>
+        <translation>HPC 或渲染作业驻留在 GPU 显存中的数据，分摊到各 GPU</translation>
+    </message>
+    <message>
+        <source>Finish within, e.g. 72h, 3d, 90m; empty: no deadline</source>
+        <translation>完成时限，例如 72h、3d、90m；留空：无截止时间</translation>
+    </message>
+    <message>
+        <source>e.g. 72h</source>
+        <translation>例如 72h</translation>
+    </message>
+    <message>
+        <source>Money for the whole job in USD, e.g. 5000 or 5k; empty: no budget</source>
+        <translation>整个作业的预算（USD），例如 5000 或 5k；留空：无预算限制</translation>
+    </message>
+    <message>
+        <source>e.g. 5000</source>
+        <translation>例如 5000</translation>
+    </message>
+    <message>
+        <source>Most nodes (instances) one job may span</source>
+        <translation>单个作业最多可跨越的节点（实例）数</translation>
+    </message>
+    <message>
+        <source>Spot / preemptible allowed</source>
+        <translation>允许竞价/可抢占实例</translation>
+    </message>
+    <message>
+        <source>Rank by the spot price where offered (+10% time for checkpoints and interruptions)</source>
+        <translation>在有竞价价格时按竞价价格排序（时间 +10%，用于检查点和中断恢复）</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Cheapest that meets the deadline</source>
+        <translation>满足截止时间的最便宜配置</translation>
+    </message>
+    <message>
+        <source>Fastest within the budget</source>
+        <translation>预算内最快的配置</translation>
+    </message>
+    <message>
+        <source>How to order the configurations that fit; auto: cheapest with a deadline, fastest with only a budget</source>
+        <translation>如何对可容纳的配置排序；自动：有截止时间时选最便宜，只有预算时选最快</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>FLOPs / sample</source>
+        <translation>FLOPs / 样本</translation>
+    </message>
+    <message>
+        <source>FLOPs total</source>
+        <translation>FLOPs 总量</translation>
+    </message>
+    <message>
+        <source>Working set</source>
+        <translation>工作集</translation>
+    </message>
+    <message>
+        <source>Goals and limits</source>
+        <translation>目标与限制</translation>
+    </message>
+    <message>
+        <source>Deadline</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>Budget (USD)</source>
+        <translation>预算（USD）</translation>
+    </message>
+    <message>
+        <source>Node limit</source>
+        <translation>节点上限</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>give the parameter count, e.g. 7B</source>
+        <translation>请填写参数量，例如 7B</translation>
+    </message>
+    <message>
+        <source>Rank only this provider&apos;s instances</source>
+        <translation>只对该云厂商的实例排序</translation>
+    </message>
+    <message>
+        <source>Rank only instances priced in this region</source>
+        <translation>只对在该区域有定价的实例排序</translation>
+    </message>
+    <message>
+        <source>Only with a spot price</source>
+        <translation>仅限有竞价价格的</translation>
+    </message>
+    <message>
+        <source>Rank only instances that offer spot / preemptible capacity</source>
+        <translation>只对提供竞价/可抢占容量的实例排序</translation>
+    </message>
+    <message>
+        <source>Only configurations that fit</source>
+        <translation>仅显示可容纳的配置</translation>
+    </message>
+    <message>
+        <source>Hide configurations whose memory need exceeds the GPU memory (with 15% headroom) or whose precision the GPU lacks</source>
+        <translation>隐藏显存需求超过 GPU 显存（预留 15% 余量）或 GPU 不支持其精度的配置</translation>
+    </message>
+    <message>
+        <source>Compare with this machine</source>
+        <translation>与本机比较</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>云厂商</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Configurations ranked for the workload; click a header to sort, a row for its reasoning</source>
+        <translation>针对该工作负载排序的配置；点击表头可排序，点击某行可查看其依据</translation>
+    </message>
+    <message>
+        <source>Why this configuration: memory fit, time, cost, the efficiency used and its source, warnings, formulas</source>
+        <translation>为何选择此配置：显存容纳、时间、成本、所用效率及其来源、警告、公式</translation>
+    </message>
+    <message>
+        <source>All providers</source>
+        <translation>所有云厂商</translation>
+    </message>
+    <message>
+        <source>All regions</source>
+        <translation>所有区域</translation>
+    </message>
+    <message>
+        <source>Add this machine (%1) as a row and show how many times faster each configuration is</source>
+        <translation>将本机（%1）作为一行加入，并显示每种配置比本机快多少倍</translation>
+    </message>
+    <message>
+        <source>no local GPU</source>
+        <translation>无本地 GPU</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found on this machine, so there is nothing to compare with</source>
+        <translation>本机未找到 NVIDIA GPU，因此没有可比较的对象</translation>
+    </message>
+    <message>
+        <source>Cannot estimate: %1</source>
+        <translation>无法估算：%1</translation>
+    </message>
+    <message>
+        <source>No estimate: fix the workload on the left.</source>
+        <translation>无估算结果：请修正左侧的工作负载。</translation>
+    </message>
+    <message>
+        <source>No instance in the catalog matches the filters.</source>
+        <translation>目录中没有符合筛选条件的实例。</translation>
+    </message>
+    <message>
+        <source>cheapest that meets the deadline</source>
+        <translation>满足截止时间的最便宜配置</translation>
+    </message>
+    <message>
+        <source>fastest within the budget</source>
+        <translation>预算内最快的配置</translation>
+    </message>
+    <message>
+        <source>%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5</source>
+        <translation>%2 种配置中 %1 种可容纳 · 排序依据：%3 · %4 种位于帕累托前沿 · 价格截至 %5</translation>
+    </message>
+    <message>
+        <source>the table shows the first %1</source>
+        <translation>表中仅显示前 %1 项</translation>
+    </message>
+    <message>
+        <source>unknown date</source>
+        <translation>日期未知</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>GPUs: %1</source>
+        <translation>GPU：%1</translation>
+    </message>
+    <message>
+        <source>Region: %1</source>
+        <translation>区域：%1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU: needs %1 of %2 — %3</source>
+        <translation>每个 GPU 的显存：需要 %1，共 %2 — %3</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>可容纳</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>无法容纳</translation>
+    </message>
+    <message>
+        <source>Time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <source>Efficiency: %1 = base %2 × scaling %3 (%4)</source>
+        <translation>效率：%1 = 基准 %2 × 扩展系数 %3（%4）</translation>
+    </message>
+    <message>
+        <source>measured here</source>
+        <translation>本机实测</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>公开数据</translation>
+    </message>
+    <message>
+        <source>vs this machine: %1× faster</source>
+        <translation>相比本机：快 %1×</translation>
+    </message>
+    <message>
+        <source>On-demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>Spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>Reserved 1y</source>
+        <translation>预留 1 年</translation>
+    </message>
+    <message>
+        <source>Reserved 3y</source>
+        <translation>预留 3 年</translation>
+    </message>
+    <message>
+        <source>%1: %2/h per node (as of %3) → job %4</source>
+        <translation>%1：每节点 %2/h（截至 %3）→ 作业 %4</translation>
+    </message>
+    <message>
+        <source>%1 per achieved PFLOP-hour</source>
+        <translation>%1 / 实际达到的 PFLOP-小时</translation>
+    </message>
+    <message>
+        <source>Price source: %1</source>
+        <translation>价格来源：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TelemetryTab</name>
+    <message>
+        <source>Time window shown in the plots (Ctrl+1 … Ctrl+4)</source>
+        <extracomment>Selected GPU indices changed (a set of ints). Time window chosen in the tab (seconds, 0 = all). The secondary-series choice changed: &quot;auto&quot;, &quot;on&quot; or &quot;off&quot; (the window saves it).</extracomment>
+        <translation>曲线中显示的时间窗口 (Ctrl+1 … Ctrl+4)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling and recording go on (Space)</source>
+        <translation>冻结曲线；采样和录制继续进行 (Space)</translation>
+    </message>
+    <message>
+        <source>All GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>Show every GPU again</source>
+        <translation>重新显示所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Tick the GPUs to plot; each GPU keeps its colour everywhere</source>
+        <translation>勾选要绘制的 GPU；每个 GPU 在各处保持同一颜色</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>窗口：</translation>
+    </message>
+    <message>
+        <source>Secondary series</source>
+        <translation>次要序列</translation>
+    </message>
+    <message>
+        <source>Draw the pale series too: memory utilization, memory clock, PCIe and NVLink transmit.
+By default they are drawn only while %1 or fewer GPUs are plotted, which keeps the plots legible and the redraws cheap.
+Tick or untick to choose yourself; the choice is remembered.</source>
+        <translation>同时绘制浅色的次要序列：显存利用率、显存时钟、PCIe 和 NVLink 发送。
+默认仅在绘制的 GPU 不超过 %1 个时才绘制它们，以保持曲线清晰、重绘开销低。
+勾选或取消勾选可自行决定；你的选择会被记住。</translation>
+    </message>
+    <message>
+        <source>Values under the mouse cursor</source>
+        <translation>鼠标光标处的数值</translation>
+    </message>
+    <message>
+        <source>Throttle reasons seen in the window, by colour</source>
+        <translation>此窗口内出现的降频原因，按颜色区分</translation>
+    </message>
+    <message>
+        <source>GPU %1 %2 — tick to plot</source>
+        <translation>GPU %1 %2 — 勾选以绘制</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Throttle reasons: </source>
+        <translation>降频原因：</translation>
+    </message>
+    <message>
+        <source>No throttling in this window.</source>
+        <translation>此窗口内没有降频。</translation>
+    </message>
+</context>
+<context>
+    <name>TopologyTab</name>
+    <message>
+        <source>How each pair of GPUs is connected (nvidia-smi topo -m). NV# = number of NVLinks; hover a cell for the meaning.</source>
+        <extracomment>Detail rows: (label, getter). Labels are translated when shown.</extracomment>
+        <translation>每对 GPU 之间的连接方式（nvidia-smi topo -m）。NV# = NVLink 数量；将鼠标悬停在单元格上可查看含义。</translation>
+    </message>
+    <message>
+        <source>Static facts per GPU (nvidia-smi -q)</source>
+        <translation>每个 GPU 的静态信息（nvidia-smi -q）</translation>
+    </message>
+    <message>
+        <source>GPU interconnect</source>
+        <translation>GPU 互连</translation>
+    </message>
+    <message>
+        <source>NV# = NVLinks · PIX/PXB = PCIe switch · PHB = host bridge · NODE = same NUMA node · SYS = across NUMA nodes</source>
+        <translation>NV# = NVLink 数 · PIX/PXB = PCIe 交换芯片 · PHB = 主机桥 · NODE = 同一 NUMA 节点 · SYS = 跨 NUMA 节点</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Host %1</source>
+        <translation>主机 %1</translation>
+    </message>
+    <message>
+        <source>Driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>NVML %1</source>
+        <translation>NVML %1</translation>
+    </message>
+</context>
+</TS>
