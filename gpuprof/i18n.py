@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from importlib import resources
 
 from gpuprof.errors import InputError
 
@@ -45,6 +43,7 @@ _loaded: dict[str, dict[str, str]] = {}
 
 def load_catalog(text: str, *, where: str = "catalog") -> dict[str, str]:
     """``{English: translation}`` from the text of a ``.ts`` file; unfinished ones are left out."""
+    import xml.etree.ElementTree as ET  # here, not at import: start-up stays quick in English
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -64,6 +63,8 @@ def load_catalog(text: str, *, where: str = "catalog") -> dict[str, str]:
 
 def _bundled(lang: str) -> dict[str, str]:
     if lang not in _loaded:
+        from importlib import resources
+
         name = f"gpuprof_{lang}.ts"
         try:
             text = resources.files("gpuprof.resources").joinpath("i18n", name).read_text("utf-8")
