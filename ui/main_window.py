@@ -934,47 +934,43 @@ class MainWindow(QMainWindow):
         self.about_action = action(self.tr("&About gpuprof"), self.show_about, "F1",
                                    self.tr("Versions of gpuprof, Qt, the driver and CUDA (F1)"))
 
-        self.theme_actions = QActionGroup(self)
-        for name, title in (("light", self.tr("&Light theme")), ("dark", self.tr("&Dark theme"))):
-            a = QAction(title, self.theme_actions)
-            a.setCheckable(True)
-            a.setData(name)
-            a.setChecked(name == self.theme.name)
-            a.setToolTip(self.tr("Switch the colour theme (Ctrl+T toggles)"))
-            a.triggered.connect(lambda _=False, n=name: self.apply_theme(n))
+        def choices(items: Any, checked: Any, slot: Callable[[Any], None]) -> QActionGroup:
+            """A group of exclusive checkable actions: ``items`` are (value, title, tip[, shortcut])."""
+            group = QActionGroup(self)
+            for value, title, tip, *shortcut in items:
+                a = QAction(title, group)
+                a.setCheckable(True)
+                a.setData(value)
+                a.setChecked(checked(value))
+                a.setToolTip(tip)
+                if shortcut:
+                    a.setShortcut(QKeySequence(shortcut[0]))
+                    self.addAction(a)
+                a.triggered.connect(lambda _=False, v=value: slot(v))
+            return group
+
+        theme_tip = self.tr("Switch the colour theme (Ctrl+T toggles)")
+        self.theme_actions = choices(
+            [("light", self.tr("&Light theme"), theme_tip), ("dark", self.tr("&Dark theme"), theme_tip)],
+            lambda name: name == self.theme.name, self.apply_theme)
         self.toggle_theme_action = action(
             self.tr("Toggle theme"), lambda: self.apply_theme(
                 "dark" if self.theme.name == "light" else "light"),
             "Ctrl+T", self.tr("Switch between light and dark (Ctrl+T)"))
-
-        self.interval_actions = QActionGroup(self)
-        for seconds in INTERVALS_S:
-            a = QAction(self.tr("%1 s").replace("%1", f"{seconds:g}"), self.interval_actions)
-            a.setCheckable(True)
-            a.setData(seconds)
-            a.setChecked(abs(seconds - self.interval_s) < 1e-9)
-            a.setToolTip(self.tr("Poll the GPUs every %1 s").replace("%1", f"{seconds:g}"))
-            a.triggered.connect(lambda _=False, s=seconds: self.set_interval(s))
-
-        self.language_actions = QActionGroup(self)
-        for code, title in (("auto", self.tr("Automatic (from the system)")), *LANGUAGES.items()):
-            a = QAction(title, self.language_actions)
-            a.setCheckable(True)
-            a.setData(code)
-            a.setChecked(code == self.settings.language)
-            a.setToolTip(self.tr("Language of the app; takes effect at the next start"))
-            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
-
-        self.window_actions = QActionGroup(self)
-        for n, seconds in enumerate(TIME_WINDOWS_S, start=1):
-            a = QAction(time_window_label(seconds), self.window_actions)
-            a.setCheckable(True)
-            a.setData(seconds)
-            a.setShortcut(QKeySequence(f"Ctrl+{n}"))
-            a.setChecked(seconds == self.state.time_window_s)
-            a.setToolTip(self.tr("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)))
-            a.triggered.connect(lambda _=False, s=seconds: self.set_time_window(s))
-            self.addAction(a)
+        self.interval_actions = choices(
+            [(s, self.tr("%1 s").replace("%1", f"{s:g}"),
+              self.tr("Poll the GPUs every %1 s").replace("%1", f"{s:g}")) for s in INTERVALS_S],
+            lambda s: abs(s - self.interval_s) < 1e-9, self.set_interval)
+        language_tip = self.tr("Language of the app; takes effect at the next start")
+        self.language_actions = choices(
+            [(code, title, language_tip)
+             for code, title in (("auto", self.tr("Automatic (from the system)")), *LANGUAGES.items())],
+            lambda code: code == self.settings.language, self.set_language)
+        self.window_actions = choices(
+            [(s, time_window_label(s),
+              self.tr("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)), f"Ctrl+{n}")
+             for n, s in enumerate(TIME_WINDOWS_S, start=1)],
+            lambda s: s == self.state.time_window_s, self.set_time_window)
 
         for n in range(1, 10):
             a = QAction(self)
