@@ -10,7 +10,7 @@ The language is chosen once at start-up by :func:`set_language`: ``--lang``, els
 ``GPUPROF_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh…`` → ``zh_CN``).
 Update the catalog after changing texts with::
 
-    pyside6-lupdate ui/*.py $(git ls-files 'gpuprof/*.py') -tr-function-alias tr+=_t \\
+    pyside6-lupdate ui/*.py $(git ls-files 'gpuprof/*.py') -tr-function-alias tr+=_t,tr+=N_ \\
         -locations none -no-obsolete -ts resources/i18n/gpuprof_zh_CN.ts
 """
 
@@ -24,6 +24,7 @@ from gpuprof.errors import InputError
 
 __all__ = [
     "LANGUAGES",
+    "N_",
     "language",
     "load_catalog",
     "lookup",
@@ -107,6 +108,12 @@ def set_language(value: str | None = None) -> str:
     with _lock:
         _language, _catalog = lang, catalog
     return lang
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog where it is defined (a table of titles, say) and translate it
+    where it is shown; returns it unchanged (gettext's ``N_``, Qt's ``QT_TR_NOOP``)."""
+    return text
 
 
 def language() -> str:

@@ -117,7 +117,7 @@ def test_every_text_in_the_code_is_in_the_catalog(tmp_path):
     files = sorted(str(p) for p in (ROOT / "ui").glob("*.py")) + sorted(
         str(p) for p in (ROOT / "gpuprof").rglob("*.py"))
     fresh = tmp_path / "fresh.ts"
-    proc = subprocess.run([lupdate, *files, "-tr-function-alias", "tr+=_t", "-locations", "none",
+    proc = subprocess.run([lupdate, *files, "-tr-function-alias", "tr+=_t,tr+=N_", "-locations", "none",
                            "-ts", str(fresh)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     in_code = {m.findtext("source") for m in ET.parse(fresh).getroot().iter("message")}

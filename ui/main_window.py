@@ -16,7 +16,7 @@ from typing import Any
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
-from gpuprof.i18n import LANGUAGES
+from gpuprof.i18n import LANGUAGES, N_
 from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
 from gpuprof.units import NA, fmt_duration
@@ -67,17 +67,17 @@ def _t(text: str) -> str:
 
 
 _DEFAULT_HINTS = {
-    SourceState.LIBRARY_NOT_FOUND: "Install the NVIDIA driver (it ships libnvidia-ml); "
-                                   "on a machine without an NVIDIA GPU, try --demo.",
-    SourceState.DRIVER_NOT_LOADED: "Load the driver (sudo modprobe nvidia) or reboot after "
-                                   "installing it; check `nvidia-smi`.",
-    SourceState.VERSION_MISMATCH: "The kernel driver and the user-space library differ: "
-                                  "reboot after a driver update.",
-    SourceState.NO_PERMISSION: "Run as a user in the video group, or ask the administrator.",
-    SourceState.NO_GPUS: "No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`.",
-    SourceState.GPU_LOST: "Check `dmesg` for Xid errors; a GPU that fell off the bus needs a "
-                          "reset (nvidia-smi -r) or a reboot. The other GPUs keep updating.",
-    SourceState.ERROR: "See the message; sampling goes on for what still answers.",
+    SourceState.LIBRARY_NOT_FOUND: N_("Install the NVIDIA driver (it ships libnvidia-ml); "
+                                   "on a machine without an NVIDIA GPU, try --demo."),
+    SourceState.DRIVER_NOT_LOADED: N_("Load the driver (sudo modprobe nvidia) or reboot after "
+                                   "installing it; check `nvidia-smi`."),
+    SourceState.VERSION_MISMATCH: N_("The kernel driver and the user-space library differ: "
+                                  "reboot after a driver update."),
+    SourceState.NO_PERMISSION: N_("Run as a user in the video group, or ask the administrator."),
+    SourceState.NO_GPUS: N_("No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`."),
+    SourceState.GPU_LOST: N_("Check `dmesg` for Xid errors; a GPU that fell off the bus needs a "
+                          "reset (nvidia-smi -r) or a reboot. The other GPUs keep updating."),
+    SourceState.ERROR: N_("See the message; sampling goes on for what still answers."),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuprof.i18n import N_
 from gpuprof.telemetry.model import ProcessSample
 from gpuprof.units import NA, fmt_bytes, fmt_pct
 from PySide6.QtCore import (
@@ -39,24 +40,24 @@ def _t(text: str) -> str:
 
 #: (attribute, header) per column; headers are translated when shown.
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("pid", "PID"),
-    ("user", "User"),
-    ("name", "Name"),
-    ("gpu_index", "GPU"),
-    ("gpu_mem_bytes", "GPU memory"),
-    ("sm_util_pct", "SM %"),
-    ("kind", "Type"),
-    ("cmdline", "Command line"),
+    ("pid", N_("PID")),
+    ("user", N_("User")),
+    ("name", N_("Name")),
+    ("gpu_index", N_("GPU")),
+    ("gpu_mem_bytes", N_("GPU memory")),
+    ("sm_util_pct", N_("SM %")),
+    ("kind", N_("Type")),
+    ("cmdline", N_("Command line")),
 )
 _TOOLTIPS = {
-    "pid": "Process id",
-    "user": "Owner of the process",
-    "name": "Executable name",
-    "gpu_index": "GPU the process runs on",
-    "gpu_mem_bytes": "GPU memory used by the process (nvidia-smi: GPU Memory Usage)",
-    "sm_util_pct": "Share of SM time used by the process (nvidia-smi pmon: sm)",
-    "kind": "Compute (C), graphics (G) or both",
-    "cmdline": "Full command line; hover a row to read it all",
+    "pid": N_("Process id"),
+    "user": N_("Owner of the process"),
+    "name": N_("Executable name"),
+    "gpu_index": N_("GPU the process runs on"),
+    "gpu_mem_bytes": N_("GPU memory used by the process (nvidia-smi: GPU Memory Usage)"),
+    "sm_util_pct": N_("Share of SM time used by the process (nvidia-smi pmon: sm)"),
+    "kind": N_("Compute (C), graphics (G) or both"),
+    "cmdline": N_("Full command line; hover a row to read it all"),
 }
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import GpuprofError
+from gpuprof.i18n import N_
 from gpuprof.report.model import Report
 from gpuprof.telemetry.model import Snapshot, SourceKind
 from PySide6.QtCore import QCoreApplication, QStandardPaths
@@ -36,9 +37,9 @@ __all__ = ["MAX_SNAPSHOTS", "ReportDialog", "add_report_action", "report_from_wi
 
 #: Snapshots kept for the report: one hour at the default 1 s interval.
 MAX_SNAPSHOTS = 3600
-_FORMATS = (("html", "HTML (one self-contained file)", "*.html"),
-            ("pdf", "PDF", "*.pdf"),
-            ("json", "JSON (docs/report-schema.md)", "*.json"))
+_FORMATS = (("html", N_("HTML (one self-contained file)"), "*.html"),
+            ("pdf", N_("PDF"), "*.pdf"),
+            ("json", N_("JSON (docs/report-schema.md)"), "*.json"))
 
 
 def _t(text: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from gpuprof.i18n import N_
 from gpuprof.telemetry.history import Block
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
@@ -72,24 +73,24 @@ class PlotSpec:
 
 # Titles are marked for translation with QT_TRANSLATE_NOOP semantics: translated when shown.
 PLOT_SPECS: tuple[PlotSpec, ...] = (
-    PlotSpec("util", "Utilization — GPU (bright), memory (pale)", "%",
-             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis="util",
-             title_primary="Utilization — GPU (memory: not drawn)"),
-    PlotSpec("mem", "Memory used", "GiB", ("mem_used_bytes",), scale=1 / 2**30, digits=1,
-             axis="used"),
-    PlotSpec("power", "Power draw (limit: dashed line)", "W", ("power_w",), axis="power"),
-    PlotSpec("temp", "GPU temperature (slowdown: dashed line)", "°C", ("temp_gpu_c",), axis="temp"),
-    PlotSpec("clock", "Clocks — SM (bright), memory (pale)", "MHz",
-             ("clock_sm_mhz", "clock_mem_mhz"), axis="clock",
-             title_primary="Clocks — SM (memory clock: not drawn)"),
-    PlotSpec("pcie", "PCIe — receive (bright), transmit (pale)", "GB/s",
-             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis="rate",
-             title_primary="PCIe — receive (transmit: not drawn)"),
-    PlotSpec("nvlink", "NVLink — receive (bright), transmit (pale)", "GB/s",
-             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis="rate",
-             title_primary="NVLink — receive (transmit: not drawn)"),
-    PlotSpec("host", "Host CPU utilization", "%", (), y_max=100.0, host_field="cpu_pct",
-             axis="CPU"),
+    PlotSpec("util", N_("Utilization — GPU (bright), memory (pale)"), "%",
+             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis=N_("util"),
+             title_primary=N_("Utilization — GPU (memory: not drawn)")),
+    PlotSpec("mem", N_("Memory used"), "GiB", ("mem_used_bytes",), scale=1 / 2**30, digits=1,
+             axis=N_("used")),
+    PlotSpec("power", N_("Power draw (limit: dashed line)"), "W", ("power_w",), axis=N_("power")),
+    PlotSpec("temp", N_("GPU temperature (slowdown: dashed line)"), "°C", ("temp_gpu_c",), axis=N_("temp")),
+    PlotSpec("clock", N_("Clocks — SM (bright), memory (pale)"), "MHz",
+             ("clock_sm_mhz", "clock_mem_mhz"), axis=N_("clock"),
+             title_primary=N_("Clocks — SM (memory clock: not drawn)")),
+    PlotSpec("pcie", N_("PCIe — receive (bright), transmit (pale)"), "GB/s",
+             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis=N_("rate"),
+             title_primary=N_("PCIe — receive (transmit: not drawn)")),
+    PlotSpec("nvlink", N_("NVLink — receive (bright), transmit (pale)"), "GB/s",
+             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis=N_("rate"),
+             title_primary=N_("NVLink — receive (transmit: not drawn)")),
+    PlotSpec("host", N_("Host CPU utilization"), "%", (), y_max=100.0, host_field="cpu_pct",
+             axis=N_("CPU")),
 )
 
 #: Every GPU / host field some plot draws: fetched together, once per frame.

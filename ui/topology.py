@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpuprof.i18n import N_
 from gpuprof.telemetry.model import DeviceInfo, SystemInfo, Topology
 from gpuprof.units import NA, fmt_bytes, fmt_num
 from PySide6.QtCore import QCoreApplication, Qt
@@ -31,12 +32,12 @@ def _t(text: str) -> str:
 
 
 _LINKS = {
-    "X": "Self",
-    "SYS": "PCIe plus the SMP interconnect between NUMA nodes (e.g. QPI/UPI): the slowest path",
-    "NODE": "PCIe plus the interconnect between PCIe host bridges within one NUMA node",
-    "PHB": "PCIe through a PCIe host bridge (typically the CPU)",
-    "PXB": "PCIe through several PCIe bridges, without the host bridge",
-    "PIX": "PCIe through at most one PCIe bridge",
+    "X": N_("Self"),
+    "SYS": N_("PCIe plus the SMP interconnect between NUMA nodes (e.g. QPI/UPI): the slowest path"),
+    "NODE": N_("PCIe plus the interconnect between PCIe host bridges within one NUMA node"),
+    "PHB": N_("PCIe through a PCIe host bridge (typically the CPU)"),
+    "PXB": N_("PCIe through several PCIe bridges, without the host bridge"),
+    "PIX": N_("PCIe through at most one PCIe bridge"),
 }
 
 
@@ -63,30 +64,30 @@ def _mode(current: bool | None, pending: bool | None) -> str:
 
 #: Detail rows: (label, getter). Labels are translated when shown.
 DETAIL_ROWS: tuple[tuple[str, Callable[[DeviceInfo], str]], ...] = (
-    ("Name", lambda d: d.name),
-    ("UUID", lambda d: d.uuid or NA),
-    ("PCI bus id", lambda d: d.pci_bus_id or NA),
-    ("Architecture", lambda d: d.architecture or NA),
-    ("Compute capability",
+    (N_("Name"), lambda d: d.name),
+    (N_("UUID"), lambda d: d.uuid or NA),
+    (N_("PCI bus id"), lambda d: d.pci_bus_id or NA),
+    (N_("Architecture"), lambda d: d.architecture or NA),
+    (N_("Compute capability"),
      lambda d: f"{d.compute_capability[0]}.{d.compute_capability[1]}" if d.compute_capability else NA),
-    ("Memory", lambda d: fmt_bytes(d.memory_total_bytes)),
-    ("VBIOS", lambda d: d.vbios_version or NA),
-    ("Serial", lambda d: d.serial or NA),
-    ("ECC mode", lambda d: _mode(d.ecc_mode_current, d.ecc_mode_pending)),
-    ("MIG mode", lambda d: _mode(d.mig_mode_current, d.mig_mode_pending)),
-    ("MIG devices", lambda d: ", ".join(m.name for m in d.mig_devices) or "—"),
-    ("Persistence mode", lambda d: _bool(d.persistence_mode)),
-    ("Compute mode", lambda d: d.compute_mode or NA),
-    ("Power limit default", lambda d: fmt_num(d.power_default_limit_w, "W")),
-    ("Power limit range", lambda d: f"{fmt_num(d.power_min_limit_w, 'W')} – "
+    (N_("Memory"), lambda d: fmt_bytes(d.memory_total_bytes)),
+    (N_("VBIOS"), lambda d: d.vbios_version or NA),
+    (N_("Serial"), lambda d: d.serial or NA),
+    (N_("ECC mode"), lambda d: _mode(d.ecc_mode_current, d.ecc_mode_pending)),
+    (N_("MIG mode"), lambda d: _mode(d.mig_mode_current, d.mig_mode_pending)),
+    (N_("MIG devices"), lambda d: ", ".join(m.name for m in d.mig_devices) or "—"),
+    (N_("Persistence mode"), lambda d: _bool(d.persistence_mode)),
+    (N_("Compute mode"), lambda d: d.compute_mode or NA),
+    (N_("Power limit default"), lambda d: fmt_num(d.power_default_limit_w, "W")),
+    (N_("Power limit range"), lambda d: f"{fmt_num(d.power_min_limit_w, 'W')} – "
                                     f"{fmt_num(d.power_max_limit_w, 'W')}"),
-    ("SM clock max", lambda d: fmt_num(d.sm_clock_max_mhz, "MHz")),
-    ("Memory clock max", lambda d: fmt_num(d.mem_clock_max_mhz, "MHz")),
-    ("Slowdown temperature", lambda d: fmt_num(d.temp_slowdown_c, "°C")),
-    ("Shutdown temperature", lambda d: fmt_num(d.temp_shutdown_c, "°C")),
-    ("PCIe max link", lambda d: (f"Gen{d.pcie_gen_max} x{d.pcie_width_max}"
+    (N_("SM clock max"), lambda d: fmt_num(d.sm_clock_max_mhz, "MHz")),
+    (N_("Memory clock max"), lambda d: fmt_num(d.mem_clock_max_mhz, "MHz")),
+    (N_("Slowdown temperature"), lambda d: fmt_num(d.temp_slowdown_c, "°C")),
+    (N_("Shutdown temperature"), lambda d: fmt_num(d.temp_shutdown_c, "°C")),
+    (N_("PCIe max link"), lambda d: (f"Gen{d.pcie_gen_max} x{d.pcie_width_max}"
                                  if d.pcie_gen_max else NA)),
-    ("NVLinks", lambda d: str(d.nvlink_count)),
+    (N_("NVLinks"), lambda d: str(d.nvlink_count)),
 )
 
 

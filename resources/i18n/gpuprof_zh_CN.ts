@@ -177,8 +177,36 @@
         <translation>GPU {i}</translation>
     </message>
     <message>
-        <source>GPU %1 lost: it stopped answering.</source>
+        <source>Install the NVIDIA driver (it ships libnvidia-ml); on a machine without an NVIDIA GPU, try --demo.</source>
         <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Delay before the demo history is built (ms).</extracomment>
+        <translation>请安装 NVIDIA 驱动（其中包含 libnvidia-ml）；在没有 NVIDIA GPU 的机器上，可试试 --demo。</translation>
+    </message>
+    <message>
+        <source>Load the driver (sudo modprobe nvidia) or reboot after installing it; check `nvidia-smi`.</source>
+        <translation>请加载驱动（sudo modprobe nvidia）或在安装后重启；并检查 `nvidia-smi`。</translation>
+    </message>
+    <message>
+        <source>The kernel driver and the user-space library differ: reboot after a driver update.</source>
+        <translation>内核驱动与用户态库版本不一致：更新驱动后请重启。</translation>
+    </message>
+    <message>
+        <source>Run as a user in the video group, or ask the administrator.</source>
+        <translation>请以 video 组中的用户运行，或联系管理员。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`.</source>
+        <translation>看不到任何 NVIDIA GPU。请检查 CUDA_VISIBLE_DEVICES 和 `nvidia-smi`。</translation>
+    </message>
+    <message>
+        <source>Check `dmesg` for Xid errors; a GPU that fell off the bus needs a reset (nvidia-smi -r) or a reboot. The other GPUs keep updating.</source>
+        <translation>请用 `dmesg` 检查 Xid 错误；从总线上掉线的 GPU 需要重置（nvidia-smi -r）或重启。其他 GPU 会继续更新。</translation>
+    </message>
+    <message>
+        <source>See the message; sampling goes on for what still answers.</source>
+        <translation>请查看消息；仍有响应的部分会继续采样。</translation>
+    </message>
+    <message>
+        <source>GPU %1 lost: it stopped answering.</source>
         <translation>GPU %1 已丢失：它停止了响应。</translation>
     </message>
     <message>
@@ -230,6 +258,66 @@
         <translation>来源：%1</translation>
     </message>
     <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Rank: fitting first, then the objective (cheapest or fastest)</source>
+        <translation>排名：先按能否容纳，再按优化目标（最便宜或最快）</translation>
+    </message>
+    <message>
+        <source>★</source>
+        <translation>★</translation>
+    </message>
+    <message>
+        <source>★ = on the Pareto front of time against cost: nothing else is both faster and cheaper</source>
+        <translation>★ = 位于时间-成本的帕累托前沿：没有其他配置既更快又更便宜</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>云厂商</translation>
+    </message>
+    <message>
+        <source>Cloud provider (&quot;local&quot; is this machine)</source>
+        <translation>云厂商（"local" 为本机）</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Instance type; &quot;N×&quot; when the job needs N nodes</source>
+        <translation>实例类型；作业需要 N 个节点时显示 "N×"</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Region of the price</source>
+        <translation>价格所属区域</translation>
+    </message>
+    <message>
+        <source>GPUs in the whole configuration (all nodes) and their model</source>
+        <translation>整个配置（所有节点）中的 GPU 数量及型号</translation>
+    </message>
+    <message>
+        <source>Memory / GPU</source>
+        <translation>显存 / GPU</translation>
+    </message>
+    <message>
+        <source>Memory the workload needs per GPU / memory each GPU has</source>
+        <translation>工作负载每个 GPU 所需显存 / 每个 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>可容纳</translation>
+    </message>
+    <message>
+        <source>Whether the workload fits in GPU memory with 15% headroom</source>
+        <translation>在保留 15% 余量的情况下工作负载能否放入 GPU 显存</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -238,12 +326,100 @@
         <translation>否</translation>
     </message>
     <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Estimated wall-clock time of the job, hours (spot: +10% for restarts)</source>
+        <translation>作业的预计墙钟时间，小时（竞价：重启另加 10%）</translation>
+    </message>
+    <message>
+        <source>vs here</source>
+        <translation>对比本机</translation>
+    </message>
+    <message>
+        <source>How many times faster than this machine (&gt; 1: faster)</source>
+        <translation>比本机快多少倍（&gt; 1：更快）</translation>
+    </message>
+    <message>
+        <source>Job cost</source>
+        <translation>作业成本</translation>
+    </message>
+    <message>
+        <source>Cost of the whole job on the basis used for ranking (on-demand, or spot when spot is allowed and offered), USD</source>
+        <translation>按排序所用计价方式（按需；允许且提供竞价时为竞价）计算的整个作业成本，USD</translation>
+    </message>
+    <message>
         <source>spot</source>
         <translation>竞价</translation>
     </message>
     <message>
+        <source>$/h</source>
+        <translation>$/h</translation>
+    </message>
+    <message>
+        <source>Price per hour of all nodes on the ranking basis, USD/h</source>
+        <translation>按排序计价方式计算的所有节点每小时价格，USD/h</translation>
+    </message>
+    <message>
+        <source>Prices as of</source>
+        <translation>价格日期</translation>
+    </message>
+    <message>
+        <source>Date of the prices in this row (prices change; check the provider)</source>
+        <translation>本行价格的日期（价格会变动，请向云厂商核实）</translation>
+    </message>
+    <message>
+        <source>On-demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>Whole job at the on-demand price, USD</source>
+        <translation>按按需价格计算的整个作业，USD</translation>
+    </message>
+    <message>
+        <source>Spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>Whole job at the spot price (+10% time for checkpoints and interruptions), USD</source>
+        <translation>按竞价价格计算的整个作业（检查点与中断另加 10% 时间），USD</translation>
+    </message>
+    <message>
+        <source>Reserved 1y</source>
+        <translation>预留 1 年</translation>
+    </message>
+    <message>
+        <source>Whole job at the 1-year reserved price, USD</source>
+        <translation>按 1 年预留价格计算的整个作业，USD</translation>
+    </message>
+    <message>
+        <source>Reserved 3y</source>
+        <translation>预留 3 年</translation>
+    </message>
+    <message>
+        <source>Whole job at the 3-year reserved price, USD</source>
+        <translation>按 3 年预留价格计算的整个作业，USD</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>Share of the spec peak the job achieves: base × multi-GPU scaling; &quot;measured&quot; when benchmarked on this machine</source>
+        <translation>作业达到的规格峰值比例：基准 × 多 GPU 扩展系数；在本机跑过基准测试时标为 "measured"</translation>
+    </message>
+    <message>
         <source>measured</source>
         <translation>实测</translation>
+    </message>
+    <message>
+        <source>$/PFLOP-h</source>
+        <translation>$/PFLOP-h</translation>
+    </message>
+    <message>
+        <source>USD per achieved PFLOP-hour (price per hour ÷ achieved PFLOP/s)</source>
+        <translation>每实际 PFLOP-小时的 USD（每小时价格 ÷ 实际 PFLOP/s）</translation>
     </message>
     <message>
         <source>unknown date</source>
@@ -294,8 +470,20 @@
         <translation>%1 · %2（超出表格的行数）</translation>
     </message>
     <message>
-        <source>Export report</source>
+        <source>HTML (one self-contained file)</source>
         <extracomment>Snapshots kept for the report: one hour at the default 1 s interval.</extracomment>
+        <translation>HTML（单个自包含文件）</translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <source>JSON (docs/report-schema.md)</source>
+        <translation>JSON（docs/report-schema.md）</translation>
+    </message>
+    <message>
+        <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
@@ -369,8 +557,142 @@
         <translation>各 GPU 的降频原因（时钟被压低时着色）</translation>
     </message>
     <message>
+        <source>PID</source>
+        <extracomment>(attribute, header) per column; headers are translated when shown.</extracomment>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <extracomment>Detail rows: (label, getter). Labels are translated when shown.</extracomment>
+        <translation>名称</translation>
+    </message>
+    <message>
         <source>GPU</source>
         <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>SM %</source>
+        <translation>SM %</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>Process id</source>
+        <translation>进程 ID</translation>
+    </message>
+    <message>
+        <source>Owner of the process</source>
+        <translation>进程所属用户</translation>
+    </message>
+    <message>
+        <source>Executable name</source>
+        <translation>可执行文件名</translation>
+    </message>
+    <message>
+        <source>GPU the process runs on</source>
+        <translation>进程所在的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU memory used by the process (nvidia-smi: GPU Memory Usage)</source>
+        <translation>进程占用的 GPU 显存（nvidia-smi：GPU Memory Usage）</translation>
+    </message>
+    <message>
+        <source>Share of SM time used by the process (nvidia-smi pmon: sm)</source>
+        <translation>进程占用的 SM 时间比例（nvidia-smi pmon：sm）</translation>
+    </message>
+    <message>
+        <source>Compute (C), graphics (G) or both</source>
+        <translation>计算（C）、图形（G）或两者</translation>
+    </message>
+    <message>
+        <source>Full command line; hover a row to read it all</source>
+        <translation>完整命令行；将鼠标悬停在行上可查看全部</translation>
+    </message>
+    <message>
+        <source>Utilization — GPU (bright), memory (pale)</source>
+        <translation>利用率 — GPU（亮色），显存（浅色）</translation>
+    </message>
+    <message>
+        <source>util</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Utilization — GPU (memory: not drawn)</source>
+        <translation>利用率 — GPU（显存：未绘制）</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>已用显存</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>Power draw (limit: dashed line)</source>
+        <translation>功耗（上限：虚线）</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>GPU temperature (slowdown: dashed line)</source>
+        <translation>GPU 温度（降频温度：虚线）</translation>
+    </message>
+    <message>
+        <source>temp</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Clocks — SM (bright), memory (pale)</source>
+        <translation>时钟 — SM（亮色），显存（浅色）</translation>
+    </message>
+    <message>
+        <source>clock</source>
+        <translation>时钟</translation>
+    </message>
+    <message>
+        <source>Clocks — SM (memory clock: not drawn)</source>
+        <translation>时钟 — SM（显存时钟：未绘制）</translation>
+    </message>
+    <message>
+        <source>PCIe — receive (bright), transmit (pale)</source>
+        <translation>PCIe — 接收（亮色），发送（浅色）</translation>
+    </message>
+    <message>
+        <source>rate</source>
+        <translation>速率</translation>
+    </message>
+    <message>
+        <source>PCIe — receive (transmit: not drawn)</source>
+        <translation>PCIe — 接收（发送：未绘制）</translation>
+    </message>
+    <message>
+        <source>NVLink — receive (bright), transmit (pale)</source>
+        <translation>NVLink — 接收（亮色），发送（浅色）</translation>
+    </message>
+    <message>
+        <source>NVLink — receive (transmit: not drawn)</source>
+        <translation>NVLink — 接收（发送：未绘制）</translation>
+    </message>
+    <message>
+        <source>Host CPU utilization</source>
+        <translation>主机 CPU 利用率</translation>
     </message>
     <message>
         <source>limit %1</source>
@@ -393,6 +715,30 @@
         <translation>发送</translation>
     </message>
     <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>PCIe plus the SMP interconnect between NUMA nodes (e.g. QPI/UPI): the slowest path</source>
+        <translation>PCIe 加 NUMA 节点间的 SMP 互连（如 QPI/UPI）：最慢的路径</translation>
+    </message>
+    <message>
+        <source>PCIe plus the interconnect between PCIe host bridges within one NUMA node</source>
+        <translation>PCIe 加同一 NUMA 节点内 PCIe 主桥之间的互连</translation>
+    </message>
+    <message>
+        <source>PCIe through a PCIe host bridge (typically the CPU)</source>
+        <translation>经过一个 PCIe 主桥（通常是 CPU）的 PCIe</translation>
+    </message>
+    <message>
+        <source>PCIe through several PCIe bridges, without the host bridge</source>
+        <translation>经过多个 PCIe 桥、不经过主桥的 PCIe</translation>
+    </message>
+    <message>
+        <source>PCIe through at most one PCIe bridge</source>
+        <translation>最多经过一个 PCIe 桥的 PCIe</translation>
+    </message>
+    <message>
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
@@ -411,6 +757,86 @@
     <message>
         <source>(pending: %1)</source>
         <translation>（待生效：%1）</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>PCI bus id</source>
+        <translation>PCI 总线 ID</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>VBIOS</source>
+        <translation>VBIOS</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>序列号</translation>
+    </message>
+    <message>
+        <source>ECC mode</source>
+        <translation>ECC 模式</translation>
+    </message>
+    <message>
+        <source>MIG mode</source>
+        <translation>MIG 模式</translation>
+    </message>
+    <message>
+        <source>MIG devices</source>
+        <translation>MIG 设备</translation>
+    </message>
+    <message>
+        <source>Persistence mode</source>
+        <translation>持久模式</translation>
+    </message>
+    <message>
+        <source>Compute mode</source>
+        <translation>计算模式</translation>
+    </message>
+    <message>
+        <source>Power limit default</source>
+        <translation>默认功耗上限</translation>
+    </message>
+    <message>
+        <source>Power limit range</source>
+        <translation>功耗上限范围</translation>
+    </message>
+    <message>
+        <source>SM clock max</source>
+        <translation>最大 SM 时钟</translation>
+    </message>
+    <message>
+        <source>Memory clock max</source>
+        <translation>最大显存时钟</translation>
+    </message>
+    <message>
+        <source>Slowdown temperature</source>
+        <translation>降频温度</translation>
+    </message>
+    <message>
+        <source>Shutdown temperature</source>
+        <translation>关机温度</translation>
+    </message>
+    <message>
+        <source>PCIe max link</source>
+        <translation>PCIe 最大链路</translation>
+    </message>
+    <message>
+        <source>NVLinks</source>
+        <translation>NVLink 数</translation>
     </message>
     <message>
         <source>not a gpuprof benchmark run (format is {f!r})</source>
@@ -2530,7 +2956,6 @@ net %3 in / %4 out</source>
     <name>ProcessesTab</name>
     <message>
         <source>Filter by pid, user, name, GPU or command line</source>
-        <extracomment>(attribute, header) per column; headers are translated when shown.</extracomment>
         <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
     </message>
     <message>
@@ -3038,7 +3463,6 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <name>TopologyTab</name>
     <message>
         <source>How each pair of GPUs is connected (nvidia-smi topo -m). NV# = number of NVLinks; hover a cell for the meaning.</source>
-        <extracomment>Detail rows: (label, getter). Labels are translated when shown.</extracomment>
         <translation>每对 GPU 之间的连接方式（nvidia-smi topo -m）。NV# = NVLink 数量；将鼠标悬停在单元格上可查看含义。</translation>
     </message>
     <message>
