@@ -192,3 +192,13 @@ def test_missing_chinese_font_is_reported(make_window, monkeypatch):
     assert "fonts-noto-cjk" in missing_font_warning()
     monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["Noto Sans CJK SC"]))
     assert missing_font_warning() is None
+
+
+def test_no_translated_text_hides_inside_an_f_string():
+    # lupdate does not look inside f-strings: tr('…') / _t('…') there never reaches the catalog.
+    hidden = []
+    for path in sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "gpuprof").rglob("*.py")]):
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            if re.search(r"""\{[^{}]*\b(?:tr|_t|N_)\((['"])""", line) and re.search(r"""\bf['"]""", line):
+                hidden.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not hidden, "\n".join(hidden)

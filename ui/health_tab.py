@@ -503,7 +503,8 @@ class HealthTab(QWidget):
                 mark, note = f"<span style='color:{colours['ok']}'>✓</span>", ""
             rows.append(f"<tr><td style='padding-right:8px'><b>{mark}</b></td>"
                         f"<td>{html.escape(text)}{note}</td></tr>")
-        return (f"<p style='margin-top:24px'><b>{html.escape(self.tr('Checks in this window'))}</b>"
+        title = self.tr("Checks in this window")
+        return (f"<p style='margin-top:24px'><b>{html.escape(title)}</b>"
                 f"</p><table cellspacing='2'>{''.join(rows)}</table>")
 
     # -- display ----------------------------------------------------------------------------------
@@ -551,7 +552,8 @@ class HealthTab(QWidget):
         tick = f"<span style='color:{colours['ok']}'>✓</span>"
         items = "".join(f"<tr><td style='padding-right:8px'><b>{tick}</b></td>"
                         f"<td>{html.escape(c)}</td></tr>" for c in self.checks())
-        self.checks_label.setText(f"<p><b>{html.escape(self.tr('What was checked:'))}</b></p>"
+        what = self.tr("What was checked:")
+        self.checks_label.setText(f"<p><b>{html.escape(what)}</b></p>"
                                   f"<table cellspacing='3'>{items}</table>")
         if self._snaps and not self._busy_seen():
             self.clear_note.setText(_arg(self.tr(
@@ -614,13 +616,14 @@ class HealthTab(QWidget):
         if dev is not None:
             where += " · " + dev.name + (f" · {dev.pci_bus_id}" if dev.pci_bus_id else "")
         sev = self._severity_name(f.severity)
+        todo, check = self.tr("What to do:"), self.tr("Check: %1")
         return (
             f"<h3 style='margin-bottom:4px'><span style='color:{colours[f.severity]}'>"
             f"{html.escape(sev)}</span> — {html.escape(f.title)}</h3>"
             f"<p style='color:gray; margin-top:0'>{html.escape(where)}</p>"
             f"<p>{html.escape(f.detail)}</p>"
-            f"<p><b>{html.escape(self.tr('What to do:'))}</b> {_hint_html(f.hint)}</p>"
-            f"<p style='color:gray'>{html.escape(_arg(self.tr('Check: %1'), f.code))}</p>"
+            f"<p><b>{html.escape(todo)}</b> {_hint_html(f.hint)}</p>"
+            f"<p style='color:gray'>{html.escape(_arg(check, f.code))}</p>"
             + self._checklist_html()
         )
 
@@ -642,10 +645,11 @@ class HealthTab(QWidget):
         if not self.findings:
             lines.append(self.tr("What was checked:"))
             lines.extend(f"- {c}" for c in self.checks())
+        todo = self.tr("What to do:")
         for f in self.findings:
             lines.append(f"[{self._severity_name(f.severity).upper()}] {f.title}")
             lines.append(f"    {f.detail}")
-            lines.append(f"    {self.tr('What to do:')} {f.hint}")
+            lines.append(f"    {todo} {f.hint}")
         return "\n".join(lines).rstrip() + "\n"
 
     def copy_findings(self) -> None:

@@ -95,22 +95,22 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
         if status.message:
             text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[SourceState.GPU_LOST])
-        return f"lost:{gpus}", f"{text}  {_t('Hint:')} {hint}", "error"
+        return f"lost:{gpus}", text + "  " + _t("Hint:") + " " + hint, "error"
     if state in (SourceState.LIBRARY_NOT_FOUND, SourceState.DRIVER_NOT_LOADED, SourceState.NO_GPUS):
         text = _t("No NVIDIA GPU: showing host telemetry only.")
         if status.message:
             text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[state])
-        return f"nogpu:{state.value}", f"{text}  {_t('Hint:')} {hint}", "warning"
+        return f"nogpu:{state.value}", text + "  " + _t("Hint:") + " " + hint, "warning"
     if state is not SourceState.OK:
         text = _sentence(status.message or state.value)
         hint = status.hint or _t(_DEFAULT_HINTS.get(state, ""))
-        return f"state:{state.value}", f"{text}  {_t('Hint:')} {hint}", "error"
+        return f"state:{state.value}", text + "  " + _t("Hint:") + " " + hint, "error"
     if not status.process_info_permitted:
         text = _t("No permission to read other users' GPU processes: the process table is "
                   "incomplete.")
         hint = status.hint or _t("Run gpuprof as root or as the processes' owner to see them all.")
-        return "noproc", f"{text}  {_t('Hint:')} {hint}", "warning"
+        return "noproc", text + "  " + _t("Hint:") + " " + hint, "warning"
     return None
 
 

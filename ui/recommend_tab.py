@@ -812,11 +812,15 @@ class RecommendTab(QWidget):
             facts.append(self.tr("vs this machine: %1× faster").replace(
                 "%1", f"{r.speedup_vs_local:.3g}"))
         parts.append("<p>" + "<br>".join(e(f) for f in facts) + "</p>")
+        heads = {"Why": self.tr("Why"), "Warnings": self.tr("Warnings"), "Prices": self.tr("Prices"),
+                 "Efficiency source": self.tr("Efficiency source"),
+                 "For this workload": self.tr("For this workload"),
+                 "Formulas used": self.tr("Formulas used")}
         if r.reasons:
-            parts.append(f"<h4>{e(self.tr('Why'))}</h4><ul>"
+            parts.append(f"<h4>{e(heads['Why'])}</h4><ul>"
                          + "".join(f"<li>{e(t)}</li>" for t in r.reasons) + "</ul>")
         if r.warnings:
-            parts.append(f"<h4>{e(self.tr('Warnings'))}</h4><ul style='color:#a35c00'>"
+            parts.append(f"<h4>{e(heads['Warnings'])}</h4><ul style='color:#a35c00'>"
                          + "".join(f"<li>{e(t)}</li>" for t in r.warnings) + "</ul>")
         if inst.provider != "local":
             rows = []
@@ -835,14 +839,14 @@ class RecommendTab(QWidget):
                 rows.append(self.tr("%1 per achieved PFLOP-hour").replace(
                     "%1", fmt_usd(r.usd_per_pflop_hour)))
             rows.append(self.tr("Price source: %1").replace("%1", inst.source or NA))
-            parts.append(f"<h4>{e(self.tr('Prices'))}</h4><ul>"
+            parts.append(f"<h4>{e(heads['Prices'])}</h4><ul>"
                          + "".join(f"<li>{e(t)}</li>" for t in rows) + "</ul>")
-        parts.append(f"<h4>{e(self.tr('Efficiency source'))}</h4><p>{e(r.efficiency_source)}</p>")
+        parts.append(f"<h4>{e(heads['Efficiency source'])}</h4><p>{e(r.efficiency_source)}</p>")
         if rec is not None and rec.warnings:
-            parts.append(f"<h4>{e(self.tr('For this workload'))}</h4><ul style='color:#a35c00'>"
+            parts.append(f"<h4>{e(heads['For this workload'])}</h4><ul style='color:#a35c00'>"
                          + "".join(f"<li>{e(t)}</li>" for t in rec.warnings) + "</ul>")
         if rec is not None:
-            parts.append(f"<h4>{e(self.tr('Formulas used'))}</h4><ul>"
+            parts.append(f"<h4>{e(heads['Formulas used'])}</h4><ul>"
                          + "".join(f"<li><code>{e(t)}</code></li>" for t in rec.formulas)
                          + "</ul>")
         return "\n".join(parts)

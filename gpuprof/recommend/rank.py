@@ -16,6 +16,7 @@ import numpy.typing as npt
 from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.errors import InputError
+from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import (
     FORMULAS,
     SPOT_OVERHEAD,
@@ -191,7 +192,7 @@ def recommend(
     """
     w = workload
     if objective not in OBJECTIVES:
-        raise InputError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+        raise InputError(tr("unknown objective {o!r}; use one of {all}", o=objective, all=", ".join(OBJECTIVES)))
     measurements = _normalize_measurements(local_measurements)
     if local is not None:
         key = _local_key(local)

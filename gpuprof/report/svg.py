@@ -113,8 +113,9 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
     if unit_name:
         parts.append(f'<text x="{width - right}" y="17" text-anchor="end" fill="#555555">{_t(unit_name)}</text>')
     if not ys:
+        no_data = _t("no data")
         parts.append(f'<text x="{left + pw / 2:.1f}" y="{top + ph / 2:.1f}" text-anchor="middle" '
-                     f'fill="#777777">{_t("no data")}</text></svg>')
+                     f'fill="#777777">{no_data}</text></svg>')
         return "".join(parts)
     y_lo = chart.y_min if chart.y_min is not None else min(ys)
     y_hi = chart.y_max if chart.y_max is not None else vmax

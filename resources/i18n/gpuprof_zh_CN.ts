@@ -279,7 +279,7 @@
     </message>
     <message>
         <source>Cloud provider (&quot;local&quot; is this machine)</source>
-        <translation>云厂商（"local" 为本机）</translation>
+        <translation>云厂商（&quot;local&quot; 为本机）</translation>
     </message>
     <message>
         <source>Instance</source>
@@ -287,7 +287,7 @@
     </message>
     <message>
         <source>Instance type; &quot;N×&quot; when the job needs N nodes</source>
-        <translation>实例类型；作业需要 N 个节点时显示 "N×"</translation>
+        <translation>实例类型；作业需要 N 个节点时显示 &quot;N×&quot;</translation>
     </message>
     <message>
         <source>Region</source>
@@ -407,7 +407,7 @@
     </message>
     <message>
         <source>Share of the spec peak the job achieves: base × multi-GPU scaling; &quot;measured&quot; when benchmarked on this machine</source>
-        <translation>作业达到的规格峰值比例：基准 × 多 GPU 扩展系数；在本机跑过基准测试时标为 "measured"</translation>
+        <translation>作业达到的规格峰值比例：基准 × 多 GPU 扩展系数；在本机跑过基准测试时标为 &quot;measured&quot;</translation>
     </message>
     <message>
         <source>measured</source>
@@ -1996,6 +1996,129 @@ Without a sub-command, opens the desktop app.</source>
         <source>{p}: cannot read: {e}</source>
         <translation>{p}：无法读取：{e}</translation>
     </message>
+    <message>
+        <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
+        <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;).</extracomment>
+        <translation>本机 GPU 利用率为 {util}（&lt; {threshold:.0f}%）：先优化输入管线（DataLoader 的 workers/prefetch、DALI、更快的存储）——换更大的 GPU 也只会空转（种子文档中的坑：BERT 在 H100 上利用率 &lt;30%，成本是 A100 方案的 2.8×）</translation>
+    </message>
+    <message>
+        <source>spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often (interruptions come with little or no notice) and keep inference on on-demand or reserved capacity</source>
+        <translation>竞价：按 +{pct:.0f}% 时间估算检查点与重启开销；请频繁保存检查点（中断几乎没有或完全没有预告），推理服务请放在按需或预留实例上</translation>
+    </message>
+    <message>
+        <source>fits: {need} per GPU of {mem} ({share:.0%}; limit {limit:.0%} keeps {headroom:.0%} headroom)</source>
+        <translation>可容纳：每 GPU 需 {need}，显存 {mem}（{share:.0%}；上限 {limit:.0%}，保留 {headroom:.0%} 余量）</translation>
+    </message>
+    <message>
+        <source>does not fit: needs {need} per GPU, {usable} usable on {gpu} even on {nodes} node(s)</source>
+        <translation>无法容纳：每 GPU 需 {need}，而 {gpu} 即使用 {nodes} 个节点也只有 {usable} 可用</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes × {gpus:g} GPUs (fewer did not fit or missed the deadline)</source>
+        <translation>{nodes} 个节点 × {gpus:g} 个 GPU（更少则放不下或赶不上截止时间）</translation>
+    </message>
+    <message>
+        <source>multi-node: put all nodes in one zone (placement group / same AZ) and check the network with iperf3 and nccl-tests first; in the seed&apos;s case cross-zone sync took 40% of step time</source>
+        <translation>多节点：把所有节点放在同一可用区（置放群组 / 同一 AZ），并先用 iperf3 和 nccl-tests 检查网络；种子文档的案例中，跨可用区同步占了 40% 的步时间</translation>
+    </message>
+    <message>
+        <source>memory-bandwidth bound (decode)</source>
+        <translation>受显存带宽限制（decode）</translation>
+    </message>
+    <message>
+        <source>compute bound</source>
+        <translation>受算力限制</translation>
+    </message>
+    <message>
+        <source>≈ {time} at {eff:.0%} efficiency (base {base:.0%} × scaling {scaling:.0%}; {kind}); base from {source}</source>
+        <translation>≈ {time}，效率 {eff:.0%}（基准 {base:.0%} × 扩展系数 {scaling:.0%}；{kind}）；基准来源：{source}</translation>
+    </message>
+    <message>
+        <source>GPU {name!r} is not in the spec table: time unknown</source>
+        <translation>GPU {name!r} 不在规格表中：时间未知</translation>
+    </message>
+    <message>
+        <source>no {dtype} rate for {gpu} in the sources: time unknown</source>
+        <translation>资料中没有 {gpu} 的 {dtype} 算力：时间未知</translation>
+    </message>
+    <message>
+        <source>no spot price in the catalog</source>
+        <translation>目录中没有竞价价格</translation>
+    </message>
+    <message>
+        <source>no on-demand price in the catalog</source>
+        <translation>目录中没有按需价格</translation>
+    </message>
+    <message>
+        <source>misses the deadline of {deadline}</source>
+        <translation>赶不上 {deadline} 的截止时间</translation>
+    </message>
+    <message>
+        <source>over the budget of {budget}</source>
+        <translation>超出 {budget} 的预算</translation>
+    </message>
+    <message>
+        <source>{precision} is not supported on {gpu} (compute capability {cc}; needs ≥ {need})</source>
+        <translation>{gpu} 不支持 {precision}（计算能力 {cc}；需要 ≥ {need}）</translation>
+    </message>
+    <message>
+        <source>{precision} is not supported on {gpu} (compute capability {cc})</source>
+        <translation>{gpu} 不支持 {precision}（计算能力 {cc}）</translation>
+    </message>
+    <message>
+        <source>not a CUDA device: needs a {stack} build of the framework</source>
+        <translation>不是 CUDA 设备：需要基于 {stack} 构建的框架</translation>
+    </message>
+    <message>
+        <source>compute capability {major}.{minor}: CUDA 12 dropped Kepler; current PyTorch builds need CUDA 11.7+ (seed) — check driver/toolkit compatibility</source>
+        <translation>计算能力 {major}.{minor}：CUDA 12 已不再支持 Kepler；当前的 PyTorch 版本需要 CUDA 11.7+（种子文档）——请检查驱动/工具包兼容性</translation>
+    </message>
+    <message>
+        <source>FP64 rate of {gpu} is not in the sources</source>
+        <translation>资料中没有 {gpu} 的 FP64 算力</translation>
+    </message>
+    <message>
+        <source>weak FP64: {fp64:g} TFLOPS (FP32 {fp32:g}); pick a data-center part (V100/A100/H100/MI300X) for FP64 work</source>
+        <translation>FP64 较弱：{fp64:g} TFLOPS（FP32 {fp32:g}）；FP64 负载请选数据中心级 GPU（V100/A100/H100/MI300X）</translation>
+    </message>
+    <message>
+        <source>oversized: the job uses {share:.0%} of each GPU&apos;s memory on {gpus:g} GPUs; fewer or smaller GPUs would do</source>
+        <translation>配置过大：作业在 {gpus:g} 个 GPU 上只用了每个 GPU {share:.0%} 的显存；更少或更小的 GPU 即可</translation>
+    </message>
+    <message>
+        <source>oversized GPU for a {billions:.2g}B-parameter model ({share:.0%} of memory): a smaller GPU is likely cheaper per result</source>
+        <translation>对 {billions:.2g}B 参数的模型而言 GPU 过大（占显存 {share:.0%}）：更小的 GPU 单位产出成本可能更低</translation>
+    </message>
+    <message>
+        <source>figures from a seed document, not verified against a catalog</source>
+        <translation>数据来自种子文档，未经目录核实</translation>
+    </message>
+    <message>
+        <source>GCP GPU attachment: price excludes the n1 host VM</source>
+        <translation>GCP 挂载式 GPU：价格不含 n1 宿主虚拟机</translation>
+    </message>
+    <message>
+        <source>GPU partition ({count:g} of a GPU): memory and rate scaled</source>
+        <translation>GPU 分区（{count:g} 个 GPU）：显存和算力已按比例缩放</translation>
+    </message>
+    <message>
+        <source>{cost} spot (prices as of {date})</source>
+        <translation>竞价 {cost}（价格截至 {date}）</translation>
+    </message>
+    <message>
+        <source>{cost} on-demand (prices as of {date})</source>
+        <translation>按需 {cost}（价格截至 {date}）</translation>
+    </message>
+    <message>
+        <source>unknown objective {o!r}; use one of {all}</source>
+        <extracomment>(hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
+        <translation>未知的优化目标 {o!r}；可选：{all}</translation>
+    </message>
+    <message>
+        <source>no data</source>
+        <extracomment>Line colours (Okabe–Ito plus extras), readable on white and in greyscale print.</extracomment>
+        <translation>无数据</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
@@ -2532,6 +2655,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>GPU %1</translation>
     </message>
     <message>
+        <source>Checks in this window</source>
+        <translation>本时间窗内的检查</translation>
+    </message>
+    <message>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
@@ -2554,6 +2681,14 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>The whole machine</source>
         <translation>整台机器</translation>
+    </message>
+    <message>
+        <source>What to do:</source>
+        <translation>处理建议：</translation>
+    </message>
+    <message>
+        <source>Check: %1</source>
+        <translation>检查项：%1</translation>
     </message>
     <message>
         <source>gpuprof health</source>
@@ -3357,6 +3492,30 @@ net %3 in / %4 out</source>
     <message>
         <source>vs this machine: %1× faster</source>
         <translation>相比本机：快 %1×</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Efficiency source</source>
+        <translation>效率来源</translation>
+    </message>
+    <message>
+        <source>For this workload</source>
+        <translation>针对此工作负载</translation>
+    </message>
+    <message>
+        <source>Formulas used</source>
+        <translation>所用公式</translation>
     </message>
     <message>
         <source>On-demand</source>
