@@ -21,11 +21,11 @@ def setup(*, qt: bool = False) -> None:
         sys.path.insert(0, str(ROOT))
 
 
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """The median wall time of ``repeat`` calls of ``fn``, in ms (2 decimals)."""
+def median_ms(fn: Callable[[], object], repeat: int, digits: int = 2) -> float:
+    """The median wall time of ``repeat`` calls of ``fn``, in ms (``digits`` decimals)."""
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1000.0)
-    return round(statistics.median(times), 2)
+    return round(statistics.median(times), digits)

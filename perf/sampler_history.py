@@ -8,6 +8,7 @@ repeated runs (``time.perf_counter``); the full 86,400-sample history is filled 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -15,22 +16,18 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import ROOT, median_ms
+
+sys.path.insert(0, str(ROOT))
 
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.sources import CYCLE_S, SimulatedSource
 from gpuprof.telemetry.store import SessionStore
 
 T0 = 1_700_000_000.0
-
-
-def median_ms(fn, repeat: int) -> float:
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1e3)
-    return round(statistics.median(out), 4)
+median_ms = functools.partial(median_ms, digits=4)  # sub-millisecond timings
 
 
 def main() -> None:
