@@ -176,7 +176,7 @@ class RecommendTab(QWidget):
         }
         for key, w in self._presets.items():
             self.preset.addItem(preset_names.get(key, w.name), key)
-            self.preset.setItemData(self.preset.count() - 1, w.name, Qt.ItemDataRole.ToolTipRole)
+            self.preset.setItemData(self.preset.count() - 1, self.tr(w.name), Qt.ItemDataRole.ToolTipRole)
         self.preset.setToolTip(self.tr("Fill the form with one of the seed documents' scenarios; "
                                        "edit any field afterwards"))
         self.preset_note = QLabel()
@@ -400,7 +400,7 @@ class RecommendTab(QWidget):
         self._base = w
         if w is not None:
             self.fill_form(w)
-            self.preset_note.setText(w.name)
+            self.preset_note.setText(self.tr(w.name))
             self.preset_note.show()
         else:
             self.preset_note.hide()
@@ -905,7 +905,7 @@ class RecommendTab(QWidget):
             self.preset.blockSignals(False)
             self._base = self._presets.get(key)
             if self._base is not None:
-                self.preset_note.setText(self._base.name)
+                self.preset_note.setText(self.tr(self._base.name))
             else:
                 self.preset_note.hide()
             for combo, name in ((self.scenario, "scenario"), (self.precision, "precision"),

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, replace
 
 from gpuprof.errors import InputError
+from gpuprof.i18n import N_
 
 __all__ = ["PRECISIONS", "SCENARIOS", "Workload"]
 
@@ -138,31 +139,31 @@ class Workload:
         """The seed documents' scenarios (illustrative sizes; each says where its numbers come from)."""
         return {
             "llm-100b-train": Workload(
-                name="100B-parameter training (200B tokens, bf16)", scenario="pretrain",
+                name=N_("100B-parameter training (200B tokens, bf16)"), scenario="pretrain",
                 params=100e9, precision="bf16", tokens=200e9, seq_len=4096, node_limit=16,
             ),
             "video-analytics": Workload(
                 # ResNet-50-class detector: ~4.1 GMAC = 8.2 GFLOP per 224² frame forward
                 # (torchvision model card); 100 streams × 30 fps, one day of service.
-                name="Real-time video analytics (100 streams × 30 fps, int8)", scenario="inference",
+                name=N_("Real-time video analytics (100 streams × 30 fps, int8)"), scenario="inference",
                 params=25.6e6, precision="int8", samples=3000 * 3600 * 24.0,
                 flops_per_sample=8.2e9, throughput_per_s=3000, batch=64, node_limit=1,
             ),
             "nlp-inference-t4": Workload(
                 # BERT-base (110M) at seq 128, 800 queries/s (seed: QPS 120 → 800+ on 2×T4).
-                name="NLP inference, T4 class (BERT-base, 800 QPS, fp16)", scenario="inference",
+                name=N_("NLP inference, T4 class (BERT-base, 800 QPS, fp16)"), scenario="inference",
                 params=110e6, precision="fp16", samples=800 * 3600.0, seq_len=128,
                 flops_per_sample=2 * 110e6 * 128, throughput_per_s=800, batch=32, node_limit=1,
             ),
             "fp64-risk": Workload(
                 # Monte Carlo risk run: 1 EFLOP of FP64 work, 64 GiB working set (seed: 8×V100).
-                name="FP64 risk simulation (1 EFLOP FP64)", scenario="hpc-fp64", params=0,
+                name=N_("FP64 risk simulation (1 EFLOP FP64)"), scenario="hpc-fp64", params=0,
                 precision="fp64", flops_total=1e18, working_set_bytes=64 * 2**30, node_limit=4,
             ),
             "cv-train": Workload(
                 # ResNet-50 on ImageNet-1k, 90 epochs: 1.281M images; 3 × 8.2 GFLOP per image
                 # (forward + backward ≈ 3× forward). Seed: 4×A100 80GB NVLink.
-                name="CV training (ResNet-50, ImageNet, 90 epochs, bf16)", scenario="pretrain",
+                name=N_("CV training (ResNet-50, ImageNet, 90 epochs, bf16)"), scenario="pretrain",
                 params=25.6e6, precision="bf16", samples=1.281167e6, epochs=90,
                 flops_per_sample=3 * 8.2e9, batch=1024, seq_len=1, node_limit=2,
             ),

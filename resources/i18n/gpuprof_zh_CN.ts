@@ -2119,6 +2119,27 @@ Without a sub-command, opens the desktop app.</source>
         <extracomment>Line colours (Okabe–Ito plus extras), readable on white and in greyscale print.</extracomment>
         <translation>无数据</translation>
     </message>
+    <message>
+        <source>100B-parameter training (200B tokens, bf16)</source>
+        <extracomment>Bytes per parameter of the weights as stored in GPU memory, by precision.</extracomment>
+        <translation>100B 参数训练（200B token，bf16）</translation>
+    </message>
+    <message>
+        <source>Real-time video analytics (100 streams × 30 fps, int8)</source>
+        <translation>实时视频分析（100 路 × 30 fps，int8）</translation>
+    </message>
+    <message>
+        <source>NLP inference, T4 class (BERT-base, 800 QPS, fp16)</source>
+        <translation>NLP 推理，T4 级（BERT-base，800 QPS，fp16）</translation>
+    </message>
+    <message>
+        <source>FP64 risk simulation (1 EFLOP FP64)</source>
+        <translation>FP64 风险模拟（1 EFLOP FP64）</translation>
+    </message>
+    <message>
+        <source>CV training (ResNet-50, ImageNet, 90 epochs, bf16)</source>
+        <translation>CV 训练（ResNet-50，ImageNet，90 个 epoch，bf16）</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
