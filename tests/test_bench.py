@@ -612,3 +612,13 @@ def test_gpu_quick_suite_runs_with_nvml_telemetry():
     assert run.state is RunState.SUCCESS
     assert run.environment.gpu_name and run.environment.cuda_runtime_version
     assert any(isinstance(r, GemmResult) and r.ok for r in run.results)
+
+
+def test_tflops_keep_three_significant_digits_below_a_tenth():
+    from gpuprof.units import fmt_measure
+
+    assert fmt_measure("TFLOPS", 0.0013232) == "0.00132 TFLOPS"  # a CPU's FP16, not "0.001"
+    assert fmt_measure("TFLOPS", 0.078) == "0.0780 TFLOPS"
+    assert fmt_measure("TFLOPS", 0.117) == "0.117 TFLOPS"
+    assert fmt_measure("TFLOPS", 550.0) == "550.0 TFLOPS"
+    assert fmt_measure("TFLOPS", None) == "N/A"
