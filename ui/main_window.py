@@ -86,6 +86,10 @@ def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?:" else text + "."
 
 
+def _with_hint(text: str, hint: str) -> str:
+    return text + "  " + _t("Hint:") + " " + hint
+
+
 def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, str, str] | None:
     """(key, text, severity) for the banner, or ``None`` when all is well."""
     state = status.state
@@ -95,22 +99,22 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
         if status.message:
             text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[SourceState.GPU_LOST])
-        return f"lost:{gpus}", text + "  " + _t("Hint:") + " " + hint, "error"
+        return f"lost:{gpus}", _with_hint(text, hint), "error"
     if state in (SourceState.LIBRARY_NOT_FOUND, SourceState.DRIVER_NOT_LOADED, SourceState.NO_GPUS):
         text = _t("No NVIDIA GPU: showing host telemetry only.")
         if status.message:
             text += " " + _sentence(status.message)
         hint = status.hint or _t(_DEFAULT_HINTS[state])
-        return f"nogpu:{state.value}", text + "  " + _t("Hint:") + " " + hint, "warning"
+        return f"nogpu:{state.value}", _with_hint(text, hint), "warning"
     if state is not SourceState.OK:
         text = _sentence(status.message or state.value)
         hint = status.hint or _t(_DEFAULT_HINTS.get(state, ""))
-        return f"state:{state.value}", text + "  " + _t("Hint:") + " " + hint, "error"
+        return f"state:{state.value}", _with_hint(text, hint), "error"
     if not status.process_info_permitted:
         text = _t("No permission to read other users' GPU processes: the process table is "
                   "incomplete.")
         hint = status.hint or _t("Run gpuprof as root or as the processes' owner to see them all.")
-        return "noproc", text + "  " + _t("Hint:") + " " + hint, "warning"
+        return "noproc", _with_hint(text, hint), "warning"
     return None
 
 
@@ -496,8 +500,8 @@ class MainWindow(QMainWindow):
         message = status_message(self.state.status, self.lost_gpus())
         if self.state.latest is not None and not self.state.latest.gpus and message is None \
                 and self.source is not None and self.source.kind is not SourceKind.REPLAY:
-            message = ("nogpu", _t("No NVIDIA GPU: showing host telemetry only.") + "  "
-                       + _t("Hint:") + " " + _t(_DEFAULT_HINTS[SourceState.NO_GPUS]), "warning")
+            message = ("nogpu", _with_hint(_t("No NVIDIA GPU: showing host telemetry only."),
+                                           _t(_DEFAULT_HINTS[SourceState.NO_GPUS])), "warning")
         if message is None:
             self.banner.clear_state()
         else:
@@ -806,15 +810,15 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._on_slider_released)
 
     def _on_slider_released(self) -> None:
-        src = self.source
-        if src is None or src.kind is not SourceKind.REPLAY:
+        src = self._replay_source()
+        if src is None:
             return
         self.seek_replay(src.duration_s * self.replay_slider.value() / 1000.0)
 
     def seek_replay(self, t_s: float) -> None:
         """Jump to ``t_s`` seconds into the recording; the plots restart from there."""
-        src = self.source
-        if src is None or src.kind is not SourceKind.REPLAY:
+        src = self._replay_source()
+        if src is None:
             return
         src.seek(t_s)
         self.health.clear(static=False)
@@ -824,8 +828,8 @@ class MainWindow(QMainWindow):
         self._update_replay_bar()
 
     def _update_replay_bar(self) -> None:
-        src = self.source
-        if src is None or src.kind is not SourceKind.REPLAY or self.replay_slider.isSliderDown():
+        src = self._replay_source()
+        if src is None or self.replay_slider.isSliderDown():
             return
         if src.finished and not src.paused:
             self.set_replay_playing(False)  # stop at the end instead of repeating the last sample

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -66,8 +67,6 @@ class UiSettings:
     @property
     def language(self) -> str:
         """View → Language: ``"auto"`` (the locale), ``"en"`` or ``"zh_CN"``; read at start-up."""
-        from gpuprof.i18n import LANGUAGES
-
         value = str(self._s.value("view/language", "auto"))
         return value if value == "auto" or value in LANGUAGES else "auto"
 
