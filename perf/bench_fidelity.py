@@ -42,21 +42,13 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize(device)
 
 
-def _drain(gen):  # type: ignore[no-untyped-def]
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
-
-
 def _ours_gemm(dtype: str, n: int, device: str, mnk: tuple[int, int, int] | None = None) -> dict[str, float]:
     from gpuprof.bench import gemm
-    from gpuprof.bench.base import CaseContext
+    from gpuprof.bench.base import CaseContext, drain
 
     gemm.MAX_CPU_STEP_S = float("inf")  # the script's own limit applies instead
     m, nn, k = mnk or (n, n, n)
-    (res,) = _drain(gemm.gemm_bench(dtype, [("", m, nn, k)])(CaseContext(device=device, budget_s=3600)))
+    _, (res,) = drain(gemm.gemm_bench(dtype, [("", m, nn, k)])(CaseContext(device=device, budget_s=3600)))
     if res.status != "ok":
         raise RuntimeError(f"our GEMM {dtype} {m}x{nn}x{k} on {device}: {res.status}")
     return {"tflops_median": res.tflops_median, "iterations": res.iterations,
@@ -81,19 +73,19 @@ def _timer_gemm(dtype: str, n: int, device: str, min_run_time_s: float) -> dict[
 
 
 def _ours_copy(size: int) -> float:
-    from gpuprof.bench.base import CaseContext
+    from gpuprof.bench.base import CaseContext, drain
     from gpuprof.bench.memory import memory_bench
 
-    (ours,) = _drain(memory_bench("host", [size])(CaseContext(device="cpu", budget_s=120)))
+    _, (ours,) = drain(memory_bench("host", [size])(CaseContext(device="cpu", budget_s=120)))
     assert ours.verified
     return float(ours.bandwidth_bytes_s)
 
 
 def _ours_h2d_pinned(size: int, device: str) -> float:
-    from gpuprof.bench.base import CaseContext
+    from gpuprof.bench.base import CaseContext, drain
     from gpuprof.bench.memory import memory_bench
 
-    results = _drain(memory_bench("h2d", [size])(CaseContext(device=device, budget_s=120)))
+    _, results = drain(memory_bench("h2d", [size])(CaseContext(device=device, budget_s=120)))
     (ours,) = [r for r in results if r.pinned]
     if not ours.verified:
         raise RuntimeError(f"our H2D pinned {size} B on {device}: {ours.status}")

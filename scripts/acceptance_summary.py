@@ -61,12 +61,16 @@ def summarize_run(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _verdict(ok: bool, pct: int) -> str:
+    return f"within {pct}%" if ok else f"OUTSIDE {pct}%"
+
+
 def summarize_fidelity(doc: dict[str, Any]) -> list[str]:
     """Each comparison of perf/bench_fidelity.py with its ratio and whether it meets its target."""
     lines = []
     for row in doc["gemm"]:
         if "ratio" in row:
-            verdict = "within 5%" if row["within_5pct"] else "OUTSIDE 5%"
+            verdict = _verdict(row["within_5pct"], 5)
             lines.append(
                 f"accuracy GEMM {row['dtype']} {row['n']}: ours/torch.utils.benchmark = "
                 f"{row['ratio']:.3f} ({verdict})"
@@ -75,7 +79,7 @@ def summarize_fidelity(doc: dict[str, Any]) -> list[str]:
             lines.append(f"accuracy GEMM {row['dtype']} {row['n']}: skipped, {row['skipped']}")
     if doc.get("host_copy"):
         hc = doc["host_copy"]
-        verdict = "within 10%" if hc["within_10pct"] else "OUTSIDE 10%"
+        verdict = _verdict(hc["within_10pct"], 10)
         lines.append(f"accuracy host copy: ours/plain loop = {hc['ratio']:.3f} ({verdict})")
     peak = doc.get("bf16_8192_vs_spec_peak")
     if peak:
@@ -94,14 +98,14 @@ def summarize_fidelity(doc: dict[str, Any]) -> list[str]:
             f"ours/plain loop = {h2d['ratio_to_plain_loop']:.3f}"
         )
         if "ratio_to_nvbandwidth" in h2d:
-            verdict = "within 5%" if h2d["within_5pct_of_nvbandwidth"] else "OUTSIDE 5%"
+            verdict = _verdict(h2d["within_5pct_of_nvbandwidth"], 5)
             lines.append(
                 f"accuracy H2D vs nvbandwidth {h2d['nvbandwidth_host_to_device_memcpy_ce_gb_s']:.1f} GB/s: "
                 f"ratio {h2d['ratio_to_nvbandwidth']:.3f} ({verdict})"
             )
     mamf = doc.get("mamf_finder")
     if mamf:
-        verdict = "within 3%" if mamf["within_3pct"] else "OUTSIDE 3%"
+        verdict = _verdict(mamf["within_3pct"], 3)
         lines.append(
             f"accuracy BF16 vs mamf-finder {mamf['mamf_statistic']} {mamf['mamf_tflops']:.1f} TFLOPS @ "
             f"{mamf['shape']}: ratio {mamf['ratio']:.3f} ({verdict})"

@@ -21,6 +21,7 @@ from gpuprof.bench.base import (
     Result,
     RunState,
     WorkloadResult,
+    drain,
     is_oom,
 )
 from gpuprof.bench.runner import BenchRun, Case, Environment, Runner, TelemetryPoint, parse_only
@@ -431,19 +432,10 @@ def _ctx(**kw) -> CaseContext:
     return CaseContext(device="cpu", **kw)
 
 
-def _drain(gen):
-    steps = []
-    while True:
-        try:
-            steps.append(next(gen))
-        except StopIteration as stop:
-            return steps, stop.value
-
-
 def test_cpu_gemm_measures_real_products():
     from gpuprof.bench.gemm import gemm_bench
 
-    steps, results = _drain(gemm_bench("fp32", [("", 64, 64, 64), ("tiny llm", 32, 128, 64)])(_ctx()))
+    steps, results = drain(gemm_bench("fp32", [("", 64, 64, 64), ("tiny llm", 32, 128, 64)])(_ctx()))
     assert [s.result for s in steps if s.result is not None] == list(results)
     first, second = results
     assert isinstance(first, GemmResult) and first.status == "ok"
@@ -457,17 +449,17 @@ def test_cpu_gemm_measures_real_products():
 def test_cpu_bf16_gemm_runs_and_unsupported_dtypes_say_why():
     from gpuprof.bench.gemm import gemm_bench
 
-    _, (bf16,) = _drain(gemm_bench("bf16", [("", 32, 32, 32)])(_ctx()))
+    _, (bf16,) = drain(gemm_bench("bf16", [("", 32, 32, 32)])(_ctx()))
     assert bf16.status == "ok" and bf16.tflops_median > 0
     for dtype, why in (("tf32", "CUDA"), ("fp8", "8.9")):
-        _, (res,) = _drain(gemm_bench(dtype)(_ctx()))
+        _, (res,) = drain(gemm_bench(dtype)(_ctx()))
         assert res.status.startswith("skipped") and why in res.status
 
 
 def test_cpu_gemm_time_boxes_products_that_would_take_too_long():
     from gpuprof.bench import gemm
 
-    _, results = _drain(gemm.gemm_bench("fp16", [("", 32, 32, 32), ("", 16384, 16384, 16384)])(_ctx()))
+    _, results = drain(gemm.gemm_bench("fp16", [("", 32, 32, 32), ("", 16384, 16384, 16384)])(_ctx()))
     assert results[0].status == "ok"
     assert results[1].status.startswith("skipped: one product would take")
 
@@ -484,7 +476,7 @@ def test_spec_peak_comes_from_the_catalog_or_stays_unknown():
 def test_cpu_host_copy_is_verified():
     from gpuprof.bench.memory import MiB, memory_bench
 
-    _, results = _drain(memory_bench("host", [MiB, 4 * MiB])(_ctx()))
+    _, results = drain(memory_bench("host", [MiB, 4 * MiB])(_ctx()))
     assert [r.size_bytes for r in results] == [MiB, 4 * MiB]
     for r in results:
         assert r.verified and r.status == "ok" and r.samples >= 3
@@ -505,7 +497,7 @@ def test_memory_verification_catches_a_wrong_copy(monkeypatch):
         return src, dst, block
 
     monkeypatch.setattr(memory, "_buffers", broken)
-    _, (res,) = _drain(memory.memory_bench("host", [memory.MiB])(_ctx()))
+    _, (res,) = drain(memory.memory_bench("host", [memory.MiB])(_ctx()))
     assert not res.verified and res.status.startswith("failed")
     assert torch.get_num_threads() >= 1
 
@@ -514,9 +506,9 @@ def test_cpu_without_gpu_skips_p2p_and_device_copies():
     from gpuprof.bench.memory import memory_bench
     from gpuprof.bench.p2p import link_label, p2p_bench
 
-    _, (res,) = _drain(p2p_bench()(_ctx()))
+    _, (res,) = drain(p2p_bench()(_ctx()))
     assert res.status == "skipped: needs 2 CUDA devices"
-    _, (res,) = _drain(memory_bench("h2d")(_ctx()))
+    _, (res,) = drain(memory_bench("h2d")(_ctx()))
     assert res.status.startswith("skipped")
     assert link_label("NV18") == "NVLink (NV18)" and link_label("PIX").startswith("PCIe")
     assert link_label(None) is None
@@ -525,11 +517,11 @@ def test_cpu_without_gpu_skips_p2p_and_device_copies():
 def test_cpu_workloads_train_for_real():
     from gpuprof.bench.workload import workload_bench
 
-    _, (t,) = _drain(workload_bench("transformer", "fp32")(_ctx(budget_s=2.0)))
+    _, (t,) = drain(workload_bench("transformer", "fp32")(_ctx(budget_s=2.0)))
     assert isinstance(t, WorkloadResult) and t.status == "ok", t
     assert t.unit == "tokens" and t.throughput_per_s == pytest.approx(t.batch * t.seq_len / t.step_time_median_s)
     assert t.params > 100_000 and t.steps >= 3
-    _, (c,) = _drain(workload_bench("conv")(_ctx(budget_s=2.0)))
+    _, (c,) = drain(workload_bench("conv")(_ctx(budget_s=2.0)))
     assert c.status == "ok" and c.unit == "images" and c.throughput_per_s > 0 and c.dtype == "bf16"
 
 
@@ -588,7 +580,7 @@ def test_gpu_bf16_gemm_reaches_a_plausible_share_of_peak():
     from gpuprof.bench.gemm import gemm_bench
 
     ctx = CaseContext(device="cuda:0", budget_s=30)
-    _, (res,) = _drain(gemm_bench("bf16", [("", 8192, 8192, 8192)])(ctx))
+    _, (res,) = drain(gemm_bench("bf16", [("", 8192, 8192, 8192)])(ctx))
     assert res.status == "ok" and res.l2_flushed
     if res.peak_tflops is not None:
         assert 10 < res.pct_of_peak < 110
@@ -599,7 +591,7 @@ def test_gpu_copies_are_verified():
     from gpuprof.bench.memory import MiB, memory_bench
 
     for direction in ("h2d", "d2h", "d2d"):
-        _, results = _drain(memory_bench(direction, [64 * MiB])(CaseContext(device="cuda:0", budget_s=30)))
+        _, results = drain(memory_bench(direction, [64 * MiB])(CaseContext(device="cuda:0", budget_s=30)))
         assert results and all(r.verified for r in results)
 
 

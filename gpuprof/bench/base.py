@@ -26,6 +26,7 @@ __all__ = [
     "Cancelled",
     "CancelToken",
     "CaseContext",
+    "drain",
     "CollectiveResult",
     "GemmResult",
     "MemoryResult",
@@ -321,6 +322,18 @@ def is_oom(exc: BaseException) -> bool:
     if type(exc).__name__ == "OutOfMemoryError":
         return True
     return isinstance(exc, (RuntimeError, MemoryError)) and "out of memory" in str(exc).lower()
+
+
+def drain(
+    gen: Generator[Progress, None, tuple[Result, ...]],
+) -> tuple[list[Progress], tuple[Result, ...]]:
+    """Run a benchmark generator to its end outside the runner: (its progress steps, its results)."""
+    steps = []
+    while True:
+        try:
+            steps.append(next(gen))
+        except StopIteration as stop:
+            return steps, stop.value
 
 
 def skipped(bench: str, case: str, why: str) -> Result:
