@@ -17,7 +17,6 @@ Update the catalog after changing texts with::
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 
 from gpuprof.errors import InputError
@@ -36,7 +35,6 @@ __all__ = [
 #: Languages with a catalog ("en" is the source language and needs none), and their names.
 LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文"}
 
-_lock = threading.Lock()
 _language = "en"
 _catalog: dict[str, str] = {}
 _loaded: dict[str, dict[str, str]] = {}
@@ -105,8 +103,7 @@ def set_language(value: str | None = None) -> str:
     auto = value is None or value.strip().lower() == "auto"
     lang = requested_language() if auto else _normalize(value or "", "--lang")
     catalog = {} if lang == "en" else _bundled(lang)
-    with _lock:
-        _language, _catalog = lang, catalog
+    _language, _catalog = lang, catalog  # chosen at start-up, before any thread reads them
     return lang
 
 
