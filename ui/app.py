@@ -257,23 +257,22 @@ def run_app(args: argparse.Namespace) -> int:
     else:
         _check_display()
     _install_message_filter()
-    if not screenshot:
-        from .settings import UiSettings
+    from .settings import UiSettings
 
-        choose_language(args, UiSettings().language)
+    settings = None if screenshot else UiSettings()
+    if settings is not None:
+        choose_language(args, settings.language)
     app = make_app()
     warning = missing_font_warning()
     if warning:
         print(f"gpuprof: warning: {warning}", file=sys.stderr)
     if screenshot:
-        from .settings import UiSettings
-
         # A throwaway settings file: a screenshot neither reads nor changes the user's choices.
         with tempfile.TemporaryDirectory(prefix="gpuprof-shot-") as tmp:
             window = build_window(args, settings=UiSettings(Path(tmp) / "ui.ini"))
             size = tuple(getattr(args, "size", None) or (1600, 1000))
             return take_screenshot(window, Path(screenshot), (int(size[0]), int(size[1])),
                                    float(getattr(args, "after", 3.0)))
-    window = build_window(args)
+    window = build_window(args, settings=settings)
     window.show()
     return int(app.exec())
