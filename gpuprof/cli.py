@@ -34,7 +34,9 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(p) for p in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(tr("size must look like 1600x1000, got {t!r}", t=text)) from None
+        raise argparse.ArgumentTypeError(
+            tr("size must look like 1600x1000, got {t!r}", t=text)
+        ) from None
     if not (200 <= w <= 8000 and 200 <= h <= 8000):
         raise argparse.ArgumentTypeError(tr("size {t} is out of range 200..8000", t=text))
     return w, h
@@ -51,18 +53,54 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gpuprof {__version__}")
-    parser.add_argument("--debug", action="store_true", help=tr("show tracebacks of unexpected errors"))
-    parser.add_argument("--lang", choices=["auto", *LANGUAGES], default="auto",
-                        help=tr("language of the app and the messages (default: GPUPROF_LANG, else the locale)"))
+    parser.add_argument(
+        "--debug", action="store_true", help=tr("show tracebacks of unexpected errors")
+    )
+    parser.add_argument(
+        "--lang",
+        choices=["auto", *LANGUAGES],
+        default="auto",
+        help=tr("language of the app and the messages (default: GPUPROF_LANG, else the locale)"),
+    )
     gui = parser.add_argument_group(tr("desktop app"))
     src = gui.add_mutually_exclusive_group()
-    src.add_argument("--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs"))
+    src.add_argument(
+        "--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs")
+    )
     src.add_argument("--replay", metavar="FILE", help=tr("open a recorded session for replay"))
-    gui.add_argument("--screenshot", metavar="OUT.png", help=tr("render the window offscreen, save a PNG and exit"))
-    gui.add_argument("--tab", metavar="NAME", help=tr("tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)"))
-    gui.add_argument("--after", metavar="SECONDS", type=float, default=3.0, help=tr("with --screenshot: seconds of data to collect first (default 3)"))
-    gui.add_argument("--size", metavar="WxH", type=_size, default=(1600, 1000), help=tr("with --screenshot: window size (default 1600x1000)"))
-    gui.add_argument("--interval", metavar="S", type=float, default=None, help=tr("sampling interval in seconds (0.1–60)"))
+    gui.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help=tr("render the window offscreen, save a PNG and exit"),
+    )
+    gui.add_argument(
+        "--tab",
+        metavar="NAME",
+        help=tr(
+            "tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)"
+        ),
+    )
+    gui.add_argument(
+        "--after",
+        metavar="SECONDS",
+        type=float,
+        default=3.0,
+        help=tr("with --screenshot: seconds of data to collect first (default 3)"),
+    )
+    gui.add_argument(
+        "--size",
+        metavar="WxH",
+        type=_size,
+        default=(1600, 1000),
+        help=tr("with --screenshot: window size (default 1600x1000)"),
+    )
+    gui.add_argument(
+        "--interval",
+        metavar="S",
+        type=float,
+        default=None,
+        help=tr("sampling interval in seconds (0.1–60)"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         try:
@@ -80,7 +118,9 @@ def _run_gui(args: argparse.Namespace) -> int:
         from gpuprof.ui.app import run_app
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("gpuprof.ui"):
-            raise GpuprofError(tr("the desktop app is not available in this build; try `gpuprof --help`")) from None
+            raise GpuprofError(
+                tr("the desktop app is not available in this build; try `gpuprof --help`")
+            ) from None
         raise GpuprofError(tr("the desktop app needs {m}: {e}", m=exc.name, e=exc)) from None
     return int(run_app(args))
 
@@ -128,7 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         print(
-            tr("gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)", t=type(exc).__name__, e=exc),
+            tr(
+                "gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)",
+                t=type(exc).__name__,
+                e=exc,
+            ),
             file=sys.stderr,
         )
         return 1

@@ -99,7 +99,7 @@ def normalize_reason(name: str) -> str:
     key = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     for prefix in _PREFIXES:
         if key.startswith(prefix):
-            key = key[len(prefix):]
+            key = key[len(prefix) :]
     if "idle" in key:
         return "gpu_idle"
     if "thermal" in key:
@@ -183,7 +183,9 @@ def diagnose(
     build or no torch); it is compared with ``system.cuda_driver_version``, the newest CUDA the
     driver supports (``nvidia-smi`` banner, "CUDA Version").
     """
-    snapshots: tuple[Snapshot, ...] = (samples,) if isinstance(samples, Snapshot) else tuple(samples)
+    snapshots: tuple[Snapshot, ...] = (
+        (samples,) if isinstance(samples, Snapshot) else tuple(samples)
+    )
     findings: list[Finding] = []
     if system is not None and devices:
         findings.extend(_check_cuda(system, torch_cuda_version))
@@ -196,11 +198,15 @@ def diagnose(
             if g.index == device.index
         ]
         findings.extend(_check_device(device, series, jobs))
-    findings.sort(key=lambda f: (f.severity.rank, -1 if f.gpu_index is None else f.gpu_index, f.code))
+    findings.sort(
+        key=lambda f: (f.severity.rank, -1 if f.gpu_index is None else f.gpu_index, f.code)
+    )
     return findings
 
 
-def _check_device(device: DeviceInfo, series: list[GpuSample], jobs: list[bool]) -> Iterable[Finding]:
+def _check_device(
+    device: DeviceInfo, series: list[GpuSample], jobs: list[bool]
+) -> Iterable[Finding]:
     i = device.index
     gpu = tr("GPU {i}", i=i)
     if any(s.lost for s in series):
@@ -208,9 +214,15 @@ def _check_device(device: DeviceInfo, series: list[GpuSample], jobs: list[bool])
             "gpu_lost",
             Severity.CRITICAL,
             tr("{gpu} fell off the bus", gpu=gpu),
-            tr("The driver reports {gpu} ({name}) as lost; its readings stopped.", gpu=gpu, name=device.name),
-            tr("Check the kernel log (dmesg) for Xid 79, then reset the GPU or reboot; "
-               "repeated losses point at power, cooling or the riser."),
+            tr(
+                "The driver reports {gpu} ({name}) as lost; its readings stopped.",
+                gpu=gpu,
+                name=device.name,
+            ),
+            tr(
+                "Check the kernel log (dmesg) for Xid 79, then reset the GPU or reboot; "
+                "repeated losses point at power, cooling or the riser."
+            ),
             i,
         )
     live = [s for s in series if not s.lost]
@@ -226,10 +238,14 @@ def _check_device(device: DeviceInfo, series: list[GpuSample], jobs: list[bool])
             "persistence_off",
             Severity.INFO,
             tr("{gpu}: persistence mode is off", gpu=gpu),
-            tr("The driver unloads its state when no client holds the GPU, so every new CUDA "
-               "process pays the initialisation again (often seconds) and clocks reset."),
-            tr("Enable the persistence daemon (systemctl enable --now nvidia-persistenced) or run "
-               "`sudo nvidia-smi -pm 1`."),
+            tr(
+                "The driver unloads its state when no client holds the GPU, so every new CUDA "
+                "process pays the initialisation again (often seconds) and clocks reset."
+            ),
+            tr(
+                "Enable the persistence daemon (systemctl enable --now nvidia-persistenced) or run "
+                "`sudo nvidia-smi -pm 1`."
+            ),
             i,
         )
     if device.mig_mode_current:
@@ -237,9 +253,14 @@ def _check_device(device: DeviceInfo, series: list[GpuSample], jobs: list[bool])
             "mig_enabled",
             Severity.INFO,
             tr("{gpu}: MIG is enabled ({n} instances)", gpu=gpu, n=len(device.mig_devices)),
-            tr("The GPU is split into MIG instances: each process sees only its slice, whole-GPU "
-               "utilization is not reported, and benchmarks measure one instance."),
-            tr("Disable MIG for whole-GPU work: `sudo nvidia-smi -i {i} -mig 0` and reset the GPU.", i=i),
+            tr(
+                "The GPU is split into MIG instances: each process sees only its slice, whole-GPU "
+                "utilization is not reported, and benchmarks measure one instance."
+            ),
+            tr(
+                "Disable MIG for whole-GPU work: `sudo nvidia-smi -i {i} -mig 0` and reset the GPU.",
+                i=i,
+            ),
             i,
         )
     elif device.mig_mode_pending and not device.mig_mode_current:
@@ -261,20 +282,27 @@ def _check_pcie(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iterable
     widths = [s.pcie_width for s in busy if s.pcie_width is not None]
     gen, width = (max(gens) if gens else None), (max(widths) if widths else None)
     low_gen = gen is not None and device.pcie_gen_max is not None and gen < device.pcie_gen_max
-    low_width = width is not None and device.pcie_width_max is not None and width < device.pcie_width_max
+    low_width = (
+        width is not None and device.pcie_width_max is not None and width < device.pcie_width_max
+    )
     if not (low_gen or low_width):
         return
     yield Finding(
         "pcie_link_degraded",
         Severity.WARNING,
         tr("{gpu}: PCIe link below its maximum under load", gpu=gpu),
-        tr("Under load the link ran at Gen{g} x{w}; the GPU supports Gen{mg} x{mw}. Host-device "
-           "copies (data loading, checkpoints) get proportionally slower.",
-           g=gen if gen is not None else "?", w=width if width is not None else "?",
-           mg=device.pcie_gen_max if device.pcie_gen_max is not None else "?",
-           mw=device.pcie_width_max if device.pcie_width_max is not None else "?"),
-        tr("Check that the card sits in a full x16 slot wired to the CPU, the riser and BIOS PCIe "
-           "settings; a slot of an older generation caps the link."),
+        tr(
+            "Under load the link ran at Gen{g} x{w}; the GPU supports Gen{mg} x{mw}. Host-device "
+            "copies (data loading, checkpoints) get proportionally slower.",
+            g=gen if gen is not None else "?",
+            w=width if width is not None else "?",
+            mg=device.pcie_gen_max if device.pcie_gen_max is not None else "?",
+            mw=device.pcie_width_max if device.pcie_width_max is not None else "?",
+        ),
+        tr(
+            "Check that the card sits in a full x16 slot wired to the CPU, the riser and BIOS PCIe "
+            "settings; a slot of an older generation caps the link."
+        ),
         device.index,
     )
 
@@ -290,11 +318,18 @@ def _check_power_limit(device: DeviceInfo, live: list[GpuSample], gpu: str) -> I
         "power_limit_below_default",
         Severity.WARNING,
         tr("{gpu}: power limit is below the default", gpu=gpu),
-        tr("The power limit is {l} but the default is {d} ({p} of it); under heavy load the "
-           "clocks will be capped earlier.",
-           l=fmt_num(limit, "W"), d=fmt_num(default, "W"), p=fmt_pct(100.0 * limit / default)),
-        tr("If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.",
-           i=device.index, d=default),
+        tr(
+            "The power limit is {l} but the default is {d} ({p} of it); under heavy load the "
+            "clocks will be capped earlier.",
+            l=fmt_num(limit, "W"),
+            d=fmt_num(default, "W"),
+            p=fmt_pct(100.0 * limit / default),
+        ),
+        tr(
+            "If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.",
+            i=device.index,
+            d=default,
+        ),
         device.index,
     )
 
@@ -331,17 +366,23 @@ def _check_throttle(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iter
         )
         if code == "thermal_throttling":
             title = tr("{gpu}: thermal throttling under load", gpu=gpu)
-            hint = tr("Improve cooling: airflow, fan curve, dust, ambient temperature; check the "
-                      "fans and that the GPU is not starved by a neighbour's exhaust.")
+            hint = tr(
+                "Improve cooling: airflow, fan curve, dust, ambient temperature; check the "
+                "fans and that the GPU is not starved by a neighbour's exhaust."
+            )
         elif code == "power_throttling":
             title = tr("{gpu}: clocks limited by power under load", gpu=gpu)
-            hint = tr("A software power cap at full load is normal for compute-bound work; if the "
-                      "limit is below default raise it, and check the PSU and power cables for a "
-                      "power brake.")
+            hint = tr(
+                "A software power cap at full load is normal for compute-bound work; if the "
+                "limit is below default raise it, and check the PSU and power cables for a "
+                "power brake."
+            )
         else:
             title = tr("{gpu}: hardware slowdown under load", gpu=gpu)
-            hint = tr("Hardware slowdown means overheating or a power-supply fault: check the "
-                      "temperatures, PSU capacity and the power connectors.")
+            hint = tr(
+                "Hardware slowdown means overheating or a power-supply fault: check the "
+                "temperatures, PSU capacity and the power connectors."
+            )
         temps = [s.temp_gpu_c for s in busy if s.temp_gpu_c is not None]
         detail = tr("Clocks were reduced: {what}.", what=what)
         if temps:
@@ -357,10 +398,15 @@ def _check_ecc(ecc: EccCounts, i: int, gpu: str) -> Iterable[Finding]:
             "ecc_uncorrectable",
             Severity.CRITICAL,
             tr("{gpu}: uncorrectable ECC errors", gpu=gpu),
-            tr("{n} uncorrectable memory errors were counted; a job that touched the memory may "
-               "have crashed or produced wrong results.", n=uncorrected),
-            tr("Drain the GPU, reset it, and run a diagnostic (dcgmi diag -r 3); if errors return, "
-               "ask for an RMA."),
+            tr(
+                "{n} uncorrectable memory errors were counted; a job that touched the memory may "
+                "have crashed or produced wrong results.",
+                n=uncorrected,
+            ),
+            tr(
+                "Drain the GPU, reset it, and run a diagnostic (dcgmi diag -r 3); if errors return, "
+                "ask for an RMA."
+            ),
             i,
         )
     elif corrected:
@@ -387,8 +433,10 @@ def _check_ecc(ecc: EccCounts, i: int, gpu: str) -> Iterable[Finding]:
             "memory_repair_pending",
             Severity.WARNING,
             tr("{gpu}: memory repair waits for a reset", gpu=gpu),
-            tr("Pages or rows are marked for retirement/remapping, which takes effect at the next "
-               "GPU reset."),
+            tr(
+                "Pages or rows are marked for retirement/remapping, which takes effect at the next "
+                "GPU reset."
+            ),
             tr("Reset the GPU when it is idle (`sudo nvidia-smi -i {i} -r`) or reboot.", i=i),
             i,
         )
@@ -397,11 +445,15 @@ def _check_ecc(ecc: EccCounts, i: int, gpu: str) -> Iterable[Finding]:
     if retired or remapped:
         yield Finding(
             "memory_retired",
-            Severity.WARNING if (ecc.retired_pages_dbe or ecc.remapped_rows_uncorrectable) else Severity.INFO,
+            Severity.WARNING
+            if (ecc.retired_pages_dbe or ecc.remapped_rows_uncorrectable)
+            else Severity.INFO,
             tr("{gpu}: memory was retired or remapped", gpu=gpu),
             tr("{p} retired pages and {r} remapped rows so far.", p=retired, r=remapped),
-            tr("A few are normal over a GPU's life; a growing count means failing memory — "
-               "plan a replacement."),
+            tr(
+                "A few are normal over a GPU's life; a growing count means failing memory — "
+                "plan a replacement."
+            ),
             i,
         )
 
@@ -430,11 +482,17 @@ def _check_utilization(
         "low_utilization",
         Severity.WARNING,
         tr("{gpu}: low utilization while a job runs", gpu=gpu),
-        tr("A job holds the GPU ({m} in use) but it was busy only {u} of the time on average "
-           "over {n} samples; the GPU waits for data.",
-           m=fmt_bytes(max(mem_used)) if mem_used else tr("memory"), u=fmt_pct(mean), n=len(running)),
-        tr("Fix the input pipeline before buying a bigger GPU: more DataLoader workers, "
-           "pin_memory, prefetching, faster storage, larger batches."),
+        tr(
+            "A job holds the GPU ({m} in use) but it was busy only {u} of the time on average "
+            "over {n} samples; the GPU waits for data.",
+            m=fmt_bytes(max(mem_used)) if mem_used else tr("memory"),
+            u=fmt_pct(mean),
+            n=len(running),
+        ),
+        tr(
+            "Fix the input pipeline before buying a bigger GPU: more DataLoader workers, "
+            "pin_memory, prefetching, faster storage, larger batches."
+        ),
         device.index,
     )
 
@@ -449,13 +507,21 @@ def _check_cuda(system: SystemInfo, torch_cuda: str | None) -> Iterable[Finding]
         "driver_too_old",
         Severity.CRITICAL if major_gap else Severity.WARNING,
         tr("The NVIDIA driver is too old for the installed torch"),
-        tr("torch was built for CUDA {t}; the driver {d} supports CUDA up to {c}.",
-           t=torch_cuda, d=system.driver_version or "?", c=system.cuda_driver_version),
-        tr("Update the NVIDIA driver, or install a torch build for CUDA {c} or older.",
-           c=system.cuda_driver_version)
+        tr(
+            "torch was built for CUDA {t}; the driver {d} supports CUDA up to {c}.",
+            t=torch_cuda,
+            d=system.driver_version or "?",
+            c=system.cuda_driver_version,
+        ),
+        tr(
+            "Update the NVIDIA driver, or install a torch build for CUDA {c} or older.",
+            c=system.cuda_driver_version,
+        )
         if major_gap
-        else tr("Minor-version compatibility usually lets it run, but kernels needing newer PTX "
-                "fail; update the driver or install a torch build for CUDA {c}.",
-                c=system.cuda_driver_version),
+        else tr(
+            "Minor-version compatibility usually lets it run, but kernels needing newer PTX "
+            "fail; update the driver or install a torch build for CUDA {c}.",
+            c=system.cuda_driver_version,
+        ),
         None,
     )

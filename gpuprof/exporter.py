@@ -107,7 +107,9 @@ def _ecc(attr: str) -> Callable[[GpuSample], float | None]:
     return get
 
 
-def _attr(attr: str, convert: Callable[[Any], float | None] = lambda v: v) -> Callable[[GpuSample], float | None]:
+def _attr(
+    attr: str, convert: Callable[[Any], float | None] = lambda v: v
+) -> Callable[[GpuSample], float | None]:
     def get(s: GpuSample) -> float | None:
         v = getattr(s, attr)
         return None if v is None else convert(v)
@@ -122,50 +124,138 @@ _DCGM: tuple[tuple[str, str, str, Callable[[GpuSample], float | None]], ...] = (
     ("DCGM_FI_DEV_MEMORY_TEMP", "gauge", "Memory temperature (in C).", _attr("temp_mem_c")),
     ("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).", _attr("temp_gpu_c")),
     ("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).", _attr("power_w")),
-    ("DCGM_FI_DEV_POWER_MGMT_LIMIT", "gauge", "Power management limit (in W).", _attr("power_limit_w")),
-    ("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "untyped",
-     "Total energy consumption since boot (in mJ).", _attr("energy_total_j", _mj)),
-    ("DCGM_FI_PROF_PCIE_TX_BYTES", "gauge",
-     "The rate of data transmitted over the PCIe bus (in B/s).", _attr("pcie_tx_bytes_s")),
-    ("DCGM_FI_PROF_PCIE_RX_BYTES", "gauge",
-     "The rate of data received over the PCIe bus (in B/s).", _attr("pcie_rx_bytes_s")),
-    ("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "untyped", "Total number of PCIe retries.",
-     _attr("pcie_replay_count", float)),
+    (
+        "DCGM_FI_DEV_POWER_MGMT_LIMIT",
+        "gauge",
+        "Power management limit (in W).",
+        _attr("power_limit_w"),
+    ),
+    (
+        "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        "untyped",
+        "Total energy consumption since boot (in mJ).",
+        _attr("energy_total_j", _mj),
+    ),
+    (
+        "DCGM_FI_PROF_PCIE_TX_BYTES",
+        "gauge",
+        "The rate of data transmitted over the PCIe bus (in B/s).",
+        _attr("pcie_tx_bytes_s"),
+    ),
+    (
+        "DCGM_FI_PROF_PCIE_RX_BYTES",
+        "gauge",
+        "The rate of data received over the PCIe bus (in B/s).",
+        _attr("pcie_rx_bytes_s"),
+    ),
+    (
+        "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+        "untyped",
+        "Total number of PCIe retries.",
+        _attr("pcie_replay_count", float),
+    ),
     ("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).", _attr("util_gpu_pct")),
     ("DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %).", _attr("util_mem_pct")),
     ("DCGM_FI_DEV_ENC_UTIL", "gauge", "Encoder utilization (in %).", _attr("util_enc_pct")),
     ("DCGM_FI_DEV_DEC_UTIL", "gauge", "Decoder utilization (in %).", _attr("util_dec_pct")),
-    ("DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB).", _attr("mem_free_bytes", _mib)),
-    ("DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB).", _attr("mem_used_bytes", _mib)),
-    ("DCGM_FI_DEV_FB_RESERVED", "gauge", "Framebuffer memory reserved (in MiB).",
-     _attr("mem_reserved_bytes", _mib)),
-    ("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "untyped", "Total number of single-bit volatile ECC errors.",
-     _ecc("volatile_corrected")),
-    ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "untyped", "Total number of double-bit volatile ECC errors.",
-     _ecc("volatile_uncorrected")),
-    ("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "untyped", "Total number of single-bit persistent ECC errors.",
-     _ecc("aggregate_corrected")),
-    ("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "untyped", "Total number of double-bit persistent ECC errors.",
-     _ecc("aggregate_uncorrected")),
-    ("DCGM_FI_DEV_RETIRED_SBE", "untyped", "Total number of retired pages due to single-bit errors.",
-     _ecc("retired_pages_sbe")),
-    ("DCGM_FI_DEV_RETIRED_DBE", "untyped", "Total number of retired pages due to double-bit errors.",
-     _ecc("retired_pages_dbe")),
-    ("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", "gauge",
-     "NVLink throughput, RX plus TX, all links (in KiB/s / 1000, as DCGM reports it).", _nvlink_dcgm),
-    ("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "untyped",
-     "Number of remapped rows for uncorrectable errors", _ecc("remapped_rows_uncorrectable")),
-    ("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "untyped",
-     "Number of remapped rows for correctable errors", _ecc("remapped_rows_correctable")),
-    ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "gauge", "Whether remapping of rows has failed",
-     _ecc("remapped_rows_failure")),
+    (
+        "DCGM_FI_DEV_FB_FREE",
+        "gauge",
+        "Framebuffer memory free (in MiB).",
+        _attr("mem_free_bytes", _mib),
+    ),
+    (
+        "DCGM_FI_DEV_FB_USED",
+        "gauge",
+        "Framebuffer memory used (in MiB).",
+        _attr("mem_used_bytes", _mib),
+    ),
+    (
+        "DCGM_FI_DEV_FB_RESERVED",
+        "gauge",
+        "Framebuffer memory reserved (in MiB).",
+        _attr("mem_reserved_bytes", _mib),
+    ),
+    (
+        "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
+        "untyped",
+        "Total number of single-bit volatile ECC errors.",
+        _ecc("volatile_corrected"),
+    ),
+    (
+        "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
+        "untyped",
+        "Total number of double-bit volatile ECC errors.",
+        _ecc("volatile_uncorrected"),
+    ),
+    (
+        "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL",
+        "untyped",
+        "Total number of single-bit persistent ECC errors.",
+        _ecc("aggregate_corrected"),
+    ),
+    (
+        "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL",
+        "untyped",
+        "Total number of double-bit persistent ECC errors.",
+        _ecc("aggregate_uncorrected"),
+    ),
+    (
+        "DCGM_FI_DEV_RETIRED_SBE",
+        "untyped",
+        "Total number of retired pages due to single-bit errors.",
+        _ecc("retired_pages_sbe"),
+    ),
+    (
+        "DCGM_FI_DEV_RETIRED_DBE",
+        "untyped",
+        "Total number of retired pages due to double-bit errors.",
+        _ecc("retired_pages_dbe"),
+    ),
+    (
+        "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+        "gauge",
+        "NVLink throughput, RX plus TX, all links (in KiB/s / 1000, as DCGM reports it).",
+        _nvlink_dcgm,
+    ),
+    (
+        "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+        "untyped",
+        "Number of remapped rows for uncorrectable errors",
+        _ecc("remapped_rows_uncorrectable"),
+    ),
+    (
+        "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+        "untyped",
+        "Number of remapped rows for correctable errors",
+        _ecc("remapped_rows_correctable"),
+    ),
+    (
+        "DCGM_FI_DEV_ROW_REMAP_FAILURE",
+        "gauge",
+        "Whether remapping of rows has failed",
+        _ecc("remapped_rows_failure"),
+    ),
     # What DCGM lacks.
     ("gpuprof_pcie_link_gen", "gauge", "Current PCIe link generation.", _attr("pcie_gen", float)),
-    ("gpuprof_pcie_link_width", "gauge", "Current PCIe link width (lanes).", _attr("pcie_width", float)),
-    ("gpuprof_nvlink_rx_bytes_per_second", "gauge", "NVLink receive rate, all links (in B/s).",
-     _attr("nvlink_rx_bytes_s")),
-    ("gpuprof_nvlink_tx_bytes_per_second", "gauge", "NVLink transmit rate, all links (in B/s).",
-     _attr("nvlink_tx_bytes_s")),
+    (
+        "gpuprof_pcie_link_width",
+        "gauge",
+        "Current PCIe link width (lanes).",
+        _attr("pcie_width", float),
+    ),
+    (
+        "gpuprof_nvlink_rx_bytes_per_second",
+        "gauge",
+        "NVLink receive rate, all links (in B/s).",
+        _attr("nvlink_rx_bytes_s"),
+    ),
+    (
+        "gpuprof_nvlink_tx_bytes_per_second",
+        "gauge",
+        "NVLink transmit rate, all links (in B/s).",
+        _attr("nvlink_tx_bytes_s"),
+    ),
 )
 
 
@@ -194,7 +284,13 @@ def _default_bench_values() -> list[BenchValue]:
     fn = getattr(results, "exporter_values", None)
     if callable(fn):
         return [
-            BenchValue(str(v.benchmark), str(v.case), str(v.metric), float(v.value), str(getattr(v, "gpu", "")))
+            BenchValue(
+                str(v.benchmark),
+                str(v.case),
+                str(v.metric),
+                float(v.value),
+                str(getattr(v, "gpu", "")),
+            )
             for v in fn()
         ]
     from gpuprof.paths import results_db_path
@@ -220,7 +316,11 @@ def bench_values_of(run: Any) -> list[BenchValue]:
         pairs = [(name, value), ("pct_of_peak", getattr(result, "pct_of_peak", None))]
         for metric, v in pairs:
             if isinstance(v, int | float) and not isinstance(v, bool) and v == v:
-                out.append(BenchValue(str(result.bench), str(result.case), metric, float(v), str(run.device)))
+                out.append(
+                    BenchValue(
+                        str(result.bench), str(result.case), metric, float(v), str(run.device)
+                    )
+                )
     return out
 
 
@@ -286,7 +386,8 @@ class SnapshotCollector(Collector):
         source = snap.source.value if snap is not None else SourceKind.NONE.value
 
         info = GaugeMetricFamily(
-            "gpuprof_source_info", "Where the data comes from (nvml, simulated, replay, none)." + tag,
+            "gpuprof_source_info",
+            "Where the data comes from (nvml, simulated, replay, none)." + tag,
             labels=["source", "label", "Hostname"],
         )
         info.add_metric([source, self._label, self._hostname], 1.0)
@@ -294,7 +395,8 @@ class SnapshotCollector(Collector):
         if snap is None:
             return
         yield GaugeMetricFamily(
-            "gpuprof_snapshot_timestamp_seconds", "Unix time of the sample being served." + tag,
+            "gpuprof_snapshot_timestamp_seconds",
+            "Unix time of the sample being served." + tag,
             value=snap.time_s,
         )
 
@@ -314,7 +416,9 @@ class SnapshotCollector(Collector):
             if family.samples:
                 yield family
 
-        lost = GaugeMetricFamily("gpuprof_gpu_lost", "1 when the GPU fell off the bus." + tag, labels=LABELS)
+        lost = GaugeMetricFamily(
+            "gpuprof_gpu_lost", "1 when the GPU fell off the bus." + tag, labels=LABELS
+        )
         events = GaugeMetricFamily(
             "gpuprof_clocks_event_reasons",
             "1 when the clocks-event (throttle) reason is active, else 0." + tag,
@@ -338,7 +442,8 @@ class SnapshotCollector(Collector):
         bench = self._bench()
         if bench:
             fam = GaugeMetricFamily(
-                "gpuprof_bench_result", "Latest benchmark result measured on this machine (unit in 'metric').",
+                "gpuprof_bench_result",
+                "Latest benchmark result measured on this machine (unit in 'metric').",
                 labels=["benchmark", "case", "metric", "gpu", "Hostname"],
             )
             for b in bench:
@@ -530,7 +635,10 @@ class Exporter:
         server_cls = _Server6 if ":" in self._bind else _Server
         self._httpd = server_cls((self._bind, self._requested_port), handler)
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1}, name="gpuprof-exporter-http", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name="gpuprof-exporter-http",
+            daemon=True,
         )
         self._thread.start()
         self._sampler = _make_sampler(self.source, self._interval_s)

@@ -43,6 +43,7 @@ _loaded: dict[str, dict[str, str]] = {}
 def load_catalog(text: str, *, where: str = "catalog") -> dict[str, str]:
     """``{English: translation}`` from the text of a ``.ts`` file; unfinished ones are left out."""
     import xml.etree.ElementTree as ET  # here, not at import: start-up stays quick in English
+
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -68,7 +69,9 @@ def _bundled(lang: str) -> dict[str, str]:
         try:
             text = resources.files("gpuprof.resources").joinpath("i18n", name).read_text("utf-8")
         except (FileNotFoundError, ModuleNotFoundError):
-            raise InputError(f"the {LANGUAGES[lang]} catalog {name} is missing from this build") from None
+            raise InputError(
+                f"the {LANGUAGES[lang]} catalog {name} is missing from this build"
+            ) from None
         _loaded[lang] = load_catalog(text, where=name)
     return _loaded[lang]
 

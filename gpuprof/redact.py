@@ -43,8 +43,12 @@ _ASSIGN = re.compile(
     rf"(?P<opt>(?<![\w-])[\w.]*?{_NAME}[\"']?)(?P<sep>\s*[=:]\s*)(?P<val>\"[^\"]*\"|'[^']*'|[^\s,;&]+)",
     re.IGNORECASE,
 )
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-z][a-z0-9+.-]*://)(?P<info>[^/\s@:]*(?::[^/\s@]*)?)@", re.IGNORECASE)
-_BEARER = re.compile(r"\b(?P<opt>Bearer|Basic|token)(?P<sep>\s+)(?P<val>[A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
+_URL_USERINFO = re.compile(
+    r"(?P<scheme>\b[a-z][a-z0-9+.-]*://)(?P<info>[^/\s@:]*(?::[^/\s@]*)?)@", re.IGNORECASE
+)
+_BEARER = re.compile(
+    r"\b(?P<opt>Bearer|Basic|token)(?P<sep>\s+)(?P<val>[A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE
+)
 _QUERY = re.compile(
     rf"(?P<opt>[?&](?:{_SECRET_WORDS}|key|x-amz-signature|x-amz-credential)=)(?P<val>[^&\s#]+)",
     re.IGNORECASE,
@@ -62,8 +66,12 @@ _KNOWN_TOKENS = re.compile(
     r")"
 )
 # 40 base64 characters on their own: the shape of an AWS secret access key.
-_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
-_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.DOTALL)
+_AWS_SECRET = re.compile(
+    r"(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+)
+_PEM = re.compile(
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.DOTALL
+)
 
 
 def clean_text(text: object, max_len: int | None = None) -> str:
@@ -124,6 +132,6 @@ def redact_cmdline(cmdline: str | None, *, keep: bool = False, max_len: int = 20
         program = _program(text)
         if not program:
             return ""
-        rest = text.strip()[len(text.strip().split(None, 1)[0]):].strip()
+        rest = text.strip()[len(text.strip().split(None, 1)[0]) :].strip()
         return clean_text(program, 200) + (f" {REDACTED_ARGS}" if rest else "")
     return clean_text(redact_secrets(text), max_len)

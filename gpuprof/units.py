@@ -94,7 +94,9 @@ def fmt_measure(unit: str, value: float | None) -> str:
         # Three significant digits below 0.1 (a CPU's 0.0013 TFLOPS is not "0.001"); one unit
         # throughout, so that a column of runs stays comparable.
         small = 0 < abs(value) < 0.1
-        digits = min(9, 2 - math.floor(math.log10(abs(value)))) if small else (1 if value >= 10 else 3)
+        digits = (
+            min(9, 2 - math.floor(math.log10(abs(value)))) if small else (1 if value >= 10 else 3)
+        )
         return fmt_num(value, "TFLOPS", digits=digits)
     return fmt_num(value, unit, digits=0 if value >= 100 else 1)
 

@@ -42,17 +42,25 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize(device)
 
 
-def _ours_gemm(dtype: str, n: int, device: str, mnk: tuple[int, int, int] | None = None) -> dict[str, float]:
+def _ours_gemm(
+    dtype: str, n: int, device: str, mnk: tuple[int, int, int] | None = None
+) -> dict[str, float]:
     from gpuprof.bench import gemm
     from gpuprof.bench.base import CaseContext, drain
 
     gemm.MAX_CPU_STEP_S = float("inf")  # the script's own limit applies instead
     m, nn, k = mnk or (n, n, n)
-    _, (res,) = drain(gemm.gemm_bench(dtype, [("", m, nn, k)])(CaseContext(device=device, budget_s=3600)))
+    _, (res,) = drain(
+        gemm.gemm_bench(dtype, [("", m, nn, k)])(CaseContext(device=device, budget_s=3600))
+    )
     if res.status != "ok":
         raise RuntimeError(f"our GEMM {dtype} {m}x{nn}x{k} on {device}: {res.status}")
-    return {"tflops_median": res.tflops_median, "iterations": res.iterations,
-            "peak_tflops": res.peak_tflops, "pct_of_peak": res.pct_of_peak}
+    return {
+        "tflops_median": res.tflops_median,
+        "iterations": res.iterations,
+        "peak_tflops": res.peak_tflops,
+        "pct_of_peak": res.pct_of_peak,
+    }
 
 
 def _timer_gemm(dtype: str, n: int, device: str, min_run_time_s: float) -> dict[str, float]:
@@ -129,8 +137,13 @@ def _gpu_h2d(size: int, device: str, rounds: int, nvbandwidth: str | None) -> di
         from gpuprof.bench.external import parse_nvbandwidth
 
         index = int(device.partition(":")[2] or 0)
-        proc = subprocess.run([nvbandwidth, "-t", "host_to_device_memcpy_ce"], capture_output=True,
-                              text=True, timeout=300, check=False)
+        proc = subprocess.run(
+            [nvbandwidth, "-t", "host_to_device_memcpy_ce"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         gbs = parse_nvbandwidth(proc.stdout, "host_to_device_memcpy_ce", row=0, column=index)
         out["nvbandwidth_host_to_device_memcpy_ce_gb_s"] = gbs
         out["ratio_to_nvbandwidth"] = statistics.median(ours) / (gbs * 1e9)
@@ -142,7 +155,9 @@ def _mamf_compare(cmd: str, device: str) -> dict[str, object]:
     """mamf-finder's best shape and median, then ours on that shape."""
     from gpuprof.bench.external import parse_mamf_finder
 
-    proc = subprocess.run(shlex.split(cmd), capture_output=True, text=True, timeout=1800, check=False)
+    proc = subprocess.run(
+        shlex.split(cmd), capture_output=True, text=True, timeout=1800, check=False
+    )
     best = parse_mamf_finder(proc.stdout)
     ours = _ours_gemm("bf16", 0, device, (best.m, best.n, best.k))
     ratio = ours["tflops_median"] / best.tflops
@@ -193,12 +208,22 @@ def _host_copy(size: int, rounds: int) -> dict[str, object]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--max-product-s", type=float, default=30.0,
-                    help="skip a size whose one product would take longer (default 30 s)")
+    ap.add_argument(
+        "--max-product-s",
+        type=float,
+        default=30.0,
+        help="skip a size whose one product would take longer (default 30 s)",
+    )
     ap.add_argument("--sizes", default="2048,4096")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per comparison (default 3)")
-    ap.add_argument("--mamf-finder", metavar="CMD", help="GPU: a mamf-finder command line to compare BF16 with")
-    ap.add_argument("--nvbandwidth", metavar="BIN", help="GPU: the nvbandwidth executable to compare H2D with")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds per comparison (default 3)"
+    )
+    ap.add_argument(
+        "--mamf-finder", metavar="CMD", help="GPU: a mamf-finder command line to compare BF16 with"
+    )
+    ap.add_argument(
+        "--nvbandwidth", metavar="BIN", help="GPU: the nvbandwidth executable to compare H2D with"
+    )
     args = ap.parse_args()
 
     import torch
@@ -206,7 +231,12 @@ def main() -> int:
     rows: list[dict[str, object]] = []
     for dtype in ("fp32", "bf16"):
         # A probe predicts each size's product time, so a slow dtype is skipped, not waited for.
-        a = torch.randn(512, 512, dtype={"fp32": torch.float32, "bf16": torch.bfloat16}[dtype], device=args.device)
+        a = torch.randn(
+            512,
+            512,
+            dtype={"fp32": torch.float32, "bf16": torch.bfloat16}[dtype],
+            device=args.device,
+        )
         torch.matmul(a, a)
         _sync(args.device)
         t0 = time.perf_counter()
@@ -216,26 +246,36 @@ def main() -> int:
         for n in (int(s) for s in args.sizes.split(",")):
             predicted = 2.0 * n**3 / rate
             if args.device == "cpu" and predicted > args.max_product_s:
-                rows.append({"dtype": dtype, "n": n, "skipped": f"one product predicted {predicted:.0f} s "
-                             f"> --max-product-s {args.max_product_s:g}"})
+                rows.append(
+                    {
+                        "dtype": dtype,
+                        "n": n,
+                        "skipped": f"one product predicted {predicted:.0f} s "
+                        f"> --max-product-s {args.max_product_s:g}",
+                    }
+                )
                 continue
             ours_t, ref_t = [], []
             rounds = args.rounds if predicted < 5 else 1
             for _ in range(rounds):  # interleaved: load drift on a shared machine hits both
                 ours_t.append(_ours_gemm(dtype, n, args.device)["tflops_median"])
-                ref_t.append(_timer_gemm(dtype, n, args.device, max(1.0, 3 * predicted))["tflops_median"])
+                ref_t.append(
+                    _timer_gemm(dtype, n, args.device, max(1.0, 3 * predicted))["tflops_median"]
+                )
             ratio = statistics.median(ours_t) / statistics.median(ref_t)
-            rows.append({
-                "dtype": dtype,
-                "n": n,
-                "rounds": rounds,
-                "ours_tflops_median": statistics.median(ours_t),
-                "torch_benchmark_tflops_median": statistics.median(ref_t),
-                "ours_tflops": ours_t,
-                "torch_benchmark_tflops": ref_t,
-                "ratio": ratio,
-                "within_5pct": abs(ratio - 1) <= 0.05,
-            })
+            rows.append(
+                {
+                    "dtype": dtype,
+                    "n": n,
+                    "rounds": rounds,
+                    "ours_tflops_median": statistics.median(ours_t),
+                    "torch_benchmark_tflops_median": statistics.median(ref_t),
+                    "ours_tflops": ours_t,
+                    "torch_benchmark_tflops": ref_t,
+                    "ratio": ratio,
+                    "within_5pct": abs(ratio - 1) <= 0.05,
+                }
+            )
             # Each comparison as it completes: a long run cut short still leaves its results.
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
             ours = {"tflops_median": statistics.median(ours_t)}
@@ -255,7 +295,9 @@ def main() -> int:
             **best,
             "meets_75pct": None if best["pct_of_peak"] is None else best["pct_of_peak"] >= 75,
         }
-        out["h2d_pinned"] = _gpu_h2d(256 * 2**20, args.device, max(3, args.rounds), args.nvbandwidth)
+        out["h2d_pinned"] = _gpu_h2d(
+            256 * 2**20, args.device, max(3, args.rounds), args.nvbandwidth
+        )
         if args.mamf_finder:
             out["mamf_finder"] = _mamf_compare(args.mamf_finder, args.device)
     print(json.dumps(out, indent=1))

@@ -28,32 +28,87 @@ def _results() -> list:
     from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult
 
     out: list = []
-    for d, peak in (("fp32", 67.0), ("tf32", 494.5), ("fp16", 989.0), ("bf16", 989.0), ("fp8", 1979.0)):
+    for d, peak in (
+        ("fp32", 67.0),
+        ("tf32", 494.5),
+        ("fp16", 989.0),
+        ("bf16", 989.0),
+        ("fp8", 1979.0),
+    ):
         for s in range(1024, 16385, 1024):
             tf = peak * 0.75 * min(1.0, s / 8192)
-            out.append(GemmResult(bench="gemm", case=f"{d} {s}", dtype=d, m=s, n=s, k=s, iterations=50,
-                                  time_mean_s=1, time_median_s=1, time_min_s=1, tflops_mean=tf,
-                                  tflops_median=tf, tflops_max=tf, peak_tflops=peak,
-                                  pct_of_peak=100 * tf / peak))
-    for direction, pinned in (("h2d", False), ("h2d", True), ("d2h", False), ("d2h", True), ("d2d", None)):
+            out.append(
+                GemmResult(
+                    bench="gemm",
+                    case=f"{d} {s}",
+                    dtype=d,
+                    m=s,
+                    n=s,
+                    k=s,
+                    iterations=50,
+                    time_mean_s=1,
+                    time_median_s=1,
+                    time_min_s=1,
+                    tflops_mean=tf,
+                    tflops_median=tf,
+                    tflops_max=tf,
+                    peak_tflops=peak,
+                    pct_of_peak=100 * tf / peak,
+                )
+            )
+    for direction, pinned in (
+        ("h2d", False),
+        ("h2d", True),
+        ("d2h", False),
+        ("d2h", True),
+        ("d2d", None),
+    ):
         for i in range(11):
             size = 2**20 * 2**i
-            out.append(MemoryResult(bench="memory", case=f"{direction} {pinned} {size}", direction=direction,
-                                    pinned=pinned, size_bytes=size, samples=5, time_median_s=1,
-                                    bandwidth_bytes_s=5e10 * (1 - 0.5 / (i + 1)),
-                                    bandwidth_max_bytes_s=5.5e10))
+            out.append(
+                MemoryResult(
+                    bench="memory",
+                    case=f"{direction} {pinned} {size}",
+                    direction=direction,
+                    pinned=pinned,
+                    size_bytes=size,
+                    samples=5,
+                    time_median_s=1,
+                    bandwidth_bytes_s=5e10 * (1 - 0.5 / (i + 1)),
+                    bandwidth_max_bytes_s=5.5e10,
+                )
+            )
     n = 8
     bw = tuple(tuple(3e12 if i == j else 3.7e11 for j in range(n)) for i in range(n))
     links = tuple(tuple(None if i == j else "NVLink (NV18)" for j in range(n)) for i in range(n))
-    out.append(P2PResult(bench="p2p", case="matrix 8 GPUs", devices=tuple(range(n)), size_bytes=2**28,
-                         uni_bw_on_bytes_s=bw, links=links))
+    out.append(
+        P2PResult(
+            bench="p2p",
+            case="matrix 8 GPUs",
+            devices=tuple(range(n)),
+            size_bytes=2**28,
+            uni_bw_on_bytes_s=bw,
+            links=links,
+        )
+    )
     for op in ("all_reduce", "all_gather"):
         for i in range(3, 31):
-            out.append(CollectiveResult(bench="collective", case=f"{op} {2**i} B", op=op, backend="nccl",
-                                        world_size=8, size_bytes=2**i, dtype="fp32", iterations=20,
-                                        latency_p50_s=1e-5, latency_p99_s=2e-5,
-                                        algbw_bytes_s=min(2**i / 1e-5, 4e11),
-                                        busbw_bytes_s=min(2**i / 1e-5, 4e11) * 1.75))
+            out.append(
+                CollectiveResult(
+                    bench="collective",
+                    case=f"{op} {2**i} B",
+                    op=op,
+                    backend="nccl",
+                    world_size=8,
+                    size_bytes=2**i,
+                    dtype="fp32",
+                    iterations=20,
+                    latency_p50_s=1e-5,
+                    latency_p99_s=2e-5,
+                    algbw_bytes_s=min(2**i / 1e-5, 4e11),
+                    busbw_bytes_s=min(2**i / 1e-5, 4e11) * 1.75,
+                )
+            )
     return out
 
 
@@ -69,8 +124,9 @@ def main() -> int:
     make_app()
     app = QApplication.instance()
     tabs = []
-    construct = median_ms(lambda: tabs.append(BenchTab(db=Path("/nonexistent/results.sqlite"))),
-                           args.repeat)
+    construct = median_ms(
+        lambda: tabs.append(BenchTab(db=Path("/nonexistent/results.sqlite"))), args.repeat
+    )
     tab = tabs[-1]
     tab.resize(1600, 1000)
     tab.show()
@@ -100,9 +156,18 @@ def main() -> int:
     redraw_full()
     live_ms = median_ms(redraw_live, args.repeat)
     paint_ms = median_ms(lambda: tab.grab(), args.repeat)
-    print(json.dumps({"results": len(results), "construct_ms": construct, "redraw_full_ms": redraw_ms,
-                      "redraw_live_ms": live_ms, "paint_ms": paint_ms,
-                      "torch_imported": "torch" in sys.modules}))
+    print(
+        json.dumps(
+            {
+                "results": len(results),
+                "construct_ms": construct,
+                "redraw_full_ms": redraw_ms,
+                "redraw_live_ms": live_ms,
+                "paint_ms": paint_ms,
+                "torch_imported": "torch" in sys.modules,
+            }
+        )
+    )
     return 0
 
 

@@ -38,8 +38,13 @@ MIB = 2**20
 
 def _devices(n: int) -> tuple[DeviceInfo, ...]:
     return tuple(
-        DeviceInfo(index=i, name="NVIDIA H100 80GB HBM3", uuid=f"GPU-{i:08d}-0000-0000-0000-000000000000",
-                   pci_bus_id=f"00000000:{0x18 + i:02X}:00.0", memory_total_bytes=81559 * MIB)
+        DeviceInfo(
+            index=i,
+            name="NVIDIA H100 80GB HBM3",
+            uuid=f"GPU-{i:08d}-0000-0000-0000-000000000000",
+            pci_bus_id=f"00000000:{0x18 + i:02X}:00.0",
+            memory_total_bytes=81559 * MIB,
+        )
         for i in range(n)
     )
 
@@ -47,14 +52,35 @@ def _devices(n: int) -> tuple[DeviceInfo, ...]:
 def _snapshot(n: int, t: float) -> Snapshot:
     gpus = tuple(
         GpuSample(
-            index=i, uuid=f"GPU-{i:08d}-0000-0000-0000-000000000000", util_gpu_pct=97.0, util_mem_pct=41.0,
-            util_enc_pct=0.0, util_dec_pct=0.0, mem_total_bytes=81559 * MIB, mem_used_bytes=70000 * MIB,
-            mem_free_bytes=11559 * MIB, mem_reserved_bytes=500 * MIB, clock_sm_mhz=1980.0, clock_mem_mhz=2619.0,
-            power_w=690.0, power_limit_w=700.0, energy_total_j=1e6 + t, temp_gpu_c=66.0, temp_mem_c=70.0,
-            throttle_reasons=("sw_power_cap",), throttle_mask=0x4, pcie_gen=5, pcie_width=16,
-            pcie_rx_bytes_s=1e9, pcie_tx_bytes_s=2e8, pcie_replay_count=0,
-            nvlinks=tuple(NvLinkSample(link=k, active=True, rx_bytes_s=1e9, tx_bytes_s=1e9) for k in range(18)),
-            nvlink_rx_bytes_s=18e9, nvlink_tx_bytes_s=18e9,
+            index=i,
+            uuid=f"GPU-{i:08d}-0000-0000-0000-000000000000",
+            util_gpu_pct=97.0,
+            util_mem_pct=41.0,
+            util_enc_pct=0.0,
+            util_dec_pct=0.0,
+            mem_total_bytes=81559 * MIB,
+            mem_used_bytes=70000 * MIB,
+            mem_free_bytes=11559 * MIB,
+            mem_reserved_bytes=500 * MIB,
+            clock_sm_mhz=1980.0,
+            clock_mem_mhz=2619.0,
+            power_w=690.0,
+            power_limit_w=700.0,
+            energy_total_j=1e6 + t,
+            temp_gpu_c=66.0,
+            temp_mem_c=70.0,
+            throttle_reasons=("sw_power_cap",),
+            throttle_mask=0x4,
+            pcie_gen=5,
+            pcie_width=16,
+            pcie_rx_bytes_s=1e9,
+            pcie_tx_bytes_s=2e8,
+            pcie_replay_count=0,
+            nvlinks=tuple(
+                NvLinkSample(link=k, active=True, rx_bytes_s=1e9, tx_bytes_s=1e9) for k in range(18)
+            ),
+            nvlink_rx_bytes_s=18e9,
+            nvlink_tx_bytes_s=18e9,
             ecc=EccCounts(0, 0, 0, 0, None, None, None, 0, 0, False, False),
         )
         for i in range(n)
@@ -106,7 +132,9 @@ def main() -> None:
     args = ap.parse_args()
 
     snap = _snapshot(args.gpus, time.time())
-    collector = SnapshotCollector(lambda: snap, _devices(args.gpus), hostname="perf-node", bench_values=None)
+    collector = SnapshotCollector(
+        lambda: snap, _devices(args.gpus), hostname="perf-node", bench_values=None
+    )
     reg = CollectorRegistry(auto_describe=False)
     reg.register(collector)
     body = render_text(collector.collect())
@@ -123,20 +151,26 @@ def main() -> None:
 
         http_med, http_p95 = _median_ms(get, args.n)
 
-    print(json.dumps({
-        "bench": "exporter_scrape",
-        "gpus": args.gpus,
-        "iterations": args.n,
-        "samples": sum(1 for line in body.decode().splitlines() if line and not line.startswith("#")),
-        "bytes": len(body),
-        "render_median_ms": round(render_med, 3),
-        "render_p95_ms": round(render_p95, 3),
-        "prometheus_client_render_median_ms": round(pc_med, 3),
-        "http_median_ms": round(http_med, 3),
-        "http_p95_ms": round(http_p95, 3),
-        "target_ms": 5.0,
-        "ok": http_med <= 5.0,
-    }))
+    print(
+        json.dumps(
+            {
+                "bench": "exporter_scrape",
+                "gpus": args.gpus,
+                "iterations": args.n,
+                "samples": sum(
+                    1 for line in body.decode().splitlines() if line and not line.startswith("#")
+                ),
+                "bytes": len(body),
+                "render_median_ms": round(render_med, 3),
+                "render_p95_ms": round(render_p95, 3),
+                "prometheus_client_render_median_ms": round(pc_med, 3),
+                "http_median_ms": round(http_med, 3),
+                "http_p95_ms": round(http_p95, 3),
+                "target_ms": 5.0,
+                "ok": http_med <= 5.0,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

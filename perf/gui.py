@@ -182,7 +182,9 @@ def measure_cpu(tmp: Path, seconds: float) -> dict[str, object]:
         cpu = (c1.user - c0.user) + (c1.system - c0.system)
         key = "1h" if window_s == HOUR_S else "1min"
         results[f"cpu_pct_one_core_window_{key}"] = round(100 * cpu / wall, 1)
-        results[f"frames_per_s_window_{key}"] = round((w.telemetry.redraw_count - frames0) / wall, 1)
+        results[f"frames_per_s_window_{key}"] = round(
+            (w.telemetry.redraw_count - frames0) / wall, 1
+        )
         results[f"polls_per_s_window_{key}"] = round((w.sampler.poll_count - polls0) / wall, 1)
     results["live_seconds"] = seconds
     results["target_pct"] = 25.0
@@ -207,8 +209,15 @@ def _startup_child() -> None:
                 if event.type() == QEvent.Type.Paint and obj is window:
                     elapsed = time.time() - launched
                     window.removeEventFilter(self)
-                    print(json.dumps({"first_paint_s": round(elapsed, 3),
-                                      "torch_imported": "torch" in sys.modules}), flush=True)
+                    print(
+                        json.dumps(
+                            {
+                                "first_paint_s": round(elapsed, 3),
+                                "torch_imported": "torch" in sys.modules,
+                            }
+                        ),
+                        flush=True,
+                    )
                     QTimer.singleShot(0, QApplication.instance().quit)
                 return False
 
@@ -224,8 +233,14 @@ def _startup_child() -> None:
 
 def _startup_run(extra: list[str], env: dict[str, str]) -> dict[str, object]:
     env = dict(env, GPUPROF_PERF_LAUNCH=repr(time.time()))
-    proc = subprocess.run([sys.executable, __file__, "--startup-child", *extra], env=env,
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--startup-child", *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
     if line is None:
         raise RuntimeError(f"start-up child failed: {proc.stderr[-1000:]}")

@@ -35,8 +35,9 @@ def main() -> int:
     app = make_app()
     out: dict[str, object] = {"row_limit": ROW_LIMIT, "repeat": args.repeat}
     for name, cat in (("packaged", load_catalog(overlays=False)), ("synthetic_10k", synthetic())):
-        tab = RecommendTab(LocalMachine.from_names(["NVIDIA GeForce RTX 4090"]),
-                           catalog_loader=lambda cat=cat: cat)
+        tab = RecommendTab(
+            LocalMachine.from_names(["NVIDIA GeForce RTX 4090"]), catalog_loader=lambda cat=cat: cat
+        )
         tab.resize(1600, 1000)
         tab.show()
         tab.compare.setChecked(True)

@@ -43,10 +43,18 @@ def main() -> None:
             t4 = time.perf_counter()
             for key, dt in zip(times, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
                 times[key].append(dt * 1000.0)
-        sizes = {"html_bytes": len(html.encode()), "json_bytes": len(text.encode()),
-                 "pdf_bytes": pdf.stat().st_size}
-    out = {"samples": len(snaps), "gpus": 8, "repeat": args.repeat,
-           **{k: round(statistics.median(v), 1) for k, v in times.items()}, **sizes}
+        sizes = {
+            "html_bytes": len(html.encode()),
+            "json_bytes": len(text.encode()),
+            "pdf_bytes": pdf.stat().st_size,
+        }
+    out = {
+        "samples": len(snaps),
+        "gpus": 8,
+        "repeat": args.repeat,
+        **{k: round(statistics.median(v), 1) for k, v in times.items()},
+        **sizes,
+    }
     print(json.dumps(out))
 
 

@@ -44,7 +44,11 @@ def _box() -> FakeNvml:
     box = make_fleet(GPUS)
     for k, pid in enumerate(_real_pids(PROCESSES)):
         dev = box.devices[k % GPUS]
-        dev.processes.append(FakeProcess(pid=pid, used_memory_bytes=mib(256 + k), sm_util_pct=k % 100, mem_util_pct=k % 40))
+        dev.processes.append(
+            FakeProcess(
+                pid=pid, used_memory_bytes=mib(256 + k), sm_util_pct=k % 100, mem_util_pct=k % 40
+            )
+        )
         dev.util_gpu_pct = 90
     for dev in box.devices:
         for link in dev.nvlinks or ():
@@ -81,7 +85,10 @@ def _run(polls: int) -> dict[str, float]:
     f = fake.self_time_s
     first = source.poll()  # static facts, psutil reads of all 50 processes
     cold_ms = ((time.thread_time() - t) - (fake.self_time_s - f)) * 1e3
-    assert len(first.gpus) == GPUS and len(first.processes) == PROCESSES, (len(first.gpus), len(first.processes))
+    assert len(first.gpus) == GPUS and len(first.processes) == PROCESSES, (
+        len(first.gpus),
+        len(first.processes),
+    )
 
     fast, slow, driver, host, calls = [], [], [], [], []
     for i in range(polls):

@@ -74,9 +74,21 @@ def main() -> None:
         )
         result[f"gpu_series_{label}_points"] = n
     # One redraw of the GPU tab: 6 plots × 8 curves over the 1 h window.
-    fields = ("util_gpu_pct", "power_w", "clock_sm_mhz", "temp_gpu_c", "mem_used_bytes", "pcie_rx_bytes_s")
+    fields = (
+        "util_gpu_pct",
+        "power_w",
+        "clock_sm_mhz",
+        "temp_gpu_c",
+        "mem_used_bytes",
+        "pcie_rx_bytes_s",
+    )
     result["redraw_6x8_series_1h_ms_median"] = median_ms(
-        lambda: [h.gpu_series(g, f, t_end - 3600, t_end, max_points=1600) for f in fields for g in range(8)], 10
+        lambda: [
+            h.gpu_series(g, f, t_end - 3600, t_end, max_points=1600)
+            for f in fields
+            for g in range(8)
+        ],
+        10,
     )
     result["simulated_poll_h100x8_ms_median"] = median_ms(src.poll, 50)
 

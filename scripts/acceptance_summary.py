@@ -84,7 +84,9 @@ def summarize_fidelity(doc: dict[str, Any]) -> list[str]:
     peak = doc.get("bf16_8192_vs_spec_peak")
     if peak:
         if peak.get("pct_of_peak") is None:
-            lines.append(f"accuracy BF16 8192: {peak['tflops_median']:.1f} TFLOPS, spec peak unknown")
+            lines.append(
+                f"accuracy BF16 8192: {peak['tflops_median']:.1f} TFLOPS, spec peak unknown"
+            )
         else:
             verdict = "met" if peak["meets_75pct"] else "NOT met"
             lines.append(

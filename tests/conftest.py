@@ -18,7 +18,9 @@ pytest_plugins = ["tests.fakes.fixtures", "tests.ui_fixtures"]
 
 
 @pytest.fixture(autouse=True)
-def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Keep every test away from the user's real data and config folders."""
     base = tmp_path_factory.mktemp("gpuprof-home")
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(base / "data"))

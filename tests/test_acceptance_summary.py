@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _summary_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("acceptance_summary", ROOT / "scripts" / "acceptance_summary.py")
+    spec = importlib.util.spec_from_file_location(
+        "acceptance_summary", ROOT / "scripts" / "acceptance_summary.py"
+    )
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -31,7 +33,9 @@ def cpu_run_json(monkeypatch, tmp_path) -> Path:
 
     def plan(device, suite, only=None):
         return [
-            Case("gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64), ("", 128, 128, 128)]), 10),
+            Case(
+                "gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64), ("", 128, 128, 128)]), 10
+            ),
             Case("memory", "memory host", memory_bench("host", [MiB, 2 * MiB]), 10),
         ]
 
@@ -62,13 +66,27 @@ FIDELITY_GPU = {
         {"dtype": "fp32", "n": 8192, "ratio": 0.93, "within_5pct": False},
     ],
     "host_copy": None,
-    "bf16_8192_vs_spec_peak": {"tflops_median": 700.0, "peak_tflops": 989.4, "pct_of_peak": 70.7,
-                               "meets_75pct": False},
-    "h2d_pinned": {"size_bytes": 256 << 20, "ours_bytes_s_median": 53.1e9, "ratio_to_plain_loop": 0.998,
-                   "nvbandwidth_host_to_device_memcpy_ce_gb_s": 53.6, "ratio_to_nvbandwidth": 0.991,
-                   "within_5pct_of_nvbandwidth": True},
-    "mamf_finder": {"mamf_statistic": "median", "mamf_tflops": 742.9, "shape": "11264x4096x4096",
-                    "ratio": 0.96, "within_3pct": False},
+    "bf16_8192_vs_spec_peak": {
+        "tflops_median": 700.0,
+        "peak_tflops": 989.4,
+        "pct_of_peak": 70.7,
+        "meets_75pct": False,
+    },
+    "h2d_pinned": {
+        "size_bytes": 256 << 20,
+        "ours_bytes_s_median": 53.1e9,
+        "ratio_to_plain_loop": 0.998,
+        "nvbandwidth_host_to_device_memcpy_ce_gb_s": 53.6,
+        "ratio_to_nvbandwidth": 0.991,
+        "within_5pct_of_nvbandwidth": True,
+    },
+    "mamf_finder": {
+        "mamf_statistic": "median",
+        "mamf_tflops": 742.9,
+        "shape": "11264x4096x4096",
+        "ratio": 0.96,
+        "within_3pct": False,
+    },
 }
 
 
@@ -78,11 +96,15 @@ def test_fidelity_summary_states_each_verdict():
     assert "accuracy GEMM fp32 8192: ours/torch.utils.benchmark = 0.930 (OUTSIDE 5%)" in lines
     assert any("71% of spec 989.4" in line and "NOT met" in line for line in lines)
     assert "accuracy H2D vs nvbandwidth 53.6 GB/s: ratio 0.991 (within 5%)" in lines
-    assert any("mamf-finder median 742.9 TFLOPS @ 11264x4096x4096: ratio 0.960 (OUTSIDE 3%)" in line
-               for line in lines)
+    assert any(
+        "mamf-finder median 742.9 TFLOPS @ 11264x4096x4096: ratio 0.960 (OUTSIDE 3%)" in line
+        for line in lines
+    )
 
 
-def test_main_reports_a_corrupt_file_by_name_and_still_summarizes_the_other(cpu_run_json, tmp_path, capsys):
+def test_main_reports_a_corrupt_file_by_name_and_still_summarizes_the_other(
+    cpu_run_json, tmp_path, capsys
+):
     broken = tmp_path / "fidelity.json"
     broken.write_text('{"gemm": [')
     assert _summary_module().main(["--run", str(cpu_run_json), "--fidelity", str(broken)]) == 0

@@ -61,9 +61,21 @@ class FakeEvent:
 def _gemm(case: str, tflops: float) -> GemmResult:
     m = n = k = 1024
     t = 2 * m * n * k / (tflops * 1e12)
-    return GemmResult(bench="gemm", case=case, dtype="fp32", m=m, n=n, k=k, iterations=5,
-                      time_mean_s=t, time_median_s=t, time_min_s=t, tflops_mean=tflops,
-                      tflops_median=tflops, tflops_max=tflops)
+    return GemmResult(
+        bench="gemm",
+        case=case,
+        dtype="fp32",
+        m=m,
+        n=n,
+        k=k,
+        iterations=5,
+        time_mean_s=t,
+        time_median_s=t,
+        time_min_s=t,
+        tflops_mean=tflops,
+        tflops_median=tflops,
+        tflops_max=tflops,
+    )
 
 
 def _steps(name: str, n: int, fail_at: int | None = None):
@@ -103,17 +115,28 @@ def test_cuda_event_timer_times_only_the_bracketed_call():
         calls.append(1)
         clock.advance(0.002)
 
-    durations = measure(fn, timer=timer, iterations=5, warmup=2, before=lambda: clock.advance(1.0), clock=clock)
+    durations = measure(
+        fn, timer=timer, iterations=5, warmup=2, before=lambda: clock.advance(1.0), clock=clock
+    )
     assert len(calls) == 7  # warm-up runs but is not timed
-    assert durations == pytest.approx([0.002] * 5)  # the L2 flush in `before` is outside the bracket
+    assert durations == pytest.approx(
+        [0.002] * 5
+    )  # the L2 flush in `before` is outside the bracket
     assert syncs == [1]  # one synchronize, at the end
 
 
 def test_wall_timer_stops_after_min_iterations_once_time_is_up():
     clock = FakeClock()
     timer = WallTimer(clock)
-    durations = measure(lambda: clock.advance(0.5), timer=timer, iterations=100, warmup=0,
-                        min_iterations=3, max_time_s=1.2, clock=clock)
+    durations = measure(
+        lambda: clock.advance(0.5),
+        timer=timer,
+        iterations=100,
+        warmup=0,
+        min_iterations=3,
+        max_time_s=1.2,
+        clock=clock,
+    )
     assert durations == pytest.approx([0.5, 0.5, 0.5])
 
 
@@ -163,9 +186,9 @@ def test_oom_detection():
 
 def test_runner_progress_order_results_and_states():
     seen, results, states = [], [], []
-    run = _runner([Case("gemm", "a", _steps("a", 3), 10), Case("gemm", "b", _steps("b", 2), 10)]).run(
-        on_progress=seen.append, on_result=results.append, on_state=states.append
-    )
+    run = _runner(
+        [Case("gemm", "a", _steps("a", 3), 10), Case("gemm", "b", _steps("b", 2), 10)]
+    ).run(on_progress=seen.append, on_result=results.append, on_state=states.append)
     assert states == [RunState.STARTING, RunState.RUNNING, RunState.SUCCESS]
     fractions = [p.fraction for p in seen]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
@@ -176,10 +199,12 @@ def test_runner_progress_order_results_and_states():
 
 
 def test_a_failing_case_does_not_stop_the_suite():
-    run = _runner([
-        Case("gemm", "bad", _steps("bad", 3, fail_at=1), 10),
-        Case("gemm", "good", _steps("good", 2), 10),
-    ]).run()
+    run = _runner(
+        [
+            Case("gemm", "bad", _steps("bad", 3, fail_at=1), 10),
+            Case("gemm", "good", _steps("good", 2), 10),
+        ]
+    ).run()
     bad, good = run.cases
     assert bad.state is RunState.FAILURE and "bad broke at 1" in (bad.error or "")
     assert [r.case for r in bad.results] == ["bad-0"]  # what was measured before is kept
@@ -199,13 +224,15 @@ def test_cancel_from_a_callback_interrupts_and_skips_the_rest():
         if r.case == "a-1":
             token.cancel()
 
-    run = _runner([Case("gemm", "a", _steps("a", 5), 10), Case("gemm", "b", _steps("b", 2), 10)]).run(
-        on_result=on_result, cancel=token
-    )
+    run = _runner(
+        [Case("gemm", "a", _steps("a", 5), 10), Case("gemm", "b", _steps("b", 2), 10)]
+    ).run(on_result=on_result, cancel=token)
     assert run.state is RunState.INTERRUPTED
     assert [r.case for r in run.results] == ["a-0", "a-1"]
     assert run.cases[0].state is RunState.INTERRUPTED
-    assert run.cases[1].state is RunState.INTERRUPTED and run.cases[1].notes == ("not started: cancelled",)
+    assert run.cases[1].state is RunState.INTERRUPTED and run.cases[1].notes == (
+        "not started: cancelled",
+    )
 
 
 def test_cancel_from_another_thread_stops_a_running_case():
@@ -220,7 +247,11 @@ def test_cancel_from_another_thread_stops_a_running_case():
 
     token = CancelToken()
     out = {}
-    worker = threading.Thread(target=lambda: out.setdefault("run", _runner([Case("gemm", "spin", endless, 60)]).run(cancel=token)))
+    worker = threading.Thread(
+        target=lambda: out.setdefault(
+            "run", _runner([Case("gemm", "spin", endless, 60)]).run(cancel=token)
+        )
+    )
     worker.start()
     assert started.wait(10)
     token.cancel()
@@ -279,7 +310,13 @@ class FakeNvml:
 
     def poll(self):
         self.polls += 1
-        gpu = GpuSample(index=0, clock_sm_mhz=1980.0, power_w=690.0, temp_gpu_c=70.0, throttle_reasons=self.reasons)
+        gpu = GpuSample(
+            index=0,
+            clock_sm_mhz=1980.0,
+            power_w=690.0,
+            temp_gpu_c=70.0,
+            throttle_reasons=self.reasons,
+        )
         return Snapshot(time_s=0.0, source=SourceKind.NVML, host=HostSample(), gpus=(gpu,))
 
     def close(self):
@@ -303,7 +340,9 @@ def test_results_measured_while_throttled_are_flagged():
     def progress(_p):
         wall.advance(1.0)
 
-    run = _runner([Case("gemm", "g", bench, 10)], source=src, wall_clock=wall).run(on_progress=progress)
+    run = _runner([Case("gemm", "g", bench, 10)], source=src, wall_clock=wall).run(
+        on_progress=progress
+    )
     flags = {r.case: r.throttle_reasons for r in run.results}
     assert flags == {"cool": (), "hot": ("hw_thermal_slowdown", "sw_power_cap"), "cool again": ()}
     assert run.results[1].throttled and not run.results[0].throttled
@@ -334,7 +373,13 @@ def test_plan_cases_cpu_covers_every_bench():
 
     names = [c.name for c in plan_cases("cpu", "quick")]
     assert names[:5] == ["gemm fp32", "gemm tf32", "gemm fp16", "gemm bf16", "gemm fp8"]
-    assert {"memory host", "p2p", "collectives", "workload transformer bf16", "workload conv bf16"} <= set(names)
+    assert {
+        "memory host",
+        "p2p",
+        "collectives",
+        "workload transformer bf16",
+        "workload conv bf16",
+    } <= set(names)
     assert [c.bench for c in plan_cases("cpu", "standard", ["workload"])] == ["workload"] * 3
 
 
@@ -356,26 +401,81 @@ def _sample_run(run_id: str, tflops: float, started: float = 1.7e9) -> BenchRun:
 
     results: tuple[Result, ...] = (
         _gemm("fp32 1024x1024x1024", tflops),
-        MemoryResult(bench="memory", case="host 1 MiB", direction="host", pinned=None, size_bytes=2**20,
-                     samples=5, time_median_s=1e-4, bandwidth_bytes_s=1e10, bandwidth_max_bytes_s=1.2e10,
-                     traffic_factor=2, verified=True, throttle_reasons=("sw_power_cap",)),
-        CollectiveResult(bench="collective", case="all_reduce 8 B", op="all_reduce", backend="gloo",
-                         world_size=2, size_bytes=8, dtype="fp32", iterations=20, latency_p50_s=1e-4,
-                         latency_p99_s=2e-4, algbw_bytes_s=8e4, busbw_bytes_s=8e4),
-        WorkloadResult(bench="workload", case="transformer", model="transformer", dtype="bf16", batch=4,
-                       seq_len=64, params=123, steps=3, step_time_median_s=0.1, throughput_per_s=2560.0,
-                       unit="tokens"),
-        P2PResult(bench="p2p", case="matrix 2 GPUs", devices=(0, 1), size_bytes=2**26,
-                  access=((True, True), (True, True)), links=(("self", "NVLink (NV18)"), ("NVLink (NV18)", "self")),
-                  uni_bw_on_bytes_s=((1e12, 3e11), (3e11, None))),
+        MemoryResult(
+            bench="memory",
+            case="host 1 MiB",
+            direction="host",
+            pinned=None,
+            size_bytes=2**20,
+            samples=5,
+            time_median_s=1e-4,
+            bandwidth_bytes_s=1e10,
+            bandwidth_max_bytes_s=1.2e10,
+            traffic_factor=2,
+            verified=True,
+            throttle_reasons=("sw_power_cap",),
+        ),
+        CollectiveResult(
+            bench="collective",
+            case="all_reduce 8 B",
+            op="all_reduce",
+            backend="gloo",
+            world_size=2,
+            size_bytes=8,
+            dtype="fp32",
+            iterations=20,
+            latency_p50_s=1e-4,
+            latency_p99_s=2e-4,
+            algbw_bytes_s=8e4,
+            busbw_bytes_s=8e4,
+        ),
+        WorkloadResult(
+            bench="workload",
+            case="transformer",
+            model="transformer",
+            dtype="bf16",
+            batch=4,
+            seq_len=64,
+            params=123,
+            steps=3,
+            step_time_median_s=0.1,
+            throughput_per_s=2560.0,
+            unit="tokens",
+        ),
+        P2PResult(
+            bench="p2p",
+            case="matrix 2 GPUs",
+            devices=(0, 1),
+            size_bytes=2**26,
+            access=((True, True), (True, True)),
+            links=(("self", "NVLink (NV18)"), ("NVLink (NV18)", "self")),
+            uni_bw_on_bytes_s=((1e12, 3e11), (3e11, None)),
+        ),
         Result(bench="p2p", case="matrix", status="skipped: needs 2 CUDA devices"),
     )
-    case = CaseRecord(bench="gemm", name="all", state=RunState.SUCCESS, elapsed_s=1.5, budget_s=5.0,
-                      notes=("note",), results=results)
-    return BenchRun(run_id=run_id, suite="quick", device="cpu", only=("gemm",), state=RunState.SUCCESS,
-                    started_s=started, ended_s=started + 2, environment=Environment(hostname="h", torch_threads=2,
-                    compute_capability=(9, 0)), cases=(case,),
-                    telemetry=(TelemetryPoint(time_s=started, gpu_index=0, power_w=100.0, throttle_reasons=("x",)),))
+    case = CaseRecord(
+        bench="gemm",
+        name="all",
+        state=RunState.SUCCESS,
+        elapsed_s=1.5,
+        budget_s=5.0,
+        notes=("note",),
+        results=results,
+    )
+    return BenchRun(
+        run_id=run_id,
+        suite="quick",
+        device="cpu",
+        only=("gemm",),
+        state=RunState.SUCCESS,
+        started_s=started,
+        ended_s=started + 2,
+        environment=Environment(hostname="h", torch_threads=2, compute_capability=(9, 0)),
+        cases=(case,),
+        telemetry=(
+            TelemetryPoint(time_s=started, gpu_index=0, power_w=100.0, throttle_reasons=("x",)),
+        ),
+    )
 
 
 def test_json_round_trip_keeps_types_and_values(tmp_path):
@@ -435,14 +535,18 @@ def _ctx(**kw) -> CaseContext:
 def test_cpu_gemm_measures_real_products():
     from gpuprof.bench.gemm import gemm_bench
 
-    steps, results = drain(gemm_bench("fp32", [("", 64, 64, 64), ("tiny llm", 32, 128, 64)])(_ctx()))
+    steps, results = drain(
+        gemm_bench("fp32", [("", 64, 64, 64), ("tiny llm", 32, 128, 64)])(_ctx())
+    )
     assert [s.result for s in steps if s.result is not None] == list(results)
     first, second = results
     assert isinstance(first, GemmResult) and first.status == "ok"
     assert first.tflops_median > 0 and first.iterations >= 3
     assert first.tflops_median * 1e12 * first.time_median_s == pytest.approx(2 * 64**3)
     assert first.tflops_max >= first.tflops_median
-    assert first.peak_tflops is None and first.pct_of_peak is None  # CPU: no spec peak, never guessed
+    assert (
+        first.peak_tflops is None and first.pct_of_peak is None
+    )  # CPU: no spec peak, never guessed
     assert (second.m, second.n, second.k) == (32, 128, 64) and second.case.endswith("tiny llm")
 
 
@@ -459,7 +563,9 @@ def test_cpu_bf16_gemm_runs_and_unsupported_dtypes_say_why():
 def test_cpu_gemm_time_boxes_products_that_would_take_too_long():
     from gpuprof.bench import gemm
 
-    _, results = drain(gemm.gemm_bench("fp16", [("", 32, 32, 32), ("", 16384, 16384, 16384)])(_ctx()))
+    _, results = drain(
+        gemm.gemm_bench("fp16", [("", 32, 32, 32), ("", 16384, 16384, 16384)])(_ctx())
+    )
     assert results[0].status == "ok"
     assert results[1].status.startswith("skipped: one product would take")
 
@@ -519,7 +625,9 @@ def test_cpu_workloads_train_for_real():
 
     _, (t,) = drain(workload_bench("transformer", "fp32")(_ctx(budget_s=2.0)))
     assert isinstance(t, WorkloadResult) and t.status == "ok", t
-    assert t.unit == "tokens" and t.throughput_per_s == pytest.approx(t.batch * t.seq_len / t.step_time_median_s)
+    assert t.unit == "tokens" and t.throughput_per_s == pytest.approx(
+        t.batch * t.seq_len / t.step_time_median_s
+    )
     assert t.params > 100_000 and t.steps >= 3
     _, (c,) = drain(workload_bench("conv")(_ctx(budget_s=2.0)))
     assert c.status == "ok" and c.unit == "images" and c.throughput_per_s > 0 and c.dtype == "bf16"
@@ -538,7 +646,9 @@ def tiny_plan(monkeypatch):
         return [
             Case("gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64)]), 10),
             Case("memory", "memory host", memory_bench("host", [MiB]), 10),
-            Case("p2p", "p2p", __import__("gpuprof.bench.p2p", fromlist=["p2p_bench"]).p2p_bench(), 1),
+            Case(
+                "p2p", "p2p", __import__("gpuprof.bench.p2p", fromlist=["p2p_bench"]).p2p_bench(), 1
+            ),
         ]
 
     monkeypatch.setattr(runner, "plan_cases", plan)
@@ -591,7 +701,9 @@ def test_gpu_copies_are_verified():
     from gpuprof.bench.memory import MiB, memory_bench
 
     for direction in ("h2d", "d2h", "d2d"):
-        _, results = drain(memory_bench(direction, [64 * MiB])(CaseContext(device="cuda:0", budget_s=30)))
+        _, results = drain(
+            memory_bench(direction, [64 * MiB])(CaseContext(device="cuda:0", budget_s=30))
+        )
         assert results and all(r.verified for r in results)
 
 

@@ -17,7 +17,10 @@ def test_gloo_all_reduce_and_all_gather_across_two_processes():
     assert run.state is RunState.SUCCESS, run.cases[0].error
     results = run.results
     assert [(r.op, r.size_bytes) for r in results] == [
-        ("all_reduce", 8), ("all_reduce", 65536), ("all_gather", 8), ("all_gather", 65536)
+        ("all_reduce", 8),
+        ("all_reduce", 65536),
+        ("all_gather", 8),
+        ("all_gather", 65536),
     ]
     for r in results:
         assert isinstance(r, CollectiveResult)

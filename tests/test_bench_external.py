@@ -46,7 +46,9 @@ def test_nvbandwidth_reads_the_asked_test_case_and_column() -> None:
 
 
 def test_nvbandwidth_missing_case_column_or_number_is_an_error_naming_it() -> None:
-    with pytest.raises(ReferenceOutputError, match="nvbandwidth: test case 'device_to_device_memcpy_read_ce'"):
+    with pytest.raises(
+        ReferenceOutputError, match="nvbandwidth: test case 'device_to_device_memcpy_read_ce'"
+    ):
         parse_nvbandwidth(NVBANDWIDTH_2GPU, "device_to_device_memcpy_read_ce")
     with pytest.raises(ReferenceOutputError, match="row 0 column 2"):
         parse_nvbandwidth(NVBANDWIDTH_2GPU, "host_to_device_memcpy_ce", column=2)
@@ -90,12 +92,24 @@ MSMF (max sustainable, saturated):   702.4 TFLOPS @ 8192x8192x4096
 
 def test_mamf_finder_median_summary_of_v3() -> None:
     best = parse_mamf_finder(MAMF_V3)
-    assert (best.statistic, best.tflops, best.m, best.n, best.k) == ("median", 742.9, 11264, 4096, 4096)
+    assert (best.statistic, best.tflops, best.m, best.n, best.k) == (
+        "median",
+        742.9,
+        11264,
+        4096,
+        4096,
+    )
 
 
 def test_mamf_finder_mamf_headline_of_v4() -> None:
     best = parse_mamf_finder(MAMF_V4)
-    assert (best.statistic, best.tflops, best.m, best.n, best.k) == ("MAMF", 781.2, 6144, 17920, 2816)
+    assert (best.statistic, best.tflops, best.m, best.n, best.k) == (
+        "MAMF",
+        781.2,
+        6144,
+        17920,
+        2816,
+    )
 
 
 def test_mamf_finder_interrupted_before_its_summary_is_an_error() -> None:

@@ -41,16 +41,27 @@ def test_every_catalog_gpu_has_a_spec_row() -> None:
 
 def test_seed_rows_carry_their_figures() -> None:
     cat = load_catalog(overlays=False)
-    tencent = [i for i in cat.instances if i.provider == "Tencent Cloud" and i.gpu_model == "V100 SXM2 32GB"]
+    tencent = [
+        i
+        for i in cat.instances
+        if i.provider == "Tencent Cloud" and i.gpu_model == "V100 SXM2 32GB"
+    ]
     assert len(tencent) == 1
     t = tencent[0]
     assert (t.gpu_count, t.network_gbps, t.price_ondemand_usd_hr) == (8, 25, None)
     assert t.source.startswith("seed:")
     gn7i = next(i for i in cat.instances if i.provider == "Alibaba Cloud")
-    assert (gn7i.gpu_model, gn7i.gpu_count, gn7i.network_gbps, gn7i.price_spot_usd_hr) == ("A10", 4, 100, 0.5)
+    assert (gn7i.gpu_model, gn7i.gpu_count, gn7i.network_gbps, gn7i.price_spot_usd_hr) == (
+        "A10",
+        4,
+        100,
+        0.5,
+    )
     huawei = next(i for i in cat.instances if i.provider == "Huawei Cloud")
     assert huawei.gpu_model == "RTX A6000" and huawei.price_ondemand_usd_hr is None
-    p4d_seed = next(i for i in cat.instances if i.instance == "p4d.24xlarge" and i.source.startswith("seed:"))
+    p4d_seed = next(
+        i for i in cat.instances if i.instance == "p4d.24xlarge" and i.source.startswith("seed:")
+    )
     assert p4d_seed.price_ondemand_usd_hr == 32.77
     assert p4d_seed.price_reserved_3y_usd_hr == pytest.approx(12000 / 720, abs=1e-3)
     p4d = next(i for i in cat.instances if i.instance == "p4d.24xlarge" and i.region == "us-east-1")
@@ -58,15 +69,20 @@ def test_seed_rows_carry_their_figures() -> None:
 
 
 def test_bad_rows_are_reported_as_file_line_and_good_rows_load() -> None:
-    text = "\n".join([
-        HEADER,
-        "Acme,gpu.8x,r1,,H100,8,80,,,,,10,,,,,note",  # line 2: good
-        "Acme,gpu.bad,r1,,A100,eight,,,,,,1,,,,,",  # line 3: bad count
-        'Acme,"gpu.multi',  # line 4-5: a quoted cell across two lines, then a negative price
-        'line",r1,,L4,1,,,,,,-1,,,,,',
-        "Acme,gpu.x,r1,,Gaudi2,8,96,,,,,9,,,,,",  # line 6: unknown GPU → kept, flagged
-        ",gpu.noprov,r1,,T4,1,,,,,,1,,,,,",  # line 7: missing provider
-    ]) + "\n"
+    text = (
+        "\n".join(
+            [
+                HEADER,
+                "Acme,gpu.8x,r1,,H100,8,80,,,,,10,,,,,note",  # line 2: good
+                "Acme,gpu.bad,r1,,A100,eight,,,,,,1,,,,,",  # line 3: bad count
+                'Acme,"gpu.multi',  # line 4-5: a quoted cell across two lines, then a negative price
+                'line",r1,,L4,1,,,,,,-1,,,,,',
+                "Acme,gpu.x,r1,,Gaudi2,8,96,,,,,9,,,,,",  # line 6: unknown GPU → kept, flagged
+                ",gpu.noprov,r1,,T4,1,,,,,,1,,,,,",  # line 7: missing provider
+            ]
+        )
+        + "\n"
+    )
     rows, issues = parse_instances_csv(text, name="mine.csv", origin="mine.csv")
     assert [r.instance for r in rows] == ["gpu.8x", "gpu.x"]
     assert rows[0].gpu_model == "H100 SXM" and rows[0].source == "user:mine.csv"
@@ -86,7 +102,8 @@ def test_missing_required_column_is_one_issue() -> None:
 
 def test_overlay_replaces_packaged_row(tmp_path: Path) -> None:
     (tmp_path / "negotiated.csv").write_text(
-        HEADER + "\nAWS,p5.48xlarge,us-east-1,,NVIDIA H100,8,80,192,2048,,3200,30.0,,,,,2026-02-01,\n"
+        HEADER
+        + "\nAWS,p5.48xlarge,us-east-1,,NVIDIA H100,8,80,192,2048,,3200,30.0,,,,,2026-02-01,\n"
     )
     cat = load_catalog(overlay_dir=tmp_path)
     p5 = [i for i in cat.instances if i.instance == "p5.48xlarge"]
@@ -113,7 +130,9 @@ def test_skypilot_import(tmp_path: Path) -> None:
     assert dest == dest_dir / "skypilot-lambda.csv"
     assert [r.instance for r in rows] == ["gpu_8x_a100", "gpu_8x_a100_80gb", "gpu_1x_gaudi"]
     a100, a100_80, gaudi = rows
-    assert a100.provider == "lambda" and a100.gpu_model == "A100 40GB SXM" and a100.gpu_mem_gib == 40
+    assert (
+        a100.provider == "lambda" and a100.gpu_model == "A100 40GB SXM" and a100.gpu_mem_gib == 40
+    )
     assert a100.price_ondemand_usd_hr == 15.92 and a100.price_spot_usd_hr is None
     assert a100_80.gpu_model == "A100 80GB SXM" and a100_80.price_spot_usd_hr == 11.0
     assert gaudi.gpu_known is False
@@ -128,7 +147,9 @@ def test_cli_import_and_list(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     src = tmp_path / "aws" / "vms.csv"
     src.parent.mkdir()
     src.write_text(SKY)
-    assert main(["catalog", "import", str(src), "--format", "skypilot", "--provider", "mycloud"]) == 0
+    assert (
+        main(["catalog", "import", str(src), "--format", "skypilot", "--provider", "mycloud"]) == 0
+    )
     out = capsys.readouterr()
     assert "imported 3 rows" in out.out and ":4: price_ondemand_usd_hr" in out.err
     assert main(["catalog", "list", "--provider", "mycloud", "--json"]) == 0
@@ -139,7 +160,9 @@ def test_cli_import_and_list(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert rows and all(r["gpu_model"] == "H100 SXM" and r["provider"] == "AWS" for r in rows)
 
 
-def test_cli_import_of_garbage_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_of_garbage_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "x.csv"
     bad.write_text("hello,world\n1,2\n")
     assert main(["catalog", "import", str(bad)]) == 2

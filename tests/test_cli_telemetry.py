@@ -100,7 +100,9 @@ def test_bad_usage_exits_2_with_one_line(capsys, argv, needle) -> None:
 
 def test_record_then_replay_and_export(capsys, tmp_path: Path) -> None:
     out_file = tmp_path / "run.gpuprof"
-    code, _, err = run(capsys, "record", "--out", str(out_file), "--duration", "2", "--interval", "0.2", "--demo")
+    code, _, err = run(
+        capsys, "record", "--out", str(out_file), "--duration", "2", "--interval", "0.2", "--demo"
+    )
     assert code == 0, err
     assert "saved" in err
     code, out, _ = run(capsys, "replay", str(out_file), "--json")
@@ -135,7 +137,17 @@ def test_record_killed_with_sigkill_replays(tmp_path: Path) -> None:
     out_file = tmp_path / "killed.gpuprof"
     env = dict(os.environ)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gpuprof", "record", "--out", str(out_file), "--interval", "0.1", "--demo"],
+        [
+            sys.executable,
+            "-m",
+            "gpuprof",
+            "record",
+            "--out",
+            str(out_file),
+            "--interval",
+            "0.1",
+            "--demo",
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -47,16 +47,24 @@ BUSY = GpuSample(
     temp_gpu_c=62.0,
     pcie_gen=5,
     pcie_width=16,
-    ecc=EccCounts(volatile_corrected=0, volatile_uncorrected=0, aggregate_corrected=0,
-                  aggregate_uncorrected=0, remapped_rows_correctable=0,
-                  remapped_rows_uncorrectable=0, remapped_rows_pending=False,
-                  remapped_rows_failure=False),
+    ecc=EccCounts(
+        volatile_corrected=0,
+        volatile_uncorrected=0,
+        aggregate_corrected=0,
+        aggregate_uncorrected=0,
+        remapped_rows_correctable=0,
+        remapped_rows_uncorrectable=0,
+        remapped_rows_pending=False,
+        remapped_rows_failure=False,
+    ),
 )
 IDLE = replace(BUSY, util_gpu_pct=0.0, mem_used_bytes=500 * 2**20, power_w=70.0, pcie_gen=1)
 
 
 def snap(*gpus: GpuSample, t: float = 0.0, procs: tuple[ProcessSample, ...] = ()) -> Snapshot:
-    return Snapshot(time_s=t, source=SourceKind.SIMULATED, host=HostSample(), gpus=gpus, processes=procs)
+    return Snapshot(
+        time_s=t, source=SourceKind.SIMULATED, host=HostSample(), gpus=gpus, processes=procs
+    )
 
 
 def window(*samples: GpuSample, procs: tuple[ProcessSample, ...] = ()) -> list[Snapshot]:
@@ -141,7 +149,9 @@ def test_throttling_decoded_from_mask_when_names_are_missing():
 
 
 def test_idle_and_benign_reasons_are_not_throttling():
-    benign = replace(BUSY, throttle_reasons=("gpu_idle", "sync_boost", "applications_clocks_setting"))
+    benign = replace(
+        BUSY, throttle_reasons=("gpu_idle", "sync_boost", "applications_clocks_setting")
+    )
     assert diagnose([H100], window(benign)) == []
     idle_capped = replace(IDLE, throttle_reasons=("sw_power_cap",))
     assert diagnose([H100], window(idle_capped)) == []
@@ -154,7 +164,9 @@ def test_rare_throttle_blip_is_ignored():
 
 def test_normalize_reason_spellings():
     assert normalize_reason("SW Power Cap") == "sw_power_cap"
-    assert normalize_reason("clocks_event_reason_hw_power_brake_slowdown") == "hw_power_brake_slowdown"
+    assert (
+        normalize_reason("clocks_event_reason_hw_power_brake_slowdown") == "hw_power_brake_slowdown"
+    )
     assert normalize_reason("HW Slowdown") == "hw_slowdown"
     assert normalize_reason("Idle") == "gpu_idle"
     assert normalize_reason("Display Clock Setting") == "display_clock_setting"
@@ -194,8 +206,10 @@ def test_remapped_rows_and_remap_failure():
 def test_low_utilization_while_a_job_runs():
     starved = replace(BUSY, util_gpu_pct=35.0)
     proc = (ProcessSample(pid=4242, gpu_index=0, gpu_mem_bytes=60 * GIB, name="python"),)
-    f = only(diagnose([H100], window(starved, replace(starved, util_gpu_pct=45.0), procs=proc)),
-             "low_utilization")
+    f = only(
+        diagnose([H100], window(starved, replace(starved, util_gpu_pct=45.0), procs=proc)),
+        "low_utilization",
+    )
     assert f.severity is Severity.WARNING
     assert "40%" in f.detail  # mean of 35 and 45
     assert "input pipeline" in f.hint
@@ -223,7 +237,10 @@ def test_mig_enabled_and_utilization_not_judged():
     mig = replace(
         H100,
         mig_mode_current=True,
-        mig_devices=(MigDeviceInfo(index=0, name="MIG 3g.40gb"), MigDeviceInfo(index=1, name="MIG 3g.40gb")),
+        mig_devices=(
+            MigDeviceInfo(index=0, name="MIG 3g.40gb"),
+            MigDeviceInfo(index=1, name="MIG 3g.40gb"),
+        ),
     )
     starved = replace(BUSY, util_gpu_pct=None)
     found = diagnose([mig], window(starved))
@@ -237,13 +254,19 @@ def test_mig_enabled_and_utilization_not_judged():
 )
 def test_driver_too_old_for_torch(driver_cuda, torch_cuda, severity):
     system = SystemInfo(driver_version="535.54.03", cuda_driver_version=driver_cuda)
-    f = only(diagnose([H100], window(BUSY), torch_cuda_version=torch_cuda, system=system), "driver_too_old")
+    f = only(
+        diagnose([H100], window(BUSY), torch_cuda_version=torch_cuda, system=system),
+        "driver_too_old",
+    )
     assert f.severity is severity
     assert f.gpu_index is None
     assert torch_cuda in f.detail and driver_cuda in f.detail
 
 
-@pytest.mark.parametrize(("driver_cuda", "torch_cuda"), [("12.7", "12.4"), ("12.4", "12.4"), ("13.1", None), (None, "12.4")])
+@pytest.mark.parametrize(
+    ("driver_cuda", "torch_cuda"),
+    [("12.7", "12.4"), ("12.4", "12.4"), ("13.1", None), (None, "12.4")],
+)
 def test_driver_new_enough_or_unknown(driver_cuda, torch_cuda):
     system = SystemInfo(cuda_driver_version=driver_cuda)
     assert diagnose([H100], window(BUSY), torch_cuda_version=torch_cuda, system=system) == []

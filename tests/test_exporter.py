@@ -104,8 +104,12 @@ class FakeSource:
 
     def poll(self) -> Snapshot:
         self.polls += 1
-        return Snapshot(time_s=1_700_000_000.0 + self.polls, source=self.kind, host=HostSample(),
-                        gpus=tuple(self.gpus))
+        return Snapshot(
+            time_s=1_700_000_000.0 + self.polls,
+            source=self.kind,
+            host=HostSample(),
+            gpus=tuple(self.gpus),
+        )
 
     def close(self) -> None:
         pass
@@ -120,7 +124,11 @@ def scrape(url: str) -> tuple[str, dict]:
 
 
 def _value(families, name, **labels) -> float:
-    hits = [s.value for s in families[name].samples if all(s.labels.get(k) == v for k, v in labels.items())]
+    hits = [
+        s.value
+        for s in families[name].samples
+        if all(s.labels.get(k) == v for k, v in labels.items())
+    ]
     assert len(hits) == 1, (name, labels, families[name].samples)
     return hits[0]
 
@@ -164,7 +172,9 @@ def test_scrape_has_dcgm_names_values_and_labels(served):
     assert _value(fams, "DCGM_FI_DEV_PCIE_REPLAY_COUNTER", gpu="0") == 3.0
     assert _value(fams, "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", gpu="0") == 1.0
     # DCGM publishes NVLink throughput as KiB/s / 1000 (RX + TX).
-    assert _value(fams, "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", gpu="0") == pytest.approx(150e9 / 1024 / 1000)
+    assert _value(fams, "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", gpu="0") == pytest.approx(
+        150e9 / 1024 / 1000
+    )
 
 
 def test_unsupported_field_has_no_sample(served):
@@ -198,8 +208,9 @@ def test_source_info_labels_nvml(served):
 
 
 def test_simulated_source_is_labelled():
-    with Exporter(FakeSource(kind=SourceKind.SIMULATED, label="SIMULATED — 8×H100"), port=0,
-                  bench_values=None) as exporter:
+    with Exporter(
+        FakeSource(kind=SourceKind.SIMULATED, label="SIMULATED — 8×H100"), port=0, bench_values=None
+    ) as exporter:
         _, fams = scrape(exporter.url)
     assert fams["gpuprof_source_info"].samples[0].labels["source"] == "simulated"
     assert "SIMULATED" in fams["DCGM_FI_DEV_GPU_UTIL"].documentation
@@ -237,8 +248,14 @@ def test_bench_results_exported_and_cached():
         return [BenchValue("gemm", "bf16 8192", "tflops", 612.5, gpu="0")]
 
     snap = FakeSource().poll()
-    collector = SnapshotCollector(lambda: snap, FakeSource().devices(), hostname="h", bench_values=values,
-                                  bench_ttl_s=60.0, clock=lambda: now[0])
+    collector = SnapshotCollector(
+        lambda: snap,
+        FakeSource().devices(),
+        hostname="h",
+        bench_values=values,
+        bench_ttl_s=60.0,
+        clock=lambda: now[0],
+    )
     fams = {m.name: m for m in collector.collect()}
     assert fams["gpuprof_bench_result"].samples[0].value == 612.5
     assert fams["gpuprof_bench_result"].samples[0].labels["case"] == "bf16 8192"
@@ -254,7 +271,9 @@ def test_broken_bench_results_do_not_break_the_scrape(caplog):
         raise RuntimeError("database is locked")
 
     snap = FakeSource().poll()
-    collector = SnapshotCollector(lambda: snap, FakeSource().devices(), hostname="h", bench_values=boom)
+    collector = SnapshotCollector(
+        lambda: snap, FakeSource().devices(), hostname="h", bench_values=boom
+    )
     names = {m.name for m in collector.collect()}
     assert "DCGM_FI_DEV_GPU_UTIL" in names and "gpuprof_bench_result" not in names
 
@@ -272,19 +291,25 @@ def _both_renderings(collector):
 def test_fast_renderer_matches_prometheus_client():
     source = FakeSource(n=3)
     snap = source.poll()
-    collector = SnapshotCollector(lambda: snap, source.devices(), hostname="h",
-                                  bench_values=lambda: [BenchValue("gemm", "fp32", "tflops", 1.5)])
+    collector = SnapshotCollector(
+        lambda: snap,
+        source.devices(),
+        hostname="h",
+        bench_values=lambda: [BenchValue("gemm", "fp32", "tflops", 1.5)],
+    )
     ours, reference = _both_renderings(collector)
     assert [(f.name, f.type, f.documentation) for f in ours] == [
-        (f.name, f.type, f.documentation) for f in reference]
+        (f.name, f.type, f.documentation) for f in reference
+    ]
     assert [f.samples for f in ours] == [f.samples for f in reference]
 
 
 def test_hostile_names_are_escaped():
     snap = FakeSource(n=1).poll()
     hostile = 'GPU "x"\n<script>\\ ' + "é" * 300
-    collector = SnapshotCollector(lambda: snap, [replace(_device(0), name=hostile)], hostname='h"\n',
-                                  bench_values=None)
+    collector = SnapshotCollector(
+        lambda: snap, [replace(_device(0), name=hostile)], hostname='h"\n', bench_values=None
+    )
     ours, reference = _both_renderings(collector)
     util = next(f for f in ours if f.name == "DCGM_FI_DEV_GPU_UTIL")
     assert util.samples[0].labels["modelName"] == hostile
@@ -311,23 +336,42 @@ ALLOWED_LINTS = (
 )
 
 
-@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed")
+@pytest.mark.skipif(
+    shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed"
+)
 def test_promtool_check_metrics_accepts_the_scrape(served):
     text, _ = scrape(served.url)
-    proc = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True,
-                          timeout=30, check=False)
+    proc = subprocess.run(
+        ["promtool", "check", "metrics"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     # 0: clean; 3: lint findings only; 1: the exposition did not parse.
     assert proc.returncode in (0, 3), proc.stdout + proc.stderr
-    problems = [line for line in (proc.stdout + proc.stderr).splitlines()
-                if line.strip() and not any(allowed in line for allowed in ALLOWED_LINTS)]
+    problems = [
+        line
+        for line in (proc.stdout + proc.stderr).splitlines()
+        if line.strip() and not any(allowed in line for allowed in ALLOWED_LINTS)
+    ]
     assert problems == []
 
 
-@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed")
+@pytest.mark.skipif(
+    shutil.which("promtool") is None, reason="promtool (Debian package prometheus) not installed"
+)
 def test_promtool_rejects_a_broken_exposition():
     # Guards the test above: promtool really parses what it is given.
-    proc = subprocess.run(["promtool", "check", "metrics"], input="broken{\n", capture_output=True, text=True,
-                          timeout=30, check=False)
+    proc = subprocess.run(
+        ["promtool", "check", "metrics"],
+        input="broken{\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert proc.returncode == 1
 
 
@@ -337,8 +381,13 @@ def test_cli_serves_demo_and_stops_cleanly_on_sigterm():
     import signal
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "gpuprof", "exporter", "--demo", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gpuprof", "exporter", "--demo", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     try:
         line = proc.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:\d+/metrics", line)
@@ -366,9 +415,23 @@ def test_bench_values_of_a_run_take_headlines_of_ok_results():
     from gpuprof.bench.base import GemmResult, Result
     from gpuprof.exporter import bench_values_of
 
-    gemm = GemmResult(bench="gemm", case="bf16 4096", dtype="bf16", m=4096, n=4096, k=4096, iterations=10,
-                      time_mean_s=1e-3, time_median_s=1e-3, time_min_s=1e-3, tflops_mean=130.0,
-                      tflops_median=137.4, tflops_max=140.0, peak_tflops=989.0, pct_of_peak=13.9)
+    gemm = GemmResult(
+        bench="gemm",
+        case="bf16 4096",
+        dtype="bf16",
+        m=4096,
+        n=4096,
+        k=4096,
+        iterations=10,
+        time_mean_s=1e-3,
+        time_median_s=1e-3,
+        time_min_s=1e-3,
+        tflops_mean=130.0,
+        tflops_median=137.4,
+        tflops_max=140.0,
+        peak_tflops=989.0,
+        pct_of_peak=13.9,
+    )
     skipped = Result(bench="p2p", case="0->1", status="skipped: needs 2 CUDA devices")
     run = SimpleNamespace(device="cuda:0", results=(gemm, skipped))
     values = bench_values_of(run)

@@ -46,23 +46,28 @@ def test_load_catalog_keeps_finished_translations_only():
         i18n.load_catalog("<TS><context>", where="broken.ts")
 
 
-@pytest.mark.parametrize(("env", "expected"), [
-    ({}, "en"),
-    ({"LANG": "zh_CN.UTF-8"}, "zh_CN"),
-    ({"LANG": "zh_TW.UTF-8"}, "zh_CN"),  # the only Chinese catalog there is
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({"LC_ALL": "C.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),  # LC_ALL decides first
-    ({"LC_MESSAGES": "zh_CN", "LANG": "en_US"}, "zh_CN"),
-    ({"GPUPROF_LANG": "en", "LANG": "zh_CN.UTF-8"}, "en"),
-    ({"GPUPROF_LANG": "zh-CN", "LANG": "C"}, "zh_CN"),
-    ({"GPUPROF_LANG": "auto", "LANG": "zh_CN.UTF-8"}, "zh_CN"),
-])
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh_CN"),
+        ({"LANG": "zh_TW.UTF-8"}, "zh_CN"),  # the only Chinese catalog there is
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LC_ALL": "C.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),  # LC_ALL decides first
+        ({"LC_MESSAGES": "zh_CN", "LANG": "en_US"}, "zh_CN"),
+        ({"GPUPROF_LANG": "en", "LANG": "zh_CN.UTF-8"}, "en"),
+        ({"GPUPROF_LANG": "zh-CN", "LANG": "C"}, "zh_CN"),
+        ({"GPUPROF_LANG": "auto", "LANG": "zh_CN.UTF-8"}, "zh_CN"),
+    ],
+)
 def test_requested_language_follows_gpuprof_lang_then_the_locale(env, expected):
     assert i18n.requested_language(env) == expected
 
 
 def test_an_unknown_language_is_an_error_naming_the_choices():
-    with pytest.raises(InputError, match=r"--lang: unknown language 'fr' \(choose one of auto, en, zh_CN\)"):
+    with pytest.raises(
+        InputError, match=r"--lang: unknown language 'fr' \(choose one of auto, en, zh_CN\)"
+    ):
         i18n.set_language("fr")
     with pytest.raises(InputError, match="GPUPROF_LANG: unknown language 'klingon'"):
         i18n.requested_language({"GPUPROF_LANG": "klingon"})
@@ -70,7 +75,10 @@ def test_an_unknown_language_is_an_error_naming_the_choices():
 
 
 def test_set_language_switches_tr_and_fills_fields():
-    assert i18n.tr("recording {p} does not exist", p="x.gpuprof") == "recording x.gpuprof does not exist"
+    assert (
+        i18n.tr("recording {p} does not exist", p="x.gpuprof")
+        == "recording x.gpuprof does not exist"
+    )
     assert i18n.set_language("zh_CN") == "zh_CN" and i18n.language() == "zh_CN"
     zh = i18n.tr("recording {p} does not exist", p="x.gpuprof")
     assert "x.gpuprof" in zh and zh != "recording x.gpuprof does not exist"
@@ -86,7 +94,13 @@ def _messages() -> list[tuple[str, str | None, str]]:
     for msg in root.iter("message"):
         node = msg.find("translation")
         forms = [f.text or "" for f in node.findall("numerusform")]
-        out.append((msg.findtext("source") or "", node.get("type"), forms[0] if forms else (node.text or "")))
+        out.append(
+            (
+                msg.findtext("source") or "",
+                node.get("type"),
+                forms[0] if forms else (node.text or ""),
+            )
+        )
     return out
 
 
@@ -110,22 +124,39 @@ def test_bundled_catalog_is_finished_and_keeps_placeholders_and_accelerators():
     assert zh >= 0.9 * len(messages)  # translated, not copied
 
 
-@pytest.mark.skipif(shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent)) is None,
-                    reason="pyside6-lupdate not installed")
+@pytest.mark.skipif(
+    shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent)) is None,
+    reason="pyside6-lupdate not installed",
+)
 def test_every_text_in_the_code_is_in_the_catalog(tmp_path):
     lupdate = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent))
     files = sorted(str(p) for p in (ROOT / "ui").glob("*.py")) + sorted(
-        str(p) for p in (ROOT / "gpuprof").rglob("*.py"))
+        str(p) for p in (ROOT / "gpuprof").rglob("*.py")
+    )
     fresh = tmp_path / "fresh.ts"
-    proc = subprocess.run([lupdate, *files, "-tr-function-alias", "tr+=_t,tr+=N_", "-locations", "none",
-                           "-ts", str(fresh)], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            lupdate,
+            *files,
+            "-tr-function-alias",
+            "tr+=_t,tr+=N_",
+            "-locations",
+            "none",
+            "-ts",
+            str(fresh),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     in_code = {m.findtext("source") for m in ET.parse(fresh).getroot().iter("message")}
     catalog = i18n.load_catalog(CATALOG.read_text("utf-8"))
     missing = sorted(s for s in in_code if s and s not in catalog)
     assert not missing, (
         f"{len(missing)} text(s) in the code have no zh_CN translation; update the catalog as "
-        f"gpuprof/i18n.py says and translate them:\n" + "\n".join(missing[:20]))
+        f"gpuprof/i18n.py says and translate them:\n" + "\n".join(missing[:20])
+    )
 
 
 def test_cli_help_in_chinese_and_a_bad_lang_exits_2(capsys):
@@ -143,9 +174,22 @@ def test_cli_help_in_chinese_and_a_bad_lang_exits_2(capsys):
 
 def test_cli_in_chinese_by_environment(tmp_path):
     env = {**os.environ, "GPUPROF_LANG": "zh_CN"}
-    proc = subprocess.run([sys.executable, "-m", "gpuprof", "--replay", str(tmp_path / "none.gpuprof"),
-                           "--screenshot", str(tmp_path / "x.png")], capture_output=True, text=True,
-                          env=env, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpuprof",
+            "--replay",
+            str(tmp_path / "none.gpuprof"),
+            "--screenshot",
+            str(tmp_path / "x.png"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 2
     expected = i18n.load_catalog(CATALOG.read_text("utf-8"))["recording {p} does not exist"]
     assert expected.format(p=tmp_path / "none.gpuprof") in proc.stderr
@@ -163,7 +207,9 @@ def test_window_in_chinese_and_the_language_menu_remembers(make_window, settings
     (en,) = [a for a in w.language_actions.actions() if a.data() == "en"]
     en.trigger()
     assert settings.language == "en" and en.isChecked() and not zh.isChecked()
-    assert w.statusBar().currentMessage() == i18n.lookup("The language changes at the next start of gpuprof")
+    assert w.statusBar().currentMessage() == i18n.lookup(
+        "The language changes at the next start of gpuprof"
+    )
 
 
 def test_app_language_precedence(monkeypatch):
@@ -199,6 +245,8 @@ def test_no_translated_text_hides_inside_an_f_string():
     hidden = []
     for path in sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "gpuprof").rglob("*.py")]):
         for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-            if re.search(r"""\{[^{}]*\b(?:tr|_t|N_)\((['"])""", line) and re.search(r"""\bf['"]""", line):
+            if re.search(r"""\{[^{}]*\b(?:tr|_t|N_)\((['"])""", line) and re.search(
+                r"""\bf['"]""", line
+            ):
                 hidden.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not hidden, "\n".join(hidden)

@@ -27,10 +27,12 @@ def test_icon_ico_holds_the_windows_sizes_as_png():
     assert (reserved, kind) == (0, 1)
     sizes = []
     for i in range(count):
-        w, h, _, _, _, bpp, length, offset = struct.unpack("<BBBBHHII", data[6 + 16 * i: 22 + 16 * i])
+        w, h, _, _, _, bpp, length, offset = struct.unpack(
+            "<BBBBHHII", data[6 + 16 * i : 22 + 16 * i]
+        )
         size = w or 256
         assert (w, bpp) == (h, 32)
-        assert _png_size(data[offset: offset + length]) == (size, size)
+        assert _png_size(data[offset : offset + length]) == (size, size)
         sizes.append(size)
     assert {16, 32, 48, 256} <= set(sizes)
 

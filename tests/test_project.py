@@ -57,7 +57,9 @@ def test_pyside6_pin_excludes_the_crashing_release() -> None:
     import PySide6
     from packaging.version import Version
 
-    assert Version(PySide6.__version__) < Version("6.12"), "installed PySide6 6.12 crashes pyqtgraph"
+    assert Version(PySide6.__version__) < Version("6.12"), (
+        "installed PySide6 6.12 crashes pyqtgraph"
+    )
 
 
 def test_dev_extra_pins_the_cpu_torch_wheel_but_bench_extra_does_not() -> None:
@@ -67,10 +69,24 @@ def test_dev_extra_pins_the_cpu_torch_wheel_but_bench_extra_does_not() -> None:
     assert not any(d.startswith("torch") for d in _pyproject()["project"]["dependencies"])
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(), reason="ruff not installed")
+@pytest.mark.skipif(
+    shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
+    reason="ruff not installed",
+)
 def test_ruff_passes_including_banned_imports() -> None:
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     out = subprocess.run([ruff, "check", "--no-cache", str(ROOT)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-4000:]
+
+
+def test_ruff_format_is_clean() -> None:
+    """The whole tree is in ``ruff format`` style (adopted in one commit of its own)."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff not installed")
+    out = subprocess.run(
+        [ruff, "format", "--check", "--no-cache", str(ROOT)], capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout[-4000:]
 
 
@@ -82,14 +98,20 @@ def test_banned_api_rule_catches_qt_in_core(tmp_path: Path) -> None:
     bad = ROOT / "gpuprof" / "_lint_probe_tmp.py"
     bad.write_text("import PySide6\nimport pynvml\n")
     try:
-        out = subprocess.run([ruff, "check", "--no-cache", "--select", "TID251", str(bad)], capture_output=True, text=True)
+        out = subprocess.run(
+            [ruff, "check", "--no-cache", "--select", "TID251", str(bad)],
+            capture_output=True,
+            text=True,
+        )
     finally:
         bad.unlink()
     assert "PySide6" in out.stdout and "pynvml" in out.stdout
 
 
 def test_python_m_gpuprof_version() -> None:
-    out = subprocess.run([sys.executable, "-m", "gpuprof", "--version"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gpuprof", "--version"], capture_output=True, text=True
+    )
     assert out.returncode == 0
     import gpuprof
 

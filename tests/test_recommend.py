@@ -22,13 +22,24 @@ def _cat(*rows: Instance) -> Catalog:
     return Catalog(load_specs(), rows)
 
 
-def _inst(name: str, gpu: str, count: float, mem: float, price: float | None, **kw: object) -> Instance:
-    return Instance(provider=kw.pop("provider", "X"), instance=name, gpu_model=gpu, gpu_name=gpu,
-                    gpu_count=count, gpu_mem_gib=mem, price_ondemand_usd_hr=price, as_of="2026",
-                    **kw)  # type: ignore[arg-type]
+def _inst(
+    name: str, gpu: str, count: float, mem: float, price: float | None, **kw: object
+) -> Instance:
+    return Instance(
+        provider=kw.pop("provider", "X"),
+        instance=name,
+        gpu_model=gpu,
+        gpu_name=gpu,
+        gpu_count=count,
+        gpu_mem_gib=mem,
+        price_ondemand_usd_hr=price,
+        as_of="2026",
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 # -- memory ---------------------------------------------------------------------------------
+
 
 def test_shape_rule() -> None:
     # N = 12·L·(128L)² → L = (7e9 / 196608)^(1/3) = 32.9 → 33, h = 4224; 175e9 → 96, 12288.
@@ -70,7 +81,9 @@ def test_memory_7b_and_70b_inference() -> None:
     w7 = Workload("inference", 7e9, "bf16", tokens=1e6, seq_len=4096, batch=16)
     kv7 = 2 * 33 * 4224 * 4096 * 16 * 2  # L=33, h=4224 from the shape rule
     assert float(memory_need(w7, 1.0).total) == pytest.approx(14e9 + kv7)
-    w70 = Workload("inference", 70e9, "int4", tokens=1e6, seq_len=4096, batch=1, layers=80, hidden=8192)
+    w70 = Workload(
+        "inference", 70e9, "int4", tokens=1e6, seq_len=4096, batch=1, layers=80, hidden=8192
+    )
     kv70 = 2 * 80 * 8192 * 4096 * 1 * 2  # int4 weights keep a 16-bit KV cache
     assert float(memory_need(w70, 2.0).total) == pytest.approx((35e9 + kv70) / 2)
 
@@ -85,10 +98,13 @@ def test_lora_memory() -> None:
     w = Workload("finetune-lora", 70e9, "int4", tokens=1e8, layers=80, hidden=8192)
     need = memory_need(w, 1.0)
     # QLoRA: 70e9 × 0.5 bytes frozen + 0.5% trainable × 16 bytes = 35e9 + 5.6e9.
-    assert float(need.weights + need.grads + need.optimizer) == pytest.approx(35e9 + 0.005 * 70e9 * 16)
+    assert float(need.weights + need.grads + need.optimizer) == pytest.approx(
+        35e9 + 0.005 * 70e9 * 16
+    )
 
 
 # -- ranking --------------------------------------------------------------------------------
+
 
 def test_70b_full_finetune_never_recommends_a_single_24gb_gpu() -> None:
     w = Workload("finetune-full", 70e9, "bf16", tokens=1e9)
@@ -119,8 +135,11 @@ def test_8xa100_vs_8xh100_time_ratio_is_spec_ratio_times_efficiency() -> None:
 
 
 def test_cost_is_hours_times_price_and_spot_adds_ten_percent() -> None:
-    cat = _cat(_inst("a", "A100 80GB SXM", 8, 80, 20.0, price_spot_usd_hr=8.0,
-                     price_reserved_3y_usd_hr=10.0))
+    cat = _cat(
+        _inst(
+            "a", "A100 80GB SXM", 8, 80, 20.0, price_spot_usd_hr=8.0, price_reserved_3y_usd_hr=10.0
+        )
+    )
     w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
     r = recommend(w, cat).rows[0]
     assert r.cost_basis == "on-demand"
@@ -187,12 +206,24 @@ def test_local_row_speedup_and_measured_efficiency() -> None:
 
 
 def test_compatibility_and_fp64_pitfalls() -> None:
-    cat = _cat(_inst("a100", "A100 80GB SXM", 1, 80, 3.0), _inst("t4", "T4", 1, 16, 0.5),
-               _inst("l4", "L4", 1, 24, 0.8), _inst("mi", "MI300X", 8, 192, 48.0))
-    fp8 = {r.instance.instance: r for r in recommend(Workload("inference", 1e9, "fp8", tokens=1e6), cat).rows}
-    assert not fp8["a100"].viable and any("compute capability 8.0" in t for t in fp8["a100"].warnings)
+    cat = _cat(
+        _inst("a100", "A100 80GB SXM", 1, 80, 3.0),
+        _inst("t4", "T4", 1, 16, 0.5),
+        _inst("l4", "L4", 1, 24, 0.8),
+        _inst("mi", "MI300X", 8, 192, 48.0),
+    )
+    fp8 = {
+        r.instance.instance: r
+        for r in recommend(Workload("inference", 1e9, "fp8", tokens=1e6), cat).rows
+    }
+    assert not fp8["a100"].viable and any(
+        "compute capability 8.0" in t for t in fp8["a100"].warnings
+    )
     assert fp8["l4"].viable
-    bf16 = {r.instance.instance: r for r in recommend(Workload("pretrain", 1e8, "bf16", tokens=1e8), cat).rows}
+    bf16 = {
+        r.instance.instance: r
+        for r in recommend(Workload("pretrain", 1e8, "bf16", tokens=1e8), cat).rows
+    }
     assert not bf16["t4"].viable
     assert any("not a CUDA device" in t for t in bf16["mi"].warnings)
     hpc = Workload.presets()["fp64-risk"].with_(node_limit=1)
@@ -230,9 +261,24 @@ def test_bad_workloads_raise_input_error() -> None:
 
 # -- CLI ------------------------------------------------------------------------------------
 
+
 def test_cli_json_one_configuration(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["recommend", "--scenario", "train", "--params", "7e9", "--precision", "bf16",
-            "--tokens", "2e10", "--gpu", "A100-80GB", "--gpus", "8", "--json"]
+    argv = [
+        "recommend",
+        "--scenario",
+        "train",
+        "--params",
+        "7e9",
+        "--precision",
+        "bf16",
+        "--tokens",
+        "2e10",
+        "--gpu",
+        "A100-80GB",
+        "--gpus",
+        "8",
+        "--json",
+    ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     (row,) = out["rows"]
@@ -240,16 +286,52 @@ def test_cli_json_one_configuration(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["hours"] == pytest.approx(6 * 7e9 * 2e10 / (8 * 312e12 * 0.45 * s_a) / 3600)
     assert row["gpu_model"] == "A100 80GB SXM" and row["efficiency_source"]
     assert row["mem_need_per_gpu_bytes"] > 0 and row["cost_usd"] == pytest.approx(
-        row["hours"] * row["price_per_hour_usd"])
+        row["hours"] * row["price_per_hour_usd"]
+    )
 
 
 def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["recommend", "--scenario", "train", "--params", "7B", "--tokens", "2e10",
-                 "--instance", "p4d.24xlarge", "--json"]) == 0
+    assert (
+        main(
+            [
+                "recommend",
+                "--scenario",
+                "train",
+                "--params",
+                "7B",
+                "--tokens",
+                "2e10",
+                "--instance",
+                "p4d.24xlarge",
+                "--json",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert len(rows) == 2 and {r["price_as_of"] for r in rows} == {"2026-01-21", "2023"}
-    assert main(["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "2e10",
-                 "--deadline", "3d", "--budget", "5000", "--provider", "aws,gcp", "--limit", "5"]) == 0
+    assert (
+        main(
+            [
+                "recommend",
+                "--scenario",
+                "train",
+                "--params",
+                "7e9",
+                "--tokens",
+                "2e10",
+                "--deadline",
+                "3d",
+                "--budget",
+                "5000",
+                "--provider",
+                "aws,gcp",
+                "--limit",
+                "5",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "as of" in text and ("AWS" in text or "GCP" in text)
 
@@ -259,9 +341,41 @@ def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> No
     [
         ["recommend", "--scenario", "train", "--params", "abc", "--tokens", "1e9"],
         ["recommend", "--scenario", "dance", "--params", "7e9", "--tokens", "1e9"],
-        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--deadline", "soon"],
-        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--instance", "nope"],
-        ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e9", "--gpu", "Z9000", "--gpus", "2"],
+        [
+            "recommend",
+            "--scenario",
+            "train",
+            "--params",
+            "7e9",
+            "--tokens",
+            "1e9",
+            "--deadline",
+            "soon",
+        ],
+        [
+            "recommend",
+            "--scenario",
+            "train",
+            "--params",
+            "7e9",
+            "--tokens",
+            "1e9",
+            "--instance",
+            "nope",
+        ],
+        [
+            "recommend",
+            "--scenario",
+            "train",
+            "--params",
+            "7e9",
+            "--tokens",
+            "1e9",
+            "--gpu",
+            "Z9000",
+            "--gpus",
+            "2",
+        ],
     ],
 )
 def test_cli_bad_values_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,26 +28,56 @@ H100_MEM = 85_520_809_984  # bytes, nvidia-smi 81559 MiB
 A100 = "NVIDIA A100-SXM4-80GB"
 
 
-def _gemm(dtype: str, size: int, tflops: float, *, status: str = "ok",
-          throttle: tuple[str, ...] = ()) -> GemmResult:
+def _gemm(
+    dtype: str, size: int, tflops: float, *, status: str = "ok", throttle: tuple[str, ...] = ()
+) -> GemmResult:
     t = 2.0 * size**3 / (tflops * 1e12)
     return GemmResult(
-        bench="gemm", case=f"{dtype} {size}x{size}x{size}", status=status, dtype=dtype,
-        m=size, n=size, k=size, iterations=10, time_mean_s=t, time_median_s=t, time_min_s=t,
-        tflops_mean=tflops, tflops_median=tflops, tflops_max=tflops * 1.01,
+        bench="gemm",
+        case=f"{dtype} {size}x{size}x{size}",
+        status=status,
+        dtype=dtype,
+        m=size,
+        n=size,
+        k=size,
+        iterations=10,
+        time_mean_s=t,
+        time_median_s=t,
+        time_min_s=t,
+        tflops_mean=tflops,
+        tflops_median=tflops,
+        tflops_max=tflops * 1.01,
         throttle_reasons=throttle,
     )
 
 
-def _run(run_id: str, started_s: float, results: list[Result], *, device: str = "cuda:0",
-         gpu: str | None = H100, mem: int | None = H100_MEM) -> BenchRun:
-    env = Environment(hostname="here", gpu_name=gpu if device != "cpu" else None,
-                      gpu_memory_total_bytes=mem if device != "cpu" else None,
-                      cpu_model="Some CPU")
+def _run(
+    run_id: str,
+    started_s: float,
+    results: list[Result],
+    *,
+    device: str = "cuda:0",
+    gpu: str | None = H100,
+    mem: int | None = H100_MEM,
+) -> BenchRun:
+    env = Environment(
+        hostname="here",
+        gpu_name=gpu if device != "cpu" else None,
+        gpu_memory_total_bytes=mem if device != "cpu" else None,
+        cpu_model="Some CPU",
+    )
     case = CaseRecord(bench="gemm", name="gemm", state=RunState.SUCCESS, results=tuple(results))
-    return BenchRun(run_id=run_id, suite="quick", device=device, only=("gemm",),
-                    state=RunState.SUCCESS, started_s=started_s, ended_s=started_s + 30,
-                    environment=env, cases=(case,))
+    return BenchRun(
+        run_id=run_id,
+        suite="quick",
+        device=device,
+        only=("gemm",),
+        state=RunState.SUCCESS,
+        started_s=started_s,
+        ended_s=started_s + 30,
+        environment=env,
+        cases=(case,),
+    )
 
 
 T_OLD = time.mktime((2025, 3, 1, 10, 0, 0, 0, 0, -1))
@@ -56,24 +86,47 @@ T_NEW = time.mktime((2025, 3, 2, 11, 0, 0, 0, 0, -1))
 
 def _fill(db: ResultsDB) -> None:
     # Older H100 run: bf16 600 and fp32 50 (the newer run has no fp32, so fp32 comes from here).
-    db.save(_run("20250301-100000-aaaa", T_OLD, [_gemm("bf16", 4096, 600.0), _gemm("fp32", 4096, 50.0)]))
+    db.save(
+        _run("20250301-100000-aaaa", T_OLD, [_gemm("bf16", 4096, 600.0), _gemm("fp32", 4096, 50.0)])
+    )
     # Newer H100 run: best median 791.2 at 8192; a failed and a skipped shape are ignored.
-    db.save(_run("20250302-110000-bbbb", T_NEW, [
-        _gemm("bf16", 4096, 700.0),
-        _gemm("bf16", 8192, 791.2, throttle=("sw_power_cap",)),
-        _gemm("bf16", 16384, 950.0, status="failed: out of memory"),
-        Result(bench="gemm", case="fp8", status="skipped: no FP8"),
-    ]))
+    db.save(
+        _run(
+            "20250302-110000-bbbb",
+            T_NEW,
+            [
+                _gemm("bf16", 4096, 700.0),
+                _gemm("bf16", 8192, 791.2, throttle=("sw_power_cap",)),
+                _gemm("bf16", 16384, 950.0, status="failed: out of memory"),
+                Result(bench="gemm", case="fp8", status="skipped: no FP8"),
+            ],
+        )
+    )
     # Newest of all, but the CPU: ignored.
     db.save(_run("20250303-090000-cccc", T_NEW + 86400, [_gemm("bf16", 1024, 1.5)], device="cpu"))
     # An A100 run (another GPU model in the same database).
-    db.save(_run("20250301-120000-dddd", T_OLD + 7200, [_gemm("bf16", 4096, 250.0)], gpu=A100,
-                 mem=85_899_345_920))
+    db.save(
+        _run(
+            "20250301-120000-dddd",
+            T_OLD + 7200,
+            [_gemm("bf16", 4096, 250.0)],
+            gpu=A100,
+            mem=85_899_345_920,
+        )
+    )
 
 
 def test_run_best_median_per_dtype() -> None:
-    run = _run("r1", T_NEW, [_gemm("bf16", 4096, 700.0), _gemm("bf16", 8192, 791.2),
-                            _gemm("bf16", 16384, 950.0, status="failed: x"), _gemm("fp16", 4096, 640.0)])
+    run = _run(
+        "r1",
+        T_NEW,
+        [
+            _gemm("bf16", 4096, 700.0),
+            _gemm("bf16", 8192, 791.2),
+            _gemm("bf16", 16384, 950.0, status="failed: x"),
+            _gemm("fp16", 4096, 640.0),
+        ],
+    )
     cals = calibrations_from_run(run)
     assert set(cals) == {"bf16", "fp16"}
     assert cals["bf16"].tflops == 791.2 and cals["bf16"].case == "bf16 8192x8192x8192"
@@ -81,10 +134,16 @@ def test_run_best_median_per_dtype() -> None:
     assert measurements_from_run(run) == {"H100 SXM": {"bf16": 791.2, "fp16": 640.0}}
     # CPU runs, MIG slices and GPUs the spec table does not know give nothing.
     assert measurements_from_run(_run("c", T_NEW, [_gemm("bf16", 1024, 1.0)], device="cpu")) == {}
-    assert measurements_from_run(_run("m", T_NEW, [_gemm("bf16", 1024, 100.0)],
-                                      gpu="NVIDIA A100-SXM4-40GB MIG 3g.20gb")) == {}
-    assert measurements_from_run(_run("u", T_NEW, [_gemm("bf16", 1024, 100.0)],
-                                      gpu="NVIDIA H800")) == {}
+    assert (
+        measurements_from_run(
+            _run("m", T_NEW, [_gemm("bf16", 1024, 100.0)], gpu="NVIDIA A100-SXM4-40GB MIG 3g.20gb")
+        )
+        == {}
+    )
+    assert (
+        measurements_from_run(_run("u", T_NEW, [_gemm("bf16", 1024, 100.0)], gpu="NVIDIA H800"))
+        == {}
+    )
 
 
 def test_local_measurements_newest_run_per_model_and_dtype(tmp_path) -> None:
@@ -94,7 +153,9 @@ def test_local_measurements_newest_run_per_model_and_dtype(tmp_path) -> None:
         "H100 SXM": {"bf16": 791.2, "fp32": 50.0},
         "A100 80GB SXM": {"bf16": 250.0},
     }
-    assert local_measurements(db, gpu_names=[H100, H100]) == {"H100 SXM": {"bf16": 791.2, "fp32": 50.0}}
+    assert local_measurements(db, gpu_names=[H100, H100]) == {
+        "H100 SXM": {"bf16": 791.2, "fp32": 50.0}
+    }
     assert local_measurements(db, gpu_names=["NVIDIA GeForce RTX 4090"]) == {}
     assert local_measurements(db, gpu_names=[]) == {}
     cals = local_calibrations(db, gpu_names=[H100])
@@ -112,13 +173,30 @@ def test_default_database_is_not_created(tmp_path) -> None:
 
 
 def _recommend_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
-    argv = ["recommend", "--scenario", "train", "--params", "1e9", "--tokens", "1e10",
-            "--precision", "bf16", "--gpu", "H100 SXM", "--gpus", "1", "--json", *extra]
+    argv = [
+        "recommend",
+        "--scenario",
+        "train",
+        "--params",
+        "1e9",
+        "--tokens",
+        "1e10",
+        "--precision",
+        "bf16",
+        "--gpu",
+        "H100 SXM",
+        "--gpus",
+        "1",
+        "--json",
+        *extra,
+    ]
     assert main(argv) == 0
     return json.loads(capsys.readouterr().out)
 
 
-def test_cli_uses_measured_efficiency_when_the_gpu_is_local(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_uses_measured_efficiency_when_the_gpu_is_local(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     _fill(ResultsDB())  # the default database (GPUPROF_DATA_DIR is private per test)
     published = _recommend_json(capsys)["rows"][0]  # no local GPU here: nothing matches
     assert not published["efficiency_measured"] and published["efficiency"] == pytest.approx(0.45)
@@ -127,19 +205,24 @@ def test_cli_uses_measured_efficiency_when_the_gpu_is_local(capsys: pytest.Captu
     assert measured["efficiency_measured"]
     assert measured["efficiency"] == pytest.approx(eff)
     assert measured["efficiency_source"].startswith(
-        "measured here (run 20250302-110000-bbbb, 2025-03-02): bf16 GEMM 791 TFLOPS = 80% of spec 989")
+        "measured here (run 20250302-110000-bbbb, 2025-03-02): bf16 GEMM 791 TFLOPS = 80% of spec 989"
+    )
     flops = 6 * 1e9 * 1e10
     assert measured["hours"] == pytest.approx(flops / (989e12 * eff) / 3600)
     assert published["hours"] == pytest.approx(flops / (989e12 * 0.45) / 3600)
     assert any(measured["efficiency_source"] in r for r in measured["reasons"])
     # The local row (this machine) is calibrated the same way.
     local = _recommend_json(capsys, "--local-gpu", f"{H100}x2")["local"]
-    assert local["efficiency_measured"] and local["efficiency_source"].startswith("measured here (run")
+    assert local["efficiency_measured"] and local["efficiency_source"].startswith(
+        "measured here (run"
+    )
     # Opting out gives the published number back.
     off = _recommend_json(capsys, "--local-gpu", H100, "--no-measured")["rows"][0]
     assert not off["efficiency_measured"] and off["efficiency"] == pytest.approx(0.45)
     # --measured for the same GPU and dtype wins over the database, without a run label.
-    manual = _recommend_json(capsys, "--local-gpu", H100, "--measured", "H100 SXM:bf16=494.5")["rows"][0]
+    manual = _recommend_json(capsys, "--local-gpu", H100, "--measured", "H100 SXM:bf16=494.5")[
+        "rows"
+    ][0]
     assert manual["efficiency"] == pytest.approx(0.5 * 0.45 / 0.83)
     assert manual["efficiency_source"].startswith("measured here: bf16 GEMM")
 
@@ -154,21 +237,49 @@ def test_cli_fp32_workload_uses_the_older_fp32_run(capsys: pytest.CaptureFixture
 
 def test_cli_table_says_which_run(capsys: pytest.CaptureFixture[str]) -> None:
     _fill(ResultsDB())
-    argv = ["recommend", "--scenario", "train", "--params", "1e9", "--tokens", "1e10",
-            "--gpu", "H100 SXM", "--gpus", "1", "--local-gpu", H100]
+    argv = [
+        "recommend",
+        "--scenario",
+        "train",
+        "--params",
+        "1e9",
+        "--tokens",
+        "1e10",
+        "--gpu",
+        "H100 SXM",
+        "--gpus",
+        "1",
+        "--local-gpu",
+        H100,
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "H100 SXM: bf16 GEMM 791.2 TFLOPS, measured here (run 20250302-110000-bbbb" in " ".join(out.split())
+    assert "H100 SXM: bf16 GEMM 791.2 TFLOPS, measured here (run 20250302-110000-bbbb" in " ".join(
+        out.split()
+    )
 
 
-def test_cli_detects_local_gpus_with_nvml(monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_detects_local_gpus_with_nvml(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import gpuprof.commands.recommend as cmd
 
     _fill(ResultsDB())
     monkeypatch.setattr(cmd, "_local_gpu_names", lambda text: [A100] if text is None else [text])
-    argv = ["recommend", "--scenario", "train", "--params", "1e9", "--tokens", "1e10",
-            "--gpu", "A100-80GB", "--gpus", "1", "--json"]
+    argv = [
+        "recommend",
+        "--scenario",
+        "train",
+        "--params",
+        "1e9",
+        "--tokens",
+        "1e10",
+        "--gpu",
+        "A100-80GB",
+        "--gpus",
+        "1",
+        "--json",
+    ]
     assert main(argv) == 0
     row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["efficiency"] == pytest.approx(250 / 312 * 0.45 / 0.83)

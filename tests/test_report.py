@@ -58,22 +58,58 @@ def _bench_run():  # type: ignore[no-untyped-def]
     from gpuprof.bench.base import GemmResult, MemoryResult, Result, RunState
     from gpuprof.bench.runner import BenchRun, CaseRecord, Environment
 
-    gemm = GemmResult(bench="gemm", case="bf16 8192x8192x8192", dtype="bf16", m=8192, n=8192, k=8192,
-                      iterations=50, time_mean_s=0.0021, time_median_s=0.002, time_min_s=0.0019,
-                      tflops_mean=520.0, tflops_median=550.0, tflops_max=580.0, peak_tflops=989.4,
-                      pct_of_peak=55.6, throttle_reasons=("sw_power_cap",))
-    copy = MemoryResult(bench="memory", case="h2d pinned 1 GiB", direction="h2d", pinned=True,
-                        size_bytes=2**30, samples=5, time_median_s=0.02, bandwidth_bytes_s=53.7e9,
-                        bandwidth_max_bytes_s=54e9, verified=True)
+    gemm = GemmResult(
+        bench="gemm",
+        case="bf16 8192x8192x8192",
+        dtype="bf16",
+        m=8192,
+        n=8192,
+        k=8192,
+        iterations=50,
+        time_mean_s=0.0021,
+        time_median_s=0.002,
+        time_min_s=0.0019,
+        tflops_mean=520.0,
+        tflops_median=550.0,
+        tflops_max=580.0,
+        peak_tflops=989.4,
+        pct_of_peak=55.6,
+        throttle_reasons=("sw_power_cap",),
+    )
+    copy = MemoryResult(
+        bench="memory",
+        case="h2d pinned 1 GiB",
+        direction="h2d",
+        pinned=True,
+        size_bytes=2**30,
+        samples=5,
+        time_median_s=0.02,
+        bandwidth_bytes_s=53.7e9,
+        bandwidth_max_bytes_s=54e9,
+        verified=True,
+    )
     skipped = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
-    env = Environment(hostname="box", gpu_name="NVIDIA H100 80GB HBM3", torch_version="2.13.0",
-                      cuda_runtime_version="12.4")
-    return BenchRun(run_id="20260101-000000-abcd", suite="quick", device="cuda:0", only=(),
-                    state=RunState.SUCCESS, started_s=1_750_000_000.0, ended_s=1_750_000_030.0,
-                    environment=env,
-                    cases=(CaseRecord(bench="gemm", name="bf16", state=RunState.SUCCESS, results=(gemm,)),
-                           CaseRecord(bench="memory", name="h2d", state=RunState.SUCCESS, results=(copy,)),
-                           CaseRecord(bench="p2p", name="p2p", state=RunState.SUCCESS, results=(skipped,))))
+    env = Environment(
+        hostname="box",
+        gpu_name="NVIDIA H100 80GB HBM3",
+        torch_version="2.13.0",
+        cuda_runtime_version="12.4",
+    )
+    return BenchRun(
+        run_id="20260101-000000-abcd",
+        suite="quick",
+        device="cuda:0",
+        only=(),
+        state=RunState.SUCCESS,
+        started_s=1_750_000_000.0,
+        ended_s=1_750_000_030.0,
+        environment=env,
+        cases=(
+            CaseRecord(bench="gemm", name="bf16", state=RunState.SUCCESS, results=(gemm,)),
+            CaseRecord(bench="memory", name="h2d", state=RunState.SUCCESS, results=(copy,)),
+            CaseRecord(bench="p2p", name="p2p", state=RunState.SUCCESS, results=(skipped,)),
+        ),
+    )
 
 
 # --- model -----------------------------------------------------------------------------------------
@@ -101,14 +137,21 @@ def test_session_report_model(report: Report) -> None:
         assert e.duration_s == pytest.approx(e.end_s - e.start_s) and e.duration_s > 0
     codes = {f.code for f in report.findings}
     assert {"low_utilization", "power_throttling"} <= codes
-    assert {c.key for c in tel.charts} >= {"gpu.util_gpu_pct", "gpu.power_w", "gpu.temp_gpu_c", "host.cpu_mem_pct"}
+    assert {c.key for c in tel.charts} >= {
+        "gpu.util_gpu_pct",
+        "gpu.power_w",
+        "gpu.temp_gpu_c",
+        "host.cpu_mem_pct",
+    }
     # Default: command-line arguments hidden.
     assert tel.processes and all(p.cmdline is None or "--" not in p.cmdline for p in tel.processes)
 
 
 def test_stats_equal_numpy_over_the_session(report: Report, session_file: Path) -> None:
     with SessionStore.open(session_file) as store:
-        power = np.array([next(g.power_w for g in s.gpus if g.index == 3) for s in store.snapshots()])
+        power = np.array(
+            [next(g.power_w for g in s.gpus if g.index == 3) for s in store.snapshots()]
+        )
     stat = next(s for s in report.telemetry.stats if s.key == "power_w" and s.gpu_index == 3)  # type: ignore[union-attr]
     assert stat.mean == pytest.approx(power.mean())
     assert (stat.min, stat.max) == (pytest.approx(power.min()), pytest.approx(power.max()))
@@ -127,8 +170,10 @@ def test_chart_decimation_keeps_extremes_and_gaps() -> None:
 
 
 def test_versions_read_torch_without_importing_it() -> None:
-    code = ("import sys; from gpuprof.report.build import versions; v = versions(); "
-            "print(v.torch); assert 'torch' not in sys.modules")
+    code = (
+        "import sys; from gpuprof.report.build import versions; v = versions(); "
+        "print(v.torch); assert 'torch' not in sys.modules"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == importlib.metadata.version("torch")
 
@@ -153,7 +198,9 @@ def _minimal_report(**kwargs: object) -> Report:
 def test_recommendation_section(report: Report) -> None:
     from gpuprof.recommend.workload import Workload
 
-    rec = build.recommend_for(Workload.presets()["llm-100b-train"], devices=report.gpus, util_pct=60.0)
+    rec = build.recommend_for(
+        Workload.presets()["llm-100b-train"], devices=report.gpus, util_pct=60.0
+    )
     summary = build.summarize_recommendation(rec)
     assert summary.rows and summary.rows[0].rank == 1
     assert summary.local is not None  # this machine as the "vs here" row
@@ -188,7 +235,9 @@ class _Tags(HTMLParser):
 
 def _check_tags(html: str) -> _Tags:
     tags = _Tags(html)
-    assert not {"script", "iframe", "object", "embed", "link", "img", "base", "form"} & set(tags.tags)
+    assert not {"script", "iframe", "object", "embed", "link", "img", "base", "form"} & set(
+        tags.tags
+    )
     assert all(u.startswith(("data:", "#")) for u in tags.urls), tags.urls
     assert tags.handlers == []
     return tags
@@ -207,21 +256,32 @@ def test_html_is_self_contained(report: Report, tmp_path: Path) -> None:
 
 def test_html_and_json_escape_hostile_system_text(tmp_path: Path) -> None:
     src, snaps = _demo_snaps()
-    evil = '<script>alert(1)</script>"\'><img src=x onerror=alert(2)>'
+    evil = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
     bad_bytes = b"caf\xe9-\xff\xfe".decode("utf-8", "surrogateescape")
     long = "A" * 20_000
-    cmd = (f"/opt/{evil}/python3 train.py --password=hunter2 --hf-token hf_abcdefghijklmnopqrstuvwxyz12345 "
-           "--data https://alice:s3cr3tpw@data.example.com/x --max-tokens 4096")
+    cmd = (
+        f"/opt/{evil}/python3 train.py --password=hunter2 --hf-token hf_abcdefghijklmnopqrstuvwxyz12345 "
+        "--data https://alice:s3cr3tpw@data.example.com/x --max-tokens 4096"
+    )
     hostile = tuple(
-        ProcessSample(pid=100 + k, gpu_index=k % 8, name=name, user=evil, cmdline=cmd, gpu_mem_bytes=2**30)
+        ProcessSample(
+            pid=100 + k, gpu_index=k % 8, name=name, user=evil, cmdline=cmd, gpu_mem_bytes=2**30
+        )
         for k, name in enumerate((evil, bad_bytes, long, "\x1b[31mred\x07"))
     )
     snaps = [dataclasses.replace(s, processes=s.processes + hostile) for s in snaps]
     devices = tuple(dataclasses.replace(d, name=evil + bad_bytes) for d in src.devices())
     system = dataclasses.replace(src.system_info(), hostname=evil + long, os=bad_bytes)
     for include in (False, True):
-        rep = build.build_report(system=system, devices=devices, topology=src.topology(), snapshots=snaps,
-                                 source_kind=src.kind, source_label=evil, include_cmdlines=include)
+        rep = build.build_report(
+            system=system,
+            devices=devices,
+            topology=src.topology(),
+            snapshots=snaps,
+            source_kind=src.kind,
+            source_label=evil,
+            include_cmdlines=include,
+        )
         html = write_html(rep, tmp_path / f"h{include}.html").read_text("utf-8")
         _check_tags(html)  # no <script>, <img>, on* handler or URL from the data became markup
         assert "<script" not in html.lower()
@@ -243,9 +303,18 @@ def test_html_and_json_escape_hostile_system_text(tmp_path: Path) -> None:
 def test_svg_escapes_labels_and_splits_gaps() -> None:
     from gpuprof.report.model import Chart, ChartSeries
 
-    chart = Chart(key="k", title="<b>t</b>", kind="line", unit="w",
-                  series=(ChartSeries("<script>x</script>", (0.0, 1.0, 2.0, 3.0, 4.0), (1.0, 2.0, None, 3.0, 4.0)),
-                          ChartSeries("b", (0.0, 1.0), (5.0, 6.0))))
+    chart = Chart(
+        key="k",
+        title="<b>t</b>",
+        kind="line",
+        unit="w",
+        series=(
+            ChartSeries(
+                "<script>x</script>", (0.0, 1.0, 2.0, 3.0, 4.0), (1.0, 2.0, None, 3.0, 4.0)
+            ),
+            ChartSeries("b", (0.0, 1.0), (5.0, 6.0)),
+        ),
+    )
     svg = render_svg(chart)
     assert "<script" not in svg and "&lt;b&gt;t&lt;/b&gt;" in svg
     assert svg.count("<polyline") == 3  # the None splits the first series in two
@@ -271,8 +340,12 @@ def test_json_round_trip_and_documented_schema(report: Report, tmp_path: Path) -
 
 
 def test_json_has_no_nan(report: Report) -> None:
-    rep = dataclasses.replace(report, telemetry=dataclasses.replace(
-        report.telemetry, stats=(dataclasses.replace(report.telemetry.stats[0], mean=math.nan),)))  # type: ignore[union-attr,arg-type]
+    rep = dataclasses.replace(
+        report,
+        telemetry=dataclasses.replace(
+            report.telemetry, stats=(dataclasses.replace(report.telemetry.stats[0], mean=math.nan),)
+        ),
+    )  # type: ignore[union-attr,arg-type]
     data = json.loads(dumps_report(rep))
     assert data["telemetry"]["stats"][0]["mean"] is None
 
@@ -302,39 +375,72 @@ def test_pdf_a4_and_letter(report: Report, tmp_path: Path, qapp: object) -> None
 # --- CLI -------------------------------------------------------------------------------------------
 
 
-def test_cli_session_to_json(session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_session_to_json(
+    session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path / "data"))
     out = tmp_path / "r.json"
-    assert main(["report", "--session", str(session_file), "--out", str(out), "--recommend", "cv-train",
-                 "--include-cmdlines"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--session",
+                str(session_file),
+                "--out",
+                str(out),
+                "--recommend",
+                "cv-train",
+                "--include-cmdlines",
+            ]
+        )
+        == 0
+    )
     rep = load_report(out)
     assert rep.simulated and rep.cmdlines_included
     assert rep.recommendation is not None and rep.recommendation.rows
     assert rep.telemetry is not None and rep.telemetry.session_path == str(session_file)
 
 
-def test_cli_bench_from_results_db(session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_bench_from_results_db(
+    session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gpuprof.bench.results import ResultsDB
 
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path / "data"))
     out = tmp_path / "r.html"
-    assert main(["report", "--session", str(session_file), "--out", str(out), "--bench", "latest"]) == 2
+    assert (
+        main(["report", "--session", str(session_file), "--out", str(out), "--bench", "latest"])
+        == 2
+    )
     ResultsDB().save(_bench_run())
-    assert main(["report", "--session", str(session_file), "--out", str(out), "--bench", "2026"]) == 0
+    assert (
+        main(["report", "--session", str(session_file), "--out", str(out), "--bench", "2026"]) == 0
+    )
     html = out.read_text("utf-8")
     assert "20260101-000000-abcd" in html and "GEMM throughput vs spec peak" in html
 
 
-@pytest.mark.parametrize("argv", [
-    ["--out", "{tmp}/r.txt", "--demo"],
-    ["--out", "{tmp}/missing/r.html", "--demo"],
-    ["--out", "{tmp}/r.html", "--session", "{tmp}/nope.gpuprof"],
-    ["--out", "{tmp}/r.html", "--session", "{session}", "--recommend", "no-such-preset"],
-    ["--out", "{tmp}/r.html", "--session", "{session}", "--scenario", "pretrain"],  # no --params
-    ["--out", "{tmp}/r.pdf", "--demo", "--paper", "a3"],
-])
-def test_cli_bad_input_exits_2(argv: list[str], tmp_path: Path, session_file: Path,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--out", "{tmp}/r.txt", "--demo"],
+        ["--out", "{tmp}/missing/r.html", "--demo"],
+        ["--out", "{tmp}/r.html", "--session", "{tmp}/nope.gpuprof"],
+        ["--out", "{tmp}/r.html", "--session", "{session}", "--recommend", "no-such-preset"],
+        [
+            "--out",
+            "{tmp}/r.html",
+            "--session",
+            "{session}",
+            "--scenario",
+            "pretrain",
+        ],  # no --params
+        ["--out", "{tmp}/r.pdf", "--demo", "--paper", "a3"],
+    ],
+)
+def test_cli_bad_input_exits_2(
+    argv: list[str], tmp_path: Path, session_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     args = [a.format(tmp=tmp_path, session=session_file) for a in argv]
     if "a3" in args:  # argparse's choices: exit 2 as well
         with pytest.raises(SystemExit) as exc:

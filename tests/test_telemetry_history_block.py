@@ -21,13 +21,21 @@ def make_history(n: int, capacity: int) -> History:
     for k in range(n):
         # temp is unsupported (None -> NaN) for a stretch; GPU 1 misses every 5th snapshot.
         temp = None if 100 <= k < 400 else float(40 + k % 30)
-        gpus = [GpuSample(index=0, util_gpu_pct=float(util[k]), power_w=float(power[k]),
-                          temp_gpu_c=temp)]
+        gpus = [
+            GpuSample(
+                index=0, util_gpu_pct=float(util[k]), power_w=float(power[k]), temp_gpu_c=temp
+            )
+        ]
         if k % 5:
             gpus.append(GpuSample(index=1, util_gpu_pct=float(k % 100), power_w=1.0 * k))
-        h.append(Snapshot(time_s=T0 + k, source=SourceKind.SIMULATED,
-                          host=HostSample(cpu_pct=float(k % 97), net_rx_bytes_s=2.0 * k),
-                          gpus=tuple(gpus)))
+        h.append(
+            Snapshot(
+                time_s=T0 + k,
+                source=SourceKind.SIMULATED,
+                host=HostSample(cpu_pct=float(k % 97), net_rx_bytes_s=2.0 * k),
+                gpus=tuple(gpus),
+            )
+        )
     return h
 
 
@@ -36,8 +44,13 @@ def make_history(n: int, capacity: int) -> History:
 def test_block_rows_equal_single_series(n: int, capacity: int, max_points: int | None) -> None:
     h = make_history(n, capacity)
     first, last = h.time_range()
-    for t0, t1 in [(None, None), (first + 3.5, last - 17), (last - 600, last), (last - 5, last),
-                   (last + 10, last + 20)]:
+    for t0, t1 in [
+        (None, None),
+        (first + 3.5, last - 17),
+        (last - 600, last),
+        (last - 5, last),
+        (last + 10, last + 20),
+    ]:
         for gpu in (0, 1):
             t, v = h.gpu_block(gpu, FIELDS, t0, t1, max_points)
             assert v.shape == (len(FIELDS), len(t))

@@ -15,10 +15,12 @@ FIELDS = ("util_gpu_pct", "power_w")
 def snap(k: int) -> Snapshot:
     util = float((k * 37) % 101)
     power = 5000.0 if k % 977 == 0 else float(200 + (k * 13) % 50)
-    return Snapshot(time_s=T0 + 0.1 * k, source=SourceKind.SIMULATED,
-                    host=HostSample(cpu_pct=float(k % 97)),
-                    gpus=(GpuSample(index=0, util_gpu_pct=util,
-                                    power_w=None if 500 <= k < 700 else power),))
+    return Snapshot(
+        time_s=T0 + 0.1 * k,
+        source=SourceKind.SIMULATED,
+        host=HostSample(cpu_pct=float(k % 97)),
+        gpus=(GpuSample(index=0, util_gpu_pct=util, power_w=None if 500 <= k < 700 else power),),
+    )
 
 
 def filled(n: int, capacity: int) -> History:
@@ -51,8 +53,11 @@ def test_final_points_survive_appends_and_the_reused_buckets_are_right() -> None
         h.append(snap(k))
         last = h.time_range()[1]
         view = h.gpu_view(0, FIELDS, last - 3600, last, 1474)
-        fresh = filled(k + 1, capacity).gpu_view(0, FIELDS, last - 3600, last, 1474) \
-            if k % 97 == 0 else None
+        fresh = (
+            filled(k + 1, capacity).gpu_view(0, FIELDS, last - 3600, last, 1474)
+            if k % 97 == 0
+            else None
+        )
         if fresh is not None:
             np.testing.assert_array_equal(view.t_s, fresh.t_s)
             np.testing.assert_array_equal(view.values, fresh.values)
@@ -61,9 +66,10 @@ def test_final_points_survive_appends_and_the_reused_buckets_are_right() -> None
             # The previous frame's final points, from its second bucket on, are unchanged.
             start = int(np.searchsorted(view.t_s, prev.t_s[2]))
             n = prev.n_final - 2
-            np.testing.assert_array_equal(view.t_s[start:start + n], prev.t_s[2:prev.n_final])
-            np.testing.assert_array_equal(view.values[:, start:start + n],
-                                          prev.values[:, 2:prev.n_final])
+            np.testing.assert_array_equal(view.t_s[start : start + n], prev.t_s[2 : prev.n_final])
+            np.testing.assert_array_equal(
+                view.values[:, start : start + n], prev.values[:, 2 : prev.n_final]
+            )
         prev = view
     # The spike at sample 36,147 (a multiple of 977) is in the window.
     assert np.nanmax(prev.values[1]) == 5000.0
@@ -78,8 +84,14 @@ def test_clear_forgets_reused_buckets() -> None:
     assert h.version != v0
     for k in range(5000):
         s = snap(k)
-        h.append(Snapshot(time_s=s.time_s, source=s.source, host=s.host,
-                          gpus=(GpuSample(index=0, util_gpu_pct=1.0, power_w=2.0),)))
+        h.append(
+            Snapshot(
+                time_s=s.time_s,
+                source=s.source,
+                host=s.host,
+                gpus=(GpuSample(index=0, util_gpu_pct=1.0, power_w=2.0),),
+            )
+        )
     after = h.gpu_view(0, FIELDS, last - 400, last, 200)
     assert after.bucket_samples == before.bucket_samples
     assert np.all(after.values[0] == 1.0) and np.all(after.values[1] == 2.0)

@@ -13,9 +13,7 @@ from gpuprof.telemetry.model import HostSample
 from tests.fakes.fixtures import FakeClock
 
 # psutil's Linux field names, so the busy/total arithmetic is exercised as on a real host.
-CpuTimes = namedtuple(
-    "CpuTimes", "user nice system idle iowait irq softirq steal guest guest_nice"
-)
+CpuTimes = namedtuple("CpuTimes", "user nice system idle iowait irq softirq steal guest guest_nice")
 DiskIo = namedtuple("DiskIo", "read_bytes write_bytes")
 NetIo = namedtuple("NetIo", "bytes_recv bytes_sent")
 Mem = namedtuple("Mem", "total available used")
@@ -96,7 +94,11 @@ def test_rates_come_from_counters_and_the_clock() -> None:
     assert s.net_rx_bytes_s == 1_000_000 and s.net_tx_bytes_s == 250_000
     assert s.cpu_freq_mhz == 2450.0
     assert s.load_avg == (0.5, 0.25, 0.125)
-    assert (s.mem_total_bytes, s.mem_used_bytes, s.mem_available_bytes) == (16 << 30, 3 << 30, 12 << 30)
+    assert (s.mem_total_bytes, s.mem_used_bytes, s.mem_available_bytes) == (
+        16 << 30,
+        3 << 30,
+        12 << 30,
+    )
     assert (s.swap_total_bytes, s.swap_used_bytes) == (2 << 30, 1 << 20)
     assert s.temps_c == (("k10temp/Tctl", 55.5), ("k10temp/1", 40.0))
 
@@ -147,9 +149,20 @@ def test_every_psutil_failure_is_none_never_an_exception() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["cpu_times", "cpu_freq", "getloadavg", "virtual_memory", "swap_memory", "disk_io_counters", "net_io_counters", "sensors_temperatures"],
+    [
+        "cpu_times",
+        "cpu_freq",
+        "getloadavg",
+        "virtual_memory",
+        "swap_memory",
+        "disk_io_counters",
+        "net_io_counters",
+        "sensors_temperatures",
+    ],
 )
-def test_one_failing_psutil_call_only_blanks_its_own_fields(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+def test_one_failing_psutil_call_only_blanks_its_own_fields(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
     def fail(*_args, **_kwargs):
         raise psutil.AccessDenied()
 

@@ -149,8 +149,16 @@ def test_h100_static_facts_come_from_the_capture(nvml_source: NvmlSource) -> Non
     assert d.architecture == "Hopper"
     assert d.compute_capability == (9, 0)
     assert d.memory_total_bytes == 81559 * MIB
-    assert (d.power_default_limit_w, d.power_min_limit_w, d.power_max_limit_w) == (700.0, 200.0, 700.0)
-    assert (d.graphics_clock_max_mhz, d.mem_clock_max_mhz, d.video_clock_max_mhz) == (1980, 2619, 1545)
+    assert (d.power_default_limit_w, d.power_min_limit_w, d.power_max_limit_w) == (
+        700.0,
+        200.0,
+        700.0,
+    )
+    assert (d.graphics_clock_max_mhz, d.mem_clock_max_mhz, d.video_clock_max_mhz) == (
+        1980,
+        2619,
+        1545,
+    )
     assert (d.temp_slowdown_c, d.temp_shutdown_c, d.temp_max_operating_c) == (89.0, 95.0, 87.0)
     assert (d.pcie_gen_max, d.pcie_width_max) == (5, 16)
     assert d.nvlink_count == 18
@@ -171,9 +179,18 @@ def test_h100_sample_fills_every_field(nvml_source: NvmlSource, fake_nvml: FakeN
     assert len(snap.gpus) == 8
     g = snap.gpus[0]
     assert g.util_gpu_pct == 0.0 and g.util_enc_pct == 0.0
-    assert (g.mem_total_bytes, g.mem_used_bytes, g.mem_reserved_bytes) == (81559 * MIB, 1 * MIB, 454 * MIB)
+    assert (g.mem_total_bytes, g.mem_used_bytes, g.mem_reserved_bytes) == (
+        81559 * MIB,
+        1 * MIB,
+        454 * MIB,
+    )
     assert g.mem_free_bytes == (81559 - 454 - 1) * MIB
-    assert (g.clock_graphics_mhz, g.clock_sm_mhz, g.clock_mem_mhz, g.clock_video_mhz) == (345, 345, 2619, 765)
+    assert (g.clock_graphics_mhz, g.clock_sm_mhz, g.clock_mem_mhz, g.clock_video_mhz) == (
+        345,
+        345,
+        2619,
+        765,
+    )
     assert (g.clock_app_graphics_mhz, g.clock_app_mem_mhz) == (1980, 2619)
     assert g.pstate == 0
     assert g.power_w == pytest.approx(100.89)
@@ -185,7 +202,12 @@ def test_h100_sample_fills_every_field(nvml_source: NvmlSource, fake_nvml: FakeN
     assert (g.pcie_gen, g.pcie_width, g.pcie_replay_count) == (5, 16, 7)
     assert len(g.nvlinks) == 18
     link = g.nvlinks[0]
-    assert (link.active, link.version, link.remote_type, link.remote_pci_bus_id) == (True, 4, "switch", "00000000:07:00.0")
+    assert (link.active, link.version, link.remote_type, link.remote_pci_bus_id) == (
+        True,
+        4,
+        "switch",
+        "00000000:07:00.0",
+    )
     assert g.ecc is not None
     assert g.ecc.volatile_uncorrected == 0 and g.ecc.remapped_rows_pending is False
     assert g.ecc.retired_pages_sbe is None  # N/A on Hopper
@@ -238,15 +260,31 @@ def test_topology_direct_nvlink_bridge_counts_links() -> None:
     box = h100_sxm_8gpu_box()
     box.devices = box.devices[:2]
     a, b = box.devices
-    a.nvlinks = [FakeNvLink(b.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU) for _ in range(12)]
-    b.nvlinks = [FakeNvLink(a.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU) for _ in range(12)]
-    b.nvlinks.append(FakeNvLink(a.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU, active=False))
+    a.nvlinks = [
+        FakeNvLink(b.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU)
+        for _ in range(12)
+    ]
+    b.nvlinks = [
+        FakeNvLink(a.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU)
+        for _ in range(12)
+    ]
+    b.nvlinks.append(
+        FakeNvLink(a.pci_bus_id, remote_type=real_pynvml.NVML_NVLINK_DEVICE_TYPE_GPU, active=False)
+    )
     topo = make_source(FakeNvml(box)).topology()
     assert topo.matrix == (("X", "NV12"), ("NV12", "X"))
 
 
 def test_topology_labels() -> None:
-    assert [topology_label(x) for x in (0, 10, 20, 30, 40, 50, None)] == ["PIX", "PIX", "PXB", "PHB", "NODE", "SYS", None]
+    assert [topology_label(x) for x in (0, 10, 20, 30, 40, 50, None)] == [
+        "PIX",
+        "PIX",
+        "PXB",
+        "PHB",
+        "NODE",
+        "SYS",
+        None,
+    ]
 
 
 # --- clock event reasons -------------------------------------------------------------------
@@ -254,7 +292,11 @@ def test_topology_labels() -> None:
 
 def test_decode_clock_event_reasons() -> None:
     nv = real_pynvml
-    mask = nv.nvmlClocksEventReasonGpuIdle | nv.nvmlClocksEventReasonSwPowerCap | nv.nvmlClocksEventReasonHwThermalSlowdown
+    mask = (
+        nv.nvmlClocksEventReasonGpuIdle
+        | nv.nvmlClocksEventReasonSwPowerCap
+        | nv.nvmlClocksEventReasonHwThermalSlowdown
+    )
     assert decode_clock_event_reasons(mask) == ("sw_power_cap", "hw_thermal_slowdown")
     assert decode_clock_event_reasons(0) == ()
     assert decode_clock_event_reasons(None) == ()
@@ -264,15 +306,23 @@ def test_decode_clock_event_reasons() -> None:
 
 def test_throttling_shows_in_the_sample(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
     nv = real_pynvml
-    fake_nvml.box.devices[2].clocks_event_reasons = nv.nvmlClocksEventReasonSwPowerCap | nv.nvmlClocksEventReasonHwSlowdown
+    fake_nvml.box.devices[2].clocks_event_reasons = (
+        nv.nvmlClocksEventReasonSwPowerCap | nv.nvmlClocksEventReasonHwSlowdown
+    )
     g = nvml_source.poll().gpus[2]
     assert g.throttle_reasons == ("sw_power_cap", "hw_slowdown")
     assert g.throttle_mask == 0x0C
 
 
-def test_old_pynvml_without_clocks_event_reasons_uses_throttle_reasons(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
-    fake_nvml.inject("nvmlDeviceGetCurrentClocksEventReasons", error=real_pynvml.NVML_ERROR_FUNCTION_NOT_FOUND)
-    fake_nvml.box.devices[0].clocks_event_reasons = real_pynvml.nvmlClocksThrottleReasonSwThermalSlowdown
+def test_old_pynvml_without_clocks_event_reasons_uses_throttle_reasons(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
+    fake_nvml.inject(
+        "nvmlDeviceGetCurrentClocksEventReasons", error=real_pynvml.NVML_ERROR_FUNCTION_NOT_FOUND
+    )
+    fake_nvml.box.devices[
+        0
+    ].clocks_event_reasons = real_pynvml.nvmlClocksThrottleReasonSwThermalSlowdown
     nvml_source.poll()
     assert nvml_source.poll().gpus[0].throttle_reasons == ("sw_thermal_slowdown",)
 
@@ -288,7 +338,9 @@ def _load_links(fake: FakeNvml, gpu: int, tx: float, rx: float) -> list[FakeNvLi
     return links
 
 
-def test_nvlink_totals_are_differenced_every_poll(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
+def test_nvlink_totals_are_differenced_every_poll(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
     _load_links(fake_nvml, 1, tx=20e9, rx=10e9)
     first = nvml_source.poll().gpus[1]
     assert first.nvlink_tx_bytes_s is None  # nothing to difference yet
@@ -392,8 +444,12 @@ def test_unknown_pstate_is_none(nvml_source: NvmlSource, fake_nvml: FakeNvml) ->
 # --- failures: None, counted once, never raised --------------------------------------------
 
 
-def test_unsupported_field_is_none_and_counted_once(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
-    fake_nvml.inject("nvmlDeviceGetPowerUsage", error=real_pynvml.NVML_ERROR_NOT_SUPPORTED, device=1)
+def test_unsupported_field_is_none_and_counted_once(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
+    fake_nvml.inject(
+        "nvmlDeviceGetPowerUsage", error=real_pynvml.NVML_ERROR_NOT_SUPPORTED, device=1
+    )
     for _ in range(5):
         snap = nvml_source.poll()
         fake_nvml.advance(1.0)
@@ -405,18 +461,26 @@ def test_unsupported_field_is_none_and_counted_once(nvml_source: NvmlSource, fak
     assert fake_nvml.calls["nvmlDeviceGetPowerUsage"] == 5 * 8 - 4
 
 
-def test_transient_error_is_counted_once_and_recovers(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
-    fake_nvml.inject("nvmlDeviceGetTemperature", error=real_pynvml.NVML_ERROR_UNKNOWN, device=0, times=3)
+def test_transient_error_is_counted_once_and_recovers(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
+    fake_nvml.inject(
+        "nvmlDeviceGetTemperature", error=real_pynvml.NVML_ERROR_UNKNOWN, device=0, times=3
+    )
     temps = []
     for _ in range(5):
         temps.append(nvml_source.poll().gpus[0].temp_gpu_c)
     assert temps == [None, None, None, 30.0, 30.0]
-    unknown = [(f.device, f.field) for f in nvml_source.diagnostics.failures() if f.kind == "Unknown"]
+    unknown = [
+        (f.device, f.field) for f in nvml_source.diagnostics.failures() if f.kind == "Unknown"
+    ]
     assert unknown == [(0, "temp_gpu")]
     assert nvml_source.diagnostics.counts()["Unknown"] == 1
 
 
-def test_a_non_nvml_exception_in_one_field_does_not_break_the_poll(nvml_source: NvmlSource, fake_nvml: FakeNvml, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_non_nvml_exception_in_one_field_does_not_break_the_poll(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(*_args):
         raise RuntimeError("driver returned garbage")
 
@@ -445,7 +509,9 @@ def test_diagnostics_registry() -> None:
 
 
 @pytest.mark.parametrize("fake_nvml", ["rtx4090x2"], indirect=True)
-def test_consumer_gpu_fields_not_supported_are_none(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
+def test_consumer_gpu_fields_not_supported_are_none(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
     d = nvml_source.devices()[0]
     assert d.name == "NVIDIA GeForce RTX 4090"
     assert d.serial is None and d.board_part_number is None
@@ -474,7 +540,9 @@ def test_consumer_gpu_fields_not_supported_are_none(nvml_source: NvmlSource, fak
 
 
 @pytest.mark.parametrize("fake_nvml", ["t4"], indirect=True)
-def test_processes_compute_and_graphics_with_utilization(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
+def test_processes_compute_and_graphics_with_utilization(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
     snap = nvml_source.poll()
     by_pid = {p.pid: p for p in snap.processes}
     assert set(by_pid) == {675, 5762}  # t4.q-x.xml <processes>
@@ -490,7 +558,9 @@ def test_processes_compute_and_graphics_with_utilization(nvml_source: NvmlSource
 
 def test_process_seen_as_compute_and_graphics_is_merged(make_fake_nvml) -> None:
     box = t4_box()
-    box.devices[0].processes = [FakeProcess(pid=os.getpid(), used_memory_bytes=mib(100), kind="compute+graphics")]
+    box.devices[0].processes = [
+        FakeProcess(pid=os.getpid(), used_memory_bytes=mib(100), kind="compute+graphics")
+    ]
     fake = make_fake_nvml(box)
     (proc,) = make_source(fake).poll().processes
     assert proc.kind == "compute+graphics"
@@ -499,7 +569,9 @@ def test_process_seen_as_compute_and_graphics_is_merged(make_fake_nvml) -> None:
     assert "pytest" in proc.cmdline or "python" in proc.cmdline
 
 
-def test_process_facts_are_cached_per_process(make_fake_nvml, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_process_facts_are_cached_per_process(
+    make_fake_nvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import psutil
 
     box = make_fleet(2, processes_per_gpu=3, real_pids=True)
@@ -517,10 +589,16 @@ def test_process_facts_are_cached_per_process(make_fake_nvml, monkeypatch: pytes
     assert all(p.name for p in snap.processes if psutil.pid_exists(p.pid))
 
 
-def test_no_permission_on_processes_keeps_everything_else(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
+def test_no_permission_on_processes_keeps_everything_else(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
     fake_nvml.box.devices[0].processes = [FakeProcess(pid=12345, used_memory_bytes=mib(1))]
-    fake_nvml.inject("nvmlDeviceGetComputeRunningProcesses", error=real_pynvml.NVML_ERROR_NO_PERMISSION)
-    fake_nvml.inject("nvmlDeviceGetGraphicsRunningProcesses", error=real_pynvml.NVML_ERROR_NO_PERMISSION)
+    fake_nvml.inject(
+        "nvmlDeviceGetComputeRunningProcesses", error=real_pynvml.NVML_ERROR_NO_PERMISSION
+    )
+    fake_nvml.inject(
+        "nvmlDeviceGetGraphicsRunningProcesses", error=real_pynvml.NVML_ERROR_NO_PERMISSION
+    )
     snap = nvml_source.poll()
     assert snap.processes == ()
     assert snap.status.process_info_permitted is False
@@ -542,7 +620,9 @@ def test_no_permission_on_processes_keeps_everything_else(nvml_source: NvmlSourc
         (real_pynvml.NVML_ERROR_UNKNOWN, SourceState.ERROR),
     ],
 )
-def test_init_failures_become_states_and_host_data_still_flows(fake_nvml: FakeNvml, error: int, state: SourceState) -> None:
+def test_init_failures_become_states_and_host_data_still_flows(
+    fake_nvml: FakeNvml, error: int, state: SourceState
+) -> None:
     fake_nvml.inject("nvmlInit", error=error)
     source = make_source(fake_nvml)
     status = source.status()
@@ -571,7 +651,9 @@ def test_pynvml_not_installed_is_library_not_found(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.parametrize("fake_nvml", ["h100x8"], indirect=True)
-def test_gpu_lost_mid_session_others_keep_updating(nvml_source: NvmlSource, fake_nvml: FakeNvml) -> None:
+def test_gpu_lost_mid_session_others_keep_updating(
+    nvml_source: NvmlSource, fake_nvml: FakeNvml
+) -> None:
     first = nvml_source.poll()
     assert not any(g.lost for g in first.gpus)
     fake_nvml.lose_gpu(3)
@@ -694,7 +776,9 @@ def test_fake_device_names_are_names_the_catalog_knows(box: str) -> None:
             assert gpu_for_nvml_name(mig.name) is not None, mig.name
 
 
-def test_real_pynvml_without_a_driver_is_a_state_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_pynvml_without_a_driver_is_a_state_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # On machines without the NVIDIA driver (CI), the real pynvml raises LibraryNotFound.
     monkeypatch.setattr(nvml, "pynvml", None)
     source = NvmlSource()

@@ -347,11 +347,17 @@ def test_every_action_and_control_has_a_tooltip(make_window):
         for sub in action.menu().actions():
             if not sub.isSeparator() and sub.menu() is None:
                 assert sub.toolTip() and sub.toolTip() != sub.text().replace("&", ""), sub.text()
-    controls = [c for cls in (QAbstractButton, QComboBox, QLineEdit, QSlider)
-                for c in w.findChildren(cls)]
-    missing = [c for c in controls if not c.toolTip() and c.parent() is not None
-               and type(c).__name__ not in ("QToolButton",)  # toolbar buttons show the action's
-               and not c.objectName().startswith("qt_")]
+    controls = [
+        c for cls in (QAbstractButton, QComboBox, QLineEdit, QSlider) for c in w.findChildren(cls)
+    ]
+    missing = [
+        c
+        for c in controls
+        if not c.toolTip()
+        and c.parent() is not None
+        and type(c).__name__ not in ("QToolButton",)  # toolbar buttons show the action's
+        and not c.objectName().startswith("qt_")
+    ]
     assert not missing, [type(c).__name__ + ":" + getattr(c, "text", lambda: "")() for c in missing]
 
 

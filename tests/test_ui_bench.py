@@ -33,11 +33,23 @@ def _fixed_gemm(values: list[tuple[int, float]], peak: float | None = None) -> C
         for i, (size, tflops) in enumerate(values):
             ctx.check()
             t = 2.0 * size**3 / (tflops * 1e12)
-            res = GemmResult(bench="gemm", case=f"bf16 {size}x{size}x{size}", dtype="bf16",
-                             m=size, n=size, k=size, iterations=5, time_mean_s=t,
-                             time_median_s=t, time_min_s=t, tflops_mean=tflops,
-                             tflops_median=tflops, tflops_max=tflops, peak_tflops=peak,
-                             pct_of_peak=100.0 * tflops / peak if peak else None)
+            res = GemmResult(
+                bench="gemm",
+                case=f"bf16 {size}x{size}x{size}",
+                dtype="bf16",
+                m=size,
+                n=size,
+                k=size,
+                iterations=5,
+                time_mean_s=t,
+                time_median_s=t,
+                time_min_s=t,
+                tflops_mean=tflops,
+                tflops_median=tflops,
+                tflops_max=tflops,
+                peak_tflops=peak,
+                pct_of_peak=100.0 * tflops / peak if peak else None,
+            )
             out.append(res)
             yield Progress((i + 1) / len(values), f"GEMM {size}", res)
         return tuple(out)
@@ -62,8 +74,14 @@ def _boom(ctx: CaseContext) -> Generator[Progress, None, tuple[Result, ...]]:
 
 def _factory(cases: list[Case]) -> Callable:
     def make(device, suite, only, source):
-        return Runner(device=device or "cpu", suite=suite, only=only, cases=cases,
-                      capture_env=False, telemetry_interval_s=None)
+        return Runner(
+            device=device or "cpu",
+            suite=suite,
+            only=only,
+            cases=cases,
+            capture_env=False,
+            telemetry_interval_s=None,
+        )
 
     return make
 
@@ -104,7 +122,9 @@ def test_real_cpu_run_progress_and_results(make_tab, qtbot, tmp_path: Path) -> N
     from gpuprof.bench.memory import memory_bench
 
     cases = [
-        Case("gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64), ("", 128, 128, 128)]), 10.0),
+        Case(
+            "gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64), ("", 128, 128, 128)]), 10.0
+        ),
         Case("memory", "memory host", memory_bench("host", [2**20, 2 * 2**20]), 10.0),
     ]
     tab = make_tab(runner_factory=_factory(cases))
@@ -121,8 +141,12 @@ def test_real_cpu_run_progress_and_results(make_tab, qtbot, tmp_path: Path) -> N
     assert tab.progress.value() == 1000
     # The table holds every measurement with its unit.
     by_key = {r.key: r for r in tab.table_rows}
-    assert set(by_key) == {"gemm/fp32 64x64x64", "gemm/fp32 128x128x128",
-                           "memory/host 1 MiB", "memory/host 2 MiB"}
+    assert set(by_key) == {
+        "gemm/fp32 64x64x64",
+        "gemm/fp32 128x128x128",
+        "memory/host 1 MiB",
+        "memory/host 2 MiB",
+    }
     assert by_key["gemm/fp32 64x64x64"].value.endswith("TFLOPS")
     assert by_key["memory/host 2 MiB"].value.endswith("B/s")
     assert tab.table.rowCount() == 4
@@ -140,10 +164,14 @@ def test_real_cpu_run_progress_and_results(make_tab, qtbot, tmp_path: Path) -> N
 
 
 def test_cancel_stops_the_run(make_tab, qtbot) -> None:
-    tab = make_tab(runner_factory=_factory([
-        Case("gemm", "endless", _endless, 600.0),
-        Case("memory", "never started", _fixed_gemm([(64, 1.0)]), 10.0),
-    ]))
+    tab = make_tab(
+        runner_factory=_factory(
+            [
+                Case("gemm", "endless", _endless, 600.0),
+                Case("memory", "never started", _fixed_gemm([(64, 1.0)]), 10.0),
+            ]
+        )
+    )
     tab.show()
     with qtbot.waitSignal(tab.worker.progress, timeout=RUN_TIMEOUT_MS):
         assert tab.start_run()
@@ -178,17 +206,27 @@ def test_shortcuts_run_and_cancel(make_tab, qtbot) -> None:
 
 
 def test_failing_case_shows_as_failed_while_others_complete(make_tab, qtbot) -> None:
-    tab = make_tab(runner_factory=_factory([
-        Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0), (2048, 20.0)], peak=80.0), 10.0),
-        Case("workload", "workload boom", _boom, 10.0),
-        Case("gemm", "gemm bf16 again", _fixed_gemm([(4096, 30.0)], peak=80.0), 10.0),
-    ]))
+    tab = make_tab(
+        runner_factory=_factory(
+            [
+                Case(
+                    "gemm", "gemm bf16", _fixed_gemm([(1024, 10.0), (2048, 20.0)], peak=80.0), 10.0
+                ),
+                Case("workload", "workload boom", _boom, 10.0),
+                Case("gemm", "gemm bf16 again", _fixed_gemm([(4096, 30.0)], peak=80.0), 10.0),
+            ]
+        )
+    )
     tab.show()
     run = _run(qtbot, tab)
     assert run.state is RunState.SUCCESS
     kinds = [(r.case, r.kind) for r in tab.table_rows]
-    assert kinds == [("gemm bf16 1024x1024x1024", "ok"), ("gemm bf16 2048x2048x2048", "ok"),
-                     ("workload boom", "failed"), ("gemm bf16 4096x4096x4096", "ok")]
+    assert kinds == [
+        ("gemm bf16 1024x1024x1024", "ok"),
+        ("gemm bf16 2048x2048x2048", "ok"),
+        ("workload boom", "failed"),
+        ("gemm bf16 4096x4096x4096", "ok"),
+    ]
     failed = tab.table_rows[2]
     assert "failed: RuntimeError: boom" in failed.notes
     assert tab.table.item(2, 5).foreground().color().name() == "#c92a2a"
@@ -199,12 +237,25 @@ def test_failing_case_shows_as_failed_while_others_complete(make_tab, qtbot) -> 
 
 
 def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: Path) -> None:
-    first = make_tab(runner_factory=_factory([
-        Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0), (2048, 20.0)]), 10.0)]))
+    first = make_tab(
+        runner_factory=_factory(
+            [Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0), (2048, 20.0)]), 10.0)]
+        )
+    )
     earlier = _run(qtbot, first)
     time.sleep(1.1)  # run ids and order have one-second resolution
-    tab = make_tab(runner_factory=_factory([
-        Case("gemm", "gemm bf16", _fixed_gemm([(1024, 12.0), (2048, 15.0), (4096, 30.0)]), 10.0)]))
+    tab = make_tab(
+        runner_factory=_factory(
+            [
+                Case(
+                    "gemm",
+                    "gemm bf16",
+                    _fixed_gemm([(1024, 12.0), (2048, 15.0), (4096, 30.0)]),
+                    10.0,
+                )
+            ]
+        )
+    )
     tab.show()
     later = _run(qtbot, tab)
     assert tab.compare_combo.isEnabled()
@@ -212,10 +263,15 @@ def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: 
     assert i > 0 and tab.compare_combo.findData(later.run_id) < 0
     tab.compare_combo.setCurrentIndex(i)
     tab.compare_combo.activated.emit(i)
-    ratios = {tab.table.item(r, 0).text(): tab.table.item(r, 4).text()
-              for r in range(tab.table.rowCount())}
-    assert ratios == {"gemm bf16 1024x1024x1024": "1.20×", "gemm bf16 2048x2048x2048": "0.75×",
-                      "gemm bf16 4096x4096x4096": "N/A"}
+    ratios = {
+        tab.table.item(r, 0).text(): tab.table.item(r, 4).text()
+        for r in range(tab.table.rowCount())
+    }
+    assert ratios == {
+        "gemm bf16 1024x1024x1024": "1.20×",
+        "gemm bf16 2048x2048x2048": "0.75×",
+        "gemm bf16 4096x4096x4096": "N/A",
+    }
     assert earlier.run_id in tab.table.horizontalHeaderItem(4).toolTip()
     assert tab.table.item(1, 4).foreground().color().name() == "#c92a2a"  # slower now
     tab.compare_with(None)
@@ -223,8 +279,9 @@ def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: 
 
 
 def test_earlier_runs_load_when_shown(make_tab, qtbot, tmp_path: Path) -> None:
-    first = make_tab(runner_factory=_factory([
-        Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0)]), 10.0)]))
+    first = make_tab(
+        runner_factory=_factory([Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0)]), 10.0)])
+    )
     run = _run(qtbot, first)
     tab = make_tab()
     assert tab.shown_run is None
@@ -260,9 +317,11 @@ def test_no_benchmark_chosen(make_tab) -> None:
     assert tab.run_button.isEnabled() and tab.selected_only() == ("memory",)
 
 
-@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
-                           "This plugin does not support raise",  # the popup, offscreen
-                           "This plugin does not support grabbing the keyboard")
+@pytest.mark.qt_log_ignore(
+    "This plugin does not support propagateSizeHints",
+    "This plugin does not support raise",  # the popup, offscreen
+    "This plugin does not support grabbing the keyboard",
+)
 def test_device_list_is_probed_when_opened(make_tab, qtbot) -> None:
     pytest.importorskip("torch")
     tab = make_tab()
@@ -275,12 +334,15 @@ def test_device_list_is_probed_when_opened(make_tab, qtbot) -> None:
     import torch
 
     data = [tab.device_combo.itemData(i) for i in range(tab.device_combo.count())]
-    cuda = [f"cuda:{i}" for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    cuda = (
+        [f"cuda:{i}" for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    )
     assert data == [None, "cpu", *cuda] or (not cuda and data == [None, "cpu", "__none__"])
 
 
-def test_lite_build_explains_how_to_get_benchmarks(qtbot, monkeypatch: pytest.MonkeyPatch,
-                                                   tmp_path: Path) -> None:
+def test_lite_build_explains_how_to_get_benchmarks(
+    qtbot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from gpuprof.ui.app import make_app
     from gpuprof.ui.bench_tab import BenchTab, torch_available
 
@@ -315,13 +377,16 @@ def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
         "print('torch' in sys.modules)\n"
     )
     pytest.importorskip("torch")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "False"
 
 
-def test_default_runner_opens_and_closes_its_own_telemetry_source(make_tab, qtbot, monkeypatch) -> None:
+def test_default_runner_opens_and_closes_its_own_telemetry_source(
+    make_tab, qtbot, monkeypatch
+) -> None:
     pytest.importorskip("torch")
 
     import gpuprof.bench.runner as runner_mod
@@ -334,11 +399,16 @@ def test_default_runner_opens_and_closes_its_own_telemetry_source(make_tab, qtbo
             FakeSource.closed += 1
 
     opened: list[FakeSource] = []
-    monkeypatch.setattr(runner_mod, "open_run_telemetry",  # as the real one: nothing for "cpu"
-                        lambda device: None if device == "cpu"
-                        else opened.append(FakeSource()) or opened[-1])
-    monkeypatch.setattr(runner_mod, "plan_cases", lambda device, suite, only: [
-        Case("gemm", "gemm bf16", _fixed_gemm([(64, 1.0)]), 10.0)])
+    monkeypatch.setattr(
+        runner_mod,
+        "open_run_telemetry",  # as the real one: nothing for "cpu"
+        lambda device: None if device == "cpu" else opened.append(FakeSource()) or opened[-1],
+    )
+    monkeypatch.setattr(
+        runner_mod,
+        "plan_cases",
+        lambda device, suite, only: [Case("gemm", "gemm bf16", _fixed_gemm([(64, 1.0)]), 10.0)],
+    )
     tab = make_tab()  # the real runner factory
     run = _run(qtbot, tab)  # device "auto": no CUDA here, so the CPU
     assert run.state is RunState.SUCCESS and run.device in ("cpu", "cuda:0")

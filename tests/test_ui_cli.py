@@ -16,18 +16,40 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(args: list[str], tmp_path: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"),
-               GPUPROF_DATA_DIR=str(tmp_path / "data"))
-    return subprocess.run([sys.executable, "-m", "gpuprof", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"),
+        GPUPROF_DATA_DIR=str(tmp_path / "data"),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "gpuprof", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_screenshot_command_writes_a_png_of_the_requested_size(tmp_path):
     from PySide6.QtGui import QImage
 
     out = tmp_path / "shot.png"
-    proc = _run(["--demo", "--screenshot", str(out), "--tab", "telemetry", "--after", "0.5",
-                 "--size", "900x640"], tmp_path)
+    proc = _run(
+        [
+            "--demo",
+            "--screenshot",
+            str(out),
+            "--tab",
+            "telemetry",
+            "--after",
+            "0.5",
+            "--size",
+            "900x640",
+        ],
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "propagateSizeHints" not in proc.stderr
     img = QImage(str(out))
@@ -40,8 +62,10 @@ def test_screenshot_command_writes_a_png_of_the_requested_size(tmp_path):
 
 
 def test_screenshot_with_unknown_tab_exits_2(tmp_path):
-    proc = _run(["--demo", "--screenshot", str(tmp_path / "x.png"), "--tab", "nope",
-                 "--after", "0"], tmp_path)
+    proc = _run(
+        ["--demo", "--screenshot", str(tmp_path / "x.png"), "--tab", "nope", "--after", "0"],
+        tmp_path,
+    )
     assert proc.returncode == 2
     assert "unknown tab" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
@@ -54,8 +78,10 @@ def test_screenshot_needs_png_and_an_existing_folder(tmp_path):
 
 
 def test_replay_of_a_missing_file_exits_2(tmp_path):
-    proc = _run(["--replay", str(tmp_path / "none.gpuprof"), "--screenshot",
-                 str(tmp_path / "x.png")], tmp_path)
+    proc = _run(
+        ["--replay", str(tmp_path / "none.gpuprof"), "--screenshot", str(tmp_path / "x.png")],
+        tmp_path,
+    )
     assert proc.returncode == 2 and "does not exist" in proc.stderr
 
 

@@ -66,15 +66,40 @@ def throttling_demo(n: int = 120) -> tuple[SimulatedSource, list[Snapshot]]:
 
 
 def healthy(n: int = 30) -> tuple[list[DeviceInfo], SystemInfo, list[Snapshot]]:
-    devices = [DeviceInfo(index=i, name="NVIDIA H100 80GB HBM3", memory_total_bytes=80 * GiB,
-                          power_default_limit_w=700.0, pcie_gen_max=5, pcie_width_max=16,
-                          persistence_mode=True, mig_mode_current=False) for i in range(2)]
+    devices = [
+        DeviceInfo(
+            index=i,
+            name="NVIDIA H100 80GB HBM3",
+            memory_total_bytes=80 * GiB,
+            power_default_limit_w=700.0,
+            pcie_gen_max=5,
+            pcie_width_max=16,
+            persistence_mode=True,
+            mig_mode_current=False,
+        )
+        for i in range(2)
+    ]
     system = SystemInfo(hostname="box", driver_version="565.57.01", cuda_driver_version="12.7")
     snaps = [
-        Snapshot(time_s=1.7e9 + k, source=SourceKind.NVML, host=HostSample(cpu_pct=20.0), gpus=tuple(
-            GpuSample(index=i, util_gpu_pct=96.0, mem_total_bytes=80 * GiB, mem_used_bytes=60 * GiB,
-                      power_w=500.0, power_limit_w=700.0, temp_gpu_c=65.0, pcie_gen=5, pcie_width=16)
-            for i in range(2)))
+        Snapshot(
+            time_s=1.7e9 + k,
+            source=SourceKind.NVML,
+            host=HostSample(cpu_pct=20.0),
+            gpus=tuple(
+                GpuSample(
+                    index=i,
+                    util_gpu_pct=96.0,
+                    mem_total_bytes=80 * GiB,
+                    mem_used_bytes=60 * GiB,
+                    power_w=500.0,
+                    power_limit_w=700.0,
+                    temp_gpu_c=65.0,
+                    pcie_gen=5,
+                    pcie_width=16,
+                )
+                for i in range(2)
+            ),
+        )
         for k in range(n)
     ]
     return devices, system, snaps
@@ -124,8 +149,10 @@ def test_healthy_set_shows_all_clear_with_the_checks(make_tab):
 def test_idle_window_says_the_load_checks_had_nothing_to_judge(make_tab):
     tab = make_tab()
     devices, system, snaps = healthy(5)
-    idle = [replace(s, gpus=tuple(replace(g, util_gpu_pct=0.0, mem_used_bytes=0) for g in s.gpus))
-            for s in snaps]
+    idle = [
+        replace(s, gpus=tuple(replace(g, util_gpu_pct=0.0, mem_used_bytes=0) for g in s.gpus))
+        for s in snaps
+    ]
     tab.show()
     tab.set_static(devices, system)
     tab.add_snapshots(idle)
@@ -151,20 +178,26 @@ def test_selecting_a_row_shows_detail_and_hint(make_tab):
     assert "NVIDIA H100 80GB HBM3" in shown
     # The checklist under it: throttling failed on GPUs 0-7, the PCIe check passed.
     checks = dict(tab.check_results())
-    assert {f.gpu_index for f in checks["No thermal or power throttling under load"]} == set(range(8))
+    assert {f.gpu_index for f in checks["No thermal or power throttling under load"]} == set(
+        range(8)
+    )
     assert checks["PCIe link at its maximum generation and width under load"] == []
     assert "✗\nNo thermal or power throttling under load (GPUs 0–7)" in shown
     assert "✓\nPCIe link at its maximum generation and width under load" in shown
     # The selection survives a re-run with new data.
     tab.add_snapshot(src.poll())
     tab.run_now()
-    assert tab.selected_finding() is not None and tab.selected_finding().code == "thermal_throttling"
+    assert (
+        tab.selected_finding() is not None and tab.selected_finding().code == "thermal_throttling"
+    )
 
 
 def test_details_escape_system_text_and_show_commands_as_code(make_tab):
     tab = make_tab()
     devices, system, snaps = healthy(3)
-    devices = [replace(d, name="<script>alert(1)</script>", persistence_mode=False) for d in devices]
+    devices = [
+        replace(d, name="<script>alert(1)</script>", persistence_mode=False) for d in devices
+    ]
     tab.show()
     tab.set_static(devices, system)
     tab.add_snapshots(snaps)
@@ -190,10 +223,14 @@ def test_summary_signal_and_worst_severity(make_tab, qtbot):
     # GPU 1 reports an uncorrectable ECC error and GPU 0 a power limit below default.
     from gpuprof.telemetry.model import EccCounts
 
-    bad = replace(snaps[-1], time_s=snaps[-1].time_s + 1, gpus=(
-        replace(snaps[-1].gpus[0], power_limit_w=500.0),
-        replace(snaps[-1].gpus[1], ecc=EccCounts(volatile_uncorrected=2)),
-    ))
+    bad = replace(
+        snaps[-1],
+        time_s=snaps[-1].time_s + 1,
+        gpus=(
+            replace(snaps[-1].gpus[0], power_limit_w=500.0),
+            replace(snaps[-1].gpus[1], ecc=EccCounts(volatile_uncorrected=2)),
+        ),
+    )
     with qtbot.waitSignal(tab.summary_changed, timeout=1000) as blocker:
         tab.add_snapshot(bad)
         tab.run_now()
@@ -343,10 +380,17 @@ def test_in_the_main_window(make_window, qtbot):
     w.close()
 
 
-@pytest.mark.parametrize(("version", "cuda"), [
-    ("2.13.0+cu126", "12.6"), ("2.4.1+cu118", "11.8"), ("2.2.0+cu121.with.pypi", "12.1"),
-    ("2.13.0+cpu", None), ("2.5.1+rocm6.2", None), ("2.5.1", None),
-])
+@pytest.mark.parametrize(
+    ("version", "cuda"),
+    [
+        ("2.13.0+cu126", "12.6"),
+        ("2.4.1+cu118", "11.8"),
+        ("2.2.0+cu121.with.pypi", "12.1"),
+        ("2.13.0+cpu", None),
+        ("2.5.1+rocm6.2", None),
+        ("2.5.1", None),
+    ],
+)
 def test_torch_cuda_from_version(version, cuda):
     assert torch_cuda_from_version(version) == cuda
 

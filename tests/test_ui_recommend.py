@@ -78,8 +78,17 @@ def test_preset_fills_form_and_produces_rows(make_tab, key):
     assert tab.precision.currentData() == preset.precision
     assert tab.node_limit.value() == preset.node_limit
     w = tab.workload()
-    for f in ("params", "tokens", "samples", "epochs", "flops_total", "flops_per_sample",
-              "throughput_per_s", "working_set_bytes", "seq_len"):
+    for f in (
+        "params",
+        "tokens",
+        "samples",
+        "epochs",
+        "flops_total",
+        "flops_per_sample",
+        "throughput_per_s",
+        "working_set_bytes",
+        "seq_len",
+    ):
         a, b = getattr(w, f), getattr(preset, f)
         assert (a is None and b is None) or math.isclose(a, b, rel_tol=1e-6), f
     assert w.name == preset.name
@@ -197,8 +206,11 @@ def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_tab):
     from gpuprof.ui.recommend_tab import ROW_LIMIT
 
     cat = _catalog()
-    many = tuple(dataclasses.replace(i, instance=f"{i.instance}-{k}")
-                 for k in range(4) for i in cat.instances)
+    many = tuple(
+        dataclasses.replace(i, instance=f"{i.instance}-{k}")
+        for k in range(4)
+        for i in cat.instances
+    )
     big = dataclasses.replace(cat, instances=many)
     tab = make_tab(catalog_loader=lambda: big)
     tab.select_preset("nlp-inference-t4")
@@ -266,8 +278,9 @@ def test_compare_with_this_machine_shows_speedup_column(make_tab):
         if r.instance.provider == "local" or r.speedup_vs_local is None:
             continue
         assert _cell(tab, i, "speedup") == f"{r.speedup_vs_local:.3g}×"
-        assert r.speedup_vs_local == pytest.approx(rec.local.hours / (r.hours / (
-            1.1 if r.cost_basis == "spot" else 1.0)), rel=1e-6)
+        assert r.speedup_vs_local == pytest.approx(
+            rec.local.hours / (r.hours / (1.1 if r.cost_basis == "spot" else 1.0)), rel=1e-6
+        )
     assert tab.scatter.local_line.isVisible()
     tab.select_source_row(0)
     assert "vs this machine" in tab.details.toPlainText()

@@ -60,14 +60,15 @@ def crop(w, image: np.ndarray, key: str) -> np.ndarray:
     """The pixels of one plot's view box."""
     vb = w.telemetry.plots[key].item.getViewBox()
     r = w.telemetry.view.mapFromScene(vb.sceneBoundingRect()).boundingRect()
-    return image[r.top() - 2: r.bottom() + 3, r.left() - 2: r.right() + 3]
+    return image[r.top() - 2 : r.bottom() + 3, r.left() - 2 : r.right() + 3]
 
 
 # Raw samples over 1 min; min/max buckets of 6 samples over 10 min. The power ramp is smooth at
 # any scale; the utilization saw-tooth is smooth only in the 1 min view (dense min/max data
 # rasterizes differently at another sub-pixel phase, as any two frames of it do).
-@pytest.mark.parametrize("window_s,history,frames,keys", [(60, 400, 30, ("util", "power")),
-                                                          (600, 4000, 300, ("power",))])
+@pytest.mark.parametrize(
+    "window_s,history,frames,keys", [(60, 400, 30, ("util", "power")), (600, 4000, 300, ("power",))]
+)
 def test_scrolled_cache_matches_a_fresh_drawing(window, window_s, history, frames, keys):
     w = window
     w.set_time_window(window_s)
@@ -82,8 +83,9 @@ def test_scrolled_cache_matches_a_fresh_drawing(window, window_s, history, frame
     for layer in layers.values():
         layer.invalidate()
     fresh = pixels(w)
-    assert {k: layer.rebuild_count for k, layer in layers.items()} == \
-        {k: n + 1 for k, n in before.items()}
+    assert {k: layer.rebuild_count for k, layer in layers.items()} == {
+        k: n + 1 for k, n in before.items()
+    }
     for key in keys:
         a, b = crop(w, cached, key), crop(w, fresh, key)
         curve_px = int((b == GPU0).sum())

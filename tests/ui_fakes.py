@@ -28,9 +28,15 @@ class FakeSource:
     ``time_s`` starts at 1.7e9 and advances by ``dt_s`` per poll (no wall clock).
     """
 
-    def __init__(self, n_gpus: int = 2, *, dt_s: float = 1.0, kind: SourceKind = SourceKind.SIMULATED,
-                 processes: tuple[ProcessSample, ...] | None = None,
-                 block: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        n_gpus: int = 2,
+        *,
+        dt_s: float = 1.0,
+        kind: SourceKind = SourceKind.SIMULATED,
+        processes: tuple[ProcessSample, ...] | None = None,
+        block: threading.Event | None = None,
+    ) -> None:
         self.kind = kind
         self.label = "FAKE" if kind is not SourceKind.SIMULATED else "SIMULATED — fake"
         self.n = n_gpus
@@ -43,26 +49,63 @@ class FakeSource:
         self.closed = False
         self.block = block  # poll() waits on it: a hanging driver call
         self.status_override: SourceStatus | None = None
-        self.processes = processes if processes is not None else (
-            ProcessSample(pid=4242, gpu_index=0, gpu_mem_bytes=30 * GiB, sm_util_pct=91.0,
-                          name="python", user="alice",
-                          cmdline="python train.py --model llama-7b --batch-size 32 " + "x" * 200),
-            ProcessSample(pid=1001, gpu_index=1, gpu_mem_bytes=2 * GiB, sm_util_pct=5.0,
-                          name="Xorg", user="root", cmdline="/usr/lib/xorg/Xorg :0"),
-            ProcessSample(pid=777, gpu_index=1, gpu_mem_bytes=12 * GiB, sm_util_pct=40.0,
-                          name="vllm", user="bob", cmdline="vllm serve mistral"),
+        self.processes = (
+            processes
+            if processes is not None
+            else (
+                ProcessSample(
+                    pid=4242,
+                    gpu_index=0,
+                    gpu_mem_bytes=30 * GiB,
+                    sm_util_pct=91.0,
+                    name="python",
+                    user="alice",
+                    cmdline="python train.py --model llama-7b --batch-size 32 " + "x" * 200,
+                ),
+                ProcessSample(
+                    pid=1001,
+                    gpu_index=1,
+                    gpu_mem_bytes=2 * GiB,
+                    sm_util_pct=5.0,
+                    name="Xorg",
+                    user="root",
+                    cmdline="/usr/lib/xorg/Xorg :0",
+                ),
+                ProcessSample(
+                    pid=777,
+                    gpu_index=1,
+                    gpu_mem_bytes=12 * GiB,
+                    sm_util_pct=40.0,
+                    name="vllm",
+                    user="bob",
+                    cmdline="vllm serve mistral",
+                ),
+            )
         )
 
     def system_info(self) -> SystemInfo:
-        return SystemInfo(hostname="testbox", os="Linux", driver_version="550.54.15",
-                          cuda_driver_version="12.4", nvml_version="12.550.54.15")
+        return SystemInfo(
+            hostname="testbox",
+            os="Linux",
+            driver_version="550.54.15",
+            cuda_driver_version="12.4",
+            nvml_version="12.550.54.15",
+        )
 
     def devices(self) -> tuple[DeviceInfo, ...]:
         return tuple(
-            DeviceInfo(index=i, name="NVIDIA H100 80GB HBM3", uuid=f"GPU-{i:04d}",
-                       memory_total_bytes=80 * GiB, sm_clock_max_mhz=1980,
-                       power_default_limit_w=700.0, temp_slowdown_c=87.0,
-                       pcie_gen_max=5, pcie_width_max=16, nvlink_count=18)
+            DeviceInfo(
+                index=i,
+                name="NVIDIA H100 80GB HBM3",
+                uuid=f"GPU-{i:04d}",
+                memory_total_bytes=80 * GiB,
+                sm_clock_max_mhz=1980,
+                power_default_limit_w=700.0,
+                temp_slowdown_c=87.0,
+                pcie_gen_max=5,
+                pcie_width_max=16,
+                nvlink_count=18,
+            )
             for i in range(self.n)
         )
 
@@ -75,10 +118,15 @@ class FakeSource:
         if self.status_override is not None:
             return self.status_override
         if self.n == 0:
-            return SourceStatus(state=SourceState.LIBRARY_NOT_FOUND, message="libnvidia-ml.so.1 not found")
+            return SourceStatus(
+                state=SourceState.LIBRARY_NOT_FOUND, message="libnvidia-ml.so.1 not found"
+            )
         if self.lost:
-            return SourceStatus(state=SourceState.GPU_LOST, message="GPU fell off the bus",
-                                lost_gpus=tuple(sorted(self.lost)))
+            return SourceStatus(
+                state=SourceState.GPU_LOST,
+                message="GPU fell off the bus",
+                lost_gpus=tuple(sorted(self.lost)),
+            )
         return SourceStatus()
 
     def gpu(self, i: int) -> GpuSample:
@@ -86,11 +134,22 @@ class FakeSource:
             return GpuSample(index=i, lost=True)
         k = self.step
         return GpuSample(
-            index=i, util_gpu_pct=float((k * 7 + i * 10) % 100), util_mem_pct=30.0,
-            mem_total_bytes=80 * GiB, mem_used_bytes=(10 + i) * GiB, power_w=300.0 + 10 * i + k,
-            power_limit_w=700.0, temp_gpu_c=50.0 + i, clock_sm_mhz=1980.0, clock_mem_mhz=2619.0,
-            pcie_gen=5, pcie_width=16, pcie_rx_bytes_s=1e9, pcie_tx_bytes_s=5e8,
-            nvlink_rx_bytes_s=1e11, nvlink_tx_bytes_s=1e11,
+            index=i,
+            util_gpu_pct=float((k * 7 + i * 10) % 100),
+            util_mem_pct=30.0,
+            mem_total_bytes=80 * GiB,
+            mem_used_bytes=(10 + i) * GiB,
+            power_w=300.0 + 10 * i + k,
+            power_limit_w=700.0,
+            temp_gpu_c=50.0 + i,
+            clock_sm_mhz=1980.0,
+            clock_mem_mhz=2619.0,
+            pcie_gen=5,
+            pcie_width=16,
+            pcie_rx_bytes_s=1e9,
+            pcie_tx_bytes_s=5e8,
+            nvlink_rx_bytes_s=1e11,
+            nvlink_tx_bytes_s=1e11,
             throttle_reasons=self.throttled.get(i, ()),
         )
 
@@ -100,11 +159,20 @@ class FakeSource:
         self.polls += 1
         self.step += 1
         self.t += self.dt_s
-        host = HostSample(cpu_pct=25.0, mem_total_bytes=512 * GiB, mem_used_bytes=100 * GiB,
-                          load_avg=(1.0, 0.5, 0.25))
-        return Snapshot(time_s=self.t, source=self.kind, host=host,
-                        gpus=tuple(self.gpu(i) for i in range(self.n)),
-                        processes=self.processes if self.n else (), status=self.status())
+        host = HostSample(
+            cpu_pct=25.0,
+            mem_total_bytes=512 * GiB,
+            mem_used_bytes=100 * GiB,
+            load_avg=(1.0, 0.5, 0.25),
+        )
+        return Snapshot(
+            time_s=self.t,
+            source=self.kind,
+            host=host,
+            gpus=tuple(self.gpu(i) for i in range(self.n)),
+            processes=self.processes if self.n else (),
+            status=self.status(),
+        )
 
     def close(self) -> None:
         self.closed = True

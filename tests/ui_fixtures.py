@@ -33,9 +33,16 @@ def make_window(qtbot: Any, settings: Any) -> Iterator[Callable[..., Any]]:
     make_app()
     windows: list[Any] = []
 
-    def make(source: Any = None, *, n_gpus: int = 2, sampler_factory: Any = ManualSampler,
-             size: tuple[int, int] | None = (1600, 1000), ui_settings: Any = None,
-             tab: str | None = None, **kwargs: Any) -> Any:
+    def make(
+        source: Any = None,
+        *,
+        n_gpus: int = 2,
+        sampler_factory: Any = ManualSampler,
+        size: tuple[int, int] | None = (1600, 1000),
+        ui_settings: Any = None,
+        tab: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
         src = source if source is not None else FakeSource(n_gpus)
         s = ui_settings or settings
         if tab:

@@ -18,8 +18,16 @@ from typing import Any
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
-__all__ = ["run_app", "make_app", "offscreen_app", "save_png", "build_window", "take_screenshot", "ORG_NAME",
-           "APP_NAME"]
+__all__ = [
+    "run_app",
+    "make_app",
+    "offscreen_app",
+    "save_png",
+    "build_window",
+    "take_screenshot",
+    "ORG_NAME",
+    "APP_NAME",
+]
 
 ORG_NAME = "gpuprof"
 APP_NAME = "gpuprof"
@@ -50,10 +58,13 @@ def _check_display() -> None:
         return
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return
-    raise GpuprofError(tr(
-        "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a "
-        "desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, "
-        "or use the terminal commands (`gpuprof --help`)"))
+    raise GpuprofError(
+        tr(
+            "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a "
+            "desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, "
+            "or use the terminal commands (`gpuprof --help`)"
+        )
+    )
 
 
 def make_app(argv: list[str] | None = None) -> Any:
@@ -82,8 +93,9 @@ def _install_translator(app: Any) -> None:
     from PySide6.QtCore import QTranslator
 
     class CatalogTranslator(QTranslator):
-        def translate(self, context: str, source: str, disambiguation: str | None = None,
-                      n: int = -1) -> str | None:
+        def translate(
+            self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+        ) -> str | None:
             return lookup(source)  # None: no translation, Qt shows the English text
 
         def isEmpty(self) -> bool:
@@ -115,8 +127,10 @@ def missing_font_warning() -> str | None:
         return None
     if QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
         return None
-    return tr("no Chinese font is installed, so Chinese text shows as boxes; install one "
-              "(e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`")
+    return tr(
+        "no Chinese font is installed, so Chinese text shows as boxes; install one "
+        "(e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`"
+    )
 
 
 def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
@@ -230,8 +244,13 @@ def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: floa
             # A window manager may refuse the size; offscreen never does. Scale to what was asked.
             image = image.scaled(size[0], size[1])
         if window.state.latest is None:
-            print(tr("gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none",
-                     s=waited), file=sys.stderr)
+            print(
+                tr(
+                    "gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none",
+                    s=waited,
+                ),
+                file=sys.stderr,
+            )
         result["code"] = 0 if image.save(str(out), "PNG") else 1
         if result["code"]:
             print(tr("gpuprof: error: could not write {p}", p=out), file=sys.stderr)
@@ -271,8 +290,12 @@ def run_app(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="gpuprof-shot-") as tmp:
             window = build_window(args, settings=UiSettings(Path(tmp) / "ui.ini"))
             size = tuple(getattr(args, "size", None) or (1600, 1000))
-            return take_screenshot(window, Path(screenshot), (int(size[0]), int(size[1])),
-                                   float(getattr(args, "after", 3.0)))
+            return take_screenshot(
+                window,
+                Path(screenshot),
+                (int(size[0]), int(size[1])),
+                float(getattr(args, "after", 3.0)),
+            )
     window = build_window(args, settings=settings)
     window.show()
     return int(app.exec())

@@ -26,7 +26,11 @@ __all__ = ["BenchCharts", "Log2Axis", "DTYPE_COLOURS"]
 
 #: One colour per GEMM dtype, the same in every run.
 DTYPE_COLOURS: dict[str, str] = {
-    "fp32": "#1f77b4", "tf32": "#17becf", "fp16": "#ff7f0e", "bf16": "#2ca02c", "fp8": "#d62728",
+    "fp32": "#1f77b4",
+    "tf32": "#17becf",
+    "fp16": "#ff7f0e",
+    "bf16": "#2ca02c",
+    "fp8": "#d62728",
 }
 _DIRECTIONS = ("h2d", "d2h", "d2d", "host")
 _OPS_COLOURS = {"all_reduce": "#9467bd", "all_gather": "#8c564b"}
@@ -51,7 +55,9 @@ class Log2Axis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         super().__init__(orientation)
         self._fmt = fmt
 
-    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+    def tickValues(
+        self, minVal: float, maxVal: float, size: float
+    ) -> list[tuple[float, list[float]]]:
         if not (math.isfinite(minVal) and math.isfinite(maxVal)):
             return list(super().tickValues(minVal, maxVal, size))
         lo, hi = math.ceil(minVal - 1e-6), math.floor(maxVal + 1e-6)
@@ -65,7 +71,7 @@ class Log2Axis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         return [(float(step), [float(v) for v in range(start, hi + 1, step)])]
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        return [self._fmt(2.0 ** v) for v in values]
+        return [self._fmt(2.0**v) for v in values]
 
 
 def _short_link(label: str | None) -> str | None:
@@ -73,7 +79,7 @@ def _short_link(label: str | None) -> str | None:
     if not label:
         return None
     if "(" in label and label.endswith(")"):
-        return label[label.index("(") + 1:-1]
+        return label[label.index("(") + 1 : -1]
     return label
 
 
@@ -84,8 +90,9 @@ def _x_range(plot: Any, xs: Sequence[float]) -> None:
     plot.setXRange(lo - margin, hi + margin, padding=0)
 
 
-def _new_plot(title: str, x_label: str, y_label: str, x_fmt: Callable[[float], str] | None,
-              tooltip: str) -> pg.PlotWidget:
+def _new_plot(
+    title: str, x_label: str, y_label: str, x_fmt: Callable[[float], str] | None, tooltip: str
+) -> pg.PlotWidget:
     axes = {"bottom": Log2Axis("bottom", x_fmt)} if x_fmt is not None else {}
     view = pg.PlotWidget(axisItems=axes)
     view.setToolTip(tooltip)
@@ -108,27 +115,51 @@ class BenchCharts(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.gemm = _new_plot(
-            _t("GEMM throughput by size (dashed: spec peak)"), _t("matrix size ∛(m·n·k)"),
-            _t("TFLOPS (median)"), _fmt_size,
-            _t("Median TFLOPS of each matrix product, by dtype. Squares are joined; stars are "
-               "LLM-shaped products at the cube root of m·n·k. Dashed lines: the spec sheet's "
-               "dense peak for that dtype on this GPU (none for a CPU or an unknown GPU)."))
+            _t("GEMM throughput by size (dashed: spec peak)"),
+            _t("matrix size ∛(m·n·k)"),
+            _t("TFLOPS (median)"),
+            _fmt_size,
+            _t(
+                "Median TFLOPS of each matrix product, by dtype. Squares are joined; stars are "
+                "LLM-shaped products at the cube root of m·n·k. Dashed lines: the spec sheet's "
+                "dense peak for that dtype on this GPU (none for a CPU or an unknown GPU)."
+            ),
+        )
         self.memory = _new_plot(
-            _t("Copy bandwidth vs size"), _t("bytes copied"), _t("GB/s"), _fmt_bytes_tick,
-            _t("Median bandwidth of each copy (bytes copied ÷ time), by direction; solid pinned, "
-               "dashed pageable host memory. A device or host copy moves twice the bytes shown."))
-        self.p2p = _new_plot(
-            _t("P2P unidirectional bandwidth, peer access on"), _t("destination GPU"),
-            _t("source GPU"), None,
-            _t("GPU-to-GPU copy bandwidth for every pair (GB/s) and the link between them "
-               "(NVLink or PCIe path from NVML topology)."))
-        self.collective = _new_plot(
-            _t("Collective bus bandwidth vs size"), _t("message size"), _t("busbw GB/s"),
+            _t("Copy bandwidth vs size"),
+            _t("bytes copied"),
+            _t("GB/s"),
             _fmt_bytes_tick,
-            _t("nccl-tests' bus bandwidth: algbw × 2(n−1)/n for all-reduce, × (n−1)/n for "
-               "all-gather. NCCL across GPUs, gloo between processes on the CPU."))
+            _t(
+                "Median bandwidth of each copy (bytes copied ÷ time), by direction; solid pinned, "
+                "dashed pageable host memory. A device or host copy moves twice the bytes shown."
+            ),
+        )
+        self.p2p = _new_plot(
+            _t("P2P unidirectional bandwidth, peer access on"),
+            _t("destination GPU"),
+            _t("source GPU"),
+            None,
+            _t(
+                "GPU-to-GPU copy bandwidth for every pair (GB/s) and the link between them "
+                "(NVLink or PCIe path from NVML topology)."
+            ),
+        )
+        self.collective = _new_plot(
+            _t("Collective bus bandwidth vs size"),
+            _t("message size"),
+            _t("busbw GB/s"),
+            _fmt_bytes_tick,
+            _t(
+                "nccl-tests' bus bandwidth: algbw × 2(n−1)/n for all-reduce, × (n−1)/n for "
+                "all-gather. NCCL across GPUs, gloo between processes on the CPU."
+            ),
+        )
         self.plots: dict[str, pg.PlotWidget] = {
-            "gemm": self.gemm, "memory": self.memory, "p2p": self.p2p, "collective": self.collective,
+            "gemm": self.gemm,
+            "memory": self.memory,
+            "p2p": self.p2p,
+            "collective": self.collective,
         }
         for key, view in self.plots.items():
             # GEMM's peak lines run along the top; its curves rise to the right: legend bottom right.
@@ -139,7 +170,10 @@ class BenchCharts(QWidget):
         self._signatures: dict[str, tuple[Any, ...]] = {}
         self._keep: dict[str, list[Result]] = {}
         self._last: tuple[tuple[Result, ...], dict[str, float] | None, frozenset[str]] = (
-            (), None, frozenset())
+            (),
+            None,
+            frozenset(),
+        )
         self._theme: Theme | None = None
         self._text_colour = "#30363d"
         #: (kind → what the chart shows now) for tests and the screenshot check.
@@ -154,8 +188,12 @@ class BenchCharts(QWidget):
         self.set_results((), {})
 
     # -- data ---------------------------------------------------------------------------------
-    def set_results(self, results: Sequence[Result], peaks: dict[str, float] | None = None,
-                    waiting: frozenset[str] = frozenset()) -> None:
+    def set_results(
+        self,
+        results: Sequence[Result],
+        peaks: dict[str, float] | None = None,
+        waiting: frozenset[str] = frozenset(),
+    ) -> None:
         """Redraw every chart. ``peaks``: dtype → spec TFLOPS (from the results when None);
         ``waiting``: benchmark families that are planned but have no result yet."""
         self._last = (tuple(results), dict(peaks) if peaks else None, waiting)
@@ -174,8 +212,11 @@ class BenchCharts(QWidget):
             why = self._reason(results, bench, waiting)
             # A chart whose results did not change is not rebuilt: during a run only the
             # family being measured redraws (an 8-GPU P2P matrix alone costs ~100 ms).
-            signature = (tuple(id(r) for r in rows), why,
-                         tuple(sorted(peaks.items())) if bench == "gemm" else ())
+            signature = (
+                tuple(id(r) for r in rows),
+                why,
+                tuple(sorted(peaks.items())) if bench == "gemm" else (),
+            )
             if self._signatures.get(bench) == signature:
                 continue
             self._signatures[bench] = signature
@@ -234,26 +275,44 @@ class BenchCharts(QWidget):
             shaped = [r for r in mine if not r.m == r.n == r.k]
             xs = np.log2([float(r.m) for r in squares])
             ys = np.array([r.tflops_median for r in squares])
-            plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o",
-                                         symbolSize=6, symbolBrush=colour, symbolPen=None,
-                                         name=dtype.upper()))
+            plot.addItem(
+                pg.PlotDataItem(
+                    xs,
+                    ys,
+                    pen=pg.mkPen(colour, width=2),
+                    symbol="o",
+                    symbolSize=6,
+                    symbolBrush=colour,
+                    symbolPen=None,
+                    name=dtype.upper(),
+                )
+            )
             if shaped:
                 sx = np.log2([float(r.m * r.n * r.k) ** (1 / 3) for r in shaped])
                 sy = np.array([r.tflops_median for r in shaped])
-                plot.addItem(pg.ScatterPlotItem(sx, sy, symbol="star", size=11,
-                                                brush=pg.mkBrush(colour), pen=pg.mkPen(None)))
+                plot.addItem(
+                    pg.ScatterPlotItem(
+                        sx, sy, symbol="star", size=11, brush=pg.mkBrush(colour), pen=pg.mkPen(None)
+                    )
+                )
             top = max(top, float(max(r.tflops_median for r in mine)))
             peak = peaks.get(dtype)
             if peak:
                 line = pg.InfiniteLine(
-                    pos=peak, angle=0, movable=False,
+                    pos=peak,
+                    angle=0,
+                    movable=False,
                     pen=pg.mkPen(colour, width=1.2, style=Qt.PenStyle.DashLine),
                     label=_t("%1 peak %2").replace("%1", dtype.upper()).replace("%2", f"{peak:g}"),
-                    labelOpts={"position": 0.03, "color": colour, "anchors": [(0, 1), (0, 1)]})
+                    labelOpts={"position": 0.03, "color": colour, "anchors": [(0, 1), (0, 1)]},
+                )
                 plot.addItem(line)
                 top = max(top, peak)
-            self.drawn["gemm"][dtype] = {"x": [float(r.m) for r in squares],
-                                         "tflops": ys.tolist(), "peak": peak}
+            self.drawn["gemm"][dtype] = {
+                "x": [float(r.m) for r in squares],
+                "tflops": ys.tolist(),
+                "peak": peak,
+            }
         xs_all = [math.log2(float(r.m * r.n * r.k) ** (1 / 3)) for r in ok]
         _x_range(plot, xs_all)
         plot.setYRange(0, top * 1.08 if top > 0 else 1, padding=0)
@@ -268,26 +327,42 @@ class BenchCharts(QWidget):
         groups: dict[tuple[str, bool | None], list[MemoryResult]] = {}
         for r in ok:
             groups.setdefault((r.direction, r.pinned), []).append(r)
+
         def order(key: tuple[str, bool | None]) -> tuple[int, str]:
             direction = key[0]
             return (_DIRECTIONS.index(direction) if direction in _DIRECTIONS else 9, str(key[1]))
 
-        for i, ((direction, pinned), mine) in enumerate(sorted(groups.items(),
-                                                               key=lambda kv: order(kv[0]))):
+        for i, ((direction, pinned), mine) in enumerate(
+            sorted(groups.items(), key=lambda kv: order(kv[0]))
+        ):
             mine.sort(key=lambda r: r.size_bytes)
             slot = _DIRECTIONS.index(direction) if direction in _DIRECTIONS else i
             colour = GPU_COLOURS[slot % len(GPU_COLOURS)]
-            label = direction.upper() + {True: _t(" pinned"), False: _t(" pageable"), None: ""}[pinned]
+            label = (
+                direction.upper() + {True: _t(" pinned"), False: _t(" pageable"), None: ""}[pinned]
+            )
             style = Qt.PenStyle.DashLine if pinned is False else Qt.PenStyle.SolidLine
             xs = np.log2([float(r.size_bytes) for r in mine])
             ys = np.array([r.bandwidth_bytes_s / 1e9 for r in mine])
-            plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(colour, width=2, style=style),
-                                         symbol="o", symbolSize=6, symbolBrush=colour,
-                                         symbolPen=None, name=label))
-            self.drawn["memory"][label] = {"size_bytes": [r.size_bytes for r in mine],
-                                           "gb_s": ys.tolist()}
-        plot.setYRange(0, max(max(v["gb_s"]) for v in self.drawn["memory"].values()) * 1.1,
-                       padding=0)
+            plot.addItem(
+                pg.PlotDataItem(
+                    xs,
+                    ys,
+                    pen=pg.mkPen(colour, width=2, style=style),
+                    symbol="o",
+                    symbolSize=6,
+                    symbolBrush=colour,
+                    symbolPen=None,
+                    name=label,
+                )
+            )
+            self.drawn["memory"][label] = {
+                "size_bytes": [r.size_bytes for r in mine],
+                "gb_s": ys.tolist(),
+            }
+        plot.setYRange(
+            0, max(max(v["gb_s"]) for v in self.drawn["memory"].values()) * 1.1, padding=0
+        )
         _x_range(plot, [math.log2(r.size_bytes) for r in ok])
 
     def _draw_collective(self, rows: list[CollectiveResult], reason: str) -> None:
@@ -303,11 +378,22 @@ class BenchCharts(QWidget):
             xs = np.log2([float(r.size_bytes) for r in mine])
             ys = np.array([r.busbw_bytes_s / 1e9 for r in mine])
             name = op.replace("_", "-") + f" ({mine[0].backend}, {mine[0].world_size})"
-            plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o",
-                                         symbolSize=6, symbolBrush=colour, symbolPen=None,
-                                         name=name))
-            self.drawn["collective"][op] = {"size_bytes": [r.size_bytes for r in mine],
-                                            "busbw_gb_s": ys.tolist()}
+            plot.addItem(
+                pg.PlotDataItem(
+                    xs,
+                    ys,
+                    pen=pg.mkPen(colour, width=2),
+                    symbol="o",
+                    symbolSize=6,
+                    symbolBrush=colour,
+                    symbolPen=None,
+                    name=name,
+                )
+            )
+            self.drawn["collective"][op] = {
+                "size_bytes": [r.size_bytes for r in mine],
+                "busbw_gb_s": ys.tolist(),
+            }
         _x_range(plot, [math.log2(r.size_bytes) for r in ok])
         top = max(max(v["busbw_gb_s"]) for v in self.drawn["collective"].values())
         plot.setYRange(0, top * 1.1 if top > 0 else 1, padding=0)
@@ -329,8 +415,10 @@ class BenchCharts(QWidget):
         plot.showGrid(x=False, y=False)  # the cells are the grid
         res = ok[-1]
         n = len(res.uni_bw_on_bytes_s)
-        gb = np.array([[math.nan if v is None else v / 1e9 for v in row]
-                       for row in res.uni_bw_on_bytes_s], dtype=float)
+        gb = np.array(
+            [[math.nan if v is None else v / 1e9 for v in row] for row in res.uni_bw_on_bytes_s],
+            dtype=float,
+        )
         off_diag = gb[~np.eye(n, dtype=bool)]
         finite = off_diag[np.isfinite(off_diag)]
         hi = float(finite.max()) if finite.size else 1.0
@@ -339,8 +427,9 @@ class BenchCharts(QWidget):
         img.setRect(0, 0, n, n)
         plot.addItem(img)
         cmap = pg.colormap.get("viridis")
-        bar = pg.ColorBarItem(values=(0, hi), colorMap=cmap, label=_t("GB/s"), interactive=False,
-                              colorMapMenu=False)
+        bar = pg.ColorBarItem(
+            values=(0, hi), colorMap=cmap, label=_t("GB/s"), interactive=False, colorMapMenu=False
+        )
         bar.setImageItem(img, insert_in=plot)
         self._colour_bar = bar
         font = QFont()

@@ -18,8 +18,16 @@ from pathlib import Path
 __all__ = ["main", "render"]
 
 
-def render(out: Path, *, device: str, suite: str, only: list[str] | None, runs: int,
-           size: tuple[int, int], theme: str = "light") -> Path:
+def render(
+    out: Path,
+    *,
+    device: str,
+    suite: str,
+    only: list[str] | None,
+    runs: int,
+    size: tuple[int, int],
+    theme: str = "light",
+) -> Path:
     from .app import offscreen_app, save_png
     from .bench_tab import BenchTab
 
@@ -69,8 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     only = [s.strip() for s in args.only.split(",")] if args.only else None
-    render(args.out, device=args.device, suite=args.suite, only=only, runs=max(1, args.runs),
-           size=(w, h), theme=args.theme)
+    render(
+        args.out,
+        device=args.device,
+        suite=args.suite,
+        only=only,
+        runs=max(1, args.runs),
+        size=(w, h),
+        theme=args.theme,
+    )
     print(args.out)
     return 0
 

@@ -53,8 +53,12 @@ __all__ = ["BenchTab", "DeviceCombo", "torch_available", "REDRAW_DELAY_MS"]
 #: Live results are drawn at most this often (ms): a chart redraw per result would be wasted.
 REDRAW_DELAY_MS = 150
 _COLUMNS = ("case", "metric", "value", "pct", "ratio", "notes")
-_KIND_COLOURS = {"failed": "#c92a2a", "throttled": "#d9480f", "skipped": "#868e96",
-                 "interrupted": "#868e96"}
+_KIND_COLOURS = {
+    "failed": "#c92a2a",
+    "throttled": "#d9480f",
+    "skipped": "#868e96",
+    "interrupted": "#868e96",
+}
 
 RunnerFactory = Callable[[str | None, str, tuple[str, ...], Any], Any]
 
@@ -174,21 +178,41 @@ class BenchTab(QWidget):
         }
         for suite in SUITES:
             self.suite_combo.addItem(self.tr(suite), suite)
-            self.suite_combo.setItemData(self.suite_combo.count() - 1, tips[suite],
-                                         Qt.ItemDataRole.ToolTipRole)
+            self.suite_combo.setItemData(
+                self.suite_combo.count() - 1, tips[suite], Qt.ItemDataRole.ToolTipRole
+            )
         self.suite_combo.setToolTip(self.tr("How much to measure: quick, standard or full"))
         labels = {
-            "gemm": (self.tr("GEMM"), self.tr("Matrix products by dtype (FP32, TF32, FP16, BF16, "
-                                              "FP8) against the spec sheet's peak")),
-            "memory": (self.tr("Memory"), self.tr("Copy bandwidth: host↔device pageable and "
-                                                  "pinned, on-device; host copies on a CPU")),
-            "p2p": (self.tr("P2P"), self.tr("GPU-to-GPU bandwidth and latency matrices (needs "
-                                            "2 CUDA devices)")),
-            "collective": (self.tr("Collectives"), self.tr("All-reduce and all-gather bus "
-                                                           "bandwidth and latency over sizes")),
-            "workload": (self.tr("Training step"), self.tr("A transformer block and a small "
-                                                           "conv net on synthetic data: "
-                                                           "tokens/s and images/s")),
+            "gemm": (
+                self.tr("GEMM"),
+                self.tr(
+                    "Matrix products by dtype (FP32, TF32, FP16, BF16, "
+                    "FP8) against the spec sheet's peak"
+                ),
+            ),
+            "memory": (
+                self.tr("Memory"),
+                self.tr(
+                    "Copy bandwidth: host↔device pageable and "
+                    "pinned, on-device; host copies on a CPU"
+                ),
+            ),
+            "p2p": (
+                self.tr("P2P"),
+                self.tr("GPU-to-GPU bandwidth and latency matrices (needs 2 CUDA devices)"),
+            ),
+            "collective": (
+                self.tr("Collectives"),
+                self.tr("All-reduce and all-gather bus bandwidth and latency over sizes"),
+            ),
+            "workload": (
+                self.tr("Training step"),
+                self.tr(
+                    "A transformer block and a small "
+                    "conv net on synthetic data: "
+                    "tokens/s and images/s"
+                ),
+            ),
         }
         self.case_checks: dict[str, QCheckBox] = {}
         for bench in BENCH_NAMES:
@@ -201,15 +225,20 @@ class BenchTab(QWidget):
         self.device_combo = DeviceCombo(page)
         self.device_combo.addItem(self.tr("auto (first CUDA GPU, else CPU)"), None)
         self.device_combo.addItem(self.tr("cpu"), "cpu")
-        self.device_combo.setToolTip(self.tr("Where to run. The CUDA devices are listed the "
-                                             "first time this list opens (it loads PyTorch)"))
+        self.device_combo.setToolTip(
+            self.tr(
+                "Where to run. The CUDA devices are listed the "
+                "first time this list opens (it loads PyTorch)"
+            )
+        )
         self.device_combo.popup_requested.connect(self.probe_devices)
         self.run_button = QPushButton(self.tr("Run"), page)
         self.run_button.setToolTip(self.tr("Run the chosen benchmarks (Ctrl+B)"))
         self.run_button.clicked.connect(self.start_run)
         self.cancel_button = QPushButton(self.tr("Cancel"), page)
-        self.cancel_button.setToolTip(self.tr("Stop after the current step, within a second "
-                                              "(Esc); what was measured is kept"))
+        self.cancel_button.setToolTip(
+            self.tr("Stop after the current step, within a second (Esc); what was measured is kept")
+        )
         self.cancel_button.clicked.connect(self.cancel_run)
 
         # Two rows, so that the tab (and so the window) stays usable at ~1000 px wide.
@@ -219,7 +248,8 @@ class BenchTab(QWidget):
         top.addSpacing(12)
         top.addWidget(QLabel(self.tr("Device:"), page))
         self.device_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.device_combo.setMinimumContentsLength(16)
         top.addWidget(self.device_combo, 1)
         top.addSpacing(12)
@@ -254,8 +284,12 @@ class BenchTab(QWidget):
         self.shown_combo.setToolTip(self.tr("Show an earlier run from the results database"))
         self.shown_combo.activated.connect(self._on_shown_selected)
         self.compare_combo = QComboBox(side)
-        self.compare_combo.setToolTip(self.tr("Compare the run shown with an earlier one: the "
-                                              "ratio column is shown ÷ earlier (> 1: faster now)"))
+        self.compare_combo.setToolTip(
+            self.tr(
+                "Compare the run shown with an earlier one: the "
+                "ratio column is shown ÷ earlier (> 1: faster now)"
+            )
+        )
         self.compare_combo.activated.connect(self._on_compare_selected)
         pick = QGridLayout()
         pick.addWidget(QLabel(self.tr("Run:"), side), 0, 0)
@@ -264,9 +298,16 @@ class BenchTab(QWidget):
         pick.addWidget(self.compare_combo, 1, 1)
         pick.setColumnStretch(1, 1)
         self.table = QTableWidget(0, len(_COLUMNS), side)
-        self.table.setHorizontalHeaderLabels([
-            self.tr("Case"), self.tr("Metric"), self.tr("Value"), self.tr("% of peak"),
-            self.tr("vs earlier"), self.tr("Notes")])
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Case"),
+                self.tr("Metric"),
+                self.tr("Value"),
+                self.tr("% of peak"),
+                self.tr("vs earlier"),
+                self.tr("Notes"),
+            ]
+        )
         header_tips = [
             self.tr("Benchmark and case (shape, direction, size)"),
             self.tr("What the value is"),
@@ -290,8 +331,9 @@ class BenchTab(QWidget):
             hh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(i, width)
         hh.setSectionResizeMode(len(_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        self.table.setToolTip(self.tr("Every measurement of the run shown; failed and skipped "
-                                      "cases say why"))
+        self.table.setToolTip(
+            self.tr("Every measurement of the run shown; failed and skipped cases say why")
+        )
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.run_label)
@@ -321,14 +363,23 @@ class BenchTab(QWidget):
         self.lite_label.setTextFormat(Qt.TextFormat.RichText)
         self.lite_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.lite_label.setText(
-            "<h3>" + self.tr("Benchmarks need PyTorch") + "</h3><p>"
-            + self.tr("This installation of gpuprof does not include PyTorch, which runs the "
-                      "GEMM, memory, P2P, collective and training-step benchmarks.")
-            + "</p><p>" + self.tr("To get them, install the extra:")
-            + "</p><pre>    pip install \"gpuprof[bench]\"</pre><p>"
-            + self.tr("(for a GPU, first the PyTorch wheel for your CUDA version from "
-                      "pytorch.org), or use the full build of the packaged app. Telemetry, "
-                      "Health and Recommend work without it.") + "</p>")
+            "<h3>"
+            + self.tr("Benchmarks need PyTorch")
+            + "</h3><p>"
+            + self.tr(
+                "This installation of gpuprof does not include PyTorch, which runs the "
+                "GEMM, memory, P2P, collective and training-step benchmarks."
+            )
+            + "</p><p>"
+            + self.tr("To get them, install the extra:")
+            + '</p><pre>    pip install "gpuprof[bench]"</pre><p>'
+            + self.tr(
+                "(for a GPU, first the PyTorch wheel for your CUDA version from "
+                "pytorch.org), or use the full build of the packaged app. Telemetry, "
+                "Health and Recommend work without it."
+            )
+            + "</p>"
+        )
         self.lite_label.setMaximumWidth(760)
         self.recheck_button = QPushButton(self.tr("Check again"), page)
         self.recheck_button.setToolTip(self.tr("Look for PyTorch again after installing it"))
@@ -367,10 +418,16 @@ class BenchTab(QWidget):
         idle = not self.running
         self.run_button.setEnabled(idle and bool(self.selected_only()))
         self.cancel_button.setEnabled(self.running and not self.cancelling)
-        for w in (self.suite_combo, self.device_combo, self.shown_combo, *self.case_checks.values()):
+        for w in (
+            self.suite_combo,
+            self.device_combo,
+            self.shown_combo,
+            *self.case_checks.values(),
+        ):
             w.setEnabled(idle)
-        self.compare_combo.setEnabled(idle and self.shown_run is not None
-                                      and self.compare_combo.count() > 1)
+        self.compare_combo.setEnabled(
+            idle and self.shown_run is not None and self.compare_combo.count() > 1
+        )
 
     def _show_message(self, text: str, kind: str = "info") -> None:
         if not text:
@@ -381,8 +438,9 @@ class BenchTab(QWidget):
             bg, fg = (th.error_bg, th.error_fg) if th else ("#ffe3e3", "#7a0b0b")
         else:
             bg, fg = (th.warn_bg, th.warn_fg) if th else ("#fff3bf", "#5c3c00")
-        self.message.setStyleSheet(f"QLabel {{ background: {bg}; color: {fg}; padding: 4px; "
-                                   "border-radius: 4px; }")
+        self.message.setStyleSheet(
+            f"QLabel {{ background: {bg}; color: {fg}; padding: 4px; border-radius: 4px; }}"
+        )
         self.message.setText(text)
         self.message.setProperty("kind", kind)
         self.message.show()
@@ -423,8 +481,10 @@ class BenchTab(QWidget):
         self._probing = False
         self.devices_probed = True
         self._drop_probe_item()
-        self.device_combo.addItem(self.tr("CUDA devices unknown: %1").replace(
-            "%1", f"{type(exc).__name__}: {exc}"), "__none__")
+        self.device_combo.addItem(
+            self.tr("CUDA devices unknown: %1").replace("%1", f"{type(exc).__name__}: {exc}"),
+            "__none__",
+        )
         self._set_item_enabled(self.device_combo.count() - 1, False)
 
     # -- running --------------------------------------------------------------------------------
@@ -450,12 +510,17 @@ class BenchTab(QWidget):
         self._show_message("")
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("starting (loading PyTorch)…"))
-        self.run_label.setText(self.tr("Running %1 on %2…").replace("%1", self.tr(suite)).replace(
-            "%2", device or self.tr("auto")))
+        self.run_label.setText(
+            self.tr("Running %1 on %2…")
+            .replace("%1", self.tr(suite))
+            .replace("%2", device or self.tr("auto"))
+        )
         self._sync_controls()
         self._redraw()
-        self.worker.start(lambda: factory(device, suite, only, source),
-                          save=self._save if self._save_runs else None)
+        self.worker.start(
+            lambda: factory(device, suite, only, source),
+            save=self._save if self._save_runs else None,
+        )
         return True
 
     def cancel_run(self) -> None:
@@ -483,7 +548,9 @@ class BenchTab(QWidget):
         assert isinstance(run, BenchRun)
         self.running = False
         self.cancelling = False
-        self.progress.setValue(1000 if run.state is not RunState.INTERRUPTED else self.progress.value())
+        self.progress.setValue(
+            1000 if run.state is not RunState.INTERRUPTED else self.progress.value()
+        )
         elapsed = fmt_duration(time.monotonic() - self._run_started_s)
         texts = {
             RunState.SUCCESS: self.tr("done in %1"),
@@ -493,8 +560,9 @@ class BenchTab(QWidget):
         self.progress.setFormat(texts.get(run.state, "%1").replace("%1", elapsed))
         if run.state is RunState.FAILURE:
             errors = [f"{c.name}: {c.error}" for c in run.cases if c.error]
-            self._show_message(self.tr("The run failed: %1").replace("%1", "; ".join(errors[:3])),
-                               "error")
+            self._show_message(
+                self.tr("The run failed: %1").replace("%1", "; ".join(errors[:3])), "error"
+            )
         self._runs_loaded = False
         self._show_run(run)
         if not self.devices_probed and "torch" in sys.modules:
@@ -507,7 +575,9 @@ class BenchTab(QWidget):
             self.running = False
             self.cancelling = False
             self.progress.setFormat(self.tr("failed"))
-            self._show_message(self.tr("Could not run the benchmarks: %1").replace("%1", text), "error")
+            self._show_message(
+                self.tr("Could not run the benchmarks: %1").replace("%1", text), "error"
+            )
             self._sync_controls()
             self._redraw()
         else:
@@ -580,8 +650,10 @@ class BenchTab(QWidget):
         try:
             run = db.load(run_id)
         except Exception as exc:
-            self._show_message(self.tr("Could not load run %1: %2").replace("%1", run_id)
-                               .replace("%2", str(exc)), "error")
+            self._show_message(
+                self.tr("Could not load run %1: %2").replace("%1", run_id).replace("%2", str(exc)),
+                "error",
+            )
             return
         self._show_run(run)
         i = self.shown_combo.findData(run.run_id)
@@ -606,8 +678,12 @@ class BenchTab(QWidget):
             try:
                 earlier = db.load(run_id)
             except Exception as exc:
-                self._show_message(self.tr("Could not load run %1: %2").replace("%1", run_id)
-                                   .replace("%2", str(exc)), "error")
+                self._show_message(
+                    self.tr("Could not load run %1: %2")
+                    .replace("%1", run_id)
+                    .replace("%2", str(exc)),
+                    "error",
+                )
             else:
                 self.compared_run = earlier
                 self.comparisons = {c.key: c for c in compare_runs(earlier, self.shown_run)}
@@ -616,9 +692,13 @@ class BenchTab(QWidget):
                     self.compare_combo.setCurrentIndex(i)
         header = self.table.horizontalHeaderItem(4)
         if header is not None:
-            header.setToolTip(self.tr("This run ÷ run %1 (%2)").replace(
-                "%1", self.compared_run.run_id).replace("%2", self.compared_run.suite)
-                if self.compared_run else self.tr("This run ÷ the run chosen under Compare with"))
+            header.setToolTip(
+                self.tr("This run ÷ run %1 (%2)")
+                .replace("%1", self.compared_run.run_id)
+                .replace("%2", self.compared_run.suite)
+                if self.compared_run
+                else self.tr("This run ÷ the run chosen under Compare with")
+            )
         self._fill_table()
 
     # -- drawing --------------------------------------------------------------------------------
@@ -628,15 +708,22 @@ class BenchTab(QWidget):
         self.comparisons = {}
         env = run.environment
         what = env.gpu_name or env.cpu_model or run.device
-        parts = [run.run_id, self.tr(run.suite), f"{run.device} ({what})", self.tr(run.state.value),
-                 fmt_duration(run.ended_s - run.started_s)]
+        parts = [
+            run.run_id,
+            self.tr(run.suite),
+            f"{run.device} ({what})",
+            self.tr(run.state.value),
+            fmt_duration(run.ended_s - run.started_s),
+        ]
         if env.torch_version:
             parts.append(f"torch {env.torch_version}")
         if env.cuda_runtime_version:
             parts.append(f"CUDA {env.cuda_runtime_version}")
         if env.driver_version:
             parts.append(self.tr("driver %1").replace("%1", env.driver_version))
-        self.run_label.setText(" · ".join(parts) + ("\n" + "; ".join(run.notes) if run.notes else ""))
+        self.run_label.setText(
+            " · ".join(parts) + ("\n" + "; ".join(run.notes) if run.notes else "")
+        )
         if not self._runs_loaded:
             self.load_runs()
         self.compare_with(None)

@@ -59,18 +59,28 @@ def _metric(result: Result) -> str:
 def _details(result: Result) -> list[str]:
     out: list[str] = []
     if isinstance(result, GemmResult):
-        out.append(_t("best %1, %2 iterations").replace(
-            "%1", fmt_measure("TFLOPS", result.tflops_max)).replace("%2", str(result.iterations)))
+        out.append(
+            _t("best %1, %2 iterations")
+            .replace("%1", fmt_measure("TFLOPS", result.tflops_max))
+            .replace("%2", str(result.iterations))
+        )
     elif isinstance(result, MemoryResult):
         if not result.verified:
             out.append(_t("NOT verified"))
     elif isinstance(result, CollectiveResult):
-        out.append(_t("%1 ranks (%2), p50 %3, p99 %4").replace("%1", str(result.world_size))
-                   .replace("%2", result.backend).replace("%3", fmt_latency(result.latency_p50_s))
-                   .replace("%4", fmt_latency(result.latency_p99_s)))
+        out.append(
+            _t("%1 ranks (%2), p50 %3, p99 %4")
+            .replace("%1", str(result.world_size))
+            .replace("%2", result.backend)
+            .replace("%3", fmt_latency(result.latency_p50_s))
+            .replace("%4", fmt_latency(result.latency_p99_s))
+        )
     elif isinstance(result, WorkloadResult):
-        out.append(_t("step %1, batch %2").replace("%1", fmt_latency(result.step_time_median_s))
-                   .replace("%2", str(result.batch)))
+        out.append(
+            _t("step %1, batch %2")
+            .replace("%1", fmt_latency(result.step_time_median_s))
+            .replace("%2", str(result.batch))
+        )
     return out
 
 
@@ -113,16 +123,44 @@ def rows_for_run(run: BenchRun) -> list[TableRow]:
     for case in run.cases:
         rows.extend(_row(r) for r in case.results)
         if case.state is RunState.FAILURE:
-            rows.append(TableRow(
-                key=None, case=case.name, metric="", value="", pct_of_peak="",
-                notes="; ".join([_t("failed: %1").replace("%1", case.error or _t("unknown error")),
-                                 *case.notes]),
-                kind="failed"))
+            rows.append(
+                TableRow(
+                    key=None,
+                    case=case.name,
+                    metric="",
+                    value="",
+                    pct_of_peak="",
+                    notes="; ".join(
+                        [
+                            _t("failed: %1").replace("%1", case.error or _t("unknown error")),
+                            *case.notes,
+                        ]
+                    ),
+                    kind="failed",
+                )
+            )
         elif case.state is RunState.INTERRUPTED:
-            rows.append(TableRow(
-                key=None, case=case.name, metric="", value="", pct_of_peak="",
-                notes="; ".join(case.notes) or _t("cancelled"), kind="interrupted"))
+            rows.append(
+                TableRow(
+                    key=None,
+                    case=case.name,
+                    metric="",
+                    value="",
+                    pct_of_peak="",
+                    notes="; ".join(case.notes) or _t("cancelled"),
+                    kind="interrupted",
+                )
+            )
         elif case.notes:
-            rows.append(TableRow(key=None, case=case.name, metric="", value="", pct_of_peak="",
-                                 notes="; ".join(case.notes), kind="ok"))
+            rows.append(
+                TableRow(
+                    key=None,
+                    case=case.name,
+                    metric="",
+                    value="",
+                    pct_of_peak="",
+                    notes="; ".join(case.notes),
+                    kind="ok",
+                )
+            )
     return rows

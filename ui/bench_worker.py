@@ -41,7 +41,9 @@ class BenchWorker(QObject):
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, make_runner: Callable[[], Any], save: Callable[[Any], None] | None = None) -> None:
+    def start(
+        self, make_runner: Callable[[], Any], save: Callable[[Any], None] | None = None
+    ) -> None:
         """Build the runner (imports torch) and run it, both in the worker thread."""
         if self.running:
             raise RuntimeError("a benchmark is already running")
@@ -54,8 +56,12 @@ class BenchWorker(QObject):
             runner = None
             try:
                 runner = make_runner()
-                run = runner.run(on_progress=self.progress.emit, on_result=self.result.emit,
-                                 cancel=token, on_state=self.state.emit)
+                run = runner.run(
+                    on_progress=self.progress.emit,
+                    on_result=self.result.emit,
+                    cancel=token,
+                    on_state=self.state.emit,
+                )
             except Exception as exc:
                 self.errored.emit(_message(exc))
                 return
@@ -100,5 +106,6 @@ def probe_devices() -> tuple[tuple[str, str], ...]:
 
     if not torch.cuda.is_available():
         return ()
-    return tuple((f"cuda:{i}", str(torch.cuda.get_device_name(i)))
-                 for i in range(torch.cuda.device_count()))
+    return tuple(
+        (f"cuda:{i}", str(torch.cuda.get_device_name(i))) for i in range(torch.cuda.device_count())
+    )

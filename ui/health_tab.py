@@ -71,8 +71,15 @@ CHECK_CODES: tuple[frozenset[str], ...] = (
     frozenset({"pcie_link_degraded"}),
     frozenset({"power_limit_below_default"}),
     frozenset({"thermal_throttling", "power_throttling", "hw_slowdown"}),
-    frozenset({"ecc_uncorrectable", "ecc_corrected", "row_remap_failure", "memory_repair_pending",
-               "memory_retired"}),
+    frozenset(
+        {
+            "ecc_uncorrectable",
+            "ecc_corrected",
+            "row_remap_failure",
+            "memory_repair_pending",
+            "memory_retired",
+        }
+    ),
     frozenset({"low_utilization"}),
     frozenset({"persistence_off"}),
     frozenset({"mig_enabled", "mig_pending"}),
@@ -85,10 +92,18 @@ _ICON_FILL = {Severity.CRITICAL: "#e03131", Severity.WARNING: "#f59f00", Severit
 _ICON_GLYPH = {Severity.CRITICAL: "#ffffff", Severity.WARNING: "#212529", Severity.INFO: "#ffffff"}
 # Text colours with ≥ 4.5:1 contrast on each theme's base colour.
 _TEXT = {
-    "light": {Severity.CRITICAL: "#c92a2a", Severity.WARNING: "#8a4b00", Severity.INFO: "#1864ab",
-              "ok": "#2b8a3e"},
-    "dark": {Severity.CRITICAL: "#ff8787", Severity.WARNING: "#ffc94d", Severity.INFO: "#74c0fc",
-             "ok": "#69db7c"},
+    "light": {
+        Severity.CRITICAL: "#c92a2a",
+        Severity.WARNING: "#8a4b00",
+        Severity.INFO: "#1864ab",
+        "ok": "#2b8a3e",
+    },
+    "dark": {
+        Severity.CRITICAL: "#ff8787",
+        Severity.WARNING: "#ffc94d",
+        Severity.INFO: "#74c0fc",
+        "ok": "#69db7c",
+    },
 }
 
 
@@ -117,7 +132,9 @@ def _severity_icon(severity: Severity) -> QIcon:
         p.setBrush(QBrush(QColor(_ICON_FILL[severity])))
         s = float(size)
         if severity is Severity.WARNING:
-            p.drawPolygon(QPolygonF([QPointF(s / 2, 0.5), QPointF(s - 0.5, s - 1.0), QPointF(0.5, s - 1.0)]))
+            p.drawPolygon(
+                QPolygonF([QPointF(s / 2, 0.5), QPointF(s - 0.5, s - 1.0), QPointF(0.5, s - 1.0)])
+            )
             top, bottom = 0.34 * s, 0.68 * s
         else:
             p.drawEllipse(QRectF(0.5, 0.5, s - 1.0, s - 1.0))
@@ -201,16 +218,22 @@ class HealthTab(QWidget):
         self.summary_label.setFont(font)
         self.scope_label = QLabel(self)
         self.scope_label.setObjectName("muted")
-        self.scope_label.setToolTip(self.tr("The snapshots the checks looked at; they re-run every "
-                                            "2 s while this tab is visible"))
+        self.scope_label.setToolTip(
+            self.tr(
+                "The snapshots the checks looked at; they re-run every "
+                "2 s while this tab is visible"
+            )
+        )
         self.sim_badge = QLabel(self.tr("SIMULATED"), self)
         self.sim_badge.setObjectName("simulated")
-        self.sim_badge.setToolTip(self.tr("These findings come from the simulated demo machine, "
-                                          "not from a measurement"))
+        self.sim_badge.setToolTip(
+            self.tr("These findings come from the simulated demo machine, not from a measurement")
+        )
         self.sim_badge.hide()
         self.copy_button = QPushButton(self.tr("Copy findings"), self)
-        self.copy_button.setToolTip(self.tr("Copy the findings with their details and hints to "
-                                            "the clipboard as plain text"))
+        self.copy_button.setToolTip(
+            self.tr("Copy the findings with their details and hints to the clipboard as plain text")
+        )
         self.copy_button.clicked.connect(self.copy_findings)
         self.copy_button.setEnabled(False)
         header = QHBoxLayout()
@@ -222,8 +245,9 @@ class HealthTab(QWidget):
         header.addWidget(self.copy_button)
 
         # page 0: waiting for data
-        self.waiting_label = QLabel(self.tr("Waiting for telemetry: the checks run once the first "
-                                            "snapshot arrives."), self)
+        self.waiting_label = QLabel(
+            self.tr("Waiting for telemetry: the checks run once the first snapshot arrives."), self
+        )
         self.waiting_label.setObjectName("muted")
         self.waiting_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
@@ -235,8 +259,9 @@ class HealthTab(QWidget):
         self.table.setUniformRowHeights(True)
         self.table.setAlternatingRowColors(True)
         self.table.setSelectionMode(QTreeWidget.SelectionMode.SingleSelection)
-        self.table.setToolTip(self.tr("Findings, most urgent first; select one to see what it "
-                                      "means and what to do"))
+        self.table.setToolTip(
+            self.tr("Findings, most urgent first; select one to see what it means and what to do")
+        )
         hdr = self.table.header()
         hdr.setStretchLastSection(True)
         hdr.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -300,7 +325,9 @@ class HealthTab(QWidget):
 
     def add_snapshot(self, snap: Snapshot) -> None:
         """One new snapshot. Time going backwards (a new source, a replay seek) starts afresh."""
-        if self._snaps and (snap.time_s < self._snaps[-1].time_s or snap.source is not self._snaps[-1].source):
+        if self._snaps and (
+            snap.time_s < self._snaps[-1].time_s or snap.source is not self._snaps[-1].source
+        ):
             self._snaps.clear()
         self._snaps.append(snap)
         self._mark_dirty()
@@ -309,7 +336,7 @@ class HealthTab(QWidget):
         """A batch (e.g. the demo's prefilled history), merged with what is here in time order."""
         merged = sorted([*self._snaps, *snaps], key=lambda s: s.time_s)
         self._snaps.clear()
-        self._snaps.extend(merged[-(self._snaps.maxlen or len(merged)):])
+        self._snaps.extend(merged[-(self._snaps.maxlen or len(merged)) :])
         self._mark_dirty()
 
     def clear(self, *, static: bool = True) -> None:
@@ -374,8 +401,9 @@ class HealthTab(QWidget):
         snaps = tuple(self._snaps)
         devices = self._devices or _gpus_from_snapshots(snaps)
         if snaps or devices:
-            self.findings = diagnose(devices, snaps, torch_cuda_version=self.torch_cuda_version(),
-                                     system=self._system)
+            self.findings = diagnose(
+                devices, snaps, torch_cuda_version=self.torch_cuda_version(), system=self._system
+            )
             self.run_count += 1
             self._checked_at = datetime.now().strftime("%H:%M:%S")
             self._set_summary(self._summary_text())
@@ -406,13 +434,19 @@ class HealthTab(QWidget):
         if c[Severity.CRITICAL]:
             parts.append(_arg(self.tr("%1 critical"), c[Severity.CRITICAL]))
         if c[Severity.WARNING]:
-            parts.append(self.tr("1 warning") if c[Severity.WARNING] == 1
-                         else _arg(self.tr("%1 warnings"), c[Severity.WARNING]))
+            parts.append(
+                self.tr("1 warning")
+                if c[Severity.WARNING] == 1
+                else _arg(self.tr("%1 warnings"), c[Severity.WARNING])
+            )
         if parts:
             return ", ".join(parts)
         if c[Severity.INFO]:
-            return self.tr("All clear (1 note)") if c[Severity.INFO] == 1 \
+            return (
+                self.tr("All clear (1 note)")
+                if c[Severity.INFO] == 1
                 else _arg(self.tr("All clear (%1 notes)"), c[Severity.INFO])
+            )
         return self.tr("All clear")
 
     def _set_summary(self, text: str) -> None:
@@ -425,22 +459,27 @@ class HealthTab(QWidget):
         return any(s.source is SourceKind.SIMULATED for s in self._snaps)
 
     def scope_text(self) -> str:
-        """"120 snapshots over 2m 0s of 8 GPUs · checked 14:03:05"."""
+        """ "120 snapshots over 2m 0s of 8 GPUs · checked 14:03:05"."""
         snaps = list(self._snaps)
         n_gpus = len(self._devices or _gpus_from_snapshots(snaps))
         if not snaps:
             text = _arg(self.tr("static facts of %1 GPUs, no snapshots yet"), n_gpus)
         else:
             span = snaps[-1].time_s - snaps[0].time_s
-            text = _arg(self.tr("%1 snapshots over %2 of %3 GPUs"), len(snaps),
-                        fmt_duration(span), n_gpus)
+            text = _arg(
+                self.tr("%1 snapshots over %2 of %3 GPUs"), len(snaps), fmt_duration(span), n_gpus
+            )
         if self._checked_at:
             text += " · " + _arg(self.tr("checked %1"), self._checked_at)
         return text
 
     def _busy_seen(self) -> bool:
-        return any(g.util_gpu_pct is not None and g.util_gpu_pct >= BUSY_UTIL_PCT
-                   for s in self._snaps for g in s.gpus if not g.lost)
+        return any(
+            g.util_gpu_pct is not None and g.util_gpu_pct >= BUSY_UTIL_PCT
+            for s in self._snaps
+            for g in s.gpus
+            if not g.lost
+        )
 
     def checks(self) -> list[str]:
         """What the checks look at, one line each (shown when all is clear)."""
@@ -451,13 +490,24 @@ class HealthTab(QWidget):
             self.tr("Power limit at its default"),
             self.tr("No thermal or power throttling under load"),
             self.tr("No ECC errors, no retired or remapped memory, no memory repair pending"),
-            _arg(self.tr("GPU utilization at least %1 while a job runs (else the input pipeline is "
-                         "the bottleneck)"), fmt_pct(LOW_UTIL_PCT)),
+            _arg(
+                self.tr(
+                    "GPU utilization at least %1 while a job runs (else the input pipeline is "
+                    "the bottleneck)"
+                ),
+                fmt_pct(LOW_UTIL_PCT),
+            ),
             self.tr("Persistence mode on"),
             self.tr("MIG disabled (or knowingly enabled)"),
-            _arg(self.tr("The driver supports CUDA %1, which the installed torch was built for"), cuda)
-            if cuda else self.tr("The driver is new enough for torch (no CUDA build of torch is "
-                                 "installed: nothing to compare)"),
+            _arg(
+                self.tr("The driver supports CUDA %1, which the installed torch was built for"),
+                cuda,
+            )
+            if cuda
+            else self.tr(
+                "The driver is new enough for torch (no CUDA build of torch is "
+                "installed: nothing to compare)"
+            ),
         ]
 
     def check_results(self) -> list[tuple[str, list[Finding]]]:
@@ -473,7 +523,7 @@ class HealthTab(QWidget):
         return out
 
     def _gpus_text(self, found: Sequence[Finding]) -> str:
-        """"GPU 3", "GPUs 0–7", "GPUs 0, 2, 5" or "all" for the GPUs of ``found``."""
+        """ "GPU 3", "GPUs 0–7", "GPUs 0, 2, 5" or "all" for the GPUs of ``found``."""
         indices = sorted({f.gpu_index for f in found if f.gpu_index is not None})
         if not indices or any(f.gpu_index is None for f in found):
             return self.tr("all")
@@ -485,8 +535,11 @@ class HealthTab(QWidget):
             if i is not None and i == prev + 1:
                 prev = i
                 continue
-            runs.append(f"{start}–{prev}" if prev - start >= 2 else
-                        ", ".join(str(k) for k in range(start, prev + 1)))
+            runs.append(
+                f"{start}–{prev}"
+                if prev - start >= 2
+                else ", ".join(str(k) for k in range(start, prev + 1))
+            )
             if i is not None:
                 start = prev = i
         return _arg(self.tr("GPUs %1"), ", ".join(runs))
@@ -501,19 +554,26 @@ class HealthTab(QWidget):
                 note = f" <span style='color:{colours[worst]}'>({html.escape(self._gpus_text(found))})</span>"
             else:
                 mark, note = f"<span style='color:{colours['ok']}'>✓</span>", ""
-            rows.append(f"<tr><td style='padding-right:8px'><b>{mark}</b></td>"
-                        f"<td>{html.escape(text)}{note}</td></tr>")
+            rows.append(
+                f"<tr><td style='padding-right:8px'><b>{mark}</b></td>"
+                f"<td>{html.escape(text)}{note}</td></tr>"
+            )
         title = self.tr("Checks in this window")
-        return (f"<p style='margin-top:24px'><b>{html.escape(title)}</b>"
-                f"</p><table cellspacing='2'>{''.join(rows)}</table>")
+        return (
+            f"<p style='margin-top:24px'><b>{html.escape(title)}</b>"
+            f"</p><table cellspacing='2'>{''.join(rows)}</table>"
+        )
 
     # -- display ----------------------------------------------------------------------------------
     def _colours(self) -> dict[Severity | str, str]:
         return severity_colours(self._dark)
 
     def _severity_name(self, severity: Severity) -> str:
-        return {Severity.CRITICAL: self.tr("Critical"), Severity.WARNING: self.tr("Warning"),
-                Severity.INFO: self.tr("Info")}[severity]
+        return {
+            Severity.CRITICAL: self.tr("Critical"),
+            Severity.WARNING: self.tr("Warning"),
+            Severity.INFO: self.tr("Info"),
+        }[severity]
 
     def _gpu_text(self, f: Finding) -> str:
         return self.tr("all") if f.gpu_index is None else _arg(self.tr("GPU %1"), f.gpu_index)
@@ -523,7 +583,7 @@ class HealthTab(QWidget):
         if f.gpu_index is None:
             return f.title
         prefix = tr("GPU {i}", i=f.gpu_index) + ": "
-        return f.title[len(prefix):] if f.title.startswith(prefix) else f.title
+        return f.title[len(prefix) :] if f.title.startswith(prefix) else f.title
 
     def _show_state(self) -> None:
         ran = self.run_count > 0 and (bool(self._snaps) or bool(self._devices))
@@ -548,17 +608,28 @@ class HealthTab(QWidget):
         colours = self._colours()
         self.clear_title.setText("✓ " + self.tr("All clear"))
         self.clear_title.setStyleSheet(f"color: {colours['ok']};")
-        self.clear_scope.setText(_arg(self.tr("No problems found in the last %1."), self.scope_text()))
+        self.clear_scope.setText(
+            _arg(self.tr("No problems found in the last %1."), self.scope_text())
+        )
         tick = f"<span style='color:{colours['ok']}'>✓</span>"
-        items = "".join(f"<tr><td style='padding-right:8px'><b>{tick}</b></td>"
-                        f"<td>{html.escape(c)}</td></tr>" for c in self.checks())
+        items = "".join(
+            f"<tr><td style='padding-right:8px'><b>{tick}</b></td><td>{html.escape(c)}</td></tr>"
+            for c in self.checks()
+        )
         what = self.tr("What was checked:")
-        self.checks_label.setText(f"<p><b>{html.escape(what)}</b></p>"
-                                  f"<table cellspacing='3'>{items}</table>")
+        self.checks_label.setText(
+            f"<p><b>{html.escape(what)}</b></p><table cellspacing='3'>{items}</table>"
+        )
         if self._snaps and not self._busy_seen():
-            self.clear_note.setText(_arg(self.tr(
-                "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
-                "throttling checks need load and had nothing to judge."), fmt_pct(BUSY_UTIL_PCT)))
+            self.clear_note.setText(
+                _arg(
+                    self.tr(
+                        "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
+                        "throttling checks need load and had nothing to judge."
+                    ),
+                    fmt_pct(BUSY_UTIL_PCT),
+                )
+            )
         else:
             self.clear_note.setText("")
 
@@ -575,8 +646,9 @@ class HealthTab(QWidget):
         self.table.clear()
         select: QTreeWidgetItem | None = None
         for f in self.findings:
-            item = QTreeWidgetItem([self._severity_name(f.severity), self._gpu_text(f),
-                                    self._short_title(f)])
+            item = QTreeWidgetItem(
+                [self._severity_name(f.severity), self._gpu_text(f), self._short_title(f)]
+            )
             item.setIcon(0, self._icons[f.severity])
             item.setForeground(0, QBrush(QColor(colours[f.severity])))
             item.setData(0, _KEY_ROLE, self._key(f))
@@ -623,8 +695,7 @@ class HealthTab(QWidget):
             f"<p style='color:gray; margin-top:0'>{html.escape(where)}</p>"
             f"<p>{html.escape(f.detail)}</p>"
             f"<p><b>{html.escape(todo)}</b> {_hint_html(f.hint)}</p>"
-            f"<p style='color:gray'>{html.escape(_arg(check, f.code))}</p>"
-            + self._checklist_html()
+            f"<p style='color:gray'>{html.escape(_arg(check, f.code))}</p>" + self._checklist_html()
         )
 
     def _show_details(self, f: Finding | None) -> None:
@@ -661,8 +732,9 @@ class HealthTab(QWidget):
         self._show_state()
 
 
-def render_screenshot(out: str, *, size: tuple[int, int] = (1600, 1000), theme: str = "light",
-                      select_row: int = 0) -> str:
+def render_screenshot(
+    out: str, *, size: tuple[int, int] = (1600, 1000), theme: str = "light", select_row: int = 0
+) -> str:
     """Offscreen PNG of the tab fed with the demo machine inside its power-cap episode
     (docs/screenshot-health.png): ``python -m gpuprof.ui.health_tab OUT.png [light|dark] [ROW]``.
     """
@@ -699,6 +771,8 @@ if __name__ == "__main__":
     import sys
 
     args = sys.argv[1:]
-    render_screenshot(args[0] if args else "docs/screenshot-health.png",
-                      theme=args[1] if len(args) > 1 else "light",
-                      select_row=int(args[2]) if len(args) > 2 else 0)
+    render_screenshot(
+        args[0] if args else "docs/screenshot-health.png",
+        theme=args[1] if len(args) > 1 else "light",
+        select_row=int(args[2]) if len(args) > 2 else 0,
+    )

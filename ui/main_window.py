@@ -67,16 +67,24 @@ def _t(text: str) -> str:
 
 
 _DEFAULT_HINTS = {
-    SourceState.LIBRARY_NOT_FOUND: N_("Install the NVIDIA driver (it ships libnvidia-ml); "
-                                   "on a machine without an NVIDIA GPU, try --demo."),
-    SourceState.DRIVER_NOT_LOADED: N_("Load the driver (sudo modprobe nvidia) or reboot after "
-                                   "installing it; check `nvidia-smi`."),
-    SourceState.VERSION_MISMATCH: N_("The kernel driver and the user-space library differ: "
-                                  "reboot after a driver update."),
+    SourceState.LIBRARY_NOT_FOUND: N_(
+        "Install the NVIDIA driver (it ships libnvidia-ml); "
+        "on a machine without an NVIDIA GPU, try --demo."
+    ),
+    SourceState.DRIVER_NOT_LOADED: N_(
+        "Load the driver (sudo modprobe nvidia) or reboot after installing it; check `nvidia-smi`."
+    ),
+    SourceState.VERSION_MISMATCH: N_(
+        "The kernel driver and the user-space library differ: reboot after a driver update."
+    ),
     SourceState.NO_PERMISSION: N_("Run as a user in the video group, or ask the administrator."),
-    SourceState.NO_GPUS: N_("No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`."),
-    SourceState.GPU_LOST: N_("Check `dmesg` for Xid errors; a GPU that fell off the bus needs a "
-                          "reset (nvidia-smi -r) or a reboot. The other GPUs keep updating."),
+    SourceState.NO_GPUS: N_(
+        "No NVIDIA GPU is visible. Check CUDA_VISIBLE_DEVICES and `nvidia-smi`."
+    ),
+    SourceState.GPU_LOST: N_(
+        "Check `dmesg` for Xid errors; a GPU that fell off the bus needs a "
+        "reset (nvidia-smi -r) or a reboot. The other GPUs keep updating."
+    ),
     SourceState.ERROR: N_("See the message; sampling goes on for what still answers."),
 }
 
@@ -111,8 +119,9 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
         hint = status.hint or _t(_DEFAULT_HINTS.get(state, ""))
         return f"state:{state.value}", _with_hint(text, hint), "error"
     if not status.process_info_permitted:
-        text = _t("No permission to read other users' GPU processes: the process table is "
-                  "incomplete.")
+        text = _t(
+            "No permission to read other users' GPU processes: the process table is incomplete."
+        )
         hint = status.hint or _t("Run gpuprof as root or as the processes' owner to see them all.")
         return "noproc", _with_hint(text, hint), "warning"
     return None
@@ -161,8 +170,11 @@ class MainWindow(QMainWindow):
         self._recording_store: Any = None
         self.recording_path: Path | None = None
         self.snapshot_count = 0
-        self.state = UiState(history=None, time_window_s=self.settings.time_window_s,
-                             selected_gpus=self.settings.selected_gpus)
+        self.state = UiState(
+            history=None,
+            time_window_s=self.settings.time_window_s,
+            selected_gpus=self.settings.selected_gpus,
+        )
         self._tab_names: list[str] = []
         self._lazy_tabs: dict[str, Callable[[], QWidget]] = {}
         self._bench: Any = None
@@ -184,27 +196,54 @@ class MainWindow(QMainWindow):
         self.telemetry = TelemetryTab(self.state)
         self.processes = ProcessesTab(self.state)
         self.topology = TopologyTab(self.state)
-        self.add_tab(self.overview, "overview", self.tr("Overview"),
-                     self.tr("A card per GPU and one for the host (Alt+1)"))
-        self.add_tab(self.telemetry, "telemetry", self.tr("Telemetry"),
-                     self.tr("Plots of every metric over time (Alt+2)"))
-        self.add_tab(self.processes, "processes", self.tr("Processes"),
-                     self.tr("Processes using the GPUs (Alt+3)"))
-        self.add_tab(self.topology, "topology", self.tr("Topology && details"),
-                     self.tr("GPU interconnect matrix and static details (Alt+4)"))
+        self.add_tab(
+            self.overview,
+            "overview",
+            self.tr("Overview"),
+            self.tr("A card per GPU and one for the host (Alt+1)"),
+        )
+        self.add_tab(
+            self.telemetry,
+            "telemetry",
+            self.tr("Telemetry"),
+            self.tr("Plots of every metric over time (Alt+2)"),
+        )
+        self.add_tab(
+            self.processes,
+            "processes",
+            self.tr("Processes"),
+            self.tr("Processes using the GPUs (Alt+3)"),
+        )
+        self.add_tab(
+            self.topology,
+            "topology",
+            self.tr("Topology && details"),
+            self.tr("GPU interconnect matrix and static details (Alt+4)"),
+        )
         self.health = HealthTab()
         self._health_index = self.add_tab(
-            self.health, self.health.name, self.tr("Health"),
-            self.tr("Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"))
+            self.health,
+            self.health.name,
+            self.tr("Health"),
+            self.tr(
+                "Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"
+            ),
+        )
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
         # Built when first shown (or used): their modules and widgets cost ~0.1 s of start-up.
-        self._add_lazy_tab("benchmarks", self._make_bench, self.tr("Benchmarks"),
-                           self.tr("GEMM, memory, P2P, collective and training-step benchmarks "
-                                   "(Alt+6)"))
-        self._add_lazy_tab("recommend", self._make_recommend, self.tr("Recommend"),
-                           self.tr("Cloud configurations for a workload: fit, time and cost "
-                                   "(Alt+7)"))
+        self._add_lazy_tab(
+            "benchmarks",
+            self._make_bench,
+            self.tr("Benchmarks"),
+            self.tr("GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"),
+        )
+        self._add_lazy_tab(
+            "recommend",
+            self._make_recommend,
+            self.tr("Recommend"),
+            self.tr("Cloud configurations for a workload: fit, time and cost (Alt+7)"),
+        )
         self.telemetry.selection_changed.connect(self.set_selected_gpus)
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
@@ -259,8 +298,9 @@ class MainWindow(QMainWindow):
             widget.apply_theme(self.theme)
         return index
 
-    def _add_lazy_tab(self, name: str, make: Callable[[], QWidget], title: str,
-                      tooltip: str) -> None:
+    def _add_lazy_tab(
+        self, name: str, make: Callable[[], QWidget], title: str, tooltip: str
+    ) -> None:
         self._lazy_tabs[name] = make
         self.add_tab(QWidget(), name, title, tooltip)
 
@@ -296,7 +336,8 @@ class MainWindow(QMainWindow):
         from .recommend_tab import RecommendTab
 
         self._recommend = RecommendTab(
-            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat))
+            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat)
+        )
         if self._recommend_local is not None:
             names, measured = self._recommend_local
             self._recommend.set_local(names, measurements=measured)
@@ -327,11 +368,15 @@ class MainWindow(QMainWindow):
     def select_tab(self, name: str, *, strict: bool = True) -> None:
         key = name.strip().lower()
         matches = [n for n in self._tab_names if n == key] or [
-            n for n in self._tab_names if n.startswith(key)]
+            n for n in self._tab_names if n.startswith(key)
+        ]
         if not matches:
             if strict:
-                raise GpuprofError(_t("unknown tab %1; choose one of: %2")
-                                   .replace("%1", repr(name)).replace("%2", ", ".join(self._tab_names)))
+                raise GpuprofError(
+                    _t("unknown tab %1; choose one of: %2")
+                    .replace("%1", repr(name))
+                    .replace("%2", ", ".join(self._tab_names))
+                )
             return
         self.tabs.setCurrentIndex(self._tab_names.index(matches[0]))
 
@@ -408,8 +453,11 @@ class MainWindow(QMainWindow):
         self.tabs.setTabIcon(self._health_index, self.health.summary_icon())
 
     def _on_static_error(self, exc: BaseException) -> None:
-        self.banner.show_state("static", _t("Could not read the GPU details: %1").replace(
-            "%1", f"{type(exc).__name__}: {exc}"), "error")
+        self.banner.show_state(
+            "static",
+            _t("Could not read the GPU details: %1").replace("%1", f"{type(exc).__name__}: {exc}"),
+            "error",
+        )
 
     def start_sampling(self) -> None:
         if self.sampler is not None:
@@ -434,8 +482,12 @@ class MainWindow(QMainWindow):
 
         def start() -> None:
             if source is self.source and not self._closing:
-                run_in_thread(make, lambda snaps: self._on_prefill_done(source, snaps),
-                              self._on_prefill_error, self)
+                run_in_thread(
+                    make,
+                    lambda snaps: self._on_prefill_done(source, snaps),
+                    self._on_prefill_error,
+                    self,
+                )
 
         # After the first frames: the pure-Python simulator would hold the GIL during start-up.
         QTimer.singleShot(PREFILL_DELAY_MS, start)
@@ -462,8 +514,9 @@ class MainWindow(QMainWindow):
 
     def _on_prefill_error(self, exc: BaseException) -> None:
         self.prefill_pending = False
-        self.statusBar().showMessage(_t("Could not prepare the demo history: %1")
-                                     .replace("%1", str(exc)), 8000)
+        self.statusBar().showMessage(
+            _t("Could not prepare the demo history: %1").replace("%1", str(exc)), 8000
+        )
 
     def poll_now(self) -> Snapshot:
         """Poll once in the caller's thread and deliver the snapshot (tests, screenshots)."""
@@ -498,10 +551,21 @@ class MainWindow(QMainWindow):
 
     def _update_banner(self) -> None:
         message = status_message(self.state.status, self.lost_gpus())
-        if self.state.latest is not None and not self.state.latest.gpus and message is None \
-                and self.source is not None and self.source.kind is not SourceKind.REPLAY:
-            message = ("nogpu", _with_hint(_t("No NVIDIA GPU: showing host telemetry only."),
-                                           _t(_DEFAULT_HINTS[SourceState.NO_GPUS])), "warning")
+        if (
+            self.state.latest is not None
+            and not self.state.latest.gpus
+            and message is None
+            and self.source is not None
+            and self.source.kind is not SourceKind.REPLAY
+        ):
+            message = (
+                "nogpu",
+                _with_hint(
+                    _t("No NVIDIA GPU: showing host telemetry only."),
+                    _t(_DEFAULT_HINTS[SourceState.NO_GPUS]),
+                ),
+                "warning",
+            )
         if message is None:
             self.banner.clear_state()
         else:
@@ -616,7 +680,8 @@ class MainWindow(QMainWindow):
 
             default = data_dir() / time.strftime("session-%Y%m%d-%H%M%S.gpuprof")
             chosen, _ = QFileDialog.getSaveFileName(
-                self, self.tr("Record to"), str(default), self.tr("gpuprof sessions (*.gpuprof)"))
+                self, self.tr("Record to"), str(default), self.tr("gpuprof sessions (*.gpuprof)")
+            )
             if not chosen:
                 return None
             path = chosen
@@ -644,7 +709,9 @@ class MainWindow(QMainWindow):
         path, self.recording_path = self.recording_path, None
         self._sync_recording_ui()
         if path is not None:
-            self.statusBar().showMessage(self.tr("Saved recording %1").replace("%1", str(path)), 8000)
+            self.statusBar().showMessage(
+                self.tr("Saved recording %1").replace("%1", str(path)), 8000
+            )
         return path
 
     def toggle_recording(self) -> None:
@@ -658,7 +725,9 @@ class MainWindow(QMainWindow):
         self.record_action.blockSignals(True)
         self.record_action.setChecked(recording)
         self.record_action.blockSignals(False)
-        self.record_action.setText(self.tr("Stop recording") if recording else self.tr("Start recording"))
+        self.record_action.setText(
+            self.tr("Stop recording") if recording else self.tr("Start recording")
+        )
         self.recording_label.setVisible(recording)
         if recording:
             self.recording_label.setToolTip(str(self.recording_path))
@@ -667,8 +736,11 @@ class MainWindow(QMainWindow):
         """Replay a session file: the sampler now polls a ReplaySource."""
         if path is None:
             chosen, _ = QFileDialog.getOpenFileName(
-                self, self.tr("Open recording"), self.settings.last_dir,
-                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"))
+                self,
+                self.tr("Open recording"),
+                self.settings.last_dir,
+                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"),
+            )
             if not chosen:
                 return
             path = chosen
@@ -693,7 +765,8 @@ class MainWindow(QMainWindow):
         if path is None:
             default = Path(self.settings.last_dir or ".") / f"gpuprof-{self.current_tab_name()}.png"
             chosen, _ = QFileDialog.getSaveFileName(
-                self, self.tr("Save screenshot"), str(default), self.tr("PNG images (*.png)"))
+                self, self.tr("Save screenshot"), str(default), self.tr("PNG images (*.png)")
+            )
             if not chosen:
                 return None
             path = chosen
@@ -729,7 +802,8 @@ class MainWindow(QMainWindow):
         self.replay_speed_combo.setToolTip(self.tr("Replay speed, × the recorded pace"))
         self.replay_speed_combo.setCurrentIndex(REPLAY_SPEEDS.index(self.settings.replay_speed))
         self.replay_speed_combo.currentIndexChanged.connect(
-            lambda i: self.set_replay_speed(REPLAY_SPEEDS[i]))
+            lambda i: self.set_replay_speed(REPLAY_SPEEDS[i])
+        )
         self.replay_slider = QSlider(Qt.Orientation.Horizontal, bar)
         self.replay_slider.setRange(0, 1000)
         self.replay_slider.setToolTip(self.tr("Position in the recording; drag to seek"))
@@ -778,11 +852,18 @@ class MainWindow(QMainWindow):
         self.set_replay_playing(not self.replay_playing)
 
     def _show_replay_playing(self, playing: bool) -> None:
-        icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        icon = (
+            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        )
         self.replay_play_action.setIcon(self.style().standardIcon(icon))
-        self.replay_play_action.setText(self.tr("Pause replay") if playing else self.tr("Play replay"))
-        tip = (self.tr("Pause the replay (Space)") if playing
-               else self.tr("Play the replay from here (Space)"))
+        self.replay_play_action.setText(
+            self.tr("Pause replay") if playing else self.tr("Play replay")
+        )
+        tip = (
+            self.tr("Pause the replay (Space)")
+            if playing
+            else self.tr("Play the replay from here (Space)")
+        )
         self.replay_play_action.setToolTip(tip)
         self.replay_play_action.setStatusTip(tip)
 
@@ -792,7 +873,8 @@ class MainWindow(QMainWindow):
         for a in self.language_actions.actions():
             a.setChecked(a.data() == code)
         self.statusBar().showMessage(
-            self.tr("The language changes at the next start of gpuprof"), 8000)
+            self.tr("The language changes at the next start of gpuprof"), 8000
+        )
 
     def set_replay_speed(self, speed: float) -> None:
         """Replay at ``speed`` × the recorded pace (remembered for the next replay)."""
@@ -870,8 +952,10 @@ class MainWindow(QMainWindow):
         if src is None:
             return
         kind = src.kind
-        badge = {SourceKind.SIMULATED: ("simulated", self.tr("SIMULATED")),
-                 SourceKind.REPLAY: ("replay", self.tr("REPLAY"))}.get(kind)
+        badge = {
+            SourceKind.SIMULATED: ("simulated", self.tr("SIMULATED")),
+            SourceKind.REPLAY: ("replay", self.tr("REPLAY")),
+        }.get(kind)
         if badge is not None:
             self.source_badge.setObjectName(badge[0])
             self.source_badge.setText(badge[1])
@@ -886,14 +970,18 @@ class MainWindow(QMainWindow):
         parts = ["gpuprof"]
         if kind is SourceKind.SIMULATED:
             parts.append(self.tr("SIMULATED"))
-        parts.append(label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", ""))
+        parts.append(
+            label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", "")
+        )
         if host and kind is SourceKind.NVML:
             parts.append(host)
         self.setWindowTitle(" — ".join(dict.fromkeys(p for p in parts if p)))
         system = self.state.system
-        self.driver_label.setText(self.tr("Driver %1 · CUDA %2")
-                                  .replace("%1", system.driver_version or NA)
-                                  .replace("%2", system.cuda_driver_version or NA))
+        self.driver_label.setText(
+            self.tr("Driver %1 · CUDA %2")
+            .replace("%1", system.driver_version or NA)
+            .replace("%2", system.cuda_driver_version or NA)
+        )
         self._update_status_bar()
 
     def _update_status_bar(self) -> None:
@@ -901,12 +989,19 @@ class MainWindow(QMainWindow):
         err = getattr(self.sampler, "last_error", None) if self.sampler is not None else None
         if err:
             text += "  ⚠"
-            self.interval_label.setToolTip(self.tr("Last sampling error: %1").replace("%1", str(err)))
+            self.interval_label.setToolTip(
+                self.tr("Last sampling error: %1").replace("%1", str(err))
+            )
         self.interval_label.setText(text)
 
     def _make_actions(self) -> None:
-        def action(text: str, slot: Callable[..., Any], shortcut: str | QKeySequence.StandardKey | None,
-                   tip: str, checkable: bool = False) -> QAction:
+        def action(
+            text: str,
+            slot: Callable[..., Any],
+            shortcut: str | QKeySequence.StandardKey | None,
+            tip: str,
+            checkable: bool = False,
+        ) -> QAction:
             a = QAction(text, self)
             if shortcut is not None:
                 a.setShortcut(QKeySequence(shortcut))
@@ -917,26 +1012,56 @@ class MainWindow(QMainWindow):
             self.addAction(a)
             return a
 
-        self.open_action = action(self.tr("&Open recording…"), lambda: self.open_recording(),
-                                  QKeySequence.StandardKey.Open,
-                                  self.tr("Replay a recorded session (Ctrl+O)"))
-        self.record_action = action(self.tr("Start recording"), lambda _=False: self.toggle_recording(),
-                                    "Ctrl+R", self.tr("Start or stop recording to a session file (Ctrl+R)"),
-                                    checkable=True)
-        self.save_window_action = action(self.tr("Save screenshot of the &window…"),
-                                         lambda: self.save_screenshot(what="window"), "Ctrl+S",
-                                         self.tr("Save the whole window as PNG (Ctrl+S)"))
-        self.save_tab_action = action(self.tr("Save screenshot of the current &tab…"),
-                                      lambda: self.save_screenshot(what="tab"), "Ctrl+Shift+S",
-                                      self.tr("Save the current tab as PNG (Ctrl+Shift+S)"))
-        self.copy_action = action(self.tr("&Copy screenshot"), self.copy_screenshot, "Ctrl+Shift+C",
-                                  self.tr("Copy the window to the clipboard (Ctrl+Shift+C)"))
-        self.quit_action = action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit,
-                                  self.tr("Close gpuprof (Ctrl+Q)"))
-        self.pause_action = action(self.tr("&Pause plots"), self.set_paused, "Ctrl+P",
-                                   self.tr("Freeze the plots; sampling goes on (Ctrl+P)"), checkable=True)
-        self.about_action = action(self.tr("&About gpuprof"), self.show_about, "F1",
-                                   self.tr("Versions of gpuprof, Qt, the driver and CUDA (F1)"))
+        self.open_action = action(
+            self.tr("&Open recording…"),
+            lambda: self.open_recording(),
+            QKeySequence.StandardKey.Open,
+            self.tr("Replay a recorded session (Ctrl+O)"),
+        )
+        self.record_action = action(
+            self.tr("Start recording"),
+            lambda _=False: self.toggle_recording(),
+            "Ctrl+R",
+            self.tr("Start or stop recording to a session file (Ctrl+R)"),
+            checkable=True,
+        )
+        self.save_window_action = action(
+            self.tr("Save screenshot of the &window…"),
+            lambda: self.save_screenshot(what="window"),
+            "Ctrl+S",
+            self.tr("Save the whole window as PNG (Ctrl+S)"),
+        )
+        self.save_tab_action = action(
+            self.tr("Save screenshot of the current &tab…"),
+            lambda: self.save_screenshot(what="tab"),
+            "Ctrl+Shift+S",
+            self.tr("Save the current tab as PNG (Ctrl+Shift+S)"),
+        )
+        self.copy_action = action(
+            self.tr("&Copy screenshot"),
+            self.copy_screenshot,
+            "Ctrl+Shift+C",
+            self.tr("Copy the window to the clipboard (Ctrl+Shift+C)"),
+        )
+        self.quit_action = action(
+            self.tr("&Quit"),
+            self.close,
+            QKeySequence.StandardKey.Quit,
+            self.tr("Close gpuprof (Ctrl+Q)"),
+        )
+        self.pause_action = action(
+            self.tr("&Pause plots"),
+            self.set_paused,
+            "Ctrl+P",
+            self.tr("Freeze the plots; sampling goes on (Ctrl+P)"),
+            checkable=True,
+        )
+        self.about_action = action(
+            self.tr("&About gpuprof"),
+            self.show_about,
+            "F1",
+            self.tr("Versions of gpuprof, Qt, the driver and CUDA (F1)"),
+        )
 
         def choices(items: Any, checked: Any, slot: Callable[[Any], None]) -> QActionGroup:
             """A group of exclusive checkable actions: ``items`` are (value, title, tip[, shortcut])."""
@@ -955,32 +1080,65 @@ class MainWindow(QMainWindow):
 
         theme_tip = self.tr("Switch the colour theme (Ctrl+T toggles)")
         self.theme_actions = choices(
-            [("light", self.tr("&Light theme"), theme_tip), ("dark", self.tr("&Dark theme"), theme_tip)],
-            lambda name: name == self.theme.name, self.apply_theme)
+            [
+                ("light", self.tr("&Light theme"), theme_tip),
+                ("dark", self.tr("&Dark theme"), theme_tip),
+            ],
+            lambda name: name == self.theme.name,
+            self.apply_theme,
+        )
         self.toggle_theme_action = action(
-            self.tr("Toggle theme"), lambda: self.apply_theme(
-                "dark" if self.theme.name == "light" else "light"),
-            "Ctrl+T", self.tr("Switch between light and dark (Ctrl+T)"))
+            self.tr("Toggle theme"),
+            lambda: self.apply_theme("dark" if self.theme.name == "light" else "light"),
+            "Ctrl+T",
+            self.tr("Switch between light and dark (Ctrl+T)"),
+        )
         self.interval_actions = choices(
-            [(s, self.tr("%1 s").replace("%1", f"{s:g}"),
-              self.tr("Poll the GPUs every %1 s").replace("%1", f"{s:g}")) for s in INTERVALS_S],
-            lambda s: abs(s - self.interval_s) < 1e-9, self.set_interval)
+            [
+                (
+                    s,
+                    self.tr("%1 s").replace("%1", f"{s:g}"),
+                    self.tr("Poll the GPUs every %1 s").replace("%1", f"{s:g}"),
+                )
+                for s in INTERVALS_S
+            ],
+            lambda s: abs(s - self.interval_s) < 1e-9,
+            self.set_interval,
+        )
         language_tip = self.tr("Language of the app; takes effect at the next start")
         self.language_actions = choices(
-            [(code, title, language_tip)
-             for code, title in (("auto", self.tr("Automatic (from the system)")), *LANGUAGES.items())],
-            lambda code: code == self.settings.language, self.set_language)
+            [
+                (code, title, language_tip)
+                for code, title in (
+                    ("auto", self.tr("Automatic (from the system)")),
+                    *LANGUAGES.items(),
+                )
+            ],
+            lambda code: code == self.settings.language,
+            self.set_language,
+        )
         self.window_actions = choices(
-            [(s, time_window_label(s),
-              self.tr("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)), f"Ctrl+{n}")
-             for n, s in enumerate(TIME_WINDOWS_S, start=1)],
-            lambda s: s == self.state.time_window_s, self.set_time_window)
+            [
+                (
+                    s,
+                    time_window_label(s),
+                    self.tr("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)),
+                    f"Ctrl+{n}",
+                )
+                for n, s in enumerate(TIME_WINDOWS_S, start=1)
+            ],
+            lambda s: s == self.state.time_window_s,
+            self.set_time_window,
+        )
 
         for n in range(1, 10):
             a = QAction(self)
             a.setShortcut(QKeySequence(f"Alt+{n}"))
-            a.triggered.connect(lambda _=False, i=n - 1: self.tabs.setCurrentIndex(i)
-                                if i < self.tabs.count() else None)
+            a.triggered.connect(
+                lambda _=False, i=n - 1: (
+                    self.tabs.setCurrentIndex(i) if i < self.tabs.count() else None
+                )
+            )
             self.addAction(a)
 
     def _make_menus_and_toolbar(self) -> None:
@@ -1023,13 +1181,15 @@ class MainWindow(QMainWindow):
         for seconds in INTERVALS_S:
             self.interval_combo.addItem(self.tr("%1 s").replace("%1", f"{seconds:g}"), seconds)
         if self.interval_combo.findData(self.interval_s) < 0:
-            self.interval_combo.addItem(self.tr("%1 s").replace("%1", f"{self.interval_s:g}"),
-                                        self.interval_s)
+            self.interval_combo.addItem(
+                self.tr("%1 s").replace("%1", f"{self.interval_s:g}"), self.interval_s
+            )
         self.interval_combo.setCurrentIndex(self.interval_combo.findData(self.interval_s))
         self.interval_combo.setToolTip(self.tr("Sampling interval"))
         interval_label.setToolTip(self.interval_combo.toolTip())
         self.interval_combo.currentIndexChanged.connect(
-            lambda i: self.set_interval(float(self.interval_combo.itemData(i))))
+            lambda i: self.set_interval(float(self.interval_combo.itemData(i)))
+        )
         tools.addWidget(interval_label)
         tools.addWidget(self.interval_combo)
         tools.addSeparator()

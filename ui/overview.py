@@ -85,7 +85,9 @@ class GpuCard(_Card):
         self.util = QLabel(NA, self)
         self.util.setObjectName("bigNumber")
         self.util.setMinimumWidth(80)
-        self.util.setToolTip(self.tr("GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)"))
+        self.util.setToolTip(
+            self.tr("GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)")
+        )
         util_row.addWidget(self.util)
         self.spark = Sparkline(colour, y_max=100.0, parent=self)
         self.spark.setToolTip(self.tr("GPU utilization over the last 2 minutes"))
@@ -93,30 +95,53 @@ class GpuCard(_Card):
         self.body.addLayout(util_row)
 
         self.mem = MeterBar(colour, self)
-        self._row(self.tr("Memory"), self.mem, self.tr("Memory used of total (nvidia-smi: Memory-Usage)"))
+        self._row(
+            self.tr("Memory"), self.mem, self.tr("Memory used of total (nvidia-smi: Memory-Usage)")
+        )
         self.power = MeterBar(colour, self)
-        self._row(self.tr("Power"), self.power, self.tr("Power draw against the enforced power limit"))
+        self._row(
+            self.tr("Power"), self.power, self.tr("Power draw against the enforced power limit")
+        )
         self.temp = MeterBar(colour, self)
-        self._row(self.tr("Temp"), self.temp,
-                  self.tr("GPU temperature; the red tick is the slowdown threshold"))
+        self._row(
+            self.tr("Temp"),
+            self.temp,
+            self.tr("GPU temperature; the red tick is the slowdown threshold"),
+        )
         self.clock = MeterBar(colour, self)
         self._row(self.tr("SM clock"), self.clock, self.tr("SM clock against its maximum"))
         self.badge = QLabel(self.tr("none"), self)
         self.badge.setObjectName("badge")
-        self._row(self.tr("Throttle"), self.badge,
-                  self.tr("Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)"),
-                  compact=True)
+        self._row(
+            self.tr("Throttle"),
+            self.badge,
+            self.tr("Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)"),
+            compact=True,
+        )
         self.pcie = QLabel(NA, self)
         self.pcie.setTextFormat(Qt.TextFormat.PlainText)
-        self._row(self.tr("PCIe"), self.pcie,
-                  self.tr("PCIe link generation and width now, against the maximum. An idle GPU "
-                          "lowers its link generation to save power; check under load."))
+        self._row(
+            self.tr("PCIe"),
+            self.pcie,
+            self.tr(
+                "PCIe link generation and width now, against the maximum. An idle GPU "
+                "lowers its link generation to save power; check under load."
+            ),
+        )
 
-    def update_card(self, sample: GpuSample | None, info: DeviceInfo | None,
-                    spark: np.ndarray | None, lost: bool = False) -> None:
+    def update_card(
+        self,
+        sample: GpuSample | None,
+        info: DeviceInfo | None,
+        spark: np.ndarray | None,
+        lost: bool = False,
+    ) -> None:
         name = info.name if info is not None else ""
-        self.title.setText(self.tr("GPU %1 · %2").replace("%1", str(self.index)).replace("%2", name)
-                           if name else self.tr("GPU %1").replace("%1", str(self.index)))
+        self.title.setText(
+            self.tr("GPU %1 · %2").replace("%1", str(self.index)).replace("%2", name)
+            if name
+            else self.tr("GPU %1").replace("%1", str(self.index))
+        )
         if spark is not None:
             self.spark.set_values(spark)
         lost = lost or (sample is not None and sample.lost)
@@ -124,9 +149,13 @@ class GpuCard(_Card):
             self.setEnabled(False)
             self.lost_badge.setText(self.tr("LOST") if lost else self.tr("NO DATA"))
             self.lost_badge.setToolTip(
-                self.tr("The GPU fell off the bus or stopped answering. Check dmesg for Xid "
-                        "errors; a reset or reboot is usually needed.") if lost else
-                self.tr("This GPU is missing from the latest sample."))
+                self.tr(
+                    "The GPU fell off the bus or stopped answering. Check dmesg for Xid "
+                    "errors; a reset or reboot is usually needed."
+                )
+                if lost
+                else self.tr("This GPU is missing from the latest sample.")
+            )
             self.lost_badge.show()
             self.util.setText(NA)
             return
@@ -138,24 +167,27 @@ class GpuCard(_Card):
             f"{fmt_bytes(sample.mem_used_bytes)} / {fmt_bytes(sample.mem_total_bytes)}",
         )
         limit = sample.power_enforced_limit_w or sample.power_limit_w
-        self.power.set_value(_frac(sample.power_w, limit),
-                             f"{fmt_num(sample.power_w, 'W')} / {fmt_num(limit, 'W')}")
+        self.power.set_value(
+            _frac(sample.power_w, limit), f"{fmt_num(sample.power_w, 'W')} / {fmt_num(limit, 'W')}"
+        )
         slowdown = info.temp_slowdown_c if info is not None else None
         top = (slowdown + 10.0) if slowdown else 100.0
         temp_text = fmt_num(sample.temp_gpu_c, "°C")
         if slowdown:
             temp_text += "  " + self.tr("(slowdown %1)").replace("%1", fmt_num(slowdown, "°C"))
-        self.temp.set_value(_frac(sample.temp_gpu_c, top), temp_text,
-                            mark=_frac(slowdown, top))
+        self.temp.set_value(_frac(sample.temp_gpu_c, top), temp_text, mark=_frac(slowdown, top))
         clock_max = info.sm_clock_max_mhz if info is not None else None
-        self.clock.set_value(_frac(sample.clock_sm_mhz, clock_max),
-                             f"{fmt_num(sample.clock_sm_mhz, 'MHz')} / {fmt_num(clock_max, 'MHz')}")
+        self.clock.set_value(
+            _frac(sample.clock_sm_mhz, clock_max),
+            f"{fmt_num(sample.clock_sm_mhz, 'MHz')} / {fmt_num(clock_max, 'MHz')}",
+        )
         self.pcie.setText(self._pcie_text(sample, info))
         if sample.throttle_reasons:
             reasons = ", ".join(sample.throttle_reasons)
             self.badge.setText(reasons)
             self.badge.setStyleSheet(
-                f"background: {throttle_colour(sample.throttle_reasons[0])}; color: black;")
+                f"background: {throttle_colour(sample.throttle_reasons[0])}; color: black;"
+            )
         else:
             self.badge.setText(self.tr("none"))
             self.badge.setStyleSheet("")
@@ -168,8 +200,11 @@ class GpuCard(_Card):
 
         now = link(sample.pcie_gen, sample.pcie_width)
         if info is not None and (info.pcie_gen_max or info.pcie_width_max):
-            return self.tr("%1 (max %2)").replace("%1", now).replace(
-                "%2", link(info.pcie_gen_max, info.pcie_width_max))
+            return (
+                self.tr("%1 (max %2)")
+                .replace("%1", now)
+                .replace("%2", link(info.pcie_gen_max, info.pcie_width_max))
+            )
         return now
 
 
@@ -200,7 +235,9 @@ class HostCard(_Card):
         self._row(self.tr("Load"), self.load, self.tr("Load average over 1, 5 and 15 minutes"))
         self.io = QLabel(NA, self)
         self.io.setWordWrap(True)
-        self._row(self.tr("I/O"), self.io, self.tr("Disk read/write and network receive/send rates"))
+        self._row(
+            self.tr("I/O"), self.io, self.tr("Disk read/write and network receive/send rates")
+        )
 
     def update_card(self, host: HostSample | None, hostname: str, spark: np.ndarray | None) -> None:
         if hostname:
@@ -211,15 +248,19 @@ class HostCard(_Card):
             return
         self.cpu.setText(fmt_pct(host.cpu_pct))
         used = host.mem_used_bytes
-        self.ram.set_value(_frac(used, host.mem_total_bytes),
-                           f"{fmt_bytes(used)} / {fmt_bytes(host.mem_total_bytes)}")
+        self.ram.set_value(
+            _frac(used, host.mem_total_bytes),
+            f"{fmt_bytes(used)} / {fmt_bytes(host.mem_total_bytes)}",
+        )
         if host.load_avg is not None:
             self.load.setText("  ".join(f"{v:.2f}" for v in host.load_avg))
-        self.io.setText(self.tr("disk %1 read / %2 write\nnet %3 in / %4 out")
-                        .replace("%1", fmt_rate(host.disk_read_bytes_s))
-                        .replace("%2", fmt_rate(host.disk_write_bytes_s))
-                        .replace("%3", fmt_rate(host.net_rx_bytes_s))
-                        .replace("%4", fmt_rate(host.net_tx_bytes_s)))
+        self.io.setText(
+            self.tr("disk %1 read / %2 write\nnet %3 in / %4 out")
+            .replace("%1", fmt_rate(host.disk_read_bytes_s))
+            .replace("%2", fmt_rate(host.disk_write_bytes_s))
+            .replace("%3", fmt_rate(host.net_rx_bytes_s))
+            .replace("%4", fmt_rate(host.net_tx_bytes_s))
+        )
 
 
 class OverviewTab(QWidget):
@@ -304,10 +345,17 @@ class OverviewTab(QWidget):
         lost = set(state.status.lost_gpus)
         for i, card in self.cards.items():
             sample = samples.get(i)
-            spark = None if t1 is None or math.isnan(t1) else self._spark(
-                i, "util_gpu_pct", t1, card.spark.width() // 2)
+            spark = (
+                None
+                if t1 is None or math.isnan(t1)
+                else self._spark(i, "util_gpu_pct", t1, card.spark.width() // 2)
+            )
             card.update_card(sample, state.devices.get(i), spark, lost=i in lost)
-        host_spark = None if t1 is None else self._spark(None, "cpu_pct", t1,
-                                                         self.host_card.spark.width() // 2)
-        self.host_card.update_card(snap.host if snap is not None else None,
-                                   state.system.hostname, host_spark)
+        host_spark = (
+            None
+            if t1 is None
+            else self._spark(None, "cpu_pct", t1, self.host_card.spark.width() // 2)
+        )
+        self.host_card.update_card(
+            snap.host if snap is not None else None, state.system.hostname, host_spark
+        )

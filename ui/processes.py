@@ -74,8 +74,9 @@ class ProcessModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         attr, header = COLUMNS[section]
@@ -109,7 +110,11 @@ class ProcessModel(QAbstractTableModel):
                 return row.cmdline or NA
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and attr in (
-                "pid", "gpu_index", "gpu_mem_bytes", "sm_util_pct"):
+            "pid",
+            "gpu_index",
+            "gpu_mem_bytes",
+            "sm_util_pct",
+        ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and attr == "gpu_index":
             return QColor(gpu_colour(row.gpu_index))
@@ -117,7 +122,9 @@ class ProcessModel(QAbstractTableModel):
 
     def set_processes(self, rows: tuple[ProcessSample, ...] | list[ProcessSample]) -> None:
         rows = list(rows)
-        same_keys = [(r.pid, r.gpu_index) for r in rows] == [(r.pid, r.gpu_index) for r in self._rows]
+        same_keys = [(r.pid, r.gpu_index) for r in rows] == [
+            (r.pid, r.gpu_index) for r in self._rows
+        ]
         if same_keys and rows:
             # Same processes: update in place so the selection and scroll position stay.
             self._rows = rows
@@ -189,7 +196,10 @@ class ProcessesTab(QWidget):
             return
         self.model.set_processes(snap.processes)
         if not self.state.status.process_info_permitted:
-            self.note.setText(self.tr("Process details need more permissions: some rows are "
-                                      "missing names or users."))
+            self.note.setText(
+                self.tr(
+                    "Process details need more permissions: some rows are missing names or users."
+                )
+            )
         else:
             self.note.setText(self.tr("%1 processes").replace("%1", str(len(snap.processes))))

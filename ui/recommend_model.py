@@ -72,55 +72,168 @@ def _num(value: float | None) -> float:
 # cell's tooltip repeats it with the source.
 _Col = tuple[str, str, str, Callable[[RecommendationRow], str], Callable[[RecommendationRow], Any]]
 COLUMNS: tuple[_Col, ...] = (
-    ("rank", N_("#"), N_("Rank: fitting first, then the objective (cheapest or fastest)"),
-     lambda r: str(r.rank) if r.rank else "—", lambda r: r.rank if r.rank else _INF),
-    ("pareto", N_("★"), N_("★ = on the Pareto front of time against cost: nothing else is both "
-     "faster and cheaper"), lambda r: "★" if r.pareto else "", lambda r: 0 if r.pareto else 1),
-    ("provider", N_("Provider"), N_("Cloud provider (\"local\" is this machine)"),
-     lambda r: r.instance.provider, lambda r: r.instance.provider.lower()),
-    ("instance", N_("Instance"), N_("Instance type; \"N×\" when the job needs N nodes"),
-     _instance, lambda r: _instance(r).lower()),
-    ("region", N_("Region"), N_("Region of the price"),
-     lambda r: r.instance.region or NA, lambda r: r.instance.region.lower()),
-    ("gpus", N_("GPUs"), N_("GPUs in the whole configuration (all nodes) and their model"),
-     _gpus, lambda r: r.gpus_total),
-    ("memory", N_("Memory / GPU"), N_("Memory the workload needs per GPU / memory each GPU has"),
-     _memory, lambda r: r.mem_need_per_gpu_bytes / r.mem_per_gpu_bytes
-     if r.mem_per_gpu_bytes else _INF),
-    ("fits", N_("Fits"), N_("Whether the workload fits in GPU memory with 15% headroom"),
-     lambda r: _t("yes") if r.fits else _t("no"), lambda r: 0 if r.fits else 1),
-    ("hours", N_("Time"), N_("Estimated wall-clock time of the job, hours (spot: +10% for restarts)"),
-     lambda r: fmt_hours(r.hours), lambda r: _num(r.hours)),
-    ("speedup", N_("vs here"), N_("How many times faster than this machine (> 1: faster)"),
-     lambda r: _speedup(r.speedup_vs_local), lambda r: _num(r.speedup_vs_local)),
-    ("cost", N_("Job cost"), N_("Cost of the whole job on the basis used for ranking (on-demand, or "
-     "spot when spot is allowed and offered), USD"),
-     lambda r: _usd(r.cost_usd) + (" " + _t("spot") if r.cost_basis == "spot" and r.cost_usd
-                                   is not None else ""), lambda r: _num(r.cost_usd)),
-    ("per_hour", N_("$/h"), N_("Price per hour of all nodes on the ranking basis, USD/h"),
-     lambda r: _usd(r.price_per_hour_usd) + "/h" if r.price_per_hour_usd is not None else NA,
-     lambda r: _num(r.price_per_hour_usd)),
-    ("as_of", N_("Prices as of"), N_("Date of the prices in this row (prices change; check the provider)"),
-     lambda r: r.instance.as_of or NA, lambda r: r.instance.as_of),
-    ("ondemand", N_("On-demand"), N_("Whole job at the on-demand price, USD"),
-     lambda r: _usd(r.cost_ondemand_usd), lambda r: _num(r.cost_ondemand_usd)),
-    ("spot", N_("Spot"), N_("Whole job at the spot price (+10% time for checkpoints and "
-     "interruptions), USD"), lambda r: _usd(r.cost_spot_usd), lambda r: _num(r.cost_spot_usd)),
-    ("reserved1", N_("Reserved 1y"), N_("Whole job at the 1-year reserved price, USD"),
-     lambda r: _usd(r.cost_reserved_1y_usd), lambda r: _num(r.cost_reserved_1y_usd)),
-    ("reserved3", N_("Reserved 3y"), N_("Whole job at the 3-year reserved price, USD"),
-     lambda r: _usd(r.cost_reserved_3y_usd), lambda r: _num(r.cost_reserved_3y_usd)),
-    ("efficiency", N_("Efficiency"), N_("Share of the spec peak the job achieves: base × multi-GPU "
-     "scaling; \"measured\" when benchmarked on this machine"),
-     lambda r: (fmt_pct(r.efficiency * 100) + (" " + _t("measured") if r.efficiency_measured
-                                                else "")) if r.efficiency is not None else NA,
-     lambda r: _num(r.efficiency)),
-    ("pflop", N_("$/PFLOP-h"), N_("USD per achieved PFLOP-hour (price per hour ÷ achieved PFLOP/s)"),
-     lambda r: _usd(r.usd_per_pflop_hour), lambda r: _num(r.usd_per_pflop_hour)),
+    (
+        "rank",
+        N_("#"),
+        N_("Rank: fitting first, then the objective (cheapest or fastest)"),
+        lambda r: str(r.rank) if r.rank else "—",
+        lambda r: r.rank if r.rank else _INF,
+    ),
+    (
+        "pareto",
+        N_("★"),
+        N_("★ = on the Pareto front of time against cost: nothing else is both faster and cheaper"),
+        lambda r: "★" if r.pareto else "",
+        lambda r: 0 if r.pareto else 1,
+    ),
+    (
+        "provider",
+        N_("Provider"),
+        N_('Cloud provider ("local" is this machine)'),
+        lambda r: r.instance.provider,
+        lambda r: r.instance.provider.lower(),
+    ),
+    (
+        "instance",
+        N_("Instance"),
+        N_('Instance type; "N×" when the job needs N nodes'),
+        _instance,
+        lambda r: _instance(r).lower(),
+    ),
+    (
+        "region",
+        N_("Region"),
+        N_("Region of the price"),
+        lambda r: r.instance.region or NA,
+        lambda r: r.instance.region.lower(),
+    ),
+    (
+        "gpus",
+        N_("GPUs"),
+        N_("GPUs in the whole configuration (all nodes) and their model"),
+        _gpus,
+        lambda r: r.gpus_total,
+    ),
+    (
+        "memory",
+        N_("Memory / GPU"),
+        N_("Memory the workload needs per GPU / memory each GPU has"),
+        _memory,
+        lambda r: r.mem_need_per_gpu_bytes / r.mem_per_gpu_bytes if r.mem_per_gpu_bytes else _INF,
+    ),
+    (
+        "fits",
+        N_("Fits"),
+        N_("Whether the workload fits in GPU memory with 15% headroom"),
+        lambda r: _t("yes") if r.fits else _t("no"),
+        lambda r: 0 if r.fits else 1,
+    ),
+    (
+        "hours",
+        N_("Time"),
+        N_("Estimated wall-clock time of the job, hours (spot: +10% for restarts)"),
+        lambda r: fmt_hours(r.hours),
+        lambda r: _num(r.hours),
+    ),
+    (
+        "speedup",
+        N_("vs here"),
+        N_("How many times faster than this machine (> 1: faster)"),
+        lambda r: _speedup(r.speedup_vs_local),
+        lambda r: _num(r.speedup_vs_local),
+    ),
+    (
+        "cost",
+        N_("Job cost"),
+        N_(
+            "Cost of the whole job on the basis used for ranking (on-demand, or "
+            "spot when spot is allowed and offered), USD"
+        ),
+        lambda r: (
+            _usd(r.cost_usd)
+            + (" " + _t("spot") if r.cost_basis == "spot" and r.cost_usd is not None else "")
+        ),
+        lambda r: _num(r.cost_usd),
+    ),
+    (
+        "per_hour",
+        N_("$/h"),
+        N_("Price per hour of all nodes on the ranking basis, USD/h"),
+        lambda r: _usd(r.price_per_hour_usd) + "/h" if r.price_per_hour_usd is not None else NA,
+        lambda r: _num(r.price_per_hour_usd),
+    ),
+    (
+        "as_of",
+        N_("Prices as of"),
+        N_("Date of the prices in this row (prices change; check the provider)"),
+        lambda r: r.instance.as_of or NA,
+        lambda r: r.instance.as_of,
+    ),
+    (
+        "ondemand",
+        N_("On-demand"),
+        N_("Whole job at the on-demand price, USD"),
+        lambda r: _usd(r.cost_ondemand_usd),
+        lambda r: _num(r.cost_ondemand_usd),
+    ),
+    (
+        "spot",
+        N_("Spot"),
+        N_("Whole job at the spot price (+10% time for checkpoints and interruptions), USD"),
+        lambda r: _usd(r.cost_spot_usd),
+        lambda r: _num(r.cost_spot_usd),
+    ),
+    (
+        "reserved1",
+        N_("Reserved 1y"),
+        N_("Whole job at the 1-year reserved price, USD"),
+        lambda r: _usd(r.cost_reserved_1y_usd),
+        lambda r: _num(r.cost_reserved_1y_usd),
+    ),
+    (
+        "reserved3",
+        N_("Reserved 3y"),
+        N_("Whole job at the 3-year reserved price, USD"),
+        lambda r: _usd(r.cost_reserved_3y_usd),
+        lambda r: _num(r.cost_reserved_3y_usd),
+    ),
+    (
+        "efficiency",
+        N_("Efficiency"),
+        N_(
+            "Share of the spec peak the job achieves: base × multi-GPU "
+            'scaling; "measured" when benchmarked on this machine'
+        ),
+        lambda r: (
+            (fmt_pct(r.efficiency * 100) + (" " + _t("measured") if r.efficiency_measured else ""))
+            if r.efficiency is not None
+            else NA
+        ),
+        lambda r: _num(r.efficiency),
+    ),
+    (
+        "pflop",
+        N_("$/PFLOP-h"),
+        N_("USD per achieved PFLOP-hour (price per hour ÷ achieved PFLOP/s)"),
+        lambda r: _usd(r.usd_per_pflop_hour),
+        lambda r: _num(r.usd_per_pflop_hour),
+    ),
 )
 _KEYS = tuple(c[0] for c in COLUMNS)
-_RIGHT = {"rank", "hours", "cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour",
-          "efficiency", "pflop", "speedup", "memory"}
+_RIGHT = {
+    "rank",
+    "hours",
+    "cost",
+    "ondemand",
+    "spot",
+    "reserved1",
+    "reserved3",
+    "per_hour",
+    "efficiency",
+    "pflop",
+    "speedup",
+    "memory",
+}
 _PRICE_KEYS = {"cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour"}
 
 
@@ -199,8 +312,9 @@ class RecommendModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -243,12 +357,17 @@ class RecommendModel(QAbstractTableModel):
         inst = r.instance
         if key in _PRICE_KEYS:
             as_of = inst.as_of or _t("unknown date")
-            return _t("Price as of %1 — source: %2").replace("%1", as_of).replace(
-                "%2", inst.source or NA)
+            return (
+                _t("Price as of %1 — source: %2")
+                .replace("%1", as_of)
+                .replace("%2", inst.source or NA)
+            )
         if key == "fits" and not r.fits:
-            return _t("Needs %1 per GPU; the GPU has %2").replace(
-                "%1", fmt_bytes(r.mem_need_per_gpu_bytes)).replace(
-                "%2", fmt_bytes(r.mem_per_gpu_bytes))
+            return (
+                _t("Needs %1 per GPU; the GPU has %2")
+                .replace("%1", fmt_bytes(r.mem_need_per_gpu_bytes))
+                .replace("%2", fmt_bytes(r.mem_per_gpu_bytes))
+            )
         if key == "efficiency":
             return r.efficiency_source
         if key == "instance":

@@ -56,11 +56,16 @@ class CostTimeScatter(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.view = pg.PlotWidget(self, axisItems={"bottom": LogAxis("bottom"),
-                                                   "left": LogAxis("left")})
-        self.view.setToolTip(_t("Each point is one configuration that fits: estimated time "
-                                "against job cost, both on log scales. Orange points joined by a "
-                                "line are the Pareto front. Click a point to select its row."))
+        self.view = pg.PlotWidget(
+            self, axisItems={"bottom": LogAxis("bottom"), "left": LogAxis("left")}
+        )
+        self.view.setToolTip(
+            _t(
+                "Each point is one configuration that fits: estimated time "
+                "against job cost, both on log scales. Orange points joined by a "
+                "line are the Pareto front. Click a point to select its row."
+            )
+        )
         self.plot: pg.PlotItem = self.view.getPlotItem()
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -74,17 +79,33 @@ class CostTimeScatter(QWidget):
         self.plot.getAxis("left").setWidth(64)
 
         self.points = pg.ScatterPlotItem(
-            size=7, pen=pg.mkPen(None), brush=pg.mkBrush(QColor(_POINT).lighter(110)),
-            hoverable=True, hoverSize=10, tip=self._tip)
+            size=7,
+            pen=pg.mkPen(None),
+            brush=pg.mkBrush(QColor(_POINT).lighter(110)),
+            hoverable=True,
+            hoverSize=10,
+            tip=self._tip,
+        )
         self.front = pg.PlotCurveItem(pen=pg.mkPen(_PARETO, width=1.5))
         self.pareto_points = pg.ScatterPlotItem(
-            size=11, symbol="star", pen=pg.mkPen("#7a2e00", width=0.8), brush=pg.mkBrush(_PARETO),
-            hoverable=True, hoverSize=14, tip=self._tip)
+            size=11,
+            symbol="star",
+            pen=pg.mkPen("#7a2e00", width=0.8),
+            brush=pg.mkBrush(_PARETO),
+            hoverable=True,
+            hoverSize=14,
+            tip=self._tip,
+        )
         self.selected = pg.ScatterPlotItem(
-            size=18, symbol="o", pen=pg.mkPen(_SELECTED, width=2), brush=pg.mkBrush(None))
+            size=18, symbol="o", pen=pg.mkPen(_SELECTED, width=2), brush=pg.mkBrush(None)
+        )
         self.local_line = pg.InfiniteLine(
-            angle=90, movable=False, pen=pg.mkPen(_LOCAL, width=1.5, style=Qt.PenStyle.DashLine),
-            label=_t("this machine"), labelOpts={"position": 0.92, "color": _LOCAL})
+            angle=90,
+            movable=False,
+            pen=pg.mkPen(_LOCAL, width=1.5, style=Qt.PenStyle.DashLine),
+            label=_t("this machine"),
+            labelOpts={"position": 0.92, "color": _LOCAL},
+        )
         for item in (self.points, self.front, self.pareto_points, self.selected):
             self.plot.addItem(item)
         self.plot.addItem(self.local_line, ignoreBounds=True)
@@ -114,8 +135,11 @@ class CostTimeScatter(QWidget):
         self._rows.clear()
         self._xy.clear()
         if points is None:
-            points = [(r.hours, r.cost_usd, r.pareto) for r in rows
-                      if r.viable and r.hours is not None and r.cost_usd is not None]
+            points = [
+                (r.hours, r.cost_usd, r.pareto)
+                for r in rows
+                if r.viable and r.hours is not None and r.cost_usd is not None
+            ]
         # Vectorized: a 10,000-row catalog gives thousands of points on every form change.
         arr = np.array(points, dtype=float).reshape(-1, 3)
         ok = (arr[:, 0] > 0) & (arr[:, 1] > 0) & np.isfinite(arr[:, 0]) & np.isfinite(arr[:, 1])
@@ -124,8 +148,10 @@ class CostTimeScatter(QWidget):
         ys = np.log10(arr[:, 1])
         front = arr[:, 2] > 0
         idx = np.full(len(arr), -1, dtype=np.int64)
-        position = {(h, c): k for k, (h, c) in enumerate(zip(arr[:, 0].tolist(),
-                                                               arr[:, 1].tolist(), strict=True))}
+        position = {
+            (h, c): k
+            for k, (h, c) in enumerate(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), strict=True))
+        }
         for i, r in enumerate(rows):
             if not r.viable or r.hours is None or r.cost_usd is None:
                 continue
@@ -147,16 +173,18 @@ class CostTimeScatter(QWidget):
         self.selected.setData(x=[], y=[])
         if local_hours is not None and local_hours > 0 and math.isfinite(local_hours):
             self.local_line.show()
-            self.local_line.label.setFormat(_t("this machine: %1").replace(
-                "%1", fmt_hours(local_hours)))
+            self.local_line.label.setFormat(
+                _t("this machine: %1").replace("%1", fmt_hours(local_hours))
+            )
             self.local_line.setValue(math.log10(local_hours))
             self.local_line.label.valueChanged()
         else:
             self.local_line.hide()
         self._autorange(xs, ys, local_hours)
 
-    def _autorange(self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64],
-                   local_hours: float | None) -> None:
+    def _autorange(
+        self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], local_hours: float | None
+    ) -> None:
         if not len(xs):
             self.plot.setXRange(0, 2, padding=0)
             self.plot.setYRange(1, 4, padding=0)
@@ -197,11 +225,15 @@ class CostTimeScatter(QWidget):
     def _tip(self, x: float, y: float, data: Any) -> str:
         r = self._rows.get(int(data)) if data is not None else None
         if r is None:
-            return _t("%1 · %2 (beyond the table's rows)").replace(
-                "%1", fmt_hours(10.0 ** x)).replace("%2", fmt_usd(10.0 ** y, digits=0))
-        return (f"{r.label} — {r.instance.region or '?'}\n"
-                f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}"
-                + (" ★" if r.pareto else ""))
+            return (
+                _t("%1 · %2 (beyond the table's rows)")
+                .replace("%1", fmt_hours(10.0**x))
+                .replace("%2", fmt_usd(10.0**y, digits=0))
+            )
+        return (
+            f"{r.label} — {r.instance.region or '?'}\n"
+            f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}" + (" ★" if r.pareto else "")
+        )
 
     def apply_theme(self, theme: Theme) -> None:
         self.view.setBackground(theme.plot_bg)

@@ -13,8 +13,15 @@ from pathlib import Path
 __all__ = ["main", "render"]
 
 
-def render(out: Path, *, preset: str, size: tuple[int, int], local: list[str],
-           theme: str = "light", select_row: int = 0) -> Path:
+def render(
+    out: Path,
+    *,
+    preset: str,
+    size: tuple[int, int],
+    local: list[str],
+    theme: str = "light",
+    select_row: int = 0,
+) -> Path:
     from .app import offscreen_app, save_png
     from .recommend_tab import RecommendTab
 
@@ -46,8 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--row", type=int, default=0, help="model row to select")
     args = p.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
-    render(args.out, preset=args.preset, size=(w, h), local=args.local, theme=args.theme,
-           select_row=args.row)
+    render(
+        args.out,
+        preset=args.preset,
+        size=(w, h),
+        local=args.local,
+        theme=args.theme,
+        select_row=args.row,
+    )
     print(args.out)
     return 0
 

@@ -176,9 +176,14 @@ class RecommendTab(QWidget):
         }
         for key, w in self._presets.items():
             self.preset.addItem(preset_names.get(key, w.name), key)
-            self.preset.setItemData(self.preset.count() - 1, self.tr(w.name), Qt.ItemDataRole.ToolTipRole)
-        self.preset.setToolTip(self.tr("Fill the form with one of the seed documents' scenarios; "
-                                       "edit any field afterwards"))
+            self.preset.setItemData(
+                self.preset.count() - 1, self.tr(w.name), Qt.ItemDataRole.ToolTipRole
+            )
+        self.preset.setToolTip(
+            self.tr(
+                "Fill the form with one of the seed documents' scenarios; edit any field afterwards"
+            )
+        )
         self.preset_note = QLabel()
         self.preset_note.setObjectName("muted")
         self.preset_note.setWordWrap(True)
@@ -194,14 +199,22 @@ class RecommendTab(QWidget):
             ("render", self.tr("Rendering")),
         ):
             self.scenario.addItem(label, key)
-        self.scenario.setToolTip(self.tr("What the job does: it decides the memory model "
-                                         "(training keeps gradients and optimizer state) and "
-                                         "the FLOPs per token"))
+        self.scenario.setToolTip(
+            self.tr(
+                "What the job does: it decides the memory model "
+                "(training keeps gradients and optimizer state) and "
+                "the FLOPs per token"
+            )
+        )
         self.precision = QComboBox()
         for key in ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4"):
             self.precision.addItem(key.upper(), key)
-        self.precision.setToolTip(self.tr("Numeric precision of weights and math; sets bytes per "
-                                          "parameter and which spec peak applies"))
+        self.precision.setToolTip(
+            self.tr(
+                "Numeric precision of weights and math; sets bytes per "
+                "parameter and which spec peak applies"
+            )
+        )
 
         def line(tip: str, placeholder: str = "") -> QLineEdit:
             edit = QLineEdit()
@@ -211,11 +224,16 @@ class RecommendTab(QWidget):
             return edit
 
         self.params = line(self.tr("Model parameters, e.g. 7B, 70e9, 25.6M"), self.tr("e.g. 7B"))
-        self.tokens = line(self.tr("Tokens to train on, or to generate for inference "
-                                   "(e.g. 2e10, 200B); leave empty when counting samples"),
-                           self.tr("e.g. 200B"))
-        self.samples = line(self.tr("Samples (images, queries, frames) instead of tokens"),
-                            self.tr("optional"))
+        self.tokens = line(
+            self.tr(
+                "Tokens to train on, or to generate for inference "
+                "(e.g. 2e10, 200B); leave empty when counting samples"
+            ),
+            self.tr("e.g. 200B"),
+        )
+        self.samples = line(
+            self.tr("Samples (images, queries, frames) instead of tokens"), self.tr("optional")
+        )
         self.epochs = QDoubleSpinBox()
         self.epochs.setRange(0.01, 100000.0)
         self.epochs.setDecimals(2)
@@ -228,39 +246,61 @@ class RecommendTab(QWidget):
         self.batch = QSpinBox()
         self.batch.setRange(0, 1 << 20)
         self.batch.setSpecialValueText(self.tr("auto"))
-        self.batch.setToolTip(self.tr("Global batch in sequences per step (training) or "
-                                      "concurrent sequences (inference); auto: 1024 / 16"))
-        self.throughput = line(self.tr("Target tokens or samples per second (serving); it "
-                                       "becomes a deadline for the amount of work"),
-                               self.tr("optional, per second"))
-        self.flops_per_sample = line(self.tr("FLOPs per sample (CNNs, per-query inference); "
-                                             "overrides 2·N / 6·N per token"),
-                                     self.tr("optional"))
-        self.flops_total = line(self.tr("Total FLOPs of the job (HPC, rendering); overrides "
-                                        "the count from parameters"), self.tr("optional"))
+        self.batch.setToolTip(
+            self.tr(
+                "Global batch in sequences per step (training) or "
+                "concurrent sequences (inference); auto: 1024 / 16"
+            )
+        )
+        self.throughput = line(
+            self.tr(
+                "Target tokens or samples per second (serving); it "
+                "becomes a deadline for the amount of work"
+            ),
+            self.tr("optional, per second"),
+        )
+        self.flops_per_sample = line(
+            self.tr("FLOPs per sample (CNNs, per-query inference); overrides 2·N / 6·N per token"),
+            self.tr("optional"),
+        )
+        self.flops_total = line(
+            self.tr("Total FLOPs of the job (HPC, rendering); overrides the count from parameters"),
+            self.tr("optional"),
+        )
         self.working_set = QDoubleSpinBox()
         self.working_set.setRange(0.0, 1e6)
         self.working_set.setDecimals(1)
         self.working_set.setSuffix(" GiB")
-        self.working_set.setToolTip(self.tr("Data an HPC or rendering job keeps in GPU memory, "
-                                            "split across the GPUs"))
-        self.deadline = line(self.tr("Finish within, e.g. 72h, 3d, 90m; empty: no deadline"),
-                             self.tr("e.g. 72h"))
-        self.budget = line(self.tr("Money for the whole job in USD, e.g. 5000 or 5k; empty: "
-                                   "no budget"), self.tr("e.g. 5000"))
+        self.working_set.setToolTip(
+            self.tr("Data an HPC or rendering job keeps in GPU memory, split across the GPUs")
+        )
+        self.deadline = line(
+            self.tr("Finish within, e.g. 72h, 3d, 90m; empty: no deadline"), self.tr("e.g. 72h")
+        )
+        self.budget = line(
+            self.tr("Money for the whole job in USD, e.g. 5000 or 5k; empty: no budget"),
+            self.tr("e.g. 5000"),
+        )
         self.node_limit = QSpinBox()
         self.node_limit.setRange(1, 4096)
         self.node_limit.setValue(16)
         self.node_limit.setToolTip(self.tr("Most nodes (instances) one job may span"))
         self.spot = QCheckBox(self.tr("Spot / preemptible allowed"))
-        self.spot.setToolTip(self.tr("Rank by the spot price where offered (+10% time for "
-                                     "checkpoints and interruptions)"))
+        self.spot.setToolTip(
+            self.tr(
+                "Rank by the spot price where offered (+10% time for checkpoints and interruptions)"
+            )
+        )
         self.objective = QComboBox()
         self.objective.addItem(self.tr("Auto"), "auto")
         self.objective.addItem(self.tr("Cheapest that meets the deadline"), "cheapest")
         self.objective.addItem(self.tr("Fastest within the budget"), "fastest")
-        self.objective.setToolTip(self.tr("How to order the configurations that fit; auto: "
-                                          "cheapest with a deadline, fastest with only a budget"))
+        self.objective.setToolTip(
+            self.tr(
+                "How to order the configurations that fit; auto: "
+                "cheapest with a deadline, fastest with only a budget"
+            )
+        )
         self.form_error = QLabel()
         self.form_error.setWordWrap(True)
         self.form_error.setTextFormat(Qt.TextFormat.PlainText)
@@ -328,7 +368,8 @@ class RecommendTab(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for combo in (self.preset, self.scenario, self.precision, self.objective):
             combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(10)
         return scroll
 
@@ -370,10 +411,14 @@ class RecommendTab(QWidget):
             raise ValueError("; ".join(bad))
         scenario = str(self.scenario.currentData())
         values.update(
-            scenario=scenario, precision=str(self.precision.currentData()),
-            epochs=self.epochs.value(), seq_len=self.seq_len.value(),
-            batch=self.batch.value() or None, working_set_bytes=self.working_set.value() * 2**30,
-            node_limit=self.node_limit.value(), spot=self.spot.isChecked(),
+            scenario=scenario,
+            precision=str(self.precision.currentData()),
+            epochs=self.epochs.value(),
+            seq_len=self.seq_len.value(),
+            batch=self.batch.value() or None,
+            working_set_bytes=self.working_set.value() * 2**30,
+            node_limit=self.node_limit.value(),
+            spot=self.spot.isChecked(),
         )
         if values["params"] is None:
             if scenario not in ("hpc-fp64", "render"):
@@ -420,19 +465,26 @@ class RecommendTab(QWidget):
         self.region_filter.setToolTip(self.tr("Rank only instances priced in this region"))
         self.region_filter.setMinimumContentsLength(14)
         self.spot_filter = QCheckBox(self.tr("Only with a spot price"))
-        self.spot_filter.setToolTip(self.tr("Rank only instances that offer spot / preemptible "
-                                            "capacity"))
+        self.spot_filter.setToolTip(
+            self.tr("Rank only instances that offer spot / preemptible capacity")
+        )
         self.fits_only = QCheckBox(self.tr("Only configurations that fit"))
-        self.fits_only.setToolTip(self.tr("Hide configurations whose memory need exceeds the "
-                                          "GPU memory (with 15% headroom) or whose precision "
-                                          "the GPU lacks"))
+        self.fits_only.setToolTip(
+            self.tr(
+                "Hide configurations whose memory need exceeds the "
+                "GPU memory (with 15% headroom) or whose precision "
+                "the GPU lacks"
+            )
+        )
         self.fits_only.setChecked(True)
         self.compare = QCheckBox(self.tr("Compare with this machine"))
         self.local_label = QLabel()
         self.local_label.setObjectName("muted")
         self.local_label.setTextFormat(Qt.TextFormat.PlainText)
         for combo in (self.provider_filter, self.region_filter):
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(10)
         filters = QHBoxLayout()
         filters.addWidget(QLabel(self.tr("Provider")))
@@ -472,8 +524,12 @@ class RecommendTab(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setToolTip(self.tr("Configurations ranked for the workload; click a header to "
-                                      "sort, a row for its reasoning"))
+        self.table.setToolTip(
+            self.tr(
+                "Configurations ranked for the workload; click a header to "
+                "sort, a row for its reasoning"
+            )
+        )
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
@@ -486,8 +542,12 @@ class RecommendTab(QWidget):
         self.scatter.point_clicked.connect(self.select_source_row)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
-        self.details.setToolTip(self.tr("Why this configuration: memory fit, time, cost, the "
-                                        "efficiency used and its source, warnings, formulas"))
+        self.details.setToolTip(
+            self.tr(
+                "Why this configuration: memory fit, time, cost, the "
+                "efficiency used and its source, warnings, formulas"
+            )
+        )
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -540,8 +600,13 @@ class RecommendTab(QWidget):
             return
         provider = str(self.provider_filter.currentData() or "")
         current = str(self.region_filter.currentData() or "")
-        regions = sorted({i.region for i in self._catalog.instances if i.region
-                          and (not provider or i.provider == provider)})
+        regions = sorted(
+            {
+                i.region
+                for i in self._catalog.instances
+                if i.region and (not provider or i.provider == provider)
+            }
+        )
         self.region_filter.blockSignals(True)
         self.region_filter.clear()
         self.region_filter.addItem(self.tr("All regions"), "")
@@ -554,8 +619,13 @@ class RecommendTab(QWidget):
         self._fill_regions()
         self._on_form_changed()
 
-    def set_filters(self, *, provider: str | None = None, region: str | None = None,
-                    spot_only: bool | None = None) -> None:
+    def set_filters(
+        self,
+        *,
+        provider: str | None = None,
+        region: str | None = None,
+        spot_only: bool | None = None,
+    ) -> None:
         """Set the provider/region filters ("" = all) and rank again at once."""
         self.catalog()
         if provider is not None:
@@ -570,18 +640,23 @@ class RecommendTab(QWidget):
         # Filtering the catalog (not only the view) keeps ranks, the Pareto front and the scatter
         # consistent with what the table shows.
         cat = self.catalog()
-        key = (str(self.provider_filter.currentData() or ""),
-               str(self.region_filter.currentData() or ""), self.spot_filter.isChecked())
+        key = (
+            str(self.provider_filter.currentData() or ""),
+            str(self.region_filter.currentData() or ""),
+            self.spot_filter.isChecked(),
+        )
         if key == ("", "", False):
             return cat
         hit = self._filtered.get(key)
         if hit is None:
             provider, region, spot_only = key
-            hit = cat.filter(providers=[provider] if provider else None,
-                             regions=[region] if region else None)
+            hit = cat.filter(
+                providers=[provider] if provider else None, regions=[region] if region else None
+            )
             if spot_only:
-                hit = dataclasses.replace(hit, instances=tuple(
-                    i for i in hit.instances if i.price_spot_usd_hr))
+                hit = dataclasses.replace(
+                    hit, instances=tuple(i for i in hit.instances if i.price_spot_usd_hr)
+                )
             self._filtered[key] = hit
         return hit
 
@@ -621,13 +696,19 @@ class RecommendTab(QWidget):
             assert self._local is not None
             gpus = ", ".join(f"{n}× {name}" for name, n in self._local.gpus)
             self.local_label.setText(gpus)
-            self.compare.setToolTip(self.tr("Add this machine (%1) as a row and show how many "
-                                            "times faster each configuration is").replace(
-                                                "%1", gpus))
+            self.compare.setToolTip(
+                self.tr(
+                    "Add this machine (%1) as a row and show how many "
+                    "times faster each configuration is"
+                ).replace("%1", gpus)
+            )
         else:
             self.local_label.setText(self.tr("no local GPU"))
-            self.compare.setToolTip(self.tr("No NVIDIA GPU was found on this machine, so there is "
-                                            "nothing to compare with"))
+            self.compare.setToolTip(
+                self.tr(
+                    "No NVIDIA GPU was found on this machine, so there is nothing to compare with"
+                )
+            )
         self.local_label.setToolTip(self.compare.toolTip())
 
     def _on_compare(self, on: bool) -> None:
@@ -664,9 +745,13 @@ class RecommendTab(QWidget):
         try:
             w = self.workload()
             rec = recommend(
-                w, self._filtered_catalog(), objective=str(self.objective.currentData()),
-                local=self._local, local_measurements=self._measurements,
-                local_util_pct=self._util_pct, limit=ROW_LIMIT,
+                w,
+                self._filtered_catalog(),
+                objective=str(self.objective.currentData()),
+                local=self._local,
+                local_measurements=self._measurements,
+                local_util_pct=self._util_pct,
+                limit=ROW_LIMIT,
             )
         except (ValueError, GpuprofError) as exc:
             self.error = str(exc)
@@ -698,18 +783,21 @@ class RecommendTab(QWidget):
         local_row = rec.local if comparing else None
         self.model.set_rows(rec.rows, local_row)
         # Reserved prices are rare in public catalogs: show their columns only when there are any.
-        self.table.setColumnHidden(column("reserved1"),
-                                   all(r.cost_reserved_1y_usd is None for r in rec.rows))
-        self.table.setColumnHidden(column("reserved3"),
-                                   all(r.cost_reserved_3y_usd is None for r in rec.rows))
+        self.table.setColumnHidden(
+            column("reserved1"), all(r.cost_reserved_1y_usd is None for r in rec.rows)
+        )
+        self.table.setColumnHidden(
+            column("reserved3"), all(r.cost_reserved_3y_usd is None for r in rec.rows)
+        )
         local_hours = local_row.hours if local_row is not None else None
         self.scatter.set_rows(rec.rows, local_hours, rec.scatter)
         if not self._sized and rec.rows:
             self.table.resizeColumnsToContents()
             # Long instance and GPU names are elided (full text on hover), not given the table.
             for key, most in (("instance", 170), ("gpus", 150), ("region", 110)):
-                self.table.setColumnWidth(column(key), min(self.table.columnWidth(column(key)),
-                                                           most))
+                self.table.setColumnWidth(
+                    column(key), min(self.table.columnWidth(column(key)), most)
+                )
             self._sized = True
         self.summary.setText(self._summary_text(rec))
         if rec.warnings:
@@ -734,18 +822,22 @@ class RecommendTab(QWidget):
     def _summary_text(self, rec: Recommendation) -> str:
         dates = sorted({r.instance.as_of for r in rec.rows if r.instance.as_of})
         as_of = (dates[0] if len(dates) == 1 else f"{dates[0]} … {dates[-1]}") if dates else NA
-        objective = {"cheapest": self.tr("cheapest that meets the deadline"),
-                     "fastest": self.tr("fastest within the budget")}.get(rec.objective,
-                                                                          rec.objective)
+        objective = {
+            "cheapest": self.tr("cheapest that meets the deadline"),
+            "fastest": self.tr("fastest within the budget"),
+        }.get(rec.objective, rec.objective)
         front = sum(1 for *_, on_front in rec.scatter if on_front)
-        text = self.tr("%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · "
-                       "prices as of %5")
-        for i, value in enumerate((str(rec.viable), str(rec.candidates), objective,
-                                   str(front), as_of), start=1):
+        text = self.tr(
+            "%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5"
+        )
+        for i, value in enumerate(
+            (str(rec.viable), str(rec.candidates), objective, str(front), as_of), start=1
+        ):
             text = text.replace(f"%{i}", value)
         if len(rec.rows) < rec.candidates:
             text += " · " + self.tr("the table shows the first %1").replace(
-                "%1", str(len(rec.rows)))
+                "%1", str(len(rec.rows))
+            )
         return text
 
     # ------------------------------------------------------------------------------------------
@@ -766,8 +858,10 @@ class RecommendTab(QWidget):
             if self.proxy.rowCount() == 0:
                 return
             proxy_index = self.proxy.index(0, 0)
-        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
-                 | QItemSelectionModel.SelectionFlag.Rows)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
         self.table.selectionModel().setCurrentIndex(proxy_index, flags)
         self.table.scrollTo(proxy_index)
 
@@ -792,36 +886,54 @@ class RecommendTab(QWidget):
         star = " ★" if r.pareto else ""
         parts.append(f"<h3>{e(rank + title + star)}</h3>")
         facts = [
-            self.tr("GPUs: %1").replace("%1", f"{r.gpus_total:g}× {inst.gpu_model}"
-                                        + (f" ({r.nodes} × {inst.gpu_count:g})" if r.nodes > 1
-                                           else "")),
+            self.tr("GPUs: %1").replace(
+                "%1",
+                f"{r.gpus_total:g}× {inst.gpu_model}"
+                + (f" ({r.nodes} × {inst.gpu_count:g})" if r.nodes > 1 else ""),
+            ),
             self.tr("Region: %1").replace("%1", inst.region or NA),
-            self.tr("Memory per GPU: needs %1 of %2 — %3").replace(
-                "%1", fmt_bytes(r.mem_need_per_gpu_bytes)).replace(
-                "%2", fmt_bytes(r.mem_per_gpu_bytes)).replace(
-                "%3", self.tr("fits") if r.fits else self.tr("does not fit")),
+            self.tr("Memory per GPU: needs %1 of %2 — %3")
+            .replace("%1", fmt_bytes(r.mem_need_per_gpu_bytes))
+            .replace("%2", fmt_bytes(r.mem_per_gpu_bytes))
+            .replace("%3", self.tr("fits") if r.fits else self.tr("does not fit")),
             self.tr("Time: %1").replace("%1", fmt_hours(r.hours)),
         ]
         if r.efficiency is not None:
-            facts.append(self.tr("Efficiency: %1 = base %2 × scaling %3 (%4)").replace(
-                "%1", fmt_pct(r.efficiency * 100)).replace(
-                "%2", fmt_pct(r.efficiency_base * 100)).replace(
-                "%3", fmt_pct(r.scaling_efficiency * 100)).replace(
-                "%4", self.tr("measured here") if r.efficiency_measured else self.tr("published")))
+            facts.append(
+                self.tr("Efficiency: %1 = base %2 × scaling %3 (%4)")
+                .replace("%1", fmt_pct(r.efficiency * 100))
+                .replace("%2", fmt_pct(r.efficiency_base * 100))
+                .replace("%3", fmt_pct(r.scaling_efficiency * 100))
+                .replace(
+                    "%4",
+                    self.tr("measured here") if r.efficiency_measured else self.tr("published"),
+                )
+            )
         if r.speedup_vs_local is not None and self.comparing():
-            facts.append(self.tr("vs this machine: %1× faster").replace(
-                "%1", f"{r.speedup_vs_local:.3g}"))
+            facts.append(
+                self.tr("vs this machine: %1× faster").replace("%1", f"{r.speedup_vs_local:.3g}")
+            )
         parts.append("<p>" + "<br>".join(e(f) for f in facts) + "</p>")
-        heads = {"Why": self.tr("Why"), "Warnings": self.tr("Warnings"), "Prices": self.tr("Prices"),
-                 "Efficiency source": self.tr("Efficiency source"),
-                 "For this workload": self.tr("For this workload"),
-                 "Formulas used": self.tr("Formulas used")}
+        heads = {
+            "Why": self.tr("Why"),
+            "Warnings": self.tr("Warnings"),
+            "Prices": self.tr("Prices"),
+            "Efficiency source": self.tr("Efficiency source"),
+            "For this workload": self.tr("For this workload"),
+            "Formulas used": self.tr("Formulas used"),
+        }
         if r.reasons:
-            parts.append(f"<h4>{e(heads['Why'])}</h4><ul>"
-                         + "".join(f"<li>{e(t)}</li>" for t in r.reasons) + "</ul>")
+            parts.append(
+                f"<h4>{e(heads['Why'])}</h4><ul>"
+                + "".join(f"<li>{e(t)}</li>" for t in r.reasons)
+                + "</ul>"
+            )
         if r.warnings:
-            parts.append(f"<h4>{e(heads['Warnings'])}</h4><ul style='color:#a35c00'>"
-                         + "".join(f"<li>{e(t)}</li>" for t in r.warnings) + "</ul>")
+            parts.append(
+                f"<h4>{e(heads['Warnings'])}</h4><ul style='color:#a35c00'>"
+                + "".join(f"<li>{e(t)}</li>" for t in r.warnings)
+                + "</ul>"
+            )
         if inst.provider != "local":
             rows = []
             for label, per_hour, job in (
@@ -832,23 +944,38 @@ class RecommendTab(QWidget):
             ):
                 if per_hour is None:
                     continue
-                rows.append(self.tr("%1: %2/h per node (as of %3) → job %4").replace(
-                    "%1", label).replace("%2", fmt_usd(per_hour)).replace("%3", as_of).replace(
-                    "%4", _money(job)))
+                rows.append(
+                    self.tr("%1: %2/h per node (as of %3) → job %4")
+                    .replace("%1", label)
+                    .replace("%2", fmt_usd(per_hour))
+                    .replace("%3", as_of)
+                    .replace("%4", _money(job))
+                )
             if r.usd_per_pflop_hour is not None:
-                rows.append(self.tr("%1 per achieved PFLOP-hour").replace(
-                    "%1", fmt_usd(r.usd_per_pflop_hour)))
+                rows.append(
+                    self.tr("%1 per achieved PFLOP-hour").replace(
+                        "%1", fmt_usd(r.usd_per_pflop_hour)
+                    )
+                )
             rows.append(self.tr("Price source: %1").replace("%1", inst.source or NA))
-            parts.append(f"<h4>{e(heads['Prices'])}</h4><ul>"
-                         + "".join(f"<li>{e(t)}</li>" for t in rows) + "</ul>")
+            parts.append(
+                f"<h4>{e(heads['Prices'])}</h4><ul>"
+                + "".join(f"<li>{e(t)}</li>" for t in rows)
+                + "</ul>"
+            )
         parts.append(f"<h4>{e(heads['Efficiency source'])}</h4><p>{e(r.efficiency_source)}</p>")
         if rec is not None and rec.warnings:
-            parts.append(f"<h4>{e(heads['For this workload'])}</h4><ul style='color:#a35c00'>"
-                         + "".join(f"<li>{e(t)}</li>" for t in rec.warnings) + "</ul>")
+            parts.append(
+                f"<h4>{e(heads['For this workload'])}</h4><ul style='color:#a35c00'>"
+                + "".join(f"<li>{e(t)}</li>" for t in rec.warnings)
+                + "</ul>"
+            )
         if rec is not None:
-            parts.append(f"<h4>{e(heads['Formulas used'])}</h4><ul>"
-                         + "".join(f"<li><code>{e(t)}</code></li>" for t in rec.formulas)
-                         + "</ul>")
+            parts.append(
+                f"<h4>{e(heads['Formulas used'])}</h4><ul>"
+                + "".join(f"<li><code>{e(t)}</code></li>" for t in rec.formulas)
+                + "</ul>"
+            )
         return "\n".join(parts)
 
     # ------------------------------------------------------------------------------------------
@@ -908,8 +1035,11 @@ class RecommendTab(QWidget):
                 self.preset_note.setText(self.tr(self._base.name))
             else:
                 self.preset_note.hide()
-            for combo, name in ((self.scenario, "scenario"), (self.precision, "precision"),
-                                (self.objective, "objective")):
+            for combo, name in (
+                (self.scenario, "scenario"),
+                (self.precision, "precision"),
+                (self.objective, "objective"),
+            ):
                 combo.setCurrentIndex(max(0, combo.findData(str(get(name, "")))))
             for name, (edit, _) in self._line_fields.items():
                 edit.setText(str(get(name, "")))

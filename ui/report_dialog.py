@@ -33,13 +33,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["MAX_SNAPSHOTS", "ReportDialog", "add_report_action", "report_from_window", "save_report"]
+__all__ = [
+    "MAX_SNAPSHOTS",
+    "ReportDialog",
+    "add_report_action",
+    "report_from_window",
+    "save_report",
+]
 
 #: Snapshots kept for the report: one hour at the default 1 s interval.
 MAX_SNAPSHOTS = 3600
-_FORMATS = (("html", N_("HTML (one self-contained file)"), "*.html"),
-            ("pdf", N_("PDF"), "*.pdf"),
-            ("json", N_("JSON (docs/report-schema.md)"), "*.json"))
+_FORMATS = (
+    ("html", N_("HTML (one self-contained file)"), "*.html"),
+    ("pdf", N_("PDF"), "*.pdf"),
+    ("json", N_("JSON (docs/report-schema.md)"), "*.json"),
+)
 
 
 def _t(text: str) -> str:
@@ -63,7 +71,9 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
     raise ValueError(f"unknown report format {fmt!r}")
 
 
-def report_from_window(window: Any, snapshots: list[Snapshot], *, include_cmdlines: bool = False) -> Report:
+def report_from_window(
+    window: Any, snapshots: list[Snapshot], *, include_cmdlines: bool = False
+) -> Report:
     """A report on what ``window`` shows: its static facts and ``snapshots``."""
     from gpuprof.report.build import build_report
 
@@ -71,9 +81,13 @@ def report_from_window(window: Any, snapshots: list[Snapshot], *, include_cmdlin
     source = window.source
     kind = getattr(source, "kind", SourceKind.NVML)
     return build_report(
-        system=state.system, devices=tuple(state.devices[i] for i in sorted(state.devices)),
-        topology=state.topology, snapshots=snapshots, source_kind=kind,
-        source_label=getattr(source, "label", ""), include_cmdlines=include_cmdlines,
+        system=state.system,
+        devices=tuple(state.devices[i] for i in sorted(state.devices)),
+        topology=state.topology,
+        snapshots=snapshots,
+        source_kind=kind,
+        source_label=getattr(source, "label", ""),
+        include_cmdlines=include_cmdlines,
     )
 
 
@@ -81,7 +95,9 @@ class ReportDialog(QDialog):
     """Preview + format, paper and command-line choices + Save. ``make_report(include_cmdlines)``
     builds the report; it runs again when the command-line choice changes."""
 
-    def __init__(self, make_report: Callable[[bool], Report], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, make_report: Callable[[bool], Report], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(_t("Export report"))
         self._make_report = make_report
@@ -98,7 +114,9 @@ class ReportDialog(QDialog):
         self.paper_box.addItem("Letter", "letter")
         self.paper_box.setToolTip(_t("PDF paper size"))
         self.cmdline_box = QCheckBox(_t("Include command lines"), self)
-        self.cmdline_box.setToolTip(_t("Show process command lines; passwords and tokens stay hidden"))
+        self.cmdline_box.setToolTip(
+            _t("Show process command lines; passwords and tokens stay hidden")
+        )
         self.sim_label = QLabel(self)
         self.sim_label.setStyleSheet("color: #8a5a00; font-weight: bold;")
         controls = QHBoxLayout()
@@ -109,8 +127,9 @@ class ReportDialog(QDialog):
         controls.addWidget(self.cmdline_box)
         controls.addStretch(1)
         controls.addWidget(self.sim_label)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self._on_save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -154,8 +173,13 @@ class ReportDialog(QDialog):
 
     def _on_save(self) -> None:
         key, _, pattern = next(f for f in _FORMATS if f[0] == self.fmt)
-        start = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-                     or Path.home()) / f"gpuprof-report.{key}"
+        start = (
+            Path(
+                QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+                or Path.home()
+            )
+            / f"gpuprof-report.{key}"
+        )
         path, _ = QFileDialog.getSaveFileName(self, _t("Save report"), str(start), pattern)
         if not path:
             return
@@ -188,7 +212,9 @@ def add_report_action(main_window: Any) -> QAction:
     main_window.snapshot_received.connect(on_snapshot)
     action = QAction(_t("Export &report…"), main_window)
     action.setShortcut(QKeySequence("Ctrl+E"))
-    action.setToolTip(_t("Save a report (HTML, PDF or JSON) of this machine and the recent telemetry"))
+    action.setToolTip(
+        _t("Save a report (HTML, PDF or JSON) of this machine and the recent telemetry")
+    )
     action.setStatusTip(action.toolTip())
 
     def open_dialog() -> None:
@@ -196,7 +222,9 @@ def add_report_action(main_window: Any) -> QAction:
         if main_window.state.latest is not None and not snaps:
             snaps = [main_window.state.latest]
         dialog = ReportDialog(
-            lambda include: report_from_window(main_window, snaps, include_cmdlines=include), main_window)
+            lambda include: report_from_window(main_window, snaps, include_cmdlines=include),
+            main_window,
+        )
         main_window.report_dialog = dialog
         dialog.open()
 

@@ -78,8 +78,11 @@ def build_document(report: Report, paper: str = "a4") -> QTextDocument:
     doc.setDocumentMargin(0)
     for chart in iter_charts(report):
         key = chart.key.replace('"', "")
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart:{key}"),
-                        render_chart_image(chart))
+        doc.addResource(
+            QTextDocument.ResourceType.ImageResource,
+            QUrl(f"chart:{key}"),
+            render_chart_image(chart),
+        )
     doc.setHtml(render_html(report, flavor="qt", paper=paper))
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, report.title)
     return doc
@@ -89,15 +92,23 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     """Write ``report`` to ``path`` as PDF on A4 or Letter paper; returns the path."""
     key = paper.lower()
     if key not in PAPER_SIZES:
-        raise InputError(tr("paper must be one of {p}, got {x!r}", p=", ".join(PAPER_SIZES), x=paper))
+        raise InputError(
+            tr("paper must be one of {p}, got {x!r}", p=", ".join(PAPER_SIZES), x=paper)
+        )
     out = Path(path)
     doc = build_document(report, key)
     writer = QPdfWriter(str(out))
     writer.setTitle(report.title)
     writer.setCreator(f"gpuprof {report.versions.gpuprof}")
     writer.setResolution(300)
-    writer.setPageLayout(QPageLayout(QPageSize(PAPER_SIZES[key]), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(12, 14, 12, 14), QPageLayout.Unit.Millimeter))
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(PAPER_SIZES[key]),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(12, 14, 12, 14),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
     # Lay the document out on the printable area at 96 px per inch, the unit the HTML's pixel
     # sizes (chart images) are in; print_() then scales it onto the page.
     rect_mm = writer.pageLayout().paintRect(QPageLayout.Unit.Millimeter)

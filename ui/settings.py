@@ -12,7 +12,14 @@ from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
 from PySide6.QtCore import QByteArray, QSettings
 
-__all__ = ["UiSettings", "TIME_WINDOWS_S", "INTERVALS_S", "REPLAY_SPEEDS", "SECONDARY_MODES", "settings_path"]
+__all__ = [
+    "UiSettings",
+    "TIME_WINDOWS_S",
+    "INTERVALS_S",
+    "REPLAY_SPEEDS",
+    "SECONDARY_MODES",
+    "settings_path",
+]
 
 #: Time windows offered by the Telemetry tab, in seconds; ``0`` means "all".
 TIME_WINDOWS_S: tuple[int, ...] = (60, 600, 3600, 0)

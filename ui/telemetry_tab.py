@@ -43,8 +43,7 @@ from .settings import SECONDARY_MODES, TIME_WINDOWS_S
 from .state import UiState
 from .theme import THEMES, Theme, gpu_colour, throttle_colour
 
-__all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "SECONDARY_AUTO_MAX_GPUS",
-           "time_window_label"]
+__all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "SECONDARY_AUTO_MAX_GPUS", "time_window_label"]
 
 
 def _t(text: str) -> str:
@@ -73,36 +72,83 @@ class PlotSpec:
 
 # Titles are marked for translation with QT_TRANSLATE_NOOP semantics: translated when shown.
 PLOT_SPECS: tuple[PlotSpec, ...] = (
-    PlotSpec("util", N_("Utilization — GPU (bright), memory (pale)"), "%",
-             ("util_gpu_pct", "util_mem_pct"), y_max=100.0, axis=N_("util"),
-             title_primary=N_("Utilization — GPU (memory: not drawn)")),
-    PlotSpec("mem", N_("Memory used"), "GiB", ("mem_used_bytes",), scale=1 / 2**30, digits=1,
-             axis=N_("used")),
+    PlotSpec(
+        "util",
+        N_("Utilization — GPU (bright), memory (pale)"),
+        "%",
+        ("util_gpu_pct", "util_mem_pct"),
+        y_max=100.0,
+        axis=N_("util"),
+        title_primary=N_("Utilization — GPU (memory: not drawn)"),
+    ),
+    PlotSpec(
+        "mem",
+        N_("Memory used"),
+        "GiB",
+        ("mem_used_bytes",),
+        scale=1 / 2**30,
+        digits=1,
+        axis=N_("used"),
+    ),
     PlotSpec("power", N_("Power draw (limit: dashed line)"), "W", ("power_w",), axis=N_("power")),
-    PlotSpec("temp", N_("GPU temperature (slowdown: dashed line)"), "°C", ("temp_gpu_c",), axis=N_("temp")),
-    PlotSpec("clock", N_("Clocks — SM (bright), memory (pale)"), "MHz",
-             ("clock_sm_mhz", "clock_mem_mhz"), axis=N_("clock"),
-             title_primary=N_("Clocks — SM (memory clock: not drawn)")),
-    PlotSpec("pcie", N_("PCIe — receive (bright), transmit (pale)"), "GB/s",
-             ("pcie_rx_bytes_s", "pcie_tx_bytes_s"), scale=1e-9, digits=2, axis=N_("rate"),
-             title_primary=N_("PCIe — receive (transmit: not drawn)")),
-    PlotSpec("nvlink", N_("NVLink — receive (bright), transmit (pale)"), "GB/s",
-             ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"), scale=1e-9, digits=1, axis=N_("rate"),
-             title_primary=N_("NVLink — receive (transmit: not drawn)")),
-    PlotSpec("host", N_("Host CPU utilization"), "%", (), y_max=100.0, host_field="cpu_pct",
-             axis=N_("CPU")),
+    PlotSpec(
+        "temp",
+        N_("GPU temperature (slowdown: dashed line)"),
+        "°C",
+        ("temp_gpu_c",),
+        axis=N_("temp"),
+    ),
+    PlotSpec(
+        "clock",
+        N_("Clocks — SM (bright), memory (pale)"),
+        "MHz",
+        ("clock_sm_mhz", "clock_mem_mhz"),
+        axis=N_("clock"),
+        title_primary=N_("Clocks — SM (memory clock: not drawn)"),
+    ),
+    PlotSpec(
+        "pcie",
+        N_("PCIe — receive (bright), transmit (pale)"),
+        "GB/s",
+        ("pcie_rx_bytes_s", "pcie_tx_bytes_s"),
+        scale=1e-9,
+        digits=2,
+        axis=N_("rate"),
+        title_primary=N_("PCIe — receive (transmit: not drawn)"),
+    ),
+    PlotSpec(
+        "nvlink",
+        N_("NVLink — receive (bright), transmit (pale)"),
+        "GB/s",
+        ("nvlink_rx_bytes_s", "nvlink_tx_bytes_s"),
+        scale=1e-9,
+        digits=1,
+        axis=N_("rate"),
+        title_primary=N_("NVLink — receive (transmit: not drawn)"),
+    ),
+    PlotSpec(
+        "host",
+        N_("Host CPU utilization"),
+        "%",
+        (),
+        y_max=100.0,
+        host_field="cpu_pct",
+        axis=N_("CPU"),
+    ),
 )
 
 #: Every GPU / host field some plot draws: fetched together, once per frame.
 _GPU_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(f for s in PLOT_SPECS for f in s.fields))
 #: Only the bright (first) field of each plot: what is fetched while the pale ones are off.
-_GPU_PRIMARY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.fields[0] for s in PLOT_SPECS
-                                                           if s.fields))
+_GPU_PRIMARY_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys(s.fields[0] for s in PLOT_SPECS if s.fields)
+)
 #: With more GPUs than this plotted, the pale secondary series are off unless the user ticks
 #: them: 8 GPUs draw 49 curves instead of 89, and the plots stay readable.
 SECONDARY_AUTO_MAX_GPUS = 4
-_HOST_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(s.host_field for s in PLOT_SPECS
-                                                    if s.host_field))
+_HOST_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys(s.host_field for s in PLOT_SPECS if s.host_field)
+)
 
 
 class _Series:
@@ -169,9 +215,11 @@ def _stroke(painter: QPainter, x: np.ndarray, y: np.ndarray) -> None:
         runs = [(0, n)]
     else:
         edges = np.diff((~bad).astype(np.int8), prepend=0, append=0)
-        runs = [(int(a), int(b)) for a, b in
-                zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True)
-                if b - a > 1]
+        runs = [
+            (int(a), int(b))
+            for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True)
+            if b - a > 1
+        ]
     for a, b in runs:
         poly = pg.functions.create_qpolygonf(b - a)
         buf = pg.functions.ndarray_from_qpolygonf(poly)
@@ -244,9 +292,19 @@ class _CurveLayer(pg.GraphicsObject):
         tr = painter.transform()
         device = painter.device()
         dpr = float(device.devicePixelRatioF()) if device is not None else 1.0
-        key = (round(tr.m11(), 9), round(tr.m22(), 9), round(tr.dx(), 6), round(tr.dy(), 6),
-               round(tr.m12(), 9), round(tr.m21(), 9), dpr, self._style, self._bucket,
-               self._rect.width(), self._rect.height())
+        key = (
+            round(tr.m11(), 9),
+            round(tr.m22(), 9),
+            round(tr.dx(), 6),
+            round(tr.dy(), 6),
+            round(tr.m12(), 9),
+            round(tr.m21(), 9),
+            dpr,
+            self._style,
+            self._bucket,
+            self._rect.width(),
+            self._rect.height(),
+        )
         if key != self._image_key:
             # The scale changed (axis range, size, pens). Twice in a row (the "All" window
             # grows every frame): an image would not outlive the frame, so draw directly.
@@ -260,9 +318,11 @@ class _CurveLayer(pg.GraphicsObject):
             self._rebuild(tr, dpr)
         else:
             self._view_changed = False
-            if (self._image is None
-                    or self._shift_px(dpr) > (self.SPARE_PX - self._PAD_PX) * dpr
-                    or not self._append()):
+            if (
+                self._image is None
+                or self._shift_px(dpr) > (self.SPARE_PX - self._PAD_PX) * dpr
+                or not self._append()
+            ):
                 self._rebuild(tr, dpr)
         image = self._image
         assert image is not None
@@ -272,9 +332,11 @@ class _CurveLayer(pg.GraphicsObject):
         width = image.width() - round(self.SPARE_PX * dpr)
         painter.save()
         painter.resetTransform()
-        painter.drawImage(QRectF(self._origin.x(), self._origin.y(), width / dpr,
-                                 image.height() / dpr),
-                          image, QRectF(shift, 0, width, image.height()))
+        painter.drawImage(
+            QRectF(self._origin.x(), self._origin.y(), width / dpr, image.height() / dpr),
+            image,
+            QRectF(shift, 0, width, image.height()),
+        )
         painter.restore()
         t1 = self._t1
         for s in self.series:
@@ -301,8 +363,11 @@ class _CurveLayer(pg.GraphicsObject):
         self._origin = QPointF(math.floor(rect.left()) - pad, math.floor(rect.top()) - pad)
         w = math.ceil(rect.right()) + pad - self._origin.x() + self.SPARE_PX
         h = math.ceil(rect.bottom()) + pad - self._origin.y()
-        image = QImage(max(1, round(w * dpr)), max(1, round(h * dpr)),
-                       QImage.Format.Format_ARGB32_Premultiplied)
+        image = QImage(
+            max(1, round(w * dpr)),
+            max(1, round(h * dpr)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
         image.setDevicePixelRatio(dpr)
         image.fill(0)
         self._image = image
@@ -436,9 +501,11 @@ def _major_ticks(axis: pg.AxisItem, lo: float, hi: float, size_px: float) -> lis
 def _blend(fg: str, bg: str, alpha: float) -> QColor:
     """``fg`` laid over ``bg`` at ``alpha``, as one opaque colour (cheap to stroke)."""
     a, b = QColor(fg), QColor(bg)
-    return QColor(round(b.red() + (a.red() - b.red()) * alpha),
-                  round(b.green() + (a.green() - b.green()) * alpha),
-                  round(b.blue() + (a.blue() - b.blue()) * alpha))
+    return QColor(
+        round(b.red() + (a.red() - b.red()) * alpha),
+        round(b.green() + (a.green() - b.green()) * alpha),
+        round(b.blue() + (a.blue() - b.blue()) * alpha),
+    )
 
 
 class _TimedLayoutWidget(pg.GraphicsLayoutWidget):
@@ -481,8 +548,9 @@ class _Plot:
         self.lines: list[pg.InfiniteLine] = []
         self.line_values: tuple[float, ...] = ()
         self.data: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
-        self.crosshair = pg.InfiniteLine(angle=90, movable=False,
-                                         pen=pg.mkPen((128, 128, 128), width=1))
+        self.crosshair = pg.InfiniteLine(
+            angle=90, movable=False, pen=pg.mkPen((128, 128, 128), width=1)
+        )
         self.crosshair.setZValue(50)
         self.crosshair.hide()
         item.addItem(self.crosshair, ignoreBounds=True)
@@ -530,14 +598,18 @@ class TelemetryTab(QWidget):
         self.window_combo.currentIndexChanged.connect(self._on_window_combo)
         self.pause_button = QPushButton(self.tr("Pause"), self)
         self.pause_button.setCheckable(True)
-        self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on (Space)"))
+        self.pause_button.setToolTip(
+            self.tr("Freeze the plots; sampling and recording go on (Space)")
+        )
         self.pause_button.toggled.connect(self.pause_toggled)
         self.all_button = QPushButton(self.tr("All GPUs"), self)
         self.all_button.setToolTip(self.tr("Show every GPU again"))
         self.all_button.clicked.connect(self._select_all)
         header = QHBoxLayout()
         legend_label = QLabel(self.tr("GPUs:"), self)
-        legend_label.setToolTip(self.tr("Tick the GPUs to plot; each GPU keeps its colour everywhere"))
+        legend_label.setToolTip(
+            self.tr("Tick the GPUs to plot; each GPU keeps its colour everywhere")
+        )
         header.addWidget(legend_label)
         header.addLayout(self.gpu_box)
         header.addWidget(self.all_button)
@@ -545,11 +617,14 @@ class TelemetryTab(QWidget):
         window_label = QLabel(self.tr("Window:"), self)
         window_label.setToolTip(self.window_combo.toolTip())
         self.secondary_check = QCheckBox(self.tr("Secondary series"), self)
-        self.secondary_check.setToolTip(self.tr(
-            "Draw the pale series too: memory utilization, memory clock, PCIe and NVLink "
-            "transmit.\nBy default they are drawn only while %1 or fewer GPUs are plotted, "
-            "which keeps the plots legible and the redraws cheap.\nTick or untick to choose "
-            "yourself; the choice is remembered.").replace("%1", str(SECONDARY_AUTO_MAX_GPUS)))
+        self.secondary_check.setToolTip(
+            self.tr(
+                "Draw the pale series too: memory utilization, memory clock, PCIe and NVLink "
+                "transmit.\nBy default they are drawn only while %1 or fewer GPUs are plotted, "
+                "which keeps the plots legible and the redraws cheap.\nTick or untick to choose "
+                "yourself; the choice is remembered."
+            ).replace("%1", str(SECONDARY_AUTO_MAX_GPUS))
+        )
         self.secondary_check.setChecked(True)
         self.secondary_check.toggled.connect(self._on_secondary_toggled)
         header.addWidget(self.secondary_check)
@@ -573,8 +648,9 @@ class TelemetryTab(QWidget):
         self.band_legend = QLabel(self)
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
         self.band_legend.setToolTip(self.tr("Throttle reasons seen in the window, by colour"))
-        self._mouse_proxy = pg.SignalProxy(self.view.scene().sigMouseMoved, rateLimit=30,
-                                           slot=self._on_mouse_moved)
+        self._mouse_proxy = pg.SignalProxy(
+            self.view.scene().sigMouseMoved, rateLimit=30, slot=self._on_mouse_moved
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
@@ -643,7 +719,9 @@ class TelemetryTab(QWidget):
         item.setYRange(0, spec.y_max or 1.0, padding=0)
 
     def _setup_band(self, item: pg.PlotItem) -> None:
-        item.setTitle(_t("Throttle reasons per GPU (coloured when clocks are held down)"), size="9pt")
+        item.setTitle(
+            _t("Throttle reasons per GPU (coloured when clocks are held down)"), size="9pt"
+        )
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
@@ -703,8 +781,9 @@ class TelemetryTab(QWidget):
             colour = gpu_colour(i)
             box.setStyleSheet(f"QCheckBox {{ color: {colour}; font-weight: 700; }}")
             name = self.state.device_name(i)
-            box.setToolTip(self.tr("GPU %1 %2 — tick to plot").replace("%1", str(i))
-                           .replace("%2", name))
+            box.setToolTip(
+                self.tr("GPU %1 %2 — tick to plot").replace("%1", str(i)).replace("%2", name)
+            )
             box.setChecked(self.state.selected_gpus is None or i in self.state.selected_gpus)
             box.toggled.connect(self._on_gpu_toggled)
             self.gpu_box.addWidget(box)
@@ -756,8 +835,9 @@ class TelemetryTab(QWidget):
             return
         self._titles_secondary = secondary
         for plot in self.plots.values():
-            plot.item.setTitle(_t(plot.spec.title_for(secondary)), size="9pt",
-                               color=self._theme.plot_fg)
+            plot.item.setTitle(
+                _t(plot.spec.title_for(secondary)), size="9pt", color=self._theme.plot_fg
+            )
 
     def _on_window_combo(self, row: int) -> None:
         self.time_window_changed.emit(int(self.window_combo.itemData(row)))
@@ -810,8 +890,14 @@ class TelemetryTab(QWidget):
         if t1 is None:
             return
         secondary = self.secondary_shown()
-        key = (state.generation if not state.paused else -1, t1, state.time_window_s,
-               tuple(state.visible_gpus()), self._plot_width_px(), secondary)
+        key = (
+            state.generation if not state.paused else -1,
+            t1,
+            state.time_window_s,
+            tuple(state.visible_gpus()),
+            self._plot_width_px(),
+            secondary,
+        )
         if not force and key == self._drawn_key:
             return
         self._drawn_key = key
@@ -854,8 +940,9 @@ class TelemetryTab(QWidget):
         else:
             item.setYRange(lo, hi, padding=0)
 
-    def _fetch(self, visible: list[int], t0: float, t1: float, max_points: int,
-               secondary: bool) -> dict[int, _Fetched]:
+    def _fetch(
+        self, visible: list[int], t0: float, t1: float, max_points: int, secondary: bool
+    ) -> dict[int, _Fetched]:
         """Every plotted series of the frame, per GPU (host: ``-1``).
 
         One :meth:`History.gpu_view` call per GPU decimates all its fields together (the
@@ -882,8 +969,9 @@ class TelemetryTab(QWidget):
         self._fetched = cache
         return out
 
-    def _fetch_one(self, gpu: int, fields: tuple[str, ...], t0: float, t1: float,
-                   max_points: int) -> _Fetched:
+    def _fetch_one(
+        self, gpu: int, fields: tuple[str, ...], t0: float, t1: float, max_points: int
+    ) -> _Fetched:
         history = self.state.history
         try:
             if gpu < 0:
@@ -893,17 +981,30 @@ class TelemetryTab(QWidget):
         except (KeyError, ValueError, IndexError):
             view = Block(np.empty(0), np.empty((len(fields), 0)))
         t = np.asarray(view.t_s, dtype=np.float64)
-        return _Fetched(t, t - t1, dict(zip(fields, view.values, strict=True)),
-                        view.n_final, view.bucket_samples)
+        return _Fetched(
+            t,
+            t - t1,
+            dict(zip(fields, view.values, strict=True)),
+            view.n_final,
+            view.bucket_samples,
+        )
 
-    def _draw_plot(self, plot: _Plot, visible: list[int], blocks: dict[int, _Fetched],
-                   secondary: bool, t0: float, t1: float) -> None:
+    def _draw_plot(
+        self,
+        plot: _Plot,
+        visible: list[int],
+        blocks: dict[int, _Fetched],
+        secondary: bool,
+        t0: float,
+        t1: float,
+    ) -> None:
         spec = plot.spec
         top = 0.0
         wanted: set[tuple[int, str]] = set()
         fields = spec.fields if secondary else spec.fields[:1]
         series: list[tuple[int, str, int]] = [
-            (gpu, f, n) for gpu in visible for n, f in enumerate(fields)]
+            (gpu, f, n) for gpu in visible for n, f in enumerate(fields)
+        ]
         if spec.host_field:
             series.append((-1, spec.host_field, 0))
         empty = np.empty(0)
@@ -975,7 +1076,9 @@ class TelemetryTab(QWidget):
             label = _t("limit %1") if key == "power" else _t("slowdown %1")
             for v in distinct:
                 line = pg.InfiniteLine(
-                    pos=v, angle=0, movable=False,
+                    pos=v,
+                    angle=0,
+                    movable=False,
                     pen=pg.mkPen("#c92a2a", width=1, style=Qt.PenStyle.DashLine),
                     label=label.replace("%1", fmt_num(v, plot.spec.unit)),
                     labelOpts={"position": 0.04, "color": "#c92a2a", "anchors": [(0, 0), (0, 0)]},
@@ -1024,8 +1127,14 @@ class TelemetryTab(QWidget):
             self.band.removeItem(self.band_bars)
             self.band_bars = None
         if x0:
-            self.band_bars = pg.BarGraphItem(x0=np.array(x0), x1=np.array(x1), y0=np.array(y0),
-                                             height=0.8, brushes=brushes, pen=None)
+            self.band_bars = pg.BarGraphItem(
+                x0=np.array(x0),
+                x1=np.array(x1),
+                y0=np.array(y0),
+                height=0.8,
+                brushes=brushes,
+                pen=None,
+            )
             self.band.addItem(self.band_bars)
         self.band.getAxis("left").setTicks([[(row, str(g)) for row, g in enumerate(visible)]])
         self.band.setYRange(-0.6, max(len(visible), 1) - 0.4, padding=0)
@@ -1070,10 +1179,14 @@ class TelemetryTab(QWidget):
             name = _t("host") if gpu < 0 else f"GPU {gpu}"
             colour = self._theme.muted if gpu < 0 else gpu_colour(gpu)
             suffix = "" if field == spec.fields[0] or gpu < 0 else " " + _field_short(field)
-            parts.append(f'<span style="color:{colour}"><b>{name}</b>{suffix}</span> '
-                         f"{fmt_num(value, spec.unit, digits=spec.digits)}")
-        text = f"<b>{html.escape(_t(spec.title).split(' —')[0].split(' (')[0])}</b> @ " \
-               f"{x:.1f} s: " + " · ".join(parts)
+            parts.append(
+                f'<span style="color:{colour}"><b>{name}</b>{suffix}</span> '
+                f"{fmt_num(value, spec.unit, digits=spec.digits)}"
+            )
+        text = (
+            f"<b>{html.escape(_t(spec.title).split(' —')[0].split(' (')[0])}</b> @ "
+            f"{x:.1f} s: " + " · ".join(parts)
+        )
         self.readout.setText(text)
         return text
 

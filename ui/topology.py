@@ -68,8 +68,12 @@ DETAIL_ROWS: tuple[tuple[str, Callable[[DeviceInfo], str]], ...] = (
     (N_("UUID"), lambda d: d.uuid or NA),
     (N_("PCI bus id"), lambda d: d.pci_bus_id or NA),
     (N_("Architecture"), lambda d: d.architecture or NA),
-    (N_("Compute capability"),
-     lambda d: f"{d.compute_capability[0]}.{d.compute_capability[1]}" if d.compute_capability else NA),
+    (
+        N_("Compute capability"),
+        lambda d: (
+            f"{d.compute_capability[0]}.{d.compute_capability[1]}" if d.compute_capability else NA
+        ),
+    ),
     (N_("Memory"), lambda d: fmt_bytes(d.memory_total_bytes)),
     (N_("VBIOS"), lambda d: d.vbios_version or NA),
     (N_("Serial"), lambda d: d.serial or NA),
@@ -79,14 +83,18 @@ DETAIL_ROWS: tuple[tuple[str, Callable[[DeviceInfo], str]], ...] = (
     (N_("Persistence mode"), lambda d: _bool(d.persistence_mode)),
     (N_("Compute mode"), lambda d: d.compute_mode or NA),
     (N_("Power limit default"), lambda d: fmt_num(d.power_default_limit_w, "W")),
-    (N_("Power limit range"), lambda d: f"{fmt_num(d.power_min_limit_w, 'W')} – "
-                                    f"{fmt_num(d.power_max_limit_w, 'W')}"),
+    (
+        N_("Power limit range"),
+        lambda d: f"{fmt_num(d.power_min_limit_w, 'W')} – {fmt_num(d.power_max_limit_w, 'W')}",
+    ),
     (N_("SM clock max"), lambda d: fmt_num(d.sm_clock_max_mhz, "MHz")),
     (N_("Memory clock max"), lambda d: fmt_num(d.mem_clock_max_mhz, "MHz")),
     (N_("Slowdown temperature"), lambda d: fmt_num(d.temp_slowdown_c, "°C")),
     (N_("Shutdown temperature"), lambda d: fmt_num(d.temp_shutdown_c, "°C")),
-    (N_("PCIe max link"), lambda d: (f"Gen{d.pcie_gen_max} x{d.pcie_width_max}"
-                                 if d.pcie_gen_max else NA)),
+    (
+        N_("PCIe max link"),
+        lambda d: f"Gen{d.pcie_gen_max} x{d.pcie_width_max}" if d.pcie_gen_max else NA,
+    ),
     (N_("NVLinks"), lambda d: str(d.nvlink_count)),
 )
 
@@ -112,8 +120,12 @@ class TopologyTab(QWidget):
         self.system_label.setWordWrap(True)
         self.matrix = QTableWidget(self)
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.matrix.setToolTip(self.tr("How each pair of GPUs is connected (nvidia-smi topo -m). "
-                                       "NV# = number of NVLinks; hover a cell for the meaning."))
+        self.matrix.setToolTip(
+            self.tr(
+                "How each pair of GPUs is connected (nvidia-smi topo -m). "
+                "NV# = number of NVLinks; hover a cell for the meaning."
+            )
+        )
         self.details = QTableWidget(self)
         self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.details.setToolTip(self.tr("Static facts per GPU (nvidia-smi -q)"))
@@ -122,8 +134,13 @@ class TopologyTab(QWidget):
         top = QGroupBox(self.tr("GPU interconnect"), self)
         top_layout = QVBoxLayout(top)
         top_layout.addWidget(self.matrix)
-        legend = QLabel(self.tr("NV# = NVLinks · PIX/PXB = PCIe switch · PHB = host bridge · "
-                                "NODE = same NUMA node · SYS = across NUMA nodes"), top)
+        legend = QLabel(
+            self.tr(
+                "NV# = NVLinks · PIX/PXB = PCIe switch · PHB = host bridge · "
+                "NODE = same NUMA node · SYS = across NUMA nodes"
+            ),
+            top,
+        )
         legend.setObjectName("muted")
         top_layout.addWidget(legend)
         bottom = QGroupBox(self.tr("Details"), self)

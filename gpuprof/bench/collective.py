@@ -143,7 +143,9 @@ def _sweep(
         times = torch.zeros(iters, dtype=torch.float64)
         if cuda:
             new_event: Any = torch.cuda.Event
-            events = [(new_event(enable_timing=True), new_event(enable_timing=True)) for _ in range(iters)]
+            events = [
+                (new_event(enable_timing=True), new_event(enable_timing=True)) for _ in range(iters)
+            ]
             for a, b in events:
                 a.record()
                 step()
@@ -297,14 +299,29 @@ def _run_spawned(
     stop = mp_ctx.Event()
     port = free_port()
     env_backup = {k: os.environ.get(k) for k in ("GLOO_SOCKET_IFNAME",)}
-    if kind == "cpu" and sys.platform.startswith("linux") and not os.environ.get("GLOO_SOCKET_IFNAME"):
+    if (
+        kind == "cpu"
+        and sys.platform.startswith("linux")
+        and not os.environ.get("GLOO_SOCKET_IFNAME")
+    ):
         os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # children inherit it: keep gloo on loopback
     yield Progress(0.0, f"collectives: starting {world} {backend} processes")
     procs = [
         mp_ctx.Process(
             target=_worker,
-            args=(rank, world, backend, kind, port, ops, plan, max(ctx.time_left_s() - 5.0, 1.0),
-                  ctx.suite, out_q, stop),
+            args=(
+                rank,
+                world,
+                backend,
+                kind,
+                port,
+                ops,
+                plan,
+                max(ctx.time_left_s() - 5.0, 1.0),
+                ctx.suite,
+                out_q,
+                stop,
+            ),
             daemon=True,
         )
         for rank in range(world)
@@ -342,7 +359,9 @@ def _run_spawned(
             elif msg[0] == "result":
                 res = _to_result(msg[1], backend, world)
                 results.append(res)
-                yield Progress(len(results) / max(len(plan) * len(ops), 1), f"collectives: {res.case}", res)
+                yield Progress(
+                    len(results) / max(len(plan) * len(ops), 1), f"collectives: {res.case}", res
+                )
             elif msg[0] == "note":
                 notes.append(str(msg[1]))
             elif msg[0] == "error":

@@ -71,7 +71,10 @@ def gemm_tflops(m: int, n: int, k: int, seconds: float) -> float:
 
 # --- spec peak, from the catalog (guarded: the catalog API may not be there) ----------------------
 
-def spec_peak_tflops(device_name: str | None, dtype: str, memory_gib: float | None = None) -> float | None:
+
+def spec_peak_tflops(
+    device_name: str | None, dtype: str, memory_gib: float | None = None
+) -> float | None:
     """The spec sheet's dense TFLOPS for ``dtype`` on this GPU, or None (unknown: never guessed)."""
     if not device_name:
         return None
@@ -149,8 +152,12 @@ def _operands(dtype: str, m: int, n: int, k: int, device: str) -> Callable[[], A
         b = torch.randn(n, k, device=dev, generator=gen).to(torch.float8_e4m3fn).t()
         one = torch.ones((), device=dev, dtype=torch.float32)
         return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
-    tdtype = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16,
-              "bf16": torch.bfloat16}[dtype]
+    tdtype = {
+        "fp32": torch.float32,
+        "tf32": torch.float32,
+        "fp16": torch.float16,
+        "bf16": torch.bfloat16,
+    }[dtype]
     a = torch.randn(m, k, device=dev, dtype=tdtype, generator=gen)
     b = torch.randn(k, n, device=dev, dtype=tdtype, generator=gen)
     out = torch.empty(m, n, device=dev, dtype=tdtype)
@@ -170,7 +177,10 @@ def _l2_flusher(device: str) -> Callable[[], Any] | None:
 
 
 def _probe_rate_flop_s(
-    fn_for: Callable[[int], Callable[[], Any]], clock: Callable[[], float], sync: Callable[[], Any], size: int
+    fn_for: Callable[[int], Callable[[], Any]],
+    clock: Callable[[], float],
+    sync: Callable[[], Any],
+    size: int,
 ) -> float:
     """A rough FLOP/s from a size³ product, to predict how long bigger ones take."""
     fn = fn_for(size)
@@ -225,8 +235,12 @@ def gemm_bench(dtype: str, shapes: list[Shape] | None = None) -> BenchFn:
                 flop = 2.0 * m * n * k
                 step_s = flop / rate
                 if not cuda and step_s > MAX_CPU_STEP_S:
-                    res = skipped("gemm", case, f"one product would take ~{step_s:.1f} s on this "
-                                  f"CPU (limit {MAX_CPU_STEP_S:.0f} s, so cancel stays prompt)")
+                    res = skipped(
+                        "gemm",
+                        case,
+                        f"one product would take ~{step_s:.1f} s on this "
+                        f"CPU (limit {MAX_CPU_STEP_S:.0f} s, so cancel stays prompt)",
+                    )
                     results.append(res)
                     yield Progress((idx + 1) / len(plan), f"GEMM {case}: skipped", res)
                     continue
@@ -237,7 +251,9 @@ def gemm_bench(dtype: str, shapes: list[Shape] | None = None) -> BenchFn:
                     yield Progress((idx + 1) / len(plan), f"GEMM {case}: skipped", res)
                     continue
                 yield Progress(idx / len(plan), f"GEMM {case}")
-                target_s = min(1.0 if cuda else 1.5, max(ctx.time_left_s() / (len(plan) - idx), 0.1))
+                target_s = min(
+                    1.0 if cuda else 1.5, max(ctx.time_left_s() / (len(plan) - idx), 0.1)
+                )
                 iters = int(min(100 if cuda else 20, max(min_iters, target_s / step_s)))
                 fn = _operands(dtype, m, n, k, ctx.device)
                 durations = measure(

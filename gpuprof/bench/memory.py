@@ -47,8 +47,12 @@ def _buffers(direction: str, pinned: bool, size: int, device: str) -> tuple[Any,
     src_dev = dev if direction in ("d2h", "d2d") else torch.device("cpu")
     dst_dev = dev if direction in ("h2d", "d2d") else torch.device("cpu")
     host_pinned = pinned and direction in ("h2d", "d2h")
-    src = torch.empty(size, dtype=torch.uint8, device=src_dev, pin_memory=host_pinned and src_dev.type == "cpu")
-    dst = torch.zeros(size, dtype=torch.uint8, device=dst_dev, pin_memory=host_pinned and dst_dev.type == "cpu")
+    src = torch.empty(
+        size, dtype=torch.uint8, device=src_dev, pin_memory=host_pinned and src_dev.type == "cpu"
+    )
+    dst = torch.zeros(
+        size, dtype=torch.uint8, device=dst_dev, pin_memory=host_pinned and dst_dev.type == "cpu"
+    )
     src.view(-1, block_len).copy_(block.to(src_dev).expand(size // block_len, block_len))
     return src, dst, block.to(dst_dev)
 
@@ -56,7 +60,9 @@ def _buffers(direction: str, pinned: bool, size: int, device: str) -> tuple[Any,
 def _verified(dst: Any, block: Any) -> bool:
     import torch
 
-    return bool(torch.equal(dst.view(-1, block.numel()), block.expand(dst.numel() // block.numel(), -1)))
+    return bool(
+        torch.equal(dst.view(-1, block.numel()), block.expand(dst.numel() // block.numel(), -1))
+    )
 
 
 def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
@@ -73,15 +79,23 @@ def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
 
         cuda = ctx.is_cuda
         plan_sizes = sizes if sizes is not None else memory_sizes(ctx.suite, cuda)
-        variants: tuple[bool | None, ...] = (False, True) if direction in ("h2d", "d2h") else (None,)
+        variants: tuple[bool | None, ...] = (
+            (False, True) if direction in ("h2d", "d2h") else (None,)
+        )
         plan = [(p, s) for p in variants for s in plan_sizes]
         results: list[Result] = []
         rate: float | None = None  # bytes/s of the last size, to predict the next
         for idx, (pinned, size0) in enumerate(plan):
             ctx.check()
-            size = max(_BLOCK, int(size0 * ctx.scale) // _BLOCK * _BLOCK) if size0 >= _BLOCK else size0
+            size = (
+                max(_BLOCK, int(size0 * ctx.scale) // _BLOCK * _BLOCK) if size0 >= _BLOCK else size0
+            )
             kind = {None: "", False: " pageable", True: " pinned"}[pinned]
-            case = f"{direction}{kind} {size // MiB} MiB" if size >= MiB else f"{direction}{kind} {size} B"
+            case = (
+                f"{direction}{kind} {size // MiB} MiB"
+                if size >= MiB
+                else f"{direction}{kind} {size} B"
+            )
             if f"memory/{case}" in ctx.done_keys:
                 continue
             if rate is not None and not ctx.affordable(6 * size / rate):

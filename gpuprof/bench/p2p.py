@@ -67,7 +67,13 @@ def _nvml_indices(count: int, source: Any) -> tuple[list[int], bool]:
     return mapping, True
 
 
-def _wall_median(fn: Callable[[], Any], sync: Callable[[], Any], iters: int, check: Callable[[], Any], clock: Callable[[], float]) -> float:
+def _wall_median(
+    fn: Callable[[], Any],
+    sync: Callable[[], Any],
+    iters: int,
+    check: Callable[[], Any],
+    clock: Callable[[], float],
+) -> float:
     fn()
     sync()
     times = []
@@ -102,7 +108,10 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
             for d in devs:
                 torch.cuda.synchronize(d)
 
-        access = tuple(tuple(i == j or bool(torch.cuda.can_device_access_peer(i, j)) for j in range(n)) for i in range(n))
+        access = tuple(
+            tuple(i == j or bool(torch.cuda.can_device_access_peer(i, j)) for j in range(n))
+            for i in range(n)
+        )
         nvml, matched = _nvml_indices(n, ctx.source)
         topo = None
         if ctx.source is not None:
@@ -111,7 +120,10 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
             except Exception:
                 topo = None
         links = tuple(
-            tuple(link_label(topo.link(nvml[i], nvml[j])) if topo is not None else None for j in range(n))
+            tuple(
+                link_label(topo.link(nvml[i], nvml[j])) if topo is not None else None
+                for j in range(n)
+            )
             for i in range(n)
         )
         bufs = [torch.ones(size, dtype=torch.uint8, device=d) for d in devs]
@@ -172,7 +184,9 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
             if i != j:
                 uni_off[i][j] = size / _wall_median(staged, sync, iters, ctx.check, ctx.clock)
                 bi_on[i][j] = 2 * size / _wall_median(both, sync, iters, ctx.check, ctx.clock)
-                bi_off[i][j] = 2 * size / _wall_median(both_staged, sync, iters, ctx.check, ctx.clock)
+                bi_off[i][j] = (
+                    2 * size / _wall_median(both_staged, sync, iters, ctx.check, ctx.clock)
+                )
                 lat_off[i][j] = _wall_median(tiny_staged, sync, 20, ctx.check, ctx.clock)
         ok = all(recv[j][:16].eq(1).all().item() for j in range(n))
         notes = ["latency is host-timed (copy + synchronize), as an upper bound"]

@@ -100,8 +100,13 @@ def run_from_dict(data: dict[str, Any]) -> BenchRun:
         raise InputError(tr("not a gpuprof benchmark run (format is {f!r})", f=data.get("format")))
     version = int(data.get("schema_version", 0))
     if version > SCHEMA_VERSION:
-        raise InputError(tr("benchmark run schema {v} is newer than this gpuprof reads ({m})",
-                            v=version, m=SCHEMA_VERSION))
+        raise InputError(
+            tr(
+                "benchmark run schema {v} is newer than this gpuprof reads ({m})",
+                v=version,
+                m=SCHEMA_VERSION,
+            )
+        )
     return BenchRun(
         run_id=str(data["run_id"]),
         suite=str(data["suite"]),
@@ -267,7 +272,8 @@ class ResultsDB:
                     run.ended_s,
                     run.suite,
                     run.device,
-                    run.environment.gpu_name or (run.environment.cpu_model if run.device == "cpu" else None),
+                    run.environment.gpu_name
+                    or (run.environment.cpu_model if run.device == "cpu" else None),
                     run.state.value,
                     len(results),
                     sum(1 for r in results if r.ok),
@@ -296,13 +302,18 @@ class ResultsDB:
         """The full id for ``run_id`` or a unique prefix of one; ``latest`` is the newest run."""
         with self._connect() as con:
             if run_id == "latest":
-                row = con.execute("SELECT run_id FROM runs ORDER BY started_s DESC LIMIT 1").fetchone()
+                row = con.execute(
+                    "SELECT run_id FROM runs ORDER BY started_s DESC LIMIT 1"
+                ).fetchone()
                 if row is None:
                     raise InputError(tr("no benchmark runs yet"))
                 return str(row[0])
             rows = con.execute(
                 "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\'",
-                (run_id, run_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"),
+                (
+                    run_id,
+                    run_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",
+                ),
             ).fetchall()
         ids = sorted({str(r[0]) for r in rows})
         if run_id in ids:

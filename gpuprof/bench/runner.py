@@ -59,7 +59,9 @@ __all__ = [
 SCHEMA_VERSION = 1
 SUITES: tuple[str, ...] = ("quick", "standard", "full")
 #: Clock-event reasons that do not mean the GPU slowed itself down.
-BENIGN_CLOCK_REASONS = frozenset({"gpu_idle", "applications_clocks_setting", "display_clock_setting"})
+BENIGN_CLOCK_REASONS = frozenset(
+    {"gpu_idle", "applications_clocks_setting", "display_clock_setting"}
+)
 _MAX_OOM_RETRIES = 3
 
 # Seconds per case in the quick suite; standard and full multiply these.
@@ -203,7 +205,11 @@ def parse_only(text: str | Iterable[str] | None) -> tuple[str, ...]:
     unknown = [p for p in parts if p not in BENCH_NAMES]
     if unknown:
         raise InputError(
-            tr("unknown benchmark {u}; choose from {c}", u=", ".join(unknown), c=",".join(BENCH_NAMES))
+            tr(
+                "unknown benchmark {u}; choose from {c}",
+                u=", ".join(unknown),
+                c=",".join(BENCH_NAMES),
+            )
         )
     return tuple(b for b in BENCH_NAMES if b in parts)
 
@@ -305,7 +311,9 @@ def _nvml_index_for(device: str, source: Any) -> int | None:
     return ordinal
 
 
-def capture_environment(device: str, source: Any = None, *, nvml_index: int | None = None) -> Environment:
+def capture_environment(
+    device: str, source: Any = None, *, nvml_index: int | None = None
+) -> Environment:
     """GPU, driver, CUDA, torch, cuBLAS, clocks, power limit and host CPU. Imports torch."""
     import psutil
     import torch
@@ -368,7 +376,9 @@ def capture_environment(device: str, source: Any = None, *, nvml_index: int | No
 class _Monitor:
     """Polls the telemetry source in the background and on demand (at each result)."""
 
-    def __init__(self, source: Any, interval_s: float | None, wall_clock: Callable[[], float]) -> None:
+    def __init__(
+        self, source: Any, interval_s: float | None, wall_clock: Callable[[], float]
+    ) -> None:
         self._source = source
         self._interval_s = interval_s
         self._wall = wall_clock
@@ -379,7 +389,9 @@ class _Monitor:
 
     def start(self) -> None:
         if self._interval_s:
-            self._thread = threading.Thread(target=self._loop, name="gpuprof-bench-telemetry", daemon=True)
+            self._thread = threading.Thread(
+                target=self._loop, name="gpuprof-bench-telemetry", daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -456,8 +468,13 @@ def _check_device(device: str) -> None:
     import torch
 
     if not torch.cuda.is_available():
-        raise InputError(tr("{d}: no CUDA device is available (torch {v}); use --device cpu",
-                            d=device, v=torch.__version__))
+        raise InputError(
+            tr(
+                "{d}: no CUDA device is available (torch {v}); use --device cpu",
+                d=device,
+                v=torch.__version__,
+            )
+        )
     try:
         index = torch.device(device).index or 0
     except RuntimeError:
@@ -543,7 +560,11 @@ class Runner:
             _check_device(device)
         source = self._usable_source(run_notes)
         nvml_index = _nvml_index_for(device, source) if source is not None else None
-        env = capture_environment(device, source, nvml_index=nvml_index) if self._capture_env else Environment()
+        env = (
+            capture_environment(device, source, nvml_index=nvml_index)
+            if self._capture_env
+            else Environment()
+        )
         cases = self.plan()
         monitor = _Monitor(source, self._interval_s, self._wall) if source is not None else None
         if monitor is not None:
@@ -556,11 +577,29 @@ class Runner:
         try:
             for ci, case in enumerate(cases):
                 if cancel.cancelled:
-                    records.append(CaseRecord(bench=case.bench, name=case.name, state=RunState.INTERRUPTED,
-                                              budget_s=case.budget_s, notes=("not started: cancelled",)))
+                    records.append(
+                        CaseRecord(
+                            bench=case.bench,
+                            name=case.name,
+                            state=RunState.INTERRUPTED,
+                            budget_s=case.budget_s,
+                            notes=("not started: cancelled",),
+                        )
+                    )
                     continue
-                records.append(self._run_case(ci, len(cases), case, device, cancel, monitor, nvml_index,
-                                              on_progress, on_result))
+                records.append(
+                    self._run_case(
+                        ci,
+                        len(cases),
+                        case,
+                        device,
+                        cancel,
+                        monitor,
+                        nvml_index,
+                        on_progress,
+                        on_result,
+                    )
+                )
         finally:
             if monitor is not None:
                 monitor.stop()
@@ -664,7 +703,9 @@ class Runner:
             except Exception as exc:
                 if is_oom(exc) and attempts <= _MAX_OOM_RETRIES:
                     _free_cuda(device)
-                    notes.append(f"out of memory at size scale {scale:g}; retried with sizes x{scale / 2:g}")
+                    notes.append(
+                        f"out of memory at size scale {scale:g}; retried with sizes x{scale / 2:g}"
+                    )
                     scale /= 2
                     continue
                 state = RunState.FAILURE

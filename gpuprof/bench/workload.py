@@ -88,7 +88,11 @@ def _conv_net(cfg: ConvConfig) -> Any:
     w = cfg.width
 
     def stage(cin: int, cout: int, stride: int) -> list[Any]:
-        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+        return [
+            nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(),
+        ]
 
     return nn.Sequential(
         *stage(3, w, 2),
@@ -115,8 +119,11 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
 
         cuda = ctx.is_cuda
         if dt == "fp16" and not cuda:
-            res = Result(bench="workload", case=f"{model} {dt}",
-                         status="skipped: FP16 autocast training is a GPU mode (CPU uses BF16)")
+            res = Result(
+                bench="workload",
+                case=f"{model} {dt}",
+                status="skipped: FP16 autocast training is a GPU mode (CPU uses BF16)",
+            )
             yield Progress(1.0, "workload: skipped", res)
             return (res,)
         dev = torch.device(ctx.device)
@@ -154,7 +161,11 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
             opt.zero_grad(set_to_none=True)
             with torch.autocast(device_type=dev.type, dtype=amp_dtype, enabled=dt != "fp32"):
                 out = net(x)
-                loss = F.mse_loss(out.float(), target) if model == "transformer" else F.cross_entropy(out.float(), target)
+                loss = (
+                    F.mse_loss(out.float(), target)
+                    if model == "transformer"
+                    else F.cross_entropy(out.float(), target)
+                )
             scaler.scale(loss).backward()  # type: ignore[no-untyped-call]
             scaler.step(opt)
             scaler.update()
@@ -164,19 +175,36 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
         timer = ctx.timer()
         # The first step pays for allocation and kernel selection; the second predicts the rest.
         step()
-        first = measure(step, timer=timer, iterations=1, warmup=0, min_iterations=1, clock=ctx.clock)[0]
+        first = measure(
+            step, timer=timer, iterations=1, warmup=0, min_iterations=1, clock=ctx.clock
+        )[0]
         if not cuda and first > _MAX_CPU_STEP_S * 1.5:
-            res = Result(bench="workload", case=label,
-                         status=f"skipped: one step takes {first:.1f} s on this CPU")
+            res = Result(
+                bench="workload",
+                case=label,
+                status=f"skipped: one step takes {first:.1f} s on this CPU",
+            )
             yield Progress(1.0, "workload: skipped", res)
             return (res,)
         target_s = min(3.0 if cuda else 2.0, max(ctx.time_left_s() * 0.8, first * 3))
         iters = int(min(50 if cuda else 10, max(3, target_s / max(first, 1e-6))))
         yield Progress(0.3, f"workload {label}: {iters} steps")
-        durations = measure(step, timer=ctx.timer(), iterations=iters, warmup=0, min_iterations=3,
-                            max_time_s=target_s, check=ctx.check, clock=ctx.clock)
+        durations = measure(
+            step,
+            timer=ctx.timer(),
+            iterations=iters,
+            warmup=0,
+            min_iterations=3,
+            max_time_s=target_s,
+            check=ctx.check,
+            clock=ctx.clock,
+        )
         st = summarize(durations)
-        notes = [f"synthetic data, seed 0; autocast {dt}" if dt != "fp32" else "synthetic data, seed 0; fp32"]
+        notes = [
+            f"synthetic data, seed 0; autocast {dt}"
+            if dt != "fp32"
+            else "synthetic data, seed 0; fp32"
+        ]
         if ctx.scale < 1:
             notes.append(f"batch scaled by {ctx.scale:g} after out-of-memory")
         res = WorkloadResult(

@@ -39,9 +39,24 @@ __all__ = [
 ]
 
 COLUMNS = (
-    "provider", "instance", "region", "zone", "gpu_model", "gpu_count", "gpu_mem_gib", "vcpus",
-    "ram_gib", "interconnect", "network_gbps", "price_ondemand_usd_hr", "price_spot_usd_hr",
-    "price_reserved_1y_usd_hr", "price_reserved_3y_usd_hr", "source", "as_of", "notes",
+    "provider",
+    "instance",
+    "region",
+    "zone",
+    "gpu_model",
+    "gpu_count",
+    "gpu_mem_gib",
+    "vcpus",
+    "ram_gib",
+    "interconnect",
+    "network_gbps",
+    "price_ondemand_usd_hr",
+    "price_spot_usd_hr",
+    "price_reserved_1y_usd_hr",
+    "price_reserved_3y_usd_hr",
+    "source",
+    "as_of",
+    "notes",
 )
 _REQUIRED = ("provider", "instance", "gpu_model", "gpu_count")
 
@@ -232,15 +247,24 @@ def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
         writer.writerow(COLUMNS)
         for r in rows:
             values = {
-                "provider": r.provider, "instance": r.instance, "region": r.region,
-                "zone": r.zone, "gpu_model": r.gpu_name or r.gpu_model, "gpu_count": r.gpu_count,
-                "gpu_mem_gib": r.gpu_mem_gib, "vcpus": r.vcpus, "ram_gib": r.ram_gib,
-                "interconnect": r.interconnect, "network_gbps": r.network_gbps,
+                "provider": r.provider,
+                "instance": r.instance,
+                "region": r.region,
+                "zone": r.zone,
+                "gpu_model": r.gpu_name or r.gpu_model,
+                "gpu_count": r.gpu_count,
+                "gpu_mem_gib": r.gpu_mem_gib,
+                "vcpus": r.vcpus,
+                "ram_gib": r.ram_gib,
+                "interconnect": r.interconnect,
+                "network_gbps": r.network_gbps,
                 "price_ondemand_usd_hr": r.price_ondemand_usd_hr,
                 "price_spot_usd_hr": r.price_spot_usd_hr,
                 "price_reserved_1y_usd_hr": r.price_reserved_1y_usd_hr,
                 "price_reserved_3y_usd_hr": r.price_reserved_3y_usd_hr,
-                "source": r.source, "as_of": r.as_of, "notes": r.notes,
+                "source": r.source,
+                "as_of": r.as_of,
+                "notes": r.notes,
             }
             writer.writerow(["" if values[c] is None else _fmt(values[c]) for c in COLUMNS])
 

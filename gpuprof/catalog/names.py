@@ -110,10 +110,23 @@ def _rule_key(t: str, memory_gib: float | None) -> str | None:
     if "RTX" in words and "3090" in words:
         return "RTX 3090"
     simple = {
-        "A10G": "A10G", "A10": "A10", "A30": "A30", "A40": "A40", "L40S": "L40S", "L40": "L40",
-        "L4": "L4", "T4": "T4", "P100": "P100", "P4": "P4", "K80": "K80", "M60": "M60",
-        "V520": "Radeon Pro V520", "INFERENTIA2": "Inferentia2", "INFERENTIA": "Inferentia",
-        "TRAINIUM2": "Trainium2", "TRAINIUM": "Trainium",
+        "A10G": "A10G",
+        "A10": "A10",
+        "A30": "A30",
+        "A40": "A40",
+        "L40S": "L40S",
+        "L40": "L40",
+        "L4": "L4",
+        "T4": "T4",
+        "P100": "P100",
+        "P4": "P4",
+        "K80": "K80",
+        "M60": "M60",
+        "V520": "Radeon Pro V520",
+        "INFERENTIA2": "Inferentia2",
+        "INFERENTIA": "Inferentia",
+        "TRAINIUM2": "Trainium2",
+        "TRAINIUM": "Trainium",
     }
     for word, key in simple.items():
         if word in words:

@@ -17,8 +17,15 @@ def interval_arg(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            tr("interval must be a number of seconds, got {t!r}", t=text)) from None
+            tr("interval must be a number of seconds, got {t!r}", t=text)
+        ) from None
     if not MIN_INTERVAL_S <= value <= MAX_INTERVAL_S:
         raise argparse.ArgumentTypeError(
-            tr("interval {v} s is outside {lo}–{hi} s", v=value, lo=MIN_INTERVAL_S, hi=MAX_INTERVAL_S))
+            tr(
+                "interval {v} s is outside {lo}–{hi} s",
+                v=value,
+                lo=MIN_INTERVAL_S,
+                hi=MAX_INTERVAL_S,
+            )
+        )
     return value

@@ -39,13 +39,26 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "why. Results go to the results database; see `gpuprof bench list`."
         ),
     )
-    p.add_argument("--suite", choices=("quick", "standard", "full"), default="quick",
-                   help=tr("how much to measure (quick ≈ 30 s on one GPU; default quick)"))
-    p.add_argument("--only", metavar="LIST",
-                   help=tr("comma-separated subset: gemm,memory,p2p,collective,workload"))
-    p.add_argument("--device", metavar="DEV", help=tr("cuda:N or cpu (default: cuda:0 if available)"))
-    p.add_argument("--json", metavar="OUT", help=tr("also write the run as JSON (docs/bench-schema.md)"))
-    p.add_argument("--no-save", action="store_true", help=tr("do not store the run in the results database"))
+    p.add_argument(
+        "--suite",
+        choices=("quick", "standard", "full"),
+        default="quick",
+        help=tr("how much to measure (quick ≈ 30 s on one GPU; default quick)"),
+    )
+    p.add_argument(
+        "--only",
+        metavar="LIST",
+        help=tr("comma-separated subset: gemm,memory,p2p,collective,workload"),
+    )
+    p.add_argument(
+        "--device", metavar="DEV", help=tr("cuda:N or cpu (default: cuda:0 if available)")
+    )
+    p.add_argument(
+        "--json", metavar="OUT", help=tr("also write the run as JSON (docs/bench-schema.md)")
+    )
+    p.add_argument(
+        "--no-save", action="store_true", help=tr("do not store the run in the results database")
+    )
     p.set_defaults(func=_cmd_run)
     bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
     ls = bsub.add_parser("list", help=tr("list earlier runs, newest first"))
@@ -99,7 +112,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
             outcome["error"] = exc
 
     thread = threading.Thread(target=work, name="gpuprof-bench", daemon=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+    )
     try:
         with Progress(*columns, console=console, transient=True, disable=quiet) as bar:
             task = bar.add_task(tr("starting (importing torch)…"), total=1.0)
@@ -113,8 +131,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     continue
                 if latest:
                     p = latest[-1]
-                    bar.update(task, completed=p.fraction,
-                               description=f"[{p.case_index + 1}/{p.case_count}] {p.stage}")
+                    bar.update(
+                        task,
+                        completed=p.fraction,
+                        description=f"[{p.case_index + 1}/{p.case_count}] {p.stage}",
+                    )
     finally:
         if source is not None:
             source.close()
@@ -214,8 +235,15 @@ def render_run(run: BenchRun, console: Console) -> None:
     env = run.environment
     what = env.gpu_name or env.cpu_model or run.device
     console.print(
-        tr("[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s",
-           i=run.run_id, s=run.suite, d=run.device, w=what, st=run.state.value, t=run.ended_s - run.started_s)
+        tr(
+            "[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s",
+            i=run.run_id,
+            s=run.suite,
+            d=run.device,
+            w=what,
+            st=run.state.value,
+            t=run.ended_s - run.started_s,
+        )
     )
     versions = [f"torch {env.torch_version}"] if env.torch_version else []
     if env.cuda_runtime_version:
@@ -237,8 +265,15 @@ def render_run(run: BenchRun, console: Console) -> None:
         for col in ("case", "TFLOPS median", "mean", "max", "% of peak", "iters", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for g in gemm:
-            t.add_row(g.case, _tflops(g.tflops_median), _tflops(g.tflops_mean), _tflops(g.tflops_max),
-                      fmt_pct(g.pct_of_peak, digits=1), str(g.iterations), _flags(g))
+            t.add_row(
+                g.case,
+                _tflops(g.tflops_median),
+                _tflops(g.tflops_mean),
+                _tflops(g.tflops_max),
+                fmt_pct(g.pct_of_peak, digits=1),
+                str(g.iterations),
+                _flags(g),
+            )
         console.print(t)
     mem = [r for r in results if isinstance(r, MemoryResult)]
     if mem:
@@ -246,18 +281,30 @@ def render_run(run: BenchRun, console: Console) -> None:
         for col in ("case", "median", "best", "samples", "verified", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for m in mem:
-            t.add_row(m.case, fmt_rate(m.bandwidth_bytes_s), fmt_rate(m.bandwidth_max_bytes_s), str(m.samples),
-                      tr("yes") if m.verified else tr("NO"), _flags(m))
+            t.add_row(
+                m.case,
+                fmt_rate(m.bandwidth_bytes_s),
+                fmt_rate(m.bandwidth_max_bytes_s),
+                str(m.samples),
+                tr("yes") if m.verified else tr("NO"),
+                _flags(m),
+            )
         console.print(t)
     for p in (x for x in results if isinstance(x, P2PResult) and x.ok):
-        t = Table(title=tr("P2P unidirectional bandwidth, peer access on ({s})", s=fmt_bytes(p.size_bytes)))
+        t = Table(
+            title=tr(
+                "P2P unidirectional bandwidth, peer access on ({s})", s=fmt_bytes(p.size_bytes)
+            )
+        )
         t.add_column("src \\ dst")
         for j in p.devices:
             t.add_column(f"GPU{j}", justify="right")
         for i, row in enumerate(p.uni_bw_on_bytes_s):
             cells = [fmt_rate(v) if v is not None else NA for v in row]
             if p.links:
-                cells = [f"{c}\n{p.links[i][j] or ''}" if i != j else c for j, c in enumerate(cells)]
+                cells = [
+                    f"{c}\n{p.links[i][j] or ''}" if i != j else c for j, c in enumerate(cells)
+                ]
             t.add_row(f"GPU{p.devices[i]}", *cells)
         console.print(t)
     coll = [r for r in results if isinstance(r, CollectiveResult)]
@@ -266,8 +313,15 @@ def render_run(run: BenchRun, console: Console) -> None:
         for col in ("op", "size", "algbw", "busbw", "p50", "p99", "notes"):
             t.add_column(tr(col), justify="left" if col in ("op", "notes") else "right")
         for c in coll:
-            t.add_row(c.op, fmt_bytes(c.size_bytes), fmt_rate(c.algbw_bytes_s), fmt_rate(c.busbw_bytes_s),
-                      fmt_latency(c.latency_p50_s), fmt_latency(c.latency_p99_s), _flags(c))
+            t.add_row(
+                c.op,
+                fmt_bytes(c.size_bytes),
+                fmt_rate(c.algbw_bytes_s),
+                fmt_rate(c.busbw_bytes_s),
+                fmt_latency(c.latency_p50_s),
+                fmt_latency(c.latency_p99_s),
+                _flags(c),
+            )
         console.print(t)
     work = [r for r in results if isinstance(r, WorkloadResult)]
     if work:
@@ -275,8 +329,13 @@ def render_run(run: BenchRun, console: Console) -> None:
         for col in ("case", "throughput", "step", "steps", "notes"):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for w in work:
-            t.add_row(w.case, fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0), fmt_latency(w.step_time_median_s),
-                      str(w.steps), _flags(w))
+            t.add_row(
+                w.case,
+                fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0),
+                fmt_latency(w.step_time_median_s),
+                str(w.steps),
+                _flags(w),
+            )
         console.print(t)
     other = [r for r in results if not r.ok]
     if other:
@@ -308,5 +367,10 @@ def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console:
         )
     console.print(t)
     if a.environment.gpu_name != b.environment.gpu_name or a.device != b.device:
-        console.print(tr("note: the runs were on different devices ({x} / {y})",
-                         x=a.environment.gpu_name or a.device, y=b.environment.gpu_name or b.device))
+        console.print(
+            tr(
+                "note: the runs were on different devices ({x} / {y})",
+                x=a.environment.gpu_name or a.device,
+                y=b.environment.gpu_name or b.device,
+            )
+        )

@@ -25,9 +25,15 @@ def register(subparsers: Any) -> None:
     ls.set_defaults(func=_list)
     imp = sub.add_parser("import", help=tr("validate a catalog file and store it as an overlay"))
     imp.add_argument("file", metavar="FILE")
-    imp.add_argument("--format", choices=("auto", "skypilot", "gpuprof"), default="auto",
-                     help=tr("skypilot (a vms.csv) or gpuprof (our CSV format); default: by header"))
-    imp.add_argument("--provider", help=tr("provider name for SkyPilot rows (default: folder name)"))
+    imp.add_argument(
+        "--format",
+        choices=("auto", "skypilot", "gpuprof"),
+        default="auto",
+        help=tr("skypilot (a vms.csv) or gpuprof (our CSV format); default: by header"),
+    )
+    imp.add_argument(
+        "--provider", help=tr("provider name for SkyPilot rows (default: folder name)")
+    )
     imp.set_defaults(func=_import)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
     gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
@@ -42,7 +48,9 @@ def _list(args: argparse.Namespace) -> int:
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.units import NA, fmt_num, fmt_usd
 
-    cat = load_catalog(overlays=not args.no_overlays).filter(gpu=args.gpu, providers=_split(args.provider))
+    cat = load_catalog(overlays=not args.no_overlays).filter(
+        gpu=args.gpu, providers=_split(args.provider)
+    )
     for issue in cat.issues:
         if issue.severity == "error" or issue.file != "cloud_instances.csv":
             print(f"gpuprof: {issue.severity}: {issue}", file=sys.stderr)
@@ -55,16 +63,38 @@ def _list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=tr("{n} instances", n=len(cat.instances)))
-    for col in ("provider", "instance", "region", "GPU", "×", "GiB/GPU", "vCPU", "RAM GiB",
-                "net Gbps", "on-demand $/h", "spot $/h", "as of", "source"):
+    for col in (
+        "provider",
+        "instance",
+        "region",
+        "GPU",
+        "×",
+        "GiB/GPU",
+        "vCPU",
+        "RAM GiB",
+        "net Gbps",
+        "on-demand $/h",
+        "spot $/h",
+        "as of",
+        "source",
+    ):
         table.add_column(tr(col), overflow="fold")
     for i in cat.instances:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
         table.add_row(
-            i.provider, i.instance, i.region or NA, gpu, f"{i.gpu_count:g}",
-            fmt_num(i.gpu_mem_gib, digits=0), fmt_num(i.vcpus), fmt_num(i.ram_gib),
-            fmt_num(i.network_gbps), fmt_usd(i.price_ondemand_usd_hr, digits=3),
-            fmt_usd(i.price_spot_usd_hr, digits=3), i.as_of or NA, i.source,
+            i.provider,
+            i.instance,
+            i.region or NA,
+            gpu,
+            f"{i.gpu_count:g}",
+            fmt_num(i.gpu_mem_gib, digits=0),
+            fmt_num(i.vcpus),
+            fmt_num(i.ram_gib),
+            fmt_num(i.network_gbps),
+            fmt_usd(i.price_ondemand_usd_hr, digits=3),
+            fmt_usd(i.price_spot_usd_hr, digits=3),
+            i.as_of or NA,
+            i.source,
         )
     Console().print(table)
     return 0
@@ -81,8 +111,15 @@ def _import(args: argparse.Namespace) -> int:
         print(f"{issue.severity}: {issue}", file=sys.stderr)
     bad = sum(1 for i in issues if i.severity == "error")
     unknown = sum(1 for r in rows if not r.gpu_known)
-    print(tr("imported {n} rows into {d} ({b} bad rows skipped, {u} with an unknown GPU)",
-             n=len(rows), d=dest, b=bad, u=unknown))
+    print(
+        tr(
+            "imported {n} rows into {d} ({b} bad rows skipped, {u} with an unknown GPU)",
+            n=len(rows),
+            d=dest,
+            b=bad,
+            u=unknown,
+        )
+    )
     return 0
 
 
@@ -104,16 +141,38 @@ def _gpus(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=tr("GPU specs (dense TFLOPS; blank = not in sources)"))
-    for col in ("GPU", "GiB", "GB/s", "FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8",
-                "link", "CC", "source"):
+    for col in (
+        "GPU",
+        "GiB",
+        "GB/s",
+        "FP64",
+        "FP32",
+        "TF32",
+        "BF16",
+        "FP16",
+        "FP8",
+        "INT8",
+        "link",
+        "CC",
+        "source",
+    ):
         table.add_column(col, overflow="fold")
     for s in specs.values():
         cc = ".".join(map(str, s.cuda_cc)) if s.cuda_cc else NA
         table.add_row(
-            s.key, fmt_num(s.memory_gib), fmt_num(s.memory_bw_gbs), fmt_num(s.peak_tflops("fp64"), digits=1),
-            fmt_num(s.fp32_tflops, digits=1), fmt_num(s.tf32_tflops, digits=1),
-            fmt_num(s.bf16_tflops), fmt_num(s.fp16_tflops), fmt_num(s.fp8_tflops),
-            fmt_num(s.int8_tops), s.interconnect or NA, cc, s.source,
+            s.key,
+            fmt_num(s.memory_gib),
+            fmt_num(s.memory_bw_gbs),
+            fmt_num(s.peak_tflops("fp64"), digits=1),
+            fmt_num(s.fp32_tflops, digits=1),
+            fmt_num(s.tf32_tflops, digits=1),
+            fmt_num(s.bf16_tflops),
+            fmt_num(s.fp16_tflops),
+            fmt_num(s.fp8_tflops),
+            fmt_num(s.int8_tops),
+            s.interconnect or NA,
+            cc,
+            s.source,
         )
     Console().print(table)
     return 0

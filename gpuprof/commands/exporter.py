@@ -36,10 +36,27 @@ def register(subparsers: Any) -> None:
             "Listens on loopback only unless --bind says otherwise."
         ),
     )
-    p.add_argument("--port", type=_port, default=9400, help=tr("TCP port (default 9400; 0 picks a free one)"))
-    p.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help=tr("address to listen on (default 127.0.0.1)"))
-    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("sampling interval in seconds (default 1)"))
-    p.add_argument("--demo", action="store_true", help=tr("serve a SIMULATED 8×H100 fleet (labelled source=\"simulated\")"))
+    p.add_argument(
+        "--port", type=_port, default=9400, help=tr("TCP port (default 9400; 0 picks a free one)")
+    )
+    p.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help=tr("address to listen on (default 127.0.0.1)"),
+    )
+    p.add_argument(
+        "--interval",
+        type=interval_arg,
+        default=1.0,
+        metavar="S",
+        help=tr("sampling interval in seconds (default 1)"),
+    )
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help=tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'),
+    )
     p.set_defaults(func=_run)
 
 
@@ -51,7 +68,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         from gpuprof.telemetry.sources import open_source
     except ImportError as exc:
-        raise GpuprofError(tr("telemetry sources are not available in this build: {e}", e=exc)) from None
+        raise GpuprofError(
+            tr("telemetry sources are not available in this build: {e}", e=exc)
+        ) from None
     from gpuprof.exporter import Exporter
 
     try:
@@ -65,11 +84,22 @@ def _run(args: argparse.Namespace) -> int:
         try:
             exporter.start()
         except OSError as exc:
-            raise InputError(tr("cannot listen on {b}:{p}: {e}", b=args.bind, p=args.port, e=exc.strerror or exc)) from None
-        print(tr("gpuprof exporter: serving {u} ({s}); Ctrl+C stops", u=exporter.url, s=source.label), flush=True)
+            raise InputError(
+                tr("cannot listen on {b}:{p}: {e}", b=args.bind, p=args.port, e=exc.strerror or exc)
+            ) from None
+        print(
+            tr("gpuprof exporter: serving {u} ({s}); Ctrl+C stops", u=exporter.url, s=source.label),
+            flush=True,
+        )
         if args.bind not in ("127.0.0.1", "::1", "localhost"):
-            print(tr("note: listening on {b}; anyone who can reach it can read the GPU telemetry", b=args.bind),
-                  file=sys.stderr, flush=True)
+            print(
+                tr(
+                    "note: listening on {b}; anyone who can reach it can read the GPU telemetry",
+                    b=args.bind,
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _stop_on_sigterm)  # systemd/docker stop: clean exit 0
         try:

@@ -28,7 +28,9 @@ def parse_count(text: str) -> float:
     try:
         value = float(t) * mult
     except ValueError:
-        raise argparse.ArgumentTypeError(tr("not a number: {t!r} (e.g. 7e9 or 7B)", t=text)) from None
+        raise argparse.ArgumentTypeError(
+            tr("not a number: {t!r} (e.g. 7e9 or 7B)", t=text)
+        ) from None
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(tr("must be a number >= 0: {t!r}", t=text))
     return value
@@ -53,20 +55,34 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "recommend",
         help=tr("rank cloud instances for a workload (fit, time, cost)"),
-        description=tr("Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × "
-                       "efficiency); cost = hours × price. Prices show their as-of date."),
+        description=tr(
+            "Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × "
+            "efficiency); cost = hours × price. Prices show their as-of date."
+        ),
     )
     w = p.add_argument_group(tr("workload"))
-    w.add_argument("--preset", help=tr("a seed scenario: llm-100b-train, video-analytics, "
-                                       "nlp-inference-t4, fp64-risk, cv-train"))
-    w.add_argument("--scenario", help=tr("pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render"))
+    w.add_argument(
+        "--preset",
+        help=tr(
+            "a seed scenario: llm-100b-train, video-analytics, "
+            "nlp-inference-t4, fp64-risk, cv-train"
+        ),
+    )
+    w.add_argument(
+        "--scenario",
+        help=tr("pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render"),
+    )
     w.add_argument("--params", type=parse_count, help=tr("parameter count, e.g. 7e9 or 7B"))
     w.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4 (default bf16)"))
     w.add_argument("--tokens", type=parse_count, help=tr("tokens to train on / to generate"))
-    w.add_argument("--samples", type=parse_count, help=tr("samples (images, queries) instead of tokens"))
+    w.add_argument(
+        "--samples", type=parse_count, help=tr("samples (images, queries) instead of tokens")
+    )
     w.add_argument("--epochs", type=float, help=tr("passes over tokens/samples (default 1)"))
     w.add_argument("--seq-len", type=int, help=tr("sequence length (default 4096)"))
-    w.add_argument("--batch", type=int, help=tr("global batch (training) or concurrent sequences (inference)"))
+    w.add_argument(
+        "--batch", type=int, help=tr("global batch (training) or concurrent sequences (inference)")
+    )
     w.add_argument("--flops", type=parse_count, help=tr("total FLOPs (HPC, rendering)"))
     c = p.add_argument_group(tr("constraints"))
     c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
@@ -78,15 +94,31 @@ def register(subparsers: Any) -> None:
     c.add_argument("--objective", choices=("auto", "cheapest", "fastest"), default="auto")
     one = p.add_argument_group(tr("estimate one configuration instead of ranking"))
     one.add_argument("--gpu", help=tr("GPU model, e.g. A100-80GB, H100"))
-    one.add_argument("--gpus", type=int, default=None, help=tr("GPUs in the configuration (with --gpu)"))
+    one.add_argument(
+        "--gpus", type=int, default=None, help=tr("GPUs in the configuration (with --gpu)")
+    )
     one.add_argument("--instance", help=tr("an instance type from the catalog, e.g. p4d.24xlarge"))
     here = p.add_argument_group(tr("this machine"))
-    here.add_argument("--local-gpu", metavar="NAME[xN]", help=tr("compare with this machine's GPUs, e.g. 'NVIDIA GeForce RTX 4090x2'"))
-    here.add_argument("--measured", action="append", default=[], metavar="GPU:DTYPE=TFLOPS",
-                      help=tr("achieved TFLOPS measured here, e.g. 'RTX 4090:bf16=150' (repeatable)"))
-    here.add_argument("--no-measured", action="store_true",
-                      help=tr("ignore the GEMM results of `gpuprof bench` on this machine's GPU "
-                              "model (by default they set its efficiency)"))
+    here.add_argument(
+        "--local-gpu",
+        metavar="NAME[xN]",
+        help=tr("compare with this machine's GPUs, e.g. 'NVIDIA GeForce RTX 4090x2'"),
+    )
+    here.add_argument(
+        "--measured",
+        action="append",
+        default=[],
+        metavar="GPU:DTYPE=TFLOPS",
+        help=tr("achieved TFLOPS measured here, e.g. 'RTX 4090:bf16=150' (repeatable)"),
+    )
+    here.add_argument(
+        "--no-measured",
+        action="store_true",
+        help=tr(
+            "ignore the GEMM results of `gpuprof bench` on this machine's GPU "
+            "model (by default they set its efficiency)"
+        ),
+    )
     here.add_argument("--util", type=float, help=tr("GPU utilization seen locally, percent"))
     p.add_argument("--limit", type=int, default=15, help=tr("rows to show (default 15)"))
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
@@ -97,11 +129,19 @@ def _workload(args: argparse.Namespace) -> Any:
     from gpuprof.recommend.workload import Workload
 
     fields = {
-        "scenario": args.scenario, "params": args.params, "precision": args.precision,
-        "tokens": args.tokens, "samples": args.samples, "epochs": args.epochs,
-        "seq_len": args.seq_len, "batch": args.batch, "flops_total": args.flops,
-        "deadline_hours": args.deadline, "throughput_per_s": args.throughput,
-        "budget_usd": args.budget, "node_limit": args.nodes,
+        "scenario": args.scenario,
+        "params": args.params,
+        "precision": args.precision,
+        "tokens": args.tokens,
+        "samples": args.samples,
+        "epochs": args.epochs,
+        "seq_len": args.seq_len,
+        "batch": args.batch,
+        "flops_total": args.flops,
+        "deadline_hours": args.deadline,
+        "throughput_per_s": args.throughput,
+        "budget_usd": args.budget,
+        "node_limit": args.nodes,
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:
@@ -109,7 +149,9 @@ def _workload(args: argparse.Namespace) -> Any:
     if args.preset:
         presets = Workload.presets()
         if args.preset not in presets:
-            raise InputError(tr("unknown preset {p!r}; use one of {all}", p=args.preset, all=", ".join(presets)))
+            raise InputError(
+                tr("unknown preset {p!r}; use one of {all}", p=args.preset, all=", ".join(presets))
+            )
         return presets[args.preset].with_(**given)
     if "scenario" not in given:
         raise InputError(tr("give --scenario (or --preset)"))
@@ -147,15 +189,29 @@ def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> Any:
     key = normalize_gpu_model(gpu)
     if key is None:
         raise InputError(tr("unknown GPU {g!r}; see `gpuprof catalog gpus`", g=gpu))
-    same = [i for i in cat.instances if i.gpu_model == key and i.price_ondemand_usd_hr and i.gpu_count >= 1]
-    per_gpu = statistics.median(i.price_ondemand_usd_hr / i.gpu_count for i in same) if same else None
+    same = [
+        i
+        for i in cat.instances
+        if i.gpu_model == key and i.price_ondemand_usd_hr and i.gpu_count >= 1
+    ]
+    per_gpu = (
+        statistics.median(i.price_ondemand_usd_hr / i.gpu_count for i in same) if same else None
+    )
     spot = [i.price_spot_usd_hr / i.gpu_count for i in same if i.price_spot_usd_hr]
     spec = cat.specs[key]
-    mem = statistics.median(i.gpu_mem_gib for i in same if i.gpu_mem_gib) if any(
-        i.gpu_mem_gib for i in same) else spec.memory_gib
+    mem = (
+        statistics.median(i.gpu_mem_gib for i in same if i.gpu_mem_gib)
+        if any(i.gpu_mem_gib for i in same)
+        else spec.memory_gib
+    )
     inst = Instance(
-        provider="custom", instance=f"{gpus}x {key}", gpu_model=key, gpu_name=key, gpu_count=float(gpus),
-        gpu_mem_gib=mem, price_ondemand_usd_hr=per_gpu * gpus if per_gpu else None,
+        provider="custom",
+        instance=f"{gpus}x {key}",
+        gpu_model=key,
+        gpu_name=key,
+        gpu_count=float(gpus),
+        gpu_mem_gib=mem,
+        price_ondemand_usd_hr=per_gpu * gpus if per_gpu else None,
         price_spot_usd_hr=statistics.median(spot) * gpus if spot else None,
         source=f"median $/GPU-h of {len(same)} catalog rows with {key}",
         as_of=max((i.as_of for i in same), default=""),
@@ -178,13 +234,20 @@ def _run(args: argparse.Namespace) -> int:
     elif args.instance:
         cat = cat.filter(instance=args.instance)
         if not cat.instances:
-            raise InputError(tr("no instance {i!r} in the catalog; see `gpuprof catalog list`", i=args.instance))
+            raise InputError(
+                tr("no instance {i!r} in the catalog; see `gpuprof catalog list`", i=args.instance)
+            )
         limit = None
     measured, cals = _calibrated(args)
     rec = recommend(
-        wl, cat, objective=args.objective, providers=_split(args.provider),
-        local=_local(args.local_gpu, args.util), local_measurements=measured,
-        local_util_pct=args.util, limit=limit,
+        wl,
+        cat,
+        objective=args.objective,
+        providers=_split(args.provider),
+        local=_local(args.local_gpu, args.util),
+        local_measurements=measured,
+        local_util_pct=args.util,
+        limit=limit,
     )
     if cals:
         from gpuprof.recommend.calibrate import annotate
@@ -192,11 +255,14 @@ def _run(args: argparse.Namespace) -> int:
         rec = annotate(rec, cals)
     if args.json:
         out = {
-            "workload": dataclasses.asdict(wl), "objective": rec.objective,
-            "candidates": rec.candidates, "viable": rec.viable,
+            "workload": dataclasses.asdict(wl),
+            "objective": rec.objective,
+            "candidates": rec.candidates,
+            "viable": rec.viable,
             "rows": [r.to_dict() for r in rec.rows],
             "local": rec.local.to_dict() if rec.local else None,
-            "warnings": list(rec.warnings), "formulas": list(rec.formulas),
+            "warnings": list(rec.warnings),
+            "formulas": list(rec.formulas),
         }
         json.dump(out, sys.stdout, indent=1, default=str)
         print()
@@ -243,7 +309,9 @@ def _calibrated(args: argparse.Namespace) -> tuple[dict[str, dict[str, float]], 
         for dtype in rates:
             cals.get(key, {}).pop(dtype, None)
     cals = {k: v for k, v in cals.items() if v}
-    merged: dict[str, dict[str, float]] = {k: {d: c.tflops for d, c in v.items()} for k, v in cals.items()}
+    merged: dict[str, dict[str, float]] = {
+        k: {d: c.tflops for d, c in v.items()} for k, v in cals.items()
+    }
     for name, rates in manual.items():
         merged.setdefault(normalize_gpu_model(name) or name, {}).update(rates)
     return merged, cals
@@ -256,9 +324,17 @@ def _print_calibration(cals: dict[str, Any], dtype: str) -> None:
         cal = per.get(dtype)
         if cal is None:
             continue
-        Console().print(tr("{g}: {d} GEMM {t:.1f} TFLOPS, {src} — sets its efficiency "
-                           "(--no-measured to ignore)", g=key, d=dtype, t=cal.tflops, src=cal.label),
-                        highlight=False)
+        Console().print(
+            tr(
+                "{g}: {d} GEMM {t:.1f} TFLOPS, {src} — sets its efficiency "
+                "(--no-measured to ignore)",
+                g=key,
+                d=dtype,
+                t=cal.tflops,
+                src=cal.label,
+            ),
+            highlight=False,
+        )
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -273,12 +349,31 @@ def _print(rec: Any) -> None:
 
     con = Console()
     w = rec.workload
-    title = tr("{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit",
-               name=w.name or tr("workload"), s=w.scenario, p=w.params, prec=w.precision,
-               o=rec.objective, v=rec.viable, c=rec.candidates)
+    title = tr(
+        "{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit",
+        name=w.name or tr("workload"),
+        s=w.scenario,
+        p=w.params,
+        prec=w.precision,
+        o=rec.objective,
+        v=rec.viable,
+        c=rec.candidates,
+    )
     table = Table(title=title)
-    for col in ("#", "provider / instance", "region", "GPUs", "mem/GPU", "time", "cost",
-                "$/h", "as of", "eff.", "P", "vs here"):
+    for col in (
+        "#",
+        "provider / instance",
+        "region",
+        "GPUs",
+        "mem/GPU",
+        "time",
+        "cost",
+        "$/h",
+        "as of",
+        "eff.",
+        "P",
+        "vs here",
+    ):
         table.add_column(tr(col), overflow="fold")
 
     def line(r: Any) -> list[str]:
@@ -290,18 +385,26 @@ def _print(rec: Any) -> None:
         hours = fmt_duration(r.hours * 3600) if r.hours is not None else NA
         if r.meets_deadline is False:
             hours = f"[red]{hours} ✗[/red]"
-        cost = (fmt_usd(r.cost_usd, digits=0) + (" spot" if r.cost_basis == "spot" else "")) \
-            if r.cost_usd is not None else NA
+        cost = (
+            (fmt_usd(r.cost_usd, digits=0) + (" spot" if r.cost_basis == "spot" else ""))
+            if r.cost_usd is not None
+            else NA
+        )
         if r.within_budget is False:
             cost = f"[red]{cost} ✗[/red]"
         return [
-            str(r.rank) if r.rank else "—", r.label, inst.region or NA,
-            f"{r.gpus_total:g}× {inst.gpu_model}", need,
+            str(r.rank) if r.rank else "—",
+            r.label,
+            inst.region or NA,
+            f"{r.gpus_total:g}× {inst.gpu_model}",
+            need,
             hours,
             cost,
-            fmt_usd(r.price_per_hour_usd), inst.as_of or NA,
+            fmt_usd(r.price_per_hour_usd),
+            inst.as_of or NA,
             fmt_pct(r.efficiency * 100) if r.efficiency is not None else NA,
-            "★" if r.pareto else "", vs,
+            "★" if r.pareto else "",
+            vs,
         ]
 
     for r in rec.rows:
@@ -309,8 +412,12 @@ def _print(rec: Any) -> None:
     if rec.local is not None:
         table.add_row(*line(rec.local), style="italic")
     con.print(table)
-    con.print(tr("P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
-                 "✗ = misses the deadline or the budget."))
+    con.print(
+        tr(
+            "P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
+            "✗ = misses the deadline or the budget."
+        )
+    )
     for text in rec.warnings:
         con.print(f"[yellow]! {text}[/yellow]")
     for r in rec.rows[:3]:

@@ -28,7 +28,9 @@ def _positive(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(tr("not a number: {t!r}", t=text)) from None
     if not 0.5 <= value <= 3600:
-        raise argparse.ArgumentTypeError(tr("must be between 0.5 and 3600 seconds, got {t}", t=text))
+        raise argparse.ArgumentTypeError(
+            tr("must be between 0.5 and 3600 seconds, got {t}", t=text)
+        )
     return value
 
 
@@ -48,23 +50,53 @@ def register(subparsers: Any) -> None:
             "--include-cmdlines; passwords and tokens are hidden always."
         ),
     )
-    p.add_argument("--out", required=True, metavar="FILE", help=tr("FILE.html, FILE.pdf, FILE.json or FILE.png"))
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help=tr("FILE.html, FILE.pdf, FILE.json or FILE.png"),
+    )
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--session", metavar="FILE", help=tr("a recorded session (gpuprof record) to report on"))
-    src.add_argument("--demo", action="store_true",
-                     help=tr("use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED"))
-    p.add_argument("--duration", type=_positive, default=3.0, metavar="S",
-                   help=tr("without --session: seconds of live sampling (default 3)"))
-    p.add_argument("--bench", metavar="ID", help=tr("include a benchmark run: its id, a unique prefix, or 'latest'"))
+    src.add_argument(
+        "--session", metavar="FILE", help=tr("a recorded session (gpuprof record) to report on")
+    )
+    src.add_argument(
+        "--demo",
+        action="store_true",
+        help=tr("use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED"),
+    )
+    p.add_argument(
+        "--duration",
+        type=_positive,
+        default=3.0,
+        metavar="S",
+        help=tr("without --session: seconds of live sampling (default 3)"),
+    )
+    p.add_argument(
+        "--bench",
+        metavar="ID",
+        help=tr("include a benchmark run: its id, a unique prefix, or 'latest'"),
+    )
     rec = p.add_argument_group(tr("recommendation (any of these adds one)"))
-    rec.add_argument("--recommend", metavar="PRESET", help=tr("a workload preset (see `gpuprof recommend --help`)"))
-    rec.add_argument("--scenario", help=tr("pretrain, finetune-full, finetune-lora, inference, hpc-fp64, render"))
+    rec.add_argument(
+        "--recommend",
+        metavar="PRESET",
+        help=tr("a workload preset (see `gpuprof recommend --help`)"),
+    )
+    rec.add_argument(
+        "--scenario", help=tr("pretrain, finetune-full, finetune-lora, inference, hpc-fp64, render")
+    )
     rec.add_argument("--params", type=parse_count, help=tr("parameter count, e.g. 7B"))
     rec.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4"))
     rec.add_argument("--tokens", type=parse_count, help=tr("tokens to train on / to generate"))
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help=tr("PDF paper size (default a4)"))
-    p.add_argument("--include-cmdlines", action="store_true",
-                   help=tr("show process command lines (secrets still hidden)"))
+    p.add_argument(
+        "--paper", choices=("a4", "letter"), default="a4", help=tr("PDF paper size (default a4)")
+    )
+    p.add_argument(
+        "--include-cmdlines",
+        action="store_true",
+        help=tr("show process command lines (secrets still hidden)"),
+    )
     p.add_argument("--title", help=tr("report title (default: 'GPU report — HOSTNAME')"))
     p.add_argument("--tab", help=tr("with .png: the tab to capture (default: the whole window)"))
     p.set_defaults(func=_run)
@@ -78,9 +110,21 @@ def _workload(args: argparse.Namespace) -> Any:
     from gpuprof.commands.recommend import _workload as recommend_workload
 
     ns = argparse.Namespace(
-        preset=args.recommend, scenario=args.scenario, params=args.params, precision=args.precision,
-        tokens=args.tokens, samples=None, epochs=None, seq_len=None, batch=None, flops=None,
-        deadline=None, throughput=None, budget=None, nodes=None, spot=False,
+        preset=args.recommend,
+        scenario=args.scenario,
+        params=args.params,
+        precision=args.precision,
+        tokens=args.tokens,
+        samples=None,
+        epochs=None,
+        seq_len=None,
+        batch=None,
+        flops=None,
+        deadline=None,
+        throughput=None,
+        budget=None,
+        nodes=None,
+        spot=False,
     )
     return recommend_workload(ns)
 
@@ -102,15 +146,20 @@ def build_from_args(args: argparse.Namespace) -> Any:
 
             source, snaps = open_source(), []
         try:
-            report = build.from_source(source, duration_s=args.duration, snapshots=snaps, bench=bench, **common)
+            report = build.from_source(
+                source, duration_s=args.duration, snapshots=snaps, bench=bench, **common
+            )
         finally:
             source.close()
     if workload is not None:
         tel = report.telemetry
         util = None
         if tel is not None:
-            means = [s.mean for s in tel.stats if s.key == "util_gpu_pct" and s.gpu_index is not None
-                     and s.mean is not None]
+            means = [
+                s.mean
+                for s in tel.stats
+                if s.key == "util_gpu_pct" and s.gpu_index is not None and s.mean is not None
+            ]
             util = sum(means) / len(means) if means else None
         rec = build.recommend_for(workload, devices=report.gpus, util_pct=util, bench=bench)
         from dataclasses import replace
@@ -145,8 +194,13 @@ def _run(args: argparse.Namespace) -> int:
         try:
             from gpuprof.ui.report_pdf import write_pdf
         except ImportError as exc:
-            raise InputError(tr("PDF needs the desktop app's Qt (PySide6), which this build lacks: {e}; "
-                                "write .html and print it to PDF instead", e=exc)) from None
+            raise InputError(
+                tr(
+                    "PDF needs the desktop app's Qt (PySide6), which this build lacks: {e}; "
+                    "write .html and print it to PDF instead",
+                    e=exc,
+                )
+            ) from None
         write_pdf(report, out, args.paper)
     note = tr(" (SIMULATED data)") if report.simulated else ""
     print(tr("wrote {p}{n}", p=out, n=note), file=sys.stderr)
@@ -155,14 +209,23 @@ def _run(args: argparse.Namespace) -> int:
 
 def _png(args: argparse.Namespace, out: Path) -> int:
     if args.bench or _workload(args) is not None:
-        raise InputError(tr(".png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json"))
+        raise InputError(
+            tr(".png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json")
+        )
     try:
         from gpuprof.ui.app import run_app
     except ImportError as exc:
-        raise InputError(tr("PNG screenshots need the desktop app, which this build lacks: {e}", e=exc)) from None
+        raise InputError(
+            tr("PNG screenshots need the desktop app, which this build lacks: {e}", e=exc)
+        ) from None
     ns = argparse.Namespace(
-        screenshot=str(out), demo=args.demo, replay=args.session, tab=args.tab,
-        after=min(args.duration, 30.0), size=(1600, 1000), interval=None,
+        screenshot=str(out),
+        demo=args.demo,
+        replay=args.session,
+        tab=args.tab,
+        after=min(args.duration, 30.0),
+        size=(1600, 1000),
+        interval=None,
     )
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     return int(run_app(ns))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "gpu_table"]
 
+
 def _positive(text: str) -> float:
     try:
         value = float(text)
@@ -55,10 +56,20 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
         ),
     )
-    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument(
+        "--interval",
+        type=interval_arg,
+        default=1.0,
+        metavar="S",
+        help=tr("seconds between samples, 0.1–60 (default 1)"),
+    )
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help=tr("JSON: one object per snapshot (one line each when streaming)"))
+    fmt.add_argument(
+        "--json",
+        action="store_true",
+        help=tr("JSON: one object per snapshot (one line each when streaming)"),
+    )
     fmt.add_argument("--csv", action="store_true", help=tr("CSV: one row per GPU per sample"))
     p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
     p.add_argument("--count", type=int, default=None, metavar="N", help=tr("stop after N samples"))
@@ -72,9 +83,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "second). Stops after --duration seconds or on Ctrl-C."
         ),
     )
-    p.add_argument("--out", required=True, metavar="FILE", help=tr("session file to write (e.g. run.gpuprof)"))
-    p.add_argument("--duration", type=_positive, default=None, metavar="S", help=tr("seconds to record (default: until Ctrl-C)"))
-    p.add_argument("--interval", type=interval_arg, default=1.0, metavar="S", help=tr("seconds between samples, 0.1–60 (default 1)"))
+    p.add_argument(
+        "--out", required=True, metavar="FILE", help=tr("session file to write (e.g. run.gpuprof)")
+    )
+    p.add_argument(
+        "--duration",
+        type=_positive,
+        default=None,
+        metavar="S",
+        help=tr("seconds to record (default: until Ctrl-C)"),
+    )
+    p.add_argument(
+        "--interval",
+        type=interval_arg,
+        default=1.0,
+        metavar="S",
+        help=tr("seconds between samples, 0.1–60 (default 1)"),
+    )
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
     p.set_defaults(func=cmd_record)
@@ -84,18 +109,37 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=tr("play a recorded session in the terminal"),
         description=tr("Play a recorded session back at its own pace (or --speed times faster)."),
     )
-    p.add_argument("file", metavar="FILE", help=tr("session file written by `gpuprof record` or the app"))
-    p.add_argument("--speed", type=_positive, default=1.0, metavar="N", help=tr("playback speed factor (default 1)"))
-    p.add_argument("--json", action="store_true", help=tr("print each snapshot as one JSON line, as fast as possible"))
+    p.add_argument(
+        "file", metavar="FILE", help=tr("session file written by `gpuprof record` or the app")
+    )
+    p.add_argument(
+        "--speed",
+        type=_positive,
+        default=1.0,
+        metavar="N",
+        help=tr("playback speed factor (default 1)"),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=tr("print each snapshot as one JSON line, as fast as possible"),
+    )
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
         "export",
         help=tr("export a recorded session"),
-        description=tr("Write a recorded session as CSV: one row per GPU per sample, units in the header."),
+        description=tr(
+            "Write a recorded session as CSV: one row per GPU per sample, units in the header."
+        ),
     )
     p.add_argument("file", metavar="FILE", help=tr("session file"))
-    p.add_argument("--csv", required=True, metavar="OUT", help=tr("CSV file to write ('-' for standard output)"))
+    p.add_argument(
+        "--csv",
+        required=True,
+        metavar="OUT",
+        help=tr("CSV file to write ('-' for standard output)"),
+    )
     p.set_defaults(func=cmd_export)
 
 
@@ -121,7 +165,9 @@ def _jsonable(obj: object) -> Any:
 
 
 def _dumps(obj: object, *, indent: int | None = None) -> str:
-    return json.dumps(_jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False, default=str)
+    return json.dumps(
+        _jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False, default=str
+    )
 
 
 def _throttle_text(g: GpuSample) -> str:
@@ -133,7 +179,9 @@ def _source_banner(source: TelemetrySource) -> str:
 
     if source.kind is SourceKind.SIMULATED:
         what = source.label.split("—", 1)[-1].strip()
-        return tr("[bold yellow]SIMULATED[/] {what} — demo data, not measured on this machine", what=what)
+        return tr(
+            "[bold yellow]SIMULATED[/] {what} — demo data, not measured on this machine", what=what
+        )
     if source.kind is SourceKind.REPLAY:
         return f"[bold cyan]{source.label}[/]"
     return source.label
@@ -201,7 +249,19 @@ def _devices_table(devices: Sequence[DeviceInfo], snap: Snapshot) -> RenderableT
 
     samples = {g.index: g for g in snap.gpus}
     t = Table(title=tr("GPUs"), title_justify="left")
-    for col in ("#", "Name", "Memory", "PCIe (now / max)", "Power limit", "Max SM clock", "ECC", "MIG", "Persist.", "Bus id", "UUID"):
+    for col in (
+        "#",
+        "Name",
+        "Memory",
+        "PCIe (now / max)",
+        "Power limit",
+        "Max SM clock",
+        "ECC",
+        "MIG",
+        "Persist.",
+        "Bus id",
+        "UUID",
+    ):
         t.add_column(tr(col))
     for d in devices:
         g = samples.get(d.index)
@@ -238,7 +298,9 @@ def _topology_table(topology: Topology) -> RenderableType:
         t.add_column(f"GPU{i}", justify="center")
     for i, row in zip(topology.gpu_indices, topology.matrix, strict=False):
         t.add_row(f"GPU{i}", *[cell or NA for cell in row])
-    t.caption = tr("NV# = # NVLinks; PIX/PXB = PCIe switch(es); PHB = host bridge; NODE = same NUMA node; SYS = across sockets")
+    t.caption = tr(
+        "NV# = # NVLinks; PIX/PXB = PCIe switch(es); PHB = host bridge; NODE = same NUMA node; SYS = across sockets"
+    )
     return t
 
 
@@ -285,7 +347,9 @@ def _short_name(name: str) -> str:
     return name.removeprefix("NVIDIA ").removeprefix("GeForce ")
 
 
-def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | None = None, width: int = 200) -> RenderableType:
+def gpu_table(
+    snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | None = None, width: int = 200
+) -> RenderableType:
     """The monitor's table: one row per GPU, what `nvidia-smi dmon` shows, with units.
 
     ``width`` is the terminal width: columns that would not fit are dropped, not squeezed.
@@ -299,7 +363,11 @@ def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | N
         t.add_column(tr(col), no_wrap=True)
     for g in snap.gpus:
         if g.lost:
-            cells = {"GPU": str(g.index), "Name": names.get(g.index, ""), "Throttle": tr("[red]GPU LOST[/]")}
+            cells = {
+                "GPU": str(g.index),
+                "Name": names.get(g.index, ""),
+                "Throttle": tr("[red]GPU LOST[/]"),
+            }
             t.add_row(*[cells.get(col, "") for col in shown])
             continue
         throttle = _throttle_text(g)
@@ -322,18 +390,28 @@ def gpu_table(snap: Snapshot, devices: Sequence[DeviceInfo] = (), title: str | N
 
 
 def _monitor_view(
-    source: TelemetrySource, snap: Snapshot, devices: Sequence[DeviceInfo], interval: float, width: int = 200
+    source: TelemetrySource,
+    snap: Snapshot,
+    devices: Sequence[DeviceInfo],
+    interval: float,
+    width: int = 200,
 ) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
     stamp = time.strftime("%H:%M:%S", time.localtime(snap.time_s))
-    parts: list[RenderableType] = [Text.from_markup(f"{_source_banner(source)}  ·  {stamp}  ·  every {interval:g} s  ·  Ctrl-C to stop")]
+    parts: list[RenderableType] = [
+        Text.from_markup(
+            f"{_source_banner(source)}  ·  {stamp}  ·  every {interval:g} s  ·  Ctrl-C to stop"
+        )
+    ]
     if not snap.status.ok:
         parts.append(Text.from_markup(f"[bold red]{snap.status.message}[/] {snap.status.hint}"))
     if snap.gpus:
         models = sorted({_short_name(d.name) for d in devices})
-        parts.append(gpu_table(snap, devices, title=" · ".join(models) if width < 165 else None, width=width))
+        parts.append(
+            gpu_table(snap, devices, title=" · ".join(models) if width < 165 else None, width=width)
+        )
     parts.append(_host_table(snap))
     return Group(*parts)
 
@@ -373,13 +451,17 @@ def cmd_monitor(args: argparse.Namespace) -> int:
             return 0
         console = _console()
         if args.once:
-            console.print(_monitor_view(source, source.poll(), devices, args.interval, console.width))
+            console.print(
+                _monitor_view(source, source.poll(), devices, args.interval, console.width)
+            )
             return 0
         from rich.live import Live
 
         with Live(console=console, auto_refresh=False, screen=False) as live:
             for snap in _samples(source, args.interval, count):
-                live.update(_monitor_view(source, snap, devices, args.interval, console.width), refresh=True)
+                live.update(
+                    _monitor_view(source, snap, devices, args.interval, console.width), refresh=True
+                )
         return 0
     except KeyboardInterrupt:
         return 0
@@ -407,7 +489,12 @@ def cmd_record(args: argparse.Namespace) -> int:
     sampler = Sampler(source, interval_s=args.interval)
     sampler.start_recording(store)
     console.print(
-        tr("recording {src} every {i:g} s to {p} — Ctrl-C to stop", src=_source_banner(source), i=args.interval, p=out)
+        tr(
+            "recording {src} every {i:g} s to {p} — Ctrl-C to stop",
+            src=_source_banner(source),
+            i=args.interval,
+            p=out,
+        )
     )
     started = time.monotonic()
     sampler.start()
@@ -453,7 +540,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         with Live(console=console, auto_refresh=False) as live:
             while True:
                 snap = source.poll()
-                pos = tr("{p} / {d}", p=fmt_duration(source.position_s), d=fmt_duration(source.duration_s))
+                pos = tr(
+                    "{p} / {d}",
+                    p=fmt_duration(source.position_s),
+                    d=fmt_duration(source.duration_s),
+                )
                 view = _monitor_view(source, snap, devices, interval, console.width)
                 from rich.console import Group
                 from rich.text import Text
@@ -481,5 +572,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise InputError(tr("folder {p} does not exist", p=out.parent))
         rows = export_csv(store, out)
         n = store.count()
-    print(tr("wrote {n} samples ({r} rows, one per GPU) to {p}", n=n, r=rows, p=out), file=sys.stderr)
+    print(
+        tr("wrote {n} samples ({r} rows, one per GPU) to {p}", n=n, r=rows, p=out), file=sys.stderr
+    )
     return 0

@@ -88,8 +88,14 @@ def calibrations_from_run(run: BenchRun) -> dict[str, Calibration]:
         prev = best.get(dtype)
         if prev is None or value > prev.tflops:
             best[dtype] = Calibration(
-                gpu_model=key, gpu_name=env.gpu_name, dtype=dtype, tflops=float(value),
-                case=r.case, run_id=run.run_id, started_s=run.started_s, throttled=r.throttled,
+                gpu_model=key,
+                gpu_name=env.gpu_name,
+                dtype=dtype,
+                tflops=float(value),
+                case=r.case,
+                run_id=run.run_id,
+                started_s=run.started_s,
+                throttled=r.throttled,
             )
     return best
 
@@ -166,7 +172,7 @@ def local_measurements(
 def _relabel(row: RecommendationRow, cal: Calibration) -> RecommendationRow:
     old = row.efficiency_source
     if old.startswith(_MEASURED_PREFIX):
-        new = cal.label + ":" + old[len(_MEASURED_PREFIX):]
+        new = cal.label + ":" + old[len(_MEASURED_PREFIX) :]
     else:
         new = f"{cal.label}; {old}"
     return dataclasses.replace(

@@ -51,20 +51,31 @@ SPOT_OVERHEAD = 0.10
 #: Achievable fraction of peak memory bandwidth for streaming reads (decode).
 MEM_BW_EFFICIENCY = 0.70
 #: Typical achievable share of the spec peak for a large GEMM (ml-engineering MAMF table).
-GEMM_CEILING = (0.83, "ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec")
+GEMM_CEILING = (
+    0.83,
+    "ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec",
+)
 #: PCIe x16 bandwidth per direction, GB/s, by generation (unknown generation → gen3).
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
 
-_MFU = ("published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 "
-        "A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU 'is considered a win'")
+_MFU = (
+    "published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 "
+    "A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU 'is considered a win'"
+)
 BASE_EFFICIENCY: dict[str, tuple[float, str]] = {
     "llm-train": (0.45, _MFU + " -> 45% assumed"),
     "sample-train": (0.35, "assumption: CNN/small-model training runs below LLM MFU -> 35%"),
-    "llm-inference": (0.50, "assumption: 50% of peak for prefill math; decode bounded by memory "
-                            "bandwidth at 70% of peak"),
+    "llm-inference": (
+        0.50,
+        "assumption: 50% of peak for prefill math; decode bounded by memory "
+        "bandwidth at 70% of peak",
+    ),
     "sample-inference": (0.40, "assumption: batched per-sample inference -> 40% of peak"),
-    "hpc-fp64": (0.70, "TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%)"
-                       " -> 70% (HPL is a best case)"),
+    "hpc-fp64": (
+        0.70,
+        "TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%)"
+        " -> 70% (HPL is a best case)",
+    ),
     "render": (0.30, "assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy"),
 }
 
@@ -101,9 +112,11 @@ def base_efficiency(
     if measured_tflops and peak:
         ratio = min(1.0, measured_tflops / peak)
         scaled = ratio * eff / GEMM_CEILING[0]
-        text = (f"measured here: {dtype} GEMM {measured_tflops:.0f} TFLOPS = {ratio:.0%} of spec "
-                f"{peak:g}; x {eff:.0%} published/assumed ÷ {GEMM_CEILING[0]:.0%} typical GEMM "
-                f"ceiling ({GEMM_CEILING[1]})")
+        text = (
+            f"measured here: {dtype} GEMM {measured_tflops:.0f} TFLOPS = {ratio:.0%} of spec "
+            f"{peak:g}; x {eff:.0%} published/assumed ÷ {GEMM_CEILING[0]:.0%} typical GEMM "
+            f"ceiling ({GEMM_CEILING[1]})"
+        )
         return scaled, text, True
     return eff, source, False
 
@@ -132,8 +145,13 @@ class CandidateArrays:
 
 
 _NUMS = operator.attrgetter(
-    "gpu_count", "gpu_mem_gib", "network_gbps", "price_ondemand_usd_hr", "price_spot_usd_hr",
-    "price_reserved_1y_usd_hr", "price_reserved_3y_usd_hr",
+    "gpu_count",
+    "gpu_mem_gib",
+    "network_gbps",
+    "price_ondemand_usd_hr",
+    "price_spot_usd_hr",
+    "price_reserved_1y_usd_hr",
+    "price_reserved_3y_usd_hr",
 )
 
 
@@ -146,7 +164,8 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
     models: dict[str, int] = {}
     idx = np.fromiter(
         (models.setdefault(i.gpu_model if i.gpu_known else "", len(models)) for i in instances),
-        dtype=np.int64, count=len(instances),
+        dtype=np.int64,
+        count=len(instances),
     )
     # None → NaN via dtype=float; one C-level pass per instance.
     cols = np.array(list(map(_NUMS, instances)), dtype=np.float64).reshape(len(instances), 7).T
@@ -156,8 +175,10 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
     prices = cols[3:7]
     names = tuple(models)
     m_specs = [specs.get(name) for name in names]
-    m_peak = {d: np.array([_f(s.peak_tflops(d)) * 1e12 if s else math.nan for s in m_specs])
-              for d in DTYPES}
+    m_peak = {
+        d: np.array([_f(s.peak_tflops(d)) * 1e12 if s else math.nan for s in m_specs])
+        for d in DTYPES
+    }
     m_sup = {}
     for d in DTYPES:
         vals = []
@@ -166,18 +187,33 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
             vals.append(math.nan if ok is None else float(ok))
         m_sup[d] = np.array(vals)
     m_bw = np.array([_f(s.memory_bw_gbs) * 1e9 if s else math.nan for s in m_specs])
-    m_intra = np.array([
-        (s.peer_link_gbs_bidir / 2.0 if s and s.peer_link_gbs_bidir
-         else PCIE_GBS.get((s.pcie_gen if s else None) or 3, 16.0)) * 1e9
-        for s in m_specs
-    ])
+    m_intra = np.array(
+        [
+            (
+                s.peer_link_gbs_bidir / 2.0
+                if s and s.peer_link_gbs_bidir
+                else PCIE_GBS.get((s.pcie_gen if s else None) or 3, 16.0)
+            )
+            * 1e9
+            for s in m_specs
+        ]
+    )
     # Instances that state a fabric in the catalog but whose spec lacks it keep PCIe: say less.
     return CandidateArrays(
-        instances=tuple(instances), count=count, mem_bytes=mem,
-        peak={d: a[idx] for d, a in m_peak.items()}, mem_bw=m_bw[idx], intra_bw=m_intra[idx],
-        net_bw_node=net, supported={d: a[idx] for d, a in m_sup.items()},
-        price_ondemand=prices[0], price_spot=prices[1], price_r1=prices[2], price_r3=prices[3],
-        model_idx=idx, models=names,
+        instances=tuple(instances),
+        count=count,
+        mem_bytes=mem,
+        peak={d: a[idx] for d, a in m_peak.items()},
+        mem_bw=m_bw[idx],
+        intra_bw=m_intra[idx],
+        net_bw_node=net,
+        supported={d: a[idx] for d, a in m_sup.items()},
+        price_ondemand=prices[0],
+        price_spot=prices[1],
+        price_r1=prices[2],
+        price_r3=prices[3],
+        model_idx=idx,
+        models=names,
     )
 
 
@@ -244,18 +280,35 @@ def estimate(
     with np.errstate(divide="ignore", invalid="ignore"):
         best = _choose_nodes(w, arr, kind, flops, peak, base, per_node, usable, layers, hidden, wb)
     return Estimates(
-        nodes=best["nodes"], gpus=best["gpus"], need_bytes=best["need"],
-        fits=best["fits"] > 0, supported=supported, seconds=best["seconds"],
-        efficiency=base * best["scaling"], base_eff=base, scaling=best["scaling"],
-        achieved_flops=best["achieved"], measured=m_measured[arr.model_idx],
-        eff_source_idx=m_src[arr.model_idx], eff_sources=tuple(sources),
+        nodes=best["nodes"],
+        gpus=best["gpus"],
+        need_bytes=best["need"],
+        fits=best["fits"] > 0,
+        supported=supported,
+        seconds=best["seconds"],
+        efficiency=base * best["scaling"],
+        base_eff=base,
+        scaling=best["scaling"],
+        achieved_flops=best["achieved"],
+        measured=m_measured[arr.model_idx],
+        eff_source_idx=m_src[arr.model_idx],
+        eff_sources=tuple(sources),
         memory_bound=best["membound"] > 0,
     )
 
 
 def _choose_nodes(
-    w: Workload, arr: CandidateArrays, kind: str, flops: float, peak: Arr, base: Arr,
-    per_node: Arr, usable: Arr, layers: int, hidden: int, wb: float,
+    w: Workload,
+    arr: CandidateArrays,
+    kind: str,
+    flops: float,
+    peak: Arr,
+    base: Arr,
+    per_node: Arr,
+    usable: Arr,
+    layers: int,
+    hidden: int,
+    wb: float,
 ) -> dict[str, Arr]:
     best: dict[str, Arr] | None = None
     for n_nodes in _node_options(w.node_limit):
@@ -295,9 +348,14 @@ def _choose_nodes(
         seconds = np.maximum(t_compute, t_memory) / scaling
         achieved = flops / seconds
         cand = {
-            "nodes": np.full(len(arr), float(n_nodes)), "gpus": g, "need": need,
-            "fits": fits.astype(np.float64), "seconds": seconds, "scaling": scaling,
-            "achieved": achieved, "membound": (t_memory > t_compute).astype(np.float64),
+            "nodes": np.full(len(arr), float(n_nodes)),
+            "gpus": g,
+            "need": need,
+            "fits": fits.astype(np.float64),
+            "seconds": seconds,
+            "scaling": scaling,
+            "achieved": achieved,
+            "membound": (t_memory > t_compute).astype(np.float64),
         }
         if best is None:
             best = cand

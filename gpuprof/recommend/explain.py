@@ -44,19 +44,24 @@ class RowFacts:
 def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...]:
     out = []
     if local_util_pct is not None and local_util_pct < UTIL_THRESHOLD_PCT:
-        out.append(tr(
-            "local GPU utilization is {util} (< {threshold:.0f}%): fix the input pipeline first "
-            "(DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too "
-            "(seed pitfall: BERT on H100 at <30% utilization cost 2.8× an A100 setup)",
-            util=fmt_pct(local_util_pct), threshold=UTIL_THRESHOLD_PCT,
-        ))
+        out.append(
+            tr(
+                "local GPU utilization is {util} (< {threshold:.0f}%): fix the input pipeline first "
+                "(DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too "
+                "(seed pitfall: BERT on H100 at <30% utilization cost 2.8× an A100 setup)",
+                util=fmt_pct(local_util_pct),
+                threshold=UTIL_THRESHOLD_PCT,
+            )
+        )
     if w.spot:
-        out.append(tr(
-            "spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often "
-            "(interruptions come with little or no notice) and keep inference on on-demand or "
-            "reserved capacity",
-            pct=SPOT_OVERHEAD * 100,
-        ))
+        out.append(
+            tr(
+                "spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often "
+                "(interruptions come with little or no notice) and keep inference on on-demand or "
+                "reserved capacity",
+                pct=SPOT_OVERHEAD * 100,
+            )
+        )
     return tuple(out)
 
 
@@ -69,95 +74,163 @@ def row_notes(
     usable = f.mem_bytes * (1.0 - HEADROOM)
     share = f.need_bytes / f.mem_bytes if f.mem_bytes else float("nan")
     if f.fits:
-        reasons.append(tr(
-            "fits: {need} per GPU of {mem} ({share:.0%}; limit {limit:.0%} keeps {headroom:.0%} headroom)",
-            need=fmt_bytes(f.need_bytes), mem=fmt_bytes(f.mem_bytes), share=share,
-            limit=1 - HEADROOM, headroom=HEADROOM,
-        ))
+        reasons.append(
+            tr(
+                "fits: {need} per GPU of {mem} ({share:.0%}; limit {limit:.0%} keeps {headroom:.0%} headroom)",
+                need=fmt_bytes(f.need_bytes),
+                mem=fmt_bytes(f.mem_bytes),
+                share=share,
+                limit=1 - HEADROOM,
+                headroom=HEADROOM,
+            )
+        )
     else:
-        warnings.append(tr(
-            "does not fit: needs {need} per GPU, {usable} usable on {gpu} even on {nodes} node(s)",
-            need=fmt_bytes(f.need_bytes), usable=fmt_bytes(usable), gpu=inst.gpu_model, nodes=f.nodes,
-        ))
+        warnings.append(
+            tr(
+                "does not fit: needs {need} per GPU, {usable} usable on {gpu} even on {nodes} node(s)",
+                need=fmt_bytes(f.need_bytes),
+                usable=fmt_bytes(usable),
+                gpu=inst.gpu_model,
+                nodes=f.nodes,
+            )
+        )
     if f.nodes > 1:
-        reasons.append(tr("{nodes} nodes × {gpus:g} GPUs (fewer did not fit or missed the deadline)",
-                          nodes=f.nodes, gpus=inst.gpu_count))
-        warnings.append(tr(
-            "multi-node: put all nodes in one zone (placement group / same AZ) and check the "
-            "network with iperf3 and nccl-tests first; in the seed's case cross-zone sync took "
-            "40% of step time"
-        ))
+        reasons.append(
+            tr(
+                "{nodes} nodes × {gpus:g} GPUs (fewer did not fit or missed the deadline)",
+                nodes=f.nodes,
+                gpus=inst.gpu_count,
+            )
+        )
+        warnings.append(
+            tr(
+                "multi-node: put all nodes in one zone (placement group / same AZ) and check the "
+                "network with iperf3 and nccl-tests first; in the seed's case cross-zone sync took "
+                "40% of step time"
+            )
+        )
     if f.seconds is not None and f.efficiency is not None:
         kind = tr("memory-bandwidth bound (decode)") if f.memory_bound else tr("compute bound")
-        reasons.append(tr(
-            "≈ {time} at {eff:.0%} efficiency (base {base:.0%} × scaling {scaling:.0%}; {kind}); "
-            "base from {source}",
-            time=fmt_duration(f.seconds), eff=f.efficiency, base=f.base_eff, scaling=f.scaling,
-            kind=kind, source=f.eff_source,
-        ))
+        reasons.append(
+            tr(
+                "≈ {time} at {eff:.0%} efficiency (base {base:.0%} × scaling {scaling:.0%}; {kind}); "
+                "base from {source}",
+                time=fmt_duration(f.seconds),
+                eff=f.efficiency,
+                base=f.base_eff,
+                scaling=f.scaling,
+                kind=kind,
+                source=f.eff_source,
+            )
+        )
     elif not inst.gpu_known:
-        warnings.append(tr("GPU {name!r} is not in the spec table: time unknown", name=inst.gpu_name))
+        warnings.append(
+            tr("GPU {name!r} is not in the spec table: time unknown", name=inst.gpu_name)
+        )
     else:
-        warnings.append(tr("no {dtype} rate for {gpu} in the sources: time unknown",
-                           dtype=w.compute_dtype, gpu=inst.gpu_model))
+        warnings.append(
+            tr(
+                "no {dtype} rate for {gpu} in the sources: time unknown",
+                dtype=w.compute_dtype,
+                gpu=inst.gpu_model,
+            )
+        )
     if f.cost_usd is not None:
         reasons.append(_price_note(f.cost_usd, f.cost_basis, inst.as_of or tr("unknown date")))
     elif f.seconds is not None and inst.provider != "local":
-        warnings.append(tr("no spot price in the catalog") if f.cost_basis == "spot"
-                        else tr("no on-demand price in the catalog"))
+        warnings.append(
+            tr("no spot price in the catalog")
+            if f.cost_basis == "spot"
+            else tr("no on-demand price in the catalog")
+        )
     if f.meets_deadline is False:
-        warnings.append(tr("misses the deadline of {deadline}",
-                           deadline=fmt_duration((w.deadline_hours or 0) * 3600)))
+        warnings.append(
+            tr(
+                "misses the deadline of {deadline}",
+                deadline=fmt_duration((w.deadline_hours or 0) * 3600),
+            )
+        )
     if f.within_budget is False:
         warnings.append(tr("over the budget of {budget}", budget=fmt_usd(w.budget_usd)))
     # Compatibility: precision support, CUDA generation, non-CUDA accelerators.
     if f.supported is False and spec is not None:
-        need = {"bf16": "8.0 (Ampere)", "fp8": "8.9 (Ada/Hopper)", "tf32": "8.0"}.get(w.compute_dtype, "")
+        need = {"bf16": "8.0 (Ampere)", "fp8": "8.9 (Ada/Hopper)", "tf32": "8.0"}.get(
+            w.compute_dtype, ""
+        )
         cc = ".".join(map(str, spec.cuda_cc)) if spec.cuda_cc else "?"
         if need:
-            warnings.append(tr("{precision} is not supported on {gpu} (compute capability {cc}; needs ≥ {need})",
-                               precision=w.precision, gpu=inst.gpu_model, cc=cc, need=need))
+            warnings.append(
+                tr(
+                    "{precision} is not supported on {gpu} (compute capability {cc}; needs ≥ {need})",
+                    precision=w.precision,
+                    gpu=inst.gpu_model,
+                    cc=cc,
+                    need=need,
+                )
+            )
         else:
-            warnings.append(tr("{precision} is not supported on {gpu} (compute capability {cc})",
-                               precision=w.precision, gpu=inst.gpu_model, cc=cc))
+            warnings.append(
+                tr(
+                    "{precision} is not supported on {gpu} (compute capability {cc})",
+                    precision=w.precision,
+                    gpu=inst.gpu_model,
+                    cc=cc,
+                )
+            )
     if spec is not None and not spec.is_nvidia:
         stack = "ROCm" if (spec.vendor or "").upper() == "AMD" else "AWS Neuron SDK"
-        warnings.append(tr("not a CUDA device: needs a {stack} build of the framework", stack=stack))
+        warnings.append(
+            tr("not a CUDA device: needs a {stack} build of the framework", stack=stack)
+        )
     elif spec is not None and spec.cuda_cc is not None and spec.cuda_cc < (5, 0):
-        warnings.append(tr(
-            "compute capability {major}.{minor}: CUDA 12 dropped Kepler; current PyTorch builds "
-            "need CUDA 11.7+ (seed) — check driver/toolkit compatibility",
-            major=spec.cuda_cc[0], minor=spec.cuda_cc[1],
-        ))
+        warnings.append(
+            tr(
+                "compute capability {major}.{minor}: CUDA 12 dropped Kepler; current PyTorch builds "
+                "need CUDA 11.7+ (seed) — check driver/toolkit compatibility",
+                major=spec.cuda_cc[0],
+                minor=spec.cuda_cc[1],
+            )
+        )
     if w.scenario == "hpc-fp64" and spec is not None:
         fp64 = spec.peak_tflops("fp64")
         if fp64 is None:
             warnings.append(tr("FP64 rate of {gpu} is not in the sources", gpu=inst.gpu_model))
         elif spec.fp32_tflops and fp64 < spec.fp32_tflops / 8:
-            warnings.append(tr(
-                "weak FP64: {fp64:g} TFLOPS (FP32 {fp32:g}); pick a data-center part "
-                "(V100/A100/H100/MI300X) for FP64 work",
-                fp64=fp64, fp32=spec.fp32_tflops,
-            ))
+            warnings.append(
+                tr(
+                    "weak FP64: {fp64:g} TFLOPS (FP32 {fp32:g}); pick a data-center part "
+                    "(V100/A100/H100/MI300X) for FP64 work",
+                    fp64=fp64,
+                    fp32=spec.fp32_tflops,
+                )
+            )
     if f.fits and w.params > 0 and share < 0.25:
         if f.gpus > 1 and w.deadline_hours is None and w.throughput_per_s is None:
-            warnings.append(tr(
-                "oversized: the job uses {share:.0%} of each GPU's memory on {gpus:g} GPUs; "
-                "fewer or smaller GPUs would do",
-                share=share, gpus=f.gpus,
-            ))
+            warnings.append(
+                tr(
+                    "oversized: the job uses {share:.0%} of each GPU's memory on {gpus:g} GPUs; "
+                    "fewer or smaller GPUs would do",
+                    share=share,
+                    gpus=f.gpus,
+                )
+            )
         elif any(inst.gpu_model.startswith(t) for t in _TOP_CLASS):
-            warnings.append(tr(
-                "oversized GPU for a {billions:.2g}B-parameter model ({share:.0%} of memory): "
-                "a smaller GPU is likely cheaper per result",
-                billions=w.params / 1e9, share=share,
-            ))
+            warnings.append(
+                tr(
+                    "oversized GPU for a {billions:.2g}B-parameter model ({share:.0%} of memory): "
+                    "a smaller GPU is likely cheaper per result",
+                    billions=w.params / 1e9,
+                    share=share,
+                )
+            )
     if inst.source.startswith("seed:"):
         warnings.append(tr("figures from a seed document, not verified against a catalog"))
     if "add n1" in inst.notes:
         warnings.append(tr("GCP GPU attachment: price excludes the n1 host VM"))
     if inst.gpu_count < 1:
-        warnings.append(tr("GPU partition ({count:g} of a GPU): memory and rate scaled", count=inst.gpu_count))
+        warnings.append(
+            tr("GPU partition ({count:g} of a GPU): memory and rate scaled", count=inst.gpu_count)
+        )
     return tuple(reasons), tuple(warnings)
 
 

@@ -64,12 +64,20 @@ class MemoryNeed:
 
     @property
     def total(self) -> Arr:
-        return (self.weights + self.grads + self.optimizer + self.activations + self.kv_cache
-                + self.working_set)
+        return (
+            self.weights
+            + self.grads
+            + self.optimizer
+            + self.activations
+            + self.kv_cache
+            + self.working_set
+        )
 
     def breakdown(self, i: int = 0) -> dict[str, float]:
         names = ("weights", "grads", "optimizer", "activations", "kv_cache", "working_set")
-        return {n: float(np.broadcast_to(getattr(self, n), self.total.shape).flat[i]) for n in names}
+        return {
+            n: float(np.broadcast_to(getattr(self, n), self.total.shape).flat[i]) for n in names
+        }
 
 
 def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
@@ -80,14 +88,21 @@ def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
     wb = WEIGHT_BYTES[w.precision]
     act_scale = 2.0 if w.precision in ("fp32", "fp64") else 1.0
     layers, hidden = model_shape(w)
-    per_sample = w.flops_per_sample is not None or (w.samples is not None and w.tokens is None
-                                                    and w.scenario == "inference")
+    per_sample = w.flops_per_sample is not None or (
+        w.samples is not None and w.tokens is None and w.scenario == "inference"
+    )
     if w.is_training:
         s = float(w.seq_len)
-        acts = zero if per_sample else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale
+        acts = (
+            zero
+            if per_sample
+            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale
+        )
         if w.scenario == "finetune-lora":
             trainable = n * w.lora_trainable_fraction
-            return MemoryNeed(n * wb / g, trainable * 2.0 / g, trainable * 14.0 / g, acts, zero, zero)
+            return MemoryNeed(
+                n * wb / g, trainable * 2.0 / g, trainable * 14.0 / g, acts, zero, zero
+            )
         wbytes = 4.0 if w.precision == "fp32" else 2.0  # fp8 training keeps 16-bit weights (TE)
         opt = 8.0 if w.precision == "fp32" else 12.0
         return MemoryNeed(n * wbytes / g, n * wbytes / g, n * opt / g, acts, zero, zero)

@@ -97,23 +97,41 @@ class RecommendationRow:
     def to_dict(self) -> dict[str, object]:
         inst = self.instance
         return {
-            "rank": self.rank, "provider": inst.provider, "instance": inst.instance,
-            "region": inst.region, "gpu_model": inst.gpu_model, "gpus_per_node": inst.gpu_count,
-            "nodes": self.nodes, "gpus_total": self.gpus_total, "fits": self.fits,
-            "viable": self.viable, "mem_need_per_gpu_bytes": self.mem_need_per_gpu_bytes,
-            "mem_per_gpu_bytes": self.mem_per_gpu_bytes, "hours": self.hours,
-            "hours_spot": self.hours_spot, "price_per_hour_usd": self.price_per_hour_usd,
-            "cost_usd": self.cost_usd, "cost_basis": self.cost_basis,
-            "cost_ondemand_usd": self.cost_ondemand_usd, "cost_spot_usd": self.cost_spot_usd,
+            "rank": self.rank,
+            "provider": inst.provider,
+            "instance": inst.instance,
+            "region": inst.region,
+            "gpu_model": inst.gpu_model,
+            "gpus_per_node": inst.gpu_count,
+            "nodes": self.nodes,
+            "gpus_total": self.gpus_total,
+            "fits": self.fits,
+            "viable": self.viable,
+            "mem_need_per_gpu_bytes": self.mem_need_per_gpu_bytes,
+            "mem_per_gpu_bytes": self.mem_per_gpu_bytes,
+            "hours": self.hours,
+            "hours_spot": self.hours_spot,
+            "price_per_hour_usd": self.price_per_hour_usd,
+            "cost_usd": self.cost_usd,
+            "cost_basis": self.cost_basis,
+            "cost_ondemand_usd": self.cost_ondemand_usd,
+            "cost_spot_usd": self.cost_spot_usd,
             "cost_reserved_1y_usd": self.cost_reserved_1y_usd,
-            "cost_reserved_3y_usd": self.cost_reserved_3y_usd, "efficiency": self.efficiency,
-            "efficiency_base": self.efficiency_base, "scaling_efficiency": self.scaling_efficiency,
+            "cost_reserved_3y_usd": self.cost_reserved_3y_usd,
+            "efficiency": self.efficiency,
+            "efficiency_base": self.efficiency_base,
+            "scaling_efficiency": self.scaling_efficiency,
             "efficiency_source": self.efficiency_source,
             "efficiency_measured": self.efficiency_measured,
-            "achieved_tflops": self.achieved_tflops, "usd_per_pflop_hour": self.usd_per_pflop_hour,
-            "meets_deadline": self.meets_deadline, "within_budget": self.within_budget,
-            "pareto": self.pareto, "speedup_vs_local": self.speedup_vs_local,
-            "price_as_of": inst.as_of, "source": inst.source, "reasons": list(self.reasons),
+            "achieved_tflops": self.achieved_tflops,
+            "usd_per_pflop_hour": self.usd_per_pflop_hour,
+            "meets_deadline": self.meets_deadline,
+            "within_budget": self.within_budget,
+            "pareto": self.pareto,
+            "speedup_vs_local": self.speedup_vs_local,
+            "price_as_of": inst.as_of,
+            "source": inst.source,
+            "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }
 
@@ -148,7 +166,9 @@ def _opt(x: float) -> float | None:
     return None if not math.isfinite(x) else float(x)
 
 
-def _pareto(hours: npt.NDArray[np.float64], cost: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+def _pareto(
+    hours: npt.NDArray[np.float64], cost: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
     """Rows not dominated in (hours, cost): sort by hours then cost, keep strictly cheaper ones."""
     out = np.zeros(len(hours), dtype=bool)
     idx = np.flatnonzero(ok)
@@ -192,7 +212,9 @@ def recommend(
     """
     w = workload
     if objective not in OBJECTIVES:
-        raise InputError(tr("unknown objective {o!r}; use one of {all}", o=objective, all=", ".join(OBJECTIVES)))
+        raise InputError(
+            tr("unknown objective {o!r}; use one of {all}", o=objective, all=", ".join(OBJECTIVES))
+        )
     measurements = _normalize_measurements(local_measurements)
     if local is not None:
         key = _local_key(local)
@@ -225,8 +247,16 @@ def recommend(
     meets = np.ones(len(arr), dtype=bool) if deadline is None else hours_basis <= deadline
     within = np.ones(len(arr), dtype=bool) if w.budget_usd is None else cost <= w.budget_usd
     ok = meets & within
-    metric = np.where(has_cost, cost, np.inf) if objective == "cheapest" else np.where(has_time, hours_basis, np.inf)
-    tie = np.where(has_time, hours_basis, np.inf) if objective == "cheapest" else np.where(has_cost, cost, np.inf)
+    metric = (
+        np.where(has_cost, cost, np.inf)
+        if objective == "cheapest"
+        else np.where(has_time, hours_basis, np.inf)
+    )
+    tie = (
+        np.where(has_time, hours_basis, np.inf)
+        if objective == "cheapest"
+        else np.where(has_cost, cost, np.inf)
+    )
     order = np.lexsort((tie, metric, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
     order = order[mask[order]]
     pareto = _pareto(hours_basis, cost, viable & has_time & has_cost)
@@ -240,25 +270,59 @@ def recommend(
 
     take = order if limit is None else order[:limit]
     rows = tuple(
-        _row(w, catalog, arr, est, int(i), rank + 1, price, cost, hours_basis, use_spot, viable,
-             pareto, deadline, meets, within, local_seconds)
+        _row(
+            w,
+            catalog,
+            arr,
+            est,
+            int(i),
+            rank + 1,
+            price,
+            cost,
+            hours_basis,
+            use_spot,
+            viable,
+            pareto,
+            deadline,
+            meets,
+            within,
+            local_seconds,
+        )
         for rank, i in enumerate(take)
     )
     sc = np.flatnonzero(viable & has_time & has_cost)
-    scatter = tuple(zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True))
+    scatter = tuple(
+        zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
+    )
     return Recommendation(
-        workload=w, objective=objective, rows=rows, candidates=int(mask.sum()),
-        viable=int(viable.sum()), local=local_row, warnings=global_warnings(w, local_util_pct),
+        workload=w,
+        objective=objective,
+        rows=rows,
+        candidates=int(mask.sum()),
+        viable=int(viable.sum()),
+        local=local_row,
+        warnings=global_warnings(w, local_util_pct),
         scatter=scatter,
     )
 
 
 def _row(
-    w: Workload, catalog: Catalog, arr: CandidateArrays, est: Estimates, i: int, rank: int,
-    price: npt.NDArray[np.float64], cost: npt.NDArray[np.float64],
-    hours_basis: npt.NDArray[np.float64], use_spot: npt.NDArray[np.bool_],
-    viable: npt.NDArray[np.bool_], pareto: npt.NDArray[np.bool_], deadline: float | None,
-    meets: npt.NDArray[np.bool_], within: npt.NDArray[np.bool_], local_seconds: float,
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    i: int,
+    rank: int,
+    price: npt.NDArray[np.float64],
+    cost: npt.NDArray[np.float64],
+    hours_basis: npt.NDArray[np.float64],
+    use_spot: npt.NDArray[np.bool_],
+    viable: npt.NDArray[np.bool_],
+    pareto: npt.NDArray[np.bool_],
+    deadline: float | None,
+    meets: npt.NDArray[np.bool_],
+    within: npt.NDArray[np.bool_],
+    local_seconds: float,
 ) -> RecommendationRow:
     inst = arr.instances[i]
     spec = catalog.spec_for(inst)
@@ -278,12 +342,20 @@ def _row(
     achieved = _opt(est.achieved_flops[i])
     price_i = _opt(price[i])
     facts = RowFacts(
-        fits=bool(est.fits[i]), supported=None if math.isnan(sup) else bool(sup),
-        need_bytes=float(est.need_bytes[i]), mem_bytes=float(arr.mem_bytes[i]),
-        gpus=float(est.gpus[i]), nodes=nodes, seconds=seconds, efficiency=eff,
-        base_eff=float(est.base_eff[i]), scaling=float(est.scaling[i]),
-        eff_source=est.eff_sources[int(est.eff_source_idx[i])], cost_usd=cost_i,
-        cost_basis=basis, meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
+        fits=bool(est.fits[i]),
+        supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]),
+        mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]),
+        nodes=nodes,
+        seconds=seconds,
+        efficiency=eff,
+        base_eff=float(est.base_eff[i]),
+        scaling=float(est.scaling[i]),
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
+        cost_usd=cost_i,
+        cost_basis=basis,
+        meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
         within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
         memory_bound=bool(est.memory_bound[i]),
     )
@@ -292,20 +364,36 @@ def _row(
     if seconds is not None and math.isfinite(local_seconds):
         speedup = local_seconds / seconds
     return RecommendationRow(
-        instance=inst, rank=rank, nodes=nodes, gpus_total=float(est.gpus[i]),
-        fits=facts.fits, viable=bool(viable[i]), mem_need_per_gpu_bytes=facts.need_bytes,
-        mem_per_gpu_bytes=facts.mem_bytes, hours=_opt(hours_basis[i]) if hours is not None else None,
+        instance=inst,
+        rank=rank,
+        nodes=nodes,
+        gpus_total=float(est.gpus[i]),
+        fits=facts.fits,
+        viable=bool(viable[i]),
+        mem_need_per_gpu_bytes=facts.need_bytes,
+        mem_per_gpu_bytes=facts.mem_bytes,
+        hours=_opt(hours_basis[i]) if hours is not None else None,
         hours_spot=hours * (1.0 + SPOT_OVERHEAD) if hours is not None else None,
-        price_per_hour_usd=price_i, cost_usd=cost_i, cost_basis=basis,
+        price_per_hour_usd=price_i,
+        cost_usd=cost_i,
+        cost_basis=basis,
         cost_ondemand_usd=job_cost(arr.price_ondemand[i]),
         cost_spot_usd=job_cost(arr.price_spot[i], spot=True),
-        cost_reserved_1y_usd=job_cost(arr.price_r1[i]), cost_reserved_3y_usd=job_cost(arr.price_r3[i]),
-        efficiency=eff, efficiency_base=facts.base_eff, scaling_efficiency=facts.scaling,
-        efficiency_source=facts.eff_source, efficiency_measured=bool(est.measured[i]),
+        cost_reserved_1y_usd=job_cost(arr.price_r1[i]),
+        cost_reserved_3y_usd=job_cost(arr.price_r3[i]),
+        efficiency=eff,
+        efficiency_base=facts.base_eff,
+        scaling_efficiency=facts.scaling,
+        efficiency_source=facts.eff_source,
+        efficiency_measured=bool(est.measured[i]),
         achieved_tflops=achieved / 1e12 if achieved is not None else None,
         usd_per_pflop_hour=(price_i / (achieved / 1e15)) if price_i and achieved else None,
-        meets_deadline=facts.meets_deadline, within_budget=facts.within_budget,
-        pareto=bool(pareto[i]), speedup_vs_local=speedup, reasons=reasons, warnings=warnings,
+        meets_deadline=facts.meets_deadline,
+        within_budget=facts.within_budget,
+        pareto=bool(pareto[i]),
+        speedup_vs_local=speedup,
+        reasons=reasons,
+        warnings=warnings,
     )
 
 
@@ -325,9 +413,15 @@ def _local_row(
     key = normalize_gpu_model(name)
     spec = catalog.specs.get(key) if key else None
     inst = Instance(
-        provider="local", instance="this machine", gpu_model=key or name, gpu_name=name,
-        gpu_known=key is not None, gpu_count=float(count),
-        gpu_mem_gib=spec.memory_gib if spec else None, source="local", as_of="",
+        provider="local",
+        instance="this machine",
+        gpu_model=key or name,
+        gpu_name=name,
+        gpu_known=key is not None,
+        gpu_count=float(count),
+        gpu_mem_gib=spec.memory_gib if spec else None,
+        source="local",
+        as_of="",
     )
     one = Catalog(catalog.specs, (inst,))
     # A single machine: no second node.
@@ -338,5 +432,21 @@ def _local_row(
     ones = np.ones(1, dtype=bool)
     viable = est.fits & ~(est.supported == 0)
     hours_b = est.seconds / 3600.0
-    return _row(rec_w, one, arr, est, 0, 0, nan, nan, hours_b, ~ones, viable, ~ones,
-                None, ones, ones, math.nan)
+    return _row(
+        rec_w,
+        one,
+        arr,
+        est,
+        0,
+        0,
+        nan,
+        nan,
+        hours_b,
+        ~ones,
+        viable,
+        ~ones,
+        None,
+        ones,
+        ones,
+        math.nan,
+    )

@@ -13,14 +13,30 @@ __all__ = ["PRECISIONS", "SCENARIOS", "Workload"]
 SCENARIOS = ("pretrain", "finetune-full", "finetune-lora", "inference", "hpc-fp64", "render")
 PRECISIONS = ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4")
 _ALIASES = {
-    "train": "pretrain", "training": "pretrain", "pre-train": "pretrain", "finetune": "finetune-full",
-    "fine-tune": "finetune-full", "lora": "finetune-lora", "qlora": "finetune-lora",
-    "serve": "inference", "serving": "inference", "hpc": "hpc-fp64", "fp64": "hpc-fp64",
+    "train": "pretrain",
+    "training": "pretrain",
+    "pre-train": "pretrain",
+    "finetune": "finetune-full",
+    "fine-tune": "finetune-full",
+    "lora": "finetune-lora",
+    "qlora": "finetune-lora",
+    "serve": "inference",
+    "serving": "inference",
+    "hpc": "hpc-fp64",
+    "fp64": "hpc-fp64",
     "rendering": "render",
 }
 
 #: Bytes per parameter of the weights as stored in GPU memory, by precision.
-WEIGHT_BYTES = {"fp64": 8.0, "fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+WEIGHT_BYTES = {
+    "fp64": 8.0,
+    "fp32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "int4": 0.5,
+}
 
 
 @dataclass(frozen=True)
@@ -62,11 +78,25 @@ class Workload:
         object.__setattr__(self, "scenario", scenario)
         object.__setattr__(self, "precision", self.precision.strip().lower())
         if scenario not in SCENARIOS:
-            raise InputError(f"unknown scenario {self.scenario!r}; use one of {', '.join(SCENARIOS)}")
+            raise InputError(
+                f"unknown scenario {self.scenario!r}; use one of {', '.join(SCENARIOS)}"
+            )
         if self.precision not in PRECISIONS:
-            raise InputError(f"unknown precision {self.precision!r}; use one of {', '.join(PRECISIONS)}")
-        for name in ("params", "tokens", "samples", "epochs", "deadline_hours", "throughput_per_s",
-                     "budget_usd", "flops_total", "flops_per_sample", "working_set_bytes"):
+            raise InputError(
+                f"unknown precision {self.precision!r}; use one of {', '.join(PRECISIONS)}"
+            )
+        for name in (
+            "params",
+            "tokens",
+            "samples",
+            "epochs",
+            "deadline_hours",
+            "throughput_per_s",
+            "budget_usd",
+            "flops_total",
+            "flops_per_sample",
+            "working_set_bytes",
+        ):
             value = getattr(self, name)
             if value is not None and (not math.isfinite(value) or value < 0):
                 raise InputError(f"{name} must be a finite number >= 0, got {value}")
@@ -77,12 +107,20 @@ class Workload:
         if self.node_limit < 1:
             raise InputError("node_limit must be >= 1")
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):
-            raise InputError(f"{self.precision} is for inference or LoRA (QLoRA), not full training")
+            raise InputError(
+                f"{self.precision} is for inference or LoRA (QLoRA), not full training"
+            )
         if scenario == "hpc-fp64" and self.precision != "fp64":
             object.__setattr__(self, "precision", "fp64")
-        if (self.tokens is None and self.samples is None and self.flops_total is None
-                and self.throughput_per_s is None):
-            raise InputError("give the amount of work: tokens, samples, flops or a throughput target")
+        if (
+            self.tokens is None
+            and self.samples is None
+            and self.flops_total is None
+            and self.throughput_per_s is None
+        ):
+            raise InputError(
+                "give the amount of work: tokens, samples, flops or a throughput target"
+            )
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -92,7 +130,9 @@ class Workload:
     @property
     def is_llm_inference(self) -> bool:
         """Token-generating inference (KV cache, memory-bound decode) vs per-sample inference."""
-        return self.scenario == "inference" and self.samples is None and self.flops_per_sample is None
+        return (
+            self.scenario == "inference" and self.samples is None and self.flops_per_sample is None
+        )
 
     @property
     def global_batch(self) -> int:
@@ -139,32 +179,62 @@ class Workload:
         """The seed documents' scenarios (illustrative sizes; each says where its numbers come from)."""
         return {
             "llm-100b-train": Workload(
-                name=N_("100B-parameter training (200B tokens, bf16)"), scenario="pretrain",
-                params=100e9, precision="bf16", tokens=200e9, seq_len=4096, node_limit=16,
+                name=N_("100B-parameter training (200B tokens, bf16)"),
+                scenario="pretrain",
+                params=100e9,
+                precision="bf16",
+                tokens=200e9,
+                seq_len=4096,
+                node_limit=16,
             ),
             "video-analytics": Workload(
                 # ResNet-50-class detector: ~4.1 GMAC = 8.2 GFLOP per 224² frame forward
                 # (torchvision model card); 100 streams × 30 fps, one day of service.
-                name=N_("Real-time video analytics (100 streams × 30 fps, int8)"), scenario="inference",
-                params=25.6e6, precision="int8", samples=3000 * 3600 * 24.0,
-                flops_per_sample=8.2e9, throughput_per_s=3000, batch=64, node_limit=1,
+                name=N_("Real-time video analytics (100 streams × 30 fps, int8)"),
+                scenario="inference",
+                params=25.6e6,
+                precision="int8",
+                samples=3000 * 3600 * 24.0,
+                flops_per_sample=8.2e9,
+                throughput_per_s=3000,
+                batch=64,
+                node_limit=1,
             ),
             "nlp-inference-t4": Workload(
                 # BERT-base (110M) at seq 128, 800 queries/s (seed: QPS 120 → 800+ on 2×T4).
-                name=N_("NLP inference, T4 class (BERT-base, 800 QPS, fp16)"), scenario="inference",
-                params=110e6, precision="fp16", samples=800 * 3600.0, seq_len=128,
-                flops_per_sample=2 * 110e6 * 128, throughput_per_s=800, batch=32, node_limit=1,
+                name=N_("NLP inference, T4 class (BERT-base, 800 QPS, fp16)"),
+                scenario="inference",
+                params=110e6,
+                precision="fp16",
+                samples=800 * 3600.0,
+                seq_len=128,
+                flops_per_sample=2 * 110e6 * 128,
+                throughput_per_s=800,
+                batch=32,
+                node_limit=1,
             ),
             "fp64-risk": Workload(
                 # Monte Carlo risk run: 1 EFLOP of FP64 work, 64 GiB working set (seed: 8×V100).
-                name=N_("FP64 risk simulation (1 EFLOP FP64)"), scenario="hpc-fp64", params=0,
-                precision="fp64", flops_total=1e18, working_set_bytes=64 * 2**30, node_limit=4,
+                name=N_("FP64 risk simulation (1 EFLOP FP64)"),
+                scenario="hpc-fp64",
+                params=0,
+                precision="fp64",
+                flops_total=1e18,
+                working_set_bytes=64 * 2**30,
+                node_limit=4,
             ),
             "cv-train": Workload(
                 # ResNet-50 on ImageNet-1k, 90 epochs: 1.281M images; 3 × 8.2 GFLOP per image
                 # (forward + backward ≈ 3× forward). Seed: 4×A100 80GB NVLink.
-                name=N_("CV training (ResNet-50, ImageNet, 90 epochs, bf16)"), scenario="pretrain",
-                params=25.6e6, precision="bf16", samples=1.281167e6, epochs=90,
-                flops_per_sample=3 * 8.2e9, batch=1024, seq_len=1, node_limit=2,
+                name=N_("CV training (ResNet-50, ImageNet, 90 epochs, bf16)"),
+                scenario="pretrain",
+                params=25.6e6,
+                precision="bf16",
+                samples=1.281167e6,
+                epochs=90,
+                flops_per_sample=3 * 8.2e9,
+                batch=1024,
+                seq_len=1,
+                node_limit=2,
             ),
         }

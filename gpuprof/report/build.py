@@ -101,8 +101,15 @@ HOST_METRICS: tuple[tuple[str, str, str], ...] = (
     ("net_tx_bytes_s", "Network TX", "bytes_s"),
 )
 #: GPU metrics drawn as charts (one line per GPU).
-_GPU_CHARTS = ("util_gpu_pct", "mem_used_bytes", "power_w", "temp_gpu_c", "clock_sm_mhz",
-               "nvlink_rx_bytes_s", "pcie_rx_bytes_s")
+_GPU_CHARTS = (
+    "util_gpu_pct",
+    "mem_used_bytes",
+    "power_w",
+    "temp_gpu_c",
+    "clock_sm_mhz",
+    "nvlink_rx_bytes_s",
+    "pcie_rx_bytes_s",
+)
 _Y_RANGES = {"pct": (0.0, 100.0)}
 #: Points per chart series: min and max of this many time buckets.
 CHART_BUCKETS = 240
@@ -187,7 +194,9 @@ def _stats(values: np.ndarray) -> tuple[int, float | None, float | None, float |
     return int(finite.size), float(finite.min()), float(finite.mean()), float(finite.max())
 
 
-def _decimate(x: np.ndarray, y: np.ndarray, buckets: int) -> tuple[tuple[float, ...], tuple[float | None, ...]]:
+def _decimate(
+    x: np.ndarray, y: np.ndarray, buckets: int
+) -> tuple[tuple[float, ...], tuple[float | None, ...]]:
     """Min and max of each of ``buckets`` equal-count buckets, in time order; NaN → None (gap).
 
     Up to 4 points per bucket are kept as they are."""
@@ -273,7 +282,9 @@ def _processes(snaps: Sequence[Snapshot], include_cmdlines: bool) -> tuple[Proce
             old = rows.get(key)
             mem = p.gpu_mem_bytes
             if old is not None:
-                if old.gpu_mem_max_bytes is not None and (mem is None or mem < old.gpu_mem_max_bytes):
+                if old.gpu_mem_max_bytes is not None and (
+                    mem is None or mem < old.gpu_mem_max_bytes
+                ):
                     mem = old.gpu_mem_max_bytes
                 rows[key] = dataclasses.replace(old, gpu_mem_max_bytes=mem)
                 continue
@@ -319,8 +330,12 @@ def summarize_telemetry(
                 series[field].append(ChartSeries(tr("GPU {i}", i=gpu), xs, ys))
     host_values: dict[str, np.ndarray] = {}
     for field, label, unit in HOST_METRICS:
-        values = np.array([np.nan if getattr(s.host, field) is None else float(getattr(s.host, field))
-                           for s in snaps])
+        values = np.array(
+            [
+                np.nan if getattr(s.host, field) is None else float(getattr(s.host, field))
+                for s in snaps
+            ]
+        )
         host_values[field] = values
         count, lo, mean, hi = _stats(values)
         stats.append(MetricStat(field, label, unit, None, count, lo, mean, hi))
@@ -331,9 +346,19 @@ def summarize_telemetry(
             continue
         label, unit = labels[field]
         lo_hi = _Y_RANGES.get(unit, (0.0, None))
-        charts.append(Chart(key=f"gpu.{field}", title=tr(label), kind="line", unit=unit,
-                            series=tuple(series[field]), y_min=lo_hi[0], y_max=lo_hi[1],
-                            x_label=tr("time since start"), t0_s=t0))
+        charts.append(
+            Chart(
+                key=f"gpu.{field}",
+                title=tr(label),
+                kind="line",
+                unit=unit,
+                series=tuple(series[field]),
+                y_min=lo_hi[0],
+                y_max=lo_hi[1],
+                x_label=tr("time since start"),
+                t0_s=t0,
+            )
+        )
     host_series = []
     for field, label in (("cpu_pct", tr("CPU")),):
         values = host_values[field]
@@ -347,9 +372,19 @@ def summarize_telemetry(
             xs, ys = _decimate(times, values, buckets)
             host_series.append(ChartSeries(tr("RAM"), xs, ys))
     if host_series:
-        charts.append(Chart(key="host.cpu_mem_pct", title=tr("Host CPU and RAM"), kind="line",
-                            unit="pct", series=tuple(host_series), y_min=0.0, y_max=100.0,
-                            x_label=tr("time since start"), t0_s=t0))
+        charts.append(
+            Chart(
+                key="host.cpu_mem_pct",
+                title=tr("Host CPU and RAM"),
+                kind="line",
+                unit="pct",
+                series=tuple(host_series),
+                y_min=0.0,
+                y_max=100.0,
+                x_label=tr("time since start"),
+                t0_s=t0,
+            )
+        )
     events = [e for gpu in gpus for e in _throttle_events(snaps, gpu)]
     events.sort(key=lambda e: (e.start_s, e.gpu_index))
     return TelemetrySummary(
@@ -392,11 +427,20 @@ def summarize_bench(run: BenchRun) -> BenchSummary:
         pct = getattr(r, "pct_of_peak", None)
         if value is not None and not math.isfinite(value):
             value = None
-        rows.append(BenchRow(
-            key=clean_text(r.key, 200), bench=clean_text(r.bench, 80), case=clean_text(r.case, 200),
-            status=clean_text(r.status, 300), metric=metric, value=value, unit=unit,
-            peak=peak, pct_of_peak=pct, throttle_reasons=tuple(clean_text(t, 80) for t in r.throttle_reasons),
-        ))
+        rows.append(
+            BenchRow(
+                key=clean_text(r.key, 200),
+                bench=clean_text(r.bench, 80),
+                case=clean_text(r.case, 200),
+                status=clean_text(r.status, 300),
+                metric=metric,
+                value=value,
+                unit=unit,
+                peak=peak,
+                pct_of_peak=pct,
+                throttle_reasons=tuple(clean_text(t, 80) for t in r.throttle_reasons),
+            )
+        )
         if not r.ok or value is None:
             continue
         dtype = getattr(r, "dtype", None)
@@ -415,31 +459,64 @@ def summarize_bench(run: BenchRun) -> BenchSummary:
     charts: list[Chart] = []
     if gemm_best:
         cats = tuple(gemm_best)
-        measured = ChartSeries(tr("measured (best median)"), tuple(float(i) for i in range(len(cats))),
-                               tuple(gemm_best[c][0] for c in cats))
+        measured = ChartSeries(
+            tr("measured (best median)"),
+            tuple(float(i) for i in range(len(cats))),
+            tuple(gemm_best[c][0] for c in cats),
+        )
         series = [measured]
         if any(p is not None for _, p in gemm_best.values()):
-            series.append(ChartSeries(tr("spec peak (dense)"), measured.x,
-                                      tuple(gemm_best[c][1] for c in cats)))
-        charts.append(Chart(key="bench.gemm", title=tr("GEMM throughput vs spec peak"), kind="bar",
-                            unit="tflops", series=tuple(series), categories=cats, y_min=0.0,
-                            x_unit=""))
+            series.append(
+                ChartSeries(
+                    tr("spec peak (dense)"), measured.x, tuple(gemm_best[c][1] for c in cats)
+                )
+            )
+        charts.append(
+            Chart(
+                key="bench.gemm",
+                title=tr("GEMM throughput vs spec peak"),
+                kind="bar",
+                unit="tflops",
+                series=tuple(series),
+                categories=cats,
+                y_min=0.0,
+                x_unit="",
+            )
+        )
     if copy_best:
         cats = tuple(copy_best)
-        charts.append(Chart(
-            key="bench.memory", title=tr("Copy bandwidth (largest size)"), kind="bar", unit="bytes_s",
-            series=(ChartSeries(tr("median"), tuple(float(i) for i in range(len(cats))),
-                                tuple(copy_best[c][1] for c in cats)),),
-            categories=cats, y_min=0.0, x_unit="",
-        ))
+        charts.append(
+            Chart(
+                key="bench.memory",
+                title=tr("Copy bandwidth (largest size)"),
+                kind="bar",
+                unit="bytes_s",
+                series=(
+                    ChartSeries(
+                        tr("median"),
+                        tuple(float(i) for i in range(len(cats))),
+                        tuple(copy_best[c][1] for c in cats),
+                    ),
+                ),
+                categories=cats,
+                y_min=0.0,
+                x_unit="",
+            )
+        )
     env = run.environment
     return BenchSummary(
-        run_id=clean_text(run.run_id, 100), suite=clean_text(run.suite, 50),
-        device=clean_text(run.device, 50), state=run.state.value,
-        started_s=run.started_s, ended_s=run.ended_s,
+        run_id=clean_text(run.run_id, 100),
+        suite=clean_text(run.suite, 50),
+        device=clean_text(run.device, 50),
+        state=run.state.value,
+        started_s=run.started_s,
+        ended_s=run.ended_s,
         device_name=_opt_clean(env.gpu_name or (env.cpu_model if run.device == "cpu" else None)),
-        torch_version=_opt_clean(env.torch_version), cuda_runtime_version=_opt_clean(env.cuda_runtime_version),
-        rows=tuple(rows), charts=tuple(charts), notes=tuple(clean_text(n, 500) for n in run.notes),
+        torch_version=_opt_clean(env.torch_version),
+        cuda_runtime_version=_opt_clean(env.cuda_runtime_version),
+        rows=tuple(rows),
+        charts=tuple(charts),
+        notes=tuple(clean_text(n, 500) for n in run.notes),
     )
 
 
@@ -474,20 +551,39 @@ def recommend_for(
                 if value is not None:
                     per_dtype = measured.setdefault(bench.environment.gpu_name, {})
                     per_dtype[dtype] = max(per_dtype.get(dtype, 0.0), value)
-    return recommend(workload, load_catalog(), local=local, local_measurements=measured or None,
-                     local_util_pct=util_pct, limit=limit)
+    return recommend(
+        workload,
+        load_catalog(),
+        local=local,
+        local_measurements=measured or None,
+        local_util_pct=util_pct,
+        limit=limit,
+    )
 
 
 def _rec_row(r: RecommendationRow) -> RecommendationRowSummary:
     inst = r.instance
     return RecommendationRowSummary(
-        rank=r.rank, provider=inst.provider, instance=inst.instance, label=r.label,
-        region=inst.region, gpu_model=inst.gpu_model, gpus_total=float(r.gpus_total), fits=r.fits,
-        mem_need_per_gpu_bytes=float(r.mem_need_per_gpu_bytes), mem_per_gpu_bytes=float(r.mem_per_gpu_bytes),
-        hours=r.hours, cost_usd=r.cost_usd, cost_basis=r.cost_basis,
-        price_per_hour_usd=r.price_per_hour_usd, price_as_of=inst.as_of or "",
-        efficiency=r.efficiency, pareto=r.pareto, speedup_vs_local=r.speedup_vs_local,
-        reasons=tuple(r.reasons), warnings=tuple(r.warnings),
+        rank=r.rank,
+        provider=inst.provider,
+        instance=inst.instance,
+        label=r.label,
+        region=inst.region,
+        gpu_model=inst.gpu_model,
+        gpus_total=float(r.gpus_total),
+        fits=r.fits,
+        mem_need_per_gpu_bytes=float(r.mem_need_per_gpu_bytes),
+        mem_per_gpu_bytes=float(r.mem_per_gpu_bytes),
+        hours=r.hours,
+        cost_usd=r.cost_usd,
+        cost_basis=r.cost_basis,
+        price_per_hour_usd=r.price_per_hour_usd,
+        price_as_of=inst.as_of or "",
+        efficiency=r.efficiency,
+        pareto=r.pareto,
+        speedup_vs_local=r.speedup_vs_local,
+        reasons=tuple(r.reasons),
+        warnings=tuple(r.warnings),
     )
 
 
@@ -497,7 +593,11 @@ def _workload_fields(w: Workload) -> tuple[tuple[str, str], ...]:
         value = getattr(w, f.name)
         if f.name == "name" or value is None:
             continue
-        if f.default is not dataclasses.MISSING and value == f.default and f.name not in ("precision",):
+        if (
+            f.default is not dataclasses.MISSING
+            and value == f.default
+            and f.name not in ("precision",)
+        ):
             continue
         text = f"{value:.4g}" if isinstance(value, float) else str(value)
         out.append((f.name, text))
@@ -512,12 +612,27 @@ def summarize_recommendation(rec: Recommendation) -> RecommendationSummary:
         front = sorted((h, c) for h, c, p in pts if p)
         series = []
         if others:
-            series.append(ChartSeries(tr("fits"), tuple(h for h, _ in others), tuple(c for _, c in others)))
+            series.append(
+                ChartSeries(tr("fits"), tuple(h for h, _ in others), tuple(c for _, c in others))
+            )
         if front:
-            series.append(ChartSeries(tr("Pareto front"), tuple(h for h, _ in front), tuple(c for _, c in front)))
-        charts.append(Chart(key="recommend.pareto", title=tr("Time vs cost of every fitting configuration"),
-                            kind="scatter", unit="usd", series=tuple(series), x_unit="hours",
-                            x_label=tr("time to finish"), y_min=0.0))
+            series.append(
+                ChartSeries(
+                    tr("Pareto front"), tuple(h for h, _ in front), tuple(c for _, c in front)
+                )
+            )
+        charts.append(
+            Chart(
+                key="recommend.pareto",
+                title=tr("Time vs cost of every fitting configuration"),
+                kind="scatter",
+                unit="usd",
+                series=tuple(series),
+                x_unit="hours",
+                x_label=tr("time to finish"),
+                y_min=0.0,
+            )
+        )
     return RecommendationSummary(
         workload_name=rec.workload.name or "",
         workload=_workload_fields(rec.workload),
@@ -557,9 +672,12 @@ def build_report(
     telemetry = None
     if snaps:
         telemetry = summarize_telemetry(
-            snaps, source_kind=SourceKind.SIMULATED if simulated else source_kind,
-            source_label=source_label, gpu_indices=[d.index for d in devices],
-            include_cmdlines=include_cmdlines, session_path=session_path,
+            snaps,
+            source_kind=SourceKind.SIMULATED if simulated else source_kind,
+            source_label=source_label,
+            gpu_indices=[d.index for d in devices],
+            include_cmdlines=include_cmdlines,
+            session_path=session_path,
         )
     _, torch_cuda = torch_versions()
     findings: list[Finding] = []
@@ -570,7 +688,9 @@ def build_report(
     if simulated:
         notes.append(tr("SIMULATED data from `--demo`: a scripted machine, not a measurement."))
     return Report(
-        title=clean_text(title, 300) if title else tr("GPU report — {h}", h=host.hostname or tr("this machine")),
+        title=clean_text(title, 300)
+        if title
+        else tr("GPU report — {h}", h=host.hostname or tr("this machine")),
         created_s=time.time() if created_s is None else created_s,
         simulated=simulated,
         versions=versions(system),
@@ -580,7 +700,9 @@ def build_report(
         telemetry=telemetry,
         findings=tuple(_clean_record(f, 2000) for f in findings),
         bench=summarize_bench(bench) if bench is not None else None,
-        recommendation=summarize_recommendation(recommendation) if recommendation is not None else None,
+        recommendation=summarize_recommendation(recommendation)
+        if recommendation is not None
+        else None,
         cmdlines_included=include_cmdlines,
         notes=tuple(notes),
     )
@@ -598,9 +720,14 @@ def from_session(path: str | Path, **kwargs: Any) -> Report:
         if not snaps:
             raise InputError(tr("{p}: the session has no samples", p=p))
         return build_report(
-            system=store.system_info(), devices=store.devices(), topology=store.topology(),
-            snapshots=snaps, source_kind=store.source_kind,
-            source_label=store.label or p.name, session_path=str(p), **kwargs,
+            system=store.system_info(),
+            devices=store.devices(),
+            topology=store.topology(),
+            snapshots=snaps,
+            source_kind=store.source_kind,
+            source_label=store.label or p.name,
+            session_path=str(p),
+            **kwargs,
         )
 
 
@@ -623,13 +750,23 @@ def from_source(
                 sleep(interval_s)
             snaps.append(source.poll())
     return build_report(
-        system=source.system_info(), devices=source.devices(), topology=source.topology(),
-        snapshots=snaps, source_kind=source.kind, source_label=source.label, **kwargs,
+        system=source.system_info(),
+        devices=source.devices(),
+        topology=source.topology(),
+        snapshots=snaps,
+        source_kind=source.kind,
+        source_label=source.label,
+        **kwargs,
     )
 
 
-def demo_snapshots(scenario: str = "h100x8", duration_s: float = 720.0, step_s: float = 2.0,
-                   *, end_s: float | None = None) -> tuple[Any, list[Snapshot]]:
+def demo_snapshots(
+    scenario: str = "h100x8",
+    duration_s: float = 720.0,
+    step_s: float = 2.0,
+    *,
+    end_s: float | None = None,
+) -> tuple[Any, list[Snapshot]]:
     """A :class:`SimulatedSource` and ``duration_s`` of its scripted workload sampled every
     ``step_s`` on a stepped clock ending at ``end_s`` (default now): all SIMULATED."""
     from gpuprof.telemetry.sources import SimulatedSource

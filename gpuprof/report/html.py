@@ -91,7 +91,9 @@ def _template() -> jinja2.Template:
     env.filters["bytes"] = fmt_bytes
     env.filters["dur"] = fmt_duration
     env.filters["pct"] = fmt_pct
-    text = (importlib.resources.files("gpuprof.report") / "templates" / "report.html.j2").read_text("utf-8")
+    text = (importlib.resources.files("gpuprof.report") / "templates" / "report.html.j2").read_text(
+        "utf-8"
+    )
     return env.from_string(text)
 
 
@@ -135,8 +137,16 @@ def _finding_groups(report: Report) -> list[dict[str, Any]]:
     for f in report.findings:
         title = _GPU_PREFIX.sub("", f.title) if f.gpu_index is not None else f.title
         key = (f.code, f.severity.value, f.hint, title)
-        g = groups.setdefault(key, {"severity": f.severity.value, "title": title, "hint": f.hint,
-                                    "gpus": [], "details": []})
+        g = groups.setdefault(
+            key,
+            {
+                "severity": f.severity.value,
+                "title": title,
+                "hint": f.hint,
+                "gpus": [],
+                "details": [],
+            },
+        )
         if f.gpu_index is not None:
             g["gpus"].append(f.gpu_index)
         g["details"].append((f.gpu_index, f.detail))
@@ -171,7 +181,9 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
     def chart(c: Chart) -> Markup:
         if flavor == "qt":
             key = clean_text(c.key, 100).replace('"', "")
-            return Markup('<img src="chart:{}" width="{}" height="{}">').format(key, 640, int(640 * h / w))
+            return Markup('<img src="chart:{}" width="{}" height="{}">').format(
+                key, 640, int(640 * h / w)
+            )
         return Markup(render_svg(c, w, h, standalone=False))
 
     tel = report.telemetry
@@ -187,7 +199,8 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
                 labels[s.key] = s.label
     gpu_stats = [(labels[k], by) for k, by in by_key.items()]
     gpu_indices = [g.index for g in report.gpus] or sorted(
-        {s.gpu_index for s in (tel.stats if tel else ()) if s.gpu_index is not None})
+        {s.gpu_index for s in (tel.stats if tel else ()) if s.gpu_index is not None}
+    )
     counts = {sev.value: 0 for sev in Severity}
     for f in report.findings:
         counts[f.severity.value] += 1
@@ -205,7 +218,7 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
         gpu_stats=gpu_stats,
         host_stats=host_stats,
         gpu_indices=gpu_indices,
-        gpu_columns=[gpu_indices[i:i + 8] for i in range(0, len(gpu_indices), 8)],
+        gpu_columns=[gpu_indices[i : i + 8] for i in range(0, len(gpu_indices), 8)],
         finding_counts=counts,
         gpu_names=names,
         yes_no=_yes_no,

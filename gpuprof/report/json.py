@@ -53,12 +53,21 @@ def loads_report(text: str | bytes) -> Report:
     except ValueError as exc:
         raise InputError(tr("not a JSON report: {e}", e=exc)) from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
-        raise InputError(tr("not a gpuprof report (format is {f!r})",
-                            f=data.get("format") if isinstance(data, dict) else None))
+        raise InputError(
+            tr(
+                "not a gpuprof report (format is {f!r})",
+                f=data.get("format") if isinstance(data, dict) else None,
+            )
+        )
     version = int(data.get("schema_version", 0))
     if version > REPORT_SCHEMA_VERSION:
-        raise InputError(tr("report schema {v} is newer than this gpuprof reads ({m})",
-                            v=version, m=REPORT_SCHEMA_VERSION))
+        raise InputError(
+            tr(
+                "report schema {v} is newer than this gpuprof reads ({m})",
+                v=version,
+                m=REPORT_SCHEMA_VERSION,
+            )
+        )
     try:
         return from_jsonable(Report, data)
     except (TypeError, ValueError, KeyError) as exc:

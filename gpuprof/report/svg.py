@@ -18,8 +18,18 @@ from gpuprof.units import fmt_duration, fmt_num, fmt_usd
 __all__ = ["PALETTE", "render_svg", "tick_label"]
 
 #: Line colours (Okabe–Ito plus extras), readable on white and in greyscale print.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#8C564B", "#7F7F7F", "#BCBD22")
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#8C564B",
+    "#7F7F7F",
+    "#BCBD22",
+)
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 _BYTES = (("B", 1.0), ("KiB", 2.0**10), ("MiB", 2.0**20), ("GiB", 2.0**30), ("TiB", 2.0**40))
@@ -88,7 +98,9 @@ def _x_ticks(lo: float, hi: float, unit: str, log: bool = False) -> list[float]:
     return _nice_ticks(lo, hi, 6)
 
 
-def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone: bool = True) -> str:
+def render_svg(
+    chart: Chart, width: int = 760, height: int = 240, *, standalone: bool = True
+) -> str:
     """The chart as an ``<svg>`` element string. ``standalone`` adds the ``xmlns`` a file (or
     QSvgRenderer) needs; HTML5 inline SVG does without, so the report holds no URL at all."""
     xmlns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
@@ -111,11 +123,15 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
     vmax = max(ys) if ys else 1.0
     factor, unit_name = _scale(chart.unit, max(abs(vmax), 1e-12))
     if unit_name:
-        parts.append(f'<text x="{width - right}" y="17" text-anchor="end" fill="#555555">{_t(unit_name)}</text>')
+        parts.append(
+            f'<text x="{width - right}" y="17" text-anchor="end" fill="#555555">{_t(unit_name)}</text>'
+        )
     if not ys:
         no_data = _t("no data")
-        parts.append(f'<text x="{left + pw / 2:.1f}" y="{top + ph / 2:.1f}" text-anchor="middle" '
-                     f'fill="#777777">{no_data}</text></svg>')
+        parts.append(
+            f'<text x="{left + pw / 2:.1f}" y="{top + ph / 2:.1f}" text-anchor="middle" '
+            f'fill="#777777">{no_data}</text></svg>'
+        )
         return "".join(parts)
     y_lo = chart.y_min if chart.y_min is not None else min(ys)
     y_hi = chart.y_max if chart.y_max is not None else vmax
@@ -130,45 +146,72 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
 
     for t in yticks:
         y = py(t * factor)
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#e3e3e3" stroke-width="1"/>')
-        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444444">'
-                     f'{_t(tick_label(t, chart.unit, factor))}</text>')
-    parts.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#999999" stroke-width="1"/>')
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#e3e3e3" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444444">'
+            f"{_t(tick_label(t, chart.unit, factor))}</text>"
+        )
+    parts.append(
+        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#999999" stroke-width="1"/>'
+    )
 
     if chart.kind == "bar":
         _bars(chart, parts, left, top, pw, ph, py)
     else:
-        log_x = (chart.kind == "scatter" and chart.x_unit == "hours" and xs
-                 and min(xs) > 0 and max(xs) / min(xs) > 20)
+        log_x = (
+            chart.kind == "scatter"
+            and chart.x_unit == "hours"
+            and xs
+            and min(xs) > 0
+            and max(xs) / min(xs) > 20
+        )
         x_lo, x_hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
         if log_x:
-            x_lo, x_hi = 10 ** math.floor(math.log10(max(x_lo, 1e-3))), 10 ** math.ceil(math.log10(max(x_hi, 1e-3)))
+            x_lo, x_hi = (
+                10 ** math.floor(math.log10(max(x_lo, 1e-3))),
+                10 ** math.ceil(math.log10(max(x_hi, 1e-3))),
+            )
         if x_hi <= x_lo:
             x_hi = x_lo + 1.0
 
         def px(v: float) -> float:
             if log_x:
-                return left + (math.log10(max(v, 1e-3)) - math.log10(x_lo)) / (math.log10(x_hi) - math.log10(x_lo)) * pw
+                return (
+                    left
+                    + (math.log10(max(v, 1e-3)) - math.log10(x_lo))
+                    / (math.log10(x_hi) - math.log10(x_lo))
+                    * pw
+                )
             return left + (v - x_lo) / (x_hi - x_lo) * pw
 
         for t in _x_ticks(x_lo, x_hi, chart.x_unit, bool(log_x)):
             x = px(t)
-            parts.append(f'<line x1="{x:.1f}" y1="{top + ph}" x2="{x:.1f}" y2="{top + ph + 4}" stroke="#999999" stroke-width="1"/>')
-            parts.append(f'<text x="{x:.1f}" y="{top + ph + 16}" text-anchor="middle" fill="#444444">'
-                         f'{_t(tick_label(t, chart.x_unit))}</text>')
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{top + ph}" x2="{x:.1f}" y2="{top + ph + 4}" stroke="#999999" stroke-width="1"/>'
+            )
+            parts.append(
+                f'<text x="{x:.1f}" y="{top + ph + 16}" text-anchor="middle" fill="#444444">'
+                f"{_t(tick_label(t, chart.x_unit))}</text>"
+            )
         for k, s in enumerate(chart.series):
             color = PALETTE[k % len(PALETTE)]
             if chart.kind == "scatter":
                 for sx, sy in zip(s.x, s.y, strict=True):
                     if sy is not None and math.isfinite(sy):
-                        parts.append(f'<circle cx="{px(sx):.1f}" cy="{py(sy):.1f}" r="3" fill="{color}" fill-opacity="0.8"/>')
+                        parts.append(
+                            f'<circle cx="{px(sx):.1f}" cy="{py(sy):.1f}" r="3" fill="{color}" fill-opacity="0.8"/>'
+                        )
                 continue
             run: list[str] = []
             for lx, ly in [*zip(s.x, s.y, strict=True), (math.nan, None)]:
                 if ly is None or not math.isfinite(ly) or not math.isfinite(lx):
                     if len(run) > 1:
-                        parts.append(f'<polyline points="{" ".join(run)}" fill="none" stroke="{color}" '
-                                     f'stroke-width="1.4" stroke-linejoin="round"/>')
+                        parts.append(
+                            f'<polyline points="{" ".join(run)}" fill="none" stroke="{color}" '
+                            f'stroke-width="1.4" stroke-linejoin="round"/>'
+                        )
                     elif len(run) == 1:
                         cx, cy = run[0].split(",")
                         parts.append(f'<circle cx="{cx}" cy="{cy}" r="1.5" fill="{color}"/>')
@@ -176,8 +219,10 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
                     continue
                 run.append(f"{px(lx):.1f},{py(ly):.1f}")
         if chart.x_label:
-            parts.append(f'<text x="{left + pw / 2:.1f}" y="{top + ph + 30}" text-anchor="middle" '
-                         f'fill="#555555">{_t(chart.x_label)}</text>')
+            parts.append(
+                f'<text x="{left + pw / 2:.1f}" y="{top + ph + 30}" text-anchor="middle" '
+                f'fill="#555555">{_t(chart.x_label)}</text>'
+            )
 
     if legend_rows:
         per_row = max(1, pw // 110)
@@ -185,14 +230,20 @@ def render_svg(chart: Chart, width: int = 760, height: int = 240, *, standalone:
             row, col = divmod(k, per_row)
             x = left + col * 110
             y = height - 16 * legend_rows + row * 16 + 4
-            parts.append(f'<rect x="{x}" y="{y}" width="14" height="4" fill="{PALETTE[k % len(PALETTE)]}"/>')
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="14" height="4" fill="{PALETTE[k % len(PALETTE)]}"/>'
+            )
             parts.append(f'<text x="{x + 18}" y="{y + 6}" fill="#333333">{_t(label, 16)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _bars(chart: Chart, parts: list[str], left: int, top: int, pw: int, ph: int, py: object) -> None:
-    cats = chart.categories or tuple(str(i) for i in range(max((len(s.y) for s in chart.series), default=0)))
+def _bars(
+    chart: Chart, parts: list[str], left: int, top: int, pw: int, ph: int, py: object
+) -> None:
+    cats = chart.categories or tuple(
+        str(i) for i in range(max((len(s.y) for s in chart.series), default=0))
+    )
     n = max(1, len(cats))
     group = pw / n
     nseries = max(1, len(chart.series))
@@ -207,8 +258,11 @@ def _bars(chart: Chart, parts: list[str], left: int, top: int, pw: int, ph: int,
             y = py(v)  # type: ignore[operator]
             x = gx + k * bar_w
             color = PALETTE[k % len(PALETTE)]
-            parts.append(f'<rect x="{x:.1f}" y="{min(y, base):.1f}" width="{bar_w - 2:.1f}" '
-                         f'height="{abs(base - y):.1f}" fill="{color}"/>')
-        parts.append(f'<text x="{left + i * group + group / 2:.1f}" y="{top + ph + 16}" text-anchor="middle" '
-                     f'fill="#444444">{_t(cat, 24)}</text>')
-
+            parts.append(
+                f'<rect x="{x:.1f}" y="{min(y, base):.1f}" width="{bar_w - 2:.1f}" '
+                f'height="{abs(base - y):.1f}" fill="{color}"/>'
+            )
+        parts.append(
+            f'<text x="{left + i * group + group / 2:.1f}" y="{top + ph + 16}" text-anchor="middle" '
+            f'fill="#444444">{_t(cat, 24)}</text>'
+        )

@@ -527,9 +527,7 @@ class History:
             return arr[fis, a:b]
         return np.concatenate([arr[fis, a:b] for a, b in sl], axis=1)
 
-    def _decimated(
-        self, ch: _Channel, fis: np.ndarray, s0: int, s1: int, max_points: int
-    ) -> Block:
+    def _decimated(self, ch: _Channel, fis: np.ndarray, s0: int, s1: int, max_points: int) -> Block:
         """Min and max per bucket of every field in ``fis``: times ``(2m,)``, values ``(nf, 2m)``.
 
         All fields share the buckets, so one call does the work of ``len(fis)`` series with the

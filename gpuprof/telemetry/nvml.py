@@ -100,7 +100,15 @@ _AGG_RX = (_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, _ALL_LINKS)
 _KIB = 1024
 
 # nvmlValueType_t -> member of the c_nvmlValue_t union.
-_VALUE_MEMBERS = {0: "dVal", 1: "uiVal", 2: "ulVal", 3: "ullVal", 4: "sllVal", 5: "siVal", 6: "usVal"}
+_VALUE_MEMBERS = {
+    0: "dVal",
+    1: "uiVal",
+    2: "ulVal",
+    3: "ullVal",
+    4: "sllVal",
+    5: "siVal",
+    6: "usVal",
+}
 
 #: Clock event ("throttle") reason bits -> names, as ``nvidia-smi -q -d PERFORMANCE`` lists them.
 CLOCK_EVENT_REASONS: dict[int, str] = {
@@ -507,7 +515,12 @@ class NvmlSource:
             # Lost, or unusable (e.g. no permission on this one device): its samples stay empty.
             self.diagnostics.record(index, "handle", _kind(exc), str(exc))
             lost = getattr(exc, "value", None) == _ERROR_GPU_IS_LOST
-            return _Device(index=index, handle=None, lost=lost, info=DeviceInfo(index=index, name="Unknown GPU"))
+            return _Device(
+                index=index,
+                handle=None,
+                lost=lost,
+                info=DeviceInfo(index=index, name="Unknown GPU"),
+            )
         dev = _Device(index=index, handle=handle)
         try:
             dev.info = self._read_info(dev)
@@ -526,7 +539,9 @@ class NvmlSource:
         dev.bus_id = _text(getattr(pci, "busId", None)) if pci is not None else None
         mem = self._memory(dev)
         cc = g(dev, "compute_capability", "nvmlDeviceGetCudaComputeCapability")
-        constraints = g(dev, "power_limit_constraints", "nvmlDeviceGetPowerManagementLimitConstraints")
+        constraints = g(
+            dev, "power_limit_constraints", "nvmlDeviceGetPowerManagementLimitConstraints"
+        )
         ecc_mode = g(dev, "ecc_mode", "nvmlDeviceGetEccMode")
         mig_mode = g(dev, "mig_mode", "nvmlDeviceGetMigMode")
         num_fans = g(dev, "fan_count", "nvmlDeviceGetNumFans")
@@ -555,16 +570,35 @@ class NvmlSource:
             architecture=None if arch is None else _ARCHITECTURES.get(int(arch), "Unknown"),
             compute_capability=None if cc is None else (int(cc[0]), int(cc[1])),
             memory_total_bytes=None if mem is None else int(mem.total),
-            graphics_clock_max_mhz=_int(g(dev, "graphics_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_GRAPHICS)),
+            graphics_clock_max_mhz=_int(
+                g(dev, "graphics_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_GRAPHICS)
+            ),
             sm_clock_max_mhz=_int(g(dev, "sm_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_SM)),
-            mem_clock_max_mhz=_int(g(dev, "mem_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_MEM)),
-            video_clock_max_mhz=_int(g(dev, "video_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_VIDEO)),
-            power_default_limit_w=_milli(g(dev, "power_default_limit", "nvmlDeviceGetPowerManagementDefaultLimit")),
+            mem_clock_max_mhz=_int(
+                g(dev, "mem_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_MEM)
+            ),
+            video_clock_max_mhz=_int(
+                g(dev, "video_clock_max", "nvmlDeviceGetMaxClockInfo", _CLOCK_VIDEO)
+            ),
+            power_default_limit_w=_milli(
+                g(dev, "power_default_limit", "nvmlDeviceGetPowerManagementDefaultLimit")
+            ),
             power_min_limit_w=None if constraints is None else constraints[0] / 1000.0,
             power_max_limit_w=None if constraints is None else constraints[1] / 1000.0,
-            temp_slowdown_c=_float(g(dev, "temp_slowdown", "nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SLOWDOWN)),
-            temp_shutdown_c=_float(g(dev, "temp_shutdown", "nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SHUTDOWN)),
-            temp_max_operating_c=_float(g(dev, "temp_max_operating", "nvmlDeviceGetTemperatureThreshold", _THRESHOLD_GPU_MAX)),
+            temp_slowdown_c=_float(
+                g(dev, "temp_slowdown", "nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SLOWDOWN)
+            ),
+            temp_shutdown_c=_float(
+                g(dev, "temp_shutdown", "nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SHUTDOWN)
+            ),
+            temp_max_operating_c=_float(
+                g(
+                    dev,
+                    "temp_max_operating",
+                    "nvmlDeviceGetTemperatureThreshold",
+                    _THRESHOLD_GPU_MAX,
+                )
+            ),
             pcie_gen_max=_int(g(dev, "pcie_gen_max", "nvmlDeviceGetMaxPcieLinkGeneration")),
             pcie_width_max=_int(g(dev, "pcie_width_max", "nvmlDeviceGetMaxPcieLinkWidth")),
             nvlink_count=nvlink_count,
@@ -574,7 +608,9 @@ class NvmlSource:
             mig_mode_current=mig_current,
             mig_mode_pending=None if mig_mode is None else _flag(mig_mode[1]),
             mig_devices=self._mig_devices(dev) if mig_current else (),
-            compute_mode=None if compute_mode is None else _COMPUTE_MODES.get(int(compute_mode), str(compute_mode)),
+            compute_mode=None
+            if compute_mode is None
+            else _COMPUTE_MODES.get(int(compute_mode), str(compute_mode)),
             persistence_mode=_flag(g(dev, "persistence_mode", "nvmlDeviceGetPersistenceMode")),
             display_active=_flag(g(dev, "display_active", "nvmlDeviceGetDisplayActive")),
             multi_gpu_board=_flag(g(dev, "multi_gpu_board", "nvmlDeviceGetMultiGpuBoard")),
@@ -588,7 +624,9 @@ class NvmlSource:
         """
         if mig_enabled:
             return 0
-        values = self._field_values(dev, "nvlink_count", [(_FI_DEV_NVLINK_LINK_COUNT, 0)], prune=False)
+        values = self._field_values(
+            dev, "nvlink_count", [(_FI_DEV_NVLINK_LINK_COUNT, 0)], prune=False
+        )
         if values and values[0][1] is not None:
             count = int(values[0][1])
         else:
@@ -641,7 +679,9 @@ class NvmlSource:
                     memory_total_bytes=None if mem is None else int(mem.total),
                     memory_used_bytes=None if mem is None else int(mem.used),
                     gpu_instance_id=_int(self._get(sub, "mig_gi", "nvmlDeviceGetGpuInstanceId")),
-                    compute_instance_id=_int(self._get(sub, "mig_ci", "nvmlDeviceGetComputeInstanceId")),
+                    compute_instance_id=_int(
+                        self._get(sub, "mig_ci", "nvmlDeviceGetComputeInstanceId")
+                    ),
                 )
             )
         return tuple(out)
@@ -736,8 +776,12 @@ class NvmlSource:
                 cuda = self._sys_call("cuda_driver_version", "nvmlSystemGetCudaDriverVersion")
                 info = replace(
                     info,
-                    driver_version=_text(self._sys_call("driver_version", "nvmlSystemGetDriverVersion")),
-                    cuda_driver_version=None if not cuda else f"{int(cuda) // 1000}.{int(cuda) % 1000 // 10}",
+                    driver_version=_text(
+                        self._sys_call("driver_version", "nvmlSystemGetDriverVersion")
+                    ),
+                    cuda_driver_version=None
+                    if not cuda
+                    else f"{int(cuda) // 1000}.{int(cuda) % 1000 // 10}",
                     nvml_version=_text(self._sys_call("nvml_version", "nvmlSystemGetNVMLVersion")),
                 )
             self._system = info
@@ -859,7 +903,9 @@ class NvmlSource:
         energy = g(dev, "energy", "nvmlDeviceGetTotalEnergyConsumption")
         rx = g(dev, "pcie_rx", "nvmlDeviceGetPcieThroughput", _PCIE_UTIL_RX_BYTES)
         tx = g(dev, "pcie_tx", "nvmlDeviceGetPcieThroughput", _PCIE_UTIL_TX_BYTES)
-        fans = tuple(_float(g(dev, f"fan{i}", "nvmlDeviceGetFanSpeed_v2", i)) for i in range(dev.num_fans))
+        fans = tuple(
+            _float(g(dev, f"fan{i}", "nvmlDeviceGetFanSpeed_v2", i)) for i in range(dev.num_fans)
+        )
 
         # Per-link counters every poll only where the all-links sum is not available.
         per_link = bool(dev.links) and (slow or _AGG_TX not in dev.field_ids)
@@ -878,7 +924,9 @@ class NvmlSource:
             mem_used_bytes=None if mem is None else int(mem.used),
             mem_free_bytes=None if mem is None else int(mem.free),
             mem_reserved_bytes=_int(getattr(mem, "reserved", None)) if mem is not None else None,
-            clock_graphics_mhz=_float(g(dev, "clock_graphics", "nvmlDeviceGetClockInfo", _CLOCK_GRAPHICS)),
+            clock_graphics_mhz=_float(
+                g(dev, "clock_graphics", "nvmlDeviceGetClockInfo", _CLOCK_GRAPHICS)
+            ),
             clock_sm_mhz=_float(g(dev, "clock_sm", "nvmlDeviceGetClockInfo", _CLOCK_SM)),
             clock_mem_mhz=_float(g(dev, "clock_mem", "nvmlDeviceGetClockInfo", _CLOCK_MEM)),
             clock_video_mhz=_float(g(dev, "clock_video", "nvmlDeviceGetClockInfo", _CLOCK_VIDEO)),
@@ -887,7 +935,9 @@ class NvmlSource:
             pstate=None if pstate is None or int(pstate) == _PSTATE_UNKNOWN else int(pstate),
             power_w=_milli(g(dev, "power", "nvmlDeviceGetPowerUsage")),
             power_limit_w=_milli(g(dev, "power_limit", "nvmlDeviceGetPowerManagementLimit")),
-            power_enforced_limit_w=_milli(g(dev, "power_enforced_limit", "nvmlDeviceGetEnforcedPowerLimit")),
+            power_enforced_limit_w=_milli(
+                g(dev, "power_enforced_limit", "nvmlDeviceGetEnforcedPowerLimit")
+            ),
             energy_total_j=_milli(energy),
             temp_gpu_c=_float(g(dev, "temp_gpu", "nvmlDeviceGetTemperature", _TEMPERATURE_GPU)),
             temp_mem_c=_float(values.get((_FI_DEV_MEMORY_TEMP, 0))),
@@ -909,13 +959,51 @@ class NvmlSource:
         """Fields that change rarely: ECC, retirement/remapping, app clocks, replays, links."""
         g = self._get
         ecc = EccCounts(
-            volatile_corrected=_int(g(dev, "ecc_volatile_corrected", "nvmlDeviceGetTotalEccErrors", _MEMORY_ERROR_CORRECTED, _VOLATILE_ECC)),
-            volatile_uncorrected=_int(g(dev, "ecc_volatile_uncorrected", "nvmlDeviceGetTotalEccErrors", _MEMORY_ERROR_UNCORRECTED, _VOLATILE_ECC)),
-            aggregate_corrected=_int(g(dev, "ecc_aggregate_corrected", "nvmlDeviceGetTotalEccErrors", _MEMORY_ERROR_CORRECTED, _AGGREGATE_ECC)),
-            aggregate_uncorrected=_int(g(dev, "ecc_aggregate_uncorrected", "nvmlDeviceGetTotalEccErrors", _MEMORY_ERROR_UNCORRECTED, _AGGREGATE_ECC)),
-            retired_pages_sbe=_len(g(dev, "retired_pages_sbe", "nvmlDeviceGetRetiredPages", _RETIRE_CAUSE_MULTIPLE_SBE)),
-            retired_pages_dbe=_len(g(dev, "retired_pages_dbe", "nvmlDeviceGetRetiredPages", _RETIRE_CAUSE_DBE)),
-            retired_pages_pending=_flag(g(dev, "retired_pages_pending", "nvmlDeviceGetRetiredPagesPendingStatus")),
+            volatile_corrected=_int(
+                g(
+                    dev,
+                    "ecc_volatile_corrected",
+                    "nvmlDeviceGetTotalEccErrors",
+                    _MEMORY_ERROR_CORRECTED,
+                    _VOLATILE_ECC,
+                )
+            ),
+            volatile_uncorrected=_int(
+                g(
+                    dev,
+                    "ecc_volatile_uncorrected",
+                    "nvmlDeviceGetTotalEccErrors",
+                    _MEMORY_ERROR_UNCORRECTED,
+                    _VOLATILE_ECC,
+                )
+            ),
+            aggregate_corrected=_int(
+                g(
+                    dev,
+                    "ecc_aggregate_corrected",
+                    "nvmlDeviceGetTotalEccErrors",
+                    _MEMORY_ERROR_CORRECTED,
+                    _AGGREGATE_ECC,
+                )
+            ),
+            aggregate_uncorrected=_int(
+                g(
+                    dev,
+                    "ecc_aggregate_uncorrected",
+                    "nvmlDeviceGetTotalEccErrors",
+                    _MEMORY_ERROR_UNCORRECTED,
+                    _AGGREGATE_ECC,
+                )
+            ),
+            retired_pages_sbe=_len(
+                g(dev, "retired_pages_sbe", "nvmlDeviceGetRetiredPages", _RETIRE_CAUSE_MULTIPLE_SBE)
+            ),
+            retired_pages_dbe=_len(
+                g(dev, "retired_pages_dbe", "nvmlDeviceGetRetiredPages", _RETIRE_CAUSE_DBE)
+            ),
+            retired_pages_pending=_flag(
+                g(dev, "retired_pages_pending", "nvmlDeviceGetRetiredPagesPendingStatus")
+            ),
         )
         rows = g(dev, "remapped_rows", "nvmlDeviceGetRemappedRows")
         if rows is not None:
@@ -928,8 +1016,12 @@ class NvmlSource:
             )
         dev.slow = {
             "ecc": None if ecc == EccCounts() else ecc,
-            "clock_app_graphics_mhz": _float(g(dev, "clock_app_graphics", "nvmlDeviceGetApplicationsClock", _CLOCK_GRAPHICS)),
-            "clock_app_mem_mhz": _float(g(dev, "clock_app_mem", "nvmlDeviceGetApplicationsClock", _CLOCK_MEM)),
+            "clock_app_graphics_mhz": _float(
+                g(dev, "clock_app_graphics", "nvmlDeviceGetApplicationsClock", _CLOCK_GRAPHICS)
+            ),
+            "clock_app_mem_mhz": _float(
+                g(dev, "clock_app_mem", "nvmlDeviceGetApplicationsClock", _CLOCK_MEM)
+            ),
             "pcie_replay_count": _int(g(dev, "pcie_replay", "nvmlDeviceGetPcieReplayCounter")),
         }
         if dev.links:
@@ -1078,7 +1170,14 @@ class NvmlSource:
                 if util is not None and util[0] >= horizon:
                     sm, mem = util[1], util[2]
                 sample = previous.get(pid)
-                if sample is None or (sample.kind, sample.gpu_mem_bytes, sample.sm_util_pct, sample.mem_util_pct, sample.name, sample.cmdline) != (kind, used, sm, mem, info.name, info.cmdline):
+                if sample is None or (
+                    sample.kind,
+                    sample.gpu_mem_bytes,
+                    sample.sm_util_pct,
+                    sample.mem_util_pct,
+                    sample.name,
+                    sample.cmdline,
+                ) != (kind, used, sm, mem, info.name, info.cmdline):
                     sample = ProcessSample(
                         pid=pid,
                         gpu_index=dev.index,

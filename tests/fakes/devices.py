@@ -40,7 +40,12 @@ CORR, UNCORR = nv.NVML_MEMORY_ERROR_TYPE_CORRECTED, nv.NVML_MEMORY_ERROR_TYPE_UN
 VOLATILE, AGGREGATE = nv.NVML_VOLATILE_ECC, nv.NVML_AGGREGATE_ECC
 IDLE = nv.nvmlClocksEventReasonGpuIdle
 
-ZERO_ECC = {(CORR, VOLATILE): 0, (UNCORR, VOLATILE): 0, (CORR, AGGREGATE): 0, (UNCORR, AGGREGATE): 0}
+ZERO_ECC = {
+    (CORR, VOLATILE): 0,
+    (UNCORR, VOLATILE): 0,
+    (CORR, AGGREGATE): 0,
+    (UNCORR, AGGREGATE): 0,
+}
 
 
 def _uuid(prefix: str, n: int) -> str:
@@ -71,12 +76,25 @@ _H100_LINK_SWITCHES = [7, 7, 6, 6, 7, 7, 6, 6, 5, 5, 7, 6, 8, 8, 5, 5, 8, 8]
 
 def _nvswitch_links(version: int = nv.NVML_NVLINK_VERSION_4_0) -> list[FakeNvLink]:
     return [
-        FakeNvLink(remote_pci_bus_id=f"00000000:{bus:02X}:00.0", remote_type=nv.NVML_NVLINK_DEVICE_TYPE_SWITCH, version=version)
+        FakeNvLink(
+            remote_pci_bus_id=f"00000000:{bus:02X}:00.0",
+            remote_type=nv.NVML_NVLINK_DEVICE_TYPE_SWITCH,
+            version=version,
+        )
         for bus in _H100_LINK_SWITCHES
     ]
 
 
-def _h100(index: int, bus_id: str, power_w: float, temp: int, mem_temp: int, replays: int, tx: int, rx: int) -> FakeDevice:
+def _h100(
+    index: int,
+    bus_id: str,
+    power_w: float,
+    temp: int,
+    mem_temp: int,
+    replays: int,
+    tx: int,
+    rx: int,
+) -> FakeDevice:
     # h100-sxm5-80gb-hbm3.txt (driver 565.57.01), GPU block of `nvidia-smi -q`.
     return FakeDevice(
         name="NVIDIA H100 80GB HBM3",
@@ -279,7 +297,10 @@ def a100_mig_box() -> FakeBox:
         # nvlink-s-a100-sxm4-80gb-8gpu.txt: 12 links per A100 SXM4, but nvlink-s-errors-no-nvlink.txt:
         # "Nvlink queries are not supported for Devices in MIG mode" (the fake answers NotSupported).
         nvlinks=[
-            FakeNvLink(remote_pci_bus_id=f"00000000:{0xC4 + i // 2:02X}:00.0", version=nv.NVML_NVLINK_VERSION_3_0)
+            FakeNvLink(
+                remote_pci_bus_id=f"00000000:{0xC4 + i // 2:02X}:00.0",
+                version=nv.NVML_NVLINK_VERSION_3_0,
+            )
             for i in range(12)
         ],
         ecc_mode=(1, 1),
@@ -371,7 +392,13 @@ def t4_box() -> FakeBox:
         processes=[
             # <processes>: pid 675 type G /usr/lib/xorg/Xorg 22 MiB; pid 5762 type C python 1005 MiB
             FakeProcess(pid=675, used_memory_bytes=mib(22), kind="graphics"),
-            FakeProcess(pid=5762, used_memory_bytes=mib(1005), kind="compute", sm_util_pct=35, mem_util_pct=12),
+            FakeProcess(
+                pid=5762,
+                used_memory_bytes=mib(1005),
+                kind="compute",
+                sm_util_pct=35,
+                mem_util_pct=12,
+            ),
         ],
     )
     return FakeBox(
@@ -437,7 +464,12 @@ def make_fleet(n: int, *, processes_per_gpu: int = 0, real_pids: bool = False) -
                 pid = next_fake
                 next_fake += 1
             dev.processes.append(
-                FakeProcess(pid=pid, used_memory_bytes=mib(512 + 64 * k), sm_util_pct=10 + k % 80, mem_util_pct=5)
+                FakeProcess(
+                    pid=pid,
+                    used_memory_bytes=mib(512 + 64 * k),
+                    sm_util_pct=10 + k % 80,
+                    mem_util_pct=5,
+                )
             )
         devices.append(dev)
     half = max(1, n // 2)

@@ -206,7 +206,10 @@ def _api(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             self.calls[name] += 1
             handle = args[0] if args and isinstance(args[0], _Handle) else None
-            if name not in {"nvmlInit", "nvmlInitWithFlags", "nvmlShutdown"} and not self.initialized:
+            if (
+                name not in {"nvmlInit", "nvmlInitWithFlags", "nvmlShutdown"}
+                and not self.initialized
+            ):
                 raise NVMLError(_real.NVML_ERROR_UNINITIALIZED)
             if handle is not None and handle.index in self.lost:
                 raise NVMLError(_real.NVML_ERROR_GPU_IS_LOST)
@@ -243,7 +246,9 @@ class FakeNvml:
 
     # -- test controls ------------------------------------------------------------------------
 
-    def inject(self, function: str, *, error: int, device: int | None = None, times: int | None = None) -> Injection:
+    def inject(
+        self, function: str, *, error: int, device: int | None = None, times: int | None = None
+    ) -> Injection:
         """Make ``function`` raise ``NVMLError(error)``; see :class:`Injection`."""
         if not hasattr(type(self), function):
             raise AttributeError(f"the fake does not implement {function}")
@@ -421,7 +426,11 @@ class FakeNvml:
         if mig is not None:
             total, used, reserved = mig.memory_total_bytes, mig.memory_used_bytes, 0
         else:
-            total, used, reserved = dev.memory_total_bytes, dev.memory_used_bytes, dev.memory_reserved_bytes
+            total, used, reserved = (
+                dev.memory_total_bytes,
+                dev.memory_used_bytes,
+                dev.memory_reserved_bytes,
+            )
         if version:
             if not dev.memory_v2:
                 raise NVMLError(_real.NVML_ERROR_FUNCTION_NOT_FOUND)
@@ -614,7 +623,10 @@ class FakeNvml:
             return dev.mem_temp_c
         if field_id == _real.NVML_FI_DEV_NVLINK_LINK_COUNT:
             return None if dev.nvlinks is None or migged else len(dev.nvlinks)
-        if field_id in (_real.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, _real.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX):
+        if field_id in (
+            _real.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
+            _real.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
+        ):
             if dev.nvlinks is None or migged:
                 return None
             tx = field_id == _real.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX
@@ -633,7 +645,9 @@ class FakeNvml:
         return list(self._need(self._dev(handle).ecc_mode))
 
     @_api
-    def nvmlDeviceGetTotalEccErrors(self, handle: _Handle, error_type: int, counter_type: int) -> int:
+    def nvmlDeviceGetTotalEccErrors(
+        self, handle: _Handle, error_type: int, counter_type: int
+    ) -> int:
         errors = self._need(self._dev(handle).ecc_errors)
         return errors.get((error_type, counter_type), 0)
 

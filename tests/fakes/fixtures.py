@@ -43,7 +43,9 @@ def make_fake_nvml(monkeypatch: pytest.MonkeyPatch) -> Callable[[FakeBox], FakeN
 
 
 @pytest.fixture(params=["h100x8"])
-def fake_nvml(request: pytest.FixtureRequest, make_fake_nvml: Callable[[FakeBox], FakeNvml]) -> FakeNvml:
+def fake_nvml(
+    request: pytest.FixtureRequest, make_fake_nvml: Callable[[FakeBox], FakeNvml]
+) -> FakeNvml:
     """A fresh fake NVML installed for the production nvml.py.
 
     The 8x H100 NVSwitch box by default; pick another with
@@ -56,7 +58,9 @@ def fake_nvml(request: pytest.FixtureRequest, make_fake_nvml: Callable[[FakeBox]
 @pytest.fixture
 def nvml_source(fake_nvml: FakeNvml) -> Iterator[Any]:
     """An NvmlSource on ``fake_nvml``, running on the fake's clock; closed afterwards."""
-    source = nvml.NvmlSource(clock=fake_nvml.clock, wall_clock=lambda: 1_700_000_000.0 + fake_nvml.clock())
+    source = nvml.NvmlSource(
+        clock=fake_nvml.clock, wall_clock=lambda: 1_700_000_000.0 + fake_nvml.clock()
+    )
     yield source
     source.close()
 
