@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpuprof.telemetry.sources import _noise, _noise_array
+from gpuprof.telemetry.simulated import _noise, _noise_array
 
 
 @pytest.mark.parametrize("seed", [0, -3, 2**70 + 5])

@@ -1,0 +1,144 @@
+"""Replay of a recorded session (a :class:`~gpuprof.telemetry.store.SessionStore` file). Always REPLAY."""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gpuprof.errors import InputError
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    Snapshot,
+    SourceKind,
+    SourceState,
+    SourceStatus,
+    SystemInfo,
+    Topology,
+)
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.store import SessionStore
+
+__all__ = ["ReplaySource"]
+
+
+class ReplaySource:
+    """Plays a recorded session at ``speed``× real time; seekable. Always REPLAY.
+
+    The snapshots keep their original recorded times (Unix s), so a plot shows when things
+    happened; only ``source`` is changed to REPLAY. A backwards :meth:`seek` therefore makes time
+    go back, which :class:`~gpuprof.telemetry.history.History` treats as a new start.
+    ``clock`` is a monotonic clock in seconds.
+    """
+
+    kind = SourceKind.REPLAY
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        speed: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        from gpuprof.telemetry.store import SessionStore
+
+        self.path = Path(path)
+        self.store: SessionStore = SessionStore.open(self.path)
+        rng = self.store.time_range()
+        if rng is None:
+            self.store.close()
+            raise InputError(f"{self.path}: the recording holds no snapshots")
+        self.start_s, self.end_s = rng
+        self.label = f"REPLAY — {self.path.name}"
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._speed = 1.0
+        self.speed = speed
+        self._anchor_clock = clock()
+        self._anchor_pos = 0.0
+        self._paused = False
+        self._status = SourceStatus(
+            SourceState.OK,
+            message=f"replay of {self.path.name} (recorded from {self.store.source_kind.value})",
+        )
+
+    @property
+    def speed(self) -> float:
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+            raise InputError(f"replay speed must be a positive number, got {value!r}")
+        with self._lock:
+            if hasattr(self, "_anchor_clock"):
+                self._anchor_pos = self._position_locked()
+                self._anchor_clock = self._clock()
+            self._speed = float(value)
+
+    @property
+    def duration_s(self) -> float:
+        return self.end_s - self.start_s
+
+    def _position_locked(self) -> float:
+        if self._paused:
+            return self._anchor_pos
+        pos = self._anchor_pos + (self._clock() - self._anchor_clock) * self._speed
+        return min(max(pos, 0.0), self.duration_s)
+
+    @property
+    def position_s(self) -> float:
+        """Seconds from the start of the recording being played now."""
+        with self._lock:
+            return self._position_locked()
+
+    @property
+    def finished(self) -> bool:
+        return self.position_s >= self.duration_s
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def seek(self, t_s: float) -> None:
+        """Jump to ``t_s`` seconds from the start (clamped to the recording)."""
+        with self._lock:
+            self._anchor_pos = min(max(float(t_s), 0.0), self.duration_s)
+            self._anchor_clock = self._clock()
+
+    def pause(self) -> None:
+        with self._lock:
+            self._anchor_pos = self._position_locked()
+            self._paused = True
+
+    def resume(self) -> None:
+        with self._lock:
+            self._anchor_clock = self._clock()
+            self._paused = False
+
+    def system_info(self) -> SystemInfo:
+        return self.store.system_info()
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        return self.store.devices()
+
+    def topology(self) -> Topology:
+        return self.store.topology()
+
+    def status(self) -> SourceStatus:
+        return self._status
+
+    def poll(self) -> Snapshot:
+        """The recorded snapshot at the current replay position (its original time)."""
+        snap = self.store.snapshot_at(self.start_s + self.position_s)
+        if snap is None:  # cannot happen for position >= 0, but stay total
+            snap = next(self.store.snapshots())
+        return replace(snap, source=SourceKind.REPLAY)
+
+    def close(self) -> None:
+        self.store.close()

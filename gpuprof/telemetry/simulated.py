@@ -1,0 +1,450 @@
+"""The simulated source (``--demo``): a scripted workload on a made-up machine. Always SIMULATED.
+
+:class:`SimulatedSource` plays idle, ramp-up, training with periodic dips, a power/thermal
+throttling episode, a data-loader starved phase (GPU utilization well below 70%) and cool-down,
+on one of the machines in :data:`~gpuprof.telemetry.scenarios.SCENARIOS`. The noise is a
+deterministic hash of (seed, keys), so the same seed and clock readings give the same snapshots.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from gpuprof.errors import InputError
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    EccCounts,
+    GpuSample,
+    HostSample,
+    NvLinkSample,
+    ProcessSample,
+    Snapshot,
+    SourceKind,
+    SourceState,
+    SourceStatus,
+    SystemInfo,
+    Topology,
+)
+from gpuprof.telemetry.scenarios import MIB, SCENARIOS
+
+__all__ = [
+    "CYCLE_S",
+    "DEMO_START_OFFSET_S",
+    "PHASES",
+    "THERMAL_S",
+    "THROTTLE_S",
+    "SimulatedSource",
+    "phase_at",
+]
+
+# NVML clock-event (throttle) reason bits, nvmlClocksEventReason* in nvml.h.
+_IDLE = 0x1
+_SW_POWER_CAP = 0x4
+_SW_THERMAL = 0x20
+_HW_THERMAL = 0x40
+
+#: One pass through the scripted workload, in seconds; it then repeats.
+CYCLE_S = 720.0
+#: Phase boundaries within a cycle (seconds from the start).
+PHASES: tuple[tuple[str, float, float], ...] = (
+    ("idle", 0.0, 30.0),
+    ("ramp", 30.0, 90.0),
+    ("training", 90.0, 420.0),
+    ("starved", 420.0, 600.0),
+    ("cooldown", 600.0, 660.0),
+    ("idle", 660.0, 720.0),
+)
+#: Power-capped stretch inside the training phase; the last GPU also slows down thermally.
+THROTTLE_S = (250.0, 320.0)
+THERMAL_S = (280.0, 310.0)
+
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _mix(x: int) -> int:
+    """splitmix64 finalizer: a fast, well-spread integer hash."""
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
+def _noise(seed: int, *keys: int) -> float:
+    """A deterministic number in [-1, 1) for (seed, keys)."""
+    x = _mix(seed & 0xFFFFFFFFFFFFFFFF)
+    for k in keys:
+        x = _mix(x ^ (k & 0xFFFFFFFFFFFFFFFF))
+    return (x >> 11) / float(1 << 52) - 1.0
+
+
+def _noise_array(seed: int, *keys: int | np.ndarray) -> np.ndarray:
+    """:func:`_noise` for many keys at once: any key may be an integer array (broadcast).
+
+    The same splitmix64 steps in ``uint64`` arithmetic (which wraps like the masks above), so
+    ``_noise_array(s, a, ks)[j] == _noise(s, a, ks[j])`` exactly.
+    """
+    x: int | np.ndarray = _mix(seed & _MASK64)
+    for k in keys:
+        if isinstance(x, int) and not isinstance(k, np.ndarray):
+            x = _mix(x ^ (k & _MASK64))
+            continue
+        key: np.ndarray | np.uint64
+        if isinstance(k, np.ndarray):
+            key = np.asarray(k, dtype=np.int64).view(np.uint64)
+        else:
+            key = np.uint64(k & _MASK64)
+        x = _mix_array(np.asarray(x, dtype=np.uint64) ^ key)
+    arr = np.asarray(x, dtype=np.uint64)
+    return (arr >> np.uint64(11)).astype(np.float64) / float(1 << 52) - 1.0
+
+
+def _mix_array(x: np.ndarray) -> np.ndarray:
+    """:func:`_mix` on a ``uint64`` array (multiplication wraps modulo 2**64)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: np.ndarray = x ^ (x >> np.uint64(31))
+    return out
+
+
+#: Where ``open_source(demo=True)`` starts in the script: 3 min in, the middle of "training".
+DEMO_START_OFFSET_S = 180.0
+
+
+def phase_at(elapsed_s: float) -> str:
+    """The name of the scripted phase at ``elapsed_s`` seconds from the start."""
+    e = elapsed_s % CYCLE_S
+    for name, a, b in PHASES:
+        if a <= e < b:
+            return name
+    return "idle"
+
+
+class SimulatedSource:
+    """A deterministic, scripted machine for demos, screenshots and tests. Always SIMULATED.
+
+    ``clock`` returns Unix seconds (default :func:`time.time`); the snapshot time is the clock
+    reading and the workload phase follows ``clock() - start_s``. The same seed and the same
+    sequence of clock readings give the same snapshots.
+    """
+
+    kind = SourceKind.SIMULATED
+
+    def __init__(
+        self,
+        scenario: str = "h100x8",
+        seed: int = 0,
+        clock: Callable[[], float] | None = None,
+        *,
+        start_s: float | None = None,
+    ) -> None:
+        try:
+            self.scenario = SCENARIOS[scenario]
+        except KeyError:
+            names = ", ".join(SCENARIOS)
+            raise InputError(
+                f"unknown demo scenario {scenario!r} (choose one of: {names})"
+            ) from None
+        self.seed = int(seed)
+        self._clock = clock or time.time
+        self.start_s = float(self._clock()) if start_s is None else float(start_s)
+        self.label = self.scenario.label
+        self._lock = threading.Lock()
+        self._energy_j = [1.0e6 * (3 + i) for i in range(self.scenario.gpu_count)]
+        self._last_t: float | None = None
+        sc = self.scenario
+        self._devices = tuple(
+            replace(
+                sc.device,
+                index=i,
+                uuid=f"GPU-51a0{sc.key[:4].encode().hex()}-{self.seed & 0xFFFF:04x}-0000-0000-{i:012x}",
+                pci_bus_id=sc.bus_ids[i],
+                serial=None if not sc.ecc else f"SIM{i:010d}",
+            )
+            for i in range(sc.gpu_count)
+        )
+        n = sc.gpu_count
+        self._topology = Topology(
+            gpu_indices=tuple(range(n)),
+            matrix=tuple(tuple("X" if i == j else sc.link for j in range(n)) for i in range(n)),
+        )
+        self._status = SourceStatus(SourceState.OK, message="simulated data, not measured")
+
+    # -- TelemetrySource -------------------------------------------------------------------
+
+    def system_info(self) -> SystemInfo:
+        return self.scenario.system
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        return self._devices
+
+    def topology(self) -> Topology:
+        return self._topology
+
+    def status(self) -> SourceStatus:
+        return self._status
+
+    def close(self) -> None:
+        pass
+
+    def poll(self) -> Snapshot:
+        with self._lock:
+            t = float(self._clock())
+            dt = 0.0 if self._last_t is None else max(0.0, t - self._last_t)
+            self._last_t = t
+            e = t - self.start_s
+            gpus = tuple(self._gpu(i, e, dt) for i in range(self.scenario.gpu_count))
+            return Snapshot(
+                time_s=t,
+                source=SourceKind.SIMULATED,
+                host=self._host(e),
+                gpus=gpus,
+                processes=self._processes(e, gpus),
+                status=self._status,
+            )
+
+    # -- the script ------------------------------------------------------------------------
+
+    def _util(self, gpu: int, e: float) -> float:
+        """GPU utilization in % at ``e`` seconds from the start (before integer rounding)."""
+        c = e % CYCLE_S
+        tick = math.floor(e)
+        jitter = _noise(self.seed, 1, gpu, tick)
+        phase = phase_at(e)
+        if phase == "idle":
+            return 0.0
+        if phase == "ramp":
+            return max(0.0, 96.0 * (c - 30.0) / 60.0 + 2.0 * jitter)
+        if phase == "training":
+            # Evaluation / checkpoint every 45 s: a 4 s dip, the same on every rank.
+            if (c - 90.0) % 45.0 < 4.0:
+                return 12.0 + 6.0 * abs(jitter)
+            return min(100.0, 97.0 + 3.0 * jitter)
+        if phase == "starved":
+            # The data loader cannot keep up: bursts of work between waits, mean about 45%.
+            burst = _noise(self.seed, 2, tick // 3) > -0.1
+            return (78.0 if burst else 8.0) + 12.0 * jitter
+        # cooldown: the job drains
+        return max(0.0, 60.0 * (660.0 - c) / 60.0 + 3.0 * jitter)
+
+    def _smoothed(self, gpu: int, e: float) -> float:
+        """Utilization averaged over the last minute: drives temperature lag."""
+        return sum(self._util(gpu, e - 10.0 * k) for k in range(6)) / 6.0
+
+    def _gpu(self, i: int, e: float, dt: float) -> GpuSample:
+        sc, dev = self.scenario, self._devices[i]
+        c = e % CYCLE_S
+        tick = math.floor(e)
+        u = max(0.0, min(100.0, self._util(i, e)))
+        busy = u >= 1.0
+        active_job = 30.0 <= c < 660.0
+        limit = float(dev.power_default_limit_w or 0.0)
+        gpu_bias = 1.0 + 0.02 * _noise(self.seed, 3, i)
+        power = sc.idle_power_w + (sc.busy_power_w - sc.idle_power_w) * (u / 100.0) ** 0.9
+        power = power * gpu_bias + 4.0 * _noise(self.seed, 4, i, tick)
+        max_sm = float(dev.sm_clock_max_mhz or 0)
+        sm = max_sm if busy else sc.idle_sm_mhz
+        mask = 0 if busy else _IDLE
+        reasons: tuple[str, ...] = ()
+        temp = sc.idle_temp_c + (sc.busy_temp_c - sc.idle_temp_c) * self._smoothed(i, e) / 100.0
+        temp += 1.5 * _noise(self.seed, 5, i) + 0.4 * _noise(self.seed, 6, i, tick)
+        throttled = THROTTLE_S[0] <= c < THROTTLE_S[1] and u > 50.0
+        if throttled:
+            # Sustained load pushes the draw past the limit: the driver caps power, clocks drop.
+            power = limit - 1.5 + 1.5 * _noise(self.seed, 7, i, tick)
+            sm = round(max_sm * (0.80 + 0.03 * _noise(self.seed, 8, i, tick)) / 15.0) * 15.0
+            mask |= _SW_POWER_CAP
+            reasons = ("sw_power_cap",)
+            if i == sc.gpu_count - 1:
+                temp = max(temp, float(dev.temp_max_operating_c or temp) + 1.0)
+                if THERMAL_S[0] <= c < THERMAL_S[1]:
+                    sm = round(max_sm * 0.66 / 15.0) * 15.0
+                    mask |= _SW_THERMAL
+                    reasons = ("sw_power_cap", "sw_thermal_slowdown")
+                    temp = float(dev.temp_slowdown_c or temp) - 0.5
+        elif busy:
+            power = min(power, limit - 8.0)
+            sm = max_sm - 15.0 * (tick % 3 == 0)
+        power = max(sc.idle_power_w * 0.8, power)
+        self._energy_j[i] += power * dt
+        mem_used = sc.idle_mem_used_bytes
+        if active_job:
+            ramp = min(1.0, (c - 30.0) / 20.0)
+            mem_used = int(sc.job_mem_bytes * ramp + 256 * MIB * (1 + _noise(self.seed, 9, i)))
+        if i == 0 and sc.graphics_process is not None:
+            mem_used += sc.graphics_process[2]
+        total = int(dev.memory_total_bytes or 0)
+        mem_used = min(mem_used, total - sc.mem_reserved_bytes)
+        mem_clock = (
+            float(dev.mem_clock_max_mhz or 0)
+            if busy or sc.idle_mem_mhz == dev.mem_clock_max_mhz
+            else sc.idle_mem_mhz
+        )
+        video = sc.idle_video_mhz if not busy else float(dev.video_clock_max_mhz or 0) * 0.85
+        # Traffic: input batches over PCIe; gradients over NVLink during training steps.
+        phase = phase_at(e)
+        pcie_scale = {"training": 1.0, "ramp": u / 100.0, "starved": 0.35, "cooldown": 0.2}.get(
+            phase, 0.0
+        )
+        pcie_rx = 560e3 + sc.pcie_busy_bytes_s * pcie_scale * (
+            1.0 + 0.1 * _noise(self.seed, 10, i, tick)
+        )
+        pcie_tx = 570e3 + 0.3 * sc.pcie_busy_bytes_s * pcie_scale * (
+            1.0 + 0.1 * _noise(self.seed, 11, i, tick)
+        )
+        nv_scale = (u / 100.0) if phase in ("training", "ramp", "cooldown") else 0.25 * u / 100.0
+        nvlinks: tuple[NvLinkSample, ...] = ()
+        nv_rx = nv_tx = None
+        if dev.nvlink_count:
+            per_link = sc.nvlink_bytes_s_per_gpu * nv_scale / dev.nvlink_count
+            links = np.arange(dev.nvlink_count)
+            rx = per_link * (1.0 + 0.05 * _noise_array(self.seed, 12, i, links, tick))
+            tx = per_link * (1.0 + 0.05 * _noise_array(self.seed, 13, i, links, tick))
+            nvlinks = tuple(
+                NvLinkSample(
+                    link=k,
+                    active=True,
+                    version=4,
+                    remote_type="switch",
+                    rx_bytes_s=round(r),
+                    tx_bytes_s=round(x),
+                )
+                for k, r, x in zip(range(dev.nvlink_count), rx.tolist(), tx.tolist(), strict=True)
+            )
+            nv_rx = float(sum(link.rx_bytes_s or 0.0 for link in nvlinks))
+            nv_tx = float(sum(link.tx_bytes_s or 0.0 for link in nvlinks))
+        ecc = (
+            EccCounts(
+                volatile_corrected=0,
+                volatile_uncorrected=0,
+                aggregate_corrected=0,
+                aggregate_uncorrected=0,
+                remapped_rows_correctable=0,
+                remapped_rows_uncorrectable=0,
+                remapped_rows_pending=False,
+                remapped_rows_failure=False,
+            )
+            if sc.ecc
+            else None
+        )
+        fans = tuple(
+            float(round(30.0 + 0.55 * (temp - sc.idle_temp_c) * 2.0)) for _ in range(sc.fans)
+        )
+        return GpuSample(
+            index=i,
+            uuid=dev.uuid,
+            util_gpu_pct=float(round(u)),
+            util_mem_pct=float(round(u * 0.55)),
+            util_enc_pct=0.0,
+            util_dec_pct=0.0,
+            mem_total_bytes=total,
+            mem_used_bytes=mem_used,
+            mem_free_bytes=total - sc.mem_reserved_bytes - mem_used,
+            mem_reserved_bytes=sc.mem_reserved_bytes,
+            clock_graphics_mhz=sm,
+            clock_sm_mhz=sm,
+            clock_mem_mhz=mem_clock,
+            clock_video_mhz=float(round(video)),
+            clock_app_graphics_mhz=float(dev.graphics_clock_max_mhz or 0),
+            clock_app_mem_mhz=float(dev.mem_clock_max_mhz or 0),
+            pstate=sc.busy_pstate if busy else sc.idle_pstate,
+            power_w=round(power, 2),
+            power_limit_w=limit,
+            power_enforced_limit_w=limit,
+            energy_total_j=round(self._energy_j[i], 3),
+            temp_gpu_c=float(round(temp)),
+            temp_mem_c=float(round(temp + 6.0)) if sc.ecc else None,
+            fan_speed_pct=fans,
+            throttle_mask=mask,
+            throttle_reasons=reasons,
+            pcie_gen=int(dev.pcie_gen_max or 0) if busy else sc.pcie_gen_idle,
+            pcie_width=dev.pcie_width_max,
+            pcie_rx_bytes_s=round(pcie_rx),
+            pcie_tx_bytes_s=round(pcie_tx),
+            pcie_replay_count=sc.pcie_replays,
+            nvlinks=nvlinks,
+            nvlink_rx_bytes_s=nv_rx,
+            nvlink_tx_bytes_s=nv_tx,
+            ecc=ecc,
+        )
+
+    def _processes(self, e: float, gpus: tuple[GpuSample, ...]) -> tuple[ProcessSample, ...]:
+        sc = self.scenario
+        c = e % CYCLE_S
+        out: list[ProcessSample] = []
+        if sc.graphics_process is not None:
+            name, user, mem = sc.graphics_process
+            out.append(
+                ProcessSample(
+                    pid=1873,
+                    gpu_index=0,
+                    kind="graphics",
+                    gpu_mem_bytes=mem,
+                    sm_util_pct=0.0,
+                    mem_util_pct=0.0,
+                    name=name,
+                    user=user,
+                    cmdline="/usr/lib/xorg/Xorg vt1 -displayfd 3",
+                )
+            )
+        if 30.0 <= c < 660.0:
+            job = int(e // CYCLE_S)
+            for g in gpus:
+                mem = (g.mem_used_bytes or 0) - (
+                    sc.graphics_process[2] if sc.graphics_process and g.index == 0 else 0
+                )
+                out.append(
+                    ProcessSample(
+                        pid=41230 + 97 * job + g.index,
+                        gpu_index=g.index,
+                        kind="compute",
+                        gpu_mem_bytes=max(0, mem - sc.idle_mem_used_bytes),
+                        sm_util_pct=g.util_gpu_pct,
+                        mem_util_pct=g.util_mem_pct,
+                        name="python3",
+                        user=sc.process_user,
+                        cmdline=sc.process_cmd.format(rank=g.index),
+                    )
+                )
+        return tuple(out)
+
+    def _host(self, e: float) -> HostSample:
+        sc = self.scenario
+        tick = math.floor(e)
+        phase = phase_at(e)
+        base = {"idle": 2.0, "ramp": 20.0, "training": 28.0, "starved": 93.0, "cooldown": 10.0}[
+            phase
+        ]
+        per_core = base + 6.0 * _noise_array(self.seed, 20, np.arange(sc.host_cores), tick)
+        cores = tuple(float(round(max(0.0, min(100.0, v)), 1)) for v in per_core.tolist())
+        cpu = round(sum(cores) / len(cores), 1)
+        load1 = round(sc.host_cores * base / 100.0 * (1.0 + 0.05 * _noise(self.seed, 21, tick)), 2)
+        mem_used = int(sc.host_mem_bytes * (0.04 if phase == "idle" else 0.22))
+        disk_read = {"training": 0.8e9, "starved": 1.3e9, "ramp": 2.5e9}.get(phase, 1e6)
+        disk_write = 1.5e9 if phase == "training" and ((e % CYCLE_S) - 90.0) % 45.0 < 4.0 else 20e6
+        return HostSample(
+            cpu_pct=cpu,
+            cpu_per_core_pct=cores,
+            cpu_freq_mhz=2000.0 + 13.0 * base,
+            load_avg=(load1, round(load1 * 0.9, 2), round(load1 * 0.8, 2)),
+            mem_total_bytes=sc.host_mem_bytes,
+            mem_used_bytes=mem_used,
+            mem_available_bytes=sc.host_mem_bytes - mem_used,
+            swap_total_bytes=0,
+            swap_used_bytes=0,
+            disk_read_bytes_s=round(disk_read * (1.0 + 0.1 * _noise(self.seed, 22, tick))),
+            disk_write_bytes_s=round(disk_write * (1.0 + 0.1 * _noise(self.seed, 23, tick))),
+            net_rx_bytes_s=round(40e6 * (1.0 + 0.2 * _noise(self.seed, 24, tick))),
+            net_tx_bytes_s=round(5e6 * (1.0 + 0.2 * _noise(self.seed, 25, tick))),
+            temps_c=tuple(
+                (name, float(round(38.0 + 0.4 * base + 2.0 * _noise(self.seed, 26, k))))
+                for k, name in enumerate(sc.host_temps)
+            ),
+        )
