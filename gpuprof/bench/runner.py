@@ -5,26 +5,23 @@ Callers own the thread: the CLI runs :meth:`Runner.run` in a thread beside a ric
 the GUI in a QThreadPool worker. Callbacks are called from that thread. Each case has a time
 budget, the cancel token is checked between steps (each step ≤ 1 s), an out-of-memory error
 retries the case with sizes halved (and says so), and a failing case does not stop the suite.
+
+Planning lives in :mod:`gpuprof.bench.plan`, environment capture in
+:mod:`gpuprof.bench.environment` and telemetry during the run in :mod:`gpuprof.bench.monitor`;
+their public names are re-exported here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
-import platform
 import secrets
-import socket
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.bench.base import (
-    BENCH_NAMES,
-    BenchFn,
     Cancelled,
     CancelToken,
     CaseContext,
@@ -33,6 +30,14 @@ from gpuprof.bench.base import (
     RunState,
     is_oom,
 )
+from gpuprof.bench.environment import (
+    Environment,
+    capture_environment,
+    nvml_index_for,
+    read_cublas_version,
+)
+from gpuprof.bench.monitor import BENIGN_CLOCK_REASONS, TelemetryPoint, _Monitor
+from gpuprof.bench.plan import SUITES, Case, parse_only, plan_cases
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -57,79 +62,10 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-SUITES: tuple[str, ...] = ("quick", "standard", "full")
-#: Clock-event reasons that do not mean the GPU slowed itself down.
-BENIGN_CLOCK_REASONS = frozenset(
-    {"gpu_idle", "applications_clocks_setting", "display_clock_setting"}
-)
 _MAX_OOM_RETRIES = 3
-
-# Seconds per case in the quick suite; standard and full multiply these.
-_QUICK_BUDGET_S = {
-    ("cuda", "gemm"): 3.0,
-    ("cuda", "memory"): 2.0,
-    ("cuda", "p2p"): 15.0,
-    ("cuda", "collective"): 20.0,
-    ("cuda", "workload"): 4.0,
-    ("cpu", "gemm"): 7.0,
-    ("cpu", "memory"): 5.0,
-    ("cpu", "p2p"): 1.0,
-    ("cpu", "collective"): 20.0,
-    ("cpu", "workload"): 5.0,
-}
-_SUITE_FACTOR = {"quick": 1.0, "standard": 3.0, "full": 8.0}
 
 
 # --- records --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Environment:
-    """What the numbers were measured on. None = unknown or not applicable."""
-
-    hostname: str = ""
-    os: str = ""
-    python: str = ""
-    cpu_model: str | None = None
-    cpu_count_logical: int | None = None
-    host_memory_total_bytes: int | None = None
-    torch_version: str | None = None
-    torch_threads: int | None = None
-    cuda_runtime_version: str | None = None  # torch.version.cuda
-    cudnn_version: str | None = None
-    cublas_version: str | None = None
-    nccl_version: str | None = None
-    driver_version: str | None = None  # from NVML
-    cuda_driver_version: str | None = None
-    gpu_name: str | None = None
-    gpu_count: int | None = None
-    gpu_uuid: str | None = None
-    gpu_nvml_index: int | None = None
-    compute_capability: tuple[int, int] | None = None
-    sm_count: int | None = None
-    gpu_memory_total_bytes: int | None = None
-    l2_cache_bytes: int | None = None
-    sm_clock_max_mhz: int | None = None
-    mem_clock_max_mhz: int | None = None
-    sm_clock_start_mhz: float | None = None
-    power_limit_w: float | None = None
-    pcie_gen: int | None = None
-    pcie_width: int | None = None
-    telemetry_source: str | None = None  # "nvml"; None when nothing was sampled
-
-
-@dataclass(frozen=True, slots=True)
-class TelemetryPoint:
-    """One GPU reading taken while the run went on (Unix time)."""
-
-    time_s: float
-    gpu_index: int
-    sm_clock_mhz: float | None = None
-    mem_clock_mhz: float | None = None
-    power_w: float | None = None
-    temp_gpu_c: float | None = None
-    util_gpu_pct: float | None = None
-    throttle_reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,270 +115,6 @@ class RunProgress:
     case_name: str
     case_fraction: float
     stage: str
-
-
-@dataclass(frozen=True)
-class Case:
-    """One unit the runner drives: a benchmark generator function and its time budget."""
-
-    bench: str
-    name: str
-    fn: BenchFn
-    budget_s: float
-
-
-# --- planning -------------------------------------------------------------------------------------
-
-
-def parse_only(text: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"gemm,memory"`` → ("gemm", "memory"); None or empty → every benchmark."""
-    if text is None:
-        return BENCH_NAMES
-    parts = [p.strip().lower() for p in (text.split(",") if isinstance(text, str) else text)]
-    parts = [p for p in parts if p]
-    if not parts:
-        return BENCH_NAMES
-    unknown = [p for p in parts if p not in BENCH_NAMES]
-    if unknown:
-        raise InputError(
-            tr(
-                "unknown benchmark {u}; choose from {c}",
-                u=", ".join(unknown),
-                c=",".join(BENCH_NAMES),
-            )
-        )
-    return tuple(b for b in BENCH_NAMES if b in parts)
-
-
-def plan_cases(device: str, suite: str, only: Sequence[str] | None = None) -> list[Case]:
-    """The cases of ``suite`` on ``device`` (``cpu`` or ``cuda:N``), filtered by ``only``."""
-    from gpuprof.bench.collective import collective_bench
-    from gpuprof.bench.gemm import DTYPES, gemm_bench
-    from gpuprof.bench.memory import memory_bench
-    from gpuprof.bench.p2p import p2p_bench
-    from gpuprof.bench.workload import workload_bench
-
-    if suite not in SUITES:
-        raise InputError(tr("unknown suite {s}; choose from {c}", s=suite, c=", ".join(SUITES)))
-    wanted = parse_only(only)
-    kind = "cuda" if device.startswith("cuda") else "cpu"
-
-    def budget(bench: str) -> float:
-        return _QUICK_BUDGET_S[(kind, bench)] * _SUITE_FACTOR[suite]
-
-    cases: list[Case] = []
-    if "gemm" in wanted:
-        cases += [Case("gemm", f"gemm {d}", gemm_bench(d), budget("gemm")) for d in DTYPES]
-    if "memory" in wanted:
-        dirs = ("h2d", "d2h", "d2d") if kind == "cuda" else ("host",)
-        cases += [Case("memory", f"memory {d}", memory_bench(d), budget("memory")) for d in dirs]
-    if "p2p" in wanted:
-        cases.append(Case("p2p", "p2p", p2p_bench(), budget("p2p")))
-    if "collective" in wanted:
-        cases.append(Case("collective", "collectives", collective_bench(), budget("collective")))
-    if "workload" in wanted:
-        extra = "fp16" if kind == "cuda" else "fp32"
-        loads = [("transformer", "bf16"), ("conv", "bf16")]
-        if suite != "quick":
-            loads.append(("transformer", extra))
-        cases += [
-            Case("workload", f"workload {m} {d}", workload_bench(m, d), budget("workload"))
-            for m, d in loads
-        ]
-    return cases
-
-
-# --- environment ----------------------------------------------------------------------------------
-
-
-def _cpu_model() -> str | None:
-    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
-        for line in fh:
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or None
-
-
-def _cublas_version() -> str | None:
-    """cuBLAS's own version (``cublasGetProperty``) from the library torch loaded, else the wheel's."""
-    import ctypes
-
-    with contextlib.suppress(OSError):
-        with open("/proc/self/maps", encoding="utf-8") as fh:
-            paths = {line.split()[-1] for line in fh if "libcublas.so" in line and "Lt" not in line}
-        for path in sorted(paths):
-            with contextlib.suppress(OSError, AttributeError):
-                lib = ctypes.CDLL(path)
-                parts = []
-                for prop in (0, 1, 2):  # MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
-                    value = ctypes.c_int()
-                    if lib.cublasGetProperty(prop, ctypes.byref(value)) != 0:
-                        break
-                    parts.append(str(value.value))
-                if len(parts) == 3:
-                    return ".".join(parts)
-    import importlib.metadata as md
-
-    for dist in ("nvidia-cublas-cu12", "nvidia-cublas-cu13", "nvidia-cublas", "nvidia-cublas-cu11"):
-        with contextlib.suppress(md.PackageNotFoundError):
-            return md.version(dist) + " (wheel)"
-    return None
-
-
-def _nvml_index_for(device: str, source: Any) -> int | None:
-    """The NVML index of ``cuda:N``, matched by PCI bus id; N itself when no id matches."""
-    if not device.startswith("cuda"):
-        return None
-    import torch
-
-    ordinal = torch.device(device).index or 0
-    if source is None:
-        return ordinal
-    props = torch.cuda.get_device_properties(ordinal)
-    bus = getattr(props, "pci_bus_id", None)
-    dom = getattr(props, "pci_domain_id", None)
-    dev = getattr(props, "pci_device_id", None)
-    if bus is not None and dom is not None and dev is not None:
-        key = f"{dom:04x}:{bus:02x}:{dev:02x}.0"[-12:]
-        with contextlib.suppress(Exception):
-            for info in source.devices():
-                if info.pci_bus_id and str(info.pci_bus_id).lower()[-12:] == key:
-                    return int(info.index)
-    return ordinal
-
-
-def capture_environment(
-    device: str, source: Any = None, *, nvml_index: int | None = None
-) -> Environment:
-    """GPU, driver, CUDA, torch, cuBLAS, clocks, power limit and host CPU. Imports torch."""
-    import psutil
-    import torch
-
-    env: dict[str, Any] = {
-        "hostname": socket.gethostname(),
-        "os": platform.platform(),
-        "python": sys.version.split()[0],
-        "cpu_model": _cpu_model(),
-        "cpu_count_logical": os.cpu_count(),
-        "host_memory_total_bytes": int(psutil.virtual_memory().total),
-        "torch_version": str(torch.__version__),
-        "torch_threads": int(torch.get_num_threads()),
-        "cuda_runtime_version": torch.version.cuda,
-    }
-    if device.startswith("cuda"):
-        dev = torch.device(device)
-        props = torch.cuda.get_device_properties(dev)
-        env.update(
-            gpu_name=str(props.name),
-            gpu_count=int(torch.cuda.device_count()),
-            compute_capability=(int(props.major), int(props.minor)),
-            sm_count=int(props.multi_processor_count),
-            gpu_memory_total_bytes=int(props.total_memory),
-            l2_cache_bytes=int(getattr(props, "L2_cache_size", 0)) or None,
-            cublas_version=_cublas_version(),
-        )
-        with contextlib.suppress(Exception):
-            env["cudnn_version"] = str(torch.backends.cudnn.version())  # type: ignore[no-untyped-call]
-        with contextlib.suppress(Exception):
-            env["nccl_version"] = ".".join(map(str, torch.cuda.nccl.version()))  # type: ignore[no-untyped-call]
-    if source is not None and device.startswith("cuda"):
-        index = nvml_index if nvml_index is not None else _nvml_index_for(device, source)
-        env["gpu_nvml_index"] = index
-        with contextlib.suppress(Exception):
-            sysinfo = source.system_info()
-            env["driver_version"] = sysinfo.driver_version
-            env["cuda_driver_version"] = sysinfo.cuda_driver_version
-        with contextlib.suppress(Exception):
-            for info in source.devices():
-                if info.index == index:
-                    env["gpu_uuid"] = info.uuid
-                    env["sm_clock_max_mhz"] = info.sm_clock_max_mhz
-                    env["mem_clock_max_mhz"] = info.mem_clock_max_mhz
-        with contextlib.suppress(Exception):
-            snap = source.poll()
-            for g in snap.gpus:
-                if g.index == index:
-                    env["sm_clock_start_mhz"] = g.clock_sm_mhz
-                    env["power_limit_w"] = g.power_enforced_limit_w or g.power_limit_w
-                    env["pcie_gen"] = g.pcie_gen
-                    env["pcie_width"] = g.pcie_width
-        env["telemetry_source"] = str(getattr(getattr(source, "kind", None), "value", "nvml"))
-    return Environment(**env)
-
-
-# --- telemetry while running ----------------------------------------------------------------------
-
-
-class _Monitor:
-    """Polls the telemetry source in the background and on demand (at each result)."""
-
-    def __init__(
-        self, source: Any, interval_s: float | None, wall_clock: Callable[[], float]
-    ) -> None:
-        self._source = source
-        self._interval_s = interval_s
-        self._wall = wall_clock
-        self._points: list[TelemetryPoint] = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        if self._interval_s:
-            self._thread = threading.Thread(
-                target=self._loop, name="gpuprof-bench-telemetry", daemon=True
-            )
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _loop(self) -> None:
-        assert self._interval_s
-        while not self._stop.wait(self._interval_s):
-            self.sample()
-
-    def sample(self) -> None:
-        try:
-            snap = self._source.poll()
-        except Exception:
-            return
-        now = self._wall()
-        pts = [
-            TelemetryPoint(
-                time_s=now,
-                gpu_index=g.index,
-                sm_clock_mhz=g.clock_sm_mhz,
-                mem_clock_mhz=g.clock_mem_mhz,
-                power_w=g.power_w,
-                temp_gpu_c=g.temp_gpu_c,
-                util_gpu_pct=g.util_gpu_pct,
-                throttle_reasons=tuple(g.throttle_reasons),
-            )
-            for g in snap.gpus
-            if not g.lost
-        ]
-        with self._lock:
-            self._points.extend(pts)
-
-    def points(self) -> tuple[TelemetryPoint, ...]:
-        with self._lock:
-            return tuple(self._points)
-
-    def reasons_between(self, gpu_index: int | None, t0: float, t1: float) -> tuple[str, ...]:
-        """Throttle reasons (benign ones dropped) seen on ``gpu_index`` in (t0, t1], sorted.
-
-        The runner samples right after each result, so the window of a result runs from just after
-        the previous result's sample to its own; background samples fill long windows.
-        """
-        seen: set[str] = set()
-        with self._lock:
-            for p in self._points:
-                if (gpu_index is None or p.gpu_index == gpu_index) and t0 < p.time_s <= t1:
-                    seen.update(r for r in p.throttle_reasons if r not in BENIGN_CLOCK_REASONS)
-        return tuple(sorted(seen))
 
 
 # --- the runner -----------------------------------------------------------------------------------
@@ -559,7 +231,7 @@ class Runner:
         if self._cases is None:
             _check_device(device)
         source = self._usable_source(run_notes)
-        nvml_index = _nvml_index_for(device, source) if source is not None else None
+        nvml_index = nvml_index_for(device, source) if source is not None else None
         env = (
             capture_environment(device, source, nvml_index=nvml_index)
             if self._capture_env
@@ -610,7 +282,7 @@ class Runner:
         else:
             state = RunState.SUCCESS
         if self._capture_env and device.startswith("cuda") and env.cublas_version is None:
-            env = dataclasses.replace(env, cublas_version=_cublas_version())
+            env = dataclasses.replace(env, cublas_version=read_cublas_version())
         self.state = state
         if on_state:
             on_state(state)
