@@ -2,6 +2,20 @@
 
 The database keeps each run's whole JSON document plus one row per result with its headline
 metric, so ``bench list`` and ``bench compare`` need no decoding of old runs' details.
+
+The database's own schema version (``PRAGMA user_version`` = :data:`DB_SCHEMA_VERSION`) is not
+the run documents' ``schema_version``: each document keeps its own and :func:`run_from_dict` reads
+it. Opening the database reads the version before writing anything; an older database migrates
+forward in place, in one transaction (``BEGIN IMMEDIATE``, so two processes cannot both migrate);
+a newer one is refused with one line naming the file and both versions, and left untouched. A
+read-only database of the current version is read as it is; one that needs a migration is refused.
+
+To change the schema: never edit :data:`_SCHEMA` (version 1, the base every database started
+from); add ``_MIGRATIONS[N] = step`` where ``step(con)`` turns version ``N`` into ``N + 1`` with
+SQL on ``con`` (inside the transaction: no COMMIT, no ``executescript``), bump
+:data:`DB_SCHEMA_VERSION`, and add ``tests/data/results-v<N+1>.sqlite`` written by the new code
+(``python -m tests.test_migrations``); the tests open every file kept there. A new database is made
+by the same steps (base schema, then every step).
 """
 
 from __future__ import annotations
@@ -9,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +35,7 @@ from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
 __all__ = [
+    "DB_SCHEMA_VERSION",
     "Comparison",
     "ResultsDB",
     "RunSummary",
@@ -204,6 +219,11 @@ class RunSummary:
     n_ok: int
 
 
+#: The results database's schema version (``PRAGMA user_version``); older ones migrate forward.
+DB_SCHEMA_VERSION = 1
+#: The version of :data:`_SCHEMA`, the first one; every migration chain starts here.
+_BASE_VERSION = 1
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     run_id TEXT PRIMARY KEY,
@@ -232,6 +252,10 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_key ON results(key);
 """
 
+Migration = Callable[[sqlite3.Connection], None]
+#: ``{N: step}``: ``step`` turns a version-``N`` database into version ``N + 1`` (module doc).
+_MIGRATIONS: dict[int, Migration] = {}
+
 
 class ResultsDB:
     """The results database; ``path`` defaults to :func:`gpuprof.paths.results_db_path`.
@@ -245,9 +269,74 @@ class ResultsDB:
 
             path = results_db_path()
         self.path = Path(path)
-        with self._connect() as con:
-            con.executescript(_SCHEMA)
-            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._open_schema()
+
+    def _open_schema(self) -> None:
+        """Read the schema version; create or migrate to :data:`DB_SCHEMA_VERSION` if needed.
+
+        Messages are plain English like the session store's (file errors are not in the
+        translation catalog yet).
+        """
+        p = self.path
+        try:
+            con = sqlite3.connect(p, timeout=10, isolation_level=None)
+        except sqlite3.Error as e:
+            raise InputError(f"{p}: cannot open the results database ({e})") from e
+        try:
+            try:
+                version = self._version(con)
+            except sqlite3.Error as e:
+                raise InputError(f"{p}: cannot open the results database ({e})") from e
+            if version != DB_SCHEMA_VERSION:
+                self._upgrade(con, version)
+        finally:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            con.close()
+
+    def _upgrade(self, con: sqlite3.Connection, version: int) -> None:
+        """Create (version 0) or migrate the database to :data:`DB_SCHEMA_VERSION`, atomically."""
+        p = self.path
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            version = self._version(con)  # another process may have migrated meanwhile
+            if version == DB_SCHEMA_VERSION:
+                con.execute("COMMIT")
+                return
+            if version == 0:
+                tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+                if tables and "runs" not in tables:
+                    raise InputError(f"{p}: not a gpuprof results database (other tables)")
+                for stmt in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+                    con.execute(stmt)
+                version = _BASE_VERSION
+            for v in range(version, DB_SCHEMA_VERSION):
+                step = _MIGRATIONS.get(v)
+                if step is None:
+                    raise sqlite3.OperationalError(f"no migration from version {v} to {v + 1}")
+                step(con)
+            con.execute(f"PRAGMA user_version = {DB_SCHEMA_VERSION}")
+            con.execute("COMMIT")
+        except sqlite3.Error as e:
+            raise InputError(
+                f"{p}: cannot upgrade the results database from schema version {version} "
+                f"to {DB_SCHEMA_VERSION} ({e})"
+            ) from e
+
+    def _version(self, con: sqlite3.Connection) -> int:
+        """``PRAGMA user_version``; a newer one than this gpuprof knows is an :class:`InputError`."""
+        try:
+            version = int(con.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.OperationalError:
+            raise  # locked, cannot open: not a statement about the file's content
+        except sqlite3.DatabaseError as e:
+            raise InputError(f"{self.path}: not a gpuprof results database ({e})") from e
+        if version > DB_SCHEMA_VERSION:
+            raise InputError(
+                f"{self.path}: results database schema version {version} is newer than this "
+                f"gpuprof reads (version {DB_SCHEMA_VERSION}); open it with a newer gpuprof"
+            )
+        return version
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

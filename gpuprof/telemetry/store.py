@@ -12,6 +12,18 @@ Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`, ``PRAGMA application_i
 - ``snapshots(id INTEGER PRIMARY KEY, time_s REAL, data BLOB)``, indexed by ``time_s``; ``data`` is
   zlib-compressed compact JSON of the :class:`Snapshot` (see :mod:`gpuprof.telemetry.codec`).
   A 8×H100 snapshot is ~15 kB as JSON (18 NVLinks per GPU) and ~2 kB compressed.
+
+Files migrate forward. A file of an older schema version opens through the migration steps in
+:data:`_MIGRATIONS`, applied to a private temporary copy: opening (replay, report, export) never
+writes to the recording, so a read-only or shared file of an older gpuprof still replays. A file of
+a newer version than :data:`SCHEMA_VERSION` is refused with one line naming both versions.
+
+To change the schema: never edit :data:`_SCHEMA` (it is version 1, the base every file started
+from); add ``_MIGRATIONS[N] = step`` where ``step(conn)`` turns version ``N`` into ``N + 1`` with
+SQL on ``conn`` (inside the caller's transaction: no COMMIT, no ``executescript``), bump
+:data:`SCHEMA_VERSION` to ``N + 1``, and add ``tests/data/session-v<N+1>.gpuprof`` written by the
+new code (``python -m tests.test_migrations``); the tests open every file kept there. New files
+are made by the same steps (base schema, then every step), so a step cannot drift from them.
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
@@ -44,7 +56,10 @@ from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["APPLICATION_ID", "COMMIT_INTERVAL_S", "SCHEMA_VERSION", "SessionStore", "export_csv"]
 
+#: The schema version this gpuprof writes; older files migrate forward to it on open.
 SCHEMA_VERSION = 1
+#: The version of :data:`_SCHEMA`, the first one; every migration chain starts here.
+_BASE_VERSION = 1
 #: "GPPF" — marks the SQLite file as a gpuprof session.
 APPLICATION_ID = 0x47505046
 #: The longest time an appended snapshot waits before it is committed to disk.
@@ -59,6 +74,20 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE snapshots (id INTEGER PRIMARY KEY, time_s REAL NOT NULL, data BLOB NOT NULL);
 CREATE INDEX snapshots_time ON snapshots(time_s);
 """
+
+Migration = Callable[[sqlite3.Connection], None]
+#: ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc).
+_MIGRATIONS: dict[int, Migration] = {}
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Run the steps from ``version`` to :data:`SCHEMA_VERSION` inside the open transaction."""
+    for v in range(version, SCHEMA_VERSION):
+        step = _MIGRATIONS.get(v)
+        if step is None:
+            raise sqlite3.OperationalError(f"no migration step from version {v} to {v + 1}")
+        step(conn)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _encode(snap: Snapshot) -> bytes:
@@ -83,6 +112,8 @@ class SessionStore:
         self._closed = False
         values = self._read_meta()
         self.schema_version: int = SCHEMA_VERSION
+        #: The version in the file itself: below :attr:`schema_version` when it was migrated.
+        self.file_schema_version: int = SCHEMA_VERSION
         self.source_kind = SourceKind(values.get("source_kind", SourceKind.NVML.value))
         self.label: str = str(values.get("label", ""))
         self.created_s: float | None = values.get("created_s")
@@ -136,6 +167,7 @@ class SessionStore:
             conn.execute("BEGIN")
             for stmt in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                 conn.execute(stmt)
+            _migrate(conn, _BASE_VERSION)
             rows = {
                 "source_kind": source_kind.value,
                 "label": label,
@@ -150,7 +182,6 @@ class SessionStore:
                 [(k, json.dumps(v, ensure_ascii=False)) for k, v in rows.items()],
             )
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except sqlite3.Error as e:
             conn.close()
@@ -159,7 +190,11 @@ class SessionStore:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> SessionStore:
-        """Open a recorded session read-only; :class:`InputError` naming the file if unusable."""
+        """Open a recorded session read-only; :class:`InputError` naming the file if unusable.
+
+        A file of an older schema version is migrated in a private temporary copy (the file
+        itself is not written); a newer one is refused.
+        """
         p = Path(path)
         if not p.exists():
             raise InputError(f"{p}: no such file")
@@ -192,15 +227,21 @@ class SessionStore:
                 raise InputError(
                     f"{p}: not a gpuprof session (an SQLite database of another program)"
                 )
-            if version != SCHEMA_VERSION:
+            if version > SCHEMA_VERSION:
                 raise InputError(
-                    f"{p}: session schema version {version}; this gpuprof reads version {SCHEMA_VERSION}"
+                    f"{p}: session schema version {version} is newer than this gpuprof reads "
+                    f"(version {SCHEMA_VERSION}); open it with a newer gpuprof"
                 )
+            if version < _BASE_VERSION:
+                raise InputError(f"{p}: corrupt session file (schema version {version})")
             if size <= _QUICK_CHECK_MAX_BYTES:
                 result = conn.execute("PRAGMA quick_check").fetchone()[0]
                 if result != "ok":
                     raise InputError(f"{p}: corrupt session file ({result})")
+            if version < SCHEMA_VERSION:
+                conn = cls._migrated_copy(p, conn, version)
             store = cls(p, conn, writable=False)
+            store.file_schema_version = version
             store.time_range()  # touches the index and the first and last rows
             return store
         except InputError:
@@ -225,6 +266,28 @@ class SessionStore:
             return conn
         except sqlite3.Error as e:
             raise InputError(f"{p}: cannot open session file ({e})") from e
+
+    @staticmethod
+    def _migrated_copy(p: Path, conn: sqlite3.Connection, version: int) -> sqlite3.Connection:
+        """A private temporary database (SQLite's ``""``: in memory, spilling to a temporary file
+        that is deleted on close) holding ``conn``'s data migrated to :data:`SCHEMA_VERSION`.
+
+        ``conn`` is closed. The steps run in one transaction, so a failing one leaves nothing.
+        """
+        copy = sqlite3.connect("", check_same_thread=False, isolation_level=None)
+        try:
+            conn.backup(copy)
+            conn.close()
+            copy.execute("BEGIN")
+            _migrate(copy, version)
+            copy.execute("COMMIT")
+        except (sqlite3.Error, ValueError, TypeError, KeyError, zlib.error) as e:
+            conn.close()
+            copy.close()
+            raise InputError(
+                f"{p}: cannot migrate session schema version {version} to {SCHEMA_VERSION} ({e})"
+            ) from e
+        return copy
 
     def _read_meta(self) -> dict[str, Any]:
         try:
