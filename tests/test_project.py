@@ -90,22 +90,46 @@ def test_ruff_format_is_clean() -> None:
     assert out.returncode == 0, out.stdout[-4000:]
 
 
-def test_banned_api_rule_catches_qt_in_core(tmp_path: Path) -> None:
-    """The lint rule itself works: a core module importing PySide6 is reported."""
+_PROBE = "import PySide6\nfrom PySide6.QtCore import QObject\nimport pyqtgraph\nimport pynvml\n"
+
+
+def _banned_in(rel_path: str) -> set[str]:
+    """The modules the project's own ruff config bans in ``_PROBE`` placed at ``rel_path``.
+
+    The probe goes through stdin with ``--stdin-filename``, so ruff applies the config it finds
+    for that path (pyproject.toml, gpuprof/.ruff.toml, ui/.ruff.toml and their per-file ignores)
+    and nothing is written into the source tree. No ``--select``: the rule must be selected by
+    the config too.
+    """
+    import json
+    import re
+
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:
         pytest.skip("ruff not installed")
-    bad = ROOT / "gpuprof" / "_lint_probe_tmp.py"
-    bad.write_text("import PySide6\nimport pynvml\n")
-    try:
-        out = subprocess.run(
-            [ruff, "check", "--no-cache", "--select", "TID251", str(bad)],
-            capture_output=True,
-            text=True,
-        )
-    finally:
-        bad.unlink()
-    assert "PySide6" in out.stdout and "pynvml" in out.stdout
+    out = subprocess.run(
+        [ruff, "check", "--no-cache", "--output-format", "json", "--stdin-filename", rel_path, "-"],
+        input=_PROBE,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert out.returncode in (0, 1), out.stderr
+    banned = set()
+    for diagnostic in json.loads(out.stdout):
+        if diagnostic["code"] == "TID251":
+            banned.add(re.match(r"`([^`]+)` is banned", diagnostic["message"]).group(1))
+    return banned
+
+
+def test_banned_api_rule_catches_qt_in_core_and_nvml_in_ui() -> None:
+    """The configured lint rule works: the core may not import Qt, pyqtgraph or pynvml (except
+    telemetry/nvml.py), and the UI may not import pynvml."""
+    assert _banned_in("gpuprof/_lint_probe.py") == {"PySide6", "pyqtgraph", "pynvml"}
+    assert _banned_in("gpuprof/telemetry/_lint_probe.py") == {"PySide6", "pyqtgraph", "pynvml"}
+    assert _banned_in("gpuprof/telemetry/nvml.py") == set()
+    assert _banned_in("ui/_lint_probe.py") == {"pynvml"}
+    assert not list(ROOT.rglob("_lint_probe*.py"))
 
 
 def test_python_m_gpuprof_version() -> None:
