@@ -102,13 +102,16 @@ def test_long_window_reads_levels_not_raw(monkeypatch: pytest.MonkeyPatch) -> No
     values = np.sin(np.arange(n) / 500.0) * 100 + 300
     times = fill(h, values)
     touched: list[int] = []
-    real = History._ring_indices
+    real = History._ring_slices
 
-    def spy(self, s0, s1):
+    def spy(self, s0, s1):  # every read of raw samples goes through _ring_slices
         touched.append(s1 - s0)
         return real(self, s0, s1)
 
-    monkeypatch.setattr(History, "_ring_indices", spy)
+    monkeypatch.setattr(History, "_ring_slices", spy)
+    _t, _v = h.gpu_series(0, "power_w", t0=times[1000], t1=times[1099])
+    assert sum(touched) == 100, "the spy sees raw reads"
+    touched.clear()
     t, _v = h.gpu_series(0, "power_w", max_points=1600)
     assert 700 <= len(t) <= 1600
     assert sum(touched) < n // 10
