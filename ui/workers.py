@@ -1,39 +1,56 @@
-"""Threads and the GUI: the sampler's callbacks become queued Qt signals.
+"""Threads and the GUI: the telemetry session's callbacks become queued Qt signals.
 
-The sampler polls in its own thread (a slow or hanging NVML call blocks only that thread); the
-bridge re-emits each :class:`Snapshot` as a Qt signal, which Qt queues to the GUI thread because
-the bridge lives there. Static facts (devices, topology) are read in a short-lived thread too.
+The session's sampler polls in its own thread (a slow or hanging NVML call blocks only that
+thread); the bridge re-emits each :class:`Snapshot` and each session state as a Qt signal, which
+Qt queues to the GUI thread because the bridge lives there. Static facts (devices, topology) are read in a short-lived thread too.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-__all__ = ["SamplerBridge", "run_in_thread"]
+if TYPE_CHECKING:
+    from gpuprof.telemetry.model import Snapshot
+    from gpuprof.telemetry.session import SessionState, TelemetrySession
+
+__all__ = ["SessionBridge", "run_in_thread"]
 
 
-class SamplerBridge(QObject):
-    """Re-emits sampler callbacks (sampler thread) as ``snapshot`` signals (GUI thread)."""
+class SessionBridge(QObject):
+    """The Qt adapter of a :class:`~gpuprof.telemetry.session.TelemetrySession`.
+
+    Its callbacks (sampler thread) become the queued signals ``snapshot(Snapshot)`` and
+    ``state_changed(SessionState)`` (GUI thread, because the bridge lives there).
+    """
 
     snapshot = Signal(object)
+    state_changed = Signal(object)
 
-    def __init__(self, sampler: Any, parent: QObject | None = None) -> None:
+    def __init__(self, session: TelemetrySession, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._sampler = sampler
         self._closed = False
-        sampler.add_listener(self._from_sampler_thread)
+        self._unsubscribe = (
+            session.subscribe(self._from_sampler_thread),
+            session.subscribe_state(self._state_from_any_thread),
+        )
 
-    def _from_sampler_thread(self, snap: object) -> None:
+    def _from_sampler_thread(self, snap: Snapshot) -> None:
         if not self._closed:
             self.snapshot.emit(snap)
+
+    def _state_from_any_thread(self, state: SessionState) -> None:
+        if not self._closed:
+            self.state_changed.emit(state)
 
     def close(self) -> None:
         """Stop forwarding; later callbacks (a poll in flight) are dropped."""
         self._closed = True
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
 
 
 class _Carrier(QObject):

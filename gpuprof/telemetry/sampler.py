@@ -12,11 +12,12 @@ runs one iteration (poll if due) and returns the seconds the thread would wait n
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import Snapshot
@@ -119,19 +120,32 @@ class Sampler:
         with self._lock:
             self._store = store
 
-    def stop_recording(self) -> SessionStore | None:
-        """Stop appending; flushes and returns the store (still open: the caller closes it)."""
+    def stop_recording(self, timeout: float = 1.0) -> SessionStore | None:
+        """Stop appending; flushes and returns the store (still open: the caller closes it).
+
+        A poll in flight finishes its append first, unless it hangs in the driver for more
+        than ``timeout`` seconds.
+        """
         with self._lock:
             store, self._store = self._store, None
         if store is not None:
-            # A poll in flight finishes its append first (unless it hangs in the driver).
-            locked = self._poll_lock.acquire(timeout=2.0)
-            try:
+            with self.exclusive(timeout):
                 store.flush()
-            finally:
-                if locked:
-                    self._poll_lock.release()
         return store
+
+    @contextlib.contextmanager
+    def exclusive(self, timeout: float = 1.0) -> Iterator[bool]:
+        """Hold off polls for the ``with`` block (swapping History, seeking a replay).
+
+        Waits at most ``timeout`` s for a poll in flight; yields whether it got the lock (a
+        poll hung in the driver: the block runs anyway and the poll may still land).
+        """
+        locked = self._poll_lock.acquire(timeout=timeout)
+        try:
+            yield locked
+        finally:
+            if locked:
+                self._poll_lock.release()
 
     @property
     def recording(self) -> bool:
@@ -236,7 +250,7 @@ class Sampler:
             )
             self._thread.start()
 
-    def stop(self, timeout: float = 2.0) -> None:
+    def stop(self, timeout: float = 1.0) -> None:
         """Stop the thread; waits at most ``timeout`` s even if a poll hangs in the driver."""
         with self._lock:
             thread = self._thread

@@ -1,0 +1,106 @@
+"""File → Start/Stop recording (Ctrl+R) and the ● REC mark in the status bar.
+
+The recording itself belongs to the window's
+:class:`~gpuprof.telemetry.session.TelemetrySession`; this controller asks for a file name, starts
+and stops it, and shows what the session says.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gpuprof.errors import GpuprofError
+from gpuprof.telemetry.session import TelemetrySession
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
+
+__all__ = ["RecordingController"]
+
+
+class RecordingController(QObject):
+    """The record action and the REC label of ``window``, for the session ``session()``."""
+
+    def __init__(self, window: QMainWindow, session: Callable[[], TelemetrySession | None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._session = session
+        self.action = QAction(self.tr("Start recording"), window)
+        self.action.setShortcut(QKeySequence("Ctrl+R"))
+        tip = self.tr("Start or stop recording to a session file (Ctrl+R)")
+        self.action.setToolTip(tip)
+        self.action.setStatusTip(tip)
+        self.action.setCheckable(True)
+        self.action.toggled.connect(lambda _=False: self.toggle())
+        window.addAction(self.action)
+        self.label = QLabel(self.tr("● REC"), window)
+        self.label.setObjectName("recording")
+        self.label.hide()
+
+    @property
+    def path(self) -> Path | None:
+        session = self._session()
+        return session.recording_path if session is not None else None
+
+    def start(self, path: str | Path | None = None) -> Path | None:
+        """Record every snapshot to a session file; asks for a file name when ``path`` is None."""
+        session = self._session()
+        if session is None or session.recording:
+            return None
+        if path is None:
+            from gpuprof.paths import data_dir
+
+            default = data_dir() / time.strftime("session-%Y%m%d-%H%M%S.gpuprof")
+            chosen, _ = QFileDialog.getSaveFileName(
+                self._window,
+                self.tr("Record to"),
+                str(default),
+                self.tr("gpuprof sessions (*.gpuprof)"),
+            )
+            if not chosen:
+                self.sync()
+                return None
+            path = chosen
+        try:
+            out = session.start_recording(path, overwrite=True)
+        except (OSError, GpuprofError) as exc:
+            QMessageBox.warning(self._window, self.tr("Recording failed"), str(exc))
+            self.sync()
+            return None
+        self.sync()
+        return out
+
+    def stop(self) -> Path | None:
+        session = self._session()
+        if session is None or not session.recording:
+            return None
+        try:
+            path = session.stop_recording()
+        finally:
+            self.sync()
+        if path is not None:
+            self._window.statusBar().showMessage(
+                self.tr("Saved recording %1").replace("%1", str(path)), 8000
+            )
+        return path
+
+    def toggle(self) -> None:
+        session = self._session()
+        if session is not None and session.recording:
+            self.stop()
+        else:
+            self.start()
+
+    def sync(self) -> None:
+        """Show what the session says: the action's check and text, the REC label."""
+        path = self.path
+        recording = path is not None
+        self.action.blockSignals(True)
+        self.action.setChecked(recording)
+        self.action.blockSignals(False)
+        self.action.setText(self.tr("Stop recording") if recording else self.tr("Start recording"))
+        self.label.setVisible(recording)
+        if recording:
+            self.label.setToolTip(str(path))

@@ -1,0 +1,174 @@
+"""The replay bar: play/pause (Space), a position slider, the time and the speed (0.5×–60×).
+
+A client of the window's :class:`~gpuprof.telemetry.session.TelemetrySession`: it asks the
+session to play, pause, seek and change speed, and shows :meth:`ReplayBar.update_position` on
+the window's redraw timer. Hidden unless the source is a replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpuprof.telemetry.session import TelemetrySession
+from gpuprof.units import fmt_duration
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QStyle, QToolButton, QWidget
+
+from .settings import REPLAY_SPEEDS
+
+__all__ = ["SLIDER_STEPS", "ReplayBar"]
+
+#: Slider positions over the whole recording.
+SLIDER_STEPS = 1000
+
+
+class ReplayBar(QWidget):
+    """Play/pause, seek and speed for the session's replay. ``seeked`` fires after a seek."""
+
+    seeked = Signal(float)
+    speed_changed = Signal(float)
+
+    def __init__(
+        self,
+        session: Callable[[], TelemetrySession | None],
+        speed: float,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._session = session
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        badge = QLabel(self.tr("REPLAY"), self)
+        badge.setObjectName("replay")
+        self.play_action = QAction(self.tr("Pause replay"), self)
+        self.play_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
+        self.play_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.play_action.setEnabled(False)
+        self.play_action.triggered.connect(self.toggle_playing)
+        self.play_button = QToolButton(self)
+        self.play_button.setDefaultAction(self.play_action)
+        self.play_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self.speed_combo = QComboBox(self)
+        for value in REPLAY_SPEEDS:
+            self.speed_combo.addItem(f"{value:g}×", value)
+        self.speed_combo.setToolTip(self.tr("Replay speed, × the recorded pace"))
+        self.speed_combo.setCurrentIndex(
+            REPLAY_SPEEDS.index(speed) if speed in REPLAY_SPEEDS else 0
+        )
+        self.speed_combo.currentIndexChanged.connect(lambda i: self.set_speed(REPLAY_SPEEDS[i]))
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.slider.setToolTip(self.tr("Position in the recording; drag to seek"))
+        self.slider.sliderReleased.connect(self._seek_to_slider)
+        self.slider.actionTriggered.connect(self._on_slider_action)
+        self.position = QLabel("", self)
+        self.position.setMinimumWidth(140)
+        self.position.setToolTip(self.tr("Position / length of the recording"))
+        row.addWidget(badge)
+        row.addWidget(self.play_button)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.position)
+        row.addWidget(self.speed_combo)
+        self.hide()
+        self.show_playing(True)
+
+    @property
+    def speed(self) -> float:
+        return float(REPLAY_SPEEDS[self.speed_combo.currentIndex()])
+
+    def attach(self, session: TelemetrySession) -> None:
+        """Show the bar for a replay source (its speed set to the bar's), hide it otherwise."""
+        replay = session.replay_state() is not None
+        self.setVisible(replay)
+        self.play_action.setEnabled(replay)
+        if replay:
+            session.set_speed(self.speed)
+            state = session.replay_state()
+            self.show_playing(state is not None and state.playing)
+
+    @property
+    def playing(self) -> bool:
+        session = self._session()
+        state = session.replay_state() if session is not None else None
+        return state is not None and state.playing
+
+    def set_playing(self, playing: bool) -> None:
+        """Play or pause; playing from the end starts again from the beginning."""
+        session = self._session()
+        if session is None or session.replay_state() is None:
+            return
+        if playing:
+            session.play()
+        else:
+            session.pause()
+        self.show_playing(playing)
+        self.update_position()
+
+    def toggle_playing(self) -> None:
+        self.set_playing(not self.playing)
+
+    def set_speed(self, speed: float) -> None:
+        """Replay at ``speed`` × the recorded pace."""
+        index = REPLAY_SPEEDS.index(speed) if speed in REPLAY_SPEEDS else -1
+        if index >= 0 and self.speed_combo.currentIndex() != index:
+            self.speed_combo.setCurrentIndex(index)  # comes back here through the signal
+            return
+        session = self._session()
+        if session is not None:
+            session.set_speed(speed)
+        self.speed_changed.emit(float(speed))
+
+    def seek(self, t_s: float) -> None:
+        """Jump to ``t_s`` seconds into the recording; the plots restart from there."""
+        session = self._session()
+        if session is None or session.replay_state() is None:
+            return
+        session.seek(t_s)
+        self.seeked.emit(float(t_s))
+        self.update_position()
+
+    def _on_slider_action(self, action: int) -> None:
+        # Clicks and keys on the slider seek once the value has moved; a drag (SliderMove)
+        # seeks on release. Qt passes the action as a plain int: compare with the enum's value.
+        if action != QSlider.SliderAction.SliderMove.value:
+            QTimer.singleShot(0, self._seek_to_slider)
+
+    def _seek_to_slider(self) -> None:
+        session = self._session()
+        state = session.replay_state() if session is not None else None
+        if state is None:
+            return
+        self.seek(state.duration_s * self.slider.value() / SLIDER_STEPS)
+
+    def update_position(self) -> None:
+        """Move the slider and the time to where the replay is (the redraw timer calls it)."""
+        session = self._session()
+        state = session.replay_state() if session is not None else None
+        if state is None or self.slider.isSliderDown():
+            return
+        if state.finished and state.playing:
+            self.set_playing(False)  # stop at the end instead of repeating the last sample
+            return
+        duration = max(state.duration_s, 1e-9)
+        self.slider.blockSignals(True)
+        self.slider.setValue(round(SLIDER_STEPS * min(state.position_s / duration, 1.0)))
+        self.slider.blockSignals(False)
+        text = f"{fmt_duration(state.position_s)} / {fmt_duration(state.duration_s)}"
+        if state.finished:
+            text += "  " + self.tr("(end)")
+        self.position.setText(text)
+
+    def show_playing(self, playing: bool) -> None:
+        icon = (
+            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        )
+        self.play_action.setIcon(self.style().standardIcon(icon))
+        self.play_action.setText(self.tr("Pause replay") if playing else self.tr("Play replay"))
+        tip = (
+            self.tr("Pause the replay (Space)")
+            if playing
+            else self.tr("Play the replay from here (Space)")
+        )
+        self.play_action.setToolTip(tip)
+        self.play_action.setStatusTip(tip)
