@@ -25,7 +25,8 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 @pytest.mark.parametrize("n_gpus", [0, 1, 8])
 def test_window_opens_with_0_1_8_gpus(make_window, n_gpus):
-    w = make_window(n_gpus=n_gpus)
+    src = FakeSource(n_gpus)
+    w = make_window(src)
     polls(w, 3)
     w.refresh_visible(force=True)
     assert sorted(w.overview.cards) == list(range(n_gpus))
@@ -39,7 +40,8 @@ def test_window_opens_with_0_1_8_gpus(make_window, n_gpus):
         card = w.overview.cards[n_gpus - 1]
         assert "H100" in card.title.text()
         assert card.mem.text() == f"{10 + n_gpus - 1}.0 GiB / 80.0 GiB"
-        assert card.power.fraction() == pytest.approx(card.power.fraction())
+        last = src.gpu(n_gpus - 1)  # what the last poll delivered
+        assert card.power.fraction() == pytest.approx(last.power_w / last.power_limit_w)
     # Every tab draws without error with this many GPUs.
     for name in w.tab_names:
         w.select_tab(name)
@@ -304,26 +306,28 @@ def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, sett
 
 
 def test_settings_round_trip(make_window, settings, qtbot):
-    w = make_window(n_gpus=3, size=(1200, 800))
+    w = make_window(n_gpus=3, size=(780, 560))  # within the 800×800 offscreen screen
     polls(w, 2)
     w.apply_theme("dark")
     w.set_interval(0.5)
     w.set_time_window(3600)
     w.set_selected_gpus({0, 2})
     w.select_tab("processes")
+    saved_size = w.size()
     w.close()
     from gpuprof.ui.settings import UiSettings
 
     again = UiSettings(settings.path)
     assert (again.theme, again.interval_s, again.time_window_s) == ("dark", 0.5, 3600)
     assert again.selected_gpus == {0, 2} and again.tab == "processes"
-    w2 = make_window(n_gpus=3, ui_settings=again)
+    assert again.geometry is not None
+    w2 = make_window(n_gpus=3, ui_settings=again, size=None)  # no resize: the saved geometry
     assert w2.current_tab_name() == "processes"
     assert w2.theme.name == "dark" and w2.interval_s == 0.5
     assert w2.sampler.interval_s == 0.5
     assert w2.state.time_window_s == 3600 and w2.state.selected_gpus == {0, 2}
     assert w2.telemetry.window_combo.currentData() == 3600
-    assert w2.size().width() == 1200 or w2.settings.geometry is not None
+    assert w2.size() == saved_size  # restored, not the 1600×1000 of a window without geometry
 
 
 def test_interval_and_theme_menus(make_window):
