@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import namedtuple
 
@@ -147,39 +148,49 @@ def test_every_psutil_failure_is_none_never_an_exception() -> None:
     assert info.hostname  # from the socket module, not psutil
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "cpu_times",
-        "cpu_freq",
-        "getloadavg",
-        "virtual_memory",
-        "swap_memory",
-        "disk_io_counters",
-        "net_io_counters",
-        "sensors_temperatures",
-    ],
-)
-def test_one_failing_psutil_call_only_blanks_its_own_fields(
-    monkeypatch: pytest.MonkeyPatch, name: str
-) -> None:
+#: The HostSample fields each psutil call feeds.
+OWN_FIELDS = {
+    "cpu_times": ("cpu_pct", "cpu_per_core_pct"),
+    "cpu_freq": ("cpu_freq_mhz",),
+    "getloadavg": ("load_avg",),
+    "virtual_memory": ("mem_total_bytes", "mem_used_bytes", "mem_available_bytes"),
+    "swap_memory": ("swap_total_bytes", "swap_used_bytes"),
+    "disk_io_counters": ("disk_read_bytes_s", "disk_write_bytes_s"),
+    "net_io_counters": ("net_rx_bytes_s", "net_tx_bytes_s"),
+    "sensors_temperatures": ("temps_c",),
+}
+
+
+def _busy_sample(ps: FakePsutil) -> HostSample:
+    """A second sample after every counter moved, so that every field has a value."""
+    clock = FakeClock()
+    sampler = HostSampler(clock=clock, ps=ps)
+    ps.cores = [cpu(user=75, idle=25), cpu(user=10, idle=90)]
+    ps.disk = DiskIo(read_bytes=4_000, write_bytes=1_000)
+    ps.net = NetIo(bytes_recv=2_000, bytes_sent=500)
+    clock.advance(1.0)
+    return sampler.sample()
+
+
+def test_every_host_field_belongs_to_one_psutil_call() -> None:
+    owned = [f for fields in OWN_FIELDS.values() for f in fields]
+    assert sorted(owned) == sorted(f.name for f in dataclasses.fields(HostSample))
+
+
+@pytest.mark.parametrize("name", sorted(OWN_FIELDS))
+def test_one_failing_psutil_call_only_blanks_its_own_fields(name: str) -> None:
     def fail(*_args, **_kwargs):
         raise psutil.AccessDenied()
 
-    clock = FakeClock()
-    monkeypatch.setattr(psutil, name, fail)
-    sampler = HostSampler(clock=clock)
-    clock.advance(1.0)
-    s = sampler.sample()
-    assert s.mem_total_bytes is not None or name == "virtual_memory"
-    if name != "virtual_memory":
-        assert s.mem_total_bytes and s.mem_total_bytes > 0
-    if name == "cpu_times":
-        assert s.cpu_pct is None and s.cpu_per_core_pct == ()
-    if name == "disk_io_counters":
-        assert s.disk_read_bytes_s is None and s.net_rx_bytes_s is not None
-    if name == "sensors_temperatures":
-        assert s.temps_c == ()
+    whole = _busy_sample(FakePsutil())
+    blank = HostSample()
+    ps = FakePsutil()
+    setattr(ps, name, fail)
+    s = _busy_sample(ps)
+    for f in dataclasses.fields(HostSample):
+        assert getattr(whole, f.name) != getattr(blank, f.name), f"{f.name} has no value to lose"
+        expected = getattr(blank if f.name in OWN_FIELDS[name] else whole, f.name)
+        assert getattr(s, f.name) == expected, f.name
 
 
 def test_real_host_sample_is_plausible() -> None:
