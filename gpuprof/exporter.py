@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client.core import GaugeMetricFamily, Metric, UnknownMetricFamily
 from prometheus_client.registry import Collector
@@ -39,6 +39,9 @@ from prometheus_client.registry import Collector
 from gpuprof.diagnose import normalize_reason
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SourceKind
 from gpuprof.telemetry.source import TelemetrySource
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.session import TelemetrySession
 
 __all__ = [
     "DEFAULT_BIND",
@@ -526,89 +529,48 @@ class _Server6(_Server):
     address_family = socket.AF_INET6
 
 
-class _Sampling(Protocol):
-    def add_listener(self, cb: Callable[[Snapshot], None]) -> Any: ...
-
-    def start(self) -> Any: ...
-
-    def stop(self) -> Any: ...
-
-
-class _Poller:
-    """Stand-in for the telemetry Sampler: polls ``source`` every ``interval_s`` in a thread."""
-
-    def __init__(self, source: TelemetrySource, interval_s: float) -> None:
-        self._source = source
-        self._interval_s = interval_s
-        self._listeners: list[Callable[[Snapshot], None]] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def add_listener(self, cb: Callable[[Snapshot], None]) -> None:
-        self._listeners.append(cb)
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="gpuprof-exporter-poll", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval_s):
-            try:
-                snap = self._source.poll()
-            except Exception:  # keep serving the last good sample
-                log.warning("poll failed", exc_info=True)
-                continue
-            for cb in self._listeners:
-                cb(snap)
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5.0)
-
-
-def _make_sampler(source: TelemetrySource, interval_s: float) -> _Sampling:
-    try:
-        from gpuprof.telemetry.history import History
-        from gpuprof.telemetry.sampler import Sampler
-    except ImportError:
-        return _Poller(source, interval_s)
-    # The exporter serves only the latest sample: a tiny history instead of the UI's 24 h ring.
-    sampler: _Sampling = Sampler(source, interval_s=interval_s, history=History(capacity=16))
-    return sampler
-
-
 class Exporter:
-    """Samples ``source`` in the background and serves ``/metrics`` over HTTP.
+    """Serves ``/metrics`` over HTTP from a telemetry session's latest snapshot.
 
-    ``port=0`` picks a free port (see :attr:`port`). The default bind address is loopback:
-    exposing GPU telemetry to the network is the user's explicit choice.
+    ``source`` is a :class:`~gpuprof.telemetry.session.TelemetrySession` to attach to (it stays
+    the caller's), or a source, for which the exporter makes its own session with a History of
+    :data:`~gpuprof.telemetry.session.MINIMAL_HISTORY` samples (it serves only the latest) and
+    closes that session on :meth:`stop` (not the source: the caller's). ``port=0`` picks a free
+    port (see :attr:`port`). The default bind address is loopback: exposing GPU telemetry to
+    the network is the user's explicit choice.
     """
 
     def __init__(
         self,
-        source: TelemetrySource,
+        source: TelemetrySource | TelemetrySession,
         *,
         port: int = DEFAULT_PORT,
         bind: str = DEFAULT_BIND,
         interval_s: float = 1.0,
         bench_values: Callable[[], Iterable[BenchValue]] | None = _default_bench_values,
     ) -> None:
-        self.source = source
+        from gpuprof.telemetry.session import TelemetrySession
+
+        if isinstance(source, TelemetrySession):
+            self._own_session = False
+            self.session = source
+        else:
+            self._own_session = True
+            self.session = _own_session(source, interval_s)
+        self.source = self.session.source
         self._bind = bind
         self._requested_port = port
-        self._interval_s = interval_s
         self._lock = threading.Lock()
         self._latest: Snapshot | None = None
-        system = source.system_info()
+        system = self.source.system_info()
         self.collector = SnapshotCollector(
             self.latest,
-            source.devices(),
+            self.source.devices(),
             hostname=system.hostname or None,
-            label=source.label,
+            label=self.source.label,
             bench_values=bench_values,
         )
-        self._sampler: _Sampling | None = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._httpd: Any = None
         self._thread: threading.Thread | None = None
 
@@ -630,7 +592,11 @@ class Exporter:
         return f"http://{host}:{self.port}/metrics"
 
     def start(self) -> Exporter:
-        self._on_snapshot(self.source.poll())  # the first scrape already has data
+        self._unsubscribe = self.session.subscribe(self._on_snapshot)
+        latest = self.session.history.latest()
+        if latest is None:
+            latest = self.session.poll_once()  # the first scrape already has data
+        self._on_snapshot(latest)
         handler = type("Handler", (_Handler,), {"collector": self.collector})
         server_cls = _Server6 if ":" in self._bind else _Server
         self._httpd = server_cls((self._bind, self._requested_port), handler)
@@ -641,15 +607,15 @@ class Exporter:
             daemon=True,
         )
         self._thread.start()
-        self._sampler = _make_sampler(self.source, self._interval_s)
-        self._sampler.add_listener(self._on_snapshot)
-        self._sampler.start()
+        self.session.start()
         return self
 
     def stop(self) -> None:
-        if self._sampler is not None:
-            self._sampler.stop()
-            self._sampler = None
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._own_session:
+            self.session.close(close_source=False)
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -663,3 +629,9 @@ class Exporter:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _own_session(source: TelemetrySource, interval_s: float) -> TelemetrySession:
+    from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+
+    return TelemetrySession(source, interval_s=interval_s, history_capacity=MINIMAL_HISTORY)

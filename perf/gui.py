@@ -76,7 +76,7 @@ def _window(tmp: Path, n_samples: int):
         live,
         settings=UiSettings(tmp / "ui.ini"),
         interval_s=1 / HZ,
-        history_factory=lambda: history,
+        history=history,
         sampler_factory=lambda s, i, h: Sampler(s, interval_s=i, history=h),
         autostart=False,
     )

@@ -447,3 +447,31 @@ def test_no_results_database_means_no_bench_metrics(tmp_path, monkeypatch):
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path))
     assert _default_bench_values() == []
     assert not (tmp_path / "results.sqlite").exists()  # a scrape never creates the database
+
+
+def test_exporter_is_a_client_of_a_session():
+    """Its own session keeps a tiny History and leaves the source open; an app's session it
+    attaches to keeps running after the exporter stops."""
+    from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+
+    source = FakeSource()
+    exporter = Exporter(source, port=0, interval_s=0.1, bench_values=None)
+    assert exporter.session.history.capacity == MINIMAL_HISTORY
+    closed: list[bool] = []
+    source.close = lambda: closed.append(True)
+    with exporter:
+        pass
+    assert exporter.session.closed and closed == []
+
+    session = TelemetrySession(FakeSource(), interval_s=0.1)
+    session.poll_once()
+    with Exporter(session, port=0, bench_values=None) as attached:
+        session.source.gpus = [replace(g, util_gpu_pct=33.0) for g in session.source.gpus]
+        session.poll_once()  # a poll of the app's session reaches the scrape
+        _, fams = scrape(attached.url)
+        assert _value(fams, "DCGM_FI_DEV_GPU_UTIL", gpu="0") == 33.0
+    assert not session.closed
+    session.source.gpus = [replace(g, util_gpu_pct=44.0) for g in session.source.gpus]
+    assert session.poll_once().gpus[0].util_gpu_pct == 44.0
+    assert attached.latest().gpus[0].util_gpu_pct == 33.0  # unsubscribed: no longer updated
+    session.close()

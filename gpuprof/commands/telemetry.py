@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SystemInfo, Topology
+    from gpuprof.telemetry.session import TelemetrySession
     from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["register", "gpu_table"]
@@ -416,28 +417,43 @@ def _monitor_view(
     return Group(*parts)
 
 
-def _samples(source: TelemetrySource, interval: float, count: int | None) -> Iterator[Snapshot]:
-    n = 0
-    next_t = time.monotonic()
-    while count is None or n < count:
-        yield source.poll()
-        n += 1
-        next_t += interval
-        delay = next_t - time.monotonic()
-        if delay > 0 and (count is None or n < count):
-            time.sleep(delay)
-        elif delay <= 0:
-            next_t = time.monotonic()
+def _session(source: TelemetrySource, interval_s: float) -> TelemetrySession:
+    """A session for a terminal client: it reads only the latest sample, so History is tiny."""
+    from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+
+    return TelemetrySession(source, interval_s=interval_s, history_capacity=MINIMAL_HISTORY)
+
+
+def _samples(session: TelemetrySession, count: int | None) -> Iterator[Snapshot]:
+    """Snapshots from the session's sampler thread, as they come (``count`` of them)."""
+    import queue
+
+    inbox: queue.Queue[Snapshot] = queue.Queue()
+    unsubscribe = session.subscribe(inbox.put)
+    session.start()
+    try:
+        n = 0
+        while count is None or n < count:
+            try:
+                # A short timeout keeps Ctrl-C responsive while the driver is slow.
+                snap = inbox.get(timeout=0.25)
+            except queue.Empty:
+                continue
+            yield snap
+            n += 1
+    finally:
+        unsubscribe()
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
-    source = _open(args.demo)
+    session = _session(_open(args.demo), args.interval)
+    source = session.source
     try:
         devices = source.devices()
         count = 1 if args.once else args.count
         if args.json:
             indent = 2 if args.once else None
-            for snap in _samples(source, args.interval, count):
+            for snap in _samples(session, count):
                 print(_dumps(snap, indent=indent), flush=True)
             return 0
         if args.csv:
@@ -445,20 +461,20 @@ def cmd_monitor(args: argparse.Namespace) -> int:
 
             writer = csv.writer(sys.stdout)
             writer.writerow(CSV_HEADER)
-            for snap in _samples(source, args.interval, count):
+            for snap in _samples(session, count):
                 writer.writerows(csv_rows(snap))
                 sys.stdout.flush()
             return 0
         console = _console()
         if args.once:
             console.print(
-                _monitor_view(source, source.poll(), devices, args.interval, console.width)
+                _monitor_view(source, session.poll_once(), devices, args.interval, console.width)
             )
             return 0
         from rich.live import Live
 
         with Live(console=console, auto_refresh=False, screen=False) as live:
-            for snap in _samples(source, args.interval, count):
+            for snap in _samples(session, count):
                 live.update(
                     _monitor_view(source, snap, devices, args.interval, console.width), refresh=True
                 )
@@ -466,14 +482,13 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        source.close()
+        session.close()
 
 
 # --------------------------------------------------------------------------- record / replay / export
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from gpuprof.telemetry.sampler import Sampler
     from gpuprof.telemetry.store import SessionStore
 
     out = Path(args.out)
@@ -481,42 +496,34 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise InputError(tr("{p} exists; pass --force to overwrite it", p=out))
     if out.parent and not out.parent.exists():
         raise InputError(tr("folder {p} does not exist", p=out.parent))
-    if out.exists():
-        out.unlink()
-    source = _open(args.demo)
+    session = _session(_open(args.demo), args.interval)
     console = _console(sys.stderr)
-    store = SessionStore.create(out, source=source)
-    sampler = Sampler(source, interval_s=args.interval)
-    sampler.start_recording(store)
-    console.print(
-        tr(
-            "recording {src} every {i:g} s to {p} — Ctrl-C to stop",
-            src=_source_banner(source),
-            i=args.interval,
-            p=out,
+    try:
+        session.start_recording(out, overwrite=True)
+        console.print(
+            tr(
+                "recording {src} every {i:g} s to {p} — Ctrl-C to stop",
+                src=_source_banner(session.source),
+                i=args.interval,
+                p=out,
+            )
         )
-    )
-    started = time.monotonic()
-    sampler.start()
-    try:
-        while args.duration is None or time.monotonic() - started < args.duration:
-            time.sleep(min(0.2, args.interval))
-    except KeyboardInterrupt:
-        pass
+        started = time.monotonic()
+        session.start()
+        try:
+            while args.duration is None or time.monotonic() - started < args.duration:
+                time.sleep(min(0.2, args.interval))
+        except KeyboardInterrupt:
+            pass
     finally:
-        sampler.stop()
-        stopped = sampler.stop_recording()
-        (stopped or store).close()
-        source.close()
-    check = SessionStore.open(out)
-    try:
+        last_error = session.last_error
+        session.close()  # stops the recording: checkpointed into the file, no -wal left
+    with SessionStore.open(out) as check:
         n, span = check.count(), check.time_range()
-    finally:
-        check.close()
     length = fmt_duration(span[1] - span[0]) if span else fmt_duration(0)
     console.print(tr("saved {n} samples ({d}) to {p}", n=n, d=length, p=out))
-    if sampler.last_error:
-        console.print(tr("[yellow]warning[/]: sampling reported: {e}", e=sampler.last_error))
+    if last_error:
+        console.print(tr("[yellow]warning[/]: sampling reported: {e}", e=last_error))
     return 0
 
 
@@ -530,33 +537,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
             for snap in store.snapshots():
                 print(_dumps(snap), flush=True)
         return 0
-    source = ReplaySource(args.file, speed=args.speed)
+    interval = 0.1
+    session = _session(ReplaySource(args.file, speed=args.speed), interval)
+    source = session.source
     console = _console()
     devices = source.devices()
-    interval = 0.1
     try:
+        from rich.console import Group
         from rich.live import Live
+        from rich.text import Text
 
         with Live(console=console, auto_refresh=False) as live:
             while True:
-                snap = source.poll()
+                snap = session.poll_once()
+                state = session.replay_state()
+                assert state is not None
                 pos = tr(
                     "{p} / {d}",
-                    p=fmt_duration(source.position_s),
-                    d=fmt_duration(source.duration_s),
+                    p=fmt_duration(state.position_s),
+                    d=fmt_duration(state.duration_s),
                 )
                 view = _monitor_view(source, snap, devices, interval, console.width)
-                from rich.console import Group
-                from rich.text import Text
-
                 live.update(Group(Text(pos), view), refresh=True)
-                if source.finished:
+                if state.finished:
                     break
                 time.sleep(interval)
     except KeyboardInterrupt:
         return 0
     finally:
-        source.close()
+        session.close()
     return 0
 
 

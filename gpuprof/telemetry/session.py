@@ -523,14 +523,14 @@ class TelemetrySession:
     def closed(self) -> bool:
         return self._closed
 
-    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
-        """Stop sampling and recording and close the source, waiting at most ``timeout_s``
-        for a poll in flight. Idempotent."""
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S, *, close_source: bool = True) -> None:
+        """Stop sampling and recording and close the source (unless ``close_source`` is
+        false: the caller's), waiting at most ``timeout_s`` for a poll in flight. Idempotent."""
         if self._closed:
             return
         self._closed = True
         try:
-            self._stop_sampler(close_source=True, timeout_s=timeout_s)
+            self._stop_sampler(close_source=close_source, timeout_s=timeout_s)
         finally:
             self._notify_state()
             with self._lock:
