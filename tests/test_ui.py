@@ -249,14 +249,41 @@ def test_replay_slider_seeks(make_window, tmp_path):
     rec.stop_recording()
     first_t = 1.7e9 + 1.0
     w = make_window(ReplaySource(out))
-    w.replay_slider.setValue(500)
-    w._on_slider_released()
+    w.replay_bar.slider.setValue(500)
+    w.replay_bar._seek_to_slider()
     assert w.source.position_s == pytest.approx(50.0, abs=2.0)
     snap = w.poll_now()
     assert snap.time_s - first_t == pytest.approx(50.0, abs=2.0)
-    w.seek_replay(90.0)
-    assert w.replay_slider.value() == pytest.approx(900, abs=20)
-    assert "1m 30s" in w.replay_position.text()
+    w.replay_bar.seek(90.0)
+    assert w.replay_bar.slider.value() == pytest.approx(900, abs=20)
+    assert "1m 30s" in w.replay_bar.position.text()
+
+
+def test_dragging_the_replay_slider_seeks_once_on_release(make_window, tmp_path, qtbot):
+    """Qt reports slider actions as ints: a drag (SliderMove) must not seek at every step."""
+    from gpuprof.telemetry.sources import ReplaySource
+    from PySide6.QtWidgets import QSlider
+
+    rec = make_window(FakeSource(1))
+    out = tmp_path / "drag.gpuprof"
+    rec.start_recording(out)
+    polls(rec, 21)
+    rec.stop_recording()
+    w = make_window(ReplaySource(out))
+    seeks: list[float] = []
+    w.replay_bar.seeked.connect(seeks.append)
+    slider = w.replay_bar.slider
+    slider.setSliderDown(True)
+    for value in (100, 200, 300):
+        slider.setSliderPosition(value)
+        slider.triggerAction(QSlider.SliderAction.SliderMove)
+    qtbot.wait(20)
+    assert seeks == []  # dragging: no seek yet
+    slider.setSliderDown(False)  # release
+    qtbot.waitUntil(lambda: len(seeks) == 1, timeout=2000)
+    assert seeks[0] == pytest.approx(20.0 * slider.value() / 1000, abs=0.5)
+    slider.triggerAction(QSlider.SliderAction.SliderPageStepAdd)  # a click beside the handle
+    qtbot.waitUntil(lambda: len(seeks) == 2, timeout=2000)
 
 
 def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, settings, qtbot):
@@ -270,39 +297,39 @@ def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, sett
     clock = [0.0]
     src = ReplaySource(out, clock=lambda: clock[0])
     w = make_window(src)
-    assert w.replay_play_action.isEnabled() and w.replay_playing
-    assert not rec.replay_play_action.isEnabled()  # a live source has nothing to play
+    assert w.replay_bar.play_action.isEnabled() and w.replay_bar.playing
+    assert not rec.replay_bar.play_action.isEnabled()  # a live source has nothing to play
 
     # Speed: the combo sets the source's pace and is remembered for the next replay.
-    w.replay_speed_combo.setCurrentIndex(w.replay_speed_combo.findData(2.0))
+    w.replay_bar.speed_combo.setCurrentIndex(w.replay_bar.speed_combo.findData(2.0))
     assert src.speed == 2.0 and settings.replay_speed == 2.0
     clock[0] = 2.0
     assert src.position_s == pytest.approx(4.0)
 
     # Space pauses: the position and the sampler's schedule stand still.
     qtbot.keyClick(w, Qt.Key.Key_Space)
-    assert not w.replay_playing and src.paused and w.sampler.paused
-    assert w.replay_play_action.text() == "Play replay"
+    assert not w.replay_bar.playing and src.paused and w.sampler.paused
+    assert w.replay_bar.play_action.text() == "Play replay"
     clock[0] = 5.0
     assert src.position_s == pytest.approx(4.0)
     # A seek while paused shows the new position at once.
     before = w.snapshot_count
-    w.seek_replay(7.0)
+    w.replay_bar.seek(7.0)
     qtbot.waitUntil(lambda: w.snapshot_count > before, timeout=2000)
     assert w.state.latest.time_s == pytest.approx(1.7e9 + 1.0 + 7.0, abs=1.0)
 
     # Space plays again; at the end the replay pauses itself instead of repeating the last sample.
     qtbot.keyClick(w, Qt.Key.Key_Space)
-    assert w.replay_playing and not w.sampler.paused
+    assert w.replay_bar.playing and not w.sampler.paused
     clock[0] = 10.0  # 7 s + 5 s × 2 > 10 s long
-    w._update_replay_bar()
-    assert not w.replay_playing and "(end)" in w.replay_position.text()
+    w.replay_bar.update_position()
+    assert not w.replay_bar.playing and "(end)" in w.replay_bar.position.text()
     # Play at the end starts over.
-    w.set_replay_playing(True)
-    assert w.replay_playing and src.position_s == pytest.approx(0.0)
+    w.replay_bar.set_playing(True)
+    assert w.replay_bar.playing and src.position_s == pytest.approx(0.0)
 
     w2 = make_window(ReplaySource(out))
-    assert w2.source.speed == 2.0 and w2.replay_speed_combo.currentData() == 2.0
+    assert w2.source.speed == 2.0 and w2.replay_bar.speed_combo.currentData() == 2.0
 
 
 def test_settings_round_trip(make_window, settings, qtbot):

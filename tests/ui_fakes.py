@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from gpuprof.telemetry.model import (
@@ -18,6 +17,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.sampler import Sampler
 
 GiB = 2**30
 
@@ -178,54 +178,16 @@ class FakeSource:
         self.closed = True
 
 
-class ManualSampler:
-    """The Sampler surface the window uses, polled only by ``poll_once()`` (no thread)."""
+class ManualSampler(Sampler):
+    """The real Sampler without its thread: polled only by ``poll_once()`` (the tests' hand)."""
 
     def __init__(self, source: Any, interval_s: float = 1.0, history: Any = None) -> None:
-        self.source = source
-        self.interval_s = interval_s
-        self.history = history
-        self.listeners: list[Callable[[Snapshot], None]] = []
-        self.store: Any = None
-        self.last_error: str | None = None
+        super().__init__(source, interval_s=interval_s, history=history)
         self.started = False
-        self.paused = False
-
-    @property
-    def recording(self) -> bool:
-        return self.store is not None
-
-    def add_listener(self, cb: Callable[[Snapshot], None]) -> None:
-        self.listeners.append(cb)
 
     def start(self) -> None:
         self.started = True
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 1.0) -> None:
         self.started = False
-
-    def set_interval(self, s: float) -> None:
-        self.interval_s = s
-
-    def pause(self) -> None:
-        self.paused = True
-
-    def resume(self) -> None:
-        self.paused = False
-
-    def poll_once(self) -> Snapshot:
-        snap = self.source.poll()
-        if self.history is not None:
-            self.history.append(snap)
-        if self.store is not None:
-            self.store.append(snap)
-        for cb in self.listeners:
-            cb(snap)
-        return snap
-
-    def start_recording(self, store: Any) -> None:
-        self.store = store
-
-    def stop_recording(self) -> Any:
-        store, self.store = self.store, None
-        return store
+        super().stop(timeout)
