@@ -12,7 +12,6 @@ import pytest
 
 from gpuprof.diagnose import Finding, Severity, diagnose, normalize_reason
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     EccCounts,
     GpuSample,
     HostSample,
@@ -22,31 +21,18 @@ from gpuprof.telemetry.model import (
     SourceKind,
     SystemInfo,
 )
+from tests.fakes.devices import h100_info, h100_sample
 
 GIB = 2**30
 
-H100 = DeviceInfo(
-    index=0,
-    name="NVIDIA H100 80GB HBM3",
-    uuid="GPU-00000000-0000-0000-0000-000000000000",
-    memory_total_bytes=81559 * 2**20,
-    power_default_limit_w=700.0,
-    pcie_gen_max=5,
-    pcie_width_max=16,
-    persistence_mode=True,
-    mig_mode_current=False,
-)
+H100 = h100_info(0)
 
-BUSY = GpuSample(
-    index=0,
+BUSY = h100_sample(
+    0,
     util_gpu_pct=98.0,
-    mem_total_bytes=81559 * 2**20,
     mem_used_bytes=60 * GIB,
     power_w=690.0,
-    power_limit_w=700.0,
     temp_gpu_c=62.0,
-    pcie_gen=5,
-    pcie_width=16,
     ecc=EccCounts(
         volatile_corrected=0,
         volatile_uncorrected=0,

@@ -31,43 +31,28 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from tests.fakes.devices import h100_info, h100_sample
 
 MIB = 2**20
 
 
 def _device(i: int) -> DeviceInfo:
-    return DeviceInfo(
-        index=i,
-        name="NVIDIA H100 80GB HBM3",
-        uuid=f"GPU-0000000{i}-0000-0000-0000-000000000000",
-        pci_bus_id=f"00000000:{0x18 + i:02X}:00.0",
-        memory_total_bytes=81559 * MIB,
-        power_default_limit_w=700.0,
-        pcie_gen_max=5,
-        pcie_width_max=16,
-    )
+    return h100_info(i)
 
 
 def _sample(i: int) -> GpuSample:
-    return GpuSample(
-        index=i,
-        uuid=f"GPU-0000000{i}-0000-0000-0000-000000000000",
+    return h100_sample(
+        i,
         util_gpu_pct=90.0 + i,
         util_mem_pct=40.0,
-        mem_total_bytes=81559 * MIB,
         mem_used_bytes=1000 * MIB,
         mem_free_bytes=80559 * MIB,
-        clock_sm_mhz=1980.0,
-        clock_mem_mhz=2619.0,
         power_w=650.5,
-        power_limit_w=700.0,
         energy_total_j=1234.5,
         temp_gpu_c=61.0,
         temp_mem_c=None,  # unsupported: no sample, as dcgm-exporter does
         throttle_reasons=("sw_power_cap",),
         throttle_mask=0x4,
-        pcie_gen=5,
-        pcie_width=16,
         pcie_rx_bytes_s=1.5e9,
         pcie_tx_bytes_s=2.5e8,
         pcie_replay_count=3,
@@ -154,8 +139,8 @@ def test_scrape_has_dcgm_names_values_and_labels(served):
     assert sample.value == 91.0
     assert sample.labels == {
         "gpu": "1",
-        "UUID": "GPU-00000001-0000-0000-0000-000000000000",
-        "pci_bus_id": "00000000:19:00.0",
+        "UUID": h100_info(1).uuid,
+        "pci_bus_id": "00000000:2A:00.0",  # GPU 1 of the capture
         "device": "nvidia1",
         "modelName": "NVIDIA H100 80GB HBM3",
         "Hostname": "node-a",

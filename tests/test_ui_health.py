@@ -13,13 +13,13 @@ pytest.importorskip("PySide6")
 from gpuprof.diagnose import Severity, installed_torch_cuda_version, torch_cuda_from_version
 from gpuprof.telemetry.model import (
     DeviceInfo,
-    GpuSample,
     HostSample,
     Snapshot,
     SourceKind,
     SystemInfo,
 )
 from gpuprof.telemetry.sources import THROTTLE_S, SimulatedSource
+from tests.fakes.devices import h100_info, h100_sample
 
 # The offscreen platform plugin warns whenever a top-level window gets size constraints.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -66,19 +66,7 @@ def throttling_demo(n: int = 120) -> tuple[SimulatedSource, list[Snapshot]]:
 
 
 def healthy(n: int = 30) -> tuple[list[DeviceInfo], SystemInfo, list[Snapshot]]:
-    devices = [
-        DeviceInfo(
-            index=i,
-            name="NVIDIA H100 80GB HBM3",
-            memory_total_bytes=80 * GiB,
-            power_default_limit_w=700.0,
-            pcie_gen_max=5,
-            pcie_width_max=16,
-            persistence_mode=True,
-            mig_mode_current=False,
-        )
-        for i in range(2)
-    ]
+    devices = [h100_info(i) for i in range(2)]
     system = SystemInfo(hostname="box", driver_version="565.57.01", cuda_driver_version="12.7")
     snaps = [
         Snapshot(
@@ -86,16 +74,8 @@ def healthy(n: int = 30) -> tuple[list[DeviceInfo], SystemInfo, list[Snapshot]]:
             source=SourceKind.NVML,
             host=HostSample(cpu_pct=20.0),
             gpus=tuple(
-                GpuSample(
-                    index=i,
-                    util_gpu_pct=96.0,
-                    mem_total_bytes=80 * GiB,
-                    mem_used_bytes=60 * GiB,
-                    power_w=500.0,
-                    power_limit_w=700.0,
-                    temp_gpu_c=65.0,
-                    pcie_gen=5,
-                    pcie_width=16,
+                h100_sample(
+                    i, util_gpu_pct=96.0, mem_used_bytes=60 * GiB, power_w=500.0, temp_gpu_c=65.0
                 )
                 for i in range(2)
             ),

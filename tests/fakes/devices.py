@@ -17,14 +17,19 @@ Each factory returns a fresh :class:`FakeBox`, so a test may change it freely.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from typing import Any
 
 import pynvml as nv
 
+from gpuprof.telemetry.model import DeviceInfo, GpuSample
 from tests.fakes.fake_nvml import FakeBox, FakeDevice, FakeMigDevice, FakeNvLink, FakeProcess, mib
 
 __all__ = [
     "BOXES",
     "a100_mig_box",
+    "h100_info",
+    "h100_sample",
     "h100_sxm_8gpu_box",
     "h200_box",
     "make_fleet",
@@ -148,6 +153,50 @@ def _h100(
         display_active=0,
         multi_gpu_board=0,
     )
+
+
+def h100_info(index: int = 0, **changes: Any) -> DeviceInfo:
+    """GPU ``index`` of the H100 box as telemetry describes it, for tests that need no NVML.
+
+    Built from :func:`_h100`, so the capture's values are typed once; ``changes`` replace fields.
+    """
+    dev = _h100(index, *_H100_GPUS[index])
+    assert dev.max_clocks_mhz is not None and dev.thresholds_c is not None
+    assert dev.power_default_limit_mw is not None
+    info = DeviceInfo(
+        index=index,
+        name=dev.name,
+        uuid=dev.uuid,
+        pci_bus_id=dev.pci_bus_id,
+        memory_total_bytes=dev.memory_total_bytes,
+        sm_clock_max_mhz=dev.max_clocks_mhz[SM],
+        mem_clock_max_mhz=dev.max_clocks_mhz[MEM],
+        power_default_limit_w=dev.power_default_limit_mw / 1000,
+        temp_slowdown_c=float(dev.thresholds_c[SLOWDOWN]),
+        pcie_gen_max=dev.pcie_gen_max,
+        pcie_width_max=dev.pcie_width_max,
+        nvlink_count=len(dev.nvlinks or ()),
+        persistence_mode=bool(dev.persistence_mode),
+        mig_mode_current=False,
+    )
+    return replace(info, **changes)
+
+
+def h100_sample(index: int = 0, **changes: Any) -> GpuSample:
+    """A sample of GPU ``index`` of the H100 box at its maximum clocks and full link; the load
+    (utilization, memory used, power, temperature) comes from ``changes``."""
+    info = h100_info(index)
+    sample = GpuSample(
+        index=index,
+        uuid=info.uuid,
+        mem_total_bytes=info.memory_total_bytes,
+        power_limit_w=info.power_default_limit_w,
+        clock_sm_mhz=None if info.sm_clock_max_mhz is None else float(info.sm_clock_max_mhz),
+        clock_mem_mhz=None if info.mem_clock_max_mhz is None else float(info.mem_clock_max_mhz),
+        pcie_gen=info.pcie_gen_max,
+        pcie_width=info.pcie_width_max,
+    )
+    return replace(sample, **changes)
 
 
 def h100_sxm_8gpu_box() -> FakeBox:
