@@ -9,7 +9,7 @@ import threading
 import pynvml as real_pynvml
 import pytest
 
-from gpuprof.telemetry import nvml
+from gpuprof.telemetry import nvml, nvml_values
 from gpuprof.telemetry.model import SourceKind, SourceState
 from gpuprof.telemetry.nvml import (
     Diagnostics,
@@ -33,41 +33,43 @@ def make_source(fake: FakeNvml, **kwargs) -> NvmlSource:
 
 def test_hardcoded_enums_match_pynvml() -> None:
     pairs = {
-        "_ERROR_NOT_SUPPORTED": "NVML_ERROR_NOT_SUPPORTED",
-        "_ERROR_NO_PERMISSION": "NVML_ERROR_NO_PERMISSION",
-        "_ERROR_NOT_FOUND": "NVML_ERROR_NOT_FOUND",
-        "_ERROR_DRIVER_NOT_LOADED": "NVML_ERROR_DRIVER_NOT_LOADED",
-        "_ERROR_LIBRARY_NOT_FOUND": "NVML_ERROR_LIBRARY_NOT_FOUND",
-        "_ERROR_FUNCTION_NOT_FOUND": "NVML_ERROR_FUNCTION_NOT_FOUND",
-        "_ERROR_GPU_IS_LOST": "NVML_ERROR_GPU_IS_LOST",
-        "_ERROR_LIB_RM_VERSION_MISMATCH": "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
-        "_ERROR_ARGUMENT_VERSION_MISMATCH": "NVML_ERROR_ARGUMENT_VERSION_MISMATCH",
-        "_CLOCK_GRAPHICS": "NVML_CLOCK_GRAPHICS",
-        "_CLOCK_SM": "NVML_CLOCK_SM",
-        "_CLOCK_MEM": "NVML_CLOCK_MEM",
-        "_CLOCK_VIDEO": "NVML_CLOCK_VIDEO",
-        "_TEMPERATURE_GPU": "NVML_TEMPERATURE_GPU",
-        "_THRESHOLD_SHUTDOWN": "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN",
-        "_THRESHOLD_SLOWDOWN": "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN",
-        "_THRESHOLD_GPU_MAX": "NVML_TEMPERATURE_THRESHOLD_GPU_MAX",
-        "_PCIE_UTIL_TX_BYTES": "NVML_PCIE_UTIL_TX_BYTES",
-        "_PCIE_UTIL_RX_BYTES": "NVML_PCIE_UTIL_RX_BYTES",
-        "_MEMORY_ERROR_CORRECTED": "NVML_MEMORY_ERROR_TYPE_CORRECTED",
-        "_MEMORY_ERROR_UNCORRECTED": "NVML_MEMORY_ERROR_TYPE_UNCORRECTED",
-        "_VOLATILE_ECC": "NVML_VOLATILE_ECC",
-        "_AGGREGATE_ECC": "NVML_AGGREGATE_ECC",
-        "_RETIRE_CAUSE_MULTIPLE_SBE": "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS",
-        "_RETIRE_CAUSE_DBE": "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR",
-        "_PSTATE_UNKNOWN": "NVML_PSTATE_UNKNOWN",
-        "_NVLINK_MAX_LINKS": "NVML_NVLINK_MAX_LINKS",
-        "_MEMORY_V2": "nvmlMemory_v2",
-        "_FI_DEV_MEMORY_TEMP": "NVML_FI_DEV_MEMORY_TEMP",
-        "_FI_DEV_NVLINK_LINK_COUNT": "NVML_FI_DEV_NVLINK_LINK_COUNT",
-        "_FI_DEV_NVLINK_THROUGHPUT_DATA_TX": "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX",
-        "_FI_DEV_NVLINK_THROUGHPUT_DATA_RX": "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX",
+        "ERROR_UNINITIALIZED": "NVML_ERROR_UNINITIALIZED",
+        "ERROR_INVALID_ARGUMENT": "NVML_ERROR_INVALID_ARGUMENT",
+        "ERROR_NOT_SUPPORTED": "NVML_ERROR_NOT_SUPPORTED",
+        "ERROR_NO_PERMISSION": "NVML_ERROR_NO_PERMISSION",
+        "ERROR_NOT_FOUND": "NVML_ERROR_NOT_FOUND",
+        "ERROR_DRIVER_NOT_LOADED": "NVML_ERROR_DRIVER_NOT_LOADED",
+        "ERROR_LIBRARY_NOT_FOUND": "NVML_ERROR_LIBRARY_NOT_FOUND",
+        "ERROR_FUNCTION_NOT_FOUND": "NVML_ERROR_FUNCTION_NOT_FOUND",
+        "ERROR_GPU_IS_LOST": "NVML_ERROR_GPU_IS_LOST",
+        "ERROR_LIB_RM_VERSION_MISMATCH": "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+        "ERROR_ARGUMENT_VERSION_MISMATCH": "NVML_ERROR_ARGUMENT_VERSION_MISMATCH",
+        "CLOCK_GRAPHICS": "NVML_CLOCK_GRAPHICS",
+        "CLOCK_SM": "NVML_CLOCK_SM",
+        "CLOCK_MEM": "NVML_CLOCK_MEM",
+        "CLOCK_VIDEO": "NVML_CLOCK_VIDEO",
+        "TEMPERATURE_GPU": "NVML_TEMPERATURE_GPU",
+        "THRESHOLD_SHUTDOWN": "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN",
+        "THRESHOLD_SLOWDOWN": "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN",
+        "THRESHOLD_GPU_MAX": "NVML_TEMPERATURE_THRESHOLD_GPU_MAX",
+        "PCIE_UTIL_TX_BYTES": "NVML_PCIE_UTIL_TX_BYTES",
+        "PCIE_UTIL_RX_BYTES": "NVML_PCIE_UTIL_RX_BYTES",
+        "MEMORY_ERROR_CORRECTED": "NVML_MEMORY_ERROR_TYPE_CORRECTED",
+        "MEMORY_ERROR_UNCORRECTED": "NVML_MEMORY_ERROR_TYPE_UNCORRECTED",
+        "VOLATILE_ECC": "NVML_VOLATILE_ECC",
+        "AGGREGATE_ECC": "NVML_AGGREGATE_ECC",
+        "RETIRE_CAUSE_MULTIPLE_SBE": "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS",
+        "RETIRE_CAUSE_DBE": "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR",
+        "PSTATE_UNKNOWN": "NVML_PSTATE_UNKNOWN",
+        "NVLINK_MAX_LINKS": "NVML_NVLINK_MAX_LINKS",
+        "MEMORY_V2": "nvmlMemory_v2",
+        "FI_DEV_MEMORY_TEMP": "NVML_FI_DEV_MEMORY_TEMP",
+        "FI_DEV_NVLINK_LINK_COUNT": "NVML_FI_DEV_NVLINK_LINK_COUNT",
+        "FI_DEV_NVLINK_THROUGHPUT_DATA_TX": "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX",
+        "FI_DEV_NVLINK_THROUGHPUT_DATA_RX": "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX",
     }
     for ours, theirs in pairs.items():
-        assert getattr(nvml, ours) == getattr(real_pynvml, theirs), ours
+        assert getattr(nvml_values, ours) == getattr(real_pynvml, theirs), ours
     reasons = {
         "nvmlClocksEventReasonApplicationsClocksSetting": "applications_clocks_setting",
         "nvmlClocksEventReasonSwPowerCap": "sw_power_cap",
@@ -118,10 +120,13 @@ def test_init_is_lazy_locked_and_shut_down(fake_nvml: FakeNvml) -> None:
     assert not fake_nvml.initialized
 
 
-def test_shutdown_at_exit_closes_live_sources(fake_nvml: FakeNvml) -> None:
+def test_shutdown_at_exit_closes_live_sources(
+    fake_nvml: FakeNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(nvml, "_exiting", False)  # _shutdown_all sets it for the process
     source = make_source(fake_nvml)
     source.poll()
-    nvml._shutdown_all()  # what atexit runs
+    assert nvml._shutdown_all()  # what atexit runs
     assert fake_nvml.shutdown_count == 1
 
 

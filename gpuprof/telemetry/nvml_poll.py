@@ -1,0 +1,356 @@
+"""Per-poll reads of each GPU (``nvidia-smi dmon``/``pmon``) into frozen samples.
+
+Called by :meth:`~gpuprof.telemetry.nvml.NvmlSource.poll` through a
+:class:`~gpuprof.telemetry.nvml_query.Query`; no pynvml here. Counters become rates
+(NVLink KiB -> bytes/s), mW and mJ become W and J, and an unchanged NVLink or process sample
+is reused rather than rebuilt: per-poll cost is what ``perf/sampler.py`` measures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache
+from gpuprof.telemetry.model import EccCounts, GpuSample, NvLinkSample, ProcessSample
+from gpuprof.telemetry.nvml_query import DeviceState, GpuLost, Query, field_values, memory_info
+from gpuprof.telemetry.nvml_static import read_links
+from gpuprof.telemetry.nvml_values import (
+    AGG_RX,
+    AGG_TX,
+    AGGREGATE_ECC,
+    CLOCK_GRAPHICS,
+    CLOCK_MEM,
+    CLOCK_SM,
+    CLOCK_VIDEO,
+    ERROR_NO_PERMISSION,
+    ERROR_NOT_FOUND,
+    FI_DEV_MEMORY_TEMP,
+    FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
+    FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
+    KIB,
+    MEMORY_ERROR_CORRECTED,
+    MEMORY_ERROR_UNCORRECTED,
+    PCIE_UTIL_RX_BYTES,
+    PCIE_UTIL_TX_BYTES,
+    PSTATE_UNKNOWN,
+    RETIRE_CAUSE_DBE,
+    RETIRE_CAUSE_MULTIPLE_SBE,
+    TEMPERATURE_GPU,
+    VOLATILE_ECC,
+    count_of,
+    counter_rate,
+    decode_clock_event_reasons,
+    milli,
+    to_flag,
+    to_float,
+    to_int,
+)
+
+__all__ = ["process_samples", "read_processes", "sample_gpu"]
+
+_NO_INFO = ProcessInfo()
+
+# (EccCounts field, error type, counter) of the four nvmlDeviceGetTotalEccErrors reads.
+_ECC_READS = (
+    ("volatile_corrected", MEMORY_ERROR_CORRECTED, VOLATILE_ECC),
+    ("volatile_uncorrected", MEMORY_ERROR_UNCORRECTED, VOLATILE_ECC),
+    ("aggregate_corrected", MEMORY_ERROR_CORRECTED, AGGREGATE_ECC),
+    ("aggregate_uncorrected", MEMORY_ERROR_UNCORRECTED, AGGREGATE_ECC),
+)
+
+
+def sample_gpu(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSample:
+    """One GPU's sample; a GPU that falls off the bus now is marked lost, not raised."""
+    if dev.lost or dev.handle is None:
+        return GpuSample(index=dev.index, uuid=dev.uuid, lost=dev.lost)
+    try:
+        return _read_sample(q, dev, now, slow)
+    except GpuLost:
+        dev.lost = True
+        return GpuSample(index=dev.index, uuid=dev.uuid, lost=True)
+
+
+def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSample:
+    g = q.get
+    if slow:
+        _read_slow(q, dev)
+    util = g(dev, "util", "nvmlDeviceGetUtilizationRates")
+    enc = g(dev, "util_enc", "nvmlDeviceGetEncoderUtilization")
+    dec = g(dev, "util_dec", "nvmlDeviceGetDecoderUtilization")
+    mem = memory_info(q, dev)
+    pstate = g(dev, "pstate", "nvmlDeviceGetPerformanceState")
+    reasons = g(dev, "clock_event_reasons", "nvmlDeviceGetCurrentClocksEventReasons")
+    if reasons is None and "clock_event_reasons" in dev.skip:
+        reasons = g(dev, "clock_throttle_reasons", "nvmlDeviceGetCurrentClocksThrottleReasons")
+    energy = g(dev, "energy", "nvmlDeviceGetTotalEnergyConsumption")
+    rx = g(dev, "pcie_rx", "nvmlDeviceGetPcieThroughput", PCIE_UTIL_RX_BYTES)
+    tx = g(dev, "pcie_tx", "nvmlDeviceGetPcieThroughput", PCIE_UTIL_TX_BYTES)
+    fans = tuple(
+        to_float(g(dev, f"fan{i}", "nvmlDeviceGetFanSpeed_v2", i)) for i in range(dev.num_fans)
+    )
+
+    # Per-link counters every poll only where the all-links sum is not available.
+    per_link = bool(dev.links) and (slow or AGG_TX not in dev.field_ids)
+    ids = dev.field_ids + dev.link_field_ids if per_link else dev.field_ids
+    values = dict(field_values(q, dev, "field_values", ids)) if ids else {}
+    nvlinks, link_rx, link_tx = _nvlink_samples(dev, now, values, per_link)
+    slow_values = dev.slow
+    return GpuSample(
+        index=dev.index,
+        uuid=dev.uuid,
+        util_gpu_pct=None if util is None else float(util.gpu),
+        util_mem_pct=None if util is None else float(util.memory),
+        util_enc_pct=None if enc is None else float(enc[0]),
+        util_dec_pct=None if dec is None else float(dec[0]),
+        mem_total_bytes=None if mem is None else int(mem.total),
+        mem_used_bytes=None if mem is None else int(mem.used),
+        mem_free_bytes=None if mem is None else int(mem.free),
+        mem_reserved_bytes=to_int(getattr(mem, "reserved", None)) if mem is not None else None,
+        clock_graphics_mhz=to_float(
+            g(dev, "clock_graphics", "nvmlDeviceGetClockInfo", CLOCK_GRAPHICS)
+        ),
+        clock_sm_mhz=to_float(g(dev, "clock_sm", "nvmlDeviceGetClockInfo", CLOCK_SM)),
+        clock_mem_mhz=to_float(g(dev, "clock_mem", "nvmlDeviceGetClockInfo", CLOCK_MEM)),
+        clock_video_mhz=to_float(g(dev, "clock_video", "nvmlDeviceGetClockInfo", CLOCK_VIDEO)),
+        clock_app_graphics_mhz=slow_values.get("clock_app_graphics_mhz"),
+        clock_app_mem_mhz=slow_values.get("clock_app_mem_mhz"),
+        pstate=None if pstate is None or int(pstate) == PSTATE_UNKNOWN else int(pstate),
+        power_w=milli(g(dev, "power", "nvmlDeviceGetPowerUsage")),
+        power_limit_w=milli(g(dev, "power_limit", "nvmlDeviceGetPowerManagementLimit")),
+        power_enforced_limit_w=milli(
+            g(dev, "power_enforced_limit", "nvmlDeviceGetEnforcedPowerLimit")
+        ),
+        energy_total_j=milli(energy),
+        temp_gpu_c=to_float(g(dev, "temp_gpu", "nvmlDeviceGetTemperature", TEMPERATURE_GPU)),
+        temp_mem_c=to_float(values.get((FI_DEV_MEMORY_TEMP, 0))),
+        fan_speed_pct=fans,
+        throttle_mask=to_int(reasons),
+        throttle_reasons=decode_clock_event_reasons(to_int(reasons)),
+        pcie_gen=to_int(g(dev, "pcie_gen", "nvmlDeviceGetCurrPcieLinkGeneration")),
+        pcie_width=to_int(g(dev, "pcie_width", "nvmlDeviceGetCurrPcieLinkWidth")),
+        pcie_rx_bytes_s=None if rx is None else float(rx) * KIB,
+        pcie_tx_bytes_s=None if tx is None else float(tx) * KIB,
+        pcie_replay_count=slow_values.get("pcie_replay_count"),
+        nvlinks=nvlinks,
+        nvlink_rx_bytes_s=link_rx,
+        nvlink_tx_bytes_s=link_tx,
+        ecc=slow_values.get("ecc"),
+    )
+
+
+def _read_slow(q: Query, dev: DeviceState) -> None:
+    """Fields that change rarely: ECC, retirement/remapping, app clocks, replays, links."""
+    g = q.get
+    vc, vu, ac, au = (
+        to_int(g(dev, f"ecc_{name}", "nvmlDeviceGetTotalEccErrors", error_type, counter))
+        for name, error_type, counter in _ECC_READS
+    )
+    ecc = EccCounts(
+        volatile_corrected=vc,
+        volatile_uncorrected=vu,
+        aggregate_corrected=ac,
+        aggregate_uncorrected=au,
+        retired_pages_sbe=count_of(
+            g(dev, "retired_pages_sbe", "nvmlDeviceGetRetiredPages", RETIRE_CAUSE_MULTIPLE_SBE)
+        ),
+        retired_pages_dbe=count_of(
+            g(dev, "retired_pages_dbe", "nvmlDeviceGetRetiredPages", RETIRE_CAUSE_DBE)
+        ),
+        retired_pages_pending=to_flag(
+            g(dev, "retired_pages_pending", "nvmlDeviceGetRetiredPagesPendingStatus")
+        ),
+    )
+    rows = g(dev, "remapped_rows", "nvmlDeviceGetRemappedRows")
+    if rows is not None:
+        ecc = replace(
+            ecc,
+            remapped_rows_correctable=int(rows[0]),
+            remapped_rows_uncorrectable=int(rows[1]),
+            remapped_rows_pending=bool(rows[2]),
+            remapped_rows_failure=bool(rows[3]),
+        )
+    dev.slow = {
+        "ecc": None if ecc == EccCounts() else ecc,
+        "clock_app_graphics_mhz": to_float(
+            g(dev, "clock_app_graphics", "nvmlDeviceGetApplicationsClock", CLOCK_GRAPHICS)
+        ),
+        "clock_app_mem_mhz": to_float(
+            g(dev, "clock_app_mem", "nvmlDeviceGetApplicationsClock", CLOCK_MEM)
+        ),
+        "pcie_replay_count": to_int(g(dev, "pcie_replay", "nvmlDeviceGetPcieReplayCounter")),
+    }
+    if dev.links:
+        read_links(q, dev)
+
+
+def _nvlink_samples(
+    dev: DeviceState, now: float, values: dict[tuple[int, int], Any], per_link: bool
+) -> tuple[tuple[NvLinkSample, ...], float | None, float | None]:
+    """NVLink rx/tx bytes/s from the cumulative KiB data counters, differenced over polls.
+
+    The per-GPU totals come from the all-links counters on every poll; the per-link
+    rates are averages since the previous per-link read (the slow cadence), or per poll
+    on drivers without the all-links counters (``nvidia-smi nvlink -gt d``).
+    """
+    if not dev.links:
+        return (), None, None
+    if per_link:
+        current = {
+            link.link: (
+                to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_TX, link.link))),
+                to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_RX, link.link))),
+            )
+            for link in dev.links
+        }
+        prev = dev.nvlink_prev
+        dev.nvlink_prev = (now, current)
+        dt = None if prev is None else now - prev[0]
+        for link in dev.links:
+            rx = tx = None
+            if prev is not None and dt is not None and dt > 0:
+                old_tx, old_rx = prev[1].get(link.link, (None, None))
+                new_tx, new_rx = current[link.link]
+                tx = counter_rate(old_tx, new_tx, dt, KIB)
+                rx = counter_rate(old_rx, new_rx, dt, KIB)
+            dev.link_rates[link.link] = (rx, tx)
+        dev.link_samples = None
+    if dev.link_samples is None:
+        # Immutable, so one tuple serves every snapshot until the next per-link read.
+        dev.link_samples = tuple(
+            NvLinkSample(
+                link=link.link,
+                active=link.active,
+                version=link.version,
+                remote_type=link.remote_type,
+                remote_pci_bus_id=link.remote_pci_bus_id,
+                rx_bytes_s=dev.link_rates.get(link.link, (None, None))[0],
+                tx_bytes_s=dev.link_rates.get(link.link, (None, None))[1],
+            )
+            for link in dev.links
+        )
+    samples = dev.link_samples
+    if AGG_TX in dev.field_ids or AGG_RX in dev.field_ids:
+        agg_tx, agg_rx = to_int(values.get(AGG_TX)), to_int(values.get(AGG_RX))
+        prev_total = dev.nvlink_total_prev
+        dev.nvlink_total_prev = (now, agg_tx, agg_rx)
+        if prev_total is None or now <= prev_total[0]:
+            return samples, None, None
+        dt_total = now - prev_total[0]
+        total_rx = counter_rate(prev_total[2], agg_rx, dt_total, KIB)
+        total_tx = counter_rate(prev_total[1], agg_tx, dt_total, KIB)
+        return samples, total_rx, total_tx
+    rxs = [s.rx_bytes_s for s in samples if s.rx_bytes_s is not None]
+    txs = [s.tx_bytes_s for s in samples if s.tx_bytes_s is not None]
+    return samples, (sum(rxs) if rxs else None), (sum(txs) if txs else None)
+
+
+# --- processes -------------------------------------------------------------------------------
+
+
+def read_processes(q: Query, dev: DeviceState) -> dict[int, tuple[str, int | None]]:
+    """pid -> (kind, GPU memory bytes) from the compute and graphics process lists."""
+    out: dict[int, tuple[str, int | None]] = {}
+    for kind, fn_name in (
+        ("compute", "nvmlDeviceGetComputeRunningProcesses"),
+        ("graphics", "nvmlDeviceGetGraphicsRunningProcesses"),
+    ):
+        field_name = f"{kind}_processes"
+        if field_name in dev.skip:
+            continue
+        try:
+            procs = q.fn(fn_name)(dev.handle)
+        except Exception as exc:
+            try:
+                code = q.failed(dev, field_name, exc)
+            except GpuLost:
+                dev.lost = True
+                return {}
+            if code == ERROR_NO_PERMISSION:
+                dev.process_denied = True
+            continue
+        for p in procs or ():
+            pid = int(p.pid)
+            used = getattr(p, "usedGpuMemory", None)
+            used = None if used is None else int(used)
+            if pid in out:
+                old_kind, old_used = out[pid]
+                merged = "compute+graphics" if old_kind != kind else old_kind
+                out[pid] = (merged, old_used if old_used is not None else used)
+            else:
+                out[pid] = (kind, used)
+    if out:
+        _process_util(q, dev)
+    return out
+
+
+def _process_util(q: Query, dev: DeviceState) -> None:
+    """Per-process SM / memory utilization (``nvidia-smi pmon``), newest sample per pid."""
+    if "process_util" in dev.skip:
+        return
+    try:
+        samples = q.fn("nvmlDeviceGetProcessUtilization")(dev.handle, dev.proc_util_ts)
+    except Exception as exc:
+        if getattr(exc, "value", None) == ERROR_NOT_FOUND:
+            return  # no new samples since the last poll: keep the previous ones
+        try:
+            code = q.failed(dev, "process_util", exc)
+        except GpuLost:
+            dev.lost = True
+            return
+        if code == ERROR_NO_PERMISSION:
+            dev.process_denied = True
+        return
+    newest = dev.proc_util_ts
+    for s in samples or ():
+        ts = int(s.timeStamp)
+        pid = int(s.pid)
+        old = dev.proc_util.get(pid)
+        if old is None or ts >= old[0]:
+            dev.proc_util[pid] = (ts, to_float(s.smUtil), to_float(s.memUtil))
+        newest = max(newest, ts)
+    dev.proc_util_ts = newest
+
+
+def process_samples(
+    cache: ProcessInfoCache, raw: list[tuple[DeviceState, dict[int, tuple[str, int | None]]]]
+) -> tuple[ProcessSample, ...]:
+    """Frozen samples of every GPU process, with name, user and command line from ``cache``."""
+    pids = [pid for _dev, procs in raw for pid in procs]
+    infos = cache.lookup(pids) if pids else {}
+    out: list[ProcessSample] = []
+    for dev, procs in raw:
+        # Forget processes that left; a utilization sample older than 5 s is stale.
+        for pid in [p for p in dev.proc_util if p not in procs]:
+            del dev.proc_util[pid]
+        previous, dev.proc_samples = dev.proc_samples, {}
+        horizon = dev.proc_util_ts - 5_000_000
+        for pid, (kind, used) in procs.items():
+            info = infos.get(pid) or _NO_INFO
+            util = dev.proc_util.get(pid)
+            sm = mem = None
+            if util is not None and util[0] >= horizon:
+                sm, mem = util[1], util[2]
+            sample = previous.get(pid)
+            if sample is None or (
+                sample.kind,
+                sample.gpu_mem_bytes,
+                sample.sm_util_pct,
+                sample.mem_util_pct,
+                sample.name,
+                sample.cmdline,
+            ) != (kind, used, sm, mem, info.name, info.cmdline):
+                sample = ProcessSample(
+                    pid=pid,
+                    gpu_index=dev.index,
+                    kind=kind,
+                    gpu_mem_bytes=used,
+                    sm_util_pct=sm,
+                    mem_util_pct=mem,
+                    name=info.name,
+                    user=info.user,
+                    cmdline=info.cmdline,
+                )
+            dev.proc_samples[pid] = sample
+            out.append(sample)
+    return tuple(out)
