@@ -10,6 +10,9 @@ What a test can do to it:
 * ``fake.inject("nvmlDeviceGetPowerUsage", error=NVML_ERROR_NOT_SUPPORTED, device=1, times=None)``
   makes a call fail (``device=None``: every device; ``times=None``: for ever).
 * ``fake.lose_gpu(3)``: from now on every call on GPU 3 raises ``NVMLError_GPUIsLost``.
+* ``stuck = fake.block("nvmlDeviceGetPowerUsage", device=0)``: the call hangs, like a driver
+  in trouble, until ``stuck.release`` is set (``fake.release_all()``); ``stuck.entered`` is set
+  when a caller is inside.
 * ``fake.advance(1.0)``: one second passes: energy and NVLink byte counters advance by the
   rates in the description, process utilization samples get new timestamps.
 * ``fake.clock()`` is the matching monotonic clock, for ``NvmlSource(clock=fake.clock)``.
@@ -21,6 +24,7 @@ What a test can do to it:
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -30,6 +34,7 @@ from typing import Any
 import pynvml as _real
 
 __all__ = [
+    "Block",
     "FakeBox",
     "FakeDevice",
     "FakeMigDevice",
@@ -187,6 +192,16 @@ class Injection:
     times: int | None = None  # None: for ever
 
 
+@dataclass
+class Block:
+    """A call to ``function`` (on ``device``, or any when ``None``) that waits for ``release``."""
+
+    function: str
+    device: int | None = None
+    release: threading.Event = field(default_factory=threading.Event)
+    entered: threading.Event = field(default_factory=threading.Event)  # a caller is waiting
+
+
 @dataclass(frozen=True)
 class _Handle:
     index: int
@@ -219,6 +234,8 @@ def _api(fn: Callable[..., Any]) -> Callable[..., Any]:
                 device = args[0]
             else:
                 device = None
+            if self.blocks:
+                self._wait_if_blocked(name, device)
             self._check_injection(name, device)
             return fn(self, *args, **kwargs)
         finally:
@@ -239,6 +256,7 @@ class FakeNvml:
         self.init_count = 0
         self.shutdown_count = 0
         self.injections: list[Injection] = []
+        self.blocks: list[Block] = []
         self.lost: set[int] = set()
         self.calls: Counter[str] = Counter()
         self.unimplemented: set[str] = set()
@@ -258,6 +276,26 @@ class FakeNvml:
 
     def clear_injections(self) -> None:
         self.injections.clear()
+
+    def block(self, function: str, *, device: int | None = None) -> Block:
+        """Make ``function`` hang until the returned block's ``release`` event is set."""
+        if not hasattr(type(self), function):
+            raise AttributeError(f"the fake does not implement {function}")
+        stuck = Block(function, device)
+        self.blocks.append(stuck)
+        return stuck
+
+    def release_all(self) -> None:
+        """Let every blocked call return, and block no more."""
+        for stuck in self.blocks:
+            stuck.release.set()
+        self.blocks.clear()
+
+    def _wait_if_blocked(self, name: str, device: int | None) -> None:
+        for stuck in list(self.blocks):
+            if stuck.function == name and stuck.device in (None, device):
+                stuck.entered.set()
+                stuck.release.wait()  # no timeout: a stuck driver call never returns by itself
 
     def lose_gpu(self, index: int) -> None:
         """GPU ``index`` falls off the bus (Xid 79): every call on it raises GPUIsLost."""
