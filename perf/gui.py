@@ -103,7 +103,7 @@ def measure_redraw(tmp: Path, frames: int) -> dict[str, object]:
     w.repaint()
     rebuilds0 = sum(p.layer.rebuild_count for p in tab.plots.values())
     for _ in range(frames):
-        # A new sample arrives, then one frame: fetch + setData, then a synchronous paint.
+        # A new sample arrives, then one frame: fetch + the curve layers, then a synchronous paint.
         w.sampler.poll_once()
         w.on_snapshot(history.latest())
         t0 = time.perf_counter()
