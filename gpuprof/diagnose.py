@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import importlib.metadata
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,7 @@ __all__ = [
     "Finding",
     "Severity",
     "diagnose",
+    "diagnose_series",
     "installed_torch_cuda_version",
     "normalize_reason",
     "torch_cuda_from_version",
@@ -186,18 +187,42 @@ def diagnose(
     snapshots: tuple[Snapshot, ...] = (
         (samples,) if isinstance(samples, Snapshot) else tuple(samples)
     )
+    series: dict[int, list[GpuSample]] = {}
+    jobs: dict[int, list[bool]] = {}
+    for device in devices:
+        series[device.index] = []
+        jobs[device.index] = []
+        for snap in snapshots:
+            for g in snap.gpus:
+                if g.index == device.index:
+                    series[device.index].append(g)
+                    jobs[device.index].append(
+                        any(p.gpu_index == device.index for p in snap.processes)
+                    )
+    return diagnose_series(
+        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system
+    )
+
+
+def diagnose_series(
+    devices: Sequence[DeviceInfo],
+    series: Mapping[int, Sequence[GpuSample]],
+    jobs: Mapping[int, Sequence[bool]],
+    *,
+    torch_cuda_version: str | None = None,
+    system: SystemInfo | None = None,
+) -> list[Finding]:
+    """:func:`diagnose` over per-GPU sample series (oldest first): ``jobs[i][k]`` says whether a
+    process ran on GPU ``i`` at its ``k``-th sample. History-backed reports call this."""
     findings: list[Finding] = []
     if system is not None and devices:
         findings.extend(_check_cuda(system, torch_cuda_version))
     for device in devices:
-        series = [g for snap in snapshots for g in snap.gpus if g.index == device.index]
-        jobs = [
-            any(p.gpu_index == device.index for p in snap.processes)
-            for snap in snapshots
-            for g in snap.gpus
-            if g.index == device.index
-        ]
-        findings.extend(_check_device(device, series, jobs))
+        findings.extend(
+            _check_device(
+                device, list(series.get(device.index, ())), list(jobs.get(device.index, ()))
+            )
+        )
     findings.sort(
         key=lambda f: (f.severity.rank, -1 if f.gpu_index is None else f.gpu_index, f.code)
     )

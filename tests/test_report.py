@@ -158,15 +158,34 @@ def test_stats_equal_numpy_over_the_session(report: Report, session_file: Path) 
 
 
 def test_chart_decimation_keeps_extremes_and_gaps() -> None:
+    """Charts come from History's min/max levels: a one-sample spike and a gap both survive."""
+    from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
+
     x = np.arange(20_000, dtype=float)
     y = np.sin(x / 300.0) * 50 + 50
     y[7000:9000] = np.nan
     y[12345] = 1000.0
-    xs, ys = build._decimate(x, y, 100)
+    snaps = [
+        Snapshot(
+            time_s=1.7e9 + t,
+            source=SourceKind.NVML,
+            host=HostSample(cpu_pct=10.0),
+            gpus=(GpuSample(index=0, power_w=None if np.isnan(v) else float(v)),),
+        )
+        for t, v in zip(x.tolist(), y.tolist(), strict=True)
+    ]
+    history, _ = build.history_of(snaps)
+    summary = build.summarize_telemetry(
+        history, source_kind=SourceKind.NVML, source_label="t", buckets=100
+    )
+    chart = next(c for c in summary.charts if c.key == "gpu.power_w")
+    xs, ys = chart.series[0].x, chart.series[0].y
     assert len(xs) <= 200
     assert max(v for v in ys if v is not None) == 1000.0
     assert None in ys  # the gap survives as a gap
-    assert list(xs) == sorted(xs)
+    assert list(xs) == sorted(xs) and xs[0] == 0.0
+    stat = next(s for s in summary.stats if s.key == "power_w" and s.gpu_index == 0)
+    assert stat.count == 18_000 and stat.max == 1000.0
 
 
 def test_versions_read_torch_without_importing_it() -> None:

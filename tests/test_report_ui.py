@@ -29,7 +29,7 @@ def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) ->
     assert action in file_menu.actions()
     for _ in range(5):
         window.poll_now()
-    assert len(window.report_snapshots) == 5
+    assert not hasattr(window, "report_snapshots")  # the report reads the session's History
     action.trigger()
     dialog = window.report_dialog
     qtbot.addWidget(dialog)
@@ -50,3 +50,18 @@ def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) ->
     dialog.format_box.setCurrentIndex(dialog.format_box.findData("html"))
     assert "<svg" in dialog.save_to(tmp_path / "r.html").read_text("utf-8")
     dialog.reject()
+
+
+def test_report_covers_the_plots_time_window(window, qtbot) -> None:
+    """The report reads the session's History over what the plots show (View → Time window)."""
+    from gpuprof.ui.report_dialog import report_from_window
+
+    for _ in range(100):
+        window.poll_now()
+    window.set_time_window(60)
+    report = report_from_window(window)
+    assert report.telemetry.sample_count == 61  # 1 s apart: the newest 60 s, both ends in
+    assert report.telemetry.end_s - report.telemetry.start_s == 60.0
+    assert {p.pid for p in report.telemetry.processes} == {4242, 1001, 777}
+    window.set_time_window(0)  # "all"
+    assert report_from_window(window).telemetry.sample_count == 100

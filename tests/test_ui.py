@@ -261,8 +261,9 @@ def test_replay_slider_seeks(make_window, tmp_path):
 
 def test_dragging_the_replay_slider_seeks_once_on_release(make_window, tmp_path, qtbot):
     """Qt reports slider actions as ints: a drag (SliderMove) must not seek at every step."""
-    from gpuprof.telemetry.sources import ReplaySource
     from PySide6.QtWidgets import QSlider
+
+    from gpuprof.telemetry.sources import ReplaySource
 
     rec = make_window(FakeSource(1))
     out = tmp_path / "drag.gpuprof"

@@ -1,14 +1,12 @@
 """File → Export report…: a preview of the report and Save as HTML, PDF or JSON.
 
-:func:`add_report_action` puts the action into the main window's File menu and keeps the last
-:data:`MAX_SNAPSHOTS` snapshots the window receives, which the report summarizes (the window's
-History keeps arrays, not snapshots). The preview is the PDF layout (QTextDocument on the
+:func:`add_report_action` puts the action into the main window's File menu; the report covers
+the window's telemetry session: its History over the plots' time window and the processes it saw. The preview is the PDF layout (QTextDocument on the
 report's ``qt`` HTML), so no web engine is needed.
 """
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,7 @@ from typing import Any
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import Report
-from gpuprof.telemetry.model import Snapshot, SourceKind
+from gpuprof.telemetry.model import SourceKind
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -34,15 +32,12 @@ from PySide6.QtWidgets import (
 )
 
 __all__ = [
-    "MAX_SNAPSHOTS",
     "ReportDialog",
     "add_report_action",
     "report_from_window",
     "save_report",
 ]
 
-#: Snapshots kept for the report: one hour at the default 1 s interval.
-MAX_SNAPSHOTS = 3600
 _FORMATS = (
     ("html", N_("HTML (one self-contained file)"), "*.html"),
     ("pdf", N_("PDF"), "*.pdf"),
@@ -71,22 +66,23 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
     raise ValueError(f"unknown report format {fmt!r}")
 
 
-def report_from_window(
-    window: Any, snapshots: list[Snapshot], *, include_cmdlines: bool = False
-) -> Report:
-    """A report on what ``window`` shows: its static facts and ``snapshots``."""
+def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:
+    """A report on what ``window`` shows: its session's History over the time window of the
+    plots, the processes its session saw, and the static facts it read."""
     from gpuprof.report.build import build_report
 
     state = window.state
-    source = window.source
-    kind = getattr(source, "kind", SourceKind.NVML)
+    session = window.session
+    kind = session.source.kind if session is not None else SourceKind.NVML
     return build_report(
         system=state.system,
         devices=tuple(state.devices[i] for i in sorted(state.devices)),
         topology=state.topology,
-        snapshots=snapshots,
+        history=session.history if session is not None else None,
+        processes=session.processes.rows() if session is not None else (),
+        span=session.report_span() if session is not None else None,
         source_kind=kind,
-        source_label=getattr(source, "label", ""),
+        source_label=session.source.label if session is not None else "",
         include_cmdlines=include_cmdlines,
     )
 
@@ -196,20 +192,9 @@ class ReportDialog(QDialog):
 def add_report_action(main_window: Any) -> QAction:
     """Add File → Export report… (Ctrl+E) to ``main_window``; returns the action.
 
-    From then on the window keeps its last :data:`MAX_SNAPSHOTS` snapshots for the report
-    (``main_window.report_snapshots``); a new source starts a new buffer.
+    The report reads the window's telemetry session (History and its process ledger), so no
+    second buffer of snapshots is kept.
     """
-    buffer: collections.deque[Snapshot] = collections.deque(maxlen=MAX_SNAPSHOTS)
-    main_window.report_snapshots = buffer
-    owner = {"source": main_window.source}
-
-    def on_snapshot(snap: Snapshot) -> None:
-        if main_window.source is not owner["source"]:
-            buffer.clear()
-            owner["source"] = main_window.source
-        buffer.append(snap)
-
-    main_window.snapshot_received.connect(on_snapshot)
     action = QAction(_t("Export &report…"), main_window)
     action.setShortcut(QKeySequence("Ctrl+E"))
     action.setToolTip(
@@ -218,11 +203,8 @@ def add_report_action(main_window: Any) -> QAction:
     action.setStatusTip(action.toolTip())
 
     def open_dialog() -> None:
-        snaps = list(buffer)
-        if main_window.state.latest is not None and not snaps:
-            snaps = [main_window.state.latest]
         dialog = ReportDialog(
-            lambda include: report_from_window(main_window, snaps, include_cmdlines=include),
+            lambda include: report_from_window(main_window, include_cmdlines=include),
             main_window,
         )
         main_window.report_dialog = dialog

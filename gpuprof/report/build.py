@@ -1,6 +1,7 @@
 """Assemble a :class:`~gpuprof.report.model.Report` from what gpuprof already has.
 
-- :func:`build_report` — from static facts plus a list of snapshots (the core of the others).
+- :func:`build_report` — from static facts plus telemetry in a History (the core of the others).
+- :func:`from_telemetry_session` — what a live :class:`TelemetrySession` holds (the app).
 - :func:`from_session` — a recorded session file (:class:`~gpuprof.telemetry.store.SessionStore`).
 - :func:`from_source` — a short live sample of a telemetry source (NVML, or the simulator).
 - :func:`demo_snapshots` — one scripted cycle of the simulator on a stepped clock (SIMULATED).
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gpuprof import __version__
-from gpuprof.diagnose import Finding, diagnose
+from gpuprof.diagnose import Finding, diagnose_series
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text, redact_cmdline
@@ -59,15 +60,20 @@ if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
     from gpuprof.recommend.rank import Recommendation, RecommendationRow
     from gpuprof.recommend.workload import Workload
+    from gpuprof.telemetry.history import History
+    from gpuprof.telemetry.session import ProcessLedger, ProcessSeen, TelemetrySession
     from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = [
     "GPU_METRICS",
     "HOST_METRICS",
     "build_report",
+    "diagnose_history",
+    "history_of",
     "demo_snapshots",
     "from_session",
     "from_source",
+    "from_telemetry_session",
     "load_bench_run",
     "recommend_for",
     "summarize_bench",
@@ -115,6 +121,9 @@ _Y_RANGES = {"pct": (0.0, 100.0)}
 CHART_BUCKETS = 240
 #: Processes listed at most.
 MAX_PROCESSES = 60
+#: Health findings in a report look at the newest this many samples of its window per GPU
+#: (an hour at 1 Hz, what the app's report covered before it read History).
+DIAGNOSE_SAMPLES = 3600
 
 
 # --- versions and machine ------------------------------------------------------------------------
@@ -194,116 +203,56 @@ def _stats(values: np.ndarray) -> tuple[int, float | None, float | None, float |
     return int(finite.size), float(finite.min()), float(finite.mean()), float(finite.max())
 
 
-def _decimate(
-    x: np.ndarray, y: np.ndarray, buckets: int
+def _points(
+    t_s: np.ndarray, values: np.ndarray, t0: float
 ) -> tuple[tuple[float, ...], tuple[float | None, ...]]:
-    """Min and max of each of ``buckets`` equal-count buckets, in time order; NaN → None (gap).
-
-    Up to 4 points per bucket are kept as they are."""
-    n = x.size
-    if n <= 4 * buckets:
-        xs, ys = x, y
-    else:
-        size = -(-n // buckets)
-        padded = np.full(buckets * size, np.nan)
-        padded[:n] = y
-        grid = padded.reshape(buckets, size)
-        finite = np.isfinite(grid)
-        lo = np.argmin(np.where(finite, grid, np.inf), axis=1)
-        hi = np.argmax(np.where(finite, grid, -np.inf), axis=1)
-        base = np.arange(buckets) * size
-        empty = ~finite.any(axis=1)
-        lo = np.where(empty, 0, lo) + base
-        hi = np.where(empty, 0, hi) + base
-        idx = np.unique(np.concatenate([lo, hi]))
-        idx = idx[idx < n]
-        xs, ys = x[idx], y[idx]
+    """A chart series: seconds since ``t0`` and values, NaN → None (a gap)."""
     return (
-        tuple(round(float(v), 3) for v in xs),
-        tuple(None if not math.isfinite(v) else float(v) for v in ys.tolist()),
+        tuple(round(float(t - t0), 3) for t in t_s.tolist()),
+        tuple(None if not math.isfinite(v) else float(v) for v in values.tolist()),
     )
 
 
-def _gpu_matrix(snaps: Sequence[Snapshot], gpu: int, field: str) -> np.ndarray:
-    out = np.full(len(snaps), np.nan)
-    for k, snap in enumerate(snaps):
-        for g in snap.gpus:
-            if g.index == gpu:
-                v = None if g.lost else getattr(g, field)
-                if v is not None:
-                    out[k] = float(v)
-                break
-    return out
+def _reasons_of(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(clean_text(r, 80) for r in names if r != "gpu_idle")
 
 
-def _throttle_events(snaps: Sequence[Snapshot], gpu: int) -> list[ThrottleEvent]:
-    events: list[ThrottleEvent] = []
-    start: float | None = None
-    reasons: dict[str, None] = {}
+def _processes(seen: Iterable[ProcessSeen], include_cmdlines: bool) -> tuple[ProcessRow, ...]:
+    rows = [
+        ProcessRow(
+            pid=r.sample.pid,
+            gpu_index=r.sample.gpu_index,
+            name=clean_text(r.sample.name or "", 200),
+            user=_opt_clean(r.sample.user, 100),
+            kind=clean_text(r.sample.kind, 40),
+            gpu_mem_max_bytes=r.gpu_mem_max_bytes,
+            cmdline=redact_cmdline(r.sample.cmdline, keep=include_cmdlines),
+        )
+        for r in seen
+    ]
+    rows.sort(key=lambda r: (r.gpu_index, -(r.gpu_mem_max_bytes or 0), r.pid))
+    return tuple(rows[:MAX_PROCESSES])
 
-    def close(end: float) -> None:
-        nonlocal start, reasons
-        if start is not None:
-            events.append(ThrottleEvent(gpu, start, end, max(0.0, end - start), tuple(reasons)))
-        start, reasons = None, {}
 
-    last_t: float | None = None
+def history_of(snapshots: Sequence[Snapshot]) -> tuple[History, ProcessLedger]:
+    """A History holding every one of ``snapshots`` (a recording) and its process ledger."""
+    from gpuprof.telemetry.history import History
+    from gpuprof.telemetry.session import ProcessLedger
+
+    snaps = sorted(snapshots, key=lambda s: s.time_s)
+    history = History(capacity=max(2, len(snaps)))
+    ledger = ProcessLedger()
     for snap in snaps:
-        g = next((s for s in snap.gpus if s.index == gpu), None)
-        names = _reasons_of(g) if g is not None else ()
-        if names:
-            if start is None:
-                start = snap.time_s
-            for name in names:
-                reasons[name] = None
-        else:
-            close(snap.time_s)
-        last_t = snap.time_s
-    if last_t is not None:
-        close(last_t)
-    return events
-
-
-def _reasons_of(g: GpuSample) -> tuple[str, ...]:
-    if g.lost:
-        return ()
-    if g.throttle_reasons:
-        return tuple(clean_text(r, 80) for r in g.throttle_reasons)
-    if g.throttle_mask and g.throttle_mask & ~0x1:
-        return (f"mask 0x{g.throttle_mask:x}",)
-    return ()
-
-
-def _processes(snaps: Sequence[Snapshot], include_cmdlines: bool) -> tuple[ProcessRow, ...]:
-    rows: dict[tuple[int, int], ProcessRow] = {}
-    for snap in snaps:
-        for p in snap.processes:
-            key = (p.pid, p.gpu_index)
-            old = rows.get(key)
-            mem = p.gpu_mem_bytes
-            if old is not None:
-                if old.gpu_mem_max_bytes is not None and (
-                    mem is None or mem < old.gpu_mem_max_bytes
-                ):
-                    mem = old.gpu_mem_max_bytes
-                rows[key] = dataclasses.replace(old, gpu_mem_max_bytes=mem)
-                continue
-            rows[key] = ProcessRow(
-                pid=p.pid,
-                gpu_index=p.gpu_index,
-                name=clean_text(p.name or "", 200),
-                user=_opt_clean(p.user, 100),
-                kind=clean_text(p.kind, 40),
-                gpu_mem_max_bytes=mem,
-                cmdline=redact_cmdline(p.cmdline, keep=include_cmdlines),
-            )
-    ordered = sorted(rows.values(), key=lambda r: (r.gpu_index, -(r.gpu_mem_max_bytes or 0), r.pid))
-    return tuple(ordered[:MAX_PROCESSES])
+        history.append(snap)
+        ledger.add(snap)
+    return history, ledger
 
 
 def summarize_telemetry(
-    snaps: Sequence[Snapshot],
+    history: History,
     *,
+    processes: Iterable[ProcessSeen] = (),
+    span: tuple[float, float] | None = None,
     source_kind: SourceKind,
     source_label: str,
     gpu_indices: Iterable[int] = (),
@@ -311,33 +260,35 @@ def summarize_telemetry(
     session_path: str | None = None,
     buckets: int = CHART_BUCKETS,
 ) -> TelemetrySummary:
-    """Min/mean/max per metric and GPU, charts, throttle episodes and processes of ``snaps``."""
-    if not snaps:
+    """Min/mean/max per metric and GPU, charts, throttle episodes and processes of the samples
+    History keeps in ``span`` (Unix s; default: all of them).
+
+    Reads History's rings (its min/max levels for the charts), never a list of snapshots.
+    """
+    rng = history.time_range()
+    if rng is None:
         raise InputError(tr("no telemetry samples to report on"))
-    snaps = sorted(snaps, key=lambda s: s.time_s)
-    t0 = snaps[0].time_s
-    times = np.array([s.time_s - t0 for s in snaps])
-    gpus = sorted(set(gpu_indices) | {g.index for s in snaps for g in s.gpus})
+    t0, t1 = span if span is not None else rng
+    host_fields = [f for f, _, _ in HOST_METRICS]
+    host_t, host_values = history.host_block(host_fields, t0, t1)
+    if host_t.size == 0:
+        raise InputError(tr("no telemetry samples to report on"))
+    t0, t1 = float(host_t[0]), float(host_t[-1])
+    gpus = sorted(set(gpu_indices) | set(history.gpu_indices))
+    gpu_fields = [f for f, _, _ in GPU_METRICS]
     stats: list[MetricStat] = []
     series: dict[str, list[ChartSeries]] = {k: [] for k in _GPU_CHARTS}
-    for field, label, unit in GPU_METRICS:
+    raw = {gpu: history.gpu_block(gpu, gpu_fields, t0, t1)[1] for gpu in gpus}
+    for fi, (field, label, unit) in enumerate(GPU_METRICS):
         for gpu in gpus:
-            values = _gpu_matrix(snaps, gpu, field)
+            values = raw[gpu][fi] if raw[gpu].shape[1] else np.empty(0)
             count, lo, mean, hi = _stats(values)
             stats.append(MetricStat(field, label, unit, gpu, count, lo, mean, hi))
             if field in series and count:
-                xs, ys = _decimate(times, values, buckets)
-                series[field].append(ChartSeries(tr("GPU {i}", i=gpu), xs, ys))
-    host_values: dict[str, np.ndarray] = {}
-    for field, label, unit in HOST_METRICS:
-        values = np.array(
-            [
-                np.nan if getattr(s.host, field) is None else float(getattr(s.host, field))
-                for s in snaps
-            ]
-        )
-        host_values[field] = values
-        count, lo, mean, hi = _stats(values)
+                xs, ys = history.gpu_series(gpu, field, t0, t1, max_points=2 * buckets)
+                series[field].append(ChartSeries(tr("GPU {i}", i=gpu), *_points(xs, ys, t0)))
+    for hi_, (field, label, unit) in enumerate(HOST_METRICS):
+        count, lo, mean, hi = _stats(host_values[hi_])
         stats.append(MetricStat(field, label, unit, None, count, lo, mean, hi))
     charts: list[Chart] = []
     labels = {f: (lbl, unit) for f, lbl, unit in GPU_METRICS}
@@ -360,17 +311,16 @@ def summarize_telemetry(
             )
         )
     host_series = []
-    for field, label in (("cpu_pct", tr("CPU")),):
-        values = host_values[field]
-        if np.isfinite(values).any():
-            xs, ys = _decimate(times, values, buckets)
-            host_series.append(ChartSeries(label, xs, ys))
-    mem_total = next((s.host.mem_total_bytes for s in snaps if s.host.mem_total_bytes), None)
+    xs, cpu = history.host_series("cpu_pct", t0, t1, max_points=2 * buckets)
+    if np.isfinite(cpu).any():
+        host_series.append(ChartSeries(tr("CPU"), *_points(xs, cpu, t0)))
+    latest = history.latest()
+    mem_total = latest.host.mem_total_bytes if latest is not None else None
     if mem_total:
-        values = 100.0 * host_values["mem_used_bytes"] / float(mem_total)
-        if np.isfinite(values).any():
-            xs, ys = _decimate(times, values, buckets)
-            host_series.append(ChartSeries(tr("RAM"), xs, ys))
+        xs, used = history.host_series("mem_used_bytes", t0, t1, max_points=2 * buckets)
+        ram = 100.0 * used / float(mem_total)
+        if np.isfinite(ram).any():
+            host_series.append(ChartSeries(tr("RAM"), *_points(xs, ram, t0)))
     if host_series:
         charts.append(
             Chart(
@@ -385,19 +335,59 @@ def summarize_telemetry(
                 t0_s=t0,
             )
         )
-    events = [e for gpu in gpus for e in _throttle_events(snaps, gpu)]
+    events = []
+    for gpu in gpus:
+        for start, end, names in history.throttle_intervals(gpu, t0, t1):
+            reasons = _reasons_of(names)
+            if reasons:
+                events.append(ThrottleEvent(gpu, start, end, max(0.0, end - start), reasons))
     events.sort(key=lambda e: (e.start_s, e.gpu_index))
     return TelemetrySummary(
         source_kind=source_kind,
         source_label=clean_text(source_label, 300),
-        start_s=snaps[0].time_s,
-        end_s=snaps[-1].time_s,
-        sample_count=len(snaps),
+        start_s=t0,
+        end_s=t1,
+        sample_count=int(host_t.size),
         stats=tuple(stats),
         charts=tuple(charts),
         throttle_events=tuple(events),
-        processes=_processes(snaps, include_cmdlines),
+        processes=_processes(
+            (p for p in processes if p.last_s >= t0 and p.first_s <= t1), include_cmdlines
+        ),
         session_path=_opt_clean(session_path, 1000),
+    )
+
+
+def diagnose_history(
+    devices: Sequence[DeviceInfo],
+    history: History,
+    processes: Sequence[ProcessSeen],
+    span: tuple[float, float] | None = None,
+    *,
+    torch_cuda_version: str | None = None,
+    system: SystemInfo | None = None,
+    last: int = DIAGNOSE_SAMPLES,
+) -> list[Finding]:
+    """Health findings over the newest ``last`` samples of ``span``, read from History.
+
+    A GPU "runs a job" at a sample when the ledger saw a process on it then; ECC counters come
+    from the newest snapshot (History keeps only numbers).
+    """
+    t0, t1 = span if span is not None else (None, None)
+    latest = history.latest()
+    ecc = {g.index: g.ecc for g in latest.gpus} if latest is not None else {}
+    series: dict[int, list[GpuSample]] = {}
+    jobs: dict[int, list[bool]] = {}
+    for device in devices:
+        rows = history.gpu_samples(device.index, t0, t1, last=last)
+        on_gpu = [(p.first_s, p.last_s) for p in processes if p.sample.gpu_index == device.index]
+        samples = [g for _, g in rows]
+        if samples and ecc.get(device.index) is not None:
+            samples[-1] = dataclasses.replace(samples[-1], ecc=ecc[device.index])
+        series[device.index] = samples
+        jobs[device.index] = [any(a <= t <= b for a, b in on_gpu) for t, _ in rows]
+    return diagnose_series(
+        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system
     )
 
 
@@ -656,6 +646,9 @@ def build_report(
     devices: Sequence[DeviceInfo],
     topology: Topology | None = None,
     snapshots: Sequence[Snapshot] = (),
+    history: History | None = None,
+    processes: Sequence[ProcessSeen] = (),
+    span: tuple[float, float] | None = None,
     source_kind: SourceKind = SourceKind.NVML,
     source_label: str = "",
     session_path: str | None = None,
@@ -666,23 +659,41 @@ def build_report(
     title: str | None = None,
 ) -> Report:
     """The report for a machine: static facts, a telemetry window, health findings, and
-    optionally a benchmark run and a recommendation."""
-    snaps = sorted(snapshots, key=lambda s: s.time_s)
-    simulated = source_kind is SourceKind.SIMULATED or any(s.simulated for s in snaps)
+    optionally a benchmark run and a recommendation.
+
+    The telemetry comes from ``history`` (a session's, with its ``processes`` ledger and the
+    ``span`` to cover) or from ``snapshots`` (put into a History of their own).
+    """
+    if history is None and snapshots:
+        history, ledger = history_of(snapshots)
+        processes = ledger.rows()
+    has_data = history is not None and history.time_range() is not None
+    latest = history.latest() if history is not None else None
+    simulated = source_kind is SourceKind.SIMULATED or (latest is not None and latest.simulated)
     telemetry = None
-    if snaps:
+    findings: list[Finding] = []
+    if has_data:
+        assert history is not None
         telemetry = summarize_telemetry(
-            snaps,
+            history,
+            processes=processes,
+            span=span,
             source_kind=SourceKind.SIMULATED if simulated else source_kind,
             source_label=source_label,
             gpu_indices=[d.index for d in devices],
             include_cmdlines=include_cmdlines,
             session_path=session_path,
         )
-    _, torch_cuda = torch_versions()
-    findings: list[Finding] = []
-    if devices and snaps:
-        findings = diagnose(devices, snaps, torch_cuda_version=torch_cuda, system=system)
+        if devices:
+            _, torch_cuda = torch_versions()
+            findings = diagnose_history(
+                devices,
+                history,
+                processes,
+                (telemetry.start_s, telemetry.end_s),
+                torch_cuda_version=torch_cuda,
+                system=system,
+            )
     host = machine(system)
     notes = []
     if simulated:
@@ -741,19 +752,43 @@ def from_source(
     **kwargs: Any,
 ) -> Report:
     """A report on ``snapshots`` (if given) or on a live sample of ``source`` taken every
-    ``interval_s`` for ``duration_s`` seconds."""
-    snaps = list(snapshots)
-    if not snaps:
-        count = max(2, round(duration_s / interval_s) + 1)
+    ``interval_s`` for ``duration_s`` seconds through a telemetry session (the source stays
+    open: it is the caller's)."""
+    if snapshots:
+        return build_report(
+            system=source.system_info(),
+            devices=source.devices(),
+            topology=source.topology(),
+            snapshots=snapshots,
+            source_kind=source.kind,
+            source_label=source.label,
+            **kwargs,
+        )
+    from gpuprof.telemetry.session import TelemetrySession
+
+    count = max(2, round(duration_s / interval_s) + 1)
+    session = TelemetrySession(source, interval_s=interval_s, history_capacity=count)
+    try:
         for k in range(count):
             if k:
                 sleep(interval_s)
-            snaps.append(source.poll())
+            session.poll_once()
+        return from_telemetry_session(session, **kwargs)
+    finally:
+        session.close(close_source=False)
+
+
+def from_telemetry_session(session: TelemetrySession, **kwargs: Any) -> Report:
+    """A report on what a live session holds: its History over :meth:`report_span` (the app's
+    time window), its process ledger, and its source's static facts."""
+    source = session.source
     return build_report(
         system=source.system_info(),
         devices=source.devices(),
         topology=source.topology(),
-        snapshots=snaps,
+        history=session.history,
+        processes=session.processes.rows(),
+        span=session.report_span(),
         source_kind=source.kind,
         source_label=source.label,
         **kwargs,

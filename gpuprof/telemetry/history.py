@@ -44,6 +44,13 @@ _ABSENT, _PRESENT, _LOST = 0, 1, 2
 
 FloatArray = np.ndarray
 
+#: GPU fields declared as integers: rebuilt samples give them back as ints.
+_INT_GPU_FIELDS = frozenset(
+    name
+    for name in GPU_NUMERIC_FIELDS
+    if str(GpuSample.__annotations__.get(name, "")).startswith("int")
+)
+
 
 @dataclass(frozen=True, eq=False)
 class Block:
@@ -437,6 +444,52 @@ class History:
                     end = float(times[b - 1])
                 out.append((float(times[a]), end, tuple(names)))
             return out
+
+    def gpu_samples(
+        self,
+        gpu_index: int,
+        t0: float | None = None,
+        t1: float | None = None,
+        *,
+        last: int | None = None,
+    ) -> list[tuple[float, GpuSample]]:
+        """The kept samples of one GPU in ``[t0, t1]`` rebuilt as ``(time_s, GpuSample)``.
+
+        Numeric fields, throttle reason names and ``lost`` come back (processes, ECC and other
+        non-numeric fields do not); samples where the GPU was absent are skipped; at most the
+        ``last`` newest. For checks that read samples (health findings on a report's window).
+        """
+        with self._lock:
+            ch = self._gpus.get(gpu_index)
+            if ch is None or not self._n:
+                return []
+            s0, s1 = self._seq_window(t0, t1)
+            if last is not None:
+                s0 = max(s0, s1 - int(last))
+            if s1 <= s0:
+                return []
+            idx = self._ring_indices(s0, s1)
+            times = self._times[idx]
+            values = ch.values[:, idx]
+            states = self._state[gpu_index][idx]
+            codes = self._reason[gpu_index][idx]
+            reason_sets = list(self._reason_sets)
+        ints = _INT_GPU_FIELDS
+        out: list[tuple[float, GpuSample]] = []
+        for k in np.flatnonzero(states != _ABSENT).tolist():
+            kwargs: dict[str, object] = {}
+            for fi, name in enumerate(self.gpu_fields):
+                v = float(values[fi, k])
+                if math.isfinite(v):
+                    kwargs[name] = round(v) if name in ints else v
+            sample = GpuSample(
+                index=gpu_index,
+                lost=bool(states[k] == _LOST),
+                throttle_reasons=reason_sets[int(codes[k])],
+                **kwargs,  # type: ignore[arg-type]
+            )
+            out.append((float(times[k]), sample))
+        return out
 
     # -- internals -------------------------------------------------------------------------
 
