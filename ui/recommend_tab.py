@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -18,7 +17,7 @@ from gpuprof.catalog.instances import Catalog
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
 from gpuprof.recommend.workload import Workload
-from gpuprof.units import NA, fmt_bytes, fmt_count, fmt_hours, fmt_pct, fmt_usd
+from gpuprof.units import fmt_count
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from . import recommend_details
 from .recommend_model import ROW_ROLE, RecommendModel, RecommendProxy, column
 from .recommend_plot import CostTimeScatter
 from .theme import Theme
@@ -90,10 +90,6 @@ def _parse_hours(text: str) -> float | None:
 
 def _fmt_count(value: float | None) -> str:
     return "" if value is None else fmt_count(value, digits=7)
-
-
-def _money(value: float | None) -> str:
-    return fmt_usd(value, digits=0 if value is not None and value >= 100 else 2)
 
 
 def _fmt_deadline(hours: float | None) -> str:
@@ -799,7 +795,7 @@ class RecommendTab(QWidget):
                     column(key), min(self.table.columnWidth(column(key)), most)
                 )
             self._sized = True
-        self.summary.setText(self._summary_text(rec))
+        self.summary.setText(recommend_details.summary_text(rec))
         if rec.warnings:
             self.notes.setText("\n".join("⚠ " + w for w in rec.warnings))
             self.notes.show()
@@ -818,27 +814,6 @@ class RecommendTab(QWidget):
             self.select_source_row(target)
         else:
             self.details.setPlainText(self.tr("No instance in the catalog matches the filters."))
-
-    def _summary_text(self, rec: Recommendation) -> str:
-        dates = sorted({r.instance.as_of for r in rec.rows if r.instance.as_of})
-        as_of = (dates[0] if len(dates) == 1 else f"{dates[0]} … {dates[-1]}") if dates else NA
-        objective = {
-            "cheapest": self.tr("cheapest that meets the deadline"),
-            "fastest": self.tr("fastest within the budget"),
-        }.get(rec.objective, rec.objective)
-        front = sum(1 for *_, on_front in rec.scatter if on_front)
-        text = self.tr(
-            "%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5"
-        )
-        for i, value in enumerate(
-            (str(rec.viable), str(rec.candidates), objective, str(front), as_of), start=1
-        ):
-            text = text.replace(f"%{i}", value)
-        if len(rec.rows) < rec.candidates:
-            text += " · " + self.tr("the table shows the first %1").replace(
-                "%1", str(len(rec.rows))
-            )
-        return text
 
     # ------------------------------------------------------------------------------------------
     # selection and details
@@ -876,107 +851,7 @@ class RecommendTab(QWidget):
 
     def details_html(self, r: RecommendationRow) -> str:
         """The reasoning of ``r`` as HTML; every text from the catalog or the core is escaped."""
-        rec = self.recommendation
-        e = html.escape
-        inst = r.instance
-        as_of = inst.as_of or self.tr("unknown date")
-        parts: list[str] = []
-        title = r.label if inst.provider != "local" else self.tr("This machine")
-        rank = f"#{r.rank} " if r.rank else ""
-        star = " ★" if r.pareto else ""
-        parts.append(f"<h3>{e(rank + title + star)}</h3>")
-        facts = [
-            self.tr("GPUs: %1").replace(
-                "%1",
-                f"{r.gpus_total:g}× {inst.gpu_model}"
-                + (f" ({r.nodes} × {inst.gpu_count:g})" if r.nodes > 1 else ""),
-            ),
-            self.tr("Region: %1").replace("%1", inst.region or NA),
-            self.tr("Memory per GPU: needs %1 of %2 — %3")
-            .replace("%1", fmt_bytes(r.mem_need_per_gpu_bytes))
-            .replace("%2", fmt_bytes(r.mem_per_gpu_bytes))
-            .replace("%3", self.tr("fits") if r.fits else self.tr("does not fit")),
-            self.tr("Time: %1").replace("%1", fmt_hours(r.hours)),
-        ]
-        if r.efficiency is not None:
-            facts.append(
-                self.tr("Efficiency: %1 = base %2 × scaling %3 (%4)")
-                .replace("%1", fmt_pct(r.efficiency * 100))
-                .replace("%2", fmt_pct(r.efficiency_base * 100))
-                .replace("%3", fmt_pct(r.scaling_efficiency * 100))
-                .replace(
-                    "%4",
-                    self.tr("measured here") if r.efficiency_measured else self.tr("published"),
-                )
-            )
-        if r.speedup_vs_local is not None and self.comparing():
-            facts.append(
-                self.tr("vs this machine: %1× faster").replace("%1", f"{r.speedup_vs_local:.3g}")
-            )
-        parts.append("<p>" + "<br>".join(e(f) for f in facts) + "</p>")
-        heads = {
-            "Why": self.tr("Why"),
-            "Warnings": self.tr("Warnings"),
-            "Prices": self.tr("Prices"),
-            "Efficiency source": self.tr("Efficiency source"),
-            "For this workload": self.tr("For this workload"),
-            "Formulas used": self.tr("Formulas used"),
-        }
-        if r.reasons:
-            parts.append(
-                f"<h4>{e(heads['Why'])}</h4><ul>"
-                + "".join(f"<li>{e(t)}</li>" for t in r.reasons)
-                + "</ul>"
-            )
-        if r.warnings:
-            parts.append(
-                f"<h4>{e(heads['Warnings'])}</h4><ul style='color:#a35c00'>"
-                + "".join(f"<li>{e(t)}</li>" for t in r.warnings)
-                + "</ul>"
-            )
-        if inst.provider != "local":
-            rows = []
-            for label, per_hour, job in (
-                (self.tr("On-demand"), inst.price_ondemand_usd_hr, r.cost_ondemand_usd),
-                (self.tr("Spot"), inst.price_spot_usd_hr, r.cost_spot_usd),
-                (self.tr("Reserved 1y"), inst.price_reserved_1y_usd_hr, r.cost_reserved_1y_usd),
-                (self.tr("Reserved 3y"), inst.price_reserved_3y_usd_hr, r.cost_reserved_3y_usd),
-            ):
-                if per_hour is None:
-                    continue
-                rows.append(
-                    self.tr("%1: %2/h per node (as of %3) → job %4")
-                    .replace("%1", label)
-                    .replace("%2", fmt_usd(per_hour))
-                    .replace("%3", as_of)
-                    .replace("%4", _money(job))
-                )
-            if r.usd_per_pflop_hour is not None:
-                rows.append(
-                    self.tr("%1 per achieved PFLOP-hour").replace(
-                        "%1", fmt_usd(r.usd_per_pflop_hour)
-                    )
-                )
-            rows.append(self.tr("Price source: %1").replace("%1", inst.source or NA))
-            parts.append(
-                f"<h4>{e(heads['Prices'])}</h4><ul>"
-                + "".join(f"<li>{e(t)}</li>" for t in rows)
-                + "</ul>"
-            )
-        parts.append(f"<h4>{e(heads['Efficiency source'])}</h4><p>{e(r.efficiency_source)}</p>")
-        if rec is not None and rec.warnings:
-            parts.append(
-                f"<h4>{e(heads['For this workload'])}</h4><ul style='color:#a35c00'>"
-                + "".join(f"<li>{e(t)}</li>" for t in rec.warnings)
-                + "</ul>"
-            )
-        if rec is not None:
-            parts.append(
-                f"<h4>{e(heads['Formulas used'])}</h4><ul>"
-                + "".join(f"<li><code>{e(t)}</code></li>" for t in rec.formulas)
-                + "</ul>"
-            )
-        return "\n".join(parts)
+        return recommend_details.details_html(r, self.recommendation, self.comparing())
 
     # ------------------------------------------------------------------------------------------
     # settings

@@ -1,0 +1,144 @@
+"""The Recommend tab's texts: the summary line above the table and the reasoning of one row.
+
+Every text that came from the catalog or the core is escaped before it reaches the HTML.
+"""
+
+from __future__ import annotations
+
+import html
+
+from gpuprof.recommend.rank import Recommendation, RecommendationRow
+from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
+from PySide6.QtCore import QCoreApplication
+
+__all__ = ["details_html", "money", "summary_text"]
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("RecommendTab", text)
+
+
+def money(value: float | None) -> str:
+    """USD, whole dollars from $100 up."""
+    return fmt_usd(value, digits=0 if value is not None and value >= 100 else 2)
+
+
+def summary_text(rec: Recommendation) -> str:
+    """The line above the table: how many fit, the objective, the Pareto front, price dates."""
+    dates = sorted({r.instance.as_of for r in rec.rows if r.instance.as_of})
+    as_of = (dates[0] if len(dates) == 1 else f"{dates[0]} … {dates[-1]}") if dates else NA
+    objective = {
+        "cheapest": _t("cheapest that meets the deadline"),
+        "fastest": _t("fastest within the budget"),
+    }.get(rec.objective, rec.objective)
+    front = sum(1 for *_, on_front in rec.scatter if on_front)
+    text = _t(
+        "%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5"
+    )
+    for i, value in enumerate(
+        (str(rec.viable), str(rec.candidates), objective, str(front), as_of), start=1
+    ):
+        text = text.replace(f"%{i}", value)
+    if len(rec.rows) < rec.candidates:
+        text += " · " + _t("the table shows the first %1").replace("%1", str(len(rec.rows)))
+    return text
+
+
+def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bool) -> str:
+    """The reasoning of ``r`` as HTML; every text from the catalog or the core is escaped."""
+    e = html.escape
+    inst = r.instance
+    as_of = inst.as_of or _t("unknown date")
+    parts: list[str] = []
+    title = r.label if inst.provider != "local" else _t("This machine")
+    rank = f"#{r.rank} " if r.rank else ""
+    star = " ★" if r.pareto else ""
+    parts.append(f"<h3>{e(rank + title + star)}</h3>")
+    facts = [
+        _t("GPUs: %1").replace(
+            "%1",
+            f"{r.gpus_total:g}× {inst.gpu_model}"
+            + (f" ({r.nodes} × {inst.gpu_count:g})" if r.nodes > 1 else ""),
+        ),
+        _t("Region: %1").replace("%1", inst.region or NA),
+        _t("Memory per GPU: needs %1 of %2 — %3")
+        .replace("%1", fmt_bytes(r.mem_need_per_gpu_bytes))
+        .replace("%2", fmt_bytes(r.mem_per_gpu_bytes))
+        .replace("%3", _t("fits") if r.fits else _t("does not fit")),
+        _t("Time: %1").replace("%1", fmt_hours(r.hours)),
+    ]
+    if r.efficiency is not None:
+        facts.append(
+            _t("Efficiency: %1 = base %2 × scaling %3 (%4)")
+            .replace("%1", fmt_pct(r.efficiency * 100))
+            .replace("%2", fmt_pct(r.efficiency_base * 100))
+            .replace("%3", fmt_pct(r.scaling_efficiency * 100))
+            .replace(
+                "%4",
+                _t("measured here") if r.efficiency_measured else _t("published"),
+            )
+        )
+    if r.speedup_vs_local is not None and comparing:
+        facts.append(_t("vs this machine: %1× faster").replace("%1", f"{r.speedup_vs_local:.3g}"))
+    parts.append("<p>" + "<br>".join(e(f) for f in facts) + "</p>")
+    heads = {
+        "Why": _t("Why"),
+        "Warnings": _t("Warnings"),
+        "Prices": _t("Prices"),
+        "Efficiency source": _t("Efficiency source"),
+        "For this workload": _t("For this workload"),
+        "Formulas used": _t("Formulas used"),
+    }
+    if r.reasons:
+        parts.append(
+            f"<h4>{e(heads['Why'])}</h4><ul>"
+            + "".join(f"<li>{e(t)}</li>" for t in r.reasons)
+            + "</ul>"
+        )
+    if r.warnings:
+        parts.append(
+            f"<h4>{e(heads['Warnings'])}</h4><ul style='color:#a35c00'>"
+            + "".join(f"<li>{e(t)}</li>" for t in r.warnings)
+            + "</ul>"
+        )
+    if inst.provider != "local":
+        rows = []
+        for label, per_hour, job in (
+            (_t("On-demand"), inst.price_ondemand_usd_hr, r.cost_ondemand_usd),
+            (_t("Spot"), inst.price_spot_usd_hr, r.cost_spot_usd),
+            (_t("Reserved 1y"), inst.price_reserved_1y_usd_hr, r.cost_reserved_1y_usd),
+            (_t("Reserved 3y"), inst.price_reserved_3y_usd_hr, r.cost_reserved_3y_usd),
+        ):
+            if per_hour is None:
+                continue
+            rows.append(
+                _t("%1: %2/h per node (as of %3) → job %4")
+                .replace("%1", label)
+                .replace("%2", fmt_usd(per_hour))
+                .replace("%3", as_of)
+                .replace("%4", money(job))
+            )
+        if r.usd_per_pflop_hour is not None:
+            rows.append(
+                _t("%1 per achieved PFLOP-hour").replace("%1", fmt_usd(r.usd_per_pflop_hour))
+            )
+        rows.append(_t("Price source: %1").replace("%1", inst.source or NA))
+        parts.append(
+            f"<h4>{e(heads['Prices'])}</h4><ul>"
+            + "".join(f"<li>{e(t)}</li>" for t in rows)
+            + "</ul>"
+        )
+    parts.append(f"<h4>{e(heads['Efficiency source'])}</h4><p>{e(r.efficiency_source)}</p>")
+    if rec is not None and rec.warnings:
+        parts.append(
+            f"<h4>{e(heads['For this workload'])}</h4><ul style='color:#a35c00'>"
+            + "".join(f"<li>{e(t)}</li>" for t in rec.warnings)
+            + "</ul>"
+        )
+    if rec is not None:
+        parts.append(
+            f"<h4>{e(heads['Formulas used'])}</h4><ul>"
+            + "".join(f"<li><code>{e(t)}</code></li>" for t in rec.formulas)
+            + "</ul>"
+        )
+    return "\n".join(parts)
