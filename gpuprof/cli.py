@@ -113,6 +113,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _configure_logging(debug: bool) -> None:
+    """Warnings and errors of every module (core and app) go to stderr; ``--debug`` (or
+    ``GPUPROF_DEBUG=1``) shows everything down to DEBUG, with the module that logged it."""
+    import logging
+
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        if debug
+        else "gpuprof: %(message)s",
+        stream=sys.stderr,
+    )
+    if debug:
+        # Third-party chatter (PIL, matplotlib-style font scans) stays at INFO.
+        for noisy in ("PIL", "asyncio"):
+            logging.getLogger(noisy).setLevel(logging.INFO)
+
+
+def _register_front_ends() -> None:
+    """The entry point wires the Qt front end into the core: the PDF renderer and the app's
+    PNG screenshots (the core itself never imports ``gpuprof.ui``)."""
+    from gpuprof.report import render
+
+    def qt_pdf() -> render.Renderer:
+        from gpuprof.ui.report_pdf import pdf_renderer
+
+        made: render.Renderer = pdf_renderer()
+        return made
+
+    def screenshot(args: argparse.Namespace) -> int:
+        return _run_gui(args)
+
+    render.register("pdf", qt_pdf)
+    render.set_app_screenshot(screenshot)
+
+
 def _run_gui(args: argparse.Namespace) -> int:
     try:
         from gpuprof.ui.app import run_app
@@ -147,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = args.debug or bool(os.environ.get("GPUPROF_DEBUG"))
+    _configure_logging(debug)
+    _register_front_ends()
     try:
         if args.command is None:
             return _run_gui(args)

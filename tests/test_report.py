@@ -475,3 +475,27 @@ def test_broken_session_file_is_input_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.gpuprof"
     bad.write_bytes(b"not a database at all" * 100)
     assert main(["report", "--session", str(bad), "--out", str(tmp_path / "r.html")]) == 2
+
+
+def test_the_pdf_renderer_is_injected_and_the_core_never_imports_qt() -> None:
+    """Only HTML and JSON are the core's; PDF comes from the front end (DESIGN.md)."""
+    code = (
+        "import sys\n"
+        "from gpuprof.errors import InputError\n"
+        "from gpuprof.report import render\n"
+        "print(','.join(render.formats()))\n"
+        "try:\n"
+        "    render.renderer('pdf')\n"
+        "except InputError as e:\n"
+        "    print('refused:', e)\n"
+        "assert not [m for m in sys.modules if m.startswith(('gpuprof.ui', 'PySide6'))]\n"
+        "from gpuprof.cli import _register_front_ends\n"
+        "_register_front_ends()\n"
+        "print(render.renderer('pdf').extension)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "html,json"
+    assert lines[1].startswith("refused: PDF needs the desktop app's Qt")
+    assert lines[2] == ".pdf"

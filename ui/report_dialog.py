@@ -50,20 +50,12 @@ def _t(text: str) -> str:
 
 
 def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -> Path:
-    """Write ``report`` as ``fmt`` (html, pdf, json)."""
-    if fmt == "html":
-        from gpuprof.report.html import write_html
+    """Write ``report`` as ``fmt`` (html, pdf, json) through the renderer registry."""
+    from gpuprof.report.render import renderer
 
-        return write_html(report, path)
-    if fmt == "json":
-        from gpuprof.report.json import write_json
+    from . import report_pdf  # noqa: F401  (registers the Qt PDF renderer)
 
-        return write_json(report, path)
-    if fmt == "pdf":
-        from .report_pdf import write_pdf
-
-        return write_pdf(report, path, paper)
-    raise ValueError(f"unknown report format {fmt!r}")
+    return renderer(fmt).write(report, path, paper=paper)
 
 
 def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:

@@ -6,7 +6,8 @@ template out (its ``qt`` flavor: tables and simple CSS, ``page-break-before`` ho
 paginates it onto the page size; the charts are the same SVGs as in the HTML, rasterized here
 with QSvgRenderer at print resolution and handed to the document as image resources. Headless
 use (``gpuprof report --out x.pdf``) needs no display: a QGuiApplication on the offscreen
-platform is enough. The CLI imports this module lazily, only for ``.pdf``.
+platform is enough. It registers itself in :mod:`gpuprof.report.render`; the CLI entry point
+registers it lazily, so this module is imported only for ``.pdf``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.report.html import CHART_SIZE, iter_charts, render_html
 from gpuprof.report.model import Report
+from gpuprof.report.render import Renderer, register
 from gpuprof.report.svg import render_svg
 from PySide6.QtCore import QByteArray, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import (
@@ -118,3 +120,15 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     if not out.is_file() or out.stat().st_size == 0:
         raise InputError(tr("could not write PDF {p}", p=out))
     return out
+
+
+def pdf_renderer() -> Renderer:
+    """The PDF renderer for :mod:`gpuprof.report.render` (paper: ``a4`` or ``letter``)."""
+
+    def write(report: Report, path: str | Path, *, paper: str = "a4", **_options: Any) -> Path:
+        return write_pdf(report, path, paper)
+
+    return Renderer("pdf", ".pdf", True, write)
+
+
+register("pdf", pdf_renderer)

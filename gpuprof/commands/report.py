@@ -182,26 +182,9 @@ def _run(args: argparse.Namespace) -> int:
     if fmt == "png":
         return _png(args, out)
     report = build_from_args(args)
-    if fmt == "html":
-        from gpuprof.report.html import write_html
+    from gpuprof.report.render import renderer
 
-        write_html(report, out)
-    elif fmt == "json":
-        from gpuprof.report.json import write_json
-
-        write_json(report, out)
-    else:
-        try:
-            from gpuprof.ui.report_pdf import write_pdf
-        except ImportError as exc:
-            raise InputError(
-                tr(
-                    "PDF needs the desktop app's Qt (PySide6), which this build lacks: {e}; "
-                    "write .html and print it to PDF instead",
-                    e=exc,
-                )
-            ) from None
-        write_pdf(report, out, args.paper)
+    renderer(fmt).write(report, out, paper=args.paper)
     note = tr(" (SIMULATED data)") if report.simulated else ""
     print(tr("wrote {p}{n}", p=out, n=note), file=sys.stderr)
     return 0
@@ -212,12 +195,9 @@ def _png(args: argparse.Namespace, out: Path) -> int:
         raise InputError(
             tr(".png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json")
         )
-    try:
-        from gpuprof.ui.app import run_app
-    except ImportError as exc:
-        raise InputError(
-            tr("PNG screenshots need the desktop app, which this build lacks: {e}", e=exc)
-        ) from None
+    from gpuprof.report.render import app_screenshot
+
+    take = app_screenshot()
     ns = argparse.Namespace(
         screenshot=str(out),
         demo=args.demo,
@@ -228,4 +208,4 @@ def _png(args: argparse.Namespace, out: Path) -> int:
         interval=None,
     )
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    return int(run_app(ns))
+    return int(take(ns))
