@@ -5,50 +5,38 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import re
 import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.recommend import parse as core_parse
+from gpuprof.recommend.parse import ParseError
 
 __all__ = ["parse_count", "parse_hours", "register"]
 
-_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+def _argparse_type(parse: Callable[[str], float]) -> Callable[[str], float]:
+    """``parse`` for an argparse ``type=``: its :class:`ParseError` becomes argparse's own."""
+
+    def wrapped(text: str) -> float:
+        try:
+            return parse(text)
+        except ParseError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    wrapped.__name__ = wrapped.__qualname__ = parse.__name__
+    wrapped.__doc__ = parse.__doc__
+    return wrapped
 
 
-def parse_count(text: str) -> float:
-    """``7e9``, ``7B``, ``70b``, ``2T``, ``1.5M`` → a number."""
-    t = text.strip().lower().replace("_", "").replace(",", "")
-    mult = 1.0
-    if t and t[-1] in _SUFFIX:
-        mult, t = _SUFFIX[t[-1]], t[:-1]
-    try:
-        value = float(t) * mult
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr("not a number: {t!r} (e.g. 7e9 or 7B)", t=text)
-        ) from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(tr("must be a number >= 0: {t!r}", t=text))
-    return value
-
-
-def parse_hours(text: str) -> float:
-    """``72h``, ``3d``, ``90m``, ``1w``, ``48`` (hours) → hours."""
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([mhdw]?)\s*", text.lower())
-    if not m:
-        raise argparse.ArgumentTypeError(tr("not a duration: {t!r} (e.g. 72h, 3d, 90m)", t=text))
-    value = float(m.group(1)) * {"": 1, "h": 1, "m": 1 / 60, "d": 24, "w": 168}[m.group(2)]
-    if value <= 0:
-        raise argparse.ArgumentTypeError(tr("duration must be > 0: {t!r}", t=text))
-    return value
-
-
-def _usd(text: str) -> float:
-    return parse_count(text.replace("$", ""))
+#: The core's parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.
+parse_count = _argparse_type(core_parse.parse_count)
+parse_hours = _argparse_type(core_parse.parse_hours)
+_usd = _argparse_type(core_parse.parse_usd)
 
 
 def register(subparsers: Any) -> None:

@@ -1,0 +1,418 @@
+"""The Recommend tab's workload form: presets from the seed documents, the workload's fields, the
+goals and limits, and their validation (counts like ``7B`` and durations like ``72h`` are read by
+:mod:`gpuprof.recommend.parse`, the same functions as the CLI's flags)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gpuprof.recommend.parse import parse_hours, parse_usd
+from gpuprof.recommend.workload import Workload
+from gpuprof.units import fmt_count
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["CUSTOM", "WorkloadForm", "setting_bool", "setting_num"]
+
+#: The preset key of a workload typed in by hand.
+CUSTOM = "custom"
+_ERROR_STYLE = "QLineEdit { border: 1px solid #c92a2a; }"
+
+
+def _count(text: str) -> float | None:
+    """A count from a form field (``$`` allowed); ``None`` when empty; ``ValueError`` if bad."""
+    t = text.strip()
+    return parse_usd(t) if t else None
+
+
+def _hours(text: str) -> float | None:
+    t = text.strip()
+    return parse_hours(t) if t else None
+
+
+def _fmt_count(value: float | None) -> str:
+    return "" if value is None else fmt_count(value, digits=7)
+
+
+def _fmt_deadline(hours: float | None) -> str:
+    return "" if hours is None else f"{hours:g}h"
+
+
+def setting_bool(value: Any) -> bool:
+    """A QSettings value as a bool (INI files give back strings)."""
+    return value is True or str(value).lower() in ("true", "1")
+
+
+def setting_num(value: Any, default: float) -> float:
+    """A QSettings value as a finite number, else ``default``."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return default
+    return v if math.isfinite(v) else default
+
+
+class WorkloadForm(QScrollArea):
+    """The workload as a form. :meth:`workload` reads it (raising ``ValueError`` with every bad
+    field named, and marking those fields), :meth:`fill_form` shows one, a preset fills it.
+
+    ``changed`` is emitted after each edit by the user or a preset, not while ``filling``.
+    """
+
+    #: A field changed (not emitted while :attr:`filling`).
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.presets = Workload.presets()
+        #: The preset the form started from (its hidden fields carry over), or ``None``.
+        self.base: Workload | None = None
+        #: True while the form is being filled by code: no ``changed`` per field.
+        self.filling = False
+
+        self.preset = QComboBox()
+        self.preset.addItem(self.tr("Custom workload"), CUSTOM)
+        preset_names = {
+            "llm-100b-train": self.tr("100B-parameter LLM training"),
+            "video-analytics": self.tr("Real-time video analytics"),
+            "nlp-inference-t4": self.tr("NLP inference, T4 class"),
+            "fp64-risk": self.tr("FP64 risk simulation"),
+            "cv-train": self.tr("CV training (ResNet-50)"),
+        }
+        for key, w in self.presets.items():
+            self.preset.addItem(preset_names.get(key, w.name), key)
+            self.preset.setItemData(
+                self.preset.count() - 1, self.tr(w.name), Qt.ItemDataRole.ToolTipRole
+            )
+        self.preset.setToolTip(
+            self.tr(
+                "Fill the form with one of the seed documents' scenarios; edit any field afterwards"
+            )
+        )
+        self.preset_note = QLabel()
+        self.preset_note.setObjectName("muted")
+        self.preset_note.setWordWrap(True)
+        self.preset_note.setTextFormat(Qt.TextFormat.PlainText)
+
+        self.scenario = QComboBox()
+        for key, label in (
+            ("pretrain", self.tr("Pre-training")),
+            ("finetune-full", self.tr("Fine-tuning (full)")),
+            ("finetune-lora", self.tr("Fine-tuning (LoRA)")),
+            ("inference", self.tr("Inference / serving")),
+            ("hpc-fp64", self.tr("HPC (FP64)")),
+            ("render", self.tr("Rendering")),
+        ):
+            self.scenario.addItem(label, key)
+        self.scenario.setToolTip(
+            self.tr(
+                "What the job does: it decides the memory model "
+                "(training keeps gradients and optimizer state) and "
+                "the FLOPs per token"
+            )
+        )
+        self.precision = QComboBox()
+        for key in ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4"):
+            self.precision.addItem(key.upper(), key)
+        self.precision.setToolTip(
+            self.tr(
+                "Numeric precision of weights and math; sets bytes per "
+                "parameter and which spec peak applies"
+            )
+        )
+
+        def line(tip: str, placeholder: str = "") -> QLineEdit:
+            edit = QLineEdit()
+            edit.setToolTip(tip)
+            edit.setPlaceholderText(placeholder)
+            edit.setClearButtonEnabled(True)
+            return edit
+
+        self.params = line(self.tr("Model parameters, e.g. 7B, 70e9, 25.6M"), self.tr("e.g. 7B"))
+        self.tokens = line(
+            self.tr(
+                "Tokens to train on, or to generate for inference "
+                "(e.g. 2e10, 200B); leave empty when counting samples"
+            ),
+            self.tr("e.g. 200B"),
+        )
+        self.samples = line(
+            self.tr("Samples (images, queries, frames) instead of tokens"), self.tr("optional")
+        )
+        self.epochs = QDoubleSpinBox()
+        self.epochs.setRange(0.01, 100000.0)
+        self.epochs.setDecimals(2)
+        self.epochs.setValue(1.0)
+        self.epochs.setToolTip(self.tr("Passes over the tokens or samples"))
+        self.seq_len = QSpinBox()
+        self.seq_len.setRange(1, 1 << 20)
+        self.seq_len.setValue(4096)
+        self.seq_len.setToolTip(self.tr("Sequence length in tokens (activations, KV cache)"))
+        self.batch = QSpinBox()
+        self.batch.setRange(0, 1 << 20)
+        self.batch.setSpecialValueText(self.tr("auto"))
+        self.batch.setToolTip(
+            self.tr(
+                "Global batch in sequences per step (training) or "
+                "concurrent sequences (inference); auto: 1024 / 16"
+            )
+        )
+        self.throughput = line(
+            self.tr(
+                "Target tokens or samples per second (serving); it "
+                "becomes a deadline for the amount of work"
+            ),
+            self.tr("optional, per second"),
+        )
+        self.flops_per_sample = line(
+            self.tr("FLOPs per sample (CNNs, per-query inference); overrides 2·N / 6·N per token"),
+            self.tr("optional"),
+        )
+        self.flops_total = line(
+            self.tr("Total FLOPs of the job (HPC, rendering); overrides the count from parameters"),
+            self.tr("optional"),
+        )
+        self.working_set = QDoubleSpinBox()
+        self.working_set.setRange(0.0, 1e6)
+        self.working_set.setDecimals(1)
+        self.working_set.setSuffix(" GiB")
+        self.working_set.setToolTip(
+            self.tr("Data an HPC or rendering job keeps in GPU memory, split across the GPUs")
+        )
+        self.deadline = line(
+            self.tr("Finish within, e.g. 72h, 3d, 90m; empty: no deadline"), self.tr("e.g. 72h")
+        )
+        self.budget = line(
+            self.tr("Money for the whole job in USD, e.g. 5000 or 5k; empty: no budget"),
+            self.tr("e.g. 5000"),
+        )
+        self.node_limit = QSpinBox()
+        self.node_limit.setRange(1, 4096)
+        self.node_limit.setValue(16)
+        self.node_limit.setToolTip(self.tr("Most nodes (instances) one job may span"))
+        self.spot = QCheckBox(self.tr("Spot / preemptible allowed"))
+        self.spot.setToolTip(
+            self.tr(
+                "Rank by the spot price where offered (+10% time for checkpoints and interruptions)"
+            )
+        )
+        self.objective = QComboBox()
+        self.objective.addItem(self.tr("Auto"), "auto")
+        self.objective.addItem(self.tr("Cheapest that meets the deadline"), "cheapest")
+        self.objective.addItem(self.tr("Fastest within the budget"), "fastest")
+        self.objective.setToolTip(
+            self.tr(
+                "How to order the configurations that fit; auto: "
+                "cheapest with a deadline, fastest with only a budget"
+            )
+        )
+        self.form_error = QLabel()
+        self.form_error.setWordWrap(True)
+        self.form_error.setTextFormat(Qt.TextFormat.PlainText)
+        self.form_error.setStyleSheet("color: #c92a2a;")
+        self.form_error.hide()
+
+        self.line_fields: dict[str, tuple[QLineEdit, Callable[[str], float | None]]] = {
+            "params": (self.params, _count),
+            "tokens": (self.tokens, _count),
+            "samples": (self.samples, _count),
+            "throughput_per_s": (self.throughput, _count),
+            "flops_per_sample": (self.flops_per_sample, _count),
+            "flops_total": (self.flops_total, _count),
+            "deadline_hours": (self.deadline, _hours),
+            "budget_usd": (self.budget, _count),
+        }
+
+        box = QWidget()
+        outer = QVBoxLayout(box)
+        outer.setContentsMargins(0, 0, 0, 0)
+        group = QGroupBox(self.tr("Workload"))
+        form = QFormLayout(group)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.tr("Preset"), self.preset)
+        form.addRow(self.preset_note)
+        form.addRow(self.tr("Scenario"), self.scenario)
+        form.addRow(self.tr("Parameters"), self.params)
+        form.addRow(self.tr("Precision"), self.precision)
+        form.addRow(self.tr("Tokens"), self.tokens)
+        form.addRow(self.tr("Samples"), self.samples)
+        form.addRow(self.tr("Epochs"), self.epochs)
+        form.addRow(self.tr("Sequence length"), self.seq_len)
+        form.addRow(self.tr("Batch"), self.batch)
+        form.addRow(self.tr("FLOPs / sample"), self.flops_per_sample)
+        form.addRow(self.tr("FLOPs total"), self.flops_total)
+        form.addRow(self.tr("Working set"), self.working_set)
+        goals = QGroupBox(self.tr("Goals and limits"))
+        gform = QFormLayout(goals)
+        gform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        gform.addRow(self.tr("Deadline"), self.deadline)
+        gform.addRow(self.tr("Throughput"), self.throughput)
+        gform.addRow(self.tr("Budget (USD)"), self.budget)
+        gform.addRow(self.tr("Node limit"), self.node_limit)
+        gform.addRow(self.spot)
+        gform.addRow(self.tr("Objective"), self.objective)
+        outer.addWidget(group)
+        outer.addWidget(goals)
+        outer.addWidget(self.form_error)
+        outer.addStretch(1)
+
+        self.preset.currentIndexChanged.connect(self._on_preset)
+        for combo in (self.scenario, self.precision, self.objective):
+            combo.currentIndexChanged.connect(self._on_changed)
+        for edit, _ in self.line_fields.values():
+            edit.textChanged.connect(self._on_changed)
+        for spin in (self.epochs, self.seq_len, self.batch, self.working_set, self.node_limit):
+            spin.valueChanged.connect(self._on_changed)
+        self.spot.toggled.connect(self._on_changed)
+
+        self.setWidget(box)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setMinimumWidth(300)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for combo in (self.preset, self.scenario, self.precision, self.objective):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(10)
+
+    def fill_form(self, w: Workload) -> None:
+        """Show ``w`` in the form (no ranking is triggered per field)."""
+        was_filling, self.filling = self.filling, True
+        try:
+            self.scenario.setCurrentIndex(max(0, self.scenario.findData(w.scenario)))
+            self.precision.setCurrentIndex(max(0, self.precision.findData(w.precision)))
+            self.params.setText(_fmt_count(w.params) if w.params else "")
+            self.tokens.setText(_fmt_count(w.tokens))
+            self.samples.setText(_fmt_count(w.samples))
+            self.epochs.setValue(w.epochs)
+            self.seq_len.setValue(w.seq_len)
+            self.batch.setValue(w.batch or 0)
+            self.throughput.setText(_fmt_count(w.throughput_per_s))
+            self.flops_per_sample.setText(_fmt_count(w.flops_per_sample))
+            self.flops_total.setText(_fmt_count(w.flops_total))
+            self.working_set.setValue(w.working_set_bytes / 2**30)
+            self.deadline.setText(_fmt_deadline(w.deadline_hours))
+            self.budget.setText(_fmt_count(w.budget_usd))
+            self.node_limit.setValue(w.node_limit)
+            self.spot.setChecked(w.spot)
+        finally:
+            self.filling = was_filling
+
+    def workload(self) -> Workload:
+        """The form as a :class:`Workload`; raises ``ValueError`` or ``GpuprofError`` if invalid."""
+        values: dict[str, Any] = {}
+        bad: list[str] = []
+        for name, (edit, parse) in self.line_fields.items():
+            try:
+                values[name] = parse(edit.text())
+                edit.setStyleSheet("")
+            except ValueError as exc:
+                edit.setStyleSheet(_ERROR_STYLE)
+                bad.append(str(exc))
+        if bad:
+            raise ValueError("; ".join(bad))
+        scenario = str(self.scenario.currentData())
+        values.update(
+            scenario=scenario,
+            precision=str(self.precision.currentData()),
+            epochs=self.epochs.value(),
+            seq_len=self.seq_len.value(),
+            batch=self.batch.value() or None,
+            working_set_bytes=self.working_set.value() * 2**30,
+            node_limit=self.node_limit.value(),
+            spot=self.spot.isChecked(),
+        )
+        if values["params"] is None:
+            if scenario not in ("hpc-fp64", "render"):
+                raise ValueError(self.tr("give the parameter count, e.g. 7B"))
+            values["params"] = 0.0
+        base = self.base
+        if base is not None:
+            return base.with_(**values)
+        return Workload(**values)
+
+    def select_preset(self, key: str) -> None:
+        """Choose a preset by key (``Workload.presets()``) or ``"custom"``."""
+        index = self.preset.findData(key)
+        if index < 0:
+            raise KeyError(key)
+        if index == self.preset.currentIndex():
+            self._on_preset(index)
+        else:
+            self.preset.setCurrentIndex(index)
+
+    def _on_preset(self, index: int) -> None:
+        key = str(self.preset.itemData(index))
+        w = self.presets.get(key)
+        self.base = w
+        if w is not None:
+            self.fill_form(w)
+            self.preset_note.setText(self.tr(w.name))
+            self.preset_note.show()
+        else:
+            self.preset_note.hide()
+        self._on_changed()
+
+    def _on_changed(self, *_: object) -> None:
+        if not self.filling:
+            self.changed.emit()
+
+    # ------------------------------------------------------------------------------------------
+    # settings
+    def save(self, s: QSettings) -> None:
+        """Write the form into ``s`` (its group already begun)."""
+        s.setValue("preset", str(self.preset.currentData()))
+        s.setValue("scenario", str(self.scenario.currentData()))
+        s.setValue("precision", str(self.precision.currentData()))
+        s.setValue("objective", str(self.objective.currentData()))
+        for name, (edit, _) in self.line_fields.items():
+            s.setValue(name, edit.text())
+        s.setValue("epochs", self.epochs.value())
+        s.setValue("seq_len", self.seq_len.value())
+        s.setValue("batch", self.batch.value())
+        s.setValue("working_set_gib", self.working_set.value())
+        s.setValue("node_limit", self.node_limit.value())
+        s.setValue("spot", self.spot.isChecked())
+
+    def restore(self, get: Callable[[str, Any], Any]) -> None:
+        """Fill the form from saved values, ``get(key, default)``; call with :attr:`filling` set."""
+        key = str(get("preset", CUSTOM))
+        index = self.preset.findData(key)
+        self.preset.blockSignals(True)
+        self.preset.setCurrentIndex(max(0, index))
+        self.preset.blockSignals(False)
+        self.base = self.presets.get(key)
+        if self.base is not None:
+            self.preset_note.setText(self.tr(self.base.name))
+        else:
+            self.preset_note.hide()
+        for combo, name in (
+            (self.scenario, "scenario"),
+            (self.precision, "precision"),
+            (self.objective, "objective"),
+        ):
+            combo.setCurrentIndex(max(0, combo.findData(str(get(name, "")))))
+        for name, (edit, _) in self.line_fields.items():
+            edit.setText(str(get(name, "")))
+        self.epochs.setValue(setting_num(get("epochs", 1.0), 1.0))
+        self.seq_len.setValue(int(setting_num(get("seq_len", 4096), 4096)))
+        self.batch.setValue(int(setting_num(get("batch", 0), 0)))
+        self.working_set.setValue(setting_num(get("working_set_gib", 0.0), 0.0))
+        self.node_limit.setValue(int(setting_num(get("node_limit", 16), 16)))
+        self.spot.setChecked(setting_bool(get("spot", False)))
