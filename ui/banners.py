@@ -79,13 +79,14 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
 
 
 def banner_message(
-    status: SourceStatus,
-    lost: tuple[int, ...],
-    latest: Snapshot | None,
-    source_kind: SourceKind | None,
+    status: SourceStatus, latest: Snapshot | None, source_kind: SourceKind | None
 ) -> tuple[str, str, str] | None:
-    """:func:`status_message`, plus "no GPU" when a live source's latest snapshot has none."""
-    message = status_message(status, lost)
+    """:func:`status_message` for the GPUs the status or the latest snapshot says are lost,
+    plus "no GPU" when a live source's latest snapshot has none."""
+    lost = set(status.lost_gpus)
+    if latest is not None:
+        lost.update(g.index for g in latest.gpus if g.lost)
+    message = status_message(status, tuple(sorted(lost)))
     if (
         message is None
         and latest is not None

@@ -20,20 +20,17 @@ from typing import Any
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.model import Snapshot, SourceKind, SourceStatus
+from gpuprof.telemetry.model import Snapshot, SourceStatus
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
-from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -41,14 +38,23 @@ from PySide6.QtWidgets import (
 
 from .banners import banner_message, status_message
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
-from .menus import about_text, make_actions, make_menus_and_toolbar, show_about
+from .menus import (
+    about_text,
+    make_actions,
+    make_menus_and_toolbar,
+    save_screenshot,
+    show_about,
+)
 from .overview import OverviewTab
+from .prefill import prefill_async
 from .processes import ProcessesTab
 from .recording import RecordingController
 from .replay_bar import ReplayBar
 from .report_dialog import add_report_action
 from .settings import TIME_WINDOWS_S, UiSettings
 from .state import UiState
+from .status_line import StatusLine
+from .tab_host import TabHost
 from .telemetry_tab import TelemetryTab
 from .theme import THEMES, apply_theme
 from .topology import TopologyTab
@@ -64,8 +70,6 @@ REDRAW_PERIOD_MS = 50
 #: A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took
 #: 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh).
 DUTY_FACTOR = 8.0
-#: Delay before the demo history is built (ms).
-PREFILL_DELAY_MS = 300
 
 
 def _t(text: str) -> str:
@@ -124,8 +128,6 @@ class MainWindow(QMainWindow):
             time_window_s=self.settings.time_window_s,
             selected_gpus=self.settings.selected_gpus,
         )
-        self._tab_names: list[str] = []
-        self._lazy_tabs: dict[str, Callable[[], QWidget]] = {}
         self._bench: Any = None
         self._recommend: Any = None
         self._recommend_local: tuple[list[str], Any] | None = None
@@ -135,56 +137,39 @@ class MainWindow(QMainWindow):
         self.theme = THEMES[self.settings.theme]
 
         self.banner = Banner(self)
-        self.tabs = QTabWidget(self)
-        self.tabs.setDocumentMode(True)
+        # Tabs added while the window is built get the theme once, from apply_theme below.
+        self.tabs = TabHost(lambda: self.theme if hasattr(self, "redraw_timer") else None, self)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.overview = OverviewTab(self.state)
         self.telemetry = TelemetryTab(self.state)
         self.processes = ProcessesTab(self.state)
         self.topology = TopologyTab(self.state)
-        self.add_tab(
-            self.overview,
-            "overview",
-            self.tr("Overview"),
-            self.tr("A card per GPU and one for the host (Alt+1)"),
-        )
-        self.add_tab(
-            self.telemetry,
-            "telemetry",
-            self.tr("Telemetry"),
-            self.tr("Plots of every metric over time (Alt+2)"),
-        )
-        self.add_tab(
-            self.processes,
-            "processes",
-            self.tr("Processes"),
-            self.tr("Processes using the GPUs (Alt+3)"),
-        )
-        self.add_tab(
-            self.topology,
-            "topology",
-            self.tr("Topology && details"),
-            self.tr("GPU interconnect matrix and static details (Alt+4)"),
-        )
         self.health = HealthTab()
-        self._health_index = self.add_tab(
-            self.health,
-            self.health.name,
-            self.tr("Health"),
-            self.tr(
-                "Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)"
-            ),
-        )
+        for widget, name, title, tip in (
+            (self.overview, "overview", self.tr("Overview"),
+             self.tr("A card per GPU and one for the host (Alt+1)")),
+            (self.telemetry, "telemetry", self.tr("Telemetry"),
+             self.tr("Plots of every metric over time (Alt+2)")),
+            (self.processes, "processes", self.tr("Processes"),
+             self.tr("Processes using the GPUs (Alt+3)")),
+            (self.topology, "topology", self.tr("Topology && details"),
+             self.tr("GPU interconnect matrix and static details (Alt+4)")),
+            (self.health, self.health.name, self.tr("Health"),
+             self.tr("Health findings: PCIe link, power, throttling, ECC, utilization, "
+                     "driver (Alt+5)")),
+        ):  # fmt: skip
+            index = self.add_tab(widget, name, title, tip)
+        self._health_index = index
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
         # Built when first shown (or used): their modules and widgets cost ~0.1 s of start-up.
-        self._add_lazy_tab(
+        self.tabs.add_lazy(
             "benchmarks",
             self._make_bench,
             self.tr("Benchmarks"),
             self.tr("GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"),
         )
-        self._add_lazy_tab(
+        self.tabs.add_lazy(
             "recommend",
             self._make_recommend,
             self.tr("Recommend"),
@@ -210,7 +195,10 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        self._make_status_bar()
+        self.status_line = StatusLine(self, self.recorder.label)
+        self.recording_label = self.recorder.label
+        self.source_badge = self.status_line.badge
+        self.interval_label = self.status_line.interval
         make_actions(self)
         make_menus_and_toolbar(self)
         self.report_action = add_report_action(self)
@@ -233,47 +221,9 @@ class MainWindow(QMainWindow):
 
     # -- tabs ---------------------------------------------------------------------------------
     def add_tab(self, widget: QWidget, name: str, title: str, tooltip: str = "") -> int:
-        """Add a tab; ``widget.refresh(force=False)`` (if any) is called while it is visible.
-
-        ``widget.apply_theme(theme)`` (if any) is called on theme changes. ``name`` is what
-        ``--tab`` and the settings use.
-        """
-        if name in self._tab_names:
-            raise ValueError(f"a tab named {name!r} exists")
-        index = self.tabs.addTab(widget, title)
-        if tooltip:
-            self.tabs.setTabToolTip(index, tooltip)
-        self._tab_names.append(name)
-        if hasattr(widget, "apply_theme") and hasattr(self, "redraw_timer"):
-            widget.apply_theme(self.theme)
-        return index
-
-    def _add_lazy_tab(
-        self, name: str, make: Callable[[], QWidget], title: str, tooltip: str
-    ) -> None:
-        self._lazy_tabs[name] = make
-        self.add_tab(QWidget(), name, title, tooltip)
-
-    def _realize_tab(self, name: str) -> QWidget:
-        """Build a lazy tab now and put it in its place (the current tab stays current)."""
-        make = self._lazy_tabs.pop(name)
-        widget = make()
-        index = self._tab_names.index(name)
-        placeholder = self.tabs.widget(index)
-        title, tip = self.tabs.tabText(index), self.tabs.tabToolTip(index)
-        current = self.tabs.currentIndex()
-        self.tabs.blockSignals(True)
-        try:
-            self.tabs.removeTab(index)
-            self.tabs.insertTab(index, widget, title)
-            self.tabs.setTabToolTip(index, tip)
-            self.tabs.setCurrentIndex(current)
-        finally:
-            self.tabs.blockSignals(False)
-        placeholder.deleteLater()
-        if hasattr(widget, "apply_theme"):
-            widget.apply_theme(self.theme)
-        return widget
+        """Add a tab; ``widget.refresh(force=False)`` (if any) is called while it is visible,
+        ``widget.apply_theme(theme)`` on theme changes. ``name`` is what ``--tab`` uses."""
+        return self.tabs.add(widget, name, title, tooltip)
 
     def _make_bench(self) -> QWidget:
         from .bench_tab import BenchTab
@@ -297,44 +247,32 @@ class MainWindow(QMainWindow):
     def bench(self) -> Any:
         """The Benchmarks tab (built on first use)."""
         if self._bench is None:
-            self._realize_tab("benchmarks")
+            self.tabs.realize("benchmarks")
         return self._bench
 
     @property
     def recommend(self) -> Any:
         """The Recommend tab (built on first use)."""
         if self._recommend is None:
-            self._realize_tab("recommend")
+            self.tabs.realize("recommend")
         return self._recommend
 
     @property
     def tab_names(self) -> tuple[str, ...]:
-        return tuple(self._tab_names)
+        return self.tabs.names
 
     def current_tab_name(self) -> str:
-        i = self.tabs.currentIndex()
-        return self._tab_names[i] if 0 <= i < len(self._tab_names) else ""
+        return self.tabs.current_name()
 
     def select_tab(self, name: str, *, strict: bool = True) -> None:
-        key = name.strip().lower()
-        matches = [n for n in self._tab_names if n == key] or [
-            n for n in self._tab_names if n.startswith(key)
-        ]
-        if not matches:
-            if strict:
-                raise GpuprofError(
-                    _t("unknown tab %1; choose one of: %2")
-                    .replace("%1", repr(name))
-                    .replace("%2", ", ".join(self._tab_names))
-                )
-            return
-        self.tabs.setCurrentIndex(self._tab_names.index(matches[0]))
+        self.tabs.select(name, strict=strict)
 
     def _on_tab_changed(self, index: int) -> None:
-        if 0 <= index < len(self._tab_names):
-            if self._tab_names[index] in self._lazy_tabs:
-                self._realize_tab(self._tab_names[index])
-            self.settings.tab = self._tab_names[index]
+        name = self.tabs.name_at(index)
+        if name:
+            if self.tabs.is_lazy(name):
+                self.tabs.realize(name)
+            self.settings.tab = name
             self.refresh_visible(force=True)
 
     # -- the session ----------------------------------------------------------------------------
@@ -437,6 +375,11 @@ class MainWindow(QMainWindow):
             "error",
         )
 
+    @property
+    def closing(self) -> bool:
+        """True once the window started closing: late callbacks do nothing."""
+        return self._closing
+
     def start_sampling(self) -> None:
         if self.session is not None:
             self.session.start()
@@ -447,55 +390,22 @@ class MainWindow(QMainWindow):
 
     def prefill(self, snapshots: list[Snapshot]) -> None:
         """Put earlier snapshots (same source) into History before the live ones."""
-        if self.session is None:
-            return
-        self.session.prefill(snapshots)
-        self._after_prefill(snapshots)
+        if self.session is not None:
+            self.session.prefill(snapshots)
+            self.after_prefill(snapshots)
 
     def prefill_async(self, make: Callable[[], list[Snapshot]]) -> None:
-        """Build earlier snapshots in a thread (the demo's history) and merge them in when ready.
+        """Build earlier snapshots in a thread (the demo's history); see :mod:`.prefill`."""
+        prefill_async(self, make)
 
-        Live snapshots keep arriving meanwhile; the session merges them after the earlier ones,
-        in time order, between two polls.
-        """
-        session = self.session
-        if session is None:
+    def after_prefill(self, snapshots: list[Snapshot]) -> None:
+        """The session merged earlier snapshots into a new History: show it."""
+        if self.session is None:
             return
-        session.begin_prefill()
-
-        def start() -> None:
-            if session is self.session and not self._closing:
-                run_in_thread(
-                    make,
-                    lambda snaps: self._on_prefill_done(session, snaps),
-                    self._on_prefill_error,
-                    self,
-                )
-
-        # After the first frames: the pure-Python simulator would hold the GIL during start-up.
-        QTimer.singleShot(PREFILL_DELAY_MS, start)
-
-    def _on_prefill_done(self, session: TelemetrySession, snaps: object) -> None:
-        if session is not self.session or self._closing or session.closed:
-            return
-        snapshots = list(snaps)  # type: ignore[call-overload]
-        session.prefill(snapshots)
-        self._after_prefill(snapshots)
-
-    def _after_prefill(self, snapshots: list[Snapshot]) -> None:
-        assert self.session is not None
         self.health.add_snapshots(snapshots[-WINDOW_SNAPSHOTS:])
         self.state.history = self.session.history
         self.state.generation += 1
         self.refresh_visible(force=True)
-
-    def _on_prefill_error(self, exc: BaseException) -> None:
-        if self.session is not None:
-            self.session.cancel_prefill()
-        log.error("could not prepare the demo history", exc_info=exc)
-        self.statusBar().showMessage(
-            _t("Could not prepare the demo history: %1").replace("%1", str(exc)), 8000
-        )
 
     def poll_now(self) -> Snapshot:
         """Poll once in the caller's thread and deliver the snapshot (tests, screenshots)."""
@@ -514,20 +424,10 @@ class MainWindow(QMainWindow):
         self._update_status_bar()
         self.snapshot_received.emit(snap)
 
-    def lost_gpus(self) -> tuple[int, ...]:
-        lost = set(self.state.status.lost_gpus)
-        if self.state.latest is not None:
-            lost.update(g.index for g in self.state.latest.gpus if g.lost)
-        return tuple(sorted(lost))
-
     def _update_banner(self) -> None:
         source = self.source
-        message = banner_message(
-            self.state.status,
-            self.lost_gpus(),
-            self.state.latest,
-            source.kind if source is not None else None,
-        )
+        kind = source.kind if source is not None else None
+        message = banner_message(self.state.status, self.state.latest, kind)
         if message is None:
             self.banner.clear_state()
         else:
@@ -661,19 +561,8 @@ class MainWindow(QMainWindow):
         return widget.grab()
 
     def save_screenshot(self, path: str | Path | None = None, what: str = "window") -> Path | None:
-        if path is None:
-            default = Path(self.settings.last_dir or ".") / f"gpuprof-{self.current_tab_name()}.png"
-            chosen, _ = QFileDialog.getSaveFileName(
-                self, self.tr("Save screenshot"), str(default), self.tr("PNG images (*.png)")
-            )
-            if not chosen:
-                return None
-            path = chosen
-        out = Path(path)
-        if not self.grab_image(what).save(str(out), "PNG"):
-            raise GpuprofError(_t("could not write %1").replace("%1", str(out)))
-        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(out)), 5000)
-        return out
+        """Save the window (or the current tab) as PNG; asks for a file when ``path`` is None."""
+        return save_screenshot(self, path, what)
 
     def copy_screenshot(self) -> None:
         QGuiApplication.clipboard().setPixmap(self.grab_image("window"))
@@ -697,70 +586,15 @@ class MainWindow(QMainWindow):
         )
 
     # -- chrome ---------------------------------------------------------------------------------
-    def _make_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.source_badge = QLabel(self)
-        self.source_label = QLabel(self)
-        self.source_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.source_label.setToolTip(self.tr("Where the telemetry comes from"))
-        self.interval_label = QLabel(self)
-        self.interval_label.setToolTip(self.tr("Sampling interval (View → Sampling interval)"))
-        self.driver_label = QLabel(self)
-        self.driver_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.driver_label.setToolTip(self.tr("NVIDIA driver and the CUDA version it supports"))
-        self.recording_label = self.recorder.label
-        bar.addWidget(self.source_badge)
-        bar.addWidget(self.source_label)
-        bar.addPermanentWidget(self.recording_label)
-        bar.addPermanentWidget(self.interval_label)
-        bar.addPermanentWidget(self.driver_label)
-
     def _update_title_and_source(self) -> None:
-        if self.session is None:
-            return
-        src = self.session.source
-        kind = src.kind
-        badge = {
-            SourceKind.SIMULATED: ("simulated", self.tr("SIMULATED")),
-            SourceKind.REPLAY: ("replay", self.tr("REPLAY")),
-        }.get(kind)
-        if badge is not None:
-            self.source_badge.setObjectName(badge[0])
-            self.source_badge.setText(badge[1])
-            self.source_badge.style().unpolish(self.source_badge)
-            self.source_badge.style().polish(self.source_badge)
-            self.source_badge.show()
-        else:
-            self.source_badge.hide()
-        label = str(getattr(src, "label", kind.value))
-        self.source_label.setText(label)
-        host = self.state.system.hostname
-        parts = ["gpuprof"]
-        if kind is SourceKind.SIMULATED:
-            parts.append(self.tr("SIMULATED"))
-        parts.append(
-            label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", "")
-        )
-        if host and kind is SourceKind.NVML:
-            parts.append(host)
-        self.setWindowTitle(" — ".join(dict.fromkeys(p for p in parts if p)))
-        system = self.state.system
-        self.driver_label.setText(
-            self.tr("Driver %1 · CUDA %2")
-            .replace("%1", system.driver_version or NA)
-            .replace("%2", system.cuda_driver_version or NA)
-        )
-        self._update_status_bar()
+        if self.session is not None:
+            src = self.session.source
+            self.status_line.show_source(src.kind, src.label, self.state.system)
+            self._update_status_bar()
 
     def _update_status_bar(self) -> None:
-        text = self.tr("every %1 s").replace("%1", f"{self.interval_s:g}")
-        err = self.session.last_error if self.session is not None else None
-        if err:
-            text += "  ⚠"
-            self.interval_label.setToolTip(
-                self.tr("Last sampling error: %1").replace("%1", str(err))
-            )
-        self.interval_label.setText(text)
+        last_error = self.session.last_error if self.session is not None else None
+        self.status_line.show_interval(self.interval_s, last_error)
 
     def about_text(self) -> str:
         return about_text(self)

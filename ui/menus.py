@@ -1,4 +1,4 @@
-"""The main window's actions, menus, toolbar and About box.
+"""The main window's actions, menus, toolbar, About box and screenshot saving.
 
 Each action carries its shortcut and a tooltip that names it; :func:`make_actions` sets them as
 attributes of the window (``window.open_action``, ``window.pause_action``, ...), which
@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuprof import __version__
+from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES
 from gpuprof.units import NA
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QToolBar
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
 
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .telemetry_tab import time_window_label
@@ -24,7 +26,13 @@ from .telemetry_tab import time_window_label
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
-__all__ = ["about_text", "make_actions", "make_menus_and_toolbar", "show_about"]
+__all__ = [
+    "about_text",
+    "make_actions",
+    "make_menus_and_toolbar",
+    "save_screenshot",
+    "show_about",
+]
 
 
 def _t(text: str) -> str:
@@ -263,3 +271,20 @@ def show_about(window: MainWindow) -> QMessageBox:
     box.setIcon(QMessageBox.Icon.Information)
     box.open()  # not exec(): never blocks the redraw timer or a test
     return box
+
+
+def save_screenshot(window: MainWindow, path: str | Path | None, what: str) -> Path | None:
+    """File → Save screenshot (Ctrl+S / Ctrl+Shift+S): ``what`` is "window" or "tab"."""
+    if path is None:
+        default = Path(window.settings.last_dir or ".") / f"gpuprof-{window.current_tab_name()}.png"
+        chosen, _ = QFileDialog.getSaveFileName(
+            window, _t("Save screenshot"), str(default), _t("PNG images (*.png)")
+        )
+        if not chosen:
+            return None
+        path = chosen
+    out = Path(path)
+    if not window.grab_image(what).save(str(out), "PNG"):
+        raise GpuprofError(_t("could not write %1").replace("%1", str(out)))
+    window.statusBar().showMessage(_t("Saved %1").replace("%1", str(out)), 5000)
+    return out
