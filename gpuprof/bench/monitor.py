@@ -7,12 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gpuprof.telemetry.reasons import BENIGN, ClockEventReason
+
 __all__ = ["BENIGN_CLOCK_REASONS", "TelemetryPoint"]
 
-#: Clock-event reasons that do not mean the GPU slowed itself down.
-BENIGN_CLOCK_REASONS = frozenset(
-    {"gpu_idle", "applications_clocks_setting", "display_clock_setting"}
-)
+#: Names of the clock-event reasons that do not mean the GPU slowed itself down (settings, idle):
+#: they never flag a result. Any other name does, including one this version does not know.
+BENIGN_CLOCK_REASONS = frozenset(r.key for r in ClockEventReason if r & BENIGN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,41 +31,45 @@ class TelemetryPoint:
 
 
 class _Monitor:
-    """Polls the telemetry source in the background and on demand (at each result)."""
+    """Telemetry while a run goes on: a client of a
+    :class:`~gpuprof.telemetry.session.TelemetrySession` on ``source``, polled in the
+    background every ``interval_s`` (``None``: only on demand) and at each result.
+
+    The run keeps its own :class:`TelemetryPoint` list, so the session's History holds only a
+    few samples; the source stays the caller's.
+    """
 
     def __init__(
         self, source: Any, interval_s: float | None, wall_clock: Callable[[], float]
     ) -> None:
-        self._source = source
-        self._interval_s = interval_s
+        from gpuprof.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
+        from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+
+        self._background = bool(interval_s)
+        interval = min(max(float(interval_s or 1.0), MIN_INTERVAL_S), MAX_INTERVAL_S)
+        self._session = TelemetrySession(
+            source, interval_s=interval, history_capacity=MINIMAL_HISTORY
+        )
+        self._session.subscribe(self._on_snapshot)
         self._wall = wall_clock
         self._points: list[TelemetryPoint] = []
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if self._interval_s:
-            self._thread = threading.Thread(
-                target=self._loop, name="gpuprof-bench-telemetry", daemon=True
-            )
-            self._thread.start()
+        if self._background:
+            self._session.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _loop(self) -> None:
-        assert self._interval_s
-        while not self._stop.wait(self._interval_s):
-            self.sample()
+        self._session.close(close_source=False)
 
     def sample(self) -> None:
+        """Poll now (the runner calls this right after each result)."""
         try:
-            snap = self._source.poll()
+            self._session.poll_once()
         except Exception:
-            return
+            return  # the sampler counted it; a result never fails for its telemetry
+
+    def _on_snapshot(self, snap: Any) -> None:
         now = self._wall()
         pts = [
             TelemetryPoint(
