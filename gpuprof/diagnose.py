@@ -20,6 +20,8 @@ from pathlib import Path
 
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot, SystemInfo
+from gpuprof.telemetry.reasons import ClockEventReason
+from gpuprof.telemetry.reasons import canonical_name as normalize_reason
 from gpuprof.units import fmt_bytes, fmt_num, fmt_pct
 
 __all__ = [
@@ -42,28 +44,6 @@ LOW_UTIL_PCT = 70.0
 JOB_MEM_USED_PCT = 10.0
 #: A throttle reason is reported when seen in at least this share of the busy samples.
 THROTTLE_MIN_SHARE = 0.1
-
-_MASK_BITS = {
-    # NVML clocks event reason bits (nvml.h nvmlClocksEventReason*): fallback when a sample
-    # carries only the mask.
-    0x2: "applications_clocks_setting",
-    0x4: "sw_power_cap",
-    0x8: "hw_slowdown",
-    0x10: "sync_boost",
-    0x20: "sw_thermal_slowdown",
-    0x40: "hw_thermal_slowdown",
-    0x80: "hw_power_brake_slowdown",
-    0x100: "display_clock_setting",
-}
-
-_PREFIXES = (
-    "nvml_",
-    "clocks_event_reason_",
-    "clocks_throttle_reason_",
-    "clock_event_reason_",
-    "throttle_reason_",
-    "dcgm_",
-)
 
 
 class Severity(str, enum.Enum):
@@ -88,36 +68,6 @@ class Finding:
     detail: str
     hint: str
     gpu_index: int | None = None
-
-
-def normalize_reason(name: str) -> str:
-    """Map a throttle-reason spelling to one of the canonical names used here.
-
-    Accepts ``"SW Power Cap"``, ``"clocks_event_reason_sw_power_cap"``, ``"power_cap"``
-    (dcgm-exporter), ``"HW Thermal Slowdown"``, ``"hw_thermal"``, ... Unknown names come back
-    lower-cased with non-alphanumerics turned into ``_``.
-    """
-    key = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-    for prefix in _PREFIXES:
-        if key.startswith(prefix):
-            key = key[len(prefix) :]
-    if "idle" in key:
-        return "gpu_idle"
-    if "thermal" in key:
-        return "hw_thermal_slowdown" if key.startswith("hw") else "sw_thermal_slowdown"
-    if "brake" in key:
-        return "hw_power_brake_slowdown"
-    if "power" in key and "cap" in key:
-        return "sw_power_cap"
-    if key.startswith("hw") and "slowdown" in key:
-        return "hw_slowdown"
-    if "sync" in key and "boost" in key:
-        return "sync_boost"
-    if "display" in key:
-        return "display_clock_setting"
-    if "application" in key or key == "clocks_setting":
-        return "applications_clocks_setting"
-    return key
 
 
 def torch_cuda_from_version(version: str) -> str | None:
@@ -150,14 +100,6 @@ def installed_torch_cuda_version() -> str | None:
         return None
     m = re.search(r"^cuda\s*(?::[^=]*)?=\s*['\"]([0-9][^'\"]*)['\"]", text, re.MULTILINE)
     return m.group(1) if m else None
-
-
-def _reasons(sample: GpuSample) -> set[str]:
-    if sample.throttle_reasons:
-        return {normalize_reason(r) for r in sample.throttle_reasons}
-    if sample.throttle_mask:
-        return {name for bit, name in _MASK_BITS.items() if sample.throttle_mask & bit}
-    return set()
 
 
 def _busy(sample: GpuSample) -> bool:
@@ -359,13 +301,13 @@ def _check_power_limit(device: DeviceInfo, live: list[GpuSample], gpu: str) -> I
     )
 
 
-_THROTTLE = {
-    # canonical reason -> (code, severity, what it means)
-    "hw_thermal_slowdown": ("thermal_throttling", Severity.CRITICAL, "hardware thermal slowdown"),
-    "sw_thermal_slowdown": ("thermal_throttling", Severity.WARNING, "software thermal slowdown"),
-    "hw_power_brake_slowdown": ("power_throttling", Severity.CRITICAL, "hardware power brake"),
-    "hw_slowdown": ("hw_slowdown", Severity.CRITICAL, "hardware slowdown"),
-    "sw_power_cap": ("power_throttling", Severity.WARNING, "software power cap"),
+_THROTTLE: dict[ClockEventReason, tuple[str, Severity]] = {
+    # the slowdowns a finding reports -> (code, severity); the rest are benign or unexplained
+    ClockEventReason.HW_THERMAL_SLOWDOWN: ("thermal_throttling", Severity.CRITICAL),
+    ClockEventReason.SW_THERMAL_SLOWDOWN: ("thermal_throttling", Severity.WARNING),
+    ClockEventReason.HW_POWER_BRAKE_SLOWDOWN: ("power_throttling", Severity.CRITICAL),
+    ClockEventReason.HW_SLOWDOWN: ("hw_slowdown", Severity.CRITICAL),
+    ClockEventReason.SW_POWER_CAP: ("power_throttling", Severity.WARNING),
 }
 
 
@@ -373,12 +315,13 @@ def _check_throttle(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iter
     busy = [s for s in live if _busy(s)]
     if not busy:
         return
-    counts: dict[str, int] = {}
+    counts: dict[ClockEventReason, int] = {}
     for s in busy:
-        for reason in _reasons(s):
-            if reason in _THROTTLE:
+        events = s.clock_events
+        for reason in _THROTTLE:
+            if events & reason:
                 counts[reason] = counts.get(reason, 0) + 1
-    by_code: dict[str, list[tuple[str, float]]] = {}
+    by_code: dict[str, list[tuple[ClockEventReason, float]]] = {}
     for reason, n in counts.items():
         share = n / len(busy)
         if share >= THROTTLE_MIN_SHARE:
@@ -386,8 +329,8 @@ def _check_throttle(device: DeviceInfo, live: list[GpuSample], gpu: str) -> Iter
     for code, hits in sorted(by_code.items()):
         severity = min((_THROTTLE[r][1] for r, _ in hits), key=lambda s: s.rank)
         what = ", ".join(
-            tr("{w} in {p} of busy samples", w=_THROTTLE[r][2], p=fmt_pct(100.0 * share))
-            for r, share in sorted(hits)
+            tr("{w} in {p} of busy samples", w=r.label, p=fmt_pct(100.0 * share))
+            for r, share in sorted(hits, key=lambda hit: hit[0].severity)
         )
         if code == "thermal_throttling":
             title = tr("{gpu}: thermal throttling under load", gpu=gpu)

@@ -214,7 +214,10 @@ def _points(
 
 
 def _reasons_of(names: Iterable[str]) -> tuple[str, ...]:
-    return tuple(clean_text(r, 80) for r in names if r != "gpu_idle")
+    from gpuprof.telemetry.reasons import ClockEventReason
+
+    idle = ClockEventReason.GPU_IDLE.key  # resting, not a throttle episode
+    return tuple(clean_text(r, 80) for r in names if r != idle)
 
 
 def _processes(seen: Iterable[ProcessSeen], include_cmdlines: bool) -> tuple[ProcessRow, ...]:

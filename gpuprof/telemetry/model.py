@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, fields
 
+from gpuprof.telemetry.reasons import ClockEventReason
+
 __all__ = [
     "DeviceInfo",
     "EccCounts",
@@ -214,8 +216,10 @@ class GpuSample:
     temp_gpu_c: float | None = None
     temp_mem_c: float | None = None
     fan_speed_pct: tuple[float | None, ...] = ()
+    # Stored as recorded (mask and names, byte-compatible with older recordings); read them
+    # through :attr:`clock_events`. Sources fill the names from the mask with ClockEventReason.
     throttle_mask: int | None = None
-    throttle_reasons: tuple[str, ...] = ()  # decoded names, idle excluded
+    throttle_reasons: tuple[str, ...] = ()  # ClockEventReason.throttle_names: idle excluded
     pcie_gen: int | None = None
     pcie_width: int | None = None
     pcie_rx_bytes_s: float | None = None
@@ -231,6 +235,14 @@ class GpuSample:
         if self.mem_used_bytes is None or not self.mem_total_bytes:
             return None
         return 100.0 * self.mem_used_bytes / self.mem_total_bytes
+
+    @property
+    def clock_events(self) -> ClockEventReason:
+        """The clock-event (throttle) reasons: the mask's bits and the named ones together (a
+        sample from a recording or a remote exporter may carry only one of the two)."""
+        return ClockEventReason.from_mask(self.throttle_mask) | ClockEventReason.from_names(
+            self.throttle_reasons
+        )
 
 
 @dataclass(frozen=True, slots=True)

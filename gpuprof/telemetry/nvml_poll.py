@@ -40,12 +40,12 @@ from gpuprof.telemetry.nvml_values import (
     VOLATILE_ECC,
     count_of,
     counter_rate,
-    decode_clock_event_reasons,
     milli,
     to_flag,
     to_float,
     to_int,
 )
+from gpuprof.telemetry.reasons import ClockEventReason
 
 __all__ = ["process_samples", "read_processes", "sample_gpu"]
 
@@ -83,6 +83,7 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
     reasons = g(dev, "clock_event_reasons", "nvmlDeviceGetCurrentClocksEventReasons")
     if reasons is None and "clock_event_reasons" in dev.skip:
         reasons = g(dev, "clock_throttle_reasons", "nvmlDeviceGetCurrentClocksThrottleReasons")
+    events_mask = to_int(reasons)
     energy = g(dev, "energy", "nvmlDeviceGetTotalEnergyConsumption")
     rx = g(dev, "pcie_rx", "nvmlDeviceGetPcieThroughput", PCIE_UTIL_RX_BYTES)
     tx = g(dev, "pcie_tx", "nvmlDeviceGetPcieThroughput", PCIE_UTIL_TX_BYTES)
@@ -125,8 +126,8 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
         temp_gpu_c=to_float(g(dev, "temp_gpu", "nvmlDeviceGetTemperature", TEMPERATURE_GPU)),
         temp_mem_c=to_float(values.get((FI_DEV_MEMORY_TEMP, 0))),
         fan_speed_pct=fans,
-        throttle_mask=to_int(reasons),
-        throttle_reasons=decode_clock_event_reasons(to_int(reasons)),
+        throttle_mask=events_mask,
+        throttle_reasons=ClockEventReason.from_mask(events_mask).throttle_names,
         pcie_gen=to_int(g(dev, "pcie_gen", "nvmlDeviceGetCurrPcieLinkGeneration")),
         pcie_width=to_int(g(dev, "pcie_width", "nvmlDeviceGetCurrPcieLinkWidth")),
         pcie_rx_bytes_s=None if rx is None else float(rx) * KIB,

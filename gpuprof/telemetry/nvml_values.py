@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuprof.telemetry.reasons import ClockEventReason
+
 # --- nvmlReturn_t ----------------------------------------------------------------------------
 
 ERROR_UNINITIALIZED = 1
@@ -66,18 +68,8 @@ VALUE_MEMBERS = {
 
 # --- tables ----------------------------------------------------------------------------------
 
-#: Clock event ("throttle") reason bits -> names, as ``nvidia-smi -q -d PERFORMANCE`` lists them.
-CLOCK_EVENT_REASONS: dict[int, str] = {
-    0x0001: "gpu_idle",
-    0x0002: "applications_clocks_setting",
-    0x0004: "sw_power_cap",
-    0x0008: "hw_slowdown",
-    0x0010: "sync_boost",
-    0x0020: "sw_thermal_slowdown",
-    0x0040: "hw_thermal_slowdown",
-    0x0080: "hw_power_brake_slowdown",
-    0x0100: "display_clock_setting",
-}
+#: Clock event ("throttle") reason bit -> name, a view of :class:`ClockEventReason` (the one table).
+CLOCK_EVENT_REASONS: dict[int, str] = {int(r): r.key for r in ClockEventReason}
 
 ARCHITECTURES = {
     2: "Kepler",
@@ -110,15 +102,7 @@ def decode_clock_event_reasons(mask: int | None) -> tuple[str, ...]:
     ``nvidia-smi -q -d PERFORMANCE`` "Clocks Event Reasons" (``Clocks Throttle Reasons``
     before driver 535). Unknown bits come back as ``"0x..."``.
     """
-    if not mask:
-        return ()
-    names = []
-    for bit in range(64):
-        value = 1 << bit
-        if not mask & value or value == 0x0001:
-            continue
-        names.append(CLOCK_EVENT_REASONS.get(value, f"0x{value:x}"))
-    return tuple(names)
+    return ClockEventReason.from_mask(mask).throttle_names
 
 
 def topology_label(level: int | None) -> str | None:

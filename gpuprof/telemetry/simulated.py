@@ -31,6 +31,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.scenarios import MIB, SCENARIOS
 
 __all__ = [
@@ -42,12 +43,6 @@ __all__ = [
     "SimulatedSource",
     "phase_at",
 ]
-
-# NVML clock-event (throttle) reason bits, nvmlClocksEventReason* in nvml.h.
-_IDLE = 0x1
-_SW_POWER_CAP = 0x4
-_SW_THERMAL = 0x20
-_HW_THERMAL = 0x40
 
 #: One pass through the scripted workload, in seconds; it then repeats.
 CYCLE_S = 720.0
@@ -251,8 +246,7 @@ class SimulatedSource:
         power = power * gpu_bias + 4.0 * _noise(self.seed, 4, i, tick)
         max_sm = float(dev.sm_clock_max_mhz or 0)
         sm = max_sm if busy else sc.idle_sm_mhz
-        mask = 0 if busy else _IDLE
-        reasons: tuple[str, ...] = ()
+        events = ClockEventReason(0) if busy else ClockEventReason.GPU_IDLE
         temp = sc.idle_temp_c + (sc.busy_temp_c - sc.idle_temp_c) * self._smoothed(i, e) / 100.0
         temp += 1.5 * _noise(self.seed, 5, i) + 0.4 * _noise(self.seed, 6, i, tick)
         throttled = THROTTLE_S[0] <= c < THROTTLE_S[1] and u > 50.0
@@ -260,14 +254,12 @@ class SimulatedSource:
             # Sustained load pushes the draw past the limit: the driver caps power, clocks drop.
             power = limit - 1.5 + 1.5 * _noise(self.seed, 7, i, tick)
             sm = round(max_sm * (0.80 + 0.03 * _noise(self.seed, 8, i, tick)) / 15.0) * 15.0
-            mask |= _SW_POWER_CAP
-            reasons = ("sw_power_cap",)
+            events |= ClockEventReason.SW_POWER_CAP
             if i == sc.gpu_count - 1:
                 temp = max(temp, float(dev.temp_max_operating_c or temp) + 1.0)
                 if THERMAL_S[0] <= c < THERMAL_S[1]:
                     sm = round(max_sm * 0.66 / 15.0) * 15.0
-                    mask |= _SW_THERMAL
-                    reasons = ("sw_power_cap", "sw_thermal_slowdown")
+                    events |= ClockEventReason.SW_THERMAL_SLOWDOWN
                     temp = float(dev.temp_slowdown_c or temp) - 0.5
         elif busy:
             power = min(power, limit - 8.0)
@@ -362,8 +354,8 @@ class SimulatedSource:
             temp_gpu_c=float(round(temp)),
             temp_mem_c=float(round(temp + 6.0)) if sc.ecc else None,
             fan_speed_pct=fans,
-            throttle_mask=mask,
-            throttle_reasons=reasons,
+            throttle_mask=int(events),
+            throttle_reasons=events.throttle_names,
             pcie_gen=int(dev.pcie_gen_max or 0) if busy else sc.pcie_gen_idle,
             pcie_width=dev.pcie_width_max,
             pcie_rx_bytes_s=round(pcie_rx),

@@ -2140,6 +2140,46 @@ Without a sub-command, opens the desktop app.</source>
         <source>CV training (ResNet-50, ImageNet, 90 epochs, bf16)</source>
         <translation>CV 训练（ResNet-50，ImageNet，90 个 epoch，bf16）</translation>
     </message>
+    <message>
+        <source>application clocks setting</source>
+        <translation>应用时钟设置</translation>
+    </message>
+    <message>
+        <source>software power cap</source>
+        <translation>软件功耗上限</translation>
+    </message>
+    <message>
+        <source>hardware slowdown</source>
+        <translation>硬件降频</translation>
+    </message>
+    <message>
+        <source>sync boost</source>
+        <translation>同步加速</translation>
+    </message>
+    <message>
+        <source>software thermal slowdown</source>
+        <translation>软件过热降频</translation>
+    </message>
+    <message>
+        <source>hardware thermal slowdown</source>
+        <translation>硬件过热降频</translation>
+    </message>
+    <message>
+        <source>hardware power brake</source>
+        <translation>硬件功率制动</translation>
+    </message>
+    <message>
+        <source>display clock setting</source>
+        <translation>显示时钟设置</translation>
+    </message>
+    <message>
+        <source>board limit</source>
+        <translation>板卡限制</translation>
+    </message>
+    <message>
+        <source>reliability limit</source>
+        <translation>可靠性限制</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
