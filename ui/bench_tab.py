@@ -3,7 +3,8 @@ the results table, and compare with an earlier run from the results database.
 
 torch is not imported when the tab is built: the device list is probed (in a thread) the first
 time the user opens it, and the runner imports torch in its worker thread. Without torch (the
-light build) the tab says how to get benchmarks instead of showing the controls. The telemetry
+light build) the tab says how to get benchmarks instead of showing the controls. The panels
+(controls, run picker and table, the no-PyTorch page) are in :mod:`.bench_panels`. The telemetry
 sampler runs in its own thread, so the other tabs keep plotting while a benchmark runs.
 """
 
@@ -18,28 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.bench.base import BENCH_NAMES, Result, RunState
 from gpuprof.bench.results import Comparison, ResultsDB, RunSummary, compare_runs
-from gpuprof.bench.runner import SUITES, BenchRun, RunProgress
+from gpuprof.bench.runner import BenchRun, RunProgress
 from gpuprof.units import NA, fmt_duration
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QGridLayout,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QSplitter,
-    QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import QLabel, QProgressBar, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from .bench_panels import BenchControls, DeviceCombo, LitePage, RunsPanel, run_title
 from .bench_table import TableRow, rows_for_results, rows_for_run
 from .bench_worker import BenchWorker, probe_devices
 from .theme import Theme
@@ -52,13 +38,6 @@ __all__ = ["BenchTab", "DeviceCombo", "torch_available", "REDRAW_DELAY_MS"]
 
 #: Live results are drawn at most this often (ms): a chart redraw per result would be wasted.
 REDRAW_DELAY_MS = 150
-_COLUMNS = ("case", "metric", "value", "pct", "ratio", "notes")
-_KIND_COLOURS = {
-    "failed": "#c92a2a",
-    "throttled": "#d9480f",
-    "skipped": "#868e96",
-    "interrupted": "#868e96",
-}
 
 RunnerFactory = Callable[[str | None, str, tuple[str, ...], Any], Any]
 
@@ -82,16 +61,6 @@ def _default_runner(device: str | None, suite: str, only: tuple[str, ...], sourc
     runner = Runner(device=device, suite=suite, only=only, source=source or owned)
     runner.owned_source = owned  # type: ignore[attr-defined]
     return runner
-
-
-class DeviceCombo(QComboBox):
-    """A combo that says when its list is about to open (the tab probes CUDA devices then)."""
-
-    popup_requested = Signal()
-
-    def showPopup(self) -> None:
-        self.popup_requested.emit()
-        super().showPopup()
 
 
 class BenchTab(QWidget):
@@ -146,7 +115,10 @@ class BenchTab(QWidget):
 
         self.stack = QStackedWidget(self)
         self.main_page = self._build_main_page()
-        self.lite_page = self._build_lite_page()
+        self.lite_page = LitePage(self)
+        self.lite_label = self.lite_page.lite_label
+        self.recheck_button = self.lite_page.recheck_button
+        self.recheck_button.clicked.connect(self.check_torch)
         self.stack.addWidget(self.main_page)
         self.stack.addWidget(self.lite_page)
         layout = QVBoxLayout(self)
@@ -170,96 +142,17 @@ class BenchTab(QWidget):
     # -- construction ---------------------------------------------------------------------------
     def _build_main_page(self) -> QWidget:
         page = QWidget(self)
-        self.suite_combo = QComboBox(page)
-        tips = {
-            "quick": self.tr("About 30 s on one GPU: a few sizes per benchmark"),
-            "standard": self.tr("About 3× the quick suite: more sizes and LLM-shaped products"),
-            "full": self.tr("The whole sweep (GEMM 1024…16384, copies up to 1 GiB): minutes"),
-        }
-        for suite in SUITES:
-            self.suite_combo.addItem(self.tr(suite), suite)
-            self.suite_combo.setItemData(
-                self.suite_combo.count() - 1, tips[suite], Qt.ItemDataRole.ToolTipRole
-            )
-        self.suite_combo.setToolTip(self.tr("How much to measure: quick, standard or full"))
-        labels = {
-            "gemm": (
-                self.tr("GEMM"),
-                self.tr(
-                    "Matrix products by dtype (FP32, TF32, FP16, BF16, "
-                    "FP8) against the spec sheet's peak"
-                ),
-            ),
-            "memory": (
-                self.tr("Memory"),
-                self.tr(
-                    "Copy bandwidth: host↔device pageable and "
-                    "pinned, on-device; host copies on a CPU"
-                ),
-            ),
-            "p2p": (
-                self.tr("P2P"),
-                self.tr("GPU-to-GPU bandwidth and latency matrices (needs 2 CUDA devices)"),
-            ),
-            "collective": (
-                self.tr("Collectives"),
-                self.tr("All-reduce and all-gather bus bandwidth and latency over sizes"),
-            ),
-            "workload": (
-                self.tr("Training step"),
-                self.tr(
-                    "A transformer block and a small "
-                    "conv net on synthetic data: "
-                    "tokens/s and images/s"
-                ),
-            ),
-        }
-        self.case_checks: dict[str, QCheckBox] = {}
-        for bench in BENCH_NAMES:
-            text, tip = labels[bench]
-            box = QCheckBox(text, page)
-            box.setChecked(True)
-            box.setToolTip(tip)
-            box.toggled.connect(self._sync_controls)
-            self.case_checks[bench] = box
-        self.device_combo = DeviceCombo(page)
-        self.device_combo.addItem(self.tr("auto (first CUDA GPU, else CPU)"), None)
-        self.device_combo.addItem(self.tr("cpu"), "cpu")
-        self.device_combo.setToolTip(
-            self.tr(
-                "Where to run. The CUDA devices are listed the "
-                "first time this list opens (it loads PyTorch)"
-            )
-        )
-        self.device_combo.popup_requested.connect(self.probe_devices)
-        self.run_button = QPushButton(self.tr("Run"), page)
-        self.run_button.setToolTip(self.tr("Run the chosen benchmarks (Ctrl+B)"))
-        self.run_button.clicked.connect(self.start_run)
-        self.cancel_button = QPushButton(self.tr("Cancel"), page)
-        self.cancel_button.setToolTip(
-            self.tr("Stop after the current step, within a second (Esc); what was measured is kept")
-        )
-        self.cancel_button.clicked.connect(self.cancel_run)
-
-        # Two rows, so that the tab (and so the window) stays usable at ~1000 px wide.
-        top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Suite:"), page))
-        top.addWidget(self.suite_combo)
-        top.addSpacing(12)
-        top.addWidget(QLabel(self.tr("Device:"), page))
-        self.device_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.device_combo.setMinimumContentsLength(16)
-        top.addWidget(self.device_combo, 1)
-        top.addSpacing(12)
-        top.addWidget(self.run_button)
-        top.addWidget(self.cancel_button)
-        cases_row = QHBoxLayout()
-        cases_row.addWidget(QLabel(self.tr("Benchmarks:"), page))
+        controls = BenchControls(page)
+        self.suite_combo = controls.suite_combo
+        self.case_checks = controls.case_checks
+        self.device_combo = controls.device_combo
+        self.run_button = controls.run_button
+        self.cancel_button = controls.cancel_button
         for box in self.case_checks.values():
-            cases_row.addWidget(box)
-        cases_row.addStretch(1)
+            box.toggled.connect(self._sync_controls)
+        self.device_combo.popup_requested.connect(self.probe_devices)
+        self.run_button.clicked.connect(self.start_run)
+        self.cancel_button.clicked.connect(self.cancel_run)
 
         self.progress = QProgressBar(page)
         self.progress.setRange(0, 1000)
@@ -276,69 +169,14 @@ class BenchTab(QWidget):
         self._charts: BenchCharts | None = None
         self._charts_slot = QWidget(page)
 
-        side = QWidget(page)
-        self.run_label = QLabel(self.tr("No run yet"), side)
-        self.run_label.setWordWrap(True)
-        self.run_label.setToolTip(self.tr("The run shown: id, suite, device, state and versions"))
-        self.shown_combo = QComboBox(side)
-        self.shown_combo.setToolTip(self.tr("Show an earlier run from the results database"))
+        side = RunsPanel(page)
+        self.runs_panel = side
+        self.run_label = side.run_label
+        self.shown_combo = side.shown_combo
+        self.compare_combo = side.compare_combo
+        self.table = side.table
         self.shown_combo.activated.connect(self._on_shown_selected)
-        self.compare_combo = QComboBox(side)
-        self.compare_combo.setToolTip(
-            self.tr(
-                "Compare the run shown with an earlier one: the "
-                "ratio column is shown ÷ earlier (> 1: faster now)"
-            )
-        )
         self.compare_combo.activated.connect(self._on_compare_selected)
-        pick = QGridLayout()
-        pick.addWidget(QLabel(self.tr("Run:"), side), 0, 0)
-        pick.addWidget(self.shown_combo, 0, 1)
-        pick.addWidget(QLabel(self.tr("Compare with:"), side), 1, 0)
-        pick.addWidget(self.compare_combo, 1, 1)
-        pick.setColumnStretch(1, 1)
-        self.table = QTableWidget(0, len(_COLUMNS), side)
-        self.table.setHorizontalHeaderLabels(
-            [
-                self.tr("Case"),
-                self.tr("Metric"),
-                self.tr("Value"),
-                self.tr("% of peak"),
-                self.tr("vs earlier"),
-                self.tr("Notes"),
-            ]
-        )
-        header_tips = [
-            self.tr("Benchmark and case (shape, direction, size)"),
-            self.tr("What the value is"),
-            self.tr("The measured number with its unit"),
-            self.tr("Of the spec sheet's dense peak for this dtype (GEMM only)"),
-            self.tr("This run ÷ the run chosen under Compare with"),
-            self.tr("Why a case was skipped or failed, throttling seen, details"),
-        ]
-        for i, tip in enumerate(header_tips):
-            item = self.table.horizontalHeaderItem(i)
-            if item is not None:
-                item.setToolTip(tip)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setWordWrap(False)
-        hh = self.table.horizontalHeader()
-        for i, width in enumerate((230, 105, 100, 70, 72)):
-            hh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-            self.table.setColumnWidth(i, width)
-        hh.setSectionResizeMode(len(_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        self.table.setToolTip(
-            self.tr("Every measurement of the run shown; failed and skipped cases say why")
-        )
-        side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.run_label)
-        side_layout.addLayout(pick)
-        side_layout.addWidget(self.table, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, page)
         self.splitter.addWidget(self._charts_slot)
@@ -349,46 +187,10 @@ class BenchTab(QWidget):
 
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
-        layout.addLayout(cases_row)
+        layout.addWidget(controls)
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
         layout.addWidget(self.splitter, 1)
-        return page
-
-    def _build_lite_page(self) -> QWidget:
-        page = QWidget(self)
-        self.lite_label = QLabel(page)
-        self.lite_label.setWordWrap(True)
-        self.lite_label.setTextFormat(Qt.TextFormat.RichText)
-        self.lite_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.lite_label.setText(
-            "<h3>"
-            + self.tr("Benchmarks need PyTorch")
-            + "</h3><p>"
-            + self.tr(
-                "This installation of gpuprof does not include PyTorch, which runs the "
-                "GEMM, memory, P2P, collective and training-step benchmarks."
-            )
-            + "</p><p>"
-            + self.tr("To get them, install the extra:")
-            + '</p><pre>    pip install "gpuprof[bench]"</pre><p>'
-            + self.tr(
-                "(for a GPU, first the PyTorch wheel for your CUDA version from "
-                "pytorch.org), or use the full build of the packaged app. Telemetry, "
-                "Health and Recommend work without it."
-            )
-            + "</p>"
-        )
-        self.lite_label.setMaximumWidth(760)
-        self.recheck_button = QPushButton(self.tr("Check again"), page)
-        self.recheck_button.setToolTip(self.tr("Look for PyTorch again after installing it"))
-        self.recheck_button.clicked.connect(self.check_torch)
-        layout = QVBoxLayout(page)
-        layout.addStretch(1)
-        layout.addWidget(self.lite_label, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addWidget(self.recheck_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
         return page
 
     # -- state ----------------------------------------------------------------------------------
@@ -451,41 +253,18 @@ class BenchTab(QWidget):
         if self.devices_probed or self._probing:
             return
         self._probing = True
-        self.device_combo.addItem(self.tr("looking for CUDA devices…"), "__probing__")
-        self._set_item_enabled(self.device_combo.count() - 1, False)
+        self.device_combo.add_probing_item()
         run_in_thread(probe_devices, self._on_devices, self._on_devices_error, self)
-
-    def _set_item_enabled(self, index: int, enabled: bool) -> None:
-        model = self.device_combo.model()
-        item = model.item(index) if hasattr(model, "item") else None
-        if item is not None:
-            item.setEnabled(enabled)
-
-    def _drop_probe_item(self) -> None:
-        i = self.device_combo.findData("__probing__")
-        if i >= 0:
-            self.device_combo.removeItem(i)
 
     def _on_devices(self, found: object) -> None:
         self._probing = False
         self.devices_probed = True
-        self._drop_probe_item()
-        devices = list(found) if isinstance(found, (list, tuple)) else []
-        for dev, name in devices:
-            self.device_combo.addItem(f"{dev} — {name}", dev)
-        if not devices:
-            self.device_combo.addItem(self.tr("no CUDA device found"), "__none__")
-            self._set_item_enabled(self.device_combo.count() - 1, False)
+        self.device_combo.set_devices(list(found) if isinstance(found, (list, tuple)) else [])
 
     def _on_devices_error(self, exc: BaseException) -> None:
         self._probing = False
         self.devices_probed = True
-        self._drop_probe_item()
-        self.device_combo.addItem(
-            self.tr("CUDA devices unknown: %1").replace("%1", f"{type(exc).__name__}: {exc}"),
-            "__none__",
-        )
-        self._set_item_enabled(self.device_combo.count() - 1, False)
+        self.device_combo.set_probe_error(exc)
 
     # -- running --------------------------------------------------------------------------------
     def start_run(self) -> bool:
@@ -623,7 +402,7 @@ class BenchTab(QWidget):
         self.compare_combo.clear()
         self.compare_combo.addItem(self.tr("(none)"), None)
         for r in runs:
-            label = self._run_title(r)
+            label = run_title(r)
             self.shown_combo.addItem(label, r.run_id)
             if r.run_id != shown_id:
                 self.compare_combo.addItem(label, r.run_id)
@@ -637,11 +416,6 @@ class BenchTab(QWidget):
         self.compare_combo.setCurrentIndex(max(i, 0))
         self._sync_controls()
         return runs
-
-    def _run_title(self, r: RunSummary) -> str:
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_s))
-        what = r.device_name or r.device
-        return f"{started} · {r.suite} · {r.device} ({what}) · {r.n_ok}/{r.n_results} · {r.run_id}"
 
     def _load_shown(self, run_id: str) -> None:
         db = self._database(create=False)
@@ -799,22 +573,8 @@ class BenchTab(QWidget):
         return NA if ratio is None else f"{ratio:.2f}×"
 
     def _set_row(self, i: int, row: TableRow) -> None:
-        ratio = self.ratio_text(row.key)
-        cells = (row.case, row.metric, row.value, row.pct_of_peak, ratio, row.notes)
-        colour = _KIND_COLOURS.get(row.kind)
-        for j, text in enumerate(cells):
-            item = QTableWidgetItem(text)
-            if j in (2, 3, 4):
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if j in (0, 5) and text:
-                item.setToolTip(text)
-            if colour is not None and j in (0, 5):
-                item.setForeground(QColor(colour))
-            if j == 4 and ratio and ratio != NA:
-                value = self.comparisons[row.key].ratio if row.key else None
-                if value is not None and abs(value - 1.0) >= 0.05:
-                    item.setForeground(QColor("#2b8a3e" if value > 1 else "#c92a2a"))
-            self.table.setItem(i, j, item)
+        comp = self.comparisons.get(row.key) if row.key else None
+        self.runs_panel.set_row(i, row, self.ratio_text(row.key), comp.ratio if comp else None)
 
     def apply_theme(self, theme: Theme) -> None:
         self._theme = theme
