@@ -185,6 +185,33 @@ def test_throttle_reasons_as_zero_one(served):
     assert sum(active.values()) == 1.0
 
 
+@pytest.mark.parametrize(
+    ("mask", "names", "expected"),
+    [
+        (0x44, (), {"sw_power_cap", "hw_thermal_slowdown"}),  # a sample with only the mask
+        (None, ("SW Power Cap", "hw_thermal"), {"sw_power_cap", "hw_thermal_slowdown"}),
+        (0x5, ("sw_power_cap",), {"gpu_idle", "sw_power_cap"}),  # names never carry idle
+        (0x1, (), {"gpu_idle"}),
+        (0, (), set()),
+    ],
+)
+def test_throttle_reasons_from_mask_or_names(mask, names, expected):
+    gpu = replace(_sample(0), throttle_mask=mask, throttle_reasons=names)
+    snap = FakeSource(n=1, gpus=[gpu]).poll()
+    collector = SnapshotCollector(lambda: snap, [_device(0)], hostname="h", bench_values=None)
+    fams = {f.name: f for f in collector.collect()}
+    values = {s.labels["reason"]: s.value for s in fams["gpuprof_clocks_event_reasons"].samples}
+    assert list(values) == list(THROTTLE_REASONS)  # every reason, in NVML's bit order
+    assert {r for r, v in values.items() if v == 1.0} == expected
+
+
+def test_no_throttle_metric_when_the_reasons_are_unsupported():
+    gpu = replace(_sample(0), throttle_mask=None, throttle_reasons=())
+    snap = FakeSource(n=1, gpus=[gpu]).poll()
+    collector = SnapshotCollector(lambda: snap, [_device(0)], hostname="h", bench_values=None)
+    assert "gpuprof_clocks_event_reasons" not in {f.name for f in collector.collect()}
+
+
 def test_source_info_labels_nvml(served):
     _, fams = scrape(served.url)
     info = fams["gpuprof_source_info"].samples[0]
