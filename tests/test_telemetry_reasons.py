@@ -83,6 +83,7 @@ def test_mask_names_flag_round_trip(mask):
 def test_names_are_in_bit_order_and_unknown_bits_are_named_in_hex():
     flag = R.from_mask(0x844)
     assert flag.names == ("sw_power_cap", "hw_thermal_slowdown", "0x800")
+    assert int(R.from_mask(0x805).without_idle) == 0x804  # the unknown bit stays
     assert R.from_mask(None) == R(0) and R(0).names == ()
 
 

@@ -182,14 +182,14 @@ class GpuCard(_Card):
             f"{fmt_num(sample.clock_sm_mhz, 'MHz')} / {fmt_num(clock_max, 'MHz')}",
         )
         self.pcie.setText(self._pcie_text(sample, info))
-        if sample.throttle_reasons:
-            reasons = ", ".join(sample.throttle_reasons)
-            self.badge.setText(reasons)
-            self.badge.setStyleSheet(
-                f"background: {throttle_colour(sample.throttle_reasons[0])}; color: black;"
-            )
+        events = sample.clock_events.without_idle
+        if events:
+            self.badge.setText(", ".join(events.names))
+            self.badge.setToolTip(events.label)
+            self.badge.setStyleSheet(f"background: {throttle_colour(events)}; color: black;")
         else:
             self.badge.setText(self.tr("none"))
+            self.badge.setToolTip("")
             self.badge.setStyleSheet("")
 
     def _pcie_text(self, sample: GpuSample, info: DeviceInfo | None) -> str:

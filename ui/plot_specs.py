@@ -1,5 +1,5 @@
 """What the Telemetry tab plots: one :class:`PlotSpec` per plot, the History fields each frame
-fetches, and the small helpers that label a field, colour a throttle episode and round an axis.
+fetches, and the small helpers that label a field and round an axis.
 
 Titles are marked with ``N_`` and translated when shown (``QT_TRANSLATE_NOOP`` semantics).
 """
@@ -20,7 +20,6 @@ __all__ = [
     "SECONDARY_AUTO_MAX_GPUS",
     "PlotSpec",
     "field_short",
-    "most_severe",
     "nice_top",
 ]
 
@@ -137,18 +136,6 @@ def field_short(field: str) -> str:
         "pcie_tx_bytes_s": _t("tx"),
         "nvlink_tx_bytes_s": _t("tx"),
     }.get(field, "")
-
-
-_SEVERITY = ("hw_thermal", "hw_slowdown", "hw_power_brake", "sw_thermal", "sw_power_cap")
-
-
-def most_severe(reasons: tuple[str, ...]) -> str:
-    """The reason that colours a band segment: hardware and thermal before power capping."""
-    for key in _SEVERITY:
-        for r in reasons:
-            if key in r:
-                return r
-    return reasons[0]
 
 
 def nice_top(value: float) -> float:

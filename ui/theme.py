@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpuprof.telemetry.reasons import ClockEventReason
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -32,17 +33,19 @@ GPU_COLOURS: tuple[str, ...] = (
     "#7f7f7f",  # grey
 )
 
-#: Throttle reason name (as decoded by the source) -> band colour. Unknown reasons are grey.
-THROTTLE_COLOURS: dict[str, str] = {
-    "sw_power_cap": "#f2b134",
-    "hw_power_brake": "#e8590c",
-    "hw_slowdown": "#d6336c",
-    "hw_thermal_slowdown": "#c92a2a",
-    "sw_thermal_slowdown": "#f76707",
-    "sync_boost": "#4dabf7",
-    "applications_clocks_setting": "#845ef7",
-    "display_clock_setting": "#20c997",
+_R = ClockEventReason
+#: Clock-event (throttle) reason -> band colour; the reasons not here (idle, unknown) are grey.
+THROTTLE_COLOURS: dict[ClockEventReason, str] = {
+    _R.SW_POWER_CAP: "#f2b134",
+    _R.HW_POWER_BRAKE_SLOWDOWN: "#e8590c",
+    _R.HW_SLOWDOWN: "#d6336c",
+    _R.HW_THERMAL_SLOWDOWN: "#c92a2a",
+    _R.SW_THERMAL_SLOWDOWN: "#f76707",
+    _R.SYNC_BOOST: "#4dabf7",
+    _R.APPLICATIONS_CLOCKS_SETTING: "#845ef7",
+    _R.DISPLAY_CLOCK_SETTING: "#20c997",
 }
+_GREY = "#868e96"
 
 
 def gpu_colour(index: int) -> str:
@@ -50,11 +53,10 @@ def gpu_colour(index: int) -> str:
     return GPU_COLOURS[index % len(GPU_COLOURS)]
 
 
-def throttle_colour(reason: str) -> str:
-    for key, colour in THROTTLE_COLOURS.items():
-        if key in reason:
-            return colour
-    return "#868e96"
+def throttle_colour(reason: ClockEventReason | str) -> str:
+    """The colour of a reason (a flag or a name in any spelling); of several, the most severe's."""
+    flag = reason if isinstance(reason, ClockEventReason) else ClockEventReason.from_names([reason])
+    return THROTTLE_COLOURS.get(flag.most_severe(), _GREY)
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from gpuprof.telemetry.reasons import ClockEventReason
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
 from .plot_items import Grid, cache_axis
-from .plot_specs import most_severe
 from .theme import throttle_colour
 
 __all__ = ["ThrottleBand"]
@@ -85,9 +85,9 @@ class ThrottleBand:
             except (KeyError, ValueError, IndexError, AttributeError):
                 intervals = []
             for start, end, reasons in intervals:
-                reason = most_severe(reasons) if reasons else "unknown"
-                colour = throttle_colour(reason)
-                for r in reasons or (reason,):
+                # a bar takes the colour of its most severe reason (hardware, thermal first)
+                colour = throttle_colour(ClockEventReason.from_names(reasons))
+                for r in reasons or ("unknown",):
                     seen.setdefault(r, throttle_colour(r))
                 x0.append(start - t1)
                 x1.append(max(end, start + 1e-3) - t1)

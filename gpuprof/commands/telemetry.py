@@ -172,7 +172,7 @@ def _dumps(obj: object, *, indent: int | None = None) -> str:
 
 
 def _throttle_text(g: GpuSample) -> str:
-    return ", ".join(g.throttle_reasons) if g.throttle_reasons else "—"
+    return ", ".join(g.clock_events.throttle_names) or "—"
 
 
 def _source_banner(source: TelemetrySource) -> str:

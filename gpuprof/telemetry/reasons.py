@@ -71,7 +71,12 @@ class ClockEventReason(enum.IntFlag):
     @property
     def throttle_names(self) -> tuple[str, ...]:
         """:attr:`names` without ``gpu_idle``: what ``GpuSample.throttle_reasons`` stores."""
-        return tuple(r.key for r in self.bits() if r is not ClockEventReason.GPU_IDLE)
+        return self.without_idle.names
+
+    @property
+    def without_idle(self) -> ClockEventReason:
+        """The flag less ``gpu_idle`` (unknown bits kept, unlike ``& ~GPU_IDLE``)."""
+        return ClockEventReason(int(self) & ~int(ClockEventReason.GPU_IDLE))
 
     @property
     def label(self) -> str:
