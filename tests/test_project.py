@@ -151,7 +151,8 @@ def test_importing_every_core_module_works() -> None:
         importlib.import_module(m.name)
 
 
-def test_mypy_strict_passes_on_the_core() -> None:
+def test_mypy_strict_passes_on_the_core_and_the_ui() -> None:
+    assert _pyproject()["tool"]["mypy"]["files"] == ["gpuprof", "ui"]
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
     if mypy is None:
         pytest.skip("mypy not installed")

@@ -255,9 +255,11 @@ def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: floa
         if result["code"]:
             print(tr("gpuprof: error: could not write {p}", p=out), file=sys.stderr)
         window.close()
-        app.quit()
+        if app is not None:
+            app.quit()
 
     QTimer.singleShot(max(0, int(after_s * 1000)), attempt)
+    assert app is not None
     app.exec()
     return result["code"]
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.model import Snapshot, SourceStatus
+from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceStatus, SystemInfo, Topology
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Signal
@@ -61,9 +62,31 @@ from .topology import TopologyTab
 from .widgets import Banner
 from .workers import SessionBridge, run_in_thread
 
+if TYPE_CHECKING:
+    from gpuprof.bench.runner import BenchRun
+
+    from .bench_tab import BenchTab
+    from .recommend_tab import RecommendTab
+
 __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
 
 log = logging.getLogger(__name__)
+
+#: What the recommender is told was measured here: {GPU name: {dtype: TFLOPS}}.
+Measurements = dict[str, dict[str, float]]
+
+
+@dataclass(frozen=True)
+class _Static:
+    """The static facts of a source, read once in a thread."""
+
+    source: TelemetrySource
+    system: SystemInfo
+    devices: tuple[DeviceInfo, ...]
+    topology: Topology
+    status: SourceStatus
+    measured: Measurements
+
 
 #: The redraw timer period: at most 20 frames a second (DESIGN.md, data flow).
 REDRAW_PERIOD_MS = 50
@@ -128,9 +151,9 @@ class MainWindow(QMainWindow):
             time_window_s=self.settings.time_window_s,
             selected_gpus=self.settings.selected_gpus,
         )
-        self._bench: Any = None
-        self._recommend: Any = None
-        self._recommend_local: tuple[list[str], Any] | None = None
+        self._bench: BenchTab | None = None
+        self._recommend: RecommendTab | None = None
+        self._recommend_local: tuple[list[str], Measurements | None] | None = None
         self._last_frame: dict[str, float] = {}
         self._frame_cost_s = 0.0
         self._closing = False
@@ -228,33 +251,37 @@ class MainWindow(QMainWindow):
     def _make_bench(self) -> QWidget:
         from .bench_tab import BenchTab
 
-        self._bench = BenchTab()
-        self._bench.run_finished.connect(self._on_bench_finished)
-        return self._bench
+        bench = BenchTab()
+        bench.run_finished.connect(self._on_bench_finished)
+        self._bench = bench
+        return bench
 
     def _make_recommend(self) -> QWidget:
         from .recommend_tab import RecommendTab
 
-        self._recommend = RecommendTab(
+        recommend = RecommendTab(
             settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat)
         )
         if self._recommend_local is not None:
             names, measured = self._recommend_local
-            self._recommend.set_local(names, measurements=measured)
-        return self._recommend
+            recommend.set_local(names, measurements=measured)
+        self._recommend = recommend
+        return recommend
 
     @property
-    def bench(self) -> Any:
+    def bench(self) -> BenchTab:
         """The Benchmarks tab (built on first use)."""
         if self._bench is None:
             self.tabs.realize("benchmarks")
+        assert self._bench is not None
         return self._bench
 
     @property
-    def recommend(self) -> Any:
+    def recommend(self) -> RecommendTab:
         """The Recommend tab (built on first use)."""
         if self._recommend is None:
             self.tabs.realize("recommend")
+        assert self._recommend is not None
         return self._recommend
 
     @property
@@ -332,14 +359,16 @@ class MainWindow(QMainWindow):
             self.refresh_visible(force=True)
         self.recorder.sync()
 
-    def _read_static(self, src: TelemetrySource) -> tuple[Any, ...]:
+    def _read_static(self, src: TelemetrySource) -> _Static:
         devices = src.devices()
         # Benchmarks measured here earlier calibrate the recommender for these GPU models.
         measured = local_measurements(gpu_names=[d.name for d in devices]) if devices else {}
-        return src, src.system_info(), devices, src.topology(), src.status(), measured
+        return _Static(src, src.system_info(), devices, src.topology(), src.status(), measured)
 
     def _on_static(self, result: object) -> None:
-        src, system, devices, topology, status, measured = result  # type: ignore[misc]
+        assert isinstance(result, _Static)
+        src, system, devices = result.source, result.system, result.devices
+        topology, status, measured = result.topology, result.status, result.measured
         if src is not self.source or self._closing:
             return
         self.state.system = system
@@ -359,7 +388,7 @@ class MainWindow(QMainWindow):
         self.refresh_visible(force=True)
 
     def _on_bench_finished(self, run: object) -> None:
-        measured = measurements_from_run(run)  # {} for CPU runs and unknown GPUs
+        measured = measurements_from_run(cast("BenchRun", run))  # {} for CPU, unknown GPUs
         if measured:
             self.recommend.set_local(self.recommend.local, measurements=measured)
 
@@ -512,9 +541,9 @@ class MainWindow(QMainWindow):
         self.theme = apply_theme(app, name)
         self.settings.theme = self.theme.name
         for i in range(self.tabs.count()):
-            widget = self.tabs.widget(i)
-            if hasattr(widget, "apply_theme"):
-                widget.apply_theme(self.theme)
+            apply = getattr(self.tabs.widget(i), "apply_theme", None)
+            if apply is not None:
+                apply(self.theme)
         if hasattr(self, "theme_actions"):
             for action in self.theme_actions.actions():
                 action.setChecked(action.data() == self.theme.name)

@@ -114,7 +114,7 @@ def stroke(painter: QPainter, x: np.ndarray, y: np.ndarray) -> None:
         painter.drawPolyline(poly)
 
 
-class CurveLayer(pg.GraphicsObject):
+class CurveLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no type hints
     """Every curve of one plot, stroked once into an image that then scrolls with time.
 
     Stroking ~60 curves of ~1,100 points was most of a frame (perf/gui.py). But History's
@@ -308,7 +308,7 @@ def _same(a: float, b: float) -> bool:
     return bool(a == b or (math.isnan(a) and math.isnan(b)))
 
 
-class Grid(pg.GraphicsObject):
+class Grid(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no type hints
     """Grid lines at the major ticks of a plot's axes, drawn inside its view box.
 
     pyqtgraph's own grid is drawn by the AxisItem across the plot, which puts the axis (and its
@@ -394,7 +394,7 @@ def blend(fg: str, bg: str, alpha: float) -> QColor:
     )
 
 
-class TimedLayoutWidget(pg.GraphicsLayoutWidget):
+class TimedLayoutWidget(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # untyped base
     """Remembers how long its last paint took: the window budgets frames with it."""
 
     paint_s = 0.0

@@ -143,7 +143,7 @@ def nice_top(value: float) -> float:
     if not value or not math.isfinite(value) or value <= 0:
         return 1.0
     value *= 1.05
-    exp = 10 ** math.floor(math.log10(value))
+    exp = 10.0 ** math.floor(math.log10(value))
     for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if m * exp >= value:
             return m * exp

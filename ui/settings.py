@@ -7,6 +7,7 @@ tests never touch the user's real configuration.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
@@ -125,7 +126,8 @@ class UiSettings:
         raw = self._s.value("telemetry/selected_gpus", None)
         if raw is None:
             return None
-        text = raw if isinstance(raw, str) else ",".join(str(x) for x in raw)  # type: ignore[union-attr]
+        # QSettings gives a str for one value and a list for several (INI format).
+        text = raw if isinstance(raw, str) else ",".join(str(x) for x in cast(list[object], raw))
         out: set[int] = set()
         for part in text.split(","):
             part = part.strip()

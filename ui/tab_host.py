@@ -67,7 +67,8 @@ class TabHost(QTabWidget):
             self.setCurrentIndex(current)
         finally:
             self.blockSignals(False)
-        placeholder.deleteLater()
+        if placeholder is not None:
+            placeholder.deleteLater()
         apply = getattr(widget, "apply_theme", None)
         if apply is not None:
             apply(self._theme())

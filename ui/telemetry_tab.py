@@ -485,9 +485,8 @@ class TelemetryTab(QWidget):
         main line and stays legible on both themes.
         """
         colour = gpu_colour(gpu) if gpu >= 0 else self._theme.muted
-        if n > 0:
-            return pg.mkPen(blend(colour, self._theme.plot_bg, 0.45), width=1)
-        return pg.mkPen(colour, width=1)
+        pen: QPen = pg.mkPen(blend(colour, self._theme.plot_bg, 0.45) if n > 0 else colour, width=1)
+        return pen
 
     def _draw_lines(self, plot: PlotPanel, visible: list[int]) -> float:
         """Power limit / slowdown threshold lines, one per distinct value; returns the highest."""

@@ -200,8 +200,9 @@ class TopologyTab(QWidget):
         for c in range(n):
             self.matrix.setColumnWidth(c, 64)
         for i, g in enumerate(topo.gpu_indices):
-            self.matrix.verticalHeaderItem(i).setForeground(QBrush(QColor(gpu_colour(g))))
-            self.matrix.horizontalHeaderItem(i).setForeground(QBrush(QColor(gpu_colour(g))))
+            for header in (self.matrix.verticalHeaderItem(i), self.matrix.horizontalHeaderItem(i)):
+                if header is not None:
+                    header.setForeground(QBrush(QColor(gpu_colour(g))))
 
     def _fill_details(self, devices: list[DeviceInfo]) -> None:
         self.details.clear()
