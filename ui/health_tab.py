@@ -5,13 +5,13 @@ static facts (``set_static``), and re-runs the checks at most every :data:`MIN_P
 only while it is visible (and at once when it is shown). A run over 120 snapshots of 8 GPUs costs
 ≈ 11 ms here, so it runs in the GUI thread.
 
-The window shows :attr:`HealthTab.summary` in the tab title through ``summary_changed``.
+The window shows :attr:`HealthTab.summary` in the tab title through ``summary_changed``. The
+colours, icons, check codes and the all-clear page are in :mod:`gpuprof.ui.health_widgets`.
 """
 
 from __future__ import annotations
 
 import html
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -28,20 +28,16 @@ from gpuprof.diagnose import (
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo
 from gpuprof.units import fmt_duration, fmt_pct
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QHideEvent,
     QIcon,
-    QPainter,
-    QPixmap,
-    QPolygonF,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -55,6 +51,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .health_widgets import (
+    CHECK_CODES,
+    AllClearPage,
+    arg,
+    gpus_from_snapshots,
+    hint_html,
+    index_ranges,
+    severity_colours,
+    severity_icon,
+)
 from .theme import Theme
 
 __all__ = ["HealthTab", "MIN_PERIOD_S", "WINDOW_SNAPSHOTS", "severity_colours"]
@@ -65,105 +71,7 @@ WINDOW_SNAPSHOTS = 120
 MIN_PERIOD_S = 2.0
 
 _AUTO = object()
-#: Finding codes per entry of :meth:`HealthTab.checks`, in the same order.
-CHECK_CODES: tuple[frozenset[str], ...] = (
-    frozenset({"gpu_lost"}),
-    frozenset({"pcie_link_degraded"}),
-    frozenset({"power_limit_below_default"}),
-    frozenset({"thermal_throttling", "power_throttling", "hw_slowdown"}),
-    frozenset(
-        {
-            "ecc_uncorrectable",
-            "ecc_corrected",
-            "row_remap_failure",
-            "memory_repair_pending",
-            "memory_retired",
-        }
-    ),
-    frozenset({"low_utilization"}),
-    frozenset({"persistence_off"}),
-    frozenset({"mig_enabled", "mig_pending"}),
-    frozenset({"driver_too_old"}),
-)
 _KEY_ROLE = Qt.ItemDataRole.UserRole + 1
-
-# Filled icon shapes: the same in both themes (the glyph carries the contrast).
-_ICON_FILL = {Severity.CRITICAL: "#e03131", Severity.WARNING: "#f59f00", Severity.INFO: "#1c7ed6"}
-_ICON_GLYPH = {Severity.CRITICAL: "#ffffff", Severity.WARNING: "#212529", Severity.INFO: "#ffffff"}
-# Text colours with ≥ 4.5:1 contrast on each theme's base colour.
-_TEXT = {
-    "light": {
-        Severity.CRITICAL: "#c92a2a",
-        Severity.WARNING: "#8a4b00",
-        Severity.INFO: "#1864ab",
-        "ok": "#2b8a3e",
-    },
-    "dark": {
-        Severity.CRITICAL: "#ff8787",
-        Severity.WARNING: "#ffc94d",
-        Severity.INFO: "#74c0fc",
-        "ok": "#69db7c",
-    },
-}
-
-
-def severity_colours(dark: bool) -> dict[Severity | str, str]:
-    """Text colour per severity (and ``"ok"``) for a light or dark background."""
-    return dict(_TEXT["dark" if dark else "light"])
-
-
-def _arg(text: str, *values: object) -> str:
-    """Qt-style ``%1``..``%n`` substitution (highest first, so ``%1`` never eats ``%10``)."""
-    for i in range(len(values), 0, -1):
-        text = text.replace(f"%{i}", str(values[i - 1]))
-    return text
-
-
-def _severity_icon(severity: Severity) -> QIcon:
-    """A filled circle (critical, info) or triangle (warning) with a ``!``/``i`` glyph, drawn with
-    shapes rather than a font so it looks the same everywhere."""
-    icon = QIcon()
-    for size in (16, 24, 32):
-        pix = QPixmap(size, size)
-        pix.fill(Qt.GlobalColor.transparent)
-        p = QPainter(pix)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QBrush(QColor(_ICON_FILL[severity])))
-        s = float(size)
-        if severity is Severity.WARNING:
-            p.drawPolygon(
-                QPolygonF([QPointF(s / 2, 0.5), QPointF(s - 0.5, s - 1.0), QPointF(0.5, s - 1.0)])
-            )
-            top, bottom = 0.34 * s, 0.68 * s
-        else:
-            p.drawEllipse(QRectF(0.5, 0.5, s - 1.0, s - 1.0))
-            top, bottom = 0.22 * s, 0.58 * s
-        p.setBrush(QBrush(QColor(_ICON_GLYPH[severity])))
-        w = max(2.0, 0.14 * s)
-        if severity is Severity.INFO:  # "i": dot on top, bar below
-            p.drawEllipse(QRectF(s / 2 - w / 2, 0.2 * s, w, w))
-            p.drawRect(QRectF(s / 2 - w / 2, 0.42 * s, w, 0.38 * s))
-        else:  # "!": bar on top, dot below
-            p.drawRect(QRectF(s / 2 - w / 2, top, w, bottom - top))
-            p.drawEllipse(QRectF(s / 2 - w / 2, bottom + 0.08 * s, w, w))
-        p.end()
-        icon.addPixmap(pix)
-    return icon
-
-
-def _hint_html(text: str) -> str:
-    """Escape ``text`` and show its `backticked` commands as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-
-
-def _gpus_from_snapshots(snaps: Iterable[Snapshot]) -> tuple[DeviceInfo, ...]:
-    """Minimal device records when the static facts have not arrived: load checks still run."""
-    seen: dict[int, DeviceInfo] = {}
-    for snap in snaps:
-        for g in snap.gpus:
-            seen.setdefault(g.index, DeviceInfo(index=g.index, name=f"GPU {g.index}", uuid=g.uuid))
-    return tuple(seen[i] for i in sorted(seen))
 
 
 class HealthTab(QWidget):
@@ -200,7 +108,7 @@ class HealthTab(QWidget):
         self._last_run: float | None = None
         self._checked_at = ""
         self._dark = self.palette().window().color().lightness() < 128
-        self._icons = {s: _severity_icon(s) for s in Severity}
+        self._icons = {s: severity_icon(s) for s in Severity}
         self.findings: list[Finding] = []
         self.run_count = 0
         self.summary = ""
@@ -279,30 +187,10 @@ class HealthTab(QWidget):
         self.splitter = split
 
         # page 2: all clear
-        self.clear_title = QLabel(self)
-        ct_font = self.clear_title.font()
-        ct_font.setPointSizeF(ct_font.pointSizeF() * 1.6)
-        ct_font.setBold(True)
-        self.clear_title.setFont(ct_font)
-        self.clear_scope = QLabel(self)
-        self.clear_scope.setWordWrap(True)
-        self.checks_label = QLabel(self)
-        self.checks_label.setTextFormat(Qt.TextFormat.RichText)
-        self.checks_label.setWordWrap(True)
-        self.checks_label.setToolTip(self.tr("Every check the Health tab runs"))
-        self.clear_note = QLabel(self)
-        self.clear_note.setObjectName("muted")
-        self.clear_note.setWordWrap(True)
-        clear_page = QFrame(self)
-        clear_page.setObjectName("card")
-        cl = QVBoxLayout(clear_page)
-        cl.setContentsMargins(24, 20, 24, 20)
-        cl.setSpacing(10)
-        cl.addWidget(self.clear_title)
-        cl.addWidget(self.clear_scope)
-        cl.addWidget(self.checks_label)
-        cl.addWidget(self.clear_note)
-        cl.addStretch(1)
+        clear_page = AllClearPage(self)
+        self.clear_page = clear_page
+        self.clear_title, self.clear_scope = clear_page.title, clear_page.scope
+        self.checks_label, self.clear_note = clear_page.checks_label, clear_page.note
 
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.waiting_label)
@@ -399,7 +287,7 @@ class HealthTab(QWidget):
         self._dirty = False
         self._last_run = self._clock()
         snaps = tuple(self._snaps)
-        devices = self._devices or _gpus_from_snapshots(snaps)
+        devices = self._devices or gpus_from_snapshots(snaps)
         if snaps or devices:
             self.findings = diagnose(
                 devices, snaps, torch_cuda_version=self.torch_cuda_version(), system=self._system
@@ -432,12 +320,12 @@ class HealthTab(QWidget):
         c = self.counts()
         parts = []
         if c[Severity.CRITICAL]:
-            parts.append(_arg(self.tr("%1 critical"), c[Severity.CRITICAL]))
+            parts.append(arg(self.tr("%1 critical"), c[Severity.CRITICAL]))
         if c[Severity.WARNING]:
             parts.append(
                 self.tr("1 warning")
                 if c[Severity.WARNING] == 1
-                else _arg(self.tr("%1 warnings"), c[Severity.WARNING])
+                else arg(self.tr("%1 warnings"), c[Severity.WARNING])
             )
         if parts:
             return ", ".join(parts)
@@ -445,7 +333,7 @@ class HealthTab(QWidget):
             return (
                 self.tr("All clear (1 note)")
                 if c[Severity.INFO] == 1
-                else _arg(self.tr("All clear (%1 notes)"), c[Severity.INFO])
+                else arg(self.tr("All clear (%1 notes)"), c[Severity.INFO])
             )
         return self.tr("All clear")
 
@@ -461,16 +349,16 @@ class HealthTab(QWidget):
     def scope_text(self) -> str:
         """ "120 snapshots over 2m 0s of 8 GPUs · checked 14:03:05"."""
         snaps = list(self._snaps)
-        n_gpus = len(self._devices or _gpus_from_snapshots(snaps))
+        n_gpus = len(self._devices or gpus_from_snapshots(snaps))
         if not snaps:
-            text = _arg(self.tr("static facts of %1 GPUs, no snapshots yet"), n_gpus)
+            text = arg(self.tr("static facts of %1 GPUs, no snapshots yet"), n_gpus)
         else:
             span = snaps[-1].time_s - snaps[0].time_s
-            text = _arg(
+            text = arg(
                 self.tr("%1 snapshots over %2 of %3 GPUs"), len(snaps), fmt_duration(span), n_gpus
             )
         if self._checked_at:
-            text += " · " + _arg(self.tr("checked %1"), self._checked_at)
+            text += " · " + arg(self.tr("checked %1"), self._checked_at)
         return text
 
     def _busy_seen(self) -> bool:
@@ -490,7 +378,7 @@ class HealthTab(QWidget):
             self.tr("Power limit at its default"),
             self.tr("No thermal or power throttling under load"),
             self.tr("No ECC errors, no retired or remapped memory, no memory repair pending"),
-            _arg(
+            arg(
                 self.tr(
                     "GPU utilization at least %1 while a job runs (else the input pipeline is "
                     "the bottleneck)"
@@ -499,7 +387,7 @@ class HealthTab(QWidget):
             ),
             self.tr("Persistence mode on"),
             self.tr("MIG disabled (or knowingly enabled)"),
-            _arg(
+            arg(
                 self.tr("The driver supports CUDA %1, which the installed torch was built for"),
                 cuda,
             )
@@ -528,21 +416,8 @@ class HealthTab(QWidget):
         if not indices or any(f.gpu_index is None for f in found):
             return self.tr("all")
         if len(indices) == 1:
-            return _arg(self.tr("GPU %1"), indices[0])
-        runs: list[str] = []
-        start = prev = indices[0]
-        for i in [*indices[1:], None]:
-            if i is not None and i == prev + 1:
-                prev = i
-                continue
-            runs.append(
-                f"{start}–{prev}"
-                if prev - start >= 2
-                else ", ".join(str(k) for k in range(start, prev + 1))
-            )
-            if i is not None:
-                start = prev = i
-        return _arg(self.tr("GPUs %1"), ", ".join(runs))
+            return arg(self.tr("GPU %1"), indices[0])
+        return arg(self.tr("GPUs %1"), index_ranges(indices))
 
     def _checklist_html(self) -> str:
         colours = self._colours()
@@ -576,7 +451,7 @@ class HealthTab(QWidget):
         }[severity]
 
     def _gpu_text(self, f: Finding) -> str:
-        return self.tr("all") if f.gpu_index is None else _arg(self.tr("GPU %1"), f.gpu_index)
+        return self.tr("all") if f.gpu_index is None else arg(self.tr("GPU %1"), f.gpu_index)
 
     def _short_title(self, f: Finding) -> str:
         """The title without its "GPU n: " prefix (the GPU has its own column)."""
@@ -605,33 +480,16 @@ class HealthTab(QWidget):
             self.stack.setCurrentIndex(2)
 
     def _fill_all_clear(self) -> None:
-        colours = self._colours()
-        self.clear_title.setText("✓ " + self.tr("All clear"))
-        self.clear_title.setStyleSheet(f"color: {colours['ok']};")
-        self.clear_scope.setText(
-            _arg(self.tr("No problems found in the last %1."), self.scope_text())
-        )
-        tick = f"<span style='color:{colours['ok']}'>✓</span>"
-        items = "".join(
-            f"<tr><td style='padding-right:8px'><b>{tick}</b></td><td>{html.escape(c)}</td></tr>"
-            for c in self.checks()
-        )
-        what = self.tr("What was checked:")
-        self.checks_label.setText(
-            f"<p><b>{html.escape(what)}</b></p><table cellspacing='3'>{items}</table>"
-        )
+        note = ""
         if self._snaps and not self._busy_seen():
-            self.clear_note.setText(
-                _arg(
-                    self.tr(
-                        "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
-                        "throttling checks need load and had nothing to judge."
-                    ),
-                    fmt_pct(BUSY_UTIL_PCT),
-                )
+            note = arg(
+                self.tr(
+                    "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
+                    "throttling checks need load and had nothing to judge."
+                ),
+                fmt_pct(BUSY_UTIL_PCT),
             )
-        else:
-            self.clear_note.setText("")
+        self.clear_page.show_result(self._colours(), self.scope_text(), self.checks(), note)
 
     @staticmethod
     def _key(f: Finding) -> str:
@@ -694,8 +552,8 @@ class HealthTab(QWidget):
             f"{html.escape(sev)}</span> — {html.escape(f.title)}</h3>"
             f"<p style='color:gray; margin-top:0'>{html.escape(where)}</p>"
             f"<p>{html.escape(f.detail)}</p>"
-            f"<p><b>{html.escape(todo)}</b> {_hint_html(f.hint)}</p>"
-            f"<p style='color:gray'>{html.escape(_arg(check, f.code))}</p>" + self._checklist_html()
+            f"<p><b>{html.escape(todo)}</b> {hint_html(f.hint)}</p>"
+            f"<p style='color:gray'>{html.escape(arg(check, f.code))}</p>" + self._checklist_html()
         )
 
     def _show_details(self, f: Finding | None) -> None:
