@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -54,7 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gpuprof {__version__}")
     parser.add_argument(
-        "--debug", action="store_true", help=tr("show tracebacks of unexpected errors")
+        "--debug",
+        action="store_true",
+        help=tr(
+            "log everything to stderr (core and app, DEBUG level) and show tracebacks of "
+            "unexpected errors"
+        ),
     )
     parser.add_argument(
         "--lang",
@@ -116,7 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _configure_logging(debug: bool) -> None:
     """Warnings and errors of every module (core and app) go to stderr; ``--debug`` (or
     ``GPUPROF_DEBUG=1``) shows everything down to DEBUG, with the module that logged it."""
-    import logging
 
     logging.basicConfig(
         level=logging.DEBUG if debug else logging.WARNING,
@@ -185,6 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = args.debug or bool(os.environ.get("GPUPROF_DEBUG"))
     _configure_logging(debug)
     _register_front_ends()
+    logging.getLogger(__name__).debug(
+        "gpuprof %s, Python %s, command %s", __version__, sys.version.split()[0], args.command
+    )
     try:
         if args.command is None:
             return _run_gui(args)

@@ -129,3 +129,35 @@ def test_no_display_is_a_clear_error_not_a_qt_abort(monkeypatch, capsys) -> None
     assert main(["--demo"]) == 2
     err = capsys.readouterr().err
     assert "no display" in err and "--screenshot" in err
+
+
+def test_debug_turns_on_logging_for_core_and_ui() -> None:
+    """--debug shows DEBUG records with the module that logged them; without it, none."""
+    import subprocess
+    import sys
+
+    base = [sys.executable, "-m", "gpuprof"]
+    quiet = subprocess.run([*base, "devices", "--demo", "--json"], capture_output=True, text=True)
+    loud = subprocess.run(
+        [*base, "--debug", "devices", "--demo", "--json"], capture_output=True, text=True
+    )
+    assert quiet.returncode == loud.returncode == 0
+    assert "DEBUG" not in quiet.stderr
+    assert "DEBUG gpuprof.cli: gpuprof " in loud.stderr
+
+
+def test_a_failing_redraw_is_logged_with_its_traceback(make_window, caplog) -> None:
+    import logging
+
+    w = make_window(n_gpus=1)
+    w.select_tab("overview")
+
+    def broken(force: bool = False) -> None:
+        raise RuntimeError("paint bug")
+
+    w.overview.refresh = broken
+    with caplog.at_level(logging.ERROR, logger="gpuprof.ui.main_window"):
+        w.refresh_visible(force=True)
+    record = next(r for r in caplog.records if r.name == "gpuprof.ui.main_window")
+    assert "overview" in record.getMessage() and record.exc_info[1].args == ("paint bug",)
+    assert "paint bug" in w.statusBar().currentMessage()

@@ -41,13 +41,24 @@ _NOISE = ("This plugin does not support propagateSizeHints",)
 
 
 def _install_message_filter() -> None:
+    import logging
+
     from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
+    log = logging.getLogger("gpuprof.qt")
+    levels = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+        QtMsgType.QtCriticalMsg: logging.ERROR,
+        QtMsgType.QtFatalMsg: logging.CRITICAL,
+    }
+
     def handler(kind: QtMsgType, context: object, message: str) -> None:
+        # Qt's own messages join gpuprof's log (stderr; everything with --debug).
         if any(message.startswith(n) for n in _NOISE):
             return
-        if kind != QtMsgType.QtDebugMsg:
-            print(message, file=sys.stderr)
+        log.log(levels.get(kind, logging.WARNING), "%s", message)
 
     qInstallMessageHandler(handler)
 

@@ -8,6 +8,7 @@ QThreadPool task, so a benchmark stuck in a driver call cannot block the app fro
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 __all__ = ["BenchWorker", "probe_devices"]
+
+log = logging.getLogger(__name__)
 
 
 class BenchWorker(QObject):
@@ -63,6 +66,7 @@ class BenchWorker(QObject):
                     on_state=self.state.emit,
                 )
             except Exception as exc:
+                log.exception("the benchmark run failed")
                 self.errored.emit(_message(exc))
                 return
             finally:
@@ -74,6 +78,7 @@ class BenchWorker(QObject):
                 try:
                     save(run)
                 except Exception as exc:
+                    log.exception("saving the benchmark run failed")
                     problem = _message(exc)
             self.finished.emit(run)
             if problem is not None:

@@ -7,6 +7,7 @@ Qt queues to the GUI thread because the bridge lives there. Static facts (device
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.session import SessionState, TelemetrySession
 
 __all__ = ["SessionBridge", "run_in_thread"]
+
+log = logging.getLogger(__name__)
 
 
 class SessionBridge(QObject):
@@ -77,6 +80,13 @@ def run_in_thread(
         try:
             result = fn()
         except Exception as exc:
+            # The caller shows it; the log keeps the traceback (--debug, or no handler given).
+            log.log(
+                logging.DEBUG if on_error is not None else logging.ERROR,
+                "%s failed",
+                getattr(fn, "__qualname__", fn),
+                exc_info=exc,
+            )
             carrier.failed.emit(exc)
         else:
             carrier.done.emit(result)

@@ -901,8 +901,8 @@ Without a sub-command, opens the desktop app.</source>
         <translation>尺寸 {t} 超出范围 200..8000</translation>
     </message>
     <message>
-        <source>show tracebacks of unexpected errors</source>
-        <translation>显示意外错误的回溯信息</translation>
+        <source>log everything to stderr (core and app, DEBUG level) and show tracebacks of unexpected errors</source>
+        <translation>将全部日志（核心与应用，DEBUG 级别）输出到 stderr，并显示意外错误的回溯信息</translation>
     </message>
     <message>
         <source>language of the app and the messages (default: GPUPROF_LANG, else the locale)</source>
