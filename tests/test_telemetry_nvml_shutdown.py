@@ -235,3 +235,20 @@ def test_a_process_exits_promptly_even_with_a_call_stuck_in_the_driver(stuck: bo
     else:
         assert lines["shutdown_calls"] == "1"
         assert "skipping" not in done.stderr
+
+
+# --- the session ---------------------------------------------------------------------------------
+
+
+def test_a_session_on_nvml_closes_within_the_bound_when_a_poll_hangs(fake: FakeNvml) -> None:
+    """The window and the CLI close their TelemetrySession: one bound for sampler and source."""
+    from gpuprof.telemetry.session import TelemetrySession
+
+    source = make_source(fake)
+    session = TelemetrySession(source, interval_s=0.1)
+    stuck = fake.block(STUCK_CALL, device=0)
+    session.start()  # the sampler thread's first poll hangs in the driver
+    assert stuck.entered.wait(5.0)
+    elapsed = timed(session.close)
+    assert elapsed <= BOUND_S, f"session.close() took {elapsed:.2f} s"
+    assert fake.calls["nvmlShutdown"] == 0

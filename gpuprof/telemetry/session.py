@@ -26,8 +26,10 @@ its own wait (NVML skips ``nvmlShutdown`` when a call is stuck).
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -331,17 +333,25 @@ class TelemetrySession:
             self.start()
 
     def _stop_sampler(self, *, close_source: bool, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+        # One deadline for everything: a poll stuck in the driver costs timeout_s once, not
+        # once for the sampler and again for the source.
+        deadline = time.monotonic() + timeout_s
         if self.sampler.recording:
             self.stop_recording()
-        self.sampler.stop(timeout=timeout_s)
+        self.sampler.stop(timeout=max(0.0, deadline - time.monotonic()))
         if close_source:
-            self._close_source(self.source)
+            self._close_source(self.source, max(0.0, deadline - time.monotonic()))
 
     @staticmethod
-    def _close_source(source: TelemetrySource) -> None:
-        # Closing a broken source must not stop the exit.
+    def _close_source(source: TelemetrySource, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+        # Closing a broken source must not stop the exit. NVML's close takes a bound of its own
+        # (it then skips nvmlShutdown); the protocol's close() takes none.
         try:
-            source.close()
+            close: Callable[..., None] = source.close
+            if "timeout_s" in inspect.signature(close).parameters:
+                close(timeout_s=timeout_s)
+            else:
+                close()
         except Exception:
             log.exception("closing the telemetry source %s failed", source.label)
 
