@@ -5,8 +5,9 @@
 - :func:`from_session` — a recorded session file (:class:`~gpuprof.telemetry.store.SessionStore`).
 - :func:`from_source` — a short live sample of a telemetry source (NVML, or the simulator).
 - :func:`demo_snapshots` — one scripted cycle of the simulator on a stepped clock (SIMULATED).
-- :func:`load_bench_run`, :func:`summarize_bench` — a run from the results database.
-- :func:`summarize_recommendation`, :func:`recommend_for` — cloud configurations for a workload.
+- :func:`load_bench_run`, :func:`summarize_bench` — a run from the results database, and
+  :func:`summarize_recommendation`, :func:`recommend_for` — cloud configurations for a workload:
+  in :mod:`gpuprof.report.summaries`, imported here too.
 
 Everything that came from the system goes through :func:`gpuprof.redact.clean_text` here, and
 command lines through :func:`gpuprof.redact.redact_cmdline`, so every renderer gets safe text.
@@ -33,19 +34,21 @@ from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text, redact_cmdline
 from gpuprof.report.model import (
-    BenchRow,
-    BenchSummary,
     Chart,
     ChartSeries,
     Machine,
     MetricStat,
     ProcessRow,
-    RecommendationRowSummary,
-    RecommendationSummary,
     Report,
     TelemetrySummary,
     ThrottleEvent,
     Versions,
+)
+from gpuprof.report.summaries import (
+    load_bench_run,
+    recommend_for,
+    summarize_bench,
+    summarize_recommendation,
 )
 from gpuprof.telemetry.model import (
     DeviceInfo,
@@ -58,8 +61,7 @@ from gpuprof.telemetry.model import (
 
 if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
-    from gpuprof.recommend.rank import Recommendation, RecommendationRow
-    from gpuprof.recommend.workload import Workload
+    from gpuprof.recommend.rank import Recommendation
     from gpuprof.telemetry.history import History
     from gpuprof.telemetry.session import ProcessLedger, ProcessSeen, TelemetrySession
     from gpuprof.telemetry.source import TelemetrySource
@@ -391,252 +393,6 @@ def diagnose_history(
         jobs[device.index] = [any(a <= t <= b for a, b in on_gpu) for t, _ in rows]
     return diagnose_series(
         devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system
-    )
-
-
-# --- benchmarks ----------------------------------------------------------------------------------
-
-_BENCH_UNITS = {"TFLOPS": "tflops", "B/s": "bytes_s"}
-
-
-def load_bench_run(run_id: str, db_path: str | Path | None = None) -> BenchRun:
-    """A run from the results database by id, unique prefix or ``latest``."""
-    try:
-        from gpuprof.bench.results import ResultsDB
-    except ImportError as exc:  # a build without the benchmark module
-        raise InputError(tr("benchmarks are not available in this build: {e}", e=exc)) from None
-    if db_path is not None and not Path(db_path).is_file():
-        raise InputError(tr("results database {p} does not exist", p=db_path))
-    return ResultsDB(db_path).load(run_id)
-
-
-def summarize_bench(run: BenchRun) -> BenchSummary:
-    rows: list[BenchRow] = []
-    gemm_best: dict[str, tuple[float, float | None]] = {}
-    copy_best: dict[str, tuple[int, float]] = {}
-    for r in run.results:
-        metric, value, unit = r.headline()
-        peak = getattr(r, "peak_tflops", None)
-        pct = getattr(r, "pct_of_peak", None)
-        if value is not None and not math.isfinite(value):
-            value = None
-        rows.append(
-            BenchRow(
-                key=clean_text(r.key, 200),
-                bench=clean_text(r.bench, 80),
-                case=clean_text(r.case, 200),
-                status=clean_text(r.status, 300),
-                metric=metric,
-                value=value,
-                unit=unit,
-                peak=peak,
-                pct_of_peak=pct,
-                throttle_reasons=tuple(clean_text(t, 80) for t in r.throttle_reasons),
-            )
-        )
-        if not r.ok or value is None:
-            continue
-        dtype = getattr(r, "dtype", None)
-        if r.bench == "gemm" and dtype:
-            best = gemm_best.get(dtype)
-            if best is None or value > best[0]:
-                gemm_best[dtype] = (value, peak)
-        direction = getattr(r, "direction", None)
-        if r.bench == "memory" and direction:
-            pinned = getattr(r, "pinned", None)
-            label = direction.upper() + {True: " pinned", False: " pageable", None: ""}[pinned]
-            size = int(getattr(r, "size_bytes", 0))
-            prev = copy_best.get(label)
-            if prev is None or size > prev[0]:
-                copy_best[label] = (size, value)
-    charts: list[Chart] = []
-    if gemm_best:
-        cats = tuple(gemm_best)
-        measured = ChartSeries(
-            tr("measured (best median)"),
-            tuple(float(i) for i in range(len(cats))),
-            tuple(gemm_best[c][0] for c in cats),
-        )
-        series = [measured]
-        if any(p is not None for _, p in gemm_best.values()):
-            series.append(
-                ChartSeries(
-                    tr("spec peak (dense)"), measured.x, tuple(gemm_best[c][1] for c in cats)
-                )
-            )
-        charts.append(
-            Chart(
-                key="bench.gemm",
-                title=tr("GEMM throughput vs spec peak"),
-                kind="bar",
-                unit="tflops",
-                series=tuple(series),
-                categories=cats,
-                y_min=0.0,
-                x_unit="",
-            )
-        )
-    if copy_best:
-        cats = tuple(copy_best)
-        charts.append(
-            Chart(
-                key="bench.memory",
-                title=tr("Copy bandwidth (largest size)"),
-                kind="bar",
-                unit="bytes_s",
-                series=(
-                    ChartSeries(
-                        tr("median"),
-                        tuple(float(i) for i in range(len(cats))),
-                        tuple(copy_best[c][1] for c in cats),
-                    ),
-                ),
-                categories=cats,
-                y_min=0.0,
-                x_unit="",
-            )
-        )
-    env = run.environment
-    return BenchSummary(
-        run_id=clean_text(run.run_id, 100),
-        suite=clean_text(run.suite, 50),
-        device=clean_text(run.device, 50),
-        state=run.state.value,
-        started_s=run.started_s,
-        ended_s=run.ended_s,
-        device_name=_opt_clean(env.gpu_name or (env.cpu_model if run.device == "cpu" else None)),
-        torch_version=_opt_clean(env.torch_version),
-        cuda_runtime_version=_opt_clean(env.cuda_runtime_version),
-        rows=tuple(rows),
-        charts=tuple(charts),
-        notes=tuple(clean_text(n, 500) for n in run.notes),
-    )
-
-
-# --- recommendations -----------------------------------------------------------------------------
-
-
-def recommend_for(
-    workload: Workload,
-    *,
-    devices: Sequence[DeviceInfo] = (),
-    util_pct: float | None = None,
-    bench: BenchRun | None = None,
-    limit: int = 10,
-) -> Recommendation:
-    """Rank catalog instances for ``workload``; this machine's GPUs (and GEMM TFLOPS measured
-    in ``bench``) are the "vs here" baseline."""
-    from gpuprof.catalog.instances import load_catalog
-    from gpuprof.recommend.rank import LocalMachine, recommend
-
-    local = None
-    if devices:
-        counts: dict[str, int] = {}
-        for d in devices:
-            counts[d.name] = counts.get(d.name, 0) + 1
-        local = LocalMachine(tuple(counts.items()), util_pct=util_pct)
-    measured: dict[str, dict[str, float]] = {}
-    if bench is not None and bench.environment.gpu_name and bench.device != "cpu":
-        for r in bench.results:
-            dtype = getattr(r, "dtype", None)
-            if r.bench == "gemm" and r.ok and dtype:
-                value = r.headline()[1]
-                if value is not None:
-                    per_dtype = measured.setdefault(bench.environment.gpu_name, {})
-                    per_dtype[dtype] = max(per_dtype.get(dtype, 0.0), value)
-    return recommend(
-        workload,
-        load_catalog(),
-        local=local,
-        local_measurements=measured or None,
-        local_util_pct=util_pct,
-        limit=limit,
-    )
-
-
-def _rec_row(r: RecommendationRow) -> RecommendationRowSummary:
-    inst = r.instance
-    return RecommendationRowSummary(
-        rank=r.rank,
-        provider=inst.provider,
-        instance=inst.instance,
-        label=r.label,
-        region=inst.region,
-        gpu_model=inst.gpu_model,
-        gpus_total=float(r.gpus_total),
-        fits=r.fits,
-        mem_need_per_gpu_bytes=float(r.mem_need_per_gpu_bytes),
-        mem_per_gpu_bytes=float(r.mem_per_gpu_bytes),
-        hours=r.hours,
-        cost_usd=r.cost_usd,
-        cost_basis=r.cost_basis,
-        price_per_hour_usd=r.price_per_hour_usd,
-        price_as_of=inst.as_of or "",
-        efficiency=r.efficiency,
-        pareto=r.pareto,
-        speedup_vs_local=r.speedup_vs_local,
-        reasons=tuple(r.reasons),
-        warnings=tuple(r.warnings),
-    )
-
-
-def _workload_fields(w: Workload) -> tuple[tuple[str, str], ...]:
-    out: list[tuple[str, str]] = []
-    for f in dataclasses.fields(w):
-        value = getattr(w, f.name)
-        if f.name == "name" or value is None:
-            continue
-        if (
-            f.default is not dataclasses.MISSING
-            and value == f.default
-            and f.name not in ("precision",)
-        ):
-            continue
-        text = f"{value:.4g}" if isinstance(value, float) else str(value)
-        out.append((f.name, text))
-    return tuple(out)
-
-
-def summarize_recommendation(rec: Recommendation) -> RecommendationSummary:
-    charts: list[Chart] = []
-    pts = [(h, c, p) for h, c, p in rec.scatter if math.isfinite(h) and math.isfinite(c)]
-    if pts:
-        others = [(h, c) for h, c, p in pts if not p]
-        front = sorted((h, c) for h, c, p in pts if p)
-        series = []
-        if others:
-            series.append(
-                ChartSeries(tr("fits"), tuple(h for h, _ in others), tuple(c for _, c in others))
-            )
-        if front:
-            series.append(
-                ChartSeries(
-                    tr("Pareto front"), tuple(h for h, _ in front), tuple(c for _, c in front)
-                )
-            )
-        charts.append(
-            Chart(
-                key="recommend.pareto",
-                title=tr("Time vs cost of every fitting configuration"),
-                kind="scatter",
-                unit="usd",
-                series=tuple(series),
-                x_unit="hours",
-                x_label=tr("time to finish"),
-                y_min=0.0,
-            )
-        )
-    return RecommendationSummary(
-        workload_name=rec.workload.name or "",
-        workload=_workload_fields(rec.workload),
-        objective=rec.objective,
-        candidates=rec.candidates,
-        viable=rec.viable,
-        rows=tuple(_rec_row(r) for r in rec.rows),
-        local=_rec_row(rec.local) if rec.local is not None else None,
-        warnings=tuple(rec.warnings),
-        formulas=tuple(rec.formulas),
-        charts=tuple(charts),
     )
 
 
