@@ -14,14 +14,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from gpuprof.errors import GpuprofError
-from gpuprof.recommend.calibrate import local_measurements, measurements_from_run
+from gpuprof.recommend.calibrate import measurements_from_run
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceStatus, SystemInfo, Topology
+from gpuprof.telemetry.model import Snapshot, SourceStatus
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Signal
@@ -53,7 +52,7 @@ from .recording import RecordingController
 from .replay_bar import ReplayBar
 from .report_dialog import add_report_action
 from .settings import TIME_WINDOWS_S, UiSettings
-from .state import UiState
+from .state import Measurements, StaticFacts, UiState
 from .status_line import StatusLine
 from .tab_host import TabHost
 from .telemetry_tab import TelemetryTab
@@ -71,21 +70,6 @@ if TYPE_CHECKING:
 __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
 
 log = logging.getLogger(__name__)
-
-#: What the recommender is told was measured here: {GPU name: {dtype: TFLOPS}}.
-Measurements = dict[str, dict[str, float]]
-
-
-@dataclass(frozen=True)
-class _Static:
-    """The static facts of a source, read once in a thread."""
-
-    source: TelemetrySource
-    system: SystemInfo
-    devices: tuple[DeviceInfo, ...]
-    topology: Topology
-    status: SourceStatus
-    measured: Measurements
 
 
 #: The redraw timer period: at most 20 frames a second (DESIGN.md, data flow).
@@ -202,11 +186,15 @@ class MainWindow(QMainWindow):
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
         self.telemetry.secondary_mode = self.settings.secondary_series
-        self.telemetry.secondary_mode_changed.connect(self._save_secondary_mode)
+        self.telemetry.secondary_mode_changed.connect(
+            lambda mode: setattr(self.settings, "secondary_series", mode)
+        )
 
         self.replay_bar = ReplayBar(lambda: self.session, self.settings.replay_speed, self)
         self.replay_bar.seeked.connect(self._on_replay_seeked)
-        self.replay_bar.speed_changed.connect(self._save_replay_speed)
+        self.replay_bar.speed_changed.connect(
+            lambda speed: setattr(self.settings, "replay_speed", speed)
+        )
         self.addAction(self.replay_bar.play_action)
         self.recorder = RecordingController(self, lambda: self.session)
         central = QWidget(self)
@@ -331,7 +319,7 @@ class MainWindow(QMainWindow):
         self.replay_bar.attach(self.session)
         self.recorder.sync()
         run_in_thread(
-            lambda: self._read_static(source), self._on_static, self._on_static_error, self
+            lambda: StaticFacts.read(source), self._on_static, self._on_static_error, self
         )
         if autostart:
             self.session.start()
@@ -359,14 +347,8 @@ class MainWindow(QMainWindow):
             self.refresh_visible(force=True)
         self.recorder.sync()
 
-    def _read_static(self, src: TelemetrySource) -> _Static:
-        devices = src.devices()
-        # Benchmarks measured here earlier calibrate the recommender for these GPU models.
-        measured = local_measurements(gpu_names=[d.name for d in devices]) if devices else {}
-        return _Static(src, src.system_info(), devices, src.topology(), src.status(), measured)
-
     def _on_static(self, result: object) -> None:
-        assert isinstance(result, _Static)
+        assert isinstance(result, StaticFacts)
         src, system, devices = result.source, result.system, result.devices
         topology, status, measured = result.topology, result.status, result.measured
         if src is not self.source or self._closing:
@@ -515,9 +497,6 @@ class MainWindow(QMainWindow):
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
 
-    def _save_secondary_mode(self, mode: str) -> None:
-        self.settings.secondary_series = mode
-
     def set_paused(self, paused: bool) -> None:
         self.state.paused = bool(paused)
         self.state.view_end_s = self.state.end_time() if paused else None
@@ -601,18 +580,6 @@ class MainWindow(QMainWindow):
         self.health.clear(static=False)
         self.state.view_end_s = None
         self.state.generation += 1
-
-    def _save_replay_speed(self, speed: float) -> None:
-        self.settings.replay_speed = speed
-
-    def set_language(self, code: str) -> None:
-        """View → Language: remembered, used from the next start (texts are made once)."""
-        self.settings.language = code
-        for a in self.language_actions.actions():
-            a.setChecked(a.data() == code)
-        self.statusBar().showMessage(
-            self.tr("The language changes at the next start of gpuprof"), 8000
-        )
 
     # -- chrome ---------------------------------------------------------------------------------
     def _update_title_and_source(self) -> None:

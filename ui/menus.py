@@ -31,6 +31,7 @@ __all__ = [
     "make_actions",
     "make_menus_and_toolbar",
     "save_screenshot",
+    "set_language",
     "show_about",
 ]
 
@@ -156,7 +157,7 @@ def make_actions(window: MainWindow) -> None:
             )
         ],
         lambda code: code == window.settings.language,
-        window.set_language,
+        lambda code: set_language(window, code),
     )
     window.window_actions = choices(
         [
@@ -288,3 +289,11 @@ def save_screenshot(window: MainWindow, path: str | Path | None, what: str) -> P
         raise GpuprofError(_t("could not write %1").replace("%1", str(out)))
     window.statusBar().showMessage(_t("Saved %1").replace("%1", str(out)), 5000)
     return out
+
+
+def set_language(window: MainWindow, code: str) -> None:
+    """View → Language: remembered, used from the next start (texts are made once)."""
+    window.settings.language = code
+    for a in window.language_actions.actions():
+        a.setChecked(a.data() == code)
+    window.statusBar().showMessage(_t("The language changes at the next start of gpuprof"), 8000)

@@ -6,8 +6,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceStatus, SystemInfo, Topology
+from gpuprof.telemetry.source import TelemetrySource
 
-__all__ = ["UiState"]
+__all__ = ["Measurements", "StaticFacts", "UiState"]
+
+#: What the recommender is told was measured here: {GPU name: {dtype: TFLOPS}}.
+Measurements = dict[str, dict[str, float]]
+
+
+@dataclass(frozen=True)
+class StaticFacts:
+    """The static facts of a source, read once in a thread when the source changes."""
+
+    source: TelemetrySource
+    system: SystemInfo
+    devices: tuple[DeviceInfo, ...]
+    topology: Topology
+    status: SourceStatus
+    measured: Measurements  # benchmarks run here earlier, for these GPU models
+
+    @classmethod
+    def read(cls, src: TelemetrySource) -> StaticFacts:
+        """Read them (slow: NVML static queries and the results database)."""
+        from gpuprof.recommend.calibrate import local_measurements
+
+        devices = src.devices()
+        measured = local_measurements(gpu_names=[d.name for d in devices]) if devices else {}
+        return cls(src, src.system_info(), devices, src.topology(), src.status(), measured)
 
 
 @dataclass
