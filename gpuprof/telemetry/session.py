@@ -252,21 +252,13 @@ class TelemetrySession:
             if self._prefill_live is not None:
                 self._prefill_live.append(snap)
             cbs = tuple(self._snapshot_cbs)
-        for cb in cbs:
-            try:
-                cb(snap)
-            except Exception:
-                log.exception("telemetry subscriber %r failed", cb)
+        _call_each(cbs, snap)
 
     def _notify_state(self) -> None:
         state = self.state()
         with self._lock:
             cbs = tuple(self._state_cbs)
-        for cb in cbs:
-            try:
-                cb(state)
-            except Exception:
-                log.exception("session state subscriber %r failed", cb)
+        _call_each(cbs, state)
 
     def state(self) -> SessionState:
         return SessionState(
@@ -552,3 +544,12 @@ class TelemetrySession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _call_each(callbacks: Sequence[Callable[[Any], None]], value: object) -> None:
+    """Call every subscriber; one that fails is logged and the others still run."""
+    for cb in callbacks:
+        try:
+            cb(value)
+        except Exception:
+            log.exception("telemetry session subscriber %r failed", cb)
