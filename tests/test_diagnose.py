@@ -33,16 +33,7 @@ BUSY = h100_sample(
     mem_used_bytes=60 * GIB,
     power_w=690.0,
     temp_gpu_c=62.0,
-    ecc=EccCounts(
-        volatile_corrected=0,
-        volatile_uncorrected=0,
-        aggregate_corrected=0,
-        aggregate_uncorrected=0,
-        remapped_rows_correctable=0,
-        remapped_rows_uncorrectable=0,
-        remapped_rows_pending=False,
-        remapped_rows_failure=False,
-    ),
+    ecc=EccCounts.clean(),
 )
 IDLE = replace(BUSY, util_gpu_pct=0.0, mem_used_bytes=500 * 2**20, power_w=70.0, pcie_gen=1)
 

@@ -186,6 +186,20 @@ class EccCounts:
     remapped_rows_pending: bool | None = None
     remapped_rows_failure: bool | None = None
 
+    @classmethod
+    def clean(cls) -> EccCounts:
+        """A healthy HBM GPU with row remapping (H100): every counter zero, nothing pending."""
+        return cls(
+            volatile_corrected=0,
+            volatile_uncorrected=0,
+            aggregate_corrected=0,
+            aggregate_uncorrected=0,
+            remapped_rows_correctable=0,
+            remapped_rows_uncorrectable=0,
+            remapped_rows_pending=False,
+            remapped_rows_failure=False,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GpuSample:

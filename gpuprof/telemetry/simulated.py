@@ -312,20 +312,7 @@ class SimulatedSource:
             )
             nv_rx = float(sum(link.rx_bytes_s or 0.0 for link in nvlinks))
             nv_tx = float(sum(link.tx_bytes_s or 0.0 for link in nvlinks))
-        ecc = (
-            EccCounts(
-                volatile_corrected=0,
-                volatile_uncorrected=0,
-                aggregate_corrected=0,
-                aggregate_uncorrected=0,
-                remapped_rows_correctable=0,
-                remapped_rows_uncorrectable=0,
-                remapped_rows_pending=False,
-                remapped_rows_failure=False,
-            )
-            if sc.ecc
-            else None
-        )
+        ecc = EccCounts.clean() if sc.ecc else None
         fans = tuple(
             float(round(30.0 + 0.55 * (temp - sc.idle_temp_c) * 2.0)) for _ in range(sc.fans)
         )
