@@ -28,6 +28,7 @@ from gpuprof.bench.runner import BenchRun, Case, Environment, Runner, TelemetryP
 from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile, summarize
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
+from tests.fakes.fixtures import gemm_result
 
 # --- fakes ----------------------------------------------------------------------------------------
 
@@ -59,23 +60,8 @@ class FakeEvent:
 
 
 def _gemm(case: str, tflops: float) -> GemmResult:
-    m = n = k = 1024
-    t = 2 * m * n * k / (tflops * 1e12)
-    return GemmResult(
-        bench="gemm",
-        case=case,
-        dtype="fp32",
-        m=m,
-        n=n,
-        k=k,
-        iterations=5,
-        time_mean_s=t,
-        time_median_s=t,
-        time_min_s=t,
-        tflops_mean=tflops,
-        tflops_median=tflops,
-        tflops_max=tflops,
-    )
+    result: GemmResult = gemm_result(case, tflops)
+    return result
 
 
 def _steps(name: str, n: int, fail_at: int | None = None):

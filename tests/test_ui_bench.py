@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from gpuprof.bench.base import CaseContext, GemmResult, Progress, Result, RunState
 from gpuprof.bench.results import ResultsDB
 from gpuprof.bench.runner import BenchRun, Case, Runner
+from tests.fakes.fixtures import gemm_result
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -32,23 +33,8 @@ def _fixed_gemm(values: list[tuple[int, float]], peak: float | None = None) -> C
         out: list[Result] = []
         for i, (size, tflops) in enumerate(values):
             ctx.check()
-            t = 2.0 * size**3 / (tflops * 1e12)
-            res = GemmResult(
-                bench="gemm",
-                case=f"bf16 {size}x{size}x{size}",
-                dtype="bf16",
-                m=size,
-                n=size,
-                k=size,
-                iterations=5,
-                time_mean_s=t,
-                time_median_s=t,
-                time_min_s=t,
-                tflops_mean=tflops,
-                tflops_median=tflops,
-                tflops_max=tflops,
-                peak_tflops=peak,
-                pct_of_peak=100.0 * tflops / peak if peak else None,
+            res = gemm_result(
+                f"bf16 {size}x{size}x{size}", tflops, dtype="bf16", size=size, peak=peak
             )
             out.append(res)
             yield Progress((i + 1) / len(values), f"GEMM {size}", res)

@@ -12,6 +12,37 @@ from tests.fakes.devices import BOXES
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 
 
+def gemm_result(
+    case: str,
+    tflops: float,
+    *,
+    dtype: str = "fp32",
+    size: int = 1024,
+    peak: float | None = None,
+) -> Any:
+    """A square GEMM result measured at exactly ``tflops`` (no torch), % of ``peak`` if given."""
+    from gpuprof.bench.base import GemmResult
+
+    t = 2.0 * size**3 / (tflops * 1e12)
+    return GemmResult(
+        bench="gemm",
+        case=case,
+        dtype=dtype,
+        m=size,
+        n=size,
+        k=size,
+        iterations=5,
+        time_mean_s=t,
+        time_median_s=t,
+        time_min_s=t,
+        tflops_mean=tflops,
+        tflops_median=tflops,
+        tflops_max=tflops,
+        peak_tflops=peak,
+        pct_of_peak=100.0 * tflops / peak if peak else None,
+    )
+
+
 class FakeClock:
     """A monotonic clock that moves only when told to."""
 
