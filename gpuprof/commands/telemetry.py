@@ -36,6 +36,16 @@ def _positive(text: str) -> float:
     return value
 
 
+def _add_interval(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--interval",
+        type=interval_arg,
+        default=1.0,
+        metavar="S",
+        help=tr("seconds between samples, 0.1–60 (default 1)"),
+    )
+
+
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser(
         "devices",
@@ -57,13 +67,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
         ),
     )
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr("seconds between samples, 0.1–60 (default 1)"),
-    )
+    _add_interval(p)
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument(
@@ -94,13 +98,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="S",
         help=tr("seconds to record (default: until Ctrl-C)"),
     )
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr("seconds between samples, 0.1–60 (default 1)"),
-    )
+    _add_interval(p)
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
     p.set_defaults(func=cmd_record)
