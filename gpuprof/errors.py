@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GpuprofError", "InputError"]
+__all__ = ["GpuprofError", "InputError", "OutputError"]
 
 
 class GpuprofError(Exception):
@@ -11,3 +11,8 @@ class GpuprofError(Exception):
 
 class InputError(GpuprofError):
     """Bad input: a broken file, a wrong flag value. Names what and where."""
+
+
+class OutputError(GpuprofError):
+    """A file could not be written (a full disk, a missing folder, a size limit). Names it;
+    what stood at that path before is left as it was."""

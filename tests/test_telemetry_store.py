@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuprof.errors import InputError
+from gpuprof.errors import InputError, OutputError
 from gpuprof.telemetry import codec, model
 from gpuprof.telemetry.model import (
     GPU_NUMERIC_FIELDS,
@@ -307,7 +307,7 @@ def test_export_csv(tmp_path: Path) -> None:
     assert float(first["power_w"]) == g.power_w
     assert first["source"] == "simulated"
     assert first["temp_mem_c"] != ""
-    with pytest.raises(InputError, match="cannot write"), SessionStore.open(path) as st:
+    with pytest.raises(OutputError, match="cannot write .*x.csv: No such file"), SessionStore.open(path) as st:
         export_csv(st, tmp_path / "no-such-dir" / "x.csv")
 
 

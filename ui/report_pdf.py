@@ -16,13 +16,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from gpuprof.errors import InputError
+from gpuprof.errors import InputError, OutputError
+from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
 from gpuprof.report.html import CHART_SIZE, iter_charts, render_html
 from gpuprof.report.model import Report
 from gpuprof.report.render import Renderer, register
 from gpuprof.report.svg import render_svg
-from PySide6.QtCore import QByteArray, QMarginsF, QSizeF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -99,7 +100,11 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
         )
     out = Path(path)
     doc = build_document(report, key)
-    writer = QPdfWriter(str(out))
+    # Qt writes a PDF file without reporting errors (a full disk leaves a truncated file that
+    # looks written): render into memory, then write it atomically, which does report them.
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
     writer.setTitle(report.title)
     writer.setCreator(f"gpuprof {report.versions.gpuprof}")
     writer.setResolution(300)
@@ -116,10 +121,12 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     rect_mm = writer.pageLayout().paintRect(QPageLayout.Unit.Millimeter)
     doc.setPageSize(QSizeF(rect_mm.width() / 25.4 * 96.0, rect_mm.height() / 25.4 * 96.0))
     doc.print_(writer)
-    del writer  # flushes and closes the file
-    if not out.is_file() or out.stat().st_size == 0:
-        raise InputError(tr("could not write PDF {p}", p=out))
-    return out
+    del writer  # finishes the document
+    data = bytes(buffer.data().data())
+    buffer.close()
+    if not data.startswith(b"%PDF"):
+        raise OutputError(tr("could not write PDF {p}", p=out))
+    return write_atomic(out, data)
 
 
 def pdf_renderer() -> Renderer:

@@ -31,6 +31,7 @@ from typing import Any
 from gpuprof.bench.base import RESULT_TYPES, Result, RunState
 from gpuprof.bench.runner import SCHEMA_VERSION, BenchRun, CaseRecord, Environment, TelemetryPoint
 from gpuprof.errors import InputError
+from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
@@ -139,9 +140,7 @@ def run_from_dict(data: dict[str, Any]) -> BenchRun:
 
 
 def write_json(run: BenchRun, path: str | Path) -> Path:
-    out = Path(path)
-    out.write_text(json.dumps(run_to_dict(run), indent=1, allow_nan=False) + "\n", encoding="utf-8")
-    return out
+    return write_atomic(path, json.dumps(run_to_dict(run), indent=1, allow_nan=False) + "\n")
 
 
 def read_json(path: str | Path) -> BenchRun:

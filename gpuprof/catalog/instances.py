@@ -26,6 +26,7 @@ from pathlib import Path
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.errors import InputError
+from gpuprof.fileio import atomic_open
 
 __all__ = [
     "COLUMNS",
@@ -242,7 +243,7 @@ def read_instances_file(path: Path) -> tuple[list[Instance], list[CatalogIssue]]
 
 def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
     """Write instances in the catalog format (``gpu_model`` as the source named it)."""
-    with path.open("w", newline="", encoding="utf-8") as fh:
+    with atomic_open(path, "w", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
         for r in rows:

@@ -23,6 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from gpuprof.diagnose import Severity
+from gpuprof.fileio import write_atomic
 from gpuprof.redact import clean_text
 from gpuprof.report.model import Chart, Report
 from gpuprof.report.svg import render_svg
@@ -227,6 +228,4 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
 
 
 def write_html(report: Report, path: str | Path) -> Path:
-    out = Path(path)
-    out.write_text(render_html(report), encoding="utf-8", errors="replace")
-    return out
+    return write_atomic(path, render_html(report), errors="replace")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
+from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
 from gpuprof.report.model import REPORT_FORMAT, REPORT_SCHEMA_VERSION, Report
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
@@ -42,9 +43,7 @@ def dumps_report(report: Report, *, indent: int | None = 1) -> str:
 
 
 def write_json(report: Report, path: str | Path) -> Path:
-    out = Path(path)
-    out.write_text(dumps_report(report) + "\n", encoding="utf-8", errors="replace")
-    return out
+    return write_atomic(path, dumps_report(report) + "\n", errors="replace")
 
 
 def loads_report(text: str | bytes) -> Report:

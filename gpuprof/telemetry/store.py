@@ -40,9 +40,10 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import IO, Any
 
 from gpuprof.errors import InputError
+from gpuprof.fileio import atomic_open
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 from gpuprof.telemetry.model import (
     GPU_NUMERIC_FIELDS,
@@ -453,7 +454,7 @@ def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
         ]
 
 
-def write_csv(snaps: Iterable[Snapshot], fh: TextIO) -> int:
+def write_csv(snaps: Iterable[Snapshot], fh: IO[str]) -> int:
     """Write :data:`CSV_HEADER` and the rows of ``snaps`` to an open text file; returns rows."""
     writer = csv.writer(fh)
     writer.writerow(CSV_HEADER)
@@ -472,10 +473,5 @@ def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
     ``lost``, every numeric GPU field (units in the names: ``power_w``, ``clock_sm_mhz``, ...),
     ``mem_used_pct`` and ``throttle_reasons`` (``|``-separated). Unsupported values are empty.
     """
-    out = Path(out_path)
-    try:
-        fh = out.open("w", newline="", encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{out}: cannot write ({e.strerror})") from e
-    with fh:
+    with atomic_open(out_path, "w", newline="") as fh:
         return write_csv(store.snapshots(), fh)
