@@ -38,6 +38,7 @@ class RecordingController(QObject):
         self.label = QLabel(self.tr("● REC"), window)
         self.label.setObjectName("recording")
         self.label.hide()
+        self._shown_error: str | None = None
 
     @property
     def path(self) -> Path | None:
@@ -94,7 +95,17 @@ class RecordingController(QObject):
             self.start()
 
     def sync(self) -> None:
-        """Show what the session says: the action's check and text, the REC label."""
+        """Show what the session says: the action's check and text, the REC label, and why a
+        recording stopped by itself (a full disk)."""
+        session = self._session()
+        error = session.recording_error if session is not None else None
+        if error and error != self._shown_error:
+            self._window.statusBar().showMessage(
+                self.tr("Recording stopped: %1. What was recorded before is kept.").replace(
+                    "%1", error
+                )
+            )
+        self._shown_error = error
         path = self.path
         recording = path is not None
         self.action.blockSignals(True)

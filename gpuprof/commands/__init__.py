@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 
 from gpuprof.i18n import tr
 
-__all__ = ["interval_arg"]
+__all__ = ["interval_arg", "stop_on_signals"]
 
 
 def interval_arg(text: str) -> float:
@@ -29,3 +33,32 @@ def interval_arg(text: str) -> float:
             )
         )
     return value
+
+
+class _Stop(Exception):
+    """Raised in the main thread by SIGINT / SIGTERM / SIGHUP: leave the block cleanly."""
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Ctrl-C, SIGTERM (``timeout``, systemd, docker stop) and SIGHUP (a closed terminal) all
+    end the ``with`` block normally, so what runs after it (closing a recording, stopping a
+    server) runs for each. Outside the main thread signals cannot be caught: a plain block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise _Stop(signum)
+
+    wanted = [signal.SIGINT, signal.SIGTERM]
+    if hasattr(signal, "SIGHUP"):
+        wanted.append(signal.SIGHUP)
+    previous = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        yield
+    except (_Stop, KeyboardInterrupt):
+        pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

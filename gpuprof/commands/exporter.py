@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import signal
 import sys
 import threading
 from typing import Any
 
-from gpuprof.commands import interval_arg
+from gpuprof.commands import interval_arg, stop_on_signals
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
@@ -60,10 +59,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_run)
 
 
-def _stop_on_sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def _run(args: argparse.Namespace) -> int:
     try:
         from gpuprof.telemetry.sources import open_source
@@ -100,12 +95,9 @@ def _run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, _stop_on_sigterm)  # systemd/docker stop: clean exit 0
-        try:
+        with stop_on_signals():  # Ctrl-C, systemd/docker stop, a closed terminal: exit 0
             threading.Event().wait()
-        except KeyboardInterrupt:
-            print(tr("gpuprof exporter: stopped"), file=sys.stderr)
+        print(tr("gpuprof exporter: stopped"), file=sys.stderr)
     finally:
         exporter.stop()
         source.close()

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from gpuprof.commands import interval_arg
+from gpuprof.commands import interval_arg, stop_on_signals
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_num, fmt_pct, fmt_rate
@@ -508,17 +508,29 @@ def cmd_record(args: argparse.Namespace) -> int:
         )
         started = time.monotonic()
         session.start()
-        try:
-            while args.duration is None or time.monotonic() - started < args.duration:
+        with stop_on_signals():
+            while session.recording and (
+                args.duration is None or time.monotonic() - started < args.duration
+            ):
                 time.sleep(min(0.2, args.interval))
-        except KeyboardInterrupt:
-            pass
     finally:
         last_error = session.last_error
         session.close()  # stops the recording: checkpointed into the file, no -wal left
     with SessionStore.open(out) as check:
         n, span = check.count(), check.time_range()
     length = fmt_duration(span[1] - span[0]) if span else fmt_duration(0)
+    if session.recording_error:
+        # Stopped by a write error (a full disk, a size limit): what was saved stays readable.
+        console.print(
+            tr(
+                "[red]error[/]: recording to {p} stopped: {e}; {n} samples ({d}) were saved",
+                p=out,
+                e=session.recording_error,
+                n=n,
+                d=length,
+            )
+        )
+        return 1
     console.print(tr("saved {n} samples ({d}) to {p}", n=n, d=length, p=out))
     if last_error:
         console.print(tr("[yellow]warning[/]: sampling reported: {e}", e=last_error))

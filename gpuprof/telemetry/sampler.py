@@ -81,6 +81,8 @@ class Sampler:
         self._next_due: float | None = None
         self._paused = False
         self.last_error: str | None = None
+        #: Why the recording stopped by itself (a full disk), or None.
+        self.recording_error: str | None = None
         self.last_listener_error: str | None = None
         self.last_poll_wall_s: float | None = None
         self.last_poll_duration_s: float | None = None
@@ -116,9 +118,13 @@ class Sampler:
     # -- recording -------------------------------------------------------------------------
 
     def start_recording(self, store: SessionStore) -> None:
-        """Append every following snapshot to ``store`` (the caller keeps ownership of it)."""
+        """Append every following snapshot to ``store`` (the caller keeps ownership of it).
+
+        A failing append stops the recording and sets :attr:`recording_error`.
+        """
         with self._lock:
             self._store = store
+            self.recording_error = None
 
     def stop_recording(self, timeout: float = 1.0) -> SessionStore | None:
         """Stop appending; flushes and returns the store (still open: the caller closes it).
@@ -193,8 +199,15 @@ class Sampler:
                 try:
                     store.append(snap)
                 except Exception as e:
-                    self.last_error = f"recording failed: {type(e).__name__}: {e}"
-                    log.exception("recording to %s failed", getattr(store, "path", store))
+                    # A full disk fails every later append too: stop recording at the first
+                    # failure (one message, not one per sample); the store stays the caller's.
+                    self.recording_error = f"{type(e).__name__}: {e}"
+                    self.last_error = f"recording failed: {self.recording_error}"
+                    with self._lock:
+                        if self._store is store:
+                            self._store = None
+                    # The session's client reports it (once); the log keeps it for --debug.
+                    log.info("recording to %s stopped: %s", getattr(store, "path", store), e)
         for cb in listeners:
             try:
                 cb(snap)

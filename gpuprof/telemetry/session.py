@@ -25,19 +25,19 @@ its own wait (NVML skips ``nvmlShutdown`` when a call is stuck).
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SourceKind
+from gpuprof.telemetry.sampler import Sampler
 from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = [
@@ -66,43 +66,10 @@ SnapshotCallback = Callable[[Snapshot], None]
 StateCallback = Callable[["SessionState"], None]
 
 
-class _SamplerLike(Protocol):
-    """What the session needs of a sampler (the real one, or a test's hand-polled one)."""
-
-    history: History
-    last_error: str | None
-
-    @property
-    def interval_s(self) -> float: ...
-
-    @property
-    def recording(self) -> bool: ...
-
-    def add_listener(self, cb: SnapshotCallback) -> None: ...
-
-    def start(self) -> None: ...
-
-    def stop(self, timeout: float = ...) -> None: ...
-
-    def set_interval(self, interval_s: float) -> None: ...
-
-    def pause(self) -> None: ...
-
-    def resume(self) -> None: ...
-
-    def poll_once(self) -> Snapshot: ...
-
-    def start_recording(self, store: Any) -> None: ...
-
-    def stop_recording(self) -> Any: ...
+SamplerFactory = Callable[[TelemetrySource, float, History], Sampler]
 
 
-SamplerFactory = Callable[[TelemetrySource, float, History], _SamplerLike]
-
-
-def _default_sampler(source: TelemetrySource, interval_s: float, history: History) -> _SamplerLike:
-    from gpuprof.telemetry.sampler import Sampler
-
+def _default_sampler(source: TelemetrySource, interval_s: float, history: History) -> Sampler:
     return Sampler(source, interval_s=interval_s, history=history)
 
 
@@ -126,6 +93,7 @@ class SessionState:
     interval_s: float
     generation: int  # bumps whenever the source (and so History) is replaced
     recording_path: Path | None = None
+    recording_error: str | None = None  # why the last recording stopped by itself
     replay: ReplayState | None = None
     closed: bool = False
 
@@ -215,6 +183,8 @@ class TelemetrySession:
         self._closed = False
         self._store: Any = None
         self._recording_path: Path | None = None
+        #: Why the last recording stopped by itself (a full disk, a size limit), or None.
+        self.recording_error: str | None = None
         self._prefill_live: list[Snapshot] | None = None
         self.processes = ProcessLedger()
         #: Seconds of History a report covers, ending at the newest sample (None: all of it).
@@ -223,7 +193,7 @@ class TelemetrySession:
         self.history: History = (
             history if history is not None else History(capacity=self._history_capacity)
         )
-        self.sampler: _SamplerLike = self._make_sampler(source, self.history)
+        self.sampler: Sampler = self._make_sampler(source, self.history)
 
     # -- subscriptions ---------------------------------------------------------------------
 
@@ -247,6 +217,8 @@ class TelemetrySession:
 
     def _on_snapshot(self, snap: Snapshot) -> None:
         # Sampler thread (or poll_once's caller), after History and the recording took it.
+        if self._store is not None and not self.sampler.recording:
+            self._recording_failed()
         self.processes.add(snap)
         with self._lock:
             if self._prefill_live is not None:
@@ -267,13 +239,14 @@ class TelemetrySession:
             interval_s=self.interval_s,
             generation=self._generation,
             recording_path=self._recording_path,
+            recording_error=self.recording_error,
             replay=self.replay_state(),
             closed=self._closed,
         )
 
     # -- source and sampling ---------------------------------------------------------------
 
-    def _make_sampler(self, source: TelemetrySource, history: History) -> _SamplerLike:
+    def _make_sampler(self, source: TelemetrySource, history: History) -> Sampler:
         sampler = self._sampler_factory(source, self._interval_s, history)
         sampler.add_listener(self._on_snapshot)
         return sampler
@@ -359,7 +332,7 @@ class TelemetrySession:
         for snap in snaps:
             history.append(snap)
         last_t = snaps[-1].time_s if snaps else float("-inf")
-        with self._poll_guard(), self._lock:
+        with self.sampler.exclusive(CLOSE_TIMEOUT_S), self._lock:
             live = list(self._prefill_live or ())
             self._prefill_live = None
             # The newest poll may be in History but not yet handed to the subscribers.
@@ -390,16 +363,6 @@ class TelemetrySession:
     def prefill_pending(self) -> bool:
         return self._prefill_live is not None
 
-    @contextlib.contextmanager
-    def _poll_guard(self) -> Iterator[None]:
-        # The real Sampler holds off its polls; a test's hand-polled one has no thread.
-        exclusive = getattr(self.sampler, "exclusive", None)
-        if exclusive is None:
-            yield
-            return
-        with exclusive(CLOSE_TIMEOUT_S):
-            yield
-
     # -- recording -------------------------------------------------------------------------
 
     @property
@@ -428,6 +391,7 @@ class TelemetrySession:
         with self._lock:
             self._store = store
             self._recording_path = out
+            self.recording_error = None
         self._notify_state()
         return out
 
@@ -444,6 +408,19 @@ class TelemetrySession:
         finally:
             self._notify_state()
         return path
+
+    def _recording_failed(self) -> None:
+        """The sampler stopped recording on a write error: keep what the file holds."""
+        with self._lock:
+            store, self._store = self._store, None
+            path, self._recording_path = self._recording_path, None
+            self.recording_error = self.sampler.recording_error or self.sampler.last_error
+        if store is not None:
+            try:
+                store.close()
+            except Exception as exc:  # the disk is still full: the committed rows stay
+                log.warning("closing the failed recording %s: %s", path, exc)
+        self._notify_state()
 
     # -- replay ----------------------------------------------------------------------------
 
@@ -491,7 +468,7 @@ class TelemetrySession:
         src = self.replay
         if src is None:
             return
-        with self._poll_guard():
+        with self.sampler.exclusive(CLOSE_TIMEOUT_S):
             src.seek(t_s)
             self.history.clear()
             self.processes.clear()

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -56,6 +57,8 @@ from gpuprof.telemetry.model import (
 from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["APPLICATION_ID", "COMMIT_INTERVAL_S", "SCHEMA_VERSION", "SessionStore", "export_csv"]
+
+log = logging.getLogger(__name__)
 
 #: The schema version this gpuprof writes; older files migrate forward to it on open.
 SCHEMA_VERSION = 1
@@ -348,10 +351,22 @@ class SessionStore:
         with self._lock:
             if self._closed:
                 return
-            if self._writable:
-                self._commit_locked()
-            self._conn.close()
-            self._closed = True
+            try:
+                if self._writable:
+                    self._commit_locked()
+                    self._fold_wal_locked()
+            finally:
+                self._conn.close()
+                self._closed = True
+
+    def _fold_wal_locked(self) -> None:
+        # A finished recording is one self-contained file: readers (mode=ro) of a WAL database
+        # would leave -wal and -shm files beside it, and a copy of the main file alone would
+        # miss what was not checkpointed. If this fails (a full disk), the rows stay in the WAL.
+        try:
+            self._conn.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error as e:
+            log.warning("%s: could not fold the WAL into the file: %s", self.path, e)
 
     def __enter__(self) -> SessionStore:
         return self

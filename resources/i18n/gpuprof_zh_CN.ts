@@ -901,6 +901,14 @@ Without a sub-command, opens the desktop app.</source>
         <translation>尺寸 {t} 超出范围 200..8000</translation>
     </message>
     <message>
+        <source>[red]error[/]: recording to {p} stopped: {e}; {n} samples ({d}) were saved</source>
+        <translation>[red]错误[/]：写入 {p} 的录制已停止：{e}；已保存 {n} 个样本（{d}）</translation>
+    </message>
+    <message>
+        <source>Recording stopped: %1. What was recorded before is kept.</source>
+        <translation>录制已停止：%1。此前录制的内容已保留。</translation>
+    </message>
+    <message>
         <source>cannot write {p}: {e}</source>
         <translation>无法写入 {p}：{e}</translation>
     </message>
