@@ -238,7 +238,10 @@ def read_instances_file(path: Path) -> tuple[list[Instance], list[CatalogIssue]]
         text = path.read_text("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read catalog {path}: {exc}") from None
-    return parse_instances_csv(text, name=str(path), origin=path.name)
+    try:
+        return parse_instances_csv(text, name=str(path), origin=path.name)
+    except csv.Error as exc:  # a field over the csv module's limit, a NUL byte
+        raise InputError(f"{path}: not a readable CSV ({exc})") from None
 
 
 def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:

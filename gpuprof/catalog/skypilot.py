@@ -19,7 +19,7 @@ from gpuprof.catalog.instances import (
     CatalogIssue,
     Instance,
     instance_from_row,
-    read_instances_file,
+    parse_instances_csv,
     write_instances_csv,
 )
 from gpuprof.errors import InputError
@@ -107,16 +107,19 @@ def import_catalog_file(
     if fmt == "auto":
         first = text.splitlines()[0] if text else ""
         fmt = "skypilot" if "InstanceType" in first else "gpuprof"
-    if fmt == "skypilot":
-        prov = provider or provider_from_path(path)
-        stamp = date.fromtimestamp(path.stat().st_mtime).isoformat()
-        rows, issues = parse_skypilot_csv(text, name=str(path), provider=prov, as_of=stamp)
-        stem = f"skypilot-{prov}"
-    elif fmt == "gpuprof":
-        rows, issues = read_instances_file(path)
-        stem = path.stem
-    else:
-        raise InputError(f"unknown catalog format {fmt!r} (use skypilot or gpuprof)")
+    try:
+        if fmt == "skypilot":
+            prov = provider or provider_from_path(path)
+            stamp = date.fromtimestamp(path.stat().st_mtime).isoformat()
+            rows, issues = parse_skypilot_csv(text, name=str(path), provider=prov, as_of=stamp)
+            stem = f"skypilot-{prov}"
+        elif fmt == "gpuprof":
+            rows, issues = parse_instances_csv(text, name=str(path), origin=path.name)
+            stem = path.stem
+        else:
+            raise InputError(f"unknown catalog format {fmt!r} (use skypilot or gpuprof)")
+    except csv.Error as exc:  # a malformed file: a field over the csv module's limit, a NUL
+        raise InputError(f"{path}: not a readable CSV ({exc})") from None
     if not rows:
         reasons = "; ".join(str(i) for i in issues[:3]) or "no GPU rows"
         raise InputError(f"nothing imported from {path}: {reasons}")

@@ -177,8 +177,10 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError(tr("{p} is a folder; name a file", p=out))
     if not out.parent.exists():
         raise InputError(tr("folder {p} does not exist", p=out.parent))
-    if args.session and not Path(args.session).is_file():
-        raise InputError(tr("session file {p} does not exist", p=args.session))
+    if args.session:
+        from gpuprof.telemetry.store import SessionStore
+
+        SessionStore.open(args.session).close()  # a bad file fails here, before any work
     if fmt == "png":
         return _png(args, out)
     report = build_from_args(args)

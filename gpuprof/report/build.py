@@ -483,9 +483,7 @@ def from_session(path: str | Path, **kwargs: Any) -> Report:
     from gpuprof.telemetry.store import SessionStore
 
     p = Path(path)
-    if not p.is_file():
-        raise InputError(tr("session file {p} does not exist", p=p))
-    with SessionStore.open(p) as store:
+    with SessionStore.open(p) as store:  # names what is wrong: missing, a folder, corrupt
         snaps = list(store.snapshots())
         if not snaps:
             raise InputError(tr("{p}: the session has no samples", p=p))
