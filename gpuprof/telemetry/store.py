@@ -28,6 +28,11 @@ are made by the same steps (base schema, then every step), so a step cannot drif
 
 from __future__ import annotations
 
+try:  # POSIX: recorders lock their file; elsewhere a second writer is not detected
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 import contextlib
 import csv
 import json
@@ -114,6 +119,7 @@ class SessionStore:
         self._pending = 0
         self._last_commit = time.monotonic()
         self._closed = False
+        self._writer_lock: int | None = None  # an fd holding flock while this writes the file
         values = self._read_meta()
         self.schema_version: int = SCHEMA_VERSION
         #: The version in the file itself: below :attr:`schema_version` when it was migrated.
@@ -151,6 +157,7 @@ class SessionStore:
                 raise InputError(f"{p}: file exists (choose another name or remove it)")
             if p.is_dir():
                 raise InputError(f"{p}: is a directory")
+            _refuse_if_recording(p)
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):
                     Path(str(p) + suffix).unlink()
@@ -180,6 +187,7 @@ class SessionStore:
                 "devices": to_jsonable(tuple(devices)),
                 "topology": to_jsonable(topology or Topology()),
                 "meta": meta or {},
+                "writer_pid": os.getpid(),
             }
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES (?, ?)",
@@ -190,7 +198,9 @@ class SessionStore:
         except sqlite3.Error as e:
             conn.close()
             raise InputError(f"{p}: cannot create session file ({e})") from e
-        return cls(p, conn, writable=True)
+        store = cls(p, conn, writable=True)
+        store._writer_lock = _hold_writer_lock(p)
+        return store
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> SessionStore:
@@ -358,6 +368,9 @@ class SessionStore:
             finally:
                 self._conn.close()
                 self._closed = True
+                if self._writer_lock is not None:
+                    os.close(self._writer_lock)  # releases the flock
+                    self._writer_lock = None
 
     def _fold_wal_locked(self) -> None:
         # A finished recording is one self-contained file: readers (mode=ro) of a WAL database
@@ -490,3 +503,45 @@ def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
     """
     with atomic_open(out_path, "w", newline="") as fh:
         return write_csv(store.snapshots(), fh)
+
+
+def _hold_writer_lock(p: Path) -> int | None:
+    """An exclusive flock on the file for as long as this process writes it (SQLite's own
+    locks are fcntl locks, which flock does not touch). ``None`` where flock does not exist."""
+    if fcntl is None:
+        return None
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _refuse_if_recording(p: Path) -> None:
+    """:class:`InputError` when another recorder holds ``p``: overwriting it would destroy a
+    recording in progress (``record --force`` twice onto one file)."""
+    if fcntl is None:
+        return
+    try:
+        fd = os.open(p, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        pid = "?"
+        with contextlib.suppress(Exception):
+            conn = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
+            try:
+                row = conn.execute("SELECT value FROM meta WHERE key='writer_pid'").fetchone()
+                pid = str(json.loads(row[0])) if row else "?"
+            finally:
+                conn.close()
+        raise InputError(
+            f"{p}: in use: another gpuprof is recording to it (pid {pid}); "
+            "stop that recording or choose another file"
+        ) from None
+    finally:
+        os.close(fd)  # also releases our probe lock
