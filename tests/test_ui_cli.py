@@ -82,7 +82,7 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
         ["--replay", str(tmp_path / "none.gpuprof"), "--screenshot", str(tmp_path / "x.png")],
         tmp_path,
     )
-    assert proc.returncode == 2 and "does not exist" in proc.stderr
+    assert proc.returncode == 2 and "none.gpuprof: no such file" in proc.stderr
 
 
 def test_bad_interval_exits_2(tmp_path):

@@ -198,11 +198,8 @@ def demo_source(
 def _open_source(args: argparse.Namespace) -> tuple[Any, Callable[[], list[Any]] | None]:
     from gpuprof.telemetry.sources import open_source
 
-    if args.replay:
-        path = Path(args.replay)
-        if not path.is_file():
-            raise InputError(tr("recording {p} does not exist", p=path))
-        return open_source(replay=str(path)), None
+    if args.replay:  # the session reader names what is wrong: missing, a folder, corrupt
+        return open_source(replay=str(args.replay)), None
     if args.demo:
         return demo_source()
     return open_source(), None
