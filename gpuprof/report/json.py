@@ -78,4 +78,6 @@ def load_report(path: str | Path) -> Report:
     try:
         return loads_report(p.read_bytes())
     except OSError as exc:
-        raise InputError(tr("{p}: cannot read: {e}", p=p, e=exc)) from None
+        raise InputError(tr("{p}: cannot read: {e}", p=p, e=exc.strerror or exc)) from None
+    except InputError as exc:  # the parser does not know the file: name it
+        raise InputError(f"{p}: {exc}") from None
