@@ -76,26 +76,37 @@ def _run(args: argparse.Namespace) -> int:
     source = open_source(demo=args.demo)
     exporter = Exporter(source, port=args.port, bind=args.bind, interval_s=args.interval)
     try:
-        try:
-            exporter.start()
-        except OSError as exc:
-            raise InputError(
-                tr("cannot listen on {b}:{p}: {e}", b=args.bind, p=args.port, e=exc.strerror or exc)
-            ) from None
-        print(
-            tr("gpuprof exporter: serving {u} ({s}); Ctrl+C stops", u=exporter.url, s=source.label),
-            flush=True,
-        )
-        if args.bind not in ("127.0.0.1", "::1", "localhost"):
+        # From before the first line a supervisor may react to: Ctrl-C, systemd/docker stop
+        # and a closed terminal all end here, cleanly (exit 0).
+        with stop_on_signals():
+            try:
+                exporter.start()
+            except OSError as exc:
+                raise InputError(
+                    tr(
+                        "cannot listen on {b}:{p}: {e}",
+                        b=args.bind,
+                        p=args.port,
+                        e=exc.strerror or exc,
+                    )
+                ) from None
             print(
                 tr(
-                    "note: listening on {b}; anyone who can reach it can read the GPU telemetry",
-                    b=args.bind,
+                    "gpuprof exporter: serving {u} ({s}); Ctrl+C stops",
+                    u=exporter.url,
+                    s=source.label,
                 ),
-                file=sys.stderr,
                 flush=True,
             )
-        with stop_on_signals():  # Ctrl-C, systemd/docker stop, a closed terminal: exit 0
+            if args.bind not in ("127.0.0.1", "::1", "localhost"):
+                print(
+                    tr(
+                        "note: listening on {b}; anyone who can reach it can read the GPU telemetry",
+                        b=args.bind,
+                    ),
+                    file=sys.stderr,
+                    flush=True,
+                )
             threading.Event().wait()
         print(tr("gpuprof exporter: stopped"), file=sys.stderr)
     finally:

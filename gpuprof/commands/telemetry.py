@@ -164,9 +164,12 @@ def _jsonable(obj: object) -> Any:
 
 
 def _dumps(obj: object, *, indent: int | None = None) -> str:
-    return json.dumps(
+    text = json.dumps(
         _jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False, default=str
     )
+    # Lone surrogates (system text that was not UTF-8) cannot be printed; as \udcXX escapes
+    # they stay valid JSON that reads back to the same string.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _throttle_text(g: GpuSample) -> str:
@@ -497,18 +500,19 @@ def cmd_record(args: argparse.Namespace) -> int:
     session = _session(_open(args.demo), args.interval)
     console = _console(sys.stderr)
     try:
-        session.start_recording(out, overwrite=True)
-        console.print(
-            tr(
-                "recording {src} every {i:g} s to {p} — Ctrl-C to stop",
-                src=_source_banner(session.source),
-                i=args.interval,
-                p=out,
-            )
-        )
-        started = time.monotonic()
-        session.start()
+        # From before the file exists: a signal at any point still closes the recording.
         with stop_on_signals():
+            session.start_recording(out, overwrite=True)
+            console.print(
+                tr(
+                    "recording {src} every {i:g} s to {p} — Ctrl-C to stop",
+                    src=_source_banner(session.source),
+                    i=args.interval,
+                    p=out,
+                )
+            )
+            started = time.monotonic()
+            session.start()
             while session.recording and (
                 args.duration is None or time.monotonic() - started < args.duration
             ):
@@ -528,7 +532,8 @@ def cmd_record(args: argparse.Namespace) -> int:
                 e=session.recording_error,
                 n=n,
                 d=length,
-            )
+            ),
+            soft_wrap=True,  # one line, whatever the terminal width: scripts grep for it
         )
         return 1
     console.print(tr("saved {n} samples ({d}) to {p}", n=n, d=length, p=out))

@@ -100,8 +100,10 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
 
 
 def _encode(snap: Snapshot) -> bytes:
-    text = json.dumps(to_jsonable(snap), separators=(",", ":"), ensure_ascii=False)
-    return zlib.compress(text.encode("utf-8"), 1)
+    # ASCII escapes keep text from the system that is not valid UTF-8 (psutil gives a Latin-1
+    # command line as lone surrogates, 'caf\udce9') losslessly, where UTF-8 would refuse it.
+    text = json.dumps(to_jsonable(snap), separators=(",", ":"), ensure_ascii=True)
+    return zlib.compress(text.encode("ascii"), 1)
 
 
 def _decode(blob: bytes) -> Snapshot:
