@@ -225,3 +225,32 @@ def test_process_ledger_keeps_the_peak_memory_and_is_bounded():
         ledger.add(snap(5.0 + pid, ProcessSample(pid, 0)))
     assert [r.sample.pid for r in ledger.rows()] == [2, 3]  # pid 1 was the least recent
     assert [r.sample.pid for r in ledger.rows(t0=7.5)] == [3]
+
+
+def test_a_failing_write_stops_the_recording_once_and_keeps_the_file(tmp_path: Path):
+    import sqlite3
+
+    session = _manual(FakeSource(1))
+    states = []
+    session.subscribe_state(states.append)
+    out = session.start_recording(tmp_path / "full.gpuprof")
+    for _ in range(3):
+        session.poll_once()
+    session.sampler._store.flush()
+    calls = []
+
+    def full(snap):
+        calls.append(snap)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    session.sampler._store.append = full
+    for _ in range(5):
+        session.poll_once()  # History and the subscribers go on
+    assert len(calls) == 1  # stopped at the first failure, not retried per sample
+    assert not session.recording and session.recording_path is None
+    assert session.recording_error == "OperationalError: database or disk is full"
+    assert states[-1].recording_error == session.recording_error
+    assert len(session.history) == 8
+    with SessionStore.open(out) as store:
+        assert store.count() == 3
+    session.close()

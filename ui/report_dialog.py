@@ -14,7 +14,6 @@ from typing import Any
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import Report
-from gpuprof.telemetry.model import SourceKind
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -61,20 +60,14 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
 def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:
     """A report on what ``window`` shows: its session's History over the time window of the
     plots, the processes its session saw, and the static facts it read."""
-    from gpuprof.report.build import build_report
+    from gpuprof.report.build import from_telemetry_session
 
     state = window.state
-    session = window.session
-    kind = session.source.kind if session is not None else SourceKind.NVML
-    return build_report(
+    return from_telemetry_session(
+        window.session,
         system=state.system,
         devices=tuple(state.devices[i] for i in sorted(state.devices)),
         topology=state.topology,
-        history=session.history if session is not None else None,
-        processes=session.processes.rows() if session is not None else (),
-        span=session.report_span() if session is not None else None,
-        source_kind=kind,
-        source_label=session.source.label if session is not None else "",
         include_cmdlines=include_cmdlines,
     )
 

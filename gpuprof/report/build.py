@@ -535,14 +535,22 @@ def from_source(
         session.close(close_source=False)
 
 
-def from_telemetry_session(session: TelemetrySession, **kwargs: Any) -> Report:
+def from_telemetry_session(
+    session: TelemetrySession,
+    *,
+    system: SystemInfo | None = None,
+    devices: Sequence[DeviceInfo] | None = None,
+    topology: Topology | None = None,
+    **kwargs: Any,
+) -> Report:
     """A report on what a live session holds: its History over :meth:`report_span` (the app's
-    time window), its process ledger, and its source's static facts."""
+    time window), its process ledger, and its source's static facts (or the ones given: the
+    window has read them already)."""
     source = session.source
     return build_report(
-        system=source.system_info(),
-        devices=source.devices(),
-        topology=source.topology(),
+        system=source.system_info() if system is None else system,
+        devices=source.devices() if devices is None else devices,
+        topology=source.topology() if topology is None else topology,
         history=session.history,
         processes=session.processes.rows(),
         span=session.report_span(),

@@ -183,8 +183,6 @@ class TelemetrySession:
         self._closed = False
         self._store: Any = None
         self._recording_path: Path | None = None
-        #: Why the last recording stopped by itself (a full disk, a size limit), or None.
-        self.recording_error: str | None = None
         self._prefill_live: list[Snapshot] | None = None
         self.processes = ProcessLedger()
         #: Seconds of History a report covers, ending at the newest sample (None: all of it).
@@ -370,6 +368,11 @@ class TelemetrySession:
         return self._recording_path
 
     @property
+    def recording_error(self) -> str | None:
+        """Why the last recording stopped by itself (a full disk, a size limit), or None."""
+        return self.sampler.recording_error
+
+    @property
     def recording(self) -> bool:
         return self._recording_path is not None
 
@@ -391,7 +394,6 @@ class TelemetrySession:
         with self._lock:
             self._store = store
             self._recording_path = out
-            self.recording_error = None
         self._notify_state()
         return out
 
@@ -414,7 +416,6 @@ class TelemetrySession:
         with self._lock:
             store, self._store = self._store, None
             path, self._recording_path = self._recording_path, None
-            self.recording_error = self.sampler.recording_error or self.sampler.last_error
         if store is not None:
             try:
                 store.close()
