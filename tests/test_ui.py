@@ -494,3 +494,26 @@ def test_demo_source_through_the_real_sampler(make_window, qtbot):
     w.telemetry.refresh(force=True)
     x, _ = w.telemetry.plots["util"].data[(0, "util_gpu_pct")]
     assert x.min() < -55
+
+
+def test_a_recording_that_fails_to_write_is_shown_and_kept(make_window, tmp_path):
+    import sqlite3
+
+    w = make_window(FakeSource(1))
+    out = w.start_recording(tmp_path / "full.gpuprof")
+    polls(w, 2)
+    assert w.recording_label.isVisible()
+
+    def full(_snap):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    w.session.sampler._store.append = full
+    polls(w, 1)
+    assert not w.recording_label.isVisible() and not w.record_action.isChecked()
+    assert "Recording stopped: OperationalError: database or disk is full" in (
+        w.statusBar().currentMessage()
+    )
+    from gpuprof.telemetry.store import SessionStore
+
+    with SessionStore.open(out) as store:
+        assert store.count() == 2
