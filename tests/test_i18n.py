@@ -195,7 +195,7 @@ def test_cli_in_chinese_by_environment(tmp_path):
         cwd=ROOT,
     )
     assert proc.returncode == 2
-    expected = i18n.load_catalog(CATALOG.read_text("utf-8"))["recording {p} does not exist"]
+    expected = i18n.load_catalog(CATALOG.read_text("utf-8"))["{p}: no such file"]
     assert expected.format(p=tmp_path / "none.gpuprof") in proc.stderr
 
 

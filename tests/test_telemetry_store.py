@@ -307,7 +307,10 @@ def test_export_csv(tmp_path: Path) -> None:
     assert float(first["power_w"]) == g.power_w
     assert first["source"] == "simulated"
     assert first["temp_mem_c"] != ""
-    with pytest.raises(OutputError, match="cannot write .*x.csv: No such file"), SessionStore.open(path) as st:
+    with (
+        pytest.raises(OutputError, match=r"cannot write .*x\.csv: No such file"),
+        SessionStore.open(path) as st,
+    ):
         export_csv(st, tmp_path / "no-such-dir" / "x.csv")
 
 

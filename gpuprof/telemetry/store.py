@@ -50,6 +50,7 @@ from typing import IO, Any
 
 from gpuprof.errors import InputError
 from gpuprof.fileio import atomic_open
+from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 from gpuprof.telemetry.model import (
     GPU_NUMERIC_FIELDS,
@@ -213,9 +214,9 @@ class SessionStore:
         """
         p = Path(path)
         if not p.exists():
-            raise InputError(f"{p}: no such file")
+            raise InputError(tr("{p}: no such file", p=p))
         if p.is_dir():
-            raise InputError(f"{p}: is a directory, not a session file")
+            raise InputError(tr("{p}: is a directory, not a session file", p=p))
         try:
             with p.open("rb") as fh:
                 header = fh.read(100)

@@ -909,6 +909,14 @@ Without a sub-command, opens the desktop app.</source>
         <translation>录制已停止：%1。此前录制的内容已保留。</translation>
     </message>
     <message>
+        <source>{p}: no such file</source>
+        <translation>{p}：文件不存在</translation>
+    </message>
+    <message>
+        <source>{p}: is a directory, not a session file</source>
+        <translation>{p}：这是一个文件夹，不是会话文件</translation>
+    </message>
+    <message>
         <source>cannot write {p}: {e}</source>
         <translation>无法写入 {p}：{e}</translation>
     </message>
