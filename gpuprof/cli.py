@@ -16,19 +16,21 @@ import sys
 from collections.abc import Sequence
 
 from gpuprof import __version__
+from gpuprof.argtypes import finite_float
 from gpuprof.errors import GpuprofError
-from gpuprof.i18n import LANGUAGES, set_language, tr
+from gpuprof.i18n import LANGUAGES, set_language, tr, translate_argparse
+from gpuprof.termtext import plain
 
 __all__ = ["main", "build_parser"]
 
 #: Modules under gpuprof.commands that add sub-commands, in --help order.
-COMMAND_MODULES = ("telemetry", "bench", "catalog", "recommend", "report", "exporter")
+COMMAND_MODULES = ("telemetry", "recover", "bench", "catalog", "recommend", "report", "exporter")
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line and exit 2, like every other bad input (argparse adds the usage block).
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {plain(message, one_line=True)}\n")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -44,6 +46,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from gpuprof.commands import interval_arg
+
     parser = _Parser(
         prog="gpuprof",
         description=tr(
@@ -53,7 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"gpuprof {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"gpuprof {__version__}",
+        help=tr("show program's version number and exit"),
+    )
     parser.add_argument(
         "--debug",
         action="store_true",
@@ -89,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--after",
         metavar="SECONDS",
-        type=float,
+        type=finite_float(0.0, 3600.0, unit=" s"),
         default=3.0,
         help=tr("with --screenshot: seconds of data to collect first (default 3)"),
     )
@@ -103,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--interval",
         metavar="S",
-        type=float,
+        type=interval_arg,
         default=None,
         help=tr("sampling interval in seconds (0.1–60)"),
     )
@@ -119,17 +128,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _TerminalFormatter(logging.Formatter):
+    """Log lines carry process names, labels and file names: no control or bidi characters."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return plain(super().format(record))
+
+
 def _configure_logging(debug: bool) -> None:
     """Warnings and errors of every module (core and app) go to stderr; ``--debug`` (or
     ``GPUPROF_DEBUG=1``) shows everything down to DEBUG, with the module that logged it."""
 
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-        if debug
-        else "gpuprof: %(message)s",
-        stream=sys.stderr,
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        _TerminalFormatter(
+            "%(asctime)s %(levelname)s %(name)s: %(message)s" if debug else "gpuprof: %(message)s"
+        )
     )
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
     if debug:
         # Third-party chatter (PIL, matplotlib-style font scans) stays at INFO.
         for noisy in ("PIL", "asyncio"):
@@ -182,8 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         set_language(_requested_lang(argv))
+        translate_argparse()  # its usage line, section titles and parse errors
     except GpuprofError as exc:
-        print(f"gpuprof: error: {exc}", file=sys.stderr)
+        print(f"gpuprof: error: {plain(exc, one_line=True)}", file=sys.stderr)
         return 2
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -198,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_gui(args)
         return int(args.func(args) or 0)
     except GpuprofError as exc:
-        print(f"gpuprof: error: {exc}", file=sys.stderr)
+        print(f"gpuprof: error: {plain(exc, one_line=True)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(tr("gpuprof: interrupted"), file=sys.stderr)
@@ -217,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             tr(
                 "gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)",
                 t=type(exc).__name__,
-                e=exc,
+                e=plain(exc, one_line=True),
             ),
             file=sys.stderr,
         )

@@ -13,7 +13,10 @@ unsupported field produces no sample, as in dcgm-exporter. Two deliberate differ
 
 What DCGM lacks comes as ``gpuprof_*``: throttle reasons, lost GPUs, the PCIe link, the latest
 benchmark results, and ``gpuprof_source_info{source="simulated"}`` so that simulated data is
-labelled (its HELP texts say SIMULATED too). :class:`SnapshotCollector` is a regular
+labelled (its HELP texts say SIMULATED too). The source's health (:class:`SourceHealth`) comes as
+``gpuprof_source_up``, ``gpuprof_source_last_success_age_seconds`` and
+``gpuprof_source_poll_errors_total``; when no poll succeeded within the staleness bound the GPU
+series are dropped, as a dcgm-exporter that lost its GPUs stops serving them. :class:`SnapshotCollector` is a regular
 ``prometheus_client`` collector and also works in any ``CollectorRegistry``; the HTTP endpoint
 that serves it is :mod:`gpuprof.exporter`.
 """
@@ -28,9 +31,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from prometheus_client.core import GaugeMetricFamily, Metric, UnknownMetricFamily
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    Metric,
+    UnknownMetricFamily,
+)
 from prometheus_client.registry import Collector
 
+from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SourceKind
 from gpuprof.telemetry.reasons import EXPORTED
 
@@ -39,7 +48,9 @@ __all__ = [
     "THROTTLE_REASONS",
     "BenchValue",
     "SnapshotCollector",
+    "SourceHealth",
     "bench_values_of",
+    "health_families",
 ]
 
 log = logging.getLogger("gpuprof.exporter")
@@ -236,6 +247,50 @@ class BenchValue:
     gpu: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class SourceHealth:
+    """How the polls of the telemetry source go, as the exporter serves it.
+
+    ``up``: the latest poll succeeded and is within the bound; ``stale``: no poll succeeded in
+    the last ``stale_after_s`` seconds (or ever), so the GPU series are not served;
+    ``last_success_age_s`` is ``None`` before the first success.
+    """
+
+    up: bool
+    stale: bool
+    last_success_age_s: float | None
+    poll_errors: int
+    stale_after_s: float
+
+
+def health_families(health: SourceHealth, *, simulated: bool = False) -> Iterator[Metric]:
+    """``gpuprof_source_up`` (dcgm-exporter users alert on ``up``-style series), the age of the
+    last good poll (+Inf before the first), the count of failed polls, and the bound."""
+    tag = " [SIMULATED data]" if simulated else ""
+    yield GaugeMetricFamily(
+        "gpuprof_source_up",
+        "1 when the latest poll of the telemetry source succeeded within the staleness bound, "
+        "else 0 (GPU series are dropped once no poll succeeded within the bound)." + tag,
+        value=1.0 if health.up else 0.0,
+    )
+    age = health.last_success_age_s
+    yield GaugeMetricFamily(
+        "gpuprof_source_last_success_age_seconds",
+        "Seconds since the last successful poll of the telemetry source (+Inf: none yet)." + tag,
+        value=float("inf") if age is None else age,
+    )
+    yield CounterMetricFamily(
+        "gpuprof_source_poll_errors",
+        "Polls of the telemetry source that failed." + tag,
+        value=float(health.poll_errors),
+    )
+    yield GaugeMetricFamily(
+        "gpuprof_source_stale_after_seconds",
+        "GPU series are dropped when the last successful poll is older than this.",
+        value=health.stale_after_s,
+    )
+
+
 def _default_bench_values() -> list[BenchValue]:
     """The numbers of the latest run in the benchmark results database (none if no database).
 
@@ -291,7 +346,12 @@ def bench_values_of(run: Any) -> list[BenchValue]:
 
 
 class SnapshotCollector(Collector):
-    """A prometheus_client collector that renders the snapshot returned by ``latest()``."""
+    """A prometheus_client collector that renders the snapshot returned by ``latest()``.
+
+    With ``health`` (a :class:`SourceHealth` callable) it serves the health series too and drops
+    the GPU series while the source is stale. ``kind`` names the source before its first
+    snapshot (``gpuprof_source_info``).
+    """
 
     def __init__(
         self,
@@ -303,15 +363,24 @@ class SnapshotCollector(Collector):
         bench_values: Callable[[], Iterable[BenchValue]] | None = _default_bench_values,
         bench_ttl_s: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        health: Callable[[], SourceHealth] | None = None,
+        kind: SourceKind | None = None,
     ) -> None:
         self._latest = latest
-        self._hostname = hostname if hostname is not None else socket.gethostname()
-        self._label = label
+        self._health = health
+        self._kind = kind
+        # Label values leave the machine: cleaned and with secrets hidden, as in reports.
+        self._hostname = redact_text(hostname if hostname is not None else socket.gethostname())
+        self._label = redact_text(label)
+        # Benchmark results are measured here even when the telemetry is SIMULATED: they carry
+        # this machine's own name, never the simulated box's.
+        self._real_hostname = redact_text(socket.gethostname(), 255)
         self._devices = {d.index: d for d in devices}
         self._labels: dict[int, list[str]] = {}
         self._bench_values = bench_values
         self._bench_ttl_s = bench_ttl_s
         self._bench_cache: tuple[float, list[BenchValue]] | None = None
+        self._no_bench: list[BenchValue] = []
         self._clock = clock
 
     def _gpu_labels(self, index: int, uuid: str | None) -> list[str]:
@@ -320,18 +389,20 @@ class SnapshotCollector(Collector):
             d = self._devices.get(index)
             cached = [
                 str(index),
-                (d.uuid if d and d.uuid else uuid) or "",
-                (d.pci_bus_id if d else None) or "",
+                redact_text((d.uuid if d and d.uuid else uuid) or ""),
+                redact_text((d.pci_bus_id if d else None) or ""),
                 f"nvidia{index}",
-                d.name if d else "",
+                redact_text(d.name if d else ""),
                 self._hostname,
             ]
             self._labels[index] = cached
         return cached
 
-    def _bench(self) -> list[BenchValue]:
+    def bench(self) -> list[BenchValue]:
+        """The benchmark values, read again at most every ``bench_ttl_s`` (the same list
+        object until then)."""
         if self._bench_values is None:
-            return []
+            return self._no_bench
         now = self._clock()
         if self._bench_cache is None or now - self._bench_cache[0] >= self._bench_ttl_s:
             try:
@@ -345,11 +416,27 @@ class SnapshotCollector(Collector):
     def describe(self) -> Iterable[Metric]:
         return []  # unchecked collector: names depend on what the source supports
 
-    def collect(self) -> Iterator[Metric]:
+    @property
+    def simulated(self) -> bool:
         snap = self._latest()
-        simulated = snap is not None and snap.source is SourceKind.SIMULATED
-        tag = " [SIMULATED data]" if simulated else ""
-        source = snap.source.value if snap is not None else SourceKind.NONE.value
+        kind = snap.source if snap is not None else self._kind
+        return kind is SourceKind.SIMULATED
+
+    def collect(self) -> Iterator[Metric]:
+        health = self._health() if self._health is not None else None
+        snap = None if health is not None and health.stale else self._latest()
+        yield from self.collect_snapshot(snap)
+        if health is not None:
+            yield from health_families(health, simulated=self.simulated)
+
+    def collect_snapshot(
+        self, snap: Snapshot | None, bench: list[BenchValue] | None = None
+    ) -> Iterator[Metric]:
+        """The families of ``snap`` (``None``: the source info alone) and the benchmark values
+        (``bench``, or :meth:`bench`), without the health series."""
+        kind = snap.source if snap is not None else (self._kind or SourceKind.NONE)
+        tag = " [SIMULATED data]" if kind is SourceKind.SIMULATED else ""
+        source = kind.value
 
         info = GaugeMetricFamily(
             "gpuprof_source_info",
@@ -358,8 +445,22 @@ class SnapshotCollector(Collector):
         )
         info.add_metric([source, self._label, self._hostname], 1.0)
         yield info
-        if snap is None:
-            return
+        if snap is not None:
+            yield from self._gpu_families(snap, tag)
+        bench = self.bench() if bench is None else bench
+        if bench:
+            fam = GaugeMetricFamily(
+                "gpuprof_bench_result",
+                "Latest benchmark result measured on this machine (unit in 'metric').",
+                labels=["benchmark", "case", "metric", "gpu", "Hostname"],
+            )
+            for b in bench:
+                texts = [redact_text(t) for t in (b.benchmark, b.case, b.metric, b.gpu)]
+                host = self._real_hostname if kind is SourceKind.SIMULATED else self._hostname
+                fam.add_metric([*texts, host], b.value)
+            yield fam
+
+    def _gpu_families(self, snap: Snapshot, tag: str) -> Iterator[Metric]:
         yield GaugeMetricFamily(
             "gpuprof_snapshot_timestamp_seconds",
             "Unix time of the sample being served." + tag,
@@ -400,14 +501,3 @@ class SnapshotCollector(Collector):
         yield lost
         if events.samples:
             yield events
-
-        bench = self._bench()
-        if bench:
-            fam = GaugeMetricFamily(
-                "gpuprof_bench_result",
-                "Latest benchmark result measured on this machine (unit in 'metric').",
-                labels=["benchmark", "case", "metric", "gpu", "Hostname"],
-            )
-            for b in bench:
-                fam.add_metric([b.benchmark, b.case, b.metric, b.gpu, self._hostname], b.value)
-            yield fam

@@ -6,16 +6,32 @@
 - :func:`redact_secrets`: hides passwords, tokens, API keys and ``user:pass@`` in URLs.
 - :func:`redact_cmdline`: what a report shows of a command line — by default only the program
   name; with ``keep=True`` the whole line, still with the secrets hidden.
+- :func:`redact_text`: any text that leaves the machine (a process name, a hostname, a session
+  label): cleaned and with the secrets hidden; :func:`redact_tree` applies
+  :func:`redact_secrets` to every string of a record (a report, a JSON payload).
 
-The report renderers, the UI and the exporter share these, so a secret is hidden the same way
-everywhere.
+The report model, the ``--json`` outputs, the UI's process table and the exporter's labels
+share these, so a secret is hidden the same way everywhere.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import re
+from typing import Any, TypeVar
 
-__all__ = ["MASK", "REDACTED_ARGS", "clean_text", "redact_cmdline", "redact_secrets"]
+__all__ = [
+    "MASK",
+    "REDACTED_ARGS",
+    "clean_text",
+    "redact_cmdline",
+    "redact_secrets",
+    "redact_text",
+    "redact_tree",
+]
+
+_T = TypeVar("_T")
 
 #: What replaces a secret.
 MASK = "***"
@@ -26,7 +42,7 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 _SECRET_WORDS = (
-    r"pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|"
+    r"pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_-]?key|apikey|access[_-]?key|"
     r"private[_-]?key|client[_-]?secret|credentials?|auth(?:orization)?|session[_-]?key|"
     r"signature"
 )
@@ -42,6 +58,19 @@ _OPTION = re.compile(
 _ASSIGN = re.compile(
     rf"(?P<opt>(?<![\w-])[\w.]*?{_NAME}[\"']?)(?P<sep>\s*[=:]\s*)(?P<val>\"[^\"]*\"|'[^']*'|[^\s,;&]+)",
     re.IGNORECASE,
+)
+_VALUE = r"(?P<val>\"[^\"]*\"|'[^']*'|\S+)"
+# Short or bare options that take a password: mysql/sshpass -p PW, --pw=PW, --key=KEY, --pass PW.
+# A value after a space must not look like the next option (-p -v).
+_SHORT_OPTION = re.compile(
+    rf"(?P<opt>(?<![\w-])(?:-p|--?pw|--?key|--?pass))(?:(?P<sep>=)|(?P<sp>\s+)(?=[^\s-])){_VALUE}"
+)
+# mysql -pSECRET: the password glued to -p (only for the MySQL family: elsewhere -pXYZ is flags).
+_MYSQL = re.compile(r"\b(?:mysql\w*|mariadb\w*)\b", re.IGNORECASE)
+_GLUED_P = re.compile(r"(?P<opt>(?<![\w-])-p)(?P<val>[^\s=-]\S*)")
+# curl -u user:pass, --user=user:pass, --proxy-user user:pass
+_USER_PASS = re.compile(
+    r"(?P<opt>(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:=|\s+)[^\s:'\"]+):(?P<val>[^\s@]+)"
 )
 _URL_USERINFO = re.compile(
     r"(?P<scheme>\b[a-z][a-z0-9+.-]*://)(?P<info>[^/\s@:]*(?::[^/\s@]*)?)@", re.IGNORECASE
@@ -98,10 +127,17 @@ def _mask_value(m: re.Match[str]) -> str:
     return f"{m.group('opt')}{m.group('sep')}{MASK}"
 
 
+def _mask_short(m: re.Match[str]) -> str:
+    if m.group("val").strip("\"'") == MASK:
+        return m.group(0)
+    return f"{m.group('opt')}{m.group('sep') or m.group('sp')}{MASK}"
+
+
 def redact_secrets(text: str) -> str:
     """``text`` with passwords, tokens, keys and URL credentials replaced by :data:`MASK`.
 
-    Covers ``--password=x`` / ``--token x`` style options, ``API_KEY=x`` style assignments,
+    Covers ``--password=x`` / ``--token x`` / ``-p x`` / ``--pw=x`` / ``--key=x`` style options
+    (and MySQL's ``-px``, curl's ``-u user:x``), ``API_KEY=x`` style assignments,
     ``scheme://user:pass@host``, ``Bearer x``, secret query parameters, and well-known token
     shapes (AWS, GitHub, GitLab, Slack, Hugging Face, OpenAI, Google, JWT, PEM private keys).
     """
@@ -109,6 +145,10 @@ def redact_secrets(text: str) -> str:
     s = _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{MASK}@", s)
     s = _BEARER.sub(lambda m: f"{m.group('opt')}{m.group('sep')}{MASK}", s)
     s = _OPTION.sub(_mask_value, s)
+    s = _SHORT_OPTION.sub(_mask_short, s)
+    if _MYSQL.search(s):
+        s = _GLUED_P.sub(lambda m: f"{m.group('opt')}{MASK}", s)
+    s = _USER_PASS.sub(lambda m: f"{m.group('opt')}:{MASK}", s)
     s = _ASSIGN.sub(_mask_value, s)
     s = _QUERY.sub(lambda m: f"{m.group('opt')}{MASK}", s)
     s = _KNOWN_TOKENS.sub(MASK, s)
@@ -135,3 +175,47 @@ def redact_cmdline(cmdline: str | None, *, keep: bool = False, max_len: int = 20
         rest = text.strip()[len(text.strip().split(None, 1)[0]) :].strip()
         return clean_text(program, 200) + (f" {REDACTED_ARGS}" if rest else "")
     return clean_text(redact_secrets(text), max_len)
+
+
+def redact_text(text: object, max_len: int | None = None) -> str:
+    """Text that leaves the machine (a process name, a hostname, a label): :func:`clean_text`
+    with :func:`redact_secrets` applied, cut to ``max_len``."""
+    return clean_text(redact_secrets(clean_text(text)), max_len)
+
+
+def redact_tree(obj: _T) -> _T:
+    """``obj`` with :func:`redact_secrets` applied to every string in it: frozen dataclasses
+    (copied with ``dataclasses.replace``), tuples, lists and dict values. Unchanged parts are
+    returned as they are (the same objects)."""
+    return _redact_any(obj)  # type: ignore[no-any-return]
+
+
+def _redact_any(obj: Any) -> Any:
+    if isinstance(obj, str):
+        if isinstance(obj, enum.Enum):
+            return obj
+        out = redact_secrets(obj)
+        return obj if out == obj else out
+    if isinstance(obj, (int, float, bool)) or obj is None:
+        return obj
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            value = getattr(obj, f.name)
+            new = _redact_any(value)
+            if new is not value:
+                changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+    if isinstance(obj, (tuple, list)):
+        items = [_redact_any(v) for v in obj]
+        if all(a is b for a, b in zip(items, obj, strict=True)):
+            return obj
+        return type(obj)(items) if type(obj) in (tuple, list) else obj
+    if isinstance(obj, dict):
+        new_items = {k: _redact_any(v) for k, v in obj.items()}
+        if all(new_items[k] is v for k, v in obj.items()):
+            return obj
+        return new_items
+    return obj

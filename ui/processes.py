@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from gpuprof.i18n import N_
+from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import ProcessSample
 from gpuprof.units import NA, fmt_bytes, fmt_pct
 from PySide6.QtCore import (
@@ -29,13 +31,20 @@ from PySide6.QtWidgets import (
 from .state import UiState
 from .theme import gpu_colour
 
-__all__ = ["ProcessModel", "ProcessesTab", "COLUMNS"]
+__all__ = ["ProcessModel", "ProcessesTab", "COLUMNS", "shown_text"]
 
 _Index = QModelIndex | QPersistentModelIndex
 
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("ProcessModel", text)
+
+
+@functools.lru_cache(maxsize=4096)
+def shown_text(text: str) -> str:
+    """A name, user or command line as the table shows it (and screenshots share it): control
+    characters neutralised and secrets hidden, as in reports. Cached: rows repaint often."""
+    return redact_text(text)
 
 
 #: (attribute, header) per column; headers are translated when shown.
@@ -99,7 +108,7 @@ class ProcessModel(QAbstractTableModel):
                 return fmt_bytes(value)
             if attr == "sm_util_pct":
                 return fmt_pct(value)
-            return str(value)
+            return shown_text(value) if isinstance(value, str) else str(value)
         if role == Qt.ItemDataRole.UserRole:
             # Sort key: numbers as numbers, missing values first, text case-insensitive.
             if value is None:
@@ -107,7 +116,7 @@ class ProcessModel(QAbstractTableModel):
             return value.lower() if isinstance(value, str) else float(value)
         if role == Qt.ItemDataRole.ToolTipRole:
             if attr == "cmdline":
-                return row.cmdline or NA
+                return shown_text(row.cmdline) if row.cmdline else NA
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and attr in (
             "pid",

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import os
 import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.argtypes import output_file, positive_int
+from gpuprof.errors import GpuprofError, InputError
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_measure, fmt_num, fmt_pct, fmt_rate
 
 if TYPE_CHECKING:
@@ -54,7 +54,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--device", metavar="DEV", help=tr("cuda:N or cpu (default: cuda:0 if available)")
     )
     p.add_argument(
-        "--json", metavar="OUT", help=tr("also write the run as JSON (docs/bench-schema.md)")
+        "--json",
+        metavar="OUT",
+        type=output_file(),
+        help=tr("also write the run as JSON (docs/bench-schema.md)"),
     )
     p.add_argument(
         "--no-save", action="store_true", help=tr("do not store the run in the results database")
@@ -62,11 +65,18 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=_cmd_run)
     bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
     ls = bsub.add_parser("list", help=tr("list earlier runs, newest first"))
-    ls.add_argument("--limit", type=int, default=20, help=tr("how many runs (default 20)"))
+    ls.add_argument(
+        "--limit", type=positive_int(), default=20, help=tr("how many runs (default 20)")
+    )
     ls.set_defaults(func=_cmd_list)
     show = bsub.add_parser("show", help=tr("show one run (ID, a unique prefix, or 'latest')"))
     show.add_argument("run_id", metavar="ID")
-    show.add_argument("--json", metavar="OUT", help=tr("write the run as JSON ('-' for stdout)"))
+    show.add_argument(
+        "--json",
+        metavar="OUT",
+        type=output_file(stdout=True),
+        help=tr("write the run as JSON ('-' for stdout)"),
+    )
     show.set_defaults(func=_cmd_show)
     cmp_ = bsub.add_parser("compare", help=tr("compare two runs, measurement by measurement"))
     cmp_.add_argument("run_a", metavar="ID_A")
@@ -75,9 +85,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _console() -> Console:
-    from rich.console import Console
+    from gpuprof.termtext import console
 
-    return Console(highlight=False)
+    # Markup off: case names, notes and environment strings from results files print as they are.
+    return console()
 
 
 # --- run ------------------------------------------------------------------------------------------
@@ -85,6 +96,42 @@ def _console() -> Console:
 
 def _rank() -> int:
     return int(os.environ.get("RANK", "0"))
+
+
+class NoTorchError(GpuprofError):
+    """The benchmarks need PyTorch and it cannot be imported here."""
+
+
+def require_torch() -> None:
+    """Import torch, or say in one line how to get it (in the lite executable: that this
+    build has no benchmarks). A torch that is installed but broken says why, too."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:  # ModuleNotFoundError, or a torch whose own imports fail
+        if getattr(sys, "frozen", False):
+            raise NoTorchError(
+                tr(
+                    "this build of gpuprof has no benchmarks (the lite executable, without "
+                    "PyTorch); use the full build, or `pip install 'gpuprof[bench]'`"
+                )
+            ) from None
+        missing = isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in (
+            "torch",
+            "",
+        )
+        raise NoTorchError(
+            tr(
+                "benchmarks need PyTorch, which is not installed here; install it with "
+                "`pip install 'gpuprof[bench]'` (or the torch build for your CUDA version, "
+                "https://pytorch.org/get-started/locally/)"
+            )
+            if missing
+            else tr(
+                "benchmarks need PyTorch, and it does not import here: {e}; reinstall it "
+                "(`pip install --force-reinstall torch`)",
+                e=exc,
+            )
+        ) from None
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -107,13 +154,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     def work() -> None:
         try:
+            require_torch()
             outcome["run"] = runner.run(on_progress=latest.append, cancel=cancel)
         except BaseException as exc:
             outcome["error"] = exc
 
     thread = threading.Thread(target=work, name="gpuprof-bench", daemon=True)
     columns = (
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         TaskProgressColumn(),
         TimeElapsedColumn(),
@@ -164,7 +212,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
     from gpuprof.bench.results import ResultsDB
 
-    runs = ResultsDB().list_runs(limit=max(1, args.limit))
+    runs = ResultsDB().list_runs(limit=args.limit)
     console = _console()
     if not runs:
         console.print(tr("no benchmark runs yet: try `gpuprof bench`"))
@@ -176,7 +224,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for r in runs:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_s))
         device = f"{r.device} ({r.device_name})" if r.device_name else r.device
-        table.add_row(r.run_id, started, r.suite, device, r.state, f"{r.n_ok}/{r.n_results}")
+        table.add_row(
+            r.run_id, started, r.suite, device, tr_text(r.state), f"{r.n_ok}/{r.n_results}"
+        )
     console.print(table)
     return 0
 
@@ -186,7 +236,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
     run = ResultsDB().load(args.run_id)
     if args.json == "-":
-        sys.stdout.write(json.dumps(run_to_dict(run), indent=1) + "\n")
+        from gpuprof.jsonout import print_json
+
+        print_json(run_to_dict(run))
         return 0
     if args.json:
         write_json(run, args.json)
@@ -216,7 +268,7 @@ def _flags(result: Any) -> str:
     parts = []
     if result.throttled:
         parts.append(tr("THROTTLED: {r}", r=", ".join(result.throttle_reasons)))
-    parts.extend(result.notes)
+    parts.extend(tr_text(note) for note in result.notes)
     return "; ".join(parts)
 
 
@@ -234,35 +286,47 @@ def render_run(run: BenchRun, console: Console) -> None:
 
     env = run.environment
     what = env.gpu_name or env.cpu_model or run.device
+    from gpuprof.termtext import markup, safe
+
     console.print(
-        tr(
-            "[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s",
-            i=run.run_id,
-            s=run.suite,
-            d=run.device,
-            w=what,
-            st=run.state.value,
-            t=run.ended_s - run.started_s,
+        markup(
+            tr(
+                "[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s",
+                i=safe(run.run_id),
+                s=safe(run.suite),
+                d=safe(run.device),
+                w=safe(what),
+                st=safe(tr_text(run.state.value)),
+                t=run.ended_s - run.started_s,
+            )
         )
     )
     versions = [f"torch {env.torch_version}"] if env.torch_version else []
     if env.cuda_runtime_version:
         versions.append(f"CUDA {env.cuda_runtime_version}")
     if env.driver_version:
-        versions.append(f"driver {env.driver_version}")
+        versions.append(tr("driver {v}", v=env.driver_version))
     if env.cublas_version:
         versions.append(f"cuBLAS {env.cublas_version}")
     if env.power_limit_w:
-        versions.append(f"power limit {env.power_limit_w:.0f} W")
+        versions.append(tr("power limit {w:.0f} W", w=env.power_limit_w))
     if versions:
         console.print("  " + ", ".join(versions))
     for note in run.notes:
-        console.print(f"  {note}")
+        console.print(f"  {tr_text(note)}")
     results = run.results
     gemm = [r for r in results if isinstance(r, GemmResult)]
     if gemm:
         t = Table(title=tr("GEMM"))
-        for col in ("case", "TFLOPS median", "mean", "max", "% of peak", "iters", "notes"):
+        for col in (
+            N_("case"),
+            N_("TFLOPS median"),
+            N_("mean"),
+            N_("max"),
+            N_("% of peak"),
+            N_("iters"),
+            N_("notes"),
+        ):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for g in gemm:
             t.add_row(
@@ -278,7 +342,14 @@ def render_run(run: BenchRun, console: Console) -> None:
     mem = [r for r in results if isinstance(r, MemoryResult)]
     if mem:
         t = Table(title=tr("memory bandwidth (bytes copied)"))
-        for col in ("case", "median", "best", "samples", "verified", "notes"):
+        for col in (
+            N_("case"),
+            N_("median"),
+            N_("best"),
+            N_("samples"),
+            N_("verified"),
+            N_("notes"),
+        ):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for m in mem:
             t.add_row(
@@ -310,7 +381,7 @@ def render_run(run: BenchRun, console: Console) -> None:
     coll = [r for r in results if isinstance(r, CollectiveResult)]
     if coll:
         t = Table(title=tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size))
-        for col in ("op", "size", "algbw", "busbw", "p50", "p99", "notes"):
+        for col in (N_("op"), N_("size"), "algbw", "busbw", "p50", "p99", N_("notes")):
             t.add_column(tr(col), justify="left" if col in ("op", "notes") else "right")
         for c in coll:
             t.add_row(
@@ -326,7 +397,7 @@ def render_run(run: BenchRun, console: Console) -> None:
     work = [r for r in results if isinstance(r, WorkloadResult)]
     if work:
         t = Table(title=tr("training step"))
-        for col in ("case", "throughput", "step", "steps", "notes"):
+        for col in (N_("case"), N_("throughput"), N_("step"), N_("steps"), N_("notes")):
             t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
         for w in work:
             t.add_row(
@@ -343,26 +414,30 @@ def render_run(run: BenchRun, console: Console) -> None:
         t.add_column(tr("case"))
         t.add_column(tr("why"))
         for o in other:
-            t.add_row(f"{o.bench} {o.case}", o.status)
+            t.add_row(f"{o.bench} {o.case}", tr_text(o.status))
         console.print(t)
     for case in run.cases:
         if case.error or case.notes:
-            detail = "; ".join([*(x for x in [case.error] if x), *case.notes])
-            console.print(f"  {case.name}: {case.state.value}: {detail}")
+            detail = "; ".join([*(x for x in [case.error] if x), *map(tr_text, case.notes)])
+            console.print(f"  {case.name}: {tr_text(case.state.value)}: {detail}")
 
 
 def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console: Console) -> None:
     from rich.table import Table
 
     t = Table(title=tr("{a} (A) vs {b} (B)", a=a.run_id, b=b.run_id))
-    for col in ("measurement", "A", "B", "B/A"):
+    for col in (N_("measurement"), "A", "B", "B/A"):
         t.add_column(tr(col), justify="left" if col == "measurement" else "right")
     for row in rows:
         ratio = row.ratio
         t.add_row(
             row.key,
-            fmt_measure(row.unit, row.a) if row.a is not None else (row.a_status or "-"),
-            fmt_measure(row.unit, row.b) if row.b is not None else (row.b_status or "-"),
+            fmt_measure(row.unit, row.a)
+            if row.a is not None
+            else (tr_text(row.a_status or "") or "-"),
+            fmt_measure(row.unit, row.b)
+            if row.b is not None
+            else (tr_text(row.b_status or "") or "-"),
             f"{ratio:.3f}" if ratio is not None else NA,
         )
     console.print(t)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
+from gpuprof.termtext import plain
 
 __all__ = ["register"]
 
@@ -53,30 +53,32 @@ def _list(args: argparse.Namespace) -> int:
     )
     for issue in cat.issues:
         if issue.severity == "error" or issue.file != "cloud_instances.csv":
-            print(f"gpuprof: {issue.severity}: {issue}", file=sys.stderr)
+            print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
     if args.json:
-        rows = [{k: v for k, v in vars(i).items()} for i in cat.instances]
-        json.dump(rows, sys.stdout, indent=1)
-        print()
+        from gpuprof.jsonout import print_json
+
+        print_json([i.as_dict() for i in cat.instances])
         return 0
-    from rich.console import Console
     from rich.table import Table
 
+    from gpuprof.termtext import console
+
+    # Cells are plain text (markup off): a catalog row is shown as it is, never as markup.
     table = Table(title=tr("{n} instances", n=len(cat.instances)))
     for col in (
-        "provider",
-        "instance",
-        "region",
+        N_("provider"),
+        N_("instance"),
+        N_("region"),
         "GPU",
         "×",
         "GiB/GPU",
         "vCPU",
-        "RAM GiB",
-        "net Gbps",
-        "on-demand $/h",
-        "spot $/h",
-        "as of",
-        "source",
+        N_("RAM GiB"),
+        N_("net Gbps"),
+        N_("on-demand $/h"),
+        N_("spot $/h"),
+        N_("as of"),
+        N_("source"),
     ):
         table.add_column(tr(col), overflow="fold")
     for i in cat.instances:
@@ -96,7 +98,7 @@ def _list(args: argparse.Namespace) -> int:
             i.as_of or NA,
             i.source,
         )
-    Console().print(table)
+    console().print(table)
     return 0
 
 
@@ -108,14 +110,14 @@ def _import(args: argparse.Namespace) -> int:
         raise InputError(tr("no such file: {p}", p=path))
     dest, rows, issues = import_catalog_file(path, fmt=args.format, provider=args.provider)
     for issue in issues:
-        print(f"{issue.severity}: {issue}", file=sys.stderr)
+        print(f"{issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
     bad = sum(1 for i in issues if i.severity == "error")
     unknown = sum(1 for r in rows if not r.gpu_known)
     print(
         tr(
             "imported {n} rows into {d} ({b} bad rows skipped, {u} with an unknown GPU)",
             n=len(rows),
-            d=dest,
+            d=plain(dest, one_line=True),
             b=bad,
             u=unknown,
         )
@@ -134,11 +136,13 @@ def _gpus(args: argparse.Namespace) -> int:
             d = dict(vars(s))
             d["unsupported"] = sorted(s.unsupported)
             out.append(d)
-        json.dump(out, sys.stdout, indent=1)
-        print()
+        from gpuprof.jsonout import print_json
+
+        print_json(out)
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from gpuprof.termtext import console
 
     table = Table(title=tr("GPU specs (dense TFLOPS; blank = not in sources)"))
     for col in (
@@ -152,11 +156,11 @@ def _gpus(args: argparse.Namespace) -> int:
         "FP16",
         "FP8",
         "INT8",
-        "link",
+        N_("link"),
         "CC",
-        "source",
+        N_("source"),
     ):
-        table.add_column(col, overflow="fold")
+        table.add_column(tr(col), overflow="fold")
     for s in specs.values():
         cc = ".".join(map(str, s.cuda_cc)) if s.cuda_cc else NA
         table.add_row(
@@ -174,5 +178,5 @@ def _gpus(args: argparse.Namespace) -> int:
             cc,
             s.source,
         )
-    Console().print(table)
+    console().print(table)
     return 0

@@ -25,6 +25,18 @@ def _port(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(
+            tr("expected a positive number of seconds, got {t!r}", t=text)
+        )
+    return value
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "exporter",
@@ -52,6 +64,16 @@ def register(subparsers: Any) -> None:
         help=tr("sampling interval in seconds (default 1)"),
     )
     p.add_argument(
+        "--stale-after",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help=tr(
+            "drop the GPU series when no poll succeeded for S seconds "
+            "(gpuprof_source_up is 0 then; default: 3 intervals, at least 5 s)"
+        ),
+    )
+    p.add_argument(
         "--demo",
         action="store_true",
         help=tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'),
@@ -74,7 +96,13 @@ def _run(args: argparse.Namespace) -> int:
         if args.bind != "localhost":
             raise InputError(tr("--bind needs an IP address, got {b!r}", b=args.bind)) from None
     source = open_source(demo=args.demo)
-    exporter = Exporter(source, port=args.port, bind=args.bind, interval_s=args.interval)
+    exporter = Exporter(
+        source,
+        port=args.port,
+        bind=args.bind,
+        interval_s=args.interval,
+        stale_after_s=args.stale_after,
+    )
     try:
         # From before the first line a supervisor may react to: Ctrl-C, systemd/docker stop
         # and a closed terminal all end here, cleanly (exit 0).
@@ -90,11 +118,13 @@ def _run(args: argparse.Namespace) -> int:
                         e=exc.strerror or exc,
                     )
                 ) from None
+            from gpuprof.termtext import plain
+
             print(
                 tr(
                     "gpuprof exporter: serving {u} ({s}); Ctrl+C stops",
                     u=exporter.url,
-                    s=source.label,
+                    s=plain(source.label, one_line=True),
                 ),
                 flush=True,
             )

@@ -4,39 +4,38 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
+import math
 import re
 import statistics
-import sys
 from collections.abc import Callable
 from typing import Any
 
+from gpuprof.argtypes import bounded, finite_float, positive_int
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend import parse as core_parse
-from gpuprof.recommend.parse import ParseError
+from gpuprof.recommend.workload import LIMITS
 
 __all__ = ["parse_count", "parse_hours", "register"]
 
+#: Achieved TFLOPS above this for one GPU is a typo (B200 FP4 dense is ~9000).
+MAX_MEASURED_TFLOPS = 1e5
+#: A best time longer than this (hours) is not a plan: said above the table.
+IMPLAUSIBLE_HOURS = 24 * 366 * 10
 
-def _argparse_type(parse: Callable[[str], float]) -> Callable[[str], float]:
-    """``parse`` for an argparse ``type=``: its :class:`ParseError` becomes argparse's own."""
 
-    def wrapped(text: str) -> float:
-        try:
-            return parse(text)
-        except ParseError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    wrapped.__name__ = wrapped.__qualname__ = parse.__name__
-    wrapped.__doc__ = parse.__doc__
-    return wrapped
+def _count(field: str, *, zero: bool = False) -> Callable[[str], float]:
+    """``7B``-style counts for argparse, > 0 (>= 0 with ``zero``) and within the workload's
+    :data:`~gpuprof.recommend.workload.LIMITS`."""
+    return bounded(core_parse.parse_count, 0.0, LIMITS[field], lo_open=not zero)
 
 
 #: The core's parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.
-parse_count = _argparse_type(core_parse.parse_count)
-parse_hours = _argparse_type(core_parse.parse_hours)
-_usd = _argparse_type(core_parse.parse_usd)
+parse_count = bounded(core_parse.parse_count, 0.0)
+parse_hours = bounded(core_parse.parse_hours, 0.0, LIMITS["deadline_hours"], lo_open=True)
+params_arg = _count("params", zero=True)
+tokens_arg = _count("tokens")
+_usd = bounded(core_parse.parse_usd, 0.0, LIMITS["budget_usd"], lo_open=True)
 
 
 def register(subparsers: Any) -> None:
@@ -60,30 +59,49 @@ def register(subparsers: Any) -> None:
         "--scenario",
         help=tr("pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render"),
     )
-    w.add_argument("--params", type=parse_count, help=tr("parameter count, e.g. 7e9 or 7B"))
+    w.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7e9 or 7B"))
     w.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4 (default bf16)"))
-    w.add_argument("--tokens", type=parse_count, help=tr("tokens to train on / to generate"))
+    w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
-        "--samples", type=parse_count, help=tr("samples (images, queries) instead of tokens")
+        "--samples", type=_count("samples"), help=tr("samples (images, queries) instead of tokens")
     )
-    w.add_argument("--epochs", type=float, help=tr("passes over tokens/samples (default 1)"))
-    w.add_argument("--seq-len", type=int, help=tr("sequence length (default 4096)"))
     w.add_argument(
-        "--batch", type=int, help=tr("global batch (training) or concurrent sequences (inference)")
+        "--epochs",
+        type=finite_float(0.0, LIMITS["epochs"], lo_open=True),
+        help=tr("passes over tokens/samples (default 1)"),
     )
-    w.add_argument("--flops", type=parse_count, help=tr("total FLOPs (HPC, rendering)"))
+    w.add_argument(
+        "--seq-len",
+        type=positive_int(int(LIMITS["seq_len"])),
+        help=tr("sequence length (default 4096)"),
+    )
+    w.add_argument(
+        "--batch",
+        type=positive_int(int(LIMITS["batch"])),
+        help=tr("global batch (training) or concurrent sequences (inference)"),
+    )
+    w.add_argument("--flops", type=_count("flops_total"), help=tr("total FLOPs (HPC, rendering)"))
     c = p.add_argument_group(tr("constraints"))
     c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
-    c.add_argument("--throughput", type=parse_count, help=tr("target tokens or samples per second"))
+    c.add_argument(
+        "--throughput",
+        type=_count("throughput_per_s"),
+        help=tr("target tokens or samples per second"),
+    )
     c.add_argument("--budget", type=_usd, help=tr("USD for the whole job"))
     c.add_argument("--spot", action="store_true", help=tr("allow spot/preemptible prices"))
-    c.add_argument("--nodes", type=int, help=tr("node limit (default 16)"))
+    c.add_argument(
+        "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
+    )
     c.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
     c.add_argument("--objective", choices=("auto", "cheapest", "fastest"), default="auto")
     one = p.add_argument_group(tr("estimate one configuration instead of ranking"))
     one.add_argument("--gpu", help=tr("GPU model, e.g. A100-80GB, H100"))
     one.add_argument(
-        "--gpus", type=int, default=None, help=tr("GPUs in the configuration (with --gpu)")
+        "--gpus",
+        type=positive_int(65536),
+        default=None,
+        help=tr("GPUs in the configuration (with --gpu)"),
     )
     one.add_argument("--instance", help=tr("an instance type from the catalog, e.g. p4d.24xlarge"))
     here = p.add_argument_group(tr("this machine"))
@@ -107,8 +125,12 @@ def register(subparsers: Any) -> None:
             "model (by default they set its efficiency)"
         ),
     )
-    here.add_argument("--util", type=float, help=tr("GPU utilization seen locally, percent"))
-    p.add_argument("--limit", type=int, default=15, help=tr("rows to show (default 15)"))
+    here.add_argument(
+        "--util",
+        type=finite_float(0.0, 100.0, unit="%"),
+        help=tr("GPU utilization seen locally, percent"),
+    )
+    p.add_argument("--limit", type=positive_int(), default=15, help=tr("rows to show (default 15)"))
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(func=_run)
 
@@ -155,7 +177,19 @@ def _measurements(items: list[str]) -> dict[str, dict[str, float]]:
         m = re.fullmatch(r"(.+):(\w+)=([0-9.eE+]+)", item.strip())
         if not m:
             raise InputError(tr("--measured wants GPU:DTYPE=TFLOPS, got {t!r}", t=item))
-        out.setdefault(m.group(1).strip(), {})[m.group(2).lower()] = float(m.group(3))
+        try:
+            tflops = float(m.group(3))
+        except ValueError:
+            raise InputError(tr("--measured wants GPU:DTYPE=TFLOPS, got {t!r}", t=item)) from None
+        if not (math.isfinite(tflops) and 0 < tflops <= MAX_MEASURED_TFLOPS):
+            raise InputError(
+                tr(
+                    "--measured {t!r}: TFLOPS must be a finite number > 0 and at most {hi:g}",
+                    t=item,
+                    hi=MAX_MEASURED_TFLOPS,
+                )
+            )
+        out.setdefault(m.group(1).strip(), {})[m.group(2).lower()] = tflops
     return out
 
 
@@ -241,21 +275,24 @@ def _run(args: argparse.Namespace) -> int:
         from gpuprof.recommend.calibrate import annotate
 
         rec = annotate(rec, cals)
+    verdict = [*verdict_lines(rec), *wl.plausibility_warnings()]
     if args.json:
+        from gpuprof.jsonout import print_json
+
         out = {
             "workload": dataclasses.asdict(wl),
             "objective": rec.objective,
             "candidates": rec.candidates,
             "viable": rec.viable,
-            "rows": [r.to_dict() for r in rec.rows],
-            "local": rec.local.to_dict() if rec.local else None,
+            "verdict": verdict,
+            "rows": [_row_json(r, wl) for r in rec.rows],
+            "local": _row_json(rec.local, wl) if rec.local else None,
             "warnings": list(rec.warnings),
             "formulas": list(rec.formulas),
         }
-        json.dump(out, sys.stdout, indent=1, default=str)
-        print()
+        print_json(out)
         return 0
-    _print(rec)
+    _print(rec, verdict)
     _print_calibration(cals, wl.compute_dtype)
     return 0
 
@@ -306,20 +343,20 @@ def _calibrated(args: argparse.Namespace) -> tuple[dict[str, dict[str, float]], 
 
 
 def _print_calibration(cals: dict[str, Any], dtype: str) -> None:
-    from rich.console import Console
+    from gpuprof.termtext import console
 
     for key, per in cals.items():
         cal = per.get(dtype)
         if cal is None:
             continue
-        Console().print(
+        console().print(
             tr(
                 "{g}: {d} GEMM {t:.1f} TFLOPS, {src} — sets its efficiency "
                 "(--no-measured to ignore)",
                 g=key,
                 d=dtype,
                 t=cal.tflops,
-                src=cal.label,
+                src=tr_text(cal.label),
             ),
             highlight=False,
         )
@@ -329,17 +366,106 @@ def _split(text: str | None) -> list[str] | None:
     return [p for p in text.split(",") if p.strip()] if text else None
 
 
-def _print(rec: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
+def verdict_lines(rec: Any) -> list[str]:
+    """What the table cannot say by itself, for above it: nothing fits, nothing meets the
+    deadline or the budget, or even the best time is beyond any plan. Rows are ranked with
+    the ones that fit and meet both first, so looking at the rows shown is enough."""
+    w = rec.workload
+    rows = [r for r in rec.rows if r.viable]
+    out: list[str] = []
+    if not rows:
+        out.append(
+            tr(
+                "no candidate fits this workload ({c} considered): none has enough GPU memory or "
+                "supports {p}",
+                c=rec.candidates,
+                p=w.precision,
+            )
+        )
+        return out
+    timed = [r for r in rows if r.hours is not None]
+    if not timed:
+        out.append(tr("no candidate has a time estimate: no peak rate for {d}", d=w.compute_dtype))
+        return out
+    deadline = any(r.meets_deadline is not None for r in timed)
+    budget = w.budget_usd is not None
+    meets = [r for r in timed if r.meets_deadline is not False]
+    within = [r for r in timed if r.within_budget is not False]
+    both = [r for r in meets if r.within_budget is not False]
+    from gpuprof.units import fmt_duration, fmt_usd
 
+    if deadline and not meets:
+        best = min(r.hours for r in timed)
+        out.append(
+            tr(
+                "NOTHING MEETS THE DEADLINE: the fastest fitting candidate needs {t}",
+                t=fmt_duration(best * 3600),
+            )
+        )
+    if budget and not within:
+        costs = [r.cost_usd for r in timed if r.cost_usd is not None]
+        out.append(
+            tr(
+                "NOTHING STAYS WITHIN THE BUDGET of {b}: the cheapest candidate costs {c}",
+                b=fmt_usd(w.budget_usd),
+                c=fmt_usd(min(costs), digits=0) if costs else "?",
+            )
+        )
+    if deadline and budget and meets and within and not both:
+        out.append(tr("NO CANDIDATE MEETS BOTH the deadline and the budget: the rows show each"))
+    fastest = min(r.hours for r in timed)
+    if fastest > IMPLAUSIBLE_HOURS:
+        out.append(
+            tr(
+                "even the fastest candidate needs {t}, beyond any plan: check the workload's numbers",
+                t=fmt_duration(fastest * 3600),
+            )
+        )
+    return out
+
+
+def _row_json(r: Any, w: Any) -> dict[str, object]:
+    """A row for ``--json``: what is unknown is ``null`` with a ``<field>_reason``."""
+    d: dict[str, object] = r.to_dict()
+    if r.hours is None:
+        inst = r.instance
+        why = (
+            tr("GPU {name!r} is not in the spec table: time unknown", name=inst.gpu_name)
+            if not inst.gpu_known
+            else tr(
+                "no {dtype} rate for {gpu} in the sources: time unknown",
+                dtype=w.compute_dtype,
+                gpu=inst.gpu_model,
+            )
+        )
+        for key in ("hours", "hours_spot", "efficiency", "scaling_efficiency", "achieved_tflops"):
+            value = d.get(key)
+            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                d[key] = None
+                d[key + "_reason"] = why
+    for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+        if d.get(key) is None and key + "_reason" not in d:
+            d[key + "_reason"] = (
+                tr("time unknown") if r.hours is None else tr("no such price in the catalog")
+            )
+    return d
+
+
+def _print(rec: Any, verdict: list[str] | None = None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from gpuprof.termtext import console, styled
     from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd
 
-    con = Console()
+    # Markup is off: catalog rows, labels and reasons are shown as they are; styles are explicit.
+    con = console()
     w = rec.workload
+    for text in verdict or ():
+        con.print(styled(f"! {text}", "bold red"))
     title = tr(
         "{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit",
-        name=w.name or tr("workload"),
+        name=tr(w.name) if w.name else tr("workload"),
         s=w.scenario,
         p=w.params,
         prec=w.precision,
@@ -350,36 +476,41 @@ def _print(rec: Any) -> None:
     table = Table(title=title)
     for col in (
         "#",
-        "provider / instance",
-        "region",
+        N_("provider / instance"),
+        N_("region"),
         "GPUs",
-        "mem/GPU",
-        "time",
-        "cost",
+        N_("mem/GPU"),
+        N_("time"),
+        N_("cost"),
         "$/h",
-        "as of",
-        "eff.",
+        N_("as of"),
+        N_("eff."),
         "P",
-        "vs here",
+        N_("vs here"),
     ):
         table.add_column(tr(col), overflow="fold")
 
-    def line(r: Any) -> list[str]:
+    def line(r: Any) -> list[str | Text]:
         inst = r.instance
+        need: str | Text
         need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
         if not r.fits:
-            need = f"[red]{need}[/red]"
+            need = styled(need, "red")
         vs = NA if r.speedup_vs_local is None else f"{r.speedup_vs_local:.2g}×"
-        hours = fmt_duration(r.hours * 3600) if r.hours is not None else NA
+        hours: str | Text = fmt_duration(r.hours * 3600) if r.hours is not None else NA
         if r.meets_deadline is False:
-            hours = f"[red]{hours} ✗[/red]"
-        cost = (
-            (fmt_usd(r.cost_usd, digits=0) + (" spot" if r.cost_basis == "spot" else ""))
+            hours = styled(f"{hours} ✗", "red")
+        cost: str | Text = (
+            (
+                tr("{cost} spot", cost=fmt_usd(r.cost_usd, digits=0))
+                if r.cost_basis == "spot"
+                else fmt_usd(r.cost_usd, digits=0)
+            )
             if r.cost_usd is not None
             else NA
         )
         if r.within_budget is False:
-            cost = f"[red]{cost} ✗[/red]"
+            cost = styled(f"{cost} ✗", "red")
         return [
             str(r.rank) if r.rank else "—",
             r.label,
@@ -407,10 +538,10 @@ def _print(rec: Any) -> None:
         )
     )
     for text in rec.warnings:
-        con.print(f"[yellow]! {text}[/yellow]")
+        con.print(styled(f"! {text}", "yellow"))
     for r in rec.rows[:3]:
-        con.print(f"[bold]{r.rank}. {r.label}[/bold]")
+        con.print(styled(f"{r.rank}. {r.label}", "bold"))
         for text in r.reasons:
-            con.print(f"   • {text}", highlight=False)
+            con.print(f"   • {text}")
         for text in r.warnings:
-            con.print(f"   [yellow]! {text}[/yellow]", highlight=False)
+            con.print(styled(f"   ! {text}", "yellow"))

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gpuprof.argtypes import finite_float
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -22,20 +23,8 @@ __all__ = ["FORMATS", "register", "build_from_args"]
 FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".png": "png"}
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(tr("not a number: {t!r}", t=text)) from None
-    if not 0.5 <= value <= 3600:
-        raise argparse.ArgumentTypeError(
-            tr("must be between 0.5 and 3600 seconds, got {t}", t=text)
-        )
-    return value
-
-
 def register(subparsers: Any) -> None:
-    from gpuprof.commands.recommend import parse_count
+    from gpuprof.commands.recommend import params_arg, tokens_arg
 
     p = subparsers.add_parser(
         "report",
@@ -67,7 +56,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--duration",
-        type=_positive,
+        type=finite_float(0.5, 3600.0, unit=" s"),
         default=3.0,
         metavar="S",
         help=tr("without --session: seconds of live sampling (default 3)"),
@@ -86,9 +75,9 @@ def register(subparsers: Any) -> None:
     rec.add_argument(
         "--scenario", help=tr("pretrain, finetune-full, finetune-lora, inference, hpc-fp64, render")
     )
-    rec.add_argument("--params", type=parse_count, help=tr("parameter count, e.g. 7B"))
+    rec.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7B"))
     rec.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4"))
-    rec.add_argument("--tokens", type=parse_count, help=tr("tokens to train on / to generate"))
+    rec.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     p.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help=tr("PDF paper size (default a4)")
     )
@@ -187,8 +176,16 @@ def _run(args: argparse.Namespace) -> int:
     from gpuprof.report.render import renderer
 
     renderer(fmt).write(report, out, paper=args.paper)
-    note = tr(" (SIMULATED data)") if report.simulated else ""
-    print(tr("wrote {p}{n}", p=out, n=note), file=sys.stderr)
+    note = ""
+    if report.simulated:
+        note = (
+            tr(" (SIMULATED telemetry; the benchmark run is MEASURED)")
+            if report.bench is not None
+            else tr(" (SIMULATED data)")
+        )
+    from gpuprof.termtext import plain
+
+    print(tr("wrote {p}{n}", p=plain(out, one_line=True), n=note), file=sys.stderr)
     return 0
 
 

@@ -32,7 +32,7 @@ from gpuprof import __version__
 from gpuprof.diagnose import Finding, diagnose_series
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
-from gpuprof.redact import clean_text, redact_cmdline
+from gpuprof.redact import clean_text, redact_cmdline, redact_tree
 from gpuprof.report.model import (
     Chart,
     ChartSeries,
@@ -457,7 +457,18 @@ def build_report(
     notes = []
     if simulated:
         notes.append(tr("SIMULATED data from `--demo`: a scripted machine, not a measurement."))
-    return Report(
+        if bench is not None:  # benchmarks always run for real: say which part is which
+            notes.append(
+                tr(
+                    "The benchmark run {i} is MEASURED (on {d}); the machine, telemetry and "
+                    "health findings are SIMULATED.",
+                    i=bench.run_id,
+                    d=bench.device,
+                )
+            )
+    # Every string of the model leaves the machine (HTML, PDF, JSON): hostnames, process names,
+    # labels and notes get the same secret rules as command lines.
+    report = Report(
         title=clean_text(title, 300)
         if title
         else tr("GPU report — {h}", h=host.hostname or tr("this machine")),
@@ -476,6 +487,7 @@ def build_report(
         cmdlines_included=include_cmdlines,
         notes=tuple(notes),
     )
+    return redact_tree(report)
 
 
 def from_session(path: str | Path, **kwargs: Any) -> Report:
