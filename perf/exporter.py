@@ -1,25 +1,40 @@
-"""Cost of one Prometheus scrape of 8 GPUs (target: median <= 5 ms). Prints JSON.
+"""The exporter's cost per scrape, under load, and against idle connections. Prints JSON.
 
-Two numbers: ``render`` is collect + :func:`render_text` in-process (what the exporter's CPU pays per
-scrape); ``http`` is a full HTTP GET over loopback, as Prometheus sees it. The snapshot is built
-from the model dataclasses (8×H100, every field filled, NVLink and ECC present), so the numbers
-are the worst case for our metric set and do not depend on the simulator.
+- ``render``: collect + :func:`render_text` in-process (the exporter's CPU per fresh snapshot);
+  ``http``: one HTTP GET at a time over loopback, as Prometheus sees it (target: median <= 5 ms).
+- ``concurrent``: ``--clients`` threads (20) each scraping ``--scrapes`` times (200) at once
+  (target: p99 <= 50 ms).
+- ``half_open``: ``--idle`` connections (500) that never send a request: the exporter's threads
+  while they are open (target: those at start plus at most its worker pool, 16), a scrape meanwhile,
+  and the seconds until the exporter closed every one (its timeout, ``--timeout``, is 2 s here).
 
-    .venv/bin/python perf/exporter.py [--n 300] [--gpus 8]
+The exporter runs in a child process (its own GIL, as in production). The snapshot is built from
+the model dataclasses (8×H100, every field filled, NVLink and ECC present), so the numbers are the
+worst case for our metric set and do not depend on the simulator.
+
+    .venv/bin/python perf/exporter.py [--n 300] [--gpus 8] [--clients 20] [--scrapes 200]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import os
+import socket
 import statistics
+import subprocess
+import sys
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 
 from prometheus_client import CollectorRegistry, generate_latest
 
 from gpuprof.exporter import Exporter, SnapshotCollector, render_text
+from gpuprof.exporter_server import DEFAULT_MAX_THREADS
 from gpuprof.telemetry.model import (
     DeviceInfo,
     EccCounts,
@@ -125,11 +140,117 @@ def _median_ms(fn, n: int) -> tuple[float, float]:
     return statistics.median(times), times[int(0.95 * (len(times) - 1))]
 
 
+def _serve(gpus: int, timeout_s: float) -> None:
+    """The child: serve until stdin closes."""
+    with Exporter(
+        _Source(gpus), port=0, interval_s=1.0, bench_values=None, timeout_s=timeout_s
+    ) as exporter:
+        print(exporter.port, flush=True)
+        sys.stdin.read()
+
+
+def _child_threads(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return -1
+
+
+def _child_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _scrape_ms(port: int) -> float:
+    t0 = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", "/metrics")
+        resp = conn.getresponse()
+        body = resp.read()
+        if resp.status != 200 or not body:
+            raise RuntimeError(f"scrape answered {resp.status}")
+    finally:
+        conn.close()
+    return (time.perf_counter() - t0) * 1000.0
+
+
+def _concurrent(pid: int, port: int, clients: int, scrapes: int) -> dict[str, float]:
+    times: list[float] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(clients)
+
+    def client() -> None:
+        mine = []
+        start.wait()
+        try:
+            for _ in range(scrapes):
+                mine.append(_scrape_ms(port))
+        except BaseException as exc:  # counted below
+            errors.append(exc)
+        times.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    t0, cpu0 = time.perf_counter(), _child_cpu_s(pid)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall, cpu = time.perf_counter() - t0, _child_cpu_s(pid) - cpu0
+    times.sort()
+    return {
+        "concurrent_clients": clients,
+        "concurrent_scrapes": len(times),
+        "concurrent_errors": len(errors),
+        "concurrent_median_ms": round(statistics.median(times), 3),
+        "concurrent_p99_ms": round(times[int(0.99 * (len(times) - 1))], 3),
+        "concurrent_max_ms": round(times[-1], 3),
+        "concurrent_scrapes_per_s": round(len(times) / wall, 1),
+        # The exporter's own CPU per scrape: what the load costs it, whatever else runs here.
+        "concurrent_server_cpu_ms_per_scrape": round(1000.0 * cpu / max(1, len(times)), 3),
+    }
+
+
+def _half_open(port: int, pid: int, idle: int, timeout_s: float) -> dict[str, float | int]:
+    before = _child_threads(pid)
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=60) for _ in range(idle)]
+    scrape_ms = _scrape_ms(port)  # answered after every idle one was accepted
+    during = _child_threads(pid)
+    t0 = time.perf_counter()
+    closed = 0
+    for s in socks:
+        try:
+            closed += s.recv(1) == b""
+        except ConnectionResetError:
+            closed += 1
+        except TimeoutError:
+            pass
+        s.close()
+    return {
+        "half_open_connections": idle,
+        "half_open_threads_before": before,
+        "half_open_threads_during": during,
+        "half_open_scrape_ms": round(scrape_ms, 3),
+        "half_open_closed": closed,
+        "half_open_timeout_s": timeout_s,
+        "half_open_all_closed_after_s": round(time.perf_counter() - t0, 2),
+        "threads_after": _child_threads(pid),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--gpus", type=int, default=8)
+    ap.add_argument("--clients", type=int, default=20)
+    ap.add_argument("--scrapes", type=int, default=200)
+    ap.add_argument("--idle", type=int, default=500)
+    ap.add_argument("--timeout", type=float, default=2.0)
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.serve:
+        _serve(args.gpus, args.timeout)
+        return
 
     snap = _snapshot(args.gpus, time.time())
     collector = SnapshotCollector(
@@ -142,14 +263,32 @@ def main() -> None:
     # For comparison: the same families through prometheus_client's own encoder.
     pc_med, _ = _median_ms(lambda: generate_latest(reg), args.n)
 
-    with Exporter(_Source(args.gpus), port=0, interval_s=1.0, bench_values=None) as exporter:
-        url = exporter.url
+    serve = ["--serve", "--gpus", str(args.gpus), "--timeout", str(args.timeout)]
+    child = subprocess.Popen(
+        [sys.executable, __file__, *serve],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])),
+    )
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        threads_at_start = _child_threads(child.pid)
+        url = f"http://127.0.0.1:{port}/metrics"
 
         def get() -> None:
             with urllib.request.urlopen(url, timeout=5) as r:
                 r.read()
 
         http_med, http_p95 = _median_ms(get, args.n)
+        load = _concurrent(child.pid, port, args.clients, args.scrapes)
+        idle = _half_open(port, child.pid, args.idle, args.timeout)
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(30)
+    threads_bound = threads_at_start + DEFAULT_MAX_THREADS  # + the worker pool, at most
 
     print(
         json.dumps(
@@ -167,7 +306,16 @@ def main() -> None:
                 "http_median_ms": round(http_med, 3),
                 "http_p95_ms": round(http_p95, 3),
                 "target_ms": 5.0,
-                "ok": http_med <= 5.0,
+                **load,
+                "concurrent_target_p99_ms": 50.0,
+                "threads_at_start": threads_at_start,
+                **idle,
+                "half_open_target_threads": threads_bound,
+                "ok": http_med <= 5.0
+                and load["concurrent_p99_ms"] <= 50.0
+                and load["concurrent_errors"] == 0
+                and idle["half_open_threads_during"] <= threads_bound
+                and idle["half_open_closed"] == args.idle,
             }
         )
     )

@@ -18,6 +18,7 @@ from gpuprof.exporter import (
     BenchValue,
     Exporter,
     SnapshotCollector,
+    SourceHealth,
     render_text,
 )
 from gpuprof.telemetry.model import (
@@ -308,12 +309,61 @@ def test_fast_renderer_matches_prometheus_client():
         source.devices(),
         hostname="h",
         bench_values=lambda: [BenchValue("gemm", "fp32", "tflops", 1.5)],
+        health=lambda: SourceHealth(True, False, 0.25, 3, 5.0),
     )
     ours, reference = _both_renderings(collector)
     assert [(f.name, f.type, f.documentation) for f in ours] == [
         (f.name, f.type, f.documentation) for f in reference
     ]
     assert [f.samples for f in ours] == [f.samples for f in reference]
+    text = render_text(collector.collect()).decode()
+    assert (
+        "# TYPE gpuprof_source_poll_errors_total counter\ngpuprof_source_poll_errors_total 3.0\n"
+        in text
+    )
+
+
+def test_a_stale_source_serves_health_and_no_gpu_series():
+    snap = FakeSource(n=2).poll()
+    collector = SnapshotCollector(
+        lambda: snap,
+        FakeSource(n=2).devices(),
+        hostname="h",
+        bench_values=None,
+        health=lambda: SourceHealth(False, True, None, 7, 5.0),
+    )
+    fams = {
+        f.name: f for f in text_string_to_metric_families(render_text(collector.collect()).decode())
+    }
+    assert set(fams) == {
+        "gpuprof_source_info",
+        "gpuprof_source_up",
+        "gpuprof_source_last_success_age_seconds",
+        "gpuprof_source_poll_errors",
+        "gpuprof_source_stale_after_seconds",
+    }
+    assert _value(fams, "gpuprof_source_up") == 0.0
+    assert _value(fams, "gpuprof_source_last_success_age_seconds") == float("inf")
+
+
+def test_scrapes_of_one_poll_share_one_rendering():
+    source = FakeSource()
+    with Exporter(source, port=0, interval_s=60, bench_values=None) as exporter:
+        rendered = []
+        original = exporter.collector.collect_snapshot
+
+        def counting(*args, **kwargs):
+            rendered.append(1)
+            return original(*args, **kwargs)
+
+        exporter.collector.collect_snapshot = counting
+        bodies = {scrape(exporter.url)[0].split("gpuprof_source_up")[0] for _ in range(5)}
+        assert len(rendered) == 1 and len(bodies) == 1
+        source.gpus = [replace(g, util_gpu_pct=7.0) for g in source.gpus]
+        exporter.session.poll_once()  # a new poll: rendered again
+        _, fams = scrape(exporter.url)
+        assert len(rendered) == 2
+        assert _value(fams, "DCGM_FI_DEV_GPU_UTIL", gpu="0") == 7.0
 
 
 def test_hostile_names_are_escaped():

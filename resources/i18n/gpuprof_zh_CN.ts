@@ -1230,6 +1230,14 @@ Without a sub-command, opens the desktop app.</source>
         <translation>--bind 需要 IP 地址，实际为 {b!r}</translation>
     </message>
     <message>
+        <source>expected a positive number of seconds, got {t!r}</source>
+        <translation>需要一个正的秒数，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>drop the GPU series when no poll succeeded for S seconds (gpuprof_source_up is 0 then; default: 3 intervals, at least 5 s)</source>
+        <translation>若 S 秒内没有一次采样成功，则不再提供 GPU 指标（此时 gpuprof_source_up 为 0；默认：3 个采样间隔，至少 5 秒）</translation>
+    </message>
+    <message>
         <source>cannot listen on {b}:{p}: {e}</source>
         <translation>无法监听 {b}:{p}：{e}</translation>
     </message>
