@@ -167,10 +167,11 @@ def recording(tmp_path: Path) -> Path:
 def test_replay_plays_at_speed_and_seeks(recording: Path) -> None:
     clock = Clock(50.0)
     rp = ReplaySource(recording, speed=1.0, clock=clock)
-    assert rp.kind is SourceKind.REPLAY and rp.label == "REPLAY — rec.gpuprof"
+    # A recording of the simulator stays SIMULATED when played back (label and snapshots).
+    assert rp.kind is SourceKind.REPLAY and rp.label == "REPLAY of SIMULATED data — rec.gpuprof"
     assert rp.duration_s == 100.0 and rp.position_s == 0.0
     first = rp.poll()
-    assert first.source is SourceKind.REPLAY and first.time_s == T0
+    assert first.source is SourceKind.SIMULATED and first.time_s == T0
     clock.t += 10.4
     assert rp.poll().time_s == T0 + 10
     rp.speed = 4.0

@@ -329,6 +329,8 @@ class HealthTab(QWidget):
             )
         if parts:
             return ", ".join(parts)
+        if not self._gpu_count():  # nothing was checked: not "All clear"
+            return self.tr("No GPU to check")
         if c[Severity.INFO]:
             return (
                 self.tr("All clear (1 note)")
@@ -345,6 +347,9 @@ class HealthTab(QWidget):
     @property
     def simulated(self) -> bool:
         return any(s.source is SourceKind.SIMULATED for s in self._snaps)
+
+    def _gpu_count(self) -> int:
+        return len(self._devices or gpus_from_snapshots(list(self._snaps)))
 
     def scope_text(self) -> str:
         """ "120 snapshots over 2m 0s of 8 GPUs · checked 14:03:05"."""
@@ -427,8 +432,9 @@ class HealthTab(QWidget):
                 worst = min((f.severity for f in found), key=lambda s: s.rank)
                 mark = f"<span style='color:{colours[worst]}'>✗</span>"
                 note = f" <span style='color:{colours[worst]}'>({html.escape(self._gpus_text(found))})</span>"
-            else:
-                mark, note = f"<span style='color:{colours['ok']}'>✓</span>", ""
+            else:  # no GPU: the check did not run, it did not pass
+                ok = f"<span style='color:{colours['ok']}'>✓</span>"
+                mark, note = (ok if self._gpu_count() else "–"), ""
             rows.append(
                 f"<tr><td style='padding-right:8px'><b>{mark}</b></td>"
                 f"<td>{html.escape(text)}{note}</td></tr>"
@@ -489,7 +495,9 @@ class HealthTab(QWidget):
                 ),
                 fmt_pct(BUSY_UTIL_PCT),
             )
-        self.clear_page.show_result(self._colours(), self.scope_text(), self.checks(), note)
+        self.clear_page.show_result(
+            self._colours(), self.scope_text(), self.checks(), note, gpus=self._gpu_count()
+        )
 
     @staticmethod
     def _key(f: Finding) -> str:
@@ -572,7 +580,8 @@ class HealthTab(QWidget):
         lines.append(self.scope_text())
         lines.append("")
         if not self.findings:
-            lines.append(self.tr("What was checked:"))
+            none = not self._gpu_count()
+            lines.append(self.tr("Not checked (no GPU):") if none else self.tr("What was checked:"))
             lines.extend(f"- {c}" for c in self.checks())
         todo = self.tr("What to do:")
         for f in self.findings:

@@ -174,19 +174,34 @@ class AllClearPage(QFrame):
         layout.addStretch(1)
 
     def show_result(
-        self, colours: dict[Severity | str, str], scope: str, checks: Sequence[str], note: str
+        self,
+        colours: dict[Severity | str, str],
+        scope: str,
+        checks: Sequence[str],
+        note: str,
+        *,
+        gpus: int = 1,
     ) -> None:
         """Fill the page: ``scope`` is the window checked, ``checks`` each check's text, ``note``
-        a remark under them (empty: none)."""
-        self.title.setText("✓ " + self.tr("All clear"))
-        self.title.setStyleSheet(f"color: {colours['ok']};")
-        self.scope.setText(arg(self.tr("No problems found in the last %1."), scope))
+        a remark under them (empty: none). With no GPU (``gpus`` 0) nothing was checked: no
+        verdict and no ticks."""
         tick = f"<span style='color:{colours['ok']}'>✓</span>"
+        what = self.tr("What was checked:")
+        if gpus:
+            self.title.setText("✓ " + self.tr("All clear"))
+            self.title.setStyleSheet(f"color: {colours['ok']};")
+            self.scope.setText(arg(self.tr("No problems found in the last %1."), scope))
+        else:
+            tick, what = "–", self.tr("Not checked (no GPU):")
+            self.title.setText(self.tr("No GPU to check"))
+            self.title.setStyleSheet("")
+            self.scope.setText(
+                arg(self.tr("No NVIDIA GPU in the last %1: none of the GPU checks ran."), scope)
+            )
         items = "".join(
             f"<tr><td style='padding-right:8px'><b>{tick}</b></td><td>{html.escape(c)}</td></tr>"
             for c in checks
         )
-        what = self.tr("What was checked:")
         self.checks_label.setText(
             f"<p><b>{html.escape(what)}</b></p><table cellspacing='3'>{items}</table>"
         )

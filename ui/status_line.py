@@ -39,6 +39,8 @@ class StatusLine(QObject):
             SourceKind.SIMULATED: ("simulated", self.tr("SIMULATED")),
             SourceKind.REPLAY: ("replay", self.tr("REPLAY")),
         }.get(kind)
+        if kind is SourceKind.REPLAY and "SIMULATED" in label:  # a recording of the demo
+            badge = ("simulated", self.tr("REPLAY · SIMULATED"))
         if badge is not None:
             self.badge.setObjectName(badge[0])
             self.badge.setText(badge[1])
@@ -54,7 +56,7 @@ class StatusLine(QObject):
         parts.append(
             label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", "")
         )
-        if system.hostname and kind is SourceKind.NVML:
+        if system.hostname and kind in (SourceKind.NVML, SourceKind.NONE):
             parts.append(system.hostname)
         self._window.setWindowTitle(" — ".join(dict.fromkeys(p for p in parts if p)))
         self.driver.setText(

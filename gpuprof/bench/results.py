@@ -31,7 +31,6 @@ from typing import Any
 from gpuprof.bench.base import RESULT_TYPES, Result, RunState
 from gpuprof.bench.runner import SCHEMA_VERSION, BenchRun, CaseRecord, Environment, TelemetryPoint
 from gpuprof.errors import InputError
-from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
@@ -140,7 +139,9 @@ def run_from_dict(data: dict[str, Any]) -> BenchRun:
 
 
 def write_json(run: BenchRun, path: str | Path) -> Path:
-    return write_atomic(path, json.dumps(run_to_dict(run), indent=1, allow_nan=False) + "\n")
+    from gpuprof.jsonout import write_json as write_strict
+
+    return write_strict(path, run_to_dict(run))
 
 
 def read_json(path: str | Path) -> BenchRun:

@@ -44,6 +44,8 @@ def parse_hours(text: str) -> float:
     if not m:
         raise ParseError(tr("not a duration: {t!r} (e.g. 72h, 3d, 90m)", t=text))
     value = float(m.group(1)) * {"": 1, "h": 1, "m": 1 / 60, "d": 24, "w": 168}[m.group(2)]
+    if not math.isfinite(value):
+        raise ParseError(tr("not a duration: {t!r} (e.g. 72h, 3d, 90m)", t=text))
     if value <= 0:
         raise ParseError(tr("duration must be > 0: {t!r}", t=text))
     return value

@@ -6,9 +6,9 @@ import math
 from dataclasses import dataclass, replace
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import N_
+from gpuprof.i18n import N_, tr
 
-__all__ = ["PRECISIONS", "SCENARIOS", "Workload"]
+__all__ = ["LIMITS", "PRECISIONS", "SCENARIOS", "Workload"]
 
 SCENARIOS = ("pretrain", "finetune-full", "finetune-lora", "inference", "hpc-fp64", "render")
 PRECISIONS = ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -37,6 +37,28 @@ WEIGHT_BYTES = {
     "int8": 1.0,
     "int4": 0.5,
 }
+
+
+#: The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a
+#: deadline in the next century), and the estimate it would give is noise: the workload refuses
+#: it with one line. Generous: 50-100x the largest published jobs.
+LIMITS: dict[str, float] = {
+    "params": 1e14,  # 100 T parameters; the largest published models have ~2 T
+    "tokens": 1e15,  # the largest pretraining sets are ~40 T tokens
+    "samples": 1e15,
+    "epochs": 1e6,
+    "flops_total": 1e29,  # the largest training runs to date are ~5e25-1e26 FLOPs
+    "flops_per_sample": 1e18,
+    "throughput_per_s": 1e12,
+    "deadline_hours": 24 * 366 * 10,  # ten years
+    "budget_usd": 1e11,
+    "working_set_bytes": 1e18,  # 1 EB
+    "seq_len": 1e8,
+    "batch": 1e9,
+    "node_limit": 4096,
+}
+#: More total work than this (FLOPs) gets a warning: 10x the largest training runs to date.
+PLAUSIBLE_FLOPS = 1e27
 
 
 @dataclass(frozen=True)
@@ -100,6 +122,18 @@ class Workload:
             value = getattr(self, name)
             if value is not None and (not math.isfinite(value) or value < 0):
                 raise InputError(f"{name} must be a finite number >= 0, got {value}")
+        for name, limit in LIMITS.items():
+            value = getattr(self, name)
+            if value is not None and value > limit:
+                raise InputError(
+                    tr(
+                        "{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); "
+                        "check the number",
+                        name=name,
+                        v=float(value),
+                        lim=limit,
+                    )
+                )
         if self.params <= 0 and scenario not in ("hpc-fp64", "render"):
             raise InputError("params must be > 0 (e.g. 7e9)")
         if self.seq_len <= 0 or (self.batch is not None and self.batch <= 0):
@@ -121,6 +155,29 @@ class Workload:
             raise InputError(
                 "give the amount of work: tokens, samples, flops or a throughput target"
             )
+        total = self.total_flops()
+        if not math.isfinite(total) or total > LIMITS["flops_total"]:
+            raise InputError(
+                tr(
+                    "the workload adds up to {f:.3g} FLOPs, beyond any real job (at most "
+                    "{lim:.3g}); check params, tokens, samples and epochs",
+                    f=total,
+                    lim=LIMITS["flops_total"],
+                )
+            )
+
+    def plausibility_warnings(self) -> tuple[str, ...]:
+        """Numbers that are possible but far beyond any published job: say so, do not refuse."""
+        total = self.total_flops()
+        if total > PLAUSIBLE_FLOPS:
+            return (
+                tr(
+                    "this workload is {f:.3g} FLOPs, over 10× the largest training runs to date "
+                    "(~1e26): check its numbers",
+                    f=total,
+                ),
+            )
+        return ()
 
     # -- derived ----------------------------------------------------------------------------
     @property

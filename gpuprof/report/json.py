@@ -2,48 +2,39 @@
 
 ``{"format": "gpuprof-report", "schema_version": 1, ...every Report field...}``: the model
 encoded by the shared codec (:mod:`gpuprof.telemetry.codec`) with every field present, so a
-reader never has to know the defaults. Strict JSON: NaN and infinities are written as null.
+reader never has to know the defaults. Strict JSON through the shared writer
+(:mod:`gpuprof.jsonout`): NaN and infinities are written as null with a ``<field>_reason``.
 :func:`load_report` rebuilds an equal :class:`~gpuprof.report.model.Report`.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
+from gpuprof.jsonout import dumps, strict
+from gpuprof.jsonout import write_json as _write_json
 from gpuprof.report.model import REPORT_FORMAT, REPORT_SCHEMA_VERSION, Report
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
 __all__ = ["dumps_report", "load_report", "loads_report", "report_to_dict", "write_json"]
 
 
-def _finite(obj: Any) -> Any:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    return obj
-
-
 def report_to_dict(report: Report) -> dict[str, Any]:
     data: dict[str, Any] = {"format": REPORT_FORMAT}
-    data.update(_finite(to_jsonable(report, keep_defaults=True)))
+    data.update(strict(to_jsonable(report, keep_defaults=True)))
     return data
 
 
 def dumps_report(report: Report, *, indent: int | None = 1) -> str:
-    return json.dumps(report_to_dict(report), indent=indent, ensure_ascii=False, allow_nan=False)
+    return dumps(report_to_dict(report), indent=indent)
 
 
 def write_json(report: Report, path: str | Path) -> Path:
-    return write_atomic(path, dumps_report(report) + "\n", errors="replace")
+    return _write_json(path, report_to_dict(report))
 
 
 def loads_report(text: str | bytes) -> Report:

@@ -211,6 +211,10 @@ _CLOSED = SourceStatus(
 )
 
 
+#: The source's label when there is no NVIDIA library or driver: host telemetry only.
+NO_DRIVER_LABEL = "host only — no NVIDIA driver"
+
+
 class NvmlSource:
     """Live telemetry from NVML: the :class:`~gpuprof.telemetry.source.TelemetrySource` for NVIDIA.
 
@@ -220,8 +224,20 @@ class NvmlSource:
     application clocks, the replay counter and NVLink link states every ``slow_interval_s``.
     """
 
-    kind = SourceKind.NVML
-    label = "NVML"
+    @property
+    def kind(self) -> SourceKind:
+        """NVML, or NONE (host only) once NVML turned out to be missing: no library, no driver."""
+        return SourceKind.NONE if self._no_driver() else SourceKind.NVML
+
+    @property
+    def label(self) -> str:
+        """``NVML``; without the library or the driver it is not NVML that is shown."""
+        return NO_DRIVER_LABEL if self._no_driver() else "NVML"
+
+    def _no_driver(self) -> bool:
+        # Known once NVML was tried (the first poll or static read); reading it starts nothing,
+        # and it stays known after close() (a command prints its banner after closing).
+        return self._missing_driver
 
     def __init__(
         self,
@@ -247,6 +263,7 @@ class NvmlSource:
         self._query: _Query | None = None
         self._closing = False  # close() began: no new driver calls
         self._started = False
+        self._missing_driver = False  # NVML's library or driver turned out to be missing
         self._initialized = False  # nvmlInit succeeded and nvmlShutdown is owed
         self._base_status = SourceStatus()
         self._devices: list[DeviceState] = []
@@ -272,6 +289,8 @@ class NvmlSource:
 
     def _fail(self, state: SourceState, detail: str = "") -> None:
         self._base_status = failed_status(state, detail)
+        if state in (SourceState.LIBRARY_NOT_FOUND, SourceState.DRIVER_NOT_LOADED):
+            self._missing_driver = True
 
     def _do_start(self) -> None:
         try:

@@ -32,7 +32,8 @@ class ReplaySource:
     """Plays a recorded session at ``speed``× real time; seekable. Always REPLAY.
 
     The snapshots keep their original recorded times (Unix s), so a plot shows when things
-    happened; only ``source`` is changed to REPLAY. A backwards :meth:`seek` therefore makes time
+    happened; only ``source`` is changed to REPLAY, except that a recording of the simulator
+    plays as SIMULATED (simulated data never passes for real). A backwards :meth:`seek` makes time
     go back, which :class:`~gpuprof.telemetry.history.History` treats as a new start.
     ``clock`` is a monotonic clock in seconds.
     """
@@ -54,7 +55,14 @@ class ReplaySource:
             self.store.close()
             raise InputError(f"{self.path}: the recording holds no snapshots")
         self.start_s, self.end_s = rng
-        self.label = f"REPLAY — {self.path.name}"
+        #: A recording of the simulator stays SIMULATED when played back: in its label (the
+        #: terminal banner, the window title) and in every snapshot it plays.
+        self.simulated = self.store.source_kind is SourceKind.SIMULATED
+        self.label = (
+            f"REPLAY of SIMULATED data — {self.path.name}"
+            if self.simulated
+            else f"REPLAY — {self.path.name}"
+        )
         self._clock = clock
         self._lock = threading.Lock()
         self._speed = 1.0
@@ -138,6 +146,8 @@ class ReplaySource:
         snap = self.store.snapshot_at(self.start_s + self.position_s)
         if snap is None:  # cannot happen for position >= 0, but stay total
             snap = next(self.store.snapshots())
+        if self.simulated or snap.source is SourceKind.SIMULATED:
+            return replace(snap, source=SourceKind.SIMULATED)
         return replace(snap, source=SourceKind.REPLAY)
 
     def close(self) -> None:

@@ -24,8 +24,11 @@ class TelemetrySource(Protocol):
     "REPLAY — run.gpuprof". Static facts are read once and cached by the source.
     """
 
-    kind: SourceKind
-    label: str
+    @property
+    def kind(self) -> SourceKind: ...
+
+    @property
+    def label(self) -> str: ...
 
     def system_info(self) -> SystemInfo: ...
 
