@@ -176,6 +176,7 @@ def test_catalog_rows_show_literally_in_list_and_recommend(tmp_path: Path) -> No
     assert ran.returncode == 0, ran.stderr
     assert_terminal_safe(ran.stdout + ran.stderr)
     listed = run_gpuprof(["catalog", "list", "--provider", "Evil", "--json"], tmp_path)
+    assert_terminal_safe(listed.stdout.replace("\n", ""))  # C1 and bidi as \\uXXXX escapes
     rows = json.loads(listed.stdout)
     # Every row but NUL-free CSV limits allow is imported (NUL and the others included).
     assert len(rows) == len(texts), [r["instance"][:30] for r in rows]
