@@ -131,16 +131,19 @@ def choose_language(args: argparse.Namespace, settings_language: str) -> str:
 def missing_font_warning() -> str | None:
     """A warning when the language in use needs a font this system lacks (Chinese shows as
     boxes without one); ``None`` when all is well. Call after :func:`make_app`."""
-    from gpuprof.i18n import language
+    from gpuprof.i18n import N_, bilingual, language
     from PySide6.QtGui import QFontDatabase
 
     if language() != "zh_CN":
         return None
     if QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
         return None
-    return tr(
-        "no Chinese font is installed, so Chinese text shows as boxes; install one "
-        "(e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`"
+    # In both languages: where Chinese shows as boxes, the Chinese half cannot be read.
+    return bilingual(
+        N_(
+            "no Chinese font is installed, so Chinese text shows as boxes; install one "
+            "(e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`"
+        )
     )
 
 
@@ -171,21 +174,23 @@ DEMO_PREFILL_STEP_S = 2.0
 def demo_source(
     scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S
 ) -> tuple[Any, Callable[[], list[Any]]]:
-    """A SimulatedSource that started ``prefill_s`` ago, and a function making its past.
+    """The demo's SimulatedSource (in its training phase now, looping its script for as long
+    as it runs), and a function making its last ``prefill_s`` seconds.
 
     The past comes from a twin source on a stepped clock: same seed and start, so the live
     source continues the same script without a jump. All of it is SIMULATED. The function runs
     in a thread after the window is up (the simulator costs milliseconds per poll).
     """
-    from gpuprof.telemetry.sources import SimulatedSource
+    from gpuprof.telemetry.sources import SimulatedSource, demo_start_s
 
     now = time.time()
-    start = now - prefill_s
+    start = demo_start_s(now, prefill_s)
+    first = now - prefill_s
 
     n = int(prefill_s / DEMO_PREFILL_STEP_S)
 
     def make() -> list[Any]:
-        ticks = iter([start + k * DEMO_PREFILL_STEP_S for k in range(n)])
+        ticks = iter([first + k * DEMO_PREFILL_STEP_S for k in range(n)])
         twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
         try:
             return [twin.poll() for _ in range(n)]

@@ -20,6 +20,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuprof.i18n import N_
+
 __all__ = [
     "BENCH_NAMES",
     "BenchFn",
@@ -56,6 +58,10 @@ class RunState(str, enum.Enum):
     @property
     def ended(self) -> bool:
         return self in (RunState.SUCCESS, RunState.INTERRUPTED, RunState.FAILURE)
+
+
+#: The states' names for the catalog: stored in English, shown translated (``tr_text``).
+_STATE_NAMES = (N_("starting"), N_("running"), N_("success"), N_("interrupted"), N_("failure"))
 
 
 class Cancelled(Exception):
@@ -338,4 +344,4 @@ def drain(
 
 def skipped(bench: str, case: str, why: str) -> Result:
     """A result that says why nothing was measured (never a fake number)."""
-    return Result(bench=bench, case=case, status=f"skipped: {why}")
+    return Result(bench=bench, case=case, status=N_("skipped: {why}").format(why=why))

@@ -23,6 +23,7 @@ from typing import Any
 
 from gpuprof.bench.base import BenchFn, CaseContext, CollectiveResult, Progress, Result, skipped
 from gpuprof.bench.timing import percentile
+from gpuprof.i18n import N_
 
 __all__ = [
     "OPS",
@@ -105,7 +106,7 @@ def _sweep(
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         if flag.item() > 0:
             if emit is not None:
-                emit(("note", "stopped early: time budget reached or cancelled"))
+                emit(("note", N_("stopped early: time budget reached or cancelled")))
             break
         if emit is not None:
             emit(("progress", idx / len(plan), f"{op} {size} B x{world}"))
@@ -248,7 +249,9 @@ def _to_result(row: dict[str, Any], backend: str, world: int) -> CollectiveResul
     return CollectiveResult(
         bench="collective",
         case=f"{row['op']} {size} B",
-        status="ok" if row.get("verified", True) else "failed: wrong values after the collective",
+        status="ok"
+        if row.get("verified", True)
+        else N_("failed: wrong values after the collective"),
         op=row["op"],
         backend=backend,
         world_size=world,
@@ -277,7 +280,7 @@ def collective_bench(
 
             world = world_size or torch.cuda.device_count()
             if world < 2:
-                res = skipped("collective", "all", "needs 2 CUDA devices")
+                res = skipped("collective", "all", N_("needs 2 CUDA devices"))
                 yield Progress(1.0, "collectives: skipped", res)
                 return (res,)
             backend, kind = "nccl", "cuda"

@@ -17,6 +17,7 @@ from typing import Any
 
 from gpuprof.bench.base import BenchFn, CaseContext, GemmResult, Progress, Result, skipped
 from gpuprof.bench.timing import measure, summarize
+from gpuprof.i18n import N_
 
 __all__ = [
     "DTYPES",
@@ -107,19 +108,25 @@ def _support(device: str, dtype: str) -> str | None:
     """None when ``dtype`` can run on ``device``, else why not."""
     if not device.startswith("cuda"):
         if dtype == "tf32":
-            return "TF32 is a CUDA tensor-core mode"
+            return N_("TF32 is a CUDA tensor-core mode")
         if dtype == "fp8":
-            return "FP8 needs a CUDA GPU with compute capability >= 8.9"
+            return N_("FP8 needs a CUDA GPU with compute capability >= 8.9")
         return None
     import torch
 
     cc = torch.cuda.get_device_capability(torch.device(device))
     if dtype == "tf32" and cc < (8, 0):
-        return f"TF32 needs compute capability >= 8.0 (this GPU: {cc[0]}.{cc[1]})"
+        return N_("TF32 needs compute capability >= 8.0 (this GPU: {a}.{b})").format(
+            a=cc[0], b=cc[1]
+        )
     if dtype == "bf16" and cc < (8, 0):
-        return f"BF16 tensor cores need compute capability >= 8.0 (this GPU: {cc[0]}.{cc[1]})"
+        return N_("BF16 tensor cores need compute capability >= 8.0 (this GPU: {a}.{b})").format(
+            a=cc[0], b=cc[1]
+        )
     if dtype == "fp8" and (cc < (8, 9) or not hasattr(torch, "_scaled_mm")):
-        return f"FP8 needs compute capability >= 8.9 (this GPU: {cc[0]}.{cc[1]})"
+        return N_("FP8 needs compute capability >= 8.9 (this GPU: {a}.{b})").format(
+            a=cc[0], b=cc[1]
+        )
     return None
 
 
@@ -238,15 +245,17 @@ def gemm_bench(dtype: str, shapes: list[Shape] | None = None) -> BenchFn:
                     res = skipped(
                         "gemm",
                         case,
-                        f"one product would take ~{step_s:.1f} s on this "
-                        f"CPU (limit {MAX_CPU_STEP_S:.0f} s, so cancel stays prompt)",
+                        N_(
+                            "one product would take ~{t:.1f} s on this CPU (limit {limit:.0f} s, "
+                            "so cancel stays prompt)"
+                        ).format(t=step_s, limit=MAX_CPU_STEP_S),
                     )
                     results.append(res)
                     yield Progress((idx + 1) / len(plan), f"GEMM {case}: skipped", res)
                     continue
                 warmup, min_iters = (5, 5) if cuda else (1, 3)
                 if not ctx.affordable(step_s * (warmup + min_iters)):
-                    res = skipped("gemm", case, "time budget of the case reached")
+                    res = skipped("gemm", case, N_("time budget of the case reached"))
                     results.append(res)
                     yield Progress((idx + 1) / len(plan), f"GEMM {case}: skipped", res)
                     continue
@@ -288,7 +297,7 @@ def gemm_bench(dtype: str, shapes: list[Shape] | None = None) -> BenchFn:
                     peak_tflops=peak,
                     pct_of_peak=100.0 * med / peak if peak else None,
                     l2_flushed=flush is not None,
-                    notes=(f"sizes scaled by {ctx.scale:g} after out-of-memory",)
+                    notes=(N_("sizes scaled by {s:g} after out-of-memory").format(s=ctx.scale),)
                     if ctx.scale < 1
                     else (),
                 )

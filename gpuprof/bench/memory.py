@@ -14,6 +14,7 @@ from typing import Any
 
 from gpuprof.bench.base import BenchFn, CaseContext, MemoryResult, Progress, Result, skipped
 from gpuprof.bench.timing import measure, summarize
+from gpuprof.i18n import N_
 
 __all__ = ["DIRECTIONS", "memory_bench", "memory_sizes"]
 
@@ -72,7 +73,7 @@ def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
 
     def run(ctx: CaseContext) -> Generator[Progress, None, tuple[Result, ...]]:
         if direction != "host" and not ctx.is_cuda:
-            res = skipped("memory", direction, "needs a CUDA device")
+            res = skipped("memory", direction, N_("needs a CUDA device"))
             yield Progress(1.0, f"memory {direction}: skipped", res)
             return (res,)
         import torch
@@ -99,7 +100,7 @@ def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
             if f"memory/{case}" in ctx.done_keys:
                 continue
             if rate is not None and not ctx.affordable(6 * size / rate):
-                res = skipped("memory", case, "time budget of the case reached")
+                res = skipped("memory", case, N_("time budget of the case reached"))
                 results.append(res)
                 yield Progress((idx + 1) / len(plan), f"memory {case}: skipped", res)
                 continue
@@ -127,13 +128,13 @@ def memory_bench(direction: str, sizes: list[int] | None = None) -> BenchFn:
             rate = size / st.median_s
             notes: list[str] = []
             if direction in ("d2d", "host"):
-                notes.append("memory traffic = 2x bytes copied (read + write)")
+                notes.append(N_("memory traffic = 2x bytes copied (read + write)"))
             if ctx.scale < 1:
-                notes.append(f"size scaled by {ctx.scale:g} after out-of-memory")
+                notes.append(N_("size scaled by {s:g} after out-of-memory").format(s=ctx.scale))
             res = MemoryResult(
                 bench="memory",
                 case=case,
-                status="ok" if ok else "failed: destination differs from source after the copy",
+                status="ok" if ok else N_("failed: destination differs from source after the copy"),
                 direction=direction,
                 pinned=pinned,
                 size_bytes=size,

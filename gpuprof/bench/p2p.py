@@ -15,6 +15,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from gpuprof.bench.base import BenchFn, CaseContext, P2PResult, Progress, Result, skipped
+from gpuprof.i18n import N_
 
 __all__ = ["link_label", "p2p_bench"]
 
@@ -91,14 +92,14 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
 
     def run(ctx: CaseContext) -> Generator[Progress, None, tuple[Result, ...]]:
         if not ctx.is_cuda:
-            res = skipped("p2p", "matrix", "needs 2 CUDA devices")
+            res = skipped("p2p", "matrix", N_("needs 2 CUDA devices"))
             yield Progress(1.0, "P2P: skipped", res)
             return (res,)
         import torch
 
         n = torch.cuda.device_count()
         if n < 2:
-            res = skipped("p2p", "matrix", "needs 2 CUDA devices")
+            res = skipped("p2p", "matrix", N_("needs 2 CUDA devices"))
             yield Progress(1.0, "P2P: skipped", res)
             return (res,)
         size = int((size_bytes or _SIZES[ctx.suite]) * ctx.scale) // MiB * MiB or MiB
@@ -189,13 +190,15 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
                 )
                 lat_off[i][j] = _wall_median(tiny_staged, sync, 20, ctx.check, ctx.clock)
         ok = all(recv[j][:16].eq(1).all().item() for j in range(n))
-        notes = ["latency is host-timed (copy + synchronize), as an upper bound"]
+        notes = [N_("latency is host-timed (copy + synchronize), as an upper bound")]
         if topo is not None and not matched:
-            notes.append("CUDA and NVML device order matched by index (PCI bus ids unavailable)")
+            notes.append(
+                N_("CUDA and NVML device order matched by index (PCI bus ids unavailable)")
+            )
         done = sum(1 for row in uni_on for v in row if v is not None)
-        status = "ok" if done == len(pairs) else "partial: time budget of the case reached"
+        status = "ok" if done == len(pairs) else N_("partial: time budget of the case reached")
         if not ok:
-            status = "failed: received data differs from what was sent"
+            status = N_("failed: received data differs from what was sent")
         res = P2PResult(
             bench="p2p",
             case=f"matrix {n} GPUs",

@@ -39,7 +39,7 @@ from gpuprof.bench.environment import (
 from gpuprof.bench.monitor import BENIGN_CLOCK_REASONS, TelemetryPoint, _Monitor
 from gpuprof.bench.plan import SUITES, Case, parse_only, plan_cases
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 if TYPE_CHECKING:
     from gpuprof.telemetry.source import TelemetrySource
@@ -209,7 +209,9 @@ class Runner:
             return None
         kind = str(getattr(getattr(src, "kind", None), "value", "nvml"))
         if kind in ("simulated", "replay"):
-            notes.append(f"telemetry source is {kind}: not attached to measured results")
+            notes.append(
+                N_("telemetry source is {kind}: not attached to measured results").format(kind=kind)
+            )
             return None
         return src
 
@@ -255,7 +257,7 @@ class Runner:
                             name=case.name,
                             state=RunState.INTERRUPTED,
                             budget_s=case.budget_s,
-                            notes=("not started: cancelled",),
+                            notes=(N_("not started: cancelled"),),
                         )
                     )
                     continue
@@ -370,26 +372,32 @@ class Runner:
                 break
             except Cancelled:
                 state = RunState.INTERRUPTED
-                notes.append("cancelled")
+                notes.append(N_("cancelled"))
                 break
             except Exception as exc:
                 if is_oom(exc) and attempts <= _MAX_OOM_RETRIES:
                     _free_cuda(device)
                     notes.append(
-                        f"out of memory at size scale {scale:g}; retried with sizes x{scale / 2:g}"
+                        N_(
+                            "out of memory at size scale {s:g}; retried with sizes x{half:g}"
+                        ).format(s=scale, half=scale / 2)
                     )
                     scale /= 2
                     continue
                 state = RunState.FAILURE
                 error = f"{type(exc).__name__}: {exc}".strip()
                 if is_oom(exc):
-                    notes.append("out of memory even at the smallest size tried")
+                    notes.append(N_("out of memory even at the smallest size tried"))
                 break
             finally:
                 gen.close()
         elapsed = self._clock() - t0
         if elapsed > case.budget_s * 1.5 and state is RunState.SUCCESS:
-            notes.append(f"took {elapsed:.1f} s, over its {case.budget_s:.0f} s budget")
+            notes.append(
+                N_("took {t:.1f} s, over its {budget:.0f} s budget").format(
+                    t=elapsed, budget=case.budget_s
+                )
+            )
         report(1.0, case.name)
         return CaseRecord(
             bench=case.bench,

@@ -13,6 +13,7 @@ from typing import Any
 
 from gpuprof.bench.base import BenchFn, CaseContext, Progress, Result, WorkloadResult
 from gpuprof.bench.timing import measure, summarize
+from gpuprof.i18n import N_
 
 __all__ = ["CONV_CONFIGS", "TRANSFORMER_CONFIGS", "workload_bench"]
 
@@ -122,7 +123,7 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
             res = Result(
                 bench="workload",
                 case=f"{model} {dt}",
-                status="skipped: FP16 autocast training is a GPU mode (CPU uses BF16)",
+                status=N_("skipped: FP16 autocast training is a GPU mode (CPU uses BF16)"),
             )
             yield Progress(1.0, "workload: skipped", res)
             return (res,)
@@ -182,7 +183,7 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
             res = Result(
                 bench="workload",
                 case=label,
-                status=f"skipped: one step takes {first:.1f} s on this CPU",
+                status=N_("skipped: one step takes {t:.1f} s on this CPU").format(t=first),
             )
             yield Progress(1.0, "workload: skipped", res)
             return (res,)
@@ -201,12 +202,12 @@ def workload_bench(model: str, dtype: str | None = None) -> BenchFn:
         )
         st = summarize(durations)
         notes = [
-            f"synthetic data, seed 0; autocast {dt}"
+            N_("synthetic data, seed 0; autocast {dtype}").format(dtype=dt)
             if dt != "fp32"
-            else "synthetic data, seed 0; fp32"
+            else N_("synthetic data, seed 0; fp32")
         ]
         if ctx.scale < 1:
-            notes.append(f"batch scaled by {ctx.scale:g} after out-of-memory")
+            notes.append(N_("batch scaled by {s:g} after out-of-memory").format(s=ctx.scale))
         res = WorkloadResult(
             bench="workload",
             case=label,

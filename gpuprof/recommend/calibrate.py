@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuprof.catalog.names import is_mig_name, normalize_gpu_model
+from gpuprof.i18n import N_, tr_text
 
 if TYPE_CHECKING:
     from gpuprof.bench.results import ResultsDB
@@ -59,7 +60,7 @@ class Calibration:
     @property
     def label(self) -> str:
         """``measured here (run 20250301-101500-ab12, 2025-03-01)``."""
-        return f"measured here (run {self.run_id}, {self.date})"
+        return N_("measured here (run {run}, {date})").format(run=self.run_id, date=self.date)
 
 
 def _gpu_key(name: str | None, memory_bytes: int | None = None) -> str | None:
@@ -172,13 +173,23 @@ def local_measurements(
 def _relabel(row: RecommendationRow, cal: Calibration) -> RecommendationRow:
     old = row.efficiency_source
     if old.startswith(_MEASURED_PREFIX):
-        new = cal.label + ":" + old[len(_MEASURED_PREFIX) :]
+        new = N_("measured here (run {run}, {date}): {detail}").format(
+            run=cal.run_id, date=cal.date, detail=old[len(_MEASURED_PREFIX) :].lstrip()
+        )
     else:
-        new = f"{cal.label}; {old}"
+        new = N_("measured here (run {run}, {date}); {source}").format(
+            run=cal.run_id, date=cal.date, source=old
+        )
+    # The reasons show the source as the language in use has it (tr_text).
+    shown_old, shown_new = tr_text(old), tr_text(new)
+
+    def relabel(reason: str) -> str:
+        return reason.replace(old, new) if old in reason else reason.replace(shown_old, shown_new)
+
     return dataclasses.replace(
         row,
         efficiency_source=new,
-        reasons=tuple(r.replace(old, new) for r in row.reasons),
+        reasons=tuple(relabel(r) for r in row.reasons),
     )
 
 

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import DTYPES, GpuSpec
+from gpuprof.i18n import N_
 from gpuprof.recommend.memory import HEADROOM, GiB, memory_need, model_shape
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
@@ -53,30 +54,42 @@ MEM_BW_EFFICIENCY = 0.70
 #: Typical achievable share of the spec peak for a large GEMM (ml-engineering MAMF table).
 GEMM_CEILING = (
     0.83,
-    "ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec",
+    N_("ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec"),
 )
 #: PCIe x16 bandwidth per direction, GB/s, by generation (unknown generation → gen3).
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
 
-_MFU = (
-    "published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 "
-    "A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU 'is considered a win'"
-)
+#: (efficiency, where it comes from) by kind of workload. The sources stay English in results
+#: (JSON, reports); they are marked for the catalog and translated where shown (``tr_text``).
 BASE_EFFICIENCY: dict[str, tuple[float, str]] = {
-    "llm-train": (0.45, _MFU + " -> 45% assumed"),
-    "sample-train": (0.35, "assumption: CNN/small-model training runs below LLM MFU -> 35%"),
+    "llm-train": (
+        0.45,
+        N_(
+            "published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on "
+            "3072 A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU 'is "
+            "considered a win' -> 45% assumed"
+        ),
+    ),
+    "sample-train": (0.35, N_("assumption: CNN/small-model training runs below LLM MFU -> 35%")),
     "llm-inference": (
         0.50,
-        "assumption: 50% of peak for prefill math; decode bounded by memory "
-        "bandwidth at 70% of peak",
+        N_(
+            "assumption: 50% of peak for prefill math; decode bounded by memory "
+            "bandwidth at 70% of peak"
+        ),
     ),
-    "sample-inference": (0.40, "assumption: batched per-sample inference -> 40% of peak"),
+    "sample-inference": (0.40, N_("assumption: batched per-sample inference -> 40% of peak")),
     "hpc-fp64": (
         0.70,
-        "TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%)"
-        " -> 70% (HPL is a best case)",
+        N_(
+            "TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%)"
+            " -> 70% (HPL is a best case)"
+        ),
     ),
-    "render": (0.30, "assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy"),
+    "render": (
+        0.30,
+        N_("assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy"),
+    ),
 }
 
 FORMULAS = (
@@ -112,11 +125,19 @@ def base_efficiency(
     if measured_tflops and peak:
         ratio = min(1.0, measured_tflops / peak)
         scaled = ratio * eff / GEMM_CEILING[0]
-        text = (
-            f"measured here: {dtype} GEMM {measured_tflops:.0f} TFLOPS = {ratio:.0%} of spec "
-            f"{peak:g}; x {eff:.0%} published/assumed ÷ {GEMM_CEILING[0]:.0%} typical GEMM "
-            f"ceiling ({GEMM_CEILING[1]})"
+        detail = N_(
+            "{dtype} GEMM {tflops:.0f} TFLOPS = {ratio:.0%} of spec {peak:g}; x {eff:.0%} "
+            "published/assumed ÷ {ceiling:.0%} typical GEMM ceiling ({why})"
+        ).format(
+            dtype=dtype,
+            tflops=measured_tflops,
+            ratio=ratio,
+            peak=peak,
+            eff=eff,
+            ceiling=GEMM_CEILING[0],
+            why=GEMM_CEILING[1],
         )
+        text = N_("measured here: {detail}").format(detail=detail)
         return scaled, text, True
     return eff, source, False
 

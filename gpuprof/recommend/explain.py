@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import GpuSpec
-from gpuprof.i18n import tr
+from gpuprof.i18n import tr, tr_text
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.memory import HEADROOM
 from gpuprof.recommend.workload import Workload
@@ -120,7 +120,7 @@ def row_notes(
                 base=f.base_eff,
                 scaling=f.scaling,
                 kind=kind,
-                source=f.eff_source,
+                source=tr_text(f.eff_source),
             )
         )
     elif not inst.gpu_known:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuprof.errors import InputError
+from gpuprof.i18n import tr
 from gpuprof.telemetry.model import (
     DeviceInfo,
     Snapshot,
@@ -59,9 +60,9 @@ class ReplaySource:
         #: terminal banner, the window title) and in every snapshot it plays.
         self.simulated = self.store.source_kind is SourceKind.SIMULATED
         self.label = (
-            f"REPLAY of SIMULATED data — {self.path.name}"
+            tr("REPLAY of SIMULATED data — {name}", name=self.path.name)
             if self.simulated
-            else f"REPLAY — {self.path.name}"
+            else tr("REPLAY — {name}", name=self.path.name)
         )
         self._clock = clock
         self._lock = threading.Lock()

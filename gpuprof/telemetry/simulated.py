@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from gpuprof.errors import InputError
+from gpuprof.i18n import tr
 from gpuprof.telemetry.model import (
     DeviceInfo,
     EccCounts,
@@ -41,6 +42,7 @@ __all__ = [
     "THERMAL_S",
     "THROTTLE_S",
     "SimulatedSource",
+    "demo_start_s",
     "phase_at",
 ]
 
@@ -109,8 +111,20 @@ def _mix_array(x: np.ndarray) -> np.ndarray:
     return out
 
 
-#: Where ``open_source(demo=True)`` starts in the script: 3 min in, the middle of "training".
+#: Where a demo is in the script when it starts: 3 min in, the middle of "training", so it
+#: shows load at once and the power-cap episode a minute later (not the idle warm-up).
 DEMO_START_OFFSET_S = 180.0
+
+
+def demo_start_s(now_s: float, history_s: float = 0.0) -> float:
+    """The script's start for a demo that is :data:`DEMO_START_OFFSET_S` into a pass at
+    ``now_s`` and has at least ``history_s`` seconds of script before it (whole passes earlier).
+
+    The script repeats every :data:`CYCLE_S`, so the demo keeps its busy phases for as long as
+    it runs; this only chooses where in the loop "now" is.
+    """
+    passes = math.ceil(max(0.0, history_s - DEMO_START_OFFSET_S) / CYCLE_S)
+    return now_s - DEMO_START_OFFSET_S - passes * CYCLE_S
 
 
 def phase_at(elapsed_s: float) -> str:
@@ -145,7 +159,7 @@ class SimulatedSource:
         except KeyError:
             names = ", ".join(SCENARIOS)
             raise InputError(
-                f"unknown demo scenario {scenario!r} (choose one of: {names})"
+                tr("unknown demo scenario {s!r} (choose one of: {names})", s=scenario, names=names)
             ) from None
         self.seed = int(seed)
         self._clock = clock or time.time
@@ -171,6 +185,20 @@ class SimulatedSource:
             matrix=tuple(tuple("X" if i == j else sc.link for j in range(n)) for i in range(n)),
         )
         self._status = SourceStatus(SourceState.OK, message="simulated data, not measured")
+
+    @classmethod
+    def demo(
+        cls,
+        scenario: str = "h100x8",
+        *,
+        seed: int = 0,
+        clock: Callable[[], float] | None = None,
+        history_s: float = 0.0,
+    ) -> SimulatedSource:
+        """The ``--demo`` source: in the training phase now (:func:`demo_start_s`), with
+        ``history_s`` seconds of script behind it for a window that shows the past."""
+        clock = clock or time.time
+        return cls(scenario, seed, clock, start_s=demo_start_s(float(clock()), history_s))
 
     # -- TelemetrySource -------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ The backends live in their own modules and are re-exported here, so callers impo
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.telemetry.replay import ReplaySource
@@ -28,6 +27,7 @@ from gpuprof.telemetry.simulated import (
     THERMAL_S,
     THROTTLE_S,
     SimulatedSource,
+    demo_start_s,
     phase_at,
 )
 from gpuprof.telemetry.source import TelemetrySource
@@ -46,6 +46,7 @@ __all__ = [
     "ReplaySource",
     "Scenario",
     "SimulatedSource",
+    "demo_start_s",
     "open_source",
     "phase_at",
 ]
@@ -67,9 +68,9 @@ def open_source(
     if replay is not None:
         return ReplaySource(replay)
     if demo:
-        # Start the script inside the training phase, so a demo shows load at once (and the
-        # power-cap episode a minute later) instead of the scripted idle warm-up.
-        return SimulatedSource(scenario, start_s=time.time() - DEMO_START_OFFSET_S)
+        # Inside the training phase, so a demo shows load at once (and the power-cap episode a
+        # minute later) instead of the scripted idle warm-up; the script loops from there.
+        return SimulatedSource.demo(scenario)
     from gpuprof.telemetry.nvml import NvmlSource
 
     source: TelemetrySource = NvmlSource()

@@ -1419,7 +1419,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>P ★ = on the Pareto front of time vs cost. &apos;vs here&apos; = times faster than this machine. ✗ = misses the deadline or the budget.</source>
-        <translation>P ★ = 位于时间与成本的帕累托前沿。&apos;vs here&apos; = 比本机快的倍数。✗ = 超出截止时间或预算。</translation>
+        <translation>P ★ = 位于时间与成本的帕累托前沿。“对比本机” = 比本机快的倍数。✗ = 超出截止时间或预算。</translation>
     </message>
     <message>
         <source>not a number: {t!r}</source>
@@ -2166,7 +2166,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>CV training (ResNet-50, ImageNet, 90 epochs, bf16)</source>
-        <translation>CV 训练（ResNet-50，ImageNet，90 个 epoch，bf16）</translation>
+        <translation>CV 训练（ResNet-50，ImageNet，90 轮，bf16）</translation>
     </message>
     <message>
         <source>application clocks setting</source>
@@ -2207,6 +2207,654 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>reliability limit</source>
         <translation>可靠性限制</translation>
+    </message>
+    <message>
+        <source>--measured {t!r}: TFLOPS must be a finite number &gt; 0 and at most {hi:g}</source>
+        <translation>--measured {t!r}：TFLOPS 必须是大于 0 且不超过 {hi:g} 的有限数</translation>
+    </message>
+    <message>
+        <source>BF16 tensor cores need compute capability &gt;= 8.0 (this GPU: {a}.{b})</source>
+        <translation>BF16 张量核心需要计算能力 &gt;= 8.0（本 GPU：{a}.{b}）</translation>
+    </message>
+    <message>
+        <source>Bus id</source>
+        <translation>总线 ID</translation>
+    </message>
+    <message>
+        <source>CUDA and NVML device order matched by index (PCI bus ids unavailable)</source>
+        <translation>CUDA 与 NVML 的设备顺序按索引对应（无法获取 PCI 总线 ID）</translation>
+    </message>
+    <message>
+        <source>Ctrl-C to stop</source>
+        <translation>按 Ctrl-C 停止</translation>
+    </message>
+    <message>
+        <source>Disk r/w</source>
+        <translation>磁盘读/写</translation>
+    </message>
+    <message>
+        <source>FP8 needs a CUDA GPU with compute capability &gt;= 8.9</source>
+        <translation>FP8 需要计算能力 &gt;= 8.9 的 CUDA GPU</translation>
+    </message>
+    <message>
+        <source>FP8 needs compute capability &gt;= 8.9 (this GPU: {a}.{b})</source>
+        <translation>FP8 需要计算能力 &gt;= 8.9（本 GPU：{a}.{b}）</translation>
+    </message>
+    <message>
+        <source>Load avg</source>
+        <translation>平均负载</translation>
+    </message>
+    <message>
+        <source>Max SM clock</source>
+        <translation>最高 SM 频率</translation>
+    </message>
+    <message>
+        <source>Mem clk</source>
+        <translation>显存频率</translation>
+    </message>
+    <message>
+        <source>Mem util</source>
+        <translation>显存利用率</translation>
+    </message>
+    <message>
+        <source>NO CANDIDATE MEETS BOTH the deadline and the budget: the rows show each</source>
+        <translation>没有候选能同时满足截止时间和预算：各行分别显示</translation>
+    </message>
+    <message>
+        <source>NOTHING MEETS THE DEADLINE: the fastest fitting candidate needs {t}</source>
+        <translation>没有候选能赶上截止时间：可容纳的最快候选需要 {t}</translation>
+    </message>
+    <message>
+        <source>NOTHING STAYS WITHIN THE BUDGET of {b}: the cheapest candidate costs {c}</source>
+        <translation>没有候选在 {b} 的预算之内：最便宜的候选花费 {c}</translation>
+    </message>
+    <message>
+        <source>NVLink rx/tx</source>
+        <translation>NVLink 收/发</translation>
+    </message>
+    <message>
+        <source>Net rx/tx</source>
+        <translation>网络收/发</translation>
+    </message>
+    <message>
+        <source>PCIe (now / max)</source>
+        <translation>PCIe（当前 / 最高）</translation>
+    </message>
+    <message>
+        <source>PCIe rx/tx</source>
+        <translation>PCIe 收/发</translation>
+    </message>
+    <message>
+        <source>Persist.</source>
+        <translation>持久模式</translation>
+    </message>
+    <message>
+        <source>Power limit</source>
+        <translation>功耗上限</translation>
+    </message>
+    <message>
+        <source>RAM GiB</source>
+        <translation>内存 GiB</translation>
+    </message>
+    <message>
+        <source>RAM used</source>
+        <translation>已用内存</translation>
+    </message>
+    <message>
+        <source>SM clk</source>
+        <translation>SM 频率</translation>
+    </message>
+    <message>
+        <source>Swap used</source>
+        <translation>已用交换区</translation>
+    </message>
+    <message>
+        <source>TF32 is a CUDA tensor-core mode</source>
+        <translation>TF32 是 CUDA 张量核心模式</translation>
+    </message>
+    <message>
+        <source>TF32 needs compute capability &gt;= 8.0 (this GPU: {a}.{b})</source>
+        <translation>TF32 需要计算能力 &gt;= 8.0（本 GPU：{a}.{b}）</translation>
+    </message>
+    <message>
+        <source>TFLOPS median</source>
+        <translation>TFLOPS 中位数</translation>
+    </message>
+    <message>
+        <source>TOP500 HPL Rmax/Rpeak of GPU systems ~0.65-0.75 (Frontier 65%, Summit 74%) -&gt; 70% (HPL is a best case)</source>
+        <translation>TOP500 中 GPU 系统的 HPL Rmax/Rpeak 约为 0.65-0.75（Frontier 65%，Summit 74%）-&gt; 70%（HPL 是最理想的情况）</translation>
+    </message>
+    <message>
+        <source>Util</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>ambiguous option: %(option)s could match %(matches)s</source>
+        <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
+    </message>
+    <message>
+        <source>argument %(argument_name)s: %(message)s</source>
+        <translation>参数 %(argument_name)s：%(message)s</translation>
+    </message>
+    <message>
+        <source>as of</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <source>assumption: 50% of peak for prefill math; decode bounded by memory bandwidth at 70% of peak</source>
+        <translation>假设：预填充计算达到峰值的 50%；解码受显存带宽限制，为峰值的 70%</translation>
+    </message>
+    <message>
+        <source>assumption: CNN/small-model training runs below LLM MFU -&gt; 35%</source>
+        <translation>假设：CNN/小模型训练的 MFU 低于 LLM -&gt; 35%</translation>
+    </message>
+    <message>
+        <source>assumption: batched per-sample inference -&gt; 40% of peak</source>
+        <translation>假设：按样本批量推理 -&gt; 峰值的 40%</translation>
+    </message>
+    <message>
+        <source>assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy</source>
+        <translation>假设：渲染不受 GEMM 限制；以 FP32 速率 × 30% 近似</translation>
+    </message>
+    <message>
+        <source>batch scaled by {s:g} after out-of-memory</source>
+        <translation>显存不足后批大小缩放为 {s:g} 倍</translation>
+    </message>
+    <message>
+        <source>benchmarks need PyTorch, and it does not import here: {e}; reinstall it (`pip install --force-reinstall torch`)</source>
+        <translation>基准测试需要 PyTorch，但在此处无法导入：{e}；请重新安装（`pip install --force-reinstall torch`）</translation>
+    </message>
+    <message>
+        <source>benchmarks need PyTorch, which is not installed here; install it with `pip install &apos;gpuprof[bench]&apos;` (or the torch build for your CUDA version, https://pytorch.org/get-started/locally/)</source>
+        <translation>基准测试需要 PyTorch，但此处未安装；请用 `pip install &apos;gpuprof[bench]&apos;` 安装（或安装与你的 CUDA 版本对应的 torch 构建，https://pytorch.org/get-started/locally/）</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>driver {v}</source>
+        <translation>驱动 {v}</translation>
+    </message>
+    <message>
+        <source>eff.</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>even the fastest candidate needs {t}, beyond any plan: check the workload&apos;s numbers</source>
+        <translation>即使最快的候选也需要 {t}，超出任何计划：请检查工作负载的数值</translation>
+    </message>
+    <message>
+        <source>every {s} s</source>
+        <translation>每 {s} 秒</translation>
+    </message>
+    <message>
+        <source>expected %s argument</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>expected %s arguments</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>expected a file name, got {t!r}</source>
+        <translation>需要文件名，得到的是 {t!r}</translation>
+    </message>
+    <message>
+        <source>expected a whole number, got {t!r}</source>
+        <translation>需要整数，得到的是 {t!r}</translation>
+    </message>
+    <message>
+        <source>expected at least one argument</source>
+        <translation>至少需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected at most one argument</source>
+        <translation>至多需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>需要一个参数</translation>
+    </message>
+    <message>
+        <source>failed: destination differs from source after the copy</source>
+        <translation>失败：拷贝后目标与源数据不一致</translation>
+    </message>
+    <message>
+        <source>failed: received data differs from what was sent</source>
+        <translation>失败：收到的数据与发送的不一致</translation>
+    </message>
+    <message>
+        <source>failed: wrong values after the collective</source>
+        <translation>失败：集合通信后的数值错误</translation>
+    </message>
+    <message>
+        <source>ignored explicit argument %r</source>
+        <translation>忽略了显式参数 %r</translation>
+    </message>
+    <message>
+        <source>instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>invalid %(type)s value: %(value)r</source>
+        <translation>无效的 %(type)s 值：%(value)r</translation>
+    </message>
+    <message>
+        <source>invalid choice: %(value)r (choose from %(choices)s)</source>
+        <translation>无效的选项：%(value)r（可选：%(choices)s）</translation>
+    </message>
+    <message>
+        <source>iters</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>latency is host-timed (copy + synchronize), as an upper bound</source>
+        <translation>延迟由主机计时（拷贝 + 同步），为上限值</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>互连</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>measured here (run {run}, {date})</source>
+        <translation>本机实测（运行 {run}，{date}）</translation>
+    </message>
+    <message>
+        <source>measured here (run {run}, {date}): {detail}</source>
+        <translation>本机实测（运行 {run}，{date}）：{detail}</translation>
+    </message>
+    <message>
+        <source>measured here (run {run}, {date}); {source}</source>
+        <translation>本机实测（运行 {run}，{date}）；{source}</translation>
+    </message>
+    <message>
+        <source>measured here: {detail}</source>
+        <translation>本机实测：{detail}</translation>
+    </message>
+    <message>
+        <source>measurement</source>
+        <translation>测量项</translation>
+    </message>
+    <message>
+        <source>mem/GPU</source>
+        <translation>显存/GPU</translation>
+    </message>
+    <message>
+        <source>memory traffic = 2x bytes copied (read + write)</source>
+        <translation>内存流量 = 拷贝字节数 × 2（读 + 写）</translation>
+    </message>
+    <message>
+        <source>ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec</source>
+        <translation>ml-engineering 的 MAMF 表：A100 SXM 85.9%、GH200 83.0%、A100 PCIe 82.2%（相对规格）</translation>
+    </message>
+    <message>
+        <source>must be &lt;= {hi}{u}, got {t}</source>
+        <translation>必须 &lt;= {hi}{u}，得到的是 {t}</translation>
+    </message>
+    <message>
+        <source>must be a finite number, got {t!r}</source>
+        <translation>必须是有限数，得到的是 {t!r}</translation>
+    </message>
+    <message>
+        <source>must be {op} {lo}{u}, got {t}</source>
+        <translation>必须 {op} {lo}{u}，得到的是 {t}</translation>
+    </message>
+    <message>
+        <source>needs 2 CUDA devices</source>
+        <translation>需要 2 个 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>needs a CUDA device</source>
+        <translation>需要 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>net Gbps</source>
+        <translation>网络 Gbps</translation>
+    </message>
+    <message>
+        <source>no candidate fits this workload ({c} considered): none has enough GPU memory or supports {p}</source>
+        <translation>没有候选能容纳此工作负载（共考虑 {c} 个）：都没有足够的显存或不支持 {p}</translation>
+    </message>
+    <message>
+        <source>no candidate has a time estimate: no peak rate for {d}</source>
+        <translation>没有候选能估算时间：没有 {d} 的峰值速率</translation>
+    </message>
+    <message>
+        <source>no finite value (without bound)</source>
+        <translation>没有有限值（无上限）</translation>
+    </message>
+    <message>
+        <source>no such price in the catalog</source>
+        <translation>目录中没有这种价格</translation>
+    </message>
+    <message>
+        <source>not allowed with argument %s</source>
+        <translation>不能与参数 %s 同时使用</translation>
+    </message>
+    <message>
+        <source>not started: cancelled</source>
+        <translation>未开始：已取消</translation>
+    </message>
+    <message>
+        <source>notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>on-demand $/h</source>
+        <translation>按需 $/h</translation>
+    </message>
+    <message>
+        <source>one of the arguments %s is required</source>
+        <translation>需要参数 %s 之一</translation>
+    </message>
+    <message>
+        <source>one product would take ~{t:.1f} s on this CPU (limit {limit:.0f} s, so cancel stays prompt)</source>
+        <translation>在此 CPU 上一次矩阵乘约需 {t:.1f} 秒（上限 {limit:.0f} 秒，以便及时响应取消）</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>out of memory at size scale {s:g}; retried with sizes x{half:g}</source>
+        <translation>尺寸缩放 {s:g} 倍时显存不足；已按 {half:g} 倍尺寸重试</translation>
+    </message>
+    <message>
+        <source>out of memory even at the smallest size tried</source>
+        <translation>即使用尝试过的最小尺寸也显存不足</translation>
+    </message>
+    <message>
+        <source>partial: time budget of the case reached</source>
+        <translation>部分完成：已达到该用例的时间预算</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <source>power limit {w:.0f} W</source>
+        <translation>功耗上限 {w:.0f} W</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <translation>云厂商</translation>
+    </message>
+    <message>
+        <source>provider / instance</source>
+        <translation>云厂商 / 实例</translation>
+    </message>
+    <message>
+        <source>published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU &apos;is considered a win&apos; -&gt; 45% assumed</source>
+        <translation>已发表的 MFU：PaLM 540B 为 46.2%（Chowdhery 等，2022）；Megatron-LM 1T 参数在 3072 块 A100 上达到峰值的 52%（Narayanan 等，2021）；ml-engineering：约 50% 的 MFU 即“算是成功” -&gt; 假设为 45%</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>采样数</translation>
+    </message>
+    <message>
+        <source>show program&apos;s version number and exit</source>
+        <translation>显示程序的版本号并退出</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>size scaled by {s:g} after out-of-memory</source>
+        <translation>显存不足后尺寸缩放为 {s:g} 倍</translation>
+    </message>
+    <message>
+        <source>sizes scaled by {s:g} after out-of-memory</source>
+        <translation>显存不足后尺寸缩放为 {s:g} 倍</translation>
+    </message>
+    <message>
+        <source>skipped: FP16 autocast training is a GPU mode (CPU uses BF16)</source>
+        <translation>已跳过：FP16 自动混合精度训练是 GPU 模式（CPU 使用 BF16）</translation>
+    </message>
+    <message>
+        <source>skipped: one step takes {t:.1f} s on this CPU</source>
+        <translation>已跳过：在此 CPU 上一步需要 {t:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>skipped: {why}</source>
+        <translation>已跳过：{why}</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>spot $/h</source>
+        <translation>竞价 $/h</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>stopped early: time budget reached or cancelled</source>
+        <translation>提前停止：已达到时间预算或已取消</translation>
+    </message>
+    <message>
+        <source>synthetic data, seed 0; autocast {dtype}</source>
+        <translation>合成数据，种子 0；自动混合精度 {dtype}</translation>
+    </message>
+    <message>
+        <source>synthetic data, seed 0; fp32</source>
+        <translation>合成数据，种子 0；fp32</translation>
+    </message>
+    <message>
+        <source>telemetry source is {kind}: not attached to measured results</source>
+        <translation>遥测来源为 {kind}：未附加到测量结果</translation>
+    </message>
+    <message>
+        <source>the following arguments are required: %s</source>
+        <translation>缺少以下必需参数：%s</translation>
+    </message>
+    <message>
+        <source>the image is empty</source>
+        <translation>图像为空</translation>
+    </message>
+    <message>
+        <source>the workload adds up to {f:.3g} FLOPs, beyond any real job (at most {lim:.3g}); check params, tokens, samples and epochs</source>
+        <translation>该工作负载合计 {f:.3g} FLOPs，超出任何真实作业（至多 {lim:.3g}）；请检查参数量、token 数、样本数和轮数</translation>
+    </message>
+    <message>
+        <source>this build of gpuprof has no benchmarks (the lite executable, without PyTorch); use the full build, or `pip install &apos;gpuprof[bench]&apos;`</source>
+        <translation>此 gpuprof 构建不含基准测试（精简版可执行文件，不含 PyTorch）；请使用完整构建，或 `pip install &apos;gpuprof[bench]&apos;`</translation>
+    </message>
+    <message>
+        <source>this workload is {f:.3g} FLOPs, over 10× the largest training runs to date (~1e26): check its numbers</source>
+        <translation>该工作负载为 {f:.3g} FLOPs，超过迄今最大训练规模（约 1e26）的 10 倍：请检查其数值</translation>
+    </message>
+    <message>
+        <source>time budget of the case reached</source>
+        <translation>已达到该用例的时间预算</translation>
+    </message>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>took {t:.1f} s, over its {budget:.0f} s budget</source>
+        <translation>用时 {t:.1f} 秒，超出其 {budget:.0f} 秒的预算</translation>
+    </message>
+    <message>
+        <source>unexpected option string: %s</source>
+        <translation>意外的选项字符串：%s</translation>
+    </message>
+    <message>
+        <source>unknown: could not be computed from what is known</source>
+        <translation>未知：无法根据已知信息计算</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: %s</source>
+        <translation>无法识别的参数：%s</translation>
+    </message>
+    <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <source>{cost} spot</source>
+        <translation>{cost}（竞价）</translation>
+    </message>
+    <message>
+        <source>{dtype} GEMM {tflops:.0f} TFLOPS = {ratio:.0%} of spec {peak:g}; x {eff:.0%} published/assumed ÷ {ceiling:.0%} typical GEMM ceiling ({why})</source>
+        <translation>{dtype} GEMM {tflops:.0f} TFLOPS = 规格 {peak:g} 的 {ratio:.0%}；× {eff:.0%}（已发表/假设）÷ {ceiling:.0%} 典型 GEMM 上限（{why}）</translation>
+    </message>
+    <message>
+        <source>{model} ({n} logical)</source>
+        <translation>{model}（{n} 个逻辑核心）</translation>
+    </message>
+    <message>
+        <source>{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number</source>
+        <translation>{name} {v:.3g} 超出任何真实工作负载（至多 {lim:.3g}）；请检查该数值</translation>
+    </message>
+    <message>
+        <source>{n} is not JSON</source>
+        <translation>{n} 不是 JSON</translation>
+    </message>
+    <message>
+        <source>{p} is not a folder</source>
+        <translation>{p} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>{t} is outside {lo}–{hi}{u}</source>
+        <translation>{t} 超出 {lo}–{hi}{u} 的范围</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>正在运行</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source> (SIMULATED telemetry; the benchmark run is MEASURED)</source>
+        <translation>（SIMULATED 模拟遥测；基准测试运行为 MEASURED 实测）</translation>
+    </message>
+    <message>
+        <source>The benchmark run {i} is MEASURED (on {d}); the machine, telemetry and health findings are SIMULATED.</source>
+        <translation>基准测试运行 {i} 为 MEASURED 实测（在 {d} 上）；机器、遥测和健康检查结果为 SIMULATED 模拟数据。</translation>
+    </message>
+    <message>
+        <source>No GPU to check</source>
+        <translation>没有可检查的 GPU</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU in the last %1: none of the GPU checks ran.</source>
+        <translation>最近 %1 内没有 NVIDIA GPU：GPU 检查均未运行。</translation>
+    </message>
+    <message>
+        <source>Not checked (no GPU):</source>
+        <translation>未检查（没有 GPU）：</translation>
+    </message>
+    <message>
+        <source>REPLAY of SIMULATED data — {name}</source>
+        <translation>REPLAY 回放 SIMULATED 模拟数据 — {name}</translation>
+    </message>
+    <message>
+        <source>REPLAY · SIMULATED</source>
+        <translation>REPLAY · SIMULATED</translation>
+    </message>
+    <message>
+        <source>REPLAY — {name}</source>
+        <translation>REPLAY 回放 — {name}</translation>
+    </message>
+    <message>
+        <source>unknown demo scenario {s!r} (choose one of: {names})</source>
+        <translation>未知的演示场景 {s!r}（可选：{names}）</translation>
+    </message>
+    <message>
+        <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
+        <translation>读取录制文件中的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的），并写成一个干净、已关闭的会话文件。无法读取的记录会被略去；录制文件本身不会改动。</translation>
+    </message>
+    <message>
+        <source>file to write (default: FILE with .recovered before its suffix)</source>
+        <translation>要写入的文件（默认：在 FILE 的后缀前加 .recovered）</translation>
+    </message>
+    <message>
+        <source>gpuprof: {m} more rows: --offset {o} for the next page, --limit 0 for all</source>
+        <translation>gpuprof：还有 {m} 行：用 --offset {o} 查看下一页，用 --limit 0 查看全部</translation>
+    </message>
+    <message>
+        <source>instances {a}–{b} of {n}</source>
+        <translation>实例 {a}–{b}，共 {n} 个</translation>
+    </message>
+    <message>
+        <source>overwrite OUT if it exists</source>
+        <translation>如果 OUT 已存在则覆盖</translation>
+    </message>
+    <message>
+        <source>recovered {n} samples ({d}) from {p} to {o}</source>
+        <translation>已从 {p} 恢复 {n} 个采样（{d}）到 {o}</translation>
+    </message>
+    <message>
+        <source>session file to recover</source>
+        <translation>要恢复的会话文件</translation>
+    </message>
+    <message>
+        <source>show at most N rows (default {n} in the table, all with --json; 0: all)</source>
+        <translation>最多显示 N 行（表格默认 {n} 行，--json 时全部；0 表示全部）</translation>
+    </message>
+    <message>
+        <source>skip the first N rows (the next page: --offset {n})</source>
+        <translation>跳过前 N 行（下一页：--offset {n}）</translation>
+    </message>
+    <message>
+        <source>write a closed copy of a recording that was not closed</source>
+        <translation>为未正常关闭的录制文件写一个已关闭的副本</translation>
+    </message>
+    <message>
+        <source>{k} records that could not be read were left out</source>
+        <translation>略去了 {k} 条无法读取的记录</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,296 @@
+"""The CLI in Chinese: every sub-command's help and output on the SIMULATED demo, with no English
+sentence left over (names, units, numbers and the data shown aside), argparse's own texts, stored
+English texts shown translated, and a catalog that translates every text the code marks."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from gpuprof import i18n
+from gpuprof.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "resources" / "i18n" / "gpuprof_zh_CN.ts"
+FIXTURE_RESULTS = ROOT / "tests" / "data" / "results-v1.sqlite"
+FIXTURE_SESSION = ROOT / "tests" / "data" / "session-v1.gpuprof"
+
+#: Words that stay as they are in Chinese text: units, product, format and tool names, and
+#: identifiers a user types. Words in CAPITALS (acronyms, metavars such as FILE) stay too.
+_KEPT = """
+    B KiB MiB GiB TiB kB MB GB TB Gbps MHz W s ms h m d fps FLOPs
+    NVIDIA GPU GPUs CPU CUDA NVML NVLink NVSwitch PCIe Gen Ctrl
+    Linux Intel Xeon Platinum GeForce RTX PyTorch Prometheus Grafana SkyPilot
+    gpuprof dcgm exporter nvidia smi topo iperf3 nccl tests torch pip stderr stdout
+    token simulated source custom x cuda aws gcp vCPU SQLite ROCm ResNet ImageNet
+    PaLM Megatron Chowdhery Narayanan ml Frontier Summit
+"""
+KEPT = frozenset(_KEPT.split())
+#: Scenario tabs named in ``--tab``'s help: values a user types.
+TABS = ("overview", "telemetry", "processes", "topology", "benchmarks", "recommend", "health")
+
+WORD = re.compile(r"(?<![\w./\\:@$%-])[A-Za-z][A-Za-z']+(?![\w./\\@-])")
+#: Not prose: commands in backticks, quoted values, paths and URLs, options, fields, the
+#: one-line "gpuprof: error:" prefix scripts look for, and argparse's usage syntax.
+SCRUB = re.compile(
+    r"`[^`]*`|'[^']*'|\"[^\"]*\"|\S+/\S+|https?://\S+|(?<![\w-])--?[\w-]+|\{[^}]*\}|\[[^\]]*\]"
+    r"|^\s*gpuprof: (?:error|warning):"
+)
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards():
+    yield
+    i18n.set_language("en")
+
+
+def _parser_words() -> set[str]:
+    """Sub-command names, option values and metavars: what a user types, shown as typed."""
+    out: set[str] = set()
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    out.add(name)
+                    walk(sub)
+            elif action.choices:
+                out.update(str(c) for c in action.choices)
+            if isinstance(action.metavar, str):
+                out.update(re.findall(r"[A-Za-z]+", action.metavar))
+
+    walk(build_parser())
+    return out
+
+
+@cache
+def _data_values() -> tuple[str, ...]:
+    """Texts that come from data, not from gpuprof's own messages: the SIMULATED machines, the
+    cloud catalog and GPU spec table, the recommender's keys and the benchmark fixture."""
+    from gpuprof.bench.base import BENCH_NAMES
+    from gpuprof.bench.results import ResultsDB
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.recommend.rank import OBJECTIVES
+    from gpuprof.recommend.workload import PRECISIONS
+    from gpuprof.recommend.workload import SCENARIOS as WORKLOADS
+    from gpuprof.telemetry.scenarios import SCENARIOS
+
+    values: set[str] = {*OBJECTIVES, *PRECISIONS, *WORKLOADS, *TABS, *BENCH_NAMES, "train", "cpu"}
+    for sc in SCENARIOS.values():
+        system = sc.system
+        values |= {sc.label, sc.device.name, system.os or "", system.cpu_model or ""}
+        values.add(system.hostname or "")
+    cat = load_catalog(overlays=False)
+    for i in cat.instances:
+        values |= {i.provider, i.instance, i.region, i.gpu_model, i.gpu_name, i.source}
+    for spec in cat.specs.values():
+        values |= {spec.key, spec.interconnect or "", spec.source}
+    with tempfile.TemporaryDirectory() as tmp:  # opening a database may migrate it
+        copy = Path(tmp) / "results.sqlite"
+        shutil.copyfile(FIXTURE_RESULTS, copy)
+        run = ResultsDB(copy).load("latest")
+    values |= {run.suite, run.device, run.environment.cpu_model or ""}
+    values |= {f"{r.bench} {r.case}" for r in run.results} | {r.case for r in run.results}
+    return tuple(sorted((v for v in values if v), key=len, reverse=True))
+
+
+def _leftovers(text: str) -> list[str]:
+    """Lines of ``text`` with an English word that is not a kept name, unit or data value."""
+    kept = KEPT | _parser_words()
+    out = []
+    for line in text.splitlines():
+        scrubbed = line
+        for value in _data_values():
+            if len(value) > 1:
+                scrubbed = scrubbed.replace(value, " ")
+        scrubbed = SCRUB.sub(" ", scrubbed)
+        words = [w for w in WORD.findall(scrubbed) if w not in kept and not w.isupper()]
+        if words:
+            out.append(f"{words}: {line.strip()}")
+    return out
+
+
+def _run_zh(capsys, monkeypatch, args: list[str], *, code: int = 0) -> tuple[str, str]:
+    monkeypatch.setenv("COLUMNS", "400")  # rich: no wrapped or cut-off words
+    try:
+        got = main(["--lang", "zh_CN", *args])
+    except SystemExit as done:  # --help
+        got = int(done.code or 0)
+    out = capsys.readouterr()
+    assert got == code, out.err
+    return out.out, out.err
+
+
+@pytest.fixture
+def results_db():
+    data = Path(os.environ["GPUPROF_DATA_DIR"])
+    data.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(FIXTURE_RESULTS, data / "results.sqlite")
+
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every sub-command's path (``[]`` for gpuprof itself, ``["bench", "list"]``, ...)."""
+    out = [list(path)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out += _commands(sub, (*path, name))
+    return out
+
+
+HELP = _commands(build_parser())
+
+
+@pytest.mark.parametrize("command", HELP, ids=lambda c: " ".join(c) or "gpuprof")
+def test_help_is_chinese(capsys, monkeypatch, command):
+    out, _ = _run_zh(capsys, monkeypatch, [*command, "--help"])
+    assert "用法：" in out and "选项" in out and "显示此帮助信息并退出" in out
+    assert not _leftovers(out), "\n".join(_leftovers(out))
+
+
+OUTPUTS = [
+    ["devices", "--demo"],
+    ["monitor", "--demo", "--once"],
+    ["replay", "--speed", "1000", "SESSION"],
+    ["bench", "list"],
+    ["bench", "show", "latest"],
+    ["catalog", "list", "--no-overlays"],
+    ["catalog", "gpus"],
+    ["recommend", "--preset", "cv-train", "--limit", "3"],
+    ["recommend", "--preset", "llm-100b-train", "--limit", "3", "--spot"],
+    ["recommend", "--preset", "video-analytics", "--limit", "3"],
+    ["recommend", "--preset", "nlp-inference-t4", "--limit", "3"],
+    ["recommend", "--preset", "fp64-risk", "--limit", "3"],
+    [
+        "recommend",
+        "--scenario",
+        "train",
+        "--gpu",
+        "H100",
+        "--gpus",
+        "8",
+        "--params",
+        "7B",
+        "--tokens",
+        "1e9",
+    ],
+    ["report", "--demo", "--out", "OUT/r.json"],
+]
+
+
+@pytest.mark.parametrize("command", OUTPUTS, ids=lambda c: " ".join(c[:3]))
+def test_output_is_chinese(capsys, monkeypatch, tmp_path, results_db, command):
+    session = tmp_path / "s.gpuprof"
+    shutil.copyfile(FIXTURE_SESSION, session)
+    args = [a.replace("SESSION", str(session)).replace("OUT", str(tmp_path)) for a in command]
+    out, err = _run_zh(capsys, monkeypatch, args)
+    text = out + err
+    assert re.search(r"[\u4e00-\u9fff]", text)
+    assert not _leftovers(text), "\n".join(_leftovers(text))
+
+
+def test_record_and_export_say_what_they_did_in_chinese(capsys, monkeypatch, tmp_path):
+    rec, csv = tmp_path / "r.gpuprof", tmp_path / "r.csv"
+    args = ["record", "--demo", "--out", str(rec), "--duration", "1", "--interval", "0.5"]
+    out, err = _run_zh(capsys, monkeypatch, args)
+    assert "已保存" in out + err and not _leftovers(out + err), _leftovers(out + err)
+    out, err = _run_zh(capsys, monkeypatch, ["export", "--csv", str(csv), str(rec)])
+    assert "已写入" in out + err and not _leftovers(out + err), _leftovers(out + err)
+    assert csv.read_text().startswith("time_s,")  # the file itself is data: English headers
+
+
+def test_argparse_errors_are_chinese(capsys, monkeypatch):
+    _, err = _run_zh(capsys, monkeypatch, ["monitor", "--bogus"], code=2)
+    assert "无法识别的参数：--bogus" in err
+    _, err = _run_zh(capsys, monkeypatch, ["record", "--demo"], code=2)
+    assert "缺少以下必需参数：--out" in err
+    _, err = _run_zh(capsys, monkeypatch, ["bench", "--suite", "huge"], code=2)
+    assert "参数 --suite：无效的选项：'huge'" in err
+    # and English stays English
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "monitor", "--bogus"])
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_stored_english_texts_are_shown_translated():
+    # Benchmark notes and skip reasons are stored in English (data) and shown translated.
+    assert i18n.tr_text("skipped: needs 2 CUDA devices") == "skipped: needs 2 CUDA devices"
+    i18n.set_language("zh_CN")
+    assert i18n.tr_text("skipped: needs 2 CUDA devices") == "已跳过：需要 2 个 CUDA 设备"
+    assert i18n.tr_text("took 12.5 s, over its 8 s budget") == "用时 12.5 秒，超出其 8 秒的预算"
+    assert i18n.tr_text("success") == "成功"
+    label = "measured here (run 20250301-101500-ab12, 2025-03-01)"
+    assert i18n.tr_text(label) == "本机实测（运行 20250301-101500-ab12，2025-03-01）"
+    for text in ("cpu (fixture CPU)", "a text no catalog has", "", "{x}"):
+        assert i18n.tr_text(text) == text
+
+
+def test_recommendation_calibrated_by_a_run_names_the_run_in_chinese():
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.recommend.calibrate import Calibration, annotate
+    from gpuprof.recommend.rank import recommend
+    from gpuprof.recommend.workload import Workload
+
+    i18n.set_language("zh_CN")
+    w = Workload.presets()["llm-100b-train"]
+    cal = Calibration("H100 SXM", "NVIDIA H100 80GB HBM3", w.compute_dtype, 700.0, "c", "r1", 0.0)
+    rec = recommend(
+        w, load_catalog(overlays=False), local_measurements={"H100 SXM": {w.compute_dtype: 700.0}}
+    )
+    rec = annotate(rec, {"H100 SXM": {w.compute_dtype: cal}})
+    rows = [r for r in rec.rows if r.instance.gpu_model == "H100 SXM"]
+    assert rows
+    row = rows[0]
+    assert row.efficiency_source.startswith("measured here (run r1, ")  # data stays English
+    assert any("本机实测（运行 r1，" in reason for reason in row.reasons), row.reasons
+
+
+def test_bilingual_gives_both_languages():
+    text = "no Chinese font is installed, so Chinese text shows as boxes; install one (e.g. `sudo apt install fonts-noto-cjk`) or start with `--lang en`"
+    assert i18n.bilingual(text) == text
+    i18n.set_language("zh_CN")
+    both = i18n.bilingual(text)
+    assert both.endswith(" / " + text) and both.startswith(i18n.lookup(text))
+
+
+def _marked_texts() -> dict[str, str]:
+    """Every literal passed to tr / _t / N_ / self.tr in gpuprof/ and ui/, and where."""
+    found: dict[str, str] = {}
+    files = [*(ROOT / "gpuprof").rglob("*.py"), *(ROOT / "ui").glob("*.py")]
+    for path in files:
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            f = node.func
+            name = (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            )
+            first = node.args[0]
+            if (
+                name in ("tr", "_t", "N_", "bilingual")
+                and isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+                and first.value
+            ):
+                found.setdefault(first.value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_every_marked_text_has_a_chinese_translation():
+    # The same check as tests/test_i18n.py's lupdate run, without needing lupdate installed.
+    catalog = i18n.load_catalog(CATALOG.read_text("utf-8"))
+    marked = _marked_texts()
+    assert len(marked) > 700
+    missing = [f"{where}: {text!r}" for text, where in marked.items() if text not in catalog]
+    assert not missing, f"{len(missing)} marked text(s) have no zh_CN translation:\n" + "\n".join(
+        missing[:30]
+    )
