@@ -5,8 +5,9 @@ Python's :mod:`json` writes ``NaN`` and ``Infinity``, which JSON (RFC 8259) has 
 float that is not finite becomes ``null`` and, inside an object, gains a sibling
 ``"<key>_reason"`` saying what it was (unknown, or without bound) unless the caller already gave
 that field a reason of its own. ``allow_nan=False`` stays on as the last guard. Text that came
-from the system undecoded (lone surrogates) is written as ``\\udcXX`` escapes: still valid JSON,
-and it reads back to the same string.
+from the system undecoded (lone surrogates), C1 controls and bidi overrides are written as
+``\\uXXXX`` escapes (:func:`gpuprof.termtext.json_text`): still valid JSON, and it reads back to
+the same strings.
 
 Every ``--json`` output, the JSON report and the benchmark run file go through :func:`dumps`.
 """
@@ -23,6 +24,7 @@ from typing import Any, TextIO
 
 from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
+from gpuprof.termtext import json_text
 
 __all__ = ["REASON_SUFFIX", "dumps", "loads_strict", "print_json", "strict", "write_json"]
 
@@ -80,7 +82,7 @@ def dumps(
         default=str,
         sort_keys=sort_keys,
     )
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return json_text(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def print_json(

@@ -8,6 +8,7 @@ import sys
 import threading
 from typing import Any
 
+from gpuprof.argtypes import positive_float
 from gpuprof.commands import interval_arg, stop_on_signals
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
@@ -22,18 +23,6 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(tr("port must be an integer, got {t!r}", t=text)) from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(tr("port {t} is out of range 0–65535", t=text))
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(
-            tr("expected a positive number of seconds, got {t!r}", t=text)
-        )
     return value
 
 
@@ -65,7 +54,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--stale-after",
-        type=_seconds,
+        type=positive_float(unit=" s"),
         default=None,
         metavar="S",
         help=tr(

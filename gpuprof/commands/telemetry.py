@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -168,14 +167,11 @@ def _jsonable(obj: object) -> Any:
 
 
 def _dumps(obj: object, *, indent: int | None = None) -> str:
-    from gpuprof.termtext import json_text
+    # The shared strict writer: NaN/inf -> null with a reason; lone surrogates, C1 and bidi
+    # controls as \uXXXX escapes (valid JSON that reads back to the same strings).
+    from gpuprof.jsonout import dumps
 
-    text = json.dumps(
-        _jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False, default=str
-    )
-    # Lone surrogates (system text that was not UTF-8) cannot be printed; as \udcXX escapes
-    # they stay valid JSON that reads back to the same string. So do C1 and bidi controls.
-    return json_text(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+    return dumps(_jsonable(obj), indent=indent)
 
 
 # --------------------------------------------------------------------------- devices

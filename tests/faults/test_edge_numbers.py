@@ -34,6 +34,8 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("record", "--interval"): (["record", "--out", "x.gpuprof"], "1", ("0", "1e9")),
     ("replay", "--speed"): (["replay", "x.gpuprof"], "2", ("0", "-2", "1e12")),
     ("bench list", "--limit"): (["bench", "list"], "5", ("0", "-1", "1.5")),
+    ("catalog list", "--limit"): (["catalog", "list"], "10", ("-1", "1.5")),  # 0: all rows
+    ("catalog list", "--offset"): (["catalog", "list"], "50", ("-1", "1.5")),
     ("recommend", "--params"): ([*_WORKLOAD[:3], "--tokens", "1e9"], "7B", ("-1", "1e30")),
     ("recommend", "--tokens"): (_WORKLOAD[:5], "1e9", ("0", "-1", "1e30")),
     ("recommend", "--samples"): (_WORKLOAD[:5], "1e6", ("0", "1e30")),
