@@ -10,22 +10,28 @@ price_reserved_3y_usd_hr, source, as_of, notes``
 blank (unknown). Prices are USD per hour for the whole instance. A bad row is reported as
 ``file:line: reason`` and skipped; the good rows load. A GPU name the spec table does not know is
 kept (its rates are unknown) and flagged. An overlay row with the same provider, instance and
-region as a packaged row replaces it (negotiated prices, private clouds).
+region as a packaged row replaces it (negotiated prices, private clouds). Rows that repeat an
+earlier one (same provider, instance, region, GPUs and prices: a SkyPilot file has one per zone)
+are merged into it, their zones joined, and said so: a recommendation never ranks one offer
+five times. Numbers are kept exactly as read (a written overlay reads back to the same floats).
 """
 
 from __future__ import annotations
 
-import csv
+import datetime
+import functools
 import io
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
+from gpuprof import csvsafe
+from gpuprof.catalog.csvrows import open_text, read_rows
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
-from gpuprof.errors import InputError
 from gpuprof.fileio import atomic_open
 
 __all__ = [
@@ -62,7 +68,7 @@ COLUMNS = (
 _REQUIRED = ("provider", "instance", "gpu_model", "gpu_count")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 100,000 rows in tens of MB, not hundreds
 class Instance:
     """One rentable machine shape. ``gpu_model`` is the spec-table key when ``gpu_known``."""
 
@@ -92,6 +98,26 @@ class Instance:
     def key(self) -> tuple[str, str, str]:
         return (self.provider.lower(), self.instance.lower(), self.region.lower())
 
+    @property
+    def offer(self) -> tuple[object, ...]:
+        """What makes two rows the same offer (a duplicate): the key, the GPUs and the prices."""
+        return (
+            self.provider.lower(),
+            self.instance.lower(),
+            self.region.lower(),
+            self.gpu_model,
+            self.gpu_count,
+            self.gpu_mem_gib,
+            self.price_ondemand_usd_hr,
+            self.price_spot_usd_hr,
+            self.price_reserved_1y_usd_hr,
+            self.price_reserved_3y_usd_hr,
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """Every field by name (``vars()`` has none: the class has slots)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
 
 @dataclass(frozen=True)
 class CatalogIssue:
@@ -103,7 +129,9 @@ class CatalogIssue:
     severity: str = "error"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}"
+        # line 0: about the whole file (rows merged across files, a renamed overlay)
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.reason}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,28 +175,55 @@ class Catalog:
         return tuple(sorted({r.provider for r in self.instances}))
 
 
+def _loose_num(name: str, text: str) -> float | None:
+    """A cell ``float()`` refused: blank, ``$1.50``, ``1,234.5``; a decimal comma is an error."""
+    clean = text.strip().replace("$", "")
+    if not clean:
+        return None
+    if "," in clean:
+        whole = clean.partition(".")[0]
+        groups = whole.lstrip("+-").split(",")
+        # 1,234.5 is a thousands separator; 1,5 (a decimal comma) would silently be 15
+        if not (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])):
+            raise ValueError(f"{name} is not a number: {text.strip()!r} (write 1.5, not 1,5)")
+        clean = clean.replace(",", "")
+    try:
+        return float(clean)
+    except ValueError:
+        raise ValueError(f"{name} is not a number: {text.strip()!r}") from None
+
+
 def _num(row: Mapping[str, str | None], name: str, *, positive: bool = False) -> float | None:
-    text = (row.get(name) or "").strip().replace("$", "").replace(",", "")
+    """The cell as a float, exactly as written (no rounding); None when blank."""
+    text = row.get(name)
     if not text:
         return None
     try:
-        value = float(text)
+        value: float | None = float(text)
     except ValueError:
-        raise ValueError(f"{name} is not a number: {text!r}") from None
-    if not math.isfinite(value) or value < 0 or (positive and value == 0):
-        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {text}")
+        value = _loose_num(name, text)
+        if value is None:
+            return None
+    assert value is not None
+    if not 0.0 <= value < math.inf or (positive and value == 0):  # NaN fails the comparison
+        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {text.strip()}")
     return value
 
 
 def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[Instance, str | None]:
     """Build an Instance; returns (instance, warning or None). Raises ValueError for a bad row."""
-    for name in _REQUIRED:
-        if not (row.get(name) or "").strip():
+    get = row.get  # called 100,000 times for a big overlay: every lookup counts
+    provider = (get("provider") or "").strip()
+    instance = (get("instance") or "").strip()
+    gpu_name = (get("gpu_model") or "").strip()
+    for name, value in zip(
+        _REQUIRED, (provider, instance, gpu_name, get("gpu_count")), strict=True
+    ):
+        if not value or (name == "gpu_count" and not value.strip()):
             raise ValueError(f"missing {name}")
     count = _num(row, "gpu_count", positive=True)
     assert count is not None
     mem = _num(row, "gpu_mem_gib", positive=True)
-    gpu_name = (row.get("gpu_model") or "").strip()
     key = normalize_gpu_model(gpu_name, mem)
     warning = None
     if key is None:
@@ -177,10 +232,10 @@ def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[In
     if mem is None and key is not None:
         mem = specs[key].memory_gib  # the spec table's figure when the row gives none
     inst = Instance(
-        provider=(row.get("provider") or "").strip(),
-        instance=(row.get("instance") or "").strip(),
-        region=(row.get("region") or "").strip(),
-        zone=(row.get("zone") or "").strip(),
+        provider=provider,
+        instance=instance,
+        region=(get("region") or "").strip(),
+        zone=(get("zone") or "").strip(),
         gpu_model=key or gpu_name,
         gpu_name=gpu_name,
         gpu_known=key is not None,
@@ -188,66 +243,167 @@ def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[In
         gpu_mem_gib=mem,
         vcpus=_num(row, "vcpus"),
         ram_gib=_num(row, "ram_gib"),
-        interconnect=(row.get("interconnect") or "").strip(),
+        interconnect=(get("interconnect") or "").strip(),
         network_gbps=_num(row, "network_gbps"),
         price_ondemand_usd_hr=_num(row, "price_ondemand_usd_hr"),
         price_spot_usd_hr=_num(row, "price_spot_usd_hr"),
         price_reserved_1y_usd_hr=_num(row, "price_reserved_1y_usd_hr"),
         price_reserved_3y_usd_hr=_num(row, "price_reserved_3y_usd_hr"),
-        source=(row.get("source") or "").strip() or f"user:{origin}",
-        as_of=(row.get("as_of") or "").strip(),
-        notes=(row.get("notes") or "").strip(),
+        source=(get("source") or "").strip() or f"user:{origin}",
+        as_of=(get("as_of") or "").strip(),
+        notes=(get("notes") or "").strip(),
         origin=origin,
     )
+    check_plausible(inst)
     return inst, warning
+
+
+#: Beyond these a catalog cell is a typo, not a machine (a GB200 NVL72 rack is 72 GPUs).
+MAX_GPUS_PER_ROW = 1024
+MAX_GPU_MEM_GIB = 4096.0
+MAX_PRICE_USD_HR = 1e5
+
+
+def check_plausible(inst: Instance) -> None:
+    """Raise ValueError for a row no real offer can have: 1e12 GPUs, a price of $1e9 an hour,
+    or prices "as of" a date that has not come yet (``2099-01-01``)."""
+    if inst.gpu_count > MAX_GPUS_PER_ROW:
+        raise ValueError(
+            f"gpu_count {inst.gpu_count:g} is beyond any instance (at most {MAX_GPUS_PER_ROW})"
+        )
+    if inst.gpu_mem_gib is not None and inst.gpu_mem_gib > MAX_GPU_MEM_GIB:
+        raise ValueError(
+            f"gpu_mem_gib {inst.gpu_mem_gib:g} is beyond any GPU (at most {MAX_GPU_MEM_GIB:g})"
+        )
+    for name in (
+        "price_ondemand_usd_hr",
+        "price_spot_usd_hr",
+        "price_reserved_1y_usd_hr",
+        "price_reserved_3y_usd_hr",
+    ):
+        price = getattr(inst, name)
+        if price is not None and price > MAX_PRICE_USD_HR:
+            raise ValueError(f"{name} {price:g} is beyond any offer (at most {MAX_PRICE_USD_HR:g})")
+    # The packaged rows are ours: a machine whose clock is behind must not lose them.
+    text = inst.as_of if inst.origin != "packaged" else ""
+    if text:
+        when = _as_of_date(text)
+        if when is not None and when > _tomorrow():
+            raise ValueError(f"as_of {text} is in the future: check the date")
+
+
+class _Tomorrow:
+    """Tomorrow's date (a day of slack for time zones: no price is as of a later day), looked
+    up once a minute: ``date.today()`` for each of 100,000 rows cost more than the row."""
+
+    def __init__(self) -> None:
+        self._until = -1.0
+        self._date = datetime.date.min
+
+    def __call__(self) -> datetime.date:
+        now = time.monotonic()
+        if now >= self._until:
+            self._until = now + 60.0
+            self._date = datetime.date.today() + datetime.timedelta(days=1)
+        return self._date
+
+
+_tomorrow = _Tomorrow()
+
+
+@functools.lru_cache(maxsize=256)  # a file has a few dates; strptime per row was half the load
+def _as_of_date(text: str) -> datetime.date | None:
+    for fmt in ("%Y-%m-%d", "%Y-%m", "%Y"):
+        try:
+            return datetime.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+class RowMerger:
+    """Rows of one file in order, each offer once: a repeat is merged into the first (zones
+    joined) and counted, and :meth:`issue` says so."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rows: list[Instance] = []
+        self._at: dict[tuple[object, ...], int] = {}
+        self.merged = 0
+        self._first_line = 0
+
+    def add(self, inst: Instance, line: int) -> None:
+        offer = inst.offer
+        idx = self._at.get(offer)
+        if idx is None:
+            self._at[offer] = len(self.rows)
+            self.rows.append(inst)
+            return
+        self.rows[idx] = _merge(self.rows[idx], inst)
+        self.merged += 1
+        self._first_line = self._first_line or line
+
+    def issue(self) -> CatalogIssue | None:
+        if not self.merged:
+            return None
+        return CatalogIssue(
+            self.name,
+            self._first_line,
+            f"merged {self.merged} duplicate rows (same provider, instance, region, GPUs and "
+            "prices as an earlier row; the first on this line)",
+            "warning",
+        )
+
+
+def _merge(kept: Instance, again: Instance) -> Instance:
+    """``kept`` with the zone of ``again`` added: the same offer, sold in one more zone."""
+    zones = [z for z in kept.zone.split(",") if z]
+    if not again.zone or again.zone in zones:
+        return kept
+    return replace(kept, zone=",".join([*zones, again.zone]))
 
 
 def parse_instances_csv(
     text: str, *, name: str, origin: str = "packaged"
 ) -> tuple[list[Instance], list[CatalogIssue]]:
     """Parse a catalog CSV; bad rows become issues (``name:line: reason``), good rows load."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
-    missing = [c for c in _REQUIRED if c not in header]
-    if missing:
-        return [], [CatalogIssue(name, 1, f"missing column(s): {', '.join(missing)}")]
-    reader.fieldnames = header
-    out: list[Instance] = []
+    return _parse_lines(io.StringIO(text), name=name, origin=origin)
+
+
+def _parse_lines(
+    lines: Iterable[str], *, name: str, origin: str
+) -> tuple[list[Instance], list[CatalogIssue]]:
     issues: list[CatalogIssue] = []
-    line = reader.line_num
-    for row in reader:
-        first_line, line = line + 1, reader.line_num
-        if None in row:  # more cells than header columns
-            issues.append(CatalogIssue(name, first_line, "more cells than header columns"))
-            continue
-        if not any((v or "").strip() for v in row.values()):
-            continue
+
+    def on_issue(line: int, reason: str, severity: str) -> None:
+        issues.append(CatalogIssue(name, line, reason, severity))
+
+    merger = RowMerger(name)
+    # Text cells our writer guarded against spreadsheet formulas ('=x) read back as =x.
+    rows = read_rows(lines, name=name, required=_REQUIRED, on_issue=on_issue, unguard=True)
+    for line, row in rows:
         try:
             inst, warning = instance_from_row(row, origin=origin)
         except ValueError as exc:
-            issues.append(CatalogIssue(name, first_line, str(exc)))
+            on_issue(line, str(exc), "error")
             continue
         if warning:
-            issues.append(CatalogIssue(name, first_line, warning, "warning"))
-        out.append(inst)
-    return out, issues
+            on_issue(line, warning, "warning")
+        merger.add(inst, line)
+    merged = merger.issue()
+    return merger.rows, [*issues, merged] if merged else issues
 
 
 def read_instances_file(path: Path) -> tuple[list[Instance], list[CatalogIssue]]:
-    try:
-        text = path.read_text("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read catalog {path}: {exc}") from None
-    try:
-        return parse_instances_csv(text, name=str(path), origin=path.name)
-    except csv.Error as exc:  # a field over the csv module's limit, a NUL byte
-        raise InputError(f"{path}: not a readable CSV ({exc})") from None
+    """One overlay file, read as a stream (a 100,000-row file is never held as text)."""
+    with open_text(path) as fh:
+        return _parse_lines(fh, name=str(path), origin=path.name)
 
 
 def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
     """Write instances in the catalog format (``gpu_model`` as the source named it)."""
     with atomic_open(path, "w", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
+        writer = csvsafe.writer(fh, lineterminator="\n")  # text cells never become formulas
         writer.writerow(COLUMNS)
         for r in rows:
             values = {
@@ -274,8 +430,9 @@ def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
 
 
 def _fmt(value: object) -> str:
+    """Numbers exactly (``repr`` reads back to the same float; ``:g`` kept 6 digits)."""
     if isinstance(value, float):
-        return f"{value:g}" if abs(value) < 1e15 else repr(value)
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     return str(value)
 
 
@@ -299,15 +456,41 @@ def load_catalog(
         extra.extend(sorted(overlay_dir.glob("*.csv")))
     extra.extend(extra_files)
     by_key = {r.key: i for i, r in enumerate(rows)}
+    # Offers of earlier overlays' rows: a row of a later overlay that repeats one is merged.
+    # (A packaged offer has the packaged row's key: that row is replaced, not repeated; a file
+    # has no repeats of its own, RowMerger saw to that. One overlay: no offer is computed.)
+    by_offer: dict[tuple[object, ...], int] = {}
+    pending: list[int] = []  # rows of the previous overlays not yet in by_offer
     for path in extra:
         more, more_issues = read_instances_file(path)
         issues.extend(more_issues)
         files.append(str(path))
+        for i in pending:
+            by_offer.setdefault(rows[i].offer, i)
+        pending.clear()
+        repeats = 0
         for inst in more:
-            idx = by_key.get(inst.key)
+            key = inst.key
+            idx = by_key.get(key)
             if idx is not None and rows[idx].origin == "packaged":
                 rows[idx] = inst
-            else:
-                by_key[inst.key] = len(rows)
-                rows.append(inst)
+                pending.append(idx)
+                continue
+            idx = by_offer.get(inst.offer) if by_offer else None
+            if idx is not None:  # another overlay has this very offer: once in the catalog
+                rows[idx] = _merge(rows[idx], inst)
+                repeats += 1
+                continue
+            by_key[key] = len(rows)
+            pending.append(len(rows))
+            rows.append(inst)
+        if repeats:
+            issues.append(
+                CatalogIssue(
+                    str(path),
+                    0,
+                    f"merged {repeats} rows that repeat rows of other catalog files",
+                    "warning",
+                )
+            )
     return Catalog(load_specs(), tuple(rows), tuple(issues), tuple(files))

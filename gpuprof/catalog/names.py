@@ -12,15 +12,20 @@ Rules, in order (first match wins):
   clouds rent in 8-GPU boxes;
 * products with no row in the spec table (H800, A800, A16, RTX 5090, RTX PRO 6000 Max-Q, ...)
   map to ``None`` rather than to a near relative with other clocks or power.
+
+:func:`file_stem` turns a name from outside (a provider, a file's stem) into a file name.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
+import unicodedata
 
 from gpuprof.catalog.specs import GpuSpec, load_specs
 
-__all__ = ["gpu_for_nvml_name", "is_mig_name", "normalize_gpu_model"]
+__all__ = ["FILE_STEM_MAX", "file_stem", "gpu_for_nvml_name", "is_mig_name", "normalize_gpu_model"]
 
 _NOISE = re.compile(r"\b(NVIDIA|TESLA|GEFORCE|AMD|AWS|GENERATION|INSTINCT)\b")
 _MEM = re.compile(r"(\d+)\s*GB\b")
@@ -134,6 +139,7 @@ def _rule_key(t: str, memory_gib: float | None) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # a catalog names a few dozen GPUs in 100,000 rows
 def normalize_gpu_model(text: str, memory_gib: float | None = None) -> str | None:
     """The spec-table key for a GPU name from NVML, a cloud catalog or SkyPilot; None if unknown.
 
@@ -162,3 +168,35 @@ def gpu_for_nvml_name(name: str, memory_gib: float | None = None) -> GpuSpec | N
     """The spec row for an NVML device name (``nvmlDeviceGetName``, ``nvidia-smi -L``)."""
     key = normalize_gpu_model(name, memory_gib)
     return load_specs()[key] if key is not None else None
+
+
+#: The longest file stem :func:`file_stem` returns (well under the 255 bytes of most file systems).
+FILE_STEM_MAX = 64
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+# Names Windows keeps for devices, whatever the extension (CON.csv is the console).
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(10)),
+    *(f"lpt{i}" for i in range(10)),
+}
+
+
+def file_stem(name: str, *, fallback: str = "catalog") -> str:
+    """``name`` as a safe file stem: ASCII letters, digits, ``.``, ``_`` and ``-``;
+    anything else (``/``, ``..``, spaces, control characters) a ``-``; at most
+    :data:`FILE_STEM_MAX` characters, with a short hash of the whole name when cut, so that two
+    long names stay two files. ``"Lambda Labs/EU"`` → ``"Lambda-Labs-EU"``."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    stem = _UNSAFE.sub("-", text)
+    stem = re.sub(r"\.{2,}", ".", re.sub(r"[-.]*-[-.]*", "-", stem)).strip("-.")
+    if not stem:  # nothing ASCII in it (云, ...): two such names must still be two files
+        stem = f"{fallback}-{digest}" if name.strip() else fallback
+    if stem.split(".")[0].lower() in _RESERVED:
+        stem = f"{fallback}-{stem}"
+    if len(stem) > FILE_STEM_MAX:
+        stem = f"{stem[: FILE_STEM_MAX - 9].rstrip('-.')}-{digest}"
+    return stem

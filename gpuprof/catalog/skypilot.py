@@ -5,23 +5,31 @@ SpotPrice, Region, AvailabilityZone (optional), GpuInfo``. ``GpuInfo`` is a Pyth
 e.g. ``{'Gpus': [{'Name': 'A100', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 40960}}], ...}``;
 the per-GPU memory comes from it. Rows without an accelerator (CPU-only VMs) are skipped
 silently; a row with an accelerator but a bad number is reported as ``file:line: reason``.
+Rows repeated per zone with the same prices are merged (see :class:`RowMerger`).
+
+The overlay's file name is made from the provider (``skypilot-<provider>.csv``) or the imported
+file's stem, through :func:`~gpuprof.catalog.names.file_stem`: a provider ``a/b`` or 300
+characters long never becomes a path or a name the file system refuses; a changed name is said.
 """
 
 from __future__ import annotations
 
 import ast
-import csv
 import io
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
+from gpuprof.catalog.csvrows import open_text, read_rows
 from gpuprof.catalog.instances import (
     CatalogIssue,
     Instance,
+    RowMerger,
     instance_from_row,
-    parse_instances_csv,
+    read_instances_file,
     write_instances_csv,
 )
+from gpuprof.catalog.names import file_stem
 from gpuprof.errors import InputError
 
 __all__ = ["import_catalog_file", "parse_skypilot_csv"]
@@ -36,7 +44,7 @@ def _gpu_mem_gib(gpu_info: str) -> str:
     try:
         info = ast.literal_eval(text)
         mib = info["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
-        return f"{float(mib) / 1024:g}"
+        return repr(float(mib) / 1024)  # exact: 81559 MiB is 79.6474609375 GiB, not 79.6475
     except (ValueError, SyntaxError, KeyError, IndexError, TypeError):
         return ""
 
@@ -49,20 +57,22 @@ def provider_from_path(path: Path) -> str:
 
 
 def parse_skypilot_csv(
-    text: str, *, name: str, provider: str, as_of: str = ""
+    text: str | Iterable[str], *, name: str, provider: str, as_of: str = ""
 ) -> tuple[list[Instance], list[CatalogIssue]]:
-    """SkyPilot rows → Instances (one per InstanceType/Region/AvailabilityZone row)."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
-    missing = [c for c in _NEEDED if c not in header]
-    if missing:
-        return [], [CatalogIssue(name, 1, f"not a SkyPilot vms.csv: missing {', '.join(missing)}")]
-    reader.fieldnames = header
-    rows: list[Instance] = []
+    """SkyPilot rows → Instances (one per InstanceType/Region; zones with the same prices merged).
+
+    ``text`` is the file's text or its lines (a file opened with ``newline=""``)."""
     issues: list[CatalogIssue] = []
-    line = reader.line_num
-    for raw in reader:
-        first_line, line = line + 1, reader.line_num
+
+    def on_issue(line: int, reason: str, severity: str) -> None:
+        issues.append(CatalogIssue(name, line, reason, severity))
+
+    lines = io.StringIO(text) if isinstance(text, str) else text
+    merger = RowMerger(name)
+    missing = "not a SkyPilot vms.csv: missing {cols}"
+    for first_line, raw in read_rows(
+        lines, name=name, required=_NEEDED, on_issue=on_issue, missing=missing
+    ):
         accel = (raw.get("AcceleratorName") or "").strip()
         if not accel:
             continue
@@ -84,12 +94,23 @@ def parse_skypilot_csv(
         try:
             inst, warning = instance_from_row(row, origin=Path(name).name)
         except ValueError as exc:
-            issues.append(CatalogIssue(name, first_line, str(exc)))
+            on_issue(first_line, str(exc), "error")
             continue
         if warning:
-            issues.append(CatalogIssue(name, first_line, warning, "warning"))
-        rows.append(inst)
-    return rows, issues
+            on_issue(first_line, warning, "warning")
+        merger.add(inst, first_line)
+    merged = merger.issue()
+    return merger.rows, [*issues, merged] if merged else issues
+
+
+def _first_line(path: Path) -> str:
+    with open_text(path) as fh:
+        try:
+            return fh.readline()
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        except OSError as exc:
+            raise InputError(f"cannot read catalog {path}: {exc.strerror or exc}") from None
 
 
 def import_catalog_file(
@@ -100,33 +121,40 @@ def import_catalog_file(
     ``fmt`` is "skypilot", "gpuprof" or "auto" (by header). Returns the stored file, the rows
     and the issues. Raises InputError when nothing could be read.
     """
-    try:
-        text = path.read_text("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}: {exc}") from None
     if fmt == "auto":
-        first = text.splitlines()[0] if text else ""
-        fmt = "skypilot" if "InstanceType" in first else "gpuprof"
-    try:
-        if fmt == "skypilot":
-            prov = provider or provider_from_path(path)
+        fmt = "skypilot" if "InstanceType" in _first_line(path) else "gpuprof"
+    if fmt == "skypilot":
+        prov = (provider or provider_from_path(path)).strip()
+        if not prov:
+            raise InputError(f"{path}: the provider name is empty (give --provider)")
+        try:
             stamp = date.fromtimestamp(path.stat().st_mtime).isoformat()
-            rows, issues = parse_skypilot_csv(text, name=str(path), provider=prov, as_of=stamp)
-            stem = f"skypilot-{prov}"
-        elif fmt == "gpuprof":
-            rows, issues = parse_instances_csv(text, name=str(path), origin=path.name)
-            stem = path.stem
-        else:
-            raise InputError(f"unknown catalog format {fmt!r} (use skypilot or gpuprof)")
-    except csv.Error as exc:  # a malformed file: a field over the csv module's limit, a NUL
-        raise InputError(f"{path}: not a readable CSV ({exc})") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        with open_text(path) as fh:
+            rows, issues = parse_skypilot_csv(fh, name=str(path), provider=prov, as_of=stamp)
+        wanted, stem = f"skypilot-{prov}", f"skypilot-{file_stem(prov, fallback='provider')}"
+    elif fmt == "gpuprof":
+        rows, issues = read_instances_file(path)
+        wanted = path.stem
+        stem = file_stem(wanted)
+    else:
+        raise InputError(f"unknown catalog format {fmt!r} (use skypilot or gpuprof)")
     if not rows:
-        reasons = "; ".join(str(i) for i in issues[:3]) or "no GPU rows"
+        errors = [i for i in issues if i.severity == "error"]
+        reasons = "; ".join(str(i) for i in errors[:3]) or "no GPU rows"
         raise InputError(f"nothing imported from {path}: {reasons}")
+    if stem != wanted:
+        shown = wanted if len(wanted) <= 80 else f"{wanted[:77]}..."
+        issues.append(
+            CatalogIssue(
+                str(path), 0, f"stored as {stem}.csv (a file name made from {shown!r})", "warning"
+            )
+        )
     if dest_dir is None:
         from gpuprof.paths import user_catalog_dir
 
         dest_dir = user_catalog_dir()
-    dest = dest_dir / f"{stem}.csv"
+    dest = dest_dir / f"{stem}.csv"  # file_stem: no separator, no "..", never too long
     write_instances_csv(rows, dest)
     return dest, rows, issues

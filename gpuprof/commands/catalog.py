@@ -7,11 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gpuprof.argtypes import int_range
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.termtext import plain
 
-__all__ = ["register"]
+__all__ = ["PAGE_ROWS", "register"]
+
+#: Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.
+PAGE_ROWS = 50
 
 
 def register(subparsers: Any) -> None:
@@ -22,6 +26,22 @@ def register(subparsers: Any) -> None:
     ls.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
     ls.add_argument("--json", action="store_true", help=tr("print JSON"))
     ls.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    ls.add_argument(
+        "--limit",
+        metavar="N",
+        type=int_range(0),
+        default=None,
+        help=tr(
+            "show at most N rows (default {n} in the table, all with --json; 0: all)", n=PAGE_ROWS
+        ),
+    )
+    ls.add_argument(
+        "--offset",
+        metavar="N",
+        type=int_range(0),
+        default=0,
+        help=tr("skip the first N rows (the next page: --offset {n})", n=PAGE_ROWS),
+    )
     ls.set_defaults(func=_list)
     imp = sub.add_parser("import", help=tr("validate a catalog file and store it as an overlay"))
     imp.add_argument("file", metavar="FILE")
@@ -54,17 +74,28 @@ def _list(args: argparse.Namespace) -> int:
     for issue in cat.issues:
         if issue.severity == "error" or issue.file != "cloud_instances.csv":
             print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+    total = len(cat.instances)
+    limit = args.limit if args.limit is not None else (0 if args.json else PAGE_ROWS)
+    end = total if limit == 0 else min(total, args.offset + limit)
+    page = cat.instances[args.offset : end]
     if args.json:
-        from gpuprof.jsonout import print_json
-
-        print_json([i.as_dict() for i in cat.instances])
+        _print_json_rows(page)
         return 0
     from rich.table import Table
 
     from gpuprof.termtext import console
 
+    if len(page) == total:
+        title = tr("{n} instances", n=total)
+    else:
+        title = tr(
+            "instances {a}–{b} of {n}",
+            a=args.offset + 1 if page else args.offset,
+            b=args.offset + len(page),
+            n=total,
+        )
     # Cells are plain text (markup off): a catalog row is shown as it is, never as markup.
-    table = Table(title=tr("{n} instances", n=len(cat.instances)))
+    table = Table(title=title)
     for col in (
         N_("provider"),
         N_("instance"),
@@ -81,7 +112,7 @@ def _list(args: argparse.Namespace) -> int:
         N_("source"),
     ):
         table.add_column(tr(col), overflow="fold")
-    for i in cat.instances:
+    for i in page:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
         table.add_row(
             i.provider,
@@ -99,7 +130,29 @@ def _list(args: argparse.Namespace) -> int:
             i.source,
         )
     console().print(table)
+    if end < total:
+        print(
+            tr(
+                "gpuprof: {m} more rows: --offset {o} for the next page, --limit 0 for all",
+                m=total - end,
+                o=end,
+            ),
+            file=sys.stderr,
+        )
     return 0
+
+
+def _print_json_rows(rows: Any) -> None:
+    """A JSON array, one instance a line, written as it goes: 100,000 rows are never one
+    string in memory."""
+    from gpuprof.jsonout import dumps
+
+    out = sys.stdout
+    out.write("[")
+    for n, inst in enumerate(rows):
+        out.write(("\n" if n == 0 else ",\n") + dumps(inst.as_dict(), indent=None))
+    out.write("\n]\n" if rows else "]\n")
+    out.flush()
 
 
 def _import(args: argparse.Namespace) -> int:
