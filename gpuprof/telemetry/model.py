@@ -18,6 +18,7 @@ __all__ = [
     "GpuSample",
     "HostSample",
     "MigDeviceInfo",
+    "MigProfSample",
     "NvLinkSample",
     "ProcessSample",
     "Snapshot",
@@ -202,6 +203,20 @@ class EccCounts:
 
 
 @dataclass(frozen=True, slots=True)
+class MigProfSample:
+    """Profiling (GPM) activity of one MIG GPU instance, as :class:`GpuSample`'s ``prof_*``."""
+
+    gpu_instance_id: int
+    prof_sm_active_pct: float | None = None
+    prof_sm_occupancy_pct: float | None = None
+    prof_tensor_active_pct: float | None = None
+    prof_dram_active_pct: float | None = None
+    prof_fp64_active_pct: float | None = None
+    prof_fp32_active_pct: float | None = None
+    prof_fp16_active_pct: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GpuSample:
     """One GPU at one instant. ``lost`` is True once the device fell off the bus."""
 
@@ -243,6 +258,28 @@ class GpuSample:
     nvlink_rx_bytes_s: float | None = None
     nvlink_tx_bytes_s: float | None = None
     ecc: EccCounts | None = None
+    # Profiling activity from NVML GPM (Hopper and newer; DCGM's DCGM_FI_PROF_* fields), each
+    # over the interval since the previous poll. ``util_gpu_pct`` only says that some kernel
+    # ran; these say how busy the SMs, tensor cores and DRAM were. All None, with the reason
+    # in ``prof_unavailable`` ("not supported on this GPU", "first sample", ...), where absent.
+    prof_sm_active_pct: float | None = None
+    prof_sm_occupancy_pct: float | None = None
+    prof_tensor_active_pct: float | None = None  # any tensor pipe
+    prof_tensor_hmma_pct: float | None = None  # FP16/BF16/TF32 (and FP8) tensor pipe
+    prof_tensor_imma_pct: float | None = None  # integer tensor pipe
+    prof_tensor_dfma_pct: float | None = None  # FP64 tensor pipe
+    prof_dram_active_pct: float | None = None  # DRAM bandwidth utilization
+    prof_fp64_active_pct: float | None = None
+    prof_fp32_active_pct: float | None = None
+    prof_fp16_active_pct: float | None = None
+    prof_pcie_rx_bytes_s: float | None = None
+    prof_pcie_tx_bytes_s: float | None = None
+    prof_nvlink_rx_bytes_s: float | None = None
+    prof_nvlink_tx_bytes_s: float | None = None
+    prof_nvdec_pct: float | None = None  # mean over the NVDEC engines
+    prof_nvjpg_pct: float | None = None  # mean over the NVJPG engines
+    prof_unavailable: str | None = None
+    mig_prof: tuple[MigProfSample, ...] = ()
 
     @property
     def mem_used_pct(self) -> float | None:
@@ -272,6 +309,15 @@ class ProcessSample:
     name: str | None = None
     user: str | None = None
     cmdline: str | None = None
+    # The host side of the process (psutil): CPU % of one core, resident memory, start time
+    # (Unix seconds; run time is the snapshot's time minus this).
+    host_cpu_pct: float | None = None
+    host_rss_bytes: int | None = None
+    start_time_s: float | None = None
+    # Where it runs: a container id from /proc/PID/cgroup, and the Kubernetes pod when known.
+    container_id: str | None = None
+    pod_name: str | None = None
+    pod_namespace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
