@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gpuprof.errors import GpuprofError, InputError
+from gpuprof.errors import GpuprofError, InputError, OutputError
 from gpuprof.i18n import tr
 
 __all__ = [
@@ -158,11 +158,15 @@ def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
 
 
 def save_png(widget: Any, out: Path) -> Path:
-    """Render ``widget`` to the PNG ``out`` (its folder made if missing)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not widget.grab().save(str(out), "PNG"):
-        raise OSError(f"could not write {out}")
-    return out
+    """Render ``widget`` to the PNG ``out`` (its folder made if missing); ``OutputError``
+    naming the file when it cannot be written."""
+    from .png import write_png
+
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(tr("cannot write {p}: {e}", p=out, e=exc.strerror or exc)) from None
+    return write_png(widget.grab(), out)
 
 
 #: Seconds of simulated history a ``--demo`` window starts with, so the plots show a story,
@@ -264,9 +268,13 @@ def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: floa
                 ),
                 file=sys.stderr,
             )
-        result["code"] = 0 if image.save(str(out), "PNG") else 1
-        if result["code"]:
-            print(tr("gpuprof: error: could not write {p}", p=out), file=sys.stderr)
+        from .png import write_png
+
+        try:
+            write_png(image, out)
+            result["code"] = 0
+        except GpuprofError as exc:
+            print(f"gpuprof: error: {exc}", file=sys.stderr)
         window.close()
         if app is not None:
             app.quit()

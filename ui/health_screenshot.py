@@ -7,6 +7,7 @@ imports the main window, which imports the tab).
 from __future__ import annotations
 
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
+from .png import write_png
 
 __all__ = ["render_screenshot"]
 
@@ -40,8 +41,7 @@ def render_screenshot(
     tab.select_finding(select_row)
     for _ in range(5):
         app.processEvents()
-    if not tab.grab().save(out):
-        raise OSError(f"could not write {out}")
+    write_png(tab.grab(), out)
     tab.close()
     return out
 

@@ -44,6 +44,7 @@ from .menus import (
     make_menus_and_toolbar,
     save_screenshot,
     show_about,
+    sync_interval_controls,
 )
 from .overview import OverviewTab
 from .prefill import prefill_async
@@ -229,6 +230,8 @@ class MainWindow(QMainWindow):
         self.telemetry.sync_controls()
         self.set_source(source, autostart=autostart, history=history)
         self.redraw_timer.start()
+        for line in self.settings.problems[-1:]:  # a bad saved value was dropped (and logged)
+            self.statusBar().showMessage(line, 15000)
 
     # -- tabs ---------------------------------------------------------------------------------
     def add_tab(self, widget: QWidget, name: str, title: str, tooltip: str = "") -> int:
@@ -254,6 +257,8 @@ class MainWindow(QMainWindow):
             names, measured = self._recommend_local
             recommend.set_local(names, measurements=measured)
         self._recommend = recommend
+        for line in recommend.settings_problems[-1:]:
+            self.statusBar().showMessage(line, 15000)
         return recommend
 
     @property
@@ -510,8 +515,7 @@ class MainWindow(QMainWindow):
             self.session.set_interval(seconds)
         self.interval_s = float(seconds)
         self.settings.interval_s = self.interval_s
-        for action in self.interval_actions.actions():
-            action.setChecked(abs(float(action.data()) - self.interval_s) < 1e-9)
+        sync_interval_controls(self)  # the menu's and the toolbar's choice agree
         self._update_status_bar()
 
     def apply_theme(self, name: str) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
 
+from .png import write_png
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .telemetry_tab import time_window_label
 
@@ -33,6 +34,8 @@ __all__ = [
     "save_screenshot",
     "set_language",
     "show_about",
+    "show_error",
+    "sync_interval_controls",
 ]
 
 
@@ -224,11 +227,7 @@ def make_menus_and_toolbar(window: MainWindow) -> None:
     window.interval_combo = QComboBox(tools)
     for seconds in INTERVALS_S:
         window.interval_combo.addItem(_t("%1 s").replace("%1", f"{seconds:g}"), seconds)
-    if window.interval_combo.findData(window.interval_s) < 0:
-        window.interval_combo.addItem(
-            _t("%1 s").replace("%1", f"{window.interval_s:g}"), window.interval_s
-        )
-    window.interval_combo.setCurrentIndex(window.interval_combo.findData(window.interval_s))
+    sync_interval_controls(window)
     window.interval_combo.setToolTip(_t("Sampling interval"))
     interval_label.setToolTip(window.interval_combo.toolTip())
     window.interval_combo.currentIndexChanged.connect(
@@ -240,6 +239,24 @@ def make_menus_and_toolbar(window: MainWindow) -> None:
     tools.addAction(window.toggle_theme_action)
     window.addToolBar(tools)
     window.toolbar = tools
+
+
+def sync_interval_controls(window: MainWindow) -> None:
+    """Show ``window.interval_s`` in View → Sampling interval and in the toolbar's combo
+    (without the combo's signal: whichever control made the choice, both show it)."""
+    for a in window.interval_actions.actions():
+        a.setChecked(abs(float(a.data()) - window.interval_s) < 1e-9)
+    combo = getattr(window, "interval_combo", None)
+    if combo is None:
+        return
+    index = combo.findData(window.interval_s)
+    if index < 0:  # an interval from --interval that is not one of the choices
+        combo.addItem(_t("%1 s").replace("%1", f"{window.interval_s:g}"), window.interval_s)
+        index = combo.count() - 1
+    if index != combo.currentIndex():
+        combo.blockSignals(True)
+        combo.setCurrentIndex(index)
+        combo.blockSignals(False)
 
 
 def about_text(window: MainWindow) -> str:
@@ -285,10 +302,27 @@ def save_screenshot(window: MainWindow, path: str | Path | None, what: str) -> P
             return None
         path = chosen
     out = Path(path)
-    if not window.grab_image(what).save(str(out), "PNG"):
-        raise GpuprofError(_t("could not write %1").replace("%1", str(out)))
+    try:
+        write_png(window.grab_image(what), out)
+    except GpuprofError as exc:
+        # A slot must not raise (the user would see nothing): say it, naming the file.
+        show_error(window, _t("Save screenshot"), str(exc))
+        return None
     window.statusBar().showMessage(_t("Saved %1").replace("%1", str(out)), 5000)
     return out
+
+
+def show_error(window: MainWindow, title: str, message: str) -> QMessageBox:
+    """A warning box (not modal-blocking: ``open()``, so no timer or test waits on it) and the
+    same line in the status bar."""
+    window.statusBar().showMessage(message, 10000)
+    box = QMessageBox(window)
+    box.setWindowTitle(title)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(message)
+    box.open()
+    return box
 
 
 def set_language(window: MainWindow, code: str) -> None:

@@ -4,7 +4,6 @@ goals and limits, and their validation (counts like ``7B`` and durations like ``
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["CUSTOM", "WorkloadForm", "setting_bool", "setting_num"]
+from .settings import SettingsReader
+
+__all__ = ["CUSTOM", "WorkloadForm"]
 
 #: The preset key of a workload typed in by hand.
 CUSTOM = "custom"
@@ -51,20 +52,6 @@ def _fmt_count(value: float | None) -> str:
 
 def _fmt_deadline(hours: float | None) -> str:
     return "" if hours is None else f"{hours:g}h"
-
-
-def setting_bool(value: Any) -> bool:
-    """A QSettings value as a bool (INI files give back strings)."""
-    return value is True or str(value).lower() in ("true", "1")
-
-
-def setting_num(value: Any, default: float) -> float:
-    """A QSettings value as a finite number, else ``default``."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return default
-    return v if math.isfinite(v) else default
 
 
 class WorkloadForm(QScrollArea):
@@ -390,9 +377,12 @@ class WorkloadForm(QScrollArea):
         s.setValue("node_limit", self.node_limit.value())
         s.setValue("spot", self.spot.isChecked())
 
-    def restore(self, get: Callable[[str, Any], Any]) -> None:
-        """Fill the form from saved values, ``get(key, default)``; call with :attr:`filling` set."""
-        key = str(get("preset", CUSTOM))
+    def restore(self, read: SettingsReader) -> None:
+        """Fill the form from saved values (``read``: the tab's group); call with
+        :attr:`filling` set. Each value is checked against its field (a choice the combo has,
+        a number in the spin box's range, a count the field parses); a bad one keeps the
+        field's default and is dropped with a warning."""
+        key = read.choice("preset", CUSTOM, _combo_keys(self.preset))
         index = self.preset.findData(key)
         self.preset.blockSignals(True)
         self.preset.setCurrentIndex(max(0, index))
@@ -407,12 +397,26 @@ class WorkloadForm(QScrollArea):
             (self.precision, "precision"),
             (self.objective, "objective"),
         ):
-            combo.setCurrentIndex(max(0, combo.findData(str(get(name, "")))))
-        for name, (edit, _) in self.line_fields.items():
-            edit.setText(str(get(name, "")))
-        self.epochs.setValue(setting_num(get("epochs", 1.0), 1.0))
-        self.seq_len.setValue(int(setting_num(get("seq_len", 4096), 4096)))
-        self.batch.setValue(int(setting_num(get("batch", 0), 0)))
-        self.working_set.setValue(setting_num(get("working_set_gib", 0.0), 0.0))
-        self.node_limit.setValue(int(setting_num(get("node_limit", 16), 16)))
-        self.spot.setChecked(setting_bool(get("spot", False)))
+            keys = _combo_keys(combo)
+            combo.setCurrentIndex(max(0, combo.findData(read.choice(name, keys[0], keys))))
+        for name, (edit, parse) in self.line_fields.items():
+            text = read.text(name, "", max_len=64)
+            try:
+                parse(text)
+            except ValueError as exc:
+                read.drop(name, text, str(exc), "")
+                text = ""
+            edit.setText(text)
+        for spin, name in ((self.epochs, "epochs"), (self.working_set, "working_set_gib")):
+            spin.setValue(read.number(name, spin.value(), spin.minimum(), spin.maximum()))
+        for ispin, name in (
+            (self.seq_len, "seq_len"),
+            (self.batch, "batch"),
+            (self.node_limit, "node_limit"),
+        ):
+            ispin.setValue(read.integer(name, ispin.value(), ispin.minimum(), ispin.maximum()))
+        self.spot.setChecked(read.flag("spot", False))
+
+
+def _combo_keys(combo: QComboBox) -> tuple[str, ...]:
+    return tuple(str(combo.itemData(i)) for i in range(combo.count()))

@@ -261,6 +261,16 @@ class RecommendModel(QAbstractTableModel):
         self._local = local
         self.endResetModel()
 
+    def set_muted(self, colour: QColor) -> None:
+        """The theme's muted text colour. Only colours change, so this is ``dataChanged`` over
+        every cell: a bare ``layoutChanged`` (without ``layoutAboutToBeChanged``) leaves the
+        proxy's persistent indexes dangling, and a selected row then crashes the app."""
+        self.muted = QColor(colour)
+        rows = self.rowCount()
+        if rows:
+            roles = [Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole]
+            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(COLUMNS) - 1), roles)
+
     # Sorting happens here, once, in Python, rather than in the proxy: QSortFilterProxyModel
     # would call data() from C++ for every comparison, which costs more than the ranking itself.
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

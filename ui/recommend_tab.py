@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from gpuprof.catalog.instances import Catalog
 from gpuprof.errors import GpuprofError
@@ -23,9 +22,10 @@ from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from . import recommend_details
-from .recommend_form import WorkloadForm, setting_bool
+from .recommend_form import WorkloadForm
 from .recommend_model import ROW_ROLE, column
 from .recommend_results import ResultsPanel
+from .settings import SettingsReader
 from .theme import Theme
 
 __all__ = ["RecommendTab", "DEBOUNCE_MS", "ROW_LIMIT"]
@@ -78,6 +78,8 @@ class RecommendTab(QWidget):
         self._sized = False
         self.recommendation: Recommendation | None = None
         self.error: str | None = None
+        #: Values of the saved form that were bad, dropped with a warning (one line each).
+        self.settings_problems: list[str] = []
         self.run_count = 0
 
         self._timer = QTimer(self)
@@ -474,18 +476,18 @@ class RecommendTab(QWidget):
             self.select_preset("llm-100b-train")
             return
 
-        def get(key: str, default: Any) -> Any:
-            return s.value(f"{_GROUP}/{key}", default)
-
+        read = SettingsReader(s, _GROUP)  # a bad value: its default, and a warning
         self.form.filling = True
         try:
-            self.form.restore(get)
-            self.spot_filter.setChecked(setting_bool(get("spot_only", False)))
-            self.fits_only.setChecked(setting_bool(get("fits_only", True)))
-            self.compare.setChecked(setting_bool(get("compare", False)))
-            provider, region = str(get("provider", "")), str(get("region", ""))
+            self.form.restore(read)
+            self.spot_filter.setChecked(read.flag("spot_only", False))
+            self.fits_only.setChecked(read.flag("fits_only", True))
+            self.compare.setChecked(read.flag("compare", False))
+            provider = read.text("provider", "", max_len=64)
+            region = read.text("region", "", max_len=64)
         finally:
             self.form.filling = False
+        self.settings_problems = read.problems
         if provider or region:
             self.catalog()
             self.provider_filter.blockSignals(True)
@@ -505,5 +507,4 @@ class RecommendTab(QWidget):
 
     def apply_theme(self, theme: Theme) -> None:
         self.scatter.apply_theme(theme)
-        self.model.muted = QColor(theme.muted)
-        self.model.layoutChanged.emit()
+        self.model.set_muted(QColor(theme.muted))

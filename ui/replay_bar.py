@@ -7,6 +7,7 @@ the window's redraw timer. Hidden unless the source is a replay.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from gpuprof.telemetry.session import TelemetrySession
@@ -120,7 +121,9 @@ class ReplayBar(QWidget):
         self.speed_changed.emit(float(speed))
 
     def seek(self, t_s: float) -> None:
-        """Jump to ``t_s`` seconds into the recording; the plots restart from there."""
+        """Jump to ``t_s`` seconds into the recording; the plots restart from there.
+
+        ``ValueError`` (from the session, before anything changes) for NaN or infinity."""
         session = self._session()
         if session is None or session.replay_state() is None:
             return
@@ -147,6 +150,8 @@ class ReplayBar(QWidget):
         state = session.replay_state() if session is not None else None
         if state is None or self.slider.isSliderDown():
             return
+        if not (math.isfinite(state.position_s) and math.isfinite(state.duration_s)):
+            return  # nothing sensible to show; never an exception on every tick of the timer
         if state.finished and state.playing:
             self.set_playing(False)  # stop at the end instead of repeating the last sample
             return

@@ -15,7 +15,7 @@ from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import Report
 from PySide6.QtCore import QCoreApplication, QStandardPaths
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 __all__ = [
     "ReportDialog",
+    "paper_palette",
     "add_report_action",
     "report_from_window",
     "save_report",
@@ -72,6 +73,26 @@ def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report
     )
 
 
+#: Paper and ink of the report preview (the report's HTML text colour, on white).
+PAPER = "#ffffff"
+INK = "#1b1f24"
+
+
+def paper_palette(palette: QPalette) -> QPalette:
+    """``palette`` with white paper and dark ink in every colour group."""
+    out = QPalette(palette)
+    for group in (
+        QPalette.ColorGroup.Active,
+        QPalette.ColorGroup.Inactive,
+        QPalette.ColorGroup.Disabled,
+    ):
+        for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Window):
+            out.setColor(group, role, QColor(PAPER))
+        for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText):
+            out.setColor(group, role, QColor(INK))
+    return out
+
+
 class ReportDialog(QDialog):
     """Preview + format, paper and command-line choices + Save. ``make_report(include_cmdlines)``
     builds the report; it runs again when the command-line choice changes."""
@@ -86,6 +107,9 @@ class ReportDialog(QDialog):
         self.preview = QTextBrowser(self)
         self.preview.setOpenLinks(False)
         self.preview.setToolTip(_t("How the report will look (the PDF layout)"))
+        # The preview is paper: the report's own dark text on white, whatever the app's theme
+        # (the dark theme's base colour would put that text on a dark background).
+        self.preview.setPalette(paper_palette(self.preview.palette()))
         self.format_box = QComboBox(self)
         for key, label, _ in _FORMATS:
             self.format_box.addItem(_t(label), key)
@@ -124,6 +148,7 @@ class ReportDialog(QDialog):
         self._doc: Any = None
         self._sync()
         self._refresh_preview()
+        self.finished.connect(self._release_preview)
 
     @property
     def fmt(self) -> str:
@@ -145,8 +170,23 @@ class ReportDialog(QDialog):
     def _refresh_preview(self) -> None:
         from .report_pdf import build_document
 
-        self._doc = build_document(self.report, self.paper)
-        self.preview.setDocument(self._doc)
+        doc = build_document(self.report, self.paper)
+        # Owned by the preview (Qt frees it, charts included, with the dialog): a document
+        # only Python holds outlives the dialog, as PySide keeps a reference for setDocument.
+        doc.setParent(self.preview)
+        old, self._doc = self._doc, doc
+        self.preview.setDocument(doc)
+        if old is not None:
+            old.deleteLater()
+
+    def _release_preview(self) -> None:
+        """Closed: the rendered preview (tens of MB of chart images) goes at once; a dialog is
+        never shown again once closed (File → Export report… makes a new one)."""
+        if self._doc is not None:
+            blank = QTextDocument(self.preview)
+            self.preview.setDocument(blank)
+            self._doc.deleteLater()
+            self._doc = None
 
     def save_to(self, path: str | Path) -> Path:
         """Write the report in the chosen format and paper (no file dialog)."""
@@ -188,6 +228,16 @@ def add_report_action(main_window: Any) -> QAction:
     action.setStatusTip(action.toolTip())
 
     def open_dialog() -> None:
+        # One dialog at a time: the last one (its report and rendered preview) goes, rather
+        # than every dialog ever opened staying alive as a child of the window.
+        old = getattr(main_window, "report_dialog", None)
+        if old is not None:
+            old.close()
+            # Not deleteLater(): PySide would keep the Python side (and its document with the
+            # rendered charts, ~40 MB) as the window's child. Without a parent it is freed with
+            # its last reference, here.
+            old.setParent(None)
+            main_window.report_dialog = None
         dialog = ReportDialog(
             lambda include: report_from_window(main_window, include_cmdlines=include),
             main_window,

@@ -12,7 +12,9 @@ registers it lazily, so this module is imported only for ``.pdf``.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +35,24 @@ from PySide6.QtGui import (
     QPageSize,
     QPainter,
     QPdfWriter,
+    QTextCursor,
     QTextDocument,
+    QTextFormat,
+    QTextFrame,
+    QTextOption,
+    QTextTable,
 )
 from PySide6.QtSvg import QSvgRenderer
 
-__all__ = ["PAPER_SIZES", "build_document", "ensure_gui_app", "render_chart_image", "write_pdf"]
+__all__ = [
+    "PAPER_SIZES",
+    "build_document",
+    "ensure_gui_app",
+    "keep_rows_together",
+    "render_chart_image",
+    "soften_long_words",
+    "write_pdf",
+]
 
 #: Paper names the CLI and the dialog accept.
 PAPER_SIZES: dict[str, QPageSize.PageSizeId] = {
@@ -86,9 +101,56 @@ def build_document(report: Report, paper: str = "a4") -> QTextDocument:
             QUrl(f"chart:{key}"),
             render_chart_image(chart),
         )
+    # Lines break between words only: Qt's default (anywhere, when a word does not fit) lets
+    # the table layout squeeze a column below its longest word and cut "Memory", a GPU name
+    # or "1,980 MHz" in two. Words too long for any column get break points instead.
+    option = doc.defaultTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
     doc.setHtml(render_html(report, flavor="qt", paper=paper))
+    soften_long_words(doc)
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, report.title)
     return doc
+
+
+#: A word longer than this (characters) gets a zero-width break point every as many characters.
+LONG_WORD = 24
+_LONG_WORD_RE = re.compile(rf"[^\s\u200b]{{{LONG_WORD + 1},}}")
+
+
+#: The space between a number and what follows it ("1,980 MHz", "80.0 GiB", "12 %").
+_UNIT_SPACE_RE = re.compile(r"(?<=\d) (?=[^\W\d_]|[%°$µ])")
+#: The dash of a range ("345 MHz–1,980 MHz"): a line may break after it.
+_RANGE_DASH_RE = re.compile(r"(?<=\S)–(?=\d)")
+
+
+def soften_long_words(doc: QTextDocument) -> int:
+    """Fit the text to the page's columns without cutting a token: a number and its unit are
+    bound by a no-break space, a range may break after its dash, and a word longer than :data:`LONG_WORD` characters (a command
+    line's argument, a path) gets a zero-width break point every as many characters, so it
+    wraps in its cell instead of widening the table off the page. Returns the edits made."""
+    edits = 0
+    block = doc.begin()
+    while block.isValid():
+        text = block.text()
+        cuts = [
+            (m.start() + k, False)
+            for m in _LONG_WORD_RE.finditer(text)
+            for k in range(LONG_WORD, len(m.group()), LONG_WORD)
+        ]
+        cuts += [(m.start(), True) for m in _UNIT_SPACE_RE.finditer(text)]
+        cuts += [(m.end(), False) for m in _RANGE_DASH_RE.finditer(text)]
+        cursor = QTextCursor(block)
+        for offset, is_unit in sorted(cuts, reverse=True):
+            cursor.setPosition(block.position() + offset)
+            if is_unit:  # replace the space, keeping its character format
+                cursor.setPosition(block.position() + offset + 1, QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText("\u00a0")
+            else:
+                cursor.insertText("\u200b")
+        edits += len(cuts)
+        block = block.next()
+    return edits
 
 
 def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
@@ -120,6 +182,7 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     # sizes (chart images) are in; print_() then scales it onto the page.
     rect_mm = writer.pageLayout().paintRect(QPageLayout.Unit.Millimeter)
     doc.setPageSize(QSizeF(rect_mm.width() / 25.4 * 96.0, rect_mm.height() / 25.4 * 96.0))
+    keep_rows_together(doc)
     doc.print_(writer)
     del writer  # finishes the document
     data = bytes(buffer.data().data())
@@ -127,6 +190,96 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     if not data.startswith(b"%PDF"):
         raise OutputError(tr("could not write PDF {p}", p=out))
     return write_atomic(out, data)
+
+
+def _tables(doc: QTextDocument) -> list[QTextTable]:
+    out: list[QTextTable] = []
+
+    def walk(frame: QTextFrame) -> None:
+        for child in frame.childFrames():
+            if isinstance(child, QTextTable):
+                out.append(child)
+            walk(child)
+
+    walk(doc.rootFrame())
+    return out
+
+
+def _row_extent(doc: QTextDocument, table: QTextTable, row: int) -> tuple[float, float]:
+    """Top and bottom (document pixels) of the text in ``row``."""
+    layout = doc.documentLayout()
+    top, bottom = math.inf, -math.inf
+    for c in range(table.columns()):
+        cell = table.cellAt(row, c)
+        block = cell.firstCursorPosition().block()
+        last = cell.lastCursorPosition().block()
+        while block.isValid():
+            rect = layout.blockBoundingRect(block)
+            top, bottom = min(top, rect.top()), max(bottom, rect.bottom())
+            if block == last:
+                break
+            block = block.next()
+    return top, bottom
+
+
+def _first_split_row(doc: QTextDocument) -> tuple[QTextTable, int] | None:
+    """The first table row whose text runs over a page break (rows taller than half a page
+    are left to break: moving them would not help)."""
+    page = doc.pageSize().height()
+    for table in _tables(doc):
+        for row in range(table.rows()):
+            top, bottom = _row_extent(doc, table, row)
+            # 2 px of slack: a row at the very top of a page is not "cut" by rounding.
+            first, last = math.floor((top + 2) / page), math.floor((bottom - 2) / page)
+            if bottom - top < page / 2 and first != last:
+                return table, row
+    return None
+
+
+def keep_rows_together(doc: QTextDocument, max_moves: int = 500) -> int:
+    """Move each table row that a page break would cut to the next page; returns the moves.
+
+    Qt's layout keeps a row whole only when none of its cells' first line fits on the page
+    (CSS ``page-break-inside`` is not read): a row of two-line cells (a mean above its range) or
+    a wrapped name is cut between its lines. So, on the laid-out document (its page size set),
+    the table is split before such a row: the rest, below a copy of its header rows, becomes a
+    table that starts a new page. A cut first row moves its whole table to the next page.
+    """
+    moves = 0
+    while moves < max_moves:
+        hit = _first_split_row(doc)
+        if hit is None:
+            break
+        table, row = hit
+        fmt = table.format()
+        header = fmt.headerRowCount()
+        moves += 1
+        if row <= header:
+            fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+            table.setFormat(fmt)
+            continue
+        cursor = QTextCursor(doc)
+        cursor.setPosition(table.cellAt(0, 0).firstCursorPosition().position())
+        cursor.setPosition(
+            table.cellAt(table.rows() - 1, table.columns() - 1).lastCursorPosition().position(),
+            QTextCursor.MoveMode.KeepAnchor,
+        )
+        whole = cursor.selection()
+        rows = table.rows()
+        table.removeRows(row, rows - row)
+        after = QTextCursor(doc)
+        after.setPosition(table.lastPosition() + 1)
+        after.insertBlock()
+        start = after.position()
+        after.insertFragment(whole)
+        rest = min(
+            (t for t in _tables(doc) if t.firstPosition() >= start), key=QTextTable.firstPosition
+        )
+        if row > header:
+            rest.removeRows(header, row - header)
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+        rest.setFormat(fmt)
+    return moves
 
 
 def pdf_renderer() -> Renderer:

@@ -6,14 +6,18 @@ tests never touch the user's real configuration.
 
 from __future__ import annotations
 
+import logging
+import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
 from PySide6.QtCore import QByteArray, QSettings
 
 __all__ = [
+    "SettingsReader",
     "UiSettings",
     "TIME_WINDOWS_S",
     "INTERVALS_S",
@@ -35,29 +39,164 @@ _MIN_INTERVAL_S = 0.1
 _MAX_INTERVAL_S = 60.0
 
 
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+
 def settings_path() -> Path:
     return config_dir() / "gpuprof-ui.ini"
 
 
-def _to_float(value: object, default: float) -> float:
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+class SettingsReader:
+    """Typed, range-checked reads of a QSettings file: every value the app reads back goes
+    through one of these getters.
+
+    A missing key gives the default quietly. A value that is there but unusable (not a number,
+    NaN, out of range, not one of the choices) gives the default too, and is dropped from the
+    file with one warning naming the file and the key (kept in :attr:`problems`), so a hand-edited
+    or damaged file can neither stop the app nor keep a tab empty, and does not warn again at
+    the next start. ``group`` prefixes every key (``"recommend"``).
+    """
+
+    def __init__(self, settings: QSettings, group: str = "") -> None:
+        self._s = settings
+        self._prefix = f"{group}/" if group else ""
+        #: One line per value dropped: ``"FILE: key=value is not valid (...); using default"``.
+        self.problems: list[str] = []
+
+    @property
+    def qsettings(self) -> QSettings:
+        return self._s
+
+    def raw(self, key: str) -> object:
+        """The stored value as QSettings gives it (``None`` when missing)."""
+        return self._s.value(self._prefix + key, None)
+
+    def drop(self, key: str, raw: object, why: str, default: object) -> None:
+        """Forget ``key``'s bad value ``raw`` (``why``: what was expected), with a warning."""
+        full = self._prefix + key
+        line = f"{self._s.fileName()}: {full}={raw!r} is not valid ({why}); using {default!r}"
+        log.warning("%s", line)
+        self.problems.append(line)
+        self._s.remove(full)
+
+    def number(self, key: str, default: float, lo: float, hi: float) -> float:
+        """A finite float in ``[lo, hi]``."""
+        raw = self.raw(key)
+        if raw is None:
+            return default
+        try:
+            value = float(cast(str, raw))
+        except (TypeError, ValueError):
+            value = math.nan
+        if not math.isfinite(value) or not lo <= value <= hi:
+            self.drop(key, raw, f"a number from {lo:g} to {hi:g}", default)
+            return default
+        return value
+
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int:
+        """A whole number in ``[lo, hi]`` (``"16"`` and ``"16.0"`` both read as 16)."""
+        raw = self.raw(key)
+        if raw is None:
+            return default
+        try:
+            value = float(cast(str, raw))
+        except (TypeError, ValueError):
+            value = math.nan
+        if not math.isfinite(value) or value != int(value) or not lo <= value <= hi:
+            self.drop(key, raw, f"a whole number from {lo} to {hi}", default)
+            return default
+        return int(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        """A bool (INI files give back ``"true"``/``"false"``)."""
+        raw = self.raw(key)
+        if raw is None:
+            return default
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("true", "1"):
+            return True
+        if text in ("false", "0"):
+            return False
+        self.drop(key, raw, "true or false", default)
         return default
+
+    def choice(self, key: str, default: _T, choices: Sequence[_T]) -> _T:
+        """One of ``choices`` (compared as text for strings, as numbers otherwise)."""
+        raw = self.raw(key)
+        if raw is None:
+            return default
+        for c in choices:
+            if isinstance(c, str):
+                if str(raw) == c:
+                    return c
+            else:
+                try:
+                    if float(cast(str, raw)) == float(cast(float, c)):
+                        return c
+                except (TypeError, ValueError):
+                    break
+        self.drop(key, raw, "one of " + ", ".join(str(c) for c in choices), default)
+        return default
+
+    def text(self, key: str, default: str = "", max_len: int = 4096) -> str:
+        """A string of at most ``max_len`` characters."""
+        raw = self.raw(key)
+        if raw is None:
+            return default
+        if isinstance(raw, list):  # an unquoted comma in the INI file splits the text
+            raw = ",".join(str(x) for x in raw)
+        if not isinstance(raw, str) or len(raw) > max_len:
+            self.drop(key, raw, f"text of at most {max_len} characters", default)
+            return default
+        return raw
+
+    def indices(self, key: str, hi: int = 4095) -> set[int] | None:
+        """A set of whole numbers in ``[0, hi]`` written as ``"0,2,3"`` (``None``: missing)."""
+        raw = self.raw(key)
+        if raw is None:
+            return None
+        # QSettings gives a str for one value and a list for several (INI format).
+        text = raw if isinstance(raw, str) else ",".join(str(x) for x in cast(list[object], raw))
+        out: set[int] = set()
+        for part in text.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if not (part.isdigit() and int(part) <= hi):
+                self.drop(key, raw, f"whole numbers from 0 to {hi}, comma-separated", None)
+                return None
+            out.add(int(part))
+        return out
 
 
 class UiSettings:
-    """Typed access to the few values the window keeps between runs."""
+    """Typed access to the few values the window keeps between runs (read through a
+    :class:`SettingsReader`: a bad value falls back to its default with a warning)."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else settings_path()
         self._s = QSettings(str(self.path), QSettings.Format.IniFormat)
+        self._read = SettingsReader(self._s)
+
+    @property
+    def problems(self) -> list[str]:
+        """The values dropped so far (one line each, naming the file and the key)."""
+        return self._read.problems
+
+    def reader(self, group: str = "") -> SettingsReader:
+        """A reader of the same file for a tab's own group (its problems are shared)."""
+        r = SettingsReader(QSettings(str(self.path), QSettings.Format.IniFormat), group)
+        r.problems = self._read.problems
+        return r
 
     # -- plain values -------------------------------------------------------------------------
     @property
     def theme(self) -> str:
-        value = str(self._s.value("view/theme", "light"))
-        return value if value in ("light", "dark") else "light"
+        return self._read.choice("view/theme", "light", ("light", "dark"))
 
     @theme.setter
     def theme(self, value: str) -> None:
@@ -65,8 +204,7 @@ class UiSettings:
 
     @property
     def interval_s(self) -> float:
-        value = _to_float(self._s.value("sampling/interval_s", 1.0), 1.0)
-        return min(max(value, _MIN_INTERVAL_S), _MAX_INTERVAL_S)
+        return self._read.number("sampling/interval_s", 1.0, _MIN_INTERVAL_S, _MAX_INTERVAL_S)
 
     @interval_s.setter
     def interval_s(self, value: float) -> None:
@@ -75,8 +213,7 @@ class UiSettings:
     @property
     def language(self) -> str:
         """View → Language: ``"auto"`` (the locale), ``"en"`` or ``"zh_CN"``; read at start-up."""
-        value = str(self._s.value("view/language", "auto"))
-        return value if value == "auto" or value in LANGUAGES else "auto"
+        return self._read.choice("view/language", "auto", ("auto", *LANGUAGES))
 
     @language.setter
     def language(self, value: str) -> None:
@@ -84,8 +221,7 @@ class UiSettings:
 
     @property
     def replay_speed(self) -> float:
-        value = _to_float(self._s.value("replay/speed", 1.0), 1.0)
-        return value if value in REPLAY_SPEEDS else 1.0
+        return self._read.choice("replay/speed", 1.0, REPLAY_SPEEDS)
 
     @replay_speed.setter
     def replay_speed(self, value: float) -> None:
@@ -93,8 +229,7 @@ class UiSettings:
 
     @property
     def time_window_s(self) -> int:
-        value = int(_to_float(self._s.value("telemetry/time_window_s", 600), 600))
-        return value if value in TIME_WINDOWS_S else 600
+        return self._read.choice("telemetry/time_window_s", 600, TIME_WINDOWS_S)
 
     @time_window_s.setter
     def time_window_s(self, value: int) -> None:
@@ -103,8 +238,7 @@ class UiSettings:
     @property
     def secondary_series(self) -> str:
         """Telemetry tab's pale series: ``"auto"`` (only with ≤ 4 GPUs), ``"on"`` or ``"off"``."""
-        value = str(self._s.value("telemetry/secondary_series", "auto"))
-        return value if value in SECONDARY_MODES else "auto"
+        return self._read.choice("telemetry/secondary_series", "auto", SECONDARY_MODES)
 
     @secondary_series.setter
     def secondary_series(self, value: str) -> None:
@@ -114,7 +248,7 @@ class UiSettings:
 
     @property
     def tab(self) -> str:
-        return str(self._s.value("window/tab", "overview"))
+        return self._read.text("window/tab", "overview", max_len=64)
 
     @tab.setter
     def tab(self, value: str) -> None:
@@ -123,17 +257,7 @@ class UiSettings:
     @property
     def selected_gpus(self) -> set[int] | None:
         """GPU indices shown in the plots; ``None`` means all (nothing saved yet)."""
-        raw = self._s.value("telemetry/selected_gpus", None)
-        if raw is None:
-            return None
-        # QSettings gives a str for one value and a list for several (INI format).
-        text = raw if isinstance(raw, str) else ",".join(str(x) for x in cast(list[object], raw))
-        out: set[int] = set()
-        for part in text.split(","):
-            part = part.strip()
-            if part.lstrip("-").isdigit():
-                out.add(int(part))
-        return out
+        return self._read.indices("telemetry/selected_gpus")
 
     @selected_gpus.setter
     def selected_gpus(self, value: set[int] | None) -> None:
@@ -154,7 +278,7 @@ class UiSettings:
 
     @property
     def last_dir(self) -> str:
-        return str(self._s.value("files/last_dir", ""))
+        return self._read.text("files/last_dir", "")
 
     @last_dir.setter
     def last_dir(self, value: str) -> None:

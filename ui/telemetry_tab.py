@@ -373,6 +373,14 @@ class TelemetryTab(QWidget):
         t1 = state.end_time()
         if t1 is None:
             return
+        if state.view_end_s is None:
+            # Following the newest sample: the right edge is the newest time History holds. A
+            # sample back in time by at most BACKWARD_RESET_S (a poll landing after a replay
+            # seek cleared History) is stored at History's newest time, past the snapshot's
+            # own: with the snapshot's time as the edge, every new sample would land past it.
+            rng = self._history_range()
+            if rng is not None and rng[1] > t1:
+                t1 = float(rng[1])
         secondary = self.secondary_shown()
         key = (
             state.generation if not state.paused else -1,
@@ -556,7 +564,8 @@ class TelemetryTab(QWidget):
                 continue
             name = _t("host") if gpu < 0 else f"GPU {gpu}"
             colour = self._theme.muted if gpu < 0 else gpu_colour(gpu)
-            suffix = "" if field == spec.fields[0] or gpu < 0 else " " + field_short(field)
+            # The host plot has no GPU fields (spec.fields is empty): test the host first.
+            suffix = "" if gpu < 0 or field == spec.fields[0] else " " + field_short(field)
             parts.append(
                 f'<span style="color:{colour}"><b>{name}</b>{suffix}</span> '
                 f"{fmt_num(value, spec.unit, digits=spec.digits)}"

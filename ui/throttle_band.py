@@ -44,6 +44,9 @@ class ThrottleBand:
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
         item.getAxis("bottom").enableAutoSIPrefix(False)
+        # Rows are GPU numbers: with 0 or 1 GPU the range is under 1 and pyqtgraph would
+        # otherwise label the axis "GPU (x0.001)".
+        item.getAxis("left").enableAutoSIPrefix(False)
         item.getAxis("bottom").setStyle(maxTickLevel=0)
         cache_axis(item.getAxis("bottom"))
         cache_axis(item.getAxis("left"))

@@ -115,9 +115,13 @@ class ReplaySource:
         return self._paused
 
     def seek(self, t_s: float) -> None:
-        """Jump to ``t_s`` seconds from the start (clamped to the recording)."""
+        """Jump to ``t_s`` seconds from the start (clamped to the recording); ``ValueError``
+        for NaN or infinity, which no clamp turns into a position."""
+        target = float(t_s)
+        if not math.isfinite(target):
+            raise ValueError(f"a replay seek needs a finite number of seconds, got {t_s!r}")
         with self._lock:
-            self._anchor_pos = min(max(float(t_s), 0.0), self.duration_s)
+            self._anchor_pos = min(max(target, 0.0), self.duration_s)
             self._anchor_clock = self._clock()
 
     def pause(self) -> None:

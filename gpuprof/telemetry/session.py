@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
+import numbers
 import threading
 import time
 from collections import OrderedDict
@@ -465,12 +467,19 @@ class TelemetrySession:
 
     def seek(self, t_s: float) -> None:
         """Jump to ``t_s`` seconds into the recording; History restarts from there. A paused
-        replay is polled once so that the new position shows at once."""
+        replay is polled once so that the new position shows at once.
+
+        ``ValueError`` for a target that is not a finite number (NaN would become the replay's
+        position, and every later read of it a failure), before anything changes."""
+        real = isinstance(t_s, numbers.Real) and not isinstance(t_s, bool)
+        target = float(t_s) if real else math.nan
+        if not math.isfinite(target):
+            raise ValueError(f"a replay seek needs a finite number of seconds, got {t_s!r}")
         src = self.replay
         if src is None:
             return
         with self.sampler.exclusive(CLOSE_TIMEOUT_S):
-            src.seek(t_s)
+            src.seek(target)
             self.history.clear()
             self.processes.clear()
         if src.paused:

@@ -921,6 +921,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>无法写入 {p}：{e}</translation>
     </message>
     <message>
+        <source>the image is empty</source>
+        <translation>图像为空</translation>
+    </message>
+    <message>
         <source>log everything to stderr (core and app, DEBUG level) and show tracebacks of unexpected errors</source>
         <translation>将全部日志（核心与应用，DEBUG 级别）输出到 stderr，并显示意外错误的回溯信息</translation>
     </message>

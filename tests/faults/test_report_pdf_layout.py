@@ -1,0 +1,160 @@
+"""The PDF report's layout (issue 11): Qt lays the report's HTML out on pages, and used to cut
+table rows across page breaks and words and units mid-token ("Memo|ry", "1,980 | MHz",
+"00000000:18:0|0.0"). Checked on the document exactly as :func:`write_pdf` prints it, for an
+8-GPU machine with a recommendation and a process with a long command line."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from gpuprof.report import build
+from gpuprof.report.model import ProcessRow, Report
+from gpuprof.telemetry.sources import SimulatedSource
+from gpuprof.telemetry.store import SessionStore
+
+#: Where a line may end: a space (also no-break, which Qt never breaks at anyway), a deliberate
+#: zero-width break point, a dash or a slash.
+_BREAKABLE = set(" \u200b\u2028-–/,·")
+_NUMBER = re.compile(r"[0-9][0-9.,]*$")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    path = tmp_path_factory.mktemp("pdf") / "demo.gpuprof"
+    start = 1_750_000_000.0
+    ticks = iter([start + 4.0 * k for k in range(180)])
+    src = SimulatedSource("h100x8", clock=lambda: next(ticks), start_s=start)
+    store = SessionStore.create(path, source=src)
+    for _ in range(180):
+        store.append(src.poll())
+    store.close()
+    rep = build.from_session(path, created_s=start + 1000.0)
+    from gpuprof.recommend.workload import Workload
+
+    rec = build.recommend_for(Workload.presets()["llm-100b-train"], devices=rep.gpus)
+    long_cmd = "python train.py --data=/datasets/" + "shard-0123456789abcdef/" * 12 + " --fp8"
+    assert rep.telemetry is not None
+    procs = (*rep.telemetry.processes, ProcessRow(4242, 0, "python", "alice", cmdline=long_cmd))
+    telemetry = dataclasses.replace(rep.telemetry, processes=procs)
+    return dataclasses.replace(
+        rep,
+        recommendation=build.summarize_recommendation(rec),
+        telemetry=telemetry,
+        cmdlines_included=True,
+    )
+
+
+def _printed(report: Report, paper: str) -> Any:
+    """The document as write_pdf prints it (its page size and row moves)."""
+    from gpuprof.ui import report_pdf
+    from gpuprof.ui.report_pdf import PAPER_SIZES, build_document
+    from PySide6.QtCore import QMarginsF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize
+
+    doc = build_document(report, paper)
+    layout = QPageLayout(
+        QPageSize(PAPER_SIZES[paper]),
+        QPageLayout.Orientation.Portrait,
+        QMarginsF(12, 14, 12, 14),
+        QPageLayout.Unit.Millimeter,
+    )
+    rect = layout.paintRect(QPageLayout.Unit.Millimeter)
+    doc.setPageSize(QSizeF(rect.width() / 25.4 * 96.0, rect.height() / 25.4 * 96.0))
+    report_pdf.keep_rows_together(doc)
+    return doc
+
+
+def _tables(doc: Any) -> list[Any]:
+    from PySide6.QtGui import QTextTable
+
+    out: list[Any] = []
+
+    def walk(frame: Any) -> None:
+        for child in frame.childFrames():
+            if isinstance(child, QTextTable):
+                out.append(child)
+            walk(child)
+
+    walk(doc.rootFrame())
+    return out
+
+
+def _cells(table: Any) -> list[tuple[int, list[Any]]]:
+    """(row, blocks of each cell in the row)."""
+    out = []
+    for r in range(table.rows()):
+        blocks = []
+        for c in range(table.columns()):
+            cell = table.cellAt(r, c)
+            block, last = cell.firstCursorPosition().block(), cell.lastCursorPosition().block()
+            while block.isValid():
+                blocks.append(block)
+                if block == last:
+                    break
+                block = block.next()
+        out.append((r, blocks))
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_row_is_cut_by_a_page_break(report, paper, qapp) -> None:
+    doc = _printed(report, paper)
+    page = doc.pageSize().height()
+    layout = doc.documentLayout()
+    rows = 0
+    for table in _tables(doc):
+        for r, blocks in _cells(table):
+            rects = [layout.blockBoundingRect(b) for b in blocks]
+            top, bottom = min(x.top() for x in rects), max(x.bottom() for x in rects)
+            rows += 1
+            if bottom - top < page / 2:
+                first, last = math.floor((top + 2) / page), math.floor((bottom - 2) / page)
+                assert first == last, (paper, blocks[0].text()[:40], r, top, bottom, page)
+    assert rows > 60
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_word_or_value_is_split_and_tables_fit_the_page(report, paper, qapp) -> None:
+    doc = _printed(report, paper)
+    layout = doc.documentLayout()
+    width = doc.pageSize().width()
+    for table in _tables(doc):
+        assert layout.frameBoundingRect(table).width() <= width + 2, table.cellAt(0, 0)
+        for _r, blocks in _cells(table):
+            for block in blocks:
+                text, lines = block.text(), block.layout()
+                for i in range(lines.lineCount() - 1):
+                    line = lines.lineAt(i)
+                    end = line.textStart() + line.textLength()
+                    if not 0 < end < len(text):
+                        continue
+                    before, after = text[:end], text[end:]
+                    assert before[-1] in _BREAKABLE or after[0] in _BREAKABLE, (
+                        f"{paper}: a word is cut: {before[-12:]!r} | {after[:12]!r}"
+                    )
+                    unit_cut = _NUMBER.search(before.rstrip()) and re.match(r"[A-Za-z%°µ]", after)
+                    assert not unit_cut, f"{paper}: a value and its unit: {before[-12:]!r}"
+
+
+def test_the_text_reads_the_same(report, qapp) -> None:
+    """Break points are invisible: the printed text, less them, is the report's own."""
+    doc = _printed(report, "a4")
+    text = doc.toPlainText().replace("\u200b", "").replace("\u00a0", " ")
+    assert "shard-0123456789abcdef/" * 12 in text
+    assert "00000000:18:00.0" in text and "NVIDIA H100 80GB HBM3" in text
+
+
+def test_write_pdf_still_writes_every_page(report, tmp_path: Path, qapp) -> None:
+    from gpuprof.ui.report_pdf import write_pdf
+
+    data = write_pdf(report, tmp_path / "r.pdf", "a4").read_bytes()
+    assert data.startswith(b"%PDF")
+    assert len(re.findall(rb"/Type\s*/Page\b(?!s)", data)) == _printed(report, "a4").pageCount()
