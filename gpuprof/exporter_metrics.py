@@ -11,6 +11,9 @@ unsupported field produces no sample, as in dcgm-exporter. Two deliberate differ
 * ``DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL`` is a gauge of RX+TX in DCGM's unit (KiB/s / 1000),
   because DCGM itself publishes a rate there (NVIDIA/dcgm-exporter PR #658).
 
+The profiling activities (``DCGM_FI_PROF_SM_ACTIVE``, tensor, DRAM, the pipes, NVLink traffic;
+NVML GPM) are :mod:`gpuprof.exporter_prof`'s, as ratios 0–1 like dcgm-exporter's.
+
 What DCGM lacks comes as ``gpuprof_*``: throttle reasons, lost GPUs, the PCIe link, the latest
 benchmark results, and ``gpuprof_source_info{source="simulated"}`` so that simulated data is
 labelled (its HELP texts say SIMULATED too). The source's health (:class:`SourceHealth`) comes as
@@ -39,6 +42,7 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
+from gpuprof.exporter_prof import prof_families
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SourceKind
 from gpuprof.telemetry.reasons import EXPORTED
@@ -94,6 +98,16 @@ def _attr(
     return get
 
 
+def _prof_or(prof: str, nvml: str) -> Callable[[GpuSample], float | None]:
+    """GPM's value where the GPU has one (DCGM reads PCIe traffic there too), else NVML's."""
+
+    def get(s: GpuSample) -> float | None:
+        v = getattr(s, prof)
+        return getattr(s, nvml) if v is None else v
+
+    return get
+
+
 # (name, kind, help, getter): kind is "gauge" or "untyped" (a DCGM counter, see module doc).
 _DCGM: tuple[tuple[str, str, str, Callable[[GpuSample], float | None]], ...] = (
     ("DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz).", _attr("clock_sm_mhz")),
@@ -116,14 +130,16 @@ _DCGM: tuple[tuple[str, str, str, Callable[[GpuSample], float | None]], ...] = (
     (
         "DCGM_FI_PROF_PCIE_TX_BYTES",
         "gauge",
-        "The rate of data transmitted over the PCIe bus (in B/s).",
-        _attr("pcie_tx_bytes_s"),
+        "The rate of data transmitted over the PCIe bus - including both protocol headers and "
+        "data payloads - in bytes per second.",
+        _prof_or("prof_pcie_tx_bytes_s", "pcie_tx_bytes_s"),
     ),
     (
         "DCGM_FI_PROF_PCIE_RX_BYTES",
         "gauge",
-        "The rate of data received over the PCIe bus (in B/s).",
-        _attr("pcie_rx_bytes_s"),
+        "The rate of data received over the PCIe bus - including both protocol headers and "
+        "data payloads - in bytes per second.",
+        _prof_or("prof_pcie_rx_bytes_s", "pcie_rx_bytes_s"),
     ),
     (
         "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
@@ -482,6 +498,8 @@ class SnapshotCollector(Collector):
                     family.add_metric(labels, value)
             if family.samples:
                 yield family
+
+        yield from prof_families(gpus, LABELS, tag, self._devices.get)
 
         lost = GaugeMetricFamily(
             "gpuprof_gpu_lost", "1 when the GPU fell off the bus." + tag, labels=LABELS
