@@ -23,6 +23,7 @@ of one provider hold one ``"AWS"``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gc
 import re
@@ -35,7 +36,7 @@ from typing import TextIO
 from gpuprof import csvsafe
 from gpuprof.errors import InputError
 
-__all__ = ["MAX_CELL_CHARS", "open_text", "read_rows"]
+__all__ = ["MAX_CELL_CHARS", "open_text", "paused_gc", "read_rows"]
 
 #: The longest cell a catalog row may have (a note of a few pages); longer is a broken row.
 MAX_CELL_CHARS = 65_536
@@ -74,6 +75,21 @@ class _Lines:
         self.number -= len(lines)
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (nesting allowed) while catalog rows are made.
+
+    Rows make no reference cycles, yet each new one counts towards a collection, and every
+    full collection walks all rows made so far: for 100,000 rows that was a tenth of the load."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def open_text(path: Path) -> TextIO:
     """``path`` opened for :func:`read_rows`: UTF-8 (a BOM dropped), line ends kept for the
     csv module, read as it is needed (a 100,000-row file is never held as one text)."""
@@ -103,41 +119,37 @@ def read_rows(
     ``io.StringIO(text)``). A header without the ``required`` columns is one error at line 1
     (``missing`` formats it) and no rows. ``unguard`` undoes :mod:`gpuprof.csvsafe`'s formula
     guard (gpuprof's own files). Raises InputError naming ``name`` and the line for text that is
-    not UTF-8 or not CSV at all (a NUL byte).
+    not UTF-8 or not CSV at all (a NUL byte). The garbage collector is paused until the rows
+    are read (the caller's work on each row, done while this generator waits, included).
     """
     src = _Lines(lines)
     reader = csv.reader(src)
     old_limit = csv.field_size_limit()
     csv.field_size_limit(sys.maxsize)  # the file's own size bounds a cell; MAX_CELL_CHARS below
-    # Rows make no reference cycles: the cyclic collector, run again and again over 100,000
-    # new rows, was a tenth of the load. Paused until the rows are read (the caller's work on
-    # each row included), restored however the reading ends.
-    gc_was_on = gc.isenabled()
-    gc.disable()
     try:
-        try:
-            first = next(reader, None)
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{name}: not UTF-8 text ({exc.reason})") from None
-        except csv.Error as exc:
-            raise InputError(f"{name}:{src.number or 1}: not a readable CSV ({exc})") from None
-        except OSError as exc:  # an I/O error part way
-            raise InputError(f"cannot read catalog {name}: {exc.strerror or exc}") from None
-        header = [h.strip() for h in first or []]
-        absent = [c for c in required if c not in header]
-        if absent:
-            on_issue(1, missing.format(cols=", ".join(absent)), "error")
-            return
-        # A line of a multi-line cell with as many commas as a row needs to reach its last
-        # required column is a row swallowed by a stray quote, not text.
-        commas = max([3, *(header.index(c) for c in required)])
-        yield from _rows(
-            src, reader, header, commas=commas, name=name, on_issue=on_issue, unguard=unguard
-        )
+        with paused_gc():
+            try:
+                first = next(reader, None)
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{name}: not UTF-8 text ({exc.reason})") from None
+            except csv.Error as exc:
+                where = f"{name}:{src.number or 1}"
+                raise InputError(f"{where}: not a readable CSV ({exc})") from None
+            except OSError as exc:  # an I/O error part way
+                raise InputError(f"cannot read catalog {name}: {exc.strerror or exc}") from None
+            header = [h.strip() for h in first or []]
+            absent = [c for c in required if c not in header]
+            if absent:
+                on_issue(1, missing.format(cols=", ".join(absent)), "error")
+                return
+            # A line of a multi-line cell with as many commas as a row needs to reach its last
+            # required column is a row swallowed by a stray quote, not text.
+            commas = max([3, *(header.index(c) for c in required)])
+            yield from _rows(
+                src, reader, header, commas=commas, name=name, on_issue=on_issue, unguard=unguard
+            )
     finally:
         csv.field_size_limit(old_limit)
-        if gc_was_on:
-            gc.enable()
 
 
 def _rows(

@@ -24,12 +24,13 @@ import io
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 from gpuprof import csvsafe
-from gpuprof.catalog.csvrows import open_text, read_rows
+from gpuprof.catalog.csvrows import open_text, paused_gc, read_rows
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.fileio import atomic_open
@@ -119,6 +120,29 @@ class Instance:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
+# A frozen dataclass sets each of its 21 fields through object.__setattr__: for a 100,000-row
+# overlay that was the largest single cost of reading it. Rows read from a file are filled in
+# an unfrozen twin with the very same slots and then become Instances (``__class__``
+# assignment; same layout, checked here): from then on they are frozen like any other.
+_Unfrozen: Any = dataclass(slots=True)(
+    type(
+        "_UnfrozenInstance",
+        (),
+        {
+            "__annotations__": {f.name: f.type for f in fields(Instance)},
+            **{f.name: f.default for f in fields(Instance) if f.default is not MISSING},
+        },
+    )
+)
+assert _Unfrozen.__slots__ == Instance.__slots__  # type: ignore[attr-defined]
+
+
+def _frozen(unfrozen: Any) -> Instance:
+    """An ``_Unfrozen`` made the Instance it was built as (see above)."""
+    object.__setattr__(unfrozen, "__class__", Instance)
+    return cast(Instance, unfrozen)
+
+
 @dataclass(frozen=True)
 class CatalogIssue:
     """A problem with one row of a catalog file; ``severity`` is "error" (row skipped) or "warning"."""
@@ -193,21 +217,44 @@ def _loose_num(name: str, text: str) -> float | None:
         raise ValueError(f"{name} is not a number: {text.strip()!r}") from None
 
 
-def _num(row: Mapping[str, str | None], name: str, *, positive: bool = False) -> float | None:
-    """The cell as a float, exactly as written (no rounding); None when blank."""
-    text = row.get(name)
-    if not text:
-        return None
-    try:
-        value: float | None = float(text)
-    except ValueError:
-        value = _loose_num(name, text)
-        if value is None:
-            return None
-    assert value is not None
-    if not 0.0 <= value < math.inf or (positive and value == 0):  # NaN fails the comparison
-        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {text.strip()}")
-    return value
+#: The number columns, in the order :func:`_numbers` returns them; the first two must be > 0.
+_NUMBERS = (
+    "gpu_count",
+    "gpu_mem_gib",
+    "vcpus",
+    "ram_gib",
+    "network_gbps",
+    "price_ondemand_usd_hr",
+    "price_spot_usd_hr",
+    "price_reserved_1y_usd_hr",
+    "price_reserved_3y_usd_hr",
+)
+_POSITIVE = frozenset(_NUMBERS[:2])
+
+
+def _numbers(row: Mapping[str, str | None]) -> list[float | None]:
+    """The number cells of a row as floats, exactly as written (no rounding); None when blank.
+
+    One loop, not a call per cell: it runs for each of 100,000 rows of a big overlay."""
+    out: list[float | None] = []
+    for name in _NUMBERS:
+        text = row.get(name)
+        if not text:
+            out.append(None)
+            continue
+        try:
+            value: float | None = float(text)
+        except ValueError:
+            value = _loose_num(name, text)
+            if value is None:
+                out.append(None)
+                continue
+        assert value is not None
+        positive = name in _POSITIVE
+        if not 0.0 <= value < math.inf or (positive and value == 0):  # NaN fails the test
+            raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {text.strip()}")
+        out.append(value)
+    return out
 
 
 def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[Instance, str | None]:
@@ -221,9 +268,8 @@ def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[In
     ):
         if not value or (name == "gpu_count" and not value.strip()):
             raise ValueError(f"missing {name}")
-    count = _num(row, "gpu_count", positive=True)
+    count, mem, vcpus, ram, network, ondemand, spot, reserved_1y, reserved_3y = _numbers(row)
     assert count is not None
-    mem = _num(row, "gpu_mem_gib", positive=True)
     key = normalize_gpu_model(gpu_name, mem)
     warning = None
     if key is None:
@@ -231,7 +277,7 @@ def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[In
     specs = load_specs()
     if mem is None and key is not None:
         mem = specs[key].memory_gib  # the spec table's figure when the row gives none
-    inst = Instance(
+    inst: Instance = _Unfrozen(  # an Instance at a third of the cost: see _Unfrozen
         provider=provider,
         instance=instance,
         region=(get("region") or "").strip(),
@@ -241,21 +287,21 @@ def instance_from_row(row: Mapping[str, str | None], *, origin: str) -> tuple[In
         gpu_known=key is not None,
         gpu_count=count,
         gpu_mem_gib=mem,
-        vcpus=_num(row, "vcpus"),
-        ram_gib=_num(row, "ram_gib"),
+        vcpus=vcpus,
+        ram_gib=ram,
         interconnect=(get("interconnect") or "").strip(),
-        network_gbps=_num(row, "network_gbps"),
-        price_ondemand_usd_hr=_num(row, "price_ondemand_usd_hr"),
-        price_spot_usd_hr=_num(row, "price_spot_usd_hr"),
-        price_reserved_1y_usd_hr=_num(row, "price_reserved_1y_usd_hr"),
-        price_reserved_3y_usd_hr=_num(row, "price_reserved_3y_usd_hr"),
+        network_gbps=network,
+        price_ondemand_usd_hr=ondemand,
+        price_spot_usd_hr=spot,
+        price_reserved_1y_usd_hr=reserved_1y,
+        price_reserved_3y_usd_hr=reserved_3y,
         source=(get("source") or "").strip() or f"user:{origin}",
         as_of=(get("as_of") or "").strip(),
         notes=(get("notes") or "").strip(),
         origin=origin,
     )
     check_plausible(inst)
-    return inst, warning
+    return _frozen(inst), warning
 
 
 #: Beyond these a catalog cell is a typo, not a machine (a GB200 NVL72 rack is 72 GPUs).
@@ -445,6 +491,11 @@ def load_catalog(
     overlays: bool = True, *, extra_files: Sequence[Path] = (), overlay_dir: Path | None = None
 ) -> Catalog:
     """Packaged catalog + user overlays (``paths.user_catalog_dir()/*.csv``) + ``extra_files``."""
+    with paused_gc():  # 100,000 rows and their keys: no collection walks them as they come
+        return _load(overlays, extra_files, overlay_dir)
+
+
+def _load(overlays: bool, extra_files: Sequence[Path], overlay_dir: Path | None) -> Catalog:
     rows, issues = _packaged()
     files = ["cloud_instances.csv"]
     extra: list[Path] = []
