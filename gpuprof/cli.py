@@ -24,7 +24,16 @@ from gpuprof.termtext import plain
 __all__ = ["main", "build_parser"]
 
 #: Modules under gpuprof.commands that add sub-commands, in --help order.
-COMMAND_MODULES = ("telemetry", "recover", "bench", "catalog", "recommend", "report", "exporter")
+COMMAND_MODULES = (
+    "telemetry",
+    "recover",
+    "kill",
+    "bench",
+    "catalog",
+    "recommend",
+    "report",
+    "exporter",
+)
 
 
 class _Parser(argparse.ArgumentParser):

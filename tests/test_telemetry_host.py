@@ -284,7 +284,7 @@ def test_access_denied_blanks_only_that_fact() -> None:
     ps = ScriptedPsutil()
     ps.table[10] = (100.0, {"name": "trainer", "user": None, "cmdline": None})
     info = ProcessInfoCache(ps=ps).lookup([10])[10]
-    assert info == ProcessInfo(name="trainer", user=None, cmdline=None)
+    assert info == ProcessInfo(name="trainer", user=None, cmdline=None, start_time_s=100.0)
 
 
 def test_pid_reuse_is_told_apart_by_create_time() -> None:

@@ -19,9 +19,11 @@ from typing import Any, TypeVar
 
 import psutil
 
+from gpuprof.telemetry.containers import ContainerResolver
 from gpuprof.telemetry.model import HostSample, SystemInfo
+from gpuprof.telemetry.procstat import HostUsage, ProcessUsageReader
 
-__all__ = ["HostSampler", "ProcessInfo", "ProcessInfoCache", "host_system_info"]
+__all__ = ["HostSampler", "HostUsage", "ProcessInfo", "ProcessInfoCache", "host_system_info"]
 
 T = TypeVar("T")
 
@@ -249,11 +251,16 @@ def host_system_info(ps: Any = None) -> SystemInfo:
 
 @dataclass(frozen=True, slots=True)
 class ProcessInfo:
-    """The static facts of one process (``ps -o comm,user,args``); ``None`` when not visible."""
+    """The static facts of one process (``ps -o comm,user,args,lstart``) and the container it
+    runs in; ``None`` when not visible."""
 
     name: str | None = None
     user: str | None = None
     cmdline: str | None = None
+    start_time_s: float | None = None  # Unix seconds
+    container_id: str | None = None
+    pod_name: str | None = None
+    pod_namespace: str | None = None
 
 
 _UNKNOWN = ProcessInfo()
@@ -271,11 +278,26 @@ class ProcessInfoCache:
 
     A pid psutil cannot see (another PID namespace, a container) or may not read gives
     a :class:`ProcessInfo` with ``None`` fields, not an error.
+
+    The container and pod come from ``containers`` (a :class:`ContainerResolver`; by default
+    the real one, unless ``ps`` is a stand-in), once per process. :attr:`usage` reads what
+    changes every poll (CPU %, RSS) with the monotonic ``clock``.
     """
 
-    def __init__(self, *, ps: Any = None, max_entries: int = 4096) -> None:
+    def __init__(
+        self,
+        *,
+        ps: Any = None,
+        max_entries: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+        containers: ContainerResolver | None = None,
+    ) -> None:
         self._ps = psutil if ps is None else ps
         self._max_entries = max_entries
+        if containers is None and self._ps is psutil:
+            containers = ContainerResolver()
+        self._containers = containers
+        self.usage = ProcessUsageReader(ps=self._ps, clock=clock)
         self._lock = threading.Lock()
         self._current: dict[int, ProcessInfo] = {}
         self._by_key: dict[tuple[int, float], ProcessInfo] = {}
@@ -311,7 +333,7 @@ class ProcessInfoCache:
             self.hits += 1
             return info
         self.misses += 1
-        info = self._read(proc)
+        info = self._read(proc, key[1])
         if len(self._by_key) >= self._max_entries:
             # Oldest first: dicts keep insertion order.
             for old in list(self._by_key)[: self._max_entries // 4]:
@@ -319,8 +341,11 @@ class ProcessInfoCache:
         self._by_key[key] = info
         return info
 
-    @staticmethod
-    def _read(proc: Any) -> ProcessInfo:
+    def host_usage(self, pids: Iterable[int]) -> dict[int, HostUsage]:
+        """CPU % and RSS of each pid now (call once per poll, after :meth:`lookup`)."""
+        return self.usage.read(pids)
+
+    def _read(self, proc: Any, start_time_s: float) -> ProcessInfo:
         def text(fn: Callable[[], Any]) -> str | None:
             value = _safe(fn)
             return str(value) if value else None
@@ -332,4 +357,16 @@ class ProcessInfoCache:
             with oneshot:
                 name, user, cmd = text(proc.name), text(proc.username), _safe(proc.cmdline)
         cmdline = " ".join(str(part) for part in cmd) if cmd else None
-        return ProcessInfo(name=name, user=user, cmdline=cmdline)
+        containers = self._containers
+        where = None
+        if containers is not None:
+            where = _safe(lambda: containers.placement(int(proc.pid)))
+        return ProcessInfo(
+            name=name,
+            user=user,
+            cmdline=cmdline,
+            start_time_s=start_time_s,
+            container_id=where.container_id if where is not None else None,
+            pod_name=where.pod_name if where is not None else None,
+            pod_namespace=where.pod_namespace if where is not None else None,
+        )

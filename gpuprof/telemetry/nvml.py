@@ -485,10 +485,10 @@ class NvmlSource:
                     was_lost = dev.lost
                     gpus.append(sample_gpu(q, dev, now, slow))
                     if not dev.lost and dev.handle is not None:
-                        raw_procs.append((dev, read_processes(q, dev)))
+                        raw_procs.append((dev, read_processes(q, dev, now)))
                     if dev.lost and not was_lost:
                         self._topology = None  # its NVLinks are gone from the matrix
-                processes = process_samples(self._proc_cache, raw_procs)
+                processes = process_samples(self._proc_cache, raw_procs, now)
             except Closed:
                 return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)
             finally:

@@ -13,7 +13,14 @@ from typing import Any
 
 from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache
 from gpuprof.telemetry.model import EccCounts, GpuSample, NvLinkSample, ProcessSample
-from gpuprof.telemetry.nvml_query import DeviceState, GpuLost, Query, field_values, memory_info
+from gpuprof.telemetry.nvml_query import (
+    DeviceState,
+    GpuLost,
+    MissingFunction,
+    Query,
+    field_values,
+    memory_info,
+)
 from gpuprof.telemetry.nvml_static import read_links
 from gpuprof.telemetry.nvml_values import (
     AGG_RX,
@@ -23,8 +30,11 @@ from gpuprof.telemetry.nvml_values import (
     CLOCK_MEM,
     CLOCK_SM,
     CLOCK_VIDEO,
+    ERROR_ARGUMENT_VERSION_MISMATCH,
+    ERROR_FUNCTION_NOT_FOUND,
     ERROR_NO_PERMISSION,
     ERROR_NOT_FOUND,
+    ERROR_NOT_SUPPORTED,
     FI_DEV_MEMORY_TEMP,
     FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
     FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
@@ -45,9 +55,10 @@ from gpuprof.telemetry.nvml_values import (
     to_float,
     to_int,
 )
+from gpuprof.telemetry.procstat import NO_USAGE
 from gpuprof.telemetry.reasons import ClockEventReason
 
-__all__ = ["process_samples", "read_processes", "sample_gpu"]
+__all__ = ["UTIL_FRESH_S", "process_samples", "read_processes", "sample_gpu"]
 
 _NO_INFO = ProcessInfo()
 
@@ -249,8 +260,9 @@ def _nvlink_samples(
 # --- processes -------------------------------------------------------------------------------
 
 
-def read_processes(q: Query, dev: DeviceState) -> dict[int, tuple[str, int | None]]:
-    """pid -> (kind, GPU memory bytes) from the compute and graphics process lists."""
+def read_processes(q: Query, dev: DeviceState, now: float) -> dict[int, tuple[str, int | None]]:
+    """pid -> (kind, GPU memory bytes) from the compute and graphics process lists; ``now`` is
+    the poll's monotonic time (seconds), which ages the per-process utilization samples."""
     out: dict[int, tuple[str, int | None]] = {}
     for kind, fn_name in (
         ("compute", "nvmlDeviceGetComputeRunningProcesses"),
@@ -281,56 +293,101 @@ def read_processes(q: Query, dev: DeviceState) -> dict[int, tuple[str, int | Non
             else:
                 out[pid] = (kind, used)
     if out:
-        _process_util(q, dev)
+        _process_util(q, dev, now)
     return out
 
 
-def _process_util(q: Query, dev: DeviceState) -> None:
-    """Per-process SM / memory utilization (``nvidia-smi pmon``), newest sample per pid."""
-    if "process_util" in dev.skip:
-        return
-    try:
-        samples = q.fn("nvmlDeviceGetProcessUtilization")(dev.handle, dev.proc_util_ts)
-    except Exception as exc:
-        if getattr(exc, "value", None) == ERROR_NOT_FOUND:
-            return  # no new samples since the last poll: keep the previous ones
+#: A process's utilization sample is shown this long after it arrived (``pmon`` shows "-" for a
+#: process without a recent sample: NVML samples only the processes that ran).
+UTIL_FRESH_S = 5.0
+_UTIL_FRESH_US = int(UTIL_FRESH_S * 1e6)
+# The newer call's answers that mean "use the older call": absent from this driver or pynvml.
+_NO_NEWER_CALL = frozenset(
+    {ERROR_FUNCTION_NOT_FOUND, ERROR_NOT_SUPPORTED, ERROR_ARGUMENT_VERSION_MISMATCH}
+)
+
+
+def _util_samples(q: Query, dev: DeviceState) -> list[Any] | None:
+    """Samples newer than the cursor ``dev.proc_util_ts`` (``[]``: none; ``None``: failed).
+
+    ``nvmlDeviceGetProcessesUtilizationInfo`` (drivers 550+) where present, else
+    ``nvmlDeviceGetProcessUtilization``: the same samples (pid, timestamp µs, SM %, memory %).
+    Both answer NOT_FOUND when nothing is newer than the cursor; pynvml's wrappers raise
+    ``NVMLError(0)`` when NVML reports success with no samples.
+    """
+    for field_name, fn_name in (
+        ("process_util_info", "nvmlDeviceGetProcessesUtilizationInfo"),
+        ("process_util", "nvmlDeviceGetProcessUtilization"),
+    ):
+        if field_name in dev.skip:
+            continue
         try:
-            code = q.failed(dev, "process_util", exc)
-        except GpuLost:
-            dev.lost = True
-            return
-        if code == ERROR_NO_PERMISSION:
-            dev.process_denied = True
+            return list(q.fn(fn_name)(dev.handle, dev.proc_util_ts) or ())
+        except Exception as exc:
+            code = getattr(exc, "value", None)
+            if isinstance(exc, MissingFunction):
+                code = ERROR_FUNCTION_NOT_FOUND
+            if code in (ERROR_NOT_FOUND, 0):
+                return []
+            if field_name == "process_util_info" and code in _NO_NEWER_CALL:
+                dev.skip.add(field_name)  # an older driver: not an error worth reporting
+                continue
+            try:
+                code = q.failed(dev, field_name, exc)
+            except GpuLost:
+                dev.lost = True
+                return None
+            if code == ERROR_NO_PERMISSION:
+                dev.process_denied = True
+            return None
+    return None
+
+
+def _process_util(q: Query, dev: DeviceState, now: float) -> None:
+    """Per-process SM / memory-controller utilization (``nvidia-smi pmon``), newest per pid.
+
+    The cursor makes each read return only samples newer than the last one seen, so every
+    sample is taken once; a pid keeps its newest sample, which is shown for
+    :data:`UTIL_FRESH_S` after it arrived. The first read returns what the driver still
+    holds: samples older than :data:`UTIL_FRESH_S` before the newest are dropped.
+    """
+    samples = _util_samples(q, dev)
+    if not samples:
         return
-    newest = dev.proc_util_ts
-    for s in samples or ():
+    newest = max(dev.proc_util_ts, max(int(s.timeStamp) for s in samples))
+    for s in samples:
         ts = int(s.timeStamp)
+        if ts < newest - _UTIL_FRESH_US:
+            continue
         pid = int(s.pid)
         old = dev.proc_util.get(pid)
         if old is None or ts >= old[0]:
-            dev.proc_util[pid] = (ts, to_float(s.smUtil), to_float(s.memUtil))
-        newest = max(newest, ts)
+            dev.proc_util[pid] = (ts, to_float(s.smUtil), to_float(s.memUtil), now)
     dev.proc_util_ts = newest
 
 
 def process_samples(
-    cache: ProcessInfoCache, raw: list[tuple[DeviceState, dict[int, tuple[str, int | None]]]]
+    cache: ProcessInfoCache,
+    raw: list[tuple[DeviceState, dict[int, tuple[str, int | None]]]],
+    now: float,
 ) -> tuple[ProcessSample, ...]:
-    """Frozen samples of every GPU process, with name, user and command line from ``cache``."""
+    """Frozen samples of every GPU process: name, user, command line, start time and container
+    from ``cache`` (read once per process), host CPU % and RSS from it every poll."""
     pids = [pid for _dev, procs in raw for pid in procs]
     infos = cache.lookup(pids) if pids else {}
+    usage = cache.host_usage(pids)
     out: list[ProcessSample] = []
     for dev, procs in raw:
-        # Forget processes that left; a utilization sample older than 5 s is stale.
+        # Forget processes that left; a utilization sample that arrived long ago is stale.
         for pid in [p for p in dev.proc_util if p not in procs]:
             del dev.proc_util[pid]
         previous, dev.proc_samples = dev.proc_samples, {}
-        horizon = dev.proc_util_ts - 5_000_000
         for pid, (kind, used) in procs.items():
             info = infos.get(pid) or _NO_INFO
+            host = usage.get(pid) or NO_USAGE
             util = dev.proc_util.get(pid)
             sm = mem = None
-            if util is not None and util[0] >= horizon:
+            if util is not None and now - util[3] <= UTIL_FRESH_S:
                 sm, mem = util[1], util[2]
             sample = previous.get(pid)
             if sample is None or (
@@ -338,9 +395,22 @@ def process_samples(
                 sample.gpu_mem_bytes,
                 sample.sm_util_pct,
                 sample.mem_util_pct,
+                sample.host_cpu_pct,
+                sample.host_rss_bytes,
+                sample.start_time_s,
                 sample.name,
                 sample.cmdline,
-            ) != (kind, used, sm, mem, info.name, info.cmdline):
+            ) != (
+                kind,
+                used,
+                sm,
+                mem,
+                host.cpu_pct,
+                host.rss_bytes,
+                info.start_time_s,
+                info.name,
+                info.cmdline,
+            ):
                 sample = ProcessSample(
                     pid=pid,
                     gpu_index=dev.index,
@@ -351,6 +421,12 @@ def process_samples(
                     name=info.name,
                     user=info.user,
                     cmdline=info.cmdline,
+                    host_cpu_pct=host.cpu_pct,
+                    host_rss_bytes=host.rss_bytes,
+                    start_time_s=info.start_time_s,
+                    container_id=info.container_id,
+                    pod_name=info.pod_name,
+                    pod_namespace=info.pod_namespace,
                 )
             dev.proc_samples[pid] = sample
             out.append(sample)

@@ -117,8 +117,11 @@ class DeviceState:
     link_rates: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)  # rx, tx
     link_samples: tuple[NvLinkSample, ...] | None = None  # reused until a per-link read
     slow: dict[str, Any] = field(default_factory=dict)
-    proc_util_ts: int = 0
-    proc_util: dict[int, tuple[int, float | None, float | None]] = field(default_factory=dict)
+    proc_util_ts: int = 0  # the newest sample's NVML timestamp (µs): the next read's cursor
+    # pid -> (NVML timestamp µs, SM %, memory-controller %, poll clock when it arrived)
+    proc_util: dict[int, tuple[int, float | None, float | None, float]] = field(
+        default_factory=dict
+    )
     proc_samples: dict[int, ProcessSample] = field(default_factory=dict)  # reused while unchanged
 
 

@@ -4398,4 +4398,119 @@ Tick or untick to choose yourself; the choice is remembered.</source>
         <translation>NVML %1</translation>
     </message>
 </context>
+<context>
+    <name>ProcessSignals</name>
+    <message>
+        <source>no process with pid {p} is running (it has exited); nothing was signalled</source>
+        <translation>没有 PID 为 {p} 的进程在运行（它已退出）；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>pid must be a positive number, got {p}</source>
+        <translation>PID 必须是正数，得到的是 {p}</translation>
+    </message>
+    <message>
+        <source>{t} is gpuprof itself; nothing was signalled</source>
+        <translation>{t} 是 gpuprof 自身；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>{t} belongs to user {u}; only root may signal another user&apos;s process (nothing was signalled)</source>
+        <translation>{t} 属于用户 {u}；只有 root 才能向其他用户的进程发送信号（未发送任何信号）</translation>
+    </message>
+    <message>
+        <source>{t} is the init process; gpuprof does not signal it</source>
+        <translation>{t} 是 init 进程；gpuprof 不会向它发送信号</translation>
+    </message>
+    <message>
+        <source>pid {p} is now a different process ({n}, started {s}); nothing was signalled</source>
+        <translation>PID {p} 现在是另一个进程（{n}，启动于 {s}）；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>not permitted to signal {t}: {e} (nothing was signalled)</source>
+        <translation>无权向 {t} 发送信号：{e}（未发送任何信号）</translation>
+    </message>
+    <message>
+        <source>terminate or kill a process using a GPU (asks first)</source>
+        <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
+    </message>
+    <message>
+        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root.</source>
+        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限。</translation>
+    </message>
+    <message>
+        <source>process id to signal</source>
+        <translation>要发送信号的进程 ID</translation>
+    </message>
+    <message>
+        <source>TERM asks the process to exit (default); KILL ends it at once</source>
+        <translation>TERM 请求进程退出（默认）；KILL 立即结束它</translation>
+    </message>
+    <message>
+        <source>do not ask for confirmation (needed when input is not a terminal)</source>
+        <translation>不询问确认（输入不是终端时必须使用）</translation>
+    </message>
+    <message>
+        <source>unknown (no NVIDIA driver here)</source>
+        <translation>未知（本机没有 NVIDIA 驱动）</translation>
+    </message>
+    <message>
+        <source>not seen on any GPU</source>
+        <translation>未在任何 GPU 上出现</translation>
+    </message>
+    <message>
+        <source>GPU {g}, GPU memory {m}</source>
+        <translation>GPU {g}，GPU 显存 {m}</translation>
+    </message>
+    <message>
+        <source>pid</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>{s} (running {d})</source>
+        <translation>{s}（已运行 {d}）</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>信号</translation>
+    </message>
+    <message>
+        <source>gpuprof kill: about to send {s} to</source>
+        <translation>gpuprof kill：即将发送 {s} 给</translation>
+    </message>
+    <message>
+        <source>input is not a terminal, so gpuprof cannot ask: add --yes to send {s} to pid {p}</source>
+        <translation>输入不是终端，gpuprof 无法询问：添加 --yes 以向 PID {p} 发送 {s}</translation>
+    </message>
+    <message>
+        <source>Send {s} to pid {p}? [y/N] </source>
+        <translation>向 PID {p} 发送 {s}？[y/N] </translation>
+    </message>
+    <message>
+        <source>nothing was signalled</source>
+        <translation>未发送任何信号</translation>
+    </message>
+    <message>
+        <source>{t} exited</source>
+        <translation>{t} 已退出</translation>
+    </message>
+    <message>
+        <source>{t} received {s} and is still running after {w:g} s</source>
+        <translation>{t} 已收到 {s}，{w:g} 秒后仍在运行</translation>
+    </message>
+    <message>
+        <source>`gpuprof kill {p} --signal KILL` ends it at once</source>
+        <translation>`gpuprof kill {p} --signal KILL` 可立即结束它</translation>
+    </message>
+</context>
 </TS>

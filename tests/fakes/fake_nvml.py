@@ -782,6 +782,16 @@ class FakeNvml:
     @_api
     def nvmlDeviceGetProcessUtilization(self, handle: _Handle, timestamp: int) -> list[Any]:
         """Samples newer than ``timestamp`` (µs); NOT_FOUND when there are none, as NVML does."""
+        return self._process_util(handle, timestamp, _real.c_nvmlProcessUtilizationSample_t)
+
+    @_api
+    def nvmlDeviceGetProcessesUtilizationInfo(self, handle: _Handle, timestamp: int) -> list[Any]:
+        """The same samples in the newer struct; FUNCTION_NOT_FOUND before driver 550."""
+        if int(self.box.driver_version.split(".")[0]) < 550:
+            raise NVMLError(_real.NVML_ERROR_FUNCTION_NOT_FOUND)
+        return self._process_util(handle, timestamp, _real.c_nvmlProcessUtilizationInfo_v1_t)
+
+    def _process_util(self, handle: _Handle, timestamp: int, struct: Any) -> list[Any]:
         now_us = int(self.now_s * 1e6)
         if timestamp >= now_us:
             raise NVMLError(_real.NVML_ERROR_NOT_FOUND)
@@ -789,7 +799,7 @@ class FakeNvml:
         for p in self._dev(handle).processes:
             if p.sm_util_pct is None:
                 continue
-            s = _real.c_nvmlProcessUtilizationSample_t()
+            s = struct()
             s.pid, s.timeStamp = p.pid, now_us
             s.smUtil, s.memUtil = p.sm_util_pct, p.mem_util_pct or 0
             s.encUtil = s.decUtil = 0

@@ -1,0 +1,262 @@
+"""Terminate / kill with real child processes: the core (procctl) and ``gpuprof kill``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from gpuprof.commands import kill as kill_cmd
+from gpuprof.telemetry import procctl
+from gpuprof.telemetry.procctl import Refusal, Sig, SignalRefused, describe, send_signal, wait_gone
+from tests.faults.hostile import ROOT, TIMEOUT_S
+
+#: Ignores SIGTERM, so that only SIGKILL ends it.
+STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(1, flush=True); time.sleep(60)"
+
+
+@pytest.fixture
+def child() -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(["sleep", "60"])
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+
+
+@pytest.fixture
+def stubborn() -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen([sys.executable, "-c", STUBBORN], stdout=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"1"  # handler set
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    proc.stdout.close()
+
+
+def test_describe_a_child(child: subprocess.Popen[bytes]) -> None:
+    t = describe(child.pid)
+    assert t.pid == child.pid and t.name == "sleep" and t.cmdline == "sleep 60"
+    assert t.uid == os.getuid() and t.user
+    assert t.label == f"pid {child.pid} (sleep)"
+
+
+def test_terminate(child: subprocess.Popen[bytes]) -> None:
+    target = describe(child.pid)
+    send_signal(target, Sig.TERM)
+    assert child.wait(timeout=10) == -signal.SIGTERM
+    assert wait_gone(target, 1.0)
+
+
+def test_kill_ends_what_terminate_does_not(stubborn: subprocess.Popen[bytes]) -> None:
+    target = describe(stubborn.pid)
+    send_signal(target, Sig.TERM)
+    assert not wait_gone(target, 0.3)  # ignored
+    assert stubborn.poll() is None
+    send_signal(target, Sig.KILL)
+    assert stubborn.wait(timeout=10) == -signal.SIGKILL
+    assert wait_gone(target, 1.0)  # a zombie or reaped: exited either way
+
+
+def test_vanished_pid(child: subprocess.Popen[bytes]) -> None:
+    target = describe(child.pid)
+    child.kill()
+    child.wait()
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(target, Sig.TERM)
+    assert refused.value.reason is Refusal.GONE and str(child.pid) in str(refused.value)
+    with pytest.raises(SignalRefused, match="no process with pid"):
+        describe(child.pid)
+
+
+def test_a_zombie_is_gone_not_signalled(child: subprocess.Popen[bytes]) -> None:
+    target = describe(child.pid)
+    os.kill(child.pid, signal.SIGKILL)
+    assert wait_gone(target, 5.0)  # not reaped yet: a zombie
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(target, Sig.KILL)
+    assert refused.value.reason is Refusal.GONE
+
+
+def test_pid_reused_is_not_signalled(child: subprocess.Popen[bytes]) -> None:
+    # What a reused pid looks like: the same pid, another start time.
+    chosen = replace(describe(child.pid), start_time_s=describe(child.pid).start_time_s - 3600)
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(chosen, Sig.KILL)
+    assert refused.value.reason is Refusal.REUSED
+    assert "different process" in str(refused.value) and "sleep" in str(refused.value)
+    assert child.poll() is None  # untouched
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may signal every process")
+def test_another_users_process_is_refused_pid_1() -> None:
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(describe(1), Sig.TERM)
+    assert refused.value.reason is Refusal.NOT_OWNER
+    assert "only root" in str(refused.value)
+
+
+def test_another_users_process_is_refused_unless_root(child: subprocess.Popen[bytes]) -> None:
+    target = describe(child.pid)
+    other = (target.uid or 0) + 1000
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(target, Sig.KILL, euid=other)  # as if gpuprof ran as another user
+    assert refused.value.reason is Refusal.NOT_OWNER
+    assert f"belongs to user {target.user}" in str(refused.value)
+    assert child.poll() is None
+    send_signal(target, Sig.TERM, euid=0)  # root may
+    assert child.wait(timeout=10) == -signal.SIGTERM
+
+
+def test_gpuprof_itself_and_init_are_protected() -> None:
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(describe(os.getpid()), Sig.KILL)
+    assert refused.value.reason is Refusal.PROTECTED
+    init = describe(1)
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(init, Sig.TERM, euid=init.uid if init.uid is not None else 0)
+    assert refused.value.reason is Refusal.PROTECTED
+
+
+def test_the_kernel_saying_no_is_a_clear_refusal(
+    child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def denied(*_args: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    if not hasattr(os, "pidfd_open"):
+        pytest.skip("no pidfd here")
+    # Only gpuprof uses pidfd_send_signal here: the fixtures still end their children.
+    monkeypatch.setattr(procctl.signal, "pidfd_send_signal", denied)
+    with pytest.raises(SignalRefused) as refused:
+        send_signal(describe(child.pid), Sig.TERM)
+    assert refused.value.reason is Refusal.DENIED
+    assert "Operation not permitted" in str(refused.value)
+    assert child.poll() is None
+
+
+def test_without_pidfd_os_kill_is_used(
+    child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(procctl.os, "pidfd_open", raising=False)
+    send_signal(describe(child.pid), Sig.TERM)
+    assert child.wait(timeout=10) == -signal.SIGTERM
+
+
+# --- gpuprof kill ---------------------------------------------------------------------------------
+
+
+def _gpuprof(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        GPUPROF_DATA_DIR=str(home / "data"),
+        GPUPROF_CONFIG_DIR=str(home / "config"),
+        GPUPROF_LANG="en",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "gpuprof", *args],
+        stdin=subprocess.DEVNULL,  # not a terminal
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=TIMEOUT_S,
+    )
+
+
+def test_cli_shows_the_process_and_terminates_it(
+    child: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    ran = _gpuprof(["kill", str(child.pid), "--yes"], tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert f"pid {child.pid} (sleep) exited" in ran.stdout
+    for shown in ("sleep 60", "SIGTERM", "GPU"):
+        assert shown in ran.stdout
+    assert child.wait(timeout=10) == -signal.SIGTERM
+
+
+def test_cli_refuses_to_act_without_a_terminal_or_yes(
+    child: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    ran = _gpuprof(["kill", str(child.pid), "--signal", "KILL"], tmp_path)
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr
+    (line,) = ran.stderr.strip().splitlines()
+    assert "--yes" in line and str(child.pid) in line
+    assert child.poll() is None
+
+
+def test_cli_vanished_pid_is_one_line(child: subprocess.Popen[bytes], tmp_path: Path) -> None:
+    child.kill()
+    child.wait()
+    ran = _gpuprof(["kill", str(child.pid), "--yes"], tmp_path)
+    assert ran.returncode == 2
+    (line,) = ran.stderr.strip().splitlines()
+    assert f"no process with pid {child.pid}" in line
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _args(pid: int, sig: str = "TERM") -> argparse.Namespace:
+    return argparse.Namespace(pid=pid, signal=sig, yes=False)
+
+
+@pytest.fixture
+def no_nvml(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kill_cmd, "gpu_use", lambda pid: [(3, 2 * 1024**3)])
+
+
+def test_cli_asks_and_a_no_sends_nothing(child: subprocess.Popen[bytes], no_nvml: None) -> None:
+    out = io.StringIO()
+    assert kill_cmd.cmd_kill(_args(child.pid), stdin=_Tty("n\n"), stdout=out) == 1
+    assert "nothing was signalled" in out.getvalue()
+    assert "GPU 3, GPU memory 2.0 GiB" in out.getvalue()
+    assert child.poll() is None
+
+
+def test_cli_asks_and_a_yes_kills(stubborn: subprocess.Popen[bytes], no_nvml: None) -> None:
+    out = io.StringIO()
+    assert kill_cmd.cmd_kill(_args(stubborn.pid, "KILL"), stdin=_Tty("y\n"), stdout=out) == 0
+    assert f"Send SIGKILL to pid {stubborn.pid}? [y/N]" in out.getvalue()
+    assert stubborn.wait(timeout=10) == -signal.SIGKILL
+
+
+def test_cli_terminate_ignored_suggests_kill(
+    stubborn: subprocess.Popen[bytes], no_nvml: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kill_cmd, "WAIT_S", 0.2)
+    out = io.StringIO()
+    assert kill_cmd.cmd_kill(_args(stubborn.pid), stdin=_Tty("yes\n"), stdout=out) == 0
+    assert "still running" in out.getvalue() and "--signal KILL" in out.getvalue()
+    assert stubborn.poll() is None
+
+
+def test_cli_hides_secrets_in_the_command_line(no_nvml: None, tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time; time.sleep(60)",
+            "--hf-token",
+            "hf_abcdefghijklmnopqrstuvwxyz0123",
+        ]
+    )
+    try:
+        out = io.StringIO()
+        kill_cmd.cmd_kill(_args(proc.pid), stdin=_Tty("n\n"), stdout=out)
+        assert "hf_abcdefghijklmnopqrstuvwxyz0123" not in out.getvalue()
+        assert "--hf-token ***" in out.getvalue()
+    finally:
+        proc.kill()
+        proc.wait()
