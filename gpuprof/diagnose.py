@@ -11,13 +11,13 @@ PCIe generation and clocks on purpose, and that is not a fault.
 
 from __future__ import annotations
 
-import enum
 import importlib.metadata
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from gpuprof.diagnose_prof import check_prof
+from gpuprof.findings import Finding, Severity
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot, SystemInfo
 from gpuprof.telemetry.reasons import ClockEventReason
@@ -44,30 +44,6 @@ LOW_UTIL_PCT = 70.0
 JOB_MEM_USED_PCT = 10.0
 #: A throttle reason is reported when seen in at least this share of the busy samples.
 THROTTLE_MIN_SHARE = 0.1
-
-
-class Severity(str, enum.Enum):
-    """How urgent a finding is; sorts critical first."""
-
-    CRITICAL = "critical"
-    WARNING = "warning"
-    INFO = "info"
-
-    @property
-    def rank(self) -> int:
-        return {"critical": 0, "warning": 1, "info": 2}[self.value]
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One health finding. ``code`` is stable (tests, JSON reports); the texts are translated."""
-
-    code: str
-    severity: Severity
-    title: str
-    detail: str
-    hint: str
-    gpu_index: int | None = None
 
 
 def torch_cuda_from_version(version: str) -> str | None:
@@ -131,9 +107,11 @@ def diagnose(
     )
     series: dict[int, list[GpuSample]] = {}
     jobs: dict[int, list[bool]] = {}
+    times: dict[int, list[float]] = {}
     for device in devices:
         series[device.index] = []
         jobs[device.index] = []
+        times[device.index] = []
         for snap in snapshots:
             for g in snap.gpus:
                 if g.index == device.index:
@@ -141,8 +119,9 @@ def diagnose(
                     jobs[device.index].append(
                         any(p.gpu_index == device.index for p in snap.processes)
                     )
+                    times[device.index].append(snap.time_s)
     return diagnose_series(
-        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system
+        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system, times=times
     )
 
 
@@ -153,16 +132,22 @@ def diagnose_series(
     *,
     torch_cuda_version: str | None = None,
     system: SystemInfo | None = None,
+    times: Mapping[int, Sequence[float]] | None = None,
 ) -> list[Finding]:
     """:func:`diagnose` over per-GPU sample series (oldest first): ``jobs[i][k]`` says whether a
-    process ran on GPU ``i`` at its ``k``-th sample. History-backed reports call this."""
+    process ran on GPU ``i`` at its ``k``-th sample, ``times[i][k]`` when (Unix seconds; the
+    sustained-pattern checks assume 1 s apart without it). History-backed reports call this."""
     findings: list[Finding] = []
     if system is not None and devices:
         findings.extend(_check_cuda(system, torch_cuda_version))
     for device in devices:
+        at = times.get(device.index) if times is not None else None
         findings.extend(
             _check_device(
-                device, list(series.get(device.index, ())), list(jobs.get(device.index, ()))
+                device,
+                list(series.get(device.index, ())),
+                list(jobs.get(device.index, ())),
+                None if at is None else list(at),
             )
         )
     findings.sort(
@@ -172,7 +157,7 @@ def diagnose_series(
 
 
 def _check_device(
-    device: DeviceInfo, series: list[GpuSample], jobs: list[bool]
+    device: DeviceInfo, series: list[GpuSample], jobs: list[bool], times: list[float] | None
 ) -> Iterable[Finding]:
     i = device.index
     gpu = tr("GPU {i}", i=i)
@@ -200,6 +185,7 @@ def _check_device(
     if ecc is not None:
         yield from _check_ecc(ecc, i, gpu)
     yield from _check_utilization(device, series, jobs, gpu)
+    yield from check_prof(i, series, _running(series, jobs), times, gpu)
     if device.persistence_mode is False:
         yield Finding(
             "persistence_off",
@@ -424,6 +410,16 @@ def _check_ecc(ecc: EccCounts, i: int, gpu: str) -> Iterable[Finding]:
             ),
             i,
         )
+
+
+def _running(series: list[GpuSample], jobs: list[bool]) -> list[bool]:
+    """Whether a job held the GPU at each sample: a process on it, or memory in use."""
+    out = []
+    for k, s in enumerate(series):
+        used = s.mem_used_pct
+        has_process = jobs[k] if k < len(jobs) else False
+        out.append(has_process or (used is not None and used >= JOB_MEM_USED_PCT))
+    return out
 
 
 def _check_utilization(

@@ -102,8 +102,10 @@ def _prof_or(prof: str, nvml: str) -> Callable[[GpuSample], float | None]:
     """GPM's value where the GPU has one (DCGM reads PCIe traffic there too), else NVML's."""
 
     def get(s: GpuSample) -> float | None:
-        v = getattr(s, prof)
-        return getattr(s, nvml) if v is None else v
+        v: float | None = getattr(s, prof)
+        if v is None:
+            v = getattr(s, nvml)
+        return v
 
     return get
 

@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator, Sequence
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.samples import Sample
 
+from gpuprof.prof import has_prof
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, MigProfSample
 
-__all__ = ["MIG_LABELS", "PROF_FAMILIES", "PROF_PCT_ATTRS", "has_prof", "prof_families"]
+__all__ = ["MIG_LABELS", "PROF_FAMILIES", "prof_families"]
 
 #: The labels dcgm-exporter adds to a MIG instance's series.
 MIG_LABELS = ("GPU_I_PROFILE", "GPU_I_ID")
@@ -129,15 +130,7 @@ PROF_FAMILIES: tuple[tuple[str, str, str, float], ...] = (
     ),
 )
 
-#: The percent fields of a sample that say whether GPM answered at all.
-PROF_PCT_ATTRS = tuple(attr for _n, _h, attr, scale in PROF_FAMILIES if scale == _RATIO)
-
 _MIG_PROFILE = re.compile(r"\d+g\.\d+gb(?:\+me)?", re.IGNORECASE)
-
-
-def has_prof(s: GpuSample) -> bool:
-    """True when any profiling (GPM) value of ``s`` is present."""
-    return any(getattr(s, attr) is not None for attr in PROF_PCT_ATTRS)
 
 
 def _mig_profiles(device: DeviceInfo | None) -> dict[int, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from gpuprof.prof import any_prof, has_prof, prof_reason
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, HostSample
 from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
 from PySide6.QtCore import Qt
@@ -62,7 +63,8 @@ class _Card(QFrame):
 
 
 class GpuCard(_Card):
-    """Utilization, memory, power, temperature, SM clock, throttle and PCIe of one GPU."""
+    """Utilization (and SM activity where the GPU reports it), memory, power, temperature, SM
+    clock, throttle and PCIe of one GPU."""
 
     def __init__(self, index: int, parent: QWidget | None = None):
         super().__init__(parent)
@@ -89,6 +91,11 @@ class GpuCard(_Card):
             self.tr("GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)")
         )
         util_row.addWidget(self.util)
+        self.sm = QLabel(self)
+        self.sm.setObjectName("muted")
+        self.sm.setTextFormat(Qt.TextFormat.PlainText)
+        self.sm.hide()  # shown once some GPU reports SM activity (NVML GPM)
+        util_row.addWidget(self.sm)
         self.spark = Sparkline(colour, y_max=100.0, parent=self)
         self.spark.setToolTip(self.tr("GPU utilization over the last 2 minutes"))
         util_row.addWidget(self.spark, 1)
@@ -135,7 +142,10 @@ class GpuCard(_Card):
         info: DeviceInfo | None,
         spark: np.ndarray | None,
         lost: bool = False,
+        gpm: bool = False,
     ) -> None:
+        """Show ``sample``; ``gpm``: some GPU reports SM activity, so this card shows it too
+        (or "–" with the reason)."""
         name = info.name if info is not None else ""
         self.title.setText(
             self.tr("GPU %1 · %2").replace("%1", str(self.index)).replace("%2", name)
@@ -158,10 +168,12 @@ class GpuCard(_Card):
             )
             self.lost_badge.show()
             self.util.setText(NA)
+            self.sm.hide()
             return
         self.setEnabled(True)
         self.lost_badge.hide()
         self.util.setText(fmt_pct(sample.util_gpu_pct))
+        self._show_sm(sample, gpm)
         self.mem.set_value(
             _frac(sample.mem_used_bytes, sample.mem_total_bytes),
             f"{fmt_bytes(sample.mem_used_bytes)} / {fmt_bytes(sample.mem_total_bytes)}",
@@ -191,6 +203,26 @@ class GpuCard(_Card):
             self.badge.setText(self.tr("none"))
             self.badge.setToolTip("")
             self.badge.setStyleSheet("")
+
+    def _show_sm(self, sample: GpuSample, gpm: bool) -> None:
+        if not gpm:
+            self.sm.hide()
+            return
+        why = self.tr(
+            "SM active: the share of cycles the SMs had work (at least one warp resident; NVML "
+            "GPM, DCGM_FI_PROF_SM_ACTIVE). GPU utilization only says that some kernel ran during "
+            "the sample: a GPU can read 100% while most of its SMs are idle (small kernels, "
+            "launch-bound or sync-heavy code)."
+        )
+        if has_prof(sample):
+            self.sm.setText(self.tr("SM %1").replace("%1", fmt_pct(sample.prof_sm_active_pct)))
+            self.sm.setToolTip(why)
+        else:
+            self.sm.setText(self.tr("SM %1").replace("%1", "–"))
+            self.sm.setToolTip(
+                why + "\n\n" + self.tr("Not available: %1").replace("%1", prof_reason(sample))
+            )
+        self.sm.show()
 
     def _pcie_text(self, sample: GpuSample, info: DeviceInfo | None) -> str:
         def link(gen: int | None, width: int | None) -> str:
@@ -343,6 +375,7 @@ class OverviewTab(QWidget):
         t1 = state.end_time()
         samples = {g.index: g for g in snap.gpus} if snap is not None else {}
         lost = set(state.status.lost_gpus)
+        gpm = snap is not None and any_prof(snap.gpus)
         for i, card in self.cards.items():
             sample = samples.get(i)
             spark = (
@@ -350,7 +383,7 @@ class OverviewTab(QWidget):
                 if t1 is None or math.isnan(t1)
                 else self._spark(i, "util_gpu_pct", t1, card.spark.width() // 2)
             )
-            card.update_card(sample, state.devices.get(i), spark, lost=i in lost)
+            card.update_card(sample, state.devices.get(i), spark, lost=i in lost, gpm=gpm)
         host_spark = (
             None
             if t1 is None

@@ -7,9 +7,12 @@ Titles are marked with ``N_`` and translated when shown (``QT_TRANSLATE_NOOP`` s
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpuprof.i18n import N_
+from gpuprof.prof import has_prof, prof_reason
+from gpuprof.telemetry.model import Snapshot
 from PySide6.QtCore import QCoreApplication
 
 __all__ = [
@@ -19,6 +22,7 @@ __all__ = [
     "PLOT_SPECS",
     "SECONDARY_AUTO_MAX_GPUS",
     "PlotSpec",
+    "activity_unavailable",
     "field_short",
     "nice_top",
 ]
@@ -42,6 +46,7 @@ class PlotSpec:
     digits: int = 0
     axis: str = ""  # short name on the y axis, before the unit
     title_primary: str = ""  # title while the secondary (pale) fields are not drawn
+    needs_prof: bool = False  # NVML GPM fields: greyed with the reason where no GPU has them
 
     def title_for(self, secondary: bool) -> str:
         """The untranslated title for what is drawn: with or without the pale fields."""
@@ -58,6 +63,18 @@ PLOT_SPECS: tuple[PlotSpec, ...] = (
         y_max=100.0,
         axis=N_("util"),
         title_primary=N_("Utilization — GPU (memory: not drawn)"),
+    ),
+    # NVML GPM (DCGM_FI_PROF_*): what "GPU utilization" does not say. Greyed with the reason
+    # while no plotted GPU reports it (activity_unavailable).
+    PlotSpec(
+        "activity",
+        N_("SM / tensor / DRAM activity — SM (bright), tensor (pale), DRAM (palest)"),
+        "%",
+        ("prof_sm_active_pct", "prof_tensor_active_pct", "prof_dram_active_pct"),
+        y_max=100.0,
+        axis=N_("active"),
+        title_primary=N_("SM / tensor / DRAM activity — SM (tensor, DRAM: not drawn)"),
+        needs_prof=True,
     ),
     PlotSpec(
         "mem",
@@ -135,7 +152,22 @@ def field_short(field: str) -> str:
         "clock_mem_mhz": _t("mem"),
         "pcie_tx_bytes_s": _t("tx"),
         "nvlink_tx_bytes_s": _t("tx"),
+        "prof_tensor_active_pct": _t("tensor"),
+        "prof_dram_active_pct": _t("DRAM"),
     }.get(field, "")
+
+
+def activity_unavailable(snap: Snapshot | None, visible: Iterable[int]) -> str | None:
+    """Why the profiling (GPM) plot is empty, translated — ``None`` while a plotted GPU in the
+    latest snapshot reports SM activity (or before the first snapshot)."""
+    if snap is None:
+        return None
+    shown = set(visible)
+    gpus = [g for g in snap.gpus if g.index in shown]
+    if not gpus or any(has_prof(g) for g in gpus):
+        return None
+    reasons = list(dict.fromkeys(prof_reason(g) for g in gpus))
+    return _t("not available: %1").replace("%1", "; ".join(reasons))
 
 
 def nice_top(value: float) -> float:

@@ -42,6 +42,7 @@ from .plot_specs import (
     PLOT_SPECS,
     SECONDARY_AUTO_MAX_GPUS,
     PlotSpec,
+    activity_unavailable,
     field_short,
     nice_top,
 )
@@ -323,6 +324,20 @@ class TelemetryTab(QWidget):
                 _t(plot.spec.title_for(secondary)), size="9pt", color=self._theme.plot_fg
             )
 
+    def _sync_activity_title(self, secondary: bool, visible: list[int]) -> None:
+        """Grey the GPM plot's title with the reason while no plotted GPU reports activity."""
+        for plot in self.plots.values():
+            if not plot.spec.needs_prof:
+                continue
+            title, colour = _t(plot.spec.title_for(secondary)), self._theme.plot_fg
+            why = activity_unavailable(self.state.latest, visible)
+            if why is not None:
+                title = f"{_t(plot.spec.title).split(' —')[0]} — {why}"
+                colour = self._theme.muted
+            label = plot.item.titleLabel
+            if label.text != title or label.opts.get("color") != colour:
+                plot.item.setTitle(title, size="9pt", color=colour)
+
     def _on_window_combo(self, row: int) -> None:
         self.time_window_changed.emit(int(self.window_combo.itemData(row)))
 
@@ -405,6 +420,7 @@ class TelemetryTab(QWidget):
         visible = state.visible_gpus()
         self._sync_secondary_check()
         self._sync_titles(secondary)
+        self._sync_activity_title(secondary, visible)
         blocks = self._frames.fetch(state.history, visible, t0, t1, max_points, secondary)
         for plot in self.plots.values():
             self._draw_plot(plot, visible, blocks, secondary, t0, t1)
@@ -493,7 +509,9 @@ class TelemetryTab(QWidget):
         main line and stays legible on both themes.
         """
         colour = gpu_colour(gpu) if gpu >= 0 else self._theme.muted
-        pen: QPen = pg.mkPen(blend(colour, self._theme.plot_bg, 0.45) if n > 0 else colour, width=1)
+        # A third series (the GPM plot's DRAM) is paler still than the second.
+        tint = blend(colour, self._theme.plot_bg, 0.45 if n == 1 else 0.7) if n > 0 else colour
+        pen: QPen = pg.mkPen(tint, width=1)
         return pen
 
     def _draw_lines(self, plot: PlotPanel, visible: list[int]) -> float:

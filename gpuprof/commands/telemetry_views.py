@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gpuprof.i18n import N_, tr
+from gpuprof.prof import any_prof, has_prof, prof_reason
 from gpuprof.termtext import markup, safe, styled
 from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
 
@@ -165,6 +166,8 @@ MONITOR_COLUMNS: tuple[tuple[str, int], ...] = (
     ("GPU", 0),
     (N_("Name"), 165),
     (N_("Util"), 0),
+    # NVML GPM's SM activity (DCGM_FI_PROF_SM_ACTIVE), shown only when some GPU reports it.
+    (N_("SM active"), 0),
     (N_("Mem util"), 110),
     (N_("Memory used"), 0),
     (N_("Power"), 0),
@@ -186,12 +189,19 @@ def gpu_table(
 ) -> RenderableType:
     """The monitor's table: one row per GPU, what `nvidia-smi dmon` shows, with units.
 
-    ``width`` is the terminal width: columns that would not fit are dropped, not squeezed.
+    ``width`` is the terminal width: columns that would not fit are dropped, not squeezed. The
+    SM active column (NVML GPM) is there when any GPU reports it; a GPU without it shows "–" and
+    the reason in the caption.
     """
     from rich.table import Table
 
     names = {d.index: short_name(d.name) for d in devices}
-    shown = [col for col, min_width in MONITOR_COLUMNS if width >= min_width]
+    gpm = any_prof(snap.gpus)
+    shown = [
+        col
+        for col, min_width in MONITOR_COLUMNS
+        if width >= min_width and (gpm or col != "SM active")
+    ]
     t = Table(title=title, title_justify="left", expand=False, pad_edge=False)
     for col in shown:
         t.add_column(tr(col), no_wrap=True)
@@ -210,6 +220,7 @@ def gpu_table(
             "GPU": str(g.index),
             "Name": names.get(g.index, ""),
             "Util": fmt_pct(g.util_gpu_pct),
+            "SM active": fmt_pct(g.prof_sm_active_pct) if has_prof(g) else NO_PROF,
             "Mem util": fmt_pct(g.util_mem_pct),
             "Memory used": f"{fmt_bytes(g.mem_used_bytes)} / {fmt_bytes(g.mem_total_bytes, digits=0)}",
             "Power": f"{fmt_num(g.power_w, digits=0)} / {fmt_num(g.power_limit_w, 'W')}",
@@ -221,7 +232,28 @@ def gpu_table(
             "Throttle": styled(throttle, "yellow") if g.throttle_reasons else throttle,
         }
         t.add_row(*[cells[col] for col in shown])
+    if "SM active" in shown:
+        t.caption = prof_caption(snap.gpus)
     return t
+
+
+#: The SM active cell of a GPU without profiling activity.
+NO_PROF = "–"
+
+
+def prof_caption(gpus: Sequence[GpuSample]) -> str | None:
+    """Why some GPUs have no SM activity ("–"), grouped by reason; None when all have it."""
+    by_reason: dict[str, list[str]] = {}
+    for g in gpus:
+        if not g.lost and not has_prof(g):
+            by_reason.setdefault(prof_reason(g), []).append(str(g.index))
+    if not by_reason:
+        return None
+    parts = [
+        tr("GPU {i}: {r}", i=", ".join(idx), r=safe(reason, one_line=True))
+        for reason, idx in by_reason.items()
+    ]
+    return tr("SM active {na}: {why}", na=NO_PROF, why="; ".join(parts))
 
 
 def monitor_view(

@@ -31,7 +31,7 @@ import numpy as np
 from gpuprof import __version__
 from gpuprof.diagnose import Finding, diagnose_series
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 from gpuprof.redact import clean_text, redact_cmdline, redact_tree
 from gpuprof.report.model import (
     Chart,
@@ -85,9 +85,14 @@ __all__ = [
     "versions",
 ]
 
-#: GPU metrics summarized in a report: (GpuSample field, label, unit as in Chart.unit).
+#: GPU metrics summarized in a report: (GpuSample field, label, unit as in Chart.unit). The
+#: profiling activities (NVML GPM) have no samples on GPUs without it: their stats have
+#: ``count`` 0 and they get no chart.
 GPU_METRICS: tuple[tuple[str, str, str], ...] = (
     ("util_gpu_pct", "GPU utilization", "pct"),
+    ("prof_sm_active_pct", N_("SM active"), "pct"),
+    ("prof_tensor_active_pct", N_("Tensor core active"), "pct"),
+    ("prof_dram_active_pct", N_("DRAM bandwidth active"), "pct"),
     ("util_mem_pct", "Memory controller utilization", "pct"),
     ("mem_used_bytes", "Memory used", "bytes"),
     ("power_w", "Power draw", "w"),
@@ -111,6 +116,9 @@ HOST_METRICS: tuple[tuple[str, str, str], ...] = (
 #: GPU metrics drawn as charts (one line per GPU).
 _GPU_CHARTS = (
     "util_gpu_pct",
+    "prof_sm_active_pct",
+    "prof_tensor_active_pct",
+    "prof_dram_active_pct",
     "mem_used_bytes",
     "power_w",
     "temp_gpu_c",
@@ -288,7 +296,7 @@ def summarize_telemetry(
         for gpu in gpus:
             values = raw[gpu][fi] if raw[gpu].shape[1] else np.empty(0)
             count, lo, mean, hi = _stats(values)
-            stats.append(MetricStat(field, label, unit, gpu, count, lo, mean, hi))
+            stats.append(MetricStat(field, tr(label), unit, gpu, count, lo, mean, hi))
             if field in series and count:
                 xs, ys = history.gpu_series(gpu, field, t0, t1, max_points=2 * buckets)
                 series[field].append(ChartSeries(tr("GPU {i}", i=gpu), *_points(xs, ys, t0)))
@@ -383,8 +391,10 @@ def diagnose_history(
     ecc = {g.index: g.ecc for g in latest.gpus} if latest is not None else {}
     series: dict[int, list[GpuSample]] = {}
     jobs: dict[int, list[bool]] = {}
+    times: dict[int, list[float]] = {}
     for device in devices:
         rows = history.gpu_samples(device.index, t0, t1, last=last)
+        times[device.index] = [t for t, _ in rows]
         on_gpu = [(p.first_s, p.last_s) for p in processes if p.sample.gpu_index == device.index]
         samples = [g for _, g in rows]
         if samples and ecc.get(device.index) is not None:
@@ -392,7 +402,7 @@ def diagnose_history(
         series[device.index] = samples
         jobs[device.index] = [any(a <= t <= b for a, b in on_gpu) for t, _ in rows]
     return diagnose_series(
-        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system
+        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system, times=times
     )
 
 

@@ -1619,6 +1619,34 @@ Without a sub-command, opens the desktop app.</source>
         <translation>由 `gpuprof record` 或应用写入的会话文件</translation>
     </message>
     <message>
+        <source>write a closed copy of a recording that was not closed</source>
+        <translation>为未正常关闭的录制写出一份已关闭的副本</translation>
+    </message>
+    <message>
+        <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
+        <translation>读取录制中尚可读取的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的录制），并写成一个完整、已关闭的会话文件。无法读取的记录会被略过；原录制文件不会被修改。</translation>
+    </message>
+    <message>
+        <source>session file to recover</source>
+        <translation>要恢复的会话文件</translation>
+    </message>
+    <message>
+        <source>file to write (default: FILE with .recovered before its suffix)</source>
+        <translation>要写入的文件（默认：在 FILE 的扩展名前加上 .recovered）</translation>
+    </message>
+    <message>
+        <source>overwrite OUT if it exists</source>
+        <translation>如果 OUT 已存在则覆盖</translation>
+    </message>
+    <message>
+        <source>recovered {n} samples ({d}) from {p} to {o}</source>
+        <translation>已从 {p} 恢复 {n} 个样本（{d}）到 {o}</translation>
+    </message>
+    <message>
+        <source>{k} records that could not be read were left out</source>
+        <translation>已略过 {k} 条无法读取的记录</translation>
+    </message>
+    <message>
         <source>playback speed factor (default 1)</source>
         <translation>回放速度倍数（默认 1）</translation>
     </message>
@@ -2860,6 +2888,118 @@ Without a sub-command, opens the desktop app.</source>
         <source>{k} records that could not be read were left out</source>
         <translation>略去了 {k} 条无法读取的记录</translation>
     </message>
+    <message>
+        <source>{gpu}: GPU busy but SMs mostly idle</source>
+        <translation>{gpu}：GPU 忙碌，但 SM 大多空闲</translation>
+    </message>
+    <message>
+        <source>GPU utilization read {u}, but the SMs were active only {s} of the cycles, for {d}: kernels ran all the time, yet they kept few SMs busy.</source>
+        <translation>GPU 利用率显示为 {u}，但 SM 仅在 {s} 的周期内处于活动状态，持续 {d}：内核一直在运行，却只让少数 SM 忙碌。</translation>
+    </message>
+    <message>
+        <source>Typical causes: many small kernels (launch-bound), small batches, or frequent host synchronisation (.item(), .cpu(), torch.cuda.synchronize()). Batch more work per kernel, capture the step in CUDA graphs or torch.compile, and keep synchronisation out of the training loop.</source>
+        <translation>常见原因：大量小内核（受启动开销限制）、批量过小，或频繁的主机同步（.item()、.cpu()、torch.cuda.synchronize()）。让每个内核承担更多工作，用 CUDA graphs 或 torch.compile 捕获训练步，并把同步移出训练循环。</translation>
+    </message>
+    <message>
+        <source>{gpu}: tensor cores idle during a training job</source>
+        <translation>{gpu}：训练任务期间 Tensor Core 闲置</translation>
+    </message>
+    <message>
+        <source>The SMs were active {s} and the FP32 pipes {f}, but the tensor cores only {t}, for {d}: the math runs in FP32 on the CUDA cores.</source>
+        <translation>SM 活动率为 {s}，FP32 流水线为 {f}，但 Tensor Core 仅为 {t}，持续 {d}：计算以 FP32 在 CUDA 核心上运行。</translation>
+    </message>
+    <message>
+        <source>Use mixed precision (torch.autocast with bfloat16) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision('high')): tensor cores run that math several times faster than FP32.</source>
+        <translation>使用混合精度（torch.autocast 配合 bfloat16）或允许 TF32（torch.backends.cuda.matmul.allow_tf32 = True，或 torch.set_float32_matmul_precision('high')）：Tensor Core 执行这些计算比 FP32 快数倍。</translation>
+    </message>
+    <message>
+        <source>{gpu}: memory-bandwidth bound</source>
+        <translation>{gpu}：受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>DRAM was active {m} of the cycles while the tensor cores were active {t} (SMs {s}), for {d}: the work waits on memory bandwidth, not on math.</source>
+        <translation>DRAM 在 {m} 的周期内处于活动状态，而 Tensor Core 活动率为 {t}（SM 为 {s}），持续 {d}：工作在等待显存带宽，而不是计算。</translation>
+    </message>
+    <message>
+        <source>Do more math per byte: fuse element-wise operations (torch.compile), use fused kernels such as FlashAttention, larger batches, and BF16/FP8 activations. A GPU with more memory bandwidth helps this job more than one with more FLOPS.</source>
+        <translation>提高每字节的计算量：融合逐元素运算（torch.compile），使用 FlashAttention 等融合内核、更大的批量以及 BF16/FP8 激活值。对这个任务而言，显存带宽更高的 GPU 比 FLOPS 更高的 GPU 更有帮助。</translation>
+    </message>
+    <message>
+        <source>GPU lost</source>
+        <translation>GPU 已丢失</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM 活动率</translation>
+    </message>
+    <message>
+        <source>Tensor core active</source>
+        <translation>Tensor Core 活动率</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth active</source>
+        <translation>DRAM 带宽活动率</translation>
+    </message>
+    <message>
+        <source>GPU {i}: {r}</source>
+        <translation>GPU {i}：{r}</translation>
+    </message>
+    <message>
+        <source>SM active {na}: {why}</source>
+        <translation>SM 活动率 {na}：{why}</translation>
+    </message>
+    <message>
+        <source>SM / tensor / DRAM activity — SM (bright), tensor (pale), DRAM (palest)</source>
+        <translation>SM / Tensor / DRAM 活动 — SM（亮色），Tensor（浅色），DRAM（最浅）</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>SM / tensor / DRAM activity — SM (tensor, DRAM: not drawn)</source>
+        <translation>SM / Tensor / DRAM 活动 — SM（Tensor、DRAM：未绘制）</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>Tensor 核心</translation>
+    </message>
+    <message>
+        <source>DRAM</source>
+        <translation>DRAM 显存</translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>not supported on this GPU</source>
+        <translation>此 GPU 不支持</translation>
+    </message>
+    <message>
+        <source>not permitted to read the profiling counters</source>
+        <translation>无权读取性能分析计数器</translation>
+    </message>
+    <message>
+        <source>not supported by this driver or nvidia-ml-py</source>
+        <translation>此驱动或 nvidia-ml-py 不支持</translation>
+    </message>
+    <message>
+        <source>first sample</source>
+        <translation>首个样本</translation>
+    </message>
+    <message>
+        <source>per MIG instance only</source>
+        <translation>仅按 MIG 实例提供</translation>
+    </message>
+    <message>
+        <source>GPM error</source>
+        <translation>GPM 错误</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
@@ -3250,6 +3390,18 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>%1 (max %2)</source>
         <translation>%1（最大 %2）</translation>
+    </message>
+    <message>
+        <source>SM active: the share of cycles the SMs had work (at least one warp resident; NVML GPM, DCGM_FI_PROF_SM_ACTIVE). GPU utilization only says that some kernel ran during the sample: a GPU can read 100% while most of its SMs are idle (small kernels, launch-bound or sync-heavy code).</source>
+        <translation>SM 活动率：SM 有工作（至少驻留一个 warp）的周期占比（NVML GPM，DCGM_FI_PROF_SM_ACTIVE）。GPU 利用率只表示采样期间有内核在运行：GPU 可能显示 100%，而大部分 SM 却处于空闲（小内核、受启动开销限制或同步频繁的代码）。</translation>
+    </message>
+    <message>
+        <source>SM %1</source>
+        <translation>SM %1</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
     </message>
 </context>
 <context>
