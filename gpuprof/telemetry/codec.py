@@ -6,6 +6,11 @@ so that ``from_jsonable(type(x), to_jsonable(x)) == x`` for every model record (
 ``tuple[X, ...]``, fixed tuples, ``X | None``, enums). Fields equal to their default are left out
 to keep recordings small; unknown keys (from a newer gpuprof) are ignored on decode.
 
+Decoding checks the JSON types against the hints, so that a file of the wrong shape (a list where
+a name is expected, text where a number is) is a ``TypeError`` here, not a crash far away in a
+renderer: ``str`` takes text only, ``int`` and ``float`` take numbers (and ``float`` the strings
+Python's ``float()`` reads, e.g. ``"nan"``), ``bool`` takes booleans and 0 / 1.
+
 The session store, the benchmark results database and the JSON reports share this codec.
 """
 
@@ -98,33 +103,80 @@ def _optional(inner: Decoder) -> Decoder:
     return decode
 
 
+def _kind(v: Any) -> str:
+    return "null" if v is None else type(v).__name__
+
+
 def _float(v: Any) -> Any:
-    return None if v is None else float(v)
+    if v is None:
+        return None
+    if isinstance(v, (int, float, str)):
+        return float(v)
+    raise TypeError(f"expected a number, got {_kind(v)}")
+
+
+def _int(v: Any) -> Any:
+    # Floats stay as they are: some int-annotated values are computed and land as 3.0.
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return v
+    raise TypeError(f"expected an integer, got {_kind(v)}")
+
+
+def _str(v: Any) -> Any:
+    if isinstance(v, str):
+        return v
+    raise TypeError(f"expected text, got {_kind(v)}")
+
+
+def _bool(v: Any) -> Any:
+    if isinstance(v, bool) or (isinstance(v, int) and v in (0, 1)):
+        return v
+    raise TypeError(f"expected true or false, got {_kind(v)}")
+
+
+def _none(v: Any) -> Any:
+    if v is None:
+        return v
+    raise TypeError(f"expected null, got {_kind(v)}")
+
+
+def _scalar(v: Any) -> Any:
+    if v is None or isinstance(v, (int, float, str)):
+        return v
+    raise TypeError(f"expected a number or text, got {_kind(v)}")
+
+
+def _array(v: Any) -> list[Any]:
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    raise TypeError(f"expected a list, got {_kind(v)}")
 
 
 def _tuple_of(item: Decoder) -> Decoder:
     def decode(v: Any) -> Any:
-        return tuple(item(x) for x in v)
+        return tuple(item(x) for x in _array(v))
 
     return decode
 
 
 def _fixed_tuple(items: list[Decoder]) -> Decoder:
     def decode(v: Any) -> Any:
-        return tuple(d(x) for d, x in zip(items, v, strict=True))
+        return tuple(d(x) for d, x in zip(items, _array(v), strict=True))
 
     return decode
 
 
 def _list_of(item: Decoder) -> Decoder:
     def decode(v: Any) -> Any:
-        return [item(x) for x in v]
+        return [item(x) for x in _array(v)]
 
     return decode
 
 
 def _dict_of(val: Decoder) -> Decoder:
     def decode(v: Any) -> Any:
+        if not isinstance(v, dict):
+            raise TypeError(f"expected an object, got {_kind(v)}")
         return {k: val(x) for k, x in v.items()}
 
     return decode
@@ -135,8 +187,14 @@ def _build_decoder(tp: Any) -> Decoder:
         return _identity
     if tp is float:
         return _float
-    if tp in (int, str, bool, type(None)):
-        return _identity
+    if tp is int:
+        return _int
+    if tp is str:
+        return _str
+    if tp is bool:
+        return _bool
+    if tp is type(None):
+        return _none
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _optional(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -149,7 +207,7 @@ def _build_decoder(tp: Any) -> Decoder:
             return _optional(_decoder_for(non_none[0]))
         # int | float and similar: keep the JSON scalar as it is.
         if all(a in (int, float, str, bool) for a in non_none):
-            return _identity
+            return _scalar
         raise TypeError(f"cannot decode ambiguous union {tp!r}")
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:

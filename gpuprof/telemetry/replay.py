@@ -26,7 +26,11 @@ from gpuprof.telemetry.model import (
 if TYPE_CHECKING:
     from gpuprof.telemetry.store import SessionStore
 
-__all__ = ["ReplaySource"]
+__all__ = ["GAP_SKIP_S", "ReplaySource"]
+
+#: A stretch longer than this without a sample (the longest sampling interval) is dead air that
+#: replay jumps over: a suspended laptop, or a damaged time years away from the rest.
+GAP_SKIP_S = 60.0
 
 
 class ReplaySource:
@@ -56,6 +60,7 @@ class ReplaySource:
             self.store.close()
             raise InputError(f"{self.path}: the recording holds no snapshots")
         self.start_s, self.end_s = rng
+        self._last: Snapshot | None = None
         #: A recording of the simulator stays SIMULATED when played back: in its label (the
         #: terminal banner, the window title) and in every snapshot it plays.
         self.simulated = self.store.source_kind is SourceKind.SIMULATED
@@ -71,9 +76,12 @@ class ReplaySource:
         self._anchor_clock = clock()
         self._anchor_pos = 0.0
         self._paused = False
+        # What the reader was warned of (not closed, records left out) shows with the source.
+        notes = "".join(f"; {w.removeprefix(f'{self.path}: ')}" for w in self.store.warnings)
         self._status = SourceStatus(
             SourceState.OK,
-            message=f"replay of {self.path.name} (recorded from {self.store.source_kind.value})",
+            message=f"replay of {self.path.name} (recorded from "
+            f"{self.store.source_kind.value}){notes}",
         )
 
     @property
@@ -147,10 +155,25 @@ class ReplaySource:
         return self._status
 
     def poll(self) -> Snapshot:
-        """The recorded snapshot at the current replay position (its original time)."""
-        snap = self.store.snapshot_at(self.start_s + self.position_s)
-        if snap is None:  # cannot happen for position >= 0, but stay total
-            snap = next(self.store.snapshots())
+        """The recorded snapshot at the current replay position (its original time).
+
+        Dead air longer than :data:`GAP_SKIP_S` is jumped over to the next sample, so a replay
+        always reaches its end; where the records at the position cannot be read, the last
+        snapshot shown stays (the store skips and counts them)."""
+        t = self.start_s + self.position_s
+        snap = self.store.snapshot_at(t)
+        if snap is not None and t - snap.time_s > GAP_SKIP_S:
+            nxt = self.store.next_time_after(snap.time_s)
+            if nxt is not None and nxt > t:
+                with self._lock:
+                    self._anchor_pos = min(nxt - self.start_s, self.duration_s)
+                    self._anchor_clock = self._clock()
+                snap = self.store.snapshot_at(nxt) or snap
+        if snap is None:  # before the first readable record, or many unreadable ones
+            snap = self._last or next(self.store.snapshots(), None)
+        if snap is None:
+            raise InputError(f"{self.path}: no readable snapshots")
+        self._last = snap
         if self.simulated or snap.source is SourceKind.SIMULATED:
             return replace(snap, source=SourceKind.SIMULATED)
         return replace(snap, source=SourceKind.REPLAY)

@@ -3,6 +3,14 @@
 One file per session (suffix ``.gpuprof`` by convention). WAL journal with ``synchronous=NORMAL``:
 a committed transaction survives the process being killed (``kill -9``), and :meth:`append`
 commits at least every :data:`COMMIT_INTERVAL_S`, so a killed recording loses at most that much.
+The WAL is copied into the file itself every :data:`CHECKPOINT_INTERVAL_S` (and right after the
+file is made), so the file alone, copied without its ``-wal``, still holds the recording up to
+then. The ``meta`` key ``state`` is ``"recording"`` until a clean :meth:`close` makes it
+``"closed"``: a reader of a file left ``"recording"`` with no recorder holding it says the
+recording was not closed, reads what is there, and points to ``gpuprof recover``
+(:mod:`gpuprof.telemetry.recover`). How each state of the files on disk is read is in
+:mod:`gpuprof.telemetry.store_files`; the limits on what a file may hold (records, times,
+metadata) in :mod:`gpuprof.telemetry.store_read`.
 
 Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`, ``PRAGMA application_id`` =
 :data:`APPLICATION_ID`):
@@ -28,13 +36,7 @@ are made by the same steps (base schema, then every step), so a step cannot drif
 
 from __future__ import annotations
 
-try:  # POSIX: recorders lock their file; elsewhere a second writer is not detected
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
 import contextlib
-import csv
 import json
 import logging
 import os
@@ -42,27 +44,53 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.fileio import atomic_open
 from gpuprof.i18n import tr
-from gpuprof.telemetry.codec import from_jsonable, to_jsonable
-from gpuprof.telemetry.model import (
-    GPU_NUMERIC_FIELDS,
-    DeviceInfo,
-    Snapshot,
-    SourceKind,
-    SystemInfo,
-    Topology,
-)
+from gpuprof.telemetry.codec import to_jsonable
+from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo, Topology
 from gpuprof.telemetry.source import TelemetrySource
+from gpuprof.telemetry.store_csv import CSV_HEADER, csv_rows, export_csv, write_csv
+from gpuprof.telemetry.store_files import (
+    connect_readonly,
+    hold_writer_lock,
+    is_wal_mode,
+    live_writer,
+    not_ours_message,
+    refuse_if_recording,
+    wal_path,
+)
+from gpuprof.telemetry.store_read import (
+    MAX_META_BYTES,
+    MAX_SNAPSHOT_BYTES,
+    MAX_TIME_S,
+    MIN_TIME_S,
+    RecordError,
+    byte_groups,
+    decode_snapshot,
+    load_meta_value,
+    one_line,
+    parse_meta,
+    read_header,
+    warn_once,
+)
 
-__all__ = ["APPLICATION_ID", "COMMIT_INTERVAL_S", "SCHEMA_VERSION", "SessionStore", "export_csv"]
+__all__ = [
+    "APPLICATION_ID",
+    "CHECKPOINT_INTERVAL_S",
+    "COMMIT_INTERVAL_S",
+    "CSV_HEADER",
+    "SCHEMA_VERSION",
+    "SessionStore",
+    "csv_rows",
+    "export_csv",
+    "write_csv",
+]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +102,18 @@ _BASE_VERSION = 1
 APPLICATION_ID = 0x47505046
 #: The longest time an appended snapshot waits before it is committed to disk.
 COMMIT_INTERVAL_S = 0.5
+#: How often the WAL is copied into the file itself while recording (the file alone, without
+#: its ``-wal``, then holds all but the last seconds).
+CHECKPOINT_INTERVAL_S = 5.0
+#: Readers keep the first few problems of unreadable records for their one warning.
+_PROBLEMS_KEPT = 3
+_BAD_ROWS_KEPT = 100_000
+#: Records a read fetches at once are at most this many bytes together (one may be larger).
+_BATCH_BYTES = 4 * 2**20
+#: How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones.
+_LOOK_BACK = 64
+#: Rows outside the times a recording can hold are left out of every query (store_read).
+_VALID_TIME = f"time_s BETWEEN {MIN_TIME_S!r} AND {MAX_TIME_S!r}"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # quick_check reads the whole file: do it on open only below this size.
@@ -107,10 +147,6 @@ def _encode(snap: Snapshot) -> bytes:
     return zlib.compress(text.encode("ascii"), 1)
 
 
-def _decode(blob: bytes) -> Snapshot:
-    return from_jsonable(Snapshot, json.loads(zlib.decompress(blob)))
-
-
 class SessionStore:
     """A recorded session. Create with :meth:`create` (writable) or :meth:`open` (read-only)."""
 
@@ -123,17 +159,30 @@ class SessionStore:
         self._last_commit = time.monotonic()
         self._closed = False
         self._writer_lock: int | None = None  # an fd holding flock while this writes the file
-        values = self._read_meta()
+        self._last_checkpoint = time.monotonic()
+        fields = parse_meta(self._read_meta(), path)
         self.schema_version: int = SCHEMA_VERSION
         #: The version in the file itself: below :attr:`schema_version` when it was migrated.
         self.file_schema_version: int = SCHEMA_VERSION
-        self.source_kind = SourceKind(values.get("source_kind", SourceKind.NVML.value))
-        self.label: str = str(values.get("label", ""))
-        self.created_s: float | None = values.get("created_s")
-        self.meta: dict[str, Any] = dict(values.get("meta") or {})
-        self._system_info = from_jsonable(SystemInfo, values.get("system_info") or {})
-        self._devices = from_jsonable(tuple[DeviceInfo, ...], values.get("devices") or [])
-        self._topology = from_jsonable(Topology, values.get("topology") or {})
+        self.source_kind = fields.source_kind
+        self.label: str = fields.label
+        self.created_s: float | None = fields.created_s
+        self.meta: dict[str, Any] = fields.meta
+        self._system_info = fields.system_info
+        self._devices = fields.devices
+        self._topology = fields.topology
+        #: ``"recording"`` (not closed yet, or never: see :attr:`not_closed`), ``"closed"``, or
+        #: None in files from before the marker.
+        self.state: str | None = fields.state
+        #: True when the file says it is being recorded but no recorder holds it (killed).
+        self.not_closed = False
+        #: What a reader should be told about the file, one line each (logged by :meth:`open`).
+        self.warnings: list[str] = list(fields.warnings)
+        #: Records left out because their time is impossible (NaN, infinite, 1e300, < 1970).
+        self.bad_time_rows = 0
+        self._bad_rows: set[int] = set()  # ids of records that could not be read
+        self._bad_problems: list[str] = []
+        self._warn = True
 
     # -- construction ----------------------------------------------------------------------
 
@@ -149,10 +198,14 @@ class SessionStore:
         source_kind: SourceKind = SourceKind.NVML,
         meta: dict[str, Any] | None = None,
         overwrite: bool = False,
+        label: str = "",
+        created_s: float | None = None,
     ) -> SessionStore:
-        """A new session file. Static facts come from ``source`` unless given explicitly.
+        """A new session file. Static facts come from ``source`` unless given explicitly
+        (``label`` and ``created_s`` too: ``recover`` keeps the original's).
 
-        An existing file is an :class:`InputError` unless ``overwrite``.
+        An existing file is an :class:`InputError` unless ``overwrite``; only a regular file is
+        ever replaced (``--force`` onto ``/dev/null`` or a FIFO must not delete it).
         """
         p = Path(path)
         if p.exists():
@@ -160,11 +213,12 @@ class SessionStore:
                 raise InputError(f"{p}: file exists (choose another name or remove it)")
             if p.is_dir():
                 raise InputError(f"{p}: is a directory")
-            _refuse_if_recording(p)
+            if not p.is_file():
+                raise InputError(f"{p}: not a regular file; choose a file name")
+            refuse_if_recording(p)
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):
                     Path(str(p) + suffix).unlink()
-        label = ""
         if source is not None:
             system_info = system_info if system_info is not None else source.system_info()
             devices = devices or source.devices()
@@ -185,12 +239,13 @@ class SessionStore:
             rows = {
                 "source_kind": source_kind.value,
                 "label": label,
-                "created_s": time.time(),
+                "created_s": time.time() if created_s is None else created_s,
                 "system_info": to_jsonable(system_info or SystemInfo()),
                 "devices": to_jsonable(tuple(devices)),
                 "topology": to_jsonable(topology or Topology()),
                 "meta": meta or {},
                 "writer_pid": os.getpid(),
+                "state": "recording",
             }
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES (?, ?)",
@@ -198,30 +253,31 @@ class SessionStore:
             )
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             conn.execute("COMMIT")
+            # The schema and the facts into the file itself: a copy of it alone is a session.
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as e:
             conn.close()
             raise InputError(f"{p}: cannot create session file ({e})") from e
         store = cls(p, conn, writable=True)
-        store._writer_lock = _hold_writer_lock(p)
+        store._writer_lock = hold_writer_lock(p)
         return store
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> SessionStore:
+    def open(cls, path: str | os.PathLike[str], *, warn: bool = True) -> SessionStore:
         """Open a recorded session read-only; :class:`InputError` naming the file if unusable.
 
         A file of an older schema version is migrated in a private temporary copy (the file
-        itself is not written); a newer one is refused.
+        itself is not written); a newer one is refused. What the reader should know but need
+        not stop for (a recording not closed, records left out, metadata ignored) is logged as
+        one warning line each (unless not ``warn``: the caller reports) and kept in
+        :attr:`warnings`.
         """
         p = Path(path)
         if not p.exists():
             raise InputError(tr("{p}: no such file", p=p))
         if p.is_dir():
             raise InputError(tr("{p}: is a directory, not a session file", p=p))
-        try:
-            with p.open("rb") as fh:
-                header = fh.read(100)
-        except OSError as e:
-            raise InputError(f"{p}: cannot read ({e.strerror})") from e
+        header = read_header(p)  # a FIFO or a device is refused here, before anything blocks
         if not header:
             raise InputError(f"{p}: empty file, not a gpuprof session")
         if not header.startswith(_SQLITE_MAGIC):
@@ -236,14 +292,12 @@ class SessionStore:
             raise InputError(
                 f"{p}: truncated session file ({size} of {page_size * page_count} bytes)"
             )
-        conn = cls._connect_readonly(p)
+        conn = connect_readonly(p, header)
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if app_id != APPLICATION_ID:
-                raise InputError(
-                    f"{p}: not a gpuprof session (an SQLite database of another program)"
-                )
+                raise InputError(not_ours_message(p, conn, header))
             if version > SCHEMA_VERSION:
                 raise InputError(
                     f"{p}: session schema version {version} is newer than this gpuprof reads "
@@ -252,37 +306,63 @@ class SessionStore:
             if version < _BASE_VERSION:
                 raise InputError(f"{p}: corrupt session file (schema version {version})")
             if size <= _QUICK_CHECK_MAX_BYTES:
-                result = conn.execute("PRAGMA quick_check").fetchone()[0]
-                if result != "ok":
-                    raise InputError(f"{p}: corrupt session file ({result})")
+                rows = conn.execute("PRAGMA quick_check").fetchall()
+                if [tuple(r) for r in rows] != [("ok",)]:
+                    raise InputError(f"{p}: corrupt session file ({one_line(r[0] for r in rows)})")
             if version < SCHEMA_VERSION:
                 conn = cls._migrated_copy(p, conn, version)
             store = cls(p, conn, writable=False)
-            store.file_schema_version = version
-            store.time_range()  # touches the index and the first and last rows
-            return store
         except InputError:
             conn.close()
             raise
         except (sqlite3.Error, ValueError, TypeError, KeyError, zlib.error) as e:
             conn.close()
-            raise InputError(f"{p}: corrupt session file ({e})") from e
-
-    @staticmethod
-    def _connect_readonly(p: Path) -> sqlite3.Connection:
-        uri = p.resolve().as_uri()
+            raise InputError(f"{p}: corrupt session file ({one_line([e])})") from e
         try:
-            conn = sqlite3.connect(uri + "?mode=ro", uri=True, check_same_thread=False)
-            try:
-                conn.execute("PRAGMA schema_version").fetchone()
-            except sqlite3.OperationalError:
-                # A WAL file on read-only media cannot get its -shm index: read it as immutable
-                # (what was not checkpointed into the main file is then not visible).
-                conn.close()
-                conn = sqlite3.connect(uri + "?immutable=1", uri=True, check_same_thread=False)
-            return conn
-        except sqlite3.Error as e:
-            raise InputError(f"{p}: cannot open session file ({e})") from e
+            store.file_schema_version = version
+            store._check_readable(header)
+        except BaseException:
+            store._warn = False  # the error says it all
+            store.close()
+            raise
+        store._warn = warn
+        if warn:
+            for line in store.warnings:
+                warn_once(line)
+        return store
+
+    def _check_readable(self, header: bytes) -> None:
+        """Refuse a file with no snapshot to show; note the faults a reader may step over."""
+        p = self.path
+        total = self.count(valid_only=False)
+        self.bad_time_rows = total - self.count()
+        if self.state == "recording" and not live_writer(p):
+            self.not_closed = True
+            lost = ""
+            if is_wal_mode(header) and not wal_path(p).exists():
+                lost = f" (without its {wal_path(p).name}: the last seconds are not in it)"
+            self.warnings.append(
+                f"{p}: the recording was not closed (its recorder was killed?); "
+                f"{self.count()} samples are readable{lost}; `gpuprof recover {p}` writes "
+                "a closed copy"
+            )
+        if self.bad_time_rows:
+            self.warnings.append(
+                f"{p}: {self.bad_time_rows} of {total} snapshot records have an impossible "
+                "time (not a number, infinite, before 1970 or after 2100) and are left out"
+            )
+        if total == 0:
+            return  # an empty recording is a fact, not a fault (readers say so)
+        if self.bad_time_rows == total:
+            raise InputError(f"{p}: no snapshot has a valid time ({total} records)")
+        for _ in self.snapshots():
+            self._bad_rows.clear()  # a reader that reads everything counts them itself
+            self._bad_problems.clear()
+            return
+        raise InputError(
+            f"{p}: no readable snapshots: all {total - self.bad_time_rows} records are corrupt "
+            f"({self._bad_problems[0]})"
+        )
 
     @staticmethod
     def _migrated_copy(p: Path, conn: sqlite3.Connection, version: int) -> sqlite3.Connection:
@@ -307,17 +387,17 @@ class SessionStore:
         return copy
 
     def _read_meta(self) -> dict[str, Any]:
+        """``{key: value}`` of the ``meta`` table; a value too large or not JSON is marked
+        (:func:`~gpuprof.telemetry.store_read.load_meta_value`), never read whole or fatal."""
+        size = "length(CAST(value AS BLOB))"
         try:
-            rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
+            rows = self._conn.execute(
+                f"SELECT key, CASE WHEN {size} > ? THEN NULL ELSE value END, {size} FROM meta",
+                (MAX_META_BYTES,),
+            ).fetchall()
         except sqlite3.Error as e:
-            raise InputError(f"{self.path}: corrupt session file ({e})") from e
-        out: dict[str, Any] = {}
-        for key, value in rows:
-            try:
-                out[str(key)] = json.loads(value)
-            except (TypeError, ValueError) as e:
-                raise InputError(f"{self.path}: corrupt session metadata {key!r}") from e
-        return out
+            raise InputError(f"{self.path}: corrupt session file ({one_line([e])})") from e
+        return {str(key): load_meta_value(value, n or 0) for key, value, n in rows}
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -342,7 +422,13 @@ class SessionStore:
         if self._conn.in_transaction:
             self._conn.execute("COMMIT")
         self._pending = 0
-        self._last_commit = time.monotonic()
+        self._last_commit = now = time.monotonic()
+        if now - self._last_checkpoint >= CHECKPOINT_INTERVAL_S:
+            self._last_checkpoint = now
+            try:  # PASSIVE: never waits for a reader; what it cannot copy stays in the WAL
+                self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error as e:
+                log.debug("%s: checkpoint failed: %s", self.path, e)
 
     def flush(self) -> None:
         """Commit what is pending now."""
@@ -367,6 +453,7 @@ class SessionStore:
             try:
                 if self._writable:
                     self._commit_locked()
+                    self._mark_closed_locked()
                     self._fold_wal_locked()
             finally:
                 self._conn.close()
@@ -374,6 +461,17 @@ class SessionStore:
                 if self._writer_lock is not None:
                     os.close(self._writer_lock)  # releases the flock
                     self._writer_lock = None
+                if self._bad_rows and self._warn:
+                    warn_once(self.skipped_warning())
+
+    def _mark_closed_locked(self) -> None:
+        try:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('state', ?)", ('"closed"',)
+            )
+            self.state = "closed"
+        except sqlite3.Error as e:  # a full disk: readers will offer `gpuprof recover`
+            log.warning("%s: could not mark the recording closed: %s", self.path, e)
 
     def _fold_wal_locked(self) -> None:
         # A finished recording is one self-contained file: readers (mode=ro) of a WAL database
@@ -411,140 +509,94 @@ class SessionStore:
             try:
                 return self._conn.execute(sql, args).fetchall()
             except sqlite3.Error as e:
-                raise InputError(f"{self.path}: corrupt session file ({e})") from e
+                raise InputError(f"{self.path}: corrupt session file ({one_line([e])})") from e
 
-    def count(self) -> int:
-        return int(self._query("SELECT count(*) FROM snapshots")[0][0])
+    def count(self, *, valid_only: bool = True) -> int:
+        """Snapshot records: those with a valid time (the ones every read sees), or all."""
+        where = f" WHERE {_VALID_TIME}" if valid_only else ""
+        return int(self._query("SELECT count(*) FROM snapshots" + where)[0][0])
 
     def time_range(self) -> tuple[float, float] | None:
         """Unix seconds of the first and last snapshot, or None when empty."""
-        lo, hi = self._query("SELECT min(time_s), max(time_s) FROM snapshots")[0]
+        lo, hi = self._query(f"SELECT min(time_s), max(time_s) FROM snapshots WHERE {_VALID_TIME}")[
+            0
+        ]
         return None if lo is None else (float(lo), float(hi))
 
     def snapshots(self, t0: float | None = None, t1: float | None = None) -> Iterator[Snapshot]:
-        """Snapshots with ``t0 <= time_s <= t1`` in time order (read in batches)."""
-        lo = -float("inf") if t0 is None else float(t0)
-        hi = float("inf") if t1 is None else float(t1)
-        last_id = -1
+        """Snapshots with ``t0 <= time_s <= t1`` in time order (read in batches of a bounded
+        size). A record that cannot be read is skipped and counted (:meth:`skipped_warning`)."""
+        lo = MIN_TIME_S if t0 is None else max(float(t0), MIN_TIME_S)
+        hi = MAX_TIME_S if t1 is None else min(float(t1), MAX_TIME_S)
+        after = ""
+        args: tuple[Any, ...] = (lo, hi)
         while True:
             rows = self._query(
-                "SELECT id, data FROM snapshots WHERE time_s >= ? AND time_s <= ? AND id > ? "
-                "ORDER BY id LIMIT 500",
-                (lo, hi, last_id),
+                "SELECT id, time_s, length(data) FROM snapshots WHERE time_s BETWEEN ? AND ?"
+                f"{after} ORDER BY time_s, id LIMIT 500",
+                args,
             )
             if not rows:
                 return
-            for row_id, blob in rows:
-                yield self._decode_row(blob)
-                last_id = row_id
+            yield from self._decode_rows(rows)
+            last_id, last_t = rows[-1][0], rows[-1][1]
+            # From the last time read (an index range, not a scan from the start), past its id.
+            after = " AND (time_s > ? OR id > ?)"
+            args = (last_t, hi, last_t, last_id)
 
     def snapshot_at(self, t: float) -> Snapshot | None:
-        """The last snapshot taken at or before ``t`` (Unix s); None before the first."""
+        """The last readable snapshot taken at or before ``t`` (Unix s); None before the first
+        (or when the last :data:`_LOOK_BACK` records before ``t`` cannot be read)."""
         rows = self._query(
-            "SELECT data FROM snapshots WHERE time_s <= ? ORDER BY time_s DESC, id DESC LIMIT 1",
-            (float(t),),
+            "SELECT id, time_s, length(data) FROM snapshots "
+            f"WHERE time_s BETWEEN ? AND ? ORDER BY time_s DESC, id DESC LIMIT {_LOOK_BACK}",
+            (MIN_TIME_S, min(float(t), MAX_TIME_S)),
         )
-        return self._decode_row(rows[0][0]) if rows else None
+        return next(self._decode_rows(rows), None)
 
-    def _decode_row(self, blob: bytes) -> Snapshot:
+    def next_time_after(self, t: float) -> float | None:
+        """The time of the first snapshot record after ``t`` (Unix s), or None."""
+        row = self._query(
+            f"SELECT min(time_s) FROM snapshots WHERE {_VALID_TIME} AND time_s > ?", (float(t),)
+        )[0]
+        return None if row[0] is None else float(row[0])
+
+    def _decode_rows(self, rows: list[Any]) -> Iterator[Snapshot]:
+        """Decode ``(id, time_s, length)`` rows in order, fetching their data a few MiB at a
+        time (a batch of large records must not all sit in memory at once)."""
+        for group in byte_groups(rows, _BATCH_BYTES):
+            wanted = tuple(r[0] for r in group if (r[2] or 0) <= MAX_SNAPSHOT_BYTES)
+            marks = ",".join("?" * len(wanted))
+            sql = f"SELECT id, data FROM snapshots WHERE id IN ({marks})"
+            data = dict(self._query(sql, wanted)) if wanted else {}
+            for row_id, t, length in group:
+                snap = self._decode_row(row_id, t, data.get(row_id), length)
+                if snap is not None:
+                    yield snap
+
+    def _decode_row(
+        self, row_id: int, t: float, blob: object, length: int | None
+    ) -> Snapshot | None:
         try:
-            return _decode(blob)
-        except (zlib.error, ValueError, TypeError, KeyError) as e:
-            raise InputError(f"{self.path}: corrupt snapshot record ({e})") from e
+            if blob is None and (length or 0) > MAX_SNAPSHOT_BYTES:
+                raise RecordError(f"{length} bytes, more than a snapshot record can be")
+            snap = decode_snapshot(blob)
+        except RecordError as e:
+            if row_id not in self._bad_rows and len(self._bad_rows) < _BAD_ROWS_KEPT:
+                self._bad_rows.add(row_id)
+                if len(self._bad_problems) < _PROBLEMS_KEPT:
+                    self._bad_problems.append(f"record {row_id}: {e}")
+            return None
+        # The indexed time is the one every query agrees on (the JSON copy may say NaN).
+        return snap if snap.time_s == t else replace(snap, time_s=float(t))
 
+    @property
+    def skipped_rows(self) -> int:
+        """Snapshot records that could not be read so far (skipped by every read)."""
+        return len(self._bad_rows)
 
-#: Columns of the per-GPU CSV (``gpuprof export`` and ``gpuprof monitor --csv``); units in names.
-CSV_HEADER: tuple[str, ...] = (
-    "time_s",
-    "time_utc",
-    "source",
-    "gpu_index",
-    "uuid",
-    "lost",
-    *GPU_NUMERIC_FIELDS,
-    "mem_used_pct",
-    "throttle_reasons",
-)
-
-
-def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
-    """One CSV row per GPU of ``snap`` (columns :data:`CSV_HEADER`); unsupported values empty."""
-    stamp = datetime.fromtimestamp(snap.time_s, tz=timezone.utc).isoformat(timespec="milliseconds")
-    for g in snap.gpus:
-        values = [getattr(g, name) for name in GPU_NUMERIC_FIELDS]
-        yield [
-            repr(snap.time_s),
-            stamp,
-            snap.source.value,
-            g.index,
-            g.uuid or "",
-            int(g.lost),
-            *("" if v is None else v for v in values),
-            "" if g.mem_used_pct is None else round(g.mem_used_pct, 3),
-            "|".join(g.throttle_reasons),
-        ]
-
-
-def write_csv(snaps: Iterable[Snapshot], fh: IO[str]) -> int:
-    """Write :data:`CSV_HEADER` and the rows of ``snaps`` to an open text file; returns rows."""
-    writer = csv.writer(fh)
-    writer.writerow(CSV_HEADER)
-    rows = 0
-    for snap in snaps:
-        for row in csv_rows(snap):
-            writer.writerow(row)
-            rows += 1
-    return rows
-
-
-def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
-    """Write one row per GPU per snapshot of ``store`` to ``out_path``; returns the row count.
-
-    Columns: ``time_s`` (Unix), ``time_utc`` (ISO 8601), ``source``, ``gpu_index``, ``uuid``,
-    ``lost``, every numeric GPU field (units in the names: ``power_w``, ``clock_sm_mhz``, ...),
-    ``mem_used_pct`` and ``throttle_reasons`` (``|``-separated). Unsupported values are empty.
-    """
-    with atomic_open(out_path, "w", newline="") as fh:
-        return write_csv(store.snapshots(), fh)
-
-
-def _hold_writer_lock(p: Path) -> int | None:
-    """An exclusive flock on the file for as long as this process writes it (SQLite's own
-    locks are fcntl locks, which flock does not touch). ``None`` where flock does not exist."""
-    if fcntl is None:
-        return None
-    fd = os.open(p, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _refuse_if_recording(p: Path) -> None:
-    """:class:`InputError` when another recorder holds ``p``: overwriting it would destroy a
-    recording in progress (``record --force`` twice onto one file)."""
-    if fcntl is None:
-        return
-    try:
-        fd = os.open(p, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        pid = "?"
-        with contextlib.suppress(Exception):
-            conn = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
-            try:
-                row = conn.execute("SELECT value FROM meta WHERE key='writer_pid'").fetchone()
-                pid = str(json.loads(row[0])) if row else "?"
-            finally:
-                conn.close()
-        raise InputError(
-            f"{p}: in use: another gpuprof is recording to it (pid {pid}); "
-            "stop that recording or choose another file"
-        ) from None
-    finally:
-        os.close(fd)  # also releases our probe lock
+    def skipped_warning(self) -> str:
+        """One line on the records skipped so far, naming the first."""
+        first = self._bad_problems[0] if self._bad_problems else "?"
+        more = f"; {self.skipped_rows - 1} more" if self.skipped_rows > 1 else ""
+        return f"{self.path}: unreadable snapshot records skipped ({first}{more})"

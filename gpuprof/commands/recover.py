@@ -1,0 +1,55 @@
+"""``gpuprof recover FILE``: a closed copy of a recording that was not closed (or is damaged)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gpuprof.i18n import tr
+
+__all__ = ["cmd_recover", "register"]
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "recover",
+        help=tr("write a closed copy of a recording that was not closed"),
+        description=tr(
+            "Read what a recording holds (one whose recorder was killed, one copied without its "
+            "-wal file, or a damaged one) and write it as a clean, closed session file. "
+            "Records that cannot be read are left out; the recording itself is not changed."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help=tr("session file to recover"))
+    p.add_argument(
+        "--out",
+        metavar="OUT",
+        default=None,
+        help=tr("file to write (default: FILE with .recovered before its suffix)"),
+    )
+    p.add_argument("--force", action="store_true", help=tr("overwrite OUT if it exists"))
+    p.set_defaults(func=cmd_recover)
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    from gpuprof.telemetry.recover import recover
+    from gpuprof.units import fmt_duration
+
+    done = recover(args.file, args.out, force=args.force)
+    print(
+        tr(
+            "recovered {n} samples ({d}) from {p} to {o}",
+            n=done.samples,
+            d=fmt_duration(done.span_s),
+            p=args.file,
+            o=done.out,
+        ),
+        file=sys.stderr,
+    )
+    if done.skipped:
+        print(
+            tr("{k} records that could not be read were left out", k=done.skipped),
+            file=sys.stderr,
+        )
+    return 0
