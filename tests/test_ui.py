@@ -233,8 +233,10 @@ def test_recording_writes_a_session_that_replays(make_window, tmp_path):
     w.open_recording(out)
     assert w.source.kind is SourceKind.REPLAY
     assert w.replay_bar.isVisible() and "REPLAY" in w.windowTitle()
+    # A recording of the demo plays back as what it is: simulated data never passes for real.
+    assert "SIMULATED" in w.windowTitle()
     snap = w.poll_now()
-    assert snap.source is SourceKind.REPLAY and len(snap.gpus) == 2
+    assert snap.source is SourceKind.SIMULATED and len(snap.gpus) == 2
     w.refresh_visible(force=True)
     assert sorted(w.overview.cards) == [0, 1]
 
