@@ -160,7 +160,8 @@ class Exporter:
 
     ``stale_after_s`` bounds how old the last good poll may be before the GPU series are
     dropped (default: the larger of 5 s and three intervals); ``timeout_s`` closes connections
-    that stay silent that long; ``max_threads`` bounds the request threads.
+    that stay silent that long; ``max_threads`` bounds the request threads. ``per_process``
+    serves a series per GPU process too (``--per-process``).
     """
 
     def __init__(
@@ -176,6 +177,7 @@ class Exporter:
         max_threads: int = DEFAULT_MAX_THREADS,
         first_poll_timeout_s: float = FIRST_POLL_TIMEOUT_S,
         clock: Callable[[], float] = time.monotonic,
+        per_process: bool = False,
     ) -> None:
         from gpuprof.telemetry.session import TelemetrySession
 
@@ -209,6 +211,7 @@ class Exporter:
             bench_values=bench_values,
             health=self.health,
             kind=self.source.kind,
+            per_process=per_process,
         )
         self._unsubscribe: Callable[[], None] | None = None
         self._httpd: BoundedHTTPServer | None = None

@@ -42,6 +42,7 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
+from gpuprof.exporter_processes import process_families
 from gpuprof.exporter_prof import prof_families
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SourceKind
@@ -368,7 +369,8 @@ class SnapshotCollector(Collector):
 
     With ``health`` (a :class:`SourceHealth` callable) it serves the health series too and drops
     the GPU series while the source is stale. ``kind`` names the source before its first
-    snapshot (``gpuprof_source_info``).
+    snapshot (``gpuprof_source_info``). ``per_process`` adds a series per GPU process
+    (:mod:`gpuprof.exporter_processes`).
     """
 
     def __init__(
@@ -383,8 +385,10 @@ class SnapshotCollector(Collector):
         clock: Callable[[], float] = time.monotonic,
         health: Callable[[], SourceHealth] | None = None,
         kind: SourceKind | None = None,
+        per_process: bool = False,
     ) -> None:
         self._latest = latest
+        self._per_process = per_process
         self._health = health
         self._kind = kind
         # Label values leave the machine: cleaned and with secrets hidden, as in reports.
@@ -502,6 +506,8 @@ class SnapshotCollector(Collector):
                 yield family
 
         yield from prof_families(gpus, LABELS, tag, self._devices.get)
+        if self._per_process:
+            yield from process_families(snap, self._gpu_labels, LABELS, tag)
 
         lost = GaugeMetricFamily(
             "gpuprof_gpu_lost", "1 when the GPU fell off the bus." + tag, labels=LABELS

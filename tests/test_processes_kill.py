@@ -260,3 +260,13 @@ def test_cli_hides_secrets_in_the_command_line(no_nvml: None, tmp_path: Path) ->
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_describe_with_the_rows_start_time_refuses_a_reused_pid(
+    child: subprocess.Popen[bytes],
+) -> None:
+    start = describe(child.pid).start_time_s
+    assert describe(child.pid, expected_start_s=start).pid == child.pid
+    with pytest.raises(SignalRefused) as refused:
+        describe(child.pid, expected_start_s=start - 60.0)
+    assert refused.value.reason is Refusal.REUSED

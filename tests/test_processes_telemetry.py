@@ -331,3 +331,20 @@ def test_the_first_read_drops_what_the_driver_kept_from_long_ago() -> None:
     _process_util(q, dev, now=8.0)  # type: ignore[arg-type]
     assert q.cursors == [0, 200_000_000]
     assert dev.proc_util[2] == (201_000_000, 60.0, 1.0, 8.0)
+
+
+def test_recordings_keep_the_host_and_container_fields() -> None:
+    from gpuprof.telemetry.codec import from_jsonable, to_jsonable
+    from gpuprof.telemetry.model import ProcessSample
+
+    p = ProcessSample(
+        pid=1,
+        gpu_index=0,
+        host_cpu_pct=12.5,
+        host_rss_bytes=2**30,
+        start_time_s=1.7e9,
+        container_id="a" * 64,
+        pod_name="p",
+        pod_namespace="ns",
+    )
+    assert from_jsonable(ProcessSample, to_jsonable(p)) == p

@@ -175,7 +175,7 @@ def test_process_table_sorts_and_filters(make_window):
     assert [pid(r) for r in range(3)] == ["777", "1001", "4242"]
     tab.filter.setText("ALICE")
     assert proxy.rowCount() == 1 and pid(0) == "4242"
-    cmd = proxy.index(0, 7)
+    cmd = proxy.index(0, 12)  # command line
     assert cmd.data(Qt.ItemDataRole.ToolTipRole).endswith("x" * 200)
     assert tab.table.textElideMode() == Qt.TextElideMode.ElideMiddle
     tab.filter.setText("vllm")

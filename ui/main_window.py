@@ -170,6 +170,7 @@ class MainWindow(QMainWindow):
         self._health_index = index
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
+        self.snapshot_received.connect(self.processes.add_snapshot)  # its per-process history
         # Built when first shown (or used): their modules and widgets cost ~0.1 s of start-up.
         self.tabs.add_lazy(
             "benchmarks",

@@ -1,156 +1,78 @@
-"""Processes tab: GPU processes in a sortable, filterable table (like ``nvidia-smi`` + ``pmon``)."""
+"""Processes tab: GPU processes in a sortable, filterable table (like ``nvidia-smi`` + ``pmon`` +
+``top``), the selected process's own history, and Terminate / Kill for live processes.
+
+The model and filter live in :mod:`.process_model`, the history chart in :mod:`.process_chart`,
+when the actions are offered and what their confirmation says in :mod:`.process_actions`; the
+signalling itself is :mod:`gpuprof.telemetry.procctl`'s.
+"""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from collections.abc import Callable
 
-from gpuprof.i18n import N_
-from gpuprof.redact import redact_text
-from gpuprof.telemetry.model import ProcessSample
-from gpuprof.units import NA, fmt_bytes, fmt_pct
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QCoreApplication,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
-from PySide6.QtGui import QColor
+from gpuprof.telemetry.model import ProcessSample, Snapshot
+from gpuprof.telemetry.procctl import Sig, SignalRefused, describe, send_signal
+from PySide6.QtCore import QItemSelection, QPoint, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from .process_actions import confirmation_text, unavailable_reason
+from .process_chart import ProcessChart, ProcessHistory, ProcessKey
+from .process_model import COLUMN, COLUMNS, ProcessFilter, ProcessModel, shown_text
 from .state import UiState
-from .theme import gpu_colour
+from .theme import Theme
 
-__all__ = ["ProcessModel", "ProcessesTab", "COLUMNS", "shown_text"]
+__all__ = ["COLUMNS", "ProcessModel", "ProcessesTab", "shown_text"]
 
-_Index = QModelIndex | QPersistentModelIndex
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProcessModel", text)
-
-
-@functools.lru_cache(maxsize=4096)
-def shown_text(text: str) -> str:
-    """A name, user or command line as the table shows it (and screenshots share it): control
-    characters neutralised and secrets hidden, as in reports. Cached: rows repaint often."""
-    return redact_text(text)
-
-
-#: (attribute, header) per column; headers are translated when shown.
-COLUMNS: tuple[tuple[str, str], ...] = (
-    ("pid", N_("PID")),
-    ("user", N_("User")),
-    ("name", N_("Name")),
-    ("gpu_index", N_("GPU")),
-    ("gpu_mem_bytes", N_("GPU memory")),
-    ("sm_util_pct", N_("SM %")),
-    ("kind", N_("Type")),
-    ("cmdline", N_("Command line")),
-)
-_TOOLTIPS = {
-    "pid": N_("Process id"),
-    "user": N_("Owner of the process"),
-    "name": N_("Executable name"),
-    "gpu_index": N_("GPU the process runs on"),
-    "gpu_mem_bytes": N_("GPU memory used by the process (nvidia-smi: GPU Memory Usage)"),
-    "sm_util_pct": N_("Share of SM time used by the process (nvidia-smi pmon: sm)"),
-    "kind": N_("Compute (C), graphics (G) or both"),
-    "cmdline": N_("Full command line; hover a row to read it all"),
+_WIDTHS = {
+    "pid": 70,
+    "user": 100,
+    "name": 140,
+    "gpu_index": 45,
+    "gpu_mem_bytes": 95,
+    "sm_util_pct": 60,
+    "mem_util_pct": 80,
+    "host_cpu_pct": 60,
+    "host_rss_bytes": 95,
+    "run_time_s": 80,
+    "container": 230,
+    "kind": 80,
 }
 
 
-class ProcessModel(QAbstractTableModel):
-    """Rows of :class:`ProcessSample`; ``Qt.UserRole`` gives raw values for sorting."""
+def _ask(parent: QWidget, question: str, details: str) -> bool:
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, parent.tr("Signal a process"), question, parent=parent
+    )
+    box.setInformativeText(details)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Yes
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ProcessSample] = []
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        attr, header = COLUMNS[section]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _t(header)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return _t(_TOOLTIPS[attr])
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self._rows[index.row()]
-        attr = COLUMNS[index.column()][0]
-        value = getattr(row, attr)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if value is None:
-                return NA
-            if attr == "gpu_mem_bytes":
-                return fmt_bytes(value)
-            if attr == "sm_util_pct":
-                return fmt_pct(value)
-            return shown_text(value) if isinstance(value, str) else str(value)
-        if role == Qt.ItemDataRole.UserRole:
-            # Sort key: numbers as numbers, missing values first, text case-insensitive.
-            if value is None:
-                return -1.0 if attr not in ("user", "name", "cmdline", "kind") else ""
-            return value.lower() if isinstance(value, str) else float(value)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if attr == "cmdline":
-                return shown_text(row.cmdline) if row.cmdline else NA
-            return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and attr in (
-            "pid",
-            "gpu_index",
-            "gpu_mem_bytes",
-            "sm_util_pct",
-        ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and attr == "gpu_index":
-            return QColor(gpu_colour(row.gpu_index))
-        return None
-
-    def set_processes(self, rows: tuple[ProcessSample, ...] | list[ProcessSample]) -> None:
-        rows = list(rows)
-        same_keys = [(r.pid, r.gpu_index) for r in rows] == [
-            (r.pid, r.gpu_index) for r in self._rows
-        ]
-        if same_keys and rows:
-            # Same processes: update in place so the selection and scroll position stay.
-            self._rows = rows
-            self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(COLUMNS) - 1))
-            return
-        if same_keys:
-            return
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
-
-    def process(self, row: int) -> ProcessSample:
-        return self._rows[row]
+def _warn(parent: QWidget, message: str) -> None:
+    QMessageBox.warning(parent, parent.tr("Nothing was signalled"), message)
 
 
 class ProcessesTab(QWidget):
-    """The table behind a QSortFilterProxyModel with a filter box over all columns."""
+    """The table behind a :class:`ProcessFilter`, a history chart, Terminate and Kill.
+
+    ``confirm(question, details) -> bool`` and ``warn(message)`` are the dialogs; tests
+    replace them.
+    """
 
     name = "processes"
 
@@ -158,43 +80,75 @@ class ProcessesTab(QWidget):
         super().__init__(parent)
         self.state = state
         self.model = ProcessModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = ProcessFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.proxy.setFilterKeyColumn(-1)
-        self.proxy.setDynamicSortFilter(True)
+        self.history = ProcessHistory()
+        self.confirm: Callable[[str, str], bool] = lambda q, d: _ask(self, q, d)
+        self.warn: Callable[[str], None] = lambda m: _warn(self, m)
         self.filter = QLineEdit(self)
-        self.filter.setPlaceholderText(self.tr("Filter by pid, user, name, GPU or command line"))
+        self.filter.setPlaceholderText(
+            self.tr("Filter by pid, user, name, command line or container")
+        )
         self.filter.setToolTip(self.tr("Show only rows containing this text (Ctrl+F)"))
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter.textChanged.connect(self.proxy.set_text)
         self.note = QLabel(self)
         self.note.setObjectName("muted")
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)
+        self.table.sortByColumn(COLUMN["gpu_mem_bytes"], Qt.SortOrder.DescendingOrder)
         self.table.setAlternatingRowColors(True)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((80, 110, 160, 50, 110, 70, 90)):
-            self.table.setColumnWidth(col, width)
+        for attr, width in _WIDTHS.items():
+            self.table.setColumnWidth(COLUMN[attr], width)
         self.table.setToolTip("")
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+
+        self.terminate_action = QAction(self.tr("Terminate (SIGTERM)"), self)
+        self.terminate_action.triggered.connect(self.terminate_selected)
+        self.kill_action = QAction(self.tr("Kill (SIGKILL)"), self)
+        self.kill_action.triggered.connect(self.kill_selected)
+        self.terminate_button = QPushButton(self.tr("Terminate"), self)
+        self.terminate_button.clicked.connect(self.terminate_selected)
+        self.kill_button = QPushButton(self.tr("Kill"), self)
+        self.kill_button.clicked.connect(self.kill_selected)
+        self.chart = ProcessChart(self)
+
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
         top.addWidget(self.note)
+        top.addWidget(self.terminate_button)
+        top.addWidget(self.kill_button)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.table)
+        split.addWidget(self.chart)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([520, 400])
+        split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(split, 1)
         self._generation = -1
+        self._selected: ProcessKey | None = None
+        self._update_actions()
+
+    # -- data ----------------------------------------------------------------------------------
+    def add_snapshot(self, snap: Snapshot) -> None:
+        """Every snapshot (also while the tab is hidden): the per-process history."""
+        self.history.add(snap)
 
     def refresh(self, force: bool = False) -> None:
         if not force and self._generation == self.state.generation:
@@ -202,8 +156,12 @@ class ProcessesTab(QWidget):
         self._generation = self.state.generation
         snap = self.state.latest
         if snap is None:
+            self.model.set_processes(())
+            self._update_actions()
             return
-        self.model.set_processes(snap.processes)
+        self.add_snapshot(snap)
+        self.model.set_processes(snap.processes, snap.time_s)
+        self._reselect()
         if not self.state.status.process_info_permitted:
             self.note.setText(
                 self.tr(
@@ -212,3 +170,113 @@ class ProcessesTab(QWidget):
             )
         else:
             self.note.setText(self.tr("%1 processes").replace("%1", str(len(snap.processes))))
+        self._update_actions()
+        self._draw_chart()
+
+    def selected_process(self) -> ProcessSample | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        source = self.proxy.mapToSource(rows[0])
+        if not source.isValid() or source.row() >= self.model.rowCount():
+            return None
+        return self.model.process(source.row())
+
+    def select_pid(self, pid: int, gpu_index: int | None = None) -> bool:
+        """Select the row of ``pid`` (on ``gpu_index``); whether there is one."""
+        for row, p in enumerate(self.model.processes):
+            if p.pid == pid and (gpu_index is None or p.gpu_index == gpu_index):
+                index = self.proxy.mapFromSource(self.model.index(row, 0))
+                if index.isValid():
+                    self.table.selectRow(index.row())
+                    return True
+        return False
+
+    def _reselect(self) -> None:
+        # A new set of processes resets the model: keep the chosen process selected.
+        if self._selected is not None and self.selected_process() is None:
+            self.select_pid(*self._selected)
+
+    def _on_selection(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        p = self.selected_process()
+        if p is not None:
+            self._selected = (p.pid, p.gpu_index)
+        self._update_actions()
+        self._draw_chart()
+
+    def _draw_chart(self) -> None:
+        p = self.selected_process()
+        if p is None:
+            self.chart.show_process(None, "", None)
+            return
+        key = (p.pid, p.gpu_index)
+        label = self.tr("pid %1 (%2) on GPU %3").replace("%1", str(p.pid))
+        label = label.replace("%2", shown_text(p.name or "?")).replace("%3", str(p.gpu_index))
+        self.chart.show_process(key, label, self.history.trace(key))
+
+    # -- actions -------------------------------------------------------------------------------
+    def signal_unavailable(self) -> str | None:
+        """Why Terminate / Kill are disabled (their tooltip), or ``None``."""
+        snap = self.state.latest
+        return unavailable_reason(
+            snap.source if snap is not None else None, self.selected_process()
+        )
+
+    def _update_actions(self) -> None:
+        reason = self.signal_unavailable()
+        tips = {
+            self.terminate_button: self.tr("Ask the selected process to exit (SIGTERM)"),
+            self.kill_button: self.tr("End the selected process at once (SIGKILL)"),
+        }
+        for button, tip in tips.items():
+            button.setEnabled(reason is None)
+            button.setToolTip(reason or tip)
+        for action in (self.terminate_action, self.kill_action):
+            action.setEnabled(reason is None)
+            action.setToolTip(reason or "")
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if index.isValid():
+            self.table.selectRow(index.row())
+        menu = self.context_menu()
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    def context_menu(self) -> QMenu:
+        """The table's context menu for the selected row (built afresh each time)."""
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        self._update_actions()
+        menu.addAction(self.terminate_action)
+        menu.addAction(self.kill_action)
+        return menu
+
+    def terminate_selected(self) -> bool:
+        return self._signal(Sig.TERM)
+
+    def kill_selected(self) -> bool:
+        return self._signal(Sig.KILL)
+
+    def _signal(self, sig: Sig) -> bool:
+        """Confirm, then signal the selected process; whether a signal was sent."""
+        row = self.selected_process()
+        reason = self.signal_unavailable()
+        if reason is not None or row is None:
+            return False
+        try:
+            target = describe(row.pid, expected_start_s=row.start_time_s)
+            question, details = confirmation_text(target, row, sig)
+            if not self.confirm(question, details):
+                return False
+            send_signal(target, sig)
+        except SignalRefused as exc:
+            self.note.setText(str(exc))
+            self.warn(str(exc))
+            return False
+        self.note.setText(
+            self.tr("%1 sent to %2").replace("%1", sig.label).replace("%2", target.label)
+        )
+        return True
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.chart.apply_theme(theme)

@@ -63,6 +63,14 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument(
+        "--per-process",
+        action="store_true",
+        help=tr(
+            "also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, "
+            "labelled by pid, name, user and container (redacted as in reports)"
+        ),
+    )
+    p.add_argument(
         "--demo",
         action="store_true",
         help=tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'),
@@ -91,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
         bind=args.bind,
         interval_s=args.interval,
         stale_after_s=args.stale_after,
+        per_process=args.per_process,
     )
     try:
         # From before the first line a supervisor may react to: Ctrl-C, systemd/docker stop

@@ -100,6 +100,18 @@ def _gone(pid: int) -> SignalRefused:
     )
 
 
+def _reused(pid: int, name: object, start: float) -> SignalRefused:
+    return SignalRefused(
+        Refusal.REUSED,
+        tr(
+            "pid {p} is now a different process ({n}, started {s}); nothing was signalled",
+            p=pid,
+            n=name or "?",
+            s=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(start)),
+        ),
+    )
+
+
 def _text(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
@@ -107,8 +119,9 @@ def _text(fn: Callable[[], Any]) -> Any:
         return None
 
 
-def describe(pid: int, *, ps: Any = None) -> ProcessTarget:
-    """The process now at ``pid``; :class:`SignalRefused` (GONE) when there is none."""
+def describe(pid: int, *, expected_start_s: float | None = None, ps: Any = None) -> ProcessTarget:
+    """The process now at ``pid``; :class:`SignalRefused` when there is none (GONE) or, given
+    the start time of the process the user chose, when the pid is now another one (REUSED)."""
     ps = psutil if ps is None else ps
     if pid <= 0:  # os.kill(0 or -n) would signal a whole process group
         raise SignalRefused(Refusal.PROTECTED, tr("pid must be a positive number, got {p}", p=pid))
@@ -124,6 +137,8 @@ def describe(pid: int, *, ps: Any = None) -> ProcessTarget:
             cmd = _text(proc.cmdline)
     except (psutil.NoSuchProcess, ProcessLookupError):
         raise _gone(pid) from None
+    if expected_start_s is not None and abs(start - expected_start_s) > _SAME_START_S:
+        raise _reused(pid, name, start)
     return ProcessTarget(
         pid=pid,
         start_time_s=start,
@@ -181,16 +196,7 @@ def _verify(target: ProcessTarget, ps: Any) -> None:
     if status == psutil.STATUS_ZOMBIE:
         raise _gone(target.pid)
     if abs(start - target.start_time_s) > _SAME_START_S:
-        now_name = _text(proc.name) or "?"
-        raise SignalRefused(
-            Refusal.REUSED,
-            tr(
-                "pid {p} is now a different process ({n}, started {s}); nothing was signalled",
-                p=target.pid,
-                n=now_name,
-                s=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(start)),
-            ),
-        )
+        raise _reused(target.pid, _text(proc.name), start)
 
 
 def send_signal(

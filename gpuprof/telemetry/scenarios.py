@@ -52,6 +52,10 @@ class Scenario:
     host_cores: int
     host_mem_bytes: int
     host_temps: tuple[str, ...]
+    gpm: bool = False  # profiling activity (NVML GPM): Hopper and newer data-centre GPUs
+    # The training job runs in this Kubernetes pod (name, namespace); None: on the host.
+    process_pod: tuple[str, str] | None = None
+    process_rss_bytes: int = 12 * GIB  # host memory of each rank (pinned buffers, loader)
 
 
 # H100 SXM5 80GB facts: reference/nvidia-smi/h100-sxm5-80gb-hbm3.txt (driver 565.57.01).
@@ -166,6 +170,9 @@ SCENARIOS: dict[str, Scenario] = {
         host_cores=224,
         host_mem_bytes=2048 * GIB,
         host_temps=("Package id 0", "Package id 1"),
+        gpm=True,
+        process_pod=("llama2-7b-pretrain-0", "ml-training"),
+        process_rss_bytes=38 * GIB,
     ),
     "rtx4090x2": Scenario(
         key="rtx4090x2",
@@ -208,5 +215,6 @@ SCENARIOS: dict[str, Scenario] = {
         host_cores=64,
         host_mem_bytes=256 * GIB,
         host_temps=("Tctl", "Tccd1"),
+        process_rss_bytes=9 * GIB,
     ),
 }

@@ -1,18 +1,25 @@
 """The simulated source (``--demo``): a scripted workload on a made-up machine. Always SIMULATED.
 
 :class:`SimulatedSource` plays idle, ramp-up, training with periodic dips, a power/thermal
-throttling episode, a data-loader starved phase (GPU utilization well below 70%) and cool-down,
-on one of the machines in :data:`~gpuprof.telemetry.scenarios.SCENARIOS`. The noise is a
-deterministic hash of (seed, keys), so the same seed and clock readings give the same snapshots.
+throttling episode, an evaluation pass that is memory-bandwidth bound, a launch-bound stretch
+(small kernels: GPU utilization near 100% while the SMs are mostly idle), a data-loader starved
+phase (GPU utilization well below 70%) and cool-down, on one of the machines in
+:data:`~gpuprof.telemetry.scenarios.SCENARIOS`. Where the scenario's GPU has GPM (Hopper), the
+profiling activity (``prof_*``) follows the phase: tensor cores busy in training's GEMMs, DRAM
+in the memory-bound pass, few SMs in the launch-bound stretch; elsewhere it is absent with the
+reason. The noise is a deterministic hash of (seed, keys), so the same seed and clock readings
+give the same snapshots.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +39,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.nvml_gpm import PROF_NOT_SUPPORTED
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.scenarios import MIB, SCENARIOS
 
@@ -52,7 +60,9 @@ CYCLE_S = 720.0
 PHASES: tuple[tuple[str, float, float], ...] = (
     ("idle", 0.0, 30.0),
     ("ramp", 30.0, 90.0),
-    ("training", 90.0, 420.0),
+    ("training", 90.0, 330.0),
+    ("memory_bound", 330.0, 375.0),  # evaluation: token generation, DRAM-bandwidth bound
+    ("launch_bound", 375.0, 420.0),  # small kernels: "GPU util" ~100%, most SMs idle
     ("starved", 420.0, 600.0),
     ("cooldown", 600.0, 660.0),
     ("idle", 660.0, 720.0),
@@ -60,6 +70,24 @@ PHASES: tuple[tuple[str, float, float], ...] = (
 #: Power-capped stretch inside the training phase; the last GPU also slows down thermally.
 THROTTLE_S = (250.0, 320.0)
 THERMAL_S = (280.0, 310.0)
+
+#: Power (and heat) per % utilization, relative to training's GEMMs, where the SMs do less.
+_POWER_SHARE = {"memory_bound": 0.7, "launch_bound": 0.3}
+#: NVML's memory utilization (% of time the memory was read or written) per % utilization.
+_MEM_UTIL_SHARE = {"memory_bound": 0.9, "launch_bound": 0.1}
+#: Per phase: SM active per % utilization; then, as shares of SM active, occupancy and tensor
+#: activity; DRAM active per % utilization; FP32 and FP16 pipe activity per SM active.
+_PROF_SHARES: dict[str, tuple[float, float, float, float, float, float]] = {
+    "idle": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    "ramp": (0.85, 0.40, 0.60, 0.35, 0.15, 0.08),
+    "training": (0.92, 0.38, 0.68, 0.42, 0.12, 0.06),
+    "memory_bound": (0.62, 0.78, 0.12, 0.88, 0.25, 0.18),
+    "launch_bound": (0.18, 0.30, 0.15, 0.05, 0.20, 0.05),
+    "starved": (0.90, 0.38, 0.66, 0.40, 0.12, 0.06),
+    "cooldown": (0.85, 0.35, 0.55, 0.35, 0.12, 0.05),
+}
+#: A GPU without GPM (before Hopper, GeForce): absent, with the reason.
+_NO_GPM: dict[str, Any] = {"prof_unavailable": PROF_NOT_SUPPORTED}
 
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -250,6 +278,9 @@ class SimulatedSource:
             if (c - 90.0) % 45.0 < 4.0:
                 return 12.0 + 6.0 * abs(jitter)
             return min(100.0, 97.0 + 3.0 * jitter)
+        if phase in ("memory_bound", "launch_bound"):
+            # A kernel runs all the time: NVML's utilization says busy whatever the SMs do.
+            return min(100.0, 98.5 + 1.5 * jitter)
         if phase == "starved":
             # The data loader cannot keep up: bursts of work between waits, mean about 45%.
             burst = _noise(self.seed, 2, tick // 3) > -0.1
@@ -257,9 +288,14 @@ class SimulatedSource:
         # cooldown: the job drains
         return max(0.0, 60.0 * (660.0 - c) / 60.0 + 3.0 * jitter)
 
+    def _load(self, gpu: int, e: float) -> float:
+        """How hard the GPU works in % (what power and heat follow): utilization, scaled down
+        where the SMs are mostly idle while a kernel runs."""
+        return self._util(gpu, e) * _POWER_SHARE.get(phase_at(e), 1.0)
+
     def _smoothed(self, gpu: int, e: float) -> float:
-        """Utilization averaged over the last minute: drives temperature lag."""
-        return sum(self._util(gpu, e - 10.0 * k) for k in range(6)) / 6.0
+        """Load averaged over the last minute: drives temperature lag."""
+        return sum(self._load(gpu, e - 10.0 * k) for k in range(6)) / 6.0
 
     def _gpu(self, i: int, e: float, dt: float) -> GpuSample:
         sc, dev = self.scenario, self._devices[i]
@@ -270,7 +306,8 @@ class SimulatedSource:
         active_job = 30.0 <= c < 660.0
         limit = float(dev.power_default_limit_w or 0.0)
         gpu_bias = 1.0 + 0.02 * _noise(self.seed, 3, i)
-        power = sc.idle_power_w + (sc.busy_power_w - sc.idle_power_w) * (u / 100.0) ** 0.9
+        load = u * _POWER_SHARE.get(phase_at(e), 1.0)
+        power = sc.idle_power_w + (sc.busy_power_w - sc.idle_power_w) * (load / 100.0) ** 0.9
         power = power * gpu_bias + 4.0 * _noise(self.seed, 4, i, tick)
         max_sm = float(dev.sm_clock_max_mhz or 0)
         sm = max_sm if busy else sc.idle_sm_mhz
@@ -310,16 +347,23 @@ class SimulatedSource:
         video = sc.idle_video_mhz if not busy else float(dev.video_clock_max_mhz or 0) * 0.85
         # Traffic: input batches over PCIe; gradients over NVLink during training steps.
         phase = phase_at(e)
-        pcie_scale = {"training": 1.0, "ramp": u / 100.0, "starved": 0.35, "cooldown": 0.2}.get(
-            phase, 0.0
-        )
+        pcie_scale = {
+            "training": 1.0,
+            "ramp": u / 100.0,
+            "memory_bound": 0.2,
+            "launch_bound": 0.1,
+            "starved": 0.35,
+            "cooldown": 0.2,
+        }.get(phase, 0.0)
         pcie_rx = 560e3 + sc.pcie_busy_bytes_s * pcie_scale * (
             1.0 + 0.1 * _noise(self.seed, 10, i, tick)
         )
         pcie_tx = 570e3 + 0.3 * sc.pcie_busy_bytes_s * pcie_scale * (
             1.0 + 0.1 * _noise(self.seed, 11, i, tick)
         )
-        nv_scale = (u / 100.0) if phase in ("training", "ramp", "cooldown") else 0.25 * u / 100.0
+        nv_scale = {"training": 1.0, "ramp": 1.0, "cooldown": 1.0, "starved": 0.25}.get(
+            phase, 0.05
+        ) * (u / 100.0)
         nvlinks: tuple[NvLinkSample, ...] = ()
         nv_rx = nv_tx = None
         if dev.nvlink_count:
@@ -344,11 +388,13 @@ class SimulatedSource:
         fans = tuple(
             float(round(30.0 + 0.55 * (temp - sc.idle_temp_c) * 2.0)) for _ in range(sc.fans)
         )
+        rx_s, tx_s = round(pcie_rx), round(pcie_tx)
+        prof = self._prof(i, e, u, phase, (rx_s, tx_s, nv_rx, nv_tx))
         return GpuSample(
             index=i,
             uuid=dev.uuid,
             util_gpu_pct=float(round(u)),
-            util_mem_pct=float(round(u * 0.55)),
+            util_mem_pct=float(round(u * _MEM_UTIL_SHARE.get(phase, 0.55))),
             util_enc_pct=0.0,
             util_dec_pct=0.0,
             mem_total_bytes=total,
@@ -373,18 +419,63 @@ class SimulatedSource:
             throttle_reasons=events.throttle_names,
             pcie_gen=int(dev.pcie_gen_max or 0) if busy else sc.pcie_gen_idle,
             pcie_width=dev.pcie_width_max,
-            pcie_rx_bytes_s=round(pcie_rx),
-            pcie_tx_bytes_s=round(pcie_tx),
+            pcie_rx_bytes_s=rx_s,
+            pcie_tx_bytes_s=tx_s,
             pcie_replay_count=sc.pcie_replays,
             nvlinks=nvlinks,
             nvlink_rx_bytes_s=nv_rx,
             nvlink_tx_bytes_s=nv_tx,
             ecc=ecc,
+            **prof,
         )
 
+    def _prof(
+        self,
+        i: int,
+        e: float,
+        u: float,
+        phase: str,
+        traffic: tuple[float, float, float | None, float | None],
+    ) -> dict[str, Any]:
+        """GPM activity (``prof_*``) of GPU ``i`` at utilization ``u`` in ``phase``.
+
+        The relations that hold on real GPUs hold here: tensor ≤ SM active ≤ utilization,
+        occupancy ≤ SM active (a warp is resident only on an active SM), HMMA ≤ any tensor.
+        GPM's PCIe and NVLink rates are the same traffic as the counters'.
+        """
+        if not self.scenario.gpm:
+            return _NO_GPM
+        sm_share, occ, tensor, dram, fp32, fp16 = _PROF_SHARES.get(phase, _PROF_SHARES["idle"])
+        tick = math.floor(e)
+        n = [_noise(self.seed, 30 + k, i, tick) for k in range(4)]
+        sm = min(100.0, u * sm_share * (1.0 + 0.03 * n[0]))
+        tensor_pct = sm * tensor * (1.0 + 0.04 * n[1])
+        rx, tx, nv_rx, nv_tx = traffic
+        return {
+            "prof_sm_active_pct": round(sm, 2),
+            "prof_sm_occupancy_pct": round(sm * occ * (1.0 + 0.05 * n[2]), 2),
+            "prof_tensor_active_pct": round(min(sm, tensor_pct), 2),
+            "prof_tensor_hmma_pct": round(min(sm, tensor_pct), 2),  # BF16: all of it is HMMA
+            "prof_tensor_imma_pct": 0.0,
+            "prof_tensor_dfma_pct": 0.0,
+            "prof_dram_active_pct": round(min(100.0, u * dram * (1.0 + 0.04 * n[3])), 2),
+            "prof_fp64_active_pct": 0.0,
+            "prof_fp32_active_pct": round(sm * fp32, 2),
+            "prof_fp16_active_pct": round(sm * fp16, 2),
+            "prof_pcie_rx_bytes_s": rx,
+            "prof_pcie_tx_bytes_s": tx,
+            "prof_nvlink_rx_bytes_s": nv_rx,
+            "prof_nvlink_tx_bytes_s": nv_tx,
+            "prof_nvdec_pct": 0.0,
+            "prof_nvjpg_pct": 0.0,
+        }
+
     def _processes(self, e: float, gpus: tuple[GpuSample, ...]) -> tuple[ProcessSample, ...]:
+        """The job's ranks (and a workstation's Xorg) with plausible host sides. Their pids are
+        made up: no process of this machine, never to be signalled (the UI offers no action)."""
         sc = self.scenario
         c = e % CYCLE_S
+        tick = math.floor(e)
         out: list[ProcessSample] = []
         if sc.graphics_process is not None:
             name, user, mem = sc.graphics_process
@@ -399,14 +490,25 @@ class SimulatedSource:
                     name=name,
                     user=user,
                     cmdline="/usr/lib/xorg/Xorg vt1 -displayfd 3",
+                    host_cpu_pct=round(1.5 + abs(_noise(self.seed, 30, tick)), 1),
+                    host_rss_bytes=183 * 2**20,
+                    start_time_s=self.start_s - 86_400.0,  # since the desktop session began
                 )
             )
         if 30.0 <= c < 660.0:
             job = int(e // CYCLE_S)
+            # A rank's Python thread keeps one core busy launching kernels and feeding the
+            # GPU; starved, it waits on the loader; memory-bound, kernels are long.
+            cpu = {"memory_bound": 60.0, "launch_bound": 100.0, "starved": 100.0}.get(
+                phase_at(e), 80.0 if phase_at(e) == "cooldown" else 105.0
+            )
+            pod = sc.process_pod
+            container = hashlib.sha256(f"{sc.key}-{self.seed}-{job}".encode()).hexdigest()
             for g in gpus:
                 mem = (g.mem_used_bytes or 0) - (
                     sc.graphics_process[2] if sc.graphics_process and g.index == 0 else 0
                 )
+                rss_growth = min(1.0, (c - 30.0) / 120.0)  # the loader's buffers fill up
                 out.append(
                     ProcessSample(
                         pid=41230 + 97 * job + g.index,
@@ -418,6 +520,14 @@ class SimulatedSource:
                         name="python3",
                         user=sc.process_user,
                         cmdline=sc.process_cmd.format(rank=g.index),
+                        host_cpu_pct=round(
+                            max(0.0, cpu + 8.0 * _noise(self.seed, 31, g.index, tick)), 1
+                        ),
+                        host_rss_bytes=int(sc.process_rss_bytes * (0.6 + 0.4 * rss_growth)),
+                        start_time_s=self.start_s + job * CYCLE_S + 30.0,
+                        container_id=container if pod is not None else None,
+                        pod_name=pod[0] if pod is not None else None,
+                        pod_namespace=pod[1] if pod is not None else None,
                     )
                 )
         return tuple(out)
@@ -426,9 +536,15 @@ class SimulatedSource:
         sc = self.scenario
         tick = math.floor(e)
         phase = phase_at(e)
-        base = {"idle": 2.0, "ramp": 20.0, "training": 28.0, "starved": 93.0, "cooldown": 10.0}[
-            phase
-        ]
+        base = {
+            "idle": 2.0,
+            "ramp": 20.0,
+            "training": 28.0,
+            "memory_bound": 15.0,
+            "launch_bound": 35.0,  # the Python threads launching kernels
+            "starved": 93.0,
+            "cooldown": 10.0,
+        }[phase]
         per_core = base + 6.0 * _noise_array(self.seed, 20, np.arange(sc.host_cores), tick)
         cores = tuple(float(round(max(0.0, min(100.0, v)), 1)) for v in per_core.tolist())
         cpu = round(sum(cores) / len(cores), 1)

@@ -3983,6 +3983,166 @@ net %3 in / %4 out</source>
 <context>
     <name>ProcessesTab</name>
     <message>
+        <source>Mem ctrl %</source>
+        <translation>显存控制器 %</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>Host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>Run time</source>
+        <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>Container / pod</source>
+        <translation>容器 / Pod</translation>
+    </message>
+    <message>
+        <source>Share of memory-controller time used by the process (nvidia-smi pmon: mem)</source>
+        <translation>该进程占用的显存控制器时间比例（nvidia-smi pmon：mem）</translation>
+    </message>
+    <message>
+        <source>Host CPU used by the process, of one core: 400% is four cores (top: %CPU)</source>
+        <translation>该进程使用的主机 CPU，以单核计：400% 即四个核（top：%CPU）</translation>
+    </message>
+    <message>
+        <source>Host memory resident for the process (top: RES)</source>
+        <translation>该进程常驻的主机内存（top：RES）</translation>
+    </message>
+    <message>
+        <source>Time since the process started</source>
+        <translation>进程启动以来的时间</translation>
+    </message>
+    <message>
+        <source>The container the process runs in (its id, from /proc/PID/cgroup) and, on Kubernetes, its pod as namespace/name where this machine can tell</source>
+        <translation>进程所在的容器（其 ID，取自 /proc/PID/cgroup），以及在 Kubernetes 上本机能识别时的 Pod（命名空间/名称）</translation>
+    </message>
+    <message>
+        <source>container %1</source>
+        <translation>容器 %1</translation>
+    </message>
+    <message>
+        <source>pod %1</source>
+        <translation>Pod %1</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>命名空间 %1</translation>
+    </message>
+    <message>
+        <source>seconds before the latest sample</source>
+        <translation>距最新样本的秒数</translation>
+    </message>
+    <message>
+        <source>Select a process to see its history</source>
+        <translation>选择一个进程以查看其历史</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>SM % and host CPU %</source>
+        <translation>SM % 与主机 CPU %</translation>
+    </message>
+    <message>
+        <source>host CPU %</source>
+        <translation>主机 CPU %</translation>
+    </message>
+    <message>
+        <source>Not offered for SIMULATED data: its processes are made up, not processes of this machine</source>
+        <translation>SIMULATED 数据不提供此操作：其进程是虚构的，不是本机的进程</translation>
+    </message>
+    <message>
+        <source>Not offered in REPLAY: the recorded processes are not running now, and their pids may belong to other processes</source>
+        <translation>REPLAY 中不提供此操作：录制的进程现在并未运行，其 PID 可能已属于其他进程</translation>
+    </message>
+    <message>
+        <source>Not offered: no live GPU processes are shown</source>
+        <translation>不提供此操作：当前未显示正在运行的 GPU 进程</translation>
+    </message>
+    <message>
+        <source>Select a process first</source>
+        <translation>请先选择一个进程</translation>
+    </message>
+    <message>
+        <source>Send %1 (ask the process to exit) to pid %2?</source>
+        <translation>向 PID %2 发送 %1（请求进程退出）？</translation>
+    </message>
+    <message>
+        <source>Send %1 (end the process at once, without cleanup) to pid %2?</source>
+        <translation>向 PID %2 发送 %1（立即结束进程，不做清理）？</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>%1, GPU memory %2</source>
+        <translation>%1，GPU 显存 %2</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>启动于</translation>
+    </message>
+    <message>
+        <source>%1 (running %2)</source>
+        <translation>%1（已运行 %2）</translation>
+    </message>
+    <message>
+        <source>also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, labelled by pid, name, user and container (redacted as in reports)</source>
+        <translation>同时为每个 GPU 进程提供序列：GPU 显存、SM %%、主机 CPU %% 和内存，以 PID、名称、用户和容器为标签（与报告一样做脱敏处理）</translation>
+    </message>
+    <message>
+        <source>Filter by pid, user, name, command line or container</source>
+        <translation>按 PID、用户、名称、命令行或容器过滤</translation>
+    </message>
+    <message>
+        <source>Terminate (SIGTERM)</source>
+        <translation>终止 (SIGTERM)</translation>
+    </message>
+    <message>
+        <source>Kill (SIGKILL)</source>
+        <translation>强制结束 (SIGKILL)</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>终止</translation>
+    </message>
+    <message>
+        <source>Kill</source>
+        <translation>强制结束</translation>
+    </message>
+    <message>
+        <source>pid %1 (%2) on GPU %3</source>
+        <translation>GPU %3 上的 PID %1（%2）</translation>
+    </message>
+    <message>
+        <source>Ask the selected process to exit (SIGTERM)</source>
+        <translation>请求所选进程退出 (SIGTERM)</translation>
+    </message>
+    <message>
+        <source>End the selected process at once (SIGKILL)</source>
+        <translation>立即结束所选进程 (SIGKILL)</translation>
+    </message>
+    <message>
+        <source>%1 sent to %2</source>
+        <translation>已向 %2 发送 %1</translation>
+    </message>
+    <message>
+        <source>Signal a process</source>
+        <translation>向进程发送信号</translation>
+    </message>
+    <message>
+        <source>Nothing was signalled</source>
+        <translation>未发送任何信号</translation>
+    </message>
+    <message>
         <source>Filter by pid, user, name, GPU or command line</source>
         <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
     </message>
