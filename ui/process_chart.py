@@ -25,6 +25,7 @@ __all__ = ["ProcessChart", "ProcessHistory", "ProcessKey", "Trace"]
 #: (pid, GPU index)
 ProcessKey = tuple[int, int]
 _GIB = float(2**30)
+_MEM, _SM, _CPU = "#1c7ed6", "#2f9e44", "#e8590c"
 
 
 def _t(text: str) -> str:
@@ -115,7 +116,7 @@ def _plot(title: str, y_label: str) -> pg.PlotWidget:
     plot.getAxis("left").setWidth(48)
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setMouseEnabled(x=False, y=False)
-    view.setMinimumHeight(110)
+    view.setMinimumHeight(160)
     return view
 
 
@@ -128,17 +129,18 @@ class ProcessChart(QWidget):
         self.title.setObjectName("muted")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.memory = _plot(_t("GPU memory"), _t("GiB"))
-        self.activity = _plot(_t("SM % and host CPU %"), "%")
-        self.activity.getPlotItem().addLegend(offset=(6, 6))
+        # The title names the two curves in their colours (a legend would cover them).
+        title = (
+            f'<span style="color:{_SM}">{_t("SM %")}</span> &nbsp;·&nbsp; '
+            f'<span style="color:{_CPU}">{_t("host CPU %")}</span>'
+        )
+        self.activity = _plot(title, "%")
+        self.activity.setToolTip(_t("SM % and host CPU %"))
         mem_plot = self.memory.getPlotItem()
         act_plot = self.activity.getPlotItem()
-        self.mem_curve = mem_plot.plot(pen=pg.mkPen("#1c7ed6", width=2), connect="finite")
-        self.sm_curve = act_plot.plot(
-            pen=pg.mkPen("#2f9e44", width=2), connect="finite", name=_t("SM %")
-        )
-        self.cpu_curve = act_plot.plot(
-            pen=pg.mkPen("#e8590c", width=2), connect="finite", name=_t("host CPU %")
-        )
+        self.mem_curve = mem_plot.plot(pen=pg.mkPen(_MEM, width=2), connect="finite")
+        self.sm_curve = act_plot.plot(pen=pg.mkPen(_SM, width=2), connect="finite")
+        self.cpu_curve = act_plot.plot(pen=pg.mkPen(_CPU, width=2), connect="finite")
         self.key: ProcessKey | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
