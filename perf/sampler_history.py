@@ -3,6 +3,7 @@
 Prints JSON. Run: ``.venv/bin/python perf/sampler_history.py [--quick]``. Times are medians of
 repeated runs (``time.perf_counter``); the full 86,400-sample history is filled through the real
 ``History.append`` with snapshots from the 8×H100 simulator (values recycled to save time).
+Every numeric GPU field is stored, the profiling (GPM) ones of issue 12 included.
 """
 
 from __future__ import annotations
@@ -61,6 +62,15 @@ def main() -> None:
         "history_nbytes": h.nbytes,
         "history_mb": round(h.nbytes / 1e6, 1),
         "history_mb_target": 150,
+        "history_meets_target": h.nbytes <= 150e6,
+        # The prof_* fields of issue 12 (NVML GPM) are 16 of the GPU fields: without them.
+        "history_mb_without_prof_fields": round(
+            History.estimate_nbytes(
+                8, capacity, sum(not f.startswith("prof_") for f in h.gpu_fields)
+            )
+            / 1e6,
+            1,
+        ),
         "samples_filled": n_fill,
         "append_8gpu_ms_median": round(statistics.median(append_ms), 4),
         "append_8gpu_ms_p99": round(sorted(append_ms)[int(0.99 * len(append_ms))], 4),

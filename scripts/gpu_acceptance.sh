@@ -59,9 +59,10 @@ log "environment"
   "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())'
 } 2>&1 | tee -a "$OUT_DIR/acceptance.log"
 
-log "pytest -m gpu (benchmark tests; the UI tests need PySide6 and are not run here)"
+log "pytest -m gpu (benchmarks; NVML telemetry incl. GPM tensor activity under a BF16 GEMM; no UI tests: they need PySide6)"
 set +e
-timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py -q \
+# -rP keeps the GPM test's printed idle/busy values in pytest-gpu.txt.
+timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py -q -rP \
     -p no:cacheprovider -W ignore::pytest.PytestConfigWarning 2>&1 | tee "$OUT_DIR/pytest-gpu.txt"
 PYTEST_RC=${PIPESTATUS[0]}
 log "pytest exit $PYTEST_RC"

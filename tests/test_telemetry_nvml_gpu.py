@@ -40,3 +40,87 @@ def test_real_nvml_inventory_and_poll() -> None:
         assert topo.gpu_indices == tuple(d.index for d in devices)
     finally:
         src.close()
+
+
+def _nvml_index_of_cuda0(devices) -> int:  # type: ignore[no-untyped-def]
+    """The NVML index of torch's ``cuda:0`` (CUDA_VISIBLE_DEVICES may reorder or hide GPUs)."""
+    import torch
+
+    props = torch.cuda.get_device_properties(0)
+    uuid = str(getattr(props, "uuid", "") or "")
+    for d in devices:
+        if uuid and d.uuid and d.uuid.removeprefix("GPU-").removeprefix("MIG-") == uuid:
+            return int(d.index)
+    return int(devices[0].index)
+
+
+def test_real_gpm_tensor_activity_rises_during_a_bf16_gemm() -> None:
+    """Issue 12 on real silicon: NVML GPM's tensor-core activity, through the production source,
+    is near zero before and clearly up while cuda:0 runs BF16 GEMMs back to back."""
+    import threading
+    import time
+
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch sees no CUDA device")
+    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml_gpm import PROF_FIRST_SAMPLE
+
+    n = 8192
+    a = torch.randn(n, n, device="cuda:0", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda:0", dtype=torch.bfloat16)
+    c = a @ b  # cuBLAS warm-up, before the idle baseline
+    torch.cuda.synchronize()
+
+    src = NvmlSource()
+    try:
+        devices = src.devices()
+        index = _nvml_index_of_cuda0(devices)
+        info = next(d for d in devices if d.index == index)
+        first = next(g for g in src.poll().gpus if g.index == index)
+        time.sleep(1.0)
+        idle = next(g for g in src.poll().gpus if g.index == index)
+        if info.architecture not in ("Hopper", "Blackwell") and idle.prof_unavailable:
+            pytest.skip(f"GPM not available on {info.name}: {idle.prof_unavailable}")
+        assert first.prof_unavailable == PROF_FIRST_SAMPLE, first.prof_unavailable
+        assert idle.prof_unavailable is None, idle.prof_unavailable
+        assert idle.prof_tensor_active_pct is not None and idle.prof_sm_active_pct is not None
+
+        stop = threading.Event()
+
+        def gemms() -> None:
+            while not stop.is_set():
+                for _ in range(20):
+                    torch.matmul(a, b, out=c)
+                torch.cuda.synchronize()
+
+        worker = threading.Thread(target=gemms, daemon=True)
+        worker.start()
+        try:
+            time.sleep(1.0)  # the queue fills, clocks ramp
+            src.poll()  # the busy interval starts here
+            time.sleep(2.0)
+            busy = next(g for g in src.poll().gpus if g.index == index)
+        finally:
+            stop.set()
+            worker.join(30.0)
+        values = {
+            k: getattr(busy, k)
+            for k in (
+                "util_gpu_pct",
+                "prof_sm_active_pct",
+                "prof_tensor_active_pct",
+                "prof_tensor_hmma_pct",
+                "prof_dram_active_pct",
+            )
+        }
+        print(f"GPM on {info.name}: idle tensor {idle.prof_tensor_active_pct}%, busy {values}")
+        assert busy.prof_unavailable is None, busy.prof_unavailable
+        assert busy.prof_tensor_active_pct is not None and busy.prof_sm_active_pct is not None
+        assert busy.prof_sm_active_pct > 50, values
+        assert busy.prof_tensor_active_pct > max(20.0, idle.prof_tensor_active_pct + 15.0), values
+        assert busy.prof_tensor_active_pct <= busy.prof_sm_active_pct + 1.0, values
+        if busy.prof_tensor_hmma_pct is not None:  # BF16 runs on the HMMA pipe
+            assert busy.prof_tensor_hmma_pct > 10.0, values
+    finally:
+        src.close()

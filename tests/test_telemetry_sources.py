@@ -64,6 +64,8 @@ def test_one_cycle_has_every_phase_a_throttle_episode_and_a_starved_phase(scenar
         "idle",
         "ramp",
         "training",
+        "memory_bound",
+        "launch_bound",
         "starved",
         "cooldown",
     }

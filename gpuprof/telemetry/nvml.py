@@ -5,7 +5,9 @@ lock on first use and ``nvmlShutdown`` at close or exit; every call goes through
 helper (:class:`_Query`) that turns an ``NVMLError`` into ``None`` and records the failure once
 per (device, field, error kind) in a :class:`Diagnostics` registry. A poll never raises because
 one field failed. What is read lives beside this module, free of pynvml: static facts in
-:mod:`.nvml_static`, per-poll samples in :mod:`.nvml_poll`, NVML's numbers in :mod:`.nvml_values`.
+:mod:`.nvml_static`, per-poll samples in :mod:`.nvml_poll`, the profiling activity of NVML GPM
+(SM, tensor-core, DRAM) in :mod:`.nvml_gpm`, NVML's numbers in :mod:`.nvml_values`. GPM's
+sample buffers are freed when a GPU is lost and before ``nvmlShutdown``.
 
 Shutdown never hangs, also after nvitop: closing sets a flag that makes every further query
 fail fast, waits at most ``timeout_s`` (1 s) for the NVML work in flight (the process-wide
@@ -24,13 +26,16 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from gpuprof.telemetry.diagnostics import Diagnostics, Failure, failed_status
 from gpuprof.telemetry.host import HostSampler, ProcessInfoCache
@@ -44,6 +49,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.nvml_gpm import release_gpm
 from gpuprof.telemetry.nvml_poll import process_samples, read_processes, sample_gpu
 from gpuprof.telemetry.nvml_query import (
     Closed,
@@ -106,11 +112,13 @@ class _Query:
     ``closing`` is set, :meth:`fn` and :meth:`get` raise ``Closed`` instead of calling.
     """
 
-    __slots__ = ("_fns", "_nv", "call", "closing", "diagnostics", "error_cls")
+    __slots__ = ("_fns", "_gpm_requests", "_nv", "call", "closing", "diagnostics", "error_cls")
 
     def __init__(self, nv: Any, diagnostics: Diagnostics) -> None:
         self._nv = nv
         self._fns: dict[str, Callable[..., Any]] = {}
+        # One c_nvmlGpmMetricsGet_t per list of metric ids, and the view of its answers.
+        self._gpm_requests: dict[tuple[int, ...], tuple[Any, np.ndarray]] = {}
         self.diagnostics = diagnostics
         self.error_cls: type[BaseException] = nv.NVMLError
         self.closing = False
@@ -151,6 +159,45 @@ class _Query:
         except Exception as exc:
             self.failed(None, field, exc)
             return None
+
+    def gpm_metrics(
+        self, sample1: Any, sample2: Any, metric_ids: Sequence[int]
+    ) -> tuple[list[int], list[float]]:
+        ids = tuple(metric_ids)
+        entry = self._gpm_requests.get(ids)
+        if entry is None:
+            entry = self._gpm_requests[ids] = self._gpm_request(ids)
+        request, answers = entry
+        request.sample1 = sample1
+        request.sample2 = sample2
+        self.fn("nvmlGpmMetricsGet")(request)
+        return answers["ret"].tolist(), answers["value"].tolist()
+
+    def _gpm_request(self, ids: tuple[int, ...]) -> tuple[Any, np.ndarray]:
+        """A ``c_nvmlGpmMetricsGet_t`` asking for ``ids``, made once and reused, and a numpy
+        view of its answers (``nvmlReturn``, ``value`` per metric): pynvml's structs read
+        each field through a Python ``__getattribute__``, too slow for every poll."""
+        struct = getattr(self._nv, "c_nvmlGpmMetricsGet_t", None)
+        if struct is None:  # nvidia-ml-py older than GPM
+            raise MissingFunction("nvmlGpmMetricsGet")
+        request = struct()
+        request.version = getattr(self._nv, "NVML_GPM_METRICS_GET_VERSION", 1)
+        request.numMetrics = len(ids)
+        metrics = request.metrics
+        for i, metric_id in enumerate(ids):
+            metrics[i].metricId = metric_id
+        metric = type(metrics[0])
+        answer = np.dtype(
+            {
+                "names": ["ret", "value"],
+                "formats": ["=u4", "=f8"],
+                "offsets": [metric.nvmlReturn.offset, metric.value.offset],
+                "itemsize": ctypes.sizeof(metric),
+            }
+        )
+        memory = memoryview((ctypes.c_char * ctypes.sizeof(request)).from_buffer(request)).cast("B")
+        answers = np.frombuffer(memory, answer, count=len(ids), offset=struct.metrics.offset)
+        return request, answers
 
     def failed(self, dev: DeviceState | None, field: str, exc: BaseException) -> int | None:
         code = getattr(exc, "value", None) if isinstance(exc, self.error_cls) else None
@@ -354,6 +401,9 @@ class NvmlSource:
             return False
         try:
             if self._initialized and self._nv is not None:
+                free = getattr(self._nv, "nvmlGpmSampleFree", None)
+                for dev in self._devices:
+                    release_gpm(dev, free)  # GPM sample buffers, before the library goes
                 with contextlib.suppress(Exception):  # at exit: nothing useful to do
                     self._nv.nvmlShutdown()
             self._initialized = False
@@ -488,6 +538,7 @@ class NvmlSource:
                         raw_procs.append((dev, read_processes(q, dev, now)))
                     if dev.lost and not was_lost:
                         self._topology = None  # its NVLinks are gone from the matrix
+                        release_gpm(dev, q.fn("nvmlGpmSampleFree"))
                 processes = process_samples(self._proc_cache, raw_procs, now)
             except Closed:
                 return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)

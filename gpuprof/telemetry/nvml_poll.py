@@ -13,6 +13,7 @@ from typing import Any
 
 from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache
 from gpuprof.telemetry.model import EccCounts, GpuSample, NvLinkSample, ProcessSample
+from gpuprof.telemetry.nvml_gpm import read_gpm
 from gpuprof.telemetry.nvml_query import (
     DeviceState,
     GpuLost,
@@ -107,6 +108,7 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
     ids = dev.field_ids + dev.link_field_ids if per_link else dev.field_ids
     values = dict(field_values(q, dev, "field_values", ids)) if ids else {}
     nvlinks, link_rx, link_tx = _nvlink_samples(dev, now, values, per_link)
+    prof = read_gpm(q, dev, now)  # SM / tensor / DRAM activity (Hopper and newer)
     slow_values = dev.slow
     return GpuSample(
         index=dev.index,
@@ -148,6 +150,7 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
         nvlink_rx_bytes_s=link_rx,
         nvlink_tx_bytes_s=link_tx,
         ecc=slow_values.get("ecc"),
+        **prof,
     )
 
 

@@ -123,6 +123,7 @@ class DeviceState:
         default_factory=dict
     )
     proc_samples: dict[int, ProcessSample] = field(default_factory=dict)  # reused while unchanged
+    gpm: Any = None  # the GPM sample pair and what it knows (nvml_gpm.GpmState), once polled
 
 
 # --- the query helper's interface ------------------------------------------------------------
@@ -154,6 +155,14 @@ class Query(Protocol):
 
     def failed(self, dev: DeviceState | None, field: str, exc: BaseException) -> int | None:
         """Record ``exc`` for ``field``; raise :class:`GpuLost` when the GPU is gone."""
+        ...
+
+    def gpm_metrics(
+        self, sample1: Any, sample2: Any, metric_ids: Sequence[int]
+    ) -> tuple[list[int], list[float]]:
+        """``nvmlGpmMetricsGet`` over two GPM samples: each metric's ``nvmlReturn`` and value,
+        in the order of ``metric_ids``. Raises what the call raises (an ``NVMLError``,
+        :class:`MissingFunction`)."""
         ...
 
 

@@ -54,6 +54,29 @@ AGG_TX = (FI_DEV_NVLINK_THROUGHPUT_DATA_TX, ALL_LINKS)
 AGG_RX = (FI_DEV_NVLINK_THROUGHPUT_DATA_RX, ALL_LINKS)
 
 KIB = 1024
+MIB = 1024 * 1024
+
+# --- GPM (nvmlGpmMetricId_t; Hopper and newer) -----------------------------------------------
+
+GPM_SUPPORT_VERSION = 1  # nvmlGpmSupport_t.version
+GPM_METRICS_GET_VERSION = 1  # nvmlGpmMetricsGet_t.version
+GPM_SM_UTIL = 2  # % of SMs busy: DCGM_FI_PROF_SM_ACTIVE
+GPM_SM_OCCUPANCY = 3  # % of warps resident vs the maximum: DCGM_FI_PROF_SM_OCCUPANCY
+GPM_ANY_TENSOR_UTIL = 5  # DCGM_FI_PROF_PIPE_TENSOR_ACTIVE
+GPM_DFMA_TENSOR_UTIL = 6  # FP64 tensor pipe: DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE
+GPM_HMMA_TENSOR_UTIL = 7  # FP16/BF16/TF32 tensor pipe: DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE
+GPM_IMMA_TENSOR_UTIL = 9  # integer tensor pipe: DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE
+GPM_DRAM_BW_UTIL = 10  # DCGM_FI_PROF_DRAM_ACTIVE
+GPM_FP64_UTIL = 11
+GPM_FP32_UTIL = 12
+GPM_FP16_UTIL = 13
+GPM_PCIE_TX_PER_SEC = 20  # MiB/s
+GPM_PCIE_RX_PER_SEC = 21  # MiB/s
+GPM_NVDEC_0_UTIL = 30  # NVDEC engine k is 30 + k, k < 8
+GPM_NVJPG_0_UTIL = 40  # NVJPG engine k is 40 + k, k < 8
+GPM_ENGINES = 8
+GPM_NVLINK_TOTAL_RX_PER_SEC = 60  # MiB/s, all links
+GPM_NVLINK_TOTAL_TX_PER_SEC = 61
 
 # nvmlValueType_t -> member of the c_nvmlValue_t union.
 VALUE_MEMBERS = {

@@ -23,11 +23,20 @@ from typing import Any
 import pynvml as nv
 
 from gpuprof.telemetry.model import DeviceInfo, GpuSample
-from tests.fakes.fake_nvml import FakeBox, FakeDevice, FakeMigDevice, FakeNvLink, FakeProcess, mib
+from tests.fakes.fake_nvml import (
+    FakeBox,
+    FakeDevice,
+    FakeGpmActivity,
+    FakeMigDevice,
+    FakeNvLink,
+    FakeProcess,
+    mib,
+)
 
 __all__ = [
     "BOXES",
     "a100_mig_box",
+    "h100_mig_box",
     "h100_info",
     "h100_sample",
     "h100_sxm_8gpu_box",
@@ -152,6 +161,8 @@ def _h100(
         persistence_mode=1,
         display_active=0,
         multi_gpu_board=0,
+        # Idle, as in the capture; H100 SXM5 has 7 NVDEC and 7 NVJPG engines (GPM reports each).
+        gpm=FakeGpmActivity(nvdec_pct=[0.0] * 7, nvjpg_pct=[0.0] * 7),
     )
 
 
@@ -490,6 +501,44 @@ def h200_box() -> FakeBox:
     )
 
 
+# --- H100 80GB HBM3 in MIG mode (3g.40gb + 2g.20gb + 2x 1g.10gb) ----------------------------------
+
+
+def h100_mig_box() -> FakeBox:
+    """One MIG-enabled H100 80GB HBM3: GPM per GPU instance (``nvmlGpmMigSampleGet``)."""
+    # mig-h100-80gb-hbm3.txt (driver 590.48.01, under gpu-burn + 2 memhogs).
+    dev = _h100(0, "00000000:00:09.0", 72.63, 42, 48, 9, 359, 329)
+    dev.uuid = _uuid("h1m0", 0)
+    dev.vbios_version = "96.00.A5.00.01"
+    dev.memory_reserved_bytes = mib(479)
+    dev.memory_used_bytes = mib(59)
+    # Utilization: N/A on a MIG parent; Remapped Rows: N/A; nvlink -s refused in MIG mode.
+    dev.util_gpu_pct = dev.util_mem_pct = dev.util_enc_pct = dev.util_dec_pct = None
+    dev.remapped_rows = None
+    dev.mig_mode = (1, 1)
+    dev.mig_devices = [
+        # MIG Device blocks: GPU Instance ID 2, 3, 9, 10 (Compute Instance ID 0), FB Total/Used.
+        FakeMigDevice(
+            profile, f"MIG-0000000{k}-0000-0000-0000-00000000000{k}", mib(total), mib(used), gi
+        )
+        for k, (profile, total, used, gi) in enumerate(
+            [
+                ("3g.40gb", 40448, 26, 2),
+                ("2g.20gb", 20096, 17, 3),
+                ("1g.10gb", 9984, 9, 9),
+                ("1g.10gb", 9984, 9, 10),
+            ]
+        )
+    ]
+    return FakeBox(
+        name="H100 80GB HBM3 MIG 3g.40gb + 2g.20gb + 2x 1g.10gb",
+        devices=[dev],
+        driver_version="590.48.01",
+        cuda_driver_version=13010,  # CUDA Version : 13.1
+        nvml_version="13.590.48.01",
+    )
+
+
 # --- fleets ------------------------------------------------------------------------------------------
 
 
@@ -549,6 +598,7 @@ BOXES = {
     "h100x8": h100_sxm_8gpu_box,
     "rtx4090x2": rtx4090_pcie_2gpu_box,
     "a100mig": a100_mig_box,
+    "h100mig": h100_mig_box,
     "t4": t4_box,
     "h200": h200_box,
 }

@@ -16,6 +16,9 @@ What a test can do to it:
 * ``fake.advance(1.0)``: one second passes: energy and NVLink byte counters advance by the
   rates in the description, process utilization samples get new timestamps.
 * ``fake.clock()`` is the matching monotonic clock, for ``NvmlSource(clock=fake.clock)``.
+* ``fake.gpm`` is GPM (``nvmlGpm*``, see ``tests/fakes/fake_gpm.py``): set what a GPU is
+  doing in ``FakeDevice.gpm`` (a :class:`FakeGpmActivity`), let time pass, and the metrics
+  computed from two samples follow; ``fake.gpm.outstanding()`` counts unfreed sample buffers.
 * ``fake.self_time_s`` is the thread CPU time spent inside the fake (``perf/sampler.py``
   subtracts it), ``fake.calls`` counts calls per function, ``fake.unimplemented`` lists
   pynvml functions that the production code called but the fake does not implement.
@@ -33,10 +36,13 @@ from typing import Any
 
 import pynvml as _real
 
+from tests.fakes.fake_gpm import FakeGpm, FakeGpmActivity
+
 __all__ = [
     "Block",
     "FakeBox",
     "FakeDevice",
+    "FakeGpmActivity",
     "FakeMigDevice",
     "FakeNvLink",
     "FakeNvml",
@@ -50,7 +56,7 @@ __all__ = [
 _PUBLIC_DATA = {
     name: getattr(_real, name)
     for name in dir(_real)
-    if name.startswith(("NVML_", "nvmlClocks", "NVMLError"))
+    if name.startswith(("NVML_", "nvmlClocks", "NVMLError", "c_nvmlGpm"))
     or name in {"nvmlMemory_v2", "nvmlTemperature_v1", "nvmlFriendlyObject"}
 }
 
@@ -103,6 +109,7 @@ class FakeMigDevice:
     memory_used_bytes: int
     gpu_instance_id: int
     compute_instance_id: int = 0
+    gpm: FakeGpmActivity = field(default_factory=FakeGpmActivity)  # this GPU instance's activity
 
 
 @dataclass
@@ -166,6 +173,8 @@ class FakeDevice:
     display_active: int | None = 0
     multi_gpu_board: int | None = 0
     processes: list[FakeProcess] = field(default_factory=list)
+    gpm_supported: bool | None = None  # None: GPM from Hopper on (by ``architecture``)
+    gpm: FakeGpmActivity = field(default_factory=FakeGpmActivity)  # what the SMs etc. are doing
 
 
 @dataclass
@@ -232,6 +241,8 @@ def _api(fn: Callable[..., Any]) -> Callable[..., Any]:
                 device: int | None = handle.index
             elif name == "nvmlDeviceGetHandleByIndex":
                 device = args[0]
+            elif name == "nvmlGpmMetricsGet" and args:
+                device = self.gpm.device_of(args[0])  # the device its samples came from
             else:
                 device = None
             if self.blocks:
@@ -261,6 +272,7 @@ class FakeNvml:
         self.calls: Counter[str] = Counter()
         self.unimplemented: set[str] = set()
         self.self_time_s = 0.0
+        self.gpm = FakeGpm()
 
     # -- test controls ------------------------------------------------------------------------
 
@@ -315,6 +327,7 @@ class FakeNvml:
                 if link.active:
                     link.tx_kib += int(link.tx_bytes_s * seconds / 1024)
                     link.rx_kib += int(link.rx_bytes_s * seconds / 1024)
+        self.gpm.advance(self.box, seconds)
 
     def _check_injection(self, name: str, device: int | None) -> None:
         for inj in self.injections:
@@ -807,3 +820,34 @@ class FakeNvml:
         if not samples:
             raise NVMLError(_real.NVML_ERROR_NOT_FOUND)
         return samples
+
+    # -- GPM (tests/fakes/fake_gpm.py) ------------------------------------------------------------
+
+    @_api
+    def nvmlGpmQueryDeviceSupport(self, handle: _Handle) -> Any:
+        return self.gpm.query_support(self._dev(handle))
+
+    @_api
+    def nvmlGpmSampleAlloc(self) -> Any:
+        return self.gpm.alloc()
+
+    @_api
+    def nvmlGpmSampleFree(self, sample: Any) -> None:
+        self.gpm.free(sample)
+
+    @_api
+    def nvmlGpmSampleGet(self, handle: _Handle, sample: Any) -> Any:
+        if handle.mig is not None:
+            raise NVMLError(_real.NVML_ERROR_INVALID_ARGUMENT)  # MIG: nvmlGpmMigSampleGet
+        return self.gpm.sample(self._dev(handle), handle.index, None, sample, self.now_s)
+
+    @_api
+    def nvmlGpmMigSampleGet(self, handle: _Handle, gpu_instance_id: int, sample: Any) -> Any:
+        if handle.mig is not None:
+            raise NVMLError(_real.NVML_ERROR_INVALID_ARGUMENT)  # takes the parent GPU
+        dev = self._dev(handle)
+        return self.gpm.sample(dev, handle.index, int(gpu_instance_id), sample, self.now_s)
+
+    @_api
+    def nvmlGpmMetricsGet(self, request: Any) -> Any:
+        return self.gpm.metrics(self.box, request, self.lost)

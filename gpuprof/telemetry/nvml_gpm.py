@@ -1,0 +1,437 @@
+"""Profiling activity from NVML GPM (Hopper and newer): how busy the SMs, tensor cores and DRAM
+really were, per GPU and per MIG GPU instance (``nvidia-smi dmon --gpm-metrics``; DCGM's
+``DCGM_FI_PROF_*`` fields).
+
+GPM works on pairs of samples. Each device keeps two sample buffers, allocated once when its
+support is first checked: a poll reads the counters into the spare buffer (``nvmlGpmSampleGet``,
+``nvmlGpmMigSampleGet`` for a GPU instance), computes the metrics over (previous, new) with
+``nvmlGpmMetricsGet`` and swaps the two. The first poll has no previous sample, so its values
+are absent with the reason :data:`PROF_FIRST_SAMPLE`; a poll less than
+:data:`GPM_MIN_INTERVAL_S` after the last sample (NVML refreshes its counters every 100 ms)
+reuses the last values. Support is asked once per device (``nvmlGpmQueryDeviceSupport``):
+before Hopper, on GeForce, vGPU or without permission the values stay absent with a reason,
+never zero. A failure mid-session costs that poll's values (a metric that fails costs only its
+field), a GPU that falls off the bus raises :class:`GpuLost` like any other read, and
+:func:`release_gpm` frees the buffers when the device is lost or the source shuts down.
+
+No pynvml here: the calls go through the :class:`~gpuprof.telemetry.nvml_query.Query` of
+``nvml.py``, which also builds ``nvmlGpmMetricsGet``'s struct.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuprof.telemetry.model import MigProfSample
+from gpuprof.telemetry.nvml_query import DeviceState, GpuLost, Query, error_kind, kind_from_code
+from gpuprof.telemetry.nvml_values import (
+    ERROR_FUNCTION_NOT_FOUND,
+    ERROR_GPU_IS_LOST,
+    ERROR_NO_PERMISSION,
+    ERROR_NOT_SUPPORTED,
+    GPM_ANY_TENSOR_UTIL,
+    GPM_DFMA_TENSOR_UTIL,
+    GPM_DRAM_BW_UTIL,
+    GPM_ENGINES,
+    GPM_FP16_UTIL,
+    GPM_FP32_UTIL,
+    GPM_FP64_UTIL,
+    GPM_HMMA_TENSOR_UTIL,
+    GPM_IMMA_TENSOR_UTIL,
+    GPM_NVDEC_0_UTIL,
+    GPM_NVJPG_0_UTIL,
+    GPM_NVLINK_TOTAL_RX_PER_SEC,
+    GPM_NVLINK_TOTAL_TX_PER_SEC,
+    GPM_PCIE_RX_PER_SEC,
+    GPM_PCIE_TX_PER_SEC,
+    GPM_SM_OCCUPANCY,
+    GPM_SM_UTIL,
+    MIB,
+    PERMANENT_ERRORS,
+)
+
+__all__ = [
+    "GPM_MIN_INTERVAL_S",
+    "PROF_ERROR",
+    "PROF_FIRST_SAMPLE",
+    "PROF_MIG_ONLY",
+    "PROF_NOT_PERMITTED",
+    "PROF_NOT_SUPPORTED",
+    "PROF_OLD_DRIVER",
+    "GpmState",
+    "read_gpm",
+    "release_gpm",
+]
+
+#: NVML refreshes the GPM counters every 100 ms; samples closer than this are refused.
+GPM_MIN_INTERVAL_S = 0.1
+#: After a transient failure of the support check or the buffers, ask again this much later.
+RETRY_S = 10.0
+
+# Why the prof_* values are absent (GpuSample.prof_unavailable).
+PROF_NOT_SUPPORTED = "not supported on this GPU"  # before Hopper, GeForce, vGPU
+PROF_NOT_PERMITTED = "not permitted to read the profiling counters"
+PROF_OLD_DRIVER = "not supported by this driver or nvidia-ml-py"
+PROF_FIRST_SAMPLE = "first sample"  # GPM needs two samples: values from the next poll on
+PROF_MIG_ONLY = "per MIG instance only"  # MIG mode: the GPU as a whole is not sampled
+PROF_ERROR = "GPM error"  # "GPM error: <kind>": this poll failed, the next one tries again
+
+_PCT, _MIB_S, _DEC, _JPG = 0, 1, 2, 3  # a metric's unit: percent 0-100, MiB/s, an engine's %
+_MAX = 1.7976931348623157e308  # ``0 <= v <= _MAX`` is False for NaN, infinities, negatives
+_OK, _FIRST = 0, -2  # what a sample read gave besides an NVML error code
+
+#: metric id -> (GpuSample field, unit) for the whole GPU.
+_DEVICE_METRICS: dict[int, tuple[str, int]] = {
+    GPM_SM_UTIL: ("prof_sm_active_pct", _PCT),
+    GPM_SM_OCCUPANCY: ("prof_sm_occupancy_pct", _PCT),
+    GPM_ANY_TENSOR_UTIL: ("prof_tensor_active_pct", _PCT),
+    GPM_HMMA_TENSOR_UTIL: ("prof_tensor_hmma_pct", _PCT),
+    GPM_IMMA_TENSOR_UTIL: ("prof_tensor_imma_pct", _PCT),
+    GPM_DFMA_TENSOR_UTIL: ("prof_tensor_dfma_pct", _PCT),
+    GPM_DRAM_BW_UTIL: ("prof_dram_active_pct", _PCT),
+    GPM_FP64_UTIL: ("prof_fp64_active_pct", _PCT),
+    GPM_FP32_UTIL: ("prof_fp32_active_pct", _PCT),
+    GPM_FP16_UTIL: ("prof_fp16_active_pct", _PCT),
+    GPM_PCIE_RX_PER_SEC: ("prof_pcie_rx_bytes_s", _MIB_S),
+    GPM_PCIE_TX_PER_SEC: ("prof_pcie_tx_bytes_s", _MIB_S),
+    GPM_NVLINK_TOTAL_RX_PER_SEC: ("prof_nvlink_rx_bytes_s", _MIB_S),
+    GPM_NVLINK_TOTAL_TX_PER_SEC: ("prof_nvlink_tx_bytes_s", _MIB_S),
+}
+# One metric per video engine; the sample carries the mean over the engines NVML reports.
+_NVDEC = frozenset(range(GPM_NVDEC_0_UTIL, GPM_NVDEC_0_UTIL + GPM_ENGINES))
+_NVJPG = frozenset(range(GPM_NVJPG_0_UTIL, GPM_NVJPG_0_UTIL + GPM_ENGINES))
+_DEVICE_IDS = (*_DEVICE_METRICS, *sorted(_NVDEC), *sorted(_NVJPG))
+#: metric id -> (field, unit): what a poll does with each answer.
+_DEVICE_PLAN: dict[int, tuple[str, int]] = {
+    **_DEVICE_METRICS,
+    **dict.fromkeys(_NVDEC, ("prof_nvdec_pct", _DEC)),
+    **dict.fromkeys(_NVJPG, ("prof_nvjpg_pct", _JPG)),
+}
+
+#: metric id -> MigProfSample field, per GPU instance.
+_MIG_METRICS: dict[int, str] = {
+    GPM_SM_UTIL: "prof_sm_active_pct",
+    GPM_SM_OCCUPANCY: "prof_sm_occupancy_pct",
+    GPM_ANY_TENSOR_UTIL: "prof_tensor_active_pct",
+    GPM_DRAM_BW_UTIL: "prof_dram_active_pct",
+    GPM_FP64_UTIL: "prof_fp64_active_pct",
+    GPM_FP32_UTIL: "prof_fp32_active_pct",
+    GPM_FP16_UTIL: "prof_fp16_active_pct",
+}
+
+# Answers that will not change by asking again, and what they mean for the user.
+_GIVE_UP = {
+    ERROR_NOT_SUPPORTED: PROF_NOT_SUPPORTED,
+    ERROR_NO_PERMISSION: PROF_NOT_PERMITTED,
+    ERROR_FUNCTION_NOT_FOUND: PROF_OLD_DRIVER,
+}
+
+
+@dataclass(slots=True)
+class _Pair:
+    """Two GPM sample buffers: ``prev`` holds the last sample (``ready``: one was taken and is
+    usable), ``spare`` receives the next one."""
+
+    prev: Any
+    spare: Any
+    ready: bool = False
+
+
+@dataclass(slots=True)
+class GpmState:
+    """What one GPU's GPM reads keep between polls (``DeviceState.gpm``)."""
+
+    checked: bool = False  # support was asked (and the buffers allocated, when supported)
+    reason: str | None = None  # GPM is absent on this GPU, and why
+    retry_s: float | None = None  # a transient failure: ask again from this time on
+    pair: _Pair | None = None  # the whole GPU's buffers; None: the GPU is not sampled
+    device_reason: str | None = None  # why the whole GPU is not sampled (MIG only, given up)
+    metric_ids: list[int] = field(default_factory=lambda: list(_DEVICE_IDS))
+    plan: list[tuple[str, int]] = field(default_factory=list)  # _DEVICE_PLAN of metric_ids
+    mig: dict[int, _Pair] = field(default_factory=dict)  # GPU instance id -> its buffers
+    mig_ids: list[int] = field(default_factory=lambda: list(_MIG_METRICS))
+    sampled_s: float | None = None  # when the last poll sampled
+    last: dict[str, Any] = field(default_factory=dict)  # the fields that poll produced
+
+    def pairs(self) -> list[_Pair]:
+        return ([self.pair] if self.pair is not None else []) + list(self.mig.values())
+
+
+def read_gpm(q: Query, dev: DeviceState, now: float) -> dict[str, Any]:
+    """The ``prof_*`` fields (and ``mig_prof``) of one GPU, for ``GpuSample(**...)``.
+
+    ``now`` is the source's monotonic clock in seconds. Raises :class:`GpuLost` when the GPU
+    fell off the bus; every other failure leaves the values absent with the reason.
+    """
+    st: GpmState | None = dev.gpm
+    if st is None:
+        st = dev.gpm = GpmState()
+    if not st.checked:
+        if st.retry_s is not None and now < st.retry_s:
+            return st.last
+        if not _start(q, dev, st, now):
+            return st.last
+    if st.reason is not None:
+        return st.last
+    if st.sampled_s is not None and now - st.sampled_s < GPM_MIN_INTERVAL_S:
+        return st.last  # too soon for a new sample: the values of the last poll still hold
+    st.sampled_s = now
+    out: dict[str, Any] = {}
+    if st.pair is not None:
+        out.update(_device_values(q, dev, st, st.pair))
+    if st.pair is None:  # not sampled, or given up just now
+        out["prof_unavailable"] = st.device_reason
+    if st.mig:
+        out["mig_prof"] = _mig_values(q, dev, st)
+    elif st.pair is None and st.device_reason is not None:
+        st.reason = st.device_reason  # nothing left to sample on this GPU
+    st.last = out
+    return out
+
+
+def release_gpm(dev: DeviceState, free: Callable[[Any], Any] | None) -> int:
+    """Free every GPM sample buffer of ``dev`` with ``free`` (``nvmlGpmSampleFree``; ``None``:
+    the library has none) and forget them, so nothing is freed twice. Returns how many were."""
+    st: GpmState | None = dev.gpm
+    if st is None:
+        return 0
+    freed = 0
+    for pair in st.pairs():
+        freed += _free_pair(free, pair)
+    st.pair = None
+    st.mig.clear()
+    return freed
+
+
+def _free_pair(free: Callable[[Any], Any] | None, pair: _Pair) -> int:
+    freed = 0
+    for handle in (pair.prev, pair.spare):
+        if free is None:
+            continue
+        try:
+            free(handle)
+            freed += 1
+        except Exception:  # a driver in trouble: nothing more to do for this buffer
+            pass
+    return freed
+
+
+# --- support and buffers ---------------------------------------------------------------------
+
+
+def _start(q: Query, dev: DeviceState, st: GpmState, now: float) -> bool:
+    """Ask once whether the GPU has GPM and allocate its buffers; ``False``: it has not (yet)."""
+    st.reason = None
+    try:
+        support = q.fn("nvmlGpmQueryDeviceSupport")(dev.handle)
+        supported = bool(int(getattr(support, "isSupportedDevice", 0)))
+    except Exception as exc:
+        _absent(st, _reason(q.failed(dev, "gpm_support", exc), exc), now)
+        return False
+    if not supported:
+        _absent(st, PROF_NOT_SUPPORTED, now)
+        return False
+    info = dev.info
+    migs = info.mig_devices if info is not None and info.mig_mode_current else ()
+    instances = sorted({m.gpu_instance_id for m in migs if m.gpu_instance_id is not None})
+    free = q.fn("nvmlGpmSampleFree")
+    try:
+        st.pair = _alloc_pair(q, free)
+        for gi in instances:
+            st.mig[gi] = _alloc_pair(q, free)
+    except Exception as exc:
+        code = q.failed(dev, "gpm_alloc", exc)
+        release_gpm(dev, free)
+        _absent(st, _reason(code, exc), now)
+        return False
+    st.checked = True
+    st.retry_s = None
+    return True
+
+
+def _alloc_pair(q: Query, free: Callable[[Any], Any]) -> _Pair:
+    alloc = q.fn("nvmlGpmSampleAlloc")
+    first = alloc()
+    try:
+        return _Pair(prev=first, spare=alloc())
+    except Exception:
+        with contextlib.suppress(Exception):  # nothing more to do for it
+            free(first)
+        raise
+
+
+def _reason(code: int | None, exc: BaseException) -> str:
+    """The user's reason for a failed GPM call: permanent ones by name, else the error kind."""
+    if code in _GIVE_UP:
+        return _GIVE_UP[code]
+    return f"{PROF_ERROR}: {error_kind(exc)}"
+
+
+def _absent(st: GpmState, reason: str, now: float) -> None:
+    """GPM is absent on this GPU: for good, or for :data:`RETRY_S` when the reason is a
+    transient error."""
+    st.reason = reason
+    st.last = {"prof_unavailable": reason}
+    if reason.startswith(PROF_ERROR):
+        st.retry_s = now + RETRY_S
+    else:
+        st.checked = True  # asked once: never again
+        st.retry_s = None
+
+
+# --- per poll -----------------------------------------------------------------------------------
+
+
+def _sample(q: Query, dev: DeviceState, pair: _Pair, fn_name: str, *args: Any) -> int:
+    """Take a sample into ``pair.spare`` and swap the buffers. :data:`_OK`: there are two to
+    compute over (the older in ``spare``, the newer in ``prev``); :data:`_FIRST`: a first
+    sample; else the NVML error code (-1: not an NVML error). Raises :class:`GpuLost`."""
+    try:
+        q.fn(fn_name)(dev.handle, *args, pair.spare)
+    except Exception as exc:
+        pair.ready = False  # the next good sample starts a new pair
+        code = q.failed(dev, "gpm_sample", exc)
+        return -1 if code is None else code
+    had_prev = pair.ready
+    pair.prev, pair.spare, pair.ready = pair.spare, pair.prev, True
+    return _OK if had_prev else _FIRST
+
+
+def _metrics(
+    q: Query, dev: DeviceState, pair: _Pair, ids: list[int]
+) -> tuple[list[int], list[float]] | int:
+    """``nvmlGpmMetricsGet`` over the pair: (returns, values), or the error code (-1: not an
+    NVML error) of a failed call."""
+    if not ids:  # every metric turned out unsupported here: nothing to ask
+        return [], []
+    try:
+        return q.gpm_metrics(pair.spare, pair.prev, ids)
+    except Exception as exc:
+        code = q.failed(dev, "gpm_metrics", exc)
+        return -1 if code is None else code
+
+
+def _transient(q: Query, code: int) -> str | None:
+    """The reason shown for a failed sample or metrics call; ``None`` when the error is
+    permanent and the buffers should be given up."""
+    if code in _GIVE_UP:
+        return None
+    return f"{PROF_ERROR}: {kind_from_code(q.error_cls, code) if code >= 0 else 'Error'}"
+
+
+def _device_values(q: Query, dev: DeviceState, st: GpmState, pair: _Pair) -> dict[str, Any]:
+    code = _sample(q, dev, pair, "nvmlGpmSampleGet")
+    if code == _FIRST:
+        return {"prof_unavailable": PROF_FIRST_SAMPLE}
+    results = _metrics(q, dev, pair, st.metric_ids) if code == _OK else code
+    if isinstance(results, int):
+        reason = _transient(q, results)
+        if reason is None:  # never works here: stop sampling the whole GPU
+            st.device_reason = PROF_MIG_ONLY if st.mig else _GIVE_UP[results]
+            _drop_pair(q, st, None)
+            return {}
+        return {"prof_unavailable": reason}
+    rets, values = results
+    if any(rets):
+        ids, values = _failed_metrics(q, dev, st, rets, values)
+        plan = [_DEVICE_PLAN[mid] for mid in ids]
+    else:
+        plan = st.plan
+        if len(plan) != len(values):
+            plan = st.plan = [_DEVICE_PLAN[mid] for mid in st.metric_ids]
+    # Every poll, every GPU: kept to plain comparisons (see perf/sampler.py).
+    out: dict[str, Any] = {}
+    dec: list[float] = []
+    jpg: list[float] = []
+    for (name, unit), v in zip(plan, values, strict=True):
+        ok = 0.0 <= v <= _MAX
+        if unit == _PCT:
+            out[name] = round(v if v < 100.0 else 100.0, 2) if ok else None
+        elif unit == _MIB_S:
+            out[name] = float(round(v * MIB)) if ok else None
+        elif ok:
+            (dec if unit == _DEC else jpg).append(v if v < 100.0 else 100.0)
+    if dec:
+        out["prof_nvdec_pct"] = round(sum(dec) / len(dec), 2)
+    if jpg:
+        out["prof_nvjpg_pct"] = round(sum(jpg) / len(jpg), 2)
+    return out
+
+
+def _failed_metrics(
+    q: Query, dev: DeviceState, st: GpmState, rets: list[int], values: list[float]
+) -> tuple[list[int], list[float]]:
+    """The metrics that answered, with their values; a metric that never works here is
+    dropped from the device's request (recorded once), one that failed now is asked again."""
+    ids: list[int] = []
+    good: list[float] = []
+    keep: list[int] = []
+    for mid, ret, value in zip(st.metric_ids, rets, values, strict=True):
+        if ret == 0:
+            ids.append(mid)
+            good.append(value)
+            keep.append(mid)
+        elif not _metric_failed(q, dev, mid, ret):
+            keep.append(mid)
+    st.metric_ids = keep
+    return ids, good
+
+
+def _mig_values(q: Query, dev: DeviceState, st: GpmState) -> tuple[MigProfSample, ...]:
+    out: list[MigProfSample] = []
+    for gi, pair in list(st.mig.items()):
+        code = _sample(q, dev, pair, "nvmlGpmMigSampleGet", gi)
+        if code == _FIRST:
+            out.append(MigProfSample(gpu_instance_id=gi))  # no values yet
+            continue
+        results = _metrics(q, dev, pair, st.mig_ids) if code == _OK else code
+        if isinstance(results, int):
+            if _transient(q, results) is None:
+                _drop_pair(q, st, gi)  # this instance cannot be sampled: stop asking
+            else:
+                out.append(MigProfSample(gpu_instance_id=gi))
+            continue
+        values: dict[str, float | None] = {}
+        keep: list[int] = []
+        for mid, ret, value in zip(st.mig_ids, *results, strict=True):
+            if ret != 0:
+                if not _metric_failed(q, dev, mid, ret):
+                    keep.append(mid)
+                continue
+            keep.append(mid)
+            values[_MIG_METRICS[mid]] = _pct(value)
+        if len(keep) != len(st.mig_ids):
+            st.mig_ids = keep
+        out.append(MigProfSample(gpu_instance_id=gi, **values))
+    return tuple(out)
+
+
+def _metric_failed(q: Query, dev: DeviceState, mid: int, ret: int) -> bool:
+    """Record a metric's own error; ``True`` when it will never work here (drop it)."""
+    if ret == ERROR_GPU_IS_LOST:
+        raise GpuLost(dev.index)
+    if ret == ERROR_NOT_SUPPORTED and (mid in _NVDEC or mid in _NVJPG):
+        return True  # an engine this GPU does not have (H100: 7 of the 8 slots): not a failure
+    q.diagnostics.record(dev.index, f"gpm_metric{mid}", kind_from_code(q.error_cls, ret), "")
+    return ret in PERMANENT_ERRORS
+
+
+def _drop_pair(q: Query, st: GpmState, gi: int | None) -> None:
+    """Free one pair of buffers (the whole GPU's, or GPU instance ``gi``'s) and forget it."""
+    free = q.fn("nvmlGpmSampleFree")  # raises Closed before anything is forgotten
+    pair = st.pair if gi is None else st.mig.pop(gi, None)
+    if gi is None:
+        st.pair = None
+    if pair is not None:
+        _free_pair(free, pair)
+
+
+def _pct(value: float) -> float | None:
+    """A GPM percentage, rounded to 0.01 and clipped to 0-100; ``None`` when not a number."""
+    if not math.isfinite(value) or value < 0.0:
+        return None
+    return round(min(value, 100.0), 2)
