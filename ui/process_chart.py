@@ -130,9 +130,10 @@ class ProcessChart(QWidget):
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.memory = _plot(_t("GPU memory"), _t("GiB"))
         # The title names the two curves in their colours (a legend would cover them).
+        sm_label, cpu_label = _t("SM %"), _t("host CPU %")
         title = (
-            f'<span style="color:{_SM}">{_t("SM %")}</span> &nbsp;·&nbsp; '
-            f'<span style="color:{_CPU}">{_t("host CPU %")}</span>'
+            f'<span style="color:{_SM}">{sm_label}</span> &nbsp;·&nbsp; '
+            f'<span style="color:{_CPU}">{cpu_label}</span>'
         )
         self.activity = _plot(title, "%")
         self.activity.setToolTip(_t("SM % and host CPU %"))
