@@ -352,7 +352,8 @@ def _device_values(q: Query, dev: DeviceState, st: GpmState, pair: _Pair) -> dic
         if unit == _PCT:
             out[name] = round(v if v < 100.0 else 100.0, 2) if ok else None
         elif unit == _MIB_S:
-            out[name] = float(round(v * MIB)) if ok else None
+            b = v * MIB  # a huge value overflows to inf here: refused below
+            out[name] = float(round(b)) if ok and b <= _MAX else None
         elif ok:
             (dec if unit == _DEC else jpg).append(v if v < 100.0 else 100.0)
     if dec:

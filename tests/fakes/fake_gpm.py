@@ -16,7 +16,9 @@
 * Before Hopper (``FakeDevice.architecture``) or where ``FakeDevice.gpm_supported`` is False,
   ``nvmlGpmQueryDeviceSupport`` says no and the sample calls answer NOT_SUPPORTED.
 * ``fake.inject(...)`` works on every GPM call (``nvmlGpmMetricsGet`` is matched to the device
-  its samples came from); :meth:`FakeGpm.fail_metric` makes one metric's slot fail.
+  its samples came from); :meth:`FakeGpm.fail_metric` makes one metric's slot fail and
+  :meth:`FakeGpm.force_value` makes it answer any number (NaN, infinities, negatives: what a
+  driver in trouble may return).
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ class FakeGpm:
         self.freed = 0
         # (device index or None for any, metric id) -> nvmlReturn for that metric's slot
         self.metric_errors: dict[tuple[int | None, int], int] = {}
+        # (device index or None for any, metric id) -> the value that slot answers, as is
+        self.forced_values: dict[tuple[int | None, int], float] = {}
         self._counters: dict[tuple[int, int | None], dict[Any, float]] = {}
 
     # -- test controls ------------------------------------------------------------------------
@@ -116,6 +120,10 @@ class FakeGpm:
     def fail_metric(self, metric_id: int, error: int, device: int | None = None) -> None:
         """Make ``metric_id``'s slot answer ``error`` (on ``device``, or any when ``None``)."""
         self.metric_errors[(device, metric_id)] = error
+
+    def force_value(self, metric_id: int, value: float, device: int | None = None) -> None:
+        """Make ``metric_id``'s slot answer ``value`` with NVML_SUCCESS, whatever it is."""
+        self.forced_values[(device, metric_id)] = value
 
     def advance(self, box: FakeBox, seconds: float) -> None:
         """Integrate every device's and GPU instance's activity over ``seconds``."""
@@ -224,6 +232,9 @@ class FakeGpm:
             mid = int(slot.metricId)
             err = self.metric_errors.get((one.device, mid), self.metric_errors.get((None, mid)))
             value = None if err is not None else self._value(dev, act, one, two, mid, dt)
+            forced = self.forced_values.get((one.device, mid), self.forced_values.get((None, mid)))
+            if forced is not None and err is None:
+                value = forced
             if value is None:
                 slot.nvmlReturn = _real.NVML_ERROR_NOT_SUPPORTED if err is None else err
                 slot.value = 0.0
