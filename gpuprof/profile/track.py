@@ -1,0 +1,580 @@
+"""``gpuprof.track``: step markers from inside the user's job (issue 13).
+
+::
+
+    import gpuprof
+
+    with gpuprof.track("llama-ft") as t:
+        for batch in loader:
+            train_step(batch)
+            t.step(tokens=batch_tokens, samples=len(batch), flops=6 * params * batch_tokens)
+            if step % 500 == 0:
+                t.mark("eval")
+                evaluate()
+                t.mark("train")
+
+Under ``gpuprof profile`` (the environment names a marker file, :data:`markers.ENV_VAR`) every
+marker is one line of the marker protocol appended to that file. Standalone, ``track`` starts
+its own telemetry session on a background thread (NVML, or host only without a driver; never
+SIMULATED) recording to ``out`` (default ``<data folder>/jobs/<name>-<time>.gpuprof``), writes
+the markers to a file beside it that the sampler thread moves into the recording at each poll,
+and stores the job profile in the recording at the end of the block.
+
+Both ways a marker is one ``os.write`` of one line on a file descriptor opened once with
+``O_APPEND``: nothing is buffered in the process, so a crash keeps every marker written before
+it, lines of several processes (forked DataLoader workers, which inherit the descriptor and put
+their own pid in their lines) and threads never interleave, and ``step()`` costs a few
+microseconds (a clock read, a formatted line, a system call). A write that fails (a full disk,
+a file-size limit) disables the markers of this process with one warning; nothing the tracker
+does ever raises into the training loop.
+
+Nested or repeated ``track`` blocks share the process's marker file (and standalone, the
+outermost block's recording) and get distinct run names (``name``, ``name-2``, ...).
+``torch_profiler=True``, or the environment variable of :mod:`gpuprof.profile.torch_window`
+(``gpuprof profile --torch``), opens a bounded ``torch.profiler`` window stepped by ``step()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+import weakref
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from gpuprof.profile import markers as _markers
+from gpuprof.profile.model import PhaseMark
+
+__all__ = ["JOBS_FOLDER", "Tracker", "default_out", "track"]
+
+log = logging.getLogger("gpuprof.track")
+
+#: The folder of the data directory where standalone ``track`` blocks record by default.
+JOBS_FOLDER = "jobs"
+_MAX_NAME = 200  # what the marker reader keeps of a run name or a label
+_MIN_INTERVAL_S, _MAX_INTERVAL_S = 0.1, 60.0
+
+_pid = os.getpid()
+_state_lock = threading.Lock()
+_channel: _Channel | None = None
+_users = 0  # track blocks of this process using _channel
+_names: dict[str, int] = {}  # run names given out in this process, and how often
+_live: weakref.WeakSet[Tracker] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    # A lock held by another thread at the fork stays held for ever in the child.
+    global _pid, _state_lock
+    _pid = os.getpid()
+    _state_lock = threading.Lock()
+    for tracker in list(_live):
+        tracker._lock = threading.Lock()
+    if _channel is not None:
+        _channel.lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _number(value: object) -> str | None:
+    """A count as a JSON number, or None when it is not a finite non-negative number."""
+    try:
+        f = float(value)  # type: ignore[arg-type]  # int, float, numpy scalar, 0-d tensor
+    except Exception:
+        return None
+    return repr(f) if 0.0 <= f < math.inf else None
+
+
+def default_out(name: str, now_s: float | None = None) -> Path:
+    """``<data folder>/jobs/<name>-<YYYYmmdd-HHMMSS>.gpuprof`` (a free name)."""
+    from gpuprof.paths import data_dir
+
+    folder = data_dir() / JOBS_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60] or "job"
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now_s))
+    path = folder / f"{slug}-{stamp}.gpuprof"
+    k = 2
+    while path.exists():
+        path = folder / f"{slug}-{stamp}-{k}.gpuprof"
+        k += 1
+    return path
+
+
+class _Channel:
+    """The marker file this process appends to; standalone, the recording that reads it."""
+
+    def __init__(self, path: str, fd: int, recorder: _Recorder | None = None) -> None:
+        self.path = path
+        self.fd = fd
+        self.recorder = recorder
+        self.owner_pid = _pid
+        self.lock = threading.Lock()
+        self.window: Any = None  # a torch_window.TorchWindow
+        self.window_pid = 0
+        self.window_tried = False
+
+    def write(self, data: bytes) -> None:
+        fd = self.fd
+        if fd < 0:
+            return
+        try:
+            n = os.write(fd, data)
+        except OSError as e:
+            self.disable(e.strerror or str(e))
+            return
+        if n != len(data):
+            self.disable(f"short write ({n} of {len(data)} bytes)")
+
+    def disable(self, why: str) -> None:
+        with self.lock:
+            fd, self.fd = self.fd, -1
+        if fd < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        log.warning(
+            "gpuprof.track: cannot write markers to %s (%s); step markers are off for "
+            "process %d, the job goes on",
+            self.path,
+            why,
+            _pid,
+        )
+
+    def close(self) -> None:
+        with self.lock:
+            fd, self.fd = self.fd, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _open_append(path: str, *, truncate: bool = False) -> int:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    return os.open(path, flags | (os.O_TRUNC if truncate else 0), 0o600)
+
+
+def _open_channel(tracker: Tracker) -> _Channel:
+    """The marker file of ``gpuprof profile``, or a standalone recording with its own."""
+    env_path = os.environ.get(_markers.ENV_VAR)
+    if env_path:
+        try:
+            fd = _open_append(env_path)
+        except OSError as e:
+            channel = _Channel(env_path, -1)
+            log.warning(
+                "gpuprof.track: cannot open the marker file %s (%s); no step markers, the job "
+                "goes on",
+                env_path,
+                e.strerror or e,
+            )
+            return channel
+        return _Channel(env_path, fd)
+    recorder = _Recorder.start(tracker)
+    if recorder is None:
+        return _Channel("", -1)
+    return _Channel(str(recorder.marker_path), recorder.write_fd, recorder)
+
+
+def _open_window(channel: _Channel, tracker: Tracker) -> None:
+    """The torch.profiler window, when asked for (the environment or ``torch_profiler``)."""
+    from gpuprof.profile import torch_window as _tw  # lazy: only when a window may open
+
+    if not (os.environ.get(_tw.ENV_VAR) or tracker.torch_profiler):
+        return
+    channel.window_tried = True
+    if os.environ.get(_tw.ENV_VAR):
+        window = _tw.window_from_env()
+    else:
+        folder = channel.recorder.torch_dir if channel.recorder is not None else None
+        if folder is None:
+            from gpuprof.paths import data_dir
+
+            folder = data_dir() / "torch" / f"{tracker.run}-{_pid}"
+            log.warning(
+                "gpuprof.track: torch_profiler=True under `gpuprof profile` without --torch: "
+                "the trace goes to %s",
+                folder,
+            )
+        window = _tw.open_window(folder)
+    channel.window, channel.window_pid = window, _pid
+
+
+def _acquire(tracker: Tracker) -> _Channel:
+    global _channel, _users
+    with _state_lock:
+        channel = _channel
+        if channel is None:
+            channel = _channel = _open_channel(tracker)
+        _users += 1
+    wants_window = tracker.torch_profiler or bool(os.environ.get("GPUPROF_TORCH_DIR"))
+    if wants_window and not channel.window_tried and channel.owner_pid == _pid:
+        try:
+            _open_window(channel, tracker)
+        except ImportError:
+            log.warning("gpuprof.track: no torch profiler support here; no time breakdown")
+        except Exception:  # the profiler must never break the job
+            log.warning("gpuprof.track: cannot open the torch profiler window", exc_info=True)
+    return channel
+
+
+def _release(tracker: Tracker, channel: _Channel) -> None:
+    global _channel, _users
+    with _state_lock:
+        _users -= 1
+        last = _users <= 0 and _channel is channel
+        if last:
+            _channel, _users = None, 0
+    if not last or channel.owner_pid != _pid:
+        return  # an inner block, or a forked child leaving a block its parent opened
+    window = channel.window
+    if window is not None:
+        with contextlib.suppress(Exception):
+            window.close()
+    recorder = channel.recorder
+    channel.close()
+    if recorder is not None:
+        recorder.finish(tracker, window)
+
+
+def _claim_name(name: str) -> str:
+    base = (str(name) or "job")[: _MAX_NAME - 8]
+    with _state_lock:
+        k = _names.get(base, 0) + 1
+        _names[base] = k
+    return base if k == 1 else f"{base}-{k}"
+
+
+class Tracker:
+    """One ``track`` block: :meth:`step` at the end of every step, :meth:`mark` for phases.
+
+    Thread-safe; usable from forked worker processes. Use it as a context manager, or call
+    :meth:`start` and :meth:`stop`.
+    """
+
+    def __init__(
+        self,
+        name: str = "job",
+        *,
+        interval: float = 0.1,
+        out: str | os.PathLike[str] | None = None,
+        torch_profiler: bool = False,
+    ) -> None:
+        try:
+            interval_s = float(interval)
+        except (TypeError, ValueError):
+            raise ValueError(f"track: interval must be seconds, got {interval!r}") from None
+        if not (math.isfinite(interval_s) and _MIN_INTERVAL_S <= interval_s <= _MAX_INTERVAL_S):
+            raise ValueError(
+                f"track: interval must be between {_MIN_INTERVAL_S:g} and {_MAX_INTERVAL_S:g} s,"
+                f" got {interval!r}"
+            )
+        self.name = str(name)
+        self.interval_s = interval_s
+        self.out: Path | None = Path(out) if out is not None else None
+        self.torch_profiler = bool(torch_profiler)
+        #: This block's run name in the markers (unique in the process).
+        self.run = ""
+        self.started_s: float | None = None
+        self._lock = threading.Lock()
+        self._count = 0
+        self._last = 0.0
+        self._channel: _Channel | None = None
+        self._run_json = '""'
+        self._bad_arg_warned = False
+        _live.add(self)
+
+    # -- the block ---------------------------------------------------------------------------
+
+    def start(self) -> Tracker:
+        """Begin the block (what ``with`` does): the ``start`` marker."""
+        if self._channel is not None:
+            return self
+        self.run = _claim_name(self.name)
+        self._run_json = json.dumps(self.run, ensure_ascii=True)
+        self._channel = _acquire(self)
+        self.started_s = time.time()
+        self._last = time.perf_counter()
+        self._phase("start", "")
+        return self
+
+    def stop(self) -> None:
+        """End the block: the ``end`` marker; the outermost block of a standalone run also
+        stores the job profile in its recording and closes it."""
+        channel, self._channel = self._channel, None
+        if channel is None:
+            return
+        self._phase("end", "", channel)
+        try:
+            _release(self, channel)
+        except Exception:
+            log.warning("gpuprof.track: finishing the job profile failed", exc_info=True)
+
+    def __enter__(self) -> Tracker:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- markers -----------------------------------------------------------------------------
+
+    @property
+    def steps(self) -> int:
+        """Steps reported so far (by this process)."""
+        return self._count
+
+    @property
+    def recording(self) -> Path | None:
+        """The standalone recording this block writes to (None under ``gpuprof profile``)."""
+        channel = self._channel
+        recorder = channel.recorder if channel is not None else None
+        return recorder.out if recorder is not None else None
+
+    def step(
+        self, tokens: float | None = None, samples: float | None = None, flops: float | None = None
+    ) -> None:
+        """One step ended: the time since the previous one and what it processed (optional:
+        ``tokens``, ``samples``, ``flops`` — floating-point operations of this step over all
+        the GPUs this process drives). Never raises."""
+        now = time.time()
+        mono = time.perf_counter()
+        with self._lock:
+            self._count += 1
+            n = self._count
+            dt = mono - self._last
+            self._last = mono
+        channel = self._channel
+        if channel is None:
+            return
+        extra = ""
+        if tokens is not None:
+            extra += self._field("tokens", tokens)
+        if samples is not None:
+            extra += self._field("samples", samples)
+        if flops is not None:
+            extra += self._field("flops", flops)
+        channel.write(
+            f'{{"v":1,"kind":"step","t":{now!r},"run":{self._run_json},"pid":{_pid},'
+            f'"step":{n},"dt":{max(dt, 0.0)!r}{extra}}}\n'.encode()
+        )
+        window = channel.window
+        if window is not None and channel.window_pid == _pid:
+            window.step()  # cheap outside the window; never raises
+
+    def _field(self, key: str, value: object) -> str:
+        text = _number(value)
+        if text is not None:
+            return f',"{key}":{text}'
+        if not self._bad_arg_warned:
+            self._bad_arg_warned = True
+            log.warning(
+                "gpuprof.track: step(%s=%.40r) is not a finite non-negative number; left out",
+                key,
+                value,
+            )
+        return ""
+
+    def mark(self, label: str) -> None:
+        """Label what follows (``"eval"``, ``"checkpoint"``, ``"train"``). Never raises."""
+        self._phase("mark", str(label)[:_MAX_NAME])
+
+    def _phase(self, kind: str, label: str, channel: _Channel | None = None) -> None:
+        channel = channel or self._channel
+        if channel is None:
+            return
+        mark = PhaseMark(time_s=time.time(), kind=kind, label=label, run=self.run, pid=_pid)
+        channel.write(_markers.encode(mark))
+
+
+def track(
+    name: str = "job",
+    *,
+    interval: float = 0.1,
+    out: str | os.PathLike[str] | None = None,
+    torch_profiler: bool = False,
+) -> Tracker:
+    """A :class:`Tracker` for ``with``: step markers of the job (see the module doc).
+
+    ``interval``: seconds between telemetry samples of a standalone recording (0.1–60);
+    ``out``: its file (default in the data folder's ``jobs``); both are ignored under
+    ``gpuprof profile`` and by blocks nested in another. ``torch_profiler``: profile a short
+    window of steps with ``torch.profiler`` (the time breakdown).
+    """
+    return Tracker(name, interval=interval, out=out, torch_profiler=torch_profiler)
+
+
+class _Recorder:
+    """A standalone block's telemetry session, its recording and the marker file beside it."""
+
+    def __init__(self, out: Path, session: Any, write_fd: int, read_fd: int) -> None:
+        self.out = out
+        self.session = session
+        self.marker_path = out.with_name(out.name + ".markers")
+        self.torch_dir = out.with_name(out.name + ".torch")
+        self.write_fd = write_fd
+        self._read_fd = read_fd
+        self._partial = b""
+        self._drain_lock = threading.Lock()
+        self._skipped = 0
+        self._failed = False
+
+    @classmethod
+    def start(cls, tracker: Tracker) -> _Recorder | None:
+        """Start recording (None, with one warning, when that is impossible: the job goes on)."""
+        from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+        from gpuprof.telemetry.sources import open_source
+
+        out = tracker.out
+        session = None
+        try:
+            out = out if out is not None else default_out(tracker.name)
+            marker_path = out.with_name(out.name + ".markers")
+            session = TelemetrySession(
+                open_source(), interval_s=tracker.interval_s, history_capacity=MINIMAL_HISTORY
+            )
+            session.start_recording(out)
+            write_fd = _open_append(str(marker_path), truncate=True)
+            read_fd = os.open(str(marker_path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except Exception as e:
+            if session is not None:
+                session.close()
+            log.warning(
+                "gpuprof.track: cannot record %s (%s); no telemetry or step markers, the job "
+                "goes on",
+                out if out is not None else "the job",
+                e,
+            )
+            return None
+        recorder = cls(out, session, write_fd, read_fd)
+        session.subscribe(lambda _snap: recorder.drain())
+        session.start()
+        return recorder
+
+    def drain(self) -> None:
+        """Move the complete lines of the marker file into the recording (sampler thread)."""
+        from gpuprof.profile.storage import append_markers
+
+        with self._drain_lock:
+            if self._read_fd < 0:
+                return
+            try:
+                chunks = [self._partial]
+                while chunk := os.read(self._read_fd, 1 << 20):
+                    chunks.append(chunk)
+                lines = b"".join(chunks).split(b"\n")
+                self._partial = lines.pop()
+                if len(self._partial) > _markers.MAX_LINE:  # garbage without an end: drop it
+                    self._partial, self._skipped = b"", self._skipped + 1
+                found, skipped = _markers.parse_lines(lines)
+                self._skipped += skipped
+                store = self.session._store  # None once the recording failed (disk full)
+                if store is not None and found:
+                    append_markers(store, found)
+            except Exception as e:
+                if not self._failed:
+                    self._failed = True
+                    log.warning("gpuprof.track: cannot store markers in %s (%s)", self.out, e)
+
+    def finish(self, tracker: Tracker, window: Any) -> None:
+        """The end of the outermost block: the job profile into the recording, then close."""
+        try:
+            self.drain()
+            store = self.session._store
+            if store is not None:
+                from gpuprof.profile.storage import write_job_profile
+
+                profile = self._profile(tracker, store, window)
+                if profile is not None:
+                    write_job_profile(store, profile)
+        except Exception:
+            log.warning(
+                "gpuprof.track: cannot store the job profile in %s", self.out, exc_info=True
+            )
+        finally:
+            self.session.close()
+            os.close(self._read_fd)
+            self._read_fd = -1
+            with contextlib.suppress(OSError):
+                self.marker_path.unlink()
+            with contextlib.suppress(OSError):
+                shutil.rmtree(self.torch_dir)
+
+    def _profile(self, tracker: Tracker, store: Any, window: Any) -> Any:
+        from gpuprof.profile.storage import read_markers_counted
+
+        found, skipped = read_markers_counted(store)
+        breakdown = self._breakdown(window)
+        started = tracker.started_s if tracker.started_s is not None else time.time()
+        return _build(
+            name=tracker.run,
+            store=store,
+            markers=found,
+            markers_skipped=skipped + self._skipped,
+            started_s=started,
+            ended_s=time.time(),
+            interval_s=tracker.interval_s,
+            breakdown=breakdown,
+        )
+
+    def _breakdown(self, window: Any) -> Any:
+        """The torch window's summary, its trace moved beside the recording (RUN.trace.json)."""
+        if window is None or getattr(window, "breakdown_file", None) is None:
+            return None
+        import dataclasses
+
+        from gpuprof.profile.model import TimeBreakdown
+        from gpuprof.telemetry.codec import from_jsonable
+
+        data = json.loads(Path(window.breakdown_file).read_text(encoding="utf-8"))
+        breakdown = from_jsonable(TimeBreakdown, data)
+        trace = getattr(window, "trace_file", None)
+        if trace is not None and Path(trace).exists():
+            target = self.out.with_suffix(".trace.json")
+            shutil.move(str(trace), target)
+            breakdown = dataclasses.replace(breakdown, trace_file=str(target))
+        return breakdown
+
+
+def _build(
+    *,
+    name: str,
+    store: Any,
+    markers: tuple[Any, ...],
+    markers_skipped: int,
+    started_s: float,
+    ended_s: float,
+    interval_s: float,
+    breakdown: Any,
+) -> Any:
+    """The job profile of a standalone block: this process is the job."""
+    from gpuprof.profile.model import JobProfile
+    from gpuprof.profile.steps import step_stats
+
+    source = getattr(store.source_kind, "value", str(store.source_kind))
+    return JobProfile(
+        name=name,
+        command=tuple(sys.argv),
+        pid=os.getpid(),
+        started_s=started_s,
+        ended_s=max(ended_s, started_s),
+        source=source,
+        interval_s=interval_s,
+        steps=step_stats(markers, gpu_count=0, peak_tflops=None, dtype=None),
+        breakdown=breakdown,
+        markers_skipped=markers_skipped,
+        notes=("standalone gpuprof.track: the job is this process",),
+    )
