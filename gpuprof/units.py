@@ -65,11 +65,14 @@ def fmt_num(value: float | None, unit: str = "", *, digits: int = 0) -> str:
 
 
 def fmt_duration(seconds: float | None) -> str:
-    """``fmt_duration(93784) == '1d 2h 3m'``; sub-minute values keep seconds."""
+    """``fmt_duration(93784) == '1d 2h 3m'``; sub-minute values keep seconds; an infinity
+    (a hostile recording's time) is ``N/A``, like NaN."""
     if _missing(seconds):
         return NA
     assert seconds is not None
     s = float(seconds)
+    if not math.isfinite(s):
+        return NA
     if s < 60:
         return f"{s:.1f} s"
     total = round(s)

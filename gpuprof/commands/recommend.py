@@ -130,6 +130,9 @@ def register(subparsers: Any) -> None:
         type=finite_float(0.0, 100.0, unit="%"),
         help=tr("GPU utilization seen locally, percent"),
     )
+    from gpuprof.commands.recommend_profile import add_arguments
+
+    add_arguments(p)
     p.add_argument("--limit", type=positive_int(), default=15, help=tr("rows to show (default 15)"))
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(func=_run)
@@ -245,6 +248,12 @@ def _run(args: argparse.Namespace) -> int:
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.recommend.rank import recommend
 
+    if args.from_profile is not None:
+        from gpuprof.commands.recommend_profile import run
+
+        return run(args)
+    if args.steps is not None:
+        raise InputError(tr("--steps needs --from-profile RUN.gpuprof"))
     wl = _workload(args)
     cat = load_catalog()
     limit: int | None = args.limit

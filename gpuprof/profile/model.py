@@ -225,3 +225,7 @@ class Projection:
     compute_ratio: float | None  # achieved-TFLOPS ratio there / here
     memory_ratio: float | None  # bandwidth ratio there / here
     derivation: str  # how the numbers were derived, in one sentence
+    gpu_fraction: float | None = None  # a partition's share of one GPU (gpu_count is then 1)
+    mem_need_bytes: int | None = None  # the job's measured peak per GPU
+    mem_per_gpu_bytes: int | None = None  # the instance's memory per GPU
+    speedup_vs_here: float | None = None  # step here / step there (> 1: faster there)

@@ -4,6 +4,78 @@
 <context>
     <name></name>
     <message>
+        <source>Step time</source>
+        <translation>步时间</translation>
+    </message>
+    <message>
+        <source>time since the job started</source>
+        <translation>自作业开始的时间</translation>
+    </message>
+    <message>
+        <source>Where the device time goes</source>
+        <translation>设备时间的去向</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>no projection: {e}</source>
+        <translation>无法推算：{e}</translation>
+    </message>
+    <message>
+        <source>{name}: projected onto {n} catalog instances ({f} fit); cheapest first</source>
+        <translation>{name}：推算到目录中的 {n} 个实例（{f} 个放得下）；最便宜的在前</translation>
+    </message>
+    <message>
+        <source>job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>job time</source>
+        <translation>作业时间</translation>
+    </message>
+    <message>
+        <source>on-demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>1y reserved</source>
+        <translation>1 年预留</translation>
+    </message>
+    <message>
+        <source>derivation</source>
+        <translation>推算依据</translation>
+    </message>
+    <message>
+        <source>a profiled job instead of a workload</source>
+        <translation>用已剖析的作业代替工作负载</translation>
+    </message>
+    <message>
+        <source>{p}: no job profile in this recording (record one with `gpuprof profile -- CMD`)</source>
+        <translation>{p}：此录制中没有作业剖析（用 `gpuprof profile -- CMD` 录制一个）</translation>
+    </message>
+    <message>
+        <source>--from-profile takes the workload from the recording; drop {f}</source>
+        <translation>--from-profile 从录制中获取工作负载；请去掉 {f}</translation>
+    </message>
+    <message>
+        <source>give --steps or --tokens, not both</source>
+        <translation>请给出 --steps 或 --tokens，不要同时给出</translation>
+    </message>
+    <message>
+        <source>project a job recorded by `gpuprof profile` onto the catalog: its measured step time scaled by peak and bandwidth ratios (with --steps N or --tokens T)</source>
+        <translation>把 `gpuprof profile` 录制的作业推算到云目录上：按峰值算力和带宽之比缩放实测的步时间（可配合 --steps N 或 --tokens T）</translation>
+    </message>
+    <message>
+        <source>with --from-profile: steps of the whole job (default: as profiled)</source>
+        <translation>配合 --from-profile：整个作业的步数（默认：与剖析时相同）</translation>
+    </message>
+    <message>
+        <source>--steps needs --from-profile RUN.gpuprof</source>
+        <translation>--steps 需要 --from-profile RUN.gpuprof</translation>
+    </message>
+    <message>
         <source>no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, or use the terminal commands (`gpuprof --help`)</source>
         <extracomment>Extra seconds a screenshot waits for the first snapshot after ``--after`` ran out. Qt messages that say nothing about the app: the offscreen plugin warns on every window with size constraints. Dropped by the handler :func:`run_app` installs (not in tests).</extracomment>
         <translation>没有可用于打开窗口的显示（DISPLAY 和 WAYLAND_DISPLAY 均未设置）。请在桌面会话中或通过 `ssh -X` 运行，用 `gpuprof --screenshot OUT.png` 无界面渲染，或使用终端命令（`gpuprof --help`）</translation>

@@ -50,6 +50,11 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("recommend", "--gpus"): ([*_WORKLOAD, "--gpu", "H100"], "8", ("0", "-8", "1e12")),
     ("recommend", "--util"): (_WORKLOAD, "40", ("250", "-1", "100.5")),
     ("recommend", "--limit"): (_WORKLOAD, "10", ("0", "-1")),
+    ("recommend", "--steps"): (
+        ["recommend", "--from-profile", "x.gpuprof"],
+        "1000",
+        ("0", "-1", "2.5", "1e13"),
+    ),
     ("report", "--duration"): (["report", "--out", "r.html"], "3", ("0", "-1", "1e9")),
     ("report", "--params"): (
         ["report", "--out", "r.json", "--recommend", "cv-train"],

@@ -1,0 +1,493 @@
+"""Project a profiled job onto the cloud catalog: its step time, job time and cost on each instance.
+
+Start from the step time measured here (P50 of the step markers; without markers the steady
+phase, else the whole job, as one step) and split it by what bounds it:
+
+* from the torch breakdown: matmul + attention are compute-bound; memory copies and the other
+  kernels (elementwise, norms, optimizer) memory-bound; collectives scale with the GPU-to-GPU
+  link; idle gaps (the host, the input pipeline) stay as they are;
+* else from NVML GPM: the busy share (GPU utilization) split as tensor (else SM) activity vs
+  DRAM activity, the rest idle;
+* else an assumption, :data:`ASSUMED_SPLIT`, said in every row.
+
+There, the compute share scales by the ratio of the spec peaks at the job's dtype (the efficiency
+measured here, achieved ÷ peak, carries over), the memory share by the ratio of memory
+bandwidths, and collectives by the link bandwidths and the ring all-reduce's 2(n−1)/n. A job
+profiled on a CPU (or a GPU without a spec row) has no peak here: its busy time is re-timed from
+the FLOPs per step it reported at :data:`ASSUMED_EFFICIENCY` of the peak there.
+
+GPU count: data parallel with the per-GPU work of here: one instance with n GPUs does one of the
+job's steps (run on m GPUs here) in (its per-GPU step time) × m / n. The measured memory peak per
+GPU drives the fit (≤ :data:`USABLE_MEMORY` of the instance's per-GPU memory). Job time = steps ×
+step time (or tokens ÷ tokens per second); cost = hours × price (spot: hours × (1 +
+:data:`~gpuprof.recommend.estimate.SPOT_OVERHEAD`)).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gpuprof.catalog.instances import Catalog, Instance
+from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
+from gpuprof.catalog.specs import GpuSpec
+from gpuprof.errors import InputError
+from gpuprof.profile.model import JobProfile, Projection, TimeBreakdown
+from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
+from gpuprof.units import fmt_bytes, fmt_duration
+
+__all__ = [
+    "ASSUMED_EFFICIENCY",
+    "ASSUMED_SPLIT",
+    "DEFAULT_DTYPE",
+    "USABLE_MEMORY",
+    "Basis",
+    "Split",
+    "basis_of",
+    "fmt_step",
+    "project",
+    "project_instance",
+]
+
+#: (compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says.
+ASSUMED_SPLIT = (0.7, 0.3)
+#: The dtype of the peaks compared when the step markers do not name one.
+DEFAULT_DTYPE = "bf16"
+#: Share of an instance's per-GPU memory the job may fill (CUDA context, fragmentation).
+USABLE_MEMORY = 0.95
+#: Fraction of the peak there a job reaches when nothing here measured it (a CPU profile).
+ASSUMED_EFFICIENCY = BASE_EFFICIENCY["llm-train"][0]
+_GiB = 1024.0**3
+
+
+def _pos(value: object) -> float | None:
+    """A finite number > 0, else None (what a hostile or damaged profile holds is unknown)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    v = float(value)
+    return v if math.isfinite(v) and v > 0 else None
+
+
+def _pct(value: object) -> float | None:
+    v = _pos(value)
+    return None if v is None else min(v, 100.0)
+
+
+def fmt_step(seconds: float | None) -> str:
+    """A step time: ``850 ms``, ``1.31 s``, ``2m 5s``; ``unknown`` for None."""
+    if seconds is None:
+        return "unknown"
+    if seconds < 1.0:
+        return f"{seconds * 1000:.3g} ms"
+    if seconds < 60.0:
+        return f"{seconds:.3g} s"
+    return fmt_duration(seconds)
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    vals = [v for v in values if v is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Fractions of a step (summing to 1) by what bounds them, and where they come from."""
+
+    compute: float
+    memory: float
+    collectives: float
+    fixed: float  # idle gaps: host-bound, the same on any GPU
+    source: str  # "breakdown", "gpm" or "assumption"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Basis:
+    """What the profile says about here, the same for every instance."""
+
+    step_s: float | None  # the job's step here (all its GPUs)
+    step_text: str
+    job_steps: float  # steps of the whole job (given, or the profile's)
+    job_text: str
+    gpu_count: int  # GPUs the job used here (0: none, a CPU job)
+    spec: GpuSpec | None  # of the job's GPUs; None: a CPU job or a GPU without a spec row
+    here: str  # how here is named in the derivations
+    dtype: str
+    split: Split
+    mem_peak_bytes: int | None  # per GPU
+    mem_text: str
+    flops_per_step: float | None  # of the whole job per step, from the markers
+    notes: tuple[str, ...] = ()
+
+    def lines(self) -> tuple[str, ...]:
+        """The basis in words, for above a table."""
+        return (
+            f"step {fmt_step(self.step_s)} ({self.step_text}) on {self.here}",
+            f"split: {self.split.text}",
+            f"job: {self.job_text}",
+            f"memory: {self.mem_text}",
+            *self.notes,
+        )
+
+
+def _split_breakdown(b: TimeBreakdown) -> Split | None:
+    by: dict[str, float] = {}
+    for share in b.shares:
+        v = _pos(share.share_pct)
+        if v is not None:
+            by[share.category] = by.get(share.category, 0.0) + v
+    total = sum(by.values())
+    if total <= 0:
+        return None
+    c = (by.get("matmul", 0.0) + by.get("attention", 0.0)) / total
+    m = (by.get("memcpy", 0.0) + by.get("other compute", 0.0)) / total
+    k = by.get("collectives", 0.0) / total
+    f = max(0.0, 1.0 - c - m - k)
+    text = (
+        f"{c:.0%} compute-bound (matmul + attention), {m:.0%} memory-bound (copies + other "
+        f"kernels), {k:.0%} collectives, {f:.0%} idle (torch breakdown, {b.device})"
+    )
+    return Split(c, m, k, f, "breakdown", text)
+
+
+def _split_gpm(profile: JobProfile) -> Split | None:
+    gpus = profile.gpus
+    tensor = _mean(_pct(g.tensor_active_mean_pct) for g in gpus)
+    sm = _mean(_pct(g.sm_active_mean_pct) for g in gpus)
+    dram = _mean(_pct(g.dram_active_mean_pct) for g in gpus)
+    busy_pct = _mean(_pct(g.util_gpu_mean_pct) for g in gpus)
+    active, name = (tensor, "tensor") if tensor is not None else (sm, "SM")
+    if active is None or dram is None:
+        return None
+    busy = 1.0 if busy_pct is None else busy_pct / 100.0
+    c = busy * active / (active + dram)
+    m = busy - c
+    f = 1.0 - busy
+    util = "" if busy_pct is None else f"GPU utilization {busy_pct:.0f}% busy, "
+    text = (
+        f"{c:.0%} compute-bound, {m:.0%} memory-bound, {f:.0%} idle (GPM: {util}"
+        f"{name} active {active:.0f}% vs DRAM active {dram:.0f}%)"
+    )
+    return Split(c, m, 0.0, f, "gpm", text)
+
+
+def _split(profile: JobProfile) -> Split:
+    if profile.breakdown is not None:
+        found = _split_breakdown(profile.breakdown)
+        if found is not None:
+            return found
+    found = _split_gpm(profile)
+    if found is not None:
+        return found
+    c, m = ASSUMED_SPLIT
+    text = (
+        f"{c:.0%} compute-bound / {m:.0%} memory-bound (an assumption: no torch breakdown "
+        "and no GPM activity in this profile)"
+    )
+    return Split(c, m, 0.0, 0.0, "assumption", text)
+
+
+def _step(profile: JobProfile) -> tuple[float | None, str, float]:
+    """(the step here in s, how it was taken, the profile's steps)."""
+    st = profile.steps
+    if st is not None and st.count > 0:
+        p50, mean = _pos(st.p50_s), _pos(st.mean_s)
+        if p50 is not None:
+            return p50, f"P50 of {st.count} measured steps", float(st.count)
+        if mean is not None:
+            return mean, f"mean of {st.count} measured steps", float(st.count)
+    steady = [p for p in profile.phases if p.name == "steady"]
+    if steady:
+        span = _pos(steady[0].end_s - steady[0].start_s)
+        if span is not None:
+            return span, "no step markers: the steady phase taken as one step", 1.0
+    wall = _pos(profile.ended_s - profile.started_s)
+    if wall is not None:
+        return wall, "no step markers: the whole job taken as one step", 1.0
+    return None, "no step markers and no wall time", 1.0
+
+
+def _memory(profile: JobProfile) -> tuple[int | None, str]:
+    own = [_pos(g.job_mem_peak_bytes) for g in profile.gpus]
+    if any(v is not None for v in own):
+        peak = max(v for v in own if v is not None)
+        return int(peak), f"the job's own peak {fmt_bytes(peak)} per GPU drives the fit"
+    whole = [_pos(g.mem_peak_bytes) for g in profile.gpus]
+    if any(v is not None for v in whole):
+        peak = max(v for v in whole if v is not None)
+        return int(peak), f"the GPU's peak {fmt_bytes(peak)} (all processes) drives the fit"
+    rss = _pos(profile.host.rss_peak_bytes)
+    if not profile.gpus and rss is not None:
+        return int(rss), f"no GPU memory measured: the host RSS peak {fmt_bytes(rss)} as a proxy"
+    return None, "no memory peak measured: the fit is not checked"
+
+
+def _here(profile: JobProfile) -> tuple[int, GpuSpec | None, str, list[str]]:
+    notes: list[str] = []
+    count = len(profile.gpus) or len(profile.gpu_indices)
+    names = [g.name for g in profile.gpus if g.name]
+    if count == 0:
+        return 0, None, "the CPU (no GPU used)", notes
+    if not names:
+        return count, None, f"{count}× unnamed GPU", notes
+    if len(set(names)) > 1:
+        notes.append(f"mixed GPUs here: {names[0]!r} taken for all of them")
+    spec = gpu_for_nvml_name(names[0])
+    if spec is not None and is_mig_name(names[0]):
+        notes.append("a MIG slice here: its parent's peaks overstate here, so there looks slower")
+    return count, spec, f"{count}× {spec.key if spec else repr(names[0])}", notes
+
+
+def basis_of(
+    profile: JobProfile, *, steps: int | None = None, tokens: float | None = None
+) -> Basis:
+    """What every row starts from. ``steps`` or ``tokens`` size the job (default: the job as
+    profiled); :class:`InputError` when ``tokens`` is given and the markers count none."""
+    if steps is not None and tokens is not None:
+        raise InputError("give --steps or --tokens, not both")
+    step_s, step_text, measured = _step(profile)
+    count, spec, here, notes = _here(profile)
+    st = profile.steps
+    dtype = (st.mfu_dtype if st is not None else None) or DEFAULT_DTYPE
+    if st is None or not st.mfu_dtype:
+        notes.append(f"dtype {dtype} assumed (the step markers name none)")
+    if profile.source == "simulated":
+        notes.insert(0, "SIMULATED telemetry (--demo): illustrative, not a measurement")
+    flops = None
+    if st is not None and step_s is not None and _pos(st.achieved_tflops) is not None:
+        flops = float(st.achieved_tflops) * 1e12 * step_s  # type: ignore[arg-type]
+    if tokens is not None:
+        tps = _pos(st.tokens_per_s) if st is not None else None
+        per_step = (tps * (_pos(st.mean_s) or step_s)) if (tps and st and step_s) else None
+        if not per_step:
+            raise InputError(
+                "the profile counts no tokens (t.step(tokens=...)): size the job with --steps"
+            )
+        job_steps = tokens / per_step
+        job_text = f"{tokens:.4g} tokens at {per_step:.4g} tokens per step = {job_steps:.4g} steps"
+    elif steps is not None:
+        job_steps = float(steps)
+        job_text = f"{steps} steps (given)"
+    else:
+        job_steps = measured
+        job_text = f"{measured:g} step{'s' if measured != 1 else ''} (as profiled)"
+    mem, mem_text = _memory(profile)
+    return Basis(
+        step_s=step_s,
+        step_text=step_text,
+        job_steps=job_steps,
+        job_text=job_text,
+        gpu_count=count,
+        spec=spec,
+        here=here,
+        dtype=dtype,
+        split=_split(profile),
+        mem_peak_bytes=mem,
+        mem_text=mem_text,
+        flops_per_step=flops,
+        notes=tuple(notes),
+    )
+
+
+def _link_gbs(spec: GpuSpec | None) -> float | None:
+    """GPU-to-GPU bandwidth per direction in a node, GB/s: NVLink/XGMI, else PCIe x16."""
+    if spec is None:
+        return None
+    if spec.peer_link_gbs_bidir:
+        return spec.peer_link_gbs_bidir / 2.0
+    return PCIE_GBS.get(spec.pcie_gen or 3, PCIE_GBS[3])
+
+
+def _ring(n: float) -> float:
+    """Bytes each GPU moves in a ring all-reduce, per byte reduced: 2(n−1)/n."""
+    return 2.0 * (n - 1.0) / n if n > 1 else 0.0
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) and value >= 0 else None
+
+
+def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Projection:
+    """One row: ``inst`` (whose spec row is ``spec``) for the job ``basis`` describes."""
+    n_here = max(basis.gpu_count, 1)
+    n_there = inst.gpu_count if inst.gpu_count > 0 else 1.0
+    mem_gib = inst.gpu_mem_gib or (spec.memory_gib if spec else None)
+    per_gpu = int(mem_gib * _GiB * min(n_there, 1.0)) if mem_gib else None
+    if basis.mem_peak_bytes is None or per_gpu is None:
+        fits = True
+        fit_text = (
+            "fit not checked (no memory peak)"
+            if basis.mem_peak_bytes is None
+            else "fit not checked (no memory size for this GPU)"
+        )
+    else:
+        fits = basis.mem_peak_bytes <= per_gpu * USABLE_MEMORY
+        fit_text = (
+            f"{fmt_bytes(basis.mem_peak_bytes)} of {fmt_bytes(per_gpu * USABLE_MEMORY)} usable "
+            f"per GPU{'' if fits else ': does not fit'}"
+        )
+    step_t, c_ratio, m_ratio, how = _step_there(basis, spec, inst, n_here, n_there)
+    hours = cost_od = cost_spot = cost_r1 = speedup = None
+    if step_t is not None:
+        hours = _finite(basis.job_steps * step_t / 3600.0)
+        if basis.step_s is not None and step_t > 0:
+            speedup = _finite(basis.step_s / step_t)
+    if hours is not None:
+        od, spot, r1 = (
+            _pos(inst.price_ondemand_usd_hr),
+            _pos(inst.price_spot_usd_hr),
+            _pos(inst.price_reserved_1y_usd_hr),
+        )
+        cost_od = _finite(hours * od) if od else None
+        cost_spot = _finite(hours * (1.0 + SPOT_OVERHEAD) * spot) if spot else None
+        cost_r1 = _finite(hours * r1) if r1 else None
+    lead = f"{basis.notes[0]}; " if basis.notes and basis.notes[0].startswith("SIMULATED") else ""
+    derivation = (
+        f"{lead}step {fmt_step(basis.step_s)} here ({basis.step_text}, {basis.here}); "
+        f"split {basis.split.source}: {_split_short(basis.split)}; {how}; {fit_text}."
+    )
+    return Projection(
+        provider=inst.provider,
+        instance_type=inst.instance,
+        region=inst.region,
+        gpu_model=inst.gpu_model,
+        gpu_count=int(n_there) if float(n_there).is_integer() else 1,
+        fits=fits,
+        step_s=step_t,
+        job_hours=hours,
+        cost_ondemand_usd=cost_od,
+        cost_spot_usd=cost_spot,
+        cost_reserved_usd=cost_r1,
+        compute_ratio=c_ratio,
+        memory_ratio=m_ratio,
+        derivation=derivation,
+        gpu_fraction=None if float(n_there).is_integer() else n_there,
+        mem_need_bytes=basis.mem_peak_bytes,
+        mem_per_gpu_bytes=per_gpu,
+        speedup_vs_here=speedup,
+    )
+
+
+def _split_short(s: Split) -> str:
+    parts = [f"compute {s.compute:.0%}", f"memory {s.memory:.0%}"]
+    if s.collectives:
+        parts.append(f"collectives {s.collectives:.0%}")
+    if s.fixed:
+        parts.append(f"idle {s.fixed:.0%}")
+    return " / ".join(parts)
+
+
+def _step_there(
+    basis: Basis, spec: GpuSpec | None, inst: Instance, n_here: int, n_there: float
+) -> tuple[float | None, float | None, float | None, str]:
+    """(step there, compute ratio there/here, memory ratio there/here, how, in words)."""
+    step, s, dtype = basis.step_s, basis.split, basis.dtype
+    name = inst.gpu_model or inst.gpu_name
+    if step is None:
+        return None, None, None, "no step time here to scale"
+    if spec is None:
+        return None, None, None, f"GPU {name!r} is not in the spec table: no peak to scale by"
+    if spec.supports(dtype) is False:
+        return None, None, None, f"{spec.key} does not support {dtype}"
+    peak_t = spec.peak_tflops(dtype)
+    if not peak_t:
+        return None, None, None, f"no {dtype} peak for {spec.key} in the sources"
+    here = basis.spec
+    peak_h = here.peak_tflops(dtype) if here is not None else None
+    if here is not None and peak_h:
+        c_ratio = peak_t / peak_h
+        how = (
+            f"compute × {1 / c_ratio:.3g} ({dtype} peak {peak_h:g} → {peak_t:g} TFLOPS, "
+            "efficiency here carried over)"
+        )
+        bw_h, bw_t = here.memory_bw_gbs, spec.memory_bw_gbs
+        if bw_h and bw_t:
+            m_ratio: float | None = bw_t / bw_h
+            how += f", memory × {bw_h / bw_t:.3g} ({bw_h:g} → {bw_t:g} GB/s)"
+            memory = s.memory * step / (bw_t / bw_h)
+        else:
+            m_ratio = None
+            how += ", memory share unchanged (no bandwidth in the spec table)"
+            memory = s.memory * step
+        compute = s.compute * step / c_ratio
+    else:
+        per_gpu_flops = basis.flops_per_step / n_here if basis.flops_per_step else None
+        if not per_gpu_flops:
+            why = f"no {dtype} peak for {here.key}" if here is not None else "no GPU here"
+            return None, None, None, f"{why} and no FLOPs per step (t.step(flops=...)) to re-time"
+        busy = (s.compute + s.memory) * step
+        achieved = per_gpu_flops / busy  # FLOP/s per device here over its busy time
+        c_ratio = peak_t * 1e12 * ASSUMED_EFFICIENCY / achieved
+        m_ratio = None
+        how = (
+            f"busy time re-timed from {per_gpu_flops:.3g} FLOPs per step per device at "
+            f"{ASSUMED_EFFICIENCY:.0%} of the {dtype} peak {peak_t:g} TFLOPS "
+            f"(× {1 / c_ratio:.3g}; nothing here to carry an efficiency over from)"
+        )
+        compute, memory = busy / c_ratio, 0.0
+    coll, coll_how = _collectives(s.collectives * step, basis.spec, spec, n_here, n_there)
+    per_gpu_step = compute + memory + s.fixed * step + coll
+    step_t = per_gpu_step * n_here / n_there
+    how += f", {coll_how}"
+    if s.fixed:
+        how += ", idle unchanged"
+    if n_there != n_here:
+        how += (
+            f"; data parallel with the per-GPU work of here: {n_there:g} GPUs there for "
+            f"{n_here} here (× {n_here / n_there:.3g})"
+        )
+    return _finite(step_t), c_ratio, m_ratio, how
+
+
+def _collectives(
+    coll_s: float, here: GpuSpec | None, there: GpuSpec, n_here: int, n_there: float
+) -> tuple[float, str]:
+    """Collective time per step there, and how it was scaled."""
+    if n_there <= 1:
+        return 0.0, "no collectives on one GPU"
+    if coll_s <= 0:
+        if n_here <= 1:
+            return 0.0, "collectives not measured (one GPU here): ideal scaling assumed"
+        return 0.0, "no collective time measured"
+    link_h, link_t = _link_gbs(here), _link_gbs(there)
+    ring = _ring(n_there) / _ring(n_here) if n_here > 1 else 1.0
+    if link_h and link_t:
+        return (
+            coll_s * link_h / link_t * ring,
+            f"collectives × {link_h / link_t * ring:.3g} (link {link_h:g} → {link_t:g} GB/s, "
+            f"ring 2(n−1)/n)",
+        )
+    return coll_s * ring, "collectives kept (link unknown here), ring 2(n−1)/n"
+
+
+def _sort_key(p: Projection) -> tuple[bool, bool, float, float]:
+    cost = next(
+        (c for c in (p.cost_ondemand_usd, p.cost_spot_usd, p.cost_reserved_usd) if c is not None),
+        None,
+    )
+    return (
+        not p.fits,
+        cost is None,
+        cost if cost is not None else math.inf,
+        p.step_s if p.step_s is not None else math.inf,
+    )
+
+
+def project(
+    profile: JobProfile,
+    catalog: Catalog,
+    *,
+    steps: int | None = None,
+    tokens: float | None = None,
+    instances: Sequence[Instance] | None = None,
+) -> list[Projection]:
+    """The job on every catalog instance (or on ``instances``), the ones that fit first, then by
+    cost (on-demand, else spot, else reserved), unknown costs last."""
+    basis = basis_of(profile, steps=steps, tokens=tokens)
+    rows = [
+        project_instance(basis, inst, catalog.spec_for(inst))
+        for inst in (catalog.instances if instances is None else instances)
+    ]
+    rows.sort(key=_sort_key)
+    return rows
