@@ -27,12 +27,14 @@ __all__ = ["main", "build_parser"]
 COMMAND_MODULES = (
     "telemetry",
     "recover",
+    "profile",
     "kill",
     "bench",
     "catalog",
     "recommend",
     "report",
     "exporter",
+    "fleet",
 )
 
 
@@ -92,6 +94,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs")
     )
     src.add_argument("--replay", metavar="FILE", help=tr("open a recorded session for replay"))
+    src.add_argument(
+        "--connect",
+        metavar="URL",
+        help=tr(
+            "watch another machine: the URL of its `gpuprof exporter` "
+            "(e.g. http://127.0.0.1:9400 through an SSH tunnel)"
+        ),
+    )
+    gui.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help=tr("with --connect: the file holding the exporter's bearer token"),
+    )
+    gui.add_argument(
+        "--ca-file",
+        metavar="FILE",
+        help=tr("with --connect https://…: the CA certificate (PEM) that signed the exporter's"),
+    )
     gui.add_argument(
         "--screenshot",
         metavar="OUT.png",
