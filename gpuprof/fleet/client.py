@@ -1,0 +1,477 @@
+"""A small client of Prometheus's HTTP API (``/api/v1/query``, ``query_range``, ``series``,
+``targets``), on the standard library.
+
+It talks to the one URL it was given and nowhere else: redirects are refused (they would lead
+to another host), and nothing is sent before a call. Each failure is a :class:`FleetError`
+whose one-line message names the URL and what failed: the name did not resolve, the
+connection was refused, TLS failed, 401/403, no answer within the timeout, or the server is not
+a Prometheus (an HTML page, JSON of another shape). The timeout bounds the whole request, not
+only each socket read, and an answer larger than ``max_bytes`` is refused before it is parsed.
+
+Answers are checked for shape: a result that is not what the API documents is an error; one
+malformed series inside a good answer is skipped (counted in :attr:`PrometheusClient.skipped`).
+Sample values are floats, NaN for Prometheus's ``NaN``/``±Inf`` and anything unreadable.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import logging
+import math
+import socket
+import ssl
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.errors import GpuprofError, InputError
+from gpuprof.i18n import tr
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_TIMEOUT_S",
+    "FleetError",
+    "PrometheusClient",
+    "RangeSeries",
+    "Sample",
+    "Target",
+    "display_url",
+    "read_token_file",
+]
+
+log = logging.getLogger("gpuprof.fleet")
+
+DEFAULT_TIMEOUT_S = 10.0
+#: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB.
+DEFAULT_MAX_BYTES = 256 * 2**20
+_TOKEN_MAX_BYTES = 64 * 1024
+_CHUNK = 1 << 16
+
+
+class FleetError(GpuprofError):
+    """Prometheus could not be asked or did not answer as Prometheus: one line naming the URL.
+
+    ``kind`` says what failed, for callers that react (the app's banner, tests): ``dns``,
+    ``refused``, ``tls``, ``auth``, ``timeout``, ``network``, ``http``, ``not_prometheus``,
+    ``too_big``, ``query``, ``redirect``, ``url``.
+    """
+
+    def __init__(self, url: str, what: str, kind: str) -> None:
+        super().__init__(tr("Prometheus at {u}: {w}", u=url, w=what))
+        self.url = url
+        self.what = what
+        self.kind = kind
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One series of an instant query: its labels, the sample's Unix time (s) and value."""
+
+    labels: Mapping[str, str]
+    time_s: float
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class RangeSeries:
+    """One series of a range query: Unix times (s) and values (NaN where not finite)."""
+
+    labels: Mapping[str, str]
+    times_s: npt.NDArray[np.float64]
+    values: npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One active scrape target (``/api/v1/targets``): its labels, health and last error."""
+
+    labels: Mapping[str, str]
+    scrape_url: str
+    health: str
+    last_error: str
+
+
+def display_url(url: str) -> str:
+    """``url`` as messages show it: without a ``user:password@`` part."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port is not None else "")
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+
+
+def read_token_file(path: str | Path) -> str:
+    """The bearer token in ``path``: its first line, without surrounding white space."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            data = f.read(_TOKEN_MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise InputError(tr("token file {p} is a folder", p=p)) from None
+    except OSError as exc:
+        raise InputError(
+            tr("cannot read token file {p}: {e}", p=p, e=exc.strerror or exc)
+        ) from None
+    if len(data) > _TOKEN_MAX_BYTES:
+        raise InputError(tr("token file {p} is larger than 64 KiB: not a token", p=p))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(tr("token file {p} is not UTF-8 text", p=p)) from None
+    lines = text.strip().splitlines()
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise InputError(tr("token file {p} is empty", p=p))
+    if any(ord(c) < 0x21 or ord(c) > 0x7E for c in token):
+        raise InputError(
+            tr("token file {p}: a bearer token is printable ASCII without spaces", p=p)
+        )
+    return token
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect would send the request (and the token) to a URL the user did not give."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        raise urllib.error.HTTPError(req.full_url, code, "redirect", headers, fp)
+
+
+def _float(text: object) -> float:
+    if isinstance(text, str):
+        try:
+            value = float(text)
+        except ValueError:
+            return math.nan
+        return value if math.isfinite(value) else math.nan
+    return math.nan
+
+
+def _labels(obj: object) -> dict[str, str] | None:
+    if not isinstance(obj, dict):
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in obj.items()):
+        return None
+    return obj
+
+
+class PrometheusClient:
+    """Prometheus's HTTP API at ``url`` (e.g. ``http://127.0.0.1:9090`` or a path prefix such
+    as ``https://host/prometheus``). ``token``: sent as ``Authorization: Bearer``;
+    ``timeout_s`` bounds each request from connect to the last byte."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        token: str | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        text = url.strip()
+        if text and "://" not in text:
+            text = "http://" + text
+        self.url = display_url(text)
+        try:
+            parts = urllib.parse.urlsplit(text)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError as exc:
+            raise FleetError(self.url, tr("not a valid URL ({e})", e=exc), "url") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise FleetError(self.url, tr("not an http:// or https:// URL with a host name"), "url")
+        if parts.query or parts.fragment:
+            raise FleetError(self.url, tr("the URL must not have a query or a fragment"), "url")
+        self._base = urllib.parse.urlunsplit(
+            (parts.scheme, parts.netloc.rpartition("@")[2], parts.path.rstrip("/"), "", "")
+        )
+        self._headers = {"Accept": "application/json", "User-Agent": "gpuprof-fleet"}
+        if parts.username is not None:
+            pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+            self._headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        if token:
+            self._headers["Authorization"] = f"Bearer {token}"
+        self.timeout_s = timeout_s
+        self.max_bytes = max_bytes
+        handlers: list[urllib.request.BaseHandler] = [_NoRedirect()]
+        if ssl_context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=ssl_context))
+        self._opener = urllib.request.build_opener(*handlers)
+        #: Series skipped because their shape was wrong, since this client was made.
+        self.skipped = 0
+
+    # --- the API ----------------------------------------------------------------------------
+
+    def query(self, promql: str, *, at_s: float | None = None) -> list[Sample]:
+        """``/api/v1/query``: an instant vector (a scalar comes back as one unlabelled sample)."""
+        form = {"query": promql}
+        if at_s is not None:
+            form["time"] = f"{at_s:.3f}"
+        data = self._data("/api/v1/query", form)
+        kind, result = self._result(data, ("vector", "scalar"))
+        if kind == "scalar":
+            point = self._point(result)
+            return [] if point is None else [Sample({}, point[0], point[1])]
+        out: list[Sample] = []
+        for item in result:
+            labels = _labels(item.get("metric")) if isinstance(item, dict) else None
+            point = self._point(item.get("value")) if isinstance(item, dict) else None
+            if labels is None or point is None:
+                self.skipped += 1
+                continue
+            out.append(Sample(labels, point[0], point[1]))
+        return out
+
+    def query_range(
+        self, promql: str, *, start_s: float, end_s: float, step_s: float
+    ) -> list[RangeSeries]:
+        """``/api/v1/query_range``: every series with its points from ``start_s`` to ``end_s``."""
+        form = {
+            "query": promql,
+            "start": f"{start_s:.3f}",
+            "end": f"{end_s:.3f}",
+            "step": f"{step_s:g}",
+        }
+        data = self._data("/api/v1/query_range", form)
+        _, result = self._result(data, ("matrix",))
+        out: list[RangeSeries] = []
+        for item in result:
+            labels = _labels(item.get("metric")) if isinstance(item, dict) else None
+            values = item.get("values") if isinstance(item, dict) else None
+            if labels is None or not isinstance(values, list):
+                self.skipped += 1
+                continue
+            times = np.empty(len(values), dtype=np.float64)
+            vals = np.empty(len(values), dtype=np.float64)
+            n = 0
+            for pair in values:
+                point = self._point(pair)
+                if point is not None:
+                    times[n], vals[n] = point
+                    n += 1
+            out.append(RangeSeries(labels, times[:n], vals[:n]))
+        return out
+
+    def series(
+        self, matchers: Sequence[str], *, start_s: float | None = None, end_s: float | None = None
+    ) -> list[dict[str, str]]:
+        """``/api/v1/series``: the label sets of the series matching any of ``matchers``."""
+        form: list[tuple[str, str]] = [("match[]", m) for m in matchers]
+        if start_s is not None:
+            form.append(("start", f"{start_s:.3f}"))
+        if end_s is not None:
+            form.append(("end", f"{end_s:.3f}"))
+        data = self._data("/api/v1/series", form)
+        if not isinstance(data, list):
+            raise self._shape(tr("the series answer is not a list"))
+        out: list[dict[str, str]] = []
+        for item in data:
+            labels = _labels(item)
+            if labels is None:
+                self.skipped += 1
+                continue
+            out.append(labels)
+        return out
+
+    def targets(self) -> list[Target]:
+        """``/api/v1/targets?state=active``: the scrape targets, their health and last error."""
+        data = self._data("/api/v1/targets?state=active", None)
+        active = data.get("activeTargets") if isinstance(data, dict) else None
+        if not isinstance(active, list):
+            raise self._shape(tr("the targets answer has no activeTargets list"))
+        out: list[Target] = []
+        for item in active:
+            labels = _labels(item.get("labels")) if isinstance(item, dict) else None
+            if labels is None:
+                self.skipped += 1
+                continue
+            out.append(
+                Target(
+                    labels,
+                    str(item.get("scrapeUrl", "")),
+                    str(item.get("health", "")),
+                    str(item.get("lastError", "")),
+                )
+            )
+        return out
+
+    # --- answers -----------------------------------------------------------------------------
+
+    def _shape(self, what: str) -> FleetError:
+        return FleetError(
+            self.url, tr("not a Prometheus API answer: {w}", w=what), "not_prometheus"
+        )
+
+    def _result(self, data: Any, kinds: tuple[str, ...]) -> tuple[str, list[Any]]:
+        if not isinstance(data, dict):
+            raise self._shape(tr("data is not an object"))
+        kind = data.get("resultType")
+        result = data.get("result")
+        if kind not in kinds:
+            raise self._shape(
+                tr("result type {k!r}, expected {e}", k=str(kind)[:40], e="/".join(kinds))
+            )
+        if kind == "scalar":
+            return kind, result if isinstance(result, list) else []
+        if not isinstance(result, list):
+            raise self._shape(tr("result is not a list"))
+        return str(kind), result
+
+    def _point(self, pair: object) -> tuple[float, float] | None:
+        if not isinstance(pair, list) or len(pair) != 2:
+            return None
+        t, v = pair
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+            return None
+        return float(t), _float(v)
+
+    def _data(self, path: str, form: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> Any:
+        body = self._fetch(path, form)
+        try:
+            text = body.decode("utf-8", "replace")
+            doc = json.loads(text, parse_constant=lambda name: None)
+        except (ValueError, RecursionError):
+            head = body[:200].lstrip().lower()
+            if head.startswith((b"<!doctype", b"<html", b"<")):
+                raise self._shape(tr("it answered an HTML page")) from None
+            raise self._shape(tr("the answer is not valid JSON (cut short?)")) from None
+        if not isinstance(doc, dict) or doc.get("status") not in ("success", "error"):
+            raise self._shape(tr("no status field"))
+        if doc["status"] == "error":
+            raise FleetError(
+                self.url,
+                tr(
+                    "the query failed: {t}: {e}",
+                    t=str(doc.get("errorType", "error"))[:80],
+                    e=str(doc.get("error", ""))[:300],
+                ),
+                "query",
+            )
+        for warning in doc.get("warnings") or ():
+            log.info("Prometheus at %s warns: %s", self.url, str(warning)[:300])
+        return doc.get("data")
+
+    def _fetch(
+        self, path: str, form: Mapping[str, str] | Sequence[tuple[str, str]] | None
+    ) -> bytes:
+        deadline = time.monotonic() + self.timeout_s
+        data = None if form is None else urllib.parse.urlencode(form).encode("ascii")
+        headers = dict(self._headers)
+        if data is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        req = urllib.request.Request(self._base + path, data=data, headers=headers)
+        try:
+            with self._opener.open(req, timeout=self.timeout_s) as resp:
+                content_type = resp.headers.get("Content-Type", "")
+                body = self._read(resp, deadline)
+        except urllib.error.HTTPError as exc:
+            raise self._http_error(exc, deadline) from None
+        except urllib.error.URLError as exc:
+            raise self._network_error(exc.reason) from None
+        except (OSError, ValueError) as exc:  # resets, timeouts while reading
+            raise self._network_error(exc) from None
+        except http.client.HTTPException as exc:  # not HTTP, or the answer cut short
+            raise FleetError(
+                self.url,
+                tr("not an HTTP answer, or one cut short ({e})", e=type(exc).__name__),
+                "not_prometheus",
+            ) from None
+        if "html" in content_type.lower():
+            raise self._shape(tr("it answered an HTML page ({c})", c=content_type[:60]))
+        return body
+
+    def _read(self, resp: Any, deadline: float) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            chunk = resp.read(_CHUNK)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise FleetError(
+                    self.url,
+                    tr("the answer is larger than {n} MiB", n=self.max_bytes // 2**20),
+                    "too_big",
+                )
+            chunks.append(chunk)
+
+    def _http_error(self, exc: urllib.error.HTTPError, deadline: float) -> FleetError:
+        code = exc.code
+        if 300 <= code < 400:
+            where = exc.headers.get("Location", "") if exc.headers else ""
+            return FleetError(
+                self.url,
+                tr("redirected to {w}; give that URL if it is the right one", w=where[:200]),
+                "redirect",
+            )
+        if code == 401:
+            return FleetError(
+                self.url, tr("401 Unauthorized: it needs a token (--token-file)"), "auth"
+            )
+        if code == 403:
+            return FleetError(self.url, tr("403 Forbidden: the token was refused"), "auth")
+        try:
+            body = self._read(exc, deadline) if exc.fp is not None else b""
+        except (OSError, ValueError, FleetError):
+            body = b""
+        try:
+            doc = json.loads(body.decode("utf-8", "replace"))
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and doc.get("status") == "error":
+            return FleetError(
+                self.url,
+                tr(
+                    "the query failed ({c}): {e}",
+                    c=code,
+                    e=str(doc.get("error", ""))[:300],
+                ),
+                "query",
+            )
+        if code == 404:
+            return FleetError(
+                self.url,
+                tr("404: no Prometheus API at this address (wrong path?)"),
+                "not_prometheus",
+            )
+        return FleetError(self.url, tr("HTTP {c} {r}", c=code, r=str(exc.reason)[:100]), "http")
+
+    def _network_error(self, reason: object) -> FleetError:
+        if isinstance(reason, FleetError):
+            return reason
+        if isinstance(reason, socket.gaierror):
+            host = urllib.parse.urlsplit(self._base).hostname
+            return FleetError(self.url, tr("cannot resolve the host name {h}", h=host), "dns")
+        if isinstance(reason, ssl.SSLError | ssl.CertificateError):
+            detail = getattr(reason, "verify_message", None) or getattr(reason, "reason", None)
+            return FleetError(self.url, tr("TLS failed: {e}", e=str(detail or reason)[:200]), "tls")
+        if isinstance(reason, ConnectionRefusedError):
+            return FleetError(
+                self.url, tr("connection refused (is Prometheus running there?)"), "refused"
+            )
+        if isinstance(reason, TimeoutError | socket.timeout):
+            return FleetError(self.url, tr("no answer within {s:g} s", s=self.timeout_s), "timeout")
+        text = getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
+        return FleetError(self.url, tr("network error: {e}", e=str(text)[:200]), "network")

@@ -1,0 +1,239 @@
+"""The fleet as Prometheus sees it: nodes (scrape targets) with their GPUs, and findings.
+
+Frozen dataclasses, built by :mod:`gpuprof.fleet.read` and read by the CLI, the app's Fleet tab
+and JSON. A value the exporter does not serve (or served as NaN) is ``None``. Units live in the
+names; ``mem_*`` are bytes (dcgm-exporter serves MiB), ``sm_active_pct`` is a percentage
+(dcgm-exporter serves a 0–1 ratio).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuprof.findings import Severity
+
+__all__ = [
+    "GRID_METRICS",
+    "Fleet",
+    "FleetFinding",
+    "FleetGpu",
+    "FleetNode",
+    "NodeKey",
+]
+
+#: (job, instance): a scrape target, the identity of a node.
+NodeKey = tuple[str, str]
+
+#: The metrics a grid can be coloured by: ``--metric`` name → (attribute, unit, high is bad).
+GRID_METRICS: dict[str, tuple[str, str]] = {
+    "util": ("util_pct", "%"),
+    "sm": ("sm_active_pct", "%"),
+    "mem": ("mem_used_pct", "%"),
+    "temp": ("temp_c", "°C"),
+    "power": ("power_w", "W"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FleetGpu:
+    """One GPU (or MIG instance) of a node, with its latest values.
+
+    ``stale``: seen within the look-back window but no current sample (the exporter stopped
+    serving it: a GPU lost, or dropped by a stale source); ``down``: its node's exporter is down.
+    ``throttle``: (reason, fraction of the throttle window it was active), thermal and power
+    reasons only. ``idle_max_util_pct``: the highest utilization over the idle window.
+    """
+
+    job: str
+    instance: str
+    node: str
+    gpu: str
+    uuid: str = ""
+    model_name: str = ""
+    hostname: str = ""
+    mig_instance: str = ""
+    workload: str = ""
+    util_pct: float | None = None
+    sm_active_pct: float | None = None
+    mem_used_bytes: float | None = None
+    mem_free_bytes: float | None = None
+    temp_c: float | None = None
+    power_w: float | None = None
+    power_limit_w: float | None = None
+    xid: float | None = None
+    ecc_dbe: float | None = None
+    ecc_sbe: float | None = None
+    row_remap_failure: float | None = None
+    pcie_gen: float | None = None
+    pcie_width: float | None = None
+    lost: bool = False
+    throttle: tuple[tuple[str, float], ...] = ()
+    idle_max_util_pct: float | None = None
+    stale: bool = False
+    down: bool = False
+
+    @property
+    def node_key(self) -> NodeKey:
+        return (self.job, self.instance)
+
+    @property
+    def mem_used_pct(self) -> float | None:
+        used, free = self.mem_used_bytes, self.mem_free_bytes
+        if used is None or free is None or used + free <= 0:
+            return None
+        return 100.0 * used / (used + free)
+
+    @property
+    def name(self) -> str:
+        """``node/gpu`` (``node/gpu/mig``): how findings name it."""
+        parts = [self.node, f"GPU {self.gpu}"]
+        if self.mig_instance:
+            parts.append(f"MIG {self.mig_instance}")
+        return " ".join(parts)
+
+    def metric(self, name: str) -> float | None:
+        """The value of a :data:`GRID_METRICS` name (``util``, ``sm``, ``mem``, ...)."""
+        attr, _ = GRID_METRICS[name]
+        value: float | None = getattr(self, attr)
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gpu": self.gpu,
+            "uuid": self.uuid,
+            "model_name": self.model_name,
+            "hostname": self.hostname,
+            "mig_instance": self.mig_instance or None,
+            "workload": self.workload or None,
+            "util_pct": self.util_pct,
+            "sm_active_pct": self.sm_active_pct,
+            "mem_used_bytes": self.mem_used_bytes,
+            "mem_free_bytes": self.mem_free_bytes,
+            "mem_used_pct": self.mem_used_pct,
+            "temp_c": self.temp_c,
+            "power_w": self.power_w,
+            "power_limit_w": self.power_limit_w,
+            "xid": self.xid,
+            "ecc_dbe": self.ecc_dbe,
+            "ecc_sbe": self.ecc_sbe,
+            "pcie_gen": self.pcie_gen,
+            "pcie_width": self.pcie_width,
+            "lost": self.lost,
+            "throttle": {reason: frac for reason, frac in self.throttle},
+            "idle_max_util_pct": self.idle_max_util_pct,
+            "stale": self.stale,
+            "down": self.down,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FleetNode:
+    """One scrape target: its labels (``cluster``, ``node``, ...) and its GPUs.
+
+    ``up``: Prometheus's ``up`` (None when Prometheus has no ``up`` for it: a recording rule
+    or federation); ``source_up``: gpuprof's ``gpuprof_source_up`` (None for dcgm-exporter);
+    ``exporter``: ``gpuprof`` or ``dcgm-exporter``, from the series it serves.
+    """
+
+    job: str
+    instance: str
+    name: str
+    labels: Mapping[str, str] = field(default_factory=dict)
+    up: bool | None = None
+    source_up: bool | None = None
+    exporter: str = ""
+    last_error: str = ""
+    gpus: tuple[FleetGpu, ...] = ()
+
+    @property
+    def key(self) -> NodeKey:
+        return (self.job, self.instance)
+
+    @property
+    def down(self) -> bool:
+        return self.up is False
+
+    @property
+    def cluster(self) -> str:
+        return self.labels.get("cluster", "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "job": self.job,
+            "instance": self.instance,
+            "labels": dict(self.labels),
+            "up": self.up,
+            "down": self.down,
+            "source_up": self.source_up,
+            "exporter": self.exporter or None,
+            "last_error": self.last_error or None,
+            "gpus": [g.to_json() for g in self.gpus],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FleetFinding:
+    """One fleet-wide finding. ``code`` is stable (tests, JSON, alert names); texts translated."""
+
+    code: str
+    severity: Severity
+    title: str
+    detail: str
+    hint: str
+    node: str = ""
+    gpu: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "title": self.title,
+            "detail": self.detail,
+            "hint": self.hint,
+            "node": self.node or None,
+            "gpu": self.gpu or None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Fleet:
+    """What one look at Prometheus found: the nodes, the findings, and how it was asked."""
+
+    url: str
+    time_s: float
+    selector: str
+    nodes: tuple[FleetNode, ...]
+    findings: tuple[FleetFinding, ...] = ()
+    skipped_series: int = 0
+
+    @property
+    def gpus(self) -> tuple[FleetGpu, ...]:
+        return tuple(g for n in self.nodes for g in n.gpus)
+
+    @property
+    def worst(self) -> Severity | None:
+        if not self.findings:
+            return None
+        return min((f.severity for f in self.findings), key=lambda s: s.rank)
+
+    def to_json(self) -> dict[str, Any]:
+        """The versioned JSON document of ``gpuprof fleet --json``."""
+        return {
+            "schema": "gpuprof.fleet/1",
+            "prometheus": self.url,
+            "time_s": self.time_s,
+            "selector": self.selector or None,
+            "summary": {
+                "nodes": len(self.nodes),
+                "nodes_down": sum(1 for n in self.nodes if n.down),
+                "gpus": len(self.gpus),
+                "gpus_stale": sum(1 for g in self.gpus if g.stale),
+                "findings": len(self.findings),
+                "skipped_series": self.skipped_series,
+            },
+            "nodes": [n.to_json() for n in self.nodes],
+            "findings": [f.to_json() for f in self.findings],
+        }

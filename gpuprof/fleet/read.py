@@ -1,0 +1,374 @@
+"""Read the fleet from Prometheus: gpuprof's exporters and plain dcgm-exporter alike.
+
+Both serve dcgm-exporter's metric names with the per-GPU labels ``gpu``, ``UUID``, ``device``,
+``modelName``, ``Hostname``; they differ in the rest. gpuprof adds ``gpuprof_*`` series (PCIe
+link, lost GPUs, one 0/1 series per throttle reason, the source's health); dcgm-exporter serves
+the throttle reasons as one bitmask (``DCGM_FI_DEV_CLOCK_THROTTLE_REASONS``, renamed
+``DCGM_FI_DEV_CLOCKS_EVENT_REASONS``), ``DCGM_FI_DEV_XID_ERRORS``, ``DCGM_FI_DRIVER_VERSION`` as
+a label, MIG labels (``GPU_I_ID``, ``GPU_I_PROFILE``) and, under Kubernetes or an HPC job
+mapping, the GPU's holder (``pod``/``namespace``/``container``, ``hpc_job``). A node is a
+scrape target ``(job, instance)``: several machines may well report the same ``Hostname``.
+
+One overview is five queries, sent at once: the targets' ``up`` (and ``gpuprof_source_up``);
+the GPU series seen within the look-back window (``/api/v1/series``: GPUs that stopped
+reporting are still listed, as stale); the current values of every metric used, in one
+selector; the share of the throttle window each thermal or power reason was active; and the
+highest utilization over the idle window.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gpuprof.fleet.client import FleetError, PrometheusClient, Target
+from gpuprof.fleet.findings import fleet_findings
+from gpuprof.fleet.model import Fleet, FleetGpu, FleetNode, NodeKey
+from gpuprof.fleet.selector import Selector
+
+__all__ = [
+    "THROTTLE_BITS",
+    "FleetQuery",
+    "gpu_key",
+    "node_selector",
+    "read_fleet",
+]
+
+_MIB = float(2**20)
+
+#: Prometheus name → (FleetGpu attribute, scale to our unit, lowest, highest sane value).
+_VALUES: dict[str, tuple[str, float, float, float]] = {
+    "DCGM_FI_DEV_GPU_UTIL": ("util_pct", 1.0, 0.0, 100.0),
+    "DCGM_FI_PROF_SM_ACTIVE": ("sm_active_pct", 100.0, 0.0, 100.0),
+    "DCGM_FI_PROF_GR_ENGINE_ACTIVE": ("gr_active_pct", 100.0, 0.0, 100.0),
+    "DCGM_FI_DEV_FB_USED": ("mem_used_bytes", _MIB, 0.0, 2.0**50),
+    "DCGM_FI_DEV_FB_FREE": ("mem_free_bytes", _MIB, 0.0, 2.0**50),
+    "DCGM_FI_DEV_GPU_TEMP": ("temp_c", 1.0, -60.0, 250.0),
+    "DCGM_FI_DEV_POWER_USAGE": ("power_w", 1.0, 0.0, 1e5),
+    "DCGM_FI_DEV_POWER_MGMT_LIMIT": ("power_limit_w", 1.0, 0.0, 1e5),
+    "DCGM_FI_DEV_XID_ERRORS": ("xid", 1.0, 0.0, 1e9),
+    "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL": ("ecc_dbe", 1.0, 0.0, 1e18),
+    "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL": ("ecc_dbe_agg", 1.0, 0.0, 1e18),
+    "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL": ("ecc_sbe", 1.0, 0.0, 1e18),
+    "DCGM_FI_DEV_ROW_REMAP_FAILURE": ("row_remap_failure", 1.0, 0.0, 1.0),
+    "gpuprof_pcie_link_gen": ("pcie_gen", 1.0, 1.0, 16.0),
+    "DCGM_FI_DEV_PCIE_LINK_GEN": ("pcie_gen", 1.0, 1.0, 16.0),
+    "gpuprof_pcie_link_width": ("pcie_width", 1.0, 1.0, 64.0),
+    "DCGM_FI_DEV_PCIE_LINK_WIDTH": ("pcie_width", 1.0, 1.0, 64.0),
+    "gpuprof_gpu_lost": ("lost", 1.0, 0.0, 1.0),
+    "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS": ("reasons", 1.0, 0.0, 2.0**32),
+    "DCGM_FI_DEV_CLOCKS_EVENT_REASONS": ("reasons", 1.0, 0.0, 2.0**32),
+}
+
+#: The thermal and power throttle reasons: gpuprof's ``reason`` label → NVML's bit.
+THROTTLE_BITS: dict[str, int] = {
+    "sw_power_cap": 0x4,
+    "hw_slowdown": 0x8,
+    "sw_thermal_slowdown": 0x20,
+    "hw_thermal_slowdown": 0x40,
+    "hw_power_brake_slowdown": 0x80,
+}
+
+#: GPU series every exporter serves: what lists a GPU.
+_PRESENCE = ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED")
+_TARGET_SERIES = ("up", "gpuprof_source_up")
+_DCGM_ONLY = ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS")
+
+#: A GPU series' key inside its node: the index (or device, or UUID) and the MIG instance.
+GpuKey = tuple[str, str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class FleetQuery:
+    """What to ask: the selector and the windows (seconds). ``idle_util_pct``: at or below it a
+    GPU counts as idle; ``idle_mem_bytes``: memory in use that means a job holds it."""
+
+    selector: Selector = field(default_factory=Selector)
+    lookback_s: float = 3600.0
+    throttle_window_s: float = 300.0
+    idle_window_s: float = 1800.0
+    idle_util_pct: float = 1.0
+    idle_mem_bytes: float = 2.0**30
+
+
+def gpu_key(labels: Mapping[str, str]) -> GpuKey:
+    """``(job, instance, gpu, MIG instance)`` of a series; extra labels (a pod, the driver
+    version) do not make another GPU."""
+    gpu = labels.get("gpu") or labels.get("device") or labels.get("UUID") or ""
+    return (labels.get("job", ""), labels.get("instance", ""), gpu, labels.get("GPU_I_ID", ""))
+
+
+def node_selector(key: NodeKey) -> str:
+    """PromQL matchers for one node: ``job="…", instance="…"`` with the values escaped."""
+    return f"job={_quote(key[0])}, instance={_quote(key[1])}"
+
+
+def _quote(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _regex(names: Iterable[str]) -> str:
+    return '__name__=~"' + "|".join(names) + '"'
+
+
+def attr_is_ratio(name: str) -> bool:
+    return name.endswith("_UTIL") or name.startswith("DCGM_FI_PROF")
+
+
+def _sane(name: str, value: float) -> float | None:
+    _, scale, lo, hi = _VALUES[name]
+    if math.isnan(value):
+        return None
+    v = value * scale
+    if hi * 1.0 < v <= hi * 1.05 and attr_is_ratio(name):
+        v = hi  # a rounding overshoot (100.4 %), not an absurd value
+    return v if lo <= v <= hi else None
+
+
+class _Gpu:
+    """A GPU being assembled from many series."""
+
+    __slots__ = ("labels", "present", "reasons", "throttle", "values")
+
+    def __init__(self, labels: Mapping[str, str]) -> None:
+        self.labels = dict(labels)
+        self.values: dict[str, float] = {}
+        self.throttle: dict[str, float] = {}
+        self.reasons: float | None = None
+        self.present = False
+
+
+def _workload(labels: Mapping[str, str]) -> str:
+    if labels.get("hpc_job"):
+        return labels["hpc_job"]
+    pod = labels.get("pod", "")
+    if pod:
+        ns = labels.get("namespace", "")
+        return f"{ns}/{pod}" if ns else pod
+    return ""
+
+
+def _node_name(labels: Mapping[str, str], instance: str) -> str:
+    for name in ("node", "Hostname", "kubernetes_node", "nodename"):
+        if labels.get(name):
+            return labels[name]
+    return instance
+
+
+def read_fleet(
+    client: PrometheusClient,
+    query: FleetQuery | None = None,
+    *,
+    clock: Callable[[], float] = time.time,
+) -> Fleet:
+    """Ask Prometheus about the fleet once: nodes, GPUs, values and findings."""
+    q = query or FleetQuery()
+    sel = q.selector
+    now = clock()
+    metrics = [*_VALUES, "gpuprof_source_info"]
+    reason_matcher = f'reason=~"{"|".join(THROTTLE_BITS)}"'
+    throttled = sel.for_gpus("gpuprof_clocks_event_reasons", reason_matcher)
+    calls: dict[str, Callable[[], Any]] = {
+        "targets": lambda: client.query(sel.for_targets("", _regex(_TARGET_SERIES))),
+        "series": lambda: client.series(
+            [sel.for_gpus("", _regex(_PRESENCE))], start_s=now - q.lookback_s
+        ),
+        "values": lambda: client.query(sel.for_gpus("", _regex(metrics))),
+        "throttle": lambda: client.query(
+            f"avg_over_time({throttled}[{_dur(q.throttle_window_s)}]) > 0"
+        ),
+        "idle": lambda: client.query(
+            f"max_over_time({sel.for_gpus('DCGM_FI_DEV_GPU_UTIL')}[{_dur(q.idle_window_s)}])"
+        ),
+    }
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="gpuprof-fleet") as pool:
+        futures = {name: pool.submit(fn) for name, fn in calls.items()}
+        answers = {name: f.result() for name, f in futures.items()}
+    nodes = _build(answers, q)
+    down = [n for n in nodes if n.down]
+    if down:
+        errors = {
+            (t.labels.get("job", ""), t.labels.get("instance", "")): t.last_error
+            for t in _targets_or_none(client)
+        }
+        nodes = [replace(n, last_error=errors.get(n.key, "")) if n.down else n for n in nodes]
+    findings = fleet_findings(nodes, q)
+    return Fleet(
+        url=client.url,
+        time_s=now,
+        selector=sel.text,
+        nodes=tuple(nodes),
+        findings=findings,
+        skipped_series=client.skipped,
+    )
+
+
+def _dur(seconds: float) -> str:
+    return f"{max(1, round(seconds))}s"
+
+
+def _targets_or_none(client: PrometheusClient) -> list[Target]:
+    try:
+        return client.targets()
+    except FleetError:  # a Prometheus behind a proxy may not serve the targets page
+        return []
+
+
+def _build(answers: Mapping[str, Any], q: FleetQuery) -> list[FleetNode]:
+    gpus: dict[GpuKey, _Gpu] = {}
+    ups: dict[NodeKey, tuple[dict[str, str], bool | None, bool | None]] = {}
+    kinds: dict[NodeKey, str] = {}
+
+    def gpu_of(labels: Mapping[str, str]) -> _Gpu:
+        key = gpu_key(labels)
+        g = gpus.get(key)
+        if g is None:
+            g = gpus[key] = _Gpu(labels)
+        return g
+
+    for labels in answers["series"]:
+        gpu_of(labels)
+    for s in answers["values"]:
+        name = s.labels.get("__name__", "")
+        node = (s.labels.get("job", ""), s.labels.get("instance", ""))
+        if name == "gpuprof_source_info":
+            kinds[node] = "gpuprof"
+            continue
+        if name not in _VALUES or not (s.labels.get("gpu") or s.labels.get("UUID")):
+            continue
+        g = gpu_of(s.labels)
+        g.present = True
+        if name.startswith("gpuprof_"):
+            kinds[node] = "gpuprof"
+        else:
+            kinds.setdefault(node, "dcgm-exporter")
+        for label in ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node"):
+            if s.labels.get(label) and not g.labels.get(label):
+                g.labels[label] = s.labels[label]
+        value = _sane(name, s.value)
+        if value is None:
+            continue
+        attr = _VALUES[name][0]
+        if attr == "reasons":
+            g.reasons = value
+        else:
+            g.values[attr] = value
+    for s in answers["throttle"]:
+        reason = s.labels.get("reason", "")
+        if reason in THROTTLE_BITS and not math.isnan(s.value) and 0.0 < s.value <= 1.0:
+            gpu_of(s.labels).throttle[reason] = s.value
+    idle: dict[GpuKey, float] = {}
+    for s in answers["idle"]:
+        if not math.isnan(s.value):
+            idle[gpu_key(s.labels)] = max(0.0, s.value)
+    for s in answers["targets"]:
+        key = (s.labels.get("job", ""), s.labels.get("instance", ""))
+        labels, up, source_up = ups.get(key, ({}, None, None))
+        flag = None if math.isnan(s.value) else s.value >= 1.0
+        if s.labels.get("__name__") == "up":
+            labels = {k: v for k, v in s.labels.items() if k not in ("__name__", "job", "instance")}
+            up = flag
+        else:
+            source_up = flag
+            kinds[key] = "gpuprof"
+        ups[key] = (labels, up, source_up)
+
+    gpu_jobs = {key[0] for key in gpus}
+    node_keys = {(k[0], k[1]) for k in gpus}
+    node_keys |= {k for k in ups if k[0] in gpu_jobs or k in kinds}
+    members: dict[NodeKey, list[tuple[GpuKey, _Gpu]]] = defaultdict(list)
+    for key, g in gpus.items():
+        members[(key[0], key[1])].append((key, g))
+    nodes: list[FleetNode] = []
+    for node_key in node_keys:
+        labels, up, source_up = ups.get(node_key, ({}, None, None))
+        mine = members.get(node_key, [])
+        name = labels.get("node") or next(
+            (_node_name(g.labels, "") for _, g in mine if _node_name(g.labels, "")), node_key[1]
+        )
+        built = [_finish(key, g, name, idle.get(key), up) for key, g in mine]
+        nodes.append(
+            FleetNode(
+                job=node_key[0],
+                instance=node_key[1],
+                name=name,
+                labels=labels,
+                up=up,
+                source_up=source_up,
+                exporter=kinds.get(node_key, ""),
+                gpus=tuple(sorted(built, key=_gpu_order)),
+            )
+        )
+    return _unique_names(sorted(nodes, key=lambda n: (n.cluster, n.name, n.job, n.instance)))
+
+
+def _finish(key: GpuKey, g: _Gpu, node: str, idle_max: float | None, up: bool | None) -> FleetGpu:
+    labels = g.labels
+    v = g.values
+    down = up is False
+    throttle = dict(g.throttle)
+    if g.reasons is not None:
+        mask = int(g.reasons)
+        for reason, bit in THROTTLE_BITS.items():
+            if mask & bit:
+                throttle.setdefault(reason, 1.0)
+    sm = v.get("sm_active_pct", v.get("gr_active_pct"))
+    ecc_dbe = v.get("ecc_dbe", v.get("ecc_dbe_agg"))
+    return FleetGpu(
+        job=key[0],
+        instance=key[1],
+        node=node,
+        gpu=key[2],
+        uuid=labels.get("UUID", ""),
+        model_name=labels.get("modelName", ""),
+        hostname=labels.get("Hostname", ""),
+        mig_instance=key[3],
+        workload=_workload(labels),
+        util_pct=v.get("util_pct"),
+        sm_active_pct=sm,
+        mem_used_bytes=v.get("mem_used_bytes"),
+        mem_free_bytes=v.get("mem_free_bytes"),
+        temp_c=v.get("temp_c"),
+        power_w=v.get("power_w"),
+        power_limit_w=v.get("power_limit_w"),
+        xid=v.get("xid"),
+        ecc_dbe=ecc_dbe,
+        ecc_sbe=v.get("ecc_sbe"),
+        row_remap_failure=v.get("row_remap_failure"),
+        pcie_gen=v.get("pcie_gen"),
+        pcie_width=v.get("pcie_width"),
+        lost=v.get("lost", 0.0) >= 1.0,
+        throttle=tuple(sorted(throttle.items())),
+        idle_max_util_pct=idle_max,
+        stale=not g.present and not down,
+        down=down,
+    )
+
+
+def _gpu_order(g: FleetGpu) -> tuple[int, str, str]:
+    try:
+        index = int(g.gpu)
+    except ValueError:
+        index = 1 << 30
+    return (index, g.gpu, g.mig_instance)
+
+
+def _unique_names(nodes: list[FleetNode]) -> list[FleetNode]:
+    """Machines that report the same host name (copies of one image, simulated ones) are told
+    apart by their scrape target."""
+    count: dict[str, int] = defaultdict(int)
+    for n in nodes:
+        count[n.name] += 1
+    out = []
+    for n in nodes:
+        if count[n.name] > 1 and n.name != n.instance:
+            name = f"{n.name} ({n.instance})"
+            n = replace(n, name=name, gpus=tuple(replace(g, node=name) for g in n.gpus))
+        out.append(n)
+    return out
