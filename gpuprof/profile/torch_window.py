@@ -156,8 +156,8 @@ class TorchWindow:
             self.breakdown_file = write_breakdown(
                 self.trace_file, breakdown_path(self.out_dir, self.pid)
             )
-        except Exception:
-            log.warning("gpuprof: cannot summarize %s", self.trace_file, exc_info=True)
+        except Exception as e:  # InputError (a damaged trace), OutputError (a full disk)
+            log.warning("gpuprof: no time breakdown from %s: %s", self.trace_file, e)
 
     def _stop(self) -> None:
         self._closed = True
@@ -165,16 +165,28 @@ class TorchWindow:
             self._prof.stop()
 
     def _trace_ready(self, prof: Any) -> None:
-        """torch.profiler's ``on_trace_ready``: the Chrome trace, written whole or not at all."""
+        """torch.profiler's ``on_trace_ready``: the Chrome trace, written whole or not at all.
+
+        Kineto writes ``PATH.tmp`` and renames it; on a failed write (a full disk) it says so
+        on stderr, raises nothing and leaves ``PATH.tmp`` behind: both are checked here."""
         target = trace_path(self.out_dir, self.pid)
         tmp = target.with_name(f".{target.name}.tmp")
+        why = ""
         try:
             prof.export_chrome_trace(str(tmp))
-            os.replace(tmp, target)
-        except Exception:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            log.warning("gpuprof: cannot write %s", target, exc_info=True)
+            if tmp.is_file():
+                os.replace(tmp, target)
+            else:
+                why = "torch.profiler could not write it"
+        except OSError as e:
+            why = e.strerror or str(e)
+        except Exception as e:  # the profiler must never break the job
+            why = f"{type(e).__name__}: {e}"
+        if why:
+            for leftover in (tmp, tmp.with_name(tmp.name + ".tmp")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+            log.warning("gpuprof: cannot write %s (%s): no time breakdown", target, why)
             return
         self.trace_file = target
 
