@@ -432,11 +432,11 @@ def test_profile_torch_end_to_end_on_the_cpu(tmp_path: Path) -> None:
     profile = read_job_profile(run)
     assert profile is not None and profile.breakdown is not None, done.stderr[-3000:]
     b = profile.breakdown
-    assert b.device == "cpu" and b.steps >= 1
+    assert b.device == "cpu" and b.steps == 5  # the default window: wait 2, warm-up 2, active 5
     assert sum(shares(b).values()) == pytest.approx(100.0, abs=0.1)
-    assert shares(b)["matmul"] > 0
-    assert b.top
+    assert shares(b)["matmul"] > 0  # train_small.py is an MLP
+    assert b.top and any(o.category == "matmul" for o in b.top)
     assert b.trace_file is not None
-    trace = Path(b.trace_file)
-    assert trace.parent == run.parent and trace.exists(), (trace, sorted(tmp_path.iterdir()))
+    trace = run.parent / b.trace_file  # stored relative to the recording's folder
+    assert trace.parent == run.parent and trace.is_file(), (trace, sorted(tmp_path.iterdir()))
     assert summarize_trace(trace).steps == b.steps

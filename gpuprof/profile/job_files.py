@@ -10,12 +10,12 @@ recording: ``RUN.gpuprof`` -> ``RUN.trace.json``.
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from dataclasses import replace
 from pathlib import Path
 
+from gpuprof.errors import OutputError
 from gpuprof.profile.model import TimeBreakdown
 from gpuprof.telemetry.store_read import clip
 
@@ -38,8 +38,11 @@ def jobs_dir() -> Path:
     """Where job recordings go by default (the app lists past job profiles from here)."""
     from gpuprof.paths import data_dir
 
-    path = data_dir() / "jobs"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path = data_dir() / "jobs"
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot make the folder for job recordings ({e})") from None
     return path
 
 
@@ -83,18 +86,17 @@ def torch_outputs(
     the recording as ``RUN.trace.json``."""
     if torch_dir is None:
         return None, None
-    from gpuprof.telemetry.codec import from_jsonable
+    from gpuprof.errors import InputError
+    from gpuprof.profile.torch_breakdown import read_breakdown
 
     files = sorted(torch_dir.glob("breakdown-*.json"))
     breakdown: TimeBreakdown | None = None
+    chosen: Path | None = None
     for path in files:
-        try:
-            if path.stat().st_size > MAX_BREAKDOWN_BYTES:
-                raise ValueError("too large")
-            data = json.loads(path.read_text(encoding="utf-8"))
-            breakdown = from_jsonable(TimeBreakdown, data)
+        try:  # bounded, checked (types, finite numbers, shares summing to 100 %)
+            breakdown, chosen = read_breakdown(path), path
             break
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
+        except InputError as e:
             notes.append(f"torch breakdown {path.name} unreadable ({clip(e, 120)}); left out")
     if not files:
         notes.append("--torch: the job wrote no time breakdown (no track(...) step window?)")
@@ -102,6 +104,9 @@ def torch_outputs(
         notes.append(f"{len(files)} processes wrote a time breakdown; the first is shown")
     trace = None
     traces = sorted(torch_dir.glob("trace-*.json"))
+    if chosen is not None:  # the trace of the process whose breakdown is shown
+        own = chosen.with_name(chosen.name.replace("breakdown-", "trace-", 1))
+        traces = [own] if own.is_file() else traces
     if traces:
         trace = trace_path_for(out)
         try:

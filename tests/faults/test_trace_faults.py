@@ -381,3 +381,38 @@ def test_the_job_writes_both_files_without_limits(tmp_path: Path) -> None:
     assert len(list(out.glob("trace-*.json"))) == 1
     (breakdown,) = out.glob("breakdown-*.json")
     assert read_breakdown(breakdown).steps == 3
+
+
+@pytest.mark.parametrize("fault", ["shares-not-100", "negative-share", "unknown-device", "a-list"])
+def test_gpuprof_profile_leaves_a_hostile_breakdown_out_with_a_note(
+    fault: str, tmp_path: Path
+) -> None:
+    """``gpuprof profile --torch`` reads the job's breakdown through read_breakdown: a bad one
+    is a note on the profile, never a failure or a wrong breakdown; the trace is still kept."""
+    from gpuprof.profile.job_files import torch_outputs
+
+    torch_dir = tmp_path / "torch"
+    torch_dir.mkdir()
+    (torch_dir / "breakdown-77.json").write_text(json.dumps(BREAKDOWN_FAULTS[fault]))
+    (torch_dir / "trace-77.json").write_bytes(GOOD_TRACE.read_bytes())
+    notes: list[str] = []
+    breakdown, trace = torch_outputs(torch_dir, tmp_path / "RUN.gpuprof", notes)
+    assert breakdown is None
+    assert any("breakdown-77.json" in n and "left out" in n for n in notes), notes
+    assert trace is not None and trace.parent == tmp_path and trace.is_file()
+
+
+def test_gpuprof_profile_keeps_the_trace_of_the_breakdown_it_shows(tmp_path: Path) -> None:
+    """Two processes of the job each wrote theirs: the trace kept is the shown one's."""
+    from gpuprof.profile.job_files import torch_outputs
+
+    torch_dir = tmp_path / "torch"
+    torch_dir.mkdir()
+    (torch_dir / "breakdown-10.json").write_text(json.dumps(BREAKDOWN_FAULTS["unknown-device"]))
+    (torch_dir / "trace-10.json").write_text("{}")
+    (torch_dir / "breakdown-20.json").write_text(json.dumps(_GOOD_BREAKDOWN))
+    (torch_dir / "trace-20.json").write_bytes(GOOD_TRACE.read_bytes())
+    notes: list[str] = []
+    breakdown, trace = torch_outputs(torch_dir, tmp_path / "RUN.gpuprof", notes)
+    assert breakdown is not None and breakdown.top[0].name == "gemm"
+    assert trace is not None and summarize_trace(trace).steps == 2
