@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gpuprof.profile.model import PhaseMark, StepMarker
+from gpuprof.telemetry.store_read import MAX_TIME_S, MIN_TIME_S
 
 __all__ = ["ENV_VAR", "VERSION", "Marker", "decode_line", "encode", "iter_steps", "parse_lines"]
 
@@ -62,7 +63,10 @@ def _finite(value: Any, *, positive: bool = False) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError("not a number")
-    f = float(value)
+    try:
+        f = float(value)
+    except OverflowError:  # an integer of 400 digits
+        raise ValueError("number out of range") from None
     if not math.isfinite(f) or f < 0 or (positive and f == 0):
         raise ValueError("not a finite non-negative number")
     return f
@@ -72,22 +76,28 @@ def decode_line(line: bytes | str) -> Marker:
     """One line back to its marker; ``ValueError`` when it is not one of ours."""
     if len(line) > MAX_LINE:
         raise ValueError("line too long")
-    data = json.loads(line)
+    # UTF-8 only (json.loads would guess UTF-16 or UTF-32 from bytes).
+    data = json.loads(line.decode("utf-8") if isinstance(line, (bytes, bytearray)) else line)
     if not isinstance(data, dict) or data.get("v") != VERSION:
         raise ValueError("not a version-1 marker")
     t = _finite(data.get("t"), positive=True)
     run, pid = data.get("run", ""), data.get("pid", 0)
-    if t is None or not isinstance(run, str) or not isinstance(pid, int):
-        raise ValueError("bad time, run or pid")
+    if t is None or not MIN_TIME_S < t <= MAX_TIME_S:
+        raise ValueError("impossible time")
+    if not isinstance(run, str) or not isinstance(pid, int) or isinstance(pid, bool) or pid < 0:
+        raise ValueError("bad run or pid")
     kind = data.get("kind")
     if kind == "step":
         step = data.get("step")
         if not isinstance(step, int) or isinstance(step, bool) or step < 0:
             raise ValueError("bad step number")
+        dt = _finite(data.get("dt"))
+        if dt is not None and dt > t - MIN_TIME_S:  # the step began before 1970
+            raise ValueError("impossible step duration")
         return StepMarker(
             time_s=t,
             step=step,
-            duration_s=_finite(data.get("dt")),
+            duration_s=dt,
             tokens=_finite(data.get("tokens")),
             samples=_finite(data.get("samples")),
             flops=_finite(data.get("flops")),

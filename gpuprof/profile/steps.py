@@ -97,7 +97,8 @@ def _rate(timed: list[tuple[StepMarker, float | None]], field: str) -> float | N
     if not intervals:
         return None
     covered = _covered_s(intervals)
-    return total / covered if covered > 0 else None
+    rate = total / covered if covered > 0 else math.nan
+    return rate if math.isfinite(rate) else None  # counts of 1e300 add up to infinity
 
 
 def step_stats(
