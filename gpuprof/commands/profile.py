@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from gpuprof.argtypes import finite_float, int_range, output_file
 from gpuprof.commands import interval_arg
-from gpuprof.errors import InputError
+from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
 
 __all__ = ["register"]
@@ -149,7 +149,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from gpuprof.jsonout import dumps, write_json
     from gpuprof.profile.runner import JobOptions, JobRunner
     from gpuprof.profile.summary import profile_json, summary_lines
-    from gpuprof.termtext import console, safe
+    from gpuprof.termtext import console, plain, safe
 
     command = list(args.command or ())
     if command and command[0] == "--":
@@ -179,14 +179,25 @@ def cmd_profile(args: argparse.Namespace) -> int:
     err = console(sys.stderr)
     for line in summary_lines(result.profile):
         err.print(safe(line), markup=True, soft_wrap=True)
-    err.print(tr("saved the recording and its job profile to {p}", p=safe(result.out)), markup=True)
+    if result.save_error is None:
+        err.print(
+            tr("saved the recording and its job profile to {p}", p=safe(result.out)), markup=True
+        )
     if result.trace is not None:
         err.print(tr("torch trace: {p}", p=safe(result.trace)), markup=True)
+    errors = [f"{result.out}: {result.save_error}"] if result.save_error else []
     if args.json:
         doc = profile_json(result.profile, recording=result.out, trace=result.trace)
         if args.json == "-":
             sys.stdout.write(dumps(doc, indent=1) + "\n")
             sys.stdout.flush()
         else:
-            write_json(args.json, doc)
+            try:
+                write_json(args.json, doc)
+            except OutputError as e:
+                errors.append(str(e))
+    for error in errors:
+        print("gpuprof: error: " + plain(error, one_line=True), file=sys.stderr)
+    if errors:
+        return result.exit_status or 2  # the job's own failure comes first
     return result.exit_status

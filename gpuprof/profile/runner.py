@@ -24,6 +24,7 @@ import logging
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.errors import InputError
+from gpuprof.errors import GpuprofError, InputError
 from gpuprof.profile import markers as marker_protocol
 from gpuprof.profile.build import JobRun, build_profile
 from gpuprof.profile.job_files import (
@@ -118,6 +119,9 @@ class JobResult:
     out: Path
     exit_status: int
     trace: Path | None = None
+    #: Why the recording or the profile in it could not be written completely (a full disk),
+    #: or None; the profile itself is still complete in :attr:`profile`.
+    save_error: str | None = None
 
 
 def _signal_name(signo: int) -> str:
@@ -158,6 +162,7 @@ class JobRunner:
         self._notes: list[str] = []
         self.pid: int | None = None
         self.out: Path | None = None
+        self._command: tuple[str, ...] = tuple(options.command)
 
     # -- control -----------------------------------------------------------------------------
 
@@ -306,6 +311,7 @@ class JobRunner:
         session.poll_once()  # the baseline before the job (energy counters, memory in use)
         if opts.attach_pid is not None:
             self.pid = opts.attach_pid
+            self._command = self._attached_command(opts.attach_pid)
             return None, self._clock()
         env = dict(os.environ)
         env.update(opts.env)
@@ -459,6 +465,11 @@ class JobRunner:
         opts = self.options
         session.sampler.stop(timeout=2.0)
         session.sampler.stop_recording()
+        recording_error = session.sampler.recording_error
+        if recording_error:
+            self._notes.append(
+                f"the recording stopped early ({recording_error}); its samples end there"
+            )
         if rusage is not None:
             tree.refresh()
             tree.set_root_final(rusage)
@@ -480,7 +491,7 @@ class JobRunner:
             notes.append("attached: exit code unknown; no step markers unless the job sends them")
         breakdown, trace = torch_outputs(torch_dir, out, notes)
         markers, skipped = read_markers_counted(store)
-        command = tuple(opts.command) or self._attached_command(opts.attach_pid)
+        command = tuple(opts.command) or self._command
         run = JobRun(
             name=opts.name or job_name(command) or f"pid {self.pid}",
             command=command,
@@ -505,11 +516,18 @@ class JobRunner:
             breakdown=breakdown,
             source=store.source_kind,
         )
-        write_job_profile(store, profile)
-        store.close()
+        save_error = recording_error
+        try:
+            write_job_profile(store, profile)
+        except (sqlite3.Error, OSError, GpuprofError) as e:
+            save_error = f"the job profile could not be stored ({e})"
+        try:
+            store.close()
+        except (sqlite3.Error, OSError) as e:
+            save_error = save_error or f"the recording could not be closed ({e})"
         session.close()
         self.out = out
-        return JobResult(profile, out, exit_status, trace)
+        return JobResult(profile, out, exit_status, trace, save_error)
 
     @staticmethod
     def _attached_command(pid: int | None) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuprof.errors import InputError, OutputError
+from gpuprof.profile.storage import copy_job
 from gpuprof.telemetry.store import SessionStore
 
 __all__ = ["Recovered", "default_out", "recover"]
@@ -86,6 +87,7 @@ def recover(
                     first_s = snap.time_s if samples == 0 else first_s
                     last_s = snap.time_s
                     samples += 1
+                copy_job(src, copy)  # a job's markers and profile (gpuprof profile) come along
             if copy.state != "closed" or Path(f"{tmp}-wal").exists():
                 raise OutputError(f"cannot write {dst} (the copy could not be closed)")
             os.replace(tmp, dst)

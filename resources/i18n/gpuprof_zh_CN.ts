@@ -3072,6 +3072,146 @@ Without a sub-command, opens the desktop app.</source>
         <source>GPM error</source>
         <translation>GPM 错误</translation>
     </message>
+    <message>
+        <source>run a command under the profiler and summarize the job</source>
+        <translation>在性能分析器下运行命令并汇总该作业</translation>
+    </message>
+    <message>
+        <source>Start CMD (no shell) with its own process group, record GPU and host telemetry scoped to its process tree and the GPUs it uses, and when it ends store the job profile inside the recording and print its summary. Inside the job, `gpuprof.track` sends step markers (step time, tokens/s, MFU). CMD&apos;s exit code is passed through; Ctrl-C and SIGTERM go to CMD first, then the profile is saved.
+
+Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
+        <translation>启动 CMD（不经过 shell），使其拥有独立的进程组，记录限定于其进程树及其所用 GPU 的 GPU 和主机遥测数据；作业结束时将作业画像存入录制文件并打印摘要。在作业内部，`gpuprof.track` 发送步骤标记（步骤时间、tokens/s、MFU）。CMD 的退出码会被原样传回；Ctrl-C 和 SIGTERM 先发给 CMD，然后保存画像。
+
+示例：gpuprof profile --json run.json -- python train.py --epochs 1</translation>
+    </message>
+    <message>
+        <source>recording to write (default: a timestamped file in the data folder)</source>
+        <translation>要写入的录制文件（默认：数据文件夹中带时间戳的文件）</translation>
+    </message>
+    <message>
+        <source>also write the job profile as JSON (&apos;-&apos; for standard output)</source>
+        <translation>同时将作业画像写为 JSON（&apos;-&apos; 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>a name for the job</source>
+        <translation>作业名称</translation>
+    </message>
+    <message>
+        <source>profile a window of steps with torch.profiler inside the job (needs gpuprof.track)</source>
+        <translation>在作业内用 torch.profiler 分析一段步骤窗口（需要 gpuprof.track）</translation>
+    </message>
+    <message>
+        <source>profile a running process until it exits or Ctrl-C</source>
+        <translation>分析一个正在运行的进程，直到它退出或按下 Ctrl-C</translation>
+    </message>
+    <message>
+        <source>the math precision of the job, for MFU against the spec peak (default bf16)</source>
+        <translation>作业的计算精度，用于按规格峰值计算 MFU（默认 bf16）</translation>
+    </message>
+    <message>
+        <source>seconds the job may take to exit after Ctrl-C before it is killed (default 10)</source>
+        <translation>Ctrl-C 后允许作业退出的秒数，超时则强制结束（默认 10）</translation>
+    </message>
+    <message>
+        <source>{sim}{t} · GPUs {g} · util {u} · SM {s} · mem {m} · {p} · steps {n} ({st})</source>
+        <translation>{sim}{t} · GPU {g} · 利用率 {u} · SM {s} · 显存 {m} · {p} · 步数 {n}（{st}）</translation>
+    </message>
+    <message>
+        <source> · stopping…</source>
+        <translation> · 正在停止…</translation>
+    </message>
+    <message>
+        <source>give either a command or --attach PID, not both</source>
+        <translation>请给出命令或 --attach PID，不能同时给出</translation>
+    </message>
+    <message>
+        <source>no command to profile; usage: gpuprof profile [options] -- CMD ARGS</source>
+        <translation>没有要分析的命令；用法：gpuprof profile [选项] -- CMD ARGS</translation>
+    </message>
+    <message>
+        <source>saved the recording and its job profile to {p}</source>
+        <translation>录制文件及其作业画像已保存到 {p}</translation>
+    </message>
+    <message>
+        <source>torch trace: {p}</source>
+        <translation>torch 跟踪文件：{p}</translation>
+    </message>
+    <message>
+        <source>killed by {s}</source>
+        <translation>被 {s} 终止</translation>
+    </message>
+    <message>
+        <source>exit code {c}</source>
+        <translation>退出码 {c}</translation>
+    </message>
+    <message>
+        <source>exit code unknown (attached)</source>
+        <translation>退出码未知（附加模式）</translation>
+    </message>
+    <message>
+        <source>Job profile: {n}{sim} — {e}</source>
+        <translation>作业画像：{n}{sim} — {e}</translation>
+    </message>
+    <message>
+        <source>  command: {c}</source>
+        <translation>  命令：{c}</translation>
+    </message>
+    <message>
+        <source>  wall time {w} · GPUs {g} · GPU time {s}</source>
+        <translation>  墙钟时间 {w} · GPU {g} · GPU 时间 {s}</translation>
+    </message>
+    <message>
+        <source>SM {s} · tensor {t} · DRAM {d}</source>
+        <translation>SM {s} · Tensor {t} · DRAM {d}</translation>
+    </message>
+    <message>
+        <source>SM/tensor/DRAM unavailable ({why})</source>
+        <translation>SM/Tensor/DRAM 不可用（{why}）</translation>
+    </message>
+    <message>
+        <source>  GPU {i} {name}: util {u} · {prof}</source>
+        <translation>  GPU {i} {name}：利用率 {u} · {prof}</translation>
+    </message>
+    <message>
+        <source>    memory peak {m} (job {j}, others {o}) · power {p} · energy {e} ({k}) · SM clock {c}</source>
+        <translation>    显存峰值 {m}（本作业 {j}，其他 {o}）· 功率 {p} · 能耗 {e}（{k}）· SM 时钟 {c}</translation>
+    </message>
+    <message>
+        <source>    throttled: {t}</source>
+        <translation>    降频：{t}</translation>
+    </message>
+    <message>
+        <source>    PCIe rx {a} / tx {b} · NVLink rx {c} / tx {d}</source>
+        <translation>    PCIe 接收 {a} / 发送 {b} · NVLink 接收 {c} / 发送 {d}</translation>
+    </message>
+    <message>
+        <source>  host: CPU {c} mean, {cp} peak · RSS peak {r} · disk read {dr} / write {dw} · processes {n}</source>
+        <translation>  主机：CPU 平均 {c}，峰值 {cp} · RSS 峰值 {r} · 磁盘读 {dr} / 写 {dw} · 进程数 {n}</translation>
+    </message>
+    <message>
+        <source>  phases: {p}</source>
+        <translation>  阶段：{p}</translation>
+    </message>
+    <message>
+        <source>  steps: {n} · step time P50 {a} / P90 {b} / P99 {c} · trend {t}</source>
+        <translation>  步数：{n} · 步骤时间 P50 {a} / P90 {b} / P99 {c} · 趋势 {t}</translation>
+    </message>
+    <message>
+        <source>    tokens/s {t} · samples/s {s} · TFLOPS {f} · MFU {m}</source>
+        <translation>    tokens/s {t} · samples/s {s} · TFLOPS {f} · MFU {m}</translation>
+    </message>
+    <message>
+        <source>  where the time goes ({d}): {s}</source>
+        <translation>  时间分布（{d}）：{s}</translation>
+    </message>
+    <message>
+        <source>  note: {n}</source>
+        <translation>  注：{n}</translation>
+    </message>
+    <message>
+        <source>  note: {n} marker lines were not markers</source>
+        <translation>  注：有 {n} 行标记不是有效标记</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
@@ -4895,6 +5035,880 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>`gpuprof kill {p} --signal KILL` ends it at once</source>
         <translation>`gpuprof kill {p} --signal KILL` 可立即结束它</translation>
+    </message>
+</context>
+<context>
+    <name>JobProfile</name>
+    <message>
+        <source>Enter the command to profile.</source>
+        <translation>请输入要分析的命令。</translation>
+    </message>
+    <message>
+        <source>The command line cannot be split: %1.</source>
+        <translation>无法拆分命令行：%1。</translation>
+    </message>
+    <message>
+        <source>The command line holds a NUL character.</source>
+        <translation>命令行包含 NUL 字符。</translation>
+    </message>
+    <message>
+        <source>Environment line %1 is not KEY=VALUE: %2</source>
+        <translation>环境变量第 %1 行不是 KEY=VALUE 形式：%2</translation>
+    </message>
+    <message>
+        <source>Environment line %1: %2 is set by the profiler itself.</source>
+        <translation>环境变量第 %1 行：%2 由分析器自行设置。</translation>
+    </message>
+    <message>
+        <source>Environment line %1 holds a NUL character.</source>
+        <translation>环境变量第 %1 行包含 NUL 字符。</translation>
+    </message>
+    <message>
+        <source>Profile a command</source>
+        <translation>分析命令</translation>
+    </message>
+    <message>
+        <source>python train.py --epochs 1</source>
+        <translation>python train.py --epochs 1</translation>
+    </message>
+    <message>
+        <source>The command and its arguments, split as a shell would; no shell runs it</source>
+        <translation>命令及其参数，按 shell 的规则拆分；但不经过 shell 运行</translation>
+    </message>
+    <message>
+        <source>The arguments the job will get (argv)</source>
+        <translation>作业将收到的参数（argv）</translation>
+    </message>
+    <message>
+        <source>The folder the command runs in</source>
+        <translation>命令运行所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Choose the working folder</source>
+        <translation>选择工作文件夹</translation>
+    </message>
+    <message>
+        <source>One KEY=VALUE a line, e.g. CUDA_VISIBLE_DEVICES=0</source>
+        <translation>每行一个 KEY=VALUE，例如 CUDA_VISIBLE_DEVICES=0</translation>
+    </message>
+    <message>
+        <source>Added to the environment of the command</source>
+        <translation>添加到命令的环境变量中</translation>
+    </message>
+    <message>
+        <source>Where the time goes (PyTorch profiler, --torch)</source>
+        <translation>时间都花在哪里（PyTorch 分析器，--torch）</translation>
+    </message>
+    <message>
+        <source>Profile a window of steps with torch.profiler: shares of matmul, attention, collectives, copies and idle time, and a trace file next to the recording</source>
+        <translation>用 torch.profiler 分析一段步骤窗口：矩阵乘、注意力、集合通信、拷贝和空闲时间的占比，并在录制文件旁保存跟踪文件</translation>
+    </message>
+    <message>
+        <source>How often the GPUs and the job&apos;s processes are sampled</source>
+        <translation>对 GPU 和作业进程采样的频率</translation>
+    </message>
+    <message>
+        <source>(the program&apos;s name)</source>
+        <translation>（程序名）</translation>
+    </message>
+    <message>
+        <source>A name for the job, shown in the list of job profiles</source>
+        <translation>作业名称，显示在作业分析列表中</translation>
+    </message>
+    <message>
+        <source>(a new file in %1)</source>
+        <translation>（%1 中的新文件）</translation>
+    </message>
+    <message>
+        <source>The recording to write; the job profile is stored inside it</source>
+        <translation>要写入的录制文件；作业分析保存在其中</translation>
+    </message>
+    <message>
+        <source>Choose the recording to write</source>
+        <translation>选择要写入的录制文件</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作文件夹：</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>Interval:</source>
+        <translation>采样间隔：</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Recording:</source>
+        <translation>录制文件：</translation>
+    </message>
+    <message>
+        <source>&amp;Profile</source>
+        <translation>分析(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Start the command under the profiler</source>
+        <translation>在分析器下启动命令</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <source>Recording to write</source>
+        <translation>要写入的录制文件</translation>
+    </message>
+    <message>
+        <source>Choose the working folder.</source>
+        <translation>请选择工作文件夹。</translation>
+    </message>
+    <message>
+        <source>The working folder %1 does not exist.</source>
+        <translation>工作文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1: no such program (not a file in the working folder, not on PATH).</source>
+        <translation>%1：找不到该程序（既不是工作文件夹中的文件，也不在 PATH 中）。</translation>
+    </message>
+    <message>
+        <source>The name must be one line.</source>
+        <translation>名称必须为单行。</translation>
+    </message>
+    <message>
+        <source>%1 is a folder; name a file.</source>
+        <translation>%1 是文件夹；请指定一个文件。</translation>
+    </message>
+    <message>
+        <source>%1 exists; choose another name.</source>
+        <translation>%1 已存在；请换一个名称。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 does not exist.</source>
+        <translation>%1 所在的文件夹不存在。</translation>
+    </message>
+    <message>
+        <source>The profiler could not start: %1</source>
+        <translation>分析器无法启动：%1</translation>
+    </message>
+    <message>
+        <source>the profiler was killed before it saved the job profile</source>
+        <translation>分析器在保存作业分析之前被终止</translation>
+    </message>
+    <message>
+        <source>the profiler exited with code %1 and wrote no job profile</source>
+        <translation>分析器以退出码 %1 退出，未写入作业分析</translation>
+    </message>
+    <message>
+        <source>Time since the job started</source>
+        <translation>作业开始以来的时间</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Interrupt the job (SIGINT, as Ctrl+C would); the profile is saved. Press again to terminate, a third time to kill.</source>
+        <translation>中断作业（SIGINT，与 Ctrl+C 相同）；分析结果会被保存。再按一次终止（SIGTERM），第三次强制结束。</translation>
+    </message>
+    <message>
+        <source>S&amp;ummary</source>
+        <translation>摘要(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Show the job profile again</source>
+        <translation>再次显示作业分析</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Hide this strip</source>
+        <translation>隐藏此状态栏</translation>
+    </message>
+    <message>
+        <source>The job&apos;s last output (stdout and stderr)</source>
+        <translation>作业最近的输出（stdout 和 stderr）</translation>
+    </message>
+    <message>
+        <source>%1
+in %2
+recording to %3</source>
+        <translation>%1
+位于 %2
+录制到 %3</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>Profiling</source>
+        <translation>正在分析</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Ended (killed)</source>
+        <translation>已结束（被终止）</translation>
+    </message>
+    <message>
+        <source>Ended (exit code %1)</source>
+        <translation>已结束（退出码 %1）</translation>
+    </message>
+    <message>
+        <source>&amp;Terminate</source>
+        <translation>终止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Kill</source>
+        <translation>强制结束(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Profile a command…</source>
+        <translation>分析命令(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Run a command under the profiler: its GPUs, steps and time, then a summary</source>
+        <translation>在分析器下运行命令：记录其 GPU、步骤和时间，结束后显示摘要</translation>
+    </message>
+    <message>
+        <source>&amp;Job profiles…</source>
+        <translation>作业分析(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Recordings of profiled jobs: open one in replay or see its summary</source>
+        <translation>已分析作业的录制文件：回放或查看摘要</translation>
+    </message>
+    <message>
+        <source>A job is being profiled; stop it before starting another</source>
+        <translation>正在分析一个作业；请先停止它再启动另一个</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>ended by %1</source>
+        <translation>因 %1 结束</translation>
+    </message>
+    <message>
+        <source>unknown (attached)</source>
+        <translation>未知（附加模式）</translation>
+    </message>
+    <message>
+        <source>Host (the job&apos;s process tree)</source>
+        <translation>主机（作业的进程树）</translation>
+    </message>
+    <message>
+        <source>CPU mean</source>
+        <translation>CPU 平均</translation>
+    </message>
+    <message>
+        <source>CPU peak</source>
+        <translation>CPU 峰值</translation>
+    </message>
+    <message>
+        <source>RSS peak</source>
+        <translation>RSS 峰值</translation>
+    </message>
+    <message>
+        <source>Disk read</source>
+        <translation>磁盘读取</translation>
+    </message>
+    <message>
+        <source>Disk written</source>
+        <translation>磁盘写入</translation>
+    </message>
+    <message>
+        <source>Network in</source>
+        <translation>网络接收</translation>
+    </message>
+    <message>
+        <source>Network out</source>
+        <translation>网络发送</translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>No step markers (see gpuprof.track).</source>
+        <translation>没有步骤标记（参见 gpuprof.track）。</translation>
+    </message>
+    <message>
+        <source>Step time P50 / P90 / P99</source>
+        <translation>步骤时间 P50 / P90 / P99</translation>
+    </message>
+    <message>
+        <source>Trend (first to last quarter)</source>
+        <translation>趋势（首个四分之一到最后四分之一）</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Achieved</source>
+        <translation>实际达到</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Where the time went</source>
+        <translation>时间去向</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Kernel or operator</source>
+        <translation>内核或算子</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>%1 steps on %2 in %3</source>
+        <translation>%1 个步骤，设备 %2，耗时 %3</translation>
+    </message>
+    <message>
+        <source>Data-loader wait: %1 a step</source>
+        <translation>数据加载等待：每步 %1</translation>
+    </message>
+    <message>
+        <source>Trace: %1</source>
+        <translation>跟踪文件：%1</translation>
+    </message>
+    <message>
+        <source>Time breakdown</source>
+        <translation>时间分解</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>%1 marker line(s) were not markers and were skipped</source>
+        <translation>%1 行不是标记，已跳过</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Memory peak</source>
+        <translation>显存峰值</translation>
+    </message>
+    <message>
+        <source>Job memory peak</source>
+        <translation>作业显存峰值</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>能耗</translation>
+    </message>
+    <message>
+        <source>Throttled</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <source>Job profile — %1</source>
+        <translation>作业分析 — %1</translation>
+    </message>
+    <message>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <source>Wall time:</source>
+        <translation>墙钟时间：</translation>
+    </message>
+    <message>
+        <source>Exit:</source>
+        <translation>退出：</translation>
+    </message>
+    <message>
+        <source>GPU-seconds:</source>
+        <translation>GPU·秒：</translation>
+    </message>
+    <message>
+        <source>Energy:</source>
+        <translation>能耗：</translation>
+    </message>
+    <message>
+        <source>Telemetry:</source>
+        <translation>遥测来源：</translation>
+    </message>
+    <message>
+        <source>SIMULATED (the demo&apos;s GPUs)</source>
+        <translation>SIMULATED（演示用 GPU）</translation>
+    </message>
+    <message>
+        <source>Open in &amp;replay</source>
+        <translation>回放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replay the job&apos;s recording in the window</source>
+        <translation>在窗口中回放作业的录制文件</translation>
+    </message>
+    <message>
+        <source>&amp;Project this job…</source>
+        <translation>推算此作业(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Its step time, job time and cost on each cloud instance of the catalog</source>
+        <translation>它在目录中每个云实例上的步骤时间、作业时间和费用</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>An HTML, PDF or JSON report of the job&apos;s recording</source>
+        <translation>作业录制文件的 HTML、PDF 或 JSON 报告</translation>
+    </message>
+    <message>
+        <source>The job&apos;s recording is not at hand</source>
+        <translation>找不到作业的录制文件</translation>
+    </message>
+    <message>
+        <source>Projection is not available in this gpuprof.</source>
+        <translation>此版本的 gpuprof 不支持推算。</translation>
+    </message>
+    <message>
+        <source>Reports (*.html *.pdf *.json)</source>
+        <translation>报告 (*.html *.pdf *.json)</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <source>The report failed (exit code %1)</source>
+        <translation>报告生成失败（退出码 %1）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤时间</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Job time</source>
+        <translation>作业时间</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>推算方式</translation>
+    </message>
+    <message>
+        <source>Project this job — %1</source>
+        <translation>推算此作业 — %1</translation>
+    </message>
+    <message>
+        <source>Loading the catalog…</source>
+        <translation>正在加载目录…</translation>
+    </message>
+    <message>
+        <source>%1 instances, %2 fit the job&apos;s memory; the best %3 are shown.</source>
+        <translation>%1 个实例，其中 %2 个能容纳作业的显存；显示最好的 %3 个。</translation>
+    </message>
+    <message>
+        <source>Cannot project this job: %1</source>
+        <translation>无法推算此作业：%1</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <source>Exit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Job profiles</source>
+        <translation>作业分析</translation>
+    </message>
+    <message>
+        <source>Replay the selected job&apos;s recording (double-click)</source>
+        <translation>回放所选作业的录制文件（双击）</translation>
+    </message>
+    <message>
+        <source>&amp;Summary…</source>
+        <translation>摘要(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the selected job&apos;s profile</source>
+        <translation>显示所选作业的分析</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Look for job profiles again</source>
+        <translation>重新查找作业分析</translation>
+    </message>
+    <message>
+        <source>Looking for job profiles…</source>
+        <translation>正在查找作业分析…</translation>
+    </message>
+    <message>
+        <source>%1 job profile(s) in %2 and the recent recordings.</source>
+        <translation>在 %2 和最近的录制文件中找到 %1 个作业分析。</translation>
+    </message>
+    <message>
+        <source>%1 file(s) could not be read.</source>
+        <translation>%1 个文件无法读取。</translation>
+    </message>
+    <message>
+        <source>Cannot look for job profiles: %1</source>
+        <translation>无法查找作业分析：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteSource</name>
+    <message>
+        <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel)</source>
+        <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）</translation>
+    </message>
+    <message>
+        <source>with --connect: the file holding the exporter's bearer token</source>
+        <translation>配合 --connect：存放导出器 bearer 令牌的文件</translation>
+    </message>
+    <message>
+        <source>with --connect https://…: the CA certificate (PEM) that signed the exporter's</source>
+        <translation>配合 --connect https://…：签发导出器证书的 CA 证书（PEM）</translation>
+    </message>
+    <message>
+        <source>read another machine's `gpuprof exporter` at URL instead of the local GPUs</source>
+        <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU</translation>
+    </message>
+    <message>
+        <source>--connect and --demo exclude each other</source>
+        <translation>--connect 与 --demo 不能同时使用</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is longer than {n} bytes</source>
+        <translation>{p}：令牌文件超过 {n} 字节</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is empty</source>
+        <translation>{p}：令牌文件为空</translation>
+    </message>
+    <message>
+        <source>{p}: the token must be one line of printable ASCII without spaces</source>
+        <translation>{p}：令牌必须是一行不含空格的可打印 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is readable by every user (chmod 600 {p})</source>
+        <translation>{p}：令牌文件所有用户均可读取（chmod 600 {p}）</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read the token file: {e}</source>
+        <translation>{p}：无法读取令牌文件：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is not a regular file</source>
+        <translation>{p}：令牌文件不是普通文件</translation>
+    </message>
+    <message>
+        <source>{c}: cannot use this certificate and key: {e}</source>
+        <translation>{c}：无法使用此证书和私钥：{e}</translation>
+    </message>
+    <message>
+        <source>{c}: cannot read: {e}</source>
+        <translation>{c}：无法读取：{e}</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered JSON of another shape ({e})</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了结构不符的 JSON（{e}）</translation>
+    </message>
+    <message>
+        <source>the answer is larger than {n} MiB</source>
+        <translation>响应大于 {n} MiB</translation>
+    </message>
+    <message>
+        <source>HTTP {c} {r}</source>
+        <translation>HTTP {c} {r}</translation>
+    </message>
+    <message>
+        <source>the answer is not HTTP{h}</source>
+        <translation>响应不是 HTTP{h}</translation>
+    </message>
+    <message>
+        <source>network error: {e}</source>
+        <translation>网络错误：{e}</translation>
+    </message>
+    <message>
+        <source>{u}: {w}</source>
+        <translation>{u}：{w}</translation>
+    </message>
+    <message>
+        <source>{u}: --connect needs an http:// or https:// URL of a gpuprof exporter</source>
+        <translation>{u}：--connect 需要 gpuprof 导出器的 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the exporter refused the token of --token-file</source>
+        <translation>401 未授权：导出器拒绝了 --token-file 中的令牌</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the exporter refused the request</source>
+        <translation>403 禁止访问：导出器拒绝了该请求</translation>
+    </message>
+    <message>
+        <source>redirected to {w}; gpuprof follows no redirect: give that URL</source>
+        <translation>被重定向到 {w}；gpuprof 不跟随重定向：请直接给出该 URL</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)</source>
+        <translation>不是 gpuprof 导出器：{p} 返回 404（导出器版本比本 gpuprof 旧？）</translation>
+    </message>
+    <message>
+        <source> (an HTTPS server? try https://)</source>
+        <translation>（是 HTTPS 服务器？请尝试 https://）</translation>
+    </message>
+    <message>
+        <source>the answer was cut short</source>
+        <translation>响应被截断</translation>
+    </message>
+    <message>
+        <source>the server closed the connection without answering{h}</source>
+        <translation>服务器未响应即关闭了连接{h}</translation>
+    </message>
+    <message>
+        <source>cannot resolve the host name {h}</source>
+        <translation>无法解析主机名 {h}</translation>
+    </message>
+    <message>
+        <source>TLS: the exporter's certificate is not trusted ({e}); see --ca-file</source>
+        <translation>TLS：导出器的证书不受信任（{e}）；参见 --ca-file</translation>
+    </message>
+    <message>
+        <source>TLS failed: {e}</source>
+        <translation>TLS 失败：{e}</translation>
+    </message>
+    <message>
+        <source>connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?</source>
+        <translation>连接被拒绝：对方是否在运行 `gpuprof exporter`（或 SSH 隧道是否已打开）？</translation>
+    </message>
+    <message>
+        <source>no answer within {s:g} s</source>
+        <translation>{s:g} 秒内无响应</translation>
+    </message>
+    <message>
+        <source>the connection was reset{h}</source>
+        <translation>连接被重置{h}</translation>
+    </message>
+    <message>
+        <source>{u}: not a URL ({e})</source>
+        <translation>{u}：不是 URL（{e}）</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered {t}</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了 {t}</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered other JSON</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了其他 JSON</translation>
+    </message>
+    <message>
+        <source>the exporter speaks snapshot API version {v}; this gpuprof reads version {n}: use the same gpuprof version on both machines</source>
+        <translation>导出器使用快照 API 版本 {v}；本 gpuprof 读取版本 {n}：请在两台机器上使用相同版本的 gpuprof</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the exporter needs a token (--token-file FILE)</source>
+        <translation>401 未授权：导出器需要令牌（--token-file FILE）</translation>
+    </message>
+    <message>
+        <source>{p}: cannot use this CA file: {e}</source>
+        <translation>{p}：无法使用此 CA 文件：{e}</translation>
+    </message>
+    <message>
+        <source>no content type</source>
+        <translation>无内容类型</translation>
+    </message>
+    <message>
+        <source>the answer of {p} is not UTF-8</source>
+        <translation>{p} 的响应不是 UTF-8</translation>
+    </message>
+    <message>
+        <source>the answer of {p} is not valid JSON ({e})</source>
+        <translation>{p} 的响应不是有效的 JSON（{e}）</translation>
+    </message>
+    <message>
+        <source>{label} on {host} via {url}</source>
+        <translation>{label}，位于 {host}，经 {url}</translation>
+    </message>
+    <message>
+        <source>The connection to {u} is back (it was lost for {s:.0f} s).</source>
+        <translation>与 {u} 的连接已恢复（中断了 {s:.0f} 秒）。</translation>
+    </message>
+    <message>
+        <source>the exporter on {h} has no fresh data: its last good poll was {s:.0f} s ago</source>
+        <translation>{h} 上的导出器没有最新数据：上次成功采样在 {s:.0f} 秒前</translation>
+    </message>
+    <message>
+        <source>the exporter on {h} has no data: its GPUs have not answered</source>
+        <translation>{h} 上的导出器没有数据：其 GPU 未响应</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>gpuprof keeps trying at every sampling interval; the plots show a gap until the exporter answers (check that `gpuprof exporter` runs there, or the SSH tunnel).</source>
+        <translation>gpuprof 在每个采样间隔都会重试；在导出器响应之前，图表中会出现空缺（请检查对方是否在运行 `gpuprof exporter`，或检查 SSH 隧道）。</translation>
+    </message>
+    <message>
+        <source>Lost the connection to {u}: {w}</source>
+        <translation>与 {u} 的连接中断：{w}</translation>
+    </message>
+    <message>
+        <source>Cannot read {u}: {w}</source>
+        <translation>无法读取 {u}：{w}</translation>
+    </message>
+    <message>
+        <source>The plots show a gap where no data came.</source>
+        <translation>图表中没有数据的时段显示为空缺。</translation>
+    </message>
+    <message>
+        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
+        <translation>在 http://BIND:PORT/metrics 以 NVIDIA dcgm-exporter 的指标名和标签提供 GPU 遥测，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。远程 gpuprof 读取 /api/v1/snapshot（gpuprof --connect URL）。</translation>
+    </message>
+    <message>
+        <source>answer only requests carrying this file's token (Authorization: Bearer TOKEN), /metrics included; keep the file private (chmod 600)</source>
+        <translation>只响应携带此文件中令牌的请求（Authorization: Bearer TOKEN），/metrics 也包括在内；请保持该文件私有（chmod 600）</translation>
+    </message>
+    <message>
+        <source>serve HTTPS with this PEM certificate (chain)</source>
+        <translation>使用此 PEM 证书（链）提供 HTTPS</translation>
+    </message>
+    <message>
+        <source>the PEM private key of --tls-cert (default: in the --tls-cert file)</source>
+        <translation>--tls-cert 的 PEM 私钥（默认：在 --tls-cert 文件中）</translation>
+    </message>
+    <message>
+        <source>--tls-key needs --tls-cert</source>
+        <translation>--tls-key 需要配合 --tls-cert</translation>
+    </message>
+    <message>
+        <source>gpuprof: warning: {w}</source>
+        <translation>gpuprof：警告：{w}</translation>
+    </message>
+    <message>
+        <source>note: listening on {b} without --tls-cert: the token and the telemetry cross the network unencrypted</source>
+        <translation>注意：在 {b} 上监听但未使用 --tls-cert：令牌和遥测数据将以明文在网络上传输</translation>
+    </message>
+    <message>
+        <source>Watch another machine running `gpuprof exporter` (Ctrl+Shift+O)</source>
+        <translation>查看另一台运行 `gpuprof exporter` 的机器（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect to a machine…</source>
+        <translation>连接到机器(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Connect to a machine</source>
+        <translation>连接到机器</translation>
+    </message>
+    <message>
+        <source>The URL of `gpuprof exporter` on the other machine; through an SSH tunnel (ssh -L 9400:127.0.0.1:9400 HOST) it is http://127.0.0.1:9400</source>
+        <translation>另一台机器上 `gpuprof exporter` 的 URL；经 SSH 隧道（ssh -L 9400:127.0.0.1:9400 HOST）时为 http://127.0.0.1:9400</translation>
+    </message>
+    <message>
+        <source>The file holding the exporter's --token-file token</source>
+        <translation>存放导出器 --token-file 令牌的文件</translation>
+    </message>
+    <message>
+        <source>the system's certificates</source>
+        <translation>系统证书</translation>
+    </message>
+    <message>
+        <source>For https://: the CA certificate (PEM) that signed the exporter's</source>
+        <translation>用于 https://：签发导出器证书的 CA 证书（PEM）</translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL：</translation>
+    </message>
+    <message>
+        <source>&amp;Token file:</source>
+        <translation>令牌文件(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;CA file:</source>
+        <translation>&amp;CA 文件：</translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect</source>
+        <translation>连接(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
     </message>
 </context>
 </TS>

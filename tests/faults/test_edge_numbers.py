@@ -55,6 +55,9 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
         "1000",
         ("0", "-1", "2.5", "1e13"),
     ),
+    ("profile", "--interval"): (["profile"], "1", ("0", "0.01", "61")),
+    ("profile", "--attach"): (["profile"], "1234", ("0", "-1", "1.5", "99999999")),
+    ("profile", "--grace"): (["profile"], "10", ("-1", "3601")),
     ("report", "--duration"): (["report", "--out", "r.html"], "3", ("0", "-1", "1e9")),
     ("report", "--params"): (
         ["report", "--out", "r.json", "--recommend", "cv-train"],
