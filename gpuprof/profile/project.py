@@ -34,6 +34,7 @@ from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
 from gpuprof.catalog.specs import GpuSpec
 from gpuprof.errors import InputError
 from gpuprof.profile.model import JobProfile, Projection, TimeBreakdown
+from gpuprof.profile.sane import sane_profile
 from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
 from gpuprof.units import fmt_bytes, fmt_duration
 
@@ -246,6 +247,7 @@ def basis_of(
     profiled); :class:`InputError` when ``tokens`` is given and the markers count none."""
     if steps is not None and tokens is not None:
         raise InputError("give --steps or --tokens, not both")
+    profile = sane_profile(profile)
     step_s, step_text, measured = _step(profile)
     count, spec, here, notes = _here(profile)
     st = profile.steps
@@ -434,8 +436,8 @@ def _step_there(
         how += ", idle unchanged"
     if n_there != n_here:
         how += (
-            f"; data parallel with the per-GPU work of here: {n_there:g} GPUs there for "
-            f"{n_here} here (× {n_here / n_there:.3g})"
+            f"; data parallel with the per-GPU work of here: {n_there:g} "
+            f"GPU{'' if n_there == 1 else 's'} there for {n_here} here (× {n_here / n_there:.3g})"
         )
     return _finite(step_t), c_ratio, m_ratio, how
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from gpuprof.errors import InputError
 from gpuprof.profile.markers import MAX_LINE, Marker, decode_line, encode
 from gpuprof.profile.model import SCHEMA_VERSION, JobProfile
+from gpuprof.profile.sane import sane_profile
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 from gpuprof.telemetry.store_read import (
     MAX_META_BYTES,
@@ -213,6 +214,7 @@ def _profile_from(data: object, where: object) -> JobProfile | None:
     except (TypeError, ValueError, KeyError, AttributeError) as e:
         bad(f"is malformed ({clip(e, 80)})")
         return None
+    profile = sane_profile(profile)  # nulls, NaN and non-integral counts where types forbid them
     start, end = valid_time(profile.started_s), valid_time(profile.ended_s)
     if start is None or end is None or end < start:
         bad("has impossible start and end times")

@@ -33,9 +33,11 @@ from gpuprof.diagnose import Finding, diagnose_series
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.redact import clean_text, redact_cmdline, redact_tree
+from gpuprof.report.job import job_from_store, job_of_source
 from gpuprof.report.model import (
     Chart,
     ChartSeries,
+    JobSection,
     Machine,
     MetricStat,
     ProcessRow,
@@ -423,6 +425,7 @@ def build_report(
     session_path: str | None = None,
     bench: BenchRun | None = None,
     recommendation: Recommendation | None = None,
+    job: JobSection | None = None,
     include_cmdlines: bool = False,
     created_s: float | None = None,
     title: str | None = None,
@@ -439,6 +442,7 @@ def build_report(
     has_data = history is not None and history.time_range() is not None
     latest = history.latest() if history is not None else None
     simulated = source_kind is SourceKind.SIMULATED or (latest is not None and latest.simulated)
+    simulated = simulated or (job is not None and job.profile.source == SourceKind.SIMULATED.value)
     telemetry = None
     findings: list[Finding] = []
     if has_data:
@@ -494,6 +498,7 @@ def build_report(
         recommendation=summarize_recommendation(recommendation)
         if recommendation is not None
         else None,
+        job=job,
         cmdlines_included=include_cmdlines,
         notes=tuple(notes),
     )
@@ -509,6 +514,10 @@ def from_session(path: str | Path, **kwargs: Any) -> Report:
         snaps = list(store.snapshots())
         if not snaps:
             raise InputError(tr("{p}: the session has no samples", p=p))
+        if "job" not in kwargs:  # a recording of `gpuprof profile`: its job profile section
+            kwargs["job"] = job_from_store(
+                store, include_cmdlines=kwargs.get("include_cmdlines", False)
+            )
         return build_report(
             system=store.system_info(),
             devices=store.devices(),
@@ -569,6 +578,10 @@ def from_telemetry_session(
     time window), its process ledger, and its source's static facts (or the ones given: the
     window has read them already)."""
     source = session.source
+    if "job" not in kwargs:  # replaying a job's recording: its job profile section
+        kwargs["job"] = job_of_source(
+            source, include_cmdlines=kwargs.get("include_cmdlines", False)
+        )
     return build_report(
         system=source.system_info() if system is None else system,
         devices=source.devices() if devices is None else devices,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import math
 import re
 import time
 from pathlib import Path
@@ -68,6 +69,12 @@ def _fmt_time(t: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(t)).strip()
 
 
+def _fmt_step(seconds: float | None) -> str:
+    from gpuprof.profile.project import fmt_step
+
+    return NA if seconds is None or not math.isfinite(seconds) else fmt_step(seconds)
+
+
 def _finalize(value: Any) -> Any:
     if value is None:
         return ""
@@ -92,6 +99,7 @@ def _template() -> jinja2.Template:
     env.filters["bytes"] = fmt_bytes
     env.filters["dur"] = fmt_duration
     env.filters["pct"] = fmt_pct
+    env.filters["step"] = _fmt_step
     text = (importlib.resources.files("gpuprof.report") / "templates" / "report.html.j2").read_text(
         "utf-8"
     )
@@ -107,6 +115,8 @@ def iter_charts(report: Report) -> list[Chart]:
         charts.extend(report.bench.charts)
     if report.recommendation is not None:
         charts.extend(report.recommendation.charts)
+    if report.job is not None:
+        charts.extend(report.job.charts)
     return charts
 
 

@@ -12,9 +12,11 @@ The JSON form is ``to_jsonable(report, keep_defaults=True)`` (see docs/report-sc
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from gpuprof.diagnose import Finding
+from gpuprof.profile.model import JobProfile, Projection
 from gpuprof.telemetry.model import DeviceInfo, SourceKind, Topology
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "BenchSummary",
     "Chart",
     "ChartSeries",
+    "JobSection",
     "Machine",
     "MetricStat",
     "ProcessRow",
@@ -228,6 +231,32 @@ class RecommendationSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class JobSection:
+    """A job profile (``gpuprof profile``, issue 13) and its projection onto the catalog.
+
+    ``profile.command`` is one redacted string (the program alone unless command lines are
+    included). ``projections`` are the cheapest rows that fit, first; ``projection_basis`` says
+    what every row starts from, ``projection_note`` why there is no projection.
+    """
+
+    profile: JobProfile
+    charts: tuple[Chart, ...] = ()
+    projections: tuple[Projection, ...] = ()
+    projection_candidates: int = 0
+    projection_basis: tuple[str, ...] = ()
+    projection_note: str = ""
+
+    @property
+    def energy_kwh(self) -> float | None:
+        values = [
+            g.energy_j
+            for g in self.profile.gpus
+            if g.energy_j is not None and math.isfinite(g.energy_j) and g.energy_j >= 0
+        ]
+        return sum(values) / 3.6e6 if values else None
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything a report shows. ``simulated`` is True when any part came from ``--demo``."""
 
@@ -242,6 +271,7 @@ class Report:
     findings: tuple[Finding, ...] = ()
     bench: BenchSummary | None = None
     recommendation: RecommendationSummary | None = None
+    job: JobSection | None = None
     cmdlines_included: bool = False
     notes: tuple[str, ...] = ()
     schema_version: int = REPORT_SCHEMA_VERSION
