@@ -13,11 +13,16 @@ a listen backlog of 128 and a per-connection timeout; a source whose poll fails 
 served as ``gpuprof_source_up 0``, and once no poll succeeded within the staleness bound its GPU
 series are dropped rather than served as fresh; a source that fails its first poll still lets the
 exporter start and report it.
+
+``/api/v1/snapshot`` and ``/api/v1/static`` serve the same session as JSON for a remote gpuprof
+(:mod:`gpuprof.exporter_api`, ``docs/exporter-api.md``); with a ``token`` every path answers 401
+without it, and with an ``ssl_context`` the server speaks HTTPS only.
 """
 
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client.core import Metric
 
+from gpuprof import exporter_api as api
 from gpuprof.exporter_metrics import (
     LABELS,
     THROTTLE_REASONS,
@@ -41,7 +47,7 @@ from gpuprof.exporter_server import (
     BoundedHTTPServer,
     HeadHandler,
 )
-from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo
+from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo, Topology
 from gpuprof.telemetry.source import TelemetrySource
 
 if TYPE_CHECKING:
@@ -125,7 +131,18 @@ class _Handler(HeadHandler):
 
     def _respond(self, *, head: bool) -> None:
         path = self.path.split("?", 1)[0]
-        if path == "/metrics":
+        denied = api.auth_failure(self.headers.get("Authorization"), self.exporter.token)
+        extra: dict[str, str] = {}
+        if denied is not None:
+            body, ctype, code = denied[0], "text/plain; charset=utf-8", 401
+            extra["WWW-Authenticate"] = denied[1]
+        elif path in (api.SNAPSHOT_PATH, api.STATIC_PATH):
+            try:
+                body, ctype, code = self.exporter.api_body(path), api.JSON_CONTENT_TYPE, 200
+            except Exception:  # answer 500 and keep serving
+                log.exception("%s failed", path)
+                body, ctype, code = b"snapshot failed\n", "text/plain; charset=utf-8", 500
+        elif path == "/metrics":
             try:
                 body, ctype, code = self.exporter.metrics_body(), CONTENT_TYPE, 200
             except Exception:  # answer 500 and keep serving
@@ -139,6 +156,8 @@ class _Handler(HeadHandler):
         self.send_response(code)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in extra.items():
+            self.send_header(name, value)
         self.end_headers()
         if not head:
             self.wfile.write(body)
@@ -178,6 +197,8 @@ class Exporter:
         first_poll_timeout_s: float = FIRST_POLL_TIMEOUT_S,
         clock: Callable[[], float] = time.monotonic,
         per_process: bool = False,
+        token: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         from gpuprof.telemetry.session import TelemetrySession
 
@@ -202,7 +223,13 @@ class Exporter:
         self._got_snapshot = threading.Event()
         self._render_lock = threading.Lock()
         self._rendered: tuple[Snapshot | None, object, bytes] | None = None
+        #: The bearer token every request must carry (``None``: none needed).
+        self.token = token
+        self._ssl_context = ssl_context
+        self._api_snap: tuple[Snapshot | None, Snapshot | None] = (None, None)
+        self._static_body: bytes | None = None
         system, devices = self._static_facts()
+        self._system, self._devices = system, devices
         self.collector = SnapshotCollector(
             self.latest,
             devices,
@@ -268,6 +295,36 @@ class Exporter:
             stale_after_s=bound,
         )
 
+    def api_body(self, path: str) -> bytes:
+        """What ``GET /api/v1/snapshot`` or ``/api/v1/static`` serves (strict JSON); the
+        snapshot's processes redacted once per poll, the static facts read once."""
+        kind, label = self.source.kind, self.source.label
+        if path == api.STATIC_PATH:
+            if self._static_body is None:
+                try:
+                    topology = self.source.topology()
+                except Exception as exc:
+                    log.warning("exporter: the source's topology is unavailable: %s", exc)
+                    topology = Topology()
+                doc = api.static_document(
+                    self._system, self._devices, topology, kind=kind, label=label
+                )
+                self._static_body = api.encode(doc)
+            return self._static_body
+        health = self.health()
+        snap = None if health.stale else self.latest()
+        with self._render_lock:
+            if self._api_snap[0] is not snap:
+                redacted = None if snap is None else api.redact_snapshot(snap)
+                self._api_snap = (snap, redacted)
+            redacted = self._api_snap[1]
+        hostname = self._system.hostname
+        return api.encode(
+            api.snapshot_document(
+                redacted, kind=kind, label=label, hostname=hostname, health=health
+            )
+        )
+
     def metrics_body(self) -> bytes:
         """What ``GET /metrics`` serves: the snapshot's families, rendered once per poll (and
         per change of the benchmark values), then the health series, fresh each time."""
@@ -288,7 +345,8 @@ class Exporter:
     @property
     def url(self) -> str:
         host = f"[{self._bind}]" if ":" in self._bind else self._bind
-        return f"http://{host}:{self.port}/metrics"
+        scheme = "https" if self._ssl_context is not None else "http"
+        return f"{scheme}://{host}:{self.port}/metrics"
 
     def start(self) -> Exporter:
         """Listen, start the session's polls and wait (at most ``first_poll_timeout_s``) for
@@ -305,6 +363,7 @@ class Exporter:
             ipv6=":" in self._bind,
             max_threads=self._max_threads,
             timeout_s=self._timeout_s,
+            ssl_context=self._ssl_context,
         )
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,

@@ -14,6 +14,11 @@ a broken pipe) is logged at DEBUG, never a traceback.
 
 The requests served have no body (``GET``, ``HEAD``): handlers subclass :class:`HeadHandler`,
 which reads the request from the buffered head.
+
+With an ``ssl_context`` every accepted connection is wrapped server-side and its TLS handshake
+is driven by the same selector, within the same ``timeout_s``: a client that stalls its
+handshake holds no thread either, and one that fails it (plain HTTP to an HTTPS port, a
+certificate it refuses) is closed and logged at DEBUG.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import queue
 import selectors
 import socket
 import socketserver
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
@@ -58,12 +64,13 @@ _OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 class _Pending:
     """A connection whose request head is still arriving."""
 
-    __slots__ = ("addr", "deadline", "head")
+    __slots__ = ("addr", "deadline", "head", "shaken")
 
-    def __init__(self, addr: Any, deadline: float) -> None:
+    def __init__(self, addr: Any, deadline: float, *, shaken: bool = True) -> None:
         self.addr = addr
         self.deadline = deadline
         self.head = bytearray()
+        self.shaken = shaken  # the TLS handshake is done (always, without TLS)
 
 
 class HeadHandler(BaseHTTPRequestHandler):
@@ -96,12 +103,14 @@ class BoundedHTTPServer(socketserver.TCPServer):
         max_threads: int = DEFAULT_MAX_THREADS,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         if ipv6:
             self.address_family = socket.AF_INET6
         self.max_threads = max(1, int(max_threads))
         self.timeout_s = float(timeout_s)
         self.max_connections = max(1, int(max_connections))
+        self.ssl_context = ssl_context
         self._lock = threading.Lock()
         self._open = 0  # unfinished + queued + in service
         self._idle_workers = 0
@@ -203,14 +212,48 @@ class BoundedHTTPServer(socketserver.TCPServer):
             conn.setblocking(False)
             with self._lock:
                 self._open += 1
-            self._pending[conn] = _Pending(addr, time.monotonic() + self.timeout_s)
+            if self.ssl_context is not None:
+                try:
+                    conn = self.ssl_context.wrap_socket(
+                        conn, server_side=True, do_handshake_on_connect=False
+                    )
+                except (OSError, ValueError) as exc:
+                    log.debug("exporter: TLS with %s failed: %s", addr, exc)
+                    self._release(conn)
+                    continue
+            deadline = time.monotonic() + self.timeout_s
+            self._pending[conn] = _Pending(addr, deadline, shaken=self.ssl_context is None)
             sel.register(conn, selectors.EVENT_READ, addr)
+
+    def _handshake(self, sel: selectors.BaseSelector, conn: socket.socket) -> bool:
+        """Go on with ``conn``'s TLS handshake; True once done (False: not yet, or failed)."""
+        assert isinstance(conn, ssl.SSLSocket)
+        try:
+            conn.do_handshake()
+        except ssl.SSLWantReadError:
+            sel.modify(conn, selectors.EVENT_READ, self._pending[conn].addr)
+            return False
+        except ssl.SSLWantWriteError:
+            sel.modify(conn, selectors.EVENT_WRITE, self._pending[conn].addr)
+            return False
+        except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+            log.debug("exporter: TLS handshake with %s failed: %s", self._pending[conn].addr, exc)
+            self._close_pending(sel, conn)
+            return False
+        self._pending[conn].shaken = True
+        sel.modify(conn, selectors.EVENT_READ, self._pending[conn].addr)
+        return True
 
     def _read_head(self, sel: selectors.BaseSelector, conn: socket.socket) -> None:
         pending = self._pending[conn]
+        if not pending.shaken and not self._handshake(sel, conn):
+            return
         try:
             chunk = conn.recv(MAX_HEAD_BYTES)
-        except BlockingIOError:
+            if isinstance(conn, ssl.SSLSocket):  # decrypted bytes the selector cannot see
+                while conn.pending() and len(chunk) < MAX_HEAD_BYTES:
+                    chunk += conn.recv(MAX_HEAD_BYTES)
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
             return
         except OSError as exc:
             log.debug("exporter: connection from %s ended: %s", pending.addr, exc)

@@ -209,6 +209,12 @@ def _open_source(args: argparse.Namespace) -> tuple[Any, Callable[[], list[Any]]
 
     if args.replay:  # the session reader names what is wrong: missing, a folder, corrupt
         return open_source(replay=str(args.replay)), None
+    if getattr(args, "connect", None):  # one line naming the URL when it cannot be read
+        return open_source(
+            connect=args.connect,
+            token_file=getattr(args, "token_file", None),
+            ca_file=getattr(args, "ca_file", None),
+        ), None
     if args.demo:
         return demo_source()
     return open_source(), None

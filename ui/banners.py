@@ -1,4 +1,5 @@
-"""The state banner's text: a lost GPU, no driver, no permission, each with a hint.
+"""The state banner's text: a lost GPU, no driver, no permission, a lost connection to a remote
+exporter (and its coming back), each with a hint.
 
 :func:`banner_message` turns the source's status (and the latest snapshot) into the banner's
 ``(key, text, severity)``; the window shows it with :class:`~gpuprof.ui.widgets.Banner`.
@@ -75,6 +76,8 @@ def status_message(status: SourceStatus, lost: tuple[int, ...]) -> tuple[str, st
         )
         hint = status.hint or _t("Run gpuprof as root or as the processes' owner to see them all.")
         return "noproc", _with_hint(text, hint), "warning"
+    if status.message and status.hint:  # all is well, with news: a connection came back
+        return "notice", _with_hint(_sentence(status.message), status.hint), "info"
     return None
 
 

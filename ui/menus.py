@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
 
+from .connect_dialog import connect_action
 from .png import write_png
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .telemetry_tab import time_window_label
@@ -192,6 +193,7 @@ def make_menus_and_toolbar(window: MainWindow) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu(_t("&File"))
     file_menu.addAction(window.open_action)
+    file_menu.addAction(connect_action(window))  # File → Connect… (another machine)
     file_menu.addAction(window.record_action)
     file_menu.addSeparator()
     file_menu.addAction(window.save_window_action)

@@ -56,7 +56,9 @@ class StatusLine(QObject):
         parts.append(
             label if kind is not SourceKind.SIMULATED else label.replace("SIMULATED — ", "")
         )
-        if system.hostname and kind in (SourceKind.NVML, SourceKind.NONE):
+        # A remote source's label names its host already ("NVML on node-3 via http://…").
+        local = kind in (SourceKind.NVML, SourceKind.NONE)
+        if system.hostname and local and system.hostname not in label:
             parts.append(system.hostname)
         self._window.setWindowTitle(" — ".join(dict.fromkeys(p for p in parts if p)))
         self.driver.setText(

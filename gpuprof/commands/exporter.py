@@ -33,7 +33,8 @@ def register(subparsers: Any) -> None:
         description=tr(
             "Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric "
             "names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). "
-            "Listens on loopback only unless --bind says otherwise."
+            "Listens on loopback only unless --bind says otherwise. A remote gpuprof reads "
+            "/api/v1/snapshot (gpuprof --connect URL)."
         ),
     )
     p.add_argument(
@@ -75,7 +76,38 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'),
     )
+    p.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help=tr(
+            "answer only requests carrying this file's token (Authorization: Bearer TOKEN), "
+            "/metrics included; keep the file private (chmod 600)"
+        ),
+    )
+    p.add_argument(
+        "--tls-cert", metavar="FILE", help=tr("serve HTTPS with this PEM certificate (chain)")
+    )
+    p.add_argument(
+        "--tls-key",
+        metavar="FILE",
+        help=tr("the PEM private key of --tls-cert (default: in the --tls-cert file)"),
+    )
     p.set_defaults(func=_run)
+
+
+def _security(args: argparse.Namespace) -> tuple[str | None, Any]:
+    """The token and the TLS context the flags ask for; warnings printed; InputError if bad."""
+    from gpuprof.exporter_api import read_token, server_tls_context
+
+    token = None
+    if args.token_file:
+        token, warnings = read_token(args.token_file)
+        for line in warnings:
+            print(tr("gpuprof: warning: {w}", w=line), file=sys.stderr, flush=True)
+    if args.tls_key and not args.tls_cert:
+        raise InputError(tr("--tls-key needs --tls-cert"))
+    context = server_tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
+    return token, context
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -92,6 +124,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError:
         if args.bind != "localhost":
             raise InputError(tr("--bind needs an IP address, got {b!r}", b=args.bind)) from None
+    token, ssl_context = _security(args)
     source = open_source(demo=args.demo)
     exporter = Exporter(
         source,
@@ -100,6 +133,8 @@ def _run(args: argparse.Namespace) -> int:
         interval_s=args.interval,
         stale_after_s=args.stale_after,
         per_process=args.per_process,
+        token=token,
+        ssl_context=ssl_context,
     )
     try:
         # From before the first line a supervisor may react to: Ctrl-C, systemd/docker stop
@@ -127,14 +162,21 @@ def _run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             if args.bind not in ("127.0.0.1", "::1", "localhost"):
-                print(
-                    tr(
+                if token is None:
+                    note = tr(
                         "note: listening on {b}; anyone who can reach it can read the GPU telemetry",
                         b=args.bind,
-                    ),
-                    file=sys.stderr,
-                    flush=True,
-                )
+                    )
+                elif ssl_context is None:
+                    note = tr(
+                        "note: listening on {b} without --tls-cert: the token and the telemetry "
+                        "cross the network unencrypted",
+                        b=args.bind,
+                    )
+                else:
+                    note = ""
+                if note:
+                    print(note, file=sys.stderr, flush=True)
             threading.Event().wait()
         print(tr("gpuprof exporter: stopped"), file=sys.stderr)
     finally:

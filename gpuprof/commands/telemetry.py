@@ -45,6 +45,24 @@ def _add_interval(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_connect(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--connect",
+        metavar="URL",
+        help=tr("read another machine's `gpuprof exporter` at URL instead of the local GPUs"),
+    )
+    p.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help=tr("with --connect: the file holding the exporter's bearer token"),
+    )
+    p.add_argument(
+        "--ca-file",
+        metavar="FILE",
+        help=tr("with --connect https://…: the CA certificate (PEM) that signed the exporter's"),
+    )
+
+
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser(
         "devices",
@@ -56,6 +74,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument("--json", action="store_true", help=tr("print JSON instead of tables"))
     p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
+    _add_connect(p)
     p.set_defaults(func=cmd_devices)
 
     p = sub.add_parser(
@@ -79,6 +98,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--count", type=positive_int(), default=None, metavar="N", help=tr("stop after N samples")
     )
+    _add_connect(p)
     p.set_defaults(func=cmd_monitor)
 
     p = sub.add_parser(
@@ -102,6 +122,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     _add_interval(p)
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
+    _add_connect(p)
     p.set_defaults(func=cmd_record)
 
     p = sub.add_parser(
@@ -146,10 +167,18 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 # --------------------------------------------------------------------------- helpers
 
 
-def _open(demo: bool) -> TelemetrySource:
+def _open(demo: bool, args: argparse.Namespace | None = None) -> TelemetrySource:
     from gpuprof.telemetry.sources import open_source
 
-    return open_source(demo=demo)
+    connect = getattr(args, "connect", None)
+    if connect and demo:
+        raise InputError(tr("--connect and --demo exclude each other"))
+    return open_source(
+        demo=demo,
+        connect=connect,
+        token_file=getattr(args, "token_file", None),
+        ca_file=getattr(args, "ca_file", None),
+    )
 
 
 def _console(file: TextIO | None = None) -> Console:
@@ -178,7 +207,7 @@ def _dumps(obj: object, *, indent: int | None = None) -> str:
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
-    source = _open(args.demo)
+    source = _open(args.demo, args)
     try:
         system = source.system_info()
         devices = source.devices()
@@ -244,7 +273,7 @@ def _samples(session: TelemetrySession, count: int | None) -> Iterator[Snapshot]
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
-    session = _session(_open(args.demo), args.interval)
+    session = _session(_open(args.demo, args), args.interval)
     source = session.source
     try:
         devices = source.devices()
@@ -297,7 +326,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise InputError(tr("{p} exists; pass --force to overwrite it", p=out))
     if out.parent and not out.parent.exists():
         raise InputError(tr("folder {p} does not exist", p=out.parent))
-    session = _session(_open(args.demo), args.interval)
+    session = _session(_open(args.demo, args), args.interval)
     console = _console(sys.stderr)
     try:
         # From before the file exists: a signal at any point still closes the recording.

@@ -11,6 +11,8 @@ The backends live in their own modules and are re-exported here, so callers impo
   ``nvidia-smi -q`` captures (``reference/nvidia-smi/``). Every snapshot says SIMULATED.
 - :class:`ReplaySource` (:mod:`gpuprof.telemetry.replay`) plays a
   :class:`~gpuprof.telemetry.store.SessionStore` file back.
+- :class:`~gpuprof.telemetry.remote.RemoteSource` (:mod:`gpuprof.telemetry.remote`) polls
+  another machine's ``gpuprof exporter`` (``--connect URL``); imported only when asked for.
 - :func:`open_source` is the factory the CLI and the UI call.
 """
 
@@ -62,9 +64,20 @@ def __getattr__(name: str) -> Any:
 
 
 def open_source(
-    *, demo: bool = False, scenario: str = "h100x8", replay: str | None = None
+    *,
+    demo: bool = False,
+    scenario: str = "h100x8",
+    replay: str | None = None,
+    connect: str | None = None,
+    token_file: str | None = None,
+    ca_file: str | None = None,
 ) -> TelemetrySource:
-    """The source the CLI and the UI use: a replay file, the simulator, or NVML (default)."""
+    """The source the CLI and the UI use: a replay file, the simulator, a remote exporter
+    (``connect``, with its ``token_file`` and ``ca_file``), or NVML (default)."""
+    if connect is not None:
+        from gpuprof.telemetry.remote import RemoteSource
+
+        return RemoteSource(connect, token_file=token_file, ca_file=ca_file)
     if replay is not None:
         return ReplaySource(replay)
     if demo:

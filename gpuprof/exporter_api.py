@@ -1,0 +1,222 @@
+"""The exporter's JSON API, its bearer token and its TLS: what a remote gpuprof reads.
+
+``GET /api/v1/snapshot`` answers the latest :class:`~gpuprof.telemetry.model.Snapshot` (the
+codec's :func:`~gpuprof.telemetry.codec.to_jsonable`, processes redacted as in reports) with the
+source's kind, label and host name and its health; ``GET /api/v1/static`` answers the system
+facts, the GPU list and the topology, which change only when the exporter restarts. Both carry
+``"version": API_VERSION`` and a ``"kind"`` naming the document, are strict JSON
+(:mod:`gpuprof.jsonout`) and are described in ``docs/exporter-api.md``. A client refuses a
+version it does not know (:mod:`gpuprof.telemetry.remote`).
+
+The token (``--token-file``) guards every path, ``/metrics`` included (Prometheus sends it with
+``authorization: {credentials_file: ...}``); it is compared in constant time. The same
+:func:`read_token` reads the client's token file.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import ssl
+import stat
+from collections.abc import Sequence
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from gpuprof import jsonout
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+from gpuprof.redact import redact_cmdline, redact_text, redact_tree
+from gpuprof.telemetry.codec import to_jsonable
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    ProcessSample,
+    Snapshot,
+    SourceKind,
+    SystemInfo,
+    Topology,
+)
+
+__all__ = [
+    "API_VERSION",
+    "JSON_CONTENT_TYPE",
+    "SNAPSHOT_KIND",
+    "SNAPSHOT_PATH",
+    "STATIC_KIND",
+    "STATIC_PATH",
+    "auth_failure",
+    "encode",
+    "read_token",
+    "redact_snapshot",
+    "server_tls_context",
+    "snapshot_document",
+    "static_document",
+]
+
+#: The version of both documents; a change that an older client would misread bumps it.
+API_VERSION = 1
+SNAPSHOT_PATH = "/api/v1/snapshot"
+STATIC_PATH = "/api/v1/static"
+SNAPSHOT_KIND = "gpuprof.snapshot"
+STATIC_KIND = "gpuprof.static"
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+#: A token file longer than this is not a token.
+MAX_TOKEN_BYTES = 4096
+_MAX_PROCESS_TEXT = 256
+
+
+def _source(kind: SourceKind, label: str, hostname: str) -> dict[str, Any]:
+    return {"kind": kind.value, "label": redact_text(label, 200), "hostname": hostname}
+
+
+def _redact_process(p: ProcessSample) -> ProcessSample:
+    return replace(
+        p,
+        name=redact_text(p.name, _MAX_PROCESS_TEXT) if p.name is not None else None,
+        user=redact_text(p.user, _MAX_PROCESS_TEXT) if p.user is not None else None,
+        cmdline=redact_cmdline(p.cmdline),
+    )
+
+
+def redact_snapshot(snap: Snapshot) -> Snapshot:
+    """``snap`` as it may leave the machine: process names and users as in the exporter's
+    labels, command lines as in reports (the program's name only), secrets hidden."""
+    if not snap.processes:
+        return snap
+    return replace(snap, processes=redact_tree(tuple(_redact_process(p) for p in snap.processes)))
+
+
+def snapshot_document(
+    snap: Snapshot | None,
+    *,
+    kind: SourceKind,
+    label: str,
+    hostname: str,
+    health: Any,
+) -> dict[str, Any]:
+    """What ``GET /api/v1/snapshot`` answers; ``snap`` already through :func:`redact_snapshot`
+    (``None`` when no poll succeeded within the staleness bound); ``health`` a SourceHealth."""
+    return {
+        "version": API_VERSION,
+        "kind": SNAPSHOT_KIND,
+        "source": _source(kind, label, hostname),
+        "health": asdict(health),
+        "snapshot": None if snap is None else to_jsonable(snap),
+    }
+
+
+def static_document(
+    system: SystemInfo,
+    devices: Sequence[DeviceInfo],
+    topology: Topology,
+    *,
+    kind: SourceKind,
+    label: str,
+) -> dict[str, Any]:
+    """What ``GET /api/v1/static`` answers."""
+    return {
+        "version": API_VERSION,
+        "kind": STATIC_KIND,
+        "source": _source(kind, label, system.hostname),
+        "system": to_jsonable(system),
+        "devices": to_jsonable(tuple(devices)),
+        "topology": to_jsonable(topology),
+    }
+
+
+def encode(document: Any) -> bytes:
+    """Strict, compact JSON (UTF-8) of ``document``."""
+    return jsonout.dumps(document, indent=None, reasons=False).encode("utf-8")
+
+
+# -- the bearer token ----------------------------------------------------------------------
+
+
+def read_token(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """The token in the file ``path`` (surrounding white space removed) and warnings (a file
+    that every user may read). ``InputError`` naming the file when it is missing, not a regular
+    file, empty, too long or not one line of printable ASCII (what an HTTP header can carry)."""
+    p = Path(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputError(
+            tr("{p}: cannot read the token file: {e}", p=p, e=exc.strerror or exc)
+        ) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(tr("{p}: the token file is not a regular file", p=p))
+        data = os.read(fd, MAX_TOKEN_BYTES + 1)
+    except OSError as exc:
+        raise InputError(
+            tr("{p}: cannot read the token file: {e}", p=p, e=exc.strerror or exc)
+        ) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_TOKEN_BYTES:
+        raise InputError(tr("{p}: the token file is longer than {n} bytes", p=p, n=MAX_TOKEN_BYTES))
+    token = data.strip()
+    if not token:
+        raise InputError(tr("{p}: the token file is empty", p=p))
+    if any(b < 0x21 or b > 0x7E for b in token):
+        raise InputError(
+            tr("{p}: the token must be one line of printable ASCII without spaces", p=p)
+        )
+    warnings = []
+    if os.name == "posix" and st.st_mode & stat.S_IROTH:
+        warnings.append(tr("{p}: the token file is readable by every user (chmod 600 {p})", p=p))
+    return token.decode("ascii"), warnings
+
+
+#: ``WWW-Authenticate`` values (RFC 6750): no token sent, a wrong one.
+CHALLENGE = 'Bearer realm="gpuprof"'
+CHALLENGE_INVALID = 'Bearer realm="gpuprof", error="invalid_token"'
+
+
+def auth_failure(header: str | None, token: str | None) -> tuple[bytes, str] | None:
+    """``None`` when the request may pass (no token configured, or the right one sent); else
+    the 401 answer's body and ``WWW-Authenticate`` header. The comparison takes the same time
+    whatever the token sent."""
+    if token is None:
+        return None
+    scheme, _, given = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        return (
+            b"401 Unauthorized: this gpuprof exporter needs a bearer token "
+            b"(Authorization: Bearer TOKEN; gpuprof --connect URL --token-file FILE)\n",
+            CHALLENGE,
+        )
+    sent = given.strip().encode("utf-8", "replace")
+    if hmac.compare_digest(sent, token.encode("ascii")):
+        return None
+    return b"401 Unauthorized: the bearer token is wrong\n", CHALLENGE_INVALID
+
+
+# -- TLS -------------------------------------------------------------------------------------
+
+
+def server_tls_context(
+    cert: str | os.PathLike[str], key: str | os.PathLike[str] | None
+) -> ssl.SSLContext:
+    """A server-side TLS context for the PEM certificate (chain) ``cert`` and its private key
+    ``key`` (``None``: in ``cert`` too); ``InputError`` naming the file that is wrong."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    for path in (cert, key):
+        if path is not None and not Path(path).is_file():
+            raise InputError(tr("{p}: no such file", p=path))
+    try:
+        ctx.load_cert_chain(str(cert), None if key is None else str(key))
+    except ssl.SSLError as exc:
+        raise InputError(
+            tr(
+                "{c}: cannot use this certificate and key: {e}",
+                c=cert,
+                e=exc.reason or exc,
+            )
+        ) from None
+    except OSError as exc:
+        raise InputError(tr("{c}: cannot read: {e}", c=cert, e=exc.strerror or exc)) from None
+    return ctx

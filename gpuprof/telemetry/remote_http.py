@@ -1,0 +1,298 @@
+"""HTTP for :mod:`gpuprof.telemetry.remote`: one GET of an exporter's JSON document.
+
+:class:`ExporterClient` talks to the URL it was given and nowhere else: no proxy from the
+environment and no redirect followed (either would carry the token elsewhere). The timeout
+bounds each whole request (connect, headers and body), and an answer is read only up to
+:data:`MAX_ANSWER_BYTES`. Every failure is a :class:`RemoteError` whose one line names the URL
+and what failed: the name did not resolve, the connection was refused, TLS, 401, no answer
+within the timeout, not HTTP, not a gpuprof exporter (HTML, JSON of another kind or version).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import ssl
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from gpuprof import __version__
+from gpuprof.errors import InputError
+from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH, read_token
+from gpuprof.i18n import tr
+from gpuprof.redact import clean_text
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "MAX_ANSWER_BYTES",
+    "MAX_DEPTH",
+    "ExporterClient",
+    "RemoteError",
+    "base_url",
+    "shape_error",
+]
+
+#: Seconds a request (connect, headers and body) may take.
+DEFAULT_TIMEOUT_S = 5.0
+#: The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB.
+MAX_ANSWER_BYTES = 16 * 2**20
+#: The deepest JSON nesting read (a snapshot's is 5).
+MAX_DEPTH = 32
+_MAX_INT = 2**63
+_CHUNK = 1 << 16
+_SUFFIXES = (SNAPSHOT_PATH, STATIC_PATH, "/metrics")
+
+
+class RemoteError(InputError):
+    """The exporter could not be read: one line naming the URL and what failed. ``network``:
+    the connection failed (no answer, or none that is HTTP), not the answer's content."""
+
+    def __init__(self, url: str, what: str, *, network: bool = False) -> None:
+        super().__init__(tr("{u}: {w}", u=url, w=what))
+        self.url = url
+        self.what = what
+        self.network = network
+
+
+def base_url(url: str) -> tuple[str, str]:
+    """``(base, shown)``: the exporter's base URL (``http://`` added when no scheme is given;
+    ``/metrics`` or an API path taken off) and the same without ``user:password@``, for
+    messages. ``InputError`` for another scheme or no host."""
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 -- raises ValueError for a port out of range
+    except ValueError as exc:
+        raise InputError(tr("{u}: not a URL ({e})", u=clean_text(url, 200), e=exc)) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(
+            tr(
+                "{u}: --connect needs an http:// or https:// URL of a gpuprof exporter",
+                u=clean_text(url, 200),
+            )
+        )
+    path = parts.path.rstrip("/")
+    for suffix in _SUFFIXES:
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    base = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    netloc = host + (f":{parts.port}" if parts.port is not None else "")
+    shown = urllib.parse.urlunsplit((parts.scheme, netloc, path, "", ""))
+    return base, shown
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect would send the request, and the token, to a URL the user did not give."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        return None  # the 3xx answer becomes an HTTPError
+
+
+def _opener(https: bool, ca_file: str | None) -> urllib.request.OpenerDirector:
+    handlers: list[Any] = [urllib.request.ProxyHandler({}), _NoRedirect()]
+    if https:
+        try:
+            context = ssl.create_default_context(cafile=ca_file)
+        except (OSError, ssl.SSLError) as exc:
+            what = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+            raise InputError(tr("{p}: cannot use this CA file: {e}", p=ca_file, e=what)) from None
+        handlers.append(urllib.request.HTTPSHandler(context=context))
+    return urllib.request.build_opener(*handlers)
+
+
+def _check_tree(obj: Any, depth: int = 0) -> None:
+    """``ValueError`` for JSON nested deeper than :data:`MAX_DEPTH` or an integer no field
+    holds (the codec would pass it on to plots and tables)."""
+    if depth > MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    if isinstance(obj, dict):
+        for value in obj.values():
+            _check_tree(value, depth + 1)
+    elif isinstance(obj, list):
+        for value in obj:
+            _check_tree(value, depth + 1)
+    elif isinstance(obj, int) and not isinstance(obj, bool) and abs(obj) >= _MAX_INT:
+        raise ValueError("an integer out of range")
+
+
+class ExporterClient:
+    """GETs of the exporter at ``url``'s JSON documents, with the bearer token in
+    ``token_file`` and, for ``https://``, the CA in ``ca_file`` (default: the system's store).
+    ``InputError`` for a bad URL, token file or CA file; :attr:`warnings` (a token file that
+    every user may read) are the caller's to show."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token_file: str | os.PathLike[str] | None = None,
+        ca_file: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.base, self.url = base_url(url)
+        self.timeout_s = float(timeout_s)
+        self.warnings: list[str] = []
+        self.token: str | None = None
+        if token_file is not None:
+            self.token, self.warnings = read_token(token_file)
+        self._opener = _opener(self.base.startswith("https:"), ca_file)
+        self._monotonic = monotonic
+
+    @property
+    def hostname(self) -> str:
+        return urllib.parse.urlsplit(self.base).hostname or ""
+
+    def get(self, path: str, kind: str) -> dict[str, Any]:
+        """The JSON document at ``path``, checked to be a gpuprof document ``kind`` of a
+        version this gpuprof reads; ``RemoteError`` otherwise."""
+        body, content_type = self._fetch(path)
+        if "json" not in content_type.lower():
+            shown = clean_text(content_type or tr("no content type"), 80)
+            raise RemoteError(
+                self.url, tr("not a gpuprof exporter: {p} answered {t}", p=path, t=shown)
+            )
+        try:
+            doc = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        except UnicodeDecodeError:
+            raise RemoteError(self.url, tr("the answer of {p} is not UTF-8", p=path)) from None
+        except (ValueError, RecursionError) as exc:
+            detail = clean_text(str(exc) or type(exc).__name__, 160)
+            raise RemoteError(
+                self.url, tr("the answer of {p} is not valid JSON ({e})", p=path, e=detail)
+            ) from None
+        if not isinstance(doc, dict) or doc.get("kind") != kind:
+            raise RemoteError(
+                self.url, tr("not a gpuprof exporter: {p} answered other JSON", p=path)
+            )
+        try:
+            _check_tree(doc)
+        except ValueError as exc:
+            raise RemoteError(self.url, shape_error(path, exc)) from None
+        version = doc.get("version")
+        if version != API_VERSION:
+            raise RemoteError(
+                self.url,
+                tr(
+                    "the exporter speaks snapshot API version {v}; this gpuprof reads "
+                    "version {n}: use the same gpuprof version on both machines",
+                    v=clean_text(json.dumps(version), 40),
+                    n=API_VERSION,
+                ),
+            )
+        return doc
+
+    def _fetch(self, path: str) -> tuple[bytes, str]:
+        deadline = self._monotonic() + self.timeout_s
+        req = urllib.request.Request(
+            self.base + path,
+            headers={"Accept": "application/json", "User-Agent": f"gpuprof/{__version__}"},
+        )
+        if self.token is not None:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with self._opener.open(req, timeout=self.timeout_s) as resp:
+                content_type = str(resp.headers.get("Content-Type", ""))
+                return self._read(resp, deadline), content_type
+        except urllib.error.HTTPError as exc:
+            raise RemoteError(self.url, self._http_error(exc, path)) from None
+        except urllib.error.URLError as exc:
+            what = self._network_error(exc.reason)
+            raise RemoteError(self.url, what, network=True) from None
+        except http.client.HTTPException as exc:  # not HTTP, or an answer cut short
+            raise RemoteError(self.url, self._not_http(exc), network=True) from None
+        except (OSError, ValueError) as exc:  # resets and timeouts while reading
+            raise RemoteError(self.url, self._network_error(exc), network=True) from None
+
+    def _read(self, resp: Any, deadline: float) -> bytes:
+        length = resp.headers.get("Content-Length")
+        if length is not None and length.isdigit() and int(length) > MAX_ANSWER_BYTES:
+            raise RemoteError(self.url, self._too_big())
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            if self._monotonic() > deadline:
+                raise TimeoutError
+            chunk = resp.read1(_CHUNK)
+            if not chunk:
+                if length is not None and length.isdigit() and size < int(length):
+                    raise RemoteError(self.url, tr("the answer was cut short"), network=True)
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise RemoteError(self.url, self._too_big())
+            chunks.append(chunk)
+
+    def _too_big(self) -> str:
+        return tr("the answer is larger than {n} MiB", n=MAX_ANSWER_BYTES // 2**20)
+
+    def _http_error(self, exc: urllib.error.HTTPError, path: str) -> str:
+        code = exc.code
+        exc.close()
+        if code == 401:
+            if self.token is None:
+                return tr("401 Unauthorized: the exporter needs a token (--token-file FILE)")
+            return tr("401 Unauthorized: the exporter refused the token of --token-file")
+        if code == 403:
+            return tr("403 Forbidden: the exporter refused the request")
+        if 300 <= code < 400:
+            where = clean_text(exc.headers.get("Location", "") if exc.headers else "", 200)
+            return tr("redirected to {w}; gpuprof follows no redirect: give that URL", w=where)
+        if code == 404:
+            return tr(
+                "not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)",
+                p=path,
+            )
+        return tr("HTTP {c} {r}", c=code, r=clean_text(exc.reason, 100))
+
+    def _https_hint(self) -> str:
+        return tr(" (an HTTPS server? try https://)") if self.base.startswith("http:") else ""
+
+    def _not_http(self, exc: BaseException) -> str:
+        if isinstance(exc, http.client.IncompleteRead):
+            return tr("the answer was cut short")
+        hint = self._https_hint()
+        if isinstance(exc, http.client.RemoteDisconnected):
+            return tr("the server closed the connection without answering{h}", h=hint)
+        return tr("the answer is not HTTP{h}", h=hint)
+
+    def _network_error(self, reason: object) -> str:
+        if isinstance(reason, RemoteError):
+            return reason.what
+        if isinstance(reason, socket.gaierror):
+            host = urllib.parse.urlsplit(self.base).hostname
+            return tr("cannot resolve the host name {h}", h=host)
+        if isinstance(reason, ssl.SSLCertVerificationError):
+            why = clean_text(reason.verify_message or reason.reason or reason, 160)
+            return tr("TLS: the exporter's certificate is not trusted ({e}); see --ca-file", e=why)
+        if isinstance(reason, ssl.SSLError):
+            return tr("TLS failed: {e}", e=clean_text(reason.reason or reason, 160))
+        if isinstance(reason, ConnectionRefusedError):
+            return tr(
+                "connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?"
+            )
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            return tr("no answer within {s:g} s", s=self.timeout_s)
+        if isinstance(reason, ConnectionResetError):
+            return tr("the connection was reset{h}", h=self._https_hint())
+        text = getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
+        return tr("network error: {e}", e=clean_text(text, 200))
+
+
+def shape_error(path: str, exc: BaseException) -> str:
+    """What :class:`RemoteError` says of a gpuprof document of the wrong shape."""
+    detail = clean_text(str(exc) or type(exc).__name__, 160)
+    return tr("not a gpuprof exporter: {p} answered JSON of another shape ({e})", p=path, e=detail)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
