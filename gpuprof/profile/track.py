@@ -16,7 +16,7 @@
 Under ``gpuprof profile`` (the environment names a marker file, :data:`markers.ENV_VAR`) every
 marker is one line of the marker protocol appended to that file. Standalone, ``track`` starts
 its own telemetry session on a background thread (NVML, or host only without a driver; never
-SIMULATED) recording to ``out`` (default ``<data folder>/jobs/<name>-<time>.gpuprof``), writes
+SIMULATED) recording to ``out`` (default ``<data folder>/jobs/<time>-<name>.gpuprof``), writes
 the markers to a file beside it that the sampler thread moves into the recording at each poll,
 and stores the job profile in the recording at the end of the block.
 
@@ -36,30 +36,29 @@ outermost block's recording) and get distinct run names (``name``, ``name-2``, .
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import logging
 import math
 import os
-import re
-import shutil
-import sys
 import threading
 import time
 import weakref
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.profile import markers as _markers
 from gpuprof.profile.model import PhaseMark
 
-__all__ = ["JOBS_FOLDER", "Tracker", "default_out", "track"]
+if TYPE_CHECKING:
+    from gpuprof.profile.track_standalone import Recorder
+
+__all__ = ["Tracker", "track"]
 
 log = logging.getLogger("gpuprof.track")
 
-#: The folder of the data directory where standalone ``track`` blocks record by default.
-JOBS_FOLDER = "jobs"
 _MAX_NAME = 200  # what the marker reader keeps of a run name or a label
 _MIN_INTERVAL_S, _MAX_INTERVAL_S = 0.1, 60.0
 
@@ -85,6 +84,20 @@ def _after_fork_in_child() -> None:
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+def _at_exit() -> None:
+    """Blocks still open when the interpreter exits (``start()`` without ``stop()``) end
+    here, innermost first, so that a standalone recording is closed with its profile."""
+    channel = _channel
+    if channel is None or channel.owner_pid != _pid:
+        return  # nothing open, or a forked child exiting: the parent ends its blocks
+    for tracker in sorted(_live, key=lambda t: t.started_s or 0.0, reverse=True):
+        if tracker._channel is not None:
+            tracker.stop()
+
+
+atexit.register(_at_exit)
+
+
 def _number(value: object) -> str | None:
     """A count as a JSON number, or None when it is not a finite non-negative number."""
     try:
@@ -94,26 +107,10 @@ def _number(value: object) -> str | None:
     return repr(f) if 0.0 <= f < math.inf else None
 
 
-def default_out(name: str, now_s: float | None = None) -> Path:
-    """``<data folder>/jobs/<name>-<YYYYmmdd-HHMMSS>.gpuprof`` (a free name)."""
-    from gpuprof.paths import data_dir
-
-    folder = data_dir() / JOBS_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60] or "job"
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now_s))
-    path = folder / f"{slug}-{stamp}.gpuprof"
-    k = 2
-    while path.exists():
-        path = folder / f"{slug}-{stamp}-{k}.gpuprof"
-        k += 1
-    return path
-
-
 class _Channel:
     """The marker file this process appends to; standalone, the recording that reads it."""
 
-    def __init__(self, path: str, fd: int, recorder: _Recorder | None = None) -> None:
+    def __init__(self, path: str, fd: int, recorder: Recorder | None = None) -> None:
         self.path = path
         self.fd = fd
         self.recorder = recorder
@@ -179,7 +176,9 @@ def _open_channel(tracker: Tracker) -> _Channel:
             )
             return channel
         return _Channel(env_path, fd)
-    recorder = _Recorder.start(tracker)
+    from gpuprof.profile.track_standalone import Recorder
+
+    recorder = Recorder.start(tracker.name, tracker.out, tracker.interval_s)
     if recorder is None:
         return _Channel("", -1)
     return _Channel(str(recorder.marker_path), recorder.write_fd, recorder)
@@ -243,7 +242,8 @@ def _release(tracker: Tracker, channel: _Channel) -> None:
     recorder = channel.recorder
     channel.close()
     if recorder is not None:
-        recorder.finish(tracker, window)
+        started = tracker.started_s if tracker.started_s is not None else time.time()
+        recorder.finish(run=tracker.run, started_s=started, window=window, dtype=tracker.dtype)
 
 
 def _claim_name(name: str) -> str:
@@ -268,6 +268,7 @@ class Tracker:
         interval: float = 0.1,
         out: str | os.PathLike[str] | None = None,
         torch_profiler: bool = False,
+        dtype: str | None = None,
     ) -> None:
         try:
             interval_s = float(interval)
@@ -282,6 +283,7 @@ class Tracker:
         self.interval_s = interval_s
         self.out: Path | None = Path(out) if out is not None else None
         self.torch_profiler = bool(torch_profiler)
+        self.dtype = str(dtype) if dtype else None
         #: This block's run name in the markers (unique in the process).
         self.run = ""
         self.started_s: float | None = None
@@ -406,175 +408,15 @@ def track(
     interval: float = 0.1,
     out: str | os.PathLike[str] | None = None,
     torch_profiler: bool = False,
+    dtype: str | None = None,
 ) -> Tracker:
     """A :class:`Tracker` for ``with``: step markers of the job (see the module doc).
 
     ``interval``: seconds between telemetry samples of a standalone recording (0.1–60);
     ``out``: its file (default in the data folder's ``jobs``); both are ignored under
     ``gpuprof profile`` and by blocks nested in another. ``torch_profiler``: profile a short
-    window of steps with ``torch.profiler`` (the time breakdown).
+    window of steps with ``torch.profiler`` (the time breakdown). ``dtype`` (``"bf16"``,
+    ``"fp16"``, ``"tf32"``, ...): the precision for the MFU of a standalone recording, whose
+    spec peak is looked up for its GPUs (``gpuprof profile --dtype`` under the profiler).
     """
-    return Tracker(name, interval=interval, out=out, torch_profiler=torch_profiler)
-
-
-class _Recorder:
-    """A standalone block's telemetry session, its recording and the marker file beside it."""
-
-    def __init__(self, out: Path, session: Any, write_fd: int, read_fd: int) -> None:
-        self.out = out
-        self.session = session
-        self.marker_path = out.with_name(out.name + ".markers")
-        self.torch_dir = out.with_name(out.name + ".torch")
-        self.write_fd = write_fd
-        self._read_fd = read_fd
-        self._partial = b""
-        self._drain_lock = threading.Lock()
-        self._skipped = 0
-        self._failed = False
-
-    @classmethod
-    def start(cls, tracker: Tracker) -> _Recorder | None:
-        """Start recording (None, with one warning, when that is impossible: the job goes on)."""
-        from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
-        from gpuprof.telemetry.sources import open_source
-
-        out = tracker.out
-        session = None
-        try:
-            out = out if out is not None else default_out(tracker.name)
-            marker_path = out.with_name(out.name + ".markers")
-            session = TelemetrySession(
-                open_source(), interval_s=tracker.interval_s, history_capacity=MINIMAL_HISTORY
-            )
-            session.start_recording(out)
-            write_fd = _open_append(str(marker_path), truncate=True)
-            read_fd = os.open(str(marker_path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        except Exception as e:
-            if session is not None:
-                session.close()
-            log.warning(
-                "gpuprof.track: cannot record %s (%s); no telemetry or step markers, the job "
-                "goes on",
-                out if out is not None else "the job",
-                e,
-            )
-            return None
-        recorder = cls(out, session, write_fd, read_fd)
-        session.subscribe(lambda _snap: recorder.drain())
-        session.start()
-        return recorder
-
-    def drain(self) -> None:
-        """Move the complete lines of the marker file into the recording (sampler thread)."""
-        from gpuprof.profile.storage import append_markers
-
-        with self._drain_lock:
-            if self._read_fd < 0:
-                return
-            try:
-                chunks = [self._partial]
-                while chunk := os.read(self._read_fd, 1 << 20):
-                    chunks.append(chunk)
-                lines = b"".join(chunks).split(b"\n")
-                self._partial = lines.pop()
-                if len(self._partial) > _markers.MAX_LINE:  # garbage without an end: drop it
-                    self._partial, self._skipped = b"", self._skipped + 1
-                found, skipped = _markers.parse_lines(lines)
-                self._skipped += skipped
-                store = self.session._store  # None once the recording failed (disk full)
-                if store is not None and found:
-                    append_markers(store, found)
-            except Exception as e:
-                if not self._failed:
-                    self._failed = True
-                    log.warning("gpuprof.track: cannot store markers in %s (%s)", self.out, e)
-
-    def finish(self, tracker: Tracker, window: Any) -> None:
-        """The end of the outermost block: the job profile into the recording, then close."""
-        try:
-            self.drain()
-            store = self.session._store
-            if store is not None:
-                from gpuprof.profile.storage import write_job_profile
-
-                profile = self._profile(tracker, store, window)
-                if profile is not None:
-                    write_job_profile(store, profile)
-        except Exception:
-            log.warning(
-                "gpuprof.track: cannot store the job profile in %s", self.out, exc_info=True
-            )
-        finally:
-            self.session.close()
-            os.close(self._read_fd)
-            self._read_fd = -1
-            with contextlib.suppress(OSError):
-                self.marker_path.unlink()
-            with contextlib.suppress(OSError):
-                shutil.rmtree(self.torch_dir)
-
-    def _profile(self, tracker: Tracker, store: Any, window: Any) -> Any:
-        from gpuprof.profile.storage import read_markers_counted
-
-        found, skipped = read_markers_counted(store)
-        breakdown = self._breakdown(window)
-        started = tracker.started_s if tracker.started_s is not None else time.time()
-        return _build(
-            name=tracker.run,
-            store=store,
-            markers=found,
-            markers_skipped=skipped + self._skipped,
-            started_s=started,
-            ended_s=time.time(),
-            interval_s=tracker.interval_s,
-            breakdown=breakdown,
-        )
-
-    def _breakdown(self, window: Any) -> Any:
-        """The torch window's summary, its trace moved beside the recording (RUN.trace.json)."""
-        if window is None or getattr(window, "breakdown_file", None) is None:
-            return None
-        import dataclasses
-
-        from gpuprof.profile.model import TimeBreakdown
-        from gpuprof.telemetry.codec import from_jsonable
-
-        data = json.loads(Path(window.breakdown_file).read_text(encoding="utf-8"))
-        breakdown = from_jsonable(TimeBreakdown, data)
-        trace = getattr(window, "trace_file", None)
-        if trace is not None and Path(trace).exists():
-            target = self.out.with_suffix(".trace.json")
-            shutil.move(str(trace), target)
-            breakdown = dataclasses.replace(breakdown, trace_file=str(target))
-        return breakdown
-
-
-def _build(
-    *,
-    name: str,
-    store: Any,
-    markers: tuple[Any, ...],
-    markers_skipped: int,
-    started_s: float,
-    ended_s: float,
-    interval_s: float,
-    breakdown: Any,
-) -> Any:
-    """The job profile of a standalone block: this process is the job."""
-    from gpuprof.profile.model import JobProfile
-    from gpuprof.profile.steps import step_stats
-
-    source = getattr(store.source_kind, "value", str(store.source_kind))
-    return JobProfile(
-        name=name,
-        command=tuple(sys.argv),
-        pid=os.getpid(),
-        started_s=started_s,
-        ended_s=max(ended_s, started_s),
-        source=source,
-        interval_s=interval_s,
-        steps=step_stats(markers, gpu_count=0, peak_tflops=None, dtype=None),
-        breakdown=breakdown,
-        markers_skipped=markers_skipped,
-        notes=("standalone gpuprof.track: the job is this process",),
-    )
+    return Tracker(name, interval=interval, out=out, torch_profiler=torch_profiler, dtype=dtype)
