@@ -72,7 +72,6 @@ __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
 
 log = logging.getLogger(__name__)
 
-
 #: The redraw timer period: at most 20 frames a second (DESIGN.md, data flow).
 REDRAW_PERIOD_MS = 50
 #: A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took
@@ -113,6 +112,7 @@ class MainWindow(QMainWindow):
     toolbar: QToolBar
     export_report_action: QAction
     report_dialog: Any
+    jobs: Any  # .profile_status.JobProfiles: job profiling (File → Profile a command…)
 
     def __init__(
         self,

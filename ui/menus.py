@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QTool
 
 from .connect_dialog import connect_action
 from .png import write_png
+from .profile_status import JobProfiles
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .telemetry_tab import time_window_label
 
@@ -71,6 +72,7 @@ def make_actions(window: MainWindow) -> None:
         _t("Replay a recorded session (Ctrl+O)"),
     )
     window.record_action = window.recorder.action
+    window.jobs = JobProfiles(window)  # File → Profile a command… / Job profiles…
     window.save_window_action = action(
         _t("Save screenshot of the &window…"),
         lambda: window.save_screenshot(what="window"),
@@ -195,6 +197,9 @@ def make_menus_and_toolbar(window: MainWindow) -> None:
     file_menu.addAction(window.open_action)
     file_menu.addAction(connect_action(window))  # File → Connect… (another machine)
     file_menu.addAction(window.record_action)
+    file_menu.addSeparator()
+    file_menu.addAction(window.jobs.profile_action)
+    file_menu.addAction(window.jobs.list_action)
     file_menu.addSeparator()
     file_menu.addAction(window.save_window_action)
     file_menu.addAction(window.save_tab_action)

@@ -46,6 +46,7 @@ from .plot_specs import (
     field_short,
     nice_top,
 )
+from .plot_ticks import StepTicks
 from .settings import SECONDARY_MODES, TIME_WINDOWS_S
 from .state import UiState
 from .theme import THEMES, Theme, gpu_colour
@@ -89,6 +90,7 @@ class TelemetryTab(QWidget):
         self.secondary_mode = "auto"
         self._frames = FrameFetcher()
         self._titles_secondary: bool | None = None
+        self.step_ticks = StepTicks()  # a job's steps (plot_ticks.RecordingTicks feeds it)
 
         # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
         self.gpu_box = QHBoxLayout()
@@ -195,6 +197,7 @@ class TelemetryTab(QWidget):
             plots[spec.key] = PlotPanel(spec, item)
         band = self.view.addPlot(row=len(PLOT_SPECS) // 2 + 1, col=0, colspan=2)
         self._plots, self._band = plots, ThrottleBand(band, self.band_legend)
+        self.step_ticks.attach(p.item for p in plots.values())
         self._style_plots(self._theme)
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -429,6 +432,7 @@ class TelemetryTab(QWidget):
         self._set_range(self.band, "x", t0 - t1, 0.0)
         for plot in self.plots.values():
             self._set_range(plot.item, "x", t0 - t1, 0.0)
+        self.step_ticks.draw(t0, t1)
         for grid in self._grids():
             grid.sync()
 
