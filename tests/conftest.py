@@ -14,7 +14,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 # switches languages itself).
 os.environ["GPUPROF_LANG"] = "en"
 
-pytest_plugins = ["tests.fakes.fixtures", "tests.ui_fixtures"]
+pytest_plugins = ["tests.fakes.fixtures", "tests.ui_fixtures", "tests.prometheus_fixture"]
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -109,53 +109,70 @@ def dcgm_metrics_text(host: str = DCGM_HOST) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: What a fake server answers: (status, content type, body) for (method, path, request body).
+Answer = Callable[[str, str, bytes], tuple[int, str, bytes]]
+
+
 class StaticMetrics:
-    """A loopback HTTP server answering every GET with ``body`` (a dcgm-exporter page, or a
-    hostile answer for the fault tests): ``status``, ``content_type``, and ``token`` (a
-    required bearer token: 401 without it)."""
+    """A loopback HTTP server answering every request with ``body`` (a dcgm-exporter page, or
+    a hostile answer for the fault tests), or with what ``body(method, path, data)`` returns.
+    ``token``: a required bearer token (401 without it); ``delay_s``: wait before answering;
+    ``trickle_s``: send the body a byte at a time, this far apart."""
 
     def __init__(
         self,
-        body: bytes | str,
+        body: bytes | str | Answer,
         *,
         status: int = 200,
         content_type: str = "text/plain; version=0.0.4",
         token: str | None = None,
         delay_s: float = 0.0,
+        trickle_s: float = 0.0,
     ) -> None:
-        self.body = body.encode() if isinstance(body, str) else body
-        self.status = status
-        self.content_type = content_type
+        if callable(body):
+            self.answer: Answer = body
+        else:
+            data = body.encode() if isinstance(body, str) else body
+            self.answer = lambda method, path, got: (status, content_type, data)
         self.token = token
         self.delay_s = delay_s
+        self.trickle_s = trickle_s
         self.requests: list[str] = []
+        self._closing = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def _answer(self) -> None:
+            def _answer(self, got: bytes) -> None:
                 outer.requests.append(self.path)
-                if outer.delay_s:
-                    time.sleep(outer.delay_s)
+                if outer.delay_s and outer._closing.wait(outer.delay_s):
+                    return
                 if outer.token and self.headers.get("Authorization") != f"Bearer {outer.token}":
                     self.send_response(401)
                     self.send_header("WWW-Authenticate", "Bearer")
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                self.send_response(outer.status)
-                self.send_header("Content-Type", outer.content_type)
-                self.send_header("Content-Length", str(len(outer.body)))
+                status, content_type, data = outer.answer(self.command, self.path, got)
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 with contextlib.suppress(OSError):
-                    self.wfile.write(outer.body)
+                    if not outer.trickle_s:
+                        self.wfile.write(data)
+                        return
+                    for i in range(len(data)):
+                        if outer._closing.wait(outer.trickle_s):
+                            return
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
 
             def do_GET(self) -> None:
-                self._answer()
+                self._answer(b"")
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                self.rfile.read(length)
-                self._answer()
+                self._answer(self.rfile.read(length))
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -168,8 +185,15 @@ class StaticMetrics:
         self._thread.start()
 
     def close(self) -> None:
+        self._closing.set()
         self.server.shutdown()
         self.server.server_close()
+
+    def __enter__(self) -> StaticMetrics:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def free_port() -> int:
@@ -383,3 +407,41 @@ def start_fleet(folder: Path, *, exporters: int = 2, dcgm: bool = True) -> Itera
             _stop(proc)
         if static is not None:
             static.close()
+
+
+def api_answer(data: object, status: str = "success") -> bytes:
+    """A Prometheus API answer document around ``data``."""
+    return json.dumps({"status": status, "data": data}).encode()
+
+
+EMPTY_VECTOR = api_answer({"resultType": "vector", "result": []})
+EMPTY_SERIES = api_answer([])
+EMPTY_TARGETS = api_answer({"activeTargets": [], "droppedTargets": []})
+
+
+def fake_prometheus(
+    query: bytes = EMPTY_VECTOR,
+    series: bytes = EMPTY_SERIES,
+    targets: bytes = EMPTY_TARGETS,
+    *,
+    content_type: str = "application/json",
+    status: int = 200,
+) -> Answer:
+    """An :data:`Answer` that routes by API endpoint: every instant query gets ``query``."""
+
+    def answer(method: str, path: str, got: bytes) -> tuple[int, str, bytes]:
+        if path.startswith("/api/v1/series"):
+            return status, content_type, series
+        if path.startswith("/api/v1/targets"):
+            return status, content_type, targets
+        return status, content_type, query
+
+    return answer
+
+
+@pytest.fixture(scope="session")
+def prom_fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """One Prometheus for the session: two demo exporters (clusters a and b, job gpuprof)
+    and the dcgm-exporter page (cluster b, job dcgm). Tests must not change it."""
+    with start_fleet(tmp_path_factory.mktemp("prometheus")) as fleet:
+        yield fleet

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["register", "cmd_fleet", "fleet_table"]
 
 _METRICS = ("util", "sm", "mem", "temp", "power")
+#: The grid's GPU columns at most (MIG instances included); --json has them all.
+MAX_COLUMNS = 32
 
 
 def register(subparsers: Any) -> None:
@@ -131,7 +133,11 @@ def fleet_table(fleet: Fleet, metric: str = "util") -> Table:
         name = f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu
         if name not in columns:
             columns.append(name)
+    hidden = max(0, len(columns) - MAX_COLUMNS)
+    columns = columns[:MAX_COLUMNS]
     title = tr("GPU {m} ({u}) by node", m=metric, u=unit)
+    if hidden:
+        title += " " + tr("({n} more GPU columns not shown: see --json)", n=hidden)
     table = Table(title=title, title_justify="left")
     table.add_column(tr("node"))
     table.add_column(tr("cluster"))

@@ -384,7 +384,11 @@ class PrometheusClient:
                 content_type = resp.headers.get("Content-Type", "")
                 body = self._read(resp, deadline)
         except urllib.error.HTTPError as exc:
-            raise self._http_error(exc, deadline) from None
+            try:
+                error = self._http_error(exc, deadline)
+            finally:
+                exc.close()
+            raise error from None
         except urllib.error.URLError as exc:
             raise self._network_error(exc.reason) from None
         except (OSError, ValueError) as exc:  # resets, timeouts while reading
@@ -405,7 +409,9 @@ class PrometheusClient:
         while True:
             if time.monotonic() > deadline:
                 raise TimeoutError
-            chunk = resp.read(_CHUNK)
+            # read1: one socket read at most, so a trickling server meets the deadline.
+            read = getattr(resp, "read1", None) or resp.read
+            chunk = read(_CHUNK)
             if not chunk:
                 return b"".join(chunks)
             size += len(chunk)

@@ -29,7 +29,7 @@ from typing import Any
 from gpuprof.fleet.client import FleetError, PrometheusClient, Target
 from gpuprof.fleet.findings import fleet_findings
 from gpuprof.fleet.model import Fleet, FleetGpu, FleetNode, NodeKey
-from gpuprof.fleet.selector import Selector
+from gpuprof.fleet.selector import GPU_LABELS, Selector
 
 __all__ = [
     "THROTTLE_BITS",
@@ -190,7 +190,7 @@ def read_fleet(
     with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="gpuprof-fleet") as pool:
         futures = {name: pool.submit(fn) for name, fn in calls.items()}
         answers = {name: f.result() for name, f in futures.items()}
-    nodes = _build(answers, q)
+    nodes = _build(answers, q, gpu_filtered=any(m.name in GPU_LABELS for m in sel.matchers))
     down = [n for n in nodes if n.down]
     if down:
         errors = {
@@ -220,7 +220,12 @@ def _targets_or_none(client: PrometheusClient) -> list[Target]:
         return []
 
 
-def _build(answers: Mapping[str, Any], q: FleetQuery) -> list[FleetNode]:
+def _build(
+    answers: Mapping[str, Any], q: FleetQuery, *, gpu_filtered: bool = False
+) -> list[FleetNode]:
+    """The nodes of the answers. A target with no GPU series is a node when its job serves
+    GPU series elsewhere, or it is a gpuprof exporter (its GPUs may all be stale), unless the
+    selector picks GPUs by their own labels: then only nodes with matching GPUs count."""
     gpus: dict[GpuKey, _Gpu] = {}
     ups: dict[NodeKey, tuple[dict[str, str], bool | None, bool | None]] = {}
     kinds: dict[NodeKey, str] = {}
@@ -281,7 +286,8 @@ def _build(answers: Mapping[str, Any], q: FleetQuery) -> list[FleetNode]:
 
     gpu_jobs = {key[0] for key in gpus}
     node_keys = {(k[0], k[1]) for k in gpus}
-    node_keys |= {k for k in ups if k[0] in gpu_jobs or k in kinds}
+    if not gpu_filtered:
+        node_keys |= {k for k in ups if k[0] in gpu_jobs or k in kinds}
     members: dict[NodeKey, list[tuple[GpuKey, _Gpu]]] = defaultdict(list)
     for key, g in gpus.items():
         members[(key[0], key[1])].append((key, g))

@@ -3212,6 +3212,370 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>  note: {n} marker lines were not markers</source>
         <translation>  注：有 {n} 行标记不是有效标记</translation>
     </message>
+    <message>
+        <source>Prometheus at {u}: {w}</source>
+        <translation>Prometheus（{u}）：{w}</translation>
+    </message>
+    <message>
+        <source>token file {p} is a folder</source>
+        <translation>令牌文件 {p} 是一个文件夹</translation>
+    </message>
+    <message>
+        <source>cannot read token file {p}: {e}</source>
+        <translation>无法读取令牌文件 {p}：{e}</translation>
+    </message>
+    <message>
+        <source>token file {p} is larger than 64 KiB: not a token</source>
+        <translation>令牌文件 {p} 大于 64 KiB：不是令牌</translation>
+    </message>
+    <message>
+        <source>token file {p} is not UTF-8 text</source>
+        <translation>令牌文件 {p} 不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>token file {p} is empty</source>
+        <translation>令牌文件 {p} 为空</translation>
+    </message>
+    <message>
+        <source>token file {p}: a bearer token is printable ASCII without spaces</source>
+        <translation>令牌文件 {p}：Bearer 令牌应为不含空格的可打印 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>not a valid URL ({e})</source>
+        <translation>不是有效的 URL（{e}）</translation>
+    </message>
+    <message>
+        <source>not an http:// or https:// URL with a host name</source>
+        <translation>不是带主机名的 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>the URL must not have a query or a fragment</source>
+        <translation>URL 不能带查询参数或片段</translation>
+    </message>
+    <message>
+        <source>the series answer is not a list</source>
+        <translation>series 应答不是列表</translation>
+    </message>
+    <message>
+        <source>the targets answer has no activeTargets list</source>
+        <translation>targets 应答没有 activeTargets 列表</translation>
+    </message>
+    <message>
+        <source>not a Prometheus API answer: {w}</source>
+        <translation>不是 Prometheus API 的应答：{w}</translation>
+    </message>
+    <message>
+        <source>data is not an object</source>
+        <translation>data 不是对象</translation>
+    </message>
+    <message>
+        <source>result type {k!r}, expected {e}</source>
+        <translation>结果类型为 {k!r}，应为 {e}</translation>
+    </message>
+    <message>
+        <source>result is not a list</source>
+        <translation>result 不是列表</translation>
+    </message>
+    <message>
+        <source>it answered an HTML page</source>
+        <translation>它返回了一个 HTML 页面</translation>
+    </message>
+    <message>
+        <source>the answer is not valid JSON (cut short?)</source>
+        <translation>应答不是有效的 JSON（被截断？）</translation>
+    </message>
+    <message>
+        <source>no status field</source>
+        <translation>没有 status 字段</translation>
+    </message>
+    <message>
+        <source>the query failed: {t}: {e}</source>
+        <translation>查询失败：{t}：{e}</translation>
+    </message>
+    <message>
+        <source>not an HTTP answer, or one cut short ({e})</source>
+        <translation>不是 HTTP 应答，或应答被截断（{e}）</translation>
+    </message>
+    <message>
+        <source>it answered an HTML page ({c})</source>
+        <translation>它返回了一个 HTML 页面（{c}）</translation>
+    </message>
+    <message>
+        <source>redirected to {w}; give that URL if it is the right one</source>
+        <translation>被重定向到 {w}；如果那是正确的地址，请直接给出该 URL</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: it needs a token (--token-file)</source>
+        <translation>401 未授权：需要令牌（--token-file）</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the token was refused</source>
+        <translation>403 禁止访问：令牌被拒绝</translation>
+    </message>
+    <message>
+        <source>the query failed ({c}): {e}</source>
+        <translation>查询失败（{c}）：{e}</translation>
+    </message>
+    <message>
+        <source>404: no Prometheus API at this address (wrong path?)</source>
+        <translation>404：此地址没有 Prometheus API（路径错误？）</translation>
+    </message>
+    <message>
+        <source>connection refused (is Prometheus running there?)</source>
+        <translation>连接被拒绝（Prometheus 是否在那里运行？）</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Prometheus cannot scrape {i} (job {j}): up is 0, so its {n} GPUs are not seen.</source>
+        <translation>Prometheus 无法抓取 {i}（job {j}）：up 为 0，因此看不到它的 {n} 个 GPU。</translation>
+    </message>
+    <message>
+        <source>Last error: {e}</source>
+        <translation>最近的错误：{e}</translation>
+    </message>
+    <message>
+        <source>Exporter down on {n}</source>
+        <translation>{n} 上的导出器已停止</translation>
+    </message>
+    <message>
+        <source>Check that the exporter runs on the node (systemctl status, kubectl get pods) and that Prometheus can reach it.</source>
+        <translation>检查导出器是否在该节点上运行（systemctl status、kubectl get pods），以及 Prometheus 能否访问它。</translation>
+    </message>
+    <message>
+        <source>No GPU data from {n}</source>
+        <translation>{n} 没有 GPU 数据</translation>
+    </message>
+    <message>
+        <source>The gpuprof exporter answers, but its last successful poll of the GPUs is too old (gpuprof_source_up is 0).</source>
+        <translation>gpuprof 导出器有应答，但它最近一次成功轮询 GPU 的时间过久（gpuprof_source_up 为 0）。</translation>
+    </message>
+    <message>
+        <source>Look at the exporter's log on the node: the driver may be in trouble.</source>
+        <translation>查看该节点上导出器的日志：驱动程序可能出了问题。</translation>
+    </message>
+    <message>
+        <source>Drain the node, then run `gpuprof check` or nvidia-smi -q on it.</source>
+        <translation>先排空该节点，再在其上运行 `gpuprof check` 或 nvidia-smi -q。</translation>
+    </message>
+    <message>
+        <source>{g} fell off the bus</source>
+        <translation>{g} 已从总线上掉线</translation>
+    </message>
+    <message>
+        <source>The exporter reports the GPU as lost (gpuprof_gpu_lost = 1).</source>
+        <translation>导出器报告该 GPU 已丢失（gpuprof_gpu_lost = 1）。</translation>
+    </message>
+    <message>
+        <source>{g} stopped reporting</source>
+        <translation>{g} 已停止上报</translation>
+    </message>
+    <message>
+        <source>Its exporter is up, but serves no current value for this GPU.</source>
+        <translation>它的导出器在运行，但没有提供该 GPU 的当前数值。</translation>
+    </message>
+    <message>
+        <source>XID {x} on {g}</source>
+        <translation>{g} 上出现 XID {x}</translation>
+    </message>
+    <message>
+        <source>The driver reported XID error {x} (DCGM_FI_DEV_XID_ERRORS).</source>
+        <translation>驱动程序报告了 XID 错误 {x}（DCGM_FI_DEV_XID_ERRORS）。</translation>
+    </message>
+    <message>
+        <source>Double-bit ECC errors on {g}</source>
+        <translation>{g} 上出现双比特 ECC 错误</translation>
+    </message>
+    <message>
+        <source>{n} uncorrectable (double-bit) ECC errors.</source>
+        <translation>{n} 个不可纠正（双比特）ECC 错误。</translation>
+    </message>
+    <message>
+        <source>Row remapping failed on {g}</source>
+        <translation>{g} 的行重映射失败</translation>
+    </message>
+    <message>
+        <source>The GPU could not remap a failing memory row (DCGM_FI_DEV_ROW_REMAP_FAILURE).</source>
+        <translation>该 GPU 无法重映射出错的显存行（DCGM_FI_DEV_ROW_REMAP_FAILURE）。</translation>
+    </message>
+    <message>
+        <source> by {w}</source>
+        <translation>，被 {w} 占用</translation>
+    </message>
+    <message>
+        <source>{g} idle but held{w}</source>
+        <translation>{g} 空闲但被占用{w}</translation>
+    </message>
+    <message>
+        <source>At most {u:.0f} % utilization over {m:g} min while {gib:.1f} GiB of its memory is in use.</source>
+        <translation>{m:g} 分钟内利用率最高仅 {u:.0f} %，而其显存已占用 {gib:.1f} GiB。</translation>
+    </message>
+    <message>
+        <source>Ask the job's owner to release it, or find why the job stopped computing.</source>
+        <translation>请作业所有者释放它，或查明作业为何停止计算。</translation>
+    </message>
+    <message>
+        <source>{g} throttles while its siblings do not</source>
+        <translation>{g} 在降频，而同节点的其他 GPU 没有</translation>
+    </message>
+    <message>
+        <source>{r} for most of the window; {k} of the node's {n} GPUs throttle.</source>
+        <translation>窗口内大部分时间处于 {r}；该节点 {n} 个 GPU 中有 {k} 个在降频。</translation>
+    </message>
+    <message>
+        <source>Check the GPU's cooling (fans, airflow, a blocked slot) and its power cables; compare its temperature and power with its siblings.</source>
+        <translation>检查该 GPU 的散热（风扇、气流、插槽是否被挡）和供电线缆；将其温度和功耗与同节点的其他 GPU 对比。</translation>
+    </message>
+    <message>
+        <source>{g}: PCIe link below its peers</source>
+        <translation>{g}：PCIe 链路低于同型号 GPU</translation>
+    </message>
+    <message>
+        <source>Gen {g} x{w}, while other {m} GPUs reach Gen {bg} x{bw}.</source>
+        <translation>当前为 Gen {g} x{w}，而其他 {m} GPU 可达 Gen {bg} x{bw}。</translation>
+    </message>
+    <message>
+        <source>GPUs of this model</source>
+        <translation>同型号</translation>
+    </message>
+    <message>
+        <source>Reseat the GPU or its riser, and check the slot's BIOS link settings.</source>
+        <translation>重新插拔该 GPU 或其转接卡，并检查该插槽的 BIOS 链路设置。</translation>
+    </message>
+    <message>
+        <source>--selector {s!r}: {w} at character {n}</source>
+        <translation>--selector {s!r}：第 {n} 个字符处{w}</translation>
+    </message>
+    <message>
+        <source>--selector is longer than {n} characters</source>
+        <translation>--selector 超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>no closing }</source>
+        <translation>缺少右花括号 }</translation>
+    </message>
+    <message>
+        <source>give label matchers only, without a metric name</source>
+        <translation>只能给出标签匹配器，不能带指标名</translation>
+    </message>
+    <message>
+        <source>expected a label name</source>
+        <translation>应为标签名</translation>
+    </message>
+    <message>
+        <source>expected =, !=, =~ or !~</source>
+        <translation>应为 =、!=、=~ 或 !~</translation>
+    </message>
+    <message>
+        <source>expected a quoted value</source>
+        <translation>应为带引号的值</translation>
+    </message>
+    <message>
+        <source>the metric name cannot be selected</source>
+        <translation>不能选择指标名</translation>
+    </message>
+    <message>
+        <source>expected , between matchers</source>
+        <translation>匹配器之间应有逗号 ,</translation>
+    </message>
+    <message>
+        <source>summarize a cluster's GPUs and findings from Prometheus</source>
+        <translation>从 Prometheus 汇总集群的 GPU 和发现的问题</translation>
+    </message>
+    <message>
+        <source>Ask a Prometheus that scrapes gpuprof exporters or dcgm-exporter for every node and GPU it sees, print a node × GPU grid of one metric and the fleet-wide findings (exporters down, lost GPUs, XID, ECC, throttling outliers, PCIe links below their peers, idle GPUs held by a job). Talks only to the URL given. Exit status: 0, 1 when a finding is critical, 2 when Prometheus could not be asked.</source>
+        <translation>向抓取 gpuprof 导出器或 dcgm-exporter 的 Prometheus 查询它看到的每个节点和 GPU，打印某一指标的“节点 × GPU”网格以及整个集群范围的问题（导出器停止、GPU 丢失、XID、ECC、异常降频、PCIe 链路低于同型号、被作业占用却空闲的 GPU）。只访问所给的 URL。退出状态：0；有严重问题时为 1；无法查询 Prometheus 时为 2。</translation>
+    </message>
+    <message>
+        <source>Prometheus's address, e.g. http://127.0.0.1:9090</source>
+        <translation>Prometheus 的地址，例如 http://127.0.0.1:9090</translation>
+    </message>
+    <message>
+        <source>only the series matching these PromQL label matchers, e.g. '{cluster="a"}'</source>
+        <translation>只看匹配这些 PromQL 标签匹配器的序列，例如 '{cluster="a"}'</translation>
+    </message>
+    <message>
+        <source>what the grid shows (default util)</source>
+        <translation>网格显示的指标（默认 util）</translation>
+    </message>
+    <message>
+        <source>print strict JSON instead of tables</source>
+        <translation>输出严格的 JSON 而不是表格</translation>
+    </message>
+    <message>
+        <source>send the token in FILE as a bearer token</source>
+        <translation>将 FILE 中的令牌作为 Bearer 令牌发送</translation>
+    </message>
+    <message>
+        <source>seconds to wait for each answer (default 10)</source>
+        <translation>每次应答的等待秒数（默认 10）</translation>
+    </message>
+    <message>
+        <source>a GPU held at ~0 %% utilization for M minutes is reported (default 30)</source>
+        <translation>被占用且利用率约为 0 %% 持续 M 分钟的 GPU 会被报告（默认 30）</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>GPU {m} ({u}) by node</source>
+        <translation>各节点 GPU {m}（{u}）</translation>
+    </message>
+    <message>
+        <source>({n} more GPU columns not shown: see --json)</source>
+        <translation>（另有 {n} 列 GPU 未显示：请用 --json）</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>exporter</source>
+        <translation>导出器</translation>
+    </message>
+    <message>
+        <source>Prometheus {u}: {n} nodes ({d} down), {g} GPUs ({s} not reporting)</source>
+        <translation>Prometheus {u}：{n} 个节点（{d} 个停止），{g} 个 GPU（{s} 个未上报）</translation>
+    </message>
+    <message>
+        <source>selector: {s}</source>
+        <translation>选择器：{s}</translation>
+    </message>
+    <message>
+        <source>No GPU series found: is Prometheus scraping a GPU exporter?</source>
+        <translation>未找到 GPU 序列：Prometheus 是否在抓取 GPU 导出器？</translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation>没有发现问题。</translation>
+    </message>
+    <message>
+        <source>Findings:</source>
+        <translation>发现的问题：</translation>
+    </message>
+    <message>
+        <source>{n} series with an unexpected shape were skipped.</source>
+        <translation>已跳过 {n} 个格式异常的序列。</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
