@@ -162,7 +162,7 @@ def _print_table(
 
     from gpuprof.profile.project import fmt_step
     from gpuprof.termtext import console, plain, styled
-    from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_usd
+    from gpuprof.units import NA, fmt_bytes, fmt_usd
 
     con = console()
     name = plain(profile.name, one_line=True, max_len=80) or tr("job")
@@ -206,7 +206,7 @@ def _print_table(
             plain(f"{gpus}× {r.gpu_model}", one_line=True, max_len=60),
             mem,
             fmt_step(r.step_s) if r.step_s is not None else NA,
-            fmt_duration(r.job_hours * 3600) if r.job_hours is not None else NA,
+            fmt_step(r.job_hours * 3600) if r.job_hours is not None else NA,
             usd(r.cost_ondemand_usd),
             usd(r.cost_spot_usd),
             usd(r.cost_reserved_usd),

@@ -118,7 +118,7 @@ class Basis:
     split: Split
     mem_peak_bytes: int | None  # per GPU
     mem_text: str
-    flops_per_step: float | None  # of the whole job per step, from the markers
+    achieved_tflops: float | None  # over all the job's devices and its wall time (markers)
     notes: tuple[str, ...] = ()
 
     def lines(self) -> tuple[str, ...]:
@@ -256,9 +256,6 @@ def basis_of(
         notes.append(f"dtype {dtype} assumed (the step markers name none)")
     if profile.source == "simulated":
         notes.insert(0, "SIMULATED telemetry (--demo): illustrative, not a measurement")
-    flops = None
-    if st is not None and step_s is not None and _pos(st.achieved_tflops) is not None:
-        flops = float(st.achieved_tflops) * 1e12 * step_s  # type: ignore[arg-type]
     if tokens is not None:
         tps = _pos(st.tokens_per_s) if st is not None else None
         per_step = (tps * (_pos(st.mean_s) or step_s)) if (tps and st and step_s) else None
@@ -287,7 +284,7 @@ def basis_of(
         split=_split(profile),
         mem_peak_bytes=mem,
         mem_text=mem_text,
-        flops_per_step=flops,
+        achieved_tflops=_pos(st.achieved_tflops) if st is not None else None,
         notes=tuple(notes),
     )
 
@@ -414,20 +411,20 @@ def _step_there(
             memory = s.memory * step
         compute = s.compute * step / c_ratio
     else:
-        per_gpu_flops = basis.flops_per_step / n_here if basis.flops_per_step else None
-        if not per_gpu_flops:
+        busy_frac = s.compute + s.memory
+        if not basis.achieved_tflops or busy_frac <= 0:
             why = f"no {dtype} peak for {here.key}" if here is not None else "no GPU here"
-            return None, None, None, f"{why} and no FLOPs per step (t.step(flops=...)) to re-time"
-        busy = (s.compute + s.memory) * step
-        achieved = per_gpu_flops / busy  # FLOP/s per device here over its busy time
-        c_ratio = peak_t * 1e12 * ASSUMED_EFFICIENCY / achieved
+            return None, None, None, f"{why} and no FLOPs counted (t.step(flops=...)) to re-time"
+        # TFLOPS per device over the time it was busy: the markers' rate is over wall time.
+        achieved = basis.achieved_tflops / n_here / busy_frac
+        c_ratio = peak_t * ASSUMED_EFFICIENCY / achieved
         m_ratio = None
         how = (
-            f"busy time re-timed from {per_gpu_flops:.3g} FLOPs per step per device at "
+            f"busy time re-timed from {achieved:.3g} TFLOPS achieved per device while busy to "
             f"{ASSUMED_EFFICIENCY:.0%} of the {dtype} peak {peak_t:g} TFLOPS "
             f"(× {1 / c_ratio:.3g}; nothing here to carry an efficiency over from)"
         )
-        compute, memory = busy / c_ratio, 0.0
+        compute, memory = busy_frac * step / c_ratio, 0.0
     coll, coll_how = _collectives(s.collectives * step, basis.spec, spec, n_here, n_there)
     per_gpu_step = compute + memory + s.fixed * step + coll
     step_t = per_gpu_step * n_here / n_there
