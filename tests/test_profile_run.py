@@ -363,3 +363,49 @@ def test_gpu_scoping_through_the_fake_nvml(tmp_path: Path, scripts) -> None:
     assert statuses and statuses[-1].gpu_indices == (3,)
     assert max(s.steps for s in statuses) >= 1
     assert read_job_profile(result.out) == p
+
+
+class _Tty:
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_live_status_is_one_rewritten_line_on_a_terminal_only() -> None:
+    from gpuprof.commands.profile import _StatusLine
+
+    status = LiveStatus(
+        elapsed_s=65.0,
+        pid=1,
+        gpu_indices=(0, 1),
+        util_pct=93.0,
+        sm_active_pct=71.0,
+        mem_used_bytes=60 * GIB,
+        power_w=1200.0,
+        steps=42,
+        step_s=0.25,
+        simulated=True,
+    )
+    tty = _Tty(True)
+    line = _StatusLine(tty)  # type: ignore[arg-type]
+    line(status)
+    line(status)
+    assert tty.text.count("\r") == 2 and "\n" not in tty.text
+    shown = tty.text.split("\r")[-1]
+    for part in ("SIMULATED", "GPUs 0,1", "util 93%", "SM 71%", "60.0 GiB", "steps 42", "250 ms"):
+        assert part in shown, (part, shown)
+    line.clear()
+    assert tty.text.endswith("\r\x1b[K")
+    pipe = _Tty(False)
+    quiet = _StatusLine(pipe)  # type: ignore[arg-type]
+    quiet(status)
+    quiet.clear()
+    assert pipe.text == ""

@@ -131,8 +131,7 @@ def summary_lines(profile: JobProfile) -> list[str]:
         )
     )
     if p.phases:
-        parts = " · ".join(f"{ph.name} {fmt_duration(ph.duration_s)}" for ph in p.phases)
-        lines.append(tr("  phases: {p}", p=parts))
+        lines.append(tr("  phases: {p}", p=_phases(p)))
     s = p.steps
     if s is not None:
         lines.append(
@@ -165,6 +164,21 @@ def summary_lines(profile: JobProfile) -> list[str]:
     if p.markers_skipped:
         lines.append(tr("  note: {n} marker lines were not markers", n=p.markers_skipped))
     return lines
+
+
+def _phases(p: JobProfile) -> str:
+    """The detected phases one by one, then each mark label once: how often, how long in all."""
+    detected = ("startup", "steady", "tail")
+    parts = [f"{ph.name} {fmt_duration(ph.duration_s)}" for ph in p.phases if ph.name in detected]
+    labels: dict[str, tuple[int, float]] = {}
+    for ph in p.phases:
+        if ph.name not in detected:
+            n, total = labels.get(ph.name, (0, 0.0))
+            labels[ph.name] = (n + 1, total + ph.duration_s)
+    for label, (n, total) in labels.items():
+        times = f" ×{n}" if n > 1 else ""
+        parts.append(f"{label}{times} {fmt_duration(total)}")
+    return " · ".join(parts)
 
 
 def _pct(value: float | None) -> str:

@@ -51,6 +51,7 @@ from tests.faults.hostile import (
     hostile_files,
     run_gpuprof,
 )
+from tests.faults.test_readers import FAULTS
 
 T = 1_800_000_000.0
 GOOD = StepMarker(T, 1, 0.5, tokens=10.0, run="r", pid=1)
@@ -213,7 +214,7 @@ def test_a_newer_or_odd_but_readable_profile_reads_and_prints_safely(tmp_path: P
     assert "s3cret" not in json.dumps(doc)
 
 
-@pytest.mark.parametrize("fault", list(hostile_files(Path("/tmp/gpuprof-profile-faults"))))
+@pytest.mark.parametrize("fault", FAULTS)
 def test_hostile_files_are_one_error_naming_the_file(fault: str, tmp_path: Path) -> None:
     path = hostile_files(tmp_path)[fault]
     with pytest.raises(InputError) as err:
