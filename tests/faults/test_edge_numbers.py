@@ -72,6 +72,16 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("exporter", "--port"): (["exporter"], "9400", ("-1", "65536", "1.5")),
     ("exporter", "--interval"): (["exporter"], "1", ("0", "61")),
     ("exporter", "--stale-after"): (["exporter"], "10", ("0", "-1")),
+    ("fleet", "--timeout"): (
+        ["fleet", "--prometheus", "http://127.0.0.1:9"],
+        "10",
+        ("0", "-1", "601"),
+    ),
+    ("fleet", "--idle-minutes"): (
+        ["fleet", "--prometheus", "http://127.0.0.1:9"],
+        "30",
+        ("0", "-5", "1e9"),
+    ),
 }
 
 
