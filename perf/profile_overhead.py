@@ -69,7 +69,7 @@ def _train(parts: tuple[Any, Any, Any, Any], steps: int, tracker: Any, flops: fl
     model, opt, x, y = parts
     for _ in range(steps):
         opt.zero_grad(set_to_none=True)
-        torch.nn.functional.mse_loss(model(x), y).backward()
+        torch.nn.functional.mse_loss(model(x), y).backward()  # type: ignore[no-untyped-call]
         opt.step()
         if tracker is not None:
             tracker.step(tokens=64, samples=64, flops=flops)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -15,11 +16,11 @@ T0 = 1_700_000_000.0
 
 
 def steps(
-    durations: list[float | None],
+    durations: Sequence[float | None],
     *,
-    tokens: list[float | None] | None = None,
-    samples: list[float | None] | None = None,
-    flops: list[float | None] | None = None,
+    tokens: Sequence[float | None] | None = None,
+    samples: Sequence[float | None] | None = None,
+    flops: Sequence[float | None] | None = None,
     run: str = "r",
     pid: int = 1,
     t0: float = T0,

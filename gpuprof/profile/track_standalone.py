@@ -28,6 +28,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Imported with this module (when a standalone block starts), not on the sampler thread's first
+# poll: the job's first steps do not pay for it.
+from gpuprof.profile.build import JobRun, build_profile
+from gpuprof.profile.job_files import default_out, torch_outputs
+from gpuprof.profile.storage import append_markers, read_markers_counted, write_job_profile
+from gpuprof.profile.tail import MarkerTail
+from gpuprof.profile.tree import ProcessTree
+from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+from gpuprof.telemetry.sources import open_source
+
 __all__ = ["TREE_INTERVAL_S", "Recorder"]
 
 log = logging.getLogger("gpuprof.track")
@@ -39,9 +49,9 @@ TREE_INTERVAL_S = 5.0
 class Recorder:
     """A standalone block's telemetry session, its recording and the marker file beside it."""
 
-    def __init__(self, out: Path, session: Any, write_fd: int, interval_s: float) -> None:
-        from gpuprof.profile.tail import MarkerTail
-
+    def __init__(
+        self, out: Path, session: TelemetrySession, write_fd: int, interval_s: float
+    ) -> None:
         self.out = out
         self.session = session
         self.interval_s = interval_s
@@ -51,7 +61,7 @@ class Recorder:
         #: The tracker's append-only descriptor of :attr:`marker_path`.
         self.write_fd = write_fd
         self.tail = MarkerTail(self.marker_path)
-        self.tree: Any = None
+        self.tree: ProcessTree | None = None
         self._next_tree_s = 0.0
         self._lock = threading.Lock()
         self._failed = False
@@ -60,10 +70,6 @@ class Recorder:
     @classmethod
     def start(cls, name: str, out: Path | None, interval_s: float) -> Recorder | None:
         """Start recording; None, with one warning, when that is impossible."""
-        from gpuprof.profile.job_files import default_out
-        from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
-        from gpuprof.telemetry.sources import open_source
-
         session = None
         try:
             out = out if out is not None else default_out(name)
@@ -92,8 +98,6 @@ class Recorder:
 
     def _start_tree(self) -> None:
         try:
-            from gpuprof.profile.tree import ProcessTree
-
             self.tree = ProcessTree(os.getpid())
             self.tree.refresh()
             self._next_tree_s = time.monotonic() + TREE_INTERVAL_S
@@ -104,8 +108,6 @@ class Recorder:
     def drain(self, *, final: bool = False) -> None:
         """Move the new whole lines of the marker file into the recording (the sampler
         thread after each poll; ``final``: everything left, at the end)."""
-        from gpuprof.profile.storage import append_markers
-
         with self._lock:
             try:
                 if self.tree is not None and (final or time.monotonic() >= self._next_tree_s):
@@ -154,10 +156,6 @@ class Recorder:
         window: Any,
         dtype: str | None,
     ) -> None:
-        from gpuprof.profile.build import JobRun, build_profile
-        from gpuprof.profile.job_files import torch_outputs
-        from gpuprof.profile.storage import read_markers_counted, write_job_profile
-
         notes = ["gpuprof.track outside gpuprof profile: the job is this process and its children"]
         torch_dir = self.torch_dir if window is not None and self.torch_dir.is_dir() else None
         breakdown, _trace = torch_outputs(torch_dir, self.out, notes)

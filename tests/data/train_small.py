@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                     model(x)
                 t.mark("train")
     print(f"done {args.steps} steps", flush=True)
-    return args.exit_code
+    return int(args.exit_code)
 
 
 if __name__ == "__main__":
