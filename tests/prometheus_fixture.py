@@ -55,6 +55,8 @@ DCGM_GPUS: tuple[dict[str, float], ...] = (
 #: GPU 2's holder, as dcgm-exporter's Kubernetes mapping labels it.
 DCGM_POD = {"namespace": "ml", "pod": "train-7", "container": "trainer"}
 FIELDS_CSV = ROOT / "tests" / "data" / "dcgm-exporter-fields.csv"
+#: The alerting rules of packaging/prometheus, loaded by the fixture's Prometheus too.
+RULES = ROOT / "packaging" / "prometheus" / "gpuprof-alerts.yml"
 #: Published once enabled (DCGM field 112); the reader decodes its bits.
 _EXTRA_FIELDS = (
     ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "counter", "Total number of double-bit volatile ECC errors."),
@@ -307,6 +309,8 @@ def _config(fleet: Fleet) -> str:
         "  scrape_interval: 1s",
         "  scrape_timeout: 1s",
         "  evaluation_interval: 1s",
+        "rule_files:",
+        f"  - '{RULES}'",
         "scrape_configs:",
         "  - job_name: gpuprof",
         "    static_configs:",
