@@ -93,9 +93,12 @@ def _window(tmp: Path, n_samples: int):
     return app, w, history, prefill_s
 
 
-def measure_redraw(tmp: Path, frames: int) -> dict[str, object]:
+def measure_redraw(tmp: Path, frames: int, step_s: float = 0.0) -> dict[str, object]:
     app, w, history, prefill_s = _window(tmp, HOUR_S * int(HZ))
     tab = w.telemetry
+    if step_s > 0:  # a job's step ticks (issue 13): one step every step_s over the window
+        t_end = history.latest().time_s
+        tab.step_ticks.set_times([t_end - k * step_s for k in range(int(HOUR_S / step_s))])
     data_ms, paint_ms, total_ms, cpu_ms, scene_ms = [], [], [], [], []
     # One frame first: it draws every plot's cached curve image from scratch (see below).
     tab.refresh(force=True)
@@ -156,6 +159,8 @@ def measure_redraw(tmp: Path, frames: int) -> dict[str, object]:
         "paint_ms_median": round(statistics.median(paint_ms), 2),
         "min_redraw_period_s_1h": round(tab.min_redraw_period_s(), 3),
         "target_ms": 15.0,
+        "step_ticks": tab.step_ticks.count,
+        "step_ticks_painted": tab.step_ticks.painted,
     }
     w.close()
     return out
@@ -284,6 +289,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=("redraw", "cpu", "startup"))
+    parser.add_argument(
+        "--step-s", type=float, default=0.0, help="redraw with a job step tick every STEP_S s"
+    )
     args = parser.parse_args()
     import tempfile
 
@@ -291,7 +299,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("GPUPROF_CONFIG_DIR", tmp)
         if args.only in (None, "redraw"):
-            out["redraw"] = measure_redraw(Path(tmp), 20 if args.quick else 100)
+            out["redraw"] = measure_redraw(Path(tmp), 20 if args.quick else 100, args.step_s)
         if args.only in (None, "cpu"):
             out["cpu"] = measure_cpu(Path(tmp), 5.0 if args.quick else 15.0)
         if args.only in (None, "startup"):

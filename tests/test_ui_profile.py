@@ -367,6 +367,24 @@ def test_the_summary_shows_the_profile_escaped_and_opens_in_replay(make_window, 
     assert w.source.kind is SourceKind.REPLAY and Path(w.source.path) == rec
 
 
+def test_export_report_writes_the_recordings_report_with_its_job(make_window, tmp_path, qtbot):
+    w = make_window()
+    rec = _recording(tmp_path / "job.gpuprof", profile=_profile(), steps=3)
+    dialog = w.jobs.show_summary(_profile(), rec)
+    out = tmp_path / "report.json"
+    proc = dialog.export_report(out)
+    assert not dialog.export_button.isEnabled()  # one report at a time
+    qtbot.waitUntil(lambda: dialog.export_button.isEnabled(), timeout=60_000)
+    assert proc.exitCode() == 0 and dialog.message.text() == f"Saved {out}"
+    report = json.loads(out.read_text())
+    assert report["job"]["profile"]["exit_code"] == 3
+    bad = tmp_path / "nowhere" / "report.json"
+    dialog.export_report(bad)
+    qtbot.waitUntil(lambda: dialog.export_button.isEnabled(), timeout=60_000)
+    # The command's own one line, naming the place.
+    assert dialog.message.text() == f"gpuprof: error: folder {bad.parent} does not exist"
+
+
 def test_a_summary_without_its_recording_disables_replay_and_export(make_window):
     w = make_window()
     dialog = w.jobs.show_summary(_profile(exit_code=None, exit_signal="SIGINT", steps=None), None)

@@ -77,6 +77,7 @@ def read_summary(path: Path) -> JobProfile:
     """The job profile the profiler wrote with ``--json``; :class:`InputError` naming the file
     when it is not one."""
     from gpuprof.telemetry.codec import from_jsonable
+    from gpuprof.telemetry.store_read import valid_time
 
     try:
         with open(path, "rb") as f:
@@ -88,7 +89,11 @@ def read_summary(path: Path) -> JobProfile:
     try:
         profile = from_jsonable(JobProfile, json.loads(data))
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-        raise InputError(f"{path}: not a job profile ({type(exc).__name__}: {exc})") from None
+        why = str(exc).splitlines()[0][:120] if str(exc) else ""
+        raise InputError(f"{path}: not a job profile ({type(exc).__name__}: {why})") from None
+    start, end = valid_time(profile.started_s), valid_time(profile.ended_s)
+    if start is None or end is None or end < start:
+        raise InputError(f"{path}: not a job profile (impossible start and end times)")
     return profile
 
 
@@ -234,17 +239,25 @@ class ProfileRun(QObject):
         self.finished.emit(self.outcome)
 
     def _read_profile(self, code: int | None) -> tuple[JobProfile | None, str]:
-        try:
-            if self.summary_path.is_file():
+        """The summary the profiler wrote, else the profile inside the recording."""
+        problem = ""
+        if self.summary_path.is_file():
+            try:
                 return read_summary(self.summary_path), ""
-            if self.request.out.is_file():
-                from gpuprof.profile.storage import read_job_profile
+            except GpuprofError as exc:
+                problem = str(exc)
+        if self.request.out.is_file():
+            from gpuprof.profile.storage import read_job_profile
 
+            try:
                 profile = read_job_profile(self.request.out)
+            except GpuprofError as exc:
+                problem = problem or str(exc)
+            else:
                 if profile is not None:
                     return profile, ""
-        except GpuprofError as exc:
-            return None, str(exc)
+        if problem:
+            return None, problem
         last = next((line.strip() for line in reversed(self.lines) if line.strip()), "")
         if code is None:
             why = _t("the profiler was killed before it saved the job profile")
@@ -322,7 +335,8 @@ class ProfileStatus(QFrame):
     def follow(self, run: ProfileRun) -> None:
         self.run = run
         self.log_view.clear()
-        self.command.setText(run.request.command_text)
+        # One line: an argument with a newline (python -c '...') would make the strip grow.
+        self.command.setText(" ".join(run.request.command_text.split()))
         self.command.setToolTip(
             _t("%1\nin %2\nrecording to %3")
             .replace("%1", run.request.command_text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -24,7 +25,6 @@ from gpuprof.profile.model import JobProfile, Projection
 from gpuprof.units import (
     NA,
     fmt_bytes,
-    fmt_duration,
     fmt_hours,
     fmt_latency,
     fmt_num,
@@ -65,6 +65,16 @@ def exit_text(profile: JobProfile) -> str:
     if profile.exit_signal:
         return _t("ended by %1").replace("%1", profile.exit_signal)
     return _t("unknown (attached)") if profile.attached else NA
+
+
+def fmt_duration(seconds: float | None) -> str:
+    """:func:`gpuprof.units.fmt_duration`, with ``N/A`` for what a damaged profile may hold
+    (infinite, or too large to round)."""
+    from gpuprof.units import fmt_duration as fmt
+
+    if seconds is None or not math.isfinite(seconds) or abs(seconds) > 1e12:
+        return NA
+    return fmt(seconds)
 
 
 def _when(t_s: float) -> str:

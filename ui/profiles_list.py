@@ -21,7 +21,7 @@ from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.paths import data_dir
 from gpuprof.profile.model import JobProfile
-from gpuprof.units import NA, fmt_duration
+from gpuprof.units import NA
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .profile_summary import fmt_duration
 from .workers import run_in_thread
 
 __all__ = ["JobEntry", "ProfilesListDialog", "find_job_profiles"]
