@@ -562,4 +562,5 @@ def test_a_real_training_job_shows_its_steps_as_ticks_and_in_the_summary(
     assert any("done 6 steps" in line for line in run.outcome.log)
     # The job's markers, read back from its recording, are ticks on the time axis.
     qtbot.waitUntil(lambda: w.telemetry.step_ticks.count == 6, timeout=10_000)
+    qtbot.waitUntil(lambda: w.jobs.status.elapsed.text().endswith(" · 6 steps"), timeout=5000)
     assert "6" in w.jobs.summary.details.toPlainText()

@@ -23,7 +23,7 @@ import pyqtgraph as pg
 from gpuprof.profile.markers import Marker
 from gpuprof.profile.model import StepMarker
 from gpuprof.telemetry.model import SourceKind
-from PySide6.QtCore import QObject, QPointF, QRectF, QTimer
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from .workers import run_in_thread
@@ -190,6 +190,9 @@ class RecordingTicks(QObject):
     way (File → Open, ``--replay``, a job profile) shows its ticks.
     """
 
+    #: The followed job's step count, each time its recording was read (the last after its end).
+    job_steps = Signal(int)
+
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self._window = window
@@ -231,14 +234,14 @@ class RecordingTicks(QObject):
         path, self._live = self._live, None
         self._timer.stop()
         if path is not None:
-            self._read(path, lambda: self._live is None)
+            self._read(path, lambda: self._live is None, job=True)
 
     def _read_live(self) -> None:
         live = self._live
         if live is not None and not self._reading and live.exists():
-            self._read(live, lambda: self._live == live)
+            self._read(live, lambda: self._live == live, job=True)
 
-    def _read(self, path: Path, current: Callable[[], bool]) -> None:
+    def _read(self, path: Path, current: Callable[[], bool], *, job: bool = False) -> None:
         """Read ``path``'s step times in a thread; shown if ``current()`` still holds then."""
         self._reading = True
 
@@ -247,6 +250,8 @@ class RecordingTicks(QObject):
             if isinstance(result, np.ndarray) and current() and not self._window.closing:
                 self._ticks.set_times(result)
                 self._window.refresh_visible(force=True)
+                if job:
+                    self.job_steps.emit(self._ticks.count)
 
         def failed(exc: BaseException) -> None:
             # A recording still being created, or without snapshots yet: try again later.

@@ -284,6 +284,7 @@ class ProfileStatus(QFrame):
         self.setObjectName("profileStatus")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.run: ProfileRun | None = None
+        self.steps = 0
         self.title = QLabel(self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         font = QFont(self.title.font())
@@ -332,8 +333,14 @@ class ProfileStatus(QFrame):
         self._timer.timeout.connect(self.update_state)
         self.hide()
 
+    def set_steps(self, steps: int) -> None:
+        """The job's steps so far (its markers in the recording)."""
+        self.steps = steps
+        self.update_state()
+
     def follow(self, run: ProfileRun) -> None:
         self.run = run
+        self.steps = 0
         self.log_view.clear()
         # One line: an argument with a newline (python -c '...') would make the strip grow.
         self.command.setText(" ".join(run.request.command_text.split()))
@@ -374,7 +381,10 @@ class ProfileStatus(QFrame):
         if run is None:
             return
         self.title.setText(self.state_text() + ":")
-        self.elapsed.setText(_fmt_elapsed(run.elapsed_s()))
+        elapsed = _fmt_elapsed(run.elapsed_s())
+        if self.steps:  # the job's step markers, read from its recording
+            elapsed = _t("%1 · %2 steps").replace("%1", elapsed).replace("%2", str(self.steps))
+        self.elapsed.setText(elapsed)
         self.stop_button.setVisible(run.running)
         self.stop_button.setText(_t("&Stop") if run.stop_presses == 0 else _t("&Terminate"))
         if run.stop_presses >= 2:
@@ -403,6 +413,7 @@ class JobProfiles(QObject):
         self.error_box: QMessageBox | None = None
         self.status = ProfileStatus(window)
         self.status.stop_requested.connect(self.stop)
+        self.ticks.job_steps.connect(self.status.set_steps)
         self.status.summary_requested.connect(self._show_last_summary)
         layout = window.centralWidget().layout() if window.centralWidget() else None
         if isinstance(layout, QBoxLayout):

@@ -5404,6 +5404,10 @@ Tick or untick to choose yourself; the choice is remembered.</source>
 <context>
     <name>JobProfile</name>
     <message>
+        <source>%1 · %2 steps</source>
+        <translation>%1 · %2 步</translation>
+    </message>
+    <message>
         <source>Enter the command to profile.</source>
         <translation>请输入要分析的命令。</translation>
     </message>
