@@ -166,7 +166,7 @@ class SettingsReader:
             part = part.strip()
             if not part:
                 continue
-            if not (part.isdigit() and int(part) <= hi):
+            if not (part.isascii() and part.isdigit() and len(part) <= 6 and int(part) <= hi):
                 self.drop(key, raw, f"whole numbers from 0 to {hi}, comma-separated", None)
                 return None
             out.add(int(part))
@@ -186,12 +186,6 @@ class UiSettings:
     def problems(self) -> list[str]:
         """The values dropped so far (one line each, naming the file and the key)."""
         return self._read.problems
-
-    def reader(self, group: str = "") -> SettingsReader:
-        """A reader of the same file for a tab's own group (its problems are shared)."""
-        r = SettingsReader(QSettings(str(self.path), QSettings.Format.IniFormat), group)
-        r.problems = self._read.problems
-        return r
 
     # -- plain values -------------------------------------------------------------------------
     @property

@@ -35,6 +35,8 @@ HOSTILE = [
     "\x00",
     "x" * 5000,
     "1,2,3",
+    "²",
+    "9" * 5000,
 ]
 
 #: The window's keys and what each must come back as.
