@@ -150,7 +150,7 @@ def fleet_table(fleet: Fleet, metric: str = "util") -> Table:
             cells[f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu] = _cell(
                 g, metric, unit, marks
             )
-        state = node.exporter or "?"
+        state: Any = node.exporter or "?"
         if node.down:
             state = styled(tr("down"), "red")
         table.add_row(node.name, node.cluster, state, *(cells.get(c, "") for c in columns))

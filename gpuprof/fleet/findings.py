@@ -5,8 +5,8 @@
 - ``gpu_lost``: a GPU fell off the bus (``gpuprof_gpu_lost``), or stopped reporting while its
   exporter is up (dcgm-exporter stops serving a lost GPU).
 - ``xid``, ``ecc_dbe``, ``row_remap_failure``: errors that need the GPU drained and checked.
-- ``throttle_outlier``: a GPU throttled (thermal or power) for most of the window while most of
-  its siblings on the node are not: its cooling or its power delivery, not the workload.
+- ``throttle_outlier``: a GPU throttled (thermal or power) while most of its siblings on the
+  node are not: its cooling or its power delivery, not the workload.
 - ``pcie_below_max``: a link narrower than others of the same model, or a lower generation
   while busy (links drop their generation when idle, so idle GPUs are not compared).
 - ``idle_held``: a GPU at ~0 % over the whole idle window while memory is held or a job is
@@ -180,7 +180,7 @@ def _throttle_outliers(node: FleetNode) -> list[FleetFinding]:
                     Severity.WARNING,
                     tr("{g} throttles while its siblings do not", g=g.name),
                     tr(
-                        "{r} for most of the window; {k} of the node's {n} GPUs throttle.",
+                        "Active: {r}; {k} of the node's {n} GPUs throttle.",
                         r=", ".join(reasons),
                         k=count,
                         n=len(seen),

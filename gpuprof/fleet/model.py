@@ -26,7 +26,7 @@ __all__ = [
 #: (job, instance): a scrape target, the identity of a node.
 NodeKey = tuple[str, str]
 
-#: The metrics a grid can be coloured by: ``--metric`` name → (attribute, unit, high is bad).
+#: The metrics a grid can be coloured by: ``--metric`` name → (attribute, unit).
 GRID_METRICS: dict[str, tuple[str, str]] = {
     "util": ("util_pct", "%"),
     "sm": ("sm_active_pct", "%"),
@@ -42,8 +42,8 @@ class FleetGpu:
 
     ``stale``: seen within the look-back window but no current sample (the exporter stopped
     serving it: a GPU lost, or dropped by a stale source); ``down``: its node's exporter is down.
-    ``throttle``: (reason, fraction of the throttle window it was active), thermal and power
-    reasons only. ``idle_max_util_pct``: the highest utilization over the idle window.
+    ``throttle``: (reason, share of the throttle window it was active; 1.0 when read at the
+    latest sample), thermal and power reasons only. ``idle_max_util_pct``: the highest utilization over the idle window.
     """
 
     job: str

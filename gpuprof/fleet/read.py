@@ -74,8 +74,12 @@ THROTTLE_BITS: dict[str, int] = {
     "hw_power_brake_slowdown": 0x80,
 }
 
-#: GPU series every exporter serves: what lists a GPU.
-_PRESENCE = ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED")
+#: The GPU series every exporter serves (MIG instances included): what lists a GPU, and
+#: the one whose labels (model, host, UUID, the holder's pod) are read.
+_PRESENCE = ("DCGM_FI_DEV_FB_USED",)
+_LABELLED = "DCGM_FI_DEV_FB_USED"
+#: The labels that make a GPU (see :func:`gpu_key`), for ``by (...)``.
+_KEY = "job, instance, gpu, GPU_I_ID"
 _TARGET_SERIES = ("up", "gpuprof_source_up")
 _DCGM_ONLY = ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS")
 
@@ -85,12 +89,14 @@ GpuKey = tuple[str, str, str, str]
 
 @dataclass(frozen=True, slots=True)
 class FleetQuery:
-    """What to ask: the selector and the windows (seconds). ``idle_util_pct``: at or below it a
-    GPU counts as idle; ``idle_mem_bytes``: memory in use that means a job holds it."""
+    """What to ask: the selector and the windows (seconds). ``throttle_window_s``: 0 reads the
+    throttle reasons at the latest sample, more their share of that window (dearer: the alert
+    rules watch "for 5 minutes"). ``idle_util_pct``: at or below it a GPU counts as idle;
+    ``idle_mem_bytes``: memory in use that means a job holds it."""
 
     selector: Selector = field(default_factory=Selector)
     lookback_s: float = 3600.0
-    throttle_window_s: float = 300.0
+    throttle_window_s: float = 0.0
     idle_window_s: float = 1800.0
     idle_util_pct: float = 1.0
     idle_mem_bytes: float = 2.0**30
@@ -179,12 +185,16 @@ def read_fleet(
         "series": lambda: client.series(
             [sel.for_gpus("", _regex(_PRESENCE))], start_s=now - q.lookback_s
         ),
-        "values": lambda: client.query(sel.for_gpus("", _regex(metrics))),
-        "throttle": lambda: client.query(
-            f"avg_over_time({throttled}[{_dur(q.throttle_window_s)}]) > 0"
+        # Every value but one with the GPU's key labels only (half the bytes to send and
+        # parse); the memory series with all of them (model, host, UUID, the holder's pod).
+        "values": lambda: client.query(
+            f"{sel.for_gpus(_LABELLED)} or max by (__name__, {_KEY}) "
+            f"({sel.for_gpus('', _regex(m for m in metrics if m != _LABELLED))})"
         ),
+        "throttle": lambda: client.query(_throttle_query(throttled, q.throttle_window_s)),
         "idle": lambda: client.query(
-            f"max_over_time({sel.for_gpus('DCGM_FI_DEV_GPU_UTIL')}[{_dur(q.idle_window_s)}])"
+            f"max by ({_KEY}) (max_over_time("
+            f"{sel.for_gpus('DCGM_FI_DEV_GPU_UTIL')}[{_dur(q.idle_window_s)}]))"
         ),
     }
     with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="gpuprof-fleet") as pool:
@@ -207,6 +217,15 @@ def read_fleet(
         findings=findings,
         skipped_series=client.skipped,
     )
+
+
+def _throttle_query(throttled: str, window_s: float) -> str:
+    """The active thermal and power reasons of gpuprof's exporters: at the latest sample
+    (``window_s`` 0: an instant selector, a quarter of the cost), else the share of the window
+    each was active."""
+    if window_s <= 0:
+        return f"max by ({_KEY}, reason) ({throttled} == 1)"
+    return f"max by ({_KEY}, reason) (avg_over_time({throttled}[{_dur(window_s)}]) > 0)"
 
 
 def _dur(seconds: float) -> str:
@@ -253,9 +272,10 @@ def _build(
             kinds[node] = "gpuprof"
         else:
             kinds.setdefault(node, "dcgm-exporter")
-        for label in ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node"):
-            if s.labels.get(label) and not g.labels.get(label):
-                g.labels[label] = s.labels[label]
+        if name == _LABELLED:  # the one series queried with all its labels
+            for label in ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node"):
+                if s.labels.get(label) and not g.labels.get(label):
+                    g.labels[label] = s.labels[label]
         value = _sane(name, s.value)
         if value is None:
             continue
@@ -289,8 +309,8 @@ def _build(
     if not gpu_filtered:
         node_keys |= {k for k in ups if k[0] in gpu_jobs or k in kinds}
     members: dict[NodeKey, list[tuple[GpuKey, _Gpu]]] = defaultdict(list)
-    for key, g in gpus.items():
-        members[(key[0], key[1])].append((key, g))
+    for gkey, g in gpus.items():
+        members[(gkey[0], gkey[1])].append((gkey, g))
     nodes: list[FleetNode] = []
     for node_key in node_keys:
         labels, up, source_up = ups.get(node_key, ({}, None, None))

@@ -3425,8 +3425,8 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>{g} 在降频，而同节点的其他 GPU 没有</translation>
     </message>
     <message>
-        <source>{r} for most of the window; {k} of the node's {n} GPUs throttle.</source>
-        <translation>窗口内大部分时间处于 {r}；该节点 {n} 个 GPU 中有 {k} 个在降频。</translation>
+        <source>Active: {r}; {k} of the node's {n} GPUs throttle.</source>
+        <translation>当前原因：{r}；该节点 {n} 个 GPU 中有 {k} 个在降频。</translation>
     </message>
     <message>
         <source>Check the GPU's cooling (fans, airflow, a blocked slot) and its power cables; compare its temperature and power with its siblings.</source>

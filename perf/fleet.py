@@ -1,0 +1,355 @@
+"""The fleet at scale: 64 nodes × 8 GPUs × 1 h of history at 15 s, in a real Prometheus. Prints
+JSON.
+
+History is generated offline: an OpenMetrics file (half the nodes with gpuprof's series, half
+with plain dcgm-exporter's, one node whose exporter went down 20 minutes ago) turned into TSDB
+blocks by ``promtool tsdb create-blocks-from openmetrics``, then opened by a ``prometheus``
+started on that data folder (loopback, nothing scraped). The history runs from an hour before
+generation to 10 minutes after, so that every "last hour" asked during the run is a full hour.
+
+- ``overview``: :func:`gpuprof.fleet.read_fleet` (five queries at once + building the model and
+  the findings) and then a render (target: median ≤ 300 ms for query + render). ``--render``
+  picks it: ``none``, ``text`` (the ``gpuprof fleet`` grid into a string). The app's Fleet tab
+  plugs its own in: add a callable to :data:`RENDERERS` (``Fleet -> object``) — that is the
+  hook for the UI part. Also reported: the read alone, the render alone, and the CPU one read
+  costs this process and Prometheus (what a loaded machine does not change).
+- ``drill``: :func:`gpuprof.fleet.node_history`: a node's six plots over 1 h (six range queries
+  at once, 8 GPUs, 240 points each; target: median ≤ 500 ms).
+
+Medians of ``--runs`` runs after two warm-ups; every run's time is in the JSON too.
+
+    .venv/bin/python perf/fleet.py [--nodes 64] [--gpus 8] [--runs 9] [--render text]
+
+Measured on the 2-core development machine shared with other jobs (load 3.3-3.4), three runs of
+9: 7,008 series, 1.96 M samples (create-blocks 10-12 s). Read (query + model + findings)
+medians 150, 176, 290 ms, costing about 50 ms of CPU here and 110 ms in Prometheus per read;
+with the text grid rendered (57-104 ms) 180, 292, 402 ms. Drill-down medians 23-34 ms. Before
+the reads were trimmed (every value series with all its labels, throttle reasons averaged over
+5 minutes) Prometheus spent about 200 ms of CPU per read and the read's median was 220-440 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import setup
+
+setup()
+
+from gpuprof.fleet import Fleet, PrometheusClient, node_history, read_fleet  # noqa: E402
+
+STEP_S = 15
+TARGET_OVERVIEW_MS = 300.0
+TARGET_DRILL_MS = 500.0
+_MIB = 2**20
+_REASONS = ("sw_power_cap", "hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown")
+_REASONS += ("hw_power_brake_slowdown",)
+
+
+def _render_text(fleet: Fleet) -> object:
+    from gpuprof.commands.fleet import render_fleet
+    from gpuprof.termtext import console
+
+    out = io.StringIO()
+    render_fleet(fleet, "util", console(out))
+    return out.getvalue()
+
+
+#: How an overview is rendered after it is read: name -> callable(Fleet). The UI adds "qt".
+RENDERERS: dict[str, Callable[[Fleet], object] | None] = {"none": None, "text": _render_text}
+
+
+def _series(nodes: int, gpus: int) -> list[tuple[str, dict[str, str], str]]:
+    """(metric, labels, kind) of every series: kind says how its values move."""
+    out = []
+    for n in range(nodes):
+        host = f"gpu-node-{n:02d}"
+        dcgm = n % 2 == 1
+        target = {
+            "job": "dcgm" if dcgm else "gpuprof",
+            "instance": f"{host}:9400",
+            "cluster": "ab"[n // 32 % 2],
+        }
+        out.append(("up", target, "up"))
+        if not dcgm:
+            out.append(("gpuprof_source_up", target, "one"))
+        for g in range(gpus):
+            labels = {
+                "gpu": str(g),
+                "UUID": f"GPU-{n:04x}{g:04x}-0000-0000-0000-000000000000",
+                "device": f"nvidia{g}",
+                "modelName": "NVIDIA H100 80GB HBM3",
+                "Hostname": host,
+                **target,
+            }
+            common = [
+                ("DCGM_FI_DEV_GPU_UTIL", "util"),
+                ("DCGM_FI_DEV_FB_USED", "used"),
+                ("DCGM_FI_DEV_FB_FREE", "free"),
+                ("DCGM_FI_DEV_GPU_TEMP", "temp"),
+                ("DCGM_FI_DEV_POWER_USAGE", "power"),
+                ("DCGM_FI_DEV_SM_CLOCK", "clock"),
+                ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "zero"),
+            ]
+            if dcgm:
+                labels["DCGM_FI_DRIVER_VERSION"] = "550.90.07"
+                more = [
+                    ("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "ratio"),
+                    ("DCGM_FI_DEV_XID_ERRORS", "zero"),
+                    ("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "zero"),
+                ]
+            else:
+                more = [
+                    ("DCGM_FI_PROF_SM_ACTIVE", "ratio"),
+                    ("DCGM_FI_DEV_POWER_MGMT_LIMIT", "limit"),
+                    ("gpuprof_pcie_link_gen", "gen"),
+                    ("gpuprof_pcie_link_width", "width"),
+                    ("gpuprof_gpu_lost", "zero"),
+                ]
+                more += [(f"gpuprof_clocks_event_reasons|{r}", "zero") for r in _REASONS]
+            out += [(m, labels, kind) for m, kind in (*common, *more)]
+    return out
+
+
+def _value(kind: str, rng: random.Random, base: float) -> str:
+    if kind in ("up", "one"):
+        return "1"
+    if kind == "zero":
+        return "0"
+    if kind == "util":
+        return str(min(100, max(0, round(base + rng.gauss(0, 4)))))
+    if kind == "ratio":
+        return f"{min(1.0, max(0.0, base / 100 + rng.gauss(0, 0.03))):.4f}"
+    if kind == "used":
+        return f"{60000 + base * 150:.1f}"
+    if kind == "free":
+        return f"{81559 - 60000 - base * 150:.1f}"
+    if kind == "temp":
+        return str(round(40 + base * 0.3 + rng.gauss(0, 1)))
+    if kind == "power":
+        return f"{100 + base * 5.9 + rng.gauss(0, 10):.1f}"
+    if kind == "clock":
+        return "1980"
+    if kind == "limit":
+        return "700"
+    if kind == "gen":
+        return "5"
+    return "16"  # width
+
+
+def generate(path: Path, nodes: int, gpus: int, start_s: int, end_s: int) -> int:
+    """Write the OpenMetrics history; returns the number of samples."""
+    rng = random.Random(15)
+    series = _series(nodes, gpus)
+    down_from = end_s - 30 * 60  # the last node's exporter went down 20 min before generation
+    last_node = f"gpu-node-{nodes - 1:02d}:9400"
+    by_metric: dict[str, list[tuple[dict[str, str], str, str]]] = {}
+    for metric, labels, kind in series:
+        by_metric.setdefault(metric.split("|")[0], []).append((labels, kind, metric))
+    samples = 0
+    times = list(range(start_s, end_s + 1, STEP_S))
+    with path.open("w", encoding="utf-8") as f:
+        for metric, rows in by_metric.items():
+            f.write(f"# TYPE {metric} gauge\n")
+            for labels, kind, full in rows:
+                extra = {"reason": full.split("|")[1]} if "|" in full else {}
+                text = ",".join(f'{k}="{v}"' for k, v in {**labels, **extra}.items())
+                base = 20 + zlib.crc32(labels.get("UUID", "").encode()) % 80
+                down = labels["instance"] == last_node
+                lines = []
+                for t in times:
+                    if down and t >= down_from:
+                        if kind != "up":
+                            break
+                        lines.append(f"{metric}{{{text}}} 0 {t}\n")
+                        continue
+                    lines.append(f"{metric}{{{text}}} {_value(kind, rng, base)} {t}\n")
+                f.write("".join(lines))
+                samples += len(lines)
+        f.write("# EOF\n")
+    return samples
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(url: str, deadline_s: float = 120.0) -> None:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url + "/-/ready", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"prometheus at {url} not ready within {deadline_s:g} s")
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _timed(fn: Callable[[], object], runs: int) -> list[float]:
+    for _ in range(2):
+        fn()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        out.append(round((time.perf_counter() - t0) * 1000.0, 2))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=64)
+    ap.add_argument("--gpus", type=int, default=8)
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--render", choices=sorted(RENDERERS), default="text")
+    ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it")
+    args = ap.parse_args()
+    prometheus, promtool = shutil.which("prometheus"), shutil.which("promtool")
+    if prometheus is None or promtool is None:
+        raise SystemExit("needs Debian's prometheus package (prometheus and promtool)")
+
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="gpuprof-fleet-perf-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    now = int(time.time())
+    start_s, end_s = now - 3600, now + 600
+    t0 = time.perf_counter()
+    samples = generate(folder / "history.om", args.nodes, args.gpus, start_s, end_s)
+    generate_s = time.perf_counter() - t0
+    data = folder / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    t0 = time.perf_counter()
+    subprocess.run(
+        [
+            promtool,
+            "tsdb",
+            "create-blocks-from",
+            "openmetrics",
+            str(folder / "history.om"),
+            str(data),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    blocks_s = time.perf_counter() - t0
+    (folder / "history.om").unlink()
+    config = folder / "prometheus.yml"
+    config.write_text("global:\n  scrape_interval: 15s\nscrape_configs: []\n", "utf-8")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = (folder / "prometheus.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            prometheus,
+            f"--config.file={config}",
+            f"--storage.tsdb.path={data}",
+            f"--web.listen-address=127.0.0.1:{port}",
+            "--storage.tsdb.retention.time=30d",
+            "--log.level=warn",
+        ],
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    try:
+        t0 = time.perf_counter()
+        _wait_ready(url)
+        ready_s = time.perf_counter() - t0
+        client = PrometheusClient(url, timeout_s=30)
+        render = RENDERERS[args.render]
+        fleets: list[Fleet] = []
+
+        def overview() -> None:
+            fleet = read_fleet(client)
+            fleets.append(fleet)
+            if render is not None:
+                render(fleet)
+
+        def read_only() -> None:
+            read_fleet(client)
+
+        overview_ms = _timed(overview, args.runs)
+        cpu0, server0 = time.process_time(), _cpu_s(proc.pid)
+        read_ms = _timed(read_only, args.runs)
+        reads = args.runs + 2
+        client_cpu_ms = (time.process_time() - cpu0) * 1000.0 / reads
+        server_cpu_ms = (_cpu_s(proc.pid) - server0) * 1000.0 / reads
+        render_ms = _timed(lambda: render(fleets[-1]), args.runs) if render else [0.0]
+        fleet = fleets[-1]
+        node = next(n for n in fleet.nodes if not n.down)
+        drills: list[Any] = []
+
+        def drill() -> None:
+            drills.append(node_history(client, node.key, window_s=3600))
+
+        drill_ms = _timed(drill, args.runs)
+        history = drills[-1]
+        result = {
+            "nodes": len(fleet.nodes),
+            "gpus": len(fleet.gpus),
+            "nodes_down": sum(1 for n in fleet.nodes if n.down),
+            "findings": [f.code for f in fleet.findings],
+            "series": len(_series(args.nodes, args.gpus)),
+            "samples": samples,
+            "generate_s": round(generate_s, 2),
+            "create_blocks_s": round(blocks_s, 2),
+            "prometheus_ready_s": round(ready_s, 2),
+            "render": args.render,
+            "overview_ms": statistics.median(overview_ms),
+            "overview_runs_ms": overview_ms,
+            "overview_read_only_ms": statistics.median(read_ms),
+            "overview_read_runs_ms": read_ms,
+            "overview_read_client_cpu_ms": round(client_cpu_ms, 1),
+            "overview_read_prometheus_cpu_ms": round(server_cpu_ms, 1),
+            "render_only_ms": statistics.median(render_ms),
+            "overview_target_ms": TARGET_OVERVIEW_MS,
+            "overview_ok": statistics.median(overview_ms) <= TARGET_OVERVIEW_MS,
+            "drill_ms": statistics.median(drill_ms),
+            "drill_runs_ms": drill_ms,
+            "drill_plots": len(history.plots),
+            "drill_curves_per_plot": [len(p.curves) for p in history.plots],
+            "drill_points_per_curve": max(
+                (len(t) for p in history.plots for t, _ in p.curves.values()), default=0
+            ),
+            "drill_target_ms": TARGET_DRILL_MS,
+            "drill_ok": statistics.median(drill_ms) <= TARGET_DRILL_MS,
+            "load_1m": round(os.getloadavg()[0], 2),
+        }
+        print(json.dumps(result, indent=1))
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(30)
+        log.close()
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
