@@ -282,7 +282,7 @@ class GpmSource:
 def gpm_source(monkeypatch):
     from gpuprof.commands import telemetry
 
-    monkeypatch.setattr(telemetry, "_open", lambda demo: GpmSource())
+    monkeypatch.setattr(telemetry, "_open", lambda demo, args=None: GpmSource())
 
 
 def test_monitor_json_carries_prof_values_and_the_reason(gpm_source, capsys):

@@ -126,7 +126,7 @@ def test_report_command_hides_secrets_of_a_recorded_session(tmp_path: Path) -> N
     "argv", [["devices", "--json"], ["monitor", "--once", "--json"]], ids=["devices", "monitor"]
 )
 def test_json_outputs_hide_secrets(argv: list[str], capsys, monkeypatch) -> None:
-    monkeypatch.setattr("gpuprof.commands.telemetry._open", lambda demo: _source())
+    monkeypatch.setattr("gpuprof.commands.telemetry._open", lambda demo, args=None: _source())
     assert main(argv) == 0
     out = capsys.readouterr().out
     _assert_no_secret(out)

@@ -44,7 +44,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def _use_source(monkeypatch: pytest.MonkeyPatch, source: HostileSource) -> None:
-    monkeypatch.setattr("gpuprof.commands.telemetry._open", lambda demo: source)
+    monkeypatch.setattr("gpuprof.commands.telemetry._open", lambda demo, args=None: source)
 
 
 def _session(path: Path, texts: list[str], polls: int = 3) -> Path:
