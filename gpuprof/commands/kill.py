@@ -28,9 +28,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "process in the meantime is not signalled. Another user's process needs root."
         ),
     )
-    p.add_argument(
-        "pid", metavar="PID", type=int_range(1), help=tr("process id to signal")
-    )
+    p.add_argument("pid", metavar="PID", type=int_range(1), help=tr("process id to signal"))
     p.add_argument(
         "--signal",
         choices=["TERM", "KILL"],
