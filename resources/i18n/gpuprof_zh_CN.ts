@@ -6000,7 +6000,7 @@ recording to %3</source>
     </message>
     <message>
         <source>with --connect: the file holding the exporter's bearer token</source>
-        <translation>配合 --connect：存放导出器 bearer 令牌的文件</translation>
+        <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
     </message>
     <message>
         <source>with --connect https://…: the CA certificate (PEM) that signed the exporter's</source>
