@@ -6278,5 +6278,33 @@ recording to %3</source>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
+    <message>
+        <source>unknown memory test pattern {p!r}</source>
+        <translation>未知的内存测试模式 {p!r}</translation>
+    </message>
+    <message>
+        <source>memory test fraction must be in (0, 0.98], got {f}</source>
+        <translation>内存测试比例必须在 (0, 0.98] 之间，得到 {f}</translation>
+    </message>
+    <message>
+        <source>unknown device {d!r}: {e}</source>
+        <translation>未知设备 {d!r}：{e}</translation>
+    </message>
+    <message>
+        <source>memory test size must be at least {n} bytes</source>
+        <translation>内存测试大小至少为 {n} 字节</translation>
+    </message>
+    <message>
+        <source>not enough free memory on {d} for a memory test</source>
+        <translation>{d} 上的空闲内存不足以进行内存测试</translation>
+    </message>
+    <message>
+        <source>writing {p}</source>
+        <translation>正在写入 {p}</translation>
+    </message>
+    <message>
+        <source>verifying {p}</source>
+        <translation>正在校验 {p}</translation>
+    </message>
 </context>
 </TS>
