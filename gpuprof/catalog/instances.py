@@ -67,6 +67,7 @@ COLUMNS = (
     "notes",
 )
 _REQUIRED = ("provider", "instance", "gpu_model", "gpu_count")
+DOUBT_MARK = "doubtful"  # a notes clause "doubtful: why" marks a row the data doubts
 
 
 @dataclass(frozen=True, slots=True)  # slots: 100,000 rows in tens of MB, not hundreds
@@ -114,6 +115,17 @@ class Instance:
             self.price_reserved_1y_usd_hr,
             self.price_reserved_3y_usd_hr,
         )
+
+    @property
+    def doubt(self) -> str:
+        """Why the data itself doubts this row ("" when it does not): a notes clause that
+        starts with ``doubtful:``. Such rows are shown with a warning and never rank first
+        ahead of an undoubted row (gpuprof/recommend/rank.py)."""
+        for clause in self.notes.split(";"):
+            head, sep, why = clause.strip().partition(":")
+            if sep and head.strip().lower() == DOUBT_MARK:
+                return why.strip() or DOUBT_MARK
+        return ""
 
     def as_dict(self) -> dict[str, object]:
         """Every field by name (``vars()`` has none: the class has slots)."""

@@ -127,7 +127,7 @@ def _list(args: argparse.Namespace) -> int:
             fmt_usd(i.price_ondemand_usd_hr, digits=3),
             fmt_usd(i.price_spot_usd_hr, digits=3),
             i.as_of or NA,
-            i.source,
+            i.source + ("; " + tr("doubtful: {why}", why=i.doubt) if i.doubt else ""),
         )
     console().print(table)
     if end < total:

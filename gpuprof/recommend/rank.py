@@ -257,7 +257,10 @@ def recommend(
         if objective == "cheapest"
         else np.where(has_cost, cost, np.inf)
     )
-    order = np.lexsort((tie, metric, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
+    # A row the data doubts (Instance.doubt) is listed with a warning but never wins silently:
+    # it ranks after every undoubted row that is as good on the constraints.
+    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    order = np.lexsort((tie, metric, doubtful, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
     order = order[mask[order]]
     pareto = _pareto(hours_basis, cost, viable & has_time & has_cost)
 
@@ -360,6 +363,8 @@ def _row(
         memory_bound=bool(est.memory_bound[i]),
     )
     reasons, warnings = row_notes(w, inst, spec, facts)
+    if inst.doubt:
+        warnings = (tr("doubtful catalog row: {why}", why=inst.doubt), *warnings)
     speedup = None
     if seconds is not None and math.isfinite(local_seconds):
         speedup = local_seconds / seconds

@@ -1,0 +1,164 @@
+"""Consistency checks over the shipped instance catalog (issue 16), and the handling of rows
+the data itself doubts (``doubtful:`` in the notes): shown with a warning, never winning
+silently."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter, defaultdict
+
+import pytest
+
+from gpuprof.catalog.instances import Catalog, Instance, load_catalog
+from gpuprof.recommend.rank import recommend
+from gpuprof.recommend.workload import Workload
+
+# Instance configurations published by the provider: (GPU count, GiB per GPU).
+# Standard_ND96isr_H100_v5 / ND96isr_H200_v5 / NC40ads / NC80adis: Microsoft's AKS VM size list
+#   https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndsh100v5/fields.md
+#   ("Standard_ND96isr_H100_v5 -- 96 vCPUs -- 1900 GB RAM -- 8 GPU(s)") and its H200 / NCads pages.
+# Standard_ND96isr_MI300X_v5: MicrosoftDocs/azure-docs nd-mi300x-v5-series.md (8 MI300X, 192 GiB).
+# p4d.24xlarge: /work/shared/reference/cloud_gpu_instances.csv, AWS-TSAOL ("320 GB HBM2" total, 8).
+KNOWN_CONFIG: dict[tuple[str, str], tuple[int, float | None]] = {
+    ("azure", "standard_nd96isr_h100_v5"): (8, 80.0),
+    ("azure", "standard_nd96isr_h200_v5"): (8, None),
+    ("azure", "standard_nc40ads_h100_v5"): (1, None),
+    ("azure", "standard_nc80adis_h100_v5"): (2, None),
+    ("azure", "standard_nd96isr_mi300x_v5"): (8, 192.0),
+    ("aws", "p4d.24xlarge"): (8, 40.0),
+}
+
+# The GPU count some providers write into the instance name.
+_COUNT_IN_NAME = {
+    "gcp": re.compile(r"^a[234]-\w+-(\d+)g$"),
+    "lambda": re.compile(r"^gpu_(\d+)x_"),
+    "runpod": re.compile(r"^(\d+)x_"),
+}
+
+# A per-GPU-hour price outside [median / BAND, median × BAND] of its GPU model is a typo or a
+# wrong count (a 1-GPU VM with a 64-vCPU host is 4.5× the T4 median: AWS g4dn.16xlarge).
+BAND = 6.0
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Catalog:
+    return load_catalog(overlays=False)
+
+
+def _undoubted(cat: Catalog) -> list[Instance]:
+    return [i for i in cat.instances if not i.doubt]
+
+
+def test_gpu_count_and_memory_match_the_published_configuration(shipped: Catalog) -> None:
+    seen = set()
+    for inst in shipped.instances:
+        known = KNOWN_CONFIG.get((inst.provider.lower(), inst.instance.lower()))
+        if known is None:
+            continue
+        seen.add((inst.provider.lower(), inst.instance.lower()))
+        count, mem = known
+        assert inst.gpu_count == count, inst
+        if mem is not None:
+            assert inst.gpu_mem_gib == pytest.approx(mem, rel=0.05), inst
+    assert ("azure", "standard_nd96isr_h100_v5") in seen and ("aws", "p4d.24xlarge") in seen
+
+
+def test_gpu_count_matches_the_count_in_the_instance_name(shipped: Catalog) -> None:
+    checked = 0
+    for inst in shipped.instances:
+        pattern = _COUNT_IN_NAME.get(inst.provider.lower())
+        m = pattern.match(inst.instance) if pattern else None
+        if m:
+            checked += 1
+            assert inst.gpu_count == int(m.group(1)), inst
+    assert checked >= 10
+
+
+def test_per_gpu_memory_matches_the_spec_table(shipped: Catalog) -> None:
+    for inst in shipped.instances:
+        spec = shipped.spec_for(inst)
+        if spec is None or spec.memory_gib is None or inst.gpu_mem_gib is None:
+            continue
+        # Clouds report usable memory (22888 MiB for a 24 GiB L4): within 10 %.
+        assert inst.gpu_mem_gib == pytest.approx(spec.memory_gib, rel=0.10), inst
+
+
+def test_spot_is_not_above_on_demand(shipped: Catalog) -> None:
+    for inst in _undoubted(shipped):
+        od, spot = inst.price_ondemand_usd_hr, inst.price_spot_usd_hr
+        if od is not None and spot is not None:
+            assert spot <= od, inst
+
+
+def test_price_per_gpu_hour_is_inside_a_sane_band_per_model(shipped: Catalog) -> None:
+    per_model: dict[str, list[tuple[float, Instance]]] = defaultdict(list)
+    for inst in _undoubted(shipped):
+        if inst.price_ondemand_usd_hr and inst.gpu_count:
+            per_model[inst.gpu_model].append((inst.price_ondemand_usd_hr / inst.gpu_count, inst))
+    assert len(per_model) > 20
+    for model, rows in per_model.items():
+        median = statistics.median(p for p, _ in rows)
+        for p, inst in rows:
+            assert 0.05 <= p <= 40.0, inst
+            assert median / BAND <= p <= median * BAND, (model, median, inst)
+
+
+def test_no_duplicate_rows(shipped: Catalog) -> None:
+    offers = Counter(i.offer for i in shipped.instances)
+    assert [k for k, n in offers.items() if n > 1] == []
+    keys = Counter((i.key, i.source.split(":")[0]) for i in shipped.instances)
+    assert [k for k, n in keys.items() if n > 1] == []
+
+
+def test_the_rows_the_data_doubts_are_marked(shipped: Catalog) -> None:
+    doubted = {(i.provider, i.instance) for i in shipped.instances if i.doubt}
+    assert ("Azure", "Standard_ND96isr_H100_v5") in doubted
+    assert ("RunPod", "1x_L40S_SECURE") in doubted
+    assert ("GCP", "n1 host + 1x T4") in doubted
+    nd = next(i for i in shipped.instances if i.instance == "Standard_ND96isr_H100_v5")
+    assert nd.gpu_count == 8 and nd.price_spot_usd_hr is None
+    # p4d: the use1-az1 spot price the notes call an outlier (2.4655) is not the one used.
+    p4d = next(i for i in shipped.instances if i.instance == "p4d.24xlarge" and i.region)
+    assert p4d.price_spot_usd_hr != pytest.approx(2.4655)
+
+
+def test_doubt_is_read_from_a_notes_clause() -> None:
+    base = Instance(provider="X", instance="a", gpu_model="H100 SXM", gpu_count=8)
+    assert base.doubt == ""
+    assert Instance(**{**base.as_dict(), "notes": "outlier vs others"}).doubt == ""
+    marked = Instance(**{**base.as_dict(), "notes": "zone a; Doubtful: count wrong; x"})
+    assert marked.doubt == "count wrong"
+
+
+def _two_rows(doubt_on_cheaper: bool) -> Catalog:
+    cat = load_catalog(overlays=False)
+    cheap = Instance(
+        provider="Acme",
+        instance="cheap.8x",
+        gpu_model="H100 SXM",
+        gpu_count=8,
+        gpu_mem_gib=80,
+        price_ondemand_usd_hr=10.0,
+        notes="doubtful: price from a typo" if doubt_on_cheaper else "",
+        origin="test",
+    )
+    dear = Instance(**{**cheap.as_dict(), "instance": "dear.8x", "price_ondemand_usd_hr": 20.0})
+    dear = Instance(**{**dear.as_dict(), "notes": ""})
+    return Catalog(instances=(cheap, dear), specs=cat.specs, issues=())
+
+
+@pytest.mark.parametrize("doubt", [False, True])
+def test_a_doubtful_row_never_wins_silently(doubt: bool) -> None:
+    w = Workload(scenario="train", params=7e9, tokens=2e10)
+    rec = recommend(w, _two_rows(doubt), objective="cheapest")
+    first, second = rec.rows[0], rec.rows[1]
+    if not doubt:
+        assert first.instance.instance == "cheap.8x"
+        assert not any("doubtful" in x for x in first.warnings)
+    else:
+        # The cheaper row is doubted: the undoubted one ranks first, the doubted one is listed
+        # with the reason as a warning.
+        assert first.instance.instance == "dear.8x"
+        assert second.instance.instance == "cheap.8x"
+        assert any("price from a typo" in x for x in second.warnings)
