@@ -6430,5 +6430,77 @@ recording to %3</source>
         <source>verifying {p}</source>
         <translation>正在校验 {p}</translation>
     </message>
+    <message>
+        <source>too few SM clock samples under load to compare</source>
+        <translation>负载下的 SM 时钟样本太少，无法比较</translation>
+    </message>
+    <message>
+        <source>SM clock fell to {low:.0f} MHz under load, {pct:.0f}% below its early-load median of {base:.0f} MHz, for {n} samples</source>
+        <translation>负载下 SM 时钟降到 {low:.0f} MHz，比负载初期的中位数 {base:.0f} MHz 低 {pct:.0f}%，持续 {n} 个样本</translation>
+    </message>
+    <message>
+        <source>check cooling, airflow and the power supply; see the throttle reasons</source>
+        <translation>检查散热、气流和电源；查看降频原因</translation>
+    </message>
+    <message>
+        <source>clocks slowed under load: {r}</source>
+        <translation>负载下时钟降频：{r}</translation>
+    </message>
+    <message>
+        <source>hardware or thermal slowdown: check cooling, fans and the power brake signal</source>
+        <translation>硬件或过热降频：检查散热、风扇和功率制动信号</translation>
+    </message>
+    <message>
+        <source>power capping under full load; compare the power limit with the spec</source>
+        <translation>满负载下功率封顶；将功率上限与规格对比</translation>
+    </message>
+    <message>
+        <source>no temperature or no slowdown temperature known</source>
+        <translation>没有温度读数或不知道降频温度</translation>
+    </message>
+    <message>
+        <source>reached {t:.0f} °C under load, {m:.0f} °C from the slowdown temperature {s:.0f} °C</source>
+        <translation>负载下达到 {t:.0f} °C，距降频温度 {s:.0f} °C 仅 {m:.0f} °C</translation>
+    </message>
+    <message>
+        <source>check airflow, fan curves and the inlet temperature</source>
+        <translation>检查气流、风扇曲线和进风温度</translation>
+    </message>
+    <message>
+        <source>no power reading or limit</source>
+        <translation>没有功率读数或功率上限</translation>
+    </message>
+    <message>
+        <source>drew {p:.0f} W against a limit of {l:.0f} W</source>
+        <translation>功耗 {p:.0f} W，上限为 {l:.0f} W</translation>
+    </message>
+    <message>
+        <source>no ECC counters (ECC off or not supported)</source>
+        <translation>没有 ECC 计数器（ECC 关闭或不支持）</translation>
+    </message>
+    <message>
+        <source>new ECC errors under load: {u} uncorrected, {c} corrected{p}</source>
+        <translation>负载下出现新的 ECC 错误：{u} 个不可纠正，{c} 个已纠正{p}</translation>
+    </message>
+    <message>
+        <source>reset the GPU to retire or remap the rows; repeated errors mean an RMA</source>
+        <translation>重置 GPU 以退役或重映射这些行；错误反复出现则需返修（RMA）</translation>
+    </message>
+    <message>
+        <source>XID errors during the load: {x}</source>
+        <translation>负载期间出现 XID 错误：{x}</translation>
+    </message>
+    <message>
+        <source>look the XID codes up in NVIDIA's XID catalog; check dmesg</source>
+        <translation>在 NVIDIA 的 XID 目录中查找这些代码；查看 dmesg</translation>
+    </message>
+    <message>
+        <source>the GPU was never seen under load</source>
+        <translation>从未观察到该 GPU 处于负载下</translation>
+    </message>
+    <message>
+        <source>burn-in: {n} products</source>
+        <translation>压力测试：已完成 {n} 次矩阵乘</translation>
+    </message>
 </context>
 </TS>
