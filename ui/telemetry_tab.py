@@ -22,6 +22,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from gpuprof.i18n import tr
+from gpuprof.prof import prof_reason
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPen, QShowEvent
@@ -575,6 +577,8 @@ class TelemetryTab(QWidget):
         plot = self.plots[plot_key]
         spec = plot.spec
         parts: list[str] = []
+        absent: dict[int, str] = {}  # GPM plot: GPU -> why it has no value here
+        shown: set[int] = set()
         for (gpu, field), (xs, ys) in sorted(plot.data.items()):
             if xs.size == 0:
                 continue
@@ -583,7 +587,10 @@ class TelemetryTab(QWidget):
                 i -= 1
             value = ys[i]
             if math.isnan(value):
+                if spec.needs_prof and gpu >= 0:
+                    absent.setdefault(gpu, self._prof_reason(gpu))
                 continue
+            shown.add(gpu)
             name = _t("host") if gpu < 0 else f"GPU {gpu}"
             colour = self._theme.muted if gpu < 0 else gpu_colour(gpu)
             # The host plot has no GPU fields (spec.fields is empty): test the host first.
@@ -592,9 +599,21 @@ class TelemetryTab(QWidget):
                 f'<span style="color:{colour}"><b>{name}</b>{suffix}</span> '
                 f"{fmt_num(value, spec.unit, digits=spec.digits)}"
             )
+        for gpu, why in sorted((g, w) for g, w in absent.items() if g not in shown):
+            # Absent values say so, with the reason (as the greyed title does), not nothing.
+            parts.append(
+                f'<span style="color:{gpu_colour(gpu)}"><b>GPU {gpu}</b></span> '
+                f"– ({html.escape(why)})"
+            )
         text = (
             f"<b>{html.escape(_t(spec.title).split(' —')[0].split(' (')[0])}</b> @ "
             f"{x:.1f} s: " + " · ".join(parts)
         )
         self.readout.setText(text)
         return text
+
+    def _prof_reason(self, gpu: int) -> str:
+        """Why ``gpu`` has no profiling (GPM) value, from the latest snapshot, translated."""
+        snap = self.state.latest
+        sample = next((g for g in snap.gpus if g.index == gpu), None) if snap else None
+        return prof_reason(sample) if sample is not None else tr("no data")

@@ -153,6 +153,8 @@ def test_hovering_every_plot_fills_the_readout(make_window) -> None:
         assert "@" in text and "</span>" in text, (key, text)  # at least one value
         if key == "host":
             assert "host" in text and "%" in text, text
+        if key == "activity":  # no GPM on the fake source: each GPU says why it has no value
+            assert "GPU 0</b></span> – (" in text and "GPU 1</b></span> – (" in text, text
 
 
 # -- replay seeks -------------------------------------------------------------------------------
