@@ -20,6 +20,15 @@ class Severity(str, enum.Enum):
     def rank(self) -> int:
         return {"critical": 0, "warning": 1, "info": 2}[self.value]
 
+    @property
+    def label(self) -> str:
+        """The name as shown in text output: the value, translated (JSON keeps the value)."""
+        from gpuprof.i18n import tr
+
+        return {"critical": tr("critical"), "warning": tr("warning"), "info": tr("info")}[
+            self.value
+        ]
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

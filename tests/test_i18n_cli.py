@@ -8,7 +8,11 @@ import argparse
 import ast
 import os
 import re
+import select
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -26,7 +30,7 @@ FIXTURE_SESSION = ROOT / "tests" / "data" / "session-v1.gpuprof"
 #: Words that stay as they are in Chinese text: units, product, format and tool names, and
 #: identifiers a user types. Words in CAPITALS (acronyms, metavars such as FILE) stay too.
 _KEPT = """
-    B KiB MiB GiB TiB kB MB GB TB Gbps MHz W s ms h m d fps FLOPs
+    B KiB MiB GiB TiB kB MB GB TB Gbps MHz W kWh J s ms h m d fps FLOPs
     NVIDIA GPU GPUs CPU CUDA NVML NVLink NVSwitch PCIe Gen Ctrl
     Linux Intel Xeon Platinum GeForce RTX PyTorch Prometheus Grafana SkyPilot
     gpuprof dcgm exporter nvidia smi topo iperf3 nccl tests torch pip stderr stdout
@@ -196,6 +200,68 @@ def test_output_is_chinese(capsys, monkeypatch, tmp_path, results_db, command):
     text = out + err
     assert re.search(r"[\u4e00-\u9fff]", text)
     assert not _leftovers(text), "\n".join(_leftovers(text))
+
+
+def _refused_url() -> str:
+    """A loopback URL nobody listens on (the port was just free)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def test_profile_and_recover_speak_chinese(capsys, monkeypatch, tmp_path):
+    rec = tmp_path / "job.gpuprof"
+    job = [sys.executable, "-c", "0"]
+    args = ["profile", "--demo", "--interval", "0.1", "--out", str(rec), "--", *job]
+    out, err = _run_zh(capsys, monkeypatch, args)
+    text = out + err
+    # The summary's phases, severities, tensor-core share and stored notes, all in Chinese.
+    assert "作业画像" in text and "张量核心" in text and "SIMULATED 遥测" in text, text
+    assert not _leftovers(text), "\n".join(_leftovers(text))
+    session = tmp_path / "s.gpuprof"
+    shutil.copyfile(FIXTURE_SESSION, session)
+    out, err = _run_zh(capsys, monkeypatch, ["recover", str(session)])
+    assert "已从" in out + err and not _leftovers(out + err), _leftovers(out + err)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["fleet", "--prometheus", "URL"],
+        ["monitor", "--connect", "URL", "--once"],
+        ["kill", "--yes", "PID"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_errors_of_the_new_commands_are_one_chinese_line(capsys, monkeypatch, command):
+    gone = subprocess.Popen([sys.executable, "-c", "0"])
+    gone.wait()  # a pid that has exited
+    args = [a.replace("URL", _refused_url()).replace("PID", str(gone.pid)) for a in command]
+    out, err = _run_zh(capsys, monkeypatch, args, code=2)
+    lines = err.strip().splitlines()
+    assert not out and len(lines) == 1 and lines[0].startswith("gpuprof: error: "), err
+    assert re.search(r"[\u4e00-\u9fff]", lines[0]) and not _leftovers(lines[0]), lines
+
+
+def test_monitor_connect_to_an_exporter_speaks_chinese(capsys, monkeypatch, tmp_path):
+    cmd = [sys.executable, "-m", "gpuprof", "--lang", "zh_CN", "exporter", "--demo", "--port", "0"]
+    env = dict(os.environ, GPUPROF_DATA_DIR=str(tmp_path / "data"))
+    child = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout is not None
+        ready, _, _ = select.select([child.stdout], [], [], 30)
+        banner = child.stdout.readline() if ready else ""
+        found = re.search(r"http://127\.0\.0\.1:\d+", banner)
+        assert found and "正在提供" in banner and not _leftovers(banner), banner
+        out, err = _run_zh(capsys, monkeypatch, ["monitor", "--connect", found.group(0), "--once"])
+        assert "利用率" in out and "演示数据" in out, out
+        assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
+    finally:
+        child.terminate()
+        child.communicate(timeout=30)
 
 
 def test_record_and_export_say_what_they_did_in_chinese(capsys, monkeypatch, tmp_path):

@@ -189,7 +189,7 @@ def render_fleet(fleet: Fleet, metric: str, out: Console | None = None) -> None:
     con.print(tr("Findings:"))
     style = {Severity.CRITICAL: "bold red", Severity.WARNING: "yellow", Severity.INFO: ""}
     for f in fleet.findings:
-        con.print(styled(f"[{f.severity.value}] {f.title}", style[f.severity] or "none"))
+        con.print(styled(f"[{f.severity.label}] {f.title}", style[f.severity] or "none"))
         con.print(f"    {f.detail}")
         con.print(f"    {f.hint}")
     if fleet.skipped_series:

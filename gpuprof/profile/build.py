@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from gpuprof.findings import Finding
+from gpuprof.i18n import N_
 from gpuprof.profile.markers import Marker
 from gpuprof.profile.model import (
     GpuJobStats,
@@ -183,10 +184,11 @@ class _Gpu:
         if counter_ok and not self.energy_backwards:
             return float(self.energy_last) - float(self.energy_first)  # type: ignore[arg-type]
         if self.power_covered_s > 0:
-            why = "went backwards" if self.energy_backwards else "is not reported"
+            why = N_("went backwards") if self.energy_backwards else N_("is not reported")
             notes.append(
-                f"GPU {self.index}: energy integrated from power readings "
-                f"(the total-energy counter {why})"
+                N_(
+                    "GPU {i}: energy integrated from power readings (the total-energy counter {why})"
+                ).format(i=self.index, why=why)
             )
             return self.power_j
         return None
@@ -291,9 +293,9 @@ def _phases(
             s0 = steps[0]
             first = max(start, s0.time_s - (s0.duration_s or 0.0))
             last = steps[-1].time_s
-            notes.append("phases from the step markers (no GPU activity was seen)")
+            notes.append(N_("phases from the step markers (no GPU activity was seen)"))
         else:
-            notes.append("phases not detected: no GPU activity and no step markers")
+            notes.append(N_("phases not detected: no GPU activity and no step markers"))
     out: list[Phase] = []
     if first is not None and last is not None:
         for name, a, b in (("startup", start, first), ("steady", first, last), ("tail", last, end)):
@@ -404,20 +406,24 @@ def build_profile(
     everyone = False  # every GPU and every process on it counted as the job's
     if kind is SourceKind.NONE:
         why = f" ({scan.status_message})" if scan.status_message else ""
-        notes.append(f"no GPU telemetry{why}: host only")
+        notes.append(N_("no GPU telemetry{why}: host only").format(why=why))
     if kind is SourceKind.SIMULATED:
         gpus, everyone = all_gpus, True
-        notes.append("SIMULATED telemetry: every simulated GPU and process is counted as the job's")
+        notes.append(
+            N_("SIMULATED telemetry: every simulated GPU and process is counted as the job's")
+        )
     elif scan.process_info_denied or (all_gpus and not scan.any_process):
         gpus, everyone = all_gpus, True
         notes.append(
-            "no GPU process information (not permitted, or hidden from this container): "
-            "every GPU is counted as the job's"
+            N_(
+                "no GPU process information (not permitted, or hidden from this container): "
+                "every GPU is counted as the job's"
+            )
         )
     else:
         gpus = sorted(i for i in scan.job_gpus if i in scan.gpus)
         if all_gpus and not gpus:
-            notes.append("the job's processes never showed on a GPU: no GPU is counted")
+            notes.append(N_("the job's processes never showed on a GPU: no GPU is counted"))
     names = {d.index: d for d in devices}
     stats: list[GpuJobStats] = []
     for i in gpus:
@@ -451,7 +457,7 @@ def build_profile(
     steps = _step_stats(markers, len(gpus), _peak_tflops(job_devices, run.dtype), run.dtype)
     findings = _findings(devices, scan, gpus) if devices and gpus else ()
     if scan.samples == 0:
-        notes.append("no telemetry samples were recorded")
+        notes.append(N_("no telemetry samples were recorded"))
     phases = _phases(run, scan, gpus, markers, notes)
     return JobProfile(
         name=run.name,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.profile.model import JobProfile
 from gpuprof.units import fmt_bytes, fmt_duration, fmt_num, fmt_pct
 
@@ -158,9 +158,9 @@ def summary_lines(profile: JobProfile) -> list[str]:
         shares = " · ".join(f"{x.category} {x.share_pct:.0f} %" for x in b.shares)
         lines.append(tr("  where the time goes ({d}): {s}", d=b.device, s=shares or "—"))
     for f in p.findings:
-        lines.append(f"  [{f.severity.value}] {f.title}")
+        lines.append(f"  [{f.severity.label}] {f.title}")
     for note in p.notes:
-        lines.append(tr("  note: {n}", n=note))
+        lines.append(tr("  note: {n}", n=tr_text(note)))
     if p.markers_skipped:
         lines.append(tr("  note: {n} marker lines were not markers", n=p.markers_skipped))
     return lines
@@ -168,8 +168,10 @@ def summary_lines(profile: JobProfile) -> list[str]:
 
 def _phases(p: JobProfile) -> str:
     """The detected phases one by one, then each mark label once: how often, how long in all."""
-    detected = ("startup", "steady", "tail")
-    parts = [f"{ph.name} {fmt_duration(ph.duration_s)}" for ph in p.phases if ph.name in detected]
+    detected = (N_("startup"), N_("steady"), N_("tail"))
+    parts = [
+        f"{tr(ph.name)} {fmt_duration(ph.duration_s)}" for ph in p.phases if ph.name in detected
+    ]
     labels: dict[str, tuple[int, float]] = {}
     for ph in p.phases:
         if ph.name not in detected:

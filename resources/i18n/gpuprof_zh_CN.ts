@@ -3286,7 +3286,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>SM {s} · tensor {t} · DRAM {d}</source>
-        <translation>SM {s} · Tensor {t} · DRAM {d}</translation>
+        <translation>SM {s} · 张量核心 {t} · DRAM {d}</translation>
     </message>
     <message>
         <source>SM/tensor/DRAM unavailable ({why})</source>
@@ -3699,6 +3699,70 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>{n} series with an unexpected shape were skipped.</source>
         <translation>已跳过 {n} 个格式异常的序列。</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>startup</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>steady</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <source>tail</source>
+        <translation>收尾</translation>
+    </message>
+    <message>
+        <source>went backwards</source>
+        <translation>出现回退</translation>
+    </message>
+    <message>
+        <source>is not reported</source>
+        <translation>未上报</translation>
+    </message>
+    <message>
+        <source>GPU {i}: energy integrated from power readings (the total-energy counter {why})</source>
+        <translation>GPU {i}：能耗由功率读数积分得出（累计能耗计数器{why}）</translation>
+    </message>
+    <message>
+        <source>phases from the step markers (no GPU activity was seen)</source>
+        <translation>阶段依据步骤标记划分（未观察到 GPU 活动）</translation>
+    </message>
+    <message>
+        <source>phases not detected: no GPU activity and no step markers</source>
+        <translation>未检测到阶段：既无 GPU 活动，也无步骤标记</translation>
+    </message>
+    <message>
+        <source>no GPU telemetry{why}: host only</source>
+        <translation>无 GPU 遥测数据{why}：仅有主机数据</translation>
+    </message>
+    <message>
+        <source>SIMULATED telemetry: every simulated GPU and process is counted as the job's</source>
+        <translation>SIMULATED 遥测：每个模拟的 GPU 和进程都计为本作业所有</translation>
+    </message>
+    <message>
+        <source>no GPU process information (not permitted, or hidden from this container): every GPU is counted as the job's</source>
+        <translation>无 GPU 进程信息（无权限，或在此容器中不可见）：每个 GPU 都计为本作业所有</translation>
+    </message>
+    <message>
+        <source>the job's processes never showed on a GPU: no GPU is counted</source>
+        <translation>作业的进程从未出现在任何 GPU 上：不计入任何 GPU</translation>
+    </message>
+    <message>
+        <source>no telemetry samples were recorded</source>
+        <translation>未录制到任何遥测采样</translation>
     </message>
 </context>
 <context>
