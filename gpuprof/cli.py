@@ -14,12 +14,16 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gpuprof import __version__
 from gpuprof.argtypes import finite_float
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES, set_language, tr, translate_argparse
 from gpuprof.termtext import plain
+
+if TYPE_CHECKING:
+    from gpuprof.fleet.client import PrometheusClient
 
 __all__ = ["main", "build_parser"]
 
@@ -100,6 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=tr(
             "watch another machine: the URL of its `gpuprof exporter` "
             "(e.g. http://127.0.0.1:9400 through an SSH tunnel)"
+        ),
+    )
+    gui.add_argument(
+        "--prometheus",
+        metavar="URL",
+        help=tr(
+            "open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)"
         ),
     )
     gui.add_argument(
@@ -199,7 +210,17 @@ def _register_front_ends() -> None:
     render.set_app_screenshot(screenshot)
 
 
+def _prometheus_client(args: argparse.Namespace) -> PrometheusClient:
+    """``--prometheus URL [--token-file F]``: the client, checked before the window opens."""
+    from gpuprof.fleet.client import PrometheusClient, read_token_file
+
+    token_file = None if getattr(args, "connect", None) else getattr(args, "token_file", None)
+    token = read_token_file(token_file) if token_file else None
+    return PrometheusClient(args.prometheus, token=token)
+
+
 def _run_gui(args: argparse.Namespace) -> int:
+    client = _prometheus_client(args) if getattr(args, "prometheus", None) else None
     try:
         from gpuprof.ui.app import run_app
     except ModuleNotFoundError as exc:
@@ -208,6 +229,10 @@ def _run_gui(args: argparse.Namespace) -> int:
                 tr("the desktop app is not available in this build; try `gpuprof --help`")
             ) from None
         raise GpuprofError(tr("the desktop app needs {m}: {e}", m=exc.name, e=exc)) from None
+    if client is not None:
+        from gpuprof.ui.fleet_tab import set_launch_client
+
+        set_launch_client(client)
     return int(run_app(args))
 
 

@@ -21,6 +21,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
 
 from .connect_dialog import connect_action
+from .fleet_tab import fleet_action
 from .png import write_png
 from .profile_status import JobProfiles
 from .settings import INTERVALS_S, TIME_WINDOWS_S
@@ -196,6 +197,7 @@ def make_menus_and_toolbar(window: MainWindow) -> None:
     file_menu = bar.addMenu(_t("&File"))
     file_menu.addAction(window.open_action)
     file_menu.addAction(connect_action(window))  # File → Connect… (another machine)
+    file_menu.addAction(fleet_action(window))  # File → Connect to Prometheus… (a fleet)
     file_menu.addAction(window.record_action)
     file_menu.addSeparator()
     file_menu.addAction(window.jobs.profile_action)

@@ -6567,4 +6567,83 @@ recording to %3</source>
         <translation>压力测试：已完成 {n} 次矩阵乘</translation>
     </message>
 </context>
+<context>
+    <name>FleetTab</name>
+    <message>
+        <source>down / stale</source>
+        <translation>离线 / 过期</translation>
+    </message>
+    <message>
+        <source>%1: %2 nodes (%3 down), %4 GPUs</source>
+        <translation>%1：%2 个节点（%3 个离线），%4 个 GPU</translation>
+    </message>
+    <message>
+        <source>A cluster's GPUs as a Prometheus sees them</source>
+        <translation>从 Prometheus 看到的集群 GPU</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>正在查询 %1…</translation>
+    </message>
+    <message>
+        <source>Click a node or a GPU for its plots.</source>
+        <translation>点击节点或 GPU 查看其曲线。</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Prometheus…</source>
+        <translation>连接到 &amp;Prometheus…</translation>
+    </message>
+    <message>
+        <source>Connect to Prometheus</source>
+        <translation>连接到 Prometheus</translation>
+    </message>
+    <message>
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Prometheus URL:</source>
+        <translation>Prometheus URL：</translation>
+    </message>
+    <message>
+        <source>Prometheus did not answer; asking again in %1 s.</source>
+        <translation>Prometheus 未应答；%1 秒后重试。</translation>
+    </message>
+    <message>
+        <source>Refresh every</source>
+        <translation>刷新间隔</translation>
+    </message>
+    <message>
+        <source>Seconds between two looks at Prometheus</source>
+        <translation>两次查询 Prometheus 之间的秒数</translation>
+    </message>
+    <message>
+        <source>Watch a cluster's GPUs through the Prometheus that scrapes them</source>
+        <translation>通过采集集群 GPU 的 Prometheus 查看它们</translation>
+    </message>
+    <message>
+        <source>XID / ECC errors</source>
+        <translation>XID / ECC 错误</translation>
+    </message>
+    <message>
+        <source>XID or ECC</source>
+        <translation>XID 或 ECC</translation>
+    </message>
+    <message>
+        <source>filter: cluster=a job=dcgm node=…</source>
+        <translation>筛选：cluster=a job=dcgm node=…</translation>
+    </message>
+    <message>
+        <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)</source>
+        <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）</translation>
+    </message>
+</context>
 </TS>

@@ -1,0 +1,174 @@
+"""The Fleet tab (issue 15) against a real Prometheus scraping demo exporters and a
+dcgm-exporter page: the grid, the metric switch, the filter, a down exporter, the drill-down
+plots; an unreachable or silent Prometheus is a banner and the window keeps working."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pyqtgraph")
+
+from tests.prometheus_fixture import (
+    DCGM_HOST,
+    Fleet,
+    StaticMetrics,
+    free_port,
+    start_fleet,
+)
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture(scope="module")
+def own_fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """A Prometheus of this module's own (its last test stops an exporter)."""
+    with start_fleet(tmp_path_factory.mktemp("fleet-ui")) as fleet:
+        yield fleet
+
+
+def _tab(make_window: Any, url: str, qtbot: Any, *, timeout_s: float = 10.0) -> Any:
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    w = make_window()
+    tab = open_fleet(w, PrometheusClient(url, timeout_s=timeout_s))
+    assert w.current_tab_name() == "fleet"
+    return tab
+
+
+def _loaded(tab: Any, qtbot: Any) -> None:
+    qtbot.waitUntil(lambda: tab.fleet is not None and not tab.pending, timeout=20000)
+
+
+def test_grid_shows_every_gpu_and_the_metric_switch_recolours(make_window, qtbot, own_fleet):
+    tab = _tab(make_window, own_fleet.url, qtbot)
+    _loaded(tab, qtbot)
+    grid = tab.grid
+    assert grid.rowCount() == 3  # two demo exporters and the dcgm-exporter node
+    assert len(tab.fleet.gpus) == 8 * 2 + 4
+    assert [f"{i}" for i in range(8)] == list(grid.columns)
+    assert DCGM_HOST in grid.visible_nodes()
+    # The dcgm node's GPU 0 runs at 95 %, GPU 2 at 0 %: darker blue for the busier one.
+    assert grid.cell_text(DCGM_HOST, "0") == "95"
+    assert grid.cell_text(DCGM_HOST, "2") == "0"
+    busy, idle = grid.cell_background(DCGM_HOST, "0"), grid.cell_background(DCGM_HOST, "2")
+    assert busy != idle
+    assert "GPU utilization (%)" in tab.legend.text()
+    assert tab.findings.count() >= 1
+    assert any("XID" in tab.findings.item(i).text() for i in range(tab.findings.count()))
+
+    tab.set_metric("temp")
+    assert grid.cell_text(DCGM_HOST, "0") == "52°C"
+    assert grid.cell_background(DCGM_HOST, "0") == grid.cell_background(DCGM_HOST, "2")
+    assert "Temperature (°C)" in tab.legend.text()
+    tab.set_metric("errors")
+    assert grid.cell_text(DCGM_HOST, "1") == "48"  # XID 48
+    assert grid.cell_background(DCGM_HOST, "1") == "#c62828"
+    assert grid.cell_background(DCGM_HOST, "0") == "#66bb6a"
+
+    grid.sortItems(grid.FIXED + 1)  # by GPU 1's errors: the dcgm node (48) last
+    assert grid.visible_nodes()[-1] == DCGM_HOST
+
+
+def test_filter_by_label(make_window, qtbot, own_fleet):
+    tab = _tab(make_window, own_fleet.url, qtbot)
+    _loaded(tab, qtbot)
+    tab.filter.setText("cluster=b")
+    shown = tab.grid.visible_nodes()
+    assert len(shown) == 2 and DCGM_HOST in shown  # exporter 1 and the dcgm node
+    tab.filter.setText("job=dcgm")
+    assert tab.grid.visible_nodes() == [DCGM_HOST]
+    tab.filter.setText("cluster=a job=dcgm")
+    assert tab.grid.visible_nodes() == []
+    tab.filter.setText("")
+    assert len(tab.grid.visible_nodes()) == 3
+
+
+def test_click_a_gpu_draws_its_node_plots(make_window, qtbot, own_fleet):
+    from gpuprof.ui.fleet_grid import NODE_ROLE
+
+    tab = _tab(make_window, own_fleet.url, qtbot)
+    _loaded(tab, qtbot)
+    grid = tab.grid
+    exporter = own_fleet.exporters[0].address
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).data(NODE_ROLE)[1] == exporter)
+    tab.window_combo.setCurrentIndex(0)  # 15 min
+    grid.cellClicked.emit(row, grid.FIXED + 3)
+    qtbot.waitUntil(lambda: tab.drill.history is not None and not tab.drill_pending, timeout=20000)
+    history = tab.drill.history
+    assert history.node == ("gpuprof", exporter)
+    assert history.end_s - history.start_s == pytest.approx(900)
+    points = tab.drill.points()
+    assert set(points) == {"util", "sm", "mem", "temp", "power", "clock"}
+    assert all(n >= 8 for n in points.values()), points  # 8 GPUs, a point each at least
+    assert tab.drill_title.text().endswith("GPU 3")
+    assert "(%)" in tab.drill.plots["util"].getPlotItem().titleLabel.text
+    assert tab.drill.plots["power"].getPlotItem().getAxis("left").labelText == "W"
+
+
+def test_a_down_exporter_is_marked(make_window, qtbot, own_fleet):
+    from gpuprof.fleet.client import PrometheusClient
+    from gpuprof.fleet.read import read_fleet
+
+    stopped = own_fleet.exporters[1]
+    stopped.stop()
+    client = PrometheusClient(own_fleet.url)
+    own_fleet.wait_until(
+        "the stopped exporter down", lambda: any(n.down for n in read_fleet(client).nodes)
+    )
+    tab = _tab(make_window, own_fleet.url, qtbot)
+    _loaded(tab, qtbot)
+    down = [n for n in tab.fleet.nodes if n.down]
+    assert len(down) == 1 and down[0].instance == stopped.address
+    grid = tab.grid
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).text() == down[0].name)
+    assert grid.item(row, 3).text() == "down"
+    cells = [grid.item(row, c) for c in range(grid.FIXED, grid.columnCount())]
+    assert any(c is not None and c.text() == "down" for c in cells)
+    assert "1 down" in tab.status.text()
+
+
+def test_unreachable_prometheus_is_a_banner(make_window, qtbot):
+    port = free_port()  # nothing listens there
+    tab = _tab(make_window, f"http://127.0.0.1:{port}", qtbot)
+    qtbot.waitUntil(lambda: tab.banner.isVisible(), timeout=10000)
+    assert f"127.0.0.1:{port}" in tab.banner.text()
+    assert tab.fleet is None and tab.errors == 1
+
+
+def test_a_silent_prometheus_never_freezes_the_window(make_window, qtbot, tmp_path: Path):
+    from PySide6.QtCore import QTimer
+
+    with StaticMetrics("{}", delay_s=30.0) as silent:
+        tab = _tab(make_window, silent.url, qtbot, timeout_s=2.0)
+        assert tab.pending
+        ticks: list[float] = []
+        timer = QTimer()
+        timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+        timer.start(50)
+        qtbot.waitUntil(lambda: len(ticks) >= 10, timeout=5000)
+        assert tab.pending  # the query still waits, the event loop kept running
+        qtbot.waitUntil(lambda: tab.banner.isVisible(), timeout=15000)
+        timer.stop()
+        assert silent.url in tab.banner.text() or "127.0.0.1" in tab.banner.text()
+        assert not tab.pending and tab.fleet is None
+        tab.close_tab()
+
+
+def test_cli_bad_prometheus_url_is_one_line(tmp_path: Path):
+    from tests.faults.hostile import assert_one_clear_error, run_gpuprof
+
+    ran = run_gpuprof(["--prometheus", "ftp://example.invalid"], tmp_path)
+    assert_one_clear_error(ran, "ftp://example.invalid")
+    missing = tmp_path / "no-token"
+    ran = run_gpuprof(
+        ["--prometheus", "http://127.0.0.1:9", "--token-file", str(missing)], tmp_path
+    )
+    assert_one_clear_error(ran, str(missing))

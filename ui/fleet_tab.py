@@ -1,0 +1,324 @@
+"""The Fleet tab (``gpuprof --prometheus URL``, File → Connect to Prometheus…): the fleet a
+Prometheus scrapes, as a node × GPU grid coloured by one metric, its findings, and a node's
+plots over 15 min, 1 h or 6 h.
+
+Every query runs in a worker thread (:func:`~gpuprof.ui.workers.run_in_thread`) and is bounded
+by the client's timeout: a Prometheus that is down or never answers is a banner, never a
+frozen window. The overview is asked again every N seconds (one query at a time).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gpuprof.errors import GpuprofError
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .fleet_drill import DRILL_WINDOWS, FleetDrill
+from .fleet_grid import GPU_ROLE, GRID_CHOICES, NODE_ROLE, FleetGrid, legend_html
+from .workers import run_in_thread
+
+if TYPE_CHECKING:
+    from gpuprof.fleet.client import PrometheusClient
+    from gpuprof.fleet.model import Fleet
+
+    from .main_window import MainWindow
+
+__all__ = ["FleetTab", "fleet_action", "open_fleet", "set_launch_client"]
+
+#: The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first
+#: window built opens its Fleet tab on it.
+_LAUNCH: list[PrometheusClient] = []
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("FleetTab", text)
+
+
+def _error_text(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, GpuprofError) else f"{type(exc).__name__}: {exc}"
+
+
+class FleetTab(QWidget):
+    """The Fleet tab on ``client``; ``refresh_s``: seconds between overview queries."""
+
+    def __init__(
+        self, client: PrometheusClient, *, refresh_s: int = 15, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.client = client
+        self.fleet: Fleet | None = None
+        self.pending = False
+        self.drill_pending = False
+        self.errors = 0
+        self._closed = False
+        self._drill_target: tuple[tuple[str, str], str] | None = None
+
+        self.banner = QLabel(self)
+        self.banner.setObjectName("fleetBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.banner.setStyleSheet("background:#ffebee; color:#b71c1c; padding:6px;")
+        self.banner.hide()
+        self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+
+        self.metric_combo = QComboBox(self)
+        for key, (title, unit, _, _) in GRID_CHOICES.items():
+            self.metric_combo.addItem(_t(title) + (f" ({unit})" if unit else ""), key)
+        self.metric_combo.currentIndexChanged.connect(self._redraw)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText(_t("filter: cluster=a job=dcgm node=…"))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._on_filter)
+        self.refresh_spin = QSpinBox(self)
+        self.refresh_spin.setRange(5, 3600)
+        self.refresh_spin.setValue(max(5, min(3600, refresh_s)))
+        self.refresh_spin.setSuffix(" s")
+        self.refresh_spin.setToolTip(_t("Seconds between two looks at Prometheus"))
+        self.refresh_spin.valueChanged.connect(self._on_refresh_s)
+        self.window_combo = QComboBox(self)
+        for seconds, label in DRILL_WINDOWS:
+            self.window_combo.addItem(label, seconds)
+        self.window_combo.setCurrentIndex(1)
+        self.window_combo.currentIndexChanged.connect(lambda _i: self._drill_again())
+
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(_t("Colour by:"), self))
+        bar.addWidget(self.metric_combo)
+        bar.addWidget(self.filter, 1)
+        bar.addWidget(QLabel(_t("Refresh every"), self))
+        bar.addWidget(self.refresh_spin)
+        bar.addWidget(QLabel(_t("Window:"), self))
+        bar.addWidget(self.window_combo)
+
+        self.legend = QLabel(self)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.grid = FleetGrid(self)
+        self.grid.cellClicked.connect(self._on_cell_clicked)
+        self.findings = QListWidget(self)
+        self.findings.setObjectName("fleetFindings")
+        self.drill_title = QLabel(_t("Click a node or a GPU for its plots."), self)
+        self.drill_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.drill = FleetDrill(self)
+
+        top = QSplitter(Qt.Orientation.Horizontal, self)
+        top.addWidget(self.grid)
+        top.addWidget(self.findings)
+        top.setStretchFactor(0, 3)
+        top.setStretchFactor(1, 1)
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.drill_title)
+        lower_layout.addWidget(self.drill, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(top)
+        split.addWidget(lower)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(bar)
+        layout.addWidget(self.legend)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.status)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.refresh_spin.value() * 1000)
+        self.timer.timeout.connect(self.refresh_now)
+        self.timer.start()
+        self._redraw()
+        self.refresh_now()
+
+    def _on_filter(self, text: str) -> None:
+        self.grid.set_filter(text)
+
+    def _on_refresh_s(self, seconds: int) -> None:
+        self.timer.setInterval(int(seconds) * 1000)
+
+    # -- the overview -------------------------------------------------------------------------
+    def current_metric(self) -> str:
+        return str(self.metric_combo.currentData())
+
+    def set_metric(self, key: str) -> None:
+        self.metric_combo.setCurrentIndex(self.metric_combo.findData(key))
+
+    def refresh_now(self) -> None:
+        """Ask Prometheus for the overview in a worker thread (not while one is pending)."""
+        if self.pending or self._closed:
+            return
+        from gpuprof.fleet.read import read_fleet
+
+        self.pending = True
+        self.status.setText(_t("Asking %1…").replace("%1", self.client.url))
+        client = self.client
+        run_in_thread(lambda: read_fleet(client), self._on_fleet, self._on_error, self)
+
+    def _on_fleet(self, fleet: object) -> None:
+        self.pending = False
+        if self._closed:
+            return
+        self.fleet = fleet  # type: ignore[assignment]
+        self.banner.hide()
+        self._redraw()
+
+    def _on_error(self, exc: BaseException) -> None:
+        self.pending = False
+        self.errors += 1
+        if self._closed:
+            return
+        self.show_banner(_error_text(exc))
+        self.status.setText(
+            _t("Prometheus did not answer; asking again in %1 s.").replace(
+                "%1", str(self.refresh_spin.value())
+            )
+        )
+
+    def show_banner(self, text: str) -> None:
+        self.banner.setText(text)
+        self.banner.show()
+
+    def _redraw(self) -> None:
+        metric = self.current_metric()
+        self.legend.setText(legend_html(metric))
+        fleet = self.fleet
+        if fleet is None:
+            return
+        self.grid.show_fleet(fleet, metric)
+        self.findings.clear()
+        for f in fleet.findings:
+            item = QListWidgetItem(f"[{f.severity.value}] {f.title}")
+            item.setToolTip(f"{f.detail}\n{f.hint}")
+            self.findings.addItem(item)
+        if not fleet.findings:
+            self.findings.addItem(_t("No findings."))
+        down = sum(1 for n in fleet.nodes if n.down)
+        self.status.setText(
+            _t("%1: %2 nodes (%3 down), %4 GPUs")
+            .replace("%1", fleet.url)
+            .replace("%2", str(len(fleet.nodes)))
+            .replace("%3", str(down))
+            .replace("%4", str(len(fleet.gpus)))
+        )
+
+    # -- the drill-down -----------------------------------------------------------------------
+    def _on_cell_clicked(self, row: int, col: int) -> None:
+        item = self.grid.item(row, col)
+        if item is None:
+            return
+        key = item.data(NODE_ROLE)
+        gpu = item.data(GPU_ROLE) or ""
+        if key:
+            self.drill_node(tuple(key), str(gpu))
+
+    def drill_node(self, key: tuple[str, str], gpu: str = "") -> None:
+        """Ask for ``key``'s plots over the chosen window (in a worker thread)."""
+        self._drill_target = (key, gpu)
+        if self.drill_pending or self._closed:
+            return
+        from gpuprof.fleet.drill import node_history
+
+        self.drill_pending = True
+        window = float(self.window_combo.currentData())
+        client = self.client
+        name = key[1] + (f" · GPU {gpu}" if gpu else "")
+        self.drill_title.setText(_t("Loading %1…").replace("%1", name))
+
+        def done(history: object) -> None:
+            self.drill_pending = False
+            if self._closed:
+                return
+            self.drill.show_history(history, gpu)  # type: ignore[arg-type]
+            self.drill_title.setText(name)
+            if self._drill_target != (key, gpu):
+                self._drill_again()
+
+        def failed(exc: BaseException) -> None:
+            self.drill_pending = False
+            if not self._closed:
+                self.show_banner(_error_text(exc))
+                self.drill_title.setText(name)
+
+        run_in_thread(lambda: node_history(client, key, window_s=window), done, failed, self)
+
+    def _drill_again(self) -> None:
+        if self._drill_target is not None:
+            self.drill_node(*self._drill_target)
+
+    def close_tab(self) -> None:
+        """Stop refreshing; answers still in flight are dropped."""
+        self._closed = True
+        self.timer.stop()
+
+    def closeEvent(self, event: Any) -> None:
+        self.close_tab()
+        super().closeEvent(event)
+
+
+def open_fleet(window: MainWindow, client: PrometheusClient) -> FleetTab:
+    """Show the Fleet tab of ``window`` on ``client`` (replacing an earlier Prometheus)."""
+    tabs = window.tabs
+    if "fleet" in tabs.names:
+        old = tabs.widget(tabs.names.index("fleet"))
+        if isinstance(old, FleetTab):
+            old.close_tab()
+            old.client = client
+            old.fleet = None
+            old.banner.hide()
+            old.refresh_now()
+            tabs.setCurrentWidget(old)
+            return old
+    tab = FleetTab(client, parent=window)
+    window.add_tab(tab, "fleet", _t("Fleet"), _t("A cluster's GPUs as a Prometheus sees them"))
+    tabs.setCurrentWidget(tab)
+    return tab
+
+
+def set_launch_client(client: PrometheusClient) -> None:
+    """``gpuprof --prometheus URL``: the window about to open shows the Fleet tab on it."""
+    _LAUNCH[:] = [client]
+
+
+def fleet_action(window: MainWindow) -> QAction:
+    """File → Connect to Prometheus…; also opens the launch client's tab, if any."""
+    action = QAction(_t("Connect to &Prometheus…"), window)
+    action.setObjectName("prometheusAction")
+    tip = _t("Watch a cluster's GPUs through the Prometheus that scrapes them")
+    action.setToolTip(tip)
+    action.setStatusTip(tip)
+
+    def ask() -> None:
+        url, ok = QInputDialog.getText(
+            window, _t("Connect to Prometheus"), _t("Prometheus URL:"), text="http://127.0.0.1:9090"
+        )
+        if not ok or not url.strip():
+            return
+        from gpuprof.fleet.client import PrometheusClient
+
+        try:
+            client = PrometheusClient(url.strip())
+        except GpuprofError as exc:
+            window.statusBar().showMessage(_error_text(exc), 15000)
+            return
+        open_fleet(window, client)
+
+    action.triggered.connect(ask)
+    window.addAction(action)
+    if _LAUNCH:
+        client = _LAUNCH.pop()
+        QTimer.singleShot(0, lambda: open_fleet(window, client))
+    return action
