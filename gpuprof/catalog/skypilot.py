@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import ast
 import io
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
 
 from gpuprof.catalog.csvrows import open_text, read_rows
+from gpuprof.catalog.gcp_compose import HOST_PREFIXES, Attachable, Host, compose
 from gpuprof.catalog.instances import (
     CatalogIssue,
     Instance,
@@ -32,7 +34,7 @@ from gpuprof.catalog.instances import (
 from gpuprof.catalog.names import file_stem
 from gpuprof.errors import InputError
 
-__all__ = ["import_catalog_file", "parse_skypilot_csv"]
+__all__ = ["COMPOSED_MARK", "import_catalog_file", "parse_skypilot_csv"]
 
 _NEEDED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price")
 
@@ -43,8 +45,10 @@ def _gpu_mem_gib(gpu_info: str) -> str:
         return ""
     try:
         info = ast.literal_eval(text)
-        mib = info["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
-        return repr(float(mib) / 1024)  # exact: 81559 MiB is 79.6474609375 GiB, not 79.6475
+        mib = float(info["Gpus"][0]["MemoryInfo"]["SizeInMiB"])
+        if mib < 1024:  # RunPod's v8 catalog writes GB here ('SizeInMiB': 80): not MiB
+            return ""
+        return repr(mib / 1024)  # exact: 81559 MiB is 79.6474609375 GiB, not 79.6475
     except (ValueError, SyntaxError, KeyError, IndexError, TypeError):
         return ""
 
@@ -70,11 +74,40 @@ def parse_skypilot_csv(
     lines = io.StringIO(text) if isinstance(text, str) else text
     merger = RowMerger(name)
     missing = "not a SkyPilot vms.csv: missing {cols}"
+    hosts: list[Host] = []
+    attachable: list[Attachable] = []
+
+    def add(row: dict[str, str], first_line: int) -> None:
+        try:
+            inst, warning = instance_from_row(row, origin=Path(name).name)
+        except ValueError as exc:
+            on_issue(first_line, str(exc), "error")
+            return
+        if warning:
+            on_issue(first_line, warning, "warning")
+        merger.add(inst, first_line)
+
     for first_line, raw in read_rows(
         lines, name=name, required=_NEEDED, on_issue=on_issue, missing=missing
     ):
         accel = (raw.get("AcceleratorName") or "").strip()
+        itype = (raw.get("InstanceType") or "").strip()
         if not accel:
+            # A VM without GPUs: skipped, but kept as a possible host of GPU rows (GCP).
+            if itype.startswith(HOST_PREFIXES):
+                host = _host(raw, itype)
+                if host is not None:
+                    hosts.append(host)
+            continue
+        if not itype:
+            # A GPU without a machine type (GCP): composed with its host below. TPUs are not
+            # GPUs: skipped like CPU-only rows.
+            if not accel.lower().startswith("tpu"):
+                gpu = _attachable(raw, accel, first_line)
+                if gpu is None:
+                    on_issue(first_line, f"{accel}: bad count or price", "error")
+                else:
+                    attachable.append(gpu)
             continue
         row = {
             "provider": provider,
@@ -91,16 +124,91 @@ def parse_skypilot_csv(
             "source": f"skypilot:{Path(name).name}",
             "as_of": as_of,
         }
-        try:
-            inst, warning = instance_from_row(row, origin=Path(name).name)
-        except ValueError as exc:
-            on_issue(first_line, str(exc), "error")
-            continue
-        if warning:
-            on_issue(first_line, warning, "warning")
-        merger.add(inst, first_line)
+        add(row, first_line)
+    paired, alone = compose(attachable, hosts)
+    for gpu, host in paired:
+        add(_composed_row(gpu, host, provider=provider, name=name, as_of=as_of), gpu.line)
+    if alone:
+        first = alone[0]
+        on_issue(
+            first.line,
+            f"{len(alone)} GPU rows without a machine type have no host VM in their zone "
+            f"(first: {first.count:g}x {first.name} in {first.zone or first.region}); skipped",
+            "warning",
+        )
     merged = merger.issue()
     return merger.rows, [*issues, merged] if merged else issues
+
+
+#: How a composed row's notes begin (``catalog import`` counts them).
+COMPOSED_MARK = "composed:"
+
+
+def _num(text: str | None) -> float | None:
+    try:
+        value = float((text or "").strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
+def _host(raw: Mapping[str, str | None], itype: str) -> Host | None:
+    price = _num(raw.get("Price"))
+    if price is None:
+        return None
+    return Host(
+        instance=itype,
+        region=(raw.get("Region") or "").strip(),
+        zone=(raw.get("AvailabilityZone") or "").strip(),
+        vcpus=_num(raw.get("vCPUs")),
+        ram_gib=_num(raw.get("MemoryGiB")),
+        price=price,
+        spot=_num(raw.get("SpotPrice")),
+    )
+
+
+def _attachable(raw: Mapping[str, str | None], accel: str, line: int) -> Attachable | None:
+    count, price = _num(raw.get("AcceleratorCount")), _num(raw.get("Price"))
+    if not count or price is None:
+        return None
+    return Attachable(
+        line=line,
+        name=accel,
+        count=count,
+        region=(raw.get("Region") or "").strip(),
+        zone=(raw.get("AvailabilityZone") or "").strip(),
+        price=price,
+        spot=_num(raw.get("SpotPrice")),
+        gpu_info=raw.get("GpuInfo") or "",
+    )
+
+
+def _composed_row(
+    gpu: Attachable, host: Host, *, provider: str, name: str, as_of: str
+) -> dict[str, str]:
+    built_in = not host.instance.startswith("n1-")
+    instance = host.instance if built_in else f"{host.instance} + {gpu.count:g}x {gpu.name}"
+    spot = "" if gpu.spot is None or host.spot is None else repr(gpu.spot + host.spot)
+    return {
+        "provider": provider,
+        "instance": instance,
+        "region": gpu.region,
+        "zone": gpu.zone,
+        "gpu_model": gpu.name,
+        "gpu_count": repr(gpu.count),
+        "gpu_mem_gib": _gpu_mem_gib(gpu.gpu_info),
+        "vcpus": "" if host.vcpus is None else repr(host.vcpus),
+        "ram_gib": "" if host.ram_gib is None else repr(host.ram_gib),
+        "price_ondemand_usd_hr": repr(round(gpu.price + host.price, 6)),
+        "price_spot_usd_hr": spot and repr(round(float(spot), 6)),
+        "source": f"skypilot:{Path(name).name}",
+        "as_of": as_of,
+        "notes": (
+            f"{COMPOSED_MARK} host {host.instance} ${host.price:g}/h + {gpu.count:g}x "
+            f"{gpu.name} ${gpu.price:g}/h (GPUs and VM listed apart, as in SkyPilot's GCP "
+            "catalog)"
+        ),
+    }
 
 
 def _first_line(path: Path) -> str:

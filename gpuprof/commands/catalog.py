@@ -166,6 +166,11 @@ def _import(args: argparse.Namespace) -> int:
         print(f"{issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
     bad = sum(1 for i in issues if i.severity == "error")
     unknown = sum(1 for r in rows if not r.gpu_known)
+    from gpuprof.catalog.skypilot import COMPOSED_MARK
+
+    composed = sum(1 for r in rows if r.notes.startswith(COMPOSED_MARK))
+    if composed:
+        print(tr("composed {n} instances from GPU rows and their host VMs", n=composed))
     print(
         tr(
             "imported {n} rows into {d} ({b} bad rows skipped, {u} with an unknown GPU)",

@@ -2366,6 +2366,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>存疑：{why}</translation>
     </message>
     <message>
+        <source>composed {n} instances from GPU rows and their host VMs</source>
+        <translation>已将 GPU 行与其宿主虚拟机组合为 {n} 个实例</translation>
+    </message>
+    <message>
         <source>unknown objective {o!r}; use one of {all}</source>
         <extracomment>(hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>
