@@ -57,7 +57,12 @@ class FleetTab(QWidget):
     """The Fleet tab on ``client``; ``refresh_s``: seconds between overview queries."""
 
     def __init__(
-        self, client: PrometheusClient, *, refresh_s: int = 15, parent: QWidget | None = None
+        self,
+        client: PrometheusClient,
+        *,
+        refresh_s: int = 15,
+        autorefresh: bool = True,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.client = client
@@ -140,9 +145,10 @@ class FleetTab(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(self.refresh_spin.value() * 1000)
         self.timer.timeout.connect(self.refresh_now)
-        self.timer.start()
         self._redraw()
-        self.refresh_now()
+        if autorefresh:
+            self.timer.start()
+            self.refresh_now()
 
     def _on_filter(self, text: str) -> None:
         self.grid.set_filter(text)
@@ -174,6 +180,11 @@ class FleetTab(QWidget):
             return
         self.fleet = fleet  # type: ignore[assignment]
         self.banner.hide()
+        self._redraw()
+
+    def show_fleet(self, fleet: Fleet) -> None:
+        """Show ``fleet`` (what a finished query does; perf/fleet.py's Qt render)."""
+        self.fleet = fleet
         self._redraw()
 
     def _on_error(self, exc: BaseException) -> None:

@@ -60,6 +60,17 @@ def register(subparsers: Any) -> None:
         help=tr("pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render"),
     )
     w.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7e9 or 7B"))
+    w.add_argument(
+        "--model",
+        help=tr(
+            "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
+            "parameters; see --list-models)"
+        ),
+    )
+    w.add_argument("--models-file", metavar="CSV", help=tr("read architectures from this CSV file"))
+    w.add_argument(
+        "--list-models", action="store_true", help=tr("list the known model architectures")
+    )
     w.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4 (default bf16)"))
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
@@ -159,6 +170,14 @@ def _workload(args: argparse.Namespace) -> Any:
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:
         given["spot"] = True
+    model = getattr(args, "model", None)  # other commands (report) share this parser's fields
+    if model:
+        from gpuprof.recommend.models import find_model, load_models
+
+        if "params" in given:
+            raise InputError(tr("give --model or --params, not both"))
+        arch = find_model(model, load_models(getattr(args, "models_file", None)))
+        given.update(arch.workload_fields())
     if args.preset:
         presets = Workload.presets()
         if args.preset not in presets:
@@ -169,7 +188,7 @@ def _workload(args: argparse.Namespace) -> Any:
     if "scenario" not in given:
         raise InputError(tr("give --scenario (or --preset)"))
     if "params" not in given and given["scenario"] not in ("hpc-fp64", "hpc", "render"):
-        raise InputError(tr("give --params, e.g. --params 7e9"))
+        raise InputError(tr("give --params, e.g. --params 7e9, or --model NAME"))
     given.setdefault("params", 0.0)
     return Workload(**given)
 
@@ -254,6 +273,10 @@ def _run(args: argparse.Namespace) -> int:
         return run(args)
     if args.steps is not None:
         raise InputError(tr("--steps needs --from-profile RUN.gpuprof"))
+    if args.list_models:
+        from gpuprof.commands.recommend_models import list_models
+
+        return list_models(args)
     wl = _workload(args)
     cat = load_catalog()
     limit: int | None = args.limit
@@ -294,6 +317,7 @@ def _run(args: argparse.Namespace) -> int:
             "candidates": rec.candidates,
             "viable": rec.viable,
             "verdict": verdict,
+            "architecture": _architecture(wl),
             "rows": [_row_json(r, wl) for r in rec.rows],
             "local": _row_json(rec.local, wl) if rec.local else None,
             "warnings": list(rec.warnings),
@@ -301,9 +325,19 @@ def _run(args: argparse.Namespace) -> int:
         }
         print_json(out)
         return 0
+    from gpuprof.commands.recommend_models import architecture_note
+    from gpuprof.termtext import console
+
+    console().print(architecture_note(wl), markup=False, highlight=False)
     _print(rec, verdict)
     _print_calibration(cals, wl.compute_dtype)
     return 0
+
+
+def _architecture(wl: Any) -> str:
+    from gpuprof.commands.recommend_models import architecture_note
+
+    return architecture_note(wl)
 
 
 def _local_gpu_names(local_gpu: str | None) -> list[str]:

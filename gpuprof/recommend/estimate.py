@@ -30,7 +30,13 @@ import numpy.typing as npt
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import DTYPES, GpuSpec
 from gpuprof.i18n import N_
-from gpuprof.recommend.memory import HEADROOM, GiB, memory_need, model_shape
+from gpuprof.recommend.memory import (
+    HEADROOM,
+    GiB,
+    kv_bytes_per_token,
+    memory_need,
+    model_shape,
+)
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -356,8 +362,7 @@ def _choose_nodes(
         elif kind == "llm-inference":
             b = float(w.global_batch)
             steps = max(w.work_units / b, 1.0)
-            kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
-            kv_total = 2.0 * layers * hidden * float(w.seq_len) * b * kv_bytes
+            kv_total = kv_bytes_per_token(w) * float(w.seq_len) * b
             read = (w.params * wb + kv_total) / devices
             t_memory = steps * read / (arr.mem_bw * MEM_BW_EFFICIENCY)
             t_step = np.maximum(t_compute, t_memory) / steps

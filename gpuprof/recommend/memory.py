@@ -16,8 +16,11 @@ Choices (say them, then keep them):
   plus trainable adapters (``lora_trainable_fraction`` of N, default 0.5 %) at 16 bytes/param.
 * **LLM inference**: weights + KV cache ``2·L·h·s·b·kv_bytes`` (K and V for every layer,
   sequence position and concurrent sequence), sharded over the GPUs (tensor/pipeline parallel).
-  KV is 16-bit unless the precision is fp8 (1 byte) or fp32 (4). The rule ignores grouped-query
-  attention, so it over-estimates KV for GQA models (Llama-2 70B: 8× smaller) — on the safe side.
+  KV is 16-bit unless the precision is fp8 (1 byte) or fp32 (4). ``h`` there stands for the K+V
+  width per token and layer over two: with ``--model`` it is the architecture's own
+  (``kv_heads·head_dim``, grouped-query attention: Llama-2 70B caches 8 of 64 heads, 8× less;
+  DeepSeek-V3's latent attention 576 elements), see :func:`kv_bytes_per_token`; a bare
+  ``--params`` assumes full multi-head attention (``2·h``), on the safe side.
 * **Shape from N**: ``N ≈ 12·L·h²`` (GPT block) with ``h = 128·L`` (GPT-3 175B: L=96,
   h=12288; Llama 7B: 32, 4096) → ``L = round((N / 196608)^(1/3))``, ``h = 128·L``.
 * **Headroom**: a configuration fits when the need is at most 85 % of the GPU's memory (the
@@ -33,7 +36,7 @@ import numpy.typing as npt
 
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
-__all__ = ["HEADROOM", "MemoryNeed", "memory_need", "model_shape"]
+__all__ = ["HEADROOM", "MemoryNeed", "kv_bytes_per_token", "memory_need", "model_shape"]
 
 #: Fraction of GPU memory kept free.
 HEADROOM = 0.15
@@ -49,6 +52,14 @@ def model_shape(w: Workload) -> tuple[int, int]:
     layers = w.layers or max(1, round((w.params / 196608.0) ** (1.0 / 3.0)))
     hidden = w.hidden or 128 * layers
     return layers, hidden
+
+
+def kv_bytes_per_token(w: Workload) -> float:
+    """Bytes of KV cache one token adds over all layers: ``L · (K+V elements) · bytes``."""
+    layers, hidden = model_shape(w)
+    elems = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
+    kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
+    return layers * elems * kv_bytes
 
 
 @dataclass(frozen=True)
@@ -109,8 +120,7 @@ def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
     if w.scenario == "inference":
         if per_sample:  # small models: every GPU holds a replica (data parallel)
             return MemoryNeed(zero + n * wb, zero, zero, zero, zero, zero)
-        kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
-        kv = 2.0 * layers * hidden * float(w.seq_len) * float(w.global_batch) * kv_bytes
+        kv = kv_bytes_per_token(w) * float(w.seq_len) * float(w.global_batch)
         return MemoryNeed(n * wb / g, zero, zero, zero, kv / g, zero)
     # hpc-fp64 / render: the working set is split across GPUs (domain decomposition).
     return MemoryNeed(n * wb / g, zero, zero, zero, zero, w.working_set_bytes / g)

@@ -94,6 +94,13 @@ class Workload:
     hidden: int | None = None
     lora_trainable_fraction: float = 0.005
     name: str = ""
+    #: Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory).
+    active_params: float | None = None
+    #: K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden``
+    #: (full multi-head attention, the default architecture of a bare ``--params``).
+    kv_per_token_layer: float | None = None
+    #: The architecture's name in resources/models.csv when ``--model`` filled the fields.
+    model: str = ""
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -118,6 +125,8 @@ class Workload:
             "flops_total",
             "flops_per_sample",
             "working_set_bytes",
+            "active_params",
+            "kv_per_token_layer",
         ):
             value = getattr(self, name)
             if value is not None and (not math.isfinite(value) or value < 0):
@@ -140,6 +149,8 @@ class Workload:
             raise InputError("seq_len and batch must be > 0")
         if self.node_limit < 1:
             raise InputError("node_limit must be >= 1")
+        if self.active_params is not None and not 0 < self.active_params <= self.params:
+            raise InputError(tr("active parameters must be > 0 and at most the total"))
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):
             raise InputError(
                 f"{self.precision} is for inference or LoRA (QLoRA), not full training"
@@ -217,7 +228,7 @@ class Workload:
         units = self.work_units
         if self.flops_per_sample is not None:
             return self.flops_per_sample * units
-        n = self.params
+        n = self.params if self.active_params is None else self.active_params
         if self.scenario == "finetune-lora":
             per = 4.0 * n
         elif self.is_training:

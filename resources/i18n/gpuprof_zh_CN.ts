@@ -104,6 +104,122 @@
         <translation>{p}：不是 UTF-8 文本（字节 {b}）</translation>
     </message>
     <message>
+        <source>{p}: line {n}: not CSV: {e}</source>
+        <translation>{p}：第 {n} 行：不是 CSV：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: not a models file (missing columns: {c})</source>
+        <translation>{p}：不是模型文件（缺少列：{c}）</translation>
+    </message>
+    <message>
+        <source>{p}: over {n} bytes, not a models file</source>
+        <translation>{p}：超过 {n} 字节，不是模型文件</translation>
+    </message>
+    <message>
+        <source>{p}: over {n} rows, not a models file</source>
+        <translation>{p}：超过 {n} 行，不是模型文件</translation>
+    </message>
+    <message>
+        <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
+        <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
+    </message>
+    <message>
+        <source>active parameters must be &gt; 0 and at most the total</source>
+        <translation>激活参数必须 &gt; 0 且不超过总参数</translation>
+    </message>
+    <message>
+        <source>architecture: default from --params ({l} layers, hidden {h}, full multi-head attention, KV cache {kv:.0f} KiB per token); --model NAME uses a real one</source>
+        <translation>架构：由 --params 推出的默认架构（{l} 层，隐藏维度 {h}，完整多头注意力，每个 token 的 KV 缓存 {kv:.0f} KiB）；--model NAME 使用真实架构</translation>
+    </message>
+    <message>
+        <source>architecture: {m} ({l} layers, hidden {h}, {a:.3g} of {p:.3g} parameters active, KV cache {kv:.0f} KiB per token)</source>
+        <translation>架构：{m}（{l} 层，隐藏维度 {h}，{p:.3g} 个参数中激活 {a:.3g} 个，每个 token 的 KV 缓存 {kv:.0f} KiB）</translation>
+    </message>
+    <message>
+        <source>give --model or --params, not both</source>
+        <translation>请指定 --model 或 --params，不能同时指定</translation>
+    </message>
+    <message>
+        <source>give --params, e.g. --params 7e9, or --model NAME</source>
+        <translation>请指定 --params（例如 --params 7e9）或 --model NAME</translation>
+    </message>
+    <message>
+        <source>list the known model architectures</source>
+        <translation>列出已知的模型架构</translation>
+    </message>
+    <message>
+        <source>model architectures</source>
+        <translation>模型架构</translation>
+    </message>
+    <message>
+        <source>read architectures from this CSV file</source>
+        <translation>从此 CSV 文件读取模型架构</translation>
+    </message>
+    <message>
+        <source>unknown model {m!r}; known: {names} (gpuprof recommend --list-models)</source>
+        <translation>未知模型 {m!r}；已知：{names}（gpuprof recommend --list-models）</translation>
+    </message>
+    <message>
+        <source>{p}: binary data, not a models CSV file</source>
+        <translation>{p}：二进制数据，不是模型 CSV 文件</translation>
+    </message>
+    <message>
+        <source>{p}: empty, no models</source>
+        <translation>{p}：为空，没有模型</translation>
+    </message>
+    <message>
+        <source>{p}: is a folder, not a models file</source>
+        <translation>{p}：是文件夹，不是模型文件</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: bad model name {v!r}</source>
+        <translation>{p}：第 {n} 行：模型名称 {v!r} 无效</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: every model needs its source</source>
+        <translation>{p}：第 {n} 行：每个模型都需要注明来源</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: kind {v!r} is not one of {k}</source>
+        <translation>{p}：第 {n} 行：类型 {v!r} 不是 {k} 之一</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: kv_per_token_layer is out of range</source>
+        <translation>{p}：第 {n} 行：kv_per_token_layer 超出范围</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: model {m!r} listed twice</source>
+        <translation>{p}：第 {n} 行：模型 {m!r} 重复列出</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: parameters must be &gt; 0, at most {lim:g}, active &lt;= total</source>
+        <translation>{p}：第 {n} 行：参数必须 &gt; 0、不超过 {lim:g}，且激活参数 &lt;= 总参数</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: {c} must be a finite number &gt;= 0</source>
+        <translation>{p}：第 {n} 行：{c} 必须是 &gt;= 0 的有限数</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: {c} {v!r} is not a number</source>
+        <translation>{p}：第 {n} 行：{c} {v!r} 不是数字</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: {c} {v:g} is out of range</source>
+        <translation>{p}：第 {n} 行：{c} {v:g} 超出范围</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: {got} cells, the header has {want}</source>
+        <translation>{p}：第 {n} 行：有 {got} 个单元格，表头有 {want} 个</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: {h} attention heads cannot share {k} KV heads</source>
+        <translation>{p}：第 {n} 行：{h} 个注意力头无法均分 {k} 个 KV 头</translation>
+    </message>
+    <message>
+        <source>{p}: not UTF-8 text (byte {b})</source>
+        <translation>{p}：不是 UTF-8 文本（字节 {b}）</translation>
+    </message>
+    <message>
         <source>{p}: not a CSV file: {e}</source>
         <translation>{p}：不是 CSV 文件：{e}</translation>
     </message>
