@@ -19,6 +19,7 @@ import io
 import math
 import re
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from gpuprof.errors import InputError
@@ -33,7 +34,8 @@ __all__ = [
     "load_models",
 ]
 
-DEFAULT_MODELS_FILE = Path(__file__).resolve().parents[2] / "resources" / "models.csv"
+#: The shipped file (package data ``gpuprof.resources``; on disk in every install layout we ship).
+DEFAULT_MODELS_FILE = Path(str(resources.files("gpuprof.resources").joinpath("models.csv")))
 KINDS = ("llm", "moe", "vision", "diffusion")
 #: A models file larger than this is not a models file (the shipped one is ~6 KB).
 MAX_FILE_BYTES = 1 << 20
