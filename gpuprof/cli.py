@@ -34,11 +34,13 @@ COMMAND_MODULES = (
     "profile",
     "kill",
     "bench",
+    "check",
     "catalog",
     "recommend",
     "report",
     "exporter",
     "fleet",
+    "compare",
 )
 
 

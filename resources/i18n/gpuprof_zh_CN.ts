@@ -4,6 +4,450 @@
 <context>
     <name></name>
     <message>
+        <source>{p}: not a reference table (columns differ)</source>
+        <translation>{p}：不是参考值表（列不符）</translation>
+    </message>
+    <message>
+        <source>{p}: not a reference file (larger than 4 MiB)</source>
+        <translation>{p}：不是参考值文件（大于 4 MiB）</translation>
+    </message>
+    <message>
+        <source>{p}: not a reference file (written by --save-reference)</source>
+        <translation>{p}：不是参考值文件（应由 --save-reference 写出）</translation>
+    </message>
+    <message>
+        <source>{p}: reference file version {v} is not supported</source>
+        <translation>{p}：不支持参考值文件版本 {v}</translation>
+    </message>
+    <message>
+        <source>{p}: not a reference file (no rows)</source>
+        <translation>{p}：不是参考值文件（没有行）</translation>
+    </message>
+    <message>
+        <source>{p}:{n}: a reference needs a positive value and a source</source>
+        <translation>{p}:{n}：参考值需要一个正数值和出处</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read the reference file: {e}</source>
+        <translation>{p}：无法读取参考值文件：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: not a reference file (not JSON)</source>
+        <translation>{p}：不是参考值文件（不是 JSON）</translation>
+    </message>
+    <message>
+        <source>{p}: row {n} is not a valid reference</source>
+        <translation>{p}：第 {n} 行不是有效的参考值</translation>
+    </message>
+    <message>
+        <source>{p}: not a thresholds file (larger than 64 KiB)</source>
+        <translation>{p}：不是阈值文件（大于 64 KiB）</translation>
+    </message>
+    <message>
+        <source>{p}: a thresholds file is a JSON object with "pass" and/or "warn"</source>
+        <translation>{p}：阈值文件是包含 "pass" 和/或 "warn" 的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{p}: warn must not be above pass</source>
+        <translation>{p}：warn 不能高于 pass</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read the thresholds file: {e}</source>
+        <translation>{p}：无法读取阈值文件：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: not a thresholds file (not JSON)</source>
+        <translation>{p}：不是阈值文件（不是 JSON）</translation>
+    </message>
+    <message>
+        <source>{p}: {k} must be a number</source>
+        <translation>{p}：{k} 必须是数字</translation>
+    </message>
+    <message>
+        <source>{p}: {k} must be a ratio above 0 and at most 2</source>
+        <translation>{p}：{k} 必须是大于 0 且不超过 2 的比例</translation>
+    </message>
+    <message>
+        <source>the CPU was busy or its clock varied during the run: rerun on an idle machine</source>
+        <translation>运行期间 CPU 繁忙或频率波动：请在空闲的机器上重新运行</translation>
+    </message>
+    <message>
+        <source>check NCCL_* settings, the fabric manager and NVLink state</source>
+        <translation>检查 NCCL_* 设置、Fabric Manager 和 NVLink 状态</translation>
+    </message>
+    <message>
+        <source>latency at the largest size; no published reference</source>
+        <translation>最大数据量下的延迟；没有公开的参考值</translation>
+    </message>
+    <message>
+        <source>no reference and no spec peak for this GPU</source>
+        <translation>此 GPU 没有参考值，也没有规格峰值</translation>
+    </message>
+    <message>
+        <source>check clocks, power cap and throttle reasons (`nvidia-smi -q -d PERFORMANCE`)</source>
+        <translation>检查时钟、功率上限和降频原因（`nvidia-smi -q -d PERFORMANCE`）</translation>
+    </message>
+    <message>
+        <source>check the PCIe link (gen/width at load) and NUMA placement of the host buffer</source>
+        <translation>检查 PCIe 链路（负载下的代数/宽度）以及主机缓冲区的 NUMA 位置</translation>
+    </message>
+    <message>
+        <source>check the fabric manager (nvidia-fabricmanager) service and `nvidia-smi topo -m`</source>
+        <translation>检查 Fabric Manager（nvidia-fabricmanager）服务和 `nvidia-smi topo -m`</translation>
+    </message>
+    <message>
+        <source>--expect {t}: neither a GPU spec like 8xH100-SXM nor a catalog instance type (see `gpuprof catalog`)</source>
+        <translation>--expect {t}：既不是 8xH100-SXM 这样的 GPU 规格，也不是目录中的实例类型（见 `gpuprof catalog`）</translation>
+    </message>
+    <message>
+        <source>at load</source>
+        <translation>负载下</translation>
+    </message>
+    <message>
+        <source>maximum (idle GPU; the link slows down on purpose when idle)</source>
+        <translation>最大值（GPU 空闲；空闲时链路会有意降速）</translation>
+    </message>
+    <message>
+        <source>each GPU's own spec row</source>
+        <translation>每块 GPU 自己的规格行</translation>
+    </message>
+    <message>
+        <source>--expect {t}: a GPU count must be 1..64</source>
+        <translation>--expect {t}：GPU 数量必须在 1..64 之间</translation>
+    </message>
+    <message>
+        <source>--expect {t}: the catalog row has no whole GPU of a known model</source>
+        <translation>--expect {t}：该目录行没有已知型号的整块 GPU</translation>
+    </message>
+    <message>
+        <source>driver version unknown</source>
+        <translation>驱动版本未知</translation>
+    </message>
+    <message>
+        <source>not an NVLink part, or a single GPU</source>
+        <translation>不是 NVLink 型号，或只有一块 GPU</translation>
+    </message>
+    <message>
+        <source>some GPU pairs talk over PCIe, not NVLink</source>
+        <translation>部分 GPU 之间经由 PCIe 而不是 NVLink 通信</translation>
+    </message>
+    <message>
+        <source>PCIe link unknown</source>
+        <translation>PCIe 链路未知</translation>
+    </message>
+    <message>
+        <source>PCIe link below the GPU's own maximum</source>
+        <translation>PCIe 链路低于该 GPU 自身的最大值</translation>
+    </message>
+    <message>
+        <source>reseat the card or check the slot / riser and BIOS PCIe settings</source>
+        <translation>重新插拔显卡，或检查插槽 / 转接卡和 BIOS 的 PCIe 设置</translation>
+    </message>
+    <message>
+        <source>MIG not supported</source>
+        <translation>不支持 MIG</translation>
+    </message>
+    <message>
+        <source>ECC not supported</source>
+        <translation>不支持 ECC</translation>
+    </message>
+    <message>
+        <source>persistence mode unknown</source>
+        <translation>持久模式未知</translation>
+    </message>
+    <message>
+        <source>GPU count differs from the expectation</source>
+        <translation>GPU 数量与预期不符</translation>
+    </message>
+    <message>
+        <source>check `nvidia-smi -L` and the kernel log for a GPU fallen off the bus (XID 79); ask the provider for the GPUs paid for</source>
+        <translation>检查 `nvidia-smi -L` 和内核日志，看是否有 GPU 掉卡（XID 79）；向提供商索要已付费的 GPU</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU visible</source>
+        <translation>看不到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>GPU model not in the spec table</source>
+        <translation>GPU 型号不在规格表中</translation>
+    </message>
+    <message>
+        <source>spec row</source>
+        <translation>规格行</translation>
+    </message>
+    <message>
+        <source>memory size or spec unknown</source>
+        <translation>显存大小或规格未知</translation>
+    </message>
+    <message>
+        <source>no active NVLink</source>
+        <translation>没有活动的 NVLink</translation>
+    </message>
+    <message>
+        <source>check the fabric manager (nvidia-fabricmanager) service</source>
+        <translation>检查 Fabric Manager（nvidia-fabricmanager）服务</translation>
+    </message>
+    <message>
+        <source>MIG is on: whole-GPU measurements see one slice</source>
+        <translation>MIG 已开启：整卡测量只能看到一个切片</translation>
+    </message>
+    <message>
+        <source>`nvidia-smi -mig 0` if the whole GPU was paid for</source>
+        <translation>如果付费的是整块 GPU：`nvidia-smi -mig 0`</translation>
+    </message>
+    <message>
+        <source>`nvidia-smi -e 1` and a reboot</source>
+        <translation>`nvidia-smi -e 1` 然后重启</translation>
+    </message>
+    <message>
+        <source>`nvidia-smi -pm 1` (or nvidia-persistenced)</source>
+        <translation>`nvidia-smi -pm 1`（或 nvidia-persistenced）</translation>
+    </message>
+    <message>
+        <source>GPU model differs from the expectation</source>
+        <translation>GPU 型号与预期不符</translation>
+    </message>
+    <message>
+        <source>the machine has other GPUs than expected</source>
+        <translation>这台机器的 GPU 与预期不同</translation>
+    </message>
+    <message>
+        <source>less GPU memory than the spec</source>
+        <translation>GPU 显存少于规格</translation>
+    </message>
+    <message>
+        <source>MIG or a different SKU? check `nvidia-smi -q -d MEMORY`</source>
+        <translation>是 MIG 还是不同的 SKU？检查 `nvidia-smi -q -d MEMORY`</translation>
+    </message>
+    <message>
+        <source>--device must be cuda:N, all or cpu, got {d!r}</source>
+        <translation>--device 必须是 cuda:N、all 或 cpu，得到的是 {d!r}</translation>
+    </message>
+    <message>
+        <source>inventory</source>
+        <translation>清单</translation>
+    </message>
+    <message>
+        <source>performance</source>
+        <translation>性能</translation>
+    </message>
+    <message>
+        <source>diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>unknown level {s}; choose from {c}</source>
+        <translation>未知级别 {s}；可选：{c}</translation>
+    </message>
+    <message>
+        <source>{d}: no such GPU (found {n})</source>
+        <translation>{d}：没有这块 GPU（找到 {n} 块）</translation>
+    </message>
+    <message>
+        <source>memory errors: drain the GPU and ask for a replacement</source>
+        <translation>显存错误：停止向该 GPU 调度任务并要求更换</translation>
+    </message>
+    <message>
+        <source>benchmarks need PyTorch, which is not installed here</source>
+        <translation>基准测试需要 PyTorch，但此处未安装</translation>
+    </message>
+    <message>
+        <source>the memory test needs PyTorch</source>
+        <translation>显存测试需要 PyTorch</translation>
+    </message>
+    <message>
+        <source>memory test not available</source>
+        <translation>显存测试不可用</translation>
+    </message>
+    <message>
+        <source>burn-in runs with --level burn-in</source>
+        <translation>烤机测试在 --level burn-in 时运行</translation>
+    </message>
+    <message>
+        <source>burn-in not available here</source>
+        <translation>此处无法进行烤机测试</translation>
+    </message>
+    <message>
+        <source>CPU only: no GPU inventory (--device cpu or no NVML)</source>
+        <translation>仅 CPU：没有 GPU 清单（--device cpu 或没有 NVML）</translation>
+    </message>
+    <message>
+        <source>CPU only: no GPU health counters</source>
+        <translation>仅 CPU：没有 GPU 健康计数器</translation>
+    </message>
+    <message>
+        <source>memory test</source>
+        <translation>显存测试</translation>
+    </message>
+    <message>
+        <source>burn-in</source>
+        <translation>烤机测试</translation>
+    </message>
+    <message>
+        <source>XID events cannot be watched here (NVML event sets unsupported)</source>
+        <translation>此处无法监视 XID 事件（不支持 NVML 事件集）</translation>
+    </message>
+    <message>
+        <source>no warning or critical finding</source>
+        <translation>没有警告或严重问题</translation>
+    </message>
+    <message>
+        <source>ECC counters not available</source>
+        <translation>ECC 计数器不可用</translation>
+    </message>
+    <message>
+        <source>new ECC errors during the check</source>
+        <translation>检查期间出现新的 ECC 错误</translation>
+    </message>
+    <message>
+        <source>uncorrected ECC errors: drain the GPU and ask for a replacement</source>
+        <translation>不可纠正的 ECC 错误：停止向该 GPU 调度任务并要求更换</translation>
+    </message>
+    <message>
+        <source>remap failed</source>
+        <translation>重映射失败</translation>
+    </message>
+    <message>
+        <source>retired pages / remapped rows not reported</source>
+        <translation>未报告退役页 / 重映射行</translation>
+    </message>
+    <message>
+        <source>a pending remap needs a GPU reset (`nvidia-smi -r`); a failed one, a replacement</source>
+        <translation>待处理的重映射需要重置 GPU（`nvidia-smi -r`）；重映射失败则需要更换</translation>
+    </message>
+    <message>
+        <source>critical XID errors during the check</source>
+        <translation>检查期间出现严重 XID 错误</translation>
+    </message>
+    <message>
+        <source>look the XID up in NVIDIA's XID catalog; most need a reset or an RMA</source>
+        <translation>在 NVIDIA 的 XID 目录中查找该 XID；多数需要重置或返修（RMA）</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>why / hint</source>
+        <translation>原因 / 提示</translation>
+    </message>
+    <message>
+        <source>acceptance check of this machine: a PASS/WARN/FAIL scorecard</source>
+        <translation>本机验收检查：PASS/WARN/FAIL 评分表</translation>
+    </message>
+    <message>
+        <source>Check a GPU server against what it should be: inventory against the expectation, health (findings, ECC, XID), performance against published references, a memory test and, with --level burn-in, a sustained load. Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors.</source>
+        <translation>按应有的配置检查 GPU 服务器：清单与预期对比、健康（问题、ECC、XID）、与公开参考值对比的性能、显存测试，以及 --level burn-in 时的持续负载。退出码：0 全部通过，1 有 FAIL，3 只有 WARN，2 用法错误。</translation>
+    </message>
+    <message>
+        <source>how much to run (default quick)</source>
+        <translation>运行多少项（默认 quick）</translation>
+    </message>
+    <message>
+        <source>what the machine should be: a catalog instance type or a spec like 8xH100-SXM</source>
+        <translation>机器应有的配置：目录中的实例类型或 8xH100-SXM 这样的规格</translation>
+    </message>
+    <message>
+        <source>burn-in length in minutes (default 10)</source>
+        <translation>烤机时长，单位分钟（默认 10）</translation>
+    </message>
+    <message>
+        <source>cuda:N, all or cpu (default all)</source>
+        <translation>cuda:N、all 或 cpu（默认 all）</translation>
+    </message>
+    <message>
+        <source>write the result as JSON ('-' for stdout; docs/check-schema.md)</source>
+        <translation>将结果写为 JSON（'-' 表示标准输出；见 docs/check-schema.md）</translation>
+    </message>
+    <message>
+        <source>write an HTML report</source>
+        <translation>写出 HTML 报告</translation>
+    </message>
+    <message>
+        <source>a JSON file {"pass": 0.9, "warn": 0.75} replacing the default ratios</source>
+        <translation>一个 JSON 文件 {"pass": 0.9, "warn": 0.75}，替换默认比例</translation>
+    </message>
+    <message>
+        <source>grade against a golden machine's values (written by --save-reference)</source>
+        <translation>按黄金机器的数值评分（由 --save-reference 写出）</translation>
+    </message>
+    <message>
+        <source>keep this run's measurements as the reference for other machines</source>
+        <translation>保存本次测量值，作为其他机器的参考值</translation>
+    </message>
+    <message>
+        <source>{d}: no NVIDIA GPU or driver here; use --device cpu</source>
+        <translation>{d}：此处没有 NVIDIA GPU 或驱动；请使用 --device cpu</translation>
+    </message>
+    <message>
+        <source>no GPU checked: CPU only (inventory and GPU health are skipped)</source>
+        <translation>未检查 GPU：仅 CPU（跳过清单和 GPU 健康）</translation>
+    </message>
+    <message>
+        <source>acceptance check ({level})</source>
+        <translation>验收检查（{level}）</translation>
+    </message>
+    <message>
+        <source>reference: {s}</source>
+        <translation>参考值：{s}</translation>
+    </message>
+    <message>
+        <source>cancelled: the items not run are SKIP</source>
+        <translation>已取消：未运行的项目为 SKIP</translation>
+    </message>
+    <message>
+        <source>verdict: {v} (exit code {c})</source>
+        <translation>结论：{v}（退出码 {c}）</translation>
+    </message>
+    <message>
+        <source>GPU acceptance check ({level})</source>
+        <translation>GPU 验收检查（{level}）</translation>
+    </message>
+    <message>
+        <source>machine</source>
+        <translation>机器</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>scorecard</source>
+        <translation>评分表</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考值</translation>
+    </message>
+    <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>

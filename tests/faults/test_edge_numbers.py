@@ -69,6 +69,7 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
         "1e9",
         ("0",),
     ),
+    ("check", "--minutes"): (["check"], "10", ("0", "-1", "1441")),
     ("exporter", "--port"): (["exporter"], "9400", ("-1", "65536", "1.5")),
     ("exporter", "--interval"): (["exporter"], "1", ("0", "61")),
     ("exporter", "--stale-after"): (["exporter"], "10", ("0", "-1")),

@@ -1,0 +1,174 @@
+"""The acceptance check's records: one :class:`CheckItem` per line of the scorecard.
+
+Grading: ``ratio = measured / reference``; PASS at or above ``pass_ratio`` (0.90), WARN from
+``warn_ratio`` (0.75), FAIL below. The exit code of ``gpuprof check`` comes from the items:
+0 when nothing failed or warned (SKIP counts as nothing), 1 when any item FAILs, 3 when the
+worst is a WARN.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "CheckItem",
+    "CheckResult",
+    "Status",
+    "Thresholds",
+    "exit_code",
+    "load_thresholds",
+    "result_to_dict",
+    "verdict",
+]
+
+SCHEMA_VERSION = 1
+
+
+class Status(str, enum.Enum):
+    """One item's grade."""
+
+    PASS = "PASS"
+    WARN = "WARN"
+    FAIL = "FAIL"
+    SKIP = "SKIP"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Ratios of the reference: PASS at or above ``pass_ratio``, WARN at or above ``warn_ratio``."""
+
+    pass_ratio: float = 0.90
+    warn_ratio: float = 0.75
+
+    def grade(self, ratio: float | None) -> Status:
+        if ratio is None or not math.isfinite(ratio):
+            return Status.SKIP
+        if ratio >= self.pass_ratio:
+            return Status.PASS
+        if ratio >= self.warn_ratio:
+            return Status.WARN
+        return Status.FAIL
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckItem:
+    """One line of the scorecard. ``measured``/``expected`` are numbers in ``unit`` or text."""
+
+    item_id: str
+    group: str  # inventory, health, performance, diagnostics
+    status: Status
+    measured: float | str | None = None
+    expected: float | str | None = None
+    ratio: float | None = None
+    unit: str = ""
+    reason: str = ""
+    hint: str = ""
+    source: str = ""  # where the expected value comes from (a citation, a spec row, "derived: …")
+    gpu_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult:
+    """A whole check: the items in run order and the machine they describe."""
+
+    level: str
+    device: str
+    started_s: float
+    ended_s: float
+    items: tuple[CheckItem, ...] = ()
+    identity: dict[str, Any] = field(default_factory=dict)
+    expectation: str = ""
+    cancelled: bool = False
+    thresholds: Thresholds = Thresholds()
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def verdict(self) -> Status:
+        return verdict(self.items)
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.items)
+
+
+def verdict(items: tuple[CheckItem, ...] | list[CheckItem]) -> Status:
+    """FAIL if any item failed, else WARN if any warned, else PASS (SKIPs do not count)."""
+    seen = {i.status for i in items}
+    if Status.FAIL in seen:
+        return Status.FAIL
+    if Status.WARN in seen:
+        return Status.WARN
+    return Status.PASS
+
+
+def exit_code(items: tuple[CheckItem, ...] | list[CheckItem]) -> int:
+    """0 all pass, 1 any FAIL, 3 only WARNs (2, usage errors, is the CLI's)."""
+    return {Status.PASS: 0, Status.FAIL: 1, Status.WARN: 3}[verdict(items)]
+
+
+def load_thresholds(path: str | Path) -> Thresholds:
+    """A JSON file ``{"pass": 0.9, "warn": 0.75}`` (ratios of the reference, 0 < warn ≤ pass ≤ 2).
+
+    Anything else is an :class:`InputError` naming the file.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(
+            tr("{p}: cannot read the thresholds file: {e}", p=p, e=exc.strerror)
+        ) from None
+    if len(raw) > 65536:
+        raise InputError(tr("{p}: not a thresholds file (larger than 64 KiB)", p=p))
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError(tr("{p}: not a thresholds file (not JSON)", p=p)) from None
+    if not isinstance(data, dict) or not set(data) <= {"pass", "warn"} or not data:
+        raise InputError(
+            tr('{p}: a thresholds file is a JSON object with "pass" and/or "warn"', p=p)
+        )
+    values: dict[str, float] = {}
+    for key, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InputError(tr("{p}: {k} must be a number", p=p, k=key))
+        if not (math.isfinite(value) and 0.0 < value <= 2.0):
+            raise InputError(tr("{p}: {k} must be a ratio above 0 and at most 2", p=p, k=key))
+        values[key] = float(value)
+    base = Thresholds()
+    made = Thresholds(values.get("pass", base.pass_ratio), values.get("warn", base.warn_ratio))
+    if made.warn_ratio > made.pass_ratio:
+        raise InputError(tr("{p}: warn must not be above pass", p=p))
+    return made
+
+
+def _refuse(name: str) -> float:
+    raise ValueError(name)
+
+
+def result_to_dict(result: CheckResult) -> dict[str, Any]:
+    """The JSON shape of docs/check-schema.md."""
+    return {
+        "schema": "gpuprof.check",
+        "schema_version": result.schema_version,
+        "verdict": result.verdict.value,
+        "exit_code": result.exit_code,
+        "level": result.level,
+        "device": result.device,
+        "expectation": result.expectation,
+        "started_s": result.started_s,
+        "ended_s": result.ended_s,
+        "cancelled": result.cancelled,
+        "thresholds": {"pass": result.thresholds.pass_ratio, "warn": result.thresholds.warn_ratio},
+        "identity": result.identity,
+        "items": [{**asdict(i), "status": i.status.value} for i in result.items],
+    }

@@ -1,0 +1,385 @@
+"""The acceptance check, start to end: inventory, health, performance, active diagnostics.
+
+:class:`CheckRun` is a plain object (no Qt, no terminal): ``run(on_progress, on_item, cancel)``
+returns a :class:`~gpuprof.check.model.CheckResult` even when cancelled (the items done so far,
+the rest SKIP). The CLI drives it in a thread with a progress bar; the app can do the same in a
+worker.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gpuprof.bench.base import CancelToken, Result
+from gpuprof.catalog.specs import GpuSpec
+from gpuprof.check.inventory import Expectation, _spec_of, inventory_items
+from gpuprof.check.items import ecc_by_gpu, health_items, skip_item
+from gpuprof.check.model import CheckItem, CheckResult, Status, Thresholds
+from gpuprof.check.perf import grade_results, perf_cases
+from gpuprof.check.reference import Reference
+from gpuprof.errors import InputError
+from gpuprof.i18n import N_, tr
+from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo, Topology
+
+__all__ = ["GROUPS", "LEVELS", "CheckProgress", "CheckRun", "parse_device"]
+
+LEVELS: tuple[str, ...] = ("quick", "standard", "burn-in")
+#: The scorecard's order (the health window after the measurements is reported second).
+GROUPS: tuple[str, ...] = ("inventory", "health", "performance", "diagnostics")
+#: Polls of the health window before and after the measurements, per level.
+_WINDOW_POLLS = {"quick": 2, "standard": 5, "burn-in": 5}
+_CPU_MEMTEST_BYTES = {"quick": 16 << 20, "standard": 64 << 20, "burn-in": 256 << 20}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckProgress:
+    """Overall fraction (0..1) and what runs now."""
+
+    fraction: float
+    stage: str
+
+
+def parse_device(text: str | None) -> str:
+    """``cuda:N``, ``all`` or ``cpu`` (default ``all``); anything else is an InputError."""
+    value = (text or "all").strip().lower()
+    if value in ("all", "cpu"):
+        return value
+    if (
+        value.startswith("cuda:")
+        and value[5:].isascii()
+        and value[5:].isdigit()
+        and len(value) <= 8
+    ):
+        return f"cuda:{int(value[5:])}"
+    raise InputError(tr("--device must be cuda:N, all or cpu, got {d!r}", d=text))
+
+
+def _torch_cuda_count() -> int | None:
+    """CUDA devices torch sees; None without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return int(torch.cuda.device_count()) if torch.cuda.is_available() else 0
+
+
+class CheckRun:
+    """One acceptance check. ``source`` is a TelemetrySource (NVML) or None (CPU only).
+
+    ``bench_results`` replaces running the benchmarks (tests; a result file): a function of the
+    device string returning its results.
+    """
+
+    def __init__(
+        self,
+        *,
+        level: str = "quick",
+        device: str = "all",
+        expect: Expectation | None = None,
+        thresholds: Thresholds | None = None,
+        source: Any = None,
+        golden: Mapping[tuple[str, str], Reference] | None = None,
+        minutes: float = 10.0,
+        wall_clock: Callable[[], float] = time.time,
+        poll_interval_s: float = 0.2,
+        bench_results: Callable[[str], Sequence[Result]] | None = None,
+        xid_watch: Callable[[], Sequence[tuple[int, int]] | None] | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise InputError(tr("unknown level {s}; choose from {c}", s=level, c=", ".join(LEVELS)))
+        self.level = level
+        self.device = parse_device(device)
+        self.expect = expect or Expectation(source=N_("each GPU's own spec row"))
+        self.thresholds = thresholds or Thresholds()
+        self.source = source
+        self.golden = golden
+        self.minutes = minutes
+        self._wall = wall_clock
+        self._interval_s = poll_interval_s
+        self._bench_results = bench_results
+        self._xid_watch = xid_watch
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _static(self) -> tuple[tuple[DeviceInfo, ...], SystemInfo, Topology | None]:
+        if self.source is None or self.device == "cpu":
+            return (), SystemInfo(hostname=socket.gethostname()), None
+        devices = tuple(self.source.devices())
+        system = self.source.system_info()
+        topology = self.source.topology() if len(devices) > 1 else None
+        return devices, system, topology
+
+    def _window(self, cancel: CancelToken) -> list[Snapshot]:
+        snaps: list[Snapshot] = []
+        if self.source is None or self.device == "cpu":
+            return snaps
+        for i in range(_WINDOW_POLLS[self.level]):
+            if cancel.cancelled:
+                break
+            snaps.append(self.source.poll())
+            if i + 1 < _WINDOW_POLLS[self.level]:
+                cancel.wait(self._interval_s)
+        return snaps
+
+    def _selected(self, devices: Sequence[DeviceInfo]) -> list[DeviceInfo]:
+        if self.device == "all":
+            return list(devices)
+        if self.device == "cpu":
+            return []
+        index = int(self.device.split(":")[1])
+        chosen = [d for d in devices if d.index == index]
+        if devices and not chosen:
+            raise InputError(tr("{d}: no such GPU (found {n})", d=self.device, n=len(devices)))
+        return chosen
+
+    def _identity(self, devices: Sequence[DeviceInfo], system: SystemInfo) -> dict[str, Any]:
+        return {
+            "hostname": system.hostname or socket.gethostname(),
+            "os": system.os,
+            "driver_version": system.driver_version,
+            "cuda_driver_version": system.cuda_driver_version,
+            "cpu_model": system.cpu_model,
+            "gpus": [
+                {
+                    "index": d.index,
+                    "name": d.name,
+                    "uuid": d.uuid,
+                    "serial": d.serial,
+                    "pci_bus_id": d.pci_bus_id,
+                    "vbios_version": d.vbios_version,
+                }
+                for d in devices
+            ],
+        }
+
+    # -- the run -----------------------------------------------------------------------------
+
+    def run(
+        self,
+        on_progress: Callable[[CheckProgress], None] | None = None,
+        on_item: Callable[[CheckItem], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> CheckResult:
+        cancel = cancel or CancelToken()
+        started = self._wall()
+        items: list[CheckItem] = []
+
+        def report(fraction: float, stage: str) -> None:
+            if on_progress:
+                on_progress(CheckProgress(fraction, stage))
+
+        def add(new: Sequence[CheckItem]) -> None:
+            for item in new:
+                items.append(item)
+                if on_item:
+                    on_item(item)
+
+        report(0.0, N_("inventory"))
+        devices, system, topology = self._static()
+        selected = self._selected(devices)
+        before = self._window(cancel)
+        if self.device == "cpu" or self.source is None:
+            add(
+                [
+                    skip_item(
+                        "inventory",
+                        "inventory",
+                        N_("CPU only: no GPU inventory (--device cpu or no NVML)"),
+                    )
+                ]
+            )
+        else:
+            samples = [g for s in before for g in s.gpus]
+            inv = inventory_items(devices, system, topology, samples, self.expect, self.thresholds)
+            picked = {d.index for d in selected}
+            add([i for i in inv if i.gpu_index is None or i.gpu_index in picked])
+        report(0.1, N_("performance"))
+        if cancel.cancelled:
+            add([skip_item("performance", "performance", N_("cancelled"))])
+        else:
+            add(self._performance(selected, cancel, report))
+        report(0.7, N_("diagnostics"))
+        if cancel.cancelled:
+            add([skip_item("diagnostics", "diagnostics", N_("cancelled"))])
+        else:
+            add(self._diagnostics(selected, devices, cancel, report))
+        report(0.95, N_("health"))
+        if self.device == "cpu" or self.source is None:
+            add([skip_item("health", "health", N_("CPU only: no GPU health counters"))])
+        else:
+            after = [] if cancel.cancelled else self._window(cancel)
+            last = after[-1] if after else (before[-1] if before else None)
+            xids = self._xid_watch() if self._xid_watch else None
+            add(
+                health_items(
+                    selected,
+                    system,
+                    before + after,
+                    ecc_by_gpu(before[0] if before else None),
+                    ecc_by_gpu(last),
+                    xids,
+                )
+            )
+        report(1.0, N_("done"))
+        items.sort(key=lambda i: GROUPS.index(i.group) if i.group in GROUPS else len(GROUPS))
+        return CheckResult(
+            level=self.level,
+            device=self.device,
+            started_s=started,
+            ended_s=self._wall(),
+            items=tuple(items),
+            identity=self._identity(devices, system),
+            expectation=self.expect.source,
+            cancelled=cancel.cancelled,
+            thresholds=self.thresholds,
+        )
+
+    def _performance(
+        self,
+        selected: Sequence[DeviceInfo],
+        cancel: CancelToken,
+        report: Callable[[float, str], None],
+    ) -> list[CheckItem]:
+        if self.device == "cpu" or not selected:
+            targets: list[tuple[str, DeviceInfo | None]] = [("cpu", None)]
+        else:
+            targets = [(f"cuda:{d.index}", d) for d in selected]
+        if self._bench_results is None and _torch_cuda_count() is None:
+            return [
+                skip_item(
+                    "performance",
+                    "performance",
+                    N_("benchmarks need PyTorch, which is not installed here"),
+                )
+            ]
+        out: list[CheckItem] = []
+        for n, (dev, info) in enumerate(targets):
+            if cancel.cancelled:
+                out.append(skip_item(f"performance.{dev}", "performance", N_("cancelled")))
+                continue
+            report(0.1 + 0.6 * n / len(targets), N_("performance") + " " + dev)
+            spec: GpuSpec | None = _spec_of(info) if info is not None else None
+            results = self._measure(dev, len(targets) if n == 0 else 1, cancel)
+            pcie = (info.pcie_gen_max, info.pcie_width_max) if info is not None else (None, None)
+            graded = grade_results(
+                results,
+                device=dev if dev == "cpu" else "cuda",
+                spec=spec,
+                thresholds=self.thresholds,
+                golden=self.golden,
+                pcie=pcie,
+            )
+            for item in graded:
+                out.append(item if info is None else _with_gpu(item, info.index))
+        return out
+
+    def _measure(self, device: str, gpu_count: int, cancel: CancelToken) -> Sequence[Result]:
+        if self._bench_results is not None:
+            return self._bench_results(device)
+        from gpuprof.bench.runner import Runner
+
+        runner = Runner(
+            device=device,
+            cases=perf_cases(device, self.level, gpu_count),
+            telemetry_interval_s=None,
+            capture_env=False,
+        )
+        return runner.run(cancel=cancel).results
+
+    def _diagnostics(
+        self,
+        selected: Sequence[DeviceInfo],
+        devices: Sequence[DeviceInfo],
+        cancel: CancelToken,
+        report: Callable[[float, str], None],
+    ) -> list[CheckItem]:
+        out: list[CheckItem] = []
+        targets = (
+            ["cpu"]
+            if self.device == "cpu" or not selected
+            else [f"cuda:{d.index}" for d in selected]
+        )
+        have_memtest = importlib.util.find_spec("gpuprof.check.memtest") is not None
+        no_torch = self._bench_results is None and _torch_cuda_count() is None
+        for dev in targets:
+            if not have_memtest or no_torch or self._bench_results is not None:
+                why = (
+                    N_("the memory test needs PyTorch")
+                    if no_torch
+                    else N_("memory test not available")
+                )
+                out.append(skip_item("diag.memtest", "diagnostics", why))
+                continue
+            from gpuprof.check.memtest import run_memtest
+
+            report(0.75, N_("memory test") + " " + dev)
+            size = _CPU_MEMTEST_BYTES[self.level] if dev == "cpu" else None
+            chunk = min(size, 8 << 20) if size else 256 << 20
+            res = run_memtest(
+                dev, size_bytes=size, chunk_bytes=chunk, cancel=lambda: cancel.cancelled
+            )
+            out.append(_memtest_item(res, dev))
+        if self.level != "burn-in":
+            out.append(
+                skip_item("diag.burnin", "diagnostics", N_("burn-in runs with --level burn-in"))
+            )
+            return out
+        if importlib.util.find_spec("gpuprof.check.burnin") is None or no_torch:
+            out.append(skip_item("diag.burnin", "diagnostics", N_("burn-in not available here")))
+            return out
+        from gpuprof.check.burnin import run_burnin
+
+        for dev in targets:
+            if cancel.cancelled:
+                out.append(skip_item("diag.burnin", "diagnostics", N_("cancelled")))
+                continue
+            report(0.8, N_("burn-in") + " " + dev)
+            run = run_burnin(
+                dev,
+                seconds=self.minutes * 60.0,
+                source=self.source if dev != "cpu" else None,
+                devices=devices,
+                cancel=lambda: cancel.cancelled,
+                gpu_indices=[int(dev.split(":")[1])] if dev != "cpu" else None,
+            )
+            out.extend(i.to_check_item() for i in run.items)
+            if run.error:
+                out.append(
+                    CheckItem(
+                        item_id="diag.burnin",
+                        group="diagnostics",
+                        status=Status.FAIL,
+                        reason=run.error,
+                    )
+                )
+        return out
+
+
+def _with_gpu(item: CheckItem, index: int) -> CheckItem:
+    from dataclasses import replace
+
+    return replace(item, gpu_index=index)
+
+
+def _memtest_item(res: Any, device: str) -> CheckItem:
+    if res.cancelled:
+        return CheckItem(
+            item_id="diag.memtest", group="diagnostics", status=Status.SKIP, reason=N_("cancelled")
+        )
+    shown = ", ".join(f"0x{a:x}" for a in res.bad_addresses[:8])
+    return CheckItem(
+        item_id="diag.memtest",
+        group="diagnostics",
+        status=Status.PASS if res.ok else Status.FAIL,
+        measured=f"{res.errors} bad words in {res.bytes_tested >> 20} MiB"
+        + (f": {shown}" if shown else ""),
+        expected="0",
+        unit="",
+        reason=f"{device}: " + ", ".join(res.patterns),
+        hint="" if res.ok else N_("memory errors: drain the GPU and ask for a replacement"),
+    )

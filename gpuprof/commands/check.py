@@ -1,0 +1,315 @@
+"""``gpuprof check``: is this GPU server what was paid for? A PASS/WARN/FAIL scorecard.
+
+Exit codes: 0 every item passed (or was skipped), 1 an item FAILed, 3 only WARNs, 2 usage or
+bad input. Ctrl-C cancels: the items done so far are reported, the rest SKIP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import threading
+from typing import TYPE_CHECKING, Any
+
+from gpuprof.argtypes import output_file, positive_float
+from gpuprof.i18n import tr, tr_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gpuprof.check.model import CheckResult
+
+__all__ = ["register", "render_html", "render_scorecard"]
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "check",
+        help=tr("acceptance check of this machine: a PASS/WARN/FAIL scorecard"),
+        description=tr(
+            "Check a GPU server against what it should be: inventory against the expectation, "
+            "health (findings, ECC, XID), performance against published references, a memory "
+            "test and, with --level burn-in, a sustained load. Exit code: 0 all pass, 1 any "
+            "FAIL, 3 only WARNs, 2 usage errors."
+        ),
+    )
+    p.add_argument(
+        "--level",
+        choices=("quick", "standard", "burn-in"),
+        default="quick",
+        help=tr("how much to run (default quick)"),
+    )
+    p.add_argument(
+        "--expect",
+        metavar="X",
+        help=tr("what the machine should be: a catalog instance type or a spec like 8xH100-SXM"),
+    )
+    p.add_argument(
+        "--minutes",
+        metavar="N",
+        type=positive_float(1440.0, unit=" min"),
+        default=10.0,
+        help=tr("burn-in length in minutes (default 10)"),
+    )
+    p.add_argument(
+        "--device", metavar="DEV", default="all", help=tr("cuda:N, all or cpu (default all)")
+    )
+    p.add_argument(
+        "--json",
+        metavar="OUT",
+        type=output_file(stdout=True),
+        help=tr("write the result as JSON ('-' for stdout; docs/check-schema.md)"),
+    )
+    p.add_argument("--html", metavar="OUT", type=output_file(), help=tr("write an HTML report"))
+    p.add_argument(
+        "--thresholds",
+        metavar="FILE",
+        help=tr('a JSON file {"pass": 0.9, "warn": 0.75} replacing the default ratios'),
+    )
+    p.add_argument(
+        "--reference",
+        metavar="FILE",
+        help=tr("grade against a golden machine's values (written by --save-reference)"),
+    )
+    p.add_argument(
+        "--save-reference",
+        metavar="FILE",
+        type=output_file(),
+        help=tr("keep this run's measurements as the reference for other machines"),
+    )
+    p.set_defaults(func=_cmd_check)
+
+
+def _open_source(device: str) -> Any:
+    if device == "cpu":
+        return None
+    from gpuprof.bench.runner import open_run_telemetry
+
+    return open_run_telemetry(device)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from gpuprof.bench.base import CancelToken
+    from gpuprof.check.inventory import parse_expect
+    from gpuprof.check.model import Thresholds, load_thresholds
+    from gpuprof.check.reference import read_reference_file
+    from gpuprof.check.run import CheckProgress, CheckRun, parse_device
+    from gpuprof.errors import InputError
+    from gpuprof.termtext import console as make_console
+
+    device = parse_device(args.device)
+    thresholds = load_thresholds(args.thresholds) if args.thresholds else Thresholds()
+    golden = read_reference_file(args.reference) if args.reference else None
+    expect = parse_expect(args.expect)
+    source = _open_source(device)
+    if source is None and device.startswith("cuda"):
+        raise InputError(tr("{d}: no NVIDIA GPU or driver here; use --device cpu", d=device))
+    if source is None and device == "all":
+        device = "cpu"
+    console = make_console()
+    if device == "cpu":
+        # A note, not the result: stderr, so that `--json -` stays pure JSON.
+        make_console(stderr=True).print(
+            tr("no GPU checked: CPU only (inventory and GPU health are skipped)")
+        )
+    check = CheckRun(
+        level=args.level,
+        device=device,
+        expect=expect,
+        thresholds=thresholds,
+        source=source,
+        golden=golden,
+        minutes=args.minutes,
+    )
+    cancel = CancelToken()
+    latest: collections.deque[CheckProgress] = collections.deque(maxlen=1)
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["result"] = check.run(on_progress=latest.append, cancel=cancel)
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=work, name="gpuprof-check", daemon=True)
+    columns = (
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+    )
+    quiet = args.json == "-"
+    try:
+        with Progress(
+            *columns, console=make_console(stderr=True), transient=True, disable=quiet
+        ) as bar:
+            task = bar.add_task(tr("starting…"), total=1.0)
+            thread.start()
+            while thread.is_alive():
+                try:
+                    thread.join(0.1)
+                except KeyboardInterrupt:
+                    cancel.cancel()
+                    bar.update(task, description=tr("cancelling…"))
+                    continue
+                if latest:
+                    bar.update(
+                        task, completed=latest[-1].fraction, description=tr_text(latest[-1].stage)
+                    )
+    finally:
+        if source is not None:
+            source.close()
+    if "error" in outcome:
+        raise outcome["error"]
+    result: CheckResult = outcome["result"]
+    _write_outputs(result, args)
+    if not quiet:
+        render_scorecard(result, console)
+    return result.exit_code
+
+
+def _write_outputs(result: CheckResult, args: argparse.Namespace) -> None:
+    from gpuprof.check.model import result_to_dict
+    from gpuprof.jsonout import print_json, write_json
+    from gpuprof.redact import redact_tree
+
+    data = redact_tree(result_to_dict(result))
+    if args.json == "-":
+        print_json(data)
+    elif args.json:
+        write_json(args.json, data)
+    if args.html:
+        from gpuprof.fileio import write_atomic
+
+        write_atomic(args.html, render_html(result, data))
+    if args.save_reference:
+        from gpuprof.check.reference import golden_rows, reference_file_dict
+
+        rows = golden_rows(result)
+        machine = str(data["identity"].get("hostname") or "")
+        write_json(args.save_reference, reference_file_dict(rows, machine=machine, date=_today()))
+
+
+def _today() -> str:
+    import datetime
+
+    return datetime.date.today().isoformat()
+
+
+_STYLE = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim"}
+
+
+def _fmt(value: object, unit: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g} {unit}".strip()
+    return f"{value} {unit}".strip() if isinstance(value, int) else tr_text(str(value))
+
+
+def render_scorecard(result: CheckResult, console: Console) -> None:
+    """The scorecard as a table, then the verdict line."""
+    from rich.table import Table
+
+    from gpuprof.termtext import styled
+
+    table = Table(title=tr("acceptance check ({level})", level=result.level))
+    for col in (
+        tr("item"),
+        tr("GPU"),
+        tr("status"),
+        tr("measured"),
+        tr("expected"),
+        tr("ratio"),
+        tr("why / hint"),
+    ):
+        table.add_column(col)
+    for item in result.items:
+        why = " — ".join(tr_text(t) for t in (item.reason, item.hint) if t)
+        table.add_row(
+            item.item_id,
+            "" if item.gpu_index is None else str(item.gpu_index),
+            styled(item.status.value, _STYLE[item.status.value]),
+            _fmt(item.measured, item.unit),
+            _fmt(item.expected, item.unit),
+            f"{100 * item.ratio:.0f}%" if item.ratio is not None else "",
+            why,
+        )
+    console.print(table)
+    sources = sorted({i.source for i in result.items if i.source and i.group == "performance"})
+    for s in sources:
+        console.print(tr("reference: {s}", s=s))
+    if result.cancelled:
+        console.print(tr("cancelled: the items not run are SKIP"))
+    console.print(
+        styled(
+            tr("verdict: {v} (exit code {c})", v=result.verdict.value, c=result.exit_code),
+            _STYLE[result.verdict.value],
+        )
+    )
+
+
+_HTML = """<!doctype html>
+<html lang="{{ lang }}"><head><meta charset="utf-8"><title>{{ title }}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;width:100%;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
+.PASS{color:#070}.WARN{color:#a60}.FAIL{color:#b00;font-weight:bold}.SKIP{color:#888}
+.verdict{font-size:2em;margin:.3em 0}
+</style></head><body>
+<section id="verdict">
+<h1>{{ title }}</h1>
+<p class="verdict {{ verdict }}">{{ verdict_label }}</p>
+<h2>{{ identity_title }}</h2>
+<table>
+<tr><th>{{ labels.host }}</th><td>{{ identity.hostname }}</td></tr>
+<tr><th>{{ labels.driver }}</th><td>{{ identity.driver_version or "" }} / CUDA {{ identity.cuda_driver_version or "" }}</td></tr>
+{% for g in identity.gpus %}<tr><th>GPU {{ g.index }}</th><td>{{ g.name }} · UUID {{ g.uuid or "" }} · S/N {{ g.serial or "" }} · {{ g.pci_bus_id or "" }}</td></tr>
+{% endfor %}</table>
+<h2>{{ labels.scorecard }}</h2>
+<table><tr>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr>
+{% for i in items %}<tr><td>{{ i.item_id }}</td><td>{{ "" if i.gpu_index is none else i.gpu_index }}</td>
+<td class="{{ i.status }}">{{ i.status }}</td><td>{{ i.measured if i.measured is not none else "" }} {{ i.unit }}</td>
+<td>{{ i.expected if i.expected is not none else "" }}</td><td>{{ "%.0f%%"|format(100 * i.ratio) if i.ratio is not none else "" }}</td>
+<td>{{ i.reason }}{% if i.hint %} — {{ i.hint }}{% endif %}</td><td>{{ i.source }}</td></tr>
+{% endfor %}</table>
+</section></body></html>
+"""
+
+
+def render_html(result: CheckResult, data: dict[str, Any]) -> str:
+    """The report's first section: verdict, machine identity, scorecard. ``data`` is the
+    redacted JSON form; everything from the system is escaped (jinja2 autoescape)."""
+    import jinja2
+
+    from gpuprof.i18n import language
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    items = [
+        {**i, "reason": tr_text(i["reason"]), "hint": tr_text(i["hint"])} for i in data["items"]
+    ]
+    return env.from_string(_HTML).render(
+        lang=language(),
+        title=tr("GPU acceptance check ({level})", level=result.level),
+        verdict=result.verdict.value,
+        verdict_label=tr(
+            "verdict: {v} (exit code {c})", v=result.verdict.value, c=result.exit_code
+        ),
+        identity_title=tr("machine"),
+        identity=data["identity"],
+        labels={"host": tr("host"), "driver": tr("driver"), "scorecard": tr("scorecard")},
+        headers=[
+            tr("item"),
+            tr("GPU"),
+            tr("status"),
+            tr("measured"),
+            tr("expected"),
+            tr("ratio"),
+            tr("why / hint"),
+            tr("reference"),
+        ],
+        items=items,
+    )

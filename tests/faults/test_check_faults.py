@@ -1,0 +1,79 @@
+"""Hostile input to ``gpuprof check``: thresholds and reference files, --expect, --device."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof
+
+FAULTS = (
+    "empty",
+    "truncated",
+    "random-bytes",
+    "non-utf8-text",
+    "nul-bytes",
+    "huge",
+    "a-folder",
+    "missing",
+    "foreign-sqlite",
+)
+
+
+@pytest.mark.parametrize("flag", ["--thresholds", "--reference"])
+def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
+    files = hostile_files(tmp_path / "in")
+    for fault in FAULTS:
+        path = files[fault]
+        ran = run_gpuprof(["check", "--device", "cpu", flag, str(path)], tmp_path)
+        assert_one_clear_error(ran, path.name)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"pass": 0.5, "warn": 0.9}',
+        '{"pass": -1}',
+        '{"pass": 1e999}',
+        '{"pass": Infinity}',
+        '{"pass": 0.9, "extra": 1}',
+        "[" * 100000,
+    ],
+)
+def test_a_wrong_thresholds_file_is_one_clear_error(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "thr.json"
+    path.write_text(content)
+    assert_one_clear_error(
+        run_gpuprof(["check", "--device", "cpu", "--thresholds", str(path)], tmp_path), "thr.json"
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"schema": "gpuprof.check-reference", "schema_version": 2, "rows": []}',
+        '{"schema": "gpuprof.check", "schema_version": 1, "rows": []}',
+        '{"schema": "gpuprof.check-reference", "schema_version": 1, "rows": [{"gpu_model": "CPU",'
+        ' "metric": "gemm_fp32", "value": -1, "unit": "TFLOPS", "source": "x"}]}',
+        '{"schema": "gpuprof.check-reference", "schema_version": 1, "rows": {}}',
+    ],
+)
+def test_a_wrong_reference_file_is_one_clear_error(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "ref.json"
+    path.write_text(content)
+    assert_one_clear_error(
+        run_gpuprof(["check", "--device", "cpu", "--reference", str(path)], tmp_path), "ref.json"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["--expect", "8xNoSuchGPU"], "8xNoSuchGPU"),
+        (["--device", "gpu7"], "gpu7"),
+        (["--level", "forever"], "--level"),
+    ],
+)
+def test_bad_arguments_are_one_usage_error(tmp_path: Path, args: list[str], names: str) -> None:
+    assert_one_clear_error(run_gpuprof(["check", *args], tmp_path), names)

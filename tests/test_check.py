@@ -1,0 +1,430 @@
+"""gpuprof check: verdict, thresholds, exit codes, --expect, inventory via the fake NVML, grading
+of benchmark results against references, the reference table's citations."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuprof.bench.base import MemoryResult, Result
+from gpuprof.catalog.specs import load_specs
+from gpuprof.check.inventory import parse_expect
+from gpuprof.check.model import (
+    CheckItem,
+    CheckResult,
+    Status,
+    Thresholds,
+    exit_code,
+    load_thresholds,
+    result_to_dict,
+    verdict,
+)
+from gpuprof.check.perf import grade_results, pcie_bytes_s
+from gpuprof.check.reference import (
+    DERIVED_RATIO,
+    Reference,
+    golden_rows,
+    load_packaged,
+    lookup,
+    read_reference_file,
+    reference_file_dict,
+)
+from gpuprof.check.run import CheckRun, parse_device
+from gpuprof.errors import InputError
+from gpuprof.telemetry import nvml
+from tests.fakes.devices import make_fleet
+from tests.fakes.fake_nvml import FakeBox, FakeNvml
+from tests.fakes.fixtures import gemm_result
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _item(status: Status) -> CheckItem:
+    return CheckItem(item_id="x", group="performance", status=status)
+
+
+# --- verdict, thresholds, exit codes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("statuses", "want", "code"),
+    [
+        ([], Status.PASS, 0),
+        ([Status.PASS, Status.SKIP], Status.PASS, 0),
+        ([Status.SKIP], Status.PASS, 0),
+        ([Status.PASS, Status.WARN, Status.SKIP], Status.WARN, 3),
+        ([Status.WARN, Status.FAIL], Status.FAIL, 1),
+        ([Status.FAIL, Status.PASS], Status.FAIL, 1),
+    ],
+)
+def test_verdict_and_exit_code(statuses: list[Status], want: Status, code: int) -> None:
+    items = [_item(s) for s in statuses]
+    assert verdict(items) is want
+    assert exit_code(items) == code
+
+
+@pytest.mark.parametrize(
+    ("ratio", "want"),
+    [
+        (1.2, Status.PASS),
+        (0.90, Status.PASS),
+        (0.8999, Status.WARN),
+        (0.75, Status.WARN),
+        (0.7499, Status.FAIL),
+        (0.0, Status.FAIL),
+        (None, Status.SKIP),
+        (float("nan"), Status.SKIP),
+    ],
+)
+def test_default_thresholds(ratio: float | None, want: Status) -> None:
+    assert Thresholds().grade(ratio) is want
+
+
+def test_a_thresholds_file_overrides_the_ratios(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"pass": 0.95, "warn": 0.5}))
+    t = load_thresholds(path)
+    assert (t.pass_ratio, t.warn_ratio) == (0.95, 0.5)
+    assert (
+        t.grade(0.93) is Status.WARN and t.grade(0.6) is Status.WARN and t.grade(0.4) is Status.FAIL
+    )
+    path.write_text(json.dumps({"warn": 0.6}))
+    assert load_thresholds(path) == Thresholds(0.90, 0.6)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"pass": 0.5, "warn": 0.8}',
+        '{"pass": "0.9"}',
+        '{"pass": true}',
+        '{"pass": 0}',
+        '{"pass": NaN}',
+        '{"pass": 3}',
+        '{"fail": 0.5}',
+        "{}",
+        "[0.9, 0.75]",
+        '{"pass": 1e999}',
+    ],
+)
+def test_a_bad_thresholds_file_is_an_input_error_naming_it(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad-thresholds.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"bad-thresholds\.json"):
+        load_thresholds(path)
+
+
+def test_result_json_is_strict_and_keeps_the_items() -> None:
+    from gpuprof.jsonout import dumps
+
+    res = CheckResult(
+        level="quick",
+        device="cpu",
+        started_s=1.0,
+        ended_s=2.0,
+        items=(
+            _item(Status.WARN),
+            CheckItem(item_id="y", group="health", status=Status.PASS, ratio=float("nan")),
+        ),
+    )
+    data = json.loads(dumps(result_to_dict(res)))
+    assert data["verdict"] == "WARN" and data["exit_code"] == 3
+    assert [i["status"] for i in data["items"]] == ["WARN", "PASS"]
+    assert data["items"][1]["ratio"] is None
+
+
+# --- --expect and --device -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "model", "count"),
+    [
+        ("8xH100-SXM", "H100 SXM", 8),
+        ("4×A100-80GB", "A100 80GB SXM", 4),
+        ("h100", "H100 SXM", None),
+        ("2 x H200", "H200", 2),
+    ],
+)
+def test_parse_expect_short_specs(text: str, model: str, count: int | None) -> None:
+    e = parse_expect(text, instances=[])
+    assert (e.gpu_model, e.gpu_count) == (model, count)
+    assert e.memory_gib == load_specs()[model].memory_gib
+
+
+def test_parse_expect_an_instance_type_from_the_catalog() -> None:
+    from gpuprof.catalog.instances import load_catalog
+
+    inst = next(
+        i
+        for i in load_catalog().instances
+        if i.gpu_known and i.gpu_count == 8 and i.gpu_model == "H100 SXM"
+    )
+    e = parse_expect(inst.instance.upper())
+    assert (e.gpu_model, e.gpu_count) == ("H100 SXM", 8)
+
+
+@pytest.mark.parametrize("text", ["8xNoSuchGPU", "100xH100", "p99.none", "0xH100"])
+def test_parse_expect_refuses_what_it_cannot_read(text: str) -> None:
+    with pytest.raises(InputError, match="--expect"):
+        parse_expect(text, instances=[])
+
+
+def test_parse_device() -> None:
+    assert parse_device(None) == "all" and parse_device("CPU") == "cpu"
+    assert parse_device("cuda:03") == "cuda:3"
+    for bad in ("cuda", "cuda:x", "gpu0", "cuda:²", "cuda:99999999"):
+        with pytest.raises(InputError):
+            parse_device(bad)
+
+
+# --- inventory and health through the fake NVML ----------------------------------------------
+
+
+def _run_on(box: FakeBox, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> CheckResult:
+    fake = FakeNvml(box)
+    monkeypatch.setattr(nvml, "pynvml", fake)
+    source = nvml.NvmlSource(clock=fake.clock)
+    try:
+        run = CheckRun(source=source, poll_interval_s=0.0, bench_results=lambda dev: (), **kw)
+        return run.run()
+    finally:
+        source.close()
+
+
+def _by_id(res: CheckResult, item_id: str) -> list[CheckItem]:
+    return [i for i in res.items if i.item_id == item_id]
+
+
+def test_expecting_8_h100_on_a_4_gpu_machine_fails_with_a_hint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    res = _run_on(make_fleet(4), monkeypatch, expect=parse_expect("8xH100-SXM", instances=[]))
+    (count,) = _by_id(res, "inventory.gpu_count")
+    assert count.status is Status.FAIL and (count.measured, count.expected) == (4, 8)
+    assert "nvidia-smi -L" in count.hint
+    assert res.verdict is Status.FAIL and res.exit_code == 1
+    assert [i.status for i in _by_id(res, "inventory.model")] == [Status.PASS] * 4
+    groups = [i.group for i in res.items]
+    assert groups == sorted(groups, key=["inventory", "health", "performance", "diagnostics"].index)
+
+
+def test_the_hgx_box_matches_its_own_spec_with_nvlink_to_every_peer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    res = _run_on(make_fleet(8), monkeypatch, expect=parse_expect("8xH100-SXM", instances=[]))
+    assert _by_id(res, "inventory.gpu_count")[0].status is Status.PASS
+    links = _by_id(res, "inventory.nvlink")
+    assert len(links) == 8 and all(i.status is Status.PASS for i in links), links
+    mems = _by_id(res, "inventory.memory")
+    assert all(i.status is Status.PASS and i.unit == "GiB" for i in mems)
+    assert res.identity["gpus"][0]["uuid"] and res.identity["driver_version"]
+    assert _by_id(res, "health.xid")[0].status is Status.SKIP
+
+
+def test_expecting_another_model_fails_each_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    res = _run_on(make_fleet(2), monkeypatch, expect=parse_expect("2xA100-80GB", instances=[]))
+    assert [i.status for i in _by_id(res, "inventory.model")] == [Status.FAIL, Status.FAIL]
+
+
+def test_device_cuda_n_checks_one_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    res = _run_on(make_fleet(4), monkeypatch, device="cuda:2")
+    assert {i.gpu_index for i in res.items if i.gpu_index is not None} == {2}
+
+
+def test_health_ecc_and_pending_remap() -> None:
+    from gpuprof.check.items import health_items
+    from gpuprof.telemetry.model import EccCounts, SystemInfo
+    from tests.fakes.devices import h100_info
+
+    clean = EccCounts.clean()
+    worse = EccCounts(volatile_uncorrected=2, volatile_corrected=0, remapped_rows_pending=True)
+    items = health_items([h100_info(0)], SystemInfo(), [], {0: clean}, {0: worse}, [(0, 48)])
+    by = {i.item_id: i for i in items}
+    assert by["health.ecc"].status is Status.FAIL
+    assert (
+        by["health.retirement"].status is Status.FAIL
+        and "nvidia-smi -r" in by["health.retirement"].hint
+    )
+    assert by["health.xid"].status is Status.FAIL and "XID 48" in str(by["health.xid"].measured)
+    ok = health_items([h100_info(0)], SystemInfo(), [], {0: clean}, {0: clean}, [])
+    assert {i.item_id: i.status for i in ok}["health.ecc"] is Status.PASS
+    assert {i.item_id: i.status for i in ok}["health.xid"] is Status.PASS
+
+
+# --- performance grading ---------------------------------------------------------------------
+
+
+def test_gemm_is_graded_against_the_published_reference_and_the_peak() -> None:
+    spec = load_specs()["H100 SXM"]
+    results: list[Result] = [
+        gemm_result("bf16", 600.0, dtype="bf16"),
+        gemm_result("bf16", 720.0, dtype="bf16"),
+    ]
+    (item,) = grade_results(results, device="cuda", spec=spec, thresholds=Thresholds())
+    assert item.item_id == "perf.gemm_bf16" and item.expected == 794.5
+    assert item.ratio == pytest.approx(720 / 794.5, abs=1e-4) and item.status is Status.PASS
+    assert "ml-engineering" in item.source and "published" in item.source
+    assert "73% of spec peak 989" in item.reason
+    (low,) = grade_results(
+        [gemm_result("bf16", 400.0, dtype="bf16")],
+        device="cuda",
+        spec=spec,
+        thresholds=Thresholds(),
+    )
+    assert low.status is Status.FAIL and low.hint
+
+
+def test_without_a_published_value_the_reference_is_derived_and_says_so() -> None:
+    spec = load_specs()["L40S"]
+    (item,) = grade_results(
+        [gemm_result("bf16", 250.0, dtype="bf16")],
+        device="cuda",
+        spec=spec,
+        thresholds=Thresholds(),
+    )
+    assert item.expected == pytest.approx(362 * DERIVED_RATIO)
+    assert item.source.startswith("derived:") and "not published" in item.source
+
+
+def test_a_golden_reference_wins_over_the_published_one() -> None:
+    golden = {
+        ("H100 SXM", "gemm_bf16"): Reference(
+            "H100 SXM", "gemm_bf16", 700.0, "TFLOPS", "golden", "golden machine a"
+        )
+    }
+    ref = lookup("H100 SXM", "gemm_bf16", peak=989.0, unit="TFLOPS", golden=golden)
+    assert ref is not None and ref.value == 700.0
+
+
+def test_pinned_h2d_against_the_pcie_link_and_skips_kept() -> None:
+    assert pcie_bytes_s(5, 16) == pytest.approx(63.008e9)
+    spec = load_specs()["H100 SXM"]
+    mem = MemoryResult(
+        bench="memory",
+        case="h2d pinned",
+        direction="h2d",
+        pinned=True,
+        size_bytes=1 << 30,
+        samples=5,
+        time_median_s=0.02,
+        bandwidth_bytes_s=30e9,
+        bandwidth_max_bytes_s=31e9,
+    )
+    skip = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
+    items = grade_results(
+        [mem, skip], device="cuda", spec=spec, thresholds=Thresholds(), pcie=(5, 16)
+    )
+    h2d = items[0]
+    assert h2d.item_id == "perf.memcpy_h2d" and h2d.status is Status.FAIL  # 30 of 50.4 GB/s
+    assert items[1].status is Status.SKIP and "needs 2 CUDA devices" in items[1].reason
+
+
+# --- the reference table and golden files ---------------------------------------------------
+
+
+def test_every_reference_row_is_cited_and_names_a_known_gpu() -> None:
+    path = ROOT / "resources" / "reference_results.csv"
+    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+    assert rows
+    specs = load_specs()
+    for row in rows:
+        assert row["source"].strip() and row["kind"] in ("published", "derived"), row
+        assert row["gpu_model"] in specs, row
+        assert float(row["value"]) > 0
+        peak = specs[row["gpu_model"]].peak_tflops(row["metric"].removeprefix("gemm_"))
+        if row["unit"] == "TFLOPS" and peak:
+            assert float(row["value"]) < peak, row  # an achieved value never beats the peak
+    assert len(load_packaged()) == len(rows)
+
+
+def test_golden_rows_round_trip(tmp_path: Path) -> None:
+    items = (
+        CheckItem(
+            item_id="perf.gemm_bf16",
+            group="performance",
+            status=Status.PASS,
+            measured=780.0,
+            expected=794.5,
+            ratio=0.98,
+            unit="TFLOPS",
+            gpu_index=0,
+        ),
+        CheckItem(
+            item_id="perf.gemm_bf16",
+            group="performance",
+            status=Status.PASS,
+            measured=760.0,
+            expected=794.5,
+            ratio=0.96,
+            unit="TFLOPS",
+            gpu_index=1,
+        ),
+        CheckItem(
+            item_id="perf.gemm_fp32",
+            group="performance",
+            status=Status.PASS,
+            measured=0.2,
+            expected=0.21,
+            ratio=0.95,
+            unit="TFLOPS",
+        ),
+    )
+    res = CheckResult(
+        level="quick",
+        device="all",
+        started_s=0,
+        ended_s=1,
+        items=items,
+        identity={
+            "gpus": [
+                {"index": 0, "name": "NVIDIA H100 80GB HBM3"},
+                {"index": 1, "name": "NVIDIA H100 80GB HBM3"},
+            ]
+        },
+    )
+    rows = golden_rows(res)
+    assert {(r.gpu_model, r.metric, r.value) for r in rows} == {
+        ("H100 SXM", "gemm_bf16", 760.0),
+        ("CPU", "gemm_fp32", 0.2),
+    }
+    path = tmp_path / "golden.json"
+    path.write_text(json.dumps(reference_file_dict(rows, machine="node-a", date="2026-12-01")))
+    back = read_reference_file(path)
+    assert back[("H100 SXM", "gemm_bf16")].value == 760.0
+    assert "node-a" in back[("H100 SXM", "gemm_bf16")].source
+
+
+def test_a_cancelled_check_reports_what_it_did_and_skips_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gpuprof.bench.base import CancelToken
+
+    fake = FakeNvml(make_fleet(2))
+    monkeypatch.setattr(nvml, "pynvml", fake)
+    source = nvml.NvmlSource(clock=fake.clock)
+    cancel = CancelToken()
+
+    def measured(dev: str) -> tuple[Result, ...]:
+        cancel.cancel()  # Ctrl-C while the first GPU is measured
+        return (gemm_result("bf16", 700.0, dtype="bf16"),)
+
+    seen: list[str] = []
+    on_item: Callable[[CheckItem], None] = lambda i: seen.append(i.item_id)  # noqa: E731
+    try:
+        res = CheckRun(source=source, poll_interval_s=0.0, bench_results=measured).run(
+            on_item=on_item, cancel=cancel
+        )
+    finally:
+        source.close()
+    assert res.cancelled
+    assert any(i.item_id == "perf.gemm_bf16" for i in res.items)
+    assert any(
+        i.item_id.startswith("performance.cuda:1") and i.status is Status.SKIP for i in res.items
+    )
+    assert any(i.group == "diagnostics" and i.reason == "cancelled" for i in res.items)
+    assert len(seen) == len(res.items)

@@ -1,0 +1,81 @@
+"""``gpuprof check`` end to end on the CPU (a real, short run), and its GPU acceptance test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.faults.hostile import run_gpuprof
+
+
+def test_cpu_quick_check_end_to_end(tmp_path: Path) -> None:
+    out, html, ref = tmp_path / "c.json", tmp_path / "c.html", tmp_path / "golden.json"
+    ran = run_gpuprof(
+        [
+            "check",
+            "--device",
+            "cpu",
+            "--level",
+            "quick",
+            "--json",
+            str(out),
+            "--html",
+            str(html),
+            "--save-reference",
+            str(ref),
+        ],
+        tmp_path,
+    )
+    assert "Traceback" not in ran.stderr, ran.stderr[-3000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["schema"] == "gpuprof.check" and data["device"] == "cpu"
+    assert ran.returncode == data["exit_code"] == {"PASS": 0, "FAIL": 1, "WARN": 3}[data["verdict"]]
+    by = {i["item_id"]: i for i in data["items"]}
+    # What a CPU can do ran for real; what it cannot says why.
+    assert by["perf.gemm_fp32"]["measured"] > 0 and "calibration" in by["perf.gemm_fp32"]["source"]
+    assert by["perf.memcpy_host"]["measured"] > 0
+    assert by["diag.memtest"]["status"] == "PASS"
+    assert by["inventory"]["status"] == by["health"]["status"] == "SKIP"
+    assert by["diag.burnin"]["status"] == "SKIP" and by["diag.burnin"]["reason"]
+    assert "verdict:" in ran.stdout and "perf.gemm_fp32" in ran.stdout
+    page = html.read_text(encoding="utf-8")
+    assert "perf.gemm_fp32" in page and data["verdict"] in page
+    golden = json.loads(ref.read_text(encoding="utf-8"))
+    assert {r["metric"] for r in golden["rows"]} == {"gemm_fp32", "memcpy_host"}
+
+    # The golden file as the reference, and thresholds loose enough that a busy CPU passes.
+    loose = tmp_path / "loose.json"
+    loose.write_text('{"pass": 0.01, "warn": 0.005}')
+    again = run_gpuprof(
+        [
+            "check",
+            "--device",
+            "cpu",
+            "--reference",
+            str(ref),
+            "--thresholds",
+            str(loose),
+            "--json",
+            "-",
+        ],
+        tmp_path,
+    )
+    assert again.returncode == 0, again.stderr[-3000:]
+    second = json.loads(again.stdout)
+    gemm = next(i for i in second["items"] if i["item_id"] == "perf.gemm_fp32")
+    assert gemm["source"].startswith("golden") and gemm["expected"] == golden["rows"][0]["value"]
+    assert second["thresholds"] == {"pass": 0.01, "warn": 0.005}
+
+
+@pytest.mark.gpu
+def test_gpu_quick_check(tmp_path: Path) -> None:
+    out = tmp_path / "c.json"
+    ran = run_gpuprof(["check", "--level", "quick", "--json", str(out)], tmp_path)
+    assert "Traceback" not in ran.stderr, ran.stderr[-3000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert ran.returncode == data["exit_code"]
+    ids = {i["item_id"] for i in data["items"]}
+    assert "inventory.gpu_count" in ids and "perf.gemm_bf16" in ids and "diag.memtest" in ids
+    assert all(i["source"] for i in data["items"] if i["item_id"].startswith("perf.gemm"))
