@@ -172,3 +172,88 @@ def test_cli_bad_prometheus_url_is_one_line(tmp_path: Path):
         ["--prometheus", "http://127.0.0.1:9", "--token-file", str(missing)], tmp_path
     )
     assert_one_clear_error(ran, str(missing))
+
+
+def _fleet_by_hand() -> Any:
+    from gpuprof.findings import Severity
+    from gpuprof.fleet.model import Fleet as FleetModel
+    from gpuprof.fleet.model import FleetFinding, FleetGpu, FleetNode
+
+    def gpu(node: str, i: str, **kw: Any) -> FleetGpu:
+        return FleetGpu(job="j", instance=f"{node}:9400", node=node, gpu=i, **kw)
+
+    a = FleetNode(
+        "j",
+        "a:9400",
+        "a",
+        labels={"cluster": "x"},
+        up=True,
+        exporter="gpuprof",
+        gpus=(
+            gpu("a", "0", util_pct=10.0, temp_c=40.0),
+            gpu("a", "1", util_pct=None, stale=True),
+            gpu("a", "10", util_pct=99.0),
+            gpu("a", "0", mig_instance="1", util_pct=50.0),
+        ),
+    )
+    b = FleetNode(
+        "j",
+        "b:9400",
+        "b",
+        labels={"cluster": "y"},
+        up=False,
+        last_error="connection refused",
+        gpus=(gpu("b", "0", down=True, lost=False),),
+    )
+    finding = FleetFinding("exporter_down", Severity.CRITICAL, "b is down", "d", "h", node="b")
+    return FleetModel("http://p:9090", 0.0, "", (a, b), (finding,))
+
+
+def test_stale_lost_and_mig_cells_without_a_server(qtbot):
+    from gpuprof.ui.fleet_grid import DOWN_COLOUR
+    from gpuprof.ui.fleet_tab import FleetTab
+    from PySide6.QtCore import Qt
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    tab = FleetTab(PrometheusClient("http://127.0.0.1:9"), autorefresh=False)
+    qtbot.addWidget(tab)
+    assert not tab.timer.isActive() and not tab.pending
+    tab.show_fleet(_fleet_by_hand())
+    grid = tab.grid
+    assert list(grid.columns) == ["0", "0/1", "1", "10"]  # by index, not as text
+    assert grid.cell_text("a", "1") == "stale"
+    assert grid.cell_background("a", "1") == DOWN_COLOUR
+    assert grid.cell_text("a", "0/1") == "50"
+    assert grid.cell_text("b", "0") == "down"
+    row_b = grid.visible_nodes().index("b")
+    assert grid.item(row_b, 3).toolTip() == "connection refused"
+    assert tab.findings.item(0).text() == "[critical] b is down"
+    assert "2 nodes (1 down), 5 GPUs" in tab.status.text()
+    grid.sortItems(grid.FIXED + 3, Qt.SortOrder.DescendingOrder)  # GPU 10: 99 first
+    assert grid.visible_nodes()[0] == "a"
+    tab.filter.setText("cluster=y")
+    assert grid.visible_nodes() == ["b"]
+    tab.filter.setText("nosuchnode")
+    assert grid.visible_nodes() == []
+
+
+def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
+    from gpuprof.ui import fleet_tab
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    silent = StaticMetrics("{}", delay_s=30.0)
+    try:
+        fleet_tab.set_launch_client(PrometheusClient(silent.url, timeout_s=1.0))
+        w = make_window()
+        qtbot.waitUntil(lambda: "fleet" in w.tab_names, timeout=5000)
+        assert w.current_tab_name() == "fleet"
+        tab = w.tabs.currentWidget()
+        assert tab.client.url == silent.url
+        qtbot.waitUntil(lambda: tab.banner.isVisible(), timeout=10000)
+        assert not fleet_tab._LAUNCH  # used once: the next window has no Fleet tab
+        assert "fleet" not in make_window().tab_names
+        tab.close_tab()
+    finally:
+        silent.close()
