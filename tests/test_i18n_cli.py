@@ -212,13 +212,19 @@ def _refused_url() -> str:
 
 def test_profile_and_recover_speak_chinese(capsys, monkeypatch, tmp_path):
     rec = tmp_path / "job.gpuprof"
-    job = [sys.executable, "-c", "0"]
+    job = [sys.executable, "-c", "__import__('time').sleep(0.5)"]
     args = ["profile", "--demo", "--interval", "0.1", "--out", str(rec), "--", *job]
     out, err = _run_zh(capsys, monkeypatch, args)
     text = out + err
     # The summary's phases, severities, tensor-core share and stored notes, all in Chinese.
     assert "作业画像" in text and "张量核心" in text and "SIMULATED 遥测" in text, text
     assert not _leftovers(text), "\n".join(_leftovers(text))
+    # The projection's basis and table (each row's full derivation below stays English).
+    args = ["recommend", "--from-profile", str(rec), "--steps", "100", "--limit", "3"]
+    out, err = _run_zh(capsys, monkeypatch, args)
+    shown = "\n".join(line for line in out.splitlines() if not line.startswith("   "))
+    assert "时间划分" in shown and "计算 ×" in shown and "SIMULATED 遥测" in shown, out
+    assert not _leftovers(shown + err), "\n".join(_leftovers(shown + err))
     session = tmp_path / "s.gpuprof"
     shutil.copyfile(FIXTURE_SESSION, session)
     out, err = _run_zh(capsys, monkeypatch, ["recover", str(session)])

@@ -146,9 +146,9 @@ def _short(r: Projection) -> str:
     """The derivation in a table cell: the scale factors of the step's shares."""
     parts = []
     if r.compute_ratio:
-        parts.append(f"compute ×{1 / r.compute_ratio:.2g}")
+        parts.append(tr("compute ×{r}", r=f"{1 / r.compute_ratio:.2g}"))
     if r.memory_ratio:
-        parts.append(f"mem ×{1 / r.memory_ratio:.2g}")
+        parts.append(tr("mem ×{r}", r=f"{1 / r.memory_ratio:.2g}"))
     if r.step_s is None:
         return r.derivation.rsplit("; ", 2)[-2] if r.derivation.count("; ") >= 2 else "—"
     return ", ".join(parts) or "—"

@@ -33,6 +33,7 @@ from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
 from gpuprof.catalog.specs import GpuSpec
 from gpuprof.errors import InputError
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.profile.model import JobProfile, Projection, TimeBreakdown
 from gpuprof.profile.sane import sane_profile
 from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
@@ -124,11 +125,16 @@ class Basis:
     def lines(self) -> tuple[str, ...]:
         """The basis in words, for above a table."""
         return (
-            f"step {fmt_step(self.step_s)} ({self.step_text}) on {self.here}",
-            f"split: {self.split.text}",
-            f"job: {self.job_text}",
-            f"memory: {self.mem_text}",
-            *self.notes,
+            tr(
+                "step {s} ({t}) on {h}",
+                s=fmt_step(self.step_s),
+                t=tr_text(self.step_text),
+                h=tr_text(self.here),
+            ),
+            tr("split: {s}", s=tr_text(self.split.text)),
+            tr("job: {j}", j=tr_text(self.job_text)),
+            tr("memory: {m}", m=tr_text(self.mem_text)),
+            *(tr_text(n) for n in self.notes),
         )
 
 
@@ -145,10 +151,10 @@ def _split_breakdown(b: TimeBreakdown) -> Split | None:
     m = (by.get("memcpy", 0.0) + by.get("other compute", 0.0)) / total
     k = by.get("collectives", 0.0) / total
     f = max(0.0, 1.0 - c - m - k)
-    text = (
-        f"{c:.0%} compute-bound (matmul + attention), {m:.0%} memory-bound (copies + other "
-        f"kernels), {k:.0%} collectives, {f:.0%} idle (torch breakdown, {b.device})"
-    )
+    text = N_(
+        "{c} compute-bound (matmul + attention), {m} memory-bound (copies + other kernels), "
+        "{k} collectives, {f} idle (torch breakdown, {d})"
+    ).format(c=f"{c:.0%}", m=f"{m:.0%}", k=f"{k:.0%}", f=f"{f:.0%}", d=b.device)
     return Split(c, m, k, f, "breakdown", text)
 
 
@@ -158,17 +164,28 @@ def _split_gpm(profile: JobProfile) -> Split | None:
     sm = _mean(_pct(g.sm_active_mean_pct) for g in gpus)
     dram = _mean(_pct(g.dram_active_mean_pct) for g in gpus)
     busy_pct = _mean(_pct(g.util_gpu_mean_pct) for g in gpus)
-    active, name = (tensor, "tensor") if tensor is not None else (sm, "SM")
+    active, name = (tensor, N_("tensor")) if tensor is not None else (sm, "SM")
     if active is None or dram is None:
         return None
     busy = 1.0 if busy_pct is None else busy_pct / 100.0
     c = busy * active / (active + dram)
     m = busy - c
     f = 1.0 - busy
-    util = "" if busy_pct is None else f"GPU utilization {busy_pct:.0f}% busy, "
     text = (
-        f"{c:.0%} compute-bound, {m:.0%} memory-bound, {f:.0%} idle (GPM: {util}"
-        f"{name} active {active:.0f}% vs DRAM active {dram:.0f}%)"
+        N_("{c} compute-bound, {m} memory-bound, {f} idle (GPM: {n} active {a} vs DRAM active {d})")
+        if busy_pct is None
+        else N_(
+            "{c} compute-bound, {m} memory-bound, {f} idle (GPM: GPU utilization {u} busy, "
+            "{n} active {a} vs DRAM active {d})"
+        )
+    ).format(
+        c=f"{c:.0%}",
+        m=f"{m:.0%}",
+        f=f"{f:.0%}",
+        u=f"{busy_pct or 0:.0f}%",
+        n=name,
+        a=f"{active:.0f}%",
+        d=f"{dram:.0f}%",
     )
     return Split(c, m, 0.0, f, "gpm", text)
 
@@ -182,10 +199,10 @@ def _split(profile: JobProfile) -> Split:
     if found is not None:
         return found
     c, m = ASSUMED_SPLIT
-    text = (
-        f"{c:.0%} compute-bound / {m:.0%} memory-bound (an assumption: no torch breakdown "
+    text = N_(
+        "{c} compute-bound / {m} memory-bound (an assumption: no torch breakdown "
         "and no GPM activity in this profile)"
-    )
+    ).format(c=f"{c:.0%}", m=f"{m:.0%}")
     return Split(c, m, 0.0, 0.0, "assumption", text)
 
 
@@ -195,33 +212,36 @@ def _step(profile: JobProfile) -> tuple[float | None, str, float]:
     if st is not None and st.count > 0:
         p50, mean = _pos(st.p50_s), _pos(st.mean_s)
         if p50 is not None:
-            return p50, f"P50 of {st.count} measured steps", float(st.count)
+            return p50, N_("P50 of {n} measured steps").format(n=st.count), float(st.count)
         if mean is not None:
-            return mean, f"mean of {st.count} measured steps", float(st.count)
+            return mean, N_("mean of {n} measured steps").format(n=st.count), float(st.count)
     steady = [p for p in profile.phases if p.name == "steady"]
     if steady:
         span = _pos(steady[0].end_s - steady[0].start_s)
         if span is not None:
-            return span, "no step markers: the steady phase taken as one step", 1.0
+            return span, N_("no step markers: the steady phase taken as one step"), 1.0
     wall = _pos(profile.ended_s - profile.started_s)
     if wall is not None:
-        return wall, "no step markers: the whole job taken as one step", 1.0
-    return None, "no step markers and no wall time", 1.0
+        return wall, N_("no step markers: the whole job taken as one step"), 1.0
+    return None, N_("no step markers and no wall time"), 1.0
 
 
 def _memory(profile: JobProfile) -> tuple[int | None, str]:
     own = [_pos(g.job_mem_peak_bytes) for g in profile.gpus]
     if any(v is not None for v in own):
         peak = max(v for v in own if v is not None)
-        return int(peak), f"the job's own peak {fmt_bytes(peak)} per GPU drives the fit"
+        text = N_("the job's own peak {b} per GPU drives the fit")
+        return int(peak), text.format(b=fmt_bytes(peak))
     whole = [_pos(g.mem_peak_bytes) for g in profile.gpus]
     if any(v is not None for v in whole):
         peak = max(v for v in whole if v is not None)
-        return int(peak), f"the GPU's peak {fmt_bytes(peak)} (all processes) drives the fit"
+        text = N_("the GPU's peak {b} (all processes) drives the fit")
+        return int(peak), text.format(b=fmt_bytes(peak))
     rss = _pos(profile.host.rss_peak_bytes)
     if not profile.gpus and rss is not None:
-        return int(rss), f"no GPU memory measured: the host RSS peak {fmt_bytes(rss)} as a proxy"
-    return None, "no memory peak measured: the fit is not checked"
+        text = N_("no GPU memory measured: the host RSS peak {b} as a proxy")
+        return int(rss), text.format(b=fmt_bytes(rss))
+    return None, N_("no memory peak measured: the fit is not checked")
 
 
 def _here(profile: JobProfile) -> tuple[int, GpuSpec | None, str, list[str]]:
@@ -229,14 +249,16 @@ def _here(profile: JobProfile) -> tuple[int, GpuSpec | None, str, list[str]]:
     count = len(profile.gpus) or len(profile.gpu_indices)
     names = [g.name for g in profile.gpus if g.name]
     if count == 0:
-        return 0, None, "the CPU (no GPU used)", notes
+        return 0, None, N_("the CPU (no GPU used)"), notes
     if not names:
-        return count, None, f"{count}× unnamed GPU", notes
+        return count, None, N_("{n}× unnamed GPU").format(n=count), notes
     if len(set(names)) > 1:
-        notes.append(f"mixed GPUs here: {names[0]!r} taken for all of them")
+        notes.append(N_("mixed GPUs here: {g} taken for all of them").format(g=repr(names[0])))
     spec = gpu_for_nvml_name(names[0])
     if spec is not None and is_mig_name(names[0]):
-        notes.append("a MIG slice here: its parent's peaks overstate here, so there looks slower")
+        notes.append(
+            N_("a MIG slice here: its parent's peaks overstate here, so there looks slower")
+        )
     return count, spec, f"{count}× {spec.key if spec else repr(names[0])}", notes
 
 
@@ -253,24 +275,29 @@ def basis_of(
     st = profile.steps
     dtype = (st.mfu_dtype if st is not None else None) or DEFAULT_DTYPE
     if st is None or not st.mfu_dtype:
-        notes.append(f"dtype {dtype} assumed (the step markers name none)")
+        notes.append(N_("dtype {d} assumed (the step markers name none)").format(d=dtype))
     if profile.source == "simulated":
-        notes.insert(0, "SIMULATED telemetry (--demo): illustrative, not a measurement")
+        notes.insert(0, N_("SIMULATED telemetry (--demo): illustrative, not a measurement"))
     if tokens is not None:
         tps = _pos(st.tokens_per_s) if st is not None else None
         per_step = (tps * (_pos(st.mean_s) or step_s)) if (tps and st and step_s) else None
         if not per_step:
             raise InputError(
-                "the profile counts no tokens (t.step(tokens=...)): size the job with --steps"
+                tr("the profile counts no tokens (t.step(tokens=...)): size the job with --steps")
             )
         job_steps = tokens / per_step
-        job_text = f"{tokens:.4g} tokens at {per_step:.4g} tokens per step = {job_steps:.4g} steps"
+        job_text = N_("{t} tokens at {p} tokens per step = {s} steps").format(
+            t=f"{tokens:.4g}", p=f"{per_step:.4g}", s=f"{job_steps:.4g}"
+        )
     elif steps is not None:
         job_steps = float(steps)
-        job_text = f"{steps} steps (given)"
+        job_text = N_("{n} steps (given)").format(n=steps)
     else:
         job_steps = measured
-        job_text = f"{measured:g} step{'s' if measured != 1 else ''} (as profiled)"
+        one = N_("{n} step (as profiled)")
+        job_text = (one if measured == 1 else N_("{n} steps (as profiled)")).format(
+            n=f"{measured:g}"
+        )
     mem, mem_text = _memory(profile)
     return Basis(
         step_s=step_s,

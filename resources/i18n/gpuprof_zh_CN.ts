@@ -3726,7 +3726,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>tensor</source>
-        <translation>Tensor 核心</translation>
+        <translation>张量核心</translation>
     </message>
     <message>
         <source>DRAM</source>
@@ -4327,6 +4327,126 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>no telemetry samples were recorded</source>
         <translation>未录制到任何遥测采样</translation>
+    </message>
+    <message>
+        <source>compute ×{r}</source>
+        <translation>计算 ×{r}</translation>
+    </message>
+    <message>
+        <source>mem ×{r}</source>
+        <translation>访存 ×{r}</translation>
+    </message>
+    <message>
+        <source>step {s} ({t}) on {h}</source>
+        <translation>单步 {s}（{t}），运行于 {h}</translation>
+    </message>
+    <message>
+        <source>split: {s}</source>
+        <translation>时间划分：{s}</translation>
+    </message>
+    <message>
+        <source>job: {j}</source>
+        <translation>作业：{j}</translation>
+    </message>
+    <message>
+        <source>memory: {m}</source>
+        <translation>显存：{m}</translation>
+    </message>
+    <message>
+        <source>{c} compute-bound (matmul + attention), {m} memory-bound (copies + other kernels), {k} collectives, {f} idle (torch breakdown, {d})</source>
+        <translation>{c} 受计算限制（矩阵乘法 + 注意力），{m} 受访存限制（拷贝 + 其他内核），{k} 集合通信，{f} 空闲（torch 时间分解，{d}）</translation>
+    </message>
+    <message>
+        <source>{c} compute-bound, {m} memory-bound, {f} idle (GPM: {n} active {a} vs DRAM active {d})</source>
+        <translation>{c} 受计算限制，{m} 受访存限制，{f} 空闲（GPM：{n} 活动率 {a}，DRAM 活动率 {d}）</translation>
+    </message>
+    <message>
+        <source>{c} compute-bound, {m} memory-bound, {f} idle (GPM: GPU utilization {u} busy, {n} active {a} vs DRAM active {d})</source>
+        <translation>{c} 受计算限制，{m} 受访存限制，{f} 空闲（GPM：GPU 利用率 {u}，{n} 活动率 {a}，DRAM 活动率 {d}）</translation>
+    </message>
+    <message>
+        <source>{c} compute-bound / {m} memory-bound (an assumption: no torch breakdown and no GPM activity in this profile)</source>
+        <translation>{c} 受计算限制 / {m} 受访存限制（假设值：此画像既无 torch 时间分解，也无 GPM 活动数据）</translation>
+    </message>
+    <message>
+        <source>P50 of {n} measured steps</source>
+        <translation>{n} 个实测步骤的 P50</translation>
+    </message>
+    <message>
+        <source>mean of {n} measured steps</source>
+        <translation>{n} 个实测步骤的均值</translation>
+    </message>
+    <message>
+        <source>no step markers: the steady phase taken as one step</source>
+        <translation>无步骤标记：将稳定阶段视为一步</translation>
+    </message>
+    <message>
+        <source>no step markers: the whole job taken as one step</source>
+        <translation>无步骤标记：将整个作业视为一步</translation>
+    </message>
+    <message>
+        <source>no step markers and no wall time</source>
+        <translation>无步骤标记，也无墙钟时间</translation>
+    </message>
+    <message>
+        <source>the job's own peak {b} per GPU drives the fit</source>
+        <translation>按本作业自身每 GPU 的显存峰值 {b} 判断能否放下</translation>
+    </message>
+    <message>
+        <source>the GPU's peak {b} (all processes) drives the fit</source>
+        <translation>按 GPU 的显存峰值 {b}（所有进程）判断能否放下</translation>
+    </message>
+    <message>
+        <source>no GPU memory measured: the host RSS peak {b} as a proxy</source>
+        <translation>未测得 GPU 显存：以主机 RSS 峰值 {b} 代替</translation>
+    </message>
+    <message>
+        <source>no memory peak measured: the fit is not checked</source>
+        <translation>未测得显存峰值：不检查能否放下</translation>
+    </message>
+    <message>
+        <source>the CPU (no GPU used)</source>
+        <translation>CPU（未使用 GPU）</translation>
+    </message>
+    <message>
+        <source>{n}× unnamed GPU</source>
+        <translation>{n}× 未命名 GPU</translation>
+    </message>
+    <message>
+        <source>mixed GPUs here: {g} taken for all of them</source>
+        <translation>本机 GPU 型号不一：全部按 {g} 计算</translation>
+    </message>
+    <message>
+        <source>a MIG slice here: its parent's peaks overstate here, so there looks slower</source>
+        <translation>本机为 MIG 切片：其所属整卡的峰值高估了本机，因此目标机器显得更慢</translation>
+    </message>
+    <message>
+        <source>dtype {d} assumed (the step markers name none)</source>
+        <translation>假定数据类型为 {d}（步骤标记未指明）</translation>
+    </message>
+    <message>
+        <source>SIMULATED telemetry (--demo): illustrative, not a measurement</source>
+        <translation>SIMULATED 遥测（--demo）：仅作示意，并非实测</translation>
+    </message>
+    <message>
+        <source>the profile counts no tokens (t.step(tokens=...)): size the job with --steps</source>
+        <translation>该画像未统计 token（t.step(tokens=...)）：请用 --steps 指定作业规模</translation>
+    </message>
+    <message>
+        <source>{t} tokens at {p} tokens per step = {s} steps</source>
+        <translation>{t} 个 token，每步 {p} 个 token = {s} 步</translation>
+    </message>
+    <message>
+        <source>{n} steps (given)</source>
+        <translation>{n} 步（给定）</translation>
+    </message>
+    <message>
+        <source>{n} step (as profiled)</source>
+        <translation>{n} 步（按画像）</translation>
+    </message>
+    <message>
+        <source>{n} steps (as profiled)</source>
+        <translation>{n} 步（按画像）</translation>
     </message>
 </context>
 <context>
