@@ -369,6 +369,31 @@ class _Tomorrow:
 _tomorrow = _Tomorrow()
 
 
+#: Prices older than this are flagged (``catalog list``, recommendation rows, the report).
+STALE_DAYS = 90
+
+
+def price_age_days(as_of: str, today: datetime.date | None = None) -> int | None:
+    """Days since the last day ``as_of`` can mean ("2026" → 31 Dec 2026, "2026-03" → 31 Mar):
+    a price is never called older than it may be. None when there is no date."""
+    text = as_of.strip()
+    when = _as_of_date(text) if text else None
+    if when is None:
+        return None
+    if len(text) == 4:
+        when = datetime.date(when.year, 12, 31)
+    elif len(text) == 7:
+        nxt = datetime.date(when.year + (when.month == 12), when.month % 12 + 1, 1)
+        when = nxt - datetime.timedelta(days=1)
+    return ((today or datetime.date.today()) - when).days
+
+
+def is_stale(as_of: str, today: datetime.date | None = None) -> bool:
+    """Whether a price as of ``as_of`` is over :data:`STALE_DAYS` old."""
+    age = price_age_days(as_of, today)
+    return age is not None and age > STALE_DAYS
+
+
 @functools.lru_cache(maxsize=256)  # a file has a few dates; strptime per row was half the load
 def _as_of_date(text: str) -> datetime.date | None:
     for fmt in ("%Y-%m-%d", "%Y-%m", "%Y"):

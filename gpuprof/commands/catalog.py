@@ -55,6 +55,22 @@ def register(subparsers: Any) -> None:
         "--provider", help=tr("provider name for SkyPilot rows (default: folder name)")
     )
     imp.set_defaults(func=_import)
+    upd = sub.add_parser(
+        "update", help=tr("download SkyPilot's current catalogs (prices dated the fetch day)")
+    )
+    upd.add_argument(
+        "--providers",
+        metavar="LIST",
+        help=tr(
+            "comma-separated providers, e.g. aws,gcp (default: all six SkyPilot catalogs we read)"
+        ),
+    )
+    upd.add_argument(
+        "--url-base",
+        metavar="URL",
+        help=tr("where the catalogs are: URL/<provider>/vms.csv (default: SkyPilot's v8)"),
+    )
+    upd.set_defaults(func=_update)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
     gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
     gpus.set_defaults(func=_gpus)
@@ -65,7 +81,7 @@ def _split(text: str | None) -> list[str] | None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.catalog.instances import STALE_DAYS, is_stale, load_catalog
     from gpuprof.units import NA, fmt_num, fmt_usd
 
     cat = load_catalog(overlays=not args.no_overlays).filter(
@@ -126,10 +142,19 @@ def _list(args: argparse.Namespace) -> int:
             fmt_num(i.network_gbps),
             fmt_usd(i.price_ondemand_usd_hr, digits=3),
             fmt_usd(i.price_spot_usd_hr, digits=3),
-            i.as_of or NA,
+            (i.as_of + " " + tr("(old)")) if is_stale(i.as_of) else (i.as_of or NA),
             i.source + ("; " + tr("doubtful: {why}", why=i.doubt) if i.doubt else ""),
         )
     console().print(table)
+    if any(is_stale(i.as_of) for i in page):
+        print(
+            tr(
+                "gpuprof: rows marked (old) have prices over {n} days old: "
+                "gpuprof catalog update fetches current ones",
+                n=STALE_DAYS,
+            ),
+            file=sys.stderr,
+        )
     if end < total:
         print(
             tr(
@@ -180,6 +205,33 @@ def _import(args: argparse.Namespace) -> int:
             u=unknown,
         )
     )
+    return 0
+
+
+def _update(args: argparse.Namespace) -> int:
+    from gpuprof.catalog.update import DEFAULT_PROVIDERS, DEFAULT_URL_BASE, update_catalogs
+
+    providers = _split(args.providers) or list(DEFAULT_PROVIDERS)
+    started: set[str] = set()
+
+    def progress(provider: str, got: int, total: int | None) -> None:
+        if provider not in started:
+            started.add(provider)
+            print(tr("gpuprof: fetching {p}…", p=provider), file=sys.stderr, flush=True)
+
+    done = update_catalogs(providers, url_base=args.url_base or DEFAULT_URL_BASE, progress=progress)
+    for f in done:
+        print(
+            tr(
+                "{p}: {n} instances ({c} composed) from {u}",
+                p=f.provider,
+                n=f.rows,
+                c=f.composed,
+                u=plain(f.url, one_line=True),
+            )
+        )
+    if done:
+        print(tr("stored in {d}", d=plain(done[0].path.parent, one_line=True)))
     return 0
 
 

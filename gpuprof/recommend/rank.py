@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.catalog.instances import Catalog, Instance
+from gpuprof.catalog.instances import STALE_DAYS, Catalog, Instance, is_stale
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
@@ -365,6 +365,15 @@ def _row(
     reasons, warnings = row_notes(w, inst, spec, facts)
     if inst.doubt:
         warnings = (tr("doubtful catalog row: {why}", why=inst.doubt), *warnings)
+    if is_stale(inst.as_of):
+        warnings = (
+            *warnings,
+            tr(
+                "prices as of {d} are over {n} days old (gpuprof catalog update)",
+                d=inst.as_of,
+                n=STALE_DAYS,
+            ),
+        )
     speedup = None
     if seconds is not None and math.isfinite(local_seconds):
         speedup = local_seconds / seconds

@@ -2930,6 +2930,86 @@ Without a sub-command, opens the desktop app.</source>
         <translation>已将 GPU 行与其宿主虚拟机组合为 {n} 个实例</translation>
     </message>
     <message>
+        <source>{u}: only https:// URLs are fetched</source>
+        <translation>{u}：只下载 https:// 地址</translation>
+    </message>
+    <message>
+        <source>{u}: download cut short ({n} of {t} bytes)</source>
+        <translation>{u}：下载不完整（{t} 字节中只收到 {n} 字节）</translation>
+    </message>
+    <message>
+        <source>no providers given</source>
+        <translation>未指定云服务商</translation>
+    </message>
+    <message>
+        <source>{u}: HTTP {c} {r}</source>
+        <translation>{u}：HTTP {c} {r}</translation>
+    </message>
+    <message>
+        <source>{u}: cannot connect: {e}</source>
+        <translation>{u}：无法连接：{e}</translation>
+    </message>
+    <message>
+        <source>{u}: download cut short after {n} bytes</source>
+        <translation>{u}：下载在 {n} 字节后中断</translation>
+    </message>
+    <message>
+        <source>{u}: download failed: {e}</source>
+        <translation>{u}：下载失败：{e}</translation>
+    </message>
+    <message>
+        <source>{u}: no GPU rows read ({e})</source>
+        <translation>{u}：未读到任何 GPU 行（{e}）</translation>
+    </message>
+    <message>
+        <source>{u}: {n} bytes is over the {m}-byte limit</source>
+        <translation>{u}：{n} 字节超过 {m} 字节的上限</translation>
+    </message>
+    <message>
+        <source>{u}: not UTF-8 text (byte {b})</source>
+        <translation>{u}：不是 UTF-8 文本（字节 {b}）</translation>
+    </message>
+    <message>
+        <source>{u}: over the {m}-byte limit</source>
+        <translation>{u}：超过 {m} 字节的上限</translation>
+    </message>
+    <message>
+        <source>prices as of {d} are over {n} days old (gpuprof catalog update)</source>
+        <translation>价格日期 {d} 已超过 {n} 天（gpuprof catalog update）</translation>
+    </message>
+    <message>
+        <source>download SkyPilot's current catalogs (prices dated the fetch day)</source>
+        <translation>下载 SkyPilot 当前的目录（价格日期为下载当天）</translation>
+    </message>
+    <message>
+        <source>comma-separated providers, e.g. aws,gcp (default: all six SkyPilot catalogs we read)</source>
+        <translation>逗号分隔的云服务商，例如 aws,gcp（默认：我们读取的全部六个 SkyPilot 目录）</translation>
+    </message>
+    <message>
+        <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot's v8)</source>
+        <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
+    </message>
+    <message>
+        <source>gpuprof: rows marked (old) have prices over {n} days old: gpuprof catalog update fetches current ones</source>
+        <translation>gpuprof：标记为（旧）的行价格已超过 {n} 天：gpuprof catalog update 可获取最新价格</translation>
+    </message>
+    <message>
+        <source>{p}: {n} instances ({c} composed) from {u}</source>
+        <translation>{p}：{n} 个实例（{c} 个组合而成），来自 {u}</translation>
+    </message>
+    <message>
+        <source>stored in {d}</source>
+        <translation>已保存到 {d}</translation>
+    </message>
+    <message>
+        <source>gpuprof: fetching {p}…</source>
+        <translation>gpuprof：正在下载 {p}…</translation>
+    </message>
+    <message>
+        <source>(old)</source>
+        <translation>（旧）</translation>
+    </message>
+    <message>
         <source>unknown objective {o!r}; use one of {all}</source>
         <extracomment>(hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>

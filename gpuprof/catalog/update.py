@@ -1,0 +1,174 @@
+"""``gpuprof catalog update``: fetch SkyPilot's published catalogs, only when the user asks.
+
+Each provider's ``<url-base>/<provider>/vms.csv`` is downloaded (HTTPS; plain HTTP only to this
+machine, for tests and mirrors on loopback), at most :data:`MAX_BYTES`, read with the SkyPilot
+importer (:mod:`gpuprof.catalog.skypilot`, GCP's GPUs composed with their hosts) and dated with
+the fetch day. Nothing is replaced until every provider was fetched and read: a refused
+connection, an HTTP error, a download cut short or a file with no GPU rows leaves the catalog
+as it was and is one :class:`~gpuprof.errors.InputError` naming the URL. Then each provider's
+overlay (``skypilot-<provider>.csv`` in the user catalog folder) is replaced atomically.
+"""
+
+from __future__ import annotations
+
+import datetime
+import http.client
+import io
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpuprof.catalog.instances import CatalogIssue, Instance, write_instances_csv
+from gpuprof.catalog.names import file_stem
+from gpuprof.catalog.skypilot import parse_skypilot_csv
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+
+__all__ = [
+    "DEFAULT_PROVIDERS",
+    "DEFAULT_URL_BASE",
+    "MAX_BYTES",
+    "Fetched",
+    "UpdateCancelled",
+    "catalog_url",
+    "update_catalogs",
+]
+
+#: SkyPilot's published catalogs (skypilot-org/skypilot-catalog, format v8).
+DEFAULT_URL_BASE = (
+    "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8"
+)
+DEFAULT_PROVIDERS = ("aws", "gcp", "azure", "lambda", "oci", "runpod")
+#: The largest catalog file accepted (AWS's v8 vms.csv is about 4 MB).
+MAX_BYTES = 64 * 1024 * 1024
+_CHUNK = 256 * 1024
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+#: ``progress(provider, bytes_so_far, total_or_None)``
+Progress = Callable[[str, int, "int | None"], None]
+
+
+class UpdateCancelled(Exception):
+    """The user cancelled: nothing was replaced."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    provider: str
+    url: str
+    path: Path
+    rows: int
+    composed: int
+    issues: tuple[CatalogIssue, ...]
+
+
+def catalog_url(base: str, provider: str) -> str:
+    """``<base>/<provider>/vms.csv``; refuses anything but HTTPS (HTTP on loopback only)."""
+    url = f"{base.rstrip('/')}/{urllib.parse.quote(provider)}/vms.csv"
+    parts = urllib.parse.urlsplit(url)
+    loopback = (parts.hostname or "") in _LOOPBACK
+    if parts.scheme != "https" and not (parts.scheme == "http" and loopback):
+        raise InputError(tr("{u}: only https:// URLs are fetched", u=url))
+    return url
+
+
+def _download(
+    url: str,
+    provider: str,
+    *,
+    timeout: float,
+    max_bytes: int,
+    progress: Progress | None,
+    cancel: threading.Event | None,
+) -> bytes:
+    request = urllib.request.Request(url, headers={"User-Agent": "gpuprof catalog update"})
+    try:
+        with urllib.request.urlopen(
+            request, timeout=timeout
+        ) as resp:  # scheme checked in catalog_url
+            length = resp.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            if total is not None and total > max_bytes:
+                raise InputError(
+                    tr("{u}: {n} bytes is over the {m}-byte limit", u=url, n=total, m=max_bytes)
+                )
+            buf = io.BytesIO()
+            while True:
+                if cancel is not None and cancel.is_set():
+                    raise UpdateCancelled
+                chunk = resp.read(_CHUNK)
+                if not chunk:
+                    break
+                buf.write(chunk)
+                if buf.tell() > max_bytes:
+                    raise InputError(tr("{u}: over the {m}-byte limit", u=url, m=max_bytes))
+                if progress is not None:
+                    progress(provider, buf.tell(), total)
+    except urllib.error.HTTPError as exc:
+        exc.close()  # its body stays open otherwise
+        raise InputError(tr("{u}: HTTP {c} {r}", u=url, c=exc.code, r=exc.reason)) from None
+    except urllib.error.URLError as exc:
+        raise InputError(tr("{u}: cannot connect: {e}", u=url, e=exc.reason)) from None
+    except http.client.IncompleteRead as exc:
+        got = len(exc.partial)
+        raise InputError(tr("{u}: download cut short after {n} bytes", u=url, n=got)) from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise InputError(tr("{u}: download failed: {e}", u=url, e=exc)) from None
+    data = buf.getvalue()
+    if total is not None and len(data) != total:
+        raise InputError(
+            tr("{u}: download cut short ({n} of {t} bytes)", u=url, n=len(data), t=total)
+        )
+    return data
+
+
+def update_catalogs(
+    providers: Sequence[str] = DEFAULT_PROVIDERS,
+    *,
+    url_base: str = DEFAULT_URL_BASE,
+    dest_dir: Path | None = None,
+    timeout: float = 60.0,
+    max_bytes: int = MAX_BYTES,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    today: datetime.date | None = None,
+) -> list[Fetched]:
+    """Fetch and read every provider's catalog, then replace the overlays (all or none)."""
+    from gpuprof.catalog.skypilot import COMPOSED_MARK
+
+    wanted = [p.strip().lower() for p in providers if p.strip()]
+    if not wanted:
+        raise InputError(tr("no providers given"))
+    as_of = (today or datetime.date.today()).isoformat()
+    urls = {p: catalog_url(url_base, p) for p in wanted}  # every URL checked before any fetch
+    read: list[tuple[str, str, list[Instance], list[CatalogIssue]]] = []
+    for prov, url in urls.items():
+        data = _download(
+            url, prov, timeout=timeout, max_bytes=max_bytes, progress=progress, cancel=cancel
+        )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InputError(tr("{u}: not UTF-8 text (byte {b})", u=url, b=exc.start)) from None
+        rows, issues = parse_skypilot_csv(text, name=url, provider=prov, as_of=as_of)
+        if not rows:
+            errors = "; ".join(i.reason for i in issues if i.severity == "error")[:300]
+            raise InputError(tr("{u}: no GPU rows read ({e})", u=url, e=errors or "empty"))
+        read.append((prov, url, rows, issues))
+    if cancel is not None and cancel.is_set():
+        raise UpdateCancelled
+    if dest_dir is None:
+        from gpuprof.paths import user_catalog_dir
+
+        dest_dir = user_catalog_dir()
+    done = []
+    for prov, url, rows, issues in read:
+        dest = dest_dir / f"skypilot-{file_stem(prov, fallback='provider')}.csv"
+        write_instances_csv(rows, dest)  # atomic: the old file stays whole until replaced
+        composed = sum(1 for r in rows if r.notes.startswith(COMPOSED_MARK))
+        done.append(Fetched(prov, url, dest, len(rows), composed, tuple(issues)))
+    return done

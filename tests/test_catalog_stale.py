@@ -1,0 +1,58 @@
+"""Prices older than 90 days are flagged: ``catalog list`` marks them, recommendation rows (and
+so the tables and the report built from them) warn."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from gpuprof.catalog.instances import STALE_DAYS, Catalog, Instance, is_stale, load_catalog
+from gpuprof.catalog.instances import price_age_days as age
+from gpuprof.cli import main
+from gpuprof.recommend.rank import recommend
+from gpuprof.recommend.workload import Workload
+
+DAY = datetime.date(2026, 12, 1)
+
+
+def test_age_counts_from_the_last_day_the_date_can_mean() -> None:
+    assert age("2026-11-30", DAY) == 1
+    assert age("2026-08-01", DAY) == 122
+    assert age("2026", DAY) == -30  # 31 Dec 2026: never called older than it may be
+    assert age("2026-02", DAY) == (DAY - datetime.date(2026, 2, 28)).days
+    assert age("2025-12", DAY) == (DAY - datetime.date(2025, 12, 31)).days
+    assert age("", DAY) is None and age("soon", DAY) is None
+    assert STALE_DAYS == 90
+    assert not is_stale("2026-09-02", DAY) and is_stale("2026-09-01", DAY)
+    assert is_stale("2023", DAY) and not is_stale("", DAY)
+
+
+def _row(as_of: str) -> Instance:
+    return Instance(
+        provider="Acme",
+        instance=f"h100.{as_of}",
+        gpu_model="H100 SXM",
+        gpu_count=8,
+        gpu_mem_gib=80,
+        price_ondemand_usd_hr=20.0,
+        as_of=as_of,
+        origin="test",
+    )
+
+
+def test_recommendation_rows_warn_about_old_prices() -> None:
+    today = datetime.date.today()
+    fresh, old = today.isoformat(), (today - datetime.timedelta(days=STALE_DAYS + 5)).isoformat()
+    cat = Catalog(instances=(_row(fresh), _row(old)), specs=load_catalog().specs, issues=())
+    rec = recommend(Workload(scenario="train", params=7e9, tokens=2e10), cat, limit=None)
+    warned = {r.instance.as_of: any("days old" in w for w in r.warnings) for r in rec.rows}
+    assert warned == {fresh: False, old: True}
+
+
+def test_catalog_list_marks_old_prices(capsys: pytest.CaptureFixture[str]) -> None:
+    # The shipped AWS rows are as of 2026-01-21: older than 90 days from any day after April.
+    assert is_stale("2026-01-21")  # the test machine's clock is past 2026-04-21
+    assert main(["catalog", "list", "--provider", "aws", "--gpu", "H100", "--no-overlays"]) == 0
+    out = capsys.readouterr()
+    assert "(old)" in out.out and "over 90 days old" in out.err
