@@ -7409,5 +7409,113 @@ recording to %3</source>
         <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)</source>
         <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）</translation>
     </message>
+    <message>
+        <source>; and {n} more</source>
+        <translation>；另有 {n} 项</translation>
+    </message>
+    <message>
+        <source>a broken benchmark run ({e})</source>
+        <translation>损坏的基准测试运行（{e}）</translation>
+    </message>
+    <message>
+        <source>a check result without a list of items</source>
+        <translation>检查结果中没有条目列表</translation>
+    </message>
+    <message>
+        <source>also write an HTML page to OUT</source>
+        <translation>同时把 HTML 页面写入 OUT</translation>
+    </message>
+    <message>
+        <source>also write the comparison as JSON to OUT (- for standard output)</source>
+        <translation>同时把对比结果以 JSON 写入 OUT（- 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>an item that is not an object with an item_id</source>
+        <translation>某个条目不是带 item_id 的对象</translation>
+    </message>
+    <message>
+        <source>compare check or benchmark results of several machines side by side</source>
+        <translation>并排对比多台机器的检查或基准测试结果</translation>
+    </message>
+    <message>
+        <source>fewer than two result files could be read ({w})</source>
+        <translation>可读取的结果文件少于两个（{w}）</translation>
+    </message>
+    <message>
+        <source>gpuprof: left out {r}</source>
+        <translation>gpuprof：已排除 {r}</translation>
+    </message>
+    <message>
+        <source>gpuprof: {n} machines compared</source>
+        <translation>gpuprof：已对比 {n} 台机器</translation>
+    </message>
+    <message>
+        <source>its peers</source>
+        <translation>同类机器</translation>
+    </message>
+    <message>
+        <source>its sibling GPUs</source>
+        <translation>同机其他 GPU</translation>
+    </message>
+    <message>
+        <source>only one file given</source>
+        <translation>只给出了一个文件</translation>
+    </message>
+    <message>
+        <source>result files (JSON)</source>
+        <translation>结果文件（JSON）</translation>
+    </message>
+    <message>
+        <source>schema_version is not a whole number</source>
+        <translation>schema_version 不是整数</translation>
+    </message>
+    <message>
+        <source>{n} machines compared</source>
+        <translation>已对比 {n} 台机器</translation>
+    </message>
+    <message>
+        <source>{p}: larger than {n} MiB: not a result file</source>
+        <translation>{p}：大于 {n} MiB，不是结果文件</translation>
+    </message>
+    <message>
+        <source>{p}: not JSON</source>
+        <translation>{p}：不是 JSON</translation>
+    </message>
+    <message>
+        <source>{p}: not a gpuprof check or benchmark result</source>
+        <translation>{p}：不是 gpuprof 的检查或基准测试结果</translation>
+    </message>
+    <message>
+        <source>{p}: {e}</source>
+        <translation>{p}：{e}</translation>
+    </message>
+    <message>
+        <source>{k} at {r:.0f}% of the median of {w}</source>
+        <translation>{k} 为{w}中位数的 {r:.0f}%</translation>
+    </message>
+    <message>
+        <source>check result schema {v} is newer than this gpuprof reads ({m})</source>
+        <translation>检查结果的 schema {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
+    </message>
+    <message>
+        <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers</source>
+        <translation>{m}：{kind} {v}，{n} 项测量{c}；{o} 个离群值</translation>
+    </message>
+    <message>
+        <source>{n} more machines are in the summary below; --html shows every column</source>
+        <translation>另有 {n} 台机器见下方摘要；--html 显示所有列</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
+        <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
+    </message>
+    <message>
+        <source>showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN or a FAIL); --html and --json hold every one</source>
+        <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN 或 FAIL 的）；--html 和 --json 包含全部</translation>
+    </message>
 </context>
 </TS>

@@ -1,0 +1,125 @@
+"""``gpuprof compare A.json B.json …``: check or benchmark results of many machines side by side.
+
+Exit codes: 0 when at least two files were compared and no outlier was flagged; 1 when an
+outlier was flagged; 2 when fewer than two files could be read (one line naming each file left
+out and why). A file left out while two or more others were read is named on stderr, one line
+each, and the others are still compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gpuprof.argtypes import output_file
+from gpuprof.i18n import tr
+
+__all__ = ["cmd_compare", "register"]
+
+#: Machines shown side by side in the terminal; --html and --json hold every one.
+_TERMINAL_COLUMNS = 12
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "compare",
+        help=tr("compare check or benchmark results of several machines side by side"),
+        description=tr(
+            "Put the results of `gpuprof check --json` or `gpuprof bench --json` from several "
+            "machines side by side, one column per machine, and flag outliers: a value worse "
+            "than the median of its peers (the other machines, or the other GPUs of the same "
+            "machine) by more than 20% or than three robust deviations of the peers. A file "
+            "that cannot be read is named with the reason and left out. Exit 0: compared, no "
+            "outlier; 1: outliers flagged; 2: fewer than two files could be read."
+        ),
+    )
+    p.add_argument("files", metavar="FILE", nargs="+", help=tr("result files (JSON)"))
+    p.add_argument(
+        "--html", metavar="OUT", type=output_file(), help=tr("also write an HTML page to OUT")
+    )
+    p.add_argument(
+        "--json",
+        metavar="OUT",
+        type=output_file(stdout=True),
+        help=tr("also write the comparison as JSON to OUT (- for standard output)"),
+    )
+    p.set_defaults(func=cmd_compare)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from gpuprof.check.compare import compare, dumps_json, load_results, render_html
+    from gpuprof.errors import InputError
+    from gpuprof.fileio import write_atomic
+    from gpuprof.termtext import plain
+
+    machines, skipped = load_results(args.files)
+    if len(machines) < 2:
+        why = "; ".join(s.reason for s in skipped) or tr("only one file given")
+        raise InputError(
+            tr("fewer than two result files could be read ({w})", w=plain(why, one_line=True))
+        )
+    for s in skipped:
+        print(tr("gpuprof: left out {r}", r=plain(s.reason, one_line=True)), file=sys.stderr)
+    comp = compare(machines, skipped)
+    if args.json == "-":
+        sys.stdout.write(dumps_json(comp))
+        sys.stdout.flush()
+    else:
+        _render(comp)
+        if args.json:
+            write_atomic(args.json, dumps_json(comp))
+    if args.html:
+        write_atomic(args.html, render_html(comp))
+    return 1 if comp.outliers else 0
+
+
+def _render(comp: Any) -> None:
+    from rich.table import Table
+
+    from gpuprof.check.compare import fmt_cell
+    from gpuprof.termtext import console
+
+    con = console()
+    flagged = {(o.machine, o.key) for o in comp.outliers}
+    keys, shown = list(comp.keys), list(comp.machines)
+    if len(shown) > _TERMINAL_COLUMNS:
+        # A fleet: only the rows and machines with something to see (an outlier, a WARN or FAIL).
+        def bad(m: Any, key: str) -> bool:
+            x = m.metrics.get(key)
+            return (m.label, key) in flagged or (x is not None and x.status in ("WARN", "FAIL"))
+
+        keys = [k for k in keys if any(bad(m, k) for m in shown)]
+        shown = [m for m in shown if any(bad(m, k) for k in keys)][:_TERMINAL_COLUMNS]
+    table = Table(title=tr("{n} machines compared", n=len(comp.machines)))
+    table.add_column(tr("measurement"))
+    for m in shown:
+        table.add_column(m.label, justify="right")
+    for key in keys:
+        row = [key]
+        for m in shown:
+            x = m.metrics.get(key)
+            if x is None:
+                row.append("")
+                continue
+            text = fmt_cell(x.value, x.unit) if x.value is not None else x.text
+            if x.status:
+                text += f" {x.status}"
+            if (m.label, key) in flagged:
+                text = "▼ " + text
+            row.append(text)
+        table.add_row(*row)
+    con.print(table)
+    if len(comp.machines) > len(shown) or len(keys) < len(comp.keys):
+        con.print(
+            tr(
+                "showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN "
+                "or a FAIL); --html and --json hold every one",
+                r=len(keys),
+                k=len(comp.keys),
+                c=len(shown),
+                n=len(comp.machines),
+            )
+        )
+    for m in comp.machines:
+        con.print(comp.summary(m))
