@@ -62,7 +62,8 @@ log "environment"
 log "pytest -m gpu (benchmarks; NVML telemetry incl. GPM tensor activity under a BF16 GEMM; no UI tests: they need PySide6)"
 set +e
 # -rP keeps the GPM test's printed idle/busy values in pytest-gpu.txt.
-timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py -q -rP \
+timeout 300 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py \
+    tests/test_check_cli.py -q -rP \
     -p no:cacheprovider -W ignore::pytest.PytestConfigWarning 2>&1 | tee "$OUT_DIR/pytest-gpu.txt"
 PYTEST_RC=${PIPESTATUS[0]}
 log "pytest exit $PYTEST_RC"
@@ -71,8 +72,13 @@ log "quick suite on cuda:0"
 timeout 240 "$PY" -m gpuprof bench --suite quick --device cuda:0 --json "$OUT_DIR/quick.json" 2>&1 \
     | tee "$OUT_DIR/quick.txt"
 BENCH_RC=${PIPESTATUS[0]}
+log "gpuprof check --level quick on cuda:0 (exit 0 pass, 1 FAIL, 3 WARN: a verdict, not an error)"
+timeout 240 "$PY" -m gpuprof check --level quick --device cuda:0 --json "$OUT_DIR/check.json" \
+    --html "$OUT_DIR/check.html" 2>&1 | tee "$OUT_DIR/check.txt"
+CHECK_RC=${PIPESTATUS[0]}
 set -e
-log "bench exit $BENCH_RC"
+log "bench exit $BENCH_RC, check exit $CHECK_RC"
+case "$CHECK_RC" in 0|1|3) ;; *) BENCH_RC=$CHECK_RC ;; esac
 
 log "accuracy: perf/bench_fidelity.py on cuda:0"
 NVBANDWIDTH="${NVBANDWIDTH:-$(command -v nvbandwidth || true)}"

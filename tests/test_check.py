@@ -428,3 +428,56 @@ def test_a_cancelled_check_reports_what_it_did_and_skips_the_rest(
     )
     assert any(i.group == "diagnostics" and i.reason == "cancelled" for i in res.items)
     assert len(seen) == len(res.items)
+
+
+def test_an_xid_during_the_check_fails_it_through_the_nvml_event_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = FakeNvml(make_fleet(4))
+    monkeypatch.setattr(nvml, "pynvml", fake)
+    source = nvml.NvmlSource(clock=fake.clock)
+    watch = nvml.XidWatch(nvml=fake, wait_ms=10)
+    assert watch.start()
+
+    def measured(dev: str) -> tuple[Result, ...]:
+        if dev == "cuda:2":
+            fake.emit_xid(2, 48)  # a double-bit ECC error while GPU 2 is measured
+        return ()
+
+    try:
+        res = CheckRun(
+            source=source,
+            poll_interval_s=0.0,
+            bench_results=measured,
+            xid_watch=lambda: _settled(watch),
+        ).run()
+    finally:
+        watch.close()
+        source.close()
+    (xid,) = _by_id(res, "health.xid")
+    assert xid.status is Status.FAIL and xid.measured == "GPU 2: XID 48"
+    assert fake.calls["nvmlEventSetFree"] == 1
+
+
+def _settled(watch: nvml.XidWatch) -> list[tuple[int, int]] | None:
+    import time
+
+    for _ in range(200):  # the watcher thread delivers within one wait (10 ms)
+        seen = watch.events()
+        if seen:
+            return seen
+        time.sleep(0.01)
+    return watch.events()
+
+
+def test_without_event_sets_the_xid_item_is_skipped_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = FakeNvml(make_fleet(1))
+    fake.event_sets_supported = False
+    watch = nvml.XidWatch(nvml=fake)
+    assert not watch.start() and watch.events() is None
+    watch.close()
+    res = _run_on(make_fleet(1), monkeypatch, xid_watch=watch.events)
+    (xid,) = _by_id(res, "health.xid")
+    assert xid.status is Status.SKIP and "event sets" in xid.reason

@@ -114,6 +114,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         make_console(stderr=True).print(
             tr("no GPU checked: CPU only (inventory and GPU health are skipped)")
         )
+    watch = None
+    if source is not None:
+        from gpuprof.telemetry.nvml import XidWatch
+
+        watch = XidWatch()
+        watch.start()  # when it cannot watch, events() is None and the XID item says so
     check = CheckRun(
         level=args.level,
         device=device,
@@ -122,6 +128,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         source=source,
         golden=golden,
         minutes=args.minutes,
+        xid_watch=watch.events if watch is not None else None,
     )
     cancel = CancelToken()
     latest: collections.deque[CheckProgress] = collections.deque(maxlen=1)
@@ -159,6 +166,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
                         task, completed=latest[-1].fraction, description=tr_text(latest[-1].stage)
                     )
     finally:
+        if watch is not None:
+            watch.close()
         if source is not None:
             source.close()
     if "error" in outcome:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
+import types
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -273,6 +274,8 @@ class FakeNvml:
         self.unimplemented: set[str] = set()
         self.self_time_s = 0.0
         self.gpm = FakeGpm()
+        self.xid_queue: list[tuple[int, int]] = []  # (GPU index, XID) not yet delivered
+        self.event_sets_supported = True
 
     # -- test controls ------------------------------------------------------------------------
 
@@ -851,3 +854,40 @@ class FakeNvml:
     @_api
     def nvmlGpmMetricsGet(self, request: Any) -> Any:
         return self.gpm.metrics(self.box, request, self.lost)
+
+    # -- event sets (XID): emit_xid() queues one; nvmlEventSetWait_v2 delivers it ---------------
+
+    nvmlEventTypeXidCriticalError = _real.nvmlEventTypeXidCriticalError
+
+    def emit_xid(self, index: int, xid: int) -> None:
+        """GPU ``index`` reports critical XID ``xid`` (e.g. 48: double-bit ECC error)."""
+        self.xid_queue.append((index, xid))
+
+    @_api
+    def nvmlEventSetCreate(self) -> object:
+        if not self.event_sets_supported:
+            raise NVMLError(NOT_SUPPORTED)
+        return object()
+
+    @_api
+    def nvmlDeviceRegisterEvents(self, handle: _Handle, kinds: int, event_set: object) -> None:
+        if handle.mig is not None:
+            raise NVMLError(NOT_SUPPORTED)
+
+    @_api
+    def nvmlEventSetWait_v2(self, event_set: object, timeout_ms: int) -> Any:
+        if not self.xid_queue:
+            time.sleep(min(timeout_ms, 20) / 1000)  # real time, but short: tests stay quick
+            raise NVMLError(_real.NVML_ERROR_TIMEOUT)
+        index, xid = self.xid_queue.pop(0)
+        return types.SimpleNamespace(
+            device=_Handle(index), eventType=self.nvmlEventTypeXidCriticalError, eventData=xid
+        )
+
+    @_api
+    def nvmlEventSetFree(self, event_set: object) -> None:
+        return None
+
+    @_api
+    def nvmlDeviceGetIndex(self, handle: _Handle) -> int:
+        return handle.index
