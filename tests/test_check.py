@@ -481,3 +481,36 @@ def test_without_event_sets_the_xid_item_is_skipped_with_the_reason(
     res = _run_on(make_fleet(1), monkeypatch, xid_watch=watch.events)
     (xid,) = _by_id(res, "health.xid")
     assert xid.status is Status.SKIP and "event sets" in xid.reason
+
+
+def _allreduce(world: int, busbw_gbs: float) -> Result:
+    from gpuprof.bench.base import CollectiveResult
+
+    return CollectiveResult(
+        bench="collective",
+        case="all_reduce 1 GiB",
+        op="all_reduce",
+        backend="nccl",
+        world_size=world,
+        size_bytes=1 << 30,
+        dtype="bf16",
+        iterations=20,
+        latency_p50_s=0.004,
+        latency_p99_s=0.005,
+        algbw_bytes_s=busbw_gbs * 1e9 * world / (2 * (world - 1)),
+        busbw_bytes_s=busbw_gbs * 1e9,
+    )
+
+
+def test_allreduce_busbw_uses_the_published_figure_only_for_its_world_size() -> None:
+    spec = load_specs()["H100 SXM"]
+    busbw, p99 = grade_results(
+        [_allreduce(8, 300.0)], device="cuda", spec=spec, thresholds=Thresholds()
+    )
+    assert busbw.item_id == "perf.allreduce_busbw" and busbw.expected == 460.0
+    assert busbw.status is Status.FAIL and "alayanew" in busbw.source  # 65 % of 460
+    assert p99.measured == 5000.0 and p99.unit == "µs"
+    two, _ = grade_results(
+        [_allreduce(2, 300.0)], device="cuda", spec=spec, thresholds=Thresholds()
+    )
+    assert two.source.startswith("derived:")

@@ -254,7 +254,9 @@ def _collective_items(
         return []
     largest = max(rows, key=lambda c: c.size_bytes)
     peak = _link_peak_gbs(spec)
-    ref = lookup(model, "allreduce_busbw", peak=peak, unit="GB/s", golden=golden)
+    # Published busbw is per world size (nccl-tests on a whole 8-GPU node, say): keyed by it.
+    metric = f"allreduce_busbw_{largest.world_size}gpu"
+    ref = lookup(model, metric, peak=peak, unit="GB/s", golden=golden)
     item = _graded(
         "perf.allreduce_busbw",
         largest.busbw_bytes_s / 1e9,

@@ -224,6 +224,10 @@ def golden_rows(result: Any) -> list[Reference]:
         metric = item.item_id[len("perf.") :]
         if metric.startswith("p2p_"):
             metric = "p2p_uni"
+        elif metric == "allreduce_busbw":
+            metric = f"allreduce_busbw_{len(names)}gpu"
+        elif metric == "allreduce_p99":
+            continue  # no reference is graded for latency
         if item.gpu_index is None:
             model = "CPU"
         else:
