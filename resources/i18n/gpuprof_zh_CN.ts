@@ -377,7 +377,7 @@
     </message>
     <message>
         <source>cuda:N, all or cpu (default all)</source>
-        <translation>cuda:N、all 或 cpu（默认 all）</translation>
+        <translation>cuda:N、'all' 或 'cpu'（默认 'all'）</translation>
     </message>
     <message>
         <source>write the result as JSON ('-' for stdout; docs/check-schema.md)</source>
