@@ -221,7 +221,7 @@
     </message>
     <message>
         <source>--device must be cuda:N, all or cpu, got {d!r}</source>
-        <translation>--device 必须是 cuda:N、all 或 cpu，得到的是 {d!r}</translation>
+        <translation>--device 必须是 cuda:N、'all' 或 'cpu'，得到的是 {d!r}</translation>
     </message>
     <message>
         <source>inventory</source>
