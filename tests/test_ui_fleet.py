@@ -257,3 +257,21 @@ def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
         tab.close_tab()
     finally:
         silent.close()
+
+
+def test_connecting_again_replaces_the_prometheus(make_window, qtbot, own_fleet):
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    with StaticMetrics("{}", delay_s=30.0) as silent:
+        tab = _tab(make_window, silent.url, qtbot, timeout_s=3.0)
+        assert tab.pending
+        w = tab.window()
+        again = open_fleet(w, PrometheusClient(own_fleet.url))
+        assert again is tab and w.tab_names.count("fleet") == 1
+        _loaded(tab, qtbot)
+        assert tab.fleet.url == own_fleet.url
+        qtbot.wait(3500)  # the silent server's query times out: its answer is dropped
+        assert not tab.banner.isVisible() and tab.errors == 0
+        tab.close_tab()

@@ -69,6 +69,7 @@ class FleetTab(QWidget):
         self.fleet: Fleet | None = None
         self.pending = False
         self.drill_pending = False
+        self._generation = 0  # a new client: answers to the old one's queries are dropped
         self.errors = 0
         self._closed = False
         self._drill_target: tuple[tuple[str, str], str] | None = None
@@ -171,8 +172,29 @@ class FleetTab(QWidget):
 
         self.pending = True
         self.status.setText(_t("Asking %1…").replace("%1", self.client.url))
-        client = self.client
-        run_in_thread(lambda: read_fleet(client), self._on_fleet, self._on_error, self)
+        client, generation = self.client, self._generation
+
+        def done(fleet: object) -> None:
+            if generation == self._generation:
+                self._on_fleet(fleet)
+
+        def failed(exc: BaseException) -> None:
+            if generation == self._generation:
+                self._on_error(exc)
+
+        run_in_thread(lambda: read_fleet(client), done, failed, self)
+
+    def set_client(self, client: PrometheusClient) -> None:
+        """Watch another Prometheus: the grid is emptied and asked again at once."""
+        self._generation += 1
+        self.client = client
+        self.fleet = None
+        self.pending = False
+        self._drill_target = None
+        self.banner.hide()
+        self.grid.setRowCount(0)
+        self.findings.clear()
+        self.refresh_now()
 
     def _on_fleet(self, fleet: object) -> None:
         self.pending = False
@@ -286,11 +308,7 @@ def open_fleet(window: MainWindow, client: PrometheusClient) -> FleetTab:
     if "fleet" in tabs.names:
         old = tabs.widget(tabs.names.index("fleet"))
         if isinstance(old, FleetTab):
-            old.close_tab()
-            old.client = client
-            old.fleet = None
-            old.banner.hide()
-            old.refresh_now()
+            old.set_client(client)
             tabs.setCurrentWidget(old)
             return old
     tab = FleetTab(client, parent=window)
