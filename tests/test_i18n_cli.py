@@ -202,6 +202,15 @@ def test_output_is_chinese(capsys, monkeypatch, tmp_path, results_db, command):
     assert not _leftovers(text), "\n".join(_leftovers(text))
 
 
+def test_compare_speaks_chinese(capsys, monkeypatch):
+    data = ROOT / "tests" / "data" / "compare"
+    names = ["node-a", "node-b", "node-c", "node-d", "foreign", "newer-schema"]
+    args = ["compare", *(str(data / f"{n}.json") for n in names)]
+    out, err = _run_zh(capsys, monkeypatch, args, code=1)  # 1: outliers flagged
+    assert "离群值" in out and "格式版本" in err, out + err
+    assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
+
+
 def _refused_url() -> str:
     """A loopback URL nobody listens on (the port was just free)."""
     with socket.socket() as sock:

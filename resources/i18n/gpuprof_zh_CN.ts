@@ -1592,7 +1592,7 @@
     </message>
     <message>
         <source>benchmark run schema {v} is newer than this gpuprof reads ({m})</source>
-        <translation>基准测试运行记录的 schema {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
+        <translation>基准测试运行记录的格式版本 {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
     </message>
     <message>
         <source>{p}: cannot read benchmark run: {e}</source>
@@ -2794,7 +2794,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>report schema {v} is newer than this gpuprof reads ({m})</source>
-        <translation>报告 schema {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
+        <translation>报告格式版本 {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
     </message>
     <message>
         <source>broken gpuprof report: {e}</source>
@@ -7495,7 +7495,7 @@ recording to %3</source>
     </message>
     <message>
         <source>check result schema {v} is newer than this gpuprof reads ({m})</source>
-        <translation>检查结果的 schema {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
+        <translation>检查结果的格式版本 {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
     </message>
     <message>
         <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers</source>
