@@ -514,3 +514,22 @@ def test_allreduce_busbw_uses_the_published_figure_only_for_its_world_size() -> 
         [_allreduce(2, 300.0)], device="cuda", spec=spec, thresholds=Thresholds()
     )
     assert two.source.startswith("derived:")
+
+
+@pytest.mark.parametrize("box", ["a100mig", "rtx4090x2", "t4"])
+def test_inventory_on_other_boxes_says_why_each_item_is_what_it_is(
+    box: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes.devices import BOXES
+
+    res = _run_on(BOXES[box](), monkeypatch)
+    by: dict[str, list[CheckItem]] = {}
+    for i in res.items:
+        by.setdefault(i.item_id, []).append(i)
+    for item in res.items:
+        if item.status in (Status.SKIP, Status.WARN, Status.FAIL):
+            assert item.reason or item.hint, item
+    if box == "a100mig":
+        assert any(i.status is Status.WARN and "MIG" in i.reason for i in by["inventory.mig"])
+    if box == "rtx4090x2":  # a PCIe card: no NVLink expected, none asked for
+        assert all(i.status is Status.SKIP for i in by["inventory.nvlink"])

@@ -86,6 +86,15 @@ def health_items(
         unc = _delta(before.volatile_uncorrected, after.volatile_uncorrected)
         cor = _delta(before.volatile_corrected, after.volatile_corrected)
         if unc is None and cor is None:
+            items.append(
+                CheckItem(
+                    item_id="health.ecc",
+                    group=g,
+                    status=Status.SKIP,
+                    gpu_index=d.index,
+                    reason=N_("ECC counters not available"),
+                )
+            )
             status = Status.SKIP
         elif unc:
             status = Status.FAIL
@@ -93,22 +102,23 @@ def health_items(
             status = Status.WARN
         else:
             status = Status.PASS
-        items.append(
-            CheckItem(
-                item_id="health.ecc",
-                group=g,
-                status=status,
-                measured=f"+{unc or 0} uncorrected, +{cor or 0} corrected",
-                expected="+0",
-                reason=N_("new ECC errors during the check")
-                if status in (Status.FAIL, Status.WARN)
-                else "",
-                hint=N_("uncorrected ECC errors: drain the GPU and ask for a replacement")
-                if status is Status.FAIL
-                else "",
-                gpu_index=d.index,
+        if status is not Status.SKIP:
+            items.append(
+                CheckItem(
+                    item_id="health.ecc",
+                    group=g,
+                    status=status,
+                    measured=f"+{unc or 0} uncorrected, +{cor or 0} corrected",
+                    expected="+0",
+                    reason=N_("new ECC errors during the check")
+                    if status in (Status.FAIL, Status.WARN)
+                    else "",
+                    hint=N_("uncorrected ECC errors: drain the GPU and ask for a replacement")
+                    if status is Status.FAIL
+                    else "",
+                    gpu_index=d.index,
+                )
             )
-        )
         pending = bool(after.retired_pages_pending) or bool(after.remapped_rows_pending)
         failed = bool(after.remapped_rows_failure)
         known = after.retired_pages_pending is not None or after.remapped_rows_pending is not None

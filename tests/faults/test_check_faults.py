@@ -77,3 +77,18 @@ def test_a_wrong_reference_file_is_one_clear_error(tmp_path: Path, content: str)
 )
 def test_bad_arguments_are_one_usage_error(tmp_path: Path, args: list[str], names: str) -> None:
     assert_one_clear_error(run_gpuprof(["check", *args], tmp_path), names)
+
+
+def test_a_full_disk_while_writing_the_json_is_one_clear_error(tmp_path: Path) -> None:
+    out = tmp_path / "check.json"
+    ran = run_gpuprof(
+        ["check", "--device", "cpu", "--json", str(out)], tmp_path, file_size_limit=1024
+    )
+    assert_one_clear_error(ran, "check.json")
+    assert not out.exists()  # nothing half-written
+
+
+def test_outputs_into_a_missing_folder_are_refused_before_the_check_runs(tmp_path: Path) -> None:
+    for flag in ("--json", "--html", "--save-reference"):
+        ran = run_gpuprof(["check", "--device", "cpu", flag, str(tmp_path / "no" / "x")], tmp_path)
+        assert_one_clear_error(ran, flag)
