@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from . import recommend_details
+from .price_update import PriceUpdateBar
 from .recommend_form import WorkloadForm
 from .recommend_model import ROW_ROLE, column
 from .recommend_results import ResultsPanel
@@ -50,7 +51,8 @@ class RecommendTab(QWidget):
     ``local`` is this machine (``set_local`` replaces it, e.g. with the NVML device names),
     ``local_measurements`` maps a GPU to achieved TFLOPS per dtype from the benchmarks here,
     ``local_util_pct`` is the GPU utilization seen here. ``catalog_loader()`` returns the
-    catalog (injectable for tests); ``settings`` keeps the form under ``recommend/``.
+    catalog (injectable for tests); ``settings`` keeps the form under ``recommend/``;
+    ``price_update`` replaces ``gpuprof catalog update`` behind "Update prices…" (tests).
     """
 
     name = "recommend"
@@ -65,6 +67,7 @@ class RecommendTab(QWidget):
         *,
         catalog_loader: Callable[[], Catalog] | None = None,
         settings: QSettings | None = None,
+        price_update: Callable[..., object] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -101,6 +104,9 @@ class RecommendTab(QWidget):
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
+        self.prices = PriceUpdateBar(price_update)
+        self.prices.updated.connect(self._on_prices_updated)
+        layout.addWidget(self.prices)
         layout.addWidget(splitter)
 
         self._restore()
@@ -180,6 +186,13 @@ class RecommendTab(QWidget):
             self._catalog = self._loader()
             self._fill_providers()
         return self._catalog
+
+    def _on_prices_updated(self) -> None:
+        """New overlays are stored: read the catalog again and rank with the new prices."""
+        self._catalog = None
+        self._filtered.clear()
+        self.catalog()
+        self.schedule()
 
     def _fill_providers(self) -> None:
         assert self._catalog is not None

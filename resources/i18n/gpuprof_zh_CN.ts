@@ -7518,4 +7518,47 @@ recording to %3</source>
         <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN 或 FAIL 的）；--html 和 --json 包含全部</translation>
     </message>
 </context>
+<context>
+    <name>PriceUpdateBar</name>
+    <message>
+        <source>Update prices…</source>
+        <translation>更新价格…</translation>
+    </message>
+    <message>
+        <source>Download SkyPilot's current cloud catalogs (only when you press this)</source>
+        <translation>下载 SkyPilot 当前的云目录（仅在按下此按钮时）</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 KiB</source>
+        <translation>%1：%2 / %3 KiB</translation>
+    </message>
+    <message>
+        <source>%1: %2 KiB</source>
+        <translation>%1：%2 KiB</translation>
+    </message>
+    <message>
+        <source>Prices updated: %1 instances from %2 catalogs</source>
+        <translation>价格已更新：来自 %2 个目录的 %1 个实例</translation>
+    </message>
+    <message>
+        <source>Update failed, previous prices kept: %1</source>
+        <translation>更新失败，保留原有价格：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled; previous prices kept</source>
+        <translation>已取消；保留原有价格</translation>
+    </message>
+</context>
 </TS>
