@@ -186,3 +186,19 @@ def test_a_real_burn_in_sampled_through_a_session_and_cancelled() -> None:
     )
     assert run.cancelled and run.seconds < 10
     assert run.snapshots and {i.gpu_index for i in run.items} == set(range(8))
+
+
+@pytest.mark.gpu
+def test_gpu_burn_in_with_nvml_telemetry() -> None:
+    from gpuprof.bench.runner import open_run_telemetry
+
+    source = open_run_telemetry("cuda:0")
+    assert source is not None
+    try:
+        run = run_burnin(
+            "cuda:0", seconds=20.0, source=source, devices=source.devices(), gpu_indices=[0]
+        )
+    finally:
+        source.close()
+    assert run.error is None and run.dtype == "bf16" and run.tflops and run.tflops > 10
+    assert {i.item_id for i in run.items} >= {"burnin.clock", "burnin.throttle", "burnin.ecc"}

@@ -144,3 +144,20 @@ def test_bad_arguments_are_input_errors() -> None:
         run_memtest("cpu", fraction=1.5)
     with pytest.raises(InputError):
         run_memtest("cpu", size_bytes=0)
+
+
+@pytest.mark.gpu
+def test_gpu_memtest_finds_a_flip_in_device_memory() -> None:
+    targets = {(64 << 20) + 4 * 12345: 1 << 9}
+    result = run_memtest(
+        "cuda:0", size_bytes=1 << 30, chunk_bytes=64 << 20, corrupt=_flipper(targets)
+    )
+    assert result.bytes_tested == 1 << 30 and result.free_bytes
+    assert result.bad_addresses == tuple(targets) and result.errors == len(PATTERNS)
+
+
+@pytest.mark.gpu
+def test_gpu_memtest_default_covers_most_free_memory() -> None:
+    result = run_memtest("cuda:0", fraction=0.5, patterns=("address",))
+    assert result.ok and result.free_bytes
+    assert result.bytes_tested >= 0.45 * result.free_bytes
