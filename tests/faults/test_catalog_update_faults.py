@@ -35,6 +35,12 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if mode == "empty":
             body = body.splitlines(keepends=True)[0]
+        elif mode == "junk":
+            body = bytes(range(256)) * 64  # not UTF-8
+        elif mode == "nul":
+            body = body.splitlines(keepends=True)[0] + b"\0" * 4096
+        elif mode == "html":  # a captive portal or an error page served as 200
+            body = b"<html><body>Sign in to continue</body></html>\n"
         self.send_response(200)
         self.send_header("Content-Type", "text/csv")
         self.send_header("Content-Length", str(len(body)))
@@ -91,6 +97,9 @@ def test_a_good_update_dates_the_prices_with_the_fetch_day(updated: Path) -> Non
         ("500", "HTTP 500"),
         ("short", "cut short"),
         ("empty", "no GPU rows"),
+        ("junk", "not UTF-8"),
+        ("nul", "no GPU rows"),
+        ("html", "not a SkyPilot vms.csv"),
     ],
 )
 def test_a_failed_download_keeps_the_previous_catalog(
