@@ -163,7 +163,9 @@ class FleetGrid(QTableWidget):
     def show_fleet(self, fleet: Fleet, metric: str) -> None:
         self._nodes = list(fleet.nodes)
         columns = {_gpu_column(g) for g in fleet.gpus}
+        before = (self._columns, self.rowCount())
         self._columns = sorted(columns, key=_column_order)
+        self.setUpdatesEnabled(False)
         self.setSortingEnabled(False)
         self.clear()
         self.setColumnCount(self.FIXED + len(self._columns))
@@ -189,7 +191,9 @@ class FleetGrid(QTableWidget):
                     self._cell(node, g, metric, unit),
                 )
         self.setSortingEnabled(True)
-        self.resizeColumnsToContents()
+        if before != (self._columns, self.rowCount()):  # a refresh keeps the user's widths
+            self.resizeColumnsToContents()
+        self.setUpdatesEnabled(True)
         self.set_filter(self._filter)
 
     def _cell(self, node: FleetNode, g: FleetGpu, metric: str, unit: str) -> QTableWidgetItem:
