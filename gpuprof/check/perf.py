@@ -128,7 +128,7 @@ def grade_results(
                 best.tflops_max,
                 "TFLOPS",
                 "calibration",
-                "calibration: the best iteration of this run on this CPU (not published)",
+                N_("calibration: the best iteration of this run on this CPU (not published)"),
             )
             peak = None
         else:
@@ -169,7 +169,7 @@ def grade_results(
                 best_m.bandwidth_max_bytes_s * best_m.traffic_factor / 1e9,
                 "GB/s",
                 "calibration",
-                "calibration: the fastest sample of this run on this CPU (not published)",
+                N_("calibration: the fastest sample of this run on this CPU (not published)"),
             )
             mpeak = None
         elif direction == "d2d":

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 __all__ = [
     "DERIVED_RATIO",
@@ -108,7 +108,9 @@ def derived_reference(
         peak * DERIVED_RATIO,
         unit,
         "derived",
-        f"derived: spec peak {peak:g} {unit} × {DERIVED_RATIO:g} (typical ratio, not published)",
+        N_("derived: spec peak {p} {u} × {r} (typical ratio, not published)").format(
+            p=f"{peak:g}", u=unit, r=f"{DERIVED_RATIO:g}"
+        ),
     )
 
 

@@ -376,8 +376,9 @@ def _memtest_item(res: Any, device: str) -> CheckItem:
         item_id="diag.memtest",
         group="diagnostics",
         status=Status.PASS if res.ok else Status.FAIL,
-        measured=f"{res.errors} bad words in {res.bytes_tested >> 20} MiB"
-        + (f": {shown}" if shown else ""),
+        measured=(
+            N_("{n} bad words in {m} MiB: {a}") if shown else N_("{n} bad words in {m} MiB")
+        ).format(n=res.errors, m=res.bytes_tested >> 20, a=shown),
         expected="0",
         unit="",
         reason=f"{device}: " + ", ".join(res.patterns),

@@ -249,7 +249,7 @@ def render_scorecard(result: CheckResult, console: Console) -> None:
     console.print(table)
     sources = sorted({i.source for i in result.items if i.source and i.group == "performance"})
     for s in sources:
-        console.print(tr("reference: {s}", s=s))
+        console.print(tr("reference: {s}", s=tr_text(s)))
     if result.cancelled:
         console.print(tr("cancelled: the items not run are SKIP"))
     console.print(

@@ -4528,6 +4528,26 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>{n} steps (as profiled)</source>
         <translation>{n} 步（按画像）</translation>
     </message>
+    <message>
+        <source>calibration: the best iteration of this run on this CPU (not published)</source>
+        <translation>校准值：本次运行在此 CPU 上的最佳一次迭代（未公开发布）</translation>
+    </message>
+    <message>
+        <source>calibration: the fastest sample of this run on this CPU (not published)</source>
+        <translation>校准值：本次运行在此 CPU 上最快的一次采样（未公开发布）</translation>
+    </message>
+    <message>
+        <source>derived: spec peak {p} {u} × {r} (typical ratio, not published)</source>
+        <translation>推算值：规格峰值 {p} {u} × {r}（典型比例，未公开发布）</translation>
+    </message>
+    <message>
+        <source>{n} bad words in {m} MiB</source>
+        <translation>{m} MiB 中有 {n} 个错误字</translation>
+    </message>
+    <message>
+        <source>{n} bad words in {m} MiB: {a}</source>
+        <translation>{m} MiB 中有 {n} 个错误字：{a}</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
