@@ -82,3 +82,38 @@ def test_gpu_quick_check(tmp_path: Path) -> None:
     ids = {i["item_id"] for i in data["items"]}
     assert "inventory.gpu_count" in ids and "perf.gemm_bf16" in ids and "diag.memtest" in ids
     assert all(i["source"] for i in data["items"] if i["item_id"].startswith("perf.gemm"))
+
+
+def test_ctrl_c_keeps_what_was_done_and_exits_130(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "c.json"
+    env = dict(
+        os.environ,
+        GPUPROF_LANG="en",
+        GPUPROF_DATA_DIR=str(tmp_path / "data"),
+        GPUPROF_CONFIG_DIR=str(tmp_path / "config"),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gpuprof", "check", "--device", "cpu", "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.stderr is not None
+    proc.stderr.readline()  # "no GPU checked: CPU only …": the check is about to start
+    time.sleep(1.0)  # into the measurements (they take seconds on any CPU), not a timing test
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert "Traceback" not in stderr
+    data = json.loads(out.read_text(encoding="utf-8"))  # what was done is reported
+    assert data["cancelled"] and data["exit_code"] == 130
+    assert any(i["reason"] == "cancelled" for i in data["items"])
+    assert "cancelled" in stdout

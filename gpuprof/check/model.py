@@ -3,7 +3,7 @@
 Grading: ``ratio = measured / reference``; PASS at or above ``pass_ratio`` (0.90), WARN from
 ``warn_ratio`` (0.75), FAIL below. The exit code of ``gpuprof check`` comes from the items:
 0 when nothing failed or warned (SKIP counts as nothing), 1 when any item FAILs, 3 when the
-worst is a WARN.
+worst is a WARN; a cancelled check that failed nothing is 130 (like Ctrl-C elsewhere).
 """
 
 from __future__ import annotations
@@ -97,7 +97,9 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        return exit_code(self.items)
+        """As :func:`exit_code`; a cancelled check that failed nothing is 130 (incomplete)."""
+        code = exit_code(self.items)
+        return 130 if self.cancelled and code != 1 else code
 
 
 def verdict(items: tuple[CheckItem, ...] | list[CheckItem]) -> Status:

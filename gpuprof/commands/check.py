@@ -134,11 +134,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     latest: collections.deque[CheckProgress] = collections.deque(maxlen=1)
     outcome: dict[str, Any] = {}
 
+    finished = threading.Event()
+
     def work() -> None:
         try:
             outcome["result"] = check.run(on_progress=latest.append, cancel=cancel)
         except BaseException as exc:
             outcome["error"] = exc
+        finally:
+            finished.set()
 
     thread = threading.Thread(target=work, name="gpuprof-check", daemon=True)
     columns = (
@@ -154,9 +158,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         ) as bar:
             task = bar.add_task(tr("starting…"), total=1.0)
             thread.start()
-            while thread.is_alive():
+            # An Event, not thread.is_alive(): a Ctrl-C inside Thread.join() can leave
+            # is_alive() False while the worker still runs.
+            while not finished.is_set():
                 try:
-                    thread.join(0.1)
+                    finished.wait(0.1)
                 except KeyboardInterrupt:
                     cancel.cancel()
                     bar.update(task, description=tr("cancelling…"))
