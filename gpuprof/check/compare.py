@@ -473,6 +473,7 @@ def render_html(comp: Comparison) -> str:
     summary = "".join(f"<li>{escape(comp.summary(m))}</li>" for m in comp.machines)
     left = "".join(f"<li>{escape(s.reason)}</li>" for s in comp.skipped)
     title = escape(tr("gpuprof: {n} machines compared", n=len(comp.machines)))
+    left_out = escape(tr("Left out"))
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         f"<title>{title}</title><style>"
@@ -480,7 +481,7 @@ def render_html(comp: Comparison) -> str:
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
         "td.outlier{background:#fdd;font-weight:bold}</style></head><body>"
         f"<h1>{title}</h1><ul>{summary}</ul>"
-        + (f"<h2>{escape(tr('Left out'))}</h2><ul>{left}</ul>" if left else "")
+        + (f"<h2>{left_out}</h2><ul>{left}</ul>" if left else "")
         + f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table></body></html>\n"
     )
 
