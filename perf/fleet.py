@@ -27,8 +27,9 @@ with the text grid rendered (57-104 ms) 180, 292, 402 ms. Drill-down medians 23-
 the reads were trimmed (every value series with all its labels, throttle reasons averaged over
 5 minutes) Prometheus spent about 200 ms of CPU per read and the read's median was 220-440 ms.
 ``--render qt`` (the app's Fleet tab offscreen at 1600 × 1000, grid + findings filled and the
-tab painted), same machine at load 7.4: render alone median 58 ms, read alone 258 ms, overview
-(read + render) 437 ms: over the 300 ms target at that load, the read being most of it.
+tab painted), same machine at load 6.6-7.9, three runs of 9: render alone medians 58, 97, 29 ms;
+read alone 258, 334, 329 ms; overview (read + render) 437, 507, 220 ms: within the 300 ms target
+only in the quietest run, the read being most of it (``--render none`` then: 480 ms).
 """
 
 from __future__ import annotations
