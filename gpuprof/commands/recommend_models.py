@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 from typing import Any
 
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 __all__ = ["architecture_note", "list_models"]
 
@@ -52,8 +52,18 @@ def list_models(args: argparse.Namespace) -> int:
     from gpuprof.termtext import console
 
     table = Table(title=tr("model architectures"))
-    for col in ("name", "kind", "layers", "hidden", "heads", "KV", "params", "active", "source"):
-        table.add_column(col, overflow="fold")
+    for col in (
+        N_("name"),
+        N_("kind"),
+        N_("layers"),
+        N_("hidden"),
+        N_("heads"),
+        N_("KV heads"),
+        N_("params"),
+        N_("active params"),
+        N_("source"),
+    ):
+        table.add_column(tr(col), overflow="fold")
     for m in models.values():
         table.add_row(
             m.name,

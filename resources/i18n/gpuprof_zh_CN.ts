@@ -2831,7 +2831,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>memory-bandwidth bound (decode)</source>
-        <translation>受显存带宽限制（decode）</translation>
+        <translation>受显存带宽限制（解码）</translation>
     </message>
     <message>
         <source>compute bound</source>
@@ -4547,6 +4547,34 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>{n} bad words in {m} MiB: {a}</source>
         <translation>{m} MiB 中有 {n} 个错误字：{a}</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>隐藏维度</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>KV heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <source>params</source>
+        <translation>总参数量</translation>
+    </message>
+    <message>
+        <source>active params</source>
+        <translation>激活参数量</translation>
     </message>
 </context>
 <context>
