@@ -188,6 +188,8 @@ OUTPUTS = [
         "1e9",
     ],
     ["report", "--demo", "--out", "OUT/r.json"],
+    ["recommend", "--scenario", "inference", "--model", "llama-3.1-70b", "--throughput", "2000"],
+    ["recommend", "--scenario", "train", "--model", "llama-3.1-8b", "--tokens", "1e9"],
 ]
 
 
@@ -209,6 +211,12 @@ def test_compare_speaks_chinese(capsys, monkeypatch):
     out, err = _run_zh(capsys, monkeypatch, args, code=1)  # 1: outliers flagged
     assert "离群值" in out and "格式版本" in err, out + err
     assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
+
+
+def test_model_list_headers_are_chinese(capsys, monkeypatch):
+    out, _ = _run_zh(capsys, monkeypatch, ["recommend", "--list-models"])
+    header = next(line for line in out.splitlines() if "名称" in line)
+    assert "层数" in header and "激活参数量" in header and not _leftovers(header), header
 
 
 def _refused_url() -> str:
