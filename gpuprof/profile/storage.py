@@ -44,6 +44,7 @@ __all__ = [
     "MARKERS_TABLE",
     "MAX_MARKERS",
     "PROFILE_KEY",
+    "append_marker_rows",
     "append_markers",
     "copy_job",
     "read_job_profile",
@@ -80,6 +81,13 @@ def append_markers(store: SessionStore, markers: Iterable[Marker]) -> int:
     """Add ``markers`` to the recording (committed with the store's next commit, or by
     :meth:`~gpuprof.telemetry.store.SessionStore.flush`). Returns how many were added."""
     rows = [(m.time_s, encode(m).decode("ascii", "backslashreplace").rstrip("\n")) for m in markers]
+    return append_marker_rows(store, rows)
+
+
+def append_marker_rows(store: SessionStore, rows: list[tuple[float, str]]) -> int:
+    """As :func:`append_markers`, for rows already made: ``(time_s, line)`` with each line one
+    that :func:`~gpuprof.profile.markers.decode_line` accepted, as the job wrote it
+    (:meth:`~gpuprof.profile.tail.MarkerTail.read_rows`; no re-encoding)."""
     if not rows:
         return 0
     _writable(store)

@@ -9,14 +9,17 @@ to its end and counted as skipped, like any other line that is not a marker.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from gpuprof.profile.markers import MAX_LINE, Marker, parse_lines
+from gpuprof.profile.markers import MAX_LINE, Marker, decode_line, parse_lines
 
 __all__ = ["READ_LIMIT", "MarkerTail"]
 
 #: The most one :meth:`MarkerTail.read` takes from the file (the rest waits for the next).
 READ_LIMIT = 4 * 2**20
+T = TypeVar("T")
 #: :meth:`MarkerTail.drain` reads at most this many times :data:`READ_LIMIT`.
 DRAIN_READS = 16
 
@@ -35,6 +38,26 @@ class MarkerTail:
     def read(self, *, final: bool = False) -> list[Marker]:
         """The markers in the whole lines added since the last read (``final``: the last
         partial line too, the job having ended)."""
+        markers, skipped = parse_lines(self._lines(final))
+        self.skipped += skipped
+        return markers
+
+    def read_rows(self, *, final: bool = False) -> list[tuple[float, str]]:
+        """As :meth:`read`, ready to store (:func:`~gpuprof.profile.storage.append_marker_rows`):
+        ``(time_s, line)`` per marker, the line as the job wrote it (decoded once, checked, not
+        encoded again: the same marker when read back)."""
+        rows: list[tuple[float, str]] = []
+        for line in self._lines(final):
+            if not line.strip():
+                continue
+            try:
+                marker = decode_line(line)
+                rows.append((marker.time_s, line.decode("utf-8").strip()))
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                self.skipped += 1
+        return rows
+
+    def _lines(self, final: bool) -> list[bytes]:
         try:
             with open(self.path, "rb") as fh:
                 fh.seek(self.offset)
@@ -56,17 +79,22 @@ class MarkerTail:
         if final and self._partial and not self._dropping:
             lines.append(self._partial)
             self._partial = b""
-        markers, skipped = parse_lines(lines)
-        self.skipped += skipped
-        return markers
+        return lines
 
     def drain(self) -> list[Marker]:
         """Everything left in the file (the job has ended), in :data:`READ_LIMIT` pieces."""
-        out: list[Marker] = []
+        return self._drain(self.read)
+
+    def drain_rows(self) -> list[tuple[float, str]]:
+        """As :meth:`drain`, as rows (:meth:`read_rows`)."""
+        return self._drain(self.read_rows)
+
+    def _drain(self, read: Callable[..., list[T]]) -> list[T]:
+        out: list[T] = []
         for _ in range(DRAIN_READS):  # a process left behind may write for ever
             before = self.offset
-            out.extend(self.read())
+            out.extend(read())
             if self.offset == before:
                 break
-        out.extend(self.read(final=True))
+        out.extend(read(final=True))
         return out

@@ -90,6 +90,8 @@ class HostSampler:
     ``ps`` is the psutil module (tests pass a stand-in whose calls fail).
     Temperatures and swap are slow to read (many sysfs files, /proc/vmstat) and change
     slowly: they are refreshed every ``temps_interval_s`` seconds and repeated in between.
+    ``freq_interval_s`` does the same for the CPU clock (psutil reads /proc/cpuinfo or a sysfs
+    file per core); 0, the default, reads it at every sample.
     """
 
     def __init__(
@@ -98,10 +100,14 @@ class HostSampler:
         clock: Callable[[], float] = time.monotonic,
         ps: Any = None,
         temps_interval_s: float = 5.0,
+        freq_interval_s: float = 0.0,
     ) -> None:
         self._ps = psutil if ps is None else ps
         self._clock = clock
         self._temps_interval_s = temps_interval_s
+        self._freq_interval_s = freq_interval_s
+        self._freq: Any = None
+        self._next_freq_s = float("-inf")
         self._lock = threading.Lock()
         self._block_devices: frozenset[str] | None = None
         # Baselines taken now, so that the first sample() already has rates.
@@ -183,7 +189,6 @@ class HostSampler:
         if cores is not None:
             self._prev_cores = cores
 
-        freq = _safe(lambda: ps.cpu_freq())
         load = _safe(lambda: ps.getloadavg())
         mem = _safe(lambda: ps.virtual_memory())
 
@@ -192,6 +197,10 @@ class HostSampler:
         dt = io.time_s - prev.time_s
 
         now = io.time_s
+        if self._freq_interval_s <= 0 or now >= self._next_freq_s:
+            self._freq = _safe(lambda: ps.cpu_freq())
+            self._next_freq_s = now + self._freq_interval_s
+        freq = self._freq
         if now >= self._next_slow_s:
             # Slow to read (many sysfs files; /proc/vmstat) and slow to change.
             self._temps = self._read_temps()
