@@ -254,8 +254,9 @@ def test_profile_and_recover_speak_chinese(capsys, monkeypatch, tmp_path):
         ["fleet", "--prometheus", "URL"],
         ["monitor", "--connect", "URL", "--once"],
         ["kill", "--yes", "PID"],
+        ["catalog", "update", "--url-base", "URL", "--providers", "aws"],
     ],
-    ids=lambda c: c[0],
+    ids=lambda c: " ".join(c[:2]),
 )
 def test_errors_of_the_new_commands_are_one_chinese_line(capsys, monkeypatch, command):
     gone = subprocess.Popen([sys.executable, "-c", "0"])

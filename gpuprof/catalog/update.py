@@ -76,6 +76,19 @@ def catalog_url(base: str, provider: str) -> str:
     return url
 
 
+def _reason(reason: object) -> object:
+    """Why a connection failed, in the language in use where it is a common case."""
+    import socket
+
+    if isinstance(reason, ConnectionRefusedError):
+        return tr("connection refused")
+    if isinstance(reason, socket.gaierror):
+        return tr("the host name does not resolve")
+    if isinstance(reason, TimeoutError):
+        return tr("no answer in time")
+    return reason
+
+
 def _download(
     url: str,
     provider: str,
@@ -112,7 +125,7 @@ def _download(
         exc.close()  # its body stays open otherwise
         raise InputError(tr("{u}: HTTP {c} {r}", u=url, c=exc.code, r=exc.reason)) from None
     except urllib.error.URLError as exc:
-        raise InputError(tr("{u}: cannot connect: {e}", u=url, e=exc.reason)) from None
+        raise InputError(tr("{u}: cannot connect: {e}", u=url, e=_reason(exc.reason))) from None
     except http.client.IncompleteRead as exc:
         got = len(exc.partial)
         raise InputError(tr("{u}: download cut short after {n} bytes", u=url, n=got)) from None

@@ -4576,6 +4576,18 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>active params</source>
         <translation>激活参数量</translation>
     </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>the host name does not resolve</source>
+        <translation>无法解析主机名</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未在规定时间内响应</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
