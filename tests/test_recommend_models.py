@@ -78,7 +78,8 @@ def test_moe_flops_use_active_parameters_and_memory_the_total() -> None:
     assert wl.total_flops() == pytest.approx(2 * 12.9e9 * 1e6)  # 2.58e16
     assert float(memory_need(wl, 2.0).weights) == pytest.approx(46.7e9 * 2 / 2)
     train = _wl("deepseek-v3", scenario="pretrain", tokens=1e9)
-    assert train.total_flops() == pytest.approx(6 * 37e9 * 1e9)
+    # 6 × 37e9 (active) + attention 12 × 61 × 7168 × 4096 per token
+    assert train.total_flops() == pytest.approx((6 * 37e9 + 12 * 61 * 7168 * 4096) * 1e9)
     assert float(memory_need(train, 1024.0).optimizer) == pytest.approx(671e9 * 12 / 1024)
 
 
@@ -144,3 +145,29 @@ def test_cli_lists_the_models_as_json() -> None:
     names = [m["name"] for m in json.loads(ran.stdout)]
     assert names == list(MODELS)
     assert np.all([m["source"] for m in json.loads(ran.stdout)])
+
+
+def test_a_named_model_adds_attention_flops_to_training() -> None:
+    # Llama-2 7B, s = 4096: 6 × 6.74e9 + 12 × 32 × 4096 × 4096 = 40.44e9 + 6.442e9 per token
+    wl = _wl("llama-2-7b", scenario="pretrain", tokens=1e6, seq_len=4096)
+    assert wl.total_flops() == pytest.approx((6 * 6.74e9 + 12 * 32 * 4096 * 4096) * 1e6)
+    lora = _wl("llama-2-7b", scenario="finetune-lora", tokens=1e6, seq_len=4096)
+    assert lora.total_flops() == pytest.approx((4 * 6.74e9 + 8 * 32 * 4096 * 4096) * 1e6)
+    # a bare --params keeps the plain 6·N rule
+    bare = Workload(scenario="pretrain", params=6.74e9, tokens=1e6, seq_len=4096)
+    assert bare.total_flops() == pytest.approx(6 * 6.74e9 * 1e6)
+
+
+def test_every_published_run_has_a_source_and_a_known_model() -> None:
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "published_runs.csv"
+    lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
+    rows = list(csv.DictReader(lines))
+    assert len(rows) >= 10
+    for row in rows:
+        assert row["source"].strip(), row["id"]
+        assert row["metric"] in ("tokens_per_s_per_gpu", "gpu_hours"), row["id"]
+        assert float(row["published"]) > 0
+        assert row["model"] in MODELS or float(row["params"]) > 0, row["id"]

@@ -222,7 +222,8 @@ class Workload:
         return {"int4": "fp16"}.get(self.precision, self.precision)
 
     def total_flops(self) -> float:
-        """Training ≈ 6·N per token (LoRA ≈ 4·N: no weight gradients); inference ≈ 2·N per token."""
+        """Training ≈ 6·N per token (LoRA ≈ 4·N: no weight gradients); inference ≈ 2·N per token;
+        N = the active parameters of a mixture of experts; plus attention for a named model."""
         if self.flops_total is not None:
             return self.flops_total
         units = self.work_units
@@ -235,6 +236,13 @@ class Workload:
             per = 6.0 * n
         else:
             per = 2.0 * n
+        if self.model and self.layers and self.hidden and self.is_training:
+            # A named architecture adds the attention score/context matmuls, which 6·N leaves
+            # out: 12·L·h·s per token for forward + backward (Narayanan et al. 2021, "Efficient
+            # Large-Scale Language Model Training on GPU Clusters", the s/6h term of eq. 3);
+            # LoRA has no weight gradients but still back-propagates through attention (2/3).
+            attn = 12.0 * self.layers * self.hidden * self.seq_len
+            per += attn * (2.0 / 3.0 if self.scenario == "finetune-lora" else 1.0)
         if self.samples is not None and self.tokens is None:
             per *= self.seq_len  # one sample = one sequence of seq_len tokens
         return per * units
