@@ -533,3 +533,33 @@ def test_inventory_on_other_boxes_says_why_each_item_is_what_it_is(
         assert any(i.status is Status.WARN and "MIG" in i.reason for i in by["inventory.mig"])
     if box == "rtx4090x2":  # a PCIe card: no NVLink expected, none asked for
         assert all(i.status is Status.SKIP for i in by["inventory.nvlink"])
+
+
+def test_pcie_below_its_maximum_under_load_and_modes_off_warn_with_hints() -> None:
+    from gpuprof.check.inventory import Expectation, inventory_items
+    from gpuprof.telemetry.model import SystemInfo
+    from tests.fakes.devices import h100_info, h100_sample
+
+    dev = h100_info(0, ecc_mode_current=False, persistence_mode=False, mig_mode_current=True)
+    busy_slow = h100_sample(0, util_gpu_pct=95.0, pcie_gen=3, pcie_width=16)
+    items = inventory_items(
+        [dev],
+        SystemInfo(driver_version="565.57.01"),
+        None,
+        [busy_slow],
+        Expectation(),
+        Thresholds(),
+    )
+    by = {i.item_id: i for i in items}
+    assert by["inventory.pcie"].status is Status.WARN
+    assert by["inventory.pcie"].measured == "Gen3 x16" and "riser" in by["inventory.pcie"].hint
+    assert (
+        by["inventory.ecc_mode"].status is Status.WARN and "-e 1" in by["inventory.ecc_mode"].hint
+    )
+    assert by["inventory.persistence"].status is Status.WARN
+    assert by["inventory.mig"].status is Status.WARN
+    # Idle, the link may sit at Gen1 on purpose: the GPU's own maximum is what is checked then.
+    idle = h100_sample(0, util_gpu_pct=0.0, pcie_gen=1)
+    again = inventory_items([h100_info(0)], SystemInfo(), None, [idle], Expectation(), Thresholds())
+    pcie = next(i for i in again if i.item_id == "inventory.pcie")
+    assert pcie.status is Status.PASS and "idle" in pcie.reason
