@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import os
 import re
 import select
@@ -217,6 +218,35 @@ def test_model_list_headers_are_chinese(capsys, monkeypatch):
     out, _ = _run_zh(capsys, monkeypatch, ["recommend", "--list-models"])
     header = next(line for line in out.splitlines() if "名称" in line)
     assert "层数" in header and "激活参数量" in header and not _leftovers(header), header
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_kill_asks_and_answers_in_chinese(monkeypatch):
+    import psutil
+
+    from gpuprof.commands import kill as kill_cmd
+
+    monkeypatch.setattr(kill_cmd, "gpu_use", lambda pid: [(3, 2 * 1024**3)])
+    i18n.set_language("zh_CN")
+    child = subprocess.Popen(["sleep", "60"])
+    try:
+        user = psutil.Process(child.pid).username()
+        out = io.StringIO()
+        args = argparse.Namespace(pid=child.pid, signal="TERM", yes=False)
+        assert kill_cmd.cmd_kill(args, stdin=_Tty("y\n"), stdout=out) == 0
+        assert child.wait(timeout=10) < 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    text = out.getvalue()
+    assert f"向 PID {child.pid} 发送 SIGTERM" in text and "显存 2.0 GiB" in text, text
+    shown = text.replace("sleep", " ").replace(user, " ")  # the process's own name and user
+    assert not _leftovers(shown), "\n".join(_leftovers(shown))
 
 
 def _refused_url() -> str:

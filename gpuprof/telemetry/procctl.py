@@ -90,7 +90,9 @@ class ProcessTarget:
     @property
     def label(self) -> str:
         """``pid 4242 (python3)`` for messages."""
-        return f"pid {self.pid} ({self.name})" if self.name else f"pid {self.pid}"
+        if self.name:
+            return tr("pid {p} ({n})", p=self.pid, n=self.name)
+        return tr("pid {p}", p=self.pid)
 
 
 def _gone(pid: int) -> SignalRefused:

@@ -4588,6 +4588,14 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>no answer in time</source>
         <translation>未在规定时间内响应</translation>
     </message>
+    <message>
+        <source>pid {p} ({n})</source>
+        <translation>PID {p}（{n}）</translation>
+    </message>
+    <message>
+        <source>pid {p}</source>
+        <translation>PID {p}</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
