@@ -22,6 +22,7 @@ import pytest
 
 from gpuprof import i18n
 from gpuprof.cli import build_parser, main
+from tests.prometheus_fixture import needs_prometheus
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "resources" / "i18n" / "gpuprof_zh_CN.ts"
@@ -247,6 +248,14 @@ def test_kill_asks_and_answers_in_chinese(monkeypatch):
     assert f"向 PID {child.pid} 发送 SIGTERM" in text and "显存 2.0 GiB" in text, text
     shown = text.replace("sleep", " ").replace(user, " ")  # the process's own name and user
     assert not _leftovers(shown), "\n".join(_leftovers(shown))
+
+
+@needs_prometheus
+def test_fleet_grid_and_findings_are_chinese(capsys, monkeypatch, prom_fleet):
+    args = ["fleet", "--prometheus", prom_fleet.url, "--metric", "temp", "--idle-minutes", "5"]
+    out, err = _run_zh(capsys, monkeypatch, args, code=1)  # 1: a critical finding
+    assert "[严重]" in out and "[警告]" in out and "发现的问题" in out, out
+    assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
 
 
 def _refused_url() -> str:
