@@ -563,3 +563,20 @@ def test_pcie_below_its_maximum_under_load_and_modes_off_warn_with_hints() -> No
     again = inventory_items([h100_info(0)], SystemInfo(), None, [idle], Expectation(), Thresholds())
     pcie = next(i for i in again if i.item_id == "inventory.pcie")
     assert pcie.status is Status.PASS and "idle" in pcie.reason
+
+
+def test_burn_in_level_runs_the_burn_in_and_judges_only_xids_seen_after_it_starts() -> None:
+    from gpuprof.check.run import _xids_after
+
+    seen = [(0, 79)]
+    later = _xids_after(lambda: seen, 1)
+    assert later() == []
+    seen.append((1, 48))
+    assert later() == [(1, 48)]
+    assert _xids_after(lambda: None, 0)() == []
+
+    res = CheckRun(device="cpu", level="burn-in", minutes=0.03).run()  # about 2 s of CPU load
+    ids = [i.item_id for i in res.items if i.group == "diagnostics"]
+    assert "diag.memtest" in ids
+    assert any(i.startswith("burnin.") or i == "diag.burnin" for i in ids), ids
+    assert "burn-in runs with --level burn-in" not in [i.reason for i in res.items]

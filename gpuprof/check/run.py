@@ -33,7 +33,7 @@ LEVELS: tuple[str, ...] = ("quick", "standard", "burn-in")
 GROUPS: tuple[str, ...] = ("inventory", "health", "performance", "diagnostics")
 #: Polls of the health window before and after the measurements, per level.
 _WINDOW_POLLS = {"quick": 2, "standard": 5, "burn-in": 5}
-_CPU_MEMTEST_BYTES = {"quick": 16 << 20, "standard": 64 << 20, "burn-in": 256 << 20}
+_CPU_MEMTEST_BYTES = {"quick": 16 << 20, "standard": 64 << 20, "burn-in": 64 << 20}
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +291,12 @@ class CheckRun:
         )
         return runner.run(cancel=cancel).results
 
+    def _xids_from_now(self) -> Callable[[], Sequence[tuple[int, int]]] | None:
+        """The XIDs the burn-in should judge: those seen after it starts (the check's watch)."""
+        if self._xid_watch is None:
+            return None
+        return _xids_after(self._xid_watch, len(self._xid_watch() or ()))
+
     def _diagnostics(
         self,
         selected: Sequence[DeviceInfo],
@@ -344,20 +350,42 @@ class CheckRun:
                 seconds=self.minutes * 60.0,
                 source=self.source if dev != "cpu" else None,
                 devices=devices,
+                xids=self._xids_from_now(),
                 cancel=lambda: cancel.cancelled,
                 gpu_indices=[int(dev.split(":")[1])] if dev != "cpu" else None,
             )
             out.extend(i.to_check_item() for i in run.items)
-            if run.error:
-                out.append(
-                    CheckItem(
-                        item_id="diag.burnin",
-                        group="diagnostics",
-                        status=Status.FAIL,
-                        reason=run.error,
-                    )
-                )
+            out.append(_burnin_item(run, dev))
         return out
+
+
+def _burnin_item(run: Any, device: str) -> CheckItem:
+    """The load itself: how much ran, and whether it failed or was cancelled."""
+    if run.error:
+        status, reason = Status.FAIL, str(run.error)
+    elif run.cancelled:
+        status, reason = Status.SKIP, N_("cancelled")
+    else:
+        status = Status.PASS
+        reason = (
+            N_("no telemetry on the CPU: clocks and throttling not watched")
+            if device == "cpu"
+            else ""
+        )
+    rate = f", {run.tflops:.3g} TFLOPS" if run.tflops else ""
+    return CheckItem(
+        item_id="diag.burnin",
+        group="diagnostics",
+        status=status,
+        measured=f"{run.iterations} × {run.n}² {run.dtype} in {run.seconds:.0f} s{rate}",
+        reason=reason,
+    )
+
+
+def _xids_after(
+    watch: Callable[[], Sequence[tuple[int, int]] | None], skip: int
+) -> Callable[[], Sequence[tuple[int, int]]]:
+    return lambda: list(watch() or ())[skip:]
 
 
 def _with_gpu(item: CheckItem, index: int) -> CheckItem:

@@ -4,6 +4,10 @@
 <context>
     <name></name>
     <message>
+        <source>no telemetry on the CPU: clocks and throttling not watched</source>
+        <translation>CPU 上没有遥测：未监视时钟和降频</translation>
+    </message>
+    <message>
         <source>{p}: not a reference table (columns differ)</source>
         <translation>{p}：不是参考值表（列不符）</translation>
     </message>
