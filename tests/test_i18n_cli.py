@@ -258,6 +258,27 @@ def test_fleet_grid_and_findings_are_chinese(capsys, monkeypatch, prom_fleet):
     assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
 
 
+def test_a_projection_derivation_is_shown_in_chinese_piece_by_piece():
+    from gpuprof.profile.project import shown_derivation
+
+    text = (
+        "step 12 ms here (P50 of 40 measured steps, 8× H100 SXM); split breakdown: compute 60% / "
+        "memory 20% / collectives 10% / idle 10%; busy time re-timed from 300 TFLOPS achieved "
+        "per device while busy to 50% of the bf16 peak 989 TFLOPS (× 1.65; nothing here to carry "
+        "an efficiency over from), collectives kept (link unknown here), ring 2(n−1)/n, idle "
+        "unchanged; 80.0 GiB of 76.0 GiB usable per GPU: does not fit."
+    )
+    assert shown_derivation(text) == text  # stored English, shown as is in English
+    i18n.set_language("zh_CN")
+    shown = shown_derivation(text)
+    assert shown.startswith("本机单步 12 ms（40 个实测步骤的 P50，8× H100 SXM）；"), shown
+    assert "集合通信保持不变（本机链路未知），环形 2(n−1)/n" in shown and "放不下。" in shown
+    assert not _leftovers(shown), shown
+    assert (
+        shown_derivation("a text no catalog has; and more.") == "a text no catalog has；and more。"
+    )
+
+
 def _refused_url() -> str:
     """A loopback URL nobody listens on (the port was just free)."""
     with socket.socket() as sock:
@@ -275,12 +296,11 @@ def test_profile_and_recover_speak_chinese(capsys, monkeypatch, tmp_path):
     # The summary's phases, severities, tensor-core share and stored notes, all in Chinese.
     assert "作业画像" in text and "张量核心" in text and "SIMULATED 遥测" in text, text
     assert not _leftovers(text), "\n".join(_leftovers(text))
-    # The projection's basis and table (each row's full derivation below stays English).
+    # The projection: its basis, table and the first rows' derivations.
     args = ["recommend", "--from-profile", str(rec), "--steps", "100", "--limit", "3"]
     out, err = _run_zh(capsys, monkeypatch, args)
-    shown = "\n".join(line for line in out.splitlines() if not line.startswith("   "))
-    assert "时间划分" in shown and "计算 ×" in shown and "SIMULATED 遥测" in shown, out
-    assert not _leftovers(shown + err), "\n".join(_leftovers(shown + err))
+    assert "时间划分" in out and "计算 ×" in out and "SIMULATED 遥测" in out, out
+    assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
     session = tmp_path / "s.gpuprof"
     shutil.copyfile(FIXTURE_SESSION, session)
     out, err = _run_zh(capsys, monkeypatch, ["recover", str(session)])

@@ -150,7 +150,11 @@ def _short(r: Projection) -> str:
     if r.memory_ratio:
         parts.append(tr("mem ×{r}", r=f"{1 / r.memory_ratio:.2g}"))
     if r.step_s is None:
-        return r.derivation.rsplit("; ", 2)[-2] if r.derivation.count("; ") >= 2 else "—"
+        if r.derivation.count("; ") < 2:
+            return "—"
+        from gpuprof.profile.project import shown_derivation
+
+        return shown_derivation(r.derivation.rsplit("; ", 2)[-2])
     return ", ".join(parts) or "—"
 
 
@@ -160,7 +164,7 @@ def _print_table(
     from rich.table import Table
     from rich.text import Text
 
-    from gpuprof.profile.project import fmt_step
+    from gpuprof.profile.project import fmt_step, shown_derivation
     from gpuprof.termtext import console, plain, styled
     from gpuprof.units import NA, fmt_bytes, fmt_usd
 
@@ -216,7 +220,7 @@ def _print_table(
     con.print(table)
     for k, r in enumerate(rows[:3], 1):
         con.print(styled(plain(f"{k}. {r.provider} {r.instance_type}", one_line=True), "bold"))
-        con.print(f"   {plain(r.derivation, one_line=True)}", highlight=False)
+        con.print(f"   {plain(shown_derivation(r.derivation), one_line=True)}", highlight=False)
 
 
 def add_arguments(p: Any) -> None:

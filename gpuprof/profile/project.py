@@ -33,7 +33,7 @@ from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
 from gpuprof.catalog.specs import GpuSpec
 from gpuprof.errors import InputError
-from gpuprof.i18n import N_, tr, tr_text
+from gpuprof.i18n import N_, language, tr, tr_text
 from gpuprof.profile.model import JobProfile, Projection, TimeBreakdown
 from gpuprof.profile.sane import sane_profile
 from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
@@ -50,6 +50,7 @@ __all__ = [
     "fmt_step",
     "project",
     "project_instance",
+    "shown_derivation",
 ]
 
 #: (compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says.
@@ -155,7 +156,7 @@ def _split_breakdown(b: TimeBreakdown) -> Split | None:
         "{c} compute-bound (matmul + attention), {m} memory-bound (copies + other kernels), "
         "{k} collectives, {f} idle (torch breakdown, {d})"
     ).format(c=f"{c:.0%}", m=f"{m:.0%}", k=f"{k:.0%}", f=f"{f:.0%}", d=b.device)
-    return Split(c, m, k, f, "breakdown", text)
+    return Split(c, m, k, f, N_("breakdown"), text)
 
 
 def _split_gpm(profile: JobProfile) -> Split | None:
@@ -187,7 +188,7 @@ def _split_gpm(profile: JobProfile) -> Split | None:
         a=f"{active:.0f}%",
         d=f"{dram:.0f}%",
     )
-    return Split(c, m, 0.0, f, "gpm", text)
+    return Split(c, m, 0.0, f, N_("gpm"), text)
 
 
 def _split(profile: JobProfile) -> Split:
@@ -203,7 +204,7 @@ def _split(profile: JobProfile) -> Split:
         "{c} compute-bound / {m} memory-bound (an assumption: no torch breakdown "
         "and no GPM activity in this profile)"
     ).format(c=f"{c:.0%}", m=f"{m:.0%}")
-    return Split(c, m, 0.0, 0.0, "assumption", text)
+    return Split(c, m, 0.0, 0.0, N_("assumption"), text)
 
 
 def _step(profile: JobProfile) -> tuple[float | None, str, float]:
@@ -343,16 +344,17 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
     if basis.mem_peak_bytes is None or per_gpu is None:
         fits = True
         fit_text = (
-            "fit not checked (no memory peak)"
+            N_("fit not checked (no memory peak)")
             if basis.mem_peak_bytes is None
-            else "fit not checked (no memory size for this GPU)"
+            else N_("fit not checked (no memory size for this GPU)")
         )
     else:
         fits = basis.mem_peak_bytes <= per_gpu * USABLE_MEMORY
         fit_text = (
-            f"{fmt_bytes(basis.mem_peak_bytes)} of {fmt_bytes(per_gpu * USABLE_MEMORY)} usable "
-            f"per GPU{'' if fits else ': does not fit'}"
-        )
+            N_("{a} of {b} usable per GPU")
+            if fits
+            else N_("{a} of {b} usable per GPU: does not fit")
+        ).format(a=fmt_bytes(basis.mem_peak_bytes), b=fmt_bytes(per_gpu * USABLE_MEMORY))
     step_t, c_ratio, m_ratio, how = _step_there(basis, spec, inst, n_here, n_there)
     hours = cost_od = cost_spot = cost_r1 = speedup = None
     if step_t is not None:
@@ -368,11 +370,12 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
         cost_od = _finite(hours * od) if od else None
         cost_spot = _finite(hours * (1.0 + SPOT_OVERHEAD) * spot) if spot else None
         cost_r1 = _finite(hours * r1) if r1 else None
-    lead = f"{basis.notes[0]}; " if basis.notes and basis.notes[0].startswith("SIMULATED") else ""
-    derivation = (
-        f"{lead}step {fmt_step(basis.step_s)} here ({basis.step_text}, {basis.here}); "
-        f"split {basis.split.source}: {_split_short(basis.split)}; {how}; {fit_text}."
+    lead = [basis.notes[0]] if basis.notes and basis.notes[0].startswith("SIMULATED") else []
+    step_here = N_("step {s} here ({t}, {h})").format(
+        s=fmt_step(basis.step_s), t=basis.step_text, h=basis.here
     )
+    split = N_("split {src}: {sp}").format(src=basis.split.source, sp=_split_short(basis.split))
+    derivation = "; ".join([*lead, step_here, split, how, fit_text]) + "."
     return Projection(
         provider=inst.provider,
         instance_type=inst.instance,
@@ -395,13 +398,56 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
     )
 
 
+def _pieces(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith(sep, i):
+            out.append(text[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    return [*out, text[start:]]
+
+
+def shown_derivation(text: str) -> str:
+    """A row's derivation (stored in English) in the language in use, piece by piece: the
+    shortest run of comma-separated pieces with a translation is translated together."""
+    if language() == "en":
+        return text
+    end = text.endswith(".")
+    chunks = []
+    for chunk in _pieces(text[:-1] if end else text, "; "):
+        parts, out, i = _pieces(chunk, ", "), [], 0
+        while i < len(parts):
+            for j in range(i + 1, len(parts) + 1):
+                joined = ", ".join(parts[i:j])
+                shown = tr_text(joined)
+                if shown != joined:
+                    out.append(shown)
+                    i = j
+                    break
+            else:
+                out.append(parts[i])
+                i += 1
+        chunks.append("，".join(out))
+    return "；".join(chunks) + ("。" if end else "")
+
+
 def _split_short(s: Split) -> str:
-    parts = [f"compute {s.compute:.0%}", f"memory {s.memory:.0%}"]
-    if s.collectives:
-        parts.append(f"collectives {s.collectives:.0%}")
-    if s.fixed:
-        parts.append(f"idle {s.fixed:.0%}")
-    return " / ".join(parts)
+    if s.collectives and s.fixed:
+        text = N_("compute {c} / memory {m} / collectives {k} / idle {f}")
+    elif s.collectives:
+        text = N_("compute {c} / memory {m} / collectives {k}")
+    elif s.fixed:
+        text = N_("compute {c} / memory {m} / idle {f}")
+    else:
+        text = N_("compute {c} / memory {m}")
+    return text.format(
+        c=f"{s.compute:.0%}", m=f"{s.memory:.0%}", k=f"{s.collectives:.0%}", f=f"{s.fixed:.0%}"
+    )
 
 
 def _step_there(
@@ -411,45 +457,58 @@ def _step_there(
     step, s, dtype = basis.step_s, basis.split, basis.dtype
     name = inst.gpu_model or inst.gpu_name
     if step is None:
-        return None, None, None, "no step time here to scale"
+        return None, None, None, N_("no step time here to scale")
     if spec is None:
-        return None, None, None, f"GPU {name!r} is not in the spec table: no peak to scale by"
+        why = N_("GPU {n} is not in the spec table: no peak to scale by").format(n=repr(name))
+        return None, None, None, why
     if spec.supports(dtype) is False:
-        return None, None, None, f"{spec.key} does not support {dtype}"
+        return None, None, None, N_("{k} does not support {d}").format(k=spec.key, d=dtype)
     peak_t = spec.peak_tflops(dtype)
     if not peak_t:
-        return None, None, None, f"no {dtype} peak for {spec.key} in the sources"
+        why = N_("no {d} peak for {k} in the sources").format(d=dtype, k=spec.key)
+        return None, None, None, why
     here = basis.spec
     peak_h = here.peak_tflops(dtype) if here is not None else None
     if here is not None and peak_h:
         c_ratio = peak_t / peak_h
-        how = (
-            f"compute × {1 / c_ratio:.3g} ({dtype} peak {peak_h:g} → {peak_t:g} TFLOPS, "
-            "efficiency here carried over)"
+        how = N_("compute × {r} ({d} peak {a} → {b} TFLOPS, efficiency here carried over)").format(
+            r=f"{1 / c_ratio:.3g}", d=dtype, a=f"{peak_h:g}", b=f"{peak_t:g}"
         )
         bw_h, bw_t = here.memory_bw_gbs, spec.memory_bw_gbs
         if bw_h and bw_t:
             m_ratio: float | None = bw_t / bw_h
-            how += f", memory × {bw_h / bw_t:.3g} ({bw_h:g} → {bw_t:g} GB/s)"
+            how += ", " + N_("memory × {r} ({a} → {b} GB/s)").format(
+                r=f"{bw_h / bw_t:.3g}", a=f"{bw_h:g}", b=f"{bw_t:g}"
+            )
             memory = s.memory * step / (bw_t / bw_h)
         else:
             m_ratio = None
-            how += ", memory share unchanged (no bandwidth in the spec table)"
+            how += ", " + N_("memory share unchanged (no bandwidth in the spec table)")
             memory = s.memory * step
         compute = s.compute * step / c_ratio
     else:
         busy_frac = s.compute + s.memory
         if not basis.achieved_tflops or busy_frac <= 0:
-            why = f"no {dtype} peak for {here.key}" if here is not None else "no GPU here"
-            return None, None, None, f"{why} and no FLOPs counted (t.step(flops=...)) to re-time"
+            why = (
+                N_("no {d} peak for {k}").format(d=dtype, k=here.key)
+                if here is not None
+                else N_("no GPU here")
+            )
+            text = N_("{why} and no FLOPs counted (t.step(flops=...)) to re-time")
+            return None, None, None, text.format(why=why)
         # TFLOPS per device over the time it was busy: the markers' rate is over wall time.
         achieved = basis.achieved_tflops / n_here / busy_frac
         c_ratio = peak_t * ASSUMED_EFFICIENCY / achieved
         m_ratio = None
-        how = (
-            f"busy time re-timed from {achieved:.3g} TFLOPS achieved per device while busy to "
-            f"{ASSUMED_EFFICIENCY:.0%} of the {dtype} peak {peak_t:g} TFLOPS "
-            f"(× {1 / c_ratio:.3g}; nothing here to carry an efficiency over from)"
+        how = N_(
+            "busy time re-timed from {a} TFLOPS achieved per device while busy to {p} of the "
+            "{d} peak {b} TFLOPS (× {r}; nothing here to carry an efficiency over from)"
+        ).format(
+            a=f"{achieved:.3g}",
+            p=f"{ASSUMED_EFFICIENCY:.0%}",
+            d=dtype,
+            b=f"{peak_t:g}",
+            r=f"{1 / c_ratio:.3g}",
         )
         compute, memory = busy_frac * step / c_ratio, 0.0
     coll, coll_how = _collectives(s.collectives * step, basis.spec, spec, n_here, n_there)
@@ -457,12 +516,16 @@ def _step_there(
     step_t = per_gpu_step * n_here / n_there
     how += f", {coll_how}"
     if s.fixed:
-        how += ", idle unchanged"
+        how += ", " + N_("idle unchanged")
     if n_there != n_here:
-        how += (
-            f"; data parallel with the per-GPU work of here: {n_there:g} "
-            f"GPU{'' if n_there == 1 else 's'} there for {n_here} here (× {n_here / n_there:.3g})"
+        text = (
+            N_("data parallel with the per-GPU work of here: {n} GPU there for {h} here (× {r})")
+            if n_there == 1
+            else N_(
+                "data parallel with the per-GPU work of here: {n} GPUs there for {h} here (× {r})"
+            )
         )
+        how += "; " + text.format(n=f"{n_there:g}", h=n_here, r=f"{n_here / n_there:.3g}")
     return _finite(step_t), c_ratio, m_ratio, how
 
 
@@ -471,20 +534,21 @@ def _collectives(
 ) -> tuple[float, str]:
     """Collective time per step there, and how it was scaled."""
     if n_there <= 1:
-        return 0.0, "no collectives on one GPU"
+        return 0.0, N_("no collectives on one GPU")
     if coll_s <= 0:
         if n_here <= 1:
-            return 0.0, "collectives not measured (one GPU here): ideal scaling assumed"
-        return 0.0, "no collective time measured"
+            return 0.0, N_("collectives not measured (one GPU here): ideal scaling assumed")
+        return 0.0, N_("no collective time measured")
     link_h, link_t = _link_gbs(here), _link_gbs(there)
     ring = _ring(n_there) / _ring(n_here) if n_here > 1 else 1.0
     if link_h and link_t:
         return (
             coll_s * link_h / link_t * ring,
-            f"collectives × {link_h / link_t * ring:.3g} (link {link_h:g} → {link_t:g} GB/s, "
-            f"ring 2(n−1)/n)",
+            N_("collectives × {r} (link {a} → {b} GB/s, ring 2(n−1)/n)").format(
+                r=f"{link_h / link_t * ring:.3g}", a=f"{link_h:g}", b=f"{link_t:g}"
+            ),
         )
-    return coll_s * ring, "collectives kept (link unknown here), ring 2(n−1)/n"
+    return coll_s * ring, N_("collectives kept (link unknown here), ring 2(n−1)/n")
 
 
 def _sort_key(p: Projection) -> tuple[bool, bool, float, float]:

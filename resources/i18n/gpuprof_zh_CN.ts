@@ -4600,6 +4600,134 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>pid {p}</source>
         <translation>PID {p}</translation>
     </message>
+    <message>
+        <source>breakdown</source>
+        <translation>torch 时间分解</translation>
+    </message>
+    <message>
+        <source>gpm</source>
+        <translation>GPM</translation>
+    </message>
+    <message>
+        <source>assumption</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>fit not checked (no memory peak)</source>
+        <translation>未检查能否放下（无显存峰值）</translation>
+    </message>
+    <message>
+        <source>fit not checked (no memory size for this GPU)</source>
+        <translation>未检查能否放下（此 GPU 无显存容量数据）</translation>
+    </message>
+    <message>
+        <source>{a} of {b} usable per GPU</source>
+        <translation>每 GPU 可用 {b}，需要 {a}</translation>
+    </message>
+    <message>
+        <source>{a} of {b} usable per GPU: does not fit</source>
+        <translation>每 GPU 可用 {b}，需要 {a}：放不下</translation>
+    </message>
+    <message>
+        <source>step {s} here ({t}, {h})</source>
+        <translation>本机单步 {s}（{t}，{h}）</translation>
+    </message>
+    <message>
+        <source>split {src}: {sp}</source>
+        <translation>时间划分（{src}）：{sp}</translation>
+    </message>
+    <message>
+        <source>compute {c} / memory {m} / collectives {k} / idle {f}</source>
+        <translation>计算 {c} / 访存 {m} / 集合通信 {k} / 空闲 {f}</translation>
+    </message>
+    <message>
+        <source>compute {c} / memory {m} / collectives {k}</source>
+        <translation>计算 {c} / 访存 {m} / 集合通信 {k}</translation>
+    </message>
+    <message>
+        <source>compute {c} / memory {m} / idle {f}</source>
+        <translation>计算 {c} / 访存 {m} / 空闲 {f}</translation>
+    </message>
+    <message>
+        <source>compute {c} / memory {m}</source>
+        <translation>计算 {c} / 访存 {m}</translation>
+    </message>
+    <message>
+        <source>no step time here to scale</source>
+        <translation>本机没有可供缩放的单步时间</translation>
+    </message>
+    <message>
+        <source>GPU {n} is not in the spec table: no peak to scale by</source>
+        <translation>GPU {n} 不在规格表中：没有可用于缩放的峰值</translation>
+    </message>
+    <message>
+        <source>{k} does not support {d}</source>
+        <translation>{k} 不支持 {d}</translation>
+    </message>
+    <message>
+        <source>no {d} peak for {k} in the sources</source>
+        <translation>资料中没有 {k} 的 {d} 峰值</translation>
+    </message>
+    <message>
+        <source>compute × {r} ({d} peak {a} → {b} TFLOPS, efficiency here carried over)</source>
+        <translation>计算 × {r}（{d} 峰值 {a} → {b} TFLOPS，沿用本机效率）</translation>
+    </message>
+    <message>
+        <source>memory × {r} ({a} → {b} GB/s)</source>
+        <translation>访存 × {r}（{a} → {b} GB/s）</translation>
+    </message>
+    <message>
+        <source>memory share unchanged (no bandwidth in the spec table)</source>
+        <translation>访存部分不变（规格表中无带宽数据）</translation>
+    </message>
+    <message>
+        <source>no {d} peak for {k}</source>
+        <translation>没有 {k} 的 {d} 峰值</translation>
+    </message>
+    <message>
+        <source>no GPU here</source>
+        <translation>本机没有 GPU</translation>
+    </message>
+    <message>
+        <source>{why} and no FLOPs counted (t.step(flops=...)) to re-time</source>
+        <translation>{why}，也没有统计 FLOPs（t.step(flops=...)）可用于重新计时</translation>
+    </message>
+    <message>
+        <source>busy time re-timed from {a} TFLOPS achieved per device while busy to {p} of the {d} peak {b} TFLOPS (× {r}; nothing here to carry an efficiency over from)</source>
+        <translation>忙碌时间按每设备忙碌时实际达到的 {a} TFLOPS 重新计时为 {d} 峰值 {b} TFLOPS 的 {p}（× {r}；本机没有可沿用的效率）</translation>
+    </message>
+    <message>
+        <source>idle unchanged</source>
+        <translation>空闲部分不变</translation>
+    </message>
+    <message>
+        <source>data parallel with the per-GPU work of here: {n} GPU there for {h} here (× {r})</source>
+        <translation>按本机每 GPU 的工作量数据并行：目标 {n} 个 GPU 对应本机 {h} 个（× {r}）</translation>
+    </message>
+    <message>
+        <source>data parallel with the per-GPU work of here: {n} GPUs there for {h} here (× {r})</source>
+        <translation>按本机每 GPU 的工作量数据并行：目标 {n} 个 GPU 对应本机 {h} 个（× {r}）</translation>
+    </message>
+    <message>
+        <source>no collectives on one GPU</source>
+        <translation>单 GPU 无集合通信</translation>
+    </message>
+    <message>
+        <source>collectives not measured (one GPU here): ideal scaling assumed</source>
+        <translation>未测得集合通信（本机只有一个 GPU）：假定理想扩展</translation>
+    </message>
+    <message>
+        <source>no collective time measured</source>
+        <translation>未测得集合通信时间</translation>
+    </message>
+    <message>
+        <source>collectives × {r} (link {a} → {b} GB/s, ring 2(n−1)/n)</source>
+        <translation>集合通信 × {r}（链路 {a} → {b} GB/s，环形 2(n−1)/n）</translation>
+    </message>
+    <message>
+        <source>collectives kept (link unknown here), ring 2(n−1)/n</source>
+        <translation>集合通信保持不变（本机链路未知），环形 2(n−1)/n</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
