@@ -12,7 +12,8 @@ resident set size (RSS) is read every ``--rss-every`` seconds. History's rings h
 and the report dialog keeps nothing, so after the warm-up (the first ``--warmup`` seconds, by
 default a tenth of the run, at least a minute and one round of the tabs: the rings, caches,
 fonts and the lazily built tabs) the RSS
-should stay flat. Target: growth after the warm-up ≤ 10 MB. ``--trim`` hands freed heap back
+should stay flat. ``left_per_report_mb_median``: the median step of the RSS read just before
+each report opening (from the second on), i.e. what one opening leaves behind for good. Target: growth after the warm-up ≤ 10 MB. ``--trim`` hands freed heap back
 to the OS before each reading (glibc keeps the pages of a closed report's images otherwise), so
 that what grows is memory still in use.
 """
@@ -20,6 +21,7 @@ that what grows is memory still in use.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -119,7 +121,11 @@ def soak(
             window.tabs.setCurrentIndex((window.tabs.currentIndex() + 1) % window.tabs.count())
             counts["tab_changes"] += 1
 
+        before_reports: list[float] = []
+
         def report() -> None:
+            # With the last dialog closed for a while: what each opening leaves behind.
+            before_reports.append(_rss_mb())
             window.export_report_action.trigger()
             QTimer.singleShot(2000, lambda: window.report_dialog.reject())
             counts["reports"] += 1
@@ -148,6 +154,9 @@ def soak(
     head = statistics.median(p[1] for p in after[:3]) if after else points[-1][1]
     tail = statistics.median(p[1] for p in after[-3:]) if after else points[-1][1]
     growth = tail - head
+    # The RSS just before each Export report… (the last dialog long closed): the step from one
+    # to the next is what an opening leaves behind for good (the first one: lazy set-up too).
+    steps = [b - a for a, b in itertools.pairwise(before_reports[1:])]
     return {
         "minutes": round(minutes, 2),
         "interval_s": interval_s,
@@ -164,6 +173,8 @@ def soak(
         "slope_after_warmup_mb_per_h": round(_slope_mb_per_h(after), 1),
         "target_growth_mb": TARGET_MB,
         "ok": growth <= TARGET_MB,
+        "rss_mb_before_each_report": [round(mb, 1) for mb in before_reports],
+        "left_per_report_mb_median": round(statistics.median(steps), 1) if steps else None,
         "rss_mb": [[round(t, 1), round(mb, 1)] for t, mb in points],
     }
 
