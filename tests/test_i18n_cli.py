@@ -279,6 +279,13 @@ def test_a_projection_derivation_is_shown_in_chinese_piece_by_piece():
     )
 
 
+def test_catalog_import_speaks_chinese(capsys, monkeypatch):
+    path = ROOT / "tests" / "data" / "skypilot" / "aws_vms.csv"
+    out, err = _run_zh(capsys, monkeypatch, ["catalog", "import", str(path)])
+    assert "已导入" in out + err and "合并了" in err, out + err
+    assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
+
+
 def _refused_url() -> str:
     """A loopback URL nobody listens on (the port was just free)."""
     with socket.socket() as sock:

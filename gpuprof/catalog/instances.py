@@ -34,6 +34,7 @@ from gpuprof.catalog.csvrows import open_text, paused_gc, read_rows
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.fileio import atomic_open
+from gpuprof.i18n import tr
 
 __all__ = [
     "COLUMNS",
@@ -432,8 +433,11 @@ class RowMerger:
         return CatalogIssue(
             self.name,
             self._first_line,
-            f"merged {self.merged} duplicate rows (same provider, instance, region, GPUs and "
-            "prices as an earlier row; the first on this line)",
+            tr(
+                "merged {n} duplicate rows (same provider, instance, region, GPUs and prices as "
+                "an earlier row; the first on this line)",
+                n=self.merged,
+            ),
             "warning",
         )
 

@@ -33,6 +33,7 @@ from gpuprof.catalog.instances import (
 )
 from gpuprof.catalog.names import file_stem
 from gpuprof.errors import InputError
+from gpuprof.i18n import tr
 
 __all__ = ["COMPOSED_MARK", "import_catalog_file", "parse_skypilot_csv"]
 
@@ -105,7 +106,7 @@ def parse_skypilot_csv(
             if not accel.lower().startswith("tpu"):
                 gpu = _attachable(raw, accel, first_line)
                 if gpu is None:
-                    on_issue(first_line, f"{accel}: bad count or price", "error")
+                    on_issue(first_line, tr("{a}: bad count or price", a=accel), "error")
                 else:
                     attachable.append(gpu)
             continue
@@ -132,8 +133,14 @@ def parse_skypilot_csv(
         first = alone[0]
         on_issue(
             first.line,
-            f"{len(alone)} GPU rows without a machine type have no host VM in their zone "
-            f"(first: {first.count:g}x {first.name} in {first.zone or first.region}); skipped",
+            tr(
+                "{n} GPU rows without a machine type have no host VM in their zone "
+                "(first: {c}x {g} in {z}); skipped",
+                n=len(alone),
+                c=f"{first.count:g}",
+                g=first.name,
+                z=first.zone or first.region,
+            ),
             "warning",
         )
     merged = merger.issue()
@@ -216,9 +223,11 @@ def _first_line(path: Path) -> str:
         try:
             return fh.readline()
         except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+            raise InputError(tr("{p}: not UTF-8 text ({e})", p=path, e=exc.reason)) from None
         except OSError as exc:
-            raise InputError(f"cannot read catalog {path}: {exc.strerror or exc}") from None
+            raise InputError(
+                tr("cannot read catalog {p}: {e}", p=path, e=exc.strerror or exc)
+            ) from None
 
 
 def import_catalog_file(
@@ -247,11 +256,11 @@ def import_catalog_file(
         wanted = path.stem
         stem = file_stem(wanted)
     else:
-        raise InputError(f"unknown catalog format {fmt!r} (use skypilot or gpuprof)")
+        raise InputError(tr("unknown catalog format {f!r} (use skypilot or gpuprof)", f=fmt))
     if not rows:
         errors = [i for i in issues if i.severity == "error"]
-        reasons = "; ".join(str(i) for i in errors[:3]) or "no GPU rows"
-        raise InputError(f"nothing imported from {path}: {reasons}")
+        reasons = "; ".join(str(i) for i in errors[:3]) or tr("no GPU rows")
+        raise InputError(tr("nothing imported from {p}: {r}", p=path, r=reasons))
     if stem != wanted:
         shown = wanted if len(wanted) <= 80 else f"{wanted[:77]}..."
         issues.append(

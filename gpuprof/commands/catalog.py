@@ -188,7 +188,7 @@ def _import(args: argparse.Namespace) -> int:
         raise InputError(tr("no such file: {p}", p=path))
     dest, rows, issues = import_catalog_file(path, fmt=args.format, provider=args.provider)
     for issue in issues:
-        print(f"{issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+        print(f"{tr(issue.severity)}: {plain(issue, one_line=True)}", file=sys.stderr)
     bad = sum(1 for i in issues if i.severity == "error")
     unknown = sum(1 for r in rows if not r.gpu_known)
     from gpuprof.catalog.skypilot import COMPOSED_MARK

@@ -4728,6 +4728,42 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>collectives kept (link unknown here), ring 2(n−1)/n</source>
         <translation>集合通信保持不变（本机链路未知），环形 2(n−1)/n</translation>
     </message>
+    <message>
+        <source>merged {n} duplicate rows (same provider, instance, region, GPUs and prices as an earlier row; the first on this line)</source>
+        <translation>合并了 {n} 个重复行（云厂商、实例、区域、GPU 和价格均与前面某行相同；第一个在此行）</translation>
+    </message>
+    <message>
+        <source>{a}: bad count or price</source>
+        <translation>{a}：数量或价格有误</translation>
+    </message>
+    <message>
+        <source>{n} GPU rows without a machine type have no host VM in their zone (first: {c}x {g} in {z}); skipped</source>
+        <translation>{n} 个没有机器类型的 GPU 行在其可用区中没有宿主虚拟机（第一个：{z} 中的 {c}x {g}）；已跳过</translation>
+    </message>
+    <message>
+        <source>{p}: not UTF-8 text ({e})</source>
+        <translation>{p}：不是 UTF-8 文本（{e}）</translation>
+    </message>
+    <message>
+        <source>cannot read catalog {p}: {e}</source>
+        <translation>无法读取目录 {p}：{e}</translation>
+    </message>
+    <message>
+        <source>unknown catalog format {f!r} (use skypilot or gpuprof)</source>
+        <translation>未知的目录格式 {f!r}（请使用 'skypilot' 或 'gpuprof'）</translation>
+    </message>
+    <message>
+        <source>no GPU rows</source>
+        <translation>没有 GPU 行</translation>
+    </message>
+    <message>
+        <source>nothing imported from {p}: {r}</source>
+        <translation>未从 {p} 导入任何内容：{r}</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
 </context>
 <context>
     <name>Banner</name>
