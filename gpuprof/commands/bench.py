@@ -151,6 +151,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     cancel = CancelToken()
     latest: collections.deque[RunProgress] = collections.deque(maxlen=1)
     outcome: dict[str, Any] = {}
+    finished = threading.Event()
 
     def work() -> None:
         try:
@@ -158,6 +159,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             outcome["run"] = runner.run(on_progress=latest.append, cancel=cancel)
         except BaseException as exc:
             outcome["error"] = exc
+        finally:
+            finished.set()
 
     thread = threading.Thread(target=work, name="gpuprof-bench", daemon=True)
     columns = (
@@ -170,9 +173,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         with Progress(*columns, console=console, transient=True, disable=quiet) as bar:
             task = bar.add_task(tr("starting (importing torch)…"), total=1.0)
             thread.start()
-            while thread.is_alive():
+            # An Event, not thread.is_alive(): a Ctrl-C inside Thread.join() can leave
+            # is_alive() False while the worker still runs (and its result is lost).
+            while not finished.is_set():
                 try:
-                    thread.join(0.1)
+                    finished.wait(0.1)
                 except KeyboardInterrupt:
                     cancel.cancel()
                     bar.update(task, description=tr("cancelling…"))

@@ -63,3 +63,21 @@ def test_the_exporter_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
+
+
+def test_ctrl_c_cancels_a_benchmark_and_keeps_what_it_measured(tmp_path: Path) -> None:
+    """Ctrl-C during ``bench`` cancels the rest and still writes the run: the result is never
+    lost to an interrupted ``Thread.join`` (the worker is awaited through an Event)."""
+    out = tmp_path / "run.json"
+    proc = _start(["bench", "--device", "cpu", "--json", str(out)], tmp_path)
+    maps = Path(f"/proc/{proc.pid}/maps")
+    _wait_for(lambda: "libtorch_cpu" in maps.read_text(), timeout_s=90)  # the worker is going
+    time.sleep(2.0)  # a case or two under way
+    proc.send_signal(signal.SIGINT)
+    stdout, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and "unexpected error" not in err, err
+    assert "cancelled" in stdout and "saved as" in stdout
+    import json
+
+    run = json.loads(out.read_text())
+    assert run["cases"], "the cancelled run was still written"
