@@ -262,6 +262,9 @@ class Estimates:
     eff_source_idx: npt.NDArray[np.int64]
     eff_sources: tuple[str, ...]
     memory_bound: npt.NDArray[np.bool_]
+    #: LLM inference: concurrent sequences used, the requested batch or the most that fit in
+    #: memory beside the weights when fewer do (NaN for other workloads).
+    batch: Arr | None = None
 
 
 def _node_options(limit: int) -> list[int]:
@@ -321,6 +324,7 @@ def estimate(
         eff_source_idx=m_src[arr.model_idx],
         eff_sources=tuple(sources),
         memory_bound=best["membound"] > 0,
+        batch=best["batch"],
     )
 
 
@@ -344,6 +348,18 @@ def _choose_nodes(
         devices = per_node * n_nodes
         need = memory_need(w, devices).total
         fits = need <= usable
+        batch = np.full(len(arr), np.nan)
+        if kind == "llm-inference":
+            # The batch that fits: KV cache for as many sequences as the memory left beside
+            # the (sharded) weights holds, at most the requested batch; none = does not fit.
+            per_seq = kv_bytes_per_token(w) * float(w.seq_len)
+            weights = w.params * wb / devices
+            batch = np.full(len(arr), float(w.global_batch))
+            if per_seq > 0:
+                room = np.maximum(usable - weights, 0.0) * devices
+                batch = np.minimum(batch, np.floor(room / per_seq))
+            need = weights + per_seq * np.maximum(batch, 1.0) / devices
+            fits = batch >= 1.0
         if multi:  # multi-node needs a known network and whole GPUs
             fits &= np.isfinite(arr.net_bw_node) & (arr.count >= 1)
         link = arr.intra_bw
@@ -360,8 +376,8 @@ def _choose_nodes(
             t_comp_step = t_compute / steps
             ratio = np.where(devices > 1, t_comm_step / t_comp_step, 0.0)
         elif kind == "llm-inference":
-            b = float(w.global_batch)
-            steps = max(w.work_units / b, 1.0)
+            b = np.maximum(batch, 1.0)
+            steps = np.maximum(w.work_units / b, 1.0)
             kv_total = kv_bytes_per_token(w) * float(w.seq_len) * b
             read = (w.params * wb + kv_total) / devices
             t_memory = steps * read / (arr.mem_bw * MEM_BW_EFFICIENCY)
@@ -382,6 +398,7 @@ def _choose_nodes(
             "scaling": scaling,
             "achieved": achieved,
             "membound": (t_memory > t_compute).astype(np.float64),
+            "batch": batch,
         }
         if best is None:
             best = cand

@@ -39,6 +39,7 @@ class RowFacts:
     meets_deadline: bool | None
     within_budget: bool | None
     memory_bound: bool
+    batch: float | None = None  # LLM inference: concurrent sequences that fit (and are used)
 
 
 def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...]:
@@ -107,6 +108,15 @@ def row_notes(
                 "multi-node: put all nodes in one zone (placement group / same AZ) and check the "
                 "network with iperf3 and nccl-tests first; in the seed's case cross-zone sync took "
                 "40% of step time"
+            )
+        )
+    if f.fits and f.batch is not None and f.batch < w.global_batch:
+        reasons.append(
+            tr(
+                "{b:.0f} of the {want} requested sequences fit in memory beside the weights: "
+                "estimated at batch {b:.0f}",
+                b=f.batch,
+                want=w.global_batch,
             )
         )
     if f.seconds is not None and f.efficiency is not None:

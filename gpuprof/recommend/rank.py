@@ -361,6 +361,7 @@ def _row(
         meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
         within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
         memory_bound=bool(est.memory_bound[i]),
+        batch=None if est.batch is None else _opt(float(est.batch[i])),
     )
     reasons, warnings = row_notes(w, inst, spec, facts)
     if inst.doubt:

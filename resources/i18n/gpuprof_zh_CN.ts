@@ -452,6 +452,10 @@
         <translation>参考值</translation>
     </message>
     <message>
+        <source>{b:.0f} of the {want} requested sequences fit in memory beside the weights: estimated at batch {b:.0f}</source>
+        <translation>{want} 个请求序列中只有 {b:.0f} 个能与权重一起放入显存：按批大小 {b:.0f} 估算</translation>
+    </message>
+    <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>

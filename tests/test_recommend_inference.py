@@ -1,0 +1,45 @@
+"""LLM inference estimates with a named architecture (issue 16): the batch that fits is used.
+
+Hand-worked: Llama-2 70B in bf16 on 2 × A100 80GB keeps 85 % of 2 × 80 GiB = 146,028,888,064 B;
+the weights take 140e9 B, leaving 6,028,888,064 B; one 4096-token sequence caches
+80 × 2 × 8 × 128 × 2 B × 4096 = 1,342,177,280 B, so 4 of 512 requested sequences fit.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuprof", "recommend", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
+    )
+
+
+BASE = ("--scenario", "inference", "--model", "llama-2-70b", "--tokens", "1e8", "--seq-len", "4096")
+
+
+def test_the_batch_that_fits_is_computed_and_used() -> None:
+    ran = _cli(*BASE, "--batch", "512", "--gpu", "A100-80GB", "--gpus", "2")
+    assert ran.returncode == 0, ran.stderr
+    assert "4 of the 512 requested sequences fit in memory beside the weights" in ran.stdout
+    # need = 70 GB of weights + 2 sequences' cache per GPU = 67.7 GiB
+    assert "67.7 GiB per GPU" in ran.stdout
+    assert "memory-bandwidth bound" in ran.stdout
+
+
+def test_a_batch_that_fits_is_kept_and_not_mentioned() -> None:
+    ran = _cli(*BASE, "--batch", "4", "--gpu", "A100-80GB", "--gpus", "2")
+    assert ran.returncode == 0, ran.stderr
+    assert "requested sequences fit" not in ran.stdout
+
+
+def test_weights_alone_over_memory_do_not_fit() -> None:
+    ran = _cli(*BASE, "--batch", "1", "--gpu", "A100-80GB", "--gpus", "1", "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert '"fits": false' in ran.stdout
