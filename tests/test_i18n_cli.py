@@ -286,6 +286,19 @@ def test_catalog_import_speaks_chinese(capsys, monkeypatch):
     assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
 
 
+def test_the_app_shows_projection_derivations_in_chinese(make_window, qtbot):
+    from tests.test_ui_profile import _profile
+
+    w = make_window()
+    i18n.set_language("zh_CN")
+    proj = w.jobs.show_summary(_profile(), None).project()
+    assert proj is not None
+    qtbot.waitUntil(lambda: proj.done_, timeout=60_000)
+    how = proj.table.item(0, 10).text()
+    assert "本机单步" in how and not _leftovers(how), how
+    assert "; step " in proj.rows[0].derivation  # the record stays English
+
+
 def _refused_url() -> str:
     """A loopback URL nobody listens on (the port was just free)."""
     with socket.socket() as sock:

@@ -373,13 +373,13 @@ _PROJECTION_COLUMNS = (
 )  # fmt: skip
 
 
-def _projection_row(p: Projection) -> list[str]:
+def _projection_row(p: Projection, how: str | None = None) -> list[str]:
     gpus = f"{p.gpu_count}× {p.gpu_model}"
     return [
         p.provider, p.instance_type, p.region, gpus, _t("yes") if p.fits else _t("no"),
         fmt_latency(p.step_s), NA if p.speedup_vs_here is None else f"{p.speedup_vs_here:.2f}×",
         fmt_hours(p.job_hours), fmt_usd(p.cost_ondemand_usd), fmt_usd(p.cost_spot_usd),
-        p.derivation,
+        p.derivation if how is None else how,
     ]  # fmt: skip
 
 
@@ -408,10 +408,14 @@ class ProjectionDialog(QDialog):
         self.resize(1100, 600)
         self.done_ = False
 
+        self._hows: list[str] = []  # the derivations shown, translated in the thread
+
         def compute() -> list[Projection]:
             from gpuprof.catalog.instances import load_catalog
+            from gpuprof.profile.project import shown_derivation
 
             rows: list[Projection] = project(profile, load_catalog())
+            self._hows[:] = [shown_derivation(p.derivation) for p in rows[:MAX_PROJECTION_ROWS]]
             return rows
 
         run_in_thread(compute, self._show, self._failed, self)
@@ -422,7 +426,8 @@ class ProjectionDialog(QDialog):
         shown = rows[:MAX_PROJECTION_ROWS]
         self.table.setRowCount(len(shown))
         for r, p in enumerate(shown):
-            for c, text in enumerate(_projection_row(p)):
+            how = self._hows[r] if r < len(self._hows) else None
+            for c, text in enumerate(_projection_row(p, how)):
                 item = QTableWidgetItem(text)
                 if c == len(_PROJECTION_COLUMNS) - 1:
                     item.setToolTip(text)
