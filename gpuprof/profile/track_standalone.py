@@ -42,7 +42,7 @@ from gpuprof.profile.tree import ProcessTree
 from gpuprof.telemetry.host import HostSampler
 from gpuprof.telemetry.nvml import NvmlSource
 from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
-from gpuprof.telemetry.sources import TelemetrySource
+from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["CPU_FREQ_INTERVAL_S", "TREE_INTERVAL_S", "Recorder"]
 
