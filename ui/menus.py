@@ -20,6 +20,8 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
 
+from .check_tab import add_check_tab
+from .compare_dialog import compare_action
 from .connect_dialog import connect_action
 from .fleet_tab import fleet_action
 from .png import write_png
@@ -193,12 +195,14 @@ def make_actions(window: MainWindow) -> None:
 
 def make_menus_and_toolbar(window: MainWindow) -> None:
     """File, View and Help menus and the main toolbar of ``window``."""
+    add_check_tab(window.tabs)  # the lazy Check tab (main_window.py is at its size limit)
     bar = window.menuBar()
     file_menu = bar.addMenu(_t("&File"))
     file_menu.addAction(window.open_action)
     file_menu.addAction(connect_action(window))  # File → Connect… (another machine)
     file_menu.addAction(fleet_action(window))  # File → Connect to Prometheus… (a fleet)
     file_menu.addAction(window.record_action)
+    file_menu.addAction(compare_action(window))  # File → Compare results… (many machines)
     file_menu.addSeparator()
     file_menu.addAction(window.jobs.profile_action)
     file_menu.addAction(window.jobs.list_action)

@@ -7801,4 +7801,171 @@ recording to %3</source>
         <translation>已取消；保留原有价格</translation>
     </message>
 </context>
+<context>
+    <name>CheckTab</name>
+    <message>
+        <source>Quick</source>
+        <translation>快速</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Burn-in</source>
+        <translation>老化测试</translation>
+    </message>
+    <message>
+        <source>How much to run: quick, standard, or with a sustained load</source>
+        <translation>运行多少项：快速、标准，或加上持续负载</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Burn-in length in minutes</source>
+        <translation>老化测试时长（分钟）</translation>
+    </message>
+    <message>
+        <source>What the machine should be: a catalog instance type or a spec like 8xH100-SXM (empty: each GPU's own spec row)</source>
+        <translation>这台机器应当是什么：目录中的实例类型，或 8xH100-SXM 这样的规格（留空：按每块 GPU 自身的规格行）</translation>
+    </message>
+    <message>
+        <source>e.g. 8xH100-SXM</source>
+        <translation>例如 8xH100-SXM</translation>
+    </message>
+    <message>
+        <source>cuda:N, all or cpu</source>
+        <translation>cuda:N、all 或 cpu</translation>
+    </message>
+    <message>
+        <source>&amp;Run check</source>
+        <translation>运行检查(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;HTML…</source>
+        <translation>导出 HTML(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>导出 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Level:</source>
+        <translation>级别：</translation>
+    </message>
+    <message>
+        <source>Expect:</source>
+        <translation>预期：</translation>
+    </message>
+    <message>
+        <source>Verdict: %1 (exit code %2)</source>
+        <translation>结论：%1（退出码 %2）</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>检查失败：%1</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 页面 (*.html)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the check</source>
+        <translation>导出检查结果</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>验收检查</translation>
+    </message>
+    <message>
+        <source>Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard (Alt+8)</source>
+        <translation>验收检查：这台机器是否与所付费用相符？PASS/WARN/FAIL 评分表 (Alt+8)</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>参考值：%1</translation>
+    </message>
+    <message>
+        <source>Compare results</source>
+        <translation>比较结果</translation>
+    </message>
+    <message>
+        <source>&amp;Add files…</source>
+        <translation>添加文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Choose two or more result files (gpuprof check or bench --json).</source>
+        <translation>请选择两个或更多结果文件（gpuprof check 或 bench --json）。</translation>
+    </message>
+    <message>
+        <source>Left out:</source>
+        <translation>已略去：</translation>
+    </message>
+    <message>
+        <source>Per machine:</source>
+        <translation>每台机器：</translation>
+    </message>
+    <message>
+        <source>Result files to compare</source>
+        <translation>要比较的结果文件</translation>
+    </message>
+    <message>
+        <source>JSON results (*.json);;All files (*)</source>
+        <translation>JSON 结果 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Fewer than two result files could be read: add more.</source>
+        <translation>可读取的结果文件少于两个：请再添加。</translation>
+    </message>
+    <message>
+        <source>%1 machines compared, %2 outliers</source>
+        <translation>已比较 %1 台机器，%2 个离群值</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare results…</source>
+        <translation>比较结果(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Check or benchmark results of several machines side by side, outliers flagged</source>
+        <translation>并排显示多台机器的检查或基准测试结果，并标出离群值</translation>
+    </message>
+</context>
 </TS>

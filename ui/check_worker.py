@@ -1,0 +1,130 @@
+"""The acceptance check in a worker thread; its callbacks become queued Qt signals.
+
+``started → progress/item… → finished(CheckResult)`` or ``errored(message)``. A daemon thread
+(a check stuck in a driver call must not block the app from exiting); the
+:class:`~gpuprof.bench.base.CancelToken` stops it between steps, and a cancelled check still
+finishes with the items done so far (the rest SKIP).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+__all__ = ["CheckWorker", "make_check"]
+
+log = logging.getLogger(__name__)
+
+
+class CheckWorker(QObject):
+    """Runs ``make_check().run(...)`` in a thread; lives in the GUI thread (queued signals)."""
+
+    started = Signal()
+    progress = Signal(object)  # CheckProgress
+    item = Signal(object)  # CheckItem, as soon as it is graded
+    finished = Signal(object)  # CheckResult
+    errored = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread: threading.Thread | None = None
+        self.cancel_token: Any = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, make: Callable[[], tuple[Any, Callable[[], None]]]) -> None:
+        """``make()`` (in the worker thread) gives the :class:`CheckRun` and a close function."""
+        if self.running:
+            raise RuntimeError("a check is already running")
+        from gpuprof.bench.base import CancelToken
+
+        token = CancelToken()
+        self.cancel_token = token
+
+        def body() -> None:
+            close: Callable[[], None] = _nothing
+            try:
+                check, close = make()
+                result = check.run(
+                    on_progress=self.progress.emit, on_item=self.item.emit, cancel=token
+                )
+            except Exception as exc:
+                log.debug("the check failed", exc_info=exc)
+                self.errored.emit(_message(exc))
+                return
+            finally:
+                close()
+            self.finished.emit(result)
+
+        self.started.emit()
+        self._thread = threading.Thread(target=body, name="gpuprof-check", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        if self.cancel_token is not None:
+            self.cancel_token.cancel()
+
+    def wait(self, timeout_s: float) -> bool:
+        """Join the thread (tests, shutdown); True when it has ended."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout_s)
+        return not self._thread.is_alive()
+
+
+def _nothing() -> None:
+    return None
+
+
+def _message(exc: BaseException) -> str:
+    from gpuprof.errors import GpuprofError
+
+    text = str(exc).strip()
+    if isinstance(exc, GpuprofError) and text:
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def make_check(
+    *, level: str, device: str, expect: Any, minutes: float
+) -> tuple[Any, Callable[[], None]]:
+    """As ``gpuprof check`` builds it: NVML (and its XID watch) unless ``device`` is cpu; no GPU
+    with ``all`` falls back to the CPU, with ``cuda:N`` it is an error. Run in the worker."""
+    from gpuprof.bench.runner import open_run_telemetry
+    from gpuprof.check.run import CheckRun
+    from gpuprof.errors import InputError
+    from gpuprof.i18n import tr
+
+    source = None if device == "cpu" else open_run_telemetry(device)
+    if source is None and device.startswith("cuda"):
+        raise InputError(tr("{d}: no NVIDIA GPU or driver here; use --device cpu", d=device))
+    if source is None:
+        device = "cpu"
+    watch = None
+    if source is not None:
+        from gpuprof.telemetry.nvml import XidWatch
+
+        watch = XidWatch()
+        watch.start()
+
+    def close() -> None:
+        if watch is not None:
+            watch.close()
+        if source is not None:
+            source.close()
+
+    check = CheckRun(
+        level=level,
+        device=device,
+        expect=expect,
+        source=source,
+        minutes=minutes,
+        xid_watch=watch.events if watch is not None else None,
+    )
+    return check, close

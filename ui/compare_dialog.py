@@ -1,0 +1,176 @@
+"""File → Compare results…: ``gpuprof compare`` in the app.
+
+Pick several result files (``gpuprof check --json`` / ``gpuprof bench --json``); the dialog
+shows one column per machine with the outliers highlighted (their tooltip says against what),
+a summary line per machine, and every file left out with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from gpuprof.check.compare import Comparison
+
+__all__ = ["OUTLIER_BACKGROUND", "CompareDialog", "compare_action"]
+
+OUTLIER_BACKGROUND = "#f4b4b4"
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("CompareDialog", text)
+
+
+class CompareDialog(QDialog):
+    """Results of several machines side by side."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareDialog")
+        self.setWindowTitle(_t("Compare results"))
+        self.resize(1100, 700)
+        self.comparison: Comparison | None = None
+        self.add_button = QPushButton(_t("&Add files…"))
+        self.add_button.clicked.connect(self._ask_files)
+        self.status = QLabel(_t("Choose two or more result files (gpuprof check or bench --json)."))
+        self.status.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.summaries = QListWidget()
+        self.summaries.setObjectName("compareSummaries")
+        self.left_out_label = QLabel(_t("Left out:"))
+        self.left_out = QListWidget()
+        self.left_out.setObjectName("compareLeftOut")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.add_button)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table, 3)
+        layout.addWidget(QLabel(_t("Per machine:")))
+        layout.addWidget(self.summaries, 1)
+        layout.addWidget(self.left_out_label)
+        layout.addWidget(self.left_out, 1)
+        layout.addWidget(buttons)
+        self._paths: list[str] = []
+        self._show_left_out(False)
+
+    def _show_left_out(self, visible: bool) -> None:
+        self.left_out_label.setVisible(visible)
+        self.left_out.setVisible(visible)
+
+    def _ask_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, _t("Result files to compare"), "", _t("JSON results (*.json);;All files (*)")
+        )
+        if paths:
+            self.load([*self._paths, *paths])
+
+    def load(self, paths: Sequence[str | Path]) -> None:
+        """Read ``paths`` (each once) and show them; files that cannot be read are listed."""
+        from gpuprof.check.compare import compare, load_results
+
+        self._paths = list(dict.fromkeys(str(p) for p in paths))
+        machines, skipped = load_results(self._paths)
+        self.left_out.clear()
+        for s in skipped:
+            self.left_out.addItem(s.reason)
+        self._show_left_out(bool(skipped))
+        self.comparison = compare(machines, skipped)
+        self._fill(self.comparison)
+        if len(machines) < 2:
+            self.status.setText(_t("Fewer than two result files could be read: add more."))
+        else:
+            self.status.setText(
+                _t("%1 machines compared, %2 outliers")
+                .replace("%1", str(len(machines)))
+                .replace("%2", str(len(self.comparison.outliers)))
+            )
+
+    def _fill(self, comp: Comparison) -> None:
+        from gpuprof.check.compare import fmt_cell
+
+        why: dict[tuple[str, str], str] = {}
+        for o in comp.outliers:  # one cell can be both a fleet and a sibling outlier
+            at = (o.machine, o.key)
+            why[at] = f"{why[at]}; {o.describe()}" if at in why else o.describe()
+        self.table.clear()
+        self.table.setRowCount(len(comp.keys))
+        self.table.setColumnCount(len(comp.machines))
+        self.table.setHorizontalHeaderLabels([m.label for m in comp.machines])
+        self.table.setVerticalHeaderLabels(list(comp.keys))
+        for col, m in enumerate(comp.machines):
+            head = self.table.horizontalHeaderItem(col)
+            if head is not None:
+                head.setToolTip(m.path)
+            for row, key in enumerate(comp.keys):
+                x = m.metrics.get(key)
+                if x is None:
+                    continue
+                text = fmt_cell(x.value, x.unit) if x.value is not None else x.text
+                if x.status:
+                    text += f" {x.status}"
+                cell = QTableWidgetItem(text)
+                flag = why.get((m.label, key))
+                if flag is not None:
+                    cell.setText("▼ " + text)
+                    cell.setBackground(QBrush(QColor(OUTLIER_BACKGROUND)))
+                    cell.setToolTip(flag)
+                    font = cell.font()
+                    font.setBold(True)
+                    cell.setFont(font)
+                self.table.setItem(row, col, cell)
+        self.table.resizeColumnsToContents()
+        self.summaries.clear()
+        for m in comp.machines:
+            self.summaries.addItem(comp.summary(m))
+
+    def flagged_cells(self) -> list[tuple[str, str]]:
+        """(machine, measurement) of every highlighted cell (tests)."""
+        comp = self.comparison
+        if comp is None:
+            return []
+        out = []
+        for col, m in enumerate(comp.machines):
+            for row, key in enumerate(comp.keys):
+                cell = self.table.item(row, col)
+                if cell is not None and cell.background().color() == QColor(OUTLIER_BACKGROUND):
+                    out.append((m.label, key))
+        return out
+
+
+def compare_action(window: Any) -> QAction:
+    """File → Compare results…: opens a :class:`CompareDialog` and asks for files."""
+    action = QAction(_t("Co&mpare results…"), window)
+    action.setObjectName("compareAction")
+    tip = _t("Check or benchmark results of several machines side by side, outliers flagged")
+    action.setToolTip(tip)
+    action.setStatusTip(tip)
+
+    def open_dialog() -> None:
+        dialog = CompareDialog(window)
+        window.compare_dialog = dialog
+        dialog.show()
+        dialog._ask_files()
+
+    action.triggered.connect(open_dialog)
+    window.addAction(action)
+    return action
