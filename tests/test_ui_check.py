@@ -173,3 +173,43 @@ def test_compare_dialog_with_one_readable_file_says_to_add_more(qtbot: Any, tmp_
     dialog.load([tmp_path / "a.json", tmp_path / "gone.json"])
     assert "Fewer than two" in dialog.status.text()
     assert dialog.left_out.count() == 1 and "gone.json" in dialog.left_out.item(0).text()
+
+
+def test_compare_dialog_lists_every_hostile_file_and_still_compares_the_good_ones(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.compare_dialog import CompareDialog
+
+    from tests.faults.hostile import hostile_files
+
+    make_app()
+    bad = hostile_files(tmp_path / "bad")
+    dialog = CompareDialog()
+    qtbot.addWidget(dialog)
+    dialog.load([DATA / "node-a.json", *bad.values(), DATA / "node-d.json"])
+    assert dialog.table.columnCount() == 2
+    left = [dialog.left_out.item(i).text() for i in range(dialog.left_out.count())]
+    assert len(left) == len(bad)
+    for path in bad.values():
+        assert any(s.startswith(str(path)) and "\n" not in s for s in left), path
+
+
+def test_the_check_tab_and_compare_dialog_speak_chinese(qtbot: Any) -> None:
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.check_tab import CheckTab
+    from gpuprof.ui.compare_dialog import CompareDialog
+
+    from gpuprof import i18n
+
+    make_app()
+    i18n.set_language("zh_CN")
+    try:
+        t, d = CheckTab(), CompareDialog()
+        qtbot.addWidget(t)
+        qtbot.addWidget(d)
+        assert t.run_button.text() == "运行检查(&R)"
+        assert t.scorecard.horizontalHeaderItem(2).text() == "状态"
+        assert d.windowTitle() == "比较结果"
+    finally:
+        i18n.set_language("en")
