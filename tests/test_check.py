@@ -580,3 +580,19 @@ def test_burn_in_level_runs_the_burn_in_and_judges_only_xids_seen_after_it_start
     assert "diag.memtest" in ids
     assert any(i.startswith("burnin.") or i == "diag.burnin" for i in ids), ids
     assert "burn-in runs with --level burn-in" not in [i.reason for i in res.items]
+
+
+def test_every_catalog_instance_type_keeps_its_gpu_count() -> None:
+    """Instance names that also read as a GPU model ("gpu_8x_h100_sxm5",
+    "Standard_NC24ads_A100_v4") are catalog rows first: their GPU count is kept."""
+    from gpuprof.catalog.instances import load_catalog
+
+    rows = [
+        i
+        for i in load_catalog().instances
+        if i.gpu_known and i.gpu_count >= 1 and float(i.gpu_count).is_integer()
+    ]
+    assert any(i.instance == "gpu_8x_h100_sxm5" for i in rows)
+    for inst in rows:
+        e = parse_expect(inst.instance)
+        assert e.gpu_count == int(inst.gpu_count), inst.instance

@@ -44,6 +44,7 @@ def parse_expect(text: str | None, instances: Sequence[object] | None = None) ->
         return Expectation(source=N_("each GPU's own spec row"))
     raw = text.strip()
     m = _SPEC.match(raw)
+    spec_guess: Expectation | None = None
     if m:
         count = int(m.group(1)) if m.group(1) else None
         name = m.group(2).replace("-", " ").replace("_", " ")
@@ -52,7 +53,11 @@ def parse_expect(text: str | None, instances: Sequence[object] | None = None) ->
             if count is not None and not 1 <= count <= 64:
                 raise InputError(tr("--expect {t}: a GPU count must be 1..64", t=raw))
             spec = load_specs()[key]
-            return Expectation(key, count, spec.memory_gib, source=raw)
+            spec_guess = Expectation(key, count, spec.memory_gib, source=raw)
+            if count is not None:
+                return spec_guess
+    # A catalog instance type before a count-less spec: "gpu_8x_h100_sxm5" names a GPU model
+    # too, but the instance says how many.
     if instances is None:
         from gpuprof.catalog.instances import load_catalog
 
@@ -69,6 +74,8 @@ def parse_expect(text: str | None, instances: Sequence[object] | None = None) ->
                 )
             mem = getattr(inst, "gpu_mem_gib", None)
             return Expectation(model, int(count_f), mem, source=raw)
+    if spec_guess is not None:
+        return spec_guess
     raise InputError(
         tr(
             "--expect {t}: neither a GPU spec like 8xH100-SXM nor a catalog instance type "
