@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -43,3 +45,34 @@ def test_weights_alone_over_memory_do_not_fit() -> None:
     ran = _cli(*BASE, "--batch", "1", "--gpu", "A100-80GB", "--gpus", "1", "--json")
     assert ran.returncode == 0, ran.stderr
     assert '"fits": false' in ran.stdout
+
+
+def test_a_throughput_target_ranks_by_the_cost_of_sustaining_it() -> None:
+    import json
+
+    ran = _cli(
+        "--scenario",
+        "inference",
+        "--model",
+        "llama-3.1-8b",
+        "--throughput",
+        "20000",
+        "--batch",
+        "64",
+        "--seq-len",
+        "2048",
+        "--limit",
+        "5",
+        "--json",
+    )
+    assert ran.returncode == 0, ran.stderr
+    rows = json.loads(ran.stdout)["rows"]
+    assert rows and all(r["instances_needed"] >= 1 for r in rows)
+    # not a job with a deadline: no row "misses" the target, replicas reach it
+    assert all(r["meets_deadline"] is None for r in rows)
+    costs = [r["cost_usd"] for r in rows]
+    assert costs == sorted(costs)
+    for r in rows:
+        # one hour of the target = 72M tokens: $/M = ($/h for all replicas) / 72
+        assert r["usd_per_million"] == pytest.approx(r["price_per_hour_usd"] / 72.0)
+        assert r["hours"] <= 1.0 + 1e-9  # each replica's share of one hour's tokens

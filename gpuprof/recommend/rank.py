@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ from gpuprof.recommend.estimate import (
 )
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
 from gpuprof.recommend.workload import Workload
+from gpuprof.units import NA, fmt_usd
 
 __all__ = ["OBJECTIVES", "LocalMachine", "Recommendation", "RecommendationRow", "recommend"]
 
@@ -87,6 +88,10 @@ class RecommendationRow:
     speedup_vs_local: float | None  # > 1: this candidate is that many times faster than here
     reasons: tuple[str, ...]
     warnings: tuple[str, ...]
+    #: A throughput target: instances that together sustain it, and their cost per million
+    #: tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them.
+    instances_needed: int | None = None
+    usd_per_million: float | None = None
 
     @property
     def label(self) -> str:
@@ -131,6 +136,8 @@ class RecommendationRow:
             "speedup_vs_local": self.speedup_vs_local,
             "price_as_of": inst.as_of,
             "source": inst.source,
+            "instances_needed": self.instances_needed,
+            "usd_per_million": self.usd_per_million,
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }
@@ -230,8 +237,11 @@ def recommend(
         mask = np.array([i.provider.lower() in wanted for i in arr.instances], dtype=bool)
 
     deadline = w.deadline_hours
+    # A throughput target without a deadline is a rate to sustain: replicas of an instance
+    # reach it together; rank by what they cost over the window the target allows.
+    window = None
     if deadline is None and w.throughput_per_s:
-        deadline = w.work_units / w.throughput_per_s / 3600.0
+        window = w.work_units / w.throughput_per_s / 3600.0
     if objective == "auto":
         objective = "fastest" if (deadline is None and w.budget_usd is not None) else "cheapest"
 
@@ -241,6 +251,13 @@ def recommend(
     price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * nodes
     hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
     cost = hours_basis * price
+    replicas = np.full(len(arr), np.nan)
+    if window is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            replicas = np.maximum(np.ceil(hours_basis / window * (1.0 - 1e-9)), 1.0)
+        price = price * replicas
+        cost = price * window
+        hours_basis = hours_basis / replicas
     viable = est.fits & ~(est.supported == 0) & mask
     has_time = np.isfinite(hours)
     has_cost = np.isfinite(cost)
@@ -293,6 +310,11 @@ def recommend(
         )
         for rank, i in enumerate(take)
     )
+    if window is not None:
+        rows = tuple(
+            _sustained(w, r, float(replicas[int(i)]), window)
+            for r, i in zip(rows, take, strict=True)
+        )
     sc = np.flatnonzero(viable & has_time & has_cost)
     scatter = tuple(
         zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
@@ -306,6 +328,30 @@ def recommend(
         local=local_row,
         warnings=global_warnings(w, local_util_pct),
         scatter=scatter,
+    )
+
+
+def _sustained(
+    w: Workload, row: RecommendationRow, replicas: float, window: float
+) -> RecommendationRow:
+    """The row with the instances that sustain ``w.throughput_per_s`` and their cost."""
+    if not math.isfinite(replicas) or row.price_per_hour_usd is None:
+        return row
+    millions = w.throughput_per_s * 3600.0 / 1e6 if w.throughput_per_s else math.nan
+    per_m = row.price_per_hour_usd / millions if millions > 0 else None
+    note = tr(
+        "{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million",
+        n=int(replicas),
+        rate=w.throughput_per_s or 0.0,
+        usd=fmt_usd(row.price_per_hour_usd),
+        per_m=fmt_usd(per_m) if per_m is not None else NA,
+    )
+    return replace(
+        row,
+        instances_needed=int(replicas),
+        usd_per_million=per_m,
+        meets_deadline=None,
+        reasons=(note, *row.reasons),
     )
 
 

@@ -456,6 +456,10 @@
         <translation>{want} 个请求序列中只有 {b:.0f} 个能与权重一起放入显存：按批大小 {b:.0f} 估算</translation>
     </message>
     <message>
+        <source>{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million</source>
+        <translation>{n} 台此实例可维持 {rate:.4g}/秒：{usd}/小时，每百万 {per_m}</translation>
+    </message>
+    <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>
