@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gpuprof.errors import GpuprofError
 from gpuprof.recommend.parse import parse_hours, parse_usd
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import fmt_count
@@ -131,6 +132,22 @@ class WorkloadForm(QScrollArea):
             return edit
 
         self.params = line(self.tr("Model parameters, e.g. 7B, 70e9, 25.6M"), self.tr("e.g. 7B"))
+        self.model = QComboBox()
+        self.model.addItem(self.tr("(from the parameter count)"), "")
+        try:
+            from gpuprof.recommend.models import load_models
+
+            self.models = load_models()
+        except GpuprofError:  # a damaged install: the parameter count still works
+            self.models = {}
+        for name in self.models:
+            self.model.addItem(name, name)
+        self.model.setToolTip(
+            self.tr(
+                "A published architecture: its layers, KV heads and total and active "
+                "parameters set the memory and FLOPs (resources/models.csv)"
+            )
+        )
         self.tokens = line(
             self.tr(
                 "Tokens to train on, or to generate for inference "
@@ -234,6 +251,7 @@ class WorkloadForm(QScrollArea):
         form.addRow(self.tr("Preset"), self.preset)
         form.addRow(self.preset_note)
         form.addRow(self.tr("Scenario"), self.scenario)
+        form.addRow(self.tr("Model"), self.model)
         form.addRow(self.tr("Parameters"), self.params)
         form.addRow(self.tr("Precision"), self.precision)
         form.addRow(self.tr("Tokens"), self.tokens)
@@ -259,6 +277,7 @@ class WorkloadForm(QScrollArea):
         outer.addStretch(1)
 
         self.preset.currentIndexChanged.connect(self._on_preset)
+        self.model.currentIndexChanged.connect(self._on_model)
         for combo in (self.scenario, self.precision, self.objective):
             combo.currentIndexChanged.connect(self._on_changed)
         for edit, _ in self.line_fields.values():
@@ -284,6 +303,8 @@ class WorkloadForm(QScrollArea):
         try:
             self.scenario.setCurrentIndex(max(0, self.scenario.findData(w.scenario)))
             self.precision.setCurrentIndex(max(0, self.precision.findData(w.precision)))
+            self.model.setCurrentIndex(max(0, self.model.findData(w.model)))
+            self.params.setEnabled(not w.model)
             self.params.setText(_fmt_count(w.params) if w.params else "")
             self.tokens.setText(_fmt_count(w.tokens))
             self.samples.setText(_fmt_count(w.samples))
@@ -325,6 +346,11 @@ class WorkloadForm(QScrollArea):
             node_limit=self.node_limit.value(),
             spot=self.spot.isChecked(),
         )
+        arch = self.models.get(str(self.model.currentData() or ""))
+        if arch is not None:
+            values.update(arch.workload_fields())
+        else:
+            values.update(model="", active_params=None, kv_per_token_layer=None)
         if values["params"] is None:
             if scenario not in ("hpc-fp64", "render"):
                 raise ValueError(self.tr("give the parameter count, e.g. 7B"))
@@ -354,6 +380,18 @@ class WorkloadForm(QScrollArea):
             self.preset_note.show()
         else:
             self.preset_note.hide()
+        self._on_changed()
+
+    def _on_model(self, *_: object) -> None:
+        """A chosen architecture sets the parameter count (shown, not editable)."""
+        arch = self.models.get(str(self.model.currentData() or ""))
+        was_filling, self.filling = self.filling, True
+        try:
+            self.params.setEnabled(arch is None)
+            if arch is not None:
+                self.params.setText(_fmt_count(arch.params_total))
+        finally:
+            self.filling = was_filling
         self._on_changed()
 
     def _on_changed(self, *_: object) -> None:

@@ -460,6 +460,18 @@
         <translation>{n} 台此实例可维持 {rate:.4g}/秒：{usd}/小时，每百万 {per_m}</translation>
     </message>
     <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>(from the parameter count)</source>
+        <translation>（按参数量）</translation>
+    </message>
+    <message>
+        <source>A published architecture: its layers, KV heads and total and active parameters set the memory and FLOPs (resources/models.csv)</source>
+        <translation>已发布的模型架构：其层数、KV 头数以及总参数和激活参数决定显存与 FLOPs（resources/models.csv）</translation>
+    </message>
+    <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>
