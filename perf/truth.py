@@ -58,6 +58,8 @@ def estimate(row: dict[str, str]) -> float:
     hours, gpus = float(best["hours"]), float(best["gpus_total"])
     if row["metric"] == "gpu_hours":
         return hours * gpus
+    if row["metric"] == "tokens_per_s":  # the whole configuration (batch-1 decode)
+        return float(row["tokens"]) / (hours * 3600.0)
     return float(row["tokens"]) / (hours * 3600.0 * gpus)
 
 
