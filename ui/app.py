@@ -236,6 +236,9 @@ def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
     if prefill is not None:
         window.prefill_async(prefill)
     window.start_sampling()
+    from .heap import start_periodic_trim
+
+    start_periodic_trim(window)  # owned by the window (object name "heap-trim")
     if getattr(args, "tab", None):
         try:
             window.select_tab(args.tab)

@@ -7,7 +7,6 @@ report's ``qt`` HTML), so no web engine is needed.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from .heap import trim_heap
 
 __all__ = [
     "ReportDialog",
@@ -80,29 +81,6 @@ INK = "#1b1f24"
 
 
 _TRIM_DELAY_MS = 500
-
-
-def trim_heap() -> bool:
-    """Return freed heap to the OS (glibc's ``malloc_trim(0)``); ``False`` where libc has none.
-
-    A closed report's preview (chart images, layout) is freed, but glibc keeps the pages in its
-    per-thread arenas: without a trim each Export report… left ~5 MB of RSS behind for good
-    (perf/soak.py ``--report-every 60``; live heap flat).
-    """
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-    import ctypes.util
-
-    try:
-        name = ctypes.util.find_library("c")
-        trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
-    except OSError:
-        trim = None
-    if trim is None:  # musl and other libcs
-        return False
-    trim(0)
-    return True
 
 
 def paper_palette(palette: QPalette) -> QPalette:
