@@ -134,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--tab",
         metavar="NAME",
         help=tr(
-            "tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)"
+            "tab to show first "
+            "(overview, telemetry, processes, topology, benchmarks, recommend, health, check)"
         ),
     )
     gui.add_argument(

@@ -42,7 +42,16 @@ _KEPT = """
 """
 KEPT = frozenset(_KEPT.split())
 #: Scenario tabs named in ``--tab``'s help: values a user types.
-TABS = ("overview", "telemetry", "processes", "topology", "benchmarks", "recommend", "health")
+TABS = (
+    "overview",
+    "telemetry",
+    "processes",
+    "topology",
+    "benchmarks",
+    "recommend",
+    "health",
+    "check",
+)
 
 WORD = re.compile(r"(?<![\w./\\:@$%-])[A-Za-z][A-Za-z']+(?![\w./\\@-])")
 #: Not prose: commands in backticks, quoted values, paths and URLs, options, fields, the

@@ -1605,8 +1605,8 @@ Without a sub-command, opens the desktop app.</source>
         <translation>在屏幕外渲染窗口，保存 PNG 后退出</translation>
     </message>
     <message>
-        <source>tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health)</source>
-        <translation>首先显示的标签页（overview、telemetry、processes、topology、benchmarks、recommend、health）</translation>
+        <source>tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health, check)</source>
+        <translation>首先显示的标签页（overview、telemetry、processes、topology、benchmarks、recommend、health、check）</translation>
     </message>
     <message>
         <source>with --screenshot: seconds of data to collect first (default 3)</source>
