@@ -125,12 +125,23 @@ def test_unreadable_kubelet_files_leave_the_pod_unnamed(tmp_path: Path) -> None:
     proc = _proc(tmp_path, 9, layout)
     pod_dir = tmp_path / "var" / "lib" / "kubelet" / "pods" / uid
     pod_dir.mkdir(parents=True)
-    (pod_dir / "etc-hosts").write_bytes(os.urandom(8192))  # hostile: random bytes
+    # Hostile: random bytes (they once held a line that read as host "6g"), and a file that
+    # looks like hosts but is not the kubelet's.
+    (pod_dir / "etc-hosts").write_bytes(os.urandom(8192) + b"\n10.0.0.1 6g\n")
     (tmp_path / "var" / "log").mkdir(parents=True)
     (tmp_path / "var" / "log" / "pods").write_text("a file where a folder should be")
     got = ContainerResolver(proc_root=str(proc), root=str(tmp_path)).placement(9)
     assert got.pod_uid == uid and got.container_id == CASES[layout]["container_id"]
     assert (got.pod_name, got.pod_namespace) == (None, None)
+
+
+def test_only_the_kubelets_hosts_file_and_address_lines_name_a_pod() -> None:
+    from gpuprof.telemetry.containers import _hosts_pod
+
+    kubelet = "# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n"
+    assert _hosts_pod(kubelet + "10.1.2.3\ttrainer-0\n") == ("trainer-0", None)
+    assert _hosts_pod(kubelet + "garbage trainer-0\n") == (None, None)
+    assert _hosts_pod("127.0.0.1 localhost\n10.1.2.3 trainer-0\n") == (None, None)
 
 
 def test_a_process_in_no_container_or_gone_is_nowhere(tmp_path: Path) -> None:

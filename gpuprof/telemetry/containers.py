@@ -26,6 +26,7 @@ here. Reading never raises: anything unreadable or unexpected is ``None``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import threading
@@ -137,6 +138,10 @@ def _read_text(path: str) -> str | None:
 def _hosts_pod(text: str) -> tuple[str | None, str | None]:
     """(name, namespace) from a kubelet-managed etc-hosts: the pod's own line is the last
     host line before the HostAliases section."""
+    # Only the kubelet's own file, and only lines that start with an address: anything else
+    # (a damaged or foreign file) must not name a pod.
+    if not text.lstrip().startswith("# Kubernetes-managed hosts file"):
+        return None, None
     own: list[str] | None = None
     for raw in text.splitlines():
         line = raw.strip()
@@ -144,7 +149,12 @@ def _hosts_pod(text: str) -> tuple[str | None, str | None]:
             break
         if not line or line.startswith("#"):
             continue
-        names = line.split()[1:]
+        fields = line.split()
+        try:
+            ipaddress.ip_address(fields[0])
+        except ValueError:
+            continue
+        names = fields[1:]
         if names and not any(n == "localhost" or n.startswith("ip6-") for n in names):
             own = names
     if not own:
