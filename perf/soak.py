@@ -43,28 +43,6 @@ def _rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / MB
 
 
-def _trim() -> bool:
-    """Hand freed heap back to the OS (glibc's ``malloc_trim``); ``False`` where there is none.
-
-    A report's chart images (tens of MB) are freed when its dialog closes, but glibc keeps the
-    pages: RSS then shows the high-water mark, not what is alive. With ``--trim`` each reading
-    comes after a trim, so growth means memory still referenced (a leak).
-    """
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name) if name else None
-        trim = getattr(libc, "malloc_trim", None)
-    except OSError:
-        trim = None
-    if trim is None:
-        return False
-    trim(0)
-    return True
-
-
 def _slope_mb_per_h(points: list[tuple[float, float]]) -> float:
     """Least-squares slope of (seconds, MB) points, in MB per hour."""
     if len(points) < 2:
@@ -90,6 +68,7 @@ def soak(
 ) -> dict[str, object]:
     """Run the demo window for ``minutes``; the RSS over time and its growth after warm-up."""
     from gpuprof.ui.app import build_window, make_app
+    from gpuprof.ui.heap import trim_heap
     from gpuprof.ui.settings import UiSettings
     from PySide6.QtCore import QTimer
 
@@ -114,7 +93,8 @@ def soak(
 
         def sample() -> None:
             if trim:
-                trimmed[0] = _trim()
+                # With --trim each reading comes after a trim: growth is memory still referenced.
+                trimmed[0] = trim_heap()
             points.append((time.monotonic() - start, _rss_mb()))
 
         def next_tab() -> None:
