@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import gc
+import operator
 import re
 import sys
 from collections import deque
@@ -36,7 +37,7 @@ from typing import TextIO
 from gpuprof import csvsafe
 from gpuprof.errors import InputError
 
-__all__ = ["MAX_CELL_CHARS", "open_text", "paused_gc", "read_rows"]
+__all__ = ["MAX_CELL_CHARS", "open_text", "paused_gc", "read_cells", "read_rows"]
 
 #: The longest cell a catalog row may have (a note of a few pages); longer is a broken row.
 MAX_CELL_CHARS = 65_536
@@ -115,6 +116,26 @@ def read_rows(
 ) -> Iterator[tuple[int, dict[str, str]]]:
     """``(first line, {column: cell})`` for each row of a CSV whose first line is the header.
 
+    See :func:`read_cells` for what is checked; this is the same reading, a dict per row."""
+    header: list[str] = []
+    for first_line, raw in _read(lines, name, required, on_issue, missing, unguard, header):
+        yield first_line, dict(zip(header, raw, strict=False))
+
+
+def read_cells(
+    lines: Iterable[str],
+    *,
+    name: str,
+    columns: Sequence[str],
+    required: Sequence[str],
+    on_issue: OnIssue,
+    missing: str = "missing column(s): {cols}",
+    unguard: bool = False,
+) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """``(first line, cells)`` for each row, the cells of ``columns`` in that order ("" for a
+    column the file lacks; the last one of a repeated header name), whatever the file's own
+    column order. The fast form of :func:`read_rows`: no dict is made per row.
+
     ``lines`` are the file's lines with their line ends (a file opened with ``newline=""``, or
     ``io.StringIO(text)``). A header without the ``required`` columns is one error at line 1
     (``missing`` formats it) and no rows. ``unguard`` undoes :mod:`gpuprof.csvsafe`'s formula
@@ -122,6 +143,36 @@ def read_rows(
     not UTF-8 or not CSV at all (a NUL byte). The garbage collector is paused until the rows
     are read (the caller's work on each row, done while this generator waits, included).
     """
+    header: list[str] = []
+    rows = _read(lines, name, required, on_issue, missing, unguard, header)
+    getter: Callable[[list[str]], tuple[str, ...]] | None = None
+    for first_line, raw in rows:
+        if getter is None:
+            at = {h: i for i, h in enumerate(header)}  # a repeated name: its last column
+            picks = [at.get(c, len(header)) for c in columns]  # len(header): the "" appended
+            getter = _picker(picks)
+        raw.append("")
+        yield first_line, getter(raw)
+
+
+def _picker(picks: Sequence[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """The cells at ``picks``, always as a tuple (``itemgetter`` of one index is not)."""
+    if len(picks) == 1:
+        only = picks[0]
+        return lambda row: (row[only],)
+    return operator.itemgetter(*picks)
+
+
+def _read(
+    lines: Iterable[str],
+    name: str,
+    required: Sequence[str],
+    on_issue: OnIssue,
+    missing: str,
+    unguard: bool,
+    header_out: list[str],
+) -> Iterator[tuple[int, list[str]]]:
+    """The rows' cells, ``header_out`` filled with the header before the first row."""
     src = _Lines(lines)
     reader = csv.reader(src)
     old_limit = csv.field_size_limit()
@@ -138,6 +189,7 @@ def read_rows(
             except OSError as exc:  # an I/O error part way
                 raise InputError(f"cannot read catalog {name}: {exc.strerror or exc}") from None
             header = [h.strip() for h in first or []]
+            header_out[:] = header
             absent = [c for c in required if c not in header]
             if absent:
                 on_issue(1, missing.format(cols=", ".join(absent)), "error")
@@ -161,7 +213,7 @@ def _rows(
     name: str,
     on_issue: OnIssue,
     unguard: bool,
-) -> Iterator[tuple[int, dict[str, str]]]:
+) -> Iterator[tuple[int, list[str]]]:
     width = len(header)
     shared: dict[str, str] = {}
     setdefault = shared.setdefault
@@ -193,7 +245,7 @@ def _rows(
             if len(line) <= MAX_CELL_CHARS:
                 if unguard and _GUARDED.search(line):
                     raw = [csvsafe.unguard(c) for c in raw]
-                yield first_line, dict(zip(header, map(setdefault, raw, raw), strict=False))
+                yield first_line, list(map(setdefault, raw, raw))
                 continue
         if last_line == first_line and raw and "\n" in raw[-1]:
             # On one line, a cell with a line end is a quote left open at the end of the file.
@@ -242,4 +294,4 @@ def _rows(
             continue
         if unguard:
             raw = [csvsafe.unguard(c) for c in raw]
-        yield first_line, dict(zip(header, map(setdefault, raw, raw), strict=False))
+        yield first_line, list(map(setdefault, raw, raw))

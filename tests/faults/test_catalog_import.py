@@ -317,3 +317,26 @@ def test_catalog_list_refuses_a_bad_limit_in_one_line(bad: str, tmp_path: Path) 
     ran = run_gpuprof(["catalog", "list", "--limit", bad], tmp_path)
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     assert len(ran.error_lines) == 1 and "--limit" in ran.error_lines[0]
+
+
+def test_a_file_with_its_columns_in_another_order_reads_the_same(tmp_path: Path) -> None:
+    """The fast reader picks cells by header name: a reordered, partial or repeated header
+    gives the same rows as our own order (the last of a repeated column wins, as before)."""
+    ours = read_instances_file(_catalog(tmp_path, [_good(1, 12.5)], "ours.csv"))[0]
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text(
+        "price_ondemand_usd_hr,gpu_count,notes,instance,gpu_model,provider,region,source,"
+        "as_of,gpu_mem_gib,vcpus,ram_gib,network_gbps,notes\n"
+        "12.5,8,first,gpu.good1,H100,Acme,r1,src,2026-01-01,80,96,1024,400,ok\n",
+        encoding="utf-8",
+    )
+    rows, issues = read_instances_file(mixed)
+    assert issues == []
+    assert [r.as_dict() | {"origin": ""} for r in rows] == [
+        r.as_dict() | {"origin": ""} for r in ours
+    ]
+    short = tmp_path / "short.csv"
+    short.write_text("provider,instance,gpu_model,gpu_count\nAcme,x,H100,2\n", encoding="utf-8")
+    (only,), issues = read_instances_file(short)
+    assert issues == []
+    assert (only.region, only.price_ondemand_usd_hr, only.gpu_mem_gib) == ("", None, 80.0)
