@@ -18,11 +18,9 @@ five times. Numbers are kept exactly as read (a written overlay reads back to th
 
 from __future__ import annotations
 
-import datetime
-import functools
 import io
 import math
-import time
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from importlib import resources
@@ -30,6 +28,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from gpuprof import csvsafe
+from gpuprof.catalog import rowcache
+from gpuprof.catalog.asof import STALE_DAYS, as_of_date, is_stale, price_age_days, tomorrow
 from gpuprof.catalog.csvrows import open_text, paused_gc, read_cells
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
@@ -41,8 +41,11 @@ __all__ = [
     "Catalog",
     "CatalogIssue",
     "Instance",
+    "STALE_DAYS",
+    "is_stale",
     "load_catalog",
     "parse_instances_csv",
+    "price_age_days",
     "read_instances_file",
     "write_instances_csv",
 ]
@@ -316,9 +319,11 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
     provider = provider.strip()
     instance = instance.strip()
     gpu_name = gpu_name.strip()
-    for name, value in zip(_REQUIRED, (provider, instance, gpu_name, count_text), strict=True):
-        if not value or (name == "gpu_count" and not value.strip()):
-            raise ValueError(f"missing {name}")
+    if not (provider and instance and gpu_name and count_text.strip()):
+        given = (provider, instance, gpu_name, count_text.strip())
+        for name, value in zip(_REQUIRED, given, strict=True):
+            if not value:
+                raise ValueError(f"missing {name}")
     count, mem, vcpus, ram, network, ondemand, spot, reserved_1y, reserved_3y = _numbers(cells)
     assert count is not None
     key = normalize_gpu_model(gpu_name, mem)
@@ -350,7 +355,17 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         notes=notes.strip(),
         origin=origin,
     )
-    check_plausible(inst)
+    # check_plausible, asked only when a figure is out of bounds or there is a date to check
+    if (
+        count > MAX_GPUS_PER_ROW
+        or (mem or 0.0) > MAX_GPU_MEM_GIB
+        or (ondemand or 0.0) > MAX_PRICE_USD_HR
+        or (spot or 0.0) > MAX_PRICE_USD_HR
+        or (reserved_1y or 0.0) > MAX_PRICE_USD_HR
+        or (reserved_3y or 0.0) > MAX_PRICE_USD_HR
+        or (inst.as_of and origin != "packaged")
+    ):
+        check_plausible(inst)
     return _frozen(inst), warning
 
 
@@ -383,63 +398,9 @@ def check_plausible(inst: Instance) -> None:
     # The packaged rows are ours: a machine whose clock is behind must not lose them.
     text = inst.as_of if inst.origin != "packaged" else ""
     if text:
-        when = _as_of_date(text)
-        if when is not None and when > _tomorrow():
+        when = as_of_date(text)
+        if when is not None and when > tomorrow():
             raise ValueError(f"as_of {text} is in the future: check the date")
-
-
-class _Tomorrow:
-    """Tomorrow's date (a day of slack for time zones: no price is as of a later day), looked
-    up once a minute: ``date.today()`` for each of 100,000 rows cost more than the row."""
-
-    def __init__(self) -> None:
-        self._until = -1.0
-        self._date = datetime.date.min
-
-    def __call__(self) -> datetime.date:
-        now = time.monotonic()
-        if now >= self._until:
-            self._until = now + 60.0
-            self._date = datetime.date.today() + datetime.timedelta(days=1)
-        return self._date
-
-
-_tomorrow = _Tomorrow()
-
-
-#: Prices older than this are flagged (``catalog list``, recommendation rows, the report).
-STALE_DAYS = 90
-
-
-def price_age_days(as_of: str, today: datetime.date | None = None) -> int | None:
-    """Days since the last day ``as_of`` can mean ("2026" → 31 Dec 2026, "2026-03" → 31 Mar):
-    a price is never called older than it may be. None when there is no date."""
-    text = as_of.strip()
-    when = _as_of_date(text) if text else None
-    if when is None:
-        return None
-    if len(text) == 4:
-        when = datetime.date(when.year, 12, 31)
-    elif len(text) == 7:
-        nxt = datetime.date(when.year + (when.month == 12), when.month % 12 + 1, 1)
-        when = nxt - datetime.timedelta(days=1)
-    return ((today or datetime.date.today()) - when).days
-
-
-def is_stale(as_of: str, today: datetime.date | None = None) -> bool:
-    """Whether a price as of ``as_of`` is over :data:`STALE_DAYS` old."""
-    age = price_age_days(as_of, today)
-    return age is not None and age > STALE_DAYS
-
-
-@functools.lru_cache(maxsize=256)  # a file has a few dates; strptime per row was half the load
-def _as_of_date(text: str) -> datetime.date | None:
-    for fmt in ("%Y-%m-%d", "%Y-%m", "%Y"):
-        try:
-            return datetime.datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    return None
 
 
 class RowMerger:
@@ -521,9 +482,47 @@ def _parse_lines(
 
 
 def read_instances_file(path: Path) -> tuple[list[Instance], list[CatalogIssue]]:
-    """One overlay file, read as a stream (a 100,000-row file is never held as text)."""
-    with open_text(path) as fh:
-        return _parse_lines(fh, name=str(path), origin=path.name)
+    """One overlay file, read as a stream (a 100,000-row file is never held as text); a big
+    one from its parsed copy while that is current (:mod:`gpuprof.catalog.rowcache`)."""
+
+    def build() -> tuple[list[Instance], list[CatalogIssue]]:
+        with open_text(path) as fh:
+            return _parse_lines(fh, name=str(path), origin=path.name)
+
+    def unpack(value: object) -> tuple[list[Instance], list[CatalogIssue]] | None:
+        return _unpack_rows(value, name=str(path))
+
+    return rowcache.cached(path, build, _pack_rows, unpack)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Instance))
+
+
+def _pack_rows(parsed: tuple[list[Instance], list[CatalogIssue]]) -> object:
+    """A file's rows and issues as plain tuples (what the row cache stores)."""
+    rows, issues = parsed
+    get = operator.attrgetter(*_FIELD_NAMES)
+    return (
+        list(map(get, rows)),
+        [(i.line, i.reason, i.severity) for i in issues],
+    )
+
+
+def _unpack_rows(value: object, *, name: str) -> tuple[list[Instance], list[CatalogIssue]] | None:
+    """:func:`_pack_rows` undone; None when ``value`` is not of that shape."""
+    if not (isinstance(value, tuple) and len(value) == 2):
+        return None
+    packed_rows, packed_issues = value
+    width = len(_FIELD_NAMES)
+    if not (isinstance(packed_rows, list) and isinstance(packed_issues, list)):
+        return None
+    if not all(type(t) is tuple and len(t) == width for t in packed_rows):
+        return None
+    if not all(type(t) is tuple and len(t) == 3 for t in packed_issues):
+        return None
+    with paused_gc():
+        rows = [_frozen(_Unfrozen(*t)) for t in packed_rows]
+    return rows, [CatalogIssue(name, *t) for t in packed_issues]
 
 
 def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:

@@ -448,6 +448,26 @@
         <translation>评分表</translation>
     </message>
     <message>
+        <source>{p}: not a gpuprof check result (gpuprof check --json)</source>
+        <translation>{p}：不是 gpuprof 检查结果（gpuprof check --json）</translation>
+    </message>
+    <message>
+        <source>Add check result…</source>
+        <translation>添加检查结果…</translation>
+    </message>
+    <message>
+        <source>Put an acceptance check (gpuprof check --json) on the report&apos;s first page</source>
+        <translation>把验收检查（gpuprof check --json）放在报告的第一页</translation>
+    </message>
+    <message>
+        <source>Add check result</source>
+        <translation>添加检查结果</translation>
+    </message>
+    <message>
+        <source>First page: the acceptance check, verdict %1</source>
+        <translation>第一页：验收检查，结论 %1</translation>
+    </message>
+    <message>
         <source>reference</source>
         <translation>参考值</translation>
     </message>
