@@ -3,15 +3,22 @@
 Formulas (the details pane shows them; :data:`FORMULAS`):
 
 * time = workload FLOPs ÷ (GPUs × spec peak for the dtype × efficiency); efficiency = base ×
-  scaling. LLM decode is also bounded by memory: each decode step reads the (sharded) weights and
-  KV cache at 70 % of peak bandwidth; the slower bound wins.
+  scaling. FP8 training runs only the linear layers' GEMMs in FP8: the attention score/context
+  matmuls of a named architecture are timed at the 16-bit peak (Transformer Engine's FP8 recipe
+  covers Linear / LayerNormLinear / LayerNormMLP; FP8 dot-product attention is opt-in,
+  ``fp8_dpa=False`` by default: docs.nvidia.com/deeplearning/transformer-engine, Common API).
+* LLM inference: decode steps of the batch that fits, each ``max(compute, memory) +
+  tensor-parallel all-reduces``, plus prefill when a prompt length is given; the model and its
+  sources are in :mod:`gpuprof.recommend.decode` (memory: weights read — for a mixture of experts
+  only the routed experts' — and KV cache at 70 % of peak bandwidth; all-reduces: measured NCCL
+  latency + ring bandwidth term, two per layer per step).
 * base efficiency: measured here when the same GPU model was benchmarked locally (GEMM achieved
   ÷ spec peak, times published MFU ÷ typical GEMM ceiling), else a published achievable ratio
   (:data:`BASE_EFFICIENCY`, each with its source).
 * scaling = 1 / (1 + communication / compute) (the seeds' formula). Training with ZeRO-3 moves
   3 × 2 bytes per parameter per step per GPU (all-gather forward and backward, reduce-scatter
-  gradients; ZeRO paper: 1.5× data-parallel volume); tensor-parallel inference all-reduces
-  ``2·b·h·2`` bytes twice per layer per decode step. The bandwidth is the slowest hop: NVLink /
+  gradients; ZeRO paper: 1.5× data-parallel volume); inference reports its all-reduce time the
+  same way (``scaling = step without ÷ step with``). The bandwidth is the slowest hop: NVLink /
   NVSwitch (spec per-GPU figure ÷ 2 per direction), else PCIe x16 of the spec's generation, and
   across nodes the instance network ÷ GPUs per node.
 * spot: +10 % time for checkpointing and restarts after interruptions (assumption).
@@ -30,6 +37,7 @@ import numpy.typing as npt
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import DTYPES, GpuSpec
 from gpuprof.i18n import N_
+from gpuprof.recommend.decode import MEM_BW_EFFICIENCY, decode_step_seconds, prefill_seconds
 from gpuprof.recommend.memory import (
     HEADROOM,
     GiB,
@@ -43,6 +51,7 @@ __all__ = [
     "BASE_EFFICIENCY",
     "FORMULAS",
     "GEMM_CEILING",
+    "MEM_BW_EFFICIENCY",
     "SPOT_OVERHEAD",
     "CandidateArrays",
     "Estimates",
@@ -55,8 +64,6 @@ Arr = npt.NDArray[np.float64]
 
 #: Extra time on spot/preemptible capacity: checkpoint writes + lost work after interruptions.
 SPOT_OVERHEAD = 0.10
-#: Achievable fraction of peak memory bandwidth for streaming reads (decode).
-MEM_BW_EFFICIENCY = 0.70
 #: Typical achievable share of the spec peak for a large GEMM (ml-engineering MAMF table).
 GEMM_CEILING = (
     0.83,
@@ -101,6 +108,10 @@ BASE_EFFICIENCY: dict[str, tuple[float, str]] = {
 FORMULAS = (
     "training FLOPs = 6 x N x tokens (LoRA: 4 x N x tokens); inference = 2 x N per token",
     "time = FLOPs / (GPUs x peak[dtype] x efficiency); efficiency = base x scaling",
+    "fp8 training: attention score/context FLOPs at the bf16 peak (FP8 covers linear layers)",
+    "decode step = max(2 x N_active x b / rate, (N x bytes x (1-(1-N_active/N)^b) + KV) / GPUs"
+    " / (0.70 x bandwidth)) + 2 x L x all-reduce(b x h x 2 bytes)",
+    "all-reduce = 5.56 us + 1.98 us x 2(G-1) + 2(G-1)/G x bytes / link (NCCL, DGX-A100)",
     "scaling = 1 / (1 + communication / compute)",
     "ZeRO-3 communication per GPU per step = 3 x 2 bytes x N x (G-1)/G over the slowest link",
     "memory per GPU (training, ZeRO-3) = 16 bytes x N / G + activations; fits if <= 85% of GPU memory",
@@ -307,8 +318,13 @@ def estimate(
     per_node = np.maximum(np.ceil(arr.count), 1.0)
     usable = arr.mem_bytes * (1.0 - HEADROOM)
 
+    # FP8 training: the attention matmuls stay 16-bit (their share timed at the bf16 peak).
+    attn = w.attention_flops() if dtype == "fp8" else 0.0
+    peak_attn = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
     with np.errstate(divide="ignore", invalid="ignore"):
-        best = _choose_nodes(w, arr, kind, flops, peak, base, per_node, usable, layers, hidden, wb)
+        # Seconds per GPU-FLOP/s of base-efficiency rate: the whole job's compute is this ÷ G.
+        work = (flops - attn) / (peak * base) + attn / (peak_attn * base)
+        best = _choose_nodes(w, arr, kind, flops, work, per_node, usable, layers, hidden, wb)
     return Estimates(
         nodes=best["nodes"],
         gpus=best["gpus"],
@@ -333,8 +349,7 @@ def _choose_nodes(
     arr: CandidateArrays,
     kind: str,
     flops: float,
-    peak: Arr,
-    base: Arr,
+    work: Arr,
     per_node: Arr,
     usable: Arr,
     layers: int,
@@ -365,8 +380,7 @@ def _choose_nodes(
         link = arr.intra_bw
         if multi:
             link = np.minimum(link, arr.net_bw_node / per_node)
-        compute_rate = g * peak * base  # FLOP/s before scaling
-        t_compute = flops / compute_rate
+        t_compute = work / g  # before scaling
         t_memory = np.zeros_like(t_compute)
         if kind == "llm-train" or kind == "sample-train":
             per_step = w.global_batch * (w.seq_len if kind == "llm-train" else 1)
@@ -376,14 +390,9 @@ def _choose_nodes(
             t_comp_step = t_compute / steps
             ratio = np.where(devices > 1, t_comm_step / t_comp_step, 0.0)
         elif kind == "llm-inference":
-            b = np.maximum(batch, 1.0)
-            steps = np.maximum(w.work_units / b, 1.0)
-            kv_total = kv_bytes_per_token(w) * float(w.seq_len) * b
-            read = (w.params * wb + kv_total) / devices
-            t_memory = steps * read / (arr.mem_bw * MEM_BW_EFFICIENCY)
-            t_step = np.maximum(t_compute, t_memory) / steps
-            comm = 2.0 * layers * (2.0 * b * hidden * 2.0) * 2.0 * (devices - 1.0) / devices
-            ratio = np.where(devices > 1, (comm / link) / t_step, 0.0)
+            t_compute, t_memory, ratio = _inference_times(
+                w, batch, devices, flops / t_compute, arr.mem_bw, link, layers, hidden, wb
+            )
         else:
             ratio = np.zeros_like(t_compute)
         scaling = 1.0 / (1.0 + ratio)
@@ -413,3 +422,53 @@ def _choose_nodes(
             best[k] = np.where(take, cand[k], best[k])
     assert best is not None
     return best
+
+
+def _inference_times(
+    w: Workload,
+    batch: Arr,
+    devices: Arr,
+    rate: Arr,
+    mem_bw: Arr,
+    link: Arr,
+    layers: int,
+    hidden: int,
+    wb: float,
+) -> tuple[Arr, Arr, Arr]:
+    """(compute s, memory s, all-reduce ÷ the slower of them) of a whole LLM inference job.
+
+    ``rate`` is the configuration's FLOP/s at base efficiency; the model is in :mod:`.decode`.
+    Prefill (``prompt_len``) runs before its batch decodes, so it adds to both bounds.
+    """
+    b = np.maximum(batch, 1.0)
+    steps = np.maximum(w.work_units / b, 1.0)
+    active = w.params if w.active_params is None else w.active_params
+    step_c, step_m, step_comm = decode_step_seconds(
+        params=w.params,
+        active_params=active,
+        weight_bytes=wb,
+        kv_bytes_per_seq=kv_bytes_per_token(w) * float(w.seq_len),
+        layers=layers,
+        hidden=hidden,
+        batch=b,
+        gpus=devices,
+        mem_bw=mem_bw,
+        flops_rate=rate,
+        link_bytes_s=link,
+    )
+    t_compute, t_memory, t_comm = steps * step_c, steps * step_m, steps * step_comm
+    if w.prompt_len > 0:
+        batches = np.maximum(w.work_units / float(w.seq_len - w.prompt_len) / b, 1.0)
+        # The batch's prompts go through together: prompt_len x b tokens per prefill.
+        t_pre = batches * prefill_seconds(
+            active_params=active,
+            layers=layers,
+            hidden=hidden,
+            prompt_tokens=float(w.prompt_len) * b,
+            gpus=devices,
+            flops_rate=rate,
+            link_bytes_s=link,
+        )
+        t_compute, t_memory = t_compute + t_pre, t_memory + t_pre
+    ratio = np.where(devices > 1, t_comm / np.maximum(t_compute, t_memory), 0.0)
+    return t_compute, t_memory, ratio

@@ -101,6 +101,10 @@ class Workload:
     kv_per_token_layer: float | None = None
     #: The architecture's name in resources/models.csv when ``--model`` filled the fields.
     model: str = ""
+    #: LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed).
+    #: Each sequence then generates ``seq_len - prompt_len`` tokens (see
+    #: :mod:`gpuprof.recommend.decode`).
+    prompt_len: int = 0
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -149,6 +153,8 @@ class Workload:
             raise InputError("seq_len and batch must be > 0")
         if self.node_limit < 1:
             raise InputError("node_limit must be >= 1")
+        if not 0 <= self.prompt_len < self.seq_len:
+            raise InputError("prompt_len must be >= 0 and below seq_len")
         if self.active_params is not None and not 0 < self.active_params <= self.params:
             raise InputError(tr("active parameters must be > 0 and at most the total"))
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):
@@ -236,16 +242,31 @@ class Workload:
             per = 6.0 * n
         else:
             per = 2.0 * n
-        if self.model and self.layers and self.hidden and self.is_training:
-            # A named architecture adds the attention score/context matmuls, which 6·N leaves
-            # out: 12·L·h·s per token for forward + backward (Narayanan et al. 2021, "Efficient
-            # Large-Scale Language Model Training on GPU Clusters", the s/6h term of eq. 3);
-            # LoRA has no weight gradients but still back-propagates through attention (2/3).
-            attn = 12.0 * self.layers * self.hidden * self.seq_len
-            per += attn * (2.0 / 3.0 if self.scenario == "finetune-lora" else 1.0)
+        per += self._attention_per_token()
         if self.samples is not None and self.tokens is None:
             per *= self.seq_len  # one sample = one sequence of seq_len tokens
         return per * units
+
+    def _attention_per_token(self) -> float:
+        if not (self.model and self.layers and self.hidden and self.is_training):
+            return 0.0
+        # A named architecture adds the attention score/context matmuls, which 6·N leaves
+        # out: 12·L·h·s per token for forward + backward (Narayanan et al. 2021, "Efficient
+        # Large-Scale Language Model Training on GPU Clusters", the s/6h term of eq. 3);
+        # LoRA has no weight gradients but still back-propagates through attention (2/3).
+        attn = 12.0 * self.layers * self.hidden * self.seq_len
+        return attn * (2.0 / 3.0 if self.scenario == "finetune-lora" else 1.0)
+
+    def attention_flops(self) -> float:
+        """The attention score/context part of :meth:`total_flops` (0 when it adds none).
+
+        FP8 training runs these matmuls in 16-bit (see :mod:`gpuprof.recommend.estimate`)."""
+        if self.flops_total is not None or self.flops_per_sample is not None:
+            return 0.0
+        per = self._attention_per_token()
+        if self.samples is not None and self.tokens is None:
+            per *= self.seq_len
+        return per * self.work_units
 
     def with_(self, **changes: object) -> Workload:
         return replace(self, **changes)  # type: ignore[arg-type]
