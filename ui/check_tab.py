@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import tr_text
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -284,17 +284,48 @@ class CheckTab(QWidget):
         self._show_message(_t("Saved %1").replace("%1", str(path)))
         return True
 
-    def shutdown(self, timeout_s: float = 2.0) -> None:
-        """Cancel a running check and wait a little for it (closing the window, tests)."""
+    def shutdown(self, timeout_s: float = 2.0) -> bool:
+        """Cancel a running check and wait a bounded time for it (closing the window, tests);
+        True when it stopped. A check still stuck (in a driver call) reports nothing more."""
+        if not self.worker.running:
+            return True
         self.worker.cancel()
-        self.worker.wait(timeout_s)
+        stopped = self.worker.wait(timeout_s)
+        if not stopped:
+            self.worker.detach()
+        return stopped
+
+    def watch_close(self, window: QObject) -> None:
+        """Shut the check down when ``window`` closes (the main window, see add_check_tab)."""
+        watcher = _CloseWatcher(self)
+        window.installEventFilter(watcher)
+
+
+class _CloseWatcher(QObject):
+    """An event filter on the main window: its Close shuts the Check tab's run down (the
+    window's closeEvent knows only the tabs it builds itself)."""
+
+    def __init__(self, tab: CheckTab) -> None:
+        super().__init__(tab)
+        self._tab = tab
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Close:
+            self._tab.shutdown()
+        return False
 
 
 def add_check_tab(tabs: TabHost) -> None:
     """Register the lazy Check tab (built when first shown, ``--tab check``)."""
+
+    def make() -> CheckTab:
+        tab = CheckTab()
+        tab.watch_close(tabs.window())
+        return tab
+
     tabs.add_lazy(
         "check",
-        CheckTab,
+        make,
         _t("Check"),
         _t(
             "Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard "

@@ -3,79 +3,60 @@
 ``started → progress/item… → finished(CheckResult)`` or ``errored(message)``. A daemon thread
 (a check stuck in a driver call must not block the app from exiting); the
 :class:`~gpuprof.bench.base.CancelToken` stops it between steps, and a cancelled check still
-finishes with the items done so far (the rest SKIP).
+finishes with the items done so far (the rest SKIP). :meth:`CheckWorker.detach` (the window
+closing) drops whatever a thread that outlives the wait still reports: its signals would reach
+a deleted object.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
+
+from .workers import CancellableWorker
+
+if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
 
 __all__ = ["CheckWorker", "make_check"]
 
 log = logging.getLogger(__name__)
 
 
-class CheckWorker(QObject):
-    """Runs ``make_check().run(...)`` in a thread; lives in the GUI thread (queued signals)."""
+class CheckWorker(CancellableWorker):
+    """Runs ``make_check().run(...)`` in a thread; lives in the GUI thread (queued signals).
 
-    started = Signal()
-    progress = Signal(object)  # CheckProgress
+    ``progress`` carries a CheckProgress, ``finished`` the CheckResult."""
+
     item = Signal(object)  # CheckItem, as soon as it is graded
-    finished = Signal(object)  # CheckResult
-    errored = Signal(str)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._thread: threading.Thread | None = None
-        self.cancel_token: Any = None
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+    job_name = "a check"
+    thread_name = "gpuprof-check"
 
     def start(self, make: Callable[[], tuple[Any, Callable[[], None]]]) -> None:
         """``make()`` (in the worker thread) gives the :class:`CheckRun` and a close function."""
-        if self.running:
-            raise RuntimeError("a check is already running")
-        from gpuprof.bench.base import CancelToken
+        send = self._send
 
-        token = CancelToken()
-        self.cancel_token = token
-
-        def body() -> None:
+        def body(token: CancelToken) -> None:
             close: Callable[[], None] = _nothing
             try:
                 check, close = make()
                 result = check.run(
-                    on_progress=self.progress.emit, on_item=self.item.emit, cancel=token
+                    on_progress=lambda p: send("progress", p),
+                    on_item=lambda i: send("item", i),
+                    cancel=token,
                 )
             except Exception as exc:
                 log.debug("the check failed", exc_info=exc)
-                self.errored.emit(_message(exc))
+                send("errored", _message(exc))
                 return
             finally:
                 close()
-            self.finished.emit(result)
+            send("finished", result)
 
-        self.started.emit()
-        self._thread = threading.Thread(target=body, name="gpuprof-check", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        if self.cancel_token is not None:
-            self.cancel_token.cancel()
-
-    def wait(self, timeout_s: float) -> bool:
-        """Join the thread (tests, shutdown); True when it has ended."""
-        if self._thread is None:
-            return True
-        self._thread.join(timeout_s)
-        return not self._thread.is_alive()
+        self._launch(body)
 
 
 def _nothing() -> None:

@@ -2,7 +2,8 @@
 
 :func:`add_report_action` puts the action into the main window's File menu; the report covers
 the window's telemetry session: its History over the plots' time window and the processes it saw. The preview is the PDF layout (QTextDocument on the
-report's ``qt`` HTML), so no web engine is needed.
+report's ``qt`` HTML), so no web engine is needed. An acceptance check (the Check tab's last
+result, or a file from ``gpuprof check --json`` added here) becomes the report's first page.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
-from gpuprof.report.model import Report
+from gpuprof.report.model import CheckSection, Report
 from PySide6.QtCore import QCoreApplication, QStandardPaths, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QTextDocument
 from PySide6.QtWidgets import (
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
+    QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -36,6 +38,7 @@ __all__ = [
     "ReportDialog",
     "paper_palette",
     "add_report_action",
+    "last_check",
     "report_from_window",
     "save_report",
 ]
@@ -75,6 +78,17 @@ def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report
     )
 
 
+def last_check(window: Any) -> CheckSection | None:
+    """The page of the check last run in ``window``'s Check tab (None: none ran)."""
+    from gpuprof.report.check import check_section_of
+
+    from .check_tab import CheckTab
+
+    tab = window.findChild(CheckTab)
+    result = getattr(tab, "result", None) if tab is not None else None
+    return check_section_of(result) if result is not None else None
+
+
 #: Paper and ink of the report preview (the report's HTML text colour, on white).
 PAPER = "#ffffff"
 INK = "#1b1f24"
@@ -100,15 +114,21 @@ def paper_palette(palette: QPalette) -> QPalette:
 
 class ReportDialog(QDialog):
     """Preview + format, paper and command-line choices + Save. ``make_report(include_cmdlines)``
-    builds the report; it runs again when the command-line choice changes."""
+    builds the report; it runs again when the command-line choice changes. ``check``, when
+    given (or added with :meth:`load_check_file`), is the report's first page."""
 
     def __init__(
-        self, make_report: Callable[[bool], Report], parent: QWidget | None = None
+        self,
+        make_report: Callable[[bool], Report],
+        parent: QWidget | None = None,
+        *,
+        check: CheckSection | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(_t("Export report"))
         self._make_report = make_report
-        self.report = make_report(False)
+        self.check = check
+        self.report = self._with_check(make_report(False))
         self.preview = QTextBrowser(self)
         self.preview.setOpenLinks(False)
         self.preview.setToolTip(_t("How the report will look (the PDF layout)"))
@@ -127,6 +147,13 @@ class ReportDialog(QDialog):
         self.cmdline_box.setToolTip(
             _t("Show process command lines; passwords and tokens stay hidden")
         )
+        self.check_button = QPushButton(_t("Add check result…"), self)
+        self.check_button.setToolTip(
+            _t("Put an acceptance check (gpuprof check --json) on the report's first page")
+        )
+        self.check_button.clicked.connect(self._ask_check)
+        self.check_label = QLabel(self)
+        self.check_label.setWordWrap(True)
         self.sim_label = QLabel(self)
         self.sim_label.setStyleSheet("color: #8a5a00; font-weight: bold;")
         controls = QHBoxLayout()
@@ -135,6 +162,7 @@ class ReportDialog(QDialog):
         controls.addWidget(QLabel(_t("Paper:"), self))
         controls.addWidget(self.paper_box)
         controls.addWidget(self.cmdline_box)
+        controls.addWidget(self.check_button)
         controls.addStretch(1)
         controls.addWidget(self.sim_label)
         self.buttons = QDialogButtonBox(
@@ -144,6 +172,7 @@ class ReportDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
+        layout.addWidget(self.check_label)
         layout.addWidget(self.preview, 1)
         layout.addWidget(self.buttons)
         self.format_box.currentIndexChanged.connect(self._sync)
@@ -166,11 +195,44 @@ class ReportDialog(QDialog):
     def _sync(self) -> None:
         self.paper_box.setEnabled(self.fmt == "pdf")
         self.sim_label.setText(_t("SIMULATED data") if self.report.simulated else "")
+        if self.check is not None:
+            self.check_label.setStyleSheet("")
+            self.check_label.setText(
+                _t("First page: the acceptance check, verdict %1").replace("%1", self.check.verdict)
+            )
+
+    def _with_check(self, report: Report) -> Report:
+        from gpuprof.report.check import with_check
+
+        return with_check(report, self.check) if self.check is not None else report
 
     def _on_cmdlines(self, on: bool) -> None:
-        self.report = self._make_report(on)
+        self.report = self._with_check(self._make_report(on))
         self._sync()
         self._refresh_preview()
+
+    def load_check_file(self, path: str | Path) -> bool:
+        """Make the check result in ``path`` the first page; False (and a message) if it is
+        not one."""
+        from gpuprof.report.check import load_check, with_check
+
+        try:
+            self.check = load_check(path)
+        except GpuprofError as exc:
+            self.check_label.setStyleSheet("color: #b3261e;")
+            self.check_label.setText(str(exc))
+            return False
+        self.report = with_check(self.report, self.check)
+        self._sync()
+        self._refresh_preview()
+        return True
+
+    def _ask_check(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, _t("Add check result"), "", _t("JSON files (*.json)")
+        )
+        if path:
+            self.load_check_file(path)
 
     def _refresh_preview(self) -> None:
         from .report_pdf import build_document
@@ -248,6 +310,7 @@ def add_report_action(main_window: Any) -> QAction:
         dialog = ReportDialog(
             lambda include: report_from_window(main_window, include_cmdlines=include),
             main_window,
+            check=last_check(main_window),
         )
         main_window.report_dialog = dialog
         dialog.open()

@@ -50,6 +50,7 @@ __all__ = [
     "fmt_cell",
     "load_result",
     "load_results",
+    "read_result_json",
 ]
 
 CHECK_SCHEMA = "gpuprof.check"
@@ -245,8 +246,9 @@ def _bench_machine(data: dict[str, Any], path: Path) -> Machine:
     )
 
 
-def load_result(path: str | Path) -> Machine:
-    """One result file as a :class:`Machine`; an :class:`InputError` naming the file if not."""
+def read_result_json(path: str | Path) -> dict[str, Any]:
+    """A result file's JSON object (at most :data:`MAX_FILE_BYTES`, strict JSON); an
+    :class:`InputError` naming the file if it is not one. Also the report's check page reader."""
     p = Path(path)
     try:
         with p.open("rb") as fh:
@@ -265,6 +267,13 @@ def load_result(path: str | Path) -> Machine:
         raise InputError(tr("{p}: not JSON", p=p)) from None
     if not isinstance(data, dict):
         raise InputError(tr("{p}: not a gpuprof check or benchmark result", p=p))
+    return data
+
+
+def load_result(path: str | Path) -> Machine:
+    """One result file as a :class:`Machine`; an :class:`InputError` naming the file if not."""
+    p = Path(path)
+    data = read_result_json(p)
     try:
         if data.get("schema") == CHECK_SCHEMA:
             return _check_machine(data, p)

@@ -30,7 +30,7 @@ from gpuprof.report.model import Chart, Report
 from gpuprof.report.svg import render_svg
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_num, fmt_pct, fmt_rate, fmt_usd
 
-__all__ = ["CHART_SIZE", "fmt_value", "iter_charts", "render_html", "write_html"]
+__all__ = ["CHART_SIZE", "environment", "fmt_value", "iter_charts", "render_html", "write_html"]
 
 #: Chart size in CSS pixels (the SVG scales down to the page width when printed).
 CHART_SIZE = (760, 240)
@@ -85,9 +85,15 @@ def _finalize(value: Any) -> Any:
     return value
 
 
+def _load_template(name: str) -> str:
+    return (importlib.resources.files("gpuprof.report") / "templates" / name).read_text("utf-8")
+
+
 @functools.lru_cache(maxsize=1)
-def _template() -> jinja2.Template:
+def environment() -> jinja2.Environment:
+    """The report's templates (``gpuprof/report/templates``): autoescape, every value cleaned."""
     env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load_template),
         autoescape=True,
         finalize=_finalize,
         undefined=jinja2.StrictUndefined,
@@ -100,10 +106,21 @@ def _template() -> jinja2.Template:
     env.filters["dur"] = fmt_duration
     env.filters["pct"] = fmt_pct
     env.filters["step"] = _fmt_step
-    text = (importlib.resources.files("gpuprof.report") / "templates" / "report.html.j2").read_text(
-        "utf-8"
-    )
-    return env.from_string(text)
+    return env
+
+
+def _template() -> jinja2.Template:
+    return environment().get_template("report.html.j2")
+
+
+def _check_page(report: Report) -> Markup | None:
+    """The acceptance check's page (gpuprof/report/check.py), the report's first, if any."""
+    if report.check is None:
+        return None
+    from gpuprof.report.check import page_context
+
+    page = environment().get_template("check_page.html.j2")
+    return Markup(page.render(**page_context(report.check)))
 
 
 def iter_charts(report: Report) -> list[Chart]:
@@ -219,6 +236,7 @@ def render_html(report: Report, *, flavor: str = "html", paper: str = "a4") -> s
     for g in report.gpus:
         names[g.name] = names.get(g.name, 0) + 1
     return _template().render(
+        check_page=_check_page(report),
         throttle_rows=_throttle_rows(report),
         finding_groups=_finding_groups(report),
         r=report,

@@ -26,6 +26,9 @@ __all__ = [
     "BenchSummary",
     "Chart",
     "ChartSeries",
+    "CheckGpu",
+    "CheckRow",
+    "CheckSection",
     "JobSection",
     "Machine",
     "MetricStat",
@@ -257,6 +260,54 @@ class JobSection:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckGpu:
+    """One GPU of the checked machine, as a customer identifies it."""
+
+    index: int
+    name: str = ""
+    uuid: str = ""
+    serial: str = ""
+    pci_bus_id: str = ""
+    vbios_version: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRow:
+    """One scorecard line: ``measured``/``expected`` as shown (number and unit, or text);
+    ``reason``/``hint``/``source`` stay English (translated where shown)."""
+
+    item_id: str
+    status: str  # PASS, WARN, FAIL, SKIP
+    gpu_index: int | None = None
+    measured: str = ""
+    expected: str = ""
+    ratio: float | None = None
+    reason: str = ""
+    hint: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSection:
+    """An acceptance check (``gpuprof check``, the Check tab): the report's first page."""
+
+    verdict: str
+    exit_code: int
+    level: str
+    device: str
+    started_s: float | None = None
+    ended_s: float | None = None
+    expectation: str = ""
+    cancelled: bool = False
+    hostname: str = ""
+    os: str = ""
+    driver_version: str = ""
+    cuda_driver_version: str = ""
+    gpus: tuple[CheckGpu, ...] = ()
+    rows: tuple[CheckRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything a report shows. ``simulated`` is True when any part came from ``--demo``."""
 
@@ -272,6 +323,7 @@ class Report:
     bench: BenchSummary | None = None
     recommendation: RecommendationSummary | None = None
     job: JobSection | None = None
+    check: CheckSection | None = None
     cmdlines_included: bool = False
     notes: tuple[str, ...] = ()
     schema_version: int = REPORT_SCHEMA_VERSION
