@@ -5,8 +5,9 @@ Formulas (the details pane shows them; :data:`FORMULAS`):
 * time = workload FLOPs ÷ (GPUs × spec peak for the dtype × efficiency); efficiency = base ×
   scaling. FP8 training runs only the linear layers' GEMMs in FP8: the attention score/context
   matmuls of a named architecture are timed at the 16-bit peak (Transformer Engine's FP8 recipe
-  covers Linear / LayerNormLinear / LayerNormMLP; FP8 dot-product attention is opt-in,
-  ``fp8_dpa=False`` by default: docs.nvidia.com/deeplearning/transformer-engine, Common API).
+  covers Linear / LayerNormLinear / LayerNormMLP; FP8 dot-product attention is an opt-in beta
+  feature, ``DelayedScaling.fp8_dpa = False`` by default: github NVIDIA/TransformerEngine
+  transformer_engine/common/recipe/__init__.py).
 * LLM inference: decode steps of the batch that fits, each ``max(compute, memory) +
   tensor-parallel all-reduces``, plus prefill when a prompt length is given; the model and its
   sources are in :mod:`gpuprof.recommend.decode` (memory: weights read — for a mixture of experts
