@@ -115,7 +115,9 @@ def _fake_result() -> Any:
     return _result(hostname="node-17")
 
 
-def test_export_report_opens_with_the_last_check(make_window: Any, qtbot: Any, tmp_path: Path) -> None:
+def test_export_report_opens_with_the_last_check(
+    make_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = make_window()
     window.poll_now()
     tab = _check_tab(window)
@@ -126,8 +128,10 @@ def test_export_report_opens_with_the_last_check(make_window: Any, qtbot: Any, t
     assert "acceptance check" not in dialog.preview.toPlainText()
     dialog.reject()
 
+    assert not tab.export_report_button.isEnabled()
     tab._on_finished(_fake_result())  # as when a run ends
-    window.export_report_action.trigger()
+    assert tab.export_report_button.isEnabled()
+    assert tab.open_report()  # the Check tab's button: the window's File → Export report…
     dialog = window.report_dialog
     qtbot.addWidget(dialog)
     check = dialog.report.check

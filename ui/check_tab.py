@@ -2,7 +2,9 @@
 
 Level, expectation (a catalog instance type or a short spec like ``8xH100-SXM``, checked with the
 core's parser before anything runs), device, Run/Cancel, a progress bar, the scorecard filling in
-item by item, the verdict banner, and Export (the HTML of ``gpuprof check --html``, or JSON).
+item by item, the verdict banner, and Export (the HTML of ``gpuprof check --html``, or JSON, or
+the window's Export report… whose HTML/PDF opens with the check). Closing the window cancels a
+running check (:meth:`CheckTab.watch_close`).
 The check runs in a :class:`~ui.check_worker.CheckWorker` thread; Cancel stops it between steps
 and what was done is still graded.
 """
@@ -116,7 +118,12 @@ class CheckTab(QWidget):
         self.export_html_button.clicked.connect(lambda: self._ask_export("html"))
         self.export_json_button = QPushButton(_t("Export &JSON…"))
         self.export_json_button.clicked.connect(lambda: self._ask_export("json"))
-        for b in (self.export_html_button, self.export_json_button):
+        self.export_report_button = QPushButton(_t("Export re&port…"))
+        self.export_report_button.setToolTip(
+            _t("The machine report (HTML or PDF) with this check as its first page (Ctrl+E)")
+        )
+        self.export_report_button.clicked.connect(self.open_report)
+        for b in (self.export_html_button, self.export_json_button, self.export_report_button):
             b.setEnabled(False)
 
         controls = QHBoxLayout()
@@ -136,6 +143,7 @@ class CheckTab(QWidget):
             self.cancel_button,
             self.export_html_button,
             self.export_json_button,
+            self.export_report_button,
         ):
             controls.addWidget(b)
 
@@ -212,6 +220,7 @@ class CheckTab(QWidget):
         done = not running and self.result is not None
         self.export_html_button.setEnabled(done)
         self.export_json_button.setEnabled(done)
+        self.export_report_button.setEnabled(done)
 
     def _on_progress(self, progress: CheckProgress) -> None:
         self.progress.setValue(round(1000 * max(0.0, min(1.0, progress.fraction))))
@@ -282,6 +291,14 @@ class CheckTab(QWidget):
             self._show_message(str(exc), error=True)
             return False
         self._show_message(_t("Saved %1").replace("%1", str(path)))
+        return True
+
+    def open_report(self) -> bool:
+        """File → Export report… of the window, which opens with this check; False outside one."""
+        action = getattr(self.window(), "export_report_action", None)
+        if action is None:
+            return False
+        action.trigger()
         return True
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:

@@ -468,6 +468,14 @@
         <translation>第一页：验收检查，结论 %1</translation>
     </message>
     <message>
+        <source>Export re&amp;port…</source>
+        <translation>导出报告(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The machine report (HTML or PDF) with this check as its first page (Ctrl+E)</source>
+        <translation>本机报告（HTML 或 PDF），以此检查为第一页（Ctrl+E）</translation>
+    </message>
+    <message>
         <source>reference</source>
         <translation>参考值</translation>
     </message>
