@@ -4,13 +4,17 @@ silently."""
 
 from __future__ import annotations
 
+import csv
 import re
 import statistics
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pytest
 
 from gpuprof.catalog.instances import Catalog, Instance, load_catalog
+from gpuprof.catalog.names import normalize_gpu_model
+from gpuprof.catalog.specs import ARCH_DTYPES, GpuSpec, arch_family, missing_dtypes
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
 
@@ -115,7 +119,9 @@ def test_the_rows_the_data_doubts_are_marked(shipped: Catalog) -> None:
     doubted = {(i.provider, i.instance) for i in shipped.instances if i.doubt}
     assert ("Azure", "Standard_ND96isr_H100_v5") in doubted
     assert ("RunPod", "1x_L40S_SECURE") in doubted
-    assert ("GCP", "n1 host + 1x T4") in doubted
+    # GCP GPUs on N1 hosts are priced VM + GPUs (tests/test_catalog_gcp_n1.py): not doubted.
+    n1 = [i for i in shipped.instances if i.provider == "GCP" and i.instance.startswith("n1-")]
+    assert len(n1) == 7 and not any(i.doubt for i in n1)
     nd = next(i for i in shipped.instances if i.instance == "Standard_ND96isr_H100_v5")
     assert nd.gpu_count == 8 and nd.price_spot_usd_hr is None
     # p4d: the use1-az1 spot price the notes call an outlier (2.4655) is not the one used.
@@ -164,47 +170,88 @@ def test_a_doubtful_row_never_wins_silently(doubt: bool) -> None:
         assert any("price from a typo" in x for x in second.warnings)
 
 
-# Architectures whose tensor/matrix units run BF16 (NVIDIA: Ampere and later; AMD CDNA2+).
-_BF16_ARCHS = ("Ampere", "Ada Lovelace", "Hopper", "Blackwell")
-# GPU models of the catalog with no published rate for a dtype their architecture supports
-# (not found in the consulted sources; see resources/gpu_specs.csv notes). Filling one in
-# shrinks this list: the test says so.
-KNOWN_RATE_GAPS = {
-    "A10G",
-    "B300",
-    "GB200",
-    "GB300",
-    "H100 NVL",  # NVIDIA's datasheet figures not in the consulted sources
-    "Inferentia",
-    "Inferentia2",
-    "K80",
-    "M60",
-    "MI355X",
-    "P100",
-    "P4",
-    "Quadro RTX 6000",
-    "RTX 3090",
-    "RTX 4000 Ada",
-    "RTX PRO 6000 Blackwell",
-    "Radeon Pro V520",
-    "Trainium",
-    "Trainium2",
-    "V100 SXM2 16GB",
-    "V100 SXM2 32GB",
+# GPU models of the catalog whose spec row lacks a dtype its architecture runs
+# (gpuprof.catalog.specs.ARCH_DTYPES), each with the reason. Filling one in shrinks this
+# table: the test says so.
+RATE_EXCEPTIONS = {
+    "A10G": "AWS-only variant of the A10: neither NVIDIA nor AWS publishes its tensor rates in "
+    "the consulted sources, and they differ from the A10's (so the A10 row is not reused)",
+    "RTX 6000 Ada": "NVIDIA's datasheet gives one unlabelled tensor figure (1,457 TFLOPS); the "
+    "per-format rates are not in the consulted sources",
+    "RTX 4000 Ada": "no NVIDIA per-format figures in the consulted sources",
+    "RTX PRO 6000 Blackwell": "NVIDIA publishes FP32 and an FP4 'AI TOPS' figure for the "
+    "workstation card only; the server edition's per-format rates are not in the consulted "
+    "sources",
+    "MI355X": "AMD's per-format peaks are not in the consulted sources; secondary pages disagree "
+    "on whether their FP8 figure is dense or sparse",
+    "Radeon Pro V520": "a graphics part (RDNA) with no ML rates in the consulted sources",
+    "Inferentia": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
+    "Inferentia2": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
+    "Trainium": "an AWS training accelerator (Neuron SDK), not a GPU architecture",
+    "Trainium2": "an AWS training accelerator (Neuron SDK), not a GPU architecture",
 }
+
+SKYPILOT = Path(__file__).parent / "data" / "skypilot"
+
+
+def _skypilot_gpu_names() -> set[str]:
+    names = set()
+    for path in sorted(SKYPILOT.glob("*.csv")):
+        with open(path, newline="", encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                name = (row.get("AcceleratorName") or "").strip()
+                if name and not name.lower().startswith("tpu"):  # TPUs are not imported
+                    names.add(name)
+    return names
+
+
+def _catalog_models(shipped: Catalog) -> set[str]:
+    models = {i.gpu_model for i in shipped.instances if i.gpu_known}
+    for name in _skypilot_gpu_names():
+        key = normalize_gpu_model(name)
+        assert key is not None, name  # every GPU of the SkyPilot excerpts has a spec row
+        models.add(key)
+    return models
 
 
 def test_every_catalog_gpu_has_the_rates_its_architecture_supports(shipped: Catalog) -> None:
-    gaps = set()
-    for model in {i.gpu_model for i in shipped.instances if i.gpu_known}:
+    models = _catalog_models(shipped)
+    assert {"H100 NVL", "B300", "GB200", "GB300", "A100 80GB SXM", "T4"} <= models
+    gaps = {}
+    for model in sorted(models):
         spec = shipped.specs[model]
-        if spec.architecture in _BF16_ARCHS and model not in KNOWN_RATE_GAPS:
-            assert spec.peak_tflops("bf16"), model  # training's default dtype
+        missing = missing_dtypes(spec)
+        if missing:
+            gaps[model] = missing
+        if model not in RATE_EXCEPTIONS:
+            # training's default dtype, and where its figure comes from
+            assert spec.peak_tflops("fp32"), model
             assert spec.source and spec.notes, model
-        for dtype in ("fp32", "tf32", "fp16", "bf16", "fp8", "int8"):
-            if spec.peak_tflops(dtype) is None and dtype not in spec.unsupported:
-                gaps.add(model)
-    assert gaps == KNOWN_RATE_GAPS
+    assert set(gaps) == set(RATE_EXCEPTIONS), gaps
+    assert all(len(reason) > 20 for reason in RATE_EXCEPTIONS.values())
+
+
+def test_blackwell_rows_carry_fp4_and_older_ones_say_they_lack_it() -> None:
+    specs = load_catalog(overlays=False).specs
+    for key in ("B200", "B300", "GB200", "GB300"):
+        assert arch_family(specs[key]) == "Blackwell"
+        assert specs[key].peak_tflops("fp4") and specs[key].supports("fp4") is not False
+    assert specs["H100 SXM"].supports("fp4") is False  # cc 9.0
+    assert specs["A100 80GB SXM"].supports("fp8") is False
+    assert missing_dtypes(GpuSpec(key="x", architecture="Blackwell")) == ARCH_DTYPES["Blackwell"]
+    assert missing_dtypes(GpuSpec(key="x", architecture="Hopper (Grace Hopper)", fp32_tflops=1))
+    assert missing_dtypes(GpuSpec(key="x")) == ("architecture",)
+
+
+def test_dense_rates_rise_as_the_format_narrows() -> None:
+    # A sparse figure stored as dense shows as TF32 > BF16 or FP8 > FP4 of the same row.
+    order = ("tf32", "bf16", "fp8", "fp4")
+    for key, spec in load_catalog(overlays=False).specs.items():
+        rates = [spec.peak_tflops(d) for d in order]
+        known = [r for r in rates if r is not None]
+        assert known == sorted(known), (key, dict(zip(order, rates, strict=True)))
+        if spec.fp16_tflops and spec.bf16_tflops:
+            assert spec.fp16_tflops == pytest.approx(spec.bf16_tflops, rel=0.01), key
 
 
 def test_the_rtx_a6000_gets_a_time_and_a_cost() -> None:

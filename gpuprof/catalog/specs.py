@@ -15,10 +15,41 @@ from importlib import resources
 
 from gpuprof.errors import InputError
 
-__all__ = ["DTYPES", "GpuSpec", "load_specs", "parse_specs_csv"]
+__all__ = [
+    "ARCH_DTYPES",
+    "DTYPES",
+    "SPEC_DTYPES",
+    "GpuSpec",
+    "arch_family",
+    "load_specs",
+    "missing_dtypes",
+    "parse_specs_csv",
+]
 
-#: Compute dtypes with a peak-rate column in the spec table.
+#: Compute dtypes the estimators rank by (a peak-rate column each in the spec table).
 DTYPES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
+#: Every dtype with a peak-rate column: DTYPES and Blackwell's FP4.
+SPEC_DTYPES = (*DTYPES, "fp4")
+
+#: The floating-point dtypes each architecture runs at a published peak rate (FP16 is the
+#: tensor-core rate where the part has tensor cores, else its packed half rate; INT8 is left
+#: out: the inference estimators treat it as optional). A row of one of these architectures
+#: must carry a figure for each, or mark the format unsupported, or be listed as an exception
+#: with its reason in tests/test_catalog_consistency.py.
+ARCH_DTYPES: Mapping[str, tuple[str, ...]] = {
+    "Kepler": ("fp32",),
+    "Maxwell": ("fp32",),
+    "Pascal": ("fp32",),
+    "Volta": ("fp32", "fp16"),
+    "Turing": ("fp32", "fp16"),
+    "Ampere": ("fp32", "tf32", "fp16", "bf16"),
+    "Ada Lovelace": ("fp32", "tf32", "fp16", "bf16", "fp8"),
+    "Hopper": ("fp32", "tf32", "fp16", "bf16", "fp8"),
+    "Blackwell": ("fp32", "tf32", "fp16", "bf16", "fp8", "fp4"),
+    "CDNA 2": ("fp32", "fp16", "bf16"),
+    "CDNA 3": ("fp32", "tf32", "fp16", "bf16", "fp8"),
+    "CDNA 4": ("fp32", "fp16", "bf16", "fp8", "fp4"),
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +69,7 @@ class GpuSpec:
     fp16_tflops: float | None = None
     bf16_tflops: float | None = None
     fp8_tflops: float | None = None
+    fp4_tflops: float | None = None
     int8_tops: float | None = None
     tdp_w: float | None = None
     interconnect: str | None = None
@@ -64,8 +96,9 @@ class GpuSpec:
         if dtype in self.unsupported:
             return False
         if self.cuda_cc is not None:
-            # bf16 tensor cores since Ampere (cc 8.0); fp8 since Ada/Hopper (cc 8.9).
-            need = {"bf16": (8, 0), "fp8": (8, 9), "tf32": (8, 0)}.get(dtype)
+            # bf16 tensor cores since Ampere (cc 8.0); fp8 since Ada/Hopper (cc 8.9); fp4
+            # since Blackwell (cc 10.0).
+            need = {"bf16": (8, 0), "fp8": (8, 9), "tf32": (8, 0), "fp4": (10, 0)}.get(dtype)
             if need is not None:
                 return self.cuda_cc >= need
             return True
@@ -90,6 +123,27 @@ class GpuSpec:
     @property
     def is_nvidia(self) -> bool:
         return (self.vendor or "").upper() == "NVIDIA"
+
+
+def arch_family(spec: GpuSpec) -> str | None:
+    """The :data:`ARCH_DTYPES` key of ``spec``'s architecture (``"Hopper (Grace Hopper)"`` →
+    ``"Hopper"``, ``"Blackwell Ultra"`` → ``"Blackwell"``); None when unknown or not listed."""
+    arch = (spec.architecture or "").strip()
+    for family in sorted(ARCH_DTYPES, key=len, reverse=True):
+        if arch == family or arch.startswith(family + " "):
+            return family
+    return None
+
+
+def missing_dtypes(spec: GpuSpec) -> tuple[str, ...]:
+    """The dtypes ``spec``'s architecture runs (:data:`ARCH_DTYPES`) that its row neither gives
+    a peak for nor marks unsupported; ``("architecture",)`` when the architecture is unknown."""
+    family = arch_family(spec)
+    if family is None:
+        return ("architecture",)
+    return tuple(
+        d for d in ARCH_DTYPES[family] if spec.peak_tflops(d) is None and d not in spec.unsupported
+    )
 
 
 def _opt_float(text: str) -> float | None:
@@ -135,6 +189,7 @@ def parse_specs_csv(text: str, *, name: str = "gpu_specs.csv") -> dict[str, GpuS
                 fp16_tflops=_opt_float(row["fp16_tflops"]),
                 bf16_tflops=_opt_float(row["bf16_tflops"]),
                 fp8_tflops=_opt_float(row["fp8_tflops"]),
+                fp4_tflops=_opt_float(row.get("fp4_tflops") or ""),
                 int8_tops=_opt_float(row["int8_tops"]),
                 tdp_w=_opt_float(row["tdp_w"]),
                 interconnect=row["interconnect"].strip() or None,
