@@ -184,7 +184,6 @@ RATE_EXCEPTIONS = {
     "sources",
     "MI355X": "AMD's per-format peaks are not in the consulted sources; secondary pages disagree "
     "on whether their FP8 figure is dense or sparse",
-    "Radeon Pro V520": "a graphics part (RDNA) with no ML rates in the consulted sources",
     "Inferentia": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
     "Inferentia2": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
     "Trainium": "an AWS training accelerator (Neuron SDK), not a GPU architecture",

@@ -46,6 +46,7 @@ ARCH_DTYPES: Mapping[str, tuple[str, ...]] = {
     "Ada Lovelace": ("fp32", "tf32", "fp16", "bf16", "fp8"),
     "Hopper": ("fp32", "tf32", "fp16", "bf16", "fp8"),
     "Blackwell": ("fp32", "tf32", "fp16", "bf16", "fp8", "fp4"),
+    "RDNA": ("fp32",),
     "CDNA 2": ("fp32", "fp16", "bf16"),
     "CDNA 3": ("fp32", "tf32", "fp16", "bf16", "fp8"),
     "CDNA 4": ("fp32", "fp16", "bf16", "fp8", "fp4"),
