@@ -142,6 +142,18 @@ def test_mig_names_are_recognised() -> None:
         ("NVIDIA GB200 Grace Blackwell", None, "GB200"),
         ("RTX6000 (Quadro RTX 6000)", None, "Quadro RTX 6000"),
         ("A6000", None, "RTX A6000"),  # SkyPilot's name
+        # SkyPilot's compact RunPod-style names
+        ("RTX3090", None, "RTX 3090"),
+        ("RTX4090", None, "RTX 4090"),
+        ("RTX4000-Ada", None, "RTX 4000 Ada"),
+        ("RTX6000-Ada", None, "RTX 6000 Ada"),
+        ("RTXA6000", None, "RTX A6000"),
+        ("RTXPRO6000", None, "RTX PRO 6000 Blackwell"),
+        ("RTX6000", None, "Quadro RTX 6000"),
+        ("RTX3090Ti", None, None),
+        ("RTXA5000", None, None),
+        ("RTX2000-Ada", None, None),
+        ("H100-NVL", None, "H100 NVL"),
         ("AWS Inferentia2", None, "Inferentia2"),
         ("AMD Radeon Pro V520", None, "Radeon Pro V520"),
         ("NVIDIA RTX PRO 6000 Blackwell", None, "RTX PRO 6000 Blackwell"),

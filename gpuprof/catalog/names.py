@@ -34,6 +34,9 @@ _MEM = re.compile(r"(\d+)\s*GB\b")
 def _canon(text: str) -> str:
     t = text.upper().replace("_", " ").replace("-", " ").replace("(", " ").replace(")", " ")
     t = _NOISE.sub(" ", t)
+    # SkyPilot's compact names: RTX3090, RTXA6000, RTX4000-Ada, RTXPRO6000.
+    t = re.sub(r"\bRTX(?=(?:A|PRO)?\d)", "RTX ", t)
+    t = re.sub(r"\bPRO(?=\d)", "PRO ", t)
     return " ".join(t.split())
 
 
@@ -108,7 +111,7 @@ def _rule_key(t: str, memory_gib: float | None) -> str | None:
         return None
     if "A6000" in words:
         return "RTX A6000"
-    if "RTX6000" in words or ("QUADRO" in words and "6000" in words and "RTX" in words):
+    if "RTX" in words and "6000" in words:  # neither Ada nor PRO: Turing's Quadro RTX 6000
         return "Quadro RTX 6000"
     if "RTX" in words and "4090" in words:
         return "RTX 4090"
