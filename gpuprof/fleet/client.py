@@ -166,11 +166,25 @@ def _float(text: object) -> float:
     return math.nan
 
 
+def _time(value: object) -> float | None:
+    """A sample's Unix time: a finite JSON number (not a bool, not an int too big for a float)."""
+    if type(value) is float:
+        return value if math.isfinite(value) else None
+    if type(value) is int:
+        try:
+            return float(value)
+        except OverflowError:
+            return None
+    return None
+
+
 def _labels(obj: object) -> dict[str, str] | None:
-    if not isinstance(obj, dict):
+    """``obj`` if it is a label set: an object of strings (JSON's keys are always strings)."""
+    if type(obj) is not dict:
         return None
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in obj.items()):
-        return None
+    for v in obj.values():
+        if type(v) is not str:
+            return None
     return obj
 
 
@@ -223,6 +237,13 @@ class PrometheusClient:
 
     def query(self, promql: str, *, at_s: float | None = None) -> list[Sample]:
         """``/api/v1/query``: an instant vector (a scalar comes back as one unlabelled sample)."""
+        return [Sample(labels, t, v) for labels, t, v in self.query_vector(promql, at_s=at_s)]
+
+    def query_vector(
+        self, promql: str, *, at_s: float | None = None
+    ) -> list[tuple[dict[str, str], float, float]]:
+        """:meth:`query` as plain ``(labels, time_s, value)`` tuples: the same checks, without a
+        :class:`Sample` each (a fleet's overview reads thousands of series at every refresh)."""
         form = {"query": promql}
         if at_s is not None:
             form["time"] = f"{at_s:.3f}"
@@ -230,15 +251,22 @@ class PrometheusClient:
         kind, result = self._result(data, ("vector", "scalar"))
         if kind == "scalar":
             point = self._point(result)
-            return [] if point is None else [Sample({}, point[0], point[1])]
-        out: list[Sample] = []
-        for item in result:
-            labels = _labels(item.get("metric")) if isinstance(item, dict) else None
-            point = self._point(item.get("value")) if isinstance(item, dict) else None
-            if labels is None or point is None:
-                self.skipped += 1
-                continue
-            out.append(Sample(labels, point[0], point[1]))
+            return [] if point is None else [({}, point[0], point[1])]
+        out: list[tuple[dict[str, str], float, float]] = []
+        append = out.append
+        bad = 0
+        for item in result:  # the shape checks of _labels and _point, inlined: 5,000+ items
+            if type(item) is dict:
+                labels = _labels(item.get("metric"))
+                pair = item.get("value")
+                if labels is not None and type(pair) is list and len(pair) == 2:
+                    t = _time(pair[0])
+                    if t is not None:
+                        append((labels, t, _float(pair[1])))
+                        continue
+            bad += 1
+        if bad:
+            self.skipped += bad
         return out
 
     def query_range(
@@ -339,10 +367,8 @@ class PrometheusClient:
     def _point(self, pair: object) -> tuple[float, float] | None:
         if not isinstance(pair, list) or len(pair) != 2:
             return None
-        t, v = pair
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
-            return None
-        return float(t), _float(v)
+        t = _time(pair[0])
+        return None if t is None else (t, _float(pair[1]))
 
     def _data(self, path: str, form: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> Any:
         body = self._fetch(path, form)

@@ -81,6 +81,8 @@ _LABELLED = "DCGM_FI_DEV_FB_USED"
 #: The labels that make a GPU (see :func:`gpu_key`), for ``by (...)``.
 _KEY = "job, instance, gpu, GPU_I_ID"
 _TARGET_SERIES = ("up", "gpuprof_source_up")
+#: The labels read from the labelled series: the model, host, UUID, the holder's pod or job.
+_KEPT_LABELS = ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node")
 _DCGM_ONLY = ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS")
 
 #: A GPU series' key inside its node: the index (or device, or UUID) and the MIG instance.
@@ -181,18 +183,18 @@ def read_fleet(
     reason_matcher = f'reason=~"{"|".join(THROTTLE_BITS)}"'
     throttled = sel.for_gpus("gpuprof_clocks_event_reasons", reason_matcher)
     calls: dict[str, Callable[[], Any]] = {
-        "targets": lambda: client.query(sel.for_targets("", _regex(_TARGET_SERIES))),
+        "targets": lambda: client.query_vector(sel.for_targets("", _regex(_TARGET_SERIES))),
         "series": lambda: client.series(
             [sel.for_gpus("", _regex(_PRESENCE))], start_s=now - q.lookback_s
         ),
         # Every value but one with the GPU's key labels only (half the bytes to send and
         # parse); the memory series with all of them (model, host, UUID, the holder's pod).
-        "values": lambda: client.query(
+        "values": lambda: client.query_vector(
             f"{sel.for_gpus(_LABELLED)} or max by (__name__, {_KEY}) "
             f"({sel.for_gpus('', _regex(m for m in metrics if m != _LABELLED))})"
         ),
-        "throttle": lambda: client.query(_throttle_query(throttled, q.throttle_window_s)),
-        "idle": lambda: client.query(
+        "throttle": lambda: client.query_vector(_throttle_query(throttled, q.throttle_window_s)),
+        "idle": lambda: client.query_vector(
             f"max by ({_KEY}) (max_over_time("
             f"{sel.for_gpus('DCGM_FI_DEV_GPU_UTIL')}[{_dur(q.idle_window_s)}]))"
         ),
@@ -258,51 +260,52 @@ def _build(
 
     for labels in answers["series"]:
         gpu_of(labels)
-    for s in answers["values"]:
-        name = s.labels.get("__name__", "")
-        node = (s.labels.get("job", ""), s.labels.get("instance", ""))
+    for labels, _, raw in answers["values"]:
+        name = labels.get("__name__", "")
+        node = (labels.get("job", ""), labels.get("instance", ""))
         if name == "gpuprof_source_info":
             kinds[node] = "gpuprof"
             continue
-        if name not in _VALUES or not (s.labels.get("gpu") or s.labels.get("UUID")):
+        spec = _VALUES.get(name)
+        if spec is None or not (labels.get("gpu") or labels.get("UUID")):
             continue
-        g = gpu_of(s.labels)
+        g = gpu_of(labels)
         g.present = True
         if name.startswith("gpuprof_"):
             kinds[node] = "gpuprof"
-        else:
-            kinds.setdefault(node, "dcgm-exporter")
+        elif node not in kinds:
+            kinds[node] = "dcgm-exporter"
         if name == _LABELLED:  # the one series queried with all its labels
-            for label in ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node"):
-                if s.labels.get(label) and not g.labels.get(label):
-                    g.labels[label] = s.labels[label]
-        value = _sane(name, s.value)
+            mine = g.labels
+            for label in _KEPT_LABELS:
+                if labels.get(label) and not mine.get(label):
+                    mine[label] = labels[label]
+        value = _sane(name, raw)
         if value is None:
             continue
-        attr = _VALUES[name][0]
-        if attr == "reasons":
+        if spec[0] == "reasons":
             g.reasons = value
         else:
-            g.values[attr] = value
-    for s in answers["throttle"]:
-        reason = s.labels.get("reason", "")
-        if reason in THROTTLE_BITS and not math.isnan(s.value) and 0.0 < s.value <= 1.0:
-            gpu_of(s.labels).throttle[reason] = s.value
+            g.values[spec[0]] = value
+    for labels, _, value in answers["throttle"]:
+        reason = labels.get("reason", "")
+        if reason in THROTTLE_BITS and not math.isnan(value) and 0.0 < value <= 1.0:
+            gpu_of(labels).throttle[reason] = value
     idle: dict[GpuKey, float] = {}
-    for s in answers["idle"]:
-        if not math.isnan(s.value):
-            idle[gpu_key(s.labels)] = max(0.0, s.value)
-    for s in answers["targets"]:
-        key = (s.labels.get("job", ""), s.labels.get("instance", ""))
-        labels, up, source_up = ups.get(key, ({}, None, None))
-        flag = None if math.isnan(s.value) else s.value >= 1.0
-        if s.labels.get("__name__") == "up":
-            labels = {k: v for k, v in s.labels.items() if k not in ("__name__", "job", "instance")}
+    for labels, _, value in answers["idle"]:
+        if not math.isnan(value):
+            idle[gpu_key(labels)] = max(0.0, value)
+    for labels, _, value in answers["targets"]:
+        key = (labels.get("job", ""), labels.get("instance", ""))
+        target, up, source_up = ups.get(key, ({}, None, None))
+        flag = None if math.isnan(value) else value >= 1.0
+        if labels.get("__name__") == "up":
+            target = {k: v for k, v in labels.items() if k not in ("__name__", "job", "instance")}
             up = flag
         else:
             source_up = flag
             kinds[key] = "gpuprof"
-        ups[key] = (labels, up, source_up)
+        ups[key] = (target, up, source_up)
 
     gpu_jobs = {key[0] for key in gpus}
     node_keys = {(k[0], k[1]) for k in gpus}

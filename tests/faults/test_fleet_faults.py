@@ -83,6 +83,11 @@ HANDLED: dict[str, bytes] = {
     "timestamp-infinite": _vector(
         ({**LABELS, "__name__": "DCGM_FI_DEV_FB_USED"}, [1e400, "5"]), _util("1")
     ),
+    # An integer too big for a float (OverflowError, not ValueError), and a JSON boolean.
+    "timestamp-huge-integer": _vector(
+        ({**LABELS, "__name__": "DCGM_FI_DEV_FB_USED"}, [10**400, "5"]), _util("1")
+    ),
+    "timestamp-bool": _vector(({**LABELS, "__name__": "DCGM_FI_DEV_FB_USED"}, [True, "5"])),
     "label-not-string": _vector(({"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": 0}, [1.0, "1"])),
     "nan": _vector(_util("NaN")),
     "plus-inf": _vector(_util("+Inf")),
@@ -152,7 +157,8 @@ def test_hostile_series_are_skipped_or_absent(name, capsys):
         assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out
     if name in ("nan", "plus-inf", "minus-inf", "overflow", "not-a-number", "absurd-values"):
         assert gpus and gpus[0]["util_pct"] is None
-    if name in ("metric-not-object", "value-not-pair", "label-not-string"):
+    skips = ("metric-not-object", "value-not-pair", "label-not-string", "timestamp-bool")
+    if name in (*skips, "timestamp-huge-integer", "timestamp-infinite"):
         assert doc["summary"]["skipped_series"] >= 1
     if name == "many-label-sets-one-gpu":
         assert len(gpus) == 1
