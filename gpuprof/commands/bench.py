@@ -7,14 +7,14 @@ torch is imported only when a benchmark runs. Under ``torchrun`` every rank runs
 from __future__ import annotations
 
 import argparse
-import collections
 import os
 import sys
-import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_int
+from gpuprof.commands.progress import run_with_progress
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_measure, fmt_num, fmt_pct, fmt_rate
@@ -22,6 +22,7 @@ from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_measure, fmt_num, fmt_
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from gpuprof.bench.base import CancelToken
     from gpuprof.bench.results import Comparison
     from gpuprof.bench.runner import BenchRun
 
@@ -135,9 +136,7 @@ def require_torch() -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
-
-    from gpuprof.bench.base import CancelToken, RunState
+    from gpuprof.bench.base import RunState
     from gpuprof.bench.results import ResultsDB, write_json
     from gpuprof.bench.runner import Runner, RunProgress, parse_only
 
@@ -148,53 +147,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     source = open_run_telemetry(args.device)
     runner = Runner(device=args.device, suite=args.suite, only=only, source=source)
-    cancel = CancelToken()
-    latest: collections.deque[RunProgress] = collections.deque(maxlen=1)
-    outcome: dict[str, Any] = {}
-    finished = threading.Event()
 
-    def work() -> None:
-        try:
-            require_torch()
-            outcome["run"] = runner.run(on_progress=latest.append, cancel=cancel)
-        except BaseException as exc:
-            outcome["error"] = exc
-        finally:
-            finished.set()
+    def job(on_progress: Callable[[RunProgress], None], cancel: CancelToken) -> BenchRun:
+        require_torch()
+        return runner.run(on_progress=on_progress, cancel=cancel)
 
-    thread = threading.Thread(target=work, name="gpuprof-bench", daemon=True)
-    columns = (
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-    )
+    def describe(p: RunProgress) -> tuple[float, str]:
+        return p.fraction, f"[{p.case_index + 1}/{p.case_count}] {p.stage}"
+
     try:
-        with Progress(*columns, console=console, transient=True, disable=quiet) as bar:
-            task = bar.add_task(tr("starting (importing torch)…"), total=1.0)
-            thread.start()
-            # An Event, not thread.is_alive(): a Ctrl-C inside Thread.join() can leave
-            # is_alive() False while the worker still runs (and its result is lost).
-            while not finished.is_set():
-                try:
-                    finished.wait(0.1)
-                except KeyboardInterrupt:
-                    cancel.cancel()
-                    bar.update(task, description=tr("cancelling…"))
-                    continue
-                if latest:
-                    p = latest[-1]
-                    bar.update(
-                        task,
-                        completed=p.fraction,
-                        description=f"[{p.case_index + 1}/{p.case_count}] {p.stage}",
-                    )
+        run = run_with_progress(
+            job,
+            describe=describe,
+            console=console,
+            starting=tr("starting (importing torch)…"),
+            thread_name="gpuprof-bench",
+            quiet=quiet,
+        )
     finally:
         if source is not None:
             source.close()
-    if "error" in outcome:
-        raise outcome["error"]
-    run: BenchRun = outcome["run"]
     if quiet:
         return 0
     if not args.no_save:

@@ -7,17 +7,18 @@ bad input. Ctrl-C cancels: the items done so far are reported, the rest SKIP.
 from __future__ import annotations
 
 import argparse
-import collections
-import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_float
 from gpuprof.check.html import render_html
+from gpuprof.commands.progress import run_with_progress
 from gpuprof.i18n import tr, tr_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from gpuprof.bench.base import CancelToken
     from gpuprof.check.model import CheckResult
 
 __all__ = ["register", "render_html", "render_scorecard"]
@@ -90,9 +91,6 @@ def _open_source(device: str) -> Any:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
-
-    from gpuprof.bench.base import CancelToken
     from gpuprof.check.inventory import parse_expect
     from gpuprof.check.model import Thresholds, load_thresholds
     from gpuprof.check.reference import read_reference_file
@@ -131,55 +129,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
         minutes=args.minutes,
         xid_watch=watch.events if watch is not None else None,
     )
-    cancel = CancelToken()
-    latest: collections.deque[CheckProgress] = collections.deque(maxlen=1)
-    outcome: dict[str, Any] = {}
-
-    finished = threading.Event()
-
-    def work() -> None:
-        try:
-            outcome["result"] = check.run(on_progress=latest.append, cancel=cancel)
-        except BaseException as exc:
-            outcome["error"] = exc
-        finally:
-            finished.set()
-
-    thread = threading.Thread(target=work, name="gpuprof-check", daemon=True)
-    columns = (
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-    )
     quiet = args.json == "-"
+
+    def job(on_progress: Callable[[CheckProgress], None], cancel: CancelToken) -> CheckResult:
+        return check.run(on_progress=on_progress, cancel=cancel)
+
+    def describe(p: CheckProgress) -> tuple[float, str]:
+        return p.fraction, tr_text(p.stage)
+
     try:
-        with Progress(
-            *columns, console=make_console(stderr=True), transient=True, disable=quiet
-        ) as bar:
-            task = bar.add_task(tr("starting…"), total=1.0)
-            thread.start()
-            # An Event, not thread.is_alive(): a Ctrl-C inside Thread.join() can leave
-            # is_alive() False while the worker still runs.
-            while not finished.is_set():
-                try:
-                    finished.wait(0.1)
-                except KeyboardInterrupt:
-                    cancel.cancel()
-                    bar.update(task, description=tr("cancelling…"))
-                    continue
-                if latest:
-                    bar.update(
-                        task, completed=latest[-1].fraction, description=tr_text(latest[-1].stage)
-                    )
+        result = run_with_progress(
+            job,
+            describe=describe,
+            console=make_console(stderr=True),
+            starting=tr("starting…"),
+            thread_name="gpuprof-check",
+            quiet=quiet,
+        )
     finally:
         if watch is not None:
             watch.close()
         if source is not None:
             source.close()
-    if "error" in outcome:
-        raise outcome["error"]
-    result: CheckResult = outcome["result"]
     _write_outputs(result, args)
     if not quiet:
         render_scorecard(result, console)
