@@ -531,26 +531,7 @@ def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
         writer = csvsafe.writer(fh, lineterminator="\n")  # text cells never become formulas
         writer.writerow(COLUMNS)
         for r in rows:
-            values = {
-                "provider": r.provider,
-                "instance": r.instance,
-                "region": r.region,
-                "zone": r.zone,
-                "gpu_model": r.gpu_name or r.gpu_model,
-                "gpu_count": r.gpu_count,
-                "gpu_mem_gib": r.gpu_mem_gib,
-                "vcpus": r.vcpus,
-                "ram_gib": r.ram_gib,
-                "interconnect": r.interconnect,
-                "network_gbps": r.network_gbps,
-                "price_ondemand_usd_hr": r.price_ondemand_usd_hr,
-                "price_spot_usd_hr": r.price_spot_usd_hr,
-                "price_reserved_1y_usd_hr": r.price_reserved_1y_usd_hr,
-                "price_reserved_3y_usd_hr": r.price_reserved_3y_usd_hr,
-                "source": r.source,
-                "as_of": r.as_of,
-                "notes": r.notes,
-            }
+            values = r.as_dict() | {"gpu_model": r.gpu_name or r.gpu_model}  # as the source said
             writer.writerow(["" if values[c] is None else _fmt(values[c]) for c in COLUMNS])
 
 
