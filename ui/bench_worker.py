@@ -9,65 +9,54 @@ QThreadPool task, so a benchmark stuck in a driver call cannot block the app fro
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
+
+from .workers import CancellableWorker
+
+if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
 
 __all__ = ["BenchWorker", "probe_devices"]
 
 log = logging.getLogger(__name__)
 
 
-class BenchWorker(QObject):
+class BenchWorker(CancellableWorker):
     """Runs ``runner.run`` in a thread; lives in the GUI thread so that its signals are queued.
 
-    A runner's ``owned_source`` (a telemetry source opened for the run) is closed after it.
-    ``save(run)`` (optional) is called in the worker thread before ``finished`` (the results
-    database); a failure to save is reported through ``errored`` after ``finished``.
+    ``progress`` carries a RunProgress, ``finished`` the BenchRun. A runner's ``owned_source``
+    (a telemetry source opened for the run) is closed after it. ``save(run)`` (optional) is
+    called in the worker thread before ``finished`` (the results database); a failure to save
+    is reported through ``errored`` after ``finished``.
     """
 
-    started = Signal()
-    progress = Signal(object)  # RunProgress
     result = Signal(object)  # Result, as soon as it is measured
     state = Signal(object)  # RunState
-    finished = Signal(object)  # BenchRun
-    errored = Signal(str)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._thread: threading.Thread | None = None
-        self.cancel_token: Any = None
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+    job_name = "a benchmark"
+    thread_name = "gpuprof-bench"
 
     def start(
         self, make_runner: Callable[[], Any], save: Callable[[Any], None] | None = None
     ) -> None:
         """Build the runner (imports torch) and run it, both in the worker thread."""
-        if self.running:
-            raise RuntimeError("a benchmark is already running")
-        from gpuprof.bench.base import CancelToken
+        send = self._send
 
-        token = CancelToken()
-        self.cancel_token = token
-
-        def body() -> None:
+        def body(token: CancelToken) -> None:
             runner = None
             try:
                 runner = make_runner()
                 run = runner.run(
-                    on_progress=self.progress.emit,
-                    on_result=self.result.emit,
+                    on_progress=lambda p: send("progress", p),
+                    on_result=lambda r: send("result", r),
                     cancel=token,
-                    on_state=self.state.emit,
+                    on_state=lambda s: send("state", s),
                 )
             except Exception as exc:
                 log.exception("the benchmark run failed")
-                self.errored.emit(_message(exc))
+                send("errored", _message(exc))
                 return
             finally:
                 owned = getattr(runner, "owned_source", None)
@@ -80,24 +69,11 @@ class BenchWorker(QObject):
                 except Exception as exc:
                     log.exception("saving the benchmark run failed")
                     problem = _message(exc)
-            self.finished.emit(run)
+            send("finished", run)
             if problem is not None:
-                self.errored.emit(problem)
+                send("errored", problem)
 
-        self.started.emit()
-        self._thread = threading.Thread(target=body, name="gpuprof-bench", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        if self.cancel_token is not None:
-            self.cancel_token.cancel()
-
-    def wait(self, timeout_s: float) -> bool:
-        """Join the thread (tests, shutdown); True when it has ended."""
-        if self._thread is None:
-            return True
-        self._thread.join(timeout_s)
-        return not self._thread.is_alive()
+        self._launch(body)
 
 
 def _message(exc: BaseException) -> str:

@@ -11,48 +11,35 @@ a deleted object.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
+
+from .workers import CancellableWorker
+
+if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
 
 __all__ = ["CheckWorker", "make_check"]
 
 log = logging.getLogger(__name__)
 
 
-class CheckWorker(QObject):
-    """Runs ``make_check().run(...)`` in a thread; lives in the GUI thread (queued signals)."""
+class CheckWorker(CancellableWorker):
+    """Runs ``make_check().run(...)`` in a thread; lives in the GUI thread (queued signals).
 
-    started = Signal()
-    progress = Signal(object)  # CheckProgress
+    ``progress`` carries a CheckProgress, ``finished`` the CheckResult."""
+
     item = Signal(object)  # CheckItem, as soon as it is graded
-    finished = Signal(object)  # CheckResult
-    errored = Signal(str)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._thread: threading.Thread | None = None
-        self.cancel_token: Any = None
-        self._detached = False
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+    job_name = "a check"
+    thread_name = "gpuprof-check"
 
     def start(self, make: Callable[[], tuple[Any, Callable[[], None]]]) -> None:
         """``make()`` (in the worker thread) gives the :class:`CheckRun` and a close function."""
-        if self.running:
-            raise RuntimeError("a check is already running")
-        from gpuprof.bench.base import CancelToken
-
-        token = CancelToken()
-        self.cancel_token = token
-        self._detached = False
         send = self._send
 
-        def body() -> None:
+        def body(token: CancelToken) -> None:
             close: Callable[[], None] = _nothing
             try:
                 check, close = make()
@@ -69,34 +56,7 @@ class CheckWorker(QObject):
                 close()
             send("finished", result)
 
-        self.started.emit()
-        self._thread = threading.Thread(target=body, name="gpuprof-check", daemon=True)
-        self._thread.start()
-
-    def _send(self, name: str, value: Any) -> None:
-        """Emit ``name`` (from the worker thread) unless detached or already deleted."""
-        if self._detached:
-            return
-        try:
-            getattr(self, name).emit(value)
-        except RuntimeError:  # the C++ object is gone: the window closed under the thread
-            self._detached = True
-
-    def cancel(self) -> None:
-        if self.cancel_token is not None:
-            self.cancel_token.cancel()
-
-    def detach(self) -> None:
-        """Cancel and report nothing more (the window is closing)."""
-        self.cancel()
-        self._detached = True
-
-    def wait(self, timeout_s: float) -> bool:
-        """Join the thread (tests, shutdown); True when it has ended."""
-        if self._thread is None:
-            return True
-        self._thread.join(timeout_s)
-        return not self._thread.is_alive()
+        self._launch(body)
 
 
 def _nothing() -> None:

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
     from gpuprof.telemetry.model import Snapshot
     from gpuprof.telemetry.session import SessionState, TelemetrySession
 
-__all__ = ["SessionBridge", "run_in_thread"]
+__all__ = ["CancellableWorker", "SessionBridge", "run_in_thread"]
 
 log = logging.getLogger(__name__)
 
@@ -96,3 +97,74 @@ def run_in_thread(
     thread = threading.Thread(target=body, name="gpuprof-static-info", daemon=True)
     thread.start()
     return thread
+
+
+class CancellableWorker(QObject):
+    """A long job (a benchmark run, a check) in a daemon thread, its callbacks queued Qt signals.
+
+    ``started → progress… → finished(result)`` or ``errored(message)``; subclasses add their own
+    signals and report through :meth:`_send`. A daemon thread, not a QThreadPool task: a job
+    stuck in a driver call must not block the app from exiting. The job polls
+    :attr:`cancel_token` between steps; :meth:`detach` (the window closing) drops whatever a
+    thread that outlives the wait still reports: its signals would reach a deleted object.
+    Lives in the GUI thread, so that its signals are queued.
+    """
+
+    started = Signal()
+    progress = Signal(object)
+    finished = Signal(object)
+    errored = Signal(str)
+
+    #: The job in "… is already running", and its thread's name.
+    job_name = "a job"
+    thread_name = "gpuprof-worker"
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread: threading.Thread | None = None
+        self.cancel_token: CancelToken | None = None
+        self._detached = False
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _launch(self, body: Callable[[CancelToken], None]) -> None:
+        """Run ``body(cancel_token)`` in a new thread, after ``started``."""
+        if self.running:
+            raise RuntimeError(f"{self.job_name} is already running")
+        from gpuprof.bench.base import CancelToken
+
+        token = CancelToken()
+        self.cancel_token = token
+        self._detached = False
+        self.started.emit()
+        self._thread = threading.Thread(
+            target=body, args=(token,), name=self.thread_name, daemon=True
+        )
+        self._thread.start()
+
+    def _send(self, name: str, value: object) -> None:
+        """Emit the signal ``name`` (from the worker thread) unless detached or already deleted."""
+        if self._detached:
+            return
+        try:
+            getattr(self, name).emit(value)
+        except RuntimeError:  # the C++ object is gone: the window closed under the thread
+            self._detached = True
+
+    def cancel(self) -> None:
+        if self.cancel_token is not None:
+            self.cancel_token.cancel()
+
+    def detach(self) -> None:
+        """Cancel and report nothing more (the window is closing)."""
+        self.cancel()
+        self._detached = True
+
+    def wait(self, timeout_s: float) -> bool:
+        """Join the thread (tests, shutdown); True when it has ended."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout_s)
+        return not self._thread.is_alive()
