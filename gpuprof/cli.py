@@ -215,10 +215,11 @@ def _register_front_ends() -> None:
 
 def _prometheus_client(args: argparse.Namespace) -> PrometheusClient:
     """``--prometheus URL [--token-file F]``: the client, checked before the window opens."""
-    from gpuprof.fleet.client import PrometheusClient, read_token_file
+    from gpuprof.commands import token_from_file
+    from gpuprof.fleet.client import PrometheusClient
 
     token_file = None if getattr(args, "connect", None) else getattr(args, "token_file", None)
-    token = read_token_file(token_file) if token_file else None
+    token = token_from_file(token_file)
     return PrometheusClient(args.prometheus, token=token)
 
 

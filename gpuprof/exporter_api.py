@@ -9,8 +9,8 @@ facts, the GPU list and the topology, which change only when the exporter restar
 version it does not know (:mod:`gpuprof.telemetry.remote`).
 
 The token (``--token-file``) guards every path, ``/metrics`` included (Prometheus sends it with
-``authorization: {credentials_file: ...}``); it is compared in constant time. The same
-:func:`read_token` reads the client's token file.
+``authorization: {credentials_file: ...}``); it is compared in constant time. The token file is
+read by :func:`gpuprof.tokenfile.read_token` (here and in every client).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import hmac
 import os
 import ssl
-import stat
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -37,6 +36,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.tokenfile import read_token
 
 __all__ = [
     "API_VERSION",
@@ -61,8 +61,6 @@ STATIC_PATH = "/api/v1/static"
 SNAPSHOT_KIND = "gpuprof.snapshot"
 STATIC_KIND = "gpuprof.static"
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
-#: A token file longer than this is not a token.
-MAX_TOKEN_BYTES = 4096
 _MAX_PROCESS_TEXT = 256
 
 
@@ -131,43 +129,6 @@ def encode(document: Any) -> bytes:
 
 
 # -- the bearer token ----------------------------------------------------------------------
-
-
-def read_token(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
-    """The token in the file ``path`` (surrounding white space removed) and warnings (a file
-    that every user may read). ``InputError`` naming the file when it is missing, not a regular
-    file, empty, too long or not one line of printable ASCII (what an HTTP header can carry)."""
-    p = Path(path)
-    try:
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise InputError(
-            tr("{p}: cannot read the token file: {e}", p=p, e=exc.strerror or exc)
-        ) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(tr("{p}: the token file is not a regular file", p=p))
-        data = os.read(fd, MAX_TOKEN_BYTES + 1)
-    except OSError as exc:
-        raise InputError(
-            tr("{p}: cannot read the token file: {e}", p=p, e=exc.strerror or exc)
-        ) from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_TOKEN_BYTES:
-        raise InputError(tr("{p}: the token file is longer than {n} bytes", p=p, n=MAX_TOKEN_BYTES))
-    token = data.strip()
-    if not token:
-        raise InputError(tr("{p}: the token file is empty", p=p))
-    if any(b < 0x21 or b > 0x7E for b in token):
-        raise InputError(
-            tr("{p}: the token must be one line of printable ASCII without spaces", p=p)
-        )
-    warnings = []
-    if os.name == "posix" and st.st_mode & stat.S_IROTH:
-        warnings.append(tr("{p}: the token file is readable by every user (chmod 600 {p})", p=p))
-    return token.decode("ascii"), warnings
 
 
 #: ``WWW-Authenticate`` values (RFC 6750): no token sent, a wrong one.

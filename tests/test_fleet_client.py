@@ -10,7 +10,8 @@ import pytest
 
 from gpuprof.errors import InputError
 from gpuprof.fleet import FleetError, PrometheusClient, parse_selector, read_fleet
-from gpuprof.fleet.client import display_url, read_token_file
+from gpuprof.fleet.client import display_url
+from gpuprof.tokenfile import read_token
 from tests.faults.hostile import assert_one_clear_error, run_gpuprof
 from tests.prometheus_fixture import (
     StaticMetrics,
@@ -168,9 +169,9 @@ def test_token_file_errors_name_the_file(tmp_path):
         path = tmp_path / name
         path.write_bytes(content)
         with pytest.raises(InputError, match=name):
-            read_token_file(path)
+            read_token(path)
     with pytest.raises(InputError, match="is a folder"):
-        read_token_file(tmp_path)
+        read_token(tmp_path)
     ran = _fleet_cli("http://127.0.0.1:1", tmp_path, "--token-file", str(tmp_path / "none"))
     assert_one_clear_error(ran, "none")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
 from gpuprof.i18n import tr
 
-__all__ = ["interval_arg", "stop_on_signals"]
+__all__ = ["interval_arg", "stop_on_signals", "token_from_file"]
 
 
 def interval_arg(text: str) -> float:
@@ -33,6 +34,19 @@ def interval_arg(text: str) -> float:
             )
         )
     return value
+
+
+def token_from_file(path: str | None) -> str | None:
+    """The bearer token in ``--token-file`` (``None`` without one), read by
+    :func:`gpuprof.tokenfile.read_token`; its warnings (a file every user may read) go to stderr."""
+    if not path:
+        return None
+    from gpuprof.tokenfile import read_token
+
+    token, warnings = read_token(path)
+    for line in warnings:
+        print(tr("gpuprof: warning: {w}", w=line), file=sys.stderr, flush=True)
+    return token
 
 
 class _Stop(Exception):

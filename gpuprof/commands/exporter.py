@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 from gpuprof.argtypes import positive_float
-from gpuprof.commands import interval_arg, stop_on_signals
+from gpuprof.commands import interval_arg, stop_on_signals, token_from_file
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
@@ -97,13 +97,9 @@ def register(subparsers: Any) -> None:
 
 def _security(args: argparse.Namespace) -> tuple[str | None, Any]:
     """The token and the TLS context the flags ask for; warnings printed; InputError if bad."""
-    from gpuprof.exporter_api import read_token, server_tls_context
+    from gpuprof.exporter_api import server_tls_context
 
-    token = None
-    if args.token_file:
-        token, warnings = read_token(args.token_file)
-        for line in warnings:
-            print(tr("gpuprof: warning: {w}", w=line), file=sys.stderr, flush=True)
+    token = token_from_file(args.token_file)
     if args.tls_key and not args.tls_cert:
         raise InputError(tr("--tls-key needs --tls-cert"))
     context = server_tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None

@@ -81,13 +81,14 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_fleet(args: argparse.Namespace, *, out: Console | None = None) -> int:
+    from gpuprof.commands import token_from_file
     from gpuprof.findings import Severity
-    from gpuprof.fleet.client import PrometheusClient, read_token_file
+    from gpuprof.fleet.client import PrometheusClient
     from gpuprof.fleet.read import FleetQuery, read_fleet
     from gpuprof.fleet.selector import parse_selector
 
     selector = parse_selector(args.selector)
-    token = read_token_file(args.token_file) if args.token_file else None
+    token = token_from_file(args.token_file)
     client = PrometheusClient(args.prometheus, timeout_s=args.timeout, token=token)
     fleet = read_fleet(
         client, FleetQuery(selector=selector, idle_window_s=args.idle_minutes * 60.0)

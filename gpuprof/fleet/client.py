@@ -28,13 +28,12 @@ import urllib.parse
 import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.errors import GpuprofError, InputError
+from gpuprof.errors import GpuprofError
 from gpuprof.i18n import tr
 
 __all__ = [
@@ -46,7 +45,6 @@ __all__ = [
     "Sample",
     "Target",
     "display_url",
-    "read_token_file",
 ]
 
 log = logging.getLogger("gpuprof.fleet")
@@ -54,7 +52,6 @@ log = logging.getLogger("gpuprof.fleet")
 DEFAULT_TIMEOUT_S = 10.0
 #: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB.
 DEFAULT_MAX_BYTES = 256 * 2**20
-_TOKEN_MAX_BYTES = 64 * 1024
 _CHUNK = 1 << 16
 
 
@@ -118,35 +115,6 @@ def display_url(url: str) -> str:
         port = None
     netloc = host + (f":{port}" if port is not None else "")
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
-
-
-def read_token_file(path: str | Path) -> str:
-    """The bearer token in ``path``: its first line, without surrounding white space."""
-    p = Path(path)
-    try:
-        with p.open("rb") as f:
-            data = f.read(_TOKEN_MAX_BYTES + 1)
-    except IsADirectoryError:
-        raise InputError(tr("token file {p} is a folder", p=p)) from None
-    except OSError as exc:
-        raise InputError(
-            tr("cannot read token file {p}: {e}", p=p, e=exc.strerror or exc)
-        ) from None
-    if len(data) > _TOKEN_MAX_BYTES:
-        raise InputError(tr("token file {p} is larger than 64 KiB: not a token", p=p))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(tr("token file {p} is not UTF-8 text", p=p)) from None
-    lines = text.strip().splitlines()
-    token = lines[0].strip() if lines else ""
-    if not token:
-        raise InputError(tr("token file {p} is empty", p=p))
-    if any(ord(c) < 0x21 or ord(c) > 0x7E for c in token):
-        raise InputError(
-            tr("token file {p}: a bearer token is printable ASCII without spaces", p=p)
-        )
-    return token
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -121,7 +121,7 @@ class RemoteSource:
     """The exporter at ``url`` as a :class:`~gpuprof.telemetry.source.TelemetrySource`.
 
     Connects at once (``RemoteError`` when the exporter cannot be read). ``token_file`` holds
-    the bearer token (:func:`gpuprof.exporter_api.read_token`); ``ca_file`` the CA that signed
+    the bearer token (:func:`gpuprof.tokenfile.read_token`); ``ca_file`` the CA that signed
     an ``https://`` exporter's certificate (default: the system's store). ``clock`` gives the
     snapshots' Unix time; ``monotonic`` times the notices.
     """

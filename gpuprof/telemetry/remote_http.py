@@ -24,9 +24,10 @@ from typing import Any
 
 from gpuprof import __version__
 from gpuprof.errors import InputError
-from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH, read_token
+from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
+from gpuprof.tokenfile import read_token
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",

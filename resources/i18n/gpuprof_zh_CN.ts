@@ -3921,30 +3921,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>Prometheus（{u}）：{w}</translation>
     </message>
     <message>
-        <source>token file {p} is a folder</source>
-        <translation>令牌文件 {p} 是一个文件夹</translation>
-    </message>
-    <message>
-        <source>cannot read token file {p}: {e}</source>
-        <translation>无法读取令牌文件 {p}：{e}</translation>
-    </message>
-    <message>
-        <source>token file {p} is larger than 64 KiB: not a token</source>
-        <translation>令牌文件 {p} 大于 64 KiB：不是令牌</translation>
-    </message>
-    <message>
-        <source>token file {p} is not UTF-8 text</source>
-        <translation>令牌文件 {p} 不是 UTF-8 文本</translation>
-    </message>
-    <message>
-        <source>token file {p} is empty</source>
-        <translation>令牌文件 {p} 为空</translation>
-    </message>
-    <message>
-        <source>token file {p}: a bearer token is printable ASCII without spaces</source>
-        <translation>令牌文件 {p}：Bearer 令牌应为不含空格的可打印 ASCII 字符</translation>
-    </message>
-    <message>
         <source>not a valid URL ({e})</source>
         <translation>不是有效的 URL（{e}）</translation>
     </message>
@@ -7157,6 +7133,10 @@ recording to %3</source>
     <message>
         <source>{p}: the token file is not a regular file</source>
         <translation>{p}：令牌文件不是普通文件</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is a folder</source>
+        <translation>{p}：令牌文件是一个文件夹</translation>
     </message>
     <message>
         <source>{c}: cannot use this certificate and key: {e}</source>
