@@ -20,7 +20,6 @@ import http.client
 import json
 import logging
 import math
-import socket
 import ssl
 import time
 import urllib.error
@@ -34,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuprof.errors import GpuprofError
+from gpuprof.httperrors import ServerTexts, describe_url_error
 from gpuprof.i18n import tr
 
 __all__ = [
@@ -53,6 +53,8 @@ DEFAULT_TIMEOUT_S = 10.0
 #: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB.
 DEFAULT_MAX_BYTES = 256 * 2**20
 _CHUNK = 1 << 16
+#: FleetError's kinds for gpuprof.httperrors' where they differ.
+_FLEET_KINDS = {"not_found": "not_prometheus", "not_http": "not_prometheus"}
 
 
 class FleetError(GpuprofError):
@@ -384,15 +386,12 @@ class PrometheusClient:
                 exc.close()
             raise error from None
         except urllib.error.URLError as exc:
-            raise self._network_error(exc.reason) from None
-        except (OSError, ValueError) as exc:  # resets, timeouts while reading
-            raise self._network_error(exc) from None
-        except http.client.HTTPException as exc:  # not HTTP, or the answer cut short
-            raise FleetError(
-                self.url,
-                tr("not an HTTP answer, or one cut short ({e})", e=type(exc).__name__),
-                "not_prometheus",
-            ) from None
+            if isinstance(exc.reason, FleetError):
+                raise exc.reason from None
+            raise self._error(exc) from None
+        # Resets and timeouts while reading; not HTTP, or the answer cut short.
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            raise self._error(exc) from None
         if "html" in content_type.lower():
             raise self._shape(tr("it answered an HTML page ({c})", c=content_type[:60]))
         return body
@@ -418,20 +417,10 @@ class PrometheusClient:
             chunks.append(chunk)
 
     def _http_error(self, exc: urllib.error.HTTPError, deadline: float) -> FleetError:
-        code = exc.code
-        if 300 <= code < 400:
-            where = exc.headers.get("Location", "") if exc.headers else ""
-            return FleetError(
-                self.url,
-                tr("redirected to {w}; give that URL if it is the right one", w=where[:200]),
-                "redirect",
-            )
-        if code == 401:
-            return FleetError(
-                self.url, tr("401 Unauthorized: it needs a token (--token-file)"), "auth"
-            )
-        if code == 403:
-            return FleetError(self.url, tr("403 Forbidden: the token was refused"), "auth")
+        error = self._error(exc)
+        if error.kind not in ("not_prometheus", "http"):  # a redirect, 401, 403
+            return error
+        # Prometheus says in a JSON body why it refused a query (400, 422, 503).
         try:
             body = self._read(exc, deadline) if exc.fp is not None else b""
         except (OSError, ValueError, FleetError):
@@ -445,33 +434,20 @@ class PrometheusClient:
                 self.url,
                 tr(
                     "the query failed ({c}): {e}",
-                    c=code,
+                    c=exc.code,
                     e=str(doc.get("error", ""))[:300],
                 ),
                 "query",
             )
-        if code == 404:
-            return FleetError(
-                self.url,
-                tr("404: no Prometheus API at this address (wrong path?)"),
-                "not_prometheus",
-            )
-        return FleetError(self.url, tr("HTTP {c} {r}", c=code, r=str(exc.reason)[:100]), "http")
+        return error
 
-    def _network_error(self, reason: object) -> FleetError:
-        if isinstance(reason, FleetError):
-            return reason
-        if isinstance(reason, socket.gaierror):
-            host = urllib.parse.urlsplit(self._base).hostname
-            return FleetError(self.url, tr("cannot resolve the host name {h}", h=host), "dns")
-        if isinstance(reason, ssl.SSLError | ssl.CertificateError):
-            detail = getattr(reason, "verify_message", None) or getattr(reason, "reason", None)
-            return FleetError(self.url, tr("TLS failed: {e}", e=str(detail or reason)[:200]), "tls")
-        if isinstance(reason, ConnectionRefusedError):
-            return FleetError(
-                self.url, tr("connection refused (is Prometheus running there?)"), "refused"
-            )
-        if isinstance(reason, TimeoutError | socket.timeout):
-            return FleetError(self.url, tr("no answer within {s:g} s", s=self.timeout_s), "timeout")
-        text = getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
-        return FleetError(self.url, tr("network error: {e}", e=str(text)[:200]), "network")
+    def _error(self, exc: BaseException) -> FleetError:
+        texts = ServerTexts(
+            refused=tr("connection refused (is Prometheus running there?)"),
+            unauthorized=tr("401 Unauthorized: it needs a token (--token-file)"),
+            token_refused=tr("401 Unauthorized: it needs a token (--token-file)"),
+            forbidden=tr("403 Forbidden: the token was refused"),
+            not_found=tr("404: no Prometheus API at this address (wrong path?)"),
+        )
+        kind, what = describe_url_error(exc, url=self._base, timeout_s=self.timeout_s, texts=texts)
+        return FleetError(self.url, what, _FLEET_KINDS.get(kind, kind))

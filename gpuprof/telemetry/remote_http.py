@@ -13,7 +13,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import ssl
 import time
 import urllib.error
@@ -25,6 +24,7 @@ from typing import Any
 from gpuprof import __version__
 from gpuprof.errors import InputError
 from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
+from gpuprof.httperrors import NETWORK_KINDS, ServerTexts, describe_url_error
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
 from gpuprof.tokenfile import read_token
@@ -205,14 +205,15 @@ class ExporterClient:
                 content_type = str(resp.headers.get("Content-Type", ""))
                 return self._read(resp, deadline), content_type
         except urllib.error.HTTPError as exc:
-            raise RemoteError(self.url, self._http_error(exc, path)) from None
+            exc.close()
+            raise self._error(exc, path) from None
         except urllib.error.URLError as exc:
-            what = self._network_error(exc.reason)
-            raise RemoteError(self.url, what, network=True) from None
-        except http.client.HTTPException as exc:  # not HTTP, or an answer cut short
-            raise RemoteError(self.url, self._not_http(exc), network=True) from None
-        except (OSError, ValueError) as exc:  # resets and timeouts while reading
-            raise RemoteError(self.url, self._network_error(exc), network=True) from None
+            if isinstance(exc.reason, RemoteError):
+                raise exc.reason from None
+            raise self._error(exc, path) from None
+        # Not HTTP or an answer cut short; resets and timeouts while reading.
+        except (http.client.HTTPException, OSError, ValueError) as exc:
+            raise self._error(exc, path) from None
 
     def _read(self, resp: Any, deadline: float) -> bytes:
         length = resp.headers.get("Content-Length")
@@ -236,57 +237,28 @@ class ExporterClient:
     def _too_big(self) -> str:
         return tr("the answer is larger than {n} MiB", n=MAX_ANSWER_BYTES // 2**20)
 
-    def _http_error(self, exc: urllib.error.HTTPError, path: str) -> str:
-        code = exc.code
-        exc.close()
-        if code == 401:
-            if self.token is None:
-                return tr("401 Unauthorized: the exporter needs a token (--token-file FILE)")
-            return tr("401 Unauthorized: the exporter refused the token of --token-file")
-        if code == 403:
-            return tr("403 Forbidden: the exporter refused the request")
-        if 300 <= code < 400:
-            where = clean_text(exc.headers.get("Location", "") if exc.headers else "", 200)
-            return tr("redirected to {w}; gpuprof follows no redirect: give that URL", w=where)
-        if code == 404:
-            return tr(
+    def _error(self, exc: BaseException, path: str) -> RemoteError:
+        texts = ServerTexts(
+            refused=tr(
+                "connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?"
+            ),
+            unauthorized=tr("401 Unauthorized: the exporter needs a token (--token-file FILE)"),
+            token_refused=tr("401 Unauthorized: the exporter refused the token of --token-file"),
+            forbidden=tr("403 Forbidden: the exporter refused the request"),
+            not_found=tr(
                 "not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)",
                 p=path,
-            )
-        return tr("HTTP {c} {r}", c=code, r=clean_text(exc.reason, 100))
-
-    def _https_hint(self) -> str:
-        return tr(" (an HTTPS server? try https://)") if self.base.startswith("http:") else ""
-
-    def _not_http(self, exc: BaseException) -> str:
-        if isinstance(exc, http.client.IncompleteRead):
-            return tr("the answer was cut short")
-        hint = self._https_hint()
-        if isinstance(exc, http.client.RemoteDisconnected):
-            return tr("the server closed the connection without answering{h}", h=hint)
-        return tr("the answer is not HTTP{h}", h=hint)
-
-    def _network_error(self, reason: object) -> str:
-        if isinstance(reason, RemoteError):
-            return reason.what
-        if isinstance(reason, socket.gaierror):
-            host = urllib.parse.urlsplit(self.base).hostname
-            return tr("cannot resolve the host name {h}", h=host)
-        if isinstance(reason, ssl.SSLCertVerificationError):
-            why = clean_text(reason.verify_message or reason.reason or reason, 160)
-            return tr("TLS: the exporter's certificate is not trusted ({e}); see --ca-file", e=why)
-        if isinstance(reason, ssl.SSLError):
-            return tr("TLS failed: {e}", e=clean_text(reason.reason or reason, 160))
-        if isinstance(reason, ConnectionRefusedError):
-            return tr(
-                "connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?"
-            )
-        if isinstance(reason, (TimeoutError, socket.timeout)):
-            return tr("no answer within {s:g} s", s=self.timeout_s)
-        if isinstance(reason, ConnectionResetError):
-            return tr("the connection was reset{h}", h=self._https_hint())
-        text = getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
-        return tr("network error: {e}", e=clean_text(text, 200))
+            ),
+            untrusted_hint=tr("; see --ca-file"),
+        )
+        kind, what = describe_url_error(
+            exc,
+            url=self.base,
+            timeout_s=self.timeout_s,
+            texts=texts,
+            token_sent=self.token is not None,
+        )
+        return RemoteError(self.url, what, network=kind in NETWORK_KINDS)
 
 
 def shape_error(path: str, exc: BaseException) -> str:

@@ -3973,16 +3973,8 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>查询失败：{t}：{e}</translation>
     </message>
     <message>
-        <source>not an HTTP answer, or one cut short ({e})</source>
-        <translation>不是 HTTP 应答，或应答被截断（{e}）</translation>
-    </message>
-    <message>
         <source>it answered an HTML page ({c})</source>
         <translation>它返回了一个 HTML 页面（{c}）</translation>
-    </message>
-    <message>
-        <source>redirected to {w}; give that URL if it is the right one</source>
-        <translation>被重定向到 {w}；如果那是正确的地址，请直接给出该 URL</translation>
     </message>
     <message>
         <source>401 Unauthorized: it needs a token (--token-file)</source>
@@ -7207,12 +7199,16 @@ recording to %3</source>
         <translation>无法解析主机名 {h}</translation>
     </message>
     <message>
-        <source>TLS: the exporter's certificate is not trusted ({e}); see --ca-file</source>
-        <translation>TLS：导出器的证书不受信任（{e}）；参见 --ca-file</translation>
-    </message>
-    <message>
         <source>TLS failed: {e}</source>
         <translation>TLS 失败：{e}</translation>
+    </message>
+    <message>
+        <source>TLS: the server&apos;s certificate is not trusted ({e}){h}</source>
+        <translation>TLS：服务器的证书不受信任（{e}）{h}</translation>
+    </message>
+    <message>
+        <source>; see --ca-file</source>
+        <translation>；参见 --ca-file</translation>
     </message>
     <message>
         <source>connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?</source>
