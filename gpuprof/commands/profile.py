@@ -169,6 +169,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         dtype=args.dtype,
         overwrite=args.force,
         grace_s=args.grace,
+        terminal=True,
     )
     status = _StatusLine(sys.stderr)
     runner = JobRunner(options, on_status=status)

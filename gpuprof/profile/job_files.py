@@ -5,7 +5,9 @@
 profiled window) and ``breakdown-<pid>.json`` (the codec JSON of its
 :class:`~gpuprof.profile.model.TimeBreakdown`) there. :func:`torch_outputs` reads the breakdown
 back (a file that is not one is a note, never a failure) and keeps the trace next to the
-recording: ``RUN.gpuprof`` -> ``RUN.trace.json``.
+recording: ``RUN.gpuprof`` -> ``RUN.trace.json``. When several processes of the job (DDP ranks)
+wrote one, their breakdowns are merged (:mod:`gpuprof.profile.torch_merge`) and every trace is
+kept (``RUN.rankN.trace.json`` for all but the first).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "default_out",
     "job_name",
     "jobs_dir",
+    "rank_trace_path_for",
     "torch_outputs",
     "trace_path_for",
 ]
@@ -79,41 +82,72 @@ def trace_path_for(out: Path) -> Path:
     return out.with_name(f"{out.stem if out.suffix else out.name}.trace.json")
 
 
+def rank_trace_path_for(out: Path, rank: int | None, pid: int) -> Path:
+    """``RUN.gpuprof`` -> ``RUN.rank1.trace.json`` (``RUN.pid1234.trace.json`` without a rank):
+    the trace of another process of a job whose processes each profiled a window."""
+    first = trace_path_for(out)
+    who = f"rank{rank}" if rank is not None else f"pid{pid}"
+    return first.with_name(first.name.removesuffix(".trace.json") + f".{who}.trace.json")
+
+
+def _pid_of(path: Path) -> int:
+    digits = path.name.removeprefix("breakdown-").removesuffix(".json")
+    return int(digits) if digits.isdigit() and len(digits) < 12 else 0
+
+
+def _keep_trace(trace: Path, target: Path, notes: list[str]) -> Path | None:
+    try:
+        shutil.move(str(trace), target)
+    except OSError as e:
+        notes.append(f"the torch trace could not be kept next to the recording ({e})")
+        return None
+    return target
+
+
 def torch_outputs(
-    torch_dir: Path | None, out: Path, notes: list[str]
+    torch_dir: Path | None, out: Path, notes: list[str], *, asked: bool = True
 ) -> tuple[TimeBreakdown | None, Path | None]:
-    """The job's ``breakdown-<pid>.json`` (the first one) and its trace, moved next to
-    the recording as ``RUN.trace.json``."""
-    if torch_dir is None:
+    """The job's breakdown from the ``breakdown-<pid>.json`` files in ``torch_dir`` (several
+    processes, DDP ranks: merged, :func:`~gpuprof.profile.torch_merge.merge_breakdowns`) and
+    their traces moved next to the recording: the first (the lowest rank's) as
+    ``RUN.trace.json``, each other one as ``RUN.rankN.trace.json``. ``asked``: the job was
+    asked for a window (``--torch``), so a job that wrote none gets a note saying so."""
+    if torch_dir is None or not torch_dir.is_dir():
         return None, None
     from gpuprof.errors import InputError
     from gpuprof.profile.torch_breakdown import read_breakdown
+    from gpuprof.profile.torch_merge import merge_breakdowns, rank_order
 
     files = sorted(torch_dir.glob("breakdown-*.json"))
-    breakdown: TimeBreakdown | None = None
-    chosen: Path | None = None
+    parts: list[tuple[int, TimeBreakdown, Path]] = []
     for path in files:
         try:  # bounded, checked (types, finite numbers, shares summing to 100 %)
-            breakdown, chosen = read_breakdown(path), path
-            break
+            parts.append((_pid_of(path), read_breakdown(path), path))
         except InputError as e:
             notes.append(f"torch breakdown {path.name} unreadable ({clip(e, 120)}); left out")
-    if not files:
+    if not files and asked:
         notes.append("--torch: the job wrote no time breakdown (no track(...) step window?)")
-    elif len(files) > 1:
-        notes.append(f"{len(files)} processes wrote a time breakdown; the first is shown")
-    trace = None
+    parts.sort(key=lambda part: rank_order(part[0], part[1]))
     traces = sorted(torch_dir.glob("trace-*.json"))
-    if chosen is not None:  # the trace of the process whose breakdown is shown
-        own = chosen.with_name(chosen.name.replace("breakdown-", "trace-", 1))
-        traces = [own] if own.is_file() else traces
-    if traces:
-        trace = trace_path_for(out)
-        try:
-            shutil.move(str(traces[0]), trace)
-        except OSError as e:
-            notes.append(f"the torch trace could not be kept next to the recording ({e})")
-            trace = None
-    if breakdown is not None:
-        breakdown = replace(breakdown, trace_file=trace.name if trace else None)
-    return breakdown, trace
+    first: Path | None = None
+    kept: list[tuple[int, TimeBreakdown]] = []
+    for pid, b, path in parts:
+        own = path.with_name(path.name.replace("breakdown-", "trace-", 1))
+        if not own.is_file() and len(parts) == 1 and traces:
+            own = traces[0]  # one process: the trace there is its own
+        trace = None
+        if own.is_file():
+            target = trace_path_for(out) if first is None else rank_trace_path_for(out, b.rank, pid)
+            trace = _keep_trace(own, target, notes)
+            first = first or trace
+        kept.append((pid, replace(b, trace_file=trace.name if trace else None)))
+    if not parts and traces:  # a trace the job could not summarize is still worth keeping
+        first = _keep_trace(traces[0], trace_path_for(out), notes)
+    merged = merge_breakdowns(kept, notes)
+    if merged is not None and merged.ranks:
+        names = ", ".join(r.trace_file for r in merged.ranks if r.trace_file) or "none kept"
+        notes.append(
+            f"the time breakdown merges the windows of {len(merged.ranks)} processes "
+            f"(DDP ranks); their traces: {names}"
+        )
+    return merged, first

@@ -21,6 +21,7 @@ __all__ = [
     "Phase",
     "PhaseMark",
     "Projection",
+    "RankBreakdown",
     "StepMarker",
     "StepStats",
     "TimeBreakdown",
@@ -163,6 +164,19 @@ class OpTime:
 
 
 @dataclass(frozen=True, slots=True)
+class RankBreakdown:
+    """One process's own window when several processes of the job (DDP ranks) profiled one."""
+
+    pid: int
+    rank: int | None = None  # torch.distributed's rank (RANK); None: not known
+    steps: int = 0
+    total_s: float = 0.0
+    shares: tuple[TimeShare, ...] = ()
+    dataloader_wait_s_per_step: float | None = None
+    trace_file: str | None = None  # its Chrome/Perfetto trace, next to the recording
+
+
+@dataclass(frozen=True, slots=True)
 class TimeBreakdown:
     """Where the device time went over a window of profiled steps (``torch.profiler``)."""
 
@@ -174,6 +188,8 @@ class TimeBreakdown:
     dataloader_wait_s_per_step: float | None = None
     trace_file: str | None = None  # the Chrome/Perfetto trace, next to the recording
     note: str = ""
+    rank: int | None = None  # the rank of the one process it comes from (None: merged/unknown)
+    ranks: tuple[RankBreakdown, ...] = ()  # merged from several processes: each one's own
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,17 @@
 
 :class:`JobRunner` starts the command (an argv list, no shell) in a process group of its own,
 with :data:`~gpuprof.profile.markers.ENV_VAR` naming a marker file (and, with ``torch``,
-``GPUPROF_TORCH_DIR`` a folder for the torch profiler's window), and records a telemetry
+``GPUPROF_TORCH_DIR`` a folder for the torch profiler's window; without it
+``GPUPROF_TORCH_ASKED_DIR`` the folder a ``track(..., torch_profiler=True)`` window of the job
+writes to, collected the same way), and records a telemetry
 session (:class:`~gpuprof.telemetry.session.TelemetrySession`) into a recording while it runs.
 Every poll it follows the job's process tree (:class:`~gpuprof.profile.tree.ProcessTree`),
 moves the new markers into the recording and reports a :class:`LiveStatus`. When the job ends
 the :class:`~gpuprof.profile.model.JobProfile` is built from the recording and stored in it.
+
+With :attr:`JobOptions.terminal` (the CLI) and a terminal on standard input, the job's group is
+made the terminal's foreground group while it runs, so that it may read from it
+(:mod:`gpuprof.profile.foreground`): Ctrl-C then reaches the job directly, as under a shell.
 
 Signals: SIGINT, SIGTERM and SIGHUP received by the profiler go to the job's process group
 first; the profile is saved once the job has exited, or after :attr:`JobOptions.grace_s` more
@@ -37,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.profile import markers as marker_protocol
 from gpuprof.profile.build import JobRun, build_profile
+from gpuprof.profile.foreground import TerminalHandoff
 from gpuprof.profile.job_files import (
     TORCH_ENV_VAR,
     default_out,
@@ -48,6 +55,7 @@ from gpuprof.profile.job_files import (
 from gpuprof.profile.model import JobProfile, StepMarker
 from gpuprof.profile.storage import append_markers, read_markers_counted, write_job_profile
 from gpuprof.profile.tail import MarkerTail
+from gpuprof.profile.torch_window import ENV_ASKED as TORCH_ASKED_ENV_VAR
 from gpuprof.profile.tree import ProcessTree
 from gpuprof.telemetry.model import Snapshot, SourceKind
 
@@ -91,6 +99,9 @@ class JobOptions:
     env: Mapping[str, str] = field(default_factory=dict)  # added to the inherited environment
     overwrite: bool = False
     grace_s: float = 10.0  # after a forwarded signal, how long the job may take to exit
+    #: Lend the job the controlling terminal when standard input is one and gpuprof is in the
+    #: foreground (the CLI; :mod:`gpuprof.profile.foreground`): then the job may read it.
+    terminal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +174,7 @@ class JobRunner:
         self.pid: int | None = None
         self.out: Path | None = None
         self._command: tuple[str, ...] = tuple(options.command)
+        self._handoff: TerminalHandoff | None = None
 
     # -- control -----------------------------------------------------------------------------
 
@@ -249,7 +261,9 @@ class JobRunner:
         opts = self.options
         marker_file = workdir / "markers.jsonl"
         marker_file.touch(mode=0o600)
-        torch_dir = workdir / "torch" if opts.torch else None
+        # Always there: a job's own track(..., torch_profiler=True) writes to it even without
+        # --torch (GPUPROF_TORCH_ASKED_DIR), and its breakdown is collected all the same.
+        torch_dir = workdir / "torch" if opts.attach_pid is None else None
         if torch_dir is not None:
             torch_dir.mkdir()
         source = self._open_source()
@@ -266,12 +280,16 @@ class JobRunner:
                 meta={"job": {"name": opts.name, "command": list(opts.command)}},
             )
             session.sampler.start_recording(store)
+            status: int | None = None
             with self._signals():
-                child, started_s = self._start(session, marker_file, torch_dir, store)
-                tree = ProcessTree(child.pid if child else int(opts.attach_pid or 0))
-                tail = MarkerTail(marker_file)
-                session.start()
-                status, rusage = self._follow(child, session, tree, tail, store, started_s)
+                try:
+                    child, started_s = self._start(session, marker_file, torch_dir, store)
+                    tree = ProcessTree(child.pid if child else int(opts.attach_pid or 0))
+                    tail = MarkerTail(marker_file)
+                    session.start()
+                    status, rusage = self._follow(child, session, tree, tail, store, started_s)
+                finally:
+                    self._release_terminal(status)
             ended_s = self._clock()
             with contextlib.suppress(Exception):
                 session.poll_once()  # the end: the last energy reading
@@ -316,10 +334,12 @@ class JobRunner:
         env = dict(os.environ)
         env.update(opts.env)
         env[marker_protocol.ENV_VAR] = str(marker_file)
-        if torch_dir is not None:
+        if torch_dir is not None and opts.torch:
             env[TORCH_ENV_VAR] = str(torch_dir)
         else:
             env.pop(TORCH_ENV_VAR, None)
+        if torch_dir is not None:
+            env[TORCH_ASKED_ENV_VAR] = str(torch_dir)
         started_s = self._clock()
         cmd0 = opts.command[0]
         try:
@@ -332,7 +352,17 @@ class JobRunner:
         except OSError as e:
             raise InputError(f"{cmd0}: cannot run ({e.strerror or e})") from None
         self.pid = child.pid
+        if opts.terminal:
+            self._handoff = TerminalHandoff.open()
+            if self._handoff is not None:
+                self._handoff.give(child.pid)  # its process group (process_group=0)
         return child, started_s
+
+    def _release_terminal(self, status: int | None) -> None:
+        """The terminal back from the job; its modes as well when it died of a signal."""
+        handoff, self._handoff = self._handoff, None
+        if handoff is not None:
+            handoff.take_back(restore_modes=status is None or os.WIFSIGNALED(status))
 
     def _on_snapshot(self, snap: Snapshot) -> None:
         self._latest = snap
@@ -353,8 +383,12 @@ class JobRunner:
         escalated = False
         while True:
             if child is not None:
-                pid, status, rusage = os.wait4(child.pid, os.WNOHANG)
-                if pid == child.pid:
+                handoff = self._handoff
+                flags = os.WNOHANG | (os.WUNTRACED if handoff is not None else 0)
+                pid, status, rusage = os.wait4(child.pid, flags)
+                if pid == child.pid and handoff is not None and os.WIFSTOPPED(status):
+                    handoff.job_stopped(os.WSTOPSIG(status))  # Ctrl-Z, or a read too early
+                elif pid == child.pid:
                     child.returncode = os.waitstatus_to_exitcode(status)
                     return status, rusage
             elif not tree.root_alive:
@@ -489,7 +523,7 @@ class JobRunner:
         notes = list(self._notes)
         if opts.attach_pid is not None:
             notes.append("attached: exit code unknown; no step markers unless the job sends them")
-        breakdown, trace = torch_outputs(torch_dir, out, notes)
+        breakdown, trace = torch_outputs(torch_dir, out, notes, asked=opts.torch)
         markers, skipped = read_markers_counted(store)
         command = tuple(opts.command) or self._command
         run = JobRun(

@@ -511,7 +511,7 @@ def read_breakdown(path: str | os.PathLike[str]) -> TimeBreakdown:
     why = _check(breakdown)
     if why:
         raise InputError(f"{p}: not a time breakdown ({why})")
-    return breakdown
+    return replace(breakdown, ranks=())  # one process's own: merging is the profiler's
 
 
 def _refuse_non_finite(value: Any) -> None:
@@ -529,6 +529,8 @@ def _refuse_non_finite(value: Any) -> None:
 def _check(b: TimeBreakdown) -> str:
     if b.device not in ("cuda", "cpu"):
         return f"unknown device {_clip(b.device, 40)!r}"
+    if b.rank is not None and not 0 <= b.rank < 2**31:
+        return "a rank out of range"
     numbers = [b.total_s, float(b.steps), b.dataloader_wait_s_per_step or 0.0]
     numbers += [v for s in b.shares for v in (s.time_s, s.share_pct)]
     numbers += [v for o in b.top for v in (o.time_s, o.share_pct, float(o.count))]

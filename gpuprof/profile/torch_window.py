@@ -1,7 +1,9 @@
 """The bounded ``torch.profiler`` window inside a job (issue 13, "where the time goes").
 
 ``gpuprof.track(..., torch_profiler=True)``, or any ``track`` block when the environment names
-a folder in :data:`ENV_VAR` (``gpuprof profile --torch`` sets it), opens a :class:`TorchWindow`:
+a folder in :data:`ENV_VAR` (``gpuprof profile --torch`` sets it), opens a :class:`TorchWindow`
+(``torch_profiler=True`` under ``gpuprof profile`` without ``--torch`` writes to the folder
+:data:`ENV_ASKED` names, which the profiler also collects):
 a ``torch.profiler.profile`` with ``schedule(wait, warmup, active)`` stepped by
 ``Tracker.step()``. Only the *active* steps are recorded, so the cost is bounded whatever the
 length of the job. When the window ends the Chrome trace goes to ``OUT/trace-<pid>.json``; on
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "ENV_ASKED",
     "ENV_SCHEDULE",
     "ENV_VAR",
     "TorchWindow",
@@ -39,6 +42,9 @@ log = logging.getLogger("gpuprof.profile")
 
 #: The folder a job under ``gpuprof profile --torch`` writes its trace and breakdown to.
 ENV_VAR = "GPUPROF_TORCH_DIR"
+#: Where a window that ``track(..., torch_profiler=True)`` asks for itself writes under
+#: ``gpuprof profile`` without ``--torch``: the profiler collects it from there as well.
+ENV_ASKED = "GPUPROF_TORCH_ASKED_DIR"
 #: Optional ``WAIT,WARMUP,ACTIVE`` steps of the window (default ``2,2,5``).
 ENV_SCHEDULE = "GPUPROF_TORCH_SCHEDULE"
 DEFAULT_WAIT = 2
@@ -106,6 +112,7 @@ class TorchWindow:
         self.trace_file: Path | None = None  # set once the window's trace is written
         self.breakdown_file: Path | None = None
         self.steps_seen = 0
+        self.rank = _env_rank()  # torchrun / torch.distributed.launch set RANK
         self._lock = threading.Lock()
         self._closed = False
         activities = [ProfilerActivity.CPU]
@@ -154,10 +161,21 @@ class TorchWindow:
             return
         try:
             self.breakdown_file = write_breakdown(
-                self.trace_file, breakdown_path(self.out_dir, self.pid)
+                self.trace_file, breakdown_path(self.out_dir, self.pid), rank=self._rank()
             )
         except Exception as e:  # InputError (a damaged trace), OutputError (a full disk)
             log.warning("gpuprof: no time breakdown from %s: %s", self.trace_file, e)
+
+    def _rank(self) -> int | None:
+        """The rank from the environment, else torch.distributed's when it is running."""
+        if self.rank is not None:
+            return self.rank
+        with contextlib.suppress(Exception):
+            import torch.distributed as dist
+
+            if dist.is_available() and dist.is_initialized():
+                return int(dist.get_rank())
+        return None
 
     def _stop(self) -> None:
         self._closed = True
@@ -191,14 +209,22 @@ class TorchWindow:
         self.trace_file = target
 
 
-def write_breakdown(trace: Path, out: Path) -> Path:
-    """Summarize ``trace`` and write it to ``out`` (codec JSON of a TimeBreakdown)."""
+def _env_rank() -> int | None:
+    text = os.environ.get("RANK", "").strip()
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+def write_breakdown(trace: Path, out: Path, *, rank: int | None = None) -> Path:
+    """Summarize ``trace`` and write it to ``out`` (codec JSON of a TimeBreakdown); ``rank``:
+    the process's rank in a distributed job, kept so the profiler can merge the ranks."""
+    from dataclasses import replace
+
     from gpuprof.fileio import write_atomic
     from gpuprof.jsonout import dumps
     from gpuprof.profile.torch_breakdown import summarize_trace
     from gpuprof.telemetry.codec import to_jsonable
 
-    breakdown = summarize_trace(trace)
+    breakdown = replace(summarize_trace(trace), rank=rank)
     return write_atomic(out, dumps(to_jsonable(breakdown), indent=None) + "\n")
 
 

@@ -195,6 +195,9 @@ def _open_window(channel: _Channel, tracker: Tracker) -> None:
         window = _tw.window_from_env()
     else:
         folder = channel.recorder.torch_dir if channel.recorder is not None else None
+        asked = os.environ.get(_tw.ENV_ASKED)  # gpuprof profile without --torch collects it
+        if folder is None and asked:
+            folder = Path(asked)
         if folder is None:
             from gpuprof.paths import data_dir
 

@@ -1,0 +1,152 @@
+"""The terminal for a job started by ``gpuprof profile``, as a shell gives it to its foreground job.
+
+The job runs in a process group of its own, so that gpuprof can signal its whole process tree.
+The terminal lets only its *foreground* process group read from it: any other group that reads
+is stopped by ``SIGTTIN`` (a script asking ``y/n``, ``input()``, a debugger prompt would hang).
+So when gpuprof's standard input is its controlling terminal and gpuprof is in the foreground,
+:class:`TerminalHandoff` makes the job's group the foreground group right after the job starts
+(``tcsetpgrp``) and takes the terminal back when it ends, with ``SIGTTOU`` blocked while doing
+so (a background process may then set the foreground group: POSIX ``tcsetpgrp``). The terminal
+modes in force before the job are restored when the job died of a signal (a killed full-screen
+program leaves the terminal raw).
+
+Consequences, the same as under a shell: Ctrl-C (and Ctrl-\\\\) at the terminal reach the job's
+group directly, not gpuprof, which saves the profile once the job exits; a SIGINT, SIGTERM or
+SIGHUP sent to gpuprof itself is still forwarded to the job. Ctrl-Z stops the job: gpuprof then
+takes the terminal back and stops itself, so that the shell shows it stopped; on ``fg`` it gives
+the terminal back to the job and continues it (on ``bg`` it continues the job in the
+background). A job that read the terminal in the instant between its start and the handoff is
+continued once the terminal is its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["TerminalHandoff"]
+
+log = logging.getLogger(__name__)
+
+_TTY_STOPS = (signal.SIGTTIN, signal.SIGTTOU)
+
+
+@contextlib.contextmanager
+def _ttou_blocked() -> Iterator[None]:
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTTOU})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _get_modes(fd: int) -> Any:
+    with contextlib.suppress(Exception):
+        import termios
+
+        return termios.tcgetattr(fd)
+    return None
+
+
+def _set_modes(fd: int, modes: Any) -> None:
+    if modes is None:
+        return
+    with contextlib.suppress(Exception):
+        import termios
+
+        with _ttou_blocked():
+            termios.tcsetattr(fd, termios.TCSADRAIN, modes)
+
+
+class TerminalHandoff:
+    """The controlling terminal on ``fd``, lent to a job's process group (see the module doc)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.own_pgrp = os.getpgrp()
+        self.job_pgid: int | None = None
+        self._mask: set[int | signal.Signals] | None = None
+        self._modes: Any = _get_modes(fd)
+
+    @classmethod
+    def open(cls, fd: int = 0) -> TerminalHandoff | None:
+        """A handoff for ``fd`` (standard input) when it is this process's controlling terminal
+        and this process is in its foreground group; else ``None`` (a pipe, a file, no
+        terminal, started in the background with ``&``, or not a POSIX system)."""
+        if sys.platform == "win32":
+            return None
+        try:
+            if not os.isatty(fd) or os.tcgetpgrp(fd) != os.getpgrp():
+                return None
+        except OSError:  # ENOTTY: a terminal, but not our controlling one
+            return None
+        return cls(fd)
+
+    def _set_foreground(self, pgid: int) -> bool:
+        try:
+            with _ttou_blocked():
+                os.tcsetpgrp(self.fd, pgid)
+        except OSError as e:
+            log.debug("tcsetpgrp(%d, %d) failed: %s", self.fd, pgid, e)
+            return False
+        return True
+
+    def _foreground(self) -> int | None:
+        try:
+            return os.tcgetpgrp(self.fd)
+        except OSError:
+            return None
+
+    def give(self, pgid: int) -> None:
+        """Make the job's group ``pgid`` the terminal's foreground group. Until
+        :meth:`take_back`, SIGTTOU stays blocked in this thread: gpuprof's own status line may
+        then be written even when the terminal stops background writers (``stty tostop``)."""
+        self.job_pgid = pgid
+        if self._mask is None:
+            self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTTOU})
+        self._set_foreground(pgid)
+
+    def take_back(self, *, restore_modes: bool = False) -> None:
+        """The terminal back to gpuprof's group (when the job's still has it); ``restore_modes``:
+        the terminal modes of before the job as well."""
+        if self.job_pgid is None:
+            return
+        if self._foreground() == self.job_pgid:
+            self._set_foreground(self.own_pgrp)
+        if restore_modes:
+            _set_modes(self.fd, self._modes)
+        self.job_pgid = None
+        if self._mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+            self._mask = None
+
+    def job_stopped(self, stopsig: int) -> None:
+        """The job's process (``wait`` with ``WUNTRACED``) stopped on ``stopsig``: continue it
+        when it only read the terminal before it was its own, else stop alongside it (Ctrl-Z)
+        and continue it when gpuprof is continued."""
+        pgid = self.job_pgid
+        if pgid is None:
+            return
+        if stopsig in _TTY_STOPS and self._foreground() == pgid:
+            self._continue(pgid)  # it read the terminal in the instant before the handoff
+            return
+        job_modes = _get_modes(self.fd)
+        if self._foreground() == pgid:
+            self._set_foreground(self.own_pgrp)
+        _set_modes(self.fd, self._modes)
+        os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees gpuprof stopped: "fg" or "bg"
+        # Continued. In the foreground (fg): the job gets the terminal and its modes back.
+        if self._foreground() == self.own_pgrp:
+            _set_modes(self.fd, job_modes)
+            self._set_foreground(pgid)
+        self._continue(pgid)
+
+    @staticmethod
+    def _continue(pgid: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGCONT)
