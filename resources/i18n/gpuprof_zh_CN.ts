@@ -9,6 +9,7 @@
     </message>
     <message>
         <source>{p}: not a reference table (columns differ)</source>
+        <extracomment>Typical achieved share of a spec peak used where nothing is published: the H100 SXM BF16 MAMF efficiency (794.5 of 989 TFLOPS = 80.3 %, ml-engineering&apos;s MAMF table), rounded down.</extracomment>
         <translation>{p}：不是参考值表（列不符）</translation>
     </message>
     <message>
@@ -48,8 +49,8 @@
         <translation>{p}：不是阈值文件（大于 64 KiB）</translation>
     </message>
     <message>
-        <source>{p}: a thresholds file is a JSON object with "pass" and/or "warn"</source>
-        <translation>{p}：阈值文件是包含 "pass" 和/或 "warn" 的 JSON 对象</translation>
+        <source>{p}: a thresholds file is a JSON object with &quot;pass&quot; and/or &quot;warn&quot;</source>
+        <translation>{p}：阈值文件是包含 &quot;pass&quot; 和/或 &quot;warn&quot; 的 JSON 对象</translation>
     </message>
     <message>
         <source>{p}: warn must not be above pass</source>
@@ -73,6 +74,7 @@
     </message>
     <message>
         <source>the CPU was busy or its clock varied during the run: rerun on an idle machine</source>
+        <extracomment>The CPU&apos;s quick calibration: small squares, so the whole check stays within seconds.</extracomment>
         <translation>运行期间 CPU 繁忙或频率波动：请在空闲的机器上重新运行</translation>
     </message>
     <message>
@@ -112,7 +114,7 @@
         <translation>最大值（GPU 空闲；空闲时链路会有意降速）</translation>
     </message>
     <message>
-        <source>each GPU's own spec row</source>
+        <source>each GPU&apos;s own spec row</source>
         <translation>每块 GPU 自己的规格行</translation>
     </message>
     <message>
@@ -140,7 +142,7 @@
         <translation>PCIe 链路未知</translation>
     </message>
     <message>
-        <source>PCIe link below the GPU's own maximum</source>
+        <source>PCIe link below the GPU&apos;s own maximum</source>
         <translation>PCIe 链路低于该 GPU 自身的最大值</translation>
     </message>
     <message>
@@ -225,7 +227,8 @@
     </message>
     <message>
         <source>--device must be cuda:N, all or cpu, got {d!r}</source>
-        <translation>--device 必须是 cuda:N、'all' 或 'cpu'，得到的是 {d!r}</translation>
+        <extracomment>The scorecard&apos;s order (the health window after the measurements is reported second). Polls of the health window before and after the measurements, per level.</extracomment>
+        <translation>--device 必须是 cuda:N、&apos;all&apos; 或 &apos;cpu&apos;，得到的是 {d!r}</translation>
     </message>
     <message>
         <source>inventory</source>
@@ -332,7 +335,7 @@
         <translation>检查期间出现严重 XID 错误</translation>
     </message>
     <message>
-        <source>look the XID up in NVIDIA's XID catalog; most need a reset or an RMA</source>
+        <source>look the XID up in NVIDIA&apos;s XID catalog; most need a reset or an RMA</source>
         <translation>在 NVIDIA 的 XID 目录中查找该 XID；多数需要重置或返修（RMA）</translation>
     </message>
     <message>
@@ -381,26 +384,26 @@
     </message>
     <message>
         <source>cuda:N, all or cpu (default all)</source>
-        <translation>cuda:N、'all' 或 'cpu'（默认 'all'）</translation>
+        <translation>cuda:N、&apos;all&apos; 或 &apos;cpu&apos;（默认 &apos;all&apos;）</translation>
     </message>
     <message>
-        <source>write the result as JSON ('-' for stdout; docs/check-schema.md)</source>
-        <translation>将结果写为 JSON（'-' 表示标准输出；见 docs/check-schema.md）</translation>
+        <source>write the result as JSON (&apos;-&apos; for stdout; docs/check-schema.md)</source>
+        <translation>将结果写为 JSON（&apos;-&apos; 表示标准输出；见 docs/check-schema.md）</translation>
     </message>
     <message>
         <source>write an HTML report</source>
         <translation>写出 HTML 报告</translation>
     </message>
     <message>
-        <source>a JSON file {"pass": 0.9, "warn": 0.75} replacing the default ratios</source>
-        <translation>一个 JSON 文件 {"pass": 0.9, "warn": 0.75}，替换默认比例</translation>
+        <source>a JSON file {&quot;pass&quot;: 0.9, &quot;warn&quot;: 0.75} replacing the default ratios</source>
+        <translation>一个 JSON 文件 {&quot;pass&quot;: 0.9, &quot;warn&quot;: 0.75}，替换默认比例</translation>
     </message>
     <message>
-        <source>grade against a golden machine's values (written by --save-reference)</source>
+        <source>grade against a golden machine&apos;s values (written by --save-reference)</source>
         <translation>按黄金机器的数值评分（由 --save-reference 写出）</translation>
     </message>
     <message>
-        <source>keep this run's measurements as the reference for other machines</source>
+        <source>keep this run&apos;s measurements as the reference for other machines</source>
         <translation>保存本次测量值，作为其他机器的参考值</translation>
     </message>
     <message>
@@ -449,6 +452,7 @@
     </message>
     <message>
         <source>{p}: not a gpuprof check result (gpuprof check --json)</source>
+        <extracomment>Scorecard lines and GPUs read at most (a file may claim millions).</extracomment>
         <translation>{p}：不是 gpuprof 检查结果（gpuprof check --json）</translation>
     </message>
     <message>
@@ -468,12 +472,108 @@
         <translation>第一页：验收检查，结论 %1</translation>
     </message>
     <message>
+        <source>Quick</source>
+        <translation>快速</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Burn-in</source>
+        <translation>老化测试</translation>
+    </message>
+    <message>
+        <source>How much to run: quick, standard, or with a sustained load</source>
+        <translation>运行多少项：快速、标准，或加上持续负载</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Burn-in length in minutes</source>
+        <translation>老化测试时长（分钟）</translation>
+    </message>
+    <message>
+        <source>What the machine should be: a catalog instance type or a spec like 8xH100-SXM (empty: each GPU&apos;s own spec row)</source>
+        <translation>这台机器应当是什么：目录中的实例类型，或 8xH100-SXM 这样的规格（留空：按每块 GPU 自身的规格行）</translation>
+    </message>
+    <message>
+        <source>e.g. 8xH100-SXM</source>
+        <translation>例如 8xH100-SXM</translation>
+    </message>
+    <message>
+        <source>cuda:N, all or cpu</source>
+        <translation>cuda:N、all 或 cpu</translation>
+    </message>
+    <message>
+        <source>&amp;Run check</source>
+        <translation>运行检查(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;HTML…</source>
+        <translation>导出 HTML(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>导出 JSON(&amp;J)…</translation>
+    </message>
+    <message>
         <source>Export re&amp;port…</source>
         <translation>导出报告(&amp;P)…</translation>
     </message>
     <message>
         <source>The machine report (HTML or PDF) with this check as its first page (Ctrl+E)</source>
         <translation>本机报告（HTML 或 PDF），以此检查为第一页（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Level:</source>
+        <translation>级别：</translation>
+    </message>
+    <message>
+        <source>Expect:</source>
+        <translation>预期：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Verdict: %1 (exit code %2)</source>
+        <translation>结论：%1（退出码 %2）</translation>
+    </message>
+    <message>
+        <source>The check failed: %1</source>
+        <translation>检查失败：%1</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 页面 (*.html)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the check</source>
+        <translation>导出检查结果</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>验收检查</translation>
+    </message>
+    <message>
+        <source>Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard (Alt+8)</source>
+        <translation>验收检查：这台机器是否与所付费用相符？PASS/WARN/FAIL 评分表 (Alt+8)</translation>
     </message>
     <message>
         <source>reference</source>
@@ -486,18 +586,6 @@
     <message>
         <source>{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million</source>
         <translation>{n} 台此实例可维持 {rate:.4g}/秒：{usd}/小时，每百万 {per_m}</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>(from the parameter count)</source>
-        <translation>（按参数量）</translation>
-    </message>
-    <message>
-        <source>A published architecture: its layers, KV heads and total and active parameters set the memory and FLOPs (resources/models.csv)</source>
-        <translation>已发布的模型架构：其层数、KV 头数以及总参数和激活参数决定显存与 FLOPs（resources/models.csv）</translation>
     </message>
     <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
@@ -537,6 +625,7 @@
     </message>
     <message>
         <source>unknown model {m!r}; known: {names} (gpuprof recommend --list-models)</source>
+        <extracomment>The shipped file (package data ``gpuprof.resources``; on disk in every install layout we ship). A models file larger than this is not a models file (the shipped one is ~6 KB). Bounds of each integer column: beyond them a number is a typo, not an architecture.</extracomment>
         <translation>未知模型 {m!r}；已知：{names}（gpuprof recommend --list-models）</translation>
     </message>
     <message>
@@ -644,6 +733,11 @@
         <translation>作业</translation>
     </message>
     <message>
+        <source>--from-profile takes the workload from the recording; drop {f}</source>
+        <comment>, </comment>
+        <translation>--from-profile 从录制中获取工作负载；请去掉 {f}</translation>
+    </message>
+    <message>
         <source>job time</source>
         <translation>作业时间</translation>
     </message>
@@ -665,11 +759,8 @@
     </message>
     <message>
         <source>{p}: no job profile in this recording (record one with `gpuprof profile -- CMD`)</source>
+        <extracomment>Flags that describe a workload by hand: the recording describes it with --from-profile.</extracomment>
         <translation>{p}：此录制中没有作业剖析（用 `gpuprof profile -- CMD` 录制一个）</translation>
-    </message>
-    <message>
-        <source>--from-profile takes the workload from the recording; drop {f}</source>
-        <translation>--from-profile 从录制中获取工作负载；请去掉 {f}</translation>
     </message>
     <message>
         <source>give --steps or --tokens, not both</source>
@@ -703,6 +794,7 @@
     </message>
     <message>
         <source>--interval must be between 0.1 and 60 seconds, got {i:g}</source>
+        <extracomment>Seconds of simulated history a ``--demo`` window starts with, so the plots show a story, and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.</extracomment>
         <translation>--interval 必须在 0.1 到 60 秒之间，实际为 {i:g}</translation>
     </message>
     <message>
@@ -862,7 +954,6 @@
     </message>
     <message>
         <source>Install the NVIDIA driver (it ships libnvidia-ml); on a machine without an NVIDIA GPU, try --demo.</source>
-        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Delay before the demo history is built (ms).</extracomment>
         <translation>请安装 NVIDIA 驱动（其中包含 libnvidia-ml）；在没有 NVIDIA GPU 的机器上，可试试 --demo。</translation>
     </message>
     <message>
@@ -914,10 +1005,6 @@
         <translation>无法读取 GPU 详细信息：%1</translation>
     </message>
     <message>
-        <source>Could not prepare the demo history: %1</source>
-        <translation>无法准备演示历史数据：%1</translation>
-    </message>
-    <message>
         <source>Hint:</source>
         <translation>提示：</translation>
     </message>
@@ -930,6 +1017,138 @@
         <translation>无法写入 %1</translation>
     </message>
     <message>
+        <source>&amp;Open recording…</source>
+        <translation>打开录制(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Replay a recorded session (Ctrl+O)</source>
+        <translation>回放录制的会话 (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Save screenshot of the &amp;window…</source>
+        <translation>保存窗口截图(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Save the whole window as PNG (Ctrl+S)</source>
+        <translation>将整个窗口保存为 PNG (Ctrl+S)</translation>
+    </message>
+    <message>
+        <source>Save screenshot of the current &amp;tab…</source>
+        <translation>保存当前标签页截图(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Save the current tab as PNG (Ctrl+Shift+S)</source>
+        <translation>将当前标签页保存为 PNG (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy screenshot</source>
+        <translation>复制截图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the window to the clipboard (Ctrl+Shift+C)</source>
+        <translation>将窗口复制到剪贴板 (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Close gpuprof (Ctrl+Q)</source>
+        <translation>关闭 gpuprof (Ctrl+Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause plots</source>
+        <translation>暂停曲线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling goes on (Ctrl+P)</source>
+        <translation>冻结曲线；采样继续进行 (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>&amp;About gpuprof</source>
+        <translation>关于 gpuprof(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Versions of gpuprof, Qt, the driver and CUDA (F1)</source>
+        <translation>gpuprof、Qt、驱动和 CUDA 的版本 (F1)</translation>
+    </message>
+    <message>
+        <source>Switch the colour theme (Ctrl+T toggles)</source>
+        <translation>切换配色主题（按 Ctrl+T 来回切换）</translation>
+    </message>
+    <message>
+        <source>&amp;Light theme</source>
+        <translation>浅色主题(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Toggle theme</source>
+        <translation>切换主题</translation>
+    </message>
+    <message>
+        <source>Switch between light and dark (Ctrl+T)</source>
+        <translation>在浅色和深色之间切换 (Ctrl+T)</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Poll the GPUs every %1 s</source>
+        <translation>每 %1 s 轮询一次 GPU</translation>
+    </message>
+    <message>
+        <source>Language of the app; takes effect at the next start</source>
+        <translation>应用的语言；下次启动时生效</translation>
+    </message>
+    <message>
+        <source>Automatic (from the system)</source>
+        <translation>自动（跟随系统）</translation>
+    </message>
+    <message>
+        <source>Show this much history in the plots (Ctrl+%1)</source>
+        <translation>在曲线中显示这么长的历史 (Ctrl+%1)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Sampling &amp;interval</source>
+        <translation>采样间隔(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Time &amp;window</source>
+        <translation>时间窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source> Interval </source>
+        <translation> 间隔 </translation>
+    </message>
+    <message>
+        <source>Sampling interval</source>
+        <translation>采样间隔</translation>
+    </message>
+    <message>
         <source>A desktop GPU profiler, microbenchmarks and cloud recommender.</source>
         <translation>桌面 GPU 性能分析器，附带微基准测试与云端推荐。</translation>
     </message>
@@ -940,6 +1159,22 @@
     <message>
         <source>Source: %1</source>
         <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>About gpuprof</source>
+        <translation>关于 gpuprof</translation>
+    </message>
+    <message>
+        <source>Save screenshot</source>
+        <translation>保存截图</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start of gpuprof</source>
+        <translation>语言将在下次启动 gpuprof 时生效</translation>
     </message>
     <message>
         <source>#</source>
@@ -1002,12 +1237,301 @@
         <translation>在保留 15% 余量的情况下工作负载能否放入 GPU 显存</translation>
     </message>
     <message>
+        <source>exit code %1</source>
+        <extracomment>Rows shown in the projection table (the catalog has thousands; the best come first).</extracomment>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>ended by %1</source>
+        <translation>因 %1 结束</translation>
+    </message>
+    <message>
+        <source>unknown (attached)</source>
+        <translation>未知（附加模式）</translation>
+    </message>
+    <message>
+        <source>Host (the job&apos;s process tree)</source>
+        <translation>主机（作业的进程树）</translation>
+    </message>
+    <message>
+        <source>CPU mean</source>
+        <translation>CPU 平均</translation>
+    </message>
+    <message>
+        <source>CPU peak</source>
+        <translation>CPU 峰值</translation>
+    </message>
+    <message>
+        <source>RSS peak</source>
+        <translation>RSS 峰值</translation>
+    </message>
+    <message>
+        <source>Disk read</source>
+        <translation>磁盘读取</translation>
+    </message>
+    <message>
+        <source>Disk written</source>
+        <translation>磁盘写入</translation>
+    </message>
+    <message>
+        <source>Network in</source>
+        <translation>网络接收</translation>
+    </message>
+    <message>
+        <source>Network out</source>
+        <translation>网络发送</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>No step markers (see gpuprof.track).</source>
+        <translation>没有步骤标记（参见 gpuprof.track）。</translation>
+    </message>
+    <message>
+        <source>Step time P50 / P90 / P99</source>
+        <translation>步骤时间 P50 / P90 / P99</translation>
+    </message>
+    <message>
+        <source>Trend (first to last quarter)</source>
+        <translation>趋势（首个四分之一到最后四分之一）</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Achieved</source>
+        <translation>实际达到</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Where the time went</source>
+        <translation>时间去向</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Kernel or operator</source>
+        <translation>内核或算子</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>%1 steps on %2 in %3</source>
+        <translation>%1 个步骤，设备 %2，耗时 %3</translation>
+    </message>
+    <message>
+        <source>Data-loader wait: %1 a step</source>
+        <translation>数据加载等待：每步 %1</translation>
+    </message>
+    <message>
+        <source>Trace: %1</source>
+        <translation>跟踪文件：%1</translation>
+    </message>
+    <message>
+        <source>Time breakdown</source>
+        <translation>时间分解</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>%1 marker line(s) were not markers and were skipped</source>
+        <translation>%1 行不是标记，已跳过</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Memory peak</source>
+        <translation>显存峰值</translation>
+    </message>
+    <message>
+        <source>Job memory peak</source>
+        <translation>作业显存峰值</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>能耗</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>SM 时钟</translation>
+    </message>
+    <message>
+        <source>Throttled</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <source>Job profile — %1</source>
+        <translation>作业分析 — %1</translation>
+    </message>
+    <message>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <source>Wall time:</source>
+        <translation>墙钟时间：</translation>
+    </message>
+    <message>
+        <source>Exit:</source>
+        <translation>退出：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>GPU-seconds:</source>
+        <translation>GPU·秒：</translation>
+    </message>
+    <message>
+        <source>Energy:</source>
+        <translation>能耗：</translation>
+    </message>
+    <message>
+        <source>Telemetry:</source>
+        <translation>遥测来源：</translation>
+    </message>
+    <message>
+        <source>SIMULATED (the demo&apos;s GPUs)</source>
+        <translation>SIMULATED（演示用 GPU）</translation>
+    </message>
+    <message>
+        <source>Open in &amp;replay</source>
+        <translation>回放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replay the job&apos;s recording in the window</source>
+        <translation>在窗口中回放作业的录制文件</translation>
+    </message>
+    <message>
+        <source>&amp;Project this job…</source>
+        <translation>推算此作业(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Its step time, job time and cost on each cloud instance of the catalog</source>
+        <translation>它在目录中每个云实例上的步骤时间、作业时间和费用</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>An HTML, PDF or JSON report of the job&apos;s recording</source>
+        <translation>作业录制文件的 HTML、PDF 或 JSON 报告</translation>
+    </message>
+    <message>
+        <source>The job&apos;s recording is not at hand</source>
+        <translation>找不到作业的录制文件</translation>
+    </message>
+    <message>
+        <source>Projection is not available in this gpuprof.</source>
+        <translation>此版本的 gpuprof 不支持推算。</translation>
+    </message>
+    <message>
+        <source>Reports (*.html *.pdf *.json)</source>
+        <translation>报告 (*.html *.pdf *.json)</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <source>The report failed (exit code %1)</source>
+        <translation>报告生成失败（退出码 %1）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤时间</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Job time</source>
+        <translation>作业时间</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>推算方式</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <source>Project this job — %1</source>
+        <translation>推算此作业 — %1</translation>
+    </message>
+    <message>
+        <source>Loading the catalog…</source>
+        <translation>正在加载目录…</translation>
+    </message>
+    <message>
+        <source>%1 instances, %2 fit the job&apos;s memory; the best %3 are shown.</source>
+        <translation>%1 个实例，其中 %2 个能容纳作业的显存；显示最好的 %3 个。</translation>
+    </message>
+    <message>
+        <source>Cannot project this job: %1</source>
+        <translation>无法推算此作业：%1</translation>
     </message>
     <message>
         <source>Time</source>
@@ -1070,8 +1594,100 @@
         <translation>按竞价价格计算的整个作业（检查点与中断另加 10% 时间），USD</translation>
     </message>
     <message>
+        <source>cheapest that meets the deadline</source>
+        <translation>满足截止时间的最便宜配置</translation>
+    </message>
+    <message>
+        <source>fastest within the budget</source>
+        <translation>预算内最快的配置</translation>
+    </message>
+    <message>
+        <source>%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5</source>
+        <translation>%2 种配置中 %1 种可容纳 · 排序依据：%3 · %4 种位于帕累托前沿 · 价格截至 %5</translation>
+    </message>
+    <message>
+        <source>the table shows the first %1</source>
+        <translation>表中仅显示前 %1 项</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>GPUs: %1</source>
+        <translation>GPU：%1</translation>
+    </message>
+    <message>
+        <source>Region: %1</source>
+        <translation>区域：%1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU: needs %1 of %2 — %3</source>
+        <translation>每个 GPU 的显存：需要 %1，共 %2 — %3</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>无法容纳</translation>
+    </message>
+    <message>
+        <source>Time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <source>Efficiency: %1 = base %2 × scaling %3 (%4)</source>
+        <translation>效率：%1 = 基准 %2 × 扩展系数 %3（%4）</translation>
+    </message>
+    <message>
+        <source>measured here</source>
+        <translation>本机实测</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>公开数据</translation>
+    </message>
+    <message>
+        <source>vs this machine: %1× faster</source>
+        <translation>相比本机：快 %1×</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Efficiency source</source>
+        <translation>效率来源</translation>
+    </message>
+    <message>
+        <source>For this workload</source>
+        <translation>针对此工作负载</translation>
+    </message>
+    <message>
+        <source>Formulas used</source>
+        <translation>所用公式</translation>
+    </message>
+    <message>
         <source>Reserved 1y</source>
         <translation>预留 1 年</translation>
+    </message>
+    <message>
+        <source>%1: %2/h per node (as of %3) → job %4</source>
+        <translation>%1：每节点 %2/h（截至 %3）→ 作业 %4</translation>
+    </message>
+    <message>
+        <source>%1 per achieved PFLOP-hour</source>
+        <translation>%1 / 实际达到的 PFLOP-小时</translation>
+    </message>
+    <message>
+        <source>Price source: %1</source>
+        <translation>价格来源：%1</translation>
     </message>
     <message>
         <source>Whole job at the 1-year reserved price, USD</source>
@@ -1155,7 +1771,6 @@
     </message>
     <message>
         <source>HTML (one self-contained file)</source>
-        <extracomment>Snapshots kept for the report: one hour at the default 1 s interval.</extracomment>
         <translation>HTML（单个自包含文件）</translation>
     </message>
     <message>
@@ -1168,6 +1783,7 @@
     </message>
     <message>
         <source>Export report</source>
+        <extracomment>Paper and ink of the report preview (the report&apos;s HTML text colour, on white).</extracomment>
         <translation>导出报告</translation>
     </message>
     <message>
@@ -1216,7 +1832,7 @@
     </message>
     <message>
         <source>paper must be one of {p}, got {x!r}</source>
-        <extracomment>Paper names the CLI and the dialog accept. Chart rasterization scale over CSS pixels (sharp at ~200 dpi on paper).</extracomment>
+        <extracomment>Paper names the CLI and the dialog accept. Chart rasterization scale over CSS pixels (sharp at ~200 dpi on paper). A word longer than this (characters) gets a zero-width break point every as many characters. The space between a number and what follows it (&quot;1,980 MHz&quot;, &quot;80.0 GiB&quot;, &quot;12 %&quot;). The dash of a range (&quot;345 MHz–1,980 MHz&quot;): a line may break after it.</extracomment>
         <translation>纸张必须是 {p} 之一，实际为 {x!r}</translation>
     </message>
     <message>
@@ -1225,7 +1841,6 @@
     </message>
     <message>
         <source>All</source>
-        <extracomment>Every GPU / host field some plot draws: fetched together, once per frame. Only the bright (first) field of each plot: what is fetched while the pale ones are off. With more GPUs than this plotted, the pale secondary series are off unless the user ticks them: 8 GPUs draw 49 curves instead of 89, and the plots stay readable. Spare pixels right of the view, filled as time goes by before a full redraw.</extracomment>
         <translation>全部</translation>
     </message>
     <message>
@@ -1241,30 +1856,136 @@
         <translation>各 GPU 的降频原因（时钟被压低时着色）</translation>
     </message>
     <message>
+        <source>Throttle reasons: </source>
+        <translation>降频原因：</translation>
+    </message>
+    <message>
+        <source>No throttling in this window.</source>
+        <translation>此窗口内没有降频。</translation>
+    </message>
+    <message>
         <source>PID</source>
-        <extracomment>(attribute, header) per column; headers are translated when shown.</extracomment>
+        <extracomment>(attribute, header) per column; headers are translated when shown. ``run_time_s`` and ``container`` are derived from the sample (start time; container id and pod).</extracomment>
         <translation>PID</translation>
+    </message>
+    <message>
+        <source>Not offered for SIMULATED data: its processes are made up, not processes of this machine</source>
+        <translation>SIMULATED 数据不提供此操作：其进程是虚构的，不是本机的进程</translation>
+    </message>
+    <message>
+        <source>Not offered in REPLAY: the recorded processes are not running now, and their pids may belong to other processes</source>
+        <translation>REPLAY 中不提供此操作：录制的进程现在并未运行，其 PID 可能已属于其他进程</translation>
+    </message>
+    <message>
+        <source>Not offered: no live GPU processes are shown</source>
+        <translation>不提供此操作：当前未显示正在运行的 GPU 进程</translation>
+    </message>
+    <message>
+        <source>Select a process first</source>
+        <translation>请先选择一个进程</translation>
+    </message>
+    <message>
+        <source>Send %1 (ask the process to exit) to pid %2?</source>
+        <translation>向 PID %2 发送 %1（请求进程退出）？</translation>
+    </message>
+    <message>
+        <source>Send %1 (end the process at once, without cleanup) to pid %2?</source>
+        <translation>向 PID %2 发送 %1（立即结束进程，不做清理）？</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
     </message>
     <message>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
+        <source>%1, GPU memory %2</source>
+        <translation>%1，GPU 显存 %2</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>启动于</translation>
+    </message>
+    <message>
+        <source>%1 (running %2)</source>
+        <translation>%1（已运行 %2）</translation>
+    </message>
+    <message>
         <source>Name</source>
-        <extracomment>Detail rows: (label, getter). Labels are translated when shown.</extracomment>
+        <extracomment>Folders below the data folder looked into (``profiles/NAME/x.gpuprof`` is 2 down). Recordings opened at most per scan (a data folder full of sessions stays quick).
+----------
+Detail rows: (label, getter). Labels are translated when shown.
+----------
+Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.</extracomment>
         <translation>名称</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <extracomment>Foreground colours of the statuses (readable on light and dark backgrounds).</extracomment>
+        <translation>项目</translation>
     </message>
     <message>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>参考值：%1</translation>
+    </message>
+    <message>
+        <source>seconds before the latest sample</source>
+        <extracomment>(pid, GPU index)</extracomment>
+        <translation>距最新样本的秒数</translation>
+    </message>
+    <message>
+        <source>Select a process to see its history</source>
+        <translation>选择一个进程以查看其历史</translation>
+    </message>
+    <message>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
         <source>SM %</source>
         <translation>SM %</translation>
+    </message>
+    <message>
+        <source>host CPU %</source>
+        <translation>主机 CPU %</translation>
+    </message>
+    <message>
+        <source>SM % and host CPU %</source>
+        <translation>SM % 与主机 CPU %</translation>
     </message>
     <message>
         <source>Type</source>
@@ -1273,6 +1994,26 @@
     <message>
         <source>Command line</source>
         <translation>命令行</translation>
+    </message>
+    <message>
+        <source>Mem ctrl %</source>
+        <translation>显存控制器 %</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>Host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>Run time</source>
+        <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>Container / pod</source>
+        <translation>容器 / Pod</translation>
     </message>
     <message>
         <source>Process id</source>
@@ -1299,12 +2040,44 @@
         <translation>进程占用的 SM 时间比例（nvidia-smi pmon：sm）</translation>
     </message>
     <message>
+        <source>Share of memory-controller time used by the process (nvidia-smi pmon: mem)</source>
+        <translation>该进程占用的显存控制器时间比例（nvidia-smi pmon：mem）</translation>
+    </message>
+    <message>
+        <source>Host CPU used by the process, of one core: 400% is four cores (top: %CPU)</source>
+        <translation>该进程使用的主机 CPU，以单核计：400% 即四个核（top：%CPU）</translation>
+    </message>
+    <message>
+        <source>Host memory resident for the process (top: RES)</source>
+        <translation>该进程常驻的主机内存（top：RES）</translation>
+    </message>
+    <message>
+        <source>Time since the process started</source>
+        <translation>进程启动以来的时间</translation>
+    </message>
+    <message>
+        <source>The container the process runs in (its id, from /proc/PID/cgroup) and, on Kubernetes, its pod as namespace/name where this machine can tell</source>
+        <translation>进程所在的容器（其 ID，取自 /proc/PID/cgroup），以及在 Kubernetes 上本机能识别时的 Pod（命名空间/名称）</translation>
+    </message>
+    <message>
         <source>Compute (C), graphics (G) or both</source>
         <translation>计算（C）、图形（G）或两者</translation>
     </message>
     <message>
         <source>Full command line; hover a row to read it all</source>
         <translation>完整命令行；将鼠标悬停在行上可查看全部</translation>
+    </message>
+    <message>
+        <source>container %1</source>
+        <translation>容器 %1</translation>
+    </message>
+    <message>
+        <source>pod %1</source>
+        <translation>Pod %1</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>命名空间 %1</translation>
     </message>
     <message>
         <source>Utilization — GPU (bright), memory (pale)</source>
@@ -1392,6 +2165,7 @@
     </message>
     <message>
         <source>mem</source>
+        <extracomment>Every GPU / host field some plot draws: fetched together, once per frame. Only the bright (first) field of each plot: what is fetched while the pale ones are off. With more GPUs than this plotted, the pale secondary series are off unless the user ticks them: 8 GPUs draw 49 curves instead of 89, and the plots stay readable.</extracomment>
         <translation>显存</translation>
     </message>
     <message>
@@ -1460,7 +2234,7 @@
     </message>
     <message>
         <source>Memory</source>
-        <translation>显存</translation>
+        <translation>内存</translation>
     </message>
     <message>
         <source>VBIOS</source>
@@ -1536,6 +2310,7 @@
     </message>
     <message>
         <source>no benchmark runs yet</source>
+        <extracomment>The results database&apos;s schema version (``PRAGMA user_version``); older ones migrate forward. The version of :data:`_SCHEMA`, the first one; every migration chain starts here. ``{N: step}``: ``step`` turns a version-``N`` database into version ``N + 1`` (module doc).</extracomment>
         <translation>还没有基准测试运行记录</translation>
     </message>
     <message>
@@ -1548,7 +2323,6 @@
     </message>
     <message>
         <source>unknown benchmark {u}; choose from {c}</source>
-        <extracomment>Clock-event reasons that do not mean the GPU slowed itself down.</extracomment>
         <translation>未知基准测试 {u}；请从以下选择：{c}</translation>
     </message>
     <message>
@@ -1589,12 +2363,21 @@ Without a sub-command, opens the desktop app.</source>
         <translation>[red]错误[/]：写入 {p} 的录制已停止：{e}；已保存 {n} 个样本（{d}）</translation>
     </message>
     <message>
-        <source>Recording stopped: %1. What was recorded before is kept.</source>
-        <translation>录制已停止：%1。此前录制的内容已保留。</translation>
+        <source>{p}: no such file</source>
+        <extracomment>The version of both documents; a change that an older client would misread bumps it. ``WWW-Authenticate`` values (RFC 6750): no token sent, a wrong one.
+----------
+The schema version this gpuprof writes; older files migrate forward to it on open. The version of :data:`_SCHEMA`, the first one; every migration chain starts here. &quot;GPPF&quot; — marks the SQLite file as a gpuprof session. The longest time an appended snapshot waits before it is committed to disk. How often the WAL is copied into the file itself while recording (the file alone, without its ``-wal``, then holds all but the last seconds). Readers keep the first few problems of unreadable records for their one warning. Records a read fetches at once are at most this many bytes together (one may be larger). How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones. Rows outside the times a recording can hold are left out of every query (store_read). ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc). The version in the file itself: below :attr:`schema_version` when it was migrated. ``&quot;recording&quot;`` (not closed yet, or never: see :attr:`not_closed`), ``&quot;closed&quot;``, or None in files from before the marker. True when the file says it is being recorded but no recorder holds it (killed). What a reader should be told about the file, one line each (logged by :meth:`open`). Records left out because their time is impossible (NaN, infinite, 1e300, &lt; 1970).
+----------
+The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JSON and a thousand processes add ~300 kB: this leaves room twenty times over, and bounds what one record can cost in memory (JSON parsed into Python objects takes several times its size). The most one metadata value (static facts, label, free-form dict) may be, as stored JSON text. The longest label kept (the window title and report heading show it). Times a recording can hold (Unix s): 1970-01-01 .. 2100-01-01. Anything else (NaN, infinite, 1e300, negative) is a damaged record: it would overflow dates and make replay endless.</extracomment>
+        <translation>{p}：文件不存在</translation>
     </message>
     <message>
-        <source>{p}: no such file</source>
-        <translation>{p}：文件不存在</translation>
+        <source>{c}: cannot use this certificate and key: {e}</source>
+        <translation>{c}：无法使用此证书和私钥：{e}</translation>
+    </message>
+    <message>
+        <source>{c}: cannot read: {e}</source>
+        <translation>{c}：无法读取：{e}</translation>
     </message>
     <message>
         <source>{p}: is a directory, not a session file</source>
@@ -1627,6 +2410,22 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>open a recorded session for replay</source>
         <translation>打开录制的会话进行回放</translation>
+    </message>
+    <message>
+        <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel)</source>
+        <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）</translation>
+    </message>
+    <message>
+        <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)</source>
+        <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）</translation>
+    </message>
+    <message>
+        <source>with --connect: the file holding the exporter&apos;s bearer token</source>
+        <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
+    </message>
+    <message>
+        <source>with --connect https://…: the CA certificate (PEM) that signed the exporter&apos;s</source>
+        <translation>配合 --connect https://…：签发导出器证书的 CA 证书（PEM）</translation>
     </message>
     <message>
         <source>render the window offscreen, save a PNG and exit</source>
@@ -1671,6 +2470,10 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>interval {v} s is outside {lo}–{hi} s</source>
         <translation>间隔 {v} s 超出 {lo}–{hi} s 的范围</translation>
+    </message>
+    <message>
+        <source>gpuprof: warning: {w}</source>
+        <translation>gpuprof：警告：{w}</translation>
     </message>
     <message>
         <source>run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)</source>
@@ -1782,6 +2585,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>GEMM</translation>
     </message>
     <message>
+        <source>% of peak</source>
+        <translation>占峰值 %</translation>
+    </message>
+    <message>
         <source>memory bandwidth (bytes copied)</source>
         <translation>内存带宽（拷贝字节数）</translation>
     </message>
@@ -1823,6 +2630,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>list cloud GPU instances; import user catalogs</source>
+        <extracomment>Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.</extracomment>
         <translation>列出云 GPU 实例；导入用户目录</translation>
     </message>
     <message>
@@ -1894,6 +2702,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>在 http://BIND:PORT/metrics 提供 GPU 遥测数据，使用 NVIDIA dcgm-exporter 的指标名称和标签，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。</translation>
     </message>
     <message>
+        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
+        <translation>在 http://BIND:PORT/metrics 以 NVIDIA dcgm-exporter 的指标名和标签提供 GPU 遥测，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。远程 gpuprof 读取 /api/v1/snapshot（gpuprof --connect URL）。</translation>
+    </message>
+    <message>
         <source>TCP port (default 9400; 0 picks a free one)</source>
         <translation>TCP 端口（默认 9400；0 表示自动选择空闲端口）</translation>
     </message>
@@ -1906,8 +2718,28 @@ Without a sub-command, opens the desktop app.</source>
         <translation>采样间隔，单位为秒（默认 1）</translation>
     </message>
     <message>
+        <source>also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, labelled by pid, name, user and container (redacted as in reports)</source>
+        <translation>同时为每个 GPU 进程提供序列：GPU 显存、SM %%、主机 CPU %% 和内存，以 PID、名称、用户和容器为标签（与报告一样做脱敏处理）</translation>
+    </message>
+    <message>
         <source>serve a SIMULATED 8×H100 fleet (labelled source=&quot;simulated&quot;)</source>
         <translation>提供 SIMULATED（模拟）的 8×H100 集群（标签为 source=&quot;simulated&quot;）</translation>
+    </message>
+    <message>
+        <source>answer only requests carrying this file&apos;s token (Authorization: Bearer TOKEN), /metrics included; keep the file private (chmod 600)</source>
+        <translation>只响应携带此文件中令牌的请求（Authorization: Bearer TOKEN），/metrics 也包括在内；请保持该文件私有（chmod 600）</translation>
+    </message>
+    <message>
+        <source>serve HTTPS with this PEM certificate (chain)</source>
+        <translation>使用此 PEM 证书（链）提供 HTTPS</translation>
+    </message>
+    <message>
+        <source>the PEM private key of --tls-cert (default: in the --tls-cert file)</source>
+        <translation>--tls-cert 的 PEM 私钥（默认：在 --tls-cert 文件中）</translation>
+    </message>
+    <message>
+        <source>--tls-key needs --tls-cert</source>
+        <translation>--tls-key 需要配合 --tls-cert</translation>
     </message>
     <message>
         <source>telemetry sources are not available in this build: {e}</source>
@@ -1938,6 +2770,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>注意：正在监听 {b}；任何能访问该地址的人都能读取 GPU 遥测数据</translation>
     </message>
     <message>
+        <source>note: listening on {b} without --tls-cert: the token and the telemetry cross the network unencrypted</source>
+        <translation>注意：在 {b} 上监听但未使用 --tls-cert：令牌和遥测数据将以明文在网络上传输</translation>
+    </message>
+    <message>
         <source>gpuprof exporter: stopped</source>
         <translation>gpuprof exporter：已停止</translation>
     </message>
@@ -1959,6 +2795,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>rank cloud instances for a workload (fit, time, cost)</source>
+        <extracomment>Achieved TFLOPS above this for one GPU is a typo (B200 FP4 dense is ~9000). A best time longer than this (hours) is not a plan: said above the table. The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
     </message>
     <message>
@@ -2120,6 +2957,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>write a report: HTML, PDF, JSON (or a PNG screenshot)</source>
+        <extracomment>File suffix → format.</extracomment>
         <translation>生成报告：HTML、PDF、JSON（或 PNG 截图）</translation>
     </message>
     <message>
@@ -2251,6 +3089,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>采样间隔秒数，0.1–60（默认 1）</translation>
     </message>
     <message>
+        <source>read another machine&apos;s `gpuprof exporter` at URL instead of the local GPUs</source>
+        <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU</translation>
+    </message>
+    <message>
         <source>print one snapshot and exit</source>
         <translation>输出一个快照后退出</translation>
     </message>
@@ -2287,6 +3129,10 @@ Without a sub-command, opens the desktop app.</source>
         <translation>录制 SIMULATED（模拟）的 8×H100 机器</translation>
     </message>
     <message>
+        <source>--connect and --demo exclude each other</source>
+        <translation>--connect 与 --demo 不能同时使用</translation>
+    </message>
+    <message>
         <source>overwrite FILE if it exists</source>
         <translation>如果 FILE 已存在则覆盖</translation>
     </message>
@@ -2304,11 +3150,11 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>write a closed copy of a recording that was not closed</source>
-        <translation>为未正常关闭的录制写出一份已关闭的副本</translation>
+        <translation>为未正常关闭的录制文件写一个已关闭的副本</translation>
     </message>
     <message>
         <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
-        <translation>读取录制中尚可读取的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的录制），并写成一个完整、已关闭的会话文件。无法读取的记录会被略过；原录制文件不会被修改。</translation>
+        <translation>读取录制文件中的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的），并写成一个干净、已关闭的会话文件。无法读取的记录会被略去；录制文件本身不会改动。</translation>
     </message>
     <message>
         <source>session file to recover</source>
@@ -2316,7 +3162,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>file to write (default: FILE with .recovered before its suffix)</source>
-        <translation>要写入的文件（默认：在 FILE 的扩展名前加上 .recovered）</translation>
+        <translation>要写入的文件（默认：在 FILE 的后缀前加 .recovered）</translation>
     </message>
     <message>
         <source>overwrite OUT if it exists</source>
@@ -2324,11 +3170,11 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>recovered {n} samples ({d}) from {p} to {o}</source>
-        <translation>已从 {p} 恢复 {n} 个样本（{d}）到 {o}</translation>
+        <translation>已从 {p} 恢复 {n} 个采样（{d}）到 {o}</translation>
     </message>
     <message>
         <source>{k} records that could not be read were left out</source>
-        <translation>已略过 {k} 条无法读取的记录</translation>
+        <translation>略去了 {k} 条无法读取的记录</translation>
     </message>
     <message>
         <source>playback speed factor (default 1)</source>
@@ -2427,8 +3273,15 @@ Without a sub-command, opens the desktop app.</source>
         <translation>NV# = # 条 NVLink；PIX/PXB = PCIe 交换芯片；PHB = 主机桥；NODE = 同一 NUMA 节点；SYS = 跨 CPU 插槽</translation>
     </message>
     <message>
+        <source>Temp</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Throttle</source>
+        <translation>降频</translation>
+    </message>
+    <message>
         <source>[red]GPU LOST[/]</source>
-        <extracomment>Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.</extracomment>
         <translation>[red]GPU 已丢失[/]</translation>
     </message>
     <message>
@@ -2657,7 +3510,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>no telemetry samples to report on</source>
-        <extracomment>GPU metrics summarized in a report: (GpuSample field, label, unit as in Chart.unit). Host metrics summarized in a report. GPU metrics drawn as charts (one line per GPU). Points per chart series: min and max of this many time buckets. Processes listed at most.</extracomment>
+        <extracomment>Host metrics summarized in a report. GPU metrics drawn as charts (one line per GPU). Points per chart series: min and max of this many time buckets. Processes listed at most. Health findings in a report look at the newest this many samples of its window per GPU (an hour at 1 Hz, what the app&apos;s report covered before it read History).</extracomment>
         <translation>没有可用于生成报告的遥测采样</translation>
     </message>
     <message>
@@ -2737,8 +3590,73 @@ Without a sub-command, opens the desktop app.</source>
         <translation>gpuprof 报告已损坏：{e}</translation>
     </message>
     <message>
+        <source>its peers</source>
+        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).</extracomment>
+        <translation>同类机器</translation>
+    </message>
+    <message>
+        <source>its sibling GPUs</source>
+        <translation>同机其他 GPU</translation>
+    </message>
+    <message>
+        <source>{k} at {r:.0f}% of the median of {w}</source>
+        <translation>{k} 为{w}中位数的 {r:.0f}%</translation>
+    </message>
+    <message>
+        <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers</source>
+        <translation>{m}：{kind} {v}，{n} 项测量{c}；{o} 个离群值</translation>
+    </message>
+    <message>
+        <source>; and {n} more</source>
+        <translation>；另有 {n} 项</translation>
+    </message>
+    <message>
+        <source>schema_version is not a whole number</source>
+        <translation>schema_version 不是整数</translation>
+    </message>
+    <message>
+        <source>check result schema {v} is newer than this gpuprof reads ({m})</source>
+        <translation>检查结果的格式版本 {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
+    </message>
+    <message>
+        <source>a check result without a list of items</source>
+        <translation>检查结果中没有条目列表</translation>
+    </message>
+    <message>
+        <source>an item that is not an object with an item_id</source>
+        <translation>某个条目不是带 item_id 的对象</translation>
+    </message>
+    <message>
+        <source>a broken benchmark run ({e})</source>
+        <translation>损坏的基准测试运行（{e}）</translation>
+    </message>
+    <message>
         <source>{p}: cannot read: {e}</source>
         <translation>{p}：无法读取：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: larger than {n} MiB: not a result file</source>
+        <translation>{p}：大于 {n} MiB，不是结果文件</translation>
+    </message>
+    <message>
+        <source>{p}: not JSON</source>
+        <translation>{p}：不是 JSON</translation>
+    </message>
+    <message>
+        <source>{p}: not a gpuprof check or benchmark result</source>
+        <translation>{p}：不是 gpuprof 的检查或基准测试结果</translation>
+    </message>
+    <message>
+        <source>{p}: {e}</source>
+        <translation>{p}：{e}</translation>
+    </message>
+    <message>
+        <source>gpuprof: {n} machines compared</source>
+        <translation>gpuprof：已对比 {n} 台机器</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>已排除</translation>
     </message>
     <message>
         <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
@@ -2867,6 +3785,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>{u}: only https:// URLs are fetched</source>
+        <extracomment>SkyPilot&apos;s published catalogs (skypilot-org/skypilot-catalog, format v8). The largest catalog file accepted (AWS&apos;s v8 vms.csv is about 4 MB). ``progress(provider, bytes_so_far, total_or_None)``</extracomment>
         <translation>{u}：只下载 https:// 地址</translation>
     </message>
     <message>
@@ -2914,7 +3833,7 @@ Without a sub-command, opens the desktop app.</source>
         <translation>价格日期 {d} 已超过 {n} 天（gpuprof catalog update）</translation>
     </message>
     <message>
-        <source>download SkyPilot's current catalogs (prices dated the fetch day)</source>
+        <source>download SkyPilot&apos;s current catalogs (prices dated the fetch day)</source>
         <translation>下载 SkyPilot 当前的目录（价格日期为下载当天）</translation>
     </message>
     <message>
@@ -2922,7 +3841,7 @@ Without a sub-command, opens the desktop app.</source>
         <translation>逗号分隔的云服务商，例如 aws,gcp（默认：我们读取的全部六个 SkyPilot 目录）</translation>
     </message>
     <message>
-        <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot's v8)</source>
+        <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
         <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
     </message>
     <message>
@@ -2947,7 +3866,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>unknown objective {o!r}; use one of {all}</source>
-        <extracomment>(hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>
     </message>
     <message>
@@ -2957,7 +3876,6 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>100B-parameter training (200B tokens, bf16)</source>
-        <extracomment>Bytes per parameter of the weights as stored in GPU memory, by precision.</extracomment>
         <translation>100B 参数训练（200B token，bf16）</translation>
     </message>
     <message>
@@ -2975,6 +3893,10 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>CV training (ResNet-50, ImageNet, 90 epochs, bf16)</source>
         <translation>CV 训练（ResNet-50，ImageNet，90 轮，bf16）</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
     </message>
     <message>
         <source>application clocks setting</source>
@@ -3118,6 +4040,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>TF32 is a CUDA tensor-core mode</source>
+        <extracomment>(label, tokens m, out n, in k): the projections of common LLM layers at 4096 tokens. On the CPU, one product longer than this is skipped (cancel acts between products).</extracomment>
         <translation>TF32 是 CUDA 张量核心模式</translation>
     </message>
     <message>
@@ -3278,6 +4201,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>measured here (run {run}, {date})</source>
+        <extracomment>Runs read from the database, newest first, before giving up on older ones. What :func:`gpuprof.recommend.estimate.base_efficiency` starts a measured source with.</extracomment>
         <translation>本机实测（运行 {run}，{date}）</translation>
     </message>
     <message>
@@ -3306,6 +4230,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>ml-engineering MAMF table: A100 SXM 85.9%, GH200 83.0%, A100 PCIe 82.2% of spec</source>
+        <extracomment>Extra time on spot/preemptible capacity: checkpoint writes + lost work after interruptions. Typical achievable share of the spec peak for a large GEMM (ml-engineering MAMF table).</extracomment>
         <translation>ml-engineering 的 MAMF 表：A100 SXM 85.9%、GH200 83.0%、A100 PCIe 82.2%（相对规格）</translation>
     </message>
     <message>
@@ -3410,6 +4335,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>published MFU: PaLM 540B 46.2% (Chowdhery et al. 2022); Megatron-LM 1T params on 3072 A100 52% of peak (Narayanan et al. 2021); ml-engineering: ~50% MFU &apos;is considered a win&apos; -&gt; 45% assumed</source>
+        <extracomment>PCIe x16 bandwidth per direction, GB/s, by generation (unknown generation → gen3). (efficiency, where it comes from) by kind of workload. The sources stay English in results (JSON, reports); they are marked for the catalog and translated where shown (``tr_text``).</extracomment>
         <translation>已发表的 MFU：PaLM 540B 为 46.2%（Chowdhery 等，2022）；Megatron-LM 1T 参数在 3072 块 A100 上达到峰值的 52%（Narayanan 等，2021）；ml-engineering：约 50% 的 MFU 即“算是成功” -&gt; 假设为 45%</translation>
     </message>
     <message>
@@ -3450,6 +4376,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>skipped: {why}</source>
+        <extracomment>Type tag (as stored in JSON) → class.</extracomment>
         <translation>已跳过：{why}</translation>
     </message>
     <message>
@@ -3466,10 +4393,12 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>steps</source>
+        <extracomment>Projection rows a report shows (the cheapest that fit first). Points of the step-time chart per run: above this, the min and max of equal-count buckets. Runs (``track`` names × processes) drawn in the step-time chart; the rest are left out.</extracomment>
         <translation>步数</translation>
     </message>
     <message>
         <source>stopped early: time budget reached or cancelled</source>
+        <extracomment>The parent waits this long for workers to exit after a cancel, then terminates them.</extracomment>
         <translation>提前停止：已达到时间预算或已取消</translation>
     </message>
     <message>
@@ -3487,10 +4416,6 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>the following arguments are required: %s</source>
         <translation>缺少以下必需参数：%s</translation>
-    </message>
-    <message>
-        <source>the image is empty</source>
-        <translation>图像为空</translation>
     </message>
     <message>
         <source>the workload adds up to {f:.3g} FLOPs, beyond any real job (at most {lim:.3g}); check params, tokens, samples and epochs</source>
@@ -3522,6 +4447,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>unknown: could not be computed from what is known</source>
+        <extracomment>A ``null`` that stands for a non-finite number has this sibling: ``&quot;hours_reason&quot;: &quot;...&quot;``.</extracomment>
         <translation>未知：无法根据已知信息计算</translation>
     </message>
     <message>
@@ -3530,6 +4456,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>usage: </source>
+        <extracomment>Languages with a catalog (&quot;en&quot; is the source language and needs none), and their names. A template needs this many literal characters to be matched by :func:`tr_text`: &quot;{a}: {b}&quot; alone would claim any text with a colon. argparse&apos;s own texts: the usage prefix, section titles, ``-h``&apos;s help and its parse errors. argparse looks them up through :mod:`gettext` (``argparse._``); :func:`translate_argparse` points that lookup at this catalog.</extracomment>
         <translation>用法：</translation>
     </message>
     <message>
@@ -3550,6 +4477,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number</source>
+        <extracomment>Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed).</extracomment>
         <translation>{name} {v:.3g} 超出任何真实工作负载（至多 {lim:.3g}）；请检查该数值</translation>
     </message>
     <message>
@@ -3566,6 +4494,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>starting</source>
+        <extracomment>The benchmark families, in the order the runner runs them. The states&apos; names for the catalog: stored in English, shown translated (``tr_text``).</extracomment>
         <translation>正在启动</translation>
     </message>
     <message>
@@ -3593,24 +4522,9 @@ Without a sub-command, opens the desktop app.</source>
         <translation>基准测试运行 {i} 为 MEASURED 实测（在 {d} 上）；机器、遥测和健康检查结果为 SIMULATED 模拟数据。</translation>
     </message>
     <message>
-        <source>No GPU to check</source>
-        <translation>没有可检查的 GPU</translation>
-    </message>
-    <message>
-        <source>No NVIDIA GPU in the last %1: none of the GPU checks ran.</source>
-        <translation>最近 %1 内没有 NVIDIA GPU：GPU 检查均未运行。</translation>
-    </message>
-    <message>
-        <source>Not checked (no GPU):</source>
-        <translation>未检查（没有 GPU）：</translation>
-    </message>
-    <message>
         <source>REPLAY of SIMULATED data — {name}</source>
+        <extracomment>A stretch longer than this without a sample (the longest sampling interval) is dead air that replay jumps over: a suspended laptop, or a damaged time years away from the rest. A recording of the simulator stays SIMULATED when played back: in its label (the terminal banner, the window title) and in every snapshot it plays.</extracomment>
         <translation>REPLAY 回放 SIMULATED 模拟数据 — {name}</translation>
-    </message>
-    <message>
-        <source>REPLAY · SIMULATED</source>
-        <translation>REPLAY · SIMULATED</translation>
     </message>
     <message>
         <source>REPLAY — {name}</source>
@@ -3618,15 +4532,8 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>unknown demo scenario {s!r} (choose one of: {names})</source>
+        <extracomment>One pass through the scripted workload, in seconds; it then repeats. Phase boundaries within a cycle (seconds from the start). Power-capped stretch inside the training phase; the last GPU also slows down thermally. Power (and heat) per % utilization, relative to training&apos;s GEMMs, where the SMs do less. NVML&apos;s memory utilization (% of time the memory was read or written) per % utilization. Per phase: SM active per % utilization; then, as shares of SM active, occupancy and tensor activity; DRAM active per % utilization; FP32 and FP16 pipe activity per SM active. A GPU without GPM (before Hopper, GeForce): absent, with the reason. Where a demo is in the script when it starts: 3 min in, the middle of &quot;training&quot;, so it shows load at once and the power-cap episode a minute later (not the idle warm-up).</extracomment>
         <translation>未知的演示场景 {s!r}（可选：{names}）</translation>
-    </message>
-    <message>
-        <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
-        <translation>读取录制文件中的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的），并写成一个干净、已关闭的会话文件。无法读取的记录会被略去；录制文件本身不会改动。</translation>
-    </message>
-    <message>
-        <source>file to write (default: FILE with .recovered before its suffix)</source>
-        <translation>要写入的文件（默认：在 FILE 的后缀前加 .recovered）</translation>
     </message>
     <message>
         <source>gpuprof: {m} more rows: --offset {o} for the next page, --limit 0 for all</source>
@@ -3637,18 +4544,6 @@ Without a sub-command, opens the desktop app.</source>
         <translation>实例 {a}–{b}，共 {n} 个</translation>
     </message>
     <message>
-        <source>overwrite OUT if it exists</source>
-        <translation>如果 OUT 已存在则覆盖</translation>
-    </message>
-    <message>
-        <source>recovered {n} samples ({d}) from {p} to {o}</source>
-        <translation>已从 {p} 恢复 {n} 个采样（{d}）到 {o}</translation>
-    </message>
-    <message>
-        <source>session file to recover</source>
-        <translation>要恢复的会话文件</translation>
-    </message>
-    <message>
         <source>show at most N rows (default {n} in the table, all with --json; 0: all)</source>
         <translation>最多显示 N 行（表格默认 {n} 行，--json 时全部；0 表示全部）</translation>
     </message>
@@ -3657,15 +4552,8 @@ Without a sub-command, opens the desktop app.</source>
         <translation>跳过前 N 行（下一页：--offset {n}）</translation>
     </message>
     <message>
-        <source>write a closed copy of a recording that was not closed</source>
-        <translation>为未正常关闭的录制文件写一个已关闭的副本</translation>
-    </message>
-    <message>
-        <source>{k} records that could not be read were left out</source>
-        <translation>略去了 {k} 条无法读取的记录</translation>
-    </message>
-    <message>
         <source>{gpu}: GPU busy but SMs mostly idle</source>
+        <extracomment>&quot;GPU busy&quot;: NVML&apos;s GPU utilization from this on (percent of time a kernel ran) ... ... while the SMs were active (at least one warp resident) less than this share of cycles. A job&apos;s math keeps the SMs active at least this share of cycles (percent) ... ... the tensor cores count as idle at or below this (percent of cycles) ... ... while the FP32 pipes are active at least this share of cycles (percent). Memory-bandwidth bound: DRAM active at least this share of cycles (percent) ... ... while no math pipe (tensor, FP64/FP32/FP16) is active this share of cycles or more. A pattern counts when it holds without a break for this long (seconds) ... ... and over at least this many samples (each GPM value is a mean between two polls). Seconds per sample when the caller has no times (the sampler&apos;s default interval).</extracomment>
         <translation>{gpu}：GPU 忙碌，但 SM 大多空闲</translation>
     </message>
     <message>
@@ -3685,8 +4573,8 @@ Without a sub-command, opens the desktop app.</source>
         <translation>SM 活动率为 {s}，FP32 流水线为 {f}，但 Tensor Core 仅为 {t}，持续 {d}：计算以 FP32 在 CUDA 核心上运行。</translation>
     </message>
     <message>
-        <source>Use mixed precision (torch.autocast with bfloat16) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision('high')): tensor cores run that math several times faster than FP32.</source>
-        <translation>使用混合精度（torch.autocast 配合 bfloat16）或允许 TF32（torch.backends.cuda.matmul.allow_tf32 = True，或 torch.set_float32_matmul_precision('high')）：Tensor Core 执行这些计算比 FP32 快数倍。</translation>
+        <source>Use mixed precision (torch.autocast with bfloat16) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision(&apos;high&apos;)): tensor cores run that math several times faster than FP32.</source>
+        <translation>使用混合精度（torch.autocast 配合 bfloat16）或允许 TF32（torch.backends.cuda.matmul.allow_tf32 = True，或 torch.set_float32_matmul_precision(&apos;high&apos;)）：Tensor Core 执行这些计算比 FP32 快数倍。</translation>
     </message>
     <message>
         <source>{gpu}: memory-bandwidth bound</source>
@@ -3702,6 +4590,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>GPU lost</source>
+        <extracomment>The activity fields of a sample, in percent of cycles (the DCGM_FI_PROF_* ratios x 100).</extracomment>
         <translation>GPU 已丢失</translation>
     </message>
     <message>
@@ -3710,6 +4599,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>SM active</source>
+        <extracomment>GPU metrics summarized in a report: (GpuSample field, label, unit as in Chart.unit). The profiling activities (NVML GPM) have no samples on GPUs without it: their stats have ``count`` 0 and they get no chart.</extracomment>
         <translation>SM 活动率</translation>
     </message>
     <message>
@@ -3722,6 +4612,7 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>GPU {i}: {r}</source>
+        <extracomment>The SM active cell of a GPU without profiling activity.</extracomment>
         <translation>GPU {i}：{r}</translation>
     </message>
     <message>
@@ -3918,6 +4809,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>Prometheus at {u}: {w}</source>
+        <extracomment>The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB. FleetError&apos;s kinds for gpuprof.httperrors&apos; where they differ.</extracomment>
         <translation>Prometheus（{u}）：{w}</translation>
     </message>
     <message>
@@ -3934,6 +4826,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>the series answer is not a list</source>
+        <extracomment>Series skipped because their shape was wrong, since this client was made.</extracomment>
         <translation>series 应答不是列表</translation>
     </message>
     <message>
@@ -3977,6 +4870,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>它返回了一个 HTML 页面（{c}）</translation>
     </message>
     <message>
+        <source>the answer is larger than {n} MiB</source>
+        <translation>响应大于 {n} MiB</translation>
+    </message>
+    <message>
         <source>401 Unauthorized: it needs a token (--token-file)</source>
         <translation>401 未授权：需要令牌（--token-file）</translation>
     </message>
@@ -3998,6 +4895,9 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>GPU utilization</source>
+        <extracomment>Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. The colour of a down node&apos;s or a stale GPU&apos;s cells. What the grid can be coloured by: key → (title, unit, low end, high end of the scale).
+----------
+(key, title, unit, PromQL metric, scale): the six plots of a node.</extracomment>
         <translation>GPU 利用率</translation>
     </message>
     <message>
@@ -4006,6 +4906,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>Prometheus cannot scrape {i} (job {j}): up is 0, so its {n} GPUs are not seen.</source>
+        <extracomment>A reason active for at least this share of the throttle window counts as throttling. Above this utilization a PCIe link should be at its full generation.</extracomment>
         <translation>Prometheus 无法抓取 {i}（job {j}）：up 为 0，因此看不到它的 {n} 个 GPU。</translation>
     </message>
     <message>
@@ -4029,7 +4930,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>gpuprof 导出器有应答，但它最近一次成功轮询 GPU 的时间过久（gpuprof_source_up 为 0）。</translation>
     </message>
     <message>
-        <source>Look at the exporter's log on the node: the driver may be in trouble.</source>
+        <source>Look at the exporter&apos;s log on the node: the driver may be in trouble.</source>
         <translation>查看该节点上导出器的日志：驱动程序可能出了问题。</translation>
     </message>
     <message>
@@ -4089,7 +4990,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>{m:g} 分钟内利用率最高仅 {u:.0f} %，而其显存已占用 {gib:.1f} GiB。</translation>
     </message>
     <message>
-        <source>Ask the job's owner to release it, or find why the job stopped computing.</source>
+        <source>Ask the job&apos;s owner to release it, or find why the job stopped computing.</source>
         <translation>请作业所有者释放它，或查明作业为何停止计算。</translation>
     </message>
     <message>
@@ -4097,11 +4998,12 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>{g} 在降频，而同节点的其他 GPU 没有</translation>
     </message>
     <message>
-        <source>Active: {r}; {k} of the node's {n} GPUs throttle.</source>
+        <source>Active: {r}; {k} of the node&apos;s {n} GPUs throttle.</source>
+        <comment>, </comment>
         <translation>当前原因：{r}；该节点 {n} 个 GPU 中有 {k} 个在降频。</translation>
     </message>
     <message>
-        <source>Check the GPU's cooling (fans, airflow, a blocked slot) and its power cables; compare its temperature and power with its siblings.</source>
+        <source>Check the GPU&apos;s cooling (fans, airflow, a blocked slot) and its power cables; compare its temperature and power with its siblings.</source>
         <translation>检查该 GPU 的散热（风扇、气流、插槽是否被挡）和供电线缆；将其温度和功耗与同节点的其他 GPU 对比。</translation>
     </message>
     <message>
@@ -4117,11 +5019,12 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>同型号</translation>
     </message>
     <message>
-        <source>Reseat the GPU or its riser, and check the slot's BIOS link settings.</source>
+        <source>Reseat the GPU or its riser, and check the slot&apos;s BIOS link settings.</source>
         <translation>重新插拔该 GPU 或其转接卡，并检查该插槽的 BIOS 链路设置。</translation>
     </message>
     <message>
         <source>--selector {s!r}: {w} at character {n}</source>
+        <extracomment>Labels an exporter puts on each GPU&apos;s series (dcgm-exporter&apos;s and ours, Kubernetes and HPC job mapping, MIG), as opposed to the scrape target&apos;s labels.</extracomment>
         <translation>--selector {s!r}：第 {n} 个字符处{w}</translation>
     </message>
     <message>
@@ -4157,7 +5060,8 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>匹配器之间应有逗号 ,</translation>
     </message>
     <message>
-        <source>summarize a cluster's GPUs and findings from Prometheus</source>
+        <source>summarize a cluster&apos;s GPUs and findings from Prometheus</source>
+        <extracomment>The grid&apos;s GPU columns at most (MIG instances included); --json has them all.</extracomment>
         <translation>从 Prometheus 汇总集群的 GPU 和发现的问题</translation>
     </message>
     <message>
@@ -4165,12 +5069,12 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>向抓取 gpuprof 导出器或 dcgm-exporter 的 Prometheus 查询它看到的每个节点和 GPU，打印某一指标的“节点 × GPU”网格以及整个集群范围的问题（导出器停止、GPU 丢失、XID、ECC、异常降频、PCIe 链路低于同型号、被作业占用却空闲的 GPU）。只访问所给的 URL。退出状态：0；有严重问题时为 1；无法查询 Prometheus 时为 2。</translation>
     </message>
     <message>
-        <source>Prometheus's address, e.g. http://127.0.0.1:9090</source>
+        <source>Prometheus&apos;s address, e.g. http://127.0.0.1:9090</source>
         <translation>Prometheus 的地址，例如 http://127.0.0.1:9090</translation>
     </message>
     <message>
-        <source>only the series matching these PromQL label matchers, e.g. '{cluster="a"}'</source>
-        <translation>只看匹配这些 PromQL 标签匹配器的序列，例如 '{cluster="a"}'</translation>
+        <source>only the series matching these PromQL label matchers, e.g. &apos;{cluster=&quot;a&quot;}&apos;</source>
+        <translation>只看匹配这些 PromQL 标签匹配器的序列，例如 &apos;{cluster=&quot;a&quot;}&apos;</translation>
     </message>
     <message>
         <source>what the grid shows (default util)</source>
@@ -4193,7 +5097,28 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>被占用且利用率约为 0 %% 持续 M 分钟的 GPU 会被报告（默认 30）</translation>
     </message>
     <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>XID / ECC errors</source>
+        <translation>XID / ECC 错误</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>XID or ECC</source>
+        <translation>XID 或 ECC</translation>
+    </message>
+    <message>
+        <source>down / stale</source>
+        <translation>离线 / 过期</translation>
+    </message>
+    <message>
         <source>down</source>
+        <extracomment>One cell, computed once per refresh: its data by role (what the view asks for while it paints, one dictionary look-up). A cell that holds no GPU is None.</extracomment>
         <translation>已停止</translation>
     </message>
     <message>
@@ -4237,8 +5162,73 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>未找到 GPU 序列：Prometheus 是否在抓取 GPU 导出器？</translation>
     </message>
     <message>
+        <source>filter: cluster=a job=dcgm node=…</source>
+        <extracomment>The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first window built opens its Fleet tab on it.</extracomment>
+        <translation>筛选：cluster=a job=dcgm node=…</translation>
+    </message>
+    <message>
+        <source>Seconds between two looks at Prometheus</source>
+        <translation>两次查询 Prometheus 之间的秒数</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Refresh every</source>
+        <translation>刷新间隔</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>窗口：</translation>
+    </message>
+    <message>
+        <source>Click a node or a GPU for its plots.</source>
+        <translation>点击节点或 GPU 查看其曲线。</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>正在查询 %1…</translation>
+    </message>
+    <message>
+        <source>Prometheus did not answer; asking again in %1 s.</source>
+        <translation>Prometheus 未应答；%1 秒后重试。</translation>
+    </message>
+    <message>
         <source>No findings.</source>
         <translation>没有发现问题。</translation>
+    </message>
+    <message>
+        <source>%1: %2 nodes (%3 down), %4 GPUs</source>
+        <translation>%1：%2 个节点（%3 个离线），%4 个 GPU</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>A cluster&apos;s GPUs as a Prometheus sees them</source>
+        <translation>从 Prometheus 看到的集群 GPU</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Prometheus…</source>
+        <translation>连接到 &amp;Prometheus…</translation>
+    </message>
+    <message>
+        <source>Watch a cluster&apos;s GPUs through the Prometheus that scrapes them</source>
+        <translation>通过采集集群 GPU 的 Prometheus 查看它们</translation>
+    </message>
+    <message>
+        <source>Connect to Prometheus</source>
+        <translation>连接到 Prometheus</translation>
+    </message>
+    <message>
+        <source>Prometheus URL:</source>
+        <translation>Prometheus URL：</translation>
     </message>
     <message>
         <source>Findings:</source>
@@ -4274,6 +5264,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>went backwards</source>
+        <extracomment>A GPU counts as active (for the phases) above this utilization, in percent. The longest time one sample stands for, in sampling intervals. The health checks see at most this many samples per GPU (every k-th beyond).</extracomment>
         <translation>出现回退</translation>
     </message>
     <message>
@@ -4297,15 +5288,15 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>无 GPU 遥测数据{why}：仅有主机数据</translation>
     </message>
     <message>
-        <source>SIMULATED telemetry: every simulated GPU and process is counted as the job's</source>
+        <source>SIMULATED telemetry: every simulated GPU and process is counted as the job&apos;s</source>
         <translation>SIMULATED 遥测：每个模拟的 GPU 和进程都计为本作业所有</translation>
     </message>
     <message>
-        <source>no GPU process information (not permitted, or hidden from this container): every GPU is counted as the job's</source>
+        <source>no GPU process information (not permitted, or hidden from this container): every GPU is counted as the job&apos;s</source>
         <translation>无 GPU 进程信息（无权限，或在此容器中不可见）：每个 GPU 都计为本作业所有</translation>
     </message>
     <message>
-        <source>the job's processes never showed on a GPU: no GPU is counted</source>
+        <source>the job&apos;s processes never showed on a GPU: no GPU is counted</source>
         <translation>作业的进程从未出现在任何 GPU 上：不计入任何 GPU</translation>
     </message>
     <message>
@@ -4322,6 +5313,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>step {s} ({t}) on {h}</source>
+        <extracomment>(compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says. The dtype of the peaks compared when the step markers do not name one. Share of an instance&apos;s per-GPU memory the job may fill (CUDA context, fragmentation). Fraction of the peak there a job reaches when nothing here measured it (a CPU profile).</extracomment>
         <translation>单步 {s}（{t}），运行于 {h}</translation>
     </message>
     <message>
@@ -4373,11 +5365,11 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>无步骤标记，也无墙钟时间</translation>
     </message>
     <message>
-        <source>the job's own peak {b} per GPU drives the fit</source>
+        <source>the job&apos;s own peak {b} per GPU drives the fit</source>
         <translation>按本作业自身每 GPU 的显存峰值 {b} 判断能否放下</translation>
     </message>
     <message>
-        <source>the GPU's peak {b} (all processes) drives the fit</source>
+        <source>the GPU&apos;s peak {b} (all processes) drives the fit</source>
         <translation>按 GPU 的显存峰值 {b}（所有进程）判断能否放下</translation>
     </message>
     <message>
@@ -4401,7 +5393,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>本机 GPU 型号不一：全部按 {g} 计算</translation>
     </message>
     <message>
-        <source>a MIG slice here: its parent's peaks overstate here, so there looks slower</source>
+        <source>a MIG slice here: its parent&apos;s peaks overstate here, so there looks slower</source>
         <translation>本机为 MIG 切片：其所属整卡的峰值高估了本机，因此目标机器显得更慢</translation>
     </message>
     <message>
@@ -4494,11 +5486,40 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>pid {p} ({n})</source>
+        <extracomment>psutil&apos;s create time is boot time + start ticks: two reads of one process agree to the tick.</extracomment>
         <translation>PID {p}（{n}）</translation>
     </message>
     <message>
         <source>pid {p}</source>
         <translation>PID {p}</translation>
+    </message>
+    <message>
+        <source>no process with pid {p} is running (it has exited); nothing was signalled</source>
+        <translation>没有 PID 为 {p} 的进程在运行（它已退出）；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>pid {p} is now a different process ({n}, started {s}); nothing was signalled</source>
+        <translation>PID {p} 现在是另一个进程（{n}，启动于 {s}）；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>pid must be a positive number, got {p}</source>
+        <translation>PID 必须是正数，得到的是 {p}</translation>
+    </message>
+    <message>
+        <source>{t} is gpuprof itself; nothing was signalled</source>
+        <translation>{t} 是 gpuprof 自身；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>{t} belongs to user {u}; only root may signal another user&apos;s process (nothing was signalled)</source>
+        <translation>{t} 属于用户 {u}；只有 root 才能向其他用户的进程发送信号（未发送任何信号）</translation>
+    </message>
+    <message>
+        <source>{t} is the init process; gpuprof does not signal it</source>
+        <translation>{t} 是 init 进程；gpuprof 不会向它发送信号</translation>
+    </message>
+    <message>
+        <source>not permitted to signal {t}: {e} (nothing was signalled)</source>
+        <translation>无权向 {t} 发送信号：{e}（未发送任何信号）</translation>
     </message>
     <message>
         <source>breakdown</source>
@@ -4630,6 +5651,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>merged {n} duplicate rows (same provider, instance, region, GPUs and prices as an earlier row; the first on this line)</source>
+        <extracomment>The number columns, in the order :func:`_numbers` returns them; the first two must be &gt; 0. Where each number column sits in a row of :data:`COLUMNS` cells, and whether it must be &gt; 0. Beyond these a catalog cell is a typo, not a machine (a GB200 NVL72 rack is 72 GPUs).</extracomment>
         <translation>合并了 {n} 个重复行（云厂商、实例、区域、GPU 和价格均与前面某行相同；第一个在此行）</translation>
     </message>
     <message>
@@ -4642,6 +5664,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>{p}: not UTF-8 text ({e})</source>
+        <extracomment>How a composed row&apos;s notes begin (``catalog import`` counts them).</extracomment>
         <translation>{p}：不是 UTF-8 文本（{e}）</translation>
     </message>
     <message>
@@ -4650,7 +5673,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>unknown catalog format {f!r} (use skypilot or gpuprof)</source>
-        <translation>未知的目录格式 {f!r}（请使用 'skypilot' 或 'gpuprof'）</translation>
+        <translation>未知的目录格式 {f!r}（请使用 &apos;skypilot&apos; 或 &apos;gpuprof&apos;）</translation>
     </message>
     <message>
         <source>no GPU rows</source>
@@ -4664,1839 +5687,61 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <source>error</source>
         <translation>错误</translation>
     </message>
-</context>
-<context>
-    <name>Banner</name>
     <message>
-        <source>Hide this message until the state changes</source>
-        <translation>在状态变化之前隐藏此消息</translation>
+        <source>Compare results</source>
+        <translation>比较结果</translation>
     </message>
-</context>
-<context>
-    <name>BenchTab</name>
     <message>
-        <source>About 30 s on one GPU: a few sizes per benchmark</source>
-        <extracomment>Live results are drawn at most this often (ms): a chart redraw per result would be wasted. Emitted with the :class:`BenchRun` when a run ends (success, interrupted or failure).</extracomment>
-        <translation>单个 GPU 上约 30 s：每项基准测试测几个尺寸</translation>
+        <source>&amp;Add files…</source>
+        <translation>添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <source>About 3× the quick suite: more sizes and LLM-shaped products</source>
-        <translation>约为 quick 套件的 3 倍：更多尺寸及 LLM 形状的矩阵乘法</translation>
+        <source>Choose two or more result files (gpuprof check or bench --json).</source>
+        <translation>请选择两个或更多结果文件（gpuprof check 或 bench --json）。</translation>
     </message>
     <message>
-        <source>The whole sweep (GEMM 1024…16384, copies up to 1 GiB): minutes</source>
-        <translation>完整扫描（GEMM 1024…16384，拷贝最大 1 GiB）：需数分钟</translation>
+        <source>Left out:</source>
+        <translation>已略去：</translation>
     </message>
     <message>
-        <source>How much to measure: quick, standard or full</source>
-        <translation>测量多少：quick、standard 或 full</translation>
+        <source>Per machine:</source>
+        <translation>每台机器：</translation>
     </message>
     <message>
-        <source>GEMM</source>
-        <translation>GEMM</translation>
+        <source>Result files to compare</source>
+        <translation>要比较的结果文件</translation>
     </message>
     <message>
-        <source>Matrix products by dtype (FP32, TF32, FP16, BF16, FP8) against the spec sheet&apos;s peak</source>
-        <translation>按数据类型（FP32、TF32、FP16、BF16、FP8）的矩阵乘法，对比规格表峰值</translation>
+        <source>JSON results (*.json);;All files (*)</source>
+        <translation>JSON 结果 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Memory</source>
-        <translation>内存</translation>
+        <source>Fewer than two result files could be read: add more.</source>
+        <translation>可读取的结果文件少于两个：请再添加。</translation>
     </message>
     <message>
-        <source>Copy bandwidth: host↔device pageable and pinned, on-device; host copies on a CPU</source>
-        <translation>拷贝带宽：主机↔设备的可分页与锁页内存、设备内拷贝；CPU 上为主机内拷贝</translation>
+        <source>%1 machines compared, %2 outliers</source>
+        <translation>已比较 %1 台机器，%2 个离群值</translation>
     </message>
     <message>
-        <source>P2P</source>
-        <translation>P2P</translation>
+        <source>Co&amp;mpare results…</source>
+        <translation>比较结果(&amp;M)…</translation>
     </message>
     <message>
-        <source>GPU-to-GPU bandwidth and latency matrices (needs 2 CUDA devices)</source>
-        <translation>GPU 间带宽与延迟矩阵（需要 2 个 CUDA 设备）</translation>
+        <source>Check or benchmark results of several machines side by side, outliers flagged</source>
+        <translation>并排显示多台机器的检查或基准测试结果，并标出离群值</translation>
     </message>
     <message>
-        <source>Collectives</source>
-        <translation>集合通信</translation>
+        <source>Co&amp;nnect to a machine…</source>
+        <translation>连接到机器(&amp;N)…</translation>
     </message>
     <message>
-        <source>All-reduce and all-gather bus bandwidth and latency over sizes</source>
-        <translation>不同消息大小下 all-reduce 和 all-gather 的总线带宽与延迟</translation>
-    </message>
-    <message>
-        <source>Training step</source>
-        <translation>训练步</translation>
-    </message>
-    <message>
-        <source>A transformer block and a small conv net on synthetic data: tokens/s and images/s</source>
-        <translation>在合成数据上运行一个 Transformer 块和一个小型卷积网络：tokens/s 和 images/s</translation>
-    </message>
-    <message>
-        <source>auto (first CUDA GPU, else CPU)</source>
-        <translation>自动（首个 CUDA GPU，否则用 CPU）</translation>
-    </message>
-    <message>
-        <source>cpu</source>
-        <translation>cpu</translation>
-    </message>
-    <message>
-        <source>Where to run. The CUDA devices are listed the first time this list opens (it loads PyTorch)</source>
-        <translation>运行位置。首次打开此列表时才会列出 CUDA 设备（需要加载 PyTorch）</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Run the chosen benchmarks (Ctrl+B)</source>
-        <translation>运行所选基准测试 (Ctrl+B)</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop after the current step, within a second (Esc); what was measured is kept</source>
-        <translation>在当前步骤完成后停止，一秒内生效 (Esc)；已测得的结果会保留</translation>
-    </message>
-    <message>
-        <source>Suite:</source>
-        <translation>套件：</translation>
-    </message>
-    <message>
-        <source>Device:</source>
-        <translation>设备：</translation>
-    </message>
-    <message>
-        <source>Benchmarks:</source>
-        <translation>基准测试：</translation>
-    </message>
-    <message>
-        <source>idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>The whole run&apos;s progress and the current step</source>
-        <translation>整个运行的进度和当前步骤</translation>
-    </message>
-    <message>
-        <source>No run yet</source>
-        <translation>尚无运行</translation>
-    </message>
-    <message>
-        <source>The run shown: id, suite, device, state and versions</source>
-        <translation>所显示的运行：ID、套件、设备、状态和版本</translation>
-    </message>
-    <message>
-        <source>Show an earlier run from the results database</source>
-        <translation>显示结果数据库中以前的运行</translation>
-    </message>
-    <message>
-        <source>Compare the run shown with an earlier one: the ratio column is shown ÷ earlier (&gt; 1: faster now)</source>
-        <translation>将所显示的运行与以前的一次比较：比值列为 所显示 ÷ 以前（&gt; 1：现在更快）</translation>
-    </message>
-    <message>
-        <source>Run:</source>
-        <translation>运行：</translation>
-    </message>
-    <message>
-        <source>Compare with:</source>
-        <translation>比较对象：</translation>
-    </message>
-    <message>
-        <source>Case</source>
-        <translation>用例</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>数值</translation>
-    </message>
-    <message>
-        <source>% of peak</source>
-        <translation>占峰值 %</translation>
-    </message>
-    <message>
-        <source>vs earlier</source>
-        <translation>相比以前</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>Benchmark and case (shape, direction, size)</source>
-        <translation>基准测试与用例（形状、方向、尺寸）</translation>
-    </message>
-    <message>
-        <source>What the value is</source>
-        <translation>该数值的含义</translation>
-    </message>
-    <message>
-        <source>The measured number with its unit</source>
-        <translation>测得的数值及其单位</translation>
-    </message>
-    <message>
-        <source>Of the spec sheet&apos;s dense peak for this dtype (GEMM only)</source>
-        <translation>占规格表中该数据类型稠密峰值的比例（仅 GEMM）</translation>
-    </message>
-    <message>
-        <source>This run ÷ the run chosen under Compare with</source>
-        <translation>本次运行 ÷ 在“比较对象”中选择的运行</translation>
-    </message>
-    <message>
-        <source>Why a case was skipped or failed, throttling seen, details</source>
-        <translation>用例被跳过或失败的原因、观察到的降频、详细信息</translation>
-    </message>
-    <message>
-        <source>Every measurement of the run shown; failed and skipped cases say why</source>
-        <translation>所显示运行的每项测量；失败和跳过的用例会说明原因</translation>
-    </message>
-    <message>
-        <source>Benchmarks need PyTorch</source>
-        <translation>基准测试需要 PyTorch</translation>
-    </message>
-    <message>
-        <source>This installation of gpuprof does not include PyTorch, which runs the GEMM, memory, P2P, collective and training-step benchmarks.</source>
-        <translation>此 gpuprof 安装不包含 PyTorch，而 GEMM、内存、P2P、集合通信和训练步基准测试都依赖它运行。</translation>
-    </message>
-    <message>
-        <source>To get them, install the extra:</source>
-        <translation>如需使用，请安装附加组件：</translation>
-    </message>
-    <message>
-        <source>(for a GPU, first the PyTorch wheel for your CUDA version from pytorch.org), or use the full build of the packaged app. Telemetry, Health and Recommend work without it.</source>
-        <translation>（如有 GPU，请先从 pytorch.org 安装与你的 CUDA 版本匹配的 PyTorch wheel），或使用打包应用的完整版本。遥测、健康和推荐功能无需 PyTorch。</translation>
-    </message>
-    <message>
-        <source>Check again</source>
-        <translation>重新检查</translation>
-    </message>
-    <message>
-        <source>Look for PyTorch again after installing it</source>
-        <translation>安装 PyTorch 后重新查找</translation>
-    </message>
-    <message>
-        <source>looking for CUDA devices…</source>
-        <translation>正在查找 CUDA 设备…</translation>
-    </message>
-    <message>
-        <source>no CUDA device found</source>
-        <translation>未找到 CUDA 设备</translation>
-    </message>
-    <message>
-        <source>CUDA devices unknown: %1</source>
-        <translation>CUDA 设备未知：%1</translation>
-    </message>
-    <message>
-        <source>Choose at least one benchmark.</source>
-        <translation>请至少选择一项基准测试。</translation>
-    </message>
-    <message>
-        <source>starting (loading PyTorch)…</source>
-        <translation>正在启动（加载 PyTorch）…</translation>
-    </message>
-    <message>
-        <source>Running %1 on %2…</source>
-        <translation>正在 %2 上运行 %1…</translation>
-    </message>
-    <message>
-        <source>auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <source>cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-    <message>
-        <source>done in %1</source>
-        <translation>用时 %1 完成</translation>
-    </message>
-    <message>
-        <source>cancelled after %1</source>
-        <translation>%1 后已取消</translation>
-    </message>
-    <message>
-        <source>every case failed (%1)</source>
-        <translation>所有用例均失败（%1）</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>Could not run the benchmarks: %1</source>
-        <translation>无法运行基准测试：%1</translation>
-    </message>
-    <message>
-        <source>Could not save the run: %1</source>
-        <translation>无法保存本次运行：%1</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <source>(not saved)</source>
-        <translation>（未保存）</translation>
-    </message>
-    <message>
-        <source>Could not load run %1: %2</source>
-        <translation>无法加载运行 %1：%2</translation>
-    </message>
-    <message>
-        <source>This run ÷ run %1 (%2)</source>
-        <translation>本次运行 ÷ 运行 %1（%2）</translation>
-    </message>
-    <message>
-        <source>driver %1</source>
-        <translation>驱动 %1</translation>
-    </message>
-</context>
-<context>
-    <name>GpuCard</name>
-    <message>
-        <source>GPU %1</source>
-        <extracomment>Seconds of history each sparkline shows.</extracomment>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)</source>
-        <translation>GPU 利用率：有内核在运行的时间占比（nvidia-smi：GPU-Util）</translation>
-    </message>
-    <message>
-        <source>GPU utilization over the last 2 minutes</source>
-        <translation>最近 2 分钟的 GPU 利用率</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Memory used of total (nvidia-smi: Memory-Usage)</source>
-        <translation>已用显存 / 总显存（nvidia-smi：Memory-Usage）</translation>
-    </message>
-    <message>
-        <source>Power</source>
-        <translation>功耗</translation>
-    </message>
-    <message>
-        <source>Power draw against the enforced power limit</source>
-        <translation>功耗与当前生效的功耗上限</translation>
-    </message>
-    <message>
-        <source>Temp</source>
-        <translation>温度</translation>
-    </message>
-    <message>
-        <source>GPU temperature; the red tick is the slowdown threshold</source>
-        <translation>GPU 温度；红色刻度为降频温度阈值</translation>
-    </message>
-    <message>
-        <source>SM clock</source>
-        <translation>SM 时钟</translation>
-    </message>
-    <message>
-        <source>SM clock against its maximum</source>
-        <translation>SM 时钟与其最大值</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>Throttle</source>
-        <translation>降频</translation>
-    </message>
-    <message>
-        <source>Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)</source>
-        <translation>当前时钟被压低的原因（nvidia-smi -q -d PERFORMANCE）</translation>
-    </message>
-    <message>
-        <source>PCIe</source>
-        <translation>PCIe</translation>
-    </message>
-    <message>
-        <source>PCIe link generation and width now, against the maximum. An idle GPU lowers its link generation to save power; check under load.</source>
-        <translation>当前 PCIe 链路代数和宽度，对比最大值。空闲的 GPU 会降低链路代数以节能；请在负载下检查。</translation>
-    </message>
-    <message>
-        <source>GPU %1 · %2</source>
-        <translation>GPU %1 · %2</translation>
-    </message>
-    <message>
-        <source>LOST</source>
-        <translation>已丢失</translation>
-    </message>
-    <message>
-        <source>NO DATA</source>
-        <translation>无数据</translation>
-    </message>
-    <message>
-        <source>The GPU fell off the bus or stopped answering. Check dmesg for Xid errors; a reset or reboot is usually needed.</source>
-        <translation>GPU 已从总线上掉线或停止响应。请检查 dmesg 中的 Xid 错误；通常需要重置或重启。</translation>
-    </message>
-    <message>
-        <source>This GPU is missing from the latest sample.</source>
-        <translation>最新的采样中缺少此 GPU。</translation>
-    </message>
-    <message>
-        <source>(slowdown %1)</source>
-        <translation>（降频温度 %1）</translation>
-    </message>
-    <message>
-        <source>%1 (max %2)</source>
-        <translation>%1（最大 %2）</translation>
-    </message>
-    <message>
-        <source>SM active: the share of cycles the SMs had work (at least one warp resident; NVML GPM, DCGM_FI_PROF_SM_ACTIVE). GPU utilization only says that some kernel ran during the sample: a GPU can read 100% while most of its SMs are idle (small kernels, launch-bound or sync-heavy code).</source>
-        <translation>SM 活动率：SM 有工作（至少驻留一个 warp）的周期占比（NVML GPM，DCGM_FI_PROF_SM_ACTIVE）。GPU 利用率只表示采样期间有内核在运行：GPU 可能显示 100%，而大部分 SM 却处于空闲（小内核、受启动开销限制或同步频繁的代码）。</translation>
-    </message>
-    <message>
-        <source>SM %1</source>
-        <translation>SM %1</translation>
-    </message>
-    <message>
-        <source>Not available: %1</source>
-        <translation>不可用：%1</translation>
-    </message>
-</context>
-<context>
-    <name>HealthTab</name>
-    <message>
-        <source>The snapshots the checks looked at; they re-run every 2 s while this tab is visible</source>
-        <extracomment>Snapshots the checks look at (the most recent ones). Shortest time between two runs of the checks, seconds. Finding codes per entry of :meth:`HealthTab.checks`, in the same order. The summary line after each run: &quot;1 critical, 2 warnings&quot;, &quot;All clear&quot;, ... The findings (a list of :class:`Finding`) after each run.</extracomment>
-        <translation>检查所依据的快照；此标签页可见时每 2 s 重新检查一次</translation>
-    </message>
-    <message>
-        <source>SIMULATED</source>
-        <translation>SIMULATED</translation>
-    </message>
-    <message>
-        <source>These findings come from the simulated demo machine, not from a measurement</source>
-        <translation>这些检查结果来自模拟的演示机器，并非实测</translation>
-    </message>
-    <message>
-        <source>Copy findings</source>
-        <translation>复制检查结果</translation>
-    </message>
-    <message>
-        <source>Copy the findings with their details and hints to the clipboard as plain text</source>
-        <translation>将检查结果连同详细信息和提示以纯文本复制到剪贴板</translation>
-    </message>
-    <message>
-        <source>Waiting for telemetry: the checks run once the first snapshot arrives.</source>
-        <translation>等待遥测数据：收到第一个快照后开始检查。</translation>
-    </message>
-    <message>
-        <source>Severity</source>
-        <translation>严重程度</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Finding</source>
-        <translation>检查结果</translation>
-    </message>
-    <message>
-        <source>Findings, most urgent first; select one to see what it means and what to do</source>
-        <translation>检查结果，最紧急的在前；选中一项可查看其含义和处理方法</translation>
-    </message>
-    <message>
-        <source>What the selected finding means and what to do about it</source>
-        <translation>所选检查结果的含义及处理方法</translation>
-    </message>
-    <message>
-        <source>Every check the Health tab runs</source>
-        <translation>健康标签页运行的所有检查</translation>
-    </message>
-    <message>
-        <source>%1 critical</source>
-        <translation>%1 个严重</translation>
-    </message>
-    <message>
-        <source>1 warning</source>
-        <translation>1 个警告</translation>
-    </message>
-    <message>
-        <source>%1 warnings</source>
-        <translation>%1 个警告</translation>
-    </message>
-    <message>
-        <source>All clear (1 note)</source>
-        <translation>一切正常（1 条提示）</translation>
-    </message>
-    <message>
-        <source>All clear (%1 notes)</source>
-        <translation>一切正常（%1 条提示）</translation>
-    </message>
-    <message>
-        <source>All clear</source>
-        <translation>一切正常</translation>
-    </message>
-    <message>
-        <source>static facts of %1 GPUs, no snapshots yet</source>
-        <translation>%1 个 GPU 的静态信息，尚无快照</translation>
-    </message>
-    <message>
-        <source>%1 snapshots over %2 of %3 GPUs</source>
-        <translation>%3 个 GPU 在 %2 内的 %1 个快照</translation>
-    </message>
-    <message>
-        <source>checked %1</source>
-        <translation>检查于 %1</translation>
-    </message>
-    <message>
-        <source>No GPU fell off the bus</source>
-        <translation>没有 GPU 从总线上掉线</translation>
-    </message>
-    <message>
-        <source>PCIe link at its maximum generation and width under load</source>
-        <translation>负载下 PCIe 链路达到最大代数和宽度</translation>
-    </message>
-    <message>
-        <source>Power limit at its default</source>
-        <translation>功耗上限为默认值</translation>
-    </message>
-    <message>
-        <source>No thermal or power throttling under load</source>
-        <translation>负载下没有温度或功耗降频</translation>
-    </message>
-    <message>
-        <source>No ECC errors, no retired or remapped memory, no memory repair pending</source>
-        <translation>没有 ECC 错误，没有退役或重映射的显存，没有待处理的显存修复</translation>
-    </message>
-    <message>
-        <source>GPU utilization at least %1 while a job runs (else the input pipeline is the bottleneck)</source>
-        <translation>作业运行时 GPU 利用率至少为 %1（否则瓶颈在输入管道）</translation>
-    </message>
-    <message>
-        <source>Persistence mode on</source>
-        <translation>持久模式已开启</translation>
-    </message>
-    <message>
-        <source>MIG disabled (or knowingly enabled)</source>
-        <translation>MIG 已禁用（或有意启用）</translation>
-    </message>
-    <message>
-        <source>The driver supports CUDA %1, which the installed torch was built for</source>
-        <translation>驱动支持已安装 torch 所基于的 CUDA %1</translation>
-    </message>
-    <message>
-        <source>The driver is new enough for torch (no CUDA build of torch is installed: nothing to compare)</source>
-        <translation>驱动版本足以支持 torch（未安装 CUDA 版 torch：无需比较）</translation>
-    </message>
-    <message>
-        <source>Other checks</source>
-        <translation>其他检查</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>GPUs %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>Checks in this window</source>
-        <translation>本时间窗内的检查</translation>
-    </message>
-    <message>
-        <source>Critical</source>
-        <translation>严重</translation>
-    </message>
-    <message>
-        <source>Warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>Info</source>
-        <translation>信息</translation>
-    </message>
-    <message>
-        <source>No problems found in the last %1.</source>
-        <translation>最近 %1 内未发现问题。</translation>
-    </message>
-    <message>
-        <source>No GPU was under load (utilization ≥ %1) in this window: the PCIe link and throttling checks need load and had nothing to judge.</source>
-        <translation>此时间窗口内没有 GPU 处于负载状态（利用率 ≥ %1）：PCIe 链路和降频检查需要负载，因此无从判断。</translation>
-    </message>
-    <message>
-        <source>The whole machine</source>
-        <translation>整台机器</translation>
-    </message>
-    <message>
-        <source>What to do:</source>
-        <translation>处理建议：</translation>
-    </message>
-    <message>
-        <source>Check: %1</source>
-        <translation>检查项：%1</translation>
-    </message>
-    <message>
-        <source>gpuprof health</source>
-        <translation>gpuprof 健康检查</translation>
-    </message>
-    <message>
-        <source>not checked yet</source>
-        <translation>尚未检查</translation>
-    </message>
-    <message>
-        <source>SIMULATED data (--demo), not a measurement.</source>
-        <translation>SIMULATED（模拟）数据（--demo），并非实测。</translation>
-    </message>
-    <message>
-        <source>What was checked:</source>
-        <translation>检查项目：</translation>
-    </message>
-</context>
-<context>
-    <name>HostCard</name>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>CPU utilization over all cores</source>
-        <translation>所有核心的 CPU 利用率</translation>
-    </message>
-    <message>
-        <source>CPU utilization over the last 2 minutes</source>
-        <translation>最近 2 分钟的 CPU 利用率</translation>
-    </message>
-    <message>
-        <source>RAM</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Host memory used of total</source>
-        <translation>已用主机内存 / 总内存</translation>
-    </message>
-    <message>
-        <source>Load</source>
-        <translation>负载</translation>
-    </message>
-    <message>
-        <source>Load average over 1, 5 and 15 minutes</source>
-        <translation>1、5 和 15 分钟平均负载</translation>
-    </message>
-    <message>
-        <source>I/O</source>
-        <translation>I/O</translation>
-    </message>
-    <message>
-        <source>Disk read/write and network receive/send rates</source>
-        <translation>磁盘读/写速率和网络接收/发送速率</translation>
-    </message>
-    <message>
-        <source>Host · %1</source>
-        <translation>主机 · %1</translation>
-    </message>
-    <message>
-        <source>disk %1 read / %2 write
-net %3 in / %4 out</source>
-        <translation>磁盘 读 %1 / 写 %2
-网络 入 %3 / 出 %4</translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>Overview</source>
-        <extracomment>Emitted in the GUI thread after each snapshot was taken into the state.</extracomment>
-        <translation>概览</translation>
-    </message>
-    <message>
-        <source>A card per GPU and one for the host (Alt+1)</source>
-        <translation>每个 GPU 一张卡片，另有一张主机卡片 (Alt+1)</translation>
-    </message>
-    <message>
-        <source>Telemetry</source>
-        <translation>遥测</translation>
-    </message>
-    <message>
-        <source>Plots of every metric over time (Alt+2)</source>
-        <translation>每项指标随时间变化的曲线 (Alt+2)</translation>
-    </message>
-    <message>
-        <source>Processes</source>
-        <translation>进程</translation>
-    </message>
-    <message>
-        <source>Processes using the GPUs (Alt+3)</source>
-        <translation>使用 GPU 的进程 (Alt+3)</translation>
-    </message>
-    <message>
-        <source>Topology &amp;&amp; details</source>
-        <translation>拓扑 &amp;&amp; 详情</translation>
-    </message>
-    <message>
-        <source>GPU interconnect matrix and static details (Alt+4)</source>
-        <translation>GPU 互连矩阵和静态详情 (Alt+4)</translation>
-    </message>
-    <message>
-        <source>Health</source>
-        <translation>健康</translation>
-    </message>
-    <message>
-        <source>Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)</source>
-        <translation>健康检查：PCIe 链路、功耗、降频、ECC、利用率、驱动 (Alt+5)</translation>
-    </message>
-    <message>
-        <source>Benchmarks</source>
-        <translation>基准测试</translation>
-    </message>
-    <message>
-        <source>GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)</source>
-        <translation>GEMM、内存、P2P、集合通信和训练步基准测试 (Alt+6)</translation>
-    </message>
-    <message>
-        <source>Recommend</source>
-        <translation>推荐</translation>
-    </message>
-    <message>
-        <source>Cloud configurations for a workload: fit, time and cost (Alt+7)</source>
-        <translation>面向工作负载的云端配置：能否容纳、时间和成本 (Alt+7)</translation>
-    </message>
-    <message>
-        <source>Record to</source>
-        <translation>录制到</translation>
-    </message>
-    <message>
-        <source>gpuprof sessions (*.gpuprof)</source>
-        <translation>gpuprof 会话 (*.gpuprof)</translation>
-    </message>
-    <message>
-        <source>Recording failed</source>
-        <translation>录制失败</translation>
-    </message>
-    <message>
-        <source>Saved recording %1</source>
-        <translation>已保存录制 %1</translation>
-    </message>
-    <message>
-        <source>Stop recording</source>
-        <translation>停止录制</translation>
-    </message>
-    <message>
-        <source>Start recording</source>
-        <translation>开始录制</translation>
-    </message>
-    <message>
-        <source>Open recording</source>
-        <translation>打开录制</translation>
-    </message>
-    <message>
-        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
-        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open recording</source>
-        <translation>无法打开录制</translation>
-    </message>
-    <message>
-        <source>Save screenshot</source>
-        <translation>保存截图</translation>
-    </message>
-    <message>
-        <source>PNG images (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Screenshot copied to the clipboard</source>
-        <translation>截图已复制到剪贴板</translation>
-    </message>
-    <message>
-        <source>REPLAY</source>
-        <translation>REPLAY</translation>
-    </message>
-    <message>
-        <source>Pause replay</source>
-        <translation>暂停回放</translation>
-    </message>
-    <message>
-        <source>Replay speed, × the recorded pace</source>
-        <translation>回放速度（录制节奏的倍数 ×）</translation>
-    </message>
-    <message>
-        <source>Position in the recording; drag to seek</source>
-        <translation>在录制中的位置；拖动可跳转</translation>
-    </message>
-    <message>
-        <source>Position / length of the recording</source>
-        <translation>录制中的位置 / 录制总长度</translation>
-    </message>
-    <message>
-        <source>Play replay</source>
-        <translation>播放回放</translation>
-    </message>
-    <message>
-        <source>Pause the replay (Space)</source>
-        <translation>暂停回放 (Space)</translation>
-    </message>
-    <message>
-        <source>Play the replay from here (Space)</source>
-        <translation>从此处开始播放回放 (Space)</translation>
-    </message>
-    <message>
-        <source>The language changes at the next start of gpuprof</source>
-        <translation>语言将在下次启动 gpuprof 时生效</translation>
-    </message>
-    <message>
-        <source>(end)</source>
-        <translation>（结束）</translation>
-    </message>
-    <message>
-        <source>Where the telemetry comes from</source>
-        <translation>遥测数据的来源</translation>
-    </message>
-    <message>
-        <source>Sampling interval (View → Sampling interval)</source>
-        <translation>采样间隔（视图 → 采样间隔）</translation>
-    </message>
-    <message>
-        <source>NVIDIA driver and the CUDA version it supports</source>
-        <translation>NVIDIA 驱动及其支持的 CUDA 版本</translation>
-    </message>
-    <message>
-        <source>● REC</source>
-        <translation>● REC</translation>
-    </message>
-    <message>
-        <source>SIMULATED</source>
-        <translation>SIMULATED</translation>
-    </message>
-    <message>
-        <source>Driver %1 · CUDA %2</source>
-        <translation>驱动 %1 · CUDA %2</translation>
-    </message>
-    <message>
-        <source>every %1 s</source>
-        <translation>每 %1 s</translation>
-    </message>
-    <message>
-        <source>Last sampling error: %1</source>
-        <translation>上次采样错误：%1</translation>
-    </message>
-    <message>
-        <source>&amp;Open recording…</source>
-        <translation>打开录制(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Replay a recorded session (Ctrl+O)</source>
-        <translation>回放录制的会话 (Ctrl+O)</translation>
-    </message>
-    <message>
-        <source>Start or stop recording to a session file (Ctrl+R)</source>
-        <translation>开始或停止录制到会话文件 (Ctrl+R)</translation>
-    </message>
-    <message>
-        <source>Save screenshot of the &amp;window…</source>
-        <translation>保存窗口截图(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>Save the whole window as PNG (Ctrl+S)</source>
-        <translation>将整个窗口保存为 PNG (Ctrl+S)</translation>
-    </message>
-    <message>
-        <source>Save screenshot of the current &amp;tab…</source>
-        <translation>保存当前标签页截图(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Save the current tab as PNG (Ctrl+Shift+S)</source>
-        <translation>将当前标签页保存为 PNG (Ctrl+Shift+S)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy screenshot</source>
-        <translation>复制截图(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy the window to the clipboard (Ctrl+Shift+C)</source>
-        <translation>将窗口复制到剪贴板 (Ctrl+Shift+C)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>Close gpuprof (Ctrl+Q)</source>
-        <translation>关闭 gpuprof (Ctrl+Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Pause plots</source>
-        <translation>暂停曲线(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Freeze the plots; sampling goes on (Ctrl+P)</source>
-        <translation>冻结曲线；采样继续进行 (Ctrl+P)</translation>
-    </message>
-    <message>
-        <source>&amp;About gpuprof</source>
-        <translation>关于 gpuprof(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Versions of gpuprof, Qt, the driver and CUDA (F1)</source>
-        <translation>gpuprof、Qt、驱动和 CUDA 的版本 (F1)</translation>
-    </message>
-    <message>
-        <source>&amp;Light theme</source>
-        <translation>浅色主题(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Dark theme</source>
-        <translation>深色主题(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Switch the colour theme (Ctrl+T toggles)</source>
-        <translation>切换配色主题（按 Ctrl+T 来回切换）</translation>
-    </message>
-    <message>
-        <source>Toggle theme</source>
-        <translation>切换主题</translation>
-    </message>
-    <message>
-        <source>Switch between light and dark (Ctrl+T)</source>
-        <translation>在浅色和深色之间切换 (Ctrl+T)</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>Poll the GPUs every %1 s</source>
-        <translation>每 %1 s 轮询一次 GPU</translation>
-    </message>
-    <message>
-        <source>Automatic (from the system)</source>
-        <translation>自动（跟随系统）</translation>
-    </message>
-    <message>
-        <source>Language of the app; takes effect at the next start</source>
-        <translation>应用的语言；下次启动时生效</translation>
-    </message>
-    <message>
-        <source>Show this much history in the plots (Ctrl+%1)</source>
-        <translation>在曲线中显示这么长的历史 (Ctrl+%1)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Sampling &amp;interval</source>
-        <translation>采样间隔(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Time &amp;window</source>
-        <translation>时间窗口(&amp;W)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source> Interval </source>
-        <translation> 间隔 </translation>
-    </message>
-    <message>
-        <source>Sampling interval</source>
-        <translation>采样间隔</translation>
-    </message>
-    <message>
-        <source>About gpuprof</source>
-        <translation>关于 gpuprof</translation>
-    </message>
-</context>
-<context>
-    <name>OverviewTab</name>
-    <message>
-        <source>No NVIDIA GPU is visible. Host telemetry is still shown.</source>
-        <translation>看不到任何 NVIDIA GPU。仍会显示主机遥测数据。</translation>
-    </message>
-</context>
-<context>
-    <name>ProcessesTab</name>
-    <message>
-        <source>Mem ctrl %</source>
-        <translation>显存控制器 %</translation>
-    </message>
-    <message>
-        <source>CPU %</source>
-        <translation>CPU %</translation>
-    </message>
-    <message>
-        <source>Host memory</source>
-        <translation>主机内存</translation>
-    </message>
-    <message>
-        <source>Run time</source>
-        <translation>运行时间</translation>
-    </message>
-    <message>
-        <source>Container / pod</source>
-        <translation>容器 / Pod</translation>
-    </message>
-    <message>
-        <source>Share of memory-controller time used by the process (nvidia-smi pmon: mem)</source>
-        <translation>该进程占用的显存控制器时间比例（nvidia-smi pmon：mem）</translation>
-    </message>
-    <message>
-        <source>Host CPU used by the process, of one core: 400% is four cores (top: %CPU)</source>
-        <translation>该进程使用的主机 CPU，以单核计：400% 即四个核（top：%CPU）</translation>
-    </message>
-    <message>
-        <source>Host memory resident for the process (top: RES)</source>
-        <translation>该进程常驻的主机内存（top：RES）</translation>
-    </message>
-    <message>
-        <source>Time since the process started</source>
-        <translation>进程启动以来的时间</translation>
-    </message>
-    <message>
-        <source>The container the process runs in (its id, from /proc/PID/cgroup) and, on Kubernetes, its pod as namespace/name where this machine can tell</source>
-        <translation>进程所在的容器（其 ID，取自 /proc/PID/cgroup），以及在 Kubernetes 上本机能识别时的 Pod（命名空间/名称）</translation>
-    </message>
-    <message>
-        <source>container %1</source>
-        <translation>容器 %1</translation>
-    </message>
-    <message>
-        <source>pod %1</source>
-        <translation>Pod %1</translation>
-    </message>
-    <message>
-        <source>namespace %1</source>
-        <translation>命名空间 %1</translation>
-    </message>
-    <message>
-        <source>seconds before the latest sample</source>
-        <translation>距最新样本的秒数</translation>
-    </message>
-    <message>
-        <source>Select a process to see its history</source>
-        <translation>选择一个进程以查看其历史</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>GiB</translation>
-    </message>
-    <message>
-        <source>SM % and host CPU %</source>
-        <translation>SM % 与主机 CPU %</translation>
-    </message>
-    <message>
-        <source>host CPU %</source>
-        <translation>主机 CPU %</translation>
-    </message>
-    <message>
-        <source>Not offered for SIMULATED data: its processes are made up, not processes of this machine</source>
-        <translation>SIMULATED 数据不提供此操作：其进程是虚构的，不是本机的进程</translation>
-    </message>
-    <message>
-        <source>Not offered in REPLAY: the recorded processes are not running now, and their pids may belong to other processes</source>
-        <translation>REPLAY 中不提供此操作：录制的进程现在并未运行，其 PID 可能已属于其他进程</translation>
-    </message>
-    <message>
-        <source>Not offered: no live GPU processes are shown</source>
-        <translation>不提供此操作：当前未显示正在运行的 GPU 进程</translation>
-    </message>
-    <message>
-        <source>Select a process first</source>
-        <translation>请先选择一个进程</translation>
-    </message>
-    <message>
-        <source>Send %1 (ask the process to exit) to pid %2?</source>
-        <translation>向 PID %2 发送 %1（请求进程退出）？</translation>
-    </message>
-    <message>
-        <source>Send %1 (end the process at once, without cleanup) to pid %2?</source>
-        <translation>向 PID %2 发送 %1（立即结束进程，不做清理）？</translation>
-    </message>
-    <message>
-        <source>Process</source>
-        <translation>进程</translation>
-    </message>
-    <message>
-        <source>%1, GPU memory %2</source>
-        <translation>%1，GPU 显存 %2</translation>
-    </message>
-    <message>
-        <source>Started</source>
-        <translation>启动于</translation>
-    </message>
-    <message>
-        <source>%1 (running %2)</source>
-        <translation>%1（已运行 %2）</translation>
-    </message>
-    <message>
-        <source>also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, labelled by pid, name, user and container (redacted as in reports)</source>
-        <translation>同时为每个 GPU 进程提供序列：GPU 显存、SM %%、主机 CPU %% 和内存，以 PID、名称、用户和容器为标签（与报告一样做脱敏处理）</translation>
-    </message>
-    <message>
-        <source>Filter by pid, user, name, command line or container</source>
-        <translation>按 PID、用户、名称、命令行或容器过滤</translation>
-    </message>
-    <message>
-        <source>Terminate (SIGTERM)</source>
-        <translation>终止 (SIGTERM)</translation>
-    </message>
-    <message>
-        <source>Kill (SIGKILL)</source>
-        <translation>强制结束 (SIGKILL)</translation>
-    </message>
-    <message>
-        <source>Terminate</source>
-        <translation>终止</translation>
-    </message>
-    <message>
-        <source>Kill</source>
-        <translation>强制结束</translation>
-    </message>
-    <message>
-        <source>pid %1 (%2) on GPU %3</source>
-        <translation>GPU %3 上的 PID %1（%2）</translation>
-    </message>
-    <message>
-        <source>Ask the selected process to exit (SIGTERM)</source>
-        <translation>请求所选进程退出 (SIGTERM)</translation>
-    </message>
-    <message>
-        <source>End the selected process at once (SIGKILL)</source>
-        <translation>立即结束所选进程 (SIGKILL)</translation>
-    </message>
-    <message>
-        <source>%1 sent to %2</source>
-        <translation>已向 %2 发送 %1</translation>
-    </message>
-    <message>
-        <source>Signal a process</source>
-        <translation>向进程发送信号</translation>
-    </message>
-    <message>
-        <source>Nothing was signalled</source>
-        <translation>未发送任何信号</translation>
-    </message>
-    <message>
-        <source>Filter by pid, user, name, GPU or command line</source>
-        <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
-    </message>
-    <message>
-        <source>Show only rows containing this text (Ctrl+F)</source>
-        <translation>只显示包含此文本的行 (Ctrl+F)</translation>
-    </message>
-    <message>
-        <source>Process details need more permissions: some rows are missing names or users.</source>
-        <translation>进程详情需要更多权限：部分行缺少名称或用户。</translation>
-    </message>
-    <message>
-        <source>%1 processes</source>
-        <translation>%1 个进程</translation>
-    </message>
-</context>
-<context>
-    <name>RecommendTab</name>
-    <message>
-        <source>Custom workload</source>
-        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input).</extracomment>
-        <translation>自定义工作负载</translation>
-    </message>
-    <message>
-        <source>100B-parameter LLM training</source>
-        <translation>100B 参数 LLM 训练</translation>
-    </message>
-    <message>
-        <source>Real-time video analytics</source>
-        <translation>实时视频分析</translation>
-    </message>
-    <message>
-        <source>NLP inference, T4 class</source>
-        <translation>NLP 推理（T4 级别）</translation>
-    </message>
-    <message>
-        <source>FP64 risk simulation</source>
-        <translation>FP64 风险模拟</translation>
-    </message>
-    <message>
-        <source>CV training (ResNet-50)</source>
-        <translation>CV 训练（ResNet-50）</translation>
-    </message>
-    <message>
-        <source>Fill the form with one of the seed documents&apos; scenarios; edit any field afterwards</source>
-        <translation>用种子文档中的某个场景填充表单；之后可修改任意字段</translation>
-    </message>
-    <message>
-        <source>Pre-training</source>
-        <translation>预训练</translation>
-    </message>
-    <message>
-        <source>Fine-tuning (full)</source>
-        <translation>微调（全量）</translation>
-    </message>
-    <message>
-        <source>Fine-tuning (LoRA)</source>
-        <translation>微调（LoRA）</translation>
-    </message>
-    <message>
-        <source>Inference / serving</source>
-        <translation>推理 / 服务</translation>
-    </message>
-    <message>
-        <source>HPC (FP64)</source>
-        <translation>HPC（FP64）</translation>
-    </message>
-    <message>
-        <source>Rendering</source>
-        <translation>渲染</translation>
-    </message>
-    <message>
-        <source>What the job does: it decides the memory model (training keeps gradients and optimizer state) and the FLOPs per token</source>
-        <translation>作业做什么：它决定显存模型（训练需保存梯度和优化器状态）以及每个 token 的 FLOPs</translation>
-    </message>
-    <message>
-        <source>Numeric precision of weights and math; sets bytes per parameter and which spec peak applies</source>
-        <translation>权重和计算的数值精度；决定每个参数的字节数以及适用哪种规格峰值</translation>
-    </message>
-    <message>
-        <source>Model parameters, e.g. 7B, 70e9, 25.6M</source>
-        <translation>模型参数量，例如 7B、70e9、25.6M</translation>
-    </message>
-    <message>
-        <source>e.g. 7B</source>
-        <translation>例如 7B</translation>
-    </message>
-    <message>
-        <source>Tokens to train on, or to generate for inference (e.g. 2e10, 200B); leave empty when counting samples</source>
-        <translation>用于训练或推理生成的 token 数（例如 2e10、200B）；按样本计数时留空</translation>
-    </message>
-    <message>
-        <source>e.g. 200B</source>
-        <translation>例如 200B</translation>
-    </message>
-    <message>
-        <source>Samples (images, queries, frames) instead of tokens</source>
-        <translation>以样本数（图像、查询、帧）代替 token 数</translation>
-    </message>
-    <message>
-        <source>optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <source>Passes over the tokens or samples</source>
-        <translation>遍历 token 或样本的轮数</translation>
-    </message>
-    <message>
-        <source>Sequence length in tokens (activations, KV cache)</source>
-        <translation>以 token 计的序列长度（影响激活值、KV cache）</translation>
-    </message>
-    <message>
-        <source>auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <source>Global batch in sequences per step (training) or concurrent sequences (inference); auto: 1024 / 16</source>
-        <translation>每步的全局批大小，以序列计（训练），或并发序列数（推理）；自动：1024 / 16</translation>
-    </message>
-    <message>
-        <source>Target tokens or samples per second (serving); it becomes a deadline for the amount of work</source>
-        <translation>目标每秒 token 数或样本数（服务）；它会换算为完成该工作量的截止时间</translation>
-    </message>
-    <message>
-        <source>optional, per second</source>
-        <translation>可选，每秒</translation>
-    </message>
-    <message>
-        <source>FLOPs per sample (CNNs, per-query inference); overrides 2·N / 6·N per token</source>
-        <translation>每个样本的 FLOPs（CNN、逐查询推理）；覆盖按 token 计的 2·N / 6·N</translation>
-    </message>
-    <message>
-        <source>Total FLOPs of the job (HPC, rendering); overrides the count from parameters</source>
-        <translation>作业的总 FLOPs（HPC、渲染）；覆盖按参数量算出的值</translation>
-    </message>
-    <message>
-        <source>Data an HPC or rendering job keeps in GPU memory, split across the GPUs</source>
-        <translation>HPC 或渲染作业驻留在 GPU 显存中的数据，分摊到各 GPU</translation>
-    </message>
-    <message>
-        <source>Finish within, e.g. 72h, 3d, 90m; empty: no deadline</source>
-        <translation>完成时限，例如 72h、3d、90m；留空：无截止时间</translation>
-    </message>
-    <message>
-        <source>e.g. 72h</source>
-        <translation>例如 72h</translation>
-    </message>
-    <message>
-        <source>Money for the whole job in USD, e.g. 5000 or 5k; empty: no budget</source>
-        <translation>整个作业的预算（USD），例如 5000 或 5k；留空：无预算限制</translation>
-    </message>
-    <message>
-        <source>e.g. 5000</source>
-        <translation>例如 5000</translation>
-    </message>
-    <message>
-        <source>Most nodes (instances) one job may span</source>
-        <translation>单个作业最多可跨越的节点（实例）数</translation>
-    </message>
-    <message>
-        <source>Spot / preemptible allowed</source>
-        <translation>允许竞价/可抢占实例</translation>
-    </message>
-    <message>
-        <source>Rank by the spot price where offered (+10% time for checkpoints and interruptions)</source>
-        <translation>在有竞价价格时按竞价价格排序（时间 +10%，用于检查点和中断恢复）</translation>
-    </message>
-    <message>
-        <source>Auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <source>Cheapest that meets the deadline</source>
-        <translation>满足截止时间的最便宜配置</translation>
-    </message>
-    <message>
-        <source>Fastest within the budget</source>
-        <translation>预算内最快的配置</translation>
-    </message>
-    <message>
-        <source>How to order the configurations that fit; auto: cheapest with a deadline, fastest with only a budget</source>
-        <translation>如何对可容纳的配置排序；自动：有截止时间时选最便宜，只有预算时选最快</translation>
-    </message>
-    <message>
-        <source>Workload</source>
-        <translation>工作负载</translation>
-    </message>
-    <message>
-        <source>Preset</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <source>Scenario</source>
-        <translation>场景</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>参数量</translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation>精度</translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation>Token 数</translation>
-    </message>
-    <message>
-        <source>Samples</source>
-        <translation>样本数</translation>
-    </message>
-    <message>
-        <source>Epochs</source>
-        <translation>轮数</translation>
-    </message>
-    <message>
-        <source>Sequence length</source>
-        <translation>序列长度</translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <source>FLOPs / sample</source>
-        <translation>FLOPs / 样本</translation>
-    </message>
-    <message>
-        <source>FLOPs total</source>
-        <translation>FLOPs 总量</translation>
-    </message>
-    <message>
-        <source>Working set</source>
-        <translation>工作集</translation>
-    </message>
-    <message>
-        <source>Goals and limits</source>
-        <translation>目标与限制</translation>
-    </message>
-    <message>
-        <source>Deadline</source>
-        <translation>截止时间</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐</translation>
-    </message>
-    <message>
-        <source>Budget (USD)</source>
-        <translation>预算（USD）</translation>
-    </message>
-    <message>
-        <source>Node limit</source>
-        <translation>节点上限</translation>
-    </message>
-    <message>
-        <source>Objective</source>
-        <translation>优化目标</translation>
-    </message>
-    <message>
-        <source>give the parameter count, e.g. 7B</source>
-        <translation>请填写参数量，例如 7B</translation>
-    </message>
-    <message>
-        <source>Rank only this provider&apos;s instances</source>
-        <translation>只对该云厂商的实例排序</translation>
-    </message>
-    <message>
-        <source>Rank only instances priced in this region</source>
-        <translation>只对在该区域有定价的实例排序</translation>
-    </message>
-    <message>
-        <source>Only with a spot price</source>
-        <translation>仅限有竞价价格的</translation>
-    </message>
-    <message>
-        <source>Rank only instances that offer spot / preemptible capacity</source>
-        <translation>只对提供竞价/可抢占容量的实例排序</translation>
-    </message>
-    <message>
-        <source>Only configurations that fit</source>
-        <translation>仅显示可容纳的配置</translation>
-    </message>
-    <message>
-        <source>Hide configurations whose memory need exceeds the GPU memory (with 15% headroom) or whose precision the GPU lacks</source>
-        <translation>隐藏显存需求超过 GPU 显存（预留 15% 余量）或 GPU 不支持其精度的配置</translation>
-    </message>
-    <message>
-        <source>Compare with this machine</source>
-        <translation>与本机比较</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>云厂商</translation>
-    </message>
-    <message>
-        <source>Region</source>
-        <translation>区域</translation>
-    </message>
-    <message>
-        <source>Configurations ranked for the workload; click a header to sort, a row for its reasoning</source>
-        <translation>针对该工作负载排序的配置；点击表头可排序，点击某行可查看其依据</translation>
-    </message>
-    <message>
-        <source>Why this configuration: memory fit, time, cost, the efficiency used and its source, warnings, formulas</source>
-        <translation>为何选择此配置：显存容纳、时间、成本、所用效率及其来源、警告、公式</translation>
-    </message>
-    <message>
-        <source>All providers</source>
-        <translation>所有云厂商</translation>
-    </message>
-    <message>
-        <source>All regions</source>
-        <translation>所有区域</translation>
-    </message>
-    <message>
-        <source>Add this machine (%1) as a row and show how many times faster each configuration is</source>
-        <translation>将本机（%1）作为一行加入，并显示每种配置比本机快多少倍</translation>
-    </message>
-    <message>
-        <source>no local GPU</source>
-        <translation>无本地 GPU</translation>
-    </message>
-    <message>
-        <source>No NVIDIA GPU was found on this machine, so there is nothing to compare with</source>
-        <translation>本机未找到 NVIDIA GPU，因此没有可比较的对象</translation>
-    </message>
-    <message>
-        <source>Cannot estimate: %1</source>
-        <translation>无法估算：%1</translation>
-    </message>
-    <message>
-        <source>No estimate: fix the workload on the left.</source>
-        <translation>无估算结果：请修正左侧的工作负载。</translation>
-    </message>
-    <message>
-        <source>No instance in the catalog matches the filters.</source>
-        <translation>目录中没有符合筛选条件的实例。</translation>
-    </message>
-    <message>
-        <source>cheapest that meets the deadline</source>
-        <translation>满足截止时间的最便宜配置</translation>
-    </message>
-    <message>
-        <source>fastest within the budget</source>
-        <translation>预算内最快的配置</translation>
-    </message>
-    <message>
-        <source>%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5</source>
-        <translation>%2 种配置中 %1 种可容纳 · 排序依据：%3 · %4 种位于帕累托前沿 · 价格截至 %5</translation>
-    </message>
-    <message>
-        <source>the table shows the first %1</source>
-        <translation>表中仅显示前 %1 项</translation>
-    </message>
-    <message>
-        <source>unknown date</source>
-        <translation>日期未知</translation>
-    </message>
-    <message>
-        <source>This machine</source>
-        <translation>本机</translation>
-    </message>
-    <message>
-        <source>GPUs: %1</source>
-        <translation>GPU：%1</translation>
-    </message>
-    <message>
-        <source>Region: %1</source>
-        <translation>区域：%1</translation>
-    </message>
-    <message>
-        <source>Memory per GPU: needs %1 of %2 — %3</source>
-        <translation>每个 GPU 的显存：需要 %1，共 %2 — %3</translation>
-    </message>
-    <message>
-        <source>fits</source>
-        <translation>可容纳</translation>
-    </message>
-    <message>
-        <source>does not fit</source>
-        <translation>无法容纳</translation>
-    </message>
-    <message>
-        <source>Time: %1</source>
-        <translation>时间：%1</translation>
-    </message>
-    <message>
-        <source>Efficiency: %1 = base %2 × scaling %3 (%4)</source>
-        <translation>效率：%1 = 基准 %2 × 扩展系数 %3（%4）</translation>
-    </message>
-    <message>
-        <source>measured here</source>
-        <translation>本机实测</translation>
-    </message>
-    <message>
-        <source>published</source>
-        <translation>公开数据</translation>
-    </message>
-    <message>
-        <source>vs this machine: %1× faster</source>
-        <translation>相比本机：快 %1×</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation>理由</translation>
-    </message>
-    <message>
-        <source>Warnings</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>Prices</source>
-        <translation>价格</translation>
-    </message>
-    <message>
-        <source>Efficiency source</source>
-        <translation>效率来源</translation>
-    </message>
-    <message>
-        <source>For this workload</source>
-        <translation>针对此工作负载</translation>
-    </message>
-    <message>
-        <source>Formulas used</source>
-        <translation>所用公式</translation>
-    </message>
-    <message>
-        <source>On-demand</source>
-        <translation>按需</translation>
-    </message>
-    <message>
-        <source>Spot</source>
-        <translation>竞价</translation>
-    </message>
-    <message>
-        <source>Reserved 1y</source>
-        <translation>预留 1 年</translation>
-    </message>
-    <message>
-        <source>Reserved 3y</source>
-        <translation>预留 3 年</translation>
-    </message>
-    <message>
-        <source>%1: %2/h per node (as of %3) → job %4</source>
-        <translation>%1：每节点 %2/h（截至 %3）→ 作业 %4</translation>
-    </message>
-    <message>
-        <source>%1 per achieved PFLOP-hour</source>
-        <translation>%1 / 实际达到的 PFLOP-小时</translation>
-    </message>
-    <message>
-        <source>Price source: %1</source>
-        <translation>价格来源：%1</translation>
-    </message>
-</context>
-<context>
-    <name>TelemetryTab</name>
-    <message>
-        <source>Time window shown in the plots (Ctrl+1 … Ctrl+4)</source>
-        <extracomment>Selected GPU indices changed (a set of ints). Time window chosen in the tab (seconds, 0 = all). The secondary-series choice changed: &quot;auto&quot;, &quot;on&quot; or &quot;off&quot; (the window saves it).</extracomment>
-        <translation>曲线中显示的时间窗口 (Ctrl+1 … Ctrl+4)</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Freeze the plots; sampling and recording go on (Space)</source>
-        <translation>冻结曲线；采样和录制继续进行 (Space)</translation>
-    </message>
-    <message>
-        <source>All GPUs</source>
-        <translation>所有 GPU</translation>
-    </message>
-    <message>
-        <source>Show every GPU again</source>
-        <translation>重新显示所有 GPU</translation>
-    </message>
-    <message>
-        <source>GPUs:</source>
-        <translation>GPU：</translation>
-    </message>
-    <message>
-        <source>Tick the GPUs to plot; each GPU keeps its colour everywhere</source>
-        <translation>勾选要绘制的 GPU；每个 GPU 在各处保持同一颜色</translation>
-    </message>
-    <message>
-        <source>Window:</source>
-        <translation>窗口：</translation>
-    </message>
-    <message>
-        <source>Secondary series</source>
-        <translation>次要序列</translation>
-    </message>
-    <message>
-        <source>Draw the pale series too: memory utilization, memory clock, PCIe and NVLink transmit.
-By default they are drawn only while %1 or fewer GPUs are plotted, which keeps the plots legible and the redraws cheap.
-Tick or untick to choose yourself; the choice is remembered.</source>
-        <translation>同时绘制浅色的次要序列：显存利用率、显存时钟、PCIe 和 NVLink 发送。
-默认仅在绘制的 GPU 不超过 %1 个时才绘制它们，以保持曲线清晰、重绘开销低。
-勾选或取消勾选可自行决定；你的选择会被记住。</translation>
-    </message>
-    <message>
-        <source>Values under the mouse cursor</source>
-        <translation>鼠标光标处的数值</translation>
-    </message>
-    <message>
-        <source>Throttle reasons seen in the window, by colour</source>
-        <translation>此窗口内出现的降频原因，按颜色区分</translation>
-    </message>
-    <message>
-        <source>GPU %1 %2 — tick to plot</source>
-        <translation>GPU %1 %2 — 勾选以绘制</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>Throttle reasons: </source>
-        <translation>降频原因：</translation>
-    </message>
-    <message>
-        <source>No throttling in this window.</source>
-        <translation>此窗口内没有降频。</translation>
-    </message>
-</context>
-<context>
-    <name>TopologyTab</name>
-    <message>
-        <source>How each pair of GPUs is connected (nvidia-smi topo -m). NV# = number of NVLinks; hover a cell for the meaning.</source>
-        <translation>每对 GPU 之间的连接方式（nvidia-smi topo -m）。NV# = NVLink 数量；将鼠标悬停在单元格上可查看含义。</translation>
-    </message>
-    <message>
-        <source>Static facts per GPU (nvidia-smi -q)</source>
-        <translation>每个 GPU 的静态信息（nvidia-smi -q）</translation>
-    </message>
-    <message>
-        <source>GPU interconnect</source>
-        <translation>GPU 互连</translation>
-    </message>
-    <message>
-        <source>NV# = NVLinks · PIX/PXB = PCIe switch · PHB = host bridge · NODE = same NUMA node · SYS = across NUMA nodes</source>
-        <translation>NV# = NVLink 数 · PIX/PXB = PCIe 交换芯片 · PHB = 主机桥 · NODE = 同一 NUMA 节点 · SYS = 跨 NUMA 节点</translation>
-    </message>
-    <message>
-        <source>Details</source>
-        <translation>详情</translation>
-    </message>
-    <message>
-        <source>Host %1</source>
-        <translation>主机 %1</translation>
-    </message>
-    <message>
-        <source>Driver %1</source>
-        <translation>驱动 %1</translation>
-    </message>
-    <message>
-        <source>CUDA %1</source>
-        <translation>CUDA %1</translation>
-    </message>
-    <message>
-        <source>NVML %1</source>
-        <translation>NVML %1</translation>
-    </message>
-</context>
-<context>
-    <name>ProcessSignals</name>
-    <message>
-        <source>no process with pid {p} is running (it has exited); nothing was signalled</source>
-        <translation>没有 PID 为 {p} 的进程在运行（它已退出）；未发送任何信号</translation>
-    </message>
-    <message>
-        <source>pid must be a positive number, got {p}</source>
-        <translation>PID 必须是正数，得到的是 {p}</translation>
-    </message>
-    <message>
-        <source>{t} is gpuprof itself; nothing was signalled</source>
-        <translation>{t} 是 gpuprof 自身；未发送任何信号</translation>
-    </message>
-    <message>
-        <source>{t} belongs to user {u}; only root may signal another user&apos;s process (nothing was signalled)</source>
-        <translation>{t} 属于用户 {u}；只有 root 才能向其他用户的进程发送信号（未发送任何信号）</translation>
-    </message>
-    <message>
-        <source>{t} is the init process; gpuprof does not signal it</source>
-        <translation>{t} 是 init 进程；gpuprof 不会向它发送信号</translation>
-    </message>
-    <message>
-        <source>pid {p} is now a different process ({n}, started {s}); nothing was signalled</source>
-        <translation>PID {p} 现在是另一个进程（{n}，启动于 {s}）；未发送任何信号</translation>
-    </message>
-    <message>
-        <source>not permitted to signal {t}: {e} (nothing was signalled)</source>
-        <translation>无权向 {t} 发送信号：{e}（未发送任何信号）</translation>
-    </message>
-    <message>
-        <source>terminate or kill a process using a GPU (asks first)</source>
-        <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
-    </message>
-    <message>
-        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root.</source>
-        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限。</translation>
-    </message>
-    <message>
-        <source>process id to signal</source>
-        <translation>要发送信号的进程 ID</translation>
-    </message>
-    <message>
-        <source>TERM asks the process to exit (default); KILL ends it at once</source>
-        <translation>TERM 请求进程退出（默认）；KILL 立即结束它</translation>
-    </message>
-    <message>
-        <source>do not ask for confirmation (needed when input is not a terminal)</source>
-        <translation>不询问确认（输入不是终端时必须使用）</translation>
-    </message>
-    <message>
-        <source>unknown (no NVIDIA driver here)</source>
-        <translation>未知（本机没有 NVIDIA 驱动）</translation>
-    </message>
-    <message>
-        <source>not seen on any GPU</source>
-        <translation>未在任何 GPU 上出现</translation>
-    </message>
-    <message>
-        <source>GPU {g}, GPU memory {m}</source>
-        <translation>GPU {g}，GPU 显存 {m}</translation>
-    </message>
-    <message>
-        <source>pid</source>
-        <translation>PID</translation>
-    </message>
-    <message>
-        <source>name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>user</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <source>{s} (running {d})</source>
-        <translation>{s}（已运行 {d}）</translation>
-    </message>
-    <message>
-        <source>command</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <source>signal</source>
-        <translation>信号</translation>
-    </message>
-    <message>
-        <source>gpuprof kill: about to send {s} to</source>
-        <translation>gpuprof kill：即将发送 {s} 给</translation>
-    </message>
-    <message>
-        <source>input is not a terminal, so gpuprof cannot ask: add --yes to send {s} to pid {p}</source>
-        <translation>输入不是终端，gpuprof 无法询问：添加 --yes 以向 PID {p} 发送 {s}</translation>
-    </message>
-    <message>
-        <source>Send {s} to pid {p}? [y/N] </source>
-        <translation>向 PID {p} 发送 {s}？[y/N] </translation>
-    </message>
-    <message>
-        <source>nothing was signalled</source>
-        <translation>未发送任何信号</translation>
-    </message>
-    <message>
-        <source>{t} exited</source>
-        <translation>{t} 已退出</translation>
-    </message>
-    <message>
-        <source>{t} received {s} and is still running after {w:g} s</source>
-        <translation>{t} 已收到 {s}，{w:g} 秒后仍在运行</translation>
-    </message>
-    <message>
-        <source>`gpuprof kill {p} --signal KILL` ends it at once</source>
-        <translation>`gpuprof kill {p} --signal KILL` 可立即结束它</translation>
-    </message>
-</context>
-<context>
-    <name>JobProfile</name>
-    <message>
-        <source>%1 · %2 steps</source>
-        <translation>%1 · %2 步</translation>
+        <source>Watch another machine running `gpuprof exporter` (Ctrl+Shift+O)</source>
+        <translation>查看另一台运行 `gpuprof exporter` 的机器（Ctrl+Shift+O）</translation>
     </message>
     <message>
         <source>Enter the command to profile.</source>
+        <extracomment>Set by the profiler for the job: an addition of the user&apos;s would be overwritten. Recently used recordings kept for File → Job profiles….</extracomment>
         <translation>请输入要分析的命令。</translation>
     </message>
     <message>
@@ -6628,6 +5873,10 @@ Tick or untick to choose yourself; the choice is remembered.</source>
         <translation>要写入的录制文件</translation>
     </message>
     <message>
+        <source>gpuprof sessions (*.gpuprof)</source>
+        <translation>gpuprof 会话 (*.gpuprof)</translation>
+    </message>
+    <message>
         <source>Choose the working folder.</source>
         <translation>请选择工作文件夹。</translation>
     </message>
@@ -6657,6 +5906,7 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     </message>
     <message>
         <source>The profiler could not start: %1</source>
+        <extracomment>Lines of the job&apos;s output kept (and shown in the strip&apos;s log). The most a summary file may be: a job profile is a few kB; more is not one. How long closing the window waits for the profiler to save after SIGINT, then SIGTERM. New output (text, possibly several lines). The run ended: a :class:`ProfileOutcome`.</extracomment>
         <translation>分析器无法启动：%1</translation>
     </message>
     <message>
@@ -6728,6 +5978,10 @@ recording to %3</source>
         <translation>已结束（退出码 %1）</translation>
     </message>
     <message>
+        <source>%1 · %2 steps</source>
+        <translation>%1 · %2 步</translation>
+    </message>
+    <message>
         <source>&amp;Terminate</source>
         <translation>终止(&amp;T)</translation>
     </message>
@@ -6754,274 +6008,6 @@ recording to %3</source>
     <message>
         <source>A job is being profiled; stop it before starting another</source>
         <translation>正在分析一个作业；请先停止它再启动另一个</translation>
-    </message>
-    <message>
-        <source>exit code %1</source>
-        <translation>退出码 %1</translation>
-    </message>
-    <message>
-        <source>ended by %1</source>
-        <translation>因 %1 结束</translation>
-    </message>
-    <message>
-        <source>unknown (attached)</source>
-        <translation>未知（附加模式）</translation>
-    </message>
-    <message>
-        <source>Host (the job&apos;s process tree)</source>
-        <translation>主机（作业的进程树）</translation>
-    </message>
-    <message>
-        <source>CPU mean</source>
-        <translation>CPU 平均</translation>
-    </message>
-    <message>
-        <source>CPU peak</source>
-        <translation>CPU 峰值</translation>
-    </message>
-    <message>
-        <source>RSS peak</source>
-        <translation>RSS 峰值</translation>
-    </message>
-    <message>
-        <source>Disk read</source>
-        <translation>磁盘读取</translation>
-    </message>
-    <message>
-        <source>Disk written</source>
-        <translation>磁盘写入</translation>
-    </message>
-    <message>
-        <source>Network in</source>
-        <translation>网络接收</translation>
-    </message>
-    <message>
-        <source>Network out</source>
-        <translation>网络发送</translation>
-    </message>
-    <message>
-        <source>Phases</source>
-        <translation>阶段</translation>
-    </message>
-    <message>
-        <source>Phase</source>
-        <translation>阶段</translation>
-    </message>
-    <message>
-        <source>From</source>
-        <translation>起始</translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <source>No step markers (see gpuprof.track).</source>
-        <translation>没有步骤标记（参见 gpuprof.track）。</translation>
-    </message>
-    <message>
-        <source>Step time P50 / P90 / P99</source>
-        <translation>步骤时间 P50 / P90 / P99</translation>
-    </message>
-    <message>
-        <source>Trend (first to last quarter)</source>
-        <translation>趋势（首个四分之一到最后四分之一）</translation>
-    </message>
-    <message>
-        <source>Tokens/s</source>
-        <translation>词元/秒</translation>
-    </message>
-    <message>
-        <source>Samples/s</source>
-        <translation>样本/秒</translation>
-    </message>
-    <message>
-        <source>Achieved</source>
-        <translation>实际达到</translation>
-    </message>
-    <message>
-        <source>MFU</source>
-        <translation>MFU</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <source>Where the time went</source>
-        <translation>时间去向</translation>
-    </message>
-    <message>
-        <source>Share</source>
-        <translation>占比</translation>
-    </message>
-    <message>
-        <source>Kernel or operator</source>
-        <translation>内核或算子</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Calls</source>
-        <translation>调用次数</translation>
-    </message>
-    <message>
-        <source>%1 steps on %2 in %3</source>
-        <translation>%1 个步骤，设备 %2，耗时 %3</translation>
-    </message>
-    <message>
-        <source>Data-loader wait: %1 a step</source>
-        <translation>数据加载等待：每步 %1</translation>
-    </message>
-    <message>
-        <source>Trace: %1</source>
-        <translation>跟踪文件：%1</translation>
-    </message>
-    <message>
-        <source>Time breakdown</source>
-        <translation>时间分解</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>发现</translation>
-    </message>
-    <message>
-        <source>%1 marker line(s) were not markers and were skipped</source>
-        <translation>%1 行不是标记，已跳过</translation>
-    </message>
-    <message>
-        <source>Tensor</source>
-        <translation>Tensor</translation>
-    </message>
-    <message>
-        <source>Memory peak</source>
-        <translation>显存峰值</translation>
-    </message>
-    <message>
-        <source>Job memory peak</source>
-        <translation>作业显存峰值</translation>
-    </message>
-    <message>
-        <source>Energy</source>
-        <translation>能耗</translation>
-    </message>
-    <message>
-        <source>Throttled</source>
-        <translation>降频</translation>
-    </message>
-    <message>
-        <source>Job profile — %1</source>
-        <translation>作业分析 — %1</translation>
-    </message>
-    <message>
-        <source>Started:</source>
-        <translation>开始时间：</translation>
-    </message>
-    <message>
-        <source>Wall time:</source>
-        <translation>墙钟时间：</translation>
-    </message>
-    <message>
-        <source>Exit:</source>
-        <translation>退出：</translation>
-    </message>
-    <message>
-        <source>GPU-seconds:</source>
-        <translation>GPU·秒：</translation>
-    </message>
-    <message>
-        <source>Energy:</source>
-        <translation>能耗：</translation>
-    </message>
-    <message>
-        <source>Telemetry:</source>
-        <translation>遥测来源：</translation>
-    </message>
-    <message>
-        <source>SIMULATED (the demo&apos;s GPUs)</source>
-        <translation>SIMULATED（演示用 GPU）</translation>
-    </message>
-    <message>
-        <source>Open in &amp;replay</source>
-        <translation>回放(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Replay the job&apos;s recording in the window</source>
-        <translation>在窗口中回放作业的录制文件</translation>
-    </message>
-    <message>
-        <source>&amp;Project this job…</source>
-        <translation>推算此作业(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Its step time, job time and cost on each cloud instance of the catalog</source>
-        <translation>它在目录中每个云实例上的步骤时间、作业时间和费用</translation>
-    </message>
-    <message>
-        <source>&amp;Export report…</source>
-        <translation>导出报告(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>An HTML, PDF or JSON report of the job&apos;s recording</source>
-        <translation>作业录制文件的 HTML、PDF 或 JSON 报告</translation>
-    </message>
-    <message>
-        <source>The job&apos;s recording is not at hand</source>
-        <translation>找不到作业的录制文件</translation>
-    </message>
-    <message>
-        <source>Projection is not available in this gpuprof.</source>
-        <translation>此版本的 gpuprof 不支持推算。</translation>
-    </message>
-    <message>
-        <source>Reports (*.html *.pdf *.json)</source>
-        <translation>报告 (*.html *.pdf *.json)</translation>
-    </message>
-    <message>
-        <source>Writing %1…</source>
-        <translation>正在写入 %1…</translation>
-    </message>
-    <message>
-        <source>The report failed (exit code %1)</source>
-        <translation>报告生成失败（退出码 %1）</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步骤时间</translation>
-    </message>
-    <message>
-        <source>Speed-up</source>
-        <translation>加速比</translation>
-    </message>
-    <message>
-        <source>Job time</source>
-        <translation>作业时间</translation>
-    </message>
-    <message>
-        <source>How</source>
-        <translation>推算方式</translation>
-    </message>
-    <message>
-        <source>Project this job — %1</source>
-        <translation>推算此作业 — %1</translation>
-    </message>
-    <message>
-        <source>Loading the catalog…</source>
-        <translation>正在加载目录…</translation>
-    </message>
-    <message>
-        <source>%1 instances, %2 fit the job&apos;s memory; the best %3 are shown.</source>
-        <translation>%1 个实例，其中 %2 个能容纳作业的显存；显示最好的 %3 个。</translation>
-    </message>
-    <message>
-        <source>Cannot project this job: %1</source>
-        <translation>无法推算此作业：%1</translation>
     </message>
     <message>
         <source>Command</source>
@@ -7078,329 +6064,6 @@ recording to %3</source>
     <message>
         <source>Cannot look for job profiles: %1</source>
         <translation>无法查找作业分析：%1</translation>
-    </message>
-</context>
-<context>
-    <name>RemoteSource</name>
-    <message>
-        <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel)</source>
-        <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）</translation>
-    </message>
-    <message>
-        <source>with --connect: the file holding the exporter's bearer token</source>
-        <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
-    </message>
-    <message>
-        <source>with --connect https://…: the CA certificate (PEM) that signed the exporter's</source>
-        <translation>配合 --connect https://…：签发导出器证书的 CA 证书（PEM）</translation>
-    </message>
-    <message>
-        <source>read another machine's `gpuprof exporter` at URL instead of the local GPUs</source>
-        <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU</translation>
-    </message>
-    <message>
-        <source>--connect and --demo exclude each other</source>
-        <translation>--connect 与 --demo 不能同时使用</translation>
-    </message>
-    <message>
-        <source>{p}: the token file is longer than {n} bytes</source>
-        <translation>{p}：令牌文件超过 {n} 字节</translation>
-    </message>
-    <message>
-        <source>{p}: the token file is empty</source>
-        <translation>{p}：令牌文件为空</translation>
-    </message>
-    <message>
-        <source>{p}: the token must be one line of printable ASCII without spaces</source>
-        <translation>{p}：令牌必须是一行不含空格的可打印 ASCII 字符</translation>
-    </message>
-    <message>
-        <source>{p}: the token file is readable by every user (chmod 600 {p})</source>
-        <translation>{p}：令牌文件所有用户均可读取（chmod 600 {p}）</translation>
-    </message>
-    <message>
-        <source>{p}: cannot read the token file: {e}</source>
-        <translation>{p}：无法读取令牌文件：{e}</translation>
-    </message>
-    <message>
-        <source>{p}: the token file is not a regular file</source>
-        <translation>{p}：令牌文件不是普通文件</translation>
-    </message>
-    <message>
-        <source>{p}: the token file is a folder</source>
-        <translation>{p}：令牌文件是一个文件夹</translation>
-    </message>
-    <message>
-        <source>{c}: cannot use this certificate and key: {e}</source>
-        <translation>{c}：无法使用此证书和私钥：{e}</translation>
-    </message>
-    <message>
-        <source>{c}: cannot read: {e}</source>
-        <translation>{c}：无法读取：{e}</translation>
-    </message>
-    <message>
-        <source>not a gpuprof exporter: {p} answered JSON of another shape ({e})</source>
-        <translation>不是 gpuprof 导出器：{p} 返回了结构不符的 JSON（{e}）</translation>
-    </message>
-    <message>
-        <source>the answer is larger than {n} MiB</source>
-        <translation>响应大于 {n} MiB</translation>
-    </message>
-    <message>
-        <source>HTTP {c} {r}</source>
-        <translation>HTTP {c} {r}</translation>
-    </message>
-    <message>
-        <source>the answer is not HTTP{h}</source>
-        <translation>响应不是 HTTP{h}</translation>
-    </message>
-    <message>
-        <source>network error: {e}</source>
-        <translation>网络错误：{e}</translation>
-    </message>
-    <message>
-        <source>{u}: {w}</source>
-        <translation>{u}：{w}</translation>
-    </message>
-    <message>
-        <source>{u}: --connect needs an http:// or https:// URL of a gpuprof exporter</source>
-        <translation>{u}：--connect 需要 gpuprof 导出器的 http:// 或 https:// URL</translation>
-    </message>
-    <message>
-        <source>401 Unauthorized: the exporter refused the token of --token-file</source>
-        <translation>401 未授权：导出器拒绝了 --token-file 中的令牌</translation>
-    </message>
-    <message>
-        <source>403 Forbidden: the exporter refused the request</source>
-        <translation>403 禁止访问：导出器拒绝了该请求</translation>
-    </message>
-    <message>
-        <source>redirected to {w}; gpuprof follows no redirect: give that URL</source>
-        <translation>被重定向到 {w}；gpuprof 不跟随重定向：请直接给出该 URL</translation>
-    </message>
-    <message>
-        <source>not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)</source>
-        <translation>不是 gpuprof 导出器：{p} 返回 404（导出器版本比本 gpuprof 旧？）</translation>
-    </message>
-    <message>
-        <source> (an HTTPS server? try https://)</source>
-        <translation>（是 HTTPS 服务器？请尝试 https://）</translation>
-    </message>
-    <message>
-        <source>the answer was cut short</source>
-        <translation>响应被截断</translation>
-    </message>
-    <message>
-        <source>the server closed the connection without answering{h}</source>
-        <translation>服务器未响应即关闭了连接{h}</translation>
-    </message>
-    <message>
-        <source>cannot resolve the host name {h}</source>
-        <translation>无法解析主机名 {h}</translation>
-    </message>
-    <message>
-        <source>TLS failed: {e}</source>
-        <translation>TLS 失败：{e}</translation>
-    </message>
-    <message>
-        <source>TLS: the server&apos;s certificate is not trusted ({e}){h}</source>
-        <translation>TLS：服务器的证书不受信任（{e}）{h}</translation>
-    </message>
-    <message>
-        <source>; see --ca-file</source>
-        <translation>；参见 --ca-file</translation>
-    </message>
-    <message>
-        <source>connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?</source>
-        <translation>连接被拒绝：对方是否在运行 `gpuprof exporter`（或 SSH 隧道是否已打开）？</translation>
-    </message>
-    <message>
-        <source>no answer within {s:g} s</source>
-        <translation>{s:g} 秒内无响应</translation>
-    </message>
-    <message>
-        <source>the connection was reset{h}</source>
-        <translation>连接被重置{h}</translation>
-    </message>
-    <message>
-        <source>{u}: not a URL ({e})</source>
-        <translation>{u}：不是 URL（{e}）</translation>
-    </message>
-    <message>
-        <source>not a gpuprof exporter: {p} answered {t}</source>
-        <translation>不是 gpuprof 导出器：{p} 返回了 {t}</translation>
-    </message>
-    <message>
-        <source>not a gpuprof exporter: {p} answered other JSON</source>
-        <translation>不是 gpuprof 导出器：{p} 返回了其他 JSON</translation>
-    </message>
-    <message>
-        <source>the exporter speaks snapshot API version {v}; this gpuprof reads version {n}: use the same gpuprof version on both machines</source>
-        <translation>导出器使用快照 API 版本 {v}；本 gpuprof 读取版本 {n}：请在两台机器上使用相同版本的 gpuprof</translation>
-    </message>
-    <message>
-        <source>401 Unauthorized: the exporter needs a token (--token-file FILE)</source>
-        <translation>401 未授权：导出器需要令牌（--token-file FILE）</translation>
-    </message>
-    <message>
-        <source>{p}: cannot use this CA file: {e}</source>
-        <translation>{p}：无法使用此 CA 文件：{e}</translation>
-    </message>
-    <message>
-        <source>no content type</source>
-        <translation>无内容类型</translation>
-    </message>
-    <message>
-        <source>the answer of {p} is not UTF-8</source>
-        <translation>{p} 的响应不是 UTF-8</translation>
-    </message>
-    <message>
-        <source>the answer of {p} is not valid JSON ({e})</source>
-        <translation>{p} 的响应不是有效的 JSON（{e}）</translation>
-    </message>
-    <message>
-        <source>{label} on {host} via {url}</source>
-        <translation>{label}，位于 {host}，经 {url}</translation>
-    </message>
-    <message>
-        <source>The connection to {u} is back (it was lost for {s:.0f} s).</source>
-        <translation>与 {u} 的连接已恢复（中断了 {s:.0f} 秒）。</translation>
-    </message>
-    <message>
-        <source>the exporter on {h} has no fresh data: its last good poll was {s:.0f} s ago</source>
-        <translation>{h} 上的导出器没有最新数据：上次成功采样在 {s:.0f} 秒前</translation>
-    </message>
-    <message>
-        <source>the exporter on {h} has no data: its GPUs have not answered</source>
-        <translation>{h} 上的导出器没有数据：其 GPU 未响应</translation>
-    </message>
-    <message>
-        <source>the connection was closed</source>
-        <translation>连接已关闭</translation>
-    </message>
-    <message>
-        <source>gpuprof keeps trying at every sampling interval; the plots show a gap until the exporter answers (check that `gpuprof exporter` runs there, or the SSH tunnel).</source>
-        <translation>gpuprof 在每个采样间隔都会重试；在导出器响应之前，图表中会出现空缺（请检查对方是否在运行 `gpuprof exporter`，或检查 SSH 隧道）。</translation>
-    </message>
-    <message>
-        <source>Lost the connection to {u}: {w}</source>
-        <translation>与 {u} 的连接中断：{w}</translation>
-    </message>
-    <message>
-        <source>Cannot read {u}: {w}</source>
-        <translation>无法读取 {u}：{w}</translation>
-    </message>
-    <message>
-        <source>The plots show a gap where no data came.</source>
-        <translation>图表中没有数据的时段显示为空缺。</translation>
-    </message>
-    <message>
-        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
-        <translation>在 http://BIND:PORT/metrics 以 NVIDIA dcgm-exporter 的指标名和标签提供 GPU 遥测，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。远程 gpuprof 读取 /api/v1/snapshot（gpuprof --connect URL）。</translation>
-    </message>
-    <message>
-        <source>answer only requests carrying this file's token (Authorization: Bearer TOKEN), /metrics included; keep the file private (chmod 600)</source>
-        <translation>只响应携带此文件中令牌的请求（Authorization: Bearer TOKEN），/metrics 也包括在内；请保持该文件私有（chmod 600）</translation>
-    </message>
-    <message>
-        <source>serve HTTPS with this PEM certificate (chain)</source>
-        <translation>使用此 PEM 证书（链）提供 HTTPS</translation>
-    </message>
-    <message>
-        <source>the PEM private key of --tls-cert (default: in the --tls-cert file)</source>
-        <translation>--tls-cert 的 PEM 私钥（默认：在 --tls-cert 文件中）</translation>
-    </message>
-    <message>
-        <source>--tls-key needs --tls-cert</source>
-        <translation>--tls-key 需要配合 --tls-cert</translation>
-    </message>
-    <message>
-        <source>gpuprof: warning: {w}</source>
-        <translation>gpuprof：警告：{w}</translation>
-    </message>
-    <message>
-        <source>note: listening on {b} without --tls-cert: the token and the telemetry cross the network unencrypted</source>
-        <translation>注意：在 {b} 上监听但未使用 --tls-cert：令牌和遥测数据将以明文在网络上传输</translation>
-    </message>
-    <message>
-        <source>Watch another machine running `gpuprof exporter` (Ctrl+Shift+O)</source>
-        <translation>查看另一台运行 `gpuprof exporter` 的机器（Ctrl+Shift+O）</translation>
-    </message>
-    <message>
-        <source>Co&amp;nnect to a machine…</source>
-        <translation>连接到机器(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>Connect to a machine</source>
-        <translation>连接到机器</translation>
-    </message>
-    <message>
-        <source>The URL of `gpuprof exporter` on the other machine; through an SSH tunnel (ssh -L 9400:127.0.0.1:9400 HOST) it is http://127.0.0.1:9400</source>
-        <translation>另一台机器上 `gpuprof exporter` 的 URL；经 SSH 隧道（ssh -L 9400:127.0.0.1:9400 HOST）时为 http://127.0.0.1:9400</translation>
-    </message>
-    <message>
-        <source>The file holding the exporter's --token-file token</source>
-        <translation>存放导出器 --token-file 令牌的文件</translation>
-    </message>
-    <message>
-        <source>the system's certificates</source>
-        <translation>系统证书</translation>
-    </message>
-    <message>
-        <source>For https://: the CA certificate (PEM) that signed the exporter's</source>
-        <translation>用于 https://：签发导出器证书的 CA 证书（PEM）</translation>
-    </message>
-    <message>
-        <source>&amp;URL:</source>
-        <translation>&amp;URL：</translation>
-    </message>
-    <message>
-        <source>&amp;Token file:</source>
-        <translation>令牌文件(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;CA file:</source>
-        <translation>&amp;CA 文件：</translation>
-    </message>
-    <message>
-        <source>Co&amp;nnect</source>
-        <translation>连接(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Choose a file</source>
-        <translation>选择文件</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
-        <source>unknown memory test pattern {p!r}</source>
-        <translation>未知的内存测试模式 {p!r}</translation>
-    </message>
-    <message>
-        <source>memory test fraction must be in (0, 0.98], got {f}</source>
-        <translation>内存测试比例必须在 (0, 0.98] 之间，得到 {f}</translation>
-    </message>
-    <message>
-        <source>unknown device {d!r}: {e}</source>
-        <translation>未知设备 {d!r}：{e}</translation>
-    </message>
-    <message>
-        <source>memory test size must be at least {n} bytes</source>
-        <translation>内存测试大小至少为 {n} 字节</translation>
-    </message>
-    <message>
-        <source>not enough free memory on {d} for a memory test</source>
-        <translation>{d} 上的空闲内存不足以进行内存测试</translation>
-    </message>
-    <message>
-        <source>writing {p}</source>
-        <translation>正在写入 {p}</translation>
-    </message>
-    <message>
-        <source>verifying {p}</source>
-        <translation>正在校验 {p}</translation>
     </message>
     <message>
         <source>too few SM clock samples under load to compare</source>
@@ -7463,7 +6126,7 @@ recording to %3</source>
         <translation>负载期间出现 XID 错误：{x}</translation>
     </message>
     <message>
-        <source>look the XID codes up in NVIDIA's XID catalog; check dmesg</source>
+        <source>look the XID codes up in NVIDIA&apos;s XID catalog; check dmesg</source>
         <translation>在 NVIDIA 的 XID 目录中查找这些代码；查看 dmesg</translation>
     </message>
     <message>
@@ -7474,96 +6137,47 @@ recording to %3</source>
         <source>burn-in: {n} products</source>
         <translation>压力测试：已完成 {n} 次矩阵乘</translation>
     </message>
-</context>
-<context>
-    <name>FleetTab</name>
     <message>
-        <source>down / stale</source>
-        <translation>离线 / 过期</translation>
+        <source>unknown memory test pattern {p!r}</source>
+        <extracomment>Host memory tested on ``&quot;cpu&quot;`` when no size is given: a memory test of the host is a smoke test here, not a full one. ``progress(fraction 0..1, stage text)``. ``corrupt(pattern, chunk_offset_bytes, chunk)``: called between write and verify (tests).</extracomment>
+        <translation>未知的内存测试模式 {p!r}</translation>
     </message>
     <message>
-        <source>%1: %2 nodes (%3 down), %4 GPUs</source>
-        <translation>%1：%2 个节点（%3 个离线），%4 个 GPU</translation>
+        <source>memory test fraction must be in (0, 0.98], got {f}</source>
+        <translation>内存测试比例必须在 (0, 0.98] 之间，得到 {f}</translation>
     </message>
     <message>
-        <source>A cluster's GPUs as a Prometheus sees them</source>
-        <translation>从 Prometheus 看到的集群 GPU</translation>
+        <source>unknown device {d!r}: {e}</source>
+        <translation>未知设备 {d!r}：{e}</translation>
     </message>
     <message>
-        <source>Asking %1…</source>
-        <translation>正在查询 %1…</translation>
+        <source>memory test size must be at least {n} bytes</source>
+        <translation>内存测试大小至少为 {n} 字节</translation>
     </message>
     <message>
-        <source>Click a node or a GPU for its plots.</source>
-        <translation>点击节点或 GPU 查看其曲线。</translation>
+        <source>not enough free memory on {d} for a memory test</source>
+        <translation>{d} 上的空闲内存不足以进行内存测试</translation>
     </message>
     <message>
-        <source>Colour by:</source>
-        <translation>着色依据：</translation>
+        <source>writing {p}</source>
+        <translation>正在写入 {p}</translation>
     </message>
     <message>
-        <source>Connect to &amp;Prometheus…</source>
-        <translation>连接到 &amp;Prometheus…</translation>
+        <source>verifying {p}</source>
+        <translation>正在校验 {p}</translation>
     </message>
     <message>
-        <source>Connect to Prometheus</source>
-        <translation>连接到 Prometheus</translation>
+        <source>compare check or benchmark results of several machines side by side</source>
+        <extracomment>Machines shown side by side in the terminal; --html and --json hold every one.</extracomment>
+        <translation>并排对比多台机器的检查或基准测试结果</translation>
     </message>
     <message>
-        <source>Fleet</source>
-        <translation>集群</translation>
+        <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
+        <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
     </message>
     <message>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>Prometheus URL:</source>
-        <translation>Prometheus URL：</translation>
-    </message>
-    <message>
-        <source>Prometheus did not answer; asking again in %1 s.</source>
-        <translation>Prometheus 未应答；%1 秒后重试。</translation>
-    </message>
-    <message>
-        <source>Refresh every</source>
-        <translation>刷新间隔</translation>
-    </message>
-    <message>
-        <source>Seconds between two looks at Prometheus</source>
-        <translation>两次查询 Prometheus 之间的秒数</translation>
-    </message>
-    <message>
-        <source>Watch a cluster's GPUs through the Prometheus that scrapes them</source>
-        <translation>通过采集集群 GPU 的 Prometheus 查看它们</translation>
-    </message>
-    <message>
-        <source>XID / ECC errors</source>
-        <translation>XID / ECC 错误</translation>
-    </message>
-    <message>
-        <source>XID or ECC</source>
-        <translation>XID 或 ECC</translation>
-    </message>
-    <message>
-        <source>filter: cluster=a job=dcgm node=…</source>
-        <translation>筛选：cluster=a job=dcgm node=…</translation>
-    </message>
-    <message>
-        <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)</source>
-        <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）</translation>
-    </message>
-    <message>
-        <source>; and {n} more</source>
-        <translation>；另有 {n} 项</translation>
-    </message>
-    <message>
-        <source>a broken benchmark run ({e})</source>
-        <translation>损坏的基准测试运行（{e}）</translation>
-    </message>
-    <message>
-        <source>a check result without a list of items</source>
-        <translation>检查结果中没有条目列表</translation>
+        <source>result files (JSON)</source>
+        <translation>结果文件（JSON）</translation>
     </message>
     <message>
         <source>also write an HTML page to OUT</source>
@@ -7574,12 +6188,8 @@ recording to %3</source>
         <translation>同时把对比结果以 JSON 写入 OUT（- 表示标准输出）</translation>
     </message>
     <message>
-        <source>an item that is not an object with an item_id</source>
-        <translation>某个条目不是带 item_id 的对象</translation>
-    </message>
-    <message>
-        <source>compare check or benchmark results of several machines side by side</source>
-        <translation>并排对比多台机器的检查或基准测试结果</translation>
+        <source>only one file given</source>
+        <translation>只给出了一个文件</translation>
     </message>
     <message>
         <source>fewer than two result files could be read ({w})</source>
@@ -7590,76 +6200,1049 @@ recording to %3</source>
         <translation>gpuprof：已排除 {r}</translation>
     </message>
     <message>
-        <source>gpuprof: {n} machines compared</source>
-        <translation>gpuprof：已对比 {n} 台机器</translation>
-    </message>
-    <message>
-        <source>its peers</source>
-        <translation>同类机器</translation>
-    </message>
-    <message>
-        <source>its sibling GPUs</source>
-        <translation>同机其他 GPU</translation>
-    </message>
-    <message>
-        <source>only one file given</source>
-        <translation>只给出了一个文件</translation>
-    </message>
-    <message>
-        <source>result files (JSON)</source>
-        <translation>结果文件（JSON）</translation>
-    </message>
-    <message>
-        <source>schema_version is not a whole number</source>
-        <translation>schema_version 不是整数</translation>
-    </message>
-    <message>
         <source>{n} machines compared</source>
         <translation>已对比 {n} 台机器</translation>
     </message>
     <message>
-        <source>{p}: larger than {n} MiB: not a result file</source>
-        <translation>{p}：大于 {n} MiB，不是结果文件</translation>
+        <source>showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN or a FAIL); --html and --json hold every one</source>
+        <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN 或 FAIL 的）；--html 和 --json 包含全部</translation>
     </message>
     <message>
-        <source>{p}: not JSON</source>
-        <translation>{p}：不是 JSON</translation>
+        <source>terminate or kill a process using a GPU (asks first)</source>
+        <extracomment>How long to watch for the process to exit after the signal.</extracomment>
+        <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
     </message>
     <message>
-        <source>{p}: not a gpuprof check or benchmark result</source>
-        <translation>{p}：不是 gpuprof 的检查或基准测试结果</translation>
+        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root.</source>
+        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限。</translation>
     </message>
     <message>
-        <source>{p}: {e}</source>
-        <translation>{p}：{e}</translation>
+        <source>process id to signal</source>
+        <translation>要发送信号的进程 ID</translation>
     </message>
     <message>
-        <source>{k} at {r:.0f}% of the median of {w}</source>
-        <translation>{k} 为{w}中位数的 {r:.0f}%</translation>
+        <source>TERM asks the process to exit (default); KILL ends it at once</source>
+        <translation>TERM 请求进程退出（默认）；KILL 立即结束它</translation>
     </message>
     <message>
-        <source>check result schema {v} is newer than this gpuprof reads ({m})</source>
-        <translation>检查结果的格式版本 {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
+        <source>do not ask for confirmation (needed when input is not a terminal)</source>
+        <translation>不询问确认（输入不是终端时必须使用）</translation>
     </message>
     <message>
-        <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers</source>
-        <translation>{m}：{kind} {v}，{n} 项测量{c}；{o} 个离群值</translation>
+        <source>unknown (no NVIDIA driver here)</source>
+        <translation>未知（本机没有 NVIDIA 驱动）</translation>
     </message>
+    <message>
+        <source>not seen on any GPU</source>
+        <translation>未在任何 GPU 上出现</translation>
+    </message>
+    <message>
+        <source>GPU {g}, GPU memory {m}</source>
+        <translation>GPU {g}，GPU 显存 {m}</translation>
+    </message>
+    <message>
+        <source>pid</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>{s} (running {d})</source>
+        <translation>{s}（已运行 {d}）</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>信号</translation>
+    </message>
+    <message>
+        <source>gpuprof kill: about to send {s} to</source>
+        <translation>gpuprof kill：即将发送 {s} 给</translation>
+    </message>
+    <message>
+        <source>input is not a terminal, so gpuprof cannot ask: add --yes to send {s} to pid {p}</source>
+        <translation>输入不是终端，gpuprof 无法询问：添加 --yes 以向 PID {p} 发送 {s}</translation>
+    </message>
+    <message>
+        <source>Send {s} to pid {p}? [y/N] </source>
+        <translation>向 PID {p} 发送 {s}？[y/N] </translation>
+    </message>
+    <message>
+        <source>nothing was signalled</source>
+        <translation>未发送任何信号</translation>
+    </message>
+    <message>
+        <source>{t} exited</source>
+        <translation>{t} 已退出</translation>
+    </message>
+    <message>
+        <source>{t} received {s} and is still running after {w:g} s</source>
+        <translation>{t} 已收到 {s}，{w:g} 秒后仍在运行</translation>
+    </message>
+    <message>
+        <source>`gpuprof kill {p} --signal KILL` ends it at once</source>
+        <translation>`gpuprof kill {p} --signal KILL` 可立即结束它</translation>
+    </message>
+    <message>
+        <source> (an HTTPS server? try https://)</source>
+        <extracomment>The kinds of :func:`describe_url_error` where no HTTP answer came (the others are statuses). the connection was refused (is the server running?) 401 and no token was sent 401 although a token was sent 403 404 after &quot;the certificate is not trusted&quot;: how to give a CA</extracomment>
+        <translation>（是 HTTPS 服务器？请尝试 https://）</translation>
+    </message>
+    <message>
+        <source>redirected to {w}; gpuprof follows no redirect: give that URL</source>
+        <translation>被重定向到 {w}；gpuprof 不跟随重定向：请直接给出该 URL</translation>
+    </message>
+    <message>
+        <source>HTTP {c} {r}</source>
+        <translation>HTTP {c} {r}</translation>
+    </message>
+    <message>
+        <source>the answer was cut short</source>
+        <translation>响应被截断</translation>
+    </message>
+    <message>
+        <source>the server closed the connection without answering{h}</source>
+        <translation>服务器未响应即关闭了连接{h}</translation>
+    </message>
+    <message>
+        <source>the answer is not HTTP{h}</source>
+        <translation>响应不是 HTTP{h}</translation>
+    </message>
+    <message>
+        <source>cannot resolve the host name {h}</source>
+        <translation>无法解析主机名 {h}</translation>
+    </message>
+    <message>
+        <source>TLS: the server&apos;s certificate is not trusted ({e}){h}</source>
+        <translation>TLS：服务器的证书不受信任（{e}）{h}</translation>
+    </message>
+    <message>
+        <source>TLS failed: {e}</source>
+        <translation>TLS 失败：{e}</translation>
+    </message>
+    <message>
+        <source>no answer within {s:g} s</source>
+        <translation>{s:g} 秒内无响应</translation>
+    </message>
+    <message>
+        <source>the connection was reset{h}</source>
+        <translation>连接被重置{h}</translation>
+    </message>
+    <message>
+        <source>network error: {e}</source>
+        <translation>网络错误：{e}</translation>
+    </message>
+    <message>
+        <source>{label} on {host} via {url}</source>
+        <extracomment>Seconds the snapshots say the connection is back, after it was lost. Bounds on what a remote may send: GPUs (indices below this too), processes. Longest tuples a sample may hold: (record type, field) -&gt; items.</extracomment>
+        <translation>{label}，位于 {host}，经 {url}</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>Lost the connection to {u}: {w}</source>
+        <translation>与 {u} 的连接中断：{w}</translation>
+    </message>
+    <message>
+        <source>Cannot read {u}: {w}</source>
+        <translation>无法读取 {u}：{w}</translation>
+    </message>
+    <message>
+        <source>gpuprof keeps trying at every sampling interval; the plots show a gap until the exporter answers (check that `gpuprof exporter` runs there, or the SSH tunnel).</source>
+        <translation>gpuprof 在每个采样间隔都会重试；在导出器响应之前，图表中会出现空缺（请检查对方是否在运行 `gpuprof exporter`，或检查 SSH 隧道）。</translation>
+    </message>
+    <message>
+        <source>The connection to {u} is back (it was lost for {s:.0f} s).</source>
+        <translation>与 {u} 的连接已恢复（中断了 {s:.0f} 秒）。</translation>
+    </message>
+    <message>
+        <source>The plots show a gap where no data came.</source>
+        <translation>图表中没有数据的时段显示为空缺。</translation>
+    </message>
+    <message>
+        <source>the exporter on {h} has no fresh data: its last good poll was {s:.0f} s ago</source>
+        <translation>{h} 上的导出器没有最新数据：上次成功采样在 {s:.0f} 秒前</translation>
+    </message>
+    <message>
+        <source>the exporter on {h} has no data: its GPUs have not answered</source>
+        <translation>{h} 上的导出器没有数据：其 GPU 未响应</translation>
+    </message>
+    <message>
+        <source>{u}: {w}</source>
+        <extracomment>Seconds a request (connect, headers and body) may take. The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB. The deepest JSON nesting read (a snapshot&apos;s is 5).</extracomment>
+        <translation>{u}：{w}</translation>
+    </message>
+    <message>
+        <source>{u}: not a URL ({e})</source>
+        <translation>{u}：不是 URL（{e}）</translation>
+    </message>
+    <message>
+        <source>{u}: --connect needs an http:// or https:// URL of a gpuprof exporter</source>
+        <translation>{u}：--connect 需要 gpuprof 导出器的 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>{p}: cannot use this CA file: {e}</source>
+        <translation>{p}：无法使用此 CA 文件：{e}</translation>
+    </message>
+    <message>
+        <source>no content type</source>
+        <translation>无内容类型</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered {t}</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了 {t}</translation>
+    </message>
+    <message>
+        <source>the answer of {p} is not UTF-8</source>
+        <translation>{p} 的响应不是 UTF-8</translation>
+    </message>
+    <message>
+        <source>the answer of {p} is not valid JSON ({e})</source>
+        <translation>{p} 的响应不是有效的 JSON（{e}）</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered other JSON</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了其他 JSON</translation>
+    </message>
+    <message>
+        <source>the exporter speaks snapshot API version {v}; this gpuprof reads version {n}: use the same gpuprof version on both machines</source>
+        <translation>导出器使用快照 API 版本 {v}；本 gpuprof 读取版本 {n}：请在两台机器上使用相同版本的 gpuprof</translation>
+    </message>
+    <message>
+        <source>connection refused: is `gpuprof exporter` running there (or the SSH tunnel open)?</source>
+        <translation>连接被拒绝：对方是否在运行 `gpuprof exporter`（或 SSH 隧道是否已打开）？</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the exporter needs a token (--token-file FILE)</source>
+        <translation>401 未授权：导出器需要令牌（--token-file FILE）</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the exporter refused the token of --token-file</source>
+        <translation>401 未授权：导出器拒绝了 --token-file 中的令牌</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the exporter refused the request</source>
+        <translation>403 禁止访问：导出器拒绝了该请求</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)</source>
+        <translation>不是 gpuprof 导出器：{p} 返回 404（导出器版本比本 gpuprof 旧？）</translation>
+    </message>
+    <message>
+        <source>; see --ca-file</source>
+        <translation>；参见 --ca-file</translation>
+    </message>
+    <message>
+        <source>not a gpuprof exporter: {p} answered JSON of another shape ({e})</source>
+        <translation>不是 gpuprof 导出器：{p} 返回了结构不符的 JSON（{e}）</translation>
+    </message>
+    <message>
+        <source>{p}: cannot read the token file: {e}</source>
+        <extracomment>A token file longer than this is not a token.</extracomment>
+        <translation>{p}：无法读取令牌文件：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is a folder</source>
+        <translation>{p}：令牌文件是一个文件夹</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is not a regular file</source>
+        <translation>{p}：令牌文件不是普通文件</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is longer than {n} bytes</source>
+        <translation>{p}：令牌文件超过 {n} 字节</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is empty</source>
+        <translation>{p}：令牌文件为空</translation>
+    </message>
+    <message>
+        <source>{p}: the token must be one line of printable ASCII without spaces</source>
+        <translation>{p}：令牌必须是一行不含空格的可打印 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>{p}: the token file is readable by every user (chmod 600 {p})</source>
+        <translation>{p}：令牌文件所有用户均可读取（chmod 600 {p}）</translation>
+    </message>
+</context>
+<context>
+    <name>AllClearPage</name>
+    <message>
+        <source>Every check the Health tab runs</source>
+        <extracomment>Finding codes per entry of :meth:`HealthTab.checks`, in the same order.</extracomment>
+        <translation>健康标签页运行的所有检查</translation>
+    </message>
+    <message>
+        <source>What was checked:</source>
+        <translation>检查项目：</translation>
+    </message>
+    <message>
+        <source>All clear</source>
+        <translation>一切正常</translation>
+    </message>
+    <message>
+        <source>No problems found in the last %1.</source>
+        <translation>最近 %1 内未发现问题。</translation>
+    </message>
+    <message>
+        <source>Not checked (no GPU):</source>
+        <translation>未检查（没有 GPU）：</translation>
+    </message>
+    <message>
+        <source>No GPU to check</source>
+        <translation>没有可检查的 GPU</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU in the last %1: none of the GPU checks ran.</source>
+        <translation>最近 %1 内没有 NVIDIA GPU：GPU 检查均未运行。</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Hide this message until the state changes</source>
+        <translation>在状态变化之前隐藏此消息</translation>
+    </message>
+</context>
+<context>
+    <name>BenchControls</name>
+    <message>
+        <source>About 30 s on one GPU: a few sizes per benchmark</source>
+        <translation>单个 GPU 上约 30 s：每项基准测试测几个尺寸</translation>
+    </message>
+    <message>
+        <source>About 3× the quick suite: more sizes and LLM-shaped products</source>
+        <translation>约为 quick 套件的 3 倍：更多尺寸及 LLM 形状的矩阵乘法</translation>
+    </message>
+    <message>
+        <source>The whole sweep (GEMM 1024…16384, copies up to 1 GiB): minutes</source>
+        <translation>完整扫描（GEMM 1024…16384，拷贝最大 1 GiB）：需数分钟</translation>
+    </message>
+    <message>
+        <source>How much to measure: quick, standard or full</source>
+        <translation>测量多少：quick、standard 或 full</translation>
+    </message>
+    <message>
+        <source>GEMM</source>
+        <translation>GEMM</translation>
+    </message>
+    <message>
+        <source>Matrix products by dtype (FP32, TF32, FP16, BF16, FP8) against the spec sheet&apos;s peak</source>
+        <translation>按数据类型（FP32、TF32、FP16、BF16、FP8）的矩阵乘法，对比规格表峰值</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Copy bandwidth: host↔device pageable and pinned, on-device; host copies on a CPU</source>
+        <translation>拷贝带宽：主机↔设备的可分页与锁页内存、设备内拷贝；CPU 上为主机内拷贝</translation>
+    </message>
+    <message>
+        <source>P2P</source>
+        <translation>P2P</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth and latency matrices (needs 2 CUDA devices)</source>
+        <translation>GPU 间带宽与延迟矩阵（需要 2 个 CUDA 设备）</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>All-reduce and all-gather bus bandwidth and latency over sizes</source>
+        <translation>不同消息大小下 all-reduce 和 all-gather 的总线带宽与延迟</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <source>A transformer block and a small conv net on synthetic data: tokens/s and images/s</source>
+        <translation>在合成数据上运行一个 Transformer 块和一个小型卷积网络：tokens/s 和 images/s</translation>
+    </message>
+    <message>
+        <source>auto (first CUDA GPU, else CPU)</source>
+        <translation>自动（首个 CUDA GPU，否则用 CPU）</translation>
+    </message>
+    <message>
+        <source>cpu</source>
+        <translation>cpu</translation>
+    </message>
+    <message>
+        <source>Where to run. The CUDA devices are listed the first time this list opens (it loads PyTorch)</source>
+        <translation>运行位置。首次打开此列表时才会列出 CUDA 设备（需要加载 PyTorch）</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the chosen benchmarks (Ctrl+B)</source>
+        <translation>运行所选基准测试 (Ctrl+B)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop after the current step, within a second (Esc); what was measured is kept</source>
+        <translation>在当前步骤完成后停止，一秒内生效 (Esc)；已测得的结果会保留</translation>
+    </message>
+    <message>
+        <source>Suite:</source>
+        <translation>套件：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Benchmarks:</source>
+        <translation>基准测试：</translation>
+    </message>
+</context>
+<context>
+    <name>BenchTab</name>
+    <message>
+        <source>idle</source>
+        <extracomment>Live results are drawn at most this often (ms): a chart redraw per result would be wasted. Emitted with the :class:`BenchRun` when a run ends (success, interrupted or failure).</extracomment>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>The whole run&apos;s progress and the current step</source>
+        <translation>整个运行的进度和当前步骤</translation>
+    </message>
+    <message>
+        <source>This run ÷ the run chosen under Compare with</source>
+        <translation>本次运行 ÷ 在“比较对象”中选择的运行</translation>
+    </message>
+    <message>
+        <source>Choose at least one benchmark.</source>
+        <translation>请至少选择一项基准测试。</translation>
+    </message>
+    <message>
+        <source>starting (loading PyTorch)…</source>
+        <translation>正在启动（加载 PyTorch）…</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2…</source>
+        <translation>正在 %2 上运行 %1…</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>用时 %1 完成</translation>
+    </message>
+    <message>
+        <source>cancelled after %1</source>
+        <translation>%1 后已取消</translation>
+    </message>
+    <message>
+        <source>every case failed (%1)</source>
+        <translation>所有用例均失败（%1）</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Could not run the benchmarks: %1</source>
+        <translation>无法运行基准测试：%1</translation>
+    </message>
+    <message>
+        <source>Could not save the run: %1</source>
+        <translation>无法保存本次运行：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>(not saved)</source>
+        <translation>（未保存）</translation>
+    </message>
+    <message>
+        <source>Could not load run %1: %2</source>
+        <translation>无法加载运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>This run ÷ run %1 (%2)</source>
+        <translation>本次运行 ÷ 运行 %1（%2）</translation>
+    </message>
+    <message>
+        <source>driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>Connect to a machine</source>
+        <extracomment>What the URL field suggests: the SSH tunnel&apos;s end (README, &quot;One remote machine&quot;).</extracomment>
+        <translation>连接到机器</translation>
+    </message>
+    <message>
+        <source>The URL of `gpuprof exporter` on the other machine; through an SSH tunnel (ssh -L 9400:127.0.0.1:9400 HOST) it is http://127.0.0.1:9400</source>
+        <translation>另一台机器上 `gpuprof exporter` 的 URL；经 SSH 隧道（ssh -L 9400:127.0.0.1:9400 HOST）时为 http://127.0.0.1:9400</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The file holding the exporter&apos;s --token-file token</source>
+        <translation>存放导出器 --token-file 令牌的文件</translation>
+    </message>
+    <message>
+        <source>the system&apos;s certificates</source>
+        <translation>系统证书</translation>
+    </message>
+    <message>
+        <source>For https://: the CA certificate (PEM) that signed the exporter&apos;s</source>
+        <translation>用于 https://：签发导出器证书的 CA 证书（PEM）</translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL：</translation>
+    </message>
+    <message>
+        <source>&amp;Token file:</source>
+        <translation>令牌文件(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;CA file:</source>
+        <translation>&amp;CA 文件：</translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect</source>
+        <translation>连接(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceCombo</name>
+    <message>
+        <source>looking for CUDA devices…</source>
+        <translation>正在查找 CUDA 设备…</translation>
+    </message>
+    <message>
+        <source>no CUDA device found</source>
+        <translation>未找到 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>CUDA devices unknown: %1</source>
+        <translation>CUDA 设备未知：%1</translation>
+    </message>
+</context>
+<context>
+    <name>FleetTab</name>
     <message>
         <source>{n} more machines are in the summary below; --html shows every column</source>
         <translation>另有 {n} 台机器见下方摘要；--html 显示所有列</translation>
     </message>
+</context>
+<context>
+    <name>GpuCard</name>
     <message>
-        <source>Left out</source>
-        <translation>已排除</translation>
+        <source>GPU %1</source>
+        <extracomment>Seconds of history each sparkline shows.</extracomment>
+        <translation>GPU %1</translation>
     </message>
     <message>
-        <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
-        <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
+        <source>GPU utilization: share of time a kernel ran (nvidia-smi: GPU-Util)</source>
+        <translation>GPU 利用率：有内核在运行的时间占比（nvidia-smi：GPU-Util）</translation>
     </message>
     <message>
-        <source>showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN or a FAIL); --html and --json hold every one</source>
-        <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN 或 FAIL 的）；--html 和 --json 包含全部</translation>
+        <source>GPU utilization over the last 2 minutes</source>
+        <translation>最近 2 分钟的 GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Memory used of total (nvidia-smi: Memory-Usage)</source>
+        <translation>已用显存 / 总显存（nvidia-smi：Memory-Usage）</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Power draw against the enforced power limit</source>
+        <translation>功耗与当前生效的功耗上限</translation>
+    </message>
+    <message>
+        <source>Temp</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>GPU temperature; the red tick is the slowdown threshold</source>
+        <translation>GPU 温度；红色刻度为降频温度阈值</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>SM 时钟</translation>
+    </message>
+    <message>
+        <source>SM clock against its maximum</source>
+        <translation>SM 时钟与其最大值</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Throttle</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <source>Why the clocks are held down right now (nvidia-smi -q -d PERFORMANCE)</source>
+        <translation>当前时钟被压低的原因（nvidia-smi -q -d PERFORMANCE）</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>PCIe link generation and width now, against the maximum. An idle GPU lowers its link generation to save power; check under load.</source>
+        <translation>当前 PCIe 链路代数和宽度，对比最大值。空闲的 GPU 会降低链路代数以节能；请在负载下检查。</translation>
+    </message>
+    <message>
+        <source>GPU %1 · %2</source>
+        <translation>GPU %1 · %2</translation>
+    </message>
+    <message>
+        <source>LOST</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>NO DATA</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>The GPU fell off the bus or stopped answering. Check dmesg for Xid errors; a reset or reboot is usually needed.</source>
+        <translation>GPU 已从总线上掉线或停止响应。请检查 dmesg 中的 Xid 错误；通常需要重置或重启。</translation>
+    </message>
+    <message>
+        <source>This GPU is missing from the latest sample.</source>
+        <translation>最新的采样中缺少此 GPU。</translation>
+    </message>
+    <message>
+        <source>(slowdown %1)</source>
+        <translation>（降频温度 %1）</translation>
+    </message>
+    <message>
+        <source>%1 (max %2)</source>
+        <translation>%1（最大 %2）</translation>
+    </message>
+    <message>
+        <source>SM active: the share of cycles the SMs had work (at least one warp resident; NVML GPM, DCGM_FI_PROF_SM_ACTIVE). GPU utilization only says that some kernel ran during the sample: a GPU can read 100% while most of its SMs are idle (small kernels, launch-bound or sync-heavy code).</source>
+        <translation>SM 活动率：SM 有工作（至少驻留一个 warp）的周期占比（NVML GPM，DCGM_FI_PROF_SM_ACTIVE）。GPU 利用率只表示采样期间有内核在运行：GPU 可能显示 100%，而大部分 SM 却处于空闲（小内核、受启动开销限制或同步频繁的代码）。</translation>
+    </message>
+    <message>
+        <source>SM %1</source>
+        <translation>SM %1</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+</context>
+<context>
+    <name>HealthTab</name>
+    <message>
+        <source>The snapshots the checks looked at; they re-run every 2 s while this tab is visible</source>
+        <extracomment>Snapshots the checks look at (the most recent ones). Shortest time between two runs of the checks, seconds. The summary line after each run: &quot;1 critical, 2 warnings&quot;, &quot;All clear&quot;, ... The findings (a list of :class:`Finding`) after each run.</extracomment>
+        <translation>检查所依据的快照；此标签页可见时每 2 s 重新检查一次</translation>
+    </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SIMULATED</translation>
+    </message>
+    <message>
+        <source>These findings come from the simulated demo machine, not from a measurement</source>
+        <translation>这些检查结果来自模拟的演示机器，并非实测</translation>
+    </message>
+    <message>
+        <source>Copy findings</source>
+        <translation>复制检查结果</translation>
+    </message>
+    <message>
+        <source>Copy the findings with their details and hints to the clipboard as plain text</source>
+        <translation>将检查结果连同详细信息和提示以纯文本复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Waiting for telemetry: the checks run once the first snapshot arrives.</source>
+        <translation>等待遥测数据：收到第一个快照后开始检查。</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Findings, most urgent first; select one to see what it means and what to do</source>
+        <translation>检查结果，最紧急的在前；选中一项可查看其含义和处理方法</translation>
+    </message>
+    <message>
+        <source>What the selected finding means and what to do about it</source>
+        <translation>所选检查结果的含义及处理方法</translation>
+    </message>
+    <message>
+        <source>%1 critical</source>
+        <translation>%1 个严重</translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 个警告</translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation>%1 个警告</translation>
+    </message>
+    <message>
+        <source>No GPU to check</source>
+        <translation>没有可检查的 GPU</translation>
+    </message>
+    <message>
+        <source>All clear (1 note)</source>
+        <translation>一切正常（1 条提示）</translation>
+    </message>
+    <message>
+        <source>All clear (%1 notes)</source>
+        <translation>一切正常（%1 条提示）</translation>
+    </message>
+    <message>
+        <source>All clear</source>
+        <translation>一切正常</translation>
+    </message>
+    <message>
+        <source>static facts of %1 GPUs, no snapshots yet</source>
+        <translation>%1 个 GPU 的静态信息，尚无快照</translation>
+    </message>
+    <message>
+        <source>%1 snapshots over %2 of %3 GPUs</source>
+        <translation>%3 个 GPU 在 %2 内的 %1 个快照</translation>
+    </message>
+    <message>
+        <source>checked %1</source>
+        <translation>检查于 %1</translation>
+    </message>
+    <message>
+        <source>No GPU fell off the bus</source>
+        <translation>没有 GPU 从总线上掉线</translation>
+    </message>
+    <message>
+        <source>PCIe link at its maximum generation and width under load</source>
+        <translation>负载下 PCIe 链路达到最大代数和宽度</translation>
+    </message>
+    <message>
+        <source>Power limit at its default</source>
+        <translation>功耗上限为默认值</translation>
+    </message>
+    <message>
+        <source>No thermal or power throttling under load</source>
+        <translation>负载下没有温度或功耗降频</translation>
+    </message>
+    <message>
+        <source>No ECC errors, no retired or remapped memory, no memory repair pending</source>
+        <translation>没有 ECC 错误，没有退役或重映射的显存，没有待处理的显存修复</translation>
+    </message>
+    <message>
+        <source>GPU utilization at least %1 while a job runs (else the input pipeline is the bottleneck)</source>
+        <translation>作业运行时 GPU 利用率至少为 %1（否则瓶颈在输入管道）</translation>
+    </message>
+    <message>
+        <source>Persistence mode on</source>
+        <translation>持久模式已开启</translation>
+    </message>
+    <message>
+        <source>MIG disabled (or knowingly enabled)</source>
+        <translation>MIG 已禁用（或有意启用）</translation>
+    </message>
+    <message>
+        <source>The driver supports CUDA %1, which the installed torch was built for</source>
+        <translation>驱动支持已安装 torch 所基于的 CUDA %1</translation>
+    </message>
+    <message>
+        <source>The driver is new enough for torch (no CUDA build of torch is installed: nothing to compare)</source>
+        <translation>驱动版本足以支持 torch（未安装 CUDA 版 torch：无需比较）</translation>
+    </message>
+    <message>
+        <source>Other checks</source>
+        <translation>其他检查</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Checks in this window</source>
+        <translation>本时间窗内的检查</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>Not checked (no GPU):</source>
+        <translation>未检查（没有 GPU）：</translation>
+    </message>
+    <message>
+        <source>No GPU was under load (utilization ≥ %1) in this window: the PCIe link and throttling checks need load and had nothing to judge.</source>
+        <translation>此时间窗口内没有 GPU 处于负载状态（利用率 ≥ %1）：PCIe 链路和降频检查需要负载，因此无从判断。</translation>
+    </message>
+    <message>
+        <source>The whole machine</source>
+        <translation>整台机器</translation>
+    </message>
+    <message>
+        <source>What to do:</source>
+        <translation>处理建议：</translation>
+    </message>
+    <message>
+        <source>Check: %1</source>
+        <translation>检查项：%1</translation>
+    </message>
+    <message>
+        <source>gpuprof health</source>
+        <translation>gpuprof 健康检查</translation>
+    </message>
+    <message>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>SIMULATED data (--demo), not a measurement.</source>
+        <translation>SIMULATED（模拟）数据（--demo），并非实测。</translation>
+    </message>
+    <message>
+        <source>What was checked:</source>
+        <translation>检查项目：</translation>
+    </message>
+</context>
+<context>
+    <name>HostCard</name>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>CPU utilization over all cores</source>
+        <translation>所有核心的 CPU 利用率</translation>
+    </message>
+    <message>
+        <source>CPU utilization over the last 2 minutes</source>
+        <translation>最近 2 分钟的 CPU 利用率</translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Host memory used of total</source>
+        <translation>已用主机内存 / 总内存</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Load average over 1, 5 and 15 minutes</source>
+        <translation>1、5 和 15 分钟平均负载</translation>
+    </message>
+    <message>
+        <source>I/O</source>
+        <translation>I/O</translation>
+    </message>
+    <message>
+        <source>Disk read/write and network receive/send rates</source>
+        <translation>磁盘读/写速率和网络接收/发送速率</translation>
+    </message>
+    <message>
+        <source>Host · %1</source>
+        <translation>主机 · %1</translation>
+    </message>
+    <message>
+        <source>disk %1 read / %2 write
+net %3 in / %4 out</source>
+        <translation>磁盘 读 %1 / 写 %2
+网络 入 %3 / 出 %4</translation>
+    </message>
+</context>
+<context>
+    <name>LitePage</name>
+    <message>
+        <source>Benchmarks need PyTorch</source>
+        <translation>基准测试需要 PyTorch</translation>
+    </message>
+    <message>
+        <source>This installation of gpuprof does not include PyTorch, which runs the GEMM, memory, P2P, collective and training-step benchmarks.</source>
+        <translation>此 gpuprof 安装不包含 PyTorch，而 GEMM、内存、P2P、集合通信和训练步基准测试都依赖它运行。</translation>
+    </message>
+    <message>
+        <source>To get them, install the extra:</source>
+        <translation>如需使用，请安装附加组件：</translation>
+    </message>
+    <message>
+        <source>(for a GPU, first the PyTorch wheel for your CUDA version from pytorch.org), or use the full build of the packaged app. Telemetry, Health and Recommend work without it.</source>
+        <translation>（如有 GPU，请先从 pytorch.org 安装与你的 CUDA 版本匹配的 PyTorch wheel），或使用打包应用的完整版本。遥测、健康和推荐功能无需 PyTorch。</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Look for PyTorch again after installing it</source>
+        <translation>安装 PyTorch 后重新查找</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Overview</source>
+        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Emitted in the GUI thread after each snapshot was taken into the state.</extracomment>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>A card per GPU and one for the host (Alt+1)</source>
+        <translation>每个 GPU 一张卡片，另有一张主机卡片 (Alt+1)</translation>
+    </message>
+    <message>
+        <source>Telemetry</source>
+        <translation>遥测</translation>
+    </message>
+    <message>
+        <source>Plots of every metric over time (Alt+2)</source>
+        <translation>每项指标随时间变化的曲线 (Alt+2)</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Processes using the GPUs (Alt+3)</source>
+        <translation>使用 GPU 的进程 (Alt+3)</translation>
+    </message>
+    <message>
+        <source>Topology &amp;&amp; details</source>
+        <translation>拓扑 &amp;&amp; 详情</translation>
+    </message>
+    <message>
+        <source>GPU interconnect matrix and static details (Alt+4)</source>
+        <translation>GPU 互连矩阵和静态详情 (Alt+4)</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>Health findings: PCIe link, power, throttling, ECC, utilization, driver (Alt+5)</source>
+        <translation>健康检查：PCIe 链路、功耗、降频、ECC、利用率、驱动 (Alt+5)</translation>
+    </message>
+    <message>
+        <source>Benchmarks</source>
+        <translation>基准测试</translation>
+    </message>
+    <message>
+        <source>GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)</source>
+        <translation>GEMM、内存、P2P、集合通信和训练步基准测试 (Alt+6)</translation>
+    </message>
+    <message>
+        <source>Recommend</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>Cloud configurations for a workload: fit, time and cost (Alt+7)</source>
+        <translation>面向工作负载的云端配置：能否容纳、时间和成本 (Alt+7)</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
+        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open recording</source>
+        <translation>无法打开录制</translation>
+    </message>
+    <message>
+        <source>Screenshot copied to the clipboard</source>
+        <translation>截图已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Could not prepare the demo history: %1</source>
+        <extracomment>Delay before the demo history is built (ms): the pure-Python simulator would hold the GIL during start-up.</extracomment>
+        <translation>无法准备演示历史数据：%1</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewTab</name>
+    <message>
+        <source>No NVIDIA GPU is visible. Host telemetry is still shown.</source>
+        <translation>看不到任何 NVIDIA GPU。仍会显示主机遥测数据。</translation>
     </message>
 </context>
 <context>
@@ -7669,7 +7252,7 @@ recording to %3</source>
         <translation>更新价格…</translation>
     </message>
     <message>
-        <source>Download SkyPilot's current cloud catalogs (only when you press this)</source>
+        <source>Download SkyPilot&apos;s current cloud catalogs (only when you press this)</source>
         <translation>下载 SkyPilot 当前的云目录（仅在按下此按钮时）</translation>
     </message>
     <message>
@@ -7706,170 +7289,712 @@ recording to %3</source>
     </message>
 </context>
 <context>
-    <name>CheckTab</name>
+    <name>ProcessesTab</name>
     <message>
-        <source>Quick</source>
-        <translation>快速</translation>
+        <source>Filter by pid, user, name, command line or container</source>
+        <translation>按 PID、用户、名称、命令行或容器过滤</translation>
     </message>
     <message>
-        <source>Standard</source>
-        <translation>标准</translation>
+        <source>Terminate (SIGTERM)</source>
+        <translation>终止 (SIGTERM)</translation>
     </message>
     <message>
-        <source>Burn-in</source>
-        <translation>老化测试</translation>
+        <source>Kill (SIGKILL)</source>
+        <translation>强制结束 (SIGKILL)</translation>
     </message>
     <message>
-        <source>How much to run: quick, standard, or with a sustained load</source>
-        <translation>运行多少项：快速、标准，或加上持续负载</translation>
+        <source>Terminate</source>
+        <translation>终止</translation>
     </message>
     <message>
-        <source> min</source>
-        <translation> 分钟</translation>
+        <source>Kill</source>
+        <translation>强制结束</translation>
     </message>
     <message>
-        <source>Burn-in length in minutes</source>
-        <translation>老化测试时长（分钟）</translation>
+        <source>pid %1 (%2) on GPU %3</source>
+        <translation>GPU %3 上的 PID %1（%2）</translation>
     </message>
     <message>
-        <source>What the machine should be: a catalog instance type or a spec like 8xH100-SXM (empty: each GPU's own spec row)</source>
-        <translation>这台机器应当是什么：目录中的实例类型，或 8xH100-SXM 这样的规格（留空：按每块 GPU 自身的规格行）</translation>
+        <source>Ask the selected process to exit (SIGTERM)</source>
+        <translation>请求所选进程退出 (SIGTERM)</translation>
     </message>
     <message>
-        <source>e.g. 8xH100-SXM</source>
-        <translation>例如 8xH100-SXM</translation>
+        <source>End the selected process at once (SIGKILL)</source>
+        <translation>立即结束所选进程 (SIGKILL)</translation>
     </message>
     <message>
-        <source>cuda:N, all or cpu</source>
-        <translation>cuda:N、all 或 cpu</translation>
+        <source>%1 sent to %2</source>
+        <translation>已向 %2 发送 %1</translation>
     </message>
     <message>
-        <source>&amp;Run check</source>
-        <translation>运行检查(&amp;R)</translation>
+        <source>Filter by pid, user, name, GPU or command line</source>
+        <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
     </message>
     <message>
-        <source>&amp;Cancel</source>
-        <translation>取消(&amp;C)</translation>
+        <source>Show only rows containing this text (Ctrl+F)</source>
+        <translation>只显示包含此文本的行 (Ctrl+F)</translation>
     </message>
     <message>
-        <source>Export &amp;HTML…</source>
-        <translation>导出 HTML(&amp;H)…</translation>
+        <source>Process details need more permissions: some rows are missing names or users.</source>
+        <translation>进程详情需要更多权限：部分行缺少名称或用户。</translation>
     </message>
     <message>
-        <source>Export &amp;JSON…</source>
-        <translation>导出 JSON(&amp;J)…</translation>
+        <source>%1 processes</source>
+        <translation>%1 个进程</translation>
+    </message>
+</context>
+<context>
+    <name>RecommendTab</name>
+    <message>
+        <source>All providers</source>
+        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Values of the saved form that were bad, dropped with a warning (one line each).</extracomment>
+        <translation>所有云厂商</translation>
     </message>
     <message>
-        <source>Level:</source>
-        <translation>级别：</translation>
+        <source>All regions</source>
+        <translation>所有区域</translation>
     </message>
     <message>
-        <source>Expect:</source>
-        <translation>预期：</translation>
+        <source>Add this machine (%1) as a row and show how many times faster each configuration is</source>
+        <translation>将本机（%1）作为一行加入，并显示每种配置比本机快多少倍</translation>
     </message>
     <message>
-        <source>Verdict: %1 (exit code %2)</source>
-        <translation>结论：%1（退出码 %2）</translation>
+        <source>no local GPU</source>
+        <translation>无本地 GPU</translation>
     </message>
     <message>
-        <source>The check failed: %1</source>
-        <translation>检查失败：%1</translation>
+        <source>No NVIDIA GPU was found on this machine, so there is nothing to compare with</source>
+        <translation>本机未找到 NVIDIA GPU，因此没有可比较的对象</translation>
     </message>
     <message>
-        <source>HTML pages (*.html)</source>
-        <translation>HTML 页面 (*.html)</translation>
+        <source>Cannot estimate: %1</source>
+        <translation>无法估算：%1</translation>
     </message>
     <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
+        <source>No estimate: fix the workload on the left.</source>
+        <translation>无估算结果：请修正左侧的工作负载。</translation>
     </message>
     <message>
-        <source>Export the check</source>
-        <translation>导出检查结果</translation>
+        <source>No instance in the catalog matches the filters.</source>
+        <translation>目录中没有符合筛选条件的实例。</translation>
+    </message>
+</context>
+<context>
+    <name>RecordingController</name>
+    <message>
+        <source>Start recording</source>
+        <translation>开始录制</translation>
     </message>
     <message>
-        <source>Check</source>
-        <translation>验收检查</translation>
+        <source>Start or stop recording to a session file (Ctrl+R)</source>
+        <translation>开始或停止录制到会话文件 (Ctrl+R)</translation>
     </message>
     <message>
-        <source>Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard (Alt+8)</source>
-        <translation>验收检查：这台机器是否与所付费用相符？PASS/WARN/FAIL 评分表 (Alt+8)</translation>
+        <source>● REC</source>
+        <translation>● REC</translation>
     </message>
     <message>
-        <source>Item</source>
-        <translation>项目</translation>
+        <source>Record to</source>
+        <translation>录制到</translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation>状态</translation>
+        <source>gpuprof sessions (*.gpuprof)</source>
+        <translation>gpuprof 会话 (*.gpuprof)</translation>
     </message>
     <message>
-        <source>Measured</source>
-        <translation>实测</translation>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
     </message>
     <message>
-        <source>Expected</source>
-        <translation>预期</translation>
+        <source>Saved recording %1</source>
+        <translation>已保存录制 %1</translation>
     </message>
     <message>
-        <source>Ratio</source>
-        <translation>比例</translation>
+        <source>Recording stopped: %1. What was recorded before is kept.</source>
+        <translation>录制已停止：%1。此前录制的内容已保留。</translation>
     </message>
     <message>
-        <source>Reason</source>
-        <translation>原因</translation>
+        <source>Stop recording</source>
+        <translation>停止录制</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayBar</name>
+    <message>
+        <source>REPLAY</source>
+        <extracomment>Slider positions over the whole recording.</extracomment>
+        <translation>REPLAY</translation>
     </message>
     <message>
-        <source>Hint</source>
-        <translation>提示</translation>
+        <source>Pause replay</source>
+        <translation>暂停回放</translation>
     </message>
     <message>
-        <source>Reference: %1</source>
-        <translation>参考值：%1</translation>
+        <source>Replay speed, × the recorded pace</source>
+        <translation>回放速度（录制节奏的倍数 ×）</translation>
     </message>
     <message>
-        <source>Compare results</source>
-        <translation>比较结果</translation>
+        <source>Position in the recording; drag to seek</source>
+        <translation>在录制中的位置；拖动可跳转</translation>
     </message>
     <message>
-        <source>&amp;Add files…</source>
-        <translation>添加文件(&amp;A)…</translation>
+        <source>Position / length of the recording</source>
+        <translation>录制中的位置 / 录制总长度</translation>
     </message>
     <message>
-        <source>Choose two or more result files (gpuprof check or bench --json).</source>
-        <translation>请选择两个或更多结果文件（gpuprof check 或 bench --json）。</translation>
+        <source>(end)</source>
+        <translation>（结束）</translation>
     </message>
     <message>
-        <source>Left out:</source>
-        <translation>已略去：</translation>
+        <source>Play replay</source>
+        <translation>播放回放</translation>
     </message>
     <message>
-        <source>Per machine:</source>
-        <translation>每台机器：</translation>
+        <source>Pause the replay (Space)</source>
+        <translation>暂停回放 (Space)</translation>
     </message>
     <message>
-        <source>Result files to compare</source>
-        <translation>要比较的结果文件</translation>
+        <source>Play the replay from here (Space)</source>
+        <translation>从此处开始播放回放 (Space)</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <source>Rank only this provider&apos;s instances</source>
+        <translation>只对该云厂商的实例排序</translation>
     </message>
     <message>
-        <source>JSON results (*.json);;All files (*)</source>
-        <translation>JSON 结果 (*.json);;所有文件 (*)</translation>
+        <source>Rank only instances priced in this region</source>
+        <translation>只对在该区域有定价的实例排序</translation>
     </message>
     <message>
-        <source>Fewer than two result files could be read: add more.</source>
-        <translation>可读取的结果文件少于两个：请再添加。</translation>
+        <source>Only with a spot price</source>
+        <translation>仅限有竞价价格的</translation>
     </message>
     <message>
-        <source>%1 machines compared, %2 outliers</source>
-        <translation>已比较 %1 台机器，%2 个离群值</translation>
+        <source>Rank only instances that offer spot / preemptible capacity</source>
+        <translation>只对提供竞价/可抢占容量的实例排序</translation>
     </message>
     <message>
-        <source>Co&amp;mpare results…</source>
-        <translation>比较结果(&amp;M)…</translation>
+        <source>Only configurations that fit</source>
+        <translation>仅显示可容纳的配置</translation>
     </message>
     <message>
-        <source>Check or benchmark results of several machines side by side, outliers flagged</source>
-        <translation>并排显示多台机器的检查或基准测试结果，并标出离群值</translation>
+        <source>Hide configurations whose memory need exceeds the GPU memory (with 15% headroom) or whose precision the GPU lacks</source>
+        <translation>隐藏显存需求超过 GPU 显存（预留 15% 余量）或 GPU 不支持其精度的配置</translation>
+    </message>
+    <message>
+        <source>Compare with this machine</source>
+        <translation>与本机比较</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>云厂商</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Configurations ranked for the workload; click a header to sort, a row for its reasoning</source>
+        <translation>针对该工作负载排序的配置；点击表头可排序，点击某行可查看其依据</translation>
+    </message>
+    <message>
+        <source>Why this configuration: memory fit, time, cost, the efficiency used and its source, warnings, formulas</source>
+        <translation>为何选择此配置：显存容纳、时间、成本、所用效率及其来源、警告、公式</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>No run yet</source>
+        <translation>尚无运行</translation>
+    </message>
+    <message>
+        <source>The run shown: id, suite, device, state and versions</source>
+        <translation>所显示的运行：ID、套件、设备、状态和版本</translation>
+    </message>
+    <message>
+        <source>Show an earlier run from the results database</source>
+        <translation>显示结果数据库中以前的运行</translation>
+    </message>
+    <message>
+        <source>Compare the run shown with an earlier one: the ratio column is shown ÷ earlier (&gt; 1: faster now)</source>
+        <translation>将所显示的运行与以前的一次比较：比值列为 所显示 ÷ 以前（&gt; 1：现在更快）</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>运行：</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>比较对象：</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>占峰值 %</translation>
+    </message>
+    <message>
+        <source>vs earlier</source>
+        <translation>相比以前</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Benchmark and case (shape, direction, size)</source>
+        <translation>基准测试与用例（形状、方向、尺寸）</translation>
+    </message>
+    <message>
+        <source>What the value is</source>
+        <translation>该数值的含义</translation>
+    </message>
+    <message>
+        <source>The measured number with its unit</source>
+        <translation>测得的数值及其单位</translation>
+    </message>
+    <message>
+        <source>Of the spec sheet&apos;s dense peak for this dtype (GEMM only)</source>
+        <translation>占规格表中该数据类型稠密峰值的比例（仅 GEMM）</translation>
+    </message>
+    <message>
+        <source>This run ÷ the run chosen under Compare with</source>
+        <translation>本次运行 ÷ 在“比较对象”中选择的运行</translation>
+    </message>
+    <message>
+        <source>Why a case was skipped or failed, throttling seen, details</source>
+        <translation>用例被跳过或失败的原因、观察到的降频、详细信息</translation>
+    </message>
+    <message>
+        <source>Every measurement of the run shown; failed and skipped cases say why</source>
+        <translation>所显示运行的每项测量；失败和跳过的用例会说明原因</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLine</name>
+    <message>
+        <source>Where the telemetry comes from</source>
+        <translation>遥测数据的来源</translation>
+    </message>
+    <message>
+        <source>Sampling interval (View → Sampling interval)</source>
+        <translation>采样间隔（视图 → 采样间隔）</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver and the CUDA version it supports</source>
+        <translation>NVIDIA 驱动及其支持的 CUDA 版本</translation>
+    </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SIMULATED</translation>
+    </message>
+    <message>
+        <source>REPLAY</source>
+        <translation>REPLAY</translation>
+    </message>
+    <message>
+        <source>REPLAY · SIMULATED</source>
+        <translation>REPLAY · SIMULATED</translation>
+    </message>
+    <message>
+        <source>Driver %1 · CUDA %2</source>
+        <translation>驱动 %1 · CUDA %2</translation>
+    </message>
+    <message>
+        <source>every %1 s</source>
+        <translation>每 %1 s</translation>
+    </message>
+    <message>
+        <source>Last sampling error: %1</source>
+        <translation>上次采样错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TelemetryTab</name>
+    <message>
+        <source>Time window shown in the plots (Ctrl+1 … Ctrl+4)</source>
+        <extracomment>Selected GPU indices changed (a set of ints). Time window chosen in the tab (seconds, 0 = all). The secondary-series choice changed: &quot;auto&quot;, &quot;on&quot; or &quot;off&quot; (the window saves it).</extracomment>
+        <translation>曲线中显示的时间窗口 (Ctrl+1 … Ctrl+4)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling and recording go on (Space)</source>
+        <translation>冻结曲线；采样和录制继续进行 (Space)</translation>
+    </message>
+    <message>
+        <source>All GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>Show every GPU again</source>
+        <translation>重新显示所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Tick the GPUs to plot; each GPU keeps its colour everywhere</source>
+        <translation>勾选要绘制的 GPU；每个 GPU 在各处保持同一颜色</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>窗口：</translation>
+    </message>
+    <message>
+        <source>Secondary series</source>
+        <translation>次要序列</translation>
+    </message>
+    <message>
+        <source>Draw the pale series too: memory utilization, memory clock, PCIe and NVLink transmit.
+By default they are drawn only while %1 or fewer GPUs are plotted, which keeps the plots legible and the redraws cheap.
+Tick or untick to choose yourself; the choice is remembered.</source>
+        <translation>同时绘制浅色的次要序列：显存利用率、显存时钟、PCIe 和 NVLink 发送。
+默认仅在绘制的 GPU 不超过 %1 个时才绘制它们，以保持曲线清晰、重绘开销低。
+勾选或取消勾选可自行决定；你的选择会被记住。</translation>
+    </message>
+    <message>
+        <source>Values under the mouse cursor</source>
+        <translation>鼠标光标处的数值</translation>
+    </message>
+    <message>
+        <source>Throttle reasons seen in the window, by colour</source>
+        <translation>此窗口内出现的降频原因，按颜色区分</translation>
+    </message>
+    <message>
+        <source>GPU %1 %2 — tick to plot</source>
+        <translation>GPU %1 %2 — 勾选以绘制</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>TopologyTab</name>
+    <message>
+        <source>How each pair of GPUs is connected (nvidia-smi topo -m). NV# = number of NVLinks; hover a cell for the meaning.</source>
+        <translation>每对 GPU 之间的连接方式（nvidia-smi topo -m）。NV# = NVLink 数量；将鼠标悬停在单元格上可查看含义。</translation>
+    </message>
+    <message>
+        <source>Static facts per GPU (nvidia-smi -q)</source>
+        <translation>每个 GPU 的静态信息（nvidia-smi -q）</translation>
+    </message>
+    <message>
+        <source>GPU interconnect</source>
+        <translation>GPU 互连</translation>
+    </message>
+    <message>
+        <source>NV# = NVLinks · PIX/PXB = PCIe switch · PHB = host bridge · NODE = same NUMA node · SYS = across NUMA nodes</source>
+        <translation>NV# = NVLink 数 · PIX/PXB = PCIe 交换芯片 · PHB = 主机桥 · NODE = 同一 NUMA 节点 · SYS = 跨 NUMA 节点</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Host %1</source>
+        <translation>主机 %1</translation>
+    </message>
+    <message>
+        <source>Driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>NVML %1</source>
+        <translation>NVML %1</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadForm</name>
+    <message>
+        <source>Custom workload</source>
+        <extracomment>The preset key of a workload typed in by hand. A field changed (not emitted while :attr:`filling`). The preset the form started from (its hidden fields carry over), or ``None``. True while the form is being filled by code: no ``changed`` per field.</extracomment>
+        <translation>自定义工作负载</translation>
+    </message>
+    <message>
+        <source>100B-parameter LLM training</source>
+        <translation>100B 参数 LLM 训练</translation>
+    </message>
+    <message>
+        <source>Real-time video analytics</source>
+        <translation>实时视频分析</translation>
+    </message>
+    <message>
+        <source>NLP inference, T4 class</source>
+        <translation>NLP 推理（T4 级别）</translation>
+    </message>
+    <message>
+        <source>FP64 risk simulation</source>
+        <translation>FP64 风险模拟</translation>
+    </message>
+    <message>
+        <source>CV training (ResNet-50)</source>
+        <translation>CV 训练（ResNet-50）</translation>
+    </message>
+    <message>
+        <source>Fill the form with one of the seed documents&apos; scenarios; edit any field afterwards</source>
+        <translation>用种子文档中的某个场景填充表单；之后可修改任意字段</translation>
+    </message>
+    <message>
+        <source>Pre-training</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>Fine-tuning (full)</source>
+        <translation>微调（全量）</translation>
+    </message>
+    <message>
+        <source>Fine-tuning (LoRA)</source>
+        <translation>微调（LoRA）</translation>
+    </message>
+    <message>
+        <source>Inference / serving</source>
+        <translation>推理 / 服务</translation>
+    </message>
+    <message>
+        <source>HPC (FP64)</source>
+        <translation>HPC（FP64）</translation>
+    </message>
+    <message>
+        <source>Rendering</source>
+        <translation>渲染</translation>
+    </message>
+    <message>
+        <source>What the job does: it decides the memory model (training keeps gradients and optimizer state) and the FLOPs per token</source>
+        <translation>作业做什么：它决定显存模型（训练需保存梯度和优化器状态）以及每个 token 的 FLOPs</translation>
+    </message>
+    <message>
+        <source>Numeric precision of weights and math; sets bytes per parameter and which spec peak applies</source>
+        <translation>权重和计算的数值精度；决定每个参数的字节数以及适用哪种规格峰值</translation>
+    </message>
+    <message>
+        <source>Model parameters, e.g. 7B, 70e9, 25.6M</source>
+        <translation>模型参数量，例如 7B、70e9、25.6M</translation>
+    </message>
+    <message>
+        <source>e.g. 7B</source>
+        <translation>例如 7B</translation>
+    </message>
+    <message>
+        <source>(from the parameter count)</source>
+        <translation>（按参数量）</translation>
+    </message>
+    <message>
+        <source>A published architecture: its layers, KV heads and total and active parameters set the memory and FLOPs (resources/models.csv)</source>
+        <translation>已发布的模型架构：其层数、KV 头数以及总参数和激活参数决定显存与 FLOPs（resources/models.csv）</translation>
+    </message>
+    <message>
+        <source>Tokens to train on, or to generate for inference (e.g. 2e10, 200B); leave empty when counting samples</source>
+        <translation>用于训练或推理生成的 token 数（例如 2e10、200B）；按样本计数时留空</translation>
+    </message>
+    <message>
+        <source>e.g. 200B</source>
+        <translation>例如 200B</translation>
+    </message>
+    <message>
+        <source>Samples (images, queries, frames) instead of tokens</source>
+        <translation>以样本数（图像、查询、帧）代替 token 数</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Passes over the tokens or samples</source>
+        <translation>遍历 token 或样本的轮数</translation>
+    </message>
+    <message>
+        <source>Sequence length in tokens (activations, KV cache)</source>
+        <translation>以 token 计的序列长度（影响激活值、KV cache）</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Global batch in sequences per step (training) or concurrent sequences (inference); auto: 1024 / 16</source>
+        <translation>每步的全局批大小，以序列计（训练），或并发序列数（推理）；自动：1024 / 16</translation>
+    </message>
+    <message>
+        <source>Target tokens or samples per second (serving); it becomes a deadline for the amount of work</source>
+        <translation>目标每秒 token 数或样本数（服务）；它会换算为完成该工作量的截止时间</translation>
+    </message>
+    <message>
+        <source>optional, per second</source>
+        <translation>可选，每秒</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample (CNNs, per-query inference); overrides 2·N / 6·N per token</source>
+        <translation>每个样本的 FLOPs（CNN、逐查询推理）；覆盖按 token 计的 2·N / 6·N</translation>
+    </message>
+    <message>
+        <source>Total FLOPs of the job (HPC, rendering); overrides the count from parameters</source>
+        <translation>作业的总 FLOPs（HPC、渲染）；覆盖按参数量算出的值</translation>
+    </message>
+    <message>
+        <source>Data an HPC or rendering job keeps in GPU memory, split across the GPUs</source>
+        <translation>HPC 或渲染作业驻留在 GPU 显存中的数据，分摊到各 GPU</translation>
+    </message>
+    <message>
+        <source>Finish within, e.g. 72h, 3d, 90m; empty: no deadline</source>
+        <translation>完成时限，例如 72h、3d、90m；留空：无截止时间</translation>
+    </message>
+    <message>
+        <source>e.g. 72h</source>
+        <translation>例如 72h</translation>
+    </message>
+    <message>
+        <source>Money for the whole job in USD, e.g. 5000 or 5k; empty: no budget</source>
+        <translation>整个作业的预算（USD），例如 5000 或 5k；留空：无预算限制</translation>
+    </message>
+    <message>
+        <source>e.g. 5000</source>
+        <translation>例如 5000</translation>
+    </message>
+    <message>
+        <source>Most nodes (instances) one job may span</source>
+        <translation>单个作业最多可跨越的节点（实例）数</translation>
+    </message>
+    <message>
+        <source>Spot / preemptible allowed</source>
+        <translation>允许竞价/可抢占实例</translation>
+    </message>
+    <message>
+        <source>Rank by the spot price where offered (+10% time for checkpoints and interruptions)</source>
+        <translation>在有竞价价格时按竞价价格排序（时间 +10%，用于检查点和中断恢复）</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Cheapest that meets the deadline</source>
+        <translation>满足截止时间的最便宜配置</translation>
+    </message>
+    <message>
+        <source>Fastest within the budget</source>
+        <translation>预算内最快的配置</translation>
+    </message>
+    <message>
+        <source>How to order the configurations that fit; auto: cheapest with a deadline, fastest with only a budget</source>
+        <translation>如何对可容纳的配置排序；自动：有截止时间时选最便宜，只有预算时选最快</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>FLOPs / sample</source>
+        <translation>FLOPs / 样本</translation>
+    </message>
+    <message>
+        <source>FLOPs total</source>
+        <translation>FLOPs 总量</translation>
+    </message>
+    <message>
+        <source>Working set</source>
+        <translation>工作集</translation>
+    </message>
+    <message>
+        <source>Goals and limits</source>
+        <translation>目标与限制</translation>
+    </message>
+    <message>
+        <source>Deadline</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>Budget (USD)</source>
+        <translation>预算（USD）</translation>
+    </message>
+    <message>
+        <source>Node limit</source>
+        <translation>节点上限</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>give the parameter count, e.g. 7B</source>
+        <translation>请填写参数量，例如 7B</translation>
+    </message>
+</context>
+<context>
+    <name>parent</name>
+    <message>
+        <source>Signal a process</source>
+        <translation>向进程发送信号</translation>
+    </message>
+    <message>
+        <source>Nothing was signalled</source>
+        <translation>未发送任何信号</translation>
     </message>
 </context>
 </TS>
