@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuprof.i18n import N_
 from gpuprof.telemetry.model import MigProfSample
 from gpuprof.telemetry.nvml_query import DeviceState, GpuLost, Query, error_kind, kind_from_code
 from gpuprof.telemetry.nvml_values import (
@@ -72,13 +73,14 @@ GPM_MIN_INTERVAL_S = 0.1
 #: After a transient failure of the support check or the buffers, ask again this much later.
 RETRY_S = 10.0
 
-# Why the prof_* values are absent (GpuSample.prof_unavailable).
-PROF_NOT_SUPPORTED = "not supported on this GPU"  # before Hopper, GeForce, vGPU
-PROF_NOT_PERMITTED = "not permitted to read the profiling counters"
-PROF_OLD_DRIVER = "not supported by this driver or nvidia-ml-py"
-PROF_FIRST_SAMPLE = "first sample"  # GPM needs two samples: values from the next poll on
-PROF_MIG_ONLY = "per MIG instance only"  # MIG mode: the GPU as a whole is not sampled
-PROF_ERROR = "GPM error"  # "GPM error: <kind>": this poll failed, the next one tries again
+# Why the prof_* values are absent (GpuSample.prof_unavailable): English, translated where shown
+# (gpuprof.prof); N_ keeps them in the catalog.
+PROF_NOT_SUPPORTED = N_("not supported on this GPU")  # before Hopper, GeForce, vGPU
+PROF_NOT_PERMITTED = N_("not permitted to read the profiling counters")
+PROF_OLD_DRIVER = N_("not supported by this driver or nvidia-ml-py")
+PROF_FIRST_SAMPLE = N_("first sample")  # GPM needs two samples: values from the next poll on
+PROF_MIG_ONLY = N_("per MIG instance only")  # MIG mode: the GPU as a whole is not sampled
+PROF_ERROR = N_("GPM error")  # "GPM error: <kind>": this poll failed, the next one tries again
 
 _PCT, _MIB_S, _DEC, _JPG = 0, 1, 2, 3  # a metric's unit: percent 0-100, MiB/s, an engine's %
 _MAX = 1.7976931348623157e308  # ``0 <= v <= _MAX`` is False for NaN, infinities, negatives
