@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 from rich.console import Console
@@ -14,9 +15,23 @@ from rich.console import Console
 from gpuprof.bench.base import CancelToken
 from gpuprof.commands.progress import run_with_progress
 
+R = TypeVar("R")
+
 
 def _console() -> Console:
     return Console(file=io.StringIO(), force_terminal=False)
+
+
+def _run_quietly(job: Callable[[Callable[[int], None], CancelToken], R], **kw: Any) -> R:
+    return run_with_progress(
+        job,
+        describe=lambda p: (0.0, ""),
+        console=_console(),
+        starting="go",
+        thread_name="t",
+        quiet=True,
+        **kw,
+    )
 
 
 def test_the_jobs_result_comes_back_and_its_progress_is_described() -> None:
@@ -48,14 +63,7 @@ def test_what_the_job_raises_is_raised_in_the_caller() -> None:
         raise Boom("bad input")
 
     with pytest.raises(Boom, match="bad input"):
-        run_with_progress(
-            job,
-            describe=lambda p: (0.0, ""),
-            console=_console(),
-            starting="go",
-            thread_name="t",
-            quiet=True,
-        )
+        _run_quietly(job)
 
 
 def _main_thread_waits_for_the_job() -> bool:
@@ -91,13 +99,4 @@ def test_ctrl_c_cancels_the_job_and_keeps_its_result() -> None:
         # Ends as soon as it is cancelled; the bound only keeps a broken helper from hanging.
         return "cancelled, partial" if cancel.wait(60.0) else "never cancelled"
 
-    got = run_with_progress(
-        job,
-        describe=lambda p: (0.0, ""),
-        console=_console(),
-        starting="go",
-        thread_name="t",
-        quiet=True,
-        poll_s=3600.0,
-    )
-    assert got == "cancelled, partial"
+    assert _run_quietly(job, poll_s=3600.0) == "cancelled, partial"
