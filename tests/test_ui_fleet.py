@@ -275,3 +275,65 @@ def test_connecting_again_replaces_the_prometheus(make_window, qtbot, own_fleet)
         qtbot.wait(3500)  # the silent server's query times out: its answer is dropped
         assert not tab.banner.isVisible() and tab.errors == 0
         tab.close_tab()
+
+
+def test_grid_sort_click_and_refresh_on_the_model(qtbot):
+    """The grid is a view on one model, filled in one reset per refresh: nodes stay in the
+    fleet's order until a column is picked; a picked column (header click) holds across
+    refreshes and keeps the filter; a mouse click on a GPU cell asks for that node's plots;
+    another Prometheus empties it."""
+    from gpuprof.ui.fleet_grid import GPU_ROLE, NODE_ROLE
+    from gpuprof.ui.fleet_tab import FleetTab
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    tab = FleetTab(PrometheusClient("http://127.0.0.1:9"), autorefresh=False)
+    qtbot.addWidget(tab)
+    tab.resize(1200, 800)
+    tab.show()
+    fleet = _fleet_by_hand()
+    tab.show_fleet(fleet)
+    grid = tab.grid
+    assert grid.visible_nodes() == ["a", "b"]  # the fleet's own order: no sort yet
+    assert grid.model().rowCount() == 2 and grid.model().columnCount() == grid.FIXED + 4
+    assert grid.model().headerData(grid.FIXED + 3, Qt.Orientation.Horizontal) == "GPU 10"
+    # Clicks on the header of node names: ascending, then descending.
+    header = grid.horizontalHeader()
+
+    def click_header(section: int) -> None:
+        x = header.sectionViewportPosition(section) + header.sectionSize(section) // 2
+        QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+
+    click_header(0)
+    assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+    assert grid.visible_nodes() == ["a", "b"]
+    click_header(0)
+    assert grid.visible_nodes() == ["b", "a"]
+    tab.show_fleet(fleet)  # a refresh keeps the user's sort
+    assert grid.visible_nodes() == ["b", "a"]
+    tab.filter.setText("cluster=x")
+    header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+    assert grid.visible_nodes() == ["a"]  # sorted, still filtered
+    tab.filter.setText("")
+    assert grid.visible_nodes() == ["a", "b"]
+    # A real mouse click on node a's GPU 10 cell.
+    asked: list[tuple[tuple[str, str], str]] = []
+    tab.drill_node = lambda key, gpu="": asked.append((key, gpu))  # type: ignore[method-assign]
+    index = grid.model().index(0, grid.FIXED + 3)
+    assert index.data(NODE_ROLE) == ("j", "a:9400") and index.data(GPU_ROLE) == "10"
+    assert index.data(Qt.ItemDataRole.DisplayRole) == "99"
+    rect = grid.visualRect(index)
+    QTest.mouseClick(grid.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert asked == [(("j", "a:9400"), "10")]
+    # An empty cell (b has no GPU 10) asks nothing.
+    empty = grid.model().index(1, grid.FIXED + 3)
+    assert empty.data(Qt.ItemDataRole.DisplayRole) is None and grid.item(1, grid.FIXED + 3) is None
+    QTest.mouseClick(
+        grid.viewport(), Qt.MouseButton.LeftButton, pos=grid.visualRect(empty).center()
+    )
+    assert len(asked) == 1
+    tab.close_tab()
+    tab.set_client(PrometheusClient("http://127.0.0.1:9"))
+    assert grid.rowCount() == 0 and grid.visible_nodes() == []

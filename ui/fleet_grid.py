@@ -10,9 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 if TYPE_CHECKING:
     from gpuprof.fleet.model import Fleet, FleetGpu, FleetNode
@@ -23,6 +31,7 @@ __all__ = ["GRID_CHOICES", "FleetGrid", "cell_colour", "gpu_value", "legend_html
 NODE_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 GPU_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 SORT_ROLE = int(Qt.ItemDataRole.UserRole) + 3
+_ROOT = QModelIndex()
 #: The colour of a down node's or a stale GPU's cells.
 DOWN_COLOUR = "#9e9e9e"
 
@@ -121,16 +130,6 @@ def matches(node: FleetNode, text: str) -> bool:
     return True
 
 
-class _Item(QTableWidgetItem):
-    """A cell that sorts by its SORT_ROLE (numbers before text, None last)."""
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        a, b = self.data(SORT_ROLE), other.data(SORT_ROLE)
-        ka = (0, a, "") if isinstance(a, float) else (1, 0.0, str(a or "~"))
-        kb = (0, b, "") if isinstance(b, float) else (1, 0.0, str(b or "~"))
-        return ka < kb
-
-
 def _gpu_column(g: FleetGpu) -> str:
     return f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu
 
@@ -140,90 +139,251 @@ def _column_order(gpu: str) -> tuple[int, str]:
     return (int(head) if head.isdigit() else 1 << 30, gpu)
 
 
-class FleetGrid(QTableWidget):
-    """The grid; :meth:`show_fleet` fills it, :meth:`set_filter` hides rows."""
+#: One cell, computed once per refresh: its data by role (what the view asks for while it
+#: paints, one dictionary look-up). A cell that holds no GPU is None.
+_Cell = dict[int, object]
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_EDIT = int(Qt.ItemDataRole.EditRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
+
+
+def _sort_key(value: object) -> tuple[int, float, str]:
+    """Numbers before text, None last (as "~")."""
+    if isinstance(value, float):
+        return (0, value, "")
+    return (1, 0.0, str(value or "~"))
+
+
+def _make_cell(
+    text: str,
+    sort: object,
+    key: tuple[str, str],
+    gpu: str | None = None,
+    tip: str = "",
+    bg: QBrush | None = None,
+    fg: QBrush | None = None,
+    align: int = 0,
+) -> _Cell:
+    cell: _Cell = {_DISPLAY: text, _EDIT: text, SORT_ROLE: sort, NODE_ROLE: key}
+    if gpu is not None:
+        cell[GPU_ROLE] = gpu
+    if tip:
+        cell[_TOOLTIP] = tip
+    if bg is not None:
+        cell[_BACKGROUND] = bg
+    if fg is not None:
+        cell[_FOREGROUND] = fg
+    if align:
+        cell[_ALIGN] = align
+    return cell
+
+
+class GridCell:
+    """A read-only view of one cell (tests, the click handler): the text, tool tip and roles."""
+
+    __slots__ = ("_cell",)
+
+    def __init__(self, cell: _Cell) -> None:
+        self._cell = cell
+
+    def text(self) -> str:
+        return str(self._cell[_DISPLAY])
+
+    def toolTip(self) -> str:
+        return str(self._cell.get(_TOOLTIP, ""))
+
+    def data(self, role: int) -> object:
+        return self._cell.get(int(role))
+
+    def background(self) -> QBrush:
+        brush = self._cell.get(_BACKGROUND)
+        return brush if isinstance(brush, QBrush) else QBrush()
+
+    def foreground(self) -> QBrush:
+        brush = self._cell.get(_FOREGROUND)
+        return brush if isinstance(brush, QBrush) else QBrush()
+
+    def textAlignment(self) -> int:
+        align = self._cell.get(_ALIGN, 0)
+        return align if isinstance(align, int) else 0
+
+
+class FleetGridModel(QAbstractTableModel):
+    """The grid's cells, replaced in one reset per refresh; the view asks only for the cells it
+    paints (a 64 × 8 fleet is 768 cells, a screen shows a few dozen rows)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.headers: list[str] = []
+        self.rows: list[list[_Cell | None]] = []
+
+    def set_rows(self, headers: list[str], rows: list[list[_Cell | None]]) -> None:
+        self.beginResetModel()
+        self.headers, self.rows = headers, rows
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.headers)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> object:
+        cell = self.rows[index.row()][index.column()]  # the view asks for valid cells only
+        return None if cell is None else cell.get(role)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
+            if 0 <= section < len(self.headers):
+                return self.headers[section]
+            return None
+        if orientation == Qt.Orientation.Vertical and role == _DISPLAY:
+            return str(section + 1)
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        return _FLAGS
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """QTableWidget's sort: stable, by the cells' sort keys; rows without a cell in
+        ``column`` last, in their order."""
+        if not 0 <= column < len(self.headers):
+            return
+        self.layoutAboutToBeChanged.emit()
+        have = [r for r in range(len(self.rows)) if self.rows[r][column] is not None]
+        empty = [r for r in range(len(self.rows)) if self.rows[r][column] is None]
+        have.sort(
+            key=lambda r: _sort_key(self.rows[r][column].get(SORT_ROLE)),  # type: ignore[union-attr]
+            reverse=order == Qt.SortOrder.DescendingOrder,
+        )
+        order_rows = have + empty
+        where = {old: new for new, old in enumerate(order_rows)}
+        self.rows = [self.rows[r] for r in order_rows]
+        old = self.persistentIndexList()
+        self.changePersistentIndexList(old, [self.index(where[i.row()], i.column()) for i in old])
+        self.layoutChanged.emit()
+
+
+class FleetGrid(QTableView):
+    """The grid; :meth:`show_fleet` fills it, :meth:`set_filter` hides rows. ``cellClicked``
+    (row, column) and :meth:`item` as on a QTableWidget."""
 
     FIXED = 4  # node, cluster, job, exporter
+    cellClicked = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("fleetGrid")
+        self._model = FleetGridModel(self)
+        self.setModel(self._model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().setVisible(False)
+        # No sort until the user picks a column: the nodes come sorted (cluster, name); a
+        # column picked then holds across refreshes.
+        self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
         self._nodes: list[FleetNode] = []
         self._columns: list[str] = []
         self._filter = ""
+        self._brushes: dict[str, QBrush] = {}
+        self.clicked.connect(lambda index: self.cellClicked.emit(index.row(), index.column()))
+        self._model.layoutChanged.connect(lambda *_: self.set_filter(self._filter))
 
     @property
     def columns(self) -> Sequence[str]:
         """The GPU columns' names (``0``, ``1``, ``0/1`` for a MIG instance)."""
         return tuple(self._columns)
 
+    def rowCount(self) -> int:
+        return self._model.rowCount()
+
+    def columnCount(self) -> int:
+        return self._model.columnCount()
+
+    def item(self, row: int, column: int) -> GridCell | None:
+        """The cell at (``row``, ``column``), None where no GPU is."""
+        rows = self._model.rows
+        if not (0 <= row < len(rows) and 0 <= column < len(rows[row])):
+            return None
+        cell = rows[row][column]
+        return None if cell is None else GridCell(cell)
+
+    def sortItems(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._model.sort(column, order)
+
+    def clear_fleet(self) -> None:
+        """No rows (another Prometheus is being asked)."""
+        self._nodes = []
+        self._model.set_rows(self._model.headers, [])
+
+    def _brush(self, colour: QColor) -> QBrush:
+        name = colour.name()
+        brush = self._brushes.get(name)
+        if brush is None:
+            brush = self._brushes[name] = QBrush(colour)
+        return brush
+
     def show_fleet(self, fleet: Fleet, metric: str) -> None:
         self._nodes = list(fleet.nodes)
         columns = {_gpu_column(g) for g in fleet.gpus}
         before = (self._columns, self.rowCount())
         self._columns = sorted(columns, key=_column_order)
+        where = {c: self.FIXED + i for i, c in enumerate(self._columns)}
+        width = self.FIXED + len(self._columns)
+        _, unit, _, _ = GRID_CHOICES[metric]
+        down_bg = self._brush(QColor(DOWN_COLOUR))
+        rows: list[list[_Cell | None]] = []
+        for node in self._nodes:
+            key = node.key
+            state = _t("down") if node.down else (node.exporter or "?")
+            row: list[_Cell | None] = [None] * width
+            for col, text in enumerate((node.name, node.cluster, node.job, state)):
+                bg = down_bg if col == 3 and node.down else None
+                tip = node.last_error if bg is not None else ""
+                row[col] = _make_cell(text, text, key, tip=tip, bg=bg)
+            for g in node.gpus:
+                row[where[_gpu_column(g)]] = self._cell(node, g, metric, unit, down_bg)
+            rows.append(row)
+        headers = [_t("node"), _t("cluster"), _t("job"), _t("exporter")]
+        headers += [f"GPU {c}" for c in self._columns]
         self.setUpdatesEnabled(False)
         self.setSortingEnabled(False)
-        self.clear()
-        self.setColumnCount(self.FIXED + len(self._columns))
-        self.setRowCount(len(self._nodes))
-        headers = [_t("node"), _t("cluster"), _t("job"), _t("exporter")]
-        self.setHorizontalHeaderLabels(headers + [f"GPU {c}" for c in self._columns])
-        _, unit, _, _ = GRID_CHOICES[metric]
-        for row, node in enumerate(self._nodes):
-            state = _t("down") if node.down else (node.exporter or "?")
-            for col, text in enumerate((node.name, node.cluster, node.job, state)):
-                item = _Item(text)
-                item.setData(SORT_ROLE, text)
-                item.setData(NODE_ROLE, node.key)
-                if col == 3 and node.down:
-                    item.setBackground(QColor(DOWN_COLOUR))
-                    if node.last_error:
-                        item.setToolTip(node.last_error)
-                self.setItem(row, col, item)
-            for g in node.gpus:
-                self.setItem(
-                    row,
-                    self.FIXED + self._columns.index(_gpu_column(g)),
-                    self._cell(node, g, metric, unit),
-                )
+        self._model.set_rows(headers, rows)
         self.setSortingEnabled(True)
         if before != (self._columns, self.rowCount()):  # a refresh keeps the user's widths
             self.resizeColumnsToContents()
         self.setUpdatesEnabled(True)
         self.set_filter(self._filter)
 
-    def _cell(self, node: FleetNode, g: FleetGpu, metric: str, unit: str) -> QTableWidgetItem:
+    def _cell(self, node: FleetNode, g: FleetGpu, metric: str, unit: str, down_bg: QBrush) -> _Cell:
         value = gpu_value(g, metric)
-        bg: QColor | None
+        bg: QBrush | None
+        fg: QBrush | None = None
         key: float | None
         if node.down or g.down:
-            text, bg, key = _t("down"), QColor(DOWN_COLOUR), None
+            text, bg, key = _t("down"), down_bg, None
         elif g.lost or g.stale:
-            text, bg, key = (_t("lost") if g.lost else _t("stale")), QColor(DOWN_COLOUR), None
+            text, bg, key = (_t("lost") if g.lost else _t("stale")), down_bg, None
         else:
             text = "–" if value is None else f"{value:.0f}" + (unit if unit != "%" else "")
-            bg, key = cell_colour(metric, value), value
-        item = _Item(text)
-        item.setData(SORT_ROLE, key)
-        item.setData(NODE_ROLE, node.key)
-        item.setData(GPU_ROLE, _gpu_column(g))
-        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-        item.setToolTip(g.name + (f" · {g.model_name}" if g.model_name else ""))
+            colour, key = cell_colour(metric, value), value
+            bg = None if colour is None else self._brush(colour)
         if bg is not None:
-            item.setBackground(bg)
-            item.setForeground(_text_colour(bg))
-        return item
+            fg = self._brush(_text_colour(bg.color()))
+        tip = g.name + (f" · {g.model_name}" if g.model_name else "")
+        return _make_cell(text, key, node.key, _gpu_column(g), tip, bg, fg, _CENTER)
 
     def set_filter(self, text: str) -> None:
         self._filter = text.strip()
-        by_key = {n.key: n for n in self._nodes}
-        for row in range(self.rowCount()):
-            item = self.item(row, 0)
-            node = by_key.get(item.data(NODE_ROLE)) if item is not None else None
+        by_key: dict[object, FleetNode] = {n.key: n for n in self._nodes}
+        for row, cells in enumerate(self._model.rows):
+            first = cells[0] if cells else None
+            node = by_key.get(first.get(NODE_ROLE)) if first is not None else None
             self.setRowHidden(row, node is not None and not matches(node, self._filter))
 
     def visible_nodes(self) -> list[str]:
@@ -243,7 +403,7 @@ class FleetGrid(QTableWidget):
         item = self._find(node, gpu)
         return item.background().color().name() if item is not None else ""
 
-    def _find(self, node: str, gpu: str) -> QTableWidgetItem | None:
+    def _find(self, node: str, gpu: str) -> GridCell | None:
         if gpu not in self._columns:
             return None
         col = self.FIXED + self._columns.index(gpu)

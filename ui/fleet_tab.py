@@ -192,7 +192,7 @@ class FleetTab(QWidget):
         self.pending = False
         self._drill_target = None
         self.banner.hide()
-        self.grid.setRowCount(0)
+        self.grid.clear_fleet()
         self.findings.clear()
         self.refresh_now()
 
@@ -255,8 +255,8 @@ class FleetTab(QWidget):
             return
         key = item.data(NODE_ROLE)
         gpu = item.data(GPU_ROLE) or ""
-        if key:
-            self.drill_node(tuple(key), str(gpu))
+        if isinstance(key, tuple) and len(key) == 2:
+            self.drill_node((str(key[0]), str(key[1])), str(gpu))
 
     def drill_node(self, key: tuple[str, str], gpu: str = "") -> None:
         """Ask for ``key``'s plots over the chosen window (in a worker thread)."""

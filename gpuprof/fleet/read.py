@@ -276,10 +276,10 @@ def _build(
         elif node not in kinds:
             kinds[node] = "dcgm-exporter"
         if name == _LABELLED:  # the one series queried with all its labels
-            mine = g.labels
+            have = g.labels
             for label in _KEPT_LABELS:
-                if labels.get(label) and not mine.get(label):
-                    mine[label] = labels[label]
+                if labels.get(label) and not have.get(label):
+                    have[label] = labels[label]
         value = _sane(name, raw)
         if value is None:
             continue
