@@ -253,10 +253,27 @@ def test_dense_rates_rise_as_the_format_narrows() -> None:
             assert spec.fp16_tflops == pytest.approx(spec.bf16_tflops, rel=0.01), key
 
 
-def test_the_rtx_a6000_gets_a_time_and_a_cost() -> None:
+# Catalog GPUs that had no figure for the dtype (so no time or cost) before their spec rows
+# were filled; Kepler and Pascal have no BF16, so they are asked for FP32.
+@pytest.mark.parametrize(
+    ("model", "precision"),
+    [
+        ("RTX A6000", "bf16"),
+        ("H100 NVL", "bf16"),
+        ("B300", "bf16"),
+        ("GB200", "bf16"),
+        ("GB300", "bf16"),
+        ("RTX 3090", "bf16"),
+        ("Quadro RTX 6000", "fp16"),
+        ("K80", "fp32"),
+        ("P100", "fp32"),
+    ],
+)
+def test_the_gpus_with_filled_rows_get_a_time_and_a_cost(model: str, precision: str) -> None:
     cat = load_catalog(overlays=False)
-    a6000 = [i for i in cat.instances if i.gpu_model == "RTX A6000" and i.price_ondemand_usd_hr]
-    assert a6000
-    sub = Catalog(instances=tuple(a6000), specs=cat.specs, issues=())
-    rec = recommend(Workload(scenario="train", params=1e9, tokens=1e9), sub, limit=None)
+    rows = [i for i in cat.instances if i.gpu_model == model and i.price_ondemand_usd_hr]
+    assert rows
+    sub = Catalog(instances=tuple(rows), specs=cat.specs, issues=())
+    w = Workload(scenario="train", params=1e9, tokens=1e9, precision=precision)
+    rec = recommend(w, sub, limit=None)
     assert rec.rows and all(r.hours is not None and r.cost_usd is not None for r in rec.rows)
