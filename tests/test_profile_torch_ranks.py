@@ -26,7 +26,7 @@ import pytest
 from gpuprof.jsonout import loads_strict
 from gpuprof.profile.model import BREAKDOWN_CATEGORIES, OpTime, TimeBreakdown, TimeShare
 from gpuprof.profile.storage import read_job_profile
-from gpuprof.profile.torch_breakdown import read_breakdown, summarize_trace
+from gpuprof.profile.torch_breakdown import summarize_trace
 from gpuprof.profile.torch_merge import merge_breakdowns
 from tests.faults.hostile import ROOT
 
@@ -234,27 +234,3 @@ def test_cpu_breakdowns_are_not_added_to_cuda_ones_and_empty_windows_are_left_ou
     assert merged is gpu  # the one CUDA breakdown left
     assert any("CPU-only" in n for n in notes) and any("empty window" in n for n in notes)
     assert merge_breakdowns([(1, empty), (2, empty)], []) is None
-
-
-def test_a_rank_out_of_range_in_a_breakdown_file_is_refused(tmp_path: Path) -> None:
-    from gpuprof.errors import InputError
-    from gpuprof.jsonout import dumps
-    from gpuprof.profile.job_files import torch_outputs
-    from gpuprof.telemetry.codec import to_jsonable
-
-    folder = tmp_path / "torch"
-    folder.mkdir()
-    good = _b("cpu", {"matmul": 1.0}, rank=0)
-    bad = to_jsonable(_b("cpu", {"matmul": 1.0}))
-    bad["rank"] = -1
-    (folder / "breakdown-11.json").write_text(dumps(bad))
-    with pytest.raises(InputError, match="rank"):
-        read_breakdown(folder / "breakdown-11.json")
-    # A job's file claiming ranks of its own: they are the profiler's to make, dropped.
-    claims = to_jsonable(good)
-    claims["ranks"] = [{"pid": 1, "rank": 5}]
-    (folder / "breakdown-12.json").write_text(dumps(claims))
-    notes: list[str] = []
-    merged, trace = torch_outputs(folder, tmp_path / "r.gpuprof", notes)
-    assert merged is not None and merged.ranks == () and merged.rank == 0 and trace is None
-    assert len(notes) == 1 and "breakdown-11.json" in notes[0]

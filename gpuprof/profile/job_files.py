@@ -13,6 +13,7 @@ kept (``RUN.rankN.trace.json`` for all but the first).
 from __future__ import annotations
 
 import shutil
+import stat
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from gpuprof.telemetry.store_read import clip
 
 __all__ = [
     "MAX_BREAKDOWN_BYTES",
+    "MAX_BREAKDOWN_FILES",
     "TORCH_ENV_VAR",
     "default_out",
     "job_name",
@@ -35,6 +37,8 @@ __all__ = [
 TORCH_ENV_VAR = "GPUPROF_TORCH_DIR"
 #: The largest ``breakdown-<pid>.json`` read back from the job (a summary is a few kB).
 MAX_BREAKDOWN_BYTES = 4 * 2**20
+#: The most processes' breakdowns merged (a job writing thousands of files costs no more).
+MAX_BREAKDOWN_FILES = 512
 
 
 def jobs_dir() -> Path:
@@ -96,7 +100,11 @@ def _pid_of(path: Path) -> int:
 
 
 def _keep_trace(trace: Path, target: Path, notes: list[str]) -> Path | None:
+    """``trace`` moved to ``target``; a link or anything but a regular file is left behind."""
     try:
+        if not stat.S_ISREG(trace.lstat().st_mode):
+            notes.append(f"the torch trace {trace.name} is not a regular file; not kept")
+            return None
         shutil.move(str(trace), target)
     except OSError as e:
         notes.append(f"the torch trace could not be kept next to the recording ({e})")
@@ -118,7 +126,12 @@ def torch_outputs(
     from gpuprof.profile.torch_breakdown import read_breakdown
     from gpuprof.profile.torch_merge import merge_breakdowns, rank_order
 
-    files = sorted(torch_dir.glob("breakdown-*.json"))
+    files = sorted(torch_dir.glob("breakdown-*.json"), key=lambda p: (_pid_of(p), p.name))
+    if len(files) > MAX_BREAKDOWN_FILES:
+        notes.append(
+            f"{len(files)} torch breakdown files; the first {MAX_BREAKDOWN_FILES} by pid are merged"
+        )
+        files = files[:MAX_BREAKDOWN_FILES]
     parts: list[tuple[int, TimeBreakdown, Path]] = []
     for path in files:
         try:  # bounded, checked (types, finite numbers, shares summing to 100 %)
@@ -131,13 +144,21 @@ def torch_outputs(
     traces = sorted(torch_dir.glob("trace-*.json"))
     first: Path | None = None
     kept: list[tuple[int, TimeBreakdown]] = []
+    used: set[Path] = set()
     for pid, b, path in parts:
         own = path.with_name(path.name.replace("breakdown-", "trace-", 1))
-        if not own.is_file() and len(parts) == 1 and traces:
+        if not own.exists() and len(parts) == 1 and traces:
             own = traces[0]  # one process: the trace there is its own
         trace = None
-        if own.is_file():
+        if own.exists() or own.is_symlink():
             target = trace_path_for(out) if first is None else rank_trace_path_for(out, b.rank, pid)
+            if target in used:  # two files claiming one rank: each trace is kept all the same
+                base = rank_trace_path_for(out, None, pid)
+                target, k = base, 2
+                while target in used:
+                    target = base.with_name(base.name.replace(".trace.json", f"-{k}.trace.json"))
+                    k += 1
+            used.add(target)
             trace = _keep_trace(own, target, notes)
             first = first or trace
         kept.append((pid, replace(b, trace_file=trace.name if trace else None)))

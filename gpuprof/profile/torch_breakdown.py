@@ -529,7 +529,8 @@ def _refuse_non_finite(value: Any) -> None:
 def _check(b: TimeBreakdown) -> str:
     if b.device not in ("cuda", "cpu"):
         return f"unknown device {_clip(b.device, 40)!r}"
-    if b.rank is not None and not 0 <= b.rank < 2**31:
+    rank = b.rank
+    if rank is not None and (type(rank) is not int or not 0 <= rank < 2**31):
         return "a rank out of range"
     numbers = [b.total_s, float(b.steps), b.dataloader_wait_s_per_step or 0.0]
     numbers += [v for s in b.shares for v in (s.time_s, s.share_pct)]
