@@ -16,17 +16,20 @@
 Under ``gpuprof profile`` (the environment names a marker file, :data:`markers.ENV_VAR`) every
 marker is one line of the marker protocol appended to that file. Standalone, ``track`` starts
 its own telemetry session on a background thread (NVML, or host only without a driver; never
-SIMULATED) recording to ``out`` (default ``<data folder>/jobs/<time>-<name>.gpuprof``), writes
-the markers to a file beside it that the sampler thread moves into the recording at each poll,
-and stores the job profile in the recording at the end of the block.
+SIMULATED) recording to ``out`` (default ``<data folder>/jobs/<time>-<name>.gpuprof``), hands
+its markers to that thread in memory (the lines of the protocol, appended to a deque) which
+moves them into the recording after each poll, and stores the job profile in the recording at
+the end of the block (:mod:`gpuprof.profile.track_standalone`: a killed process loses at most
+its last second; forked workers, and a standalone block at an interval over 0.5 s, write the
+marker file beside the recording).
 
-Both ways a marker is one ``os.write`` of one line on a file descriptor opened once with
-``O_APPEND``: nothing is buffered in the process, so a crash keeps every marker written before
-it, lines of several processes (forked DataLoader workers, which inherit the descriptor and put
-their own pid in their lines) and threads never interleave, and ``step()`` costs a few
-microseconds (a clock read, a formatted line, a system call). A write that fails (a full disk,
-a file-size limit) disables the markers of this process with one warning; nothing the tracker
-does ever raises into the training loop.
+A marker written to a file is one ``os.write`` of one line on a file descriptor opened once
+with ``O_APPEND``: nothing is buffered in the process, so a crash keeps every marker written
+before it, lines of several processes (forked DataLoader workers, which inherit the descriptor
+and put their own pid in their lines) and threads never interleave, and ``step()`` costs a few
+microseconds (a clock read, a formatted line, a system call; in memory, no system call). A
+write that fails (a full disk, a file-size limit) disables the markers of this process with one
+warning; nothing the tracker does ever raises into the training loop.
 
 Nested or repeated ``track`` blocks share the process's marker file (and standalone, the
 outermost block's recording) and get distinct run names (``name``, ``name-2``, ...).
@@ -45,6 +48,7 @@ import os
 import threading
 import time
 import weakref
+from collections import deque
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -79,6 +83,7 @@ def _after_fork_in_child() -> None:
         tracker._lock = threading.Lock()
     if _channel is not None:
         _channel.lock = threading.Lock()
+        _channel.sink = None  # nobody takes them here: the file, which the parent reads
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -108,17 +113,31 @@ def _number(value: object) -> str | None:
 
 
 class _Channel:
-    """The marker file this process appends to; standalone, the recording that reads it."""
+    """The marker file this process appends to; standalone, the recording that reads it and
+    the deque its own markers go to instead (:attr:`Recorder.pending`)."""
 
     def __init__(self, path: str, fd: int, recorder: Recorder | None = None) -> None:
         self.path = path
         self.fd = fd
         self.recorder = recorder
+        #: ``(time_s, line)`` without the newline; None in a forked child and without a
+        #: standalone recorder taking them in memory.
+        self.sink: deque[tuple[float, str]] | None = (
+            recorder.pending if recorder is not None else None
+        )
         self.owner_pid = _pid
         self.lock = threading.Lock()
         self.window: Any = None  # a torch_window.TorchWindow
         self.window_pid = 0
         self.window_tried = False
+
+    def put(self, time_s: float, line: str) -> None:
+        """One marker: its line (ASCII, no newline) to the sink, or appended to the file."""
+        sink = self.sink
+        if sink is not None:
+            sink.append((time_s, line))  # atomic; the sampler thread takes it at its next poll
+        else:
+            self.write(f"{line}\n".encode())
 
     def write(self, data: bytes) -> None:
         fd = self.fd
@@ -150,6 +169,7 @@ class _Channel:
     def close(self) -> None:
         with self.lock:
             fd, self.fd = self.fd, -1
+            self.sink = None
         if fd >= 0:
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -372,9 +392,10 @@ class Tracker:
             extra += self._field("samples", samples)
         if flops is not None:
             extra += self._field("flops", flops)
-        channel.write(
+        channel.put(
+            now,
             f'{{"v":1,"kind":"step","t":{now!r},"run":{self._run_json},"pid":{_pid},'
-            f'"step":{n},"dt":{max(dt, 0.0)!r}{extra}}}\n'.encode()
+            f'"step":{n},"dt":{max(dt, 0.0)!r}{extra}}}',
         )
         window = channel.window
         if window is not None and channel.window_pid == _pid:
@@ -402,7 +423,7 @@ class Tracker:
         if channel is None:
             return
         mark = PhaseMark(time_s=time.time(), kind=kind, label=label, run=self.run, pid=_pid)
-        channel.write(_markers.encode(mark))
+        channel.put(mark.time_s, _markers.encode(mark).decode("ascii").rstrip("\n"))
 
 
 def track(

@@ -2,13 +2,28 @@
 
 The block's process is the job. :class:`Recorder` runs a
 :class:`~gpuprof.telemetry.session.TelemetrySession` on a background thread (NVML, or host only
-without a driver; never SIMULATED) recording to ``out``. The tracker appends its markers to
-``OUT.markers`` beside it exactly as under ``gpuprof profile``; after each poll the sampler
-thread moves the new whole lines into the recording (:class:`~gpuprof.profile.tail.MarkerTail`,
-the profiler's own reader), so a crash loses at most one interval of markers in the recording
-and none in the file left beside it. The process tree is followed every
-:data:`TREE_INTERVAL_S` (a pass over ``/proc`` costs milliseconds: not at every poll of a
-process that is training). At the end the job profile is built by
+without a driver; never SIMULATED) recording to ``out``.
+
+How the markers reach the recording:
+
+- the block's own process, at an interval of at most :data:`MEMORY_MAX_INTERVAL_S`, hands each
+  marker line to :attr:`Recorder.pending` (a deque: one append, no system call) and the sampler
+  thread moves them into the recording after each poll, as made (no file, no parsing). The store
+  commits at least every :data:`~gpuprof.telemetry.store.COMMIT_INTERVAL_S`, so a process that
+  is killed loses at most the markers and samples of its last second (``kill -9``: at most one
+  interval plus one commit interval, 0.6 s at 0.1 s);
+- forked workers, and the block's process at a longer interval, append their lines to
+  ``OUT.markers`` beside the recording exactly as under ``gpuprof profile`` (a worker inherits
+  the descriptor; a longer interval keeps every marker on disk at once); the sampler thread
+  reads the new whole lines after each poll when the file grew
+  (:class:`~gpuprof.profile.tail.MarkerTail`, the profiler's own reader, which checks them).
+
+The sampler thread shares the job's interpreter, so it does as little as it can at each poll:
+the CPU clock is read every :data:`CPU_FREQ_INTERVAL_S`, the host's memory, disk and network
+every :data:`HOST_IO_INTERVAL_S`, and the process tree every :data:`TREE_INTERVAL_S`, found
+from the block's process down through ``/proc/PID/task/TID/children`` (a full pass over
+``/proc`` where the kernel does not list children); no History rings are filled (nothing plots
+them; the recording has every sample). At the end the job profile is built by
 :func:`~gpuprof.profile.build.build_profile`, as ``gpuprof profile`` builds it, and stored in
 the recording; the torch window's breakdown and trace are collected by
 :func:`~gpuprof.profile.job_files.torch_outputs` (``RUN.trace.json`` beside ``RUN.gpuprof``).
@@ -25,8 +40,11 @@ import shutil
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 # Imported with this module (when a standalone block starts), not on the sampler thread's first
 # poll: the job's first steps do not pay for it.
@@ -39,25 +57,59 @@ from gpuprof.profile.storage import (
 )
 from gpuprof.profile.tail import MarkerTail
 from gpuprof.profile.tree import ProcessTree
+from gpuprof.telemetry.history import History
 from gpuprof.telemetry.host import HostSampler
+from gpuprof.telemetry.model import Snapshot
 from gpuprof.telemetry.nvml import NvmlSource
-from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+from gpuprof.telemetry.session import TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 
-__all__ = ["CPU_FREQ_INTERVAL_S", "TREE_INTERVAL_S", "Recorder"]
+__all__ = [
+    "CPU_FREQ_INTERVAL_S",
+    "HOST_IO_INTERVAL_S",
+    "MAX_PENDING",
+    "MEMORY_MAX_INTERVAL_S",
+    "TREE_INTERVAL_S",
+    "Recorder",
+]
 
 log = logging.getLogger("gpuprof.track")
 
 #: Seconds between two looks at the job's process tree (CPU and memory of the host stats).
 TREE_INTERVAL_S = 5.0
-#: Seconds between two readings of the CPU clock (the host's other fields: every poll).
+#: Seconds between two readings of the CPU clock.
 CPU_FREQ_INTERVAL_S = 1.0
+#: Seconds between two readings of the host's memory and its disk and network counters (their
+#: rates are over that span); CPU use and every GPU field are read at every poll.
+HOST_IO_INTERVAL_S = 0.5
+#: The longest interval at which the block's process hands its markers over in memory; at a
+#: longer one they go to the marker file (on disk at once, not an interval later).
+MEMORY_MAX_INTERVAL_S = 0.5
+#: Markers waiting in memory for the sampler thread, at most (a sampler stuck in the driver for
+#: 45 minutes at 100 steps a second); past it the oldest are dropped, with one warning.
+MAX_PENDING = 262_144
+
+Row = tuple[float, str]
 
 
 def _open_source() -> TelemetrySource:
     """NVML (host only without a driver), as ``open_source()``, with the CPU clock read every
-    :data:`CPU_FREQ_INTERVAL_S` (repeated in between): it shares the job's process."""
-    return NvmlSource(host=HostSampler(freq_interval_s=CPU_FREQ_INTERVAL_S))
+    :data:`CPU_FREQ_INTERVAL_S` and the host's memory, disk and network every
+    :data:`HOST_IO_INTERVAL_S` (repeated in between): it shares the job's process."""
+    host = HostSampler(freq_interval_s=CPU_FREQ_INTERVAL_S, io_interval_s=HOST_IO_INTERVAL_S)
+    return NvmlSource(host=host)
+
+
+class _LatestOnly(History):
+    """History for a session nothing plots: the latest snapshot, no rings (filling them costs
+    about 0.1 ms of the job's interpreter a poll; the recording has every sample)."""
+
+    def __init__(self) -> None:
+        super().__init__(capacity=2)
+
+    def append(self, snap: Snapshot) -> None:
+        with self._lock:
+            self._latest = snap
 
 
 class Recorder:
@@ -75,11 +127,18 @@ class Recorder:
         #: The tracker's append-only descriptor of :attr:`marker_path`.
         self.write_fd = write_fd
         self.tail = MarkerTail(self.marker_path)
+        #: ``(time_s, line)`` of the block's own markers, made by the tracker (the protocol's
+        #: line without its newline) and taken by the sampler thread; None: they go to the file.
+        self.pending: deque[Row] | None = (
+            deque(maxlen=MAX_PENDING) if interval_s <= MEMORY_MAX_INTERVAL_S else None
+        )
         self.tree: ProcessTree | None = None
         self._next_tree_s = 0.0
         self._lock = threading.Lock()
         self._failed = False
         self._finished = False
+        self._overflow_warned = False
+        self._stat_fd = -1  # read-only, for fstat: has a worker written to the marker file?
 
     @classmethod
     def start(cls, name: str, out: Path | None, interval_s: float) -> Recorder | None:
@@ -87,9 +146,7 @@ class Recorder:
         session = None
         try:
             out = out if out is not None else default_out(name)
-            session = TelemetrySession(
-                _open_source(), interval_s=interval_s, history_capacity=MINIMAL_HISTORY
-            )
+            session = TelemetrySession(_open_source(), interval_s=interval_s, history=_LatestOnly())
             session.start_recording(out)
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
             write_fd = os.open(str(out.with_name(out.name + ".markers")), flags, 0o600)
@@ -105,6 +162,8 @@ class Recorder:
             )
             return None
         recorder = cls(out, session, write_fd, interval_s)
+        with contextlib.suppress(OSError):
+            recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | os.O_CLOEXEC)
         recorder._start_tree()
         session.subscribe(lambda _snap: recorder.drain())
         session.start()
@@ -112,7 +171,10 @@ class Recorder:
 
     def _start_tree(self) -> None:
         try:
-            self.tree = ProcessTree(os.getpid())
+            pid = os.getpid()
+            # Without the kernel's children lists: the tree's own pass over every process.
+            listed = os.path.exists(f"/proc/{pid}/task/{pid}/children")
+            self.tree = ProcessTree(pid, children=_descendants_map if listed else None)
             self.tree.refresh()
             self._next_tree_s = time.monotonic() + TREE_INTERVAL_S
         except Exception as e:
@@ -120,15 +182,20 @@ class Recorder:
             log.warning("gpuprof.track: cannot follow the process tree (%s); no host stats", e)
 
     def drain(self, *, final: bool = False) -> None:
-        """Move the new whole lines of the marker file into the recording (the sampler
-        thread after each poll; ``final``: everything left, at the end)."""
+        """Move the new markers into the recording: those handed over in memory, and the new
+        whole lines of the marker file when it grew (the sampler thread after each poll;
+        ``final``: everything left, at the end)."""
         with self._lock:
             try:
                 if self.tree is not None and (final or time.monotonic() >= self._next_tree_s):
                     self._next_tree_s = time.monotonic() + TREE_INTERVAL_S
                     self.tree.refresh()
-                # The lines as written, once checked: no re-encoding (~20 µs a marker).
-                found = self.tail.drain_rows() if final else self.tail.read_rows()
+                found = self._take_pending()
+                if final:
+                    found += self.tail.drain_rows()
+                elif self._file_grew():
+                    # The lines as written, once checked: no re-encoding (~20 µs a marker).
+                    found += self.tail.read_rows()
                 store = self.session._store  # None once the recording failed (disk full)
                 if store is not None and found:
                     append_marker_rows(store, found)
@@ -136,6 +203,31 @@ class Recorder:
                 if not self._failed:
                     self._failed = True
                     log.warning("gpuprof.track: cannot store markers in %s (%s)", self.out, e)
+
+    def _take_pending(self) -> list[Row]:
+        pending = self.pending
+        if not pending:
+            return []
+        n = len(pending)
+        if n >= MAX_PENDING and not self._overflow_warned:
+            self._overflow_warned = True
+            log.warning(
+                "gpuprof.track: %d markers waited for the telemetry thread of %s, the most kept "
+                "in memory; older ones may be missing from the recording",
+                n,
+                self.out,
+            )
+        # The tracker appends at the right meanwhile: take only the n there now.
+        take = pending.popleft
+        return [take() for _ in range(n)]
+
+    def _file_grew(self) -> bool:
+        fd = self._stat_fd
+        try:
+            size = os.fstat(fd).st_size if fd >= 0 else os.stat(self.marker_path).st_size
+        except OSError:
+            return False
+        return size > self.tail.offset
 
     def finish(self, *, run: str, started_s: float, window: Any, dtype: str | None = None) -> None:
         """The end of the outermost block: the job profile into the recording, then close."""
@@ -157,6 +249,10 @@ class Recorder:
             )
         finally:
             self.session.close()
+            fd, self._stat_fd = self._stat_fd, -1
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
             with contextlib.suppress(OSError):
                 self.marker_path.unlink()
             with contextlib.suppress(OSError):
@@ -198,3 +294,41 @@ class Recorder:
             source=store.source_kind,
         )
         write_job_profile(store, profile)
+
+
+def _descendants_map() -> dict[int, list[psutil.Process]]:
+    """``{ppid: [child processes]}`` of this process and its descendants, from the kernel's
+    ``/proc/PID/task/TID/children`` lists (a few files: a training process has few children
+    and threads, where a pass over every process of the machine reads them all)."""
+    root = os.getpid()
+    out: dict[int, list[psutil.Process]] = {}
+    frontier, seen = [root], {root}
+    while frontier:
+        pid = frontier.pop()
+        kids: list[psutil.Process] = []
+        for child in _children_of(pid):
+            if child in seen:
+                continue
+            seen.add(child)
+            with contextlib.suppress(psutil.Error):
+                kids.append(psutil.Process(child))
+                frontier.append(child)
+        if kids:
+            out[pid] = kids
+    return out
+
+
+def _children_of(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (none when it is gone)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                found.extend(int(p) for p in fh.read().split())
+        except (OSError, ValueError):
+            continue
+    return found

@@ -78,9 +78,17 @@ def _net() -> tuple[int, int] | None:
 class ProcessTree:
     """The process tree under ``root_pid``; :meth:`refresh` from one thread at a time."""
 
-    def __init__(self, root_pid: int, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        root_pid: int,
+        *,
+        clock: Callable[[], float] = time.time,
+        children: Callable[[], dict[int, list[psutil.Process]]] | None = None,
+    ) -> None:
         self.root_pid = int(root_pid)
         self._clock = clock
+        #: ``{ppid: [child processes]}`` now (default: one pass over every process).
+        self._children = children or _children_map
         self._lock = threading.Lock()
         self._procs: dict[tuple[int, float], _Proc] = {}
         self._pids: set[int] = {self.root_pid}
@@ -138,7 +146,7 @@ class ProcessTree:
     def refresh(self) -> TreeSample:
         """Find the tree's processes now, read their counters, and record one sample."""
         now = self._clock()
-        children = _children_map()
+        children = self._children()
         frontier = [e.pid for e in self._procs.values() if e.exited_s is None and not e.final]
         visited = set(frontier)
         while frontier:

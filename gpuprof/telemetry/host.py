@@ -91,7 +91,9 @@ class HostSampler:
     Temperatures and swap are slow to read (many sysfs files, /proc/vmstat) and change
     slowly: they are refreshed every ``temps_interval_s`` seconds and repeated in between.
     ``freq_interval_s`` does the same for the CPU clock (psutil reads /proc/cpuinfo or a sysfs
-    file per core); 0, the default, reads it at every sample.
+    file per core); 0, the default, reads it at every sample. ``io_interval_s`` does the same for
+    memory and the disk and network counters (three /proc files), whose rates are then over that
+    span (``gpuprof.track``'s standalone session, which shares the job's interpreter).
     """
 
     def __init__(
@@ -101,6 +103,7 @@ class HostSampler:
         ps: Any = None,
         temps_interval_s: float = 5.0,
         freq_interval_s: float = 0.0,
+        io_interval_s: float = 0.0,
     ) -> None:
         self._ps = psutil if ps is None else ps
         self._clock = clock
@@ -108,6 +111,10 @@ class HostSampler:
         self._freq_interval_s = freq_interval_s
         self._freq: Any = None
         self._next_freq_s = float("-inf")
+        self._io_interval_s = io_interval_s
+        self._next_io_s = float("-inf")
+        self._mem: Any = None
+        self._io_rates: tuple[float | None, ...] = (None, None, None, None)
         self._lock = threading.Lock()
         self._block_devices: frozenset[str] | None = None
         # Baselines taken now, so that the first sample() already has rates.
@@ -190,13 +197,21 @@ class HostSampler:
             self._prev_cores = cores
 
         load = _safe(lambda: ps.getloadavg())
-        mem = _safe(lambda: ps.virtual_memory())
-
-        io = self._read_io()
-        prev, self._prev_io = self._prev_io, io
-        dt = io.time_s - prev.time_s
-
-        now = io.time_s
+        now = self._clock()
+        if self._io_interval_s <= 0 or now >= self._next_io_s:
+            self._next_io_s = now + self._io_interval_s
+            self._mem = _safe(lambda: ps.virtual_memory())
+            io = self._read_io()
+            prev, self._prev_io = self._prev_io, io
+            dt = io.time_s - prev.time_s
+            self._io_rates = (
+                _rate(prev.disk_read, io.disk_read, dt),
+                _rate(prev.disk_write, io.disk_write, dt),
+                _rate(prev.net_rx, io.net_rx, dt),
+                _rate(prev.net_tx, io.net_tx, dt),
+            )
+        mem = self._mem
+        disk_read_s, disk_write_s, net_rx_s, net_tx_s = self._io_rates
         if self._freq_interval_s <= 0 or now >= self._next_freq_s:
             self._freq = _safe(lambda: ps.cpu_freq())
             self._next_freq_s = now + self._freq_interval_s
@@ -222,10 +237,10 @@ class HostSampler:
             mem_available_bytes=_safe(lambda: int(mem.available)) if mem is not None else None,
             swap_total_bytes=_safe(lambda: int(swap.total)) if swap is not None else None,
             swap_used_bytes=_safe(lambda: int(swap.used)) if swap is not None else None,
-            disk_read_bytes_s=_rate(prev.disk_read, io.disk_read, dt),
-            disk_write_bytes_s=_rate(prev.disk_write, io.disk_write, dt),
-            net_rx_bytes_s=_rate(prev.net_rx, io.net_rx, dt),
-            net_tx_bytes_s=_rate(prev.net_tx, io.net_tx, dt),
+            disk_read_bytes_s=disk_read_s,
+            disk_write_bytes_s=disk_write_s,
+            net_rx_bytes_s=net_rx_s,
+            net_tx_bytes_s=net_tx_s,
             temps_c=self._temps,
         )
 
