@@ -181,6 +181,39 @@ def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, o
     assert profile is not None and profile.exit_code == 7
 
 
+def test_sigterm_to_gpuprof_still_goes_to_the_job_on_a_terminal(tmp_path: Path, on_pty) -> None:
+    """The job holds the terminal; a SIGTERM sent to gpuprof itself is forwarded to it."""
+    script, got = tmp_path / "catcher.py", tmp_path / "got.txt"
+    script.write_text(CATCHER)
+    out = tmp_path / "term.gpuprof"
+    run = on_pty(*_profile(out, sys.executable, str(script), str(got)))
+    deadline = time.monotonic() + TIMEOUT_S
+    while not Path(f"{got}.ready").exists():
+        assert time.monotonic() < deadline, run.text()
+        run._read(0.05)
+    assert os.tcgetpgrp(run.fd) != os.getpgid(run.pid)  # the job's group has the terminal
+    os.kill(run.pid, signal.SIGTERM)
+    assert run.wait() == 7, run.text()
+    assert got.read_text().split() == ["SIGTERM"]
+    assert "saved the recording" in run.text()
+
+
+def test_a_job_killed_in_raw_mode_leaves_the_terminal_as_it_was(tmp_path: Path, on_pty) -> None:
+    """A full-screen program killed by a signal leaves the terminal raw: gpuprof puts back the
+    modes of before the job (as a shell does), then prints its summary."""
+    import termios
+
+    out = tmp_path / "raw.gpuprof"
+    job = "import os, signal, tty\ntty.setraw(0)\nos.kill(os.getpid(), signal.SIGKILL)\n"
+    run = on_pty(*_profile(out, sys.executable, "-c", job))
+    before = termios.tcgetattr(run.fd)[3]  # lflag, as the pty started: canonical, echo
+    assert before & termios.ICANON and before & termios.ECHO
+    run.expect(b"saved the recording")
+    after = termios.tcgetattr(run.fd)[3]
+    assert run.wait() == 128 + signal.SIGKILL, run.text()
+    assert after & termios.ICANON and after & termios.ECHO
+
+
 def test_ctrl_z_stops_gpuprof_with_the_job_and_fg_continues_both(tmp_path: Path, on_pty) -> None:
     """The job stops (here it sends itself SIGTSTP, as Ctrl-Z would): gpuprof takes the
     terminal back and stops too, so the shell sees it stopped; continued in the foreground
