@@ -337,3 +337,26 @@ def test_grid_sort_click_and_refresh_on_the_model(qtbot):
     tab.close_tab()
     tab.set_client(PrometheusClient("http://127.0.0.1:9"))
     assert grid.rowCount() == 0 and grid.visible_nodes() == []
+
+
+def test_grid_sort_keys_order_as_the_values_do():
+    """The grid sorts in Qt by string keys: they must order as (numbers by value, then text
+    by code point, None as "~") does in Python, for any numbers and any text."""
+    import random
+
+    from gpuprof.ui.fleet_grid import _order_key
+
+    def python_key(v: float | str | None) -> tuple[int, float, str]:
+        return (0, v, "") if isinstance(v, float) else (1, 0.0, str(v or "~"))
+
+    rng = random.Random(7)
+    values: list[float | str | None] = [None, "", "~", "a", "B", "é", "\U0001f600", "\ud800"]
+    values += ["\uffff", "gpu-node-10", "gpu-node-9", 0.0, -0.0, 1e-300, -1e-300, 5e-324]
+    values += [-1.5, 1.5, 99.0, 100.0, 1e300, -1e300, float("inf"), float("-inf")]
+    values += [rng.uniform(-1e6, 1e6) for _ in range(200)]
+    values += ["".join(chr(rng.randrange(1, 0x10FFFF)) for _ in range(3)) for _ in range(100)]
+    keys = [_order_key(v) for v in values]
+    assert all(k.isascii() for k in keys)
+    by_python = sorted(range(len(values)), key=lambda i: python_key(values[i]))
+    by_string = sorted(range(len(values)), key=lambda i: keys[i])
+    assert [python_key(values[i]) for i in by_string] == [python_key(values[i]) for i in by_python]
