@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from gpuprof.argtypes import bounded, finite_float, positive_int
+from gpuprof.argtypes import bounded, finite_float, int_range, positive_int
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend import parse as core_parse
@@ -91,6 +91,14 @@ def register(subparsers: Any) -> None:
         type=positive_int(int(LIMITS["batch"])),
         help=tr("global batch (training) or concurrent sequences (inference)"),
     )
+    w.add_argument(
+        "--prompt-len",
+        type=int_range(0, int(LIMITS["seq_len"])),
+        help=tr(
+            "inference: prompt tokens per sequence, prefilled before decoding; each sequence "
+            "then generates seq-len minus this many (default 0: no prefill)"
+        ),
+    )
     w.add_argument("--flops", type=_count("flops_total"), help=tr("total FLOPs (HPC, rendering)"))
     c = p.add_argument_group(tr("constraints"))
     c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
@@ -166,6 +174,7 @@ def _workload(args: argparse.Namespace) -> Any:
         "throughput_per_s": args.throughput,
         "budget_usd": args.budget,
         "node_limit": args.nodes,
+        "prompt_len": getattr(args, "prompt_len", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:
@@ -225,8 +234,11 @@ def _local(text: str | None, util: float | None) -> Any:
     return LocalMachine(((name, count),), util_pct=util)
 
 
-def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> Any:
-    """A one-row catalog: ``gpus`` × ``gpu`` in one node, priced at the catalog's median $/GPU-h."""
+def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> tuple[Any, int]:
+    """(a one-row catalog, nodes): ``gpus`` × ``gpu`` priced at the catalog's median $/GPU-h.
+
+    Up to the largest node the catalog has for that GPU, one node; beyond it a cluster of
+    ``ceil(gpus / per node)`` such nodes on that instance's network (the fastest stated)."""
     from gpuprof.catalog.instances import Instance
     from gpuprof.catalog.names import normalize_gpu_model
 
@@ -248,19 +260,29 @@ def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> Any:
         if any(i.gpu_mem_gib for i in same)
         else spec.memory_gib
     )
+    # The node: the catalog's largest instance of this GPU, the fastest network among those.
+    node = max(
+        same, key=lambda i: (i.network_gbps is not None, i.gpu_count, i.network_gbps), default=None
+    )
+    biggest = max((int(i.gpu_count) for i in same), default=gpus)
+    per_node = int(node.gpu_count) if node and gpus > biggest else gpus
+    nodes = max(1, math.ceil(gpus / per_node))
+    count = math.ceil(gpus / nodes)  # 12 GPUs on 8-GPU nodes: 2 nodes × 6
+    name = f"{count}x {key}" if nodes == 1 else f"{count}x {key} ({node.instance if node else ''})"
     inst = Instance(
         provider="custom",
-        instance=f"{gpus}x {key}",
+        instance=name,
         gpu_model=key,
         gpu_name=key,
-        gpu_count=float(gpus),
+        gpu_count=float(count),
         gpu_mem_gib=mem,
-        price_ondemand_usd_hr=per_gpu * gpus if per_gpu else None,
-        price_spot_usd_hr=statistics.median(spot) * gpus if spot else None,
+        network_gbps=node.network_gbps if node and nodes > 1 else None,
+        price_ondemand_usd_hr=per_gpu * count if per_gpu else None,
+        price_spot_usd_hr=statistics.median(spot) * count if spot else None,
         source=f"median $/GPU-h of {len(same)} catalog rows with {key}",
         as_of=max((i.as_of for i in same), default=""),
     )
-    return dataclasses.replace(cat, instances=(inst,))
+    return dataclasses.replace(cat, instances=(inst,)), nodes
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -283,8 +305,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.gpu:
         if not args.gpus or args.gpus < 1:
             raise InputError(tr("--gpu needs --gpus N (N >= 1)"))
-        cat = _one_config_catalog(cat, args.gpu, args.gpus)
-        wl = wl.with_(node_limit=1)
+        cat, nodes = _one_config_catalog(cat, args.gpu, args.gpus)
+        wl = wl.with_(node_limit=max(wl.node_limit, nodes), nodes=nodes)
     elif args.instance:
         cat = cat.filter(instance=args.instance)
         if not cat.instances:

@@ -16,12 +16,14 @@ Formulas (the details pane shows them; :data:`FORMULAS`):
 * base efficiency: measured here when the same GPU model was benchmarked locally (GEMM achieved
   ÷ spec peak, times published MFU ÷ typical GEMM ceiling), else a published achievable ratio
   (:data:`BASE_EFFICIENCY`, each with its source).
-* scaling = 1 / (1 + communication / compute) (the seeds' formula). Training with ZeRO-3 moves
-  3 × 2 bytes per parameter per step per GPU (all-gather forward and backward, reduce-scatter
-  gradients; ZeRO paper: 1.5× data-parallel volume); inference reports its all-reduce time the
-  same way (``scaling = step without ÷ step with``). The bandwidth is the slowest hop: NVLink /
-  NVSwitch (spec per-GPU figure ÷ 2 per direction), else PCIe x16 of the spec's generation, and
-  across nodes the instance network ÷ GPUs per node.
+* Training on several GPUs: the fastest tensor × pipeline × data parallel layout that fits
+  (ZeRO-1), each step costed with its tensor-parallel all-reduces on NVLink, the pipeline
+  bubble, and the data-parallel gradient all-reduce overlapped with the backward pass over the
+  instance's network; scaling = ideal time ÷ that time. Model and sources:
+  :mod:`gpuprof.recommend.parallel`.
+* Inference: scaling = 1 / (1 + all-reduce / step) (``step without ÷ step with``). The
+  bandwidth is the slowest hop: NVLink / NVSwitch (spec per-GPU figure ÷ 2 per direction), else
+  PCIe x16 of the spec's generation, and across nodes the instance network ÷ GPUs per node.
 * spot: +10 % time for checkpointing and restarts after interruptions (assumption).
 """
 
@@ -46,6 +48,7 @@ from gpuprof.recommend.memory import (
     memory_need,
     model_shape,
 )
+from gpuprof.recommend.parallel import train_layout
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -113,9 +116,14 @@ FORMULAS = (
     "decode step = max(2 x N_active x b / rate, (N x bytes x (1-(1-N_active/N)^b) + KV) / GPUs"
     " / (0.70 x bandwidth)) + 2 x L x all-reduce(b x h x 2 bytes)",
     "all-reduce = 5.56 us + 1.98 us x 2(G-1) + 2(G-1)/G x bytes / link (NCCL, DGX-A100)",
-    "scaling = 1 / (1 + communication / compute)",
-    "ZeRO-3 communication per GPU per step = 3 x 2 bytes x N x (G-1)/G over the slowest link",
-    "memory per GPU (training, ZeRO-3) = 16 bytes x N / G + activations; fits if <= 85% of GPU memory",
+    "training layout: tensor parallel t <= 8 in a node x pipeline p x data parallel d, the"
+    " fastest that fits",
+    "training step = (m + p - 1) x (micro-batch compute / (t p) + 4 all-reduces per layer of"
+    " s x h x 2 bytes over t) + gradient all-reduce 2(d-1)/d x 2N/(t p) bytes beyond the"
+    " backward it overlaps",
+    "scaling = ideal time / estimated time (inference: 1 / (1 + all-reduce / step))",
+    "memory per GPU (training, ZeRO-1) = 4 bytes x N / (t p) + 12 bytes x N / G + activations / t;"
+    " fits if <= 85% of GPU memory",
     "inference memory per GPU = (N x bytes + KV cache 2 x L x h x seq x batch x bytes) / G",
     "cost = hours x price per hour; spot hours = hours x 1.10",
     "$ per achieved PFLOP-hour = price per hour / (achieved PFLOP/s)",
@@ -277,6 +285,8 @@ class Estimates:
     #: LLM inference: concurrent sequences used, the requested batch or the most that fit in
     #: memory beside the weights when fewer do (NaN for other workloads).
     batch: Arr | None = None
+    #: Training: the parallel layout, columns tensor, pipeline, data parallel (NaN otherwise).
+    layout: Arr | None = None
 
 
 def _node_options(limit: int) -> list[int]:
@@ -342,6 +352,7 @@ def estimate(
         eff_sources=tuple(sources),
         memory_bound=best["membound"] > 0,
         batch=best["batch"],
+        layout=best["layout"],
     )
 
 
@@ -358,7 +369,7 @@ def _choose_nodes(
     wb: float,
 ) -> dict[str, Arr]:
     best: dict[str, Arr] | None = None
-    for n_nodes in _node_options(w.node_limit):
+    for n_nodes in [w.nodes] if w.nodes else _node_options(w.node_limit):
         multi = n_nodes > 1
         g = arr.count * n_nodes
         devices = per_node * n_nodes
@@ -376,6 +387,21 @@ def _choose_nodes(
                 batch = np.minimum(batch, np.floor(room / per_seq))
             need = weights + per_seq * np.maximum(batch, 1.0) / devices
             fits = batch >= 1.0
+        layout = None
+        if kind == "llm-train" or kind == "sample-train":
+            layout = train_layout(
+                w,
+                per_sample=kind == "sample-train",
+                per_node=arr.count,
+                nodes=n_nodes,
+                work=work,
+                intra_bw=arr.intra_bw,
+                net_bw_node=arr.net_bw_node,
+                usable=usable,
+                layers=layers,
+                hidden=hidden,
+            )
+            need, fits = layout.need, layout.fits
         if multi:  # multi-node needs a known network and whole GPUs
             fits &= np.isfinite(arr.net_bw_node) & (arr.count >= 1)
         link = arr.intra_bw
@@ -383,13 +409,8 @@ def _choose_nodes(
             link = np.minimum(link, arr.net_bw_node / per_node)
         t_compute = work / g  # before scaling
         t_memory = np.zeros_like(t_compute)
-        if kind == "llm-train" or kind == "sample-train":
-            per_step = w.global_batch * (w.seq_len if kind == "llm-train" else 1)
-            steps = max(w.work_units / per_step, 1.0)
-            comm_bytes = 3.0 * 2.0 * w.params * (devices - 1.0) / devices
-            t_comm_step = comm_bytes / link
-            t_comp_step = t_compute / steps
-            ratio = np.where(devices > 1, t_comm_step / t_comp_step, 0.0)
+        if layout is not None:
+            ratio = np.zeros_like(t_compute)
         elif kind == "llm-inference":
             t_compute, t_memory, ratio = _inference_times(
                 w, batch, devices, flops / t_compute, arr.mem_bw, link, layers, hidden, wb
@@ -398,6 +419,8 @@ def _choose_nodes(
             ratio = np.zeros_like(t_compute)
         scaling = 1.0 / (1.0 + ratio)
         seconds = np.maximum(t_compute, t_memory) / scaling
+        if layout is not None:
+            seconds, scaling = layout.seconds, layout.scaling
         achieved = flops / seconds
         cand = {
             "nodes": np.full(len(arr), float(n_nodes)),
@@ -409,6 +432,11 @@ def _choose_nodes(
             "achieved": achieved,
             "membound": (t_memory > t_compute).astype(np.float64),
             "batch": batch,
+            "layout": (
+                np.full((len(arr), 3), np.nan)
+                if layout is None
+                else np.stack([layout.tp, layout.pp, layout.dp], axis=1)
+            ),
         }
         if best is None:
             best = cand
@@ -420,7 +448,7 @@ def _choose_nodes(
             late = best["seconds"] > w.deadline_hours * 3600.0
             take |= prev_fits & fits & late & (seconds < best["seconds"])
         for k in best:
-            best[k] = np.where(take, cand[k], best[k])
+            best[k] = np.where(take[:, None] if best[k].ndim == 2 else take, cand[k], best[k])
     assert best is not None
     return best
 

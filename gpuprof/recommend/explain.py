@@ -40,6 +40,7 @@ class RowFacts:
     within_budget: bool | None
     memory_bound: bool
     batch: float | None = None  # LLM inference: concurrent sequences that fit (and are used)
+    layout: tuple[int, int, int] | None = None  # training: tensor, pipeline, data parallel
 
 
 def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...]:
@@ -97,7 +98,9 @@ def row_notes(
         )
     if f.nodes > 1:
         reasons.append(
-            tr(
+            tr("{nodes} nodes × {gpus:g} GPUs (as asked)", nodes=f.nodes, gpus=inst.gpu_count)
+            if w.nodes
+            else tr(
                 "{nodes} nodes × {gpus:g} GPUs (fewer did not fit or missed the deadline)",
                 nodes=f.nodes,
                 gpus=inst.gpu_count,
@@ -108,6 +111,17 @@ def row_notes(
                 "multi-node: put all nodes in one zone (placement group / same AZ) and check the "
                 "network with iperf3 and nccl-tests first; in the seed's case cross-zone sync took "
                 "40% of step time"
+            )
+        )
+    if f.layout is not None and f.gpus > 1:
+        tp, pp, dp = f.layout
+        reasons.append(
+            tr(
+                "layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (ZeRO-1), "
+                "the fastest that fits",
+                tp=tp,
+                pp=pp,
+                dp=dp,
             )
         )
     if f.fits and f.batch is not None and f.batch < w.global_batch:

@@ -2,15 +2,19 @@
 
 Choices (say them, then keep them):
 
-* **Training shards everything** across all GPUs of the job, nodes included — ZeRO-3 / FSDP
-  ``FULL_SHARD`` — because that is what lets the largest models fit; its communication cost is
-  charged in :mod:`gpuprof.recommend.estimate`. Bytes per parameter for full training with Adam:
-  16 = 2 (bf16/fp16 weights) + 2 (grads) + 4 (fp32 master weights) + 8 (two fp32 moments)
-  (ZeRO paper, Rajbhandari et al. 2020, "2Ψ + 2Ψ + 12Ψ"); fp32 training is also 16 (4 + 4 + 8).
+* **Training** runs a parallel layout (:mod:`gpuprof.recommend.parallel` picks it): weights and
+  gradients are split over the ``tp × pp`` GPUs of one model replica, the optimizer states
+  over all GPUs (ZeRO stage 1 across the ``dp = gpus / (tp·pp)`` replicas; ZeRO paper,
+  Rajbhandari et al. 2020, Fig. 1 ``P_os``: ``2Ψ + 2Ψ + 12Ψ/N_d``). Bytes per parameter for
+  full training with Adam: 2 (bf16/fp16 weights) + 2 (grads) + 12 (4 fp32 master weights + 8
+  two fp32 moments); fp32 training 4 + 4 + 8. With ``tp = pp = 1`` this is plain data
+  parallelism with ZeRO-1; ``tp·pp = gpus`` shards everything (the ZeRO-3 total).
 * **Activations** assume activation checkpointing with micro-batch 1 per GPU (gradient
   accumulation reaches the global batch): the saved layer inputs, ``2·s·h·L`` bytes (16-bit),
   plus one layer's working set while it is recomputed, ``34·s·h`` bytes (Korthikanti et al.
-  2022, "Reducing Activation Recomputation", with flash attention so the ``5·a·s²`` term is gone).
+  2022, "Reducing Activation Recomputation", with flash attention so the ``5·a·s²`` term is gone),
+  divided by ``tp`` (sequence parallelism splits them, same paper); a pipeline's first stage
+  keeps ``p`` micro-batches of its ``L/p`` layers in flight (1F1B), so ``pp`` leaves it whole.
   Per-sample workloads (CNNs, ``flops_per_sample``) get no activation term: headroom covers them.
 * **LoRA**: frozen weights at the workload precision (int4 = QLoRA) sharded like full training,
   plus trainable adapters (``lora_trainable_fraction`` of N, default 0.5 %) at 16 bytes/param.
@@ -91,9 +95,14 @@ class MemoryNeed:
         }
 
 
-def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
-    """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``)."""
+def memory_need(w: Workload, gpus: Arr | float, *, tp: float = 1.0, pp: float = 1.0) -> MemoryNeed:
+    """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``).
+
+    Training: ``tp × pp`` GPUs hold one model replica (tensor × pipeline parallel), the rest
+    are data-parallel replicas with ZeRO-1 optimizer sharding. Inference shards over all GPUs.
+    """
     g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
+    mp = np.minimum(max(tp * pp, 1.0), g)
     zero = np.zeros_like(g)
     n = w.params
     wb = WEIGHT_BYTES[w.precision]
@@ -107,16 +116,16 @@ def memory_need(w: Workload, gpus: Arr | float) -> MemoryNeed:
         acts = (
             zero
             if per_sample
-            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale
+            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale / max(tp, 1.0)
         )
         if w.scenario == "finetune-lora":
             trainable = n * w.lora_trainable_fraction
             return MemoryNeed(
-                n * wb / g, trainable * 2.0 / g, trainable * 14.0 / g, acts, zero, zero
+                n * wb / mp, trainable * 2.0 / mp, trainable * 14.0 / g, acts, zero, zero
             )
         wbytes = 4.0 if w.precision == "fp32" else 2.0  # fp8 training keeps 16-bit weights (TE)
         opt = 8.0 if w.precision == "fp32" else 12.0
-        return MemoryNeed(n * wbytes / g, n * wbytes / g, n * opt / g, acts, zero, zero)
+        return MemoryNeed(n * wbytes / mp, n * wbytes / mp, n * opt / g, acts, zero, zero)
     if w.scenario == "inference":
         if per_sample:  # small models: every GPU holds a replica (data parallel)
             return MemoryNeed(zero + n * wb, zero, zero, zero, zero, zero)

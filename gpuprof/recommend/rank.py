@@ -92,6 +92,8 @@ class RecommendationRow:
     #: tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them.
     instances_needed: int | None = None
     usd_per_million: float | None = None
+    #: Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise.
+    layout: tuple[int, int, int] | None = None
 
     @property
     def label(self) -> str:
@@ -138,6 +140,11 @@ class RecommendationRow:
             "source": inst.source,
             "instances_needed": self.instances_needed,
             "usd_per_million": self.usd_per_million,
+            "layout": (
+                None
+                if self.layout is None
+                else dict(zip(("tp", "pp", "dp"), self.layout, strict=True))
+            ),
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }
@@ -408,6 +415,7 @@ def _row(
         within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
         memory_bound=bool(est.memory_bound[i]),
         batch=None if est.batch is None else _opt(float(est.batch[i])),
+        layout=_layout(est, i),
     )
     reasons, warnings = row_notes(w, inst, spec, facts)
     if inst.doubt:
@@ -455,7 +463,15 @@ def _row(
         speedup_vs_local=speedup,
         reasons=reasons,
         warnings=warnings,
+        layout=facts.layout,
     )
+
+
+def _layout(est: Estimates, i: int) -> tuple[int, int, int] | None:
+    if est.layout is None or not np.isfinite(est.layout[i]).all():
+        return None
+    tp, pp, dp = (int(x) for x in est.layout[i])
+    return tp, pp, dp
 
 
 def _local_key(local: LocalMachine) -> str | None:

@@ -105,6 +105,9 @@ class Workload:
     #: Each sequence then generates ``seq_len - prompt_len`` tokens (see
     #: :mod:`gpuprof.recommend.decode`).
     prompt_len: int = 0
+    #: One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit
+    #: that fit, more while a deadline is missed).
+    nodes: int | None = None
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -153,6 +156,8 @@ class Workload:
             raise InputError("seq_len and batch must be > 0")
         if self.node_limit < 1:
             raise InputError("node_limit must be >= 1")
+        if self.nodes is not None and not 1 <= self.nodes <= LIMITS["node_limit"]:
+            raise InputError("nodes must be >= 1 and at most the node limit")
         if not 0 <= self.prompt_len < self.seq_len:
             raise InputError("prompt_len must be >= 0 and below seq_len")
         if self.active_params is not None and not 0 < self.active_params <= self.params:

@@ -2883,6 +2883,18 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>配置中的 GPU 数量（与 --gpu 一起使用）</translation>
     </message>
     <message>
+        <source>inference: prompt tokens per sequence, prefilled before decoding; each sequence then generates seq-len minus this many (default 0: no prefill)</source>
+        <translation>推理：每个序列的提示词元数，在解码前预填充；每个序列随后生成 seq-len 减去该数的词元（默认 0：不计预填充）</translation>
+    </message>
+    <message>
+        <source>layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (ZeRO-1), the fastest that fits</source>
+        <translation>并行布局：张量并行 {tp} × 流水线并行 {pp} × 数据并行 {dp}（ZeRO-1），放得下的布局中最快的</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes × {gpus:g} GPUs (as asked)</source>
+        <translation>{nodes} 个节点 × {gpus:g} 个 GPU（按要求）</translation>
+    </message>
+    <message>
         <source>an instance type from the catalog, e.g. p4d.24xlarge</source>
         <translation>目录中的实例类型，例如 p4d.24xlarge</translation>
     </message>

@@ -42,6 +42,7 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("recommend", "--epochs"): (_WORKLOAD, "3", ("0", "-1", "1e9")),
     ("recommend", "--seq-len"): (_WORKLOAD, "4096", ("0", "-1", "1e12", "4.5")),
     ("recommend", "--batch"): (_WORKLOAD, "64", ("0", "-8")),
+    ("recommend", "--prompt-len"): (_WORKLOAD, "128", ("-1", "2.5", "1e12")),
     ("recommend", "--flops"): (_WORKLOAD, "1e21", ("0", "1e40")),
     ("recommend", "--deadline"): (_WORKLOAD, "72h", ("0", "-1h", "9" * 400, "200000d")),
     ("recommend", "--throughput"): (_WORKLOAD, "1000", ("0", "1e20")),

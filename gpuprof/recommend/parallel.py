@@ -1,0 +1,200 @@
+"""Training on a cluster: the parallel layout and the time of one optimizer step (issue 16).
+
+A job runs on ``nodes`` instances of ``n`` GPUs each (``G = nodes × n``). For every layout of
+tensor (``t``), pipeline (``p``) and data (``d``) parallelism the step time is costed as below;
+the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`train_layout`).
+
+* **Layout** (Megatron-LM's rank order: tensor innermost, then data, then pipeline): ``t`` in
+  1, 2, 4, 8 and at most the GPUs of one node (tensor parallelism stays on NVLink), ``p`` a
+  power of two or a multiple of the node count, at most the layer count, and
+  ``d = floor(G / (t·p))`` model replicas (GPUs left over idle). Optimizer states are sharded
+  over the data-parallel group (ZeRO stage 1, Rajbhandari et al. 2020, "ZeRO: Memory
+  Optimizations Toward Training Trillion Parameter Models", Fig. 1 ``P_os``: ``2Ψ + 2Ψ +
+  12Ψ/N_d``); see :func:`gpuprof.recommend.memory.memory_need`.
+* **Micro-batches**: LLM training runs micro-batches of one sequence; a replica does
+  ``m = B / d`` of them per step (``B`` = global batch). A pipeline stage takes ``τ`` per
+  micro-batch and the step ``(m + p − 1) · τ``: the 1F1B schedule's bubble is ``(p − 1)/m`` of
+  the ideal time (Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
+  Clusters Using Megatron-LM", sec. 2.2.1; no interleaving assumed). Per-sample workloads (CNNs)
+  are data parallel only, one micro-batch of ``B / d`` samples per GPU.
+* **Tensor parallel**: ``τ`` = compute + per layer of the stage four all-reduces (two forward,
+  two backward: the ``f``/``g`` operators of Shoeybi et al. 2019, "Megatron-LM", sec. 3;
+  Narayanan et al. 2021 sec. 3.3) of ``s × h × 2`` bytes (16-bit activations) among the ``t``
+  GPUs on NVLink. They sit on the critical path (no overlap of tensor-parallel communication
+  with the GEMMs is assumed; Transformer Engine can overlap part of it when enabled).
+* **Pipeline**: each micro-batch sends its activations forward and its gradients back once per
+  stage boundary, ``s × h × 2 / t`` bytes per GPU (the scatter/gather optimization, Narayanan
+  et al. 2021 sec. 4.1), over the network when the job spans nodes; added to ``τ``.
+* **Data parallel**: gradients ``2 bytes × N_trainable / (t·p)`` per GPU, a ring all-reduce
+  over ``d`` GPUs: ``2(d−1)/d × bytes / busbw`` (nccl-tests doc/PERFORMANCE.md: an all-reduce's
+  bus bandwidth is its algorithm bandwidth × 2(n−1)/n, comparable to the hardware's peak link
+  bandwidth). ZeRO-1 splits it into a reduce-scatter and an all-gather of half the time each
+  (same volume as the all-reduce: ZeRO paper sec. 7.2.1). **Overlap**: the reduce-scatter runs
+  during the last micro-batch's backward pass (2/3 of its compute: backward = 2× forward), the
+  all-gather during the first micro-batch's forward (1/3); only the part beyond those windows is
+  exposed (bucketed gradient reduction overlapped with backward computation: Li et al. 2020,
+  "PyTorch Distributed: Experiences on Accelerating Data Parallel Training", VLDB, sec. 3.2.3;
+  with gradient accumulation the reduction happens at the last micro-batch only, DDP's
+  ``no_sync``; Megatron-LM ``--overlap-grad-reduce`` / ``--overlap-param-gather``).
+* **Bandwidths**: inside a node the spec's NVLink/NVSwitch figure per direction (else PCIe);
+  across nodes the instance's network (``network_gbps`` of the catalog, e.g. p5.48xlarge 3,200
+  Gbit/s = 400 GB/s per node) shared by the ``t`` data-parallel groups that cross each node
+  (one ring per NIC rail: the node's links carry a ring's inter-node traffic together), at most
+  the NVLink figure. Pipeline sends use the node's network ÷ its GPUs.
+
+Checked against NVIDIA NeMo's published GPT-3 175B runs on 128 and 512 H100 (TP4 PP8; ``perf/
+truth.py``). For scale: published large-run MFU on H100 is 38–43 % in BF16 (Llama 3 405B on 8K
+to 16K H100: 43 %, 41 %, 38 %; Dubey et al. 2024, "The Llama 3 Herd of Models", arXiv
+2407.21783, Table 4), which this model reaches with 1,024 H100 on p5 (base 45 % × scaling).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.recommend.decode import allreduce_seconds
+from gpuprof.recommend.memory import memory_need
+from gpuprof.recommend.workload import Workload
+
+__all__ = ["TP_SIZES", "TrainLayout", "train_layout"]
+
+Arr = npt.NDArray[np.float64]
+
+#: Tensor-parallel sizes tried (within one node).
+TP_SIZES = (1, 2, 4, 8)
+#: Backward share of a micro-batch's compute (forward 2N, backward 4N FLOPs per token).
+BACKWARD_SHARE = 2.0 / 3.0
+#: All-reduces per transformer layer per micro-batch (two forward, two backward).
+TP_ALLREDUCES_PER_LAYER = 4.0
+
+
+@dataclass(frozen=True)
+class TrainLayout:
+    """The chosen layout per candidate and its time (arrays, one entry per candidate)."""
+
+    tp: Arr
+    pp: Arr
+    dp: Arr
+    seconds: Arr  # whole job
+    scaling: Arr  # ideal (all GPUs computing, nothing else) ÷ seconds
+    need: Arr  # bytes per GPU
+    fits: npt.NDArray[np.bool_]
+    bubble: Arr  # share of the step: pipeline bubble
+    comm: Arr  # share of the step: exposed communication (TP + PP + DP)
+
+
+def _pp_options(layers: int, nodes: int) -> list[int]:
+    opts = {1}
+    p = 2
+    while p <= layers:
+        opts.add(p)
+        p *= 2
+    for k in (1, 2, 4, 8):
+        if nodes * k <= layers:
+            opts.add(nodes * k)
+    return sorted(opts)
+
+
+def train_layout(
+    w: Workload,
+    *,
+    per_sample: bool,
+    per_node: Arr,
+    nodes: int,
+    work: Arr,
+    intra_bw: Arr,
+    net_bw_node: Arr,
+    usable: Arr,
+    layers: int,
+    hidden: int,
+) -> TrainLayout:
+    """The fastest layout that fits, per candidate (the smallest memory need when none fits).
+
+    ``per_node`` GPUs per node (fractional for a GPU partition), ``work`` the job's GPU-seconds
+    at base efficiency (compute only), ``intra_bw`` bytes/s per GPU per direction inside a node,
+    ``net_bw_node`` bytes/s of one node's network (NaN unknown), ``usable`` bytes per GPU.
+    """
+    g_total = per_node * float(nodes)
+    s = 1.0 if per_sample else float(w.seq_len)
+    seqs = max(w.work_units / s, 1e-12)
+    batch = min(float(w.global_batch), seqs)
+    steps = max(seqs / batch, 1.0)
+    batch = seqs / steps
+    work_seq = work / seqs  # GPU-seconds per sequence (sample)
+    part = np.where(g_total < 1.0, 1.0 / np.maximum(g_total, 1e-12), 1.0)  # GPU partitions
+    trainable = w.params * (w.lora_trainable_fraction if w.scenario == "finetune-lora" else 1.0)
+    act = s * hidden * 2.0  # one sequence's activations, 16-bit
+    inter = net_bw_node / np.maximum(per_node, 1.0)
+    ideal = work / np.maximum(g_total, 1e-12)
+    best: dict[str, Arr] | None = None
+    tps = (1,) if per_sample else TP_SIZES
+    pps = [1] if per_sample else _pp_options(layers, nodes)
+    for t in tps:
+        for p in pps:
+            mp = float(t * p)
+            valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1))
+            valid &= (mp <= g_total) | (mp == 1.0)
+            if not valid.any():
+                continue
+            d = np.maximum(np.floor(g_total / mp), 1.0)
+            mb = batch / d if per_sample else 1.0  # sequences per micro-batch
+            m = np.maximum(batch / (d * mb), 1.0)
+            tau_c = work_seq * mb * part / mp
+            tau_tp = (
+                0.0
+                if t == 1
+                else (layers / p)
+                * TP_ALLREDUCES_PER_LAYER
+                * allreduce_seconds(float(t), act, intra_bw)
+            )
+            pp_link = inter if nodes > 1 else intra_bw
+            tau_pp = 2.0 * act / t / pp_link if p > 1 else 0.0
+            tau = tau_c + tau_tp + tau_pp
+            pipeline = (m + p - 1.0) * tau
+            # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
+            across = (t * d > per_node) & (nodes > 1)
+            dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
+            t_dp = allreduce_seconds(d, 2.0 * trainable / mp, dp_bw)
+            exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
+                t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
+            )
+            step = pipeline + exposed
+            seconds = steps * step
+            need = memory_need(w, d * mp, tp=float(t), pp=float(p)).total
+            fits = valid & (need <= usable)
+            cand = {
+                "tp": np.full_like(work, float(t)),
+                "pp": np.full_like(work, float(p)),
+                "dp": d + np.zeros_like(work),
+                "seconds": np.where(valid, seconds, math.inf),
+                "need": np.where(valid, need, math.inf),
+                "fits": fits.astype(np.float64),
+                "bubble": (p - 1.0) * tau / step,
+                "comm": ((m + p - 1.0) * (tau_tp + tau_pp) + exposed) / step,
+            }
+            if best is None:
+                best = cand
+                continue
+            was = best["fits"] > 0
+            better = (fits & ~was) | (fits & was & (cand["seconds"] < best["seconds"]))
+            better |= ~fits & ~was & (cand["need"] < best["need"])
+            for k in best:
+                best[k] = np.where(better, cand[k], best[k])
+    assert best is not None  # t = p = 1 is always valid
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaling = np.where(np.isfinite(best["seconds"]), ideal / best["seconds"], np.nan)
+    return TrainLayout(
+        tp=best["tp"],
+        pp=best["pp"],
+        dp=best["dp"],
+        seconds=best["seconds"],
+        scaling=scaling,
+        need=best["need"],
+        fits=best["fits"] > 0,
+        bubble=best["bubble"],
+        comm=best["comm"],
+    )

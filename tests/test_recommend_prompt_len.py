@@ -1,0 +1,55 @@
+"""``gpuprof recommend --prompt-len N``: prefill costed apart from decode (issue 16)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpuprof.cli import main
+
+BASE = [
+    "recommend",
+    "--scenario",
+    "inference",
+    "--model",
+    "llama-2-7b",
+    "--tokens",
+    "1e6",
+    "--seq-len",
+    "256",
+    "--batch",
+    "1",
+    "--gpu",
+    "A100-80GB",
+    "--gpus",
+    "1",
+    "--json",
+]
+
+
+def _run(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
+    assert main([*BASE, *extra]) == 0
+    out: dict[str, object] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_prompt_len_adds_the_prefill_time(capsys: pytest.CaptureFixture[str]) -> None:
+    base = _run(capsys)
+    more = _run(capsys, "--prompt-len", "56")
+    assert more["workload"]["prompt_len"] == 56  # type: ignore[index]
+    (r0,) = base["rows"]  # type: ignore[misc]
+    (r1,) = more["rows"]  # type: ignore[misc]
+    # Prompt 56 → 256 − 56 = 200 tokens generated per sequence → 1e6 / 200 = 5000 prefills of
+    # 2 × 6.74e9 × 56 FLOPs at 312 TFLOPS × 50 % = 156e12 FLOP/s: 4.839 ms each, +24.195 s on
+    # one GPU (no all-reduces); the decode steps are the same 1e6.
+    extra_s = (r1["hours"] - r0["hours"]) * 3600
+    assert extra_s == pytest.approx(5000 * 2 * 6.74e9 * 56 / 156e12, rel=1e-6)
+
+
+def test_prompt_len_at_or_over_the_sequence_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([*BASE, "--prompt-len", "256"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "prompt_len" in err and "\n" not in err
