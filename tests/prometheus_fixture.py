@@ -323,9 +323,10 @@ def _config(fleet: Fleet) -> str:
             "  - job_name: dcgm",
             "    static_configs:",
             f"      - targets: ['127.0.0.1:{fleet.dcgm.port}']",
-            "        labels:",
-            *(f"          {k}: '{v}'" for k, v in fleet.dcgm_labels.items()),
         ]
+        if fleet.dcgm_labels:
+            lines.append("        labels:")
+            lines += [f"          {k}: '{v}'" for k, v in fleet.dcgm_labels.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -334,9 +335,19 @@ def _answers(fleet: Fleet):
 
 
 @contextlib.contextmanager
-def start_fleet(folder: Path, *, exporters: int = 2, dcgm: bool = True) -> Iterator[Fleet]:
+def start_fleet(
+    folder: Path,
+    *,
+    exporters: int = 2,
+    dcgm: bool = True,
+    dcgm_page: str | None = None,
+    dcgm_gpus: int = len(DCGM_GPUS),
+    dcgm_labels: dict[str, str] | None = None,
+) -> Iterator[Fleet]:
     """Prometheus scraping ``exporters`` demo exporters (clusters ``a``, ``b``, ...) and, with
-    ``dcgm``, the dcgm-exporter page (cluster ``b``, job ``dcgm``); everything stopped after."""
+    ``dcgm``, the dcgm-exporter page (cluster ``b``, job ``dcgm``); everything stopped after.
+    ``dcgm_page``: another page in its place, with ``dcgm_gpus`` GPUs; ``dcgm_labels``: its
+    target's labels instead of ``cluster="b"``."""
     if PROMETHEUS is None:
         pytest.skip(SKIP_REASON)
     folder.mkdir(parents=True, exist_ok=True)
@@ -359,7 +370,7 @@ def start_fleet(folder: Path, *, exporters: int = 2, dcgm: bool = True) -> Itera
             for i, proc in enumerate(procs)
         ]
         if dcgm:
-            static = StaticMetrics(dcgm_metrics_text())
+            static = StaticMetrics(dcgm_page or dcgm_metrics_text())
         for attempt in range(3):
             port = free_port()
             fleet = Fleet(
@@ -368,7 +379,7 @@ def start_fleet(folder: Path, *, exporters: int = 2, dcgm: bool = True) -> Itera
                 folder=folder,
                 exporters=children,
                 dcgm=static,
-                dcgm_labels={"cluster": "b"},
+                dcgm_labels={"cluster": "b"} if dcgm_labels is None else dcgm_labels,
             )
             config = folder / "prometheus.yml"
             config.write_text(_config(fleet), "utf-8")
@@ -403,7 +414,7 @@ def start_fleet(folder: Path, *, exporters: int = 2, dcgm: bool = True) -> Itera
             return len(health) == want and all(h == "up" for h in health.values())
 
         fleet.wait_until("every target up", all_up)
-        gpus = 8 * len(children) + (len(DCGM_GPUS) if dcgm else 0)
+        gpus = 8 * len(children) + (dcgm_gpus if dcgm else 0)
         fleet.wait_until(f"{gpus} GPUs", lambda: fleet.gpus_seen() == gpus)
         yield fleet
     finally:

@@ -170,3 +170,35 @@ def test_a_down_exporter_is_marked_down_with_a_finding(tmp_path):
             run_gpuprof(["fleet", "--prometheus", prom.url, "--selector", "{cluster=}"], tmp_path),
             "--selector",
         )
+
+
+#: An exporter of its own making: the GPU index and nothing else (Prometheus adds job and
+#: instance, the target no labels), so every metric of a GPU has the same label set but for
+#: its name.
+BARE_PAGE = """# TYPE DCGM_FI_DEV_FB_USED gauge
+DCGM_FI_DEV_FB_USED{gpu="0"} 1000
+DCGM_FI_DEV_FB_USED{gpu="1"} 2000
+# TYPE DCGM_FI_DEV_GPU_UTIL gauge
+DCGM_FI_DEV_GPU_UTIL{gpu="0"} 37
+DCGM_FI_DEV_GPU_UTIL{gpu="1"} 63
+# TYPE DCGM_FI_DEV_GPU_TEMP gauge
+DCGM_FI_DEV_GPU_TEMP{gpu="0"} 41
+DCGM_FI_DEV_GPU_TEMP{gpu="1"} 44
+# TYPE DCGM_FI_DEV_XID_ERRORS gauge
+DCGM_FI_DEV_XID_ERRORS{gpu="0"} 0
+DCGM_FI_DEV_XID_ERRORS{gpu="1"} 79
+"""
+
+
+def test_gpus_with_only_their_index_keep_every_value(tmp_path):
+    """The memory series (asked with all its labels) and the other values (asked with the
+    GPU's key labels) are separate queries: with an ``or`` between them, Prometheus dropped
+    every other value of a GPU whose memory series has no label beyond the key ones."""
+    bare = {"dcgm_page": BARE_PAGE, "dcgm_gpus": 2, "dcgm_labels": {}}
+    with start_fleet(tmp_path, exporters=0, **bare) as prom:
+        fleet = _fleet(prom.url)
+    (node,) = fleet.nodes
+    assert node.exporter == "dcgm-exporter" and node.name == node.instance
+    got = [(g.gpu, g.util_pct, g.temp_c, g.mem_used_bytes, g.xid) for g in node.gpus]
+    assert got == [("0", 37.0, 41.0, 1000 * 2**20, 0.0), ("1", 63.0, 44.0, 2000 * 2**20, 79.0)]
+    assert [f.code for f in fleet.findings] == ["xid"]

@@ -9,11 +9,13 @@ a label, MIG labels (``GPU_I_ID``, ``GPU_I_PROFILE``) and, under Kubernetes or a
 mapping, the GPU's holder (``pod``/``namespace``/``container``, ``hpc_job``). A node is a
 scrape target ``(job, instance)``: several machines may well report the same ``Hostname``.
 
-One overview is five queries, sent at once: the targets' ``up`` (and ``gpuprof_source_up``);
-the GPU series seen within the look-back window (``/api/v1/series``: GPUs that stopped
-reporting are still listed, as stale); the current values of every metric used, in one
-selector; the share of the throttle window each thermal or power reason was active; and the
-highest utilization over the idle window.
+One overview is seven queries, sent at once (Prometheus evaluates them side by side): the
+targets' ``up`` (and ``gpuprof_source_up``); the GPU series seen within the look-back window
+(``/api/v1/series``: GPUs that stopped reporting are still listed, as stale); the current
+values of every metric used, as the memory series with all its labels and the others with
+the GPU's key labels only, in two groups of about the same size; the share of the throttle
+window each thermal or power reason was active; and the highest utilization over the idle
+window. When a node is down, the targets page then says why.
 """
 
 from __future__ import annotations
@@ -81,6 +83,20 @@ _LABELLED = "DCGM_FI_DEV_FB_USED"
 #: The labels that make a GPU (see :func:`gpu_key`), for ``by (...)``.
 _KEY = "job, instance, gpu, GPU_I_ID"
 _TARGET_SERIES = ("up", "gpuprof_source_up")
+#: The other values, in two groups of about the same number of series (names that fill the
+#: same attribute stay in one group, in Prometheus's order: which one wins does not change).
+_GROUP0 = (
+    "DCGM_FI_DEV_GPU_UTIL",
+    "DCGM_FI_PROF_SM_ACTIVE",
+    "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+    "DCGM_FI_DEV_FB_FREE",
+    "DCGM_FI_DEV_GPU_TEMP",
+    "DCGM_FI_DEV_POWER_USAGE",
+    "DCGM_FI_DEV_POWER_MGMT_LIMIT",
+    "gpuprof_source_info",
+)
+_VALUE_GROUPS = (_GROUP0, tuple(n for n in _VALUES if n != _LABELLED and n not in _GROUP0))
+_GROUP_NAMES = tuple(f"values{i}" for i in range(len(_VALUE_GROUPS)))
 #: The labels read from the labelled series: the model, host, UUID, the holder's pod or job.
 _KEPT_LABELS = ("Hostname", "modelName", "UUID", "pod", "namespace", "hpc_job", "node")
 _DCGM_ONLY = ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS")
@@ -179,20 +195,23 @@ def read_fleet(
     q = query or FleetQuery()
     sel = q.selector
     now = clock()
-    metrics = [*_VALUES, "gpuprof_source_info"]
     reason_matcher = f'reason=~"{"|".join(THROTTLE_BITS)}"'
     throttled = sel.for_gpus("gpuprof_clocks_event_reasons", reason_matcher)
+
+    def values(group: tuple[str, ...]) -> Callable[[], Any]:
+        promql = f"max by (__name__, {_KEY}) ({sel.for_gpus('', _regex(group))})"
+        return lambda: client.query_vector(promql)
+
     calls: dict[str, Callable[[], Any]] = {
         "targets": lambda: client.query_vector(sel.for_targets("", _regex(_TARGET_SERIES))),
         "series": lambda: client.series(
             [sel.for_gpus("", _regex(_PRESENCE))], start_s=now - q.lookback_s
         ),
-        # Every value but one with the GPU's key labels only (half the bytes to send and
-        # parse); the memory series with all of them (model, host, UUID, the holder's pod).
-        "values": lambda: client.query_vector(
-            f"{sel.for_gpus(_LABELLED)} or max by (__name__, {_KEY}) "
-            f"({sel.for_gpus('', _regex(m for m in metrics if m != _LABELLED))})"
-        ),
+        # The memory series with all their labels (model, host, UUID, the holder's pod); every
+        # other value with the GPU's key labels only (half the bytes to send and parse), in
+        # two queries that Prometheus evaluates side by side.
+        "labelled": lambda: client.query_vector(sel.for_gpus(_LABELLED)),
+        **{name: values(group) for name, group in zip(_GROUP_NAMES, _VALUE_GROUPS, strict=True)},
         "throttle": lambda: client.query_vector(_throttle_query(throttled, q.throttle_window_s)),
         "idle": lambda: client.query_vector(
             f"max by ({_KEY}) (max_over_time("
@@ -202,6 +221,7 @@ def read_fleet(
     with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="gpuprof-fleet") as pool:
         futures = {name: pool.submit(fn) for name, fn in calls.items()}
         answers = {name: f.result() for name, f in futures.items()}
+    answers["values"] = [s for name in ("labelled", *_GROUP_NAMES) for s in answers[name]]
     nodes = _build(answers, q, gpu_filtered=any(m.name in GPU_LABELS for m in sel.matchers))
     down = [n for n in nodes if n.down]
     if down:
