@@ -123,3 +123,19 @@ def test_cli_gpus_beyond_a_node_builds_a_cluster_of_the_catalogs_instance(
     lay = row["layout"]
     assert set(lay) == {"tp", "pp", "dp"}
     assert lay["tp"] * lay["pp"] * lay["dp"] <= 64 and lay["tp"] <= 8
+
+
+def test_row_groups_share_one_evaluation_per_alike_row() -> None:
+    import numpy as np
+
+    from gpuprof.recommend.parallel import row_groups
+
+    nan = float("nan")
+    count = np.array([8.0, 8.0, 4.0, 8.0, 8.0])
+    net = np.array([3200.0, 3200.0, 3200.0, nan, nan])
+    first, inverse = row_groups(count, net)
+    # Rows 0 and 1 alike, 3 and 4 alike (unknown networks count as equal), 2 alone.
+    assert inverse[0] == inverse[1] and inverse[3] == inverse[4]
+    assert len({int(inverse[0]), int(inverse[2]), int(inverse[3])}) == 3
+    assert len(first) == 3
+    assert all(inverse[f] == k for k, f in enumerate(first))

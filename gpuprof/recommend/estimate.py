@@ -33,6 +33,7 @@ import math
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +49,7 @@ from gpuprof.recommend.memory import (
     memory_need,
     model_shape,
 )
-from gpuprof.recommend.parallel import train_layout
+from gpuprof.recommend.parallel import row_groups, train_layout
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -189,6 +190,14 @@ class CandidateArrays:
 
     def __len__(self) -> int:
         return len(self.instances)
+
+    @cached_property
+    def groups(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Rows alike for a training layout (GPU model, GPUs, memory, network): they differ
+        only in price or region (:func:`gpuprof.recommend.parallel.row_groups`)."""
+        return row_groups(
+            self.count, self.model_idx.astype(np.float64), self.mem_bytes, self.net_bw_node
+        )
 
 
 _NUMS = operator.attrgetter(
@@ -369,11 +378,12 @@ def _choose_nodes(
     wb: float,
 ) -> dict[str, Arr]:
     best: dict[str, Arr] | None = None
+    training = kind in ("llm-train", "sample-train")
     for n_nodes in [w.nodes] if w.nodes else _node_options(w.node_limit):
         multi = n_nodes > 1
         g = arr.count * n_nodes
         devices = per_node * n_nodes
-        need = memory_need(w, devices).total
+        need = usable if training else memory_need(w, devices).total  # training: its layout's
         fits = need <= usable
         batch = np.full(len(arr), np.nan)
         if kind == "llm-inference":
@@ -388,7 +398,7 @@ def _choose_nodes(
             need = weights + per_seq * np.maximum(batch, 1.0) / devices
             fits = batch >= 1.0
         layout = None
-        if kind == "llm-train" or kind == "sample-train":
+        if training:
             layout = train_layout(
                 w,
                 per_sample=kind == "sample-train",
@@ -400,6 +410,7 @@ def _choose_nodes(
                 usable=usable,
                 layers=layers,
                 hidden=hidden,
+                groups=arr.groups,
             )
             need, fits = layout.need, layout.fits
         if multi:  # multi-node needs a known network and whole GPUs

@@ -60,7 +60,7 @@ from gpuprof.recommend.decode import allreduce_seconds
 from gpuprof.recommend.memory import memory_need
 from gpuprof.recommend.workload import Workload
 
-__all__ = ["TP_SIZES", "TrainLayout", "train_layout"]
+__all__ = ["TP_SIZES", "TrainLayout", "row_groups", "train_layout"]
 
 Arr = npt.NDArray[np.float64]
 
@@ -83,8 +83,6 @@ class TrainLayout:
     scaling: Arr  # ideal (all GPUs computing, nothing else) ÷ seconds
     need: Arr  # bytes per GPU
     fits: npt.NDArray[np.bool_]
-    bubble: Arr  # share of the step: pipeline bubble
-    comm: Arr  # share of the step: exposed communication (TP + PP + DP)
 
 
 def _pp_options(layers: int, nodes: int) -> list[int]:
@@ -111,13 +109,52 @@ def train_layout(
     usable: Arr,
     layers: int,
     hidden: int,
+    groups: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None,
 ) -> TrainLayout:
     """The fastest layout that fits, per candidate (the smallest memory need when none fits).
 
     ``per_node`` GPUs per node (fractional for a GPU partition), ``work`` the job's GPU-seconds
     at base efficiency (compute only), ``intra_bw`` bytes/s per GPU per direction inside a node,
     ``net_bw_node`` bytes/s of one node's network (NaN unknown), ``usable`` bytes per GPU.
+    Catalog rows that differ only in price or region share one evaluation (``groups``: the
+    :func:`row_groups` of those five arrays, when the caller has them already).
     """
+    cols = (per_node, work, intra_bw, net_bw_node, usable)
+    first, inverse = groups if groups is not None else row_groups(*cols)
+    if len(first) < len(per_node):
+        pn, wk, ib, nb, us = (c[first] for c in cols)
+        u = _layouts(w, per_sample, nodes, pn, wk, ib, nb, us, layers, hidden)
+        return TrainLayout(**{k: getattr(u, k)[inverse] for k in TrainLayout.__dataclass_fields__})
+    return _layouts(
+        w, per_sample, nodes, per_node, work, intra_bw, net_bw_node, usable, layers, hidden
+    )
+
+
+def row_groups(*cols: Arr) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(first row of each distinct combination of ``cols``, each row's combination)."""
+    keys = [np.nan_to_num(np.asarray(c, dtype=np.float64), nan=-1.0, posinf=-2.0) for c in cols]
+    order = np.lexsort(keys[::-1])
+    ranked = np.stack([k[order] for k in keys])
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (ranked[:, 1:] != ranked[:, :-1]).any(axis=0)
+    ids = np.cumsum(new) - 1
+    inverse = np.empty(len(order), dtype=np.intp)
+    inverse[order] = ids
+    return order[new], inverse
+
+
+def _layouts(
+    w: Workload,
+    per_sample: bool,
+    nodes: int,
+    per_node: Arr,
+    work: Arr,
+    intra_bw: Arr,
+    net_bw_node: Arr,
+    usable: Arr,
+    layers: int,
+    hidden: int,
+) -> TrainLayout:
     g_total = per_node * float(nodes)
     s = 1.0 if per_sample else float(w.seq_len)
     seqs = max(w.work_units / s, 1e-12)
@@ -130,62 +167,60 @@ def train_layout(
     act = s * hidden * 2.0  # one sequence's activations, 16-bit
     inter = net_bw_node / np.maximum(per_node, 1.0)
     ideal = work / np.maximum(g_total, 1e-12)
-    best: dict[str, Arr] | None = None
     tps = (1,) if per_sample else TP_SIZES
     pps = [1] if per_sample else _pp_options(layers, nodes)
-    for t in tps:
-        for p in pps:
-            mp = float(t * p)
-            valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1))
-            valid &= (mp <= g_total) | (mp == 1.0)
-            if not valid.any():
-                continue
-            d = np.maximum(np.floor(g_total / mp), 1.0)
-            mb = batch / d if per_sample else 1.0  # sequences per micro-batch
-            m = np.maximum(batch / (d * mb), 1.0)
-            tau_c = work_seq * mb * part / mp
-            tau_tp = (
-                0.0
-                if t == 1
-                else (layers / p)
-                * TP_ALLREDUCES_PER_LAYER
-                * allreduce_seconds(float(t), act, intra_bw)
-            )
-            pp_link = inter if nodes > 1 else intra_bw
-            tau_pp = 2.0 * act / t / pp_link if p > 1 else 0.0
-            tau = tau_c + tau_tp + tau_pp
-            pipeline = (m + p - 1.0) * tau
-            # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
-            across = (t * d > per_node) & (nodes > 1)
-            dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
-            t_dp = allreduce_seconds(d, 2.0 * trainable / mp, dp_bw)
-            exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
-                t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
-            )
-            step = pipeline + exposed
-            seconds = steps * step
-            need = memory_need(w, d * mp, tp=float(t), pp=float(p)).total
-            fits = valid & (need <= usable)
-            cand = {
-                "tp": np.full_like(work, float(t)),
-                "pp": np.full_like(work, float(p)),
-                "dp": d + np.zeros_like(work),
-                "seconds": np.where(valid, seconds, math.inf),
-                "need": np.where(valid, need, math.inf),
-                "fits": fits.astype(np.float64),
-                "bubble": (p - 1.0) * tau / step,
-                "comm": ((m + p - 1.0) * (tau_tp + tau_pp) + exposed) / step,
-            }
-            if best is None:
-                best = cand
-                continue
-            was = best["fits"] > 0
-            better = (fits & ~was) | (fits & was & (cand["seconds"] < best["seconds"]))
-            better |= ~fits & ~was & (cand["need"] < best["need"])
-            for k in best:
-                best[k] = np.where(better, cand[k], best[k])
-    assert best is not None  # t = p = 1 is always valid
+    g_max = float(np.max(g_total, initial=1.0))
+    pairs = [(t, p) for t in tps for p in pps if t * p == 1 or t * p <= g_max]
+    # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
+    t = np.array([[float(a)] for a, _ in pairs])
+    p = np.array([[float(b)] for _, b in pairs])
+    mp = t * p
+    valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
+    valid &= (mp <= g_total) | (mp == 1.0)
+    d = np.maximum(np.floor(g_total / mp), 1.0)
+    mb = batch / d if per_sample else np.ones_like(d)  # sequences per micro-batch
+    m = np.maximum(batch / (d * mb), 1.0)
+    tau_c = work_seq * mb * part / mp
+    tau_tp = np.where(
+        t > 1.0,
+        (layers / p) * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, act, intra_bw),
+        0.0,
+    )
+    pp_link = inter if nodes > 1 else intra_bw
     with np.errstate(divide="ignore", invalid="ignore"):
+        tau_pp = np.where(p > 1.0, 2.0 * act / t / pp_link, 0.0)
+    tau = tau_c + tau_tp + tau_pp
+    pipeline = (m + p - 1.0) * tau
+    # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
+    across = (t * d > per_node) & (nodes > 1)
+    dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
+    t_dp = allreduce_seconds(d, 2.0 * trainable / mp, dp_bw)
+    exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
+        t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
+    )
+    step = pipeline + exposed
+    seconds = np.where(valid, steps * step, math.inf)
+    need = np.where(valid, memory_need(w, d * mp, tp=t, pp=p).total, math.inf)
+    fits = valid & (need <= usable)
+    # The fastest layout that fits; where none fits, the one that needs the least memory.
+    any_fits = fits.any(axis=0)
+    # (A GPU without a rate for the dtype has NaN seconds: any layout that fits beats none.)
+    key = np.where(any_fits, np.where(fits, np.nan_to_num(seconds, nan=1e300), math.inf), need)
+    pick = np.argmin(key, axis=0)[None, :]
+
+    def at(a: Arr) -> Arr:
+        out: Arr = np.take_along_axis(np.broadcast_to(a, key.shape), pick, axis=0)[0]
+        return out
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        best = {
+            "tp": at(t),
+            "pp": at(p),
+            "dp": at(d),
+            "seconds": at(seconds),
+            "need": at(need),
+            "fits": at(fits.astype(np.float64)),
+        }
         scaling = np.where(np.isfinite(best["seconds"]), ideal / best["seconds"], np.nan)
     return TrainLayout(
         tp=best["tp"],
@@ -195,6 +230,4 @@ def train_layout(
         scaling=scaling,
         need=best["need"],
         fits=best["fits"] > 0,
-        bubble=best["bubble"],
-        comm=best["comm"],
     )
