@@ -95,14 +95,18 @@ class MemoryNeed:
         }
 
 
-def memory_need(w: Workload, gpus: Arr | float, *, tp: float = 1.0, pp: float = 1.0) -> MemoryNeed:
+def memory_need(
+    w: Workload, gpus: Arr | float, *, tp: Arr | float = 1.0, pp: Arr | float = 1.0
+) -> MemoryNeed:
     """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``).
 
     Training: ``tp × pp`` GPUs hold one model replica (tensor × pipeline parallel), the rest
     are data-parallel replicas with ZeRO-1 optimizer sharding. Inference shards over all GPUs.
     """
     g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
-    mp = np.minimum(max(tp * pp, 1.0), g)
+    tp_a = np.maximum(np.asarray(tp, dtype=np.float64), 1.0)
+    mp = np.minimum(np.maximum(tp_a * np.asarray(pp, dtype=np.float64), 1.0), g)
+    g = g + np.zeros_like(mp)
     zero = np.zeros_like(g)
     n = w.params
     wb = WEIGHT_BYTES[w.precision]
@@ -116,7 +120,7 @@ def memory_need(w: Workload, gpus: Arr | float, *, tp: float = 1.0, pp: float = 
         acts = (
             zero
             if per_sample
-            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale / max(tp, 1.0)
+            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale / tp_a
         )
         if w.scenario == "finetune-lora":
             trainable = n * w.lora_trainable_fraction
