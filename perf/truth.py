@@ -61,6 +61,12 @@ over the slowest link, no overlap). Same model for every row:
   inference rows: unchanged (one node each).
   training median |error| 4.7 % -> 5.5 %, max 21.0 % -> 12.1 %.
 
+At the layout NeMo published (the same cost model held to that one layout, by hand): GPT-3 175B
+TP4 PP8 on 128 GPUs 670 tokens/s/GPU (-7.7 %), on 512 GPUs 707 (-9.6 %); Llama-2 70B TP4 PP4
+1465 (-14.2 %); Llama-2 13B TP1 PP4 8175 (-5.5 %). The model stays a little pessimistic there:
+NeMo interleaves pipeline stages (virtual pipeline), which divides the bubble, and overlaps
+tensor-parallel communication; neither is assumed here.
+
 Usage: ``python perf/truth.py [--csv PATH]``.
 """
 
