@@ -63,9 +63,10 @@ over the slowest link, no overlap). Same model for every row:
 
 At the layout NeMo published (the same cost model held to that one layout, by hand): GPT-3 175B
 TP4 PP8 on 128 GPUs 670 tokens/s/GPU (-7.7 %), on 512 GPUs 707 (-9.6 %); Llama-2 70B TP4 PP4
-1465 (-14.2 %); Llama-2 13B TP1 PP4 8175 (-5.5 %). The model stays a little pessimistic there:
-NeMo interleaves pipeline stages (virtual pipeline), which divides the bubble, and overlaps
-tensor-parallel communication; neither is assumed here.
+1465 (-14.2 %); Llama-2 13B TP1 PP4 8175 (-5.5 %). The model stays a little pessimistic there;
+Megatron-based frameworks can interleave pipeline stages (Narayanan et al. 2021 sec. 2.2.2: the
+bubble divided by the stages per GPU) and overlap tensor-parallel communication with GEMMs
+(Transformer Engine); neither is assumed here (whether these runs used them is not checked).
 
 Usage: ``python perf/truth.py [--csv PATH]``.
 """
