@@ -18,10 +18,10 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   Clusters Using Megatron-LM", sec. 2.2.1; no interleaving assumed). Per-sample workloads (CNNs)
   are data parallel only, one micro-batch of ``B / d`` samples per GPU.
 * **Tensor parallel**: ``τ`` = compute + per layer of the stage four all-reduces (two forward,
-  two backward: the ``f``/``g`` operators of Shoeybi et al. 2019, "Megatron-LM", sec. 3;
-  Narayanan et al. 2021 sec. 3.3) of ``s × h × 2`` bytes (16-bit activations) among the ``t``
-  GPUs on NVLink. They sit on the critical path (no overlap of tensor-parallel communication
-  with the GEMMs is assumed; Transformer Engine can overlap part of it when enabled).
+  two backward: the ``f``/``g`` operators of Shoeybi et al. 2019, "Megatron-LM", sec. 3) of
+  ``s × h × 2`` bytes (16-bit activations) among the ``t`` GPUs on NVLink. They sit on the
+  critical path (no overlap of tensor-parallel communication with the GEMMs is assumed;
+  Transformer Engine can overlap part of it when enabled).
 * **Pipeline**: each micro-batch sends its activations forward and its gradients back once per
   stage boundary, ``s × h × 2 / t`` bytes per GPU (the scatter/gather optimization, Narayanan
   et al. 2021 sec. 4.1), over the network when the job spans nodes; added to ``τ``.
@@ -40,7 +40,8 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   across nodes the instance's network (``network_gbps`` of the catalog, e.g. p5.48xlarge 3,200
   Gbit/s = 400 GB/s per node) shared by the ``t`` data-parallel groups that cross each node
   (one ring per NIC rail: the node's links carry a ring's inter-node traffic together), at most
-  the NVLink figure. Pipeline sends use the node's network ÷ its GPUs.
+  the NVLink figure — line rate, an upper bound: nccl-tests across nodes measure less.
+  Pipeline sends use the node's network ÷ its GPUs.
 
 Checked against NVIDIA NeMo's published GPT-3 175B runs on 128 and 512 H100 (TP4 PP8; ``perf/
 truth.py``). For scale: published large-run MFU on H100 is 38–43 % in BF16 (Llama 3 405B on 8K
