@@ -220,3 +220,30 @@ def test_empty_prometheus_is_an_empty_fleet():
     with StaticMetrics(fake_prometheus()) as empty:
         fleet = read_fleet(PrometheusClient(empty.url))
     assert fleet.nodes == () and fleet.findings == () and fleet.worst is None
+
+
+def test_the_targets_page_is_asked_only_when_a_target_is_down():
+    """``up`` 0 sends for the targets page (the down node's last error) while the other
+    queries run; all targets up: it is never asked."""
+    target = {"job": "dcgm", "instance": "10.0.0.7:9400"}
+    gpu = {**target, "gpu": "0", "UUID": "GPU-1", "__name__": "DCGM_FI_DEV_FB_USED"}
+    series = api_answer([gpu])
+    pages = api_answer(
+        {
+            "activeTargets": [
+                {"labels": target, "scrapeUrl": "u", "health": "down", "lastError": "refused"}
+            ],
+            "droppedTargets": [],
+        }
+    )
+    for value, asked in (("1", 0), ("0", 1)):
+        up = {"__name__": "up", **target}
+        vector = api_answer(
+            {"resultType": "vector", "result": [{"metric": up, "value": [1, value]}]}
+        )
+        with StaticMetrics(fake_prometheus(query=vector, series=series, targets=pages)) as prom:
+            fleet = read_fleet(PrometheusClient(prom.url))
+        assert sum(r.startswith("/api/v1/targets") for r in prom.requests) == asked
+        (node,) = fleet.nodes
+        assert node.down is (value == "0")
+        assert node.last_error == ("refused" if value == "0" else "")

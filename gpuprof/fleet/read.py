@@ -15,7 +15,7 @@ targets' ``up`` (and ``gpuprof_source_up``); the GPU series seen within the look
 values of every metric used, as the memory series with all its labels and the others with
 the GPU's key labels only, in two groups of about the same size; the share of the throttle
 window each thermal or power reason was active; and the highest utilization over the idle
-window. When a node is down, the targets page then says why.
+window. When a target is down, the targets page says why (asked as soon as ``up`` is in).
 """
 
 from __future__ import annotations
@@ -202,8 +202,16 @@ def read_fleet(
         promql = f"max by (__name__, {_KEY}) ({sel.for_gpus('', _regex(group))})"
         return lambda: client.query_vector(promql)
 
+    def targets() -> tuple[list[tuple[dict[str, str], float, float]], list[Target] | None]:
+        """The targets' health and, when one is down (``up`` 0), the targets page at once,
+        while the other queries are still running: it says why."""
+        up = client.query_vector(sel.for_targets("", _regex(_TARGET_SERIES)))
+        if any(v < 1.0 and labels.get("__name__") == "up" for labels, _, v in up):
+            return up, _targets_or_none(client)
+        return up, None
+
     calls: dict[str, Callable[[], Any]] = {
-        "targets": lambda: client.query_vector(sel.for_targets("", _regex(_TARGET_SERIES))),
+        "targets": targets,
         "series": lambda: client.series(
             [sel.for_gpus("", _regex(_PRESENCE))], start_s=now - q.lookback_s
         ),
@@ -222,12 +230,13 @@ def read_fleet(
         futures = {name: pool.submit(fn) for name, fn in calls.items()}
         answers = {name: f.result() for name, f in futures.items()}
     answers["values"] = [s for name in ("labelled", *_GROUP_NAMES) for s in answers[name]]
+    answers["targets"], pages = answers["targets"]
     nodes = _build(answers, q, gpu_filtered=any(m.name in GPU_LABELS for m in sel.matchers))
     down = [n for n in nodes if n.down]
     if down:
         errors = {
             (t.labels.get("job", ""), t.labels.get("instance", "")): t.last_error
-            for t in _targets_or_none(client)
+            for t in (pages if pages is not None else _targets_or_none(client))
         }
         nodes = [replace(n, last_error=errors.get(n.key, "")) if n.down else n for n in nodes]
     findings = fleet_findings(nodes, q)
