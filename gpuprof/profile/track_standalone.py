@@ -71,6 +71,7 @@ __all__ = [
     "MEMORY_MAX_INTERVAL_S",
     "TREE_INTERVAL_S",
     "Recorder",
+    "new_session",
 ]
 
 log = logging.getLogger("gpuprof.track")
@@ -112,6 +113,12 @@ class _LatestOnly(History):
             self._latest = snap
 
 
+def new_session(interval_s: float) -> TelemetrySession:
+    """The telemetry session of a standalone block, not started and not recording (what
+    ``perf/profile_overhead.py`` polls alone)."""
+    return TelemetrySession(_open_source(), interval_s=interval_s, history=_LatestOnly())
+
+
 class Recorder:
     """A standalone block's telemetry session, its recording and the marker file beside it."""
 
@@ -146,7 +153,7 @@ class Recorder:
         session = None
         try:
             out = out if out is not None else default_out(name)
-            session = TelemetrySession(_open_source(), interval_s=interval_s, history=_LatestOnly())
+            session = new_session(interval_s)
             session.start_recording(out)
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
             write_fd = os.open(str(out.with_name(out.name + ".markers")), flags, 0o600)
