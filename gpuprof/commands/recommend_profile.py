@@ -21,6 +21,7 @@ WORKLOAD_FLAGS = (
     ("preset", "--preset"),
     ("scenario", "--scenario"),
     ("params", "--params"),
+    ("model", "--model"),
     ("precision", "--precision"),
     ("samples", "--samples"),
     ("epochs", "--epochs"),
@@ -36,6 +37,7 @@ WORKLOAD_FLAGS = (
     ("instance", "--instance"),
     ("local_gpu", "--local-gpu"),
     ("util", "--util"),
+    ("prompt_len", "--prompt-len"),
 )
 
 

@@ -270,6 +270,37 @@ def test_flags_that_do_not_go_with_a_profile_are_one_clear_error(
     assert len(errors) == 1 and names in errors[0], err
 
 
+#: recommend's options that do not describe the workload (or go with --from-profile)
+NOT_WORKLOAD = {
+    "help", "models_file", "list_models", "tokens", "spot", "provider", "objective",
+    "no_measured", "from_profile", "steps", "limit", "json", "measured",
+}  # fmt: skip
+
+
+def test_every_workload_flag_is_refused_with_a_profile() -> None:
+    """A new recommend flag that describes the workload must be refused with --from-profile
+    (it would be ignored silently otherwise): listed in WORKLOAD_FLAGS or here on purpose."""
+    import argparse
+
+    from gpuprof.cli import build_parser
+    from gpuprof.commands.recommend_profile import WORKLOAD_FLAGS
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    dests = {a.dest for a in sub.choices["recommend"]._actions}
+    listed = {dest for dest, _ in WORKLOAD_FLAGS}
+    assert dests - NOT_WORKLOAD == listed
+
+
+@pytest.mark.parametrize("extra", [["--prompt-len", "16"], ["--model", "llama-2-7b"]])
+def test_newer_workload_flags_are_refused_with_a_profile(
+    extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _recording(tmp_path, "job", json.dumps(_good()))
+    rc, out, err = _main(["recommend", "--from-profile", str(path), *extra], capsys)
+    assert rc == 2 and out == "" and extra[0] in err, err
+
+
 def test_steps_without_a_profile_is_one_clear_error(tmp_path: Path) -> None:
     ran = run_gpuprof(["recommend", "--preset", "cv-train", "--steps", "5"], tmp_path)
     assert_one_clear_error(ran, "--from-profile")
