@@ -16,6 +16,11 @@ should stay flat. ``left_per_report_mb_median``: the median step of the RSS read
 each report opening (from the second on), i.e. what one opening leaves behind for good. Target: growth after the warm-up ≤ 10 MB. ``--trim`` hands freed heap back
 to the OS before each reading (glibc keeps the pages of a closed report's images otherwise), so
 that what grows is memory still in use.
+
+Measured on the shared 2-core machine (load 2-10 while other work ran): 30 minutes at 0.1 s,
+``--report-every 0``, 17,849 snapshots: before the window trimmed the heap (ui/heap.py) 21.5 MB
+of growth after the warm-up; after it **9.3 MB** (329.1 → 338.4 MB after a 270 s warm-up;
+slope 31.7 MB/h; peak 346.2 MB): the target is met, with little room.
 """
 
 from __future__ import annotations
