@@ -27,7 +27,12 @@ def _stream(body: bytes) -> bytes:
     if m is None:
         return b""
     raw = m.group(1)
-    return zlib.decompress(raw) if b"/FlateDecode" in body[: m.start()] else raw
+    if b"/FlateDecode" not in body[: m.start()]:
+        return raw
+    try:
+        return zlib.decompress(raw)
+    except zlib.error:  # the data's own last byte is a CR, taken above as part of the line end
+        return zlib.decompress(raw + b"\r")
 
 
 def _cmap(data: bytes) -> dict[int, str]:

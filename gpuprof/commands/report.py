@@ -3,6 +3,9 @@
 The format follows the file name: ``.html`` one self-contained file; ``.pdf`` A4 or Letter
 (drawn with Qt, imported only then); ``.json`` the documented schema (docs/report-schema.md);
 ``.png`` a screenshot of the app window or one tab (the same code as ``gpuprof --screenshot``).
+``--check FILE`` (a ``gpuprof check --json`` result, read by
+:func:`gpuprof.report.check.load_check` as the app's "Add check result…" does) puts the
+acceptance check first: verdict, machine identity and scorecard.
 """
 
 from __future__ import annotations
@@ -85,6 +88,14 @@ def register(subparsers: Any) -> None:
         "--include-cmdlines",
         action="store_true",
         help=tr("show process command lines (secrets still hidden)"),
+    )
+    p.add_argument(
+        "--check",
+        metavar="FILE",
+        help=tr(
+            "an acceptance check result (gpuprof check --json) as the report's first page: "
+            "verdict, machine identity and scorecard"
+        ),
     )
     p.add_argument("--title", help=tr("report title (default: 'GPU report — HOSTNAME')"))
     p.add_argument("--tab", help=tr("with .png: the tab to capture (default: the whole window)"))
@@ -172,7 +183,16 @@ def _run(args: argparse.Namespace) -> int:
         SessionStore.open(args.session).close()  # a bad file fails here, before any work
     if fmt == "png":
         return _png(args, out)
+    check = None
+    if args.check:
+        from gpuprof.report.check import load_check
+
+        check = load_check(args.check)  # a bad file fails here, before any work
     report = build_from_args(args)
+    if check is not None:
+        from gpuprof.report.check import with_check
+
+        report = with_check(report, check)
     from gpuprof.report.render import renderer
 
     renderer(fmt).write(report, out, paper=args.paper)
@@ -190,9 +210,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _png(args: argparse.Namespace, out: Path) -> int:
-    if args.bench or _workload(args) is not None:
+    if args.bench or args.check or _workload(args) is not None:
         raise InputError(
-            tr(".png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json")
+            tr(
+                ".png is a screenshot of the app; --bench, --check and --recommend need .html, "
+                ".pdf or .json"
+            )
         )
     from gpuprof.report.render import app_screenshot
 

@@ -3029,6 +3029,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>报告标题（默认：&apos;GPU 报告 — HOSTNAME&apos;）</translation>
     </message>
     <message>
+        <source>an acceptance check result (gpuprof check --json) as the report&apos;s first page: verdict, machine identity and scorecard</source>
+        <translation>把验收检查结果（gpuprof check --json）作为报告的第一页：结论、机器身份和评分表</translation>
+    </message>
+    <message>
         <source>with .png: the tab to capture (default: the whole window)</source>
         <translation>与 .png 一起使用：要截取的标签页（默认：整个窗口）</translation>
     </message>
@@ -3057,8 +3061,8 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>已写入 {p}{n}</translation>
     </message>
     <message>
-        <source>.png is a screenshot of the app; --bench and --recommend need .html, .pdf or .json</source>
-        <translation>.png 是应用的截图；--bench 和 --recommend 需要 .html、.pdf 或 .json</translation>
+        <source>.png is a screenshot of the app; --bench, --check and --recommend need .html, .pdf or .json</source>
+        <translation>.png 是应用的截图；--bench、--check 和 --recommend 需要 .html、.pdf 或 .json</translation>
     </message>
     <message>
         <source>PNG screenshots need the desktop app, which this build lacks: {e}</source>
