@@ -235,9 +235,30 @@ def _update(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The spec table's rate columns (gpuprof.catalog.specs.SPEC_DTYPES) in the order shown, with
+#: their decimals: dense TFLOPS (INT8: TOPS); fp64 is the matrix rate where there is one.
+_RATE_COLUMNS = (
+    ("fp64", 1),
+    ("fp32", 1),
+    ("tf32", 1),
+    ("bf16", 0),
+    ("fp16", 0),
+    ("fp8", 0),
+    ("fp4", 0),
+    ("int8", 0),
+)
+
+
+def _blank_if_unknown(value: float | None, digits: int) -> str:
+    """A spec figure as the table shows it: blank when the sources give none."""
+    from gpuprof.units import fmt_num
+
+    return "" if value is None else fmt_num(value, digits=digits)
+
+
 def _gpus(args: argparse.Namespace) -> int:
     from gpuprof.catalog.specs import load_specs
-    from gpuprof.units import NA, fmt_num
+    from gpuprof.units import NA
 
     specs = load_specs()
     if args.json:
@@ -255,35 +276,21 @@ def _gpus(args: argparse.Namespace) -> int:
     from gpuprof.termtext import console
 
     table = Table(title=tr("GPU specs (dense TFLOPS; blank = not in sources)"))
-    for col in (
-        "GPU",
-        "GiB",
-        "GB/s",
-        "FP64",
-        "FP32",
-        "TF32",
-        "BF16",
-        "FP16",
-        "FP8",
-        "INT8",
-        N_("link"),
-        "CC",
-        N_("source"),
-    ):
+    for col in ("GPU", "GiB", "GB/s"):
+        table.add_column(tr(col), overflow="fold")
+    for dtype, _ in _RATE_COLUMNS:
+        unit = "TOPS" if dtype == "int8" else "TFLOPS"
+        table.add_column(f"{dtype.upper()} {unit}", justify="right", overflow="fold")
+    for col in (N_("link"), "CC", N_("source")):
         table.add_column(tr(col), overflow="fold")
     for s in specs.values():
         cc = ".".join(map(str, s.cuda_cc)) if s.cuda_cc else NA
+        rates = [_blank_if_unknown(s.peak_tflops(dtype), digits) for dtype, digits in _RATE_COLUMNS]
         table.add_row(
             s.key,
-            fmt_num(s.memory_gib),
-            fmt_num(s.memory_bw_gbs),
-            fmt_num(s.peak_tflops("fp64"), digits=1),
-            fmt_num(s.fp32_tflops, digits=1),
-            fmt_num(s.tf32_tflops, digits=1),
-            fmt_num(s.bf16_tflops),
-            fmt_num(s.fp16_tflops),
-            fmt_num(s.fp8_tflops),
-            fmt_num(s.int8_tops),
+            _blank_if_unknown(s.memory_gib, 0),
+            _blank_if_unknown(s.memory_bw_gbs, 0),
+            *rates,
             s.interconnect or NA,
             cc,
             s.source,
