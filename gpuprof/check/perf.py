@@ -8,6 +8,7 @@ reference it was compared with (:mod:`gpuprof.check.reference`) and the spec pea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult, Result
 from gpuprof.bench.plan import Case
@@ -16,7 +17,14 @@ from gpuprof.check.model import CheckItem, Status, Thresholds
 from gpuprof.check.reference import Reference, lookup
 from gpuprof.i18n import N_
 
-__all__ = ["CPU_GEMM_SHAPES", "grade_results", "perf_cases", "pcie_bytes_s"]
+__all__ = [
+    "CPU_GEMM_SHAPES",
+    "CaseBudget",
+    "grade_results",
+    "pcie_bytes_s",
+    "perf_budgets",
+    "perf_cases",
+]
 
 #: The CPU's quick calibration: small squares, so the whole check stays within seconds.
 CPU_GEMM_SHAPES = [("", 256, 256, 256), ("", 512, 512, 512)]
@@ -25,13 +33,53 @@ _CUDA_GEMM = ("bf16", "fp16", "tf32", "fp8")
 # PCIe payload per lane and direction (GB/s) after 128b/130b encoding: 8, 16, 32 GT/s.
 _PCIE_LANE_GBS = {3: 0.985, 4: 1.969, 5: 3.938, 6: 7.877}
 _CPU_HINT = N_("the CPU was busy or its clock varied during the run: rerun on an idle machine")
-_BUDGET_S = {"quick": 1.0, "standard": 3.0, "burn-in": 3.0}
+#: The CPU's case budgets scale with the level.
+_CPU_FACTOR = {"quick": 1.0, "standard": 3.0, "burn-in": 3.0}
+#: Seconds per case on a GPU, per level, and the GEMM dtypes each level runs. Chosen so that
+#: the whole check fits its time budget on an 8-GPU node (quick 3 min, standard 10 min) by the
+#: estimate of :mod:`gpuprof.check.plan`; the per-GPU cases run once per GPU, one GPU after the
+#: other, so they are short; P2P and collectives run once for the node.
+_GPU_BUDGET_S: dict[str, dict[str, float]] = {
+    "quick": {"gemm": 1.5, "memory": 1.0, "p2p": 12.0},
+    "standard": {"gemm": 5.0, "memory": 4.0, "p2p": 30.0, "collective": 40.0},
+}
+_GPU_GEMM = {"quick": ("bf16", "fp8"), "standard": _CUDA_GEMM}
 
 
 def pcie_bytes_s(gen: int | None, width: int | None) -> float | None:
     """The link's payload rate per direction in bytes/s (PCIe spec rates); None if unknown."""
     lane = _PCIE_LANE_GBS.get(gen or 0)
     return lane * width * 1e9 if lane and width else None
+
+
+@dataclass(frozen=True, slots=True)
+class CaseBudget:
+    """One benchmark case of a check and its time budget (what the runner is given)."""
+
+    bench: str
+    name: str
+    budget_s: float
+    arg: str  # the dtype or copy direction ("" for P2P and collectives)
+
+
+def perf_budgets(device: str, level: str, gpu_count: int) -> list[CaseBudget]:
+    """The cases of a check on ``device`` (``cpu`` or ``cuda:N``) with their budgets, without
+    building them (the planner reads these; :func:`perf_cases` builds the same list)."""
+    if device == "cpu":
+        f = _CPU_FACTOR.get(level, 1.0)
+        return [
+            CaseBudget("gemm", "gemm fp32", 5.0 * f, "fp32"),
+            CaseBudget("memory", "memory host", 3.0 * f, "host"),
+        ]
+    key = "quick" if level == "quick" else "standard"
+    budget = _GPU_BUDGET_S[key]
+    out = [CaseBudget("gemm", f"gemm {d}", budget["gemm"], d) for d in _GPU_GEMM[key]]
+    out += [CaseBudget("memory", f"memory {d}", budget["memory"], d) for d in ("h2d", "d2h", "d2d")]
+    if gpu_count >= 2:
+        out.append(CaseBudget("p2p", "p2p", budget["p2p"], ""))
+        if "collective" in budget:
+            out.append(CaseBudget("collective", "collectives", budget["collective"], ""))
+    return out
 
 
 def perf_cases(device: str, level: str, gpu_count: int) -> list[Case]:
@@ -41,20 +89,18 @@ def perf_cases(device: str, level: str, gpu_count: int) -> list[Case]:
     from gpuprof.bench.memory import memory_bench
     from gpuprof.bench.p2p import p2p_bench
 
-    factor = _BUDGET_S.get(level, 1.0)
-    if device == "cpu":
-        return [
-            Case("gemm", "gemm fp32", gemm_bench("fp32", CPU_GEMM_SHAPES), 5.0 * factor),
-            Case("memory", "memory host", memory_bench("host", _CPU_HOST_SIZES), 3.0 * factor),
-        ]
-    cases = [Case("gemm", f"gemm {d}", gemm_bench(d), 3.0 * factor) for d in _CUDA_GEMM]
-    cases += [
-        Case("memory", f"memory {d}", memory_bench(d), 2.0 * factor) for d in ("h2d", "d2h", "d2d")
-    ]
-    if gpu_count >= 2:
-        cases.append(Case("p2p", "p2p", p2p_bench(), 15.0 * factor))
-        if level != "quick":
-            cases.append(Case("collective", "collectives", collective_bench(), 20.0 * factor))
+    cases: list[Case] = []
+    for b in perf_budgets(device, level, gpu_count):
+        cpu = device == "cpu"
+        if b.bench == "gemm":
+            fn = gemm_bench(b.arg, CPU_GEMM_SHAPES if cpu else None)
+        elif b.bench == "memory":
+            fn = memory_bench(b.arg, _CPU_HOST_SIZES if cpu else None)
+        elif b.bench == "p2p":
+            fn = p2p_bench()
+        else:
+            fn = collective_bench()
+        cases.append(Case(b.bench, b.name, fn, b.budget_s))
     return cases
 
 

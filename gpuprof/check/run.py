@@ -21,6 +21,7 @@ from gpuprof.check.inventory import Expectation, _spec_of, inventory_items
 from gpuprof.check.items import ecc_by_gpu, health_items, skip_item
 from gpuprof.check.model import CheckItem, CheckResult, Status, Thresholds
 from gpuprof.check.perf import grade_results, perf_cases
+from gpuprof.check.plan import WINDOW_POLLS, CheckPlan, check_plan, memtest_bytes
 from gpuprof.check.reference import Reference
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
@@ -32,8 +33,6 @@ LEVELS: tuple[str, ...] = ("quick", "standard", "burn-in")
 #: The scorecard's order (the health window after the measurements is reported second).
 GROUPS: tuple[str, ...] = ("inventory", "health", "performance", "diagnostics")
 #: Polls of the health window before and after the measurements, per level.
-_WINDOW_POLLS = {"quick": 2, "standard": 5, "burn-in": 5}
-_CPU_MEMTEST_BYTES = {"quick": 16 << 20, "standard": 64 << 20, "burn-in": 64 << 20}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +117,11 @@ class CheckRun:
         snaps: list[Snapshot] = []
         if self.source is None or self.device == "cpu":
             return snaps
-        for i in range(_WINDOW_POLLS[self.level]):
+        for i in range(WINDOW_POLLS[self.level]):
             if cancel.cancelled:
                 break
             snaps.append(self.source.poll())
-            if i + 1 < _WINDOW_POLLS[self.level]:
+            if i + 1 < WINDOW_POLLS[self.level]:
                 cancel.wait(self._interval_s)
         return snaps
 
@@ -156,6 +155,20 @@ class CheckRun:
                 for d in devices
             ],
         }
+
+    def plan(self) -> CheckPlan:
+        """The estimated wall time of this check (:mod:`gpuprof.check.plan`), per item."""
+        devices, _system, _topology = self._static()
+        selected = self._selected(devices)
+        first = selected[0] if selected else None
+        return check_plan(
+            self.level,
+            len(selected),
+            _spec_of(first) if first is not None else None,
+            minutes=self.minutes,
+            memory_bytes=first.memory_total_bytes if first is not None else None,
+            gpu_model=first.name if first is not None else None,
+        )
 
     # -- the run -----------------------------------------------------------------------------
 
@@ -324,8 +337,9 @@ class CheckRun:
             from gpuprof.check.memtest import run_memtest
 
             report(0.75, N_("memory test") + " " + dev)
-            size = _CPU_MEMTEST_BYTES[self.level] if dev == "cpu" else None
-            chunk = min(size, 8 << 20) if size else 256 << 20
+            # The size the plan assumed (gpuprof.check.plan): capped at quick, else 90% free.
+            size = memtest_bytes(self.level, dev)
+            chunk = min(size or 0, 8 << 20) if dev == "cpu" else 256 << 20
             res = run_memtest(
                 dev, size_bytes=size, chunk_bytes=chunk, cancel=lambda: cancel.cancelled
             )

@@ -138,6 +138,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return p.fraction, tr_text(p.stage)
 
     try:
+        # The estimate from the time budgets (gpuprof.check.plan): stderr, as the notes above.
+        plan = check.plan()
+        make_console(stderr=True).print(plan.summary())
         result = run_with_progress(
             job,
             describe=describe,
@@ -151,18 +154,23 @@ def _cmd_check(args: argparse.Namespace) -> int:
             watch.close()
         if source is not None:
             source.close()
-    _write_outputs(result, args)
+    _write_outputs(result, args, plan.to_dict())
     if not quiet:
         render_scorecard(result, console)
     return result.exit_code
 
 
-def _write_outputs(result: CheckResult, args: argparse.Namespace) -> None:
+def _write_outputs(
+    result: CheckResult, args: argparse.Namespace, plan: dict[str, Any] | None = None
+) -> None:
     from gpuprof.check.model import result_to_dict
     from gpuprof.jsonout import print_json, write_json
     from gpuprof.redact import redact_tree
 
-    data = redact_tree(result_to_dict(result))
+    whole = result_to_dict(result)
+    if plan is not None:
+        whole["plan"] = plan
+    data = redact_tree(whole)
     if args.json == "-":
         print_json(data)
     elif args.json:

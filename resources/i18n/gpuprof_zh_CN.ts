@@ -6492,6 +6492,10 @@ recording to %3</source>
         <source>{p}: the token file is readable by every user (chmod 600 {p})</source>
         <translation>{p}：令牌文件所有用户均可读取（chmod 600 {p}）</translation>
     </message>
+    <message>
+        <source>plan: about {m:.1f} min for {level} on {where}</source>
+        <translation>计划：{level} 级别在 {where} 上约需 {m:.1f} 分钟</translation>
+    </message>
 </context>
 <context>
     <name>AllClearPage</name>
