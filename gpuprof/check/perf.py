@@ -38,12 +38,21 @@ _CPU_FACTOR = {"quick": 1.0, "standard": 3.0, "burn-in": 3.0}
 #: Seconds per case on a GPU, per level, and the GEMM dtypes each level runs. Chosen so that
 #: the whole check fits its time budget on an 8-GPU node (quick 3 min, standard 10 min) by the
 #: estimate of :mod:`gpuprof.check.plan`; the per-GPU cases run once per GPU, one GPU after the
-#: other, so they are short; P2P and collectives run once for the node.
+#: other, so they are short; P2P and collectives run once for the node. The host copies get
+#: more than D2D: they time pageable sizes before the pinned ones that are graded.
 _GPU_BUDGET_S: dict[str, dict[str, float]] = {
-    "quick": {"gemm": 1.5, "memory": 1.0, "p2p": 12.0},
-    "standard": {"gemm": 5.0, "memory": 4.0, "p2p": 30.0, "collective": 40.0},
+    "quick": {"gemm": 2.0, "h2d": 2.0, "d2h": 2.0, "d2d": 1.0, "p2p": 12.0},
+    "standard": {
+        "gemm": 5.0,
+        "h2d": 4.0,
+        "d2h": 4.0,
+        "d2d": 3.0,
+        "p2p": 30.0,
+        "collective": 40.0,
+    },
 }
-_GPU_GEMM = {"quick": ("bf16", "fp8"), "standard": _CUDA_GEMM}
+#: quick: BF16 only (the tensor-core path every later dtype shares); standard: all four.
+_GPU_GEMM = {"quick": ("bf16",), "standard": _CUDA_GEMM}
 
 
 def pcie_bytes_s(gen: int | None, width: int | None) -> float | None:
@@ -74,7 +83,7 @@ def perf_budgets(device: str, level: str, gpu_count: int) -> list[CaseBudget]:
     key = "quick" if level == "quick" else "standard"
     budget = _GPU_BUDGET_S[key]
     out = [CaseBudget("gemm", f"gemm {d}", budget["gemm"], d) for d in _GPU_GEMM[key]]
-    out += [CaseBudget("memory", f"memory {d}", budget["memory"], d) for d in ("h2d", "d2h", "d2d")]
+    out += [CaseBudget("memory", f"memory {d}", budget[d], d) for d in ("h2d", "d2h", "d2d")]
     if gpu_count >= 2:
         out.append(CaseBudget("p2p", "p2p", budget["p2p"], ""))
         if "collective" in budget:
