@@ -21,6 +21,7 @@ from gpuprof.check.plan import (
     GIB,
     LEVEL_BUDGET_S,
     MEMTEST_FRACTION,
+    MEMTEST_TRAFFIC,
     QUICK_MEMTEST_BYTES,
     check_plan,
     memtest_bytes,
@@ -63,6 +64,15 @@ def test_the_estimate_counts_every_case_the_runner_is_given() -> None:
     quick = {b.name for b in perf_budgets("cuda:0", "quick", 8)}
     standard = {b.name for b in perf_budgets("cuda:0", "standard", 8)}
     assert quick < standard and "collectives" in standard and "gemm bf16" in quick
+
+
+def test_memtest_traffic_is_counted_for_every_pattern_it_runs() -> None:
+    from gpuprof.check.memtest import PATTERNS
+
+    assert set(MEMTEST_TRAFFIC) == set(PATTERNS)
+    # Each pattern is built twice (write, verify) and compared once: at least 2 x 4 B + 9 B per
+    # 4-byte word, i.e. > 2 bytes moved per tested byte.
+    assert all(v > 2 for v in MEMTEST_TRAFFIC.values())
 
 
 def test_memtest_size_per_level() -> None:
