@@ -145,16 +145,6 @@ def attr_is_ratio(name: str) -> bool:
     return name.endswith("_UTIL") or name.startswith("DCGM_FI_PROF")
 
 
-def _sane(name: str, value: float) -> float | None:
-    _, scale, lo, hi = _VALUES[name]
-    if math.isnan(value):
-        return None
-    v = value * scale
-    if hi * 1.0 < v <= hi * 1.05 and attr_is_ratio(name):
-        v = hi  # a rounding overshoot (100.4 %), not an absurd value
-    return v if lo <= v <= hi else None
-
-
 class _Gpu:
     """A GPU being assembled from many series."""
 
@@ -289,16 +279,22 @@ def _build(
 
     for labels in answers["series"]:
         gpu_of(labels)
-    for labels, _, raw in answers["values"]:
-        name = labels.get("__name__", "")
-        node = (labels.get("job", ""), labels.get("instance", ""))
-        if name == "gpuprof_source_info":
-            kinds[node] = "gpuprof"
-            continue
+    for labels, _, raw in answers["values"]:  # 5,000+ series: gpu_of and _sane inlined
+        get = labels.get
+        name = get("__name__", "")
         spec = _VALUES.get(name)
-        if spec is None or not (labels.get("gpu") or labels.get("UUID")):
+        if spec is None:
+            if name == "gpuprof_source_info":
+                kinds[(get("job", ""), get("instance", ""))] = "gpuprof"
             continue
-        g = gpu_of(labels)
+        gpu = get("gpu")
+        if not (gpu or get("UUID")):
+            continue
+        node = (get("job", ""), get("instance", ""))
+        gkey = (*node, gpu or get("device") or get("UUID") or "", get("GPU_I_ID", ""))
+        g = gpus.get(gkey)
+        if g is None:
+            g = gpus[gkey] = _Gpu(labels)
         g.present = True
         if name.startswith("gpuprof_"):
             kinds[node] = "gpuprof"
@@ -307,15 +303,20 @@ def _build(
         if name == _LABELLED:  # the one series queried with all its labels
             have = g.labels
             for label in _KEPT_LABELS:
-                if labels.get(label) and not have.get(label):
+                if get(label) and not have.get(label):
                     have[label] = labels[label]
-        value = _sane(name, raw)
-        if value is None:
+        attr, scale, lo, hi = spec
+        if raw != raw:  # NaN
             continue
-        if spec[0] == "reasons":
+        value = raw * scale
+        if hi < value <= hi * 1.05 and attr_is_ratio(name):
+            value = hi  # a rounding overshoot (100.4 %), not an absurd value
+        if not lo <= value <= hi:
+            continue
+        if attr == "reasons":
             g.reasons = value
         else:
-            g.values[spec[0]] = value
+            g.values[attr] = value
     for labels, _, value in answers["throttle"]:
         reason = labels.get("reason", "")
         if reason in THROTTLE_BITS and not math.isnan(value) and 0.0 < value <= 1.0:
