@@ -92,11 +92,16 @@ def test_memtest_size_per_level() -> None:
     assert mem > 5 * mem_q
 
 
-def test_burn_in_adds_its_minutes_per_gpu_and_the_cpu_plan() -> None:
+def test_burn_in_adds_its_minutes_once_and_the_cpu_plan() -> None:
     h100 = load_specs()["H100 SXM"]
-    ten = check_plan("burn-in", 8, h100, minutes=10).total_s
-    one = check_plan("burn-in", 8, h100, minutes=1).total_s
-    assert ten - one == pytest.approx(9 * 60 * 8)  # one GPU after the other
+    ten = check_plan("burn-in", 8, h100, minutes=10)
+    one = check_plan("burn-in", 8, h100, minutes=1)
+    assert ten.total_s - one.total_s == pytest.approx(9 * 60)  # all GPUs at once, not × 8
+    burn = {i.item: i for i in ten.items}["diag.burnin"]
+    assert burn.seconds == 600 and "all 8 GPUs at once" in burn.basis
+    # A burn-in is its minutes plus what standard does: 10 min on 8 GPUs is not 80.
+    standard = check_plan("standard", 8, h100).total_s
+    assert ten.total_s - standard == pytest.approx(600, abs=1)
     cpu = check_plan("quick", 0, None)
     assert cpu.gpu_model == "CPU" and "inventory" not in {i.item for i in cpu.items}
     assert cpu.summary().startswith("plan: about") and "CPU" in cpu.summary()

@@ -1,9 +1,11 @@
 """Burn-in: a sustained matrix-multiply load while telemetry watches the GPU, then a verdict.
 
-:func:`run_burnin` keeps the device busy with ``torch.matmul`` in a worker thread (bf16 on a
-GPU, fp32 on the CPU) for the given time while a :class:`~gpuprof.telemetry.session.
-TelemetrySession` samples the source; :func:`analyse_burnin`, a pure function of the snapshots,
-the devices' static facts and the XID events seen, grades each GPU:
+:func:`run_burnin` keeps every device given busy at once with ``torch.matmul``, one worker
+thread per device (bf16 on a GPU, fp32 on the CPU), for the given time while one
+:class:`~gpuprof.telemetry.session.TelemetrySession` samples the source for all GPUs together
+(a whole node under load: its power and cooling are tested, not one GPU's);
+:func:`analyse_burnin`, a pure function of the snapshots, the devices' static facts and the XID
+events seen, grades each GPU from its own series:
 
 * ``burnin.clock``: the SM clock under load falling more than ``clock_drop_pct`` below its
   early-load median (the first ``early_fraction`` of the load samples) for at least
@@ -41,7 +43,15 @@ from gpuprof.telemetry.reasons import BENIGN, ClockEventReason
 if TYPE_CHECKING:
     from gpuprof.telemetry.source import TelemetrySource
 
-__all__ = ["BurnInItem", "BurnInLimits", "BurnInRun", "analyse_burnin", "run_burnin"]
+__all__ = [
+    "JOIN_S",
+    "BurnInItem",
+    "BurnInLimits",
+    "BurnInLoad",
+    "BurnInRun",
+    "analyse_burnin",
+    "run_burnin",
+]
 
 _FATAL = (
     ClockEventReason.HW_SLOWDOWN
@@ -342,10 +352,46 @@ def analyse_burnin(
 
 # --- the load -------------------------------------------------------------------------------------
 
+#: How long the end of a burn-in waits for its workers to leave their loops (a batch of products
+#: is milliseconds; a worker still inside the driver after this is reported, not waited for).
+JOIN_S = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class BurnInLoad:
+    """One device's share of the load: the products its worker did and when it ran
+    (``time.monotonic`` seconds: from its first product to leaving its loop), or its error."""
+
+    device: str
+    dtype: str
+    n: int
+    iterations: int
+    started_s: float | None = None
+    ended_s: float | None = None
+    error: str | None = None
+
+    @property
+    def seconds(self) -> float:
+        if self.started_s is None or self.ended_s is None:
+            return 0.0
+        return max(0.0, self.ended_s - self.started_s)
+
+    @property
+    def tflops(self) -> float | None:
+        s = self.seconds
+        return 2.0 * self.n**3 * self.iterations / s / 1e12 if s > 0 and self.iterations else None
+
+    @property
+    def gpu_index(self) -> int | None:
+        """The NVML index of a ``cuda:N`` device; None for the CPU."""
+        head, _, tail = self.device.partition(":")
+        return int(tail) if head == "cuda" and tail.isdigit() else None
+
 
 @dataclass(frozen=True, slots=True)
 class BurnInRun:
-    """What ran: matrix products done, their mean rate, the snapshots taken and the items."""
+    """What ran: matrix products done (all devices together), their mean rate, the snapshots
+    taken and the items; ``loads`` has each device's own share, in the order given."""
 
     device: str
     dtype: str
@@ -358,31 +404,68 @@ class BurnInRun:
     cancelled: bool = False
     error: str | None = None
     notes: tuple[str, ...] = field(default=())
+    loads: tuple[BurnInLoad, ...] = field(default=())
+
+
+class _Worker:
+    """The mutable state of one device's loop (written by its thread, read at the end)."""
+
+    def __init__(self, device: str, n: int) -> None:
+        self.device = device
+        self.n = n
+        self.dtype = "bf16" if device.startswith("cuda") else "fp32"
+        self.done = 0
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.error: str | None = None
+        self.thread: threading.Thread | None = None
+
+    def load(self) -> BurnInLoad:
+        error = self.error
+        if error is None and self.thread is not None and self.thread.is_alive():
+            error = f"{self.device}: still running {JOIN_S:g} s after the stop"
+        return BurnInLoad(
+            device=self.device,
+            dtype=self.dtype,
+            n=self.n,
+            iterations=self.done,
+            started_s=self.started,
+            ended_s=self.ended if self.ended is not None else time.monotonic(),
+            error=error,
+        )
 
 
 def _gemm_loop(
-    device: str, n: int, stop: threading.Event, done: list[int], errors: list[str]
+    worker: _Worker, stop: threading.Event, tensor_device: Callable[[str], str] | None
 ) -> None:
     try:
         import torch
 
-        dev = torch.device(device)
-        dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
+        dev = torch.device(tensor_device(worker.device) if tensor_device else worker.device)
+        on_gpu = dev.type == "cuda"
+        if on_gpu:
+            torch.cuda.set_device(dev)  # this thread's current device (thread-local)
+        dtype = torch.bfloat16 if on_gpu else torch.float32
+        worker.dtype = "bf16" if on_gpu else "fp32"
+        n = worker.n
         a = torch.randn(n, n, device=dev, dtype=dtype)
         b = torch.randn(n, n, device=dev, dtype=dtype)
         c = torch.empty(n, n, device=dev, dtype=dtype)
+        worker.started = time.monotonic()
         while not stop.is_set():
             for _ in range(8):
                 torch.matmul(a, b, out=c)
-            if dev.type == "cuda":
+            if on_gpu:
                 torch.cuda.synchronize(dev)
-            done[0] += 8
+            worker.done += 8
     except Exception as exc:  # reported in the run, never lost in the thread
-        errors.append(f"{type(exc).__name__}: {exc}")
+        worker.error = f"{worker.device}: {type(exc).__name__}: {exc}"
+    finally:
+        worker.ended = time.monotonic()
 
 
 def run_burnin(
-    device: str = "cpu",
+    device: str | Sequence[str] = "cpu",
     *,
     seconds: float,
     source: TelemetrySource | None = None,
@@ -394,16 +477,25 @@ def run_burnin(
     progress: Callable[[float, str], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     limits: BurnInLimits = BurnInLimits(),
+    tensor_device: Callable[[str], str] | None = None,
 ) -> BurnInRun:
-    """Load ``device`` for ``seconds`` with matrix products of size ``n`` (8192 on a GPU, 512
-    on the CPU) while ``source`` (if any) is sampled every ``interval_s``; then grade it.
+    """Load every device of ``device`` (one, or several: all at once, one worker thread each;
+    torch releases the GIL inside its kernels) for ``seconds`` with matrix products of size
+    ``n`` (8192 on a GPU, 512 on the CPU) while ``source`` (if any) is sampled every
+    ``interval_s`` for all GPUs together; then grade each GPU of ``gpu_indices`` from its series.
 
     ``xids()`` is called at the end for the XID events seen meanwhile (the check's NVML event
-    set). ``cancel()`` is polled about ten times a second.
+    set). ``cancel()`` is polled about ten times a second and stops every worker. A device whose
+    loop fails keeps its error in its :class:`BurnInLoad`; the others run on.
+    ``tensor_device(name)`` places a device's tensors elsewhere (tests: CPU tensors standing in
+    for GPUs); it is called in the worker, so what it raises is that device's error.
     """
     from gpuprof.telemetry.session import TelemetrySession
 
-    is_gpu = device.startswith("cuda")
+    names = [device] if isinstance(device, str) else list(device)
+    if not names:
+        raise ValueError("run_burnin needs at least one device")
+    is_gpu = names[0].startswith("cuda")
     size = n if n is not None else (8192 if is_gpu else 512)
     snaps: list[Snapshot] = []
     session = None
@@ -412,16 +504,22 @@ def run_burnin(
         session.subscribe(snaps.append)
         session.start()
     stop = threading.Event()
-    done = [0]
-    errors: list[str] = []
-    worker = threading.Thread(
-        target=_gemm_loop, args=(device, size, stop, done, errors), name="burnin", daemon=True
-    )
+    workers = [_Worker(name, size) for name in names]
+    for w in workers:
+        w.thread = threading.Thread(
+            target=_gemm_loop, args=(w, stop, tensor_device), name=f"burnin {w.device}", daemon=True
+        )
     started = time.monotonic()
-    worker.start()
+    for w in workers:
+        assert w.thread is not None
+        w.thread.start()
     cancelled = False
+
+    def products() -> int:
+        return sum(w.done for w in workers)
+
     try:
-        while worker.is_alive():
+        while any(w.thread is not None and w.thread.is_alive() for w in workers):
             elapsed = time.monotonic() - started
             if elapsed >= seconds:
                 break
@@ -429,15 +527,19 @@ def run_burnin(
                 cancelled = True
                 break
             if progress is not None:
-                progress(min(1.0, elapsed / seconds), tr("burn-in: {n} products", n=done[0]))
+                progress(min(1.0, elapsed / seconds), tr("burn-in: {n} products", n=products()))
             time.sleep(min(0.1, max(0.0, seconds - elapsed)))
     finally:
         stop.set()
-        worker.join()
+        deadline = time.monotonic() + JOIN_S
+        for w in workers:
+            assert w.thread is not None
+            w.thread.join(max(0.0, deadline - time.monotonic()))
         elapsed = time.monotonic() - started
         if session is not None:
             session.close(close_source=False)
-    flop = 2.0 * size**3 * done[0]
+    loads = tuple(w.load() for w in workers)
+    done = sum(x.iterations for x in loads)
     items = analyse_burnin(
         tuple(snaps),
         devices,
@@ -446,16 +548,19 @@ def run_burnin(
         limits=limits,
     )
     if progress is not None:
-        progress(1.0, tr("burn-in: {n} products", n=done[0]))
+        progress(1.0, tr("burn-in: {n} products", n=done))
+    errors = [x.error for x in loads if x.error]
+    rates = [x.tflops for x in loads if x.tflops]
     return BurnInRun(
-        device=device,
-        dtype="bf16" if is_gpu else "fp32",
+        device=", ".join(names),
+        dtype=loads[0].dtype,
         n=size,
         seconds=elapsed,
-        iterations=done[0],
-        tflops=flop / elapsed / 1e12 if elapsed > 0 and done[0] else None,
+        iterations=done,
+        tflops=sum(rates) if rates else None,
         snapshots=tuple(snaps),
         items=items,
         cancelled=cancelled,
         error=errors[0] if errors else None,
+        loads=loads,
     )

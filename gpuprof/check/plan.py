@@ -22,6 +22,8 @@ measurement; a GPU run checks the total, ``@pytest.mark.gpu`` in tests/test_chec
   HBM3 load on an H100 SXM was measured at 84% of its 3.35 TB/s (mikamirai.com, "GPU Memory
   Bandwidth: What Your Profiler Isn't Telling You", 2026-03-28); PyTorch's elementwise kernels
   with int64 temporaries are not measured here, so half the spec rate is assumed.
+* The burn-in: its minutes, once: it loads every GPU at the same time
+  (:func:`gpuprof.check.burnin.run_burnin`).
 * Start-up (torch import, a CUDA context and cuBLAS per GPU) and the NVML inventory and health
   windows: fixed allowances.
 """
@@ -53,7 +55,8 @@ __all__ = [
 ]
 
 GIB = 1 << 30
-#: The time budget of each level on one 8-GPU node (issue 14); burn-in adds its minutes.
+#: The time budget of each level on one 8-GPU node (issue 14); burn-in adds its minutes (once:
+#: all GPUs are loaded together).
 LEVEL_BUDGET_S: Mapping[str, float] = {"quick": 180.0, "standard": 600.0}
 #: Polls of the health window before and after the measurements, per level.
 WINDOW_POLLS: Mapping[str, int] = {"quick": 2, "standard": 5, "burn-in": 5}
@@ -228,8 +231,8 @@ def check_plan(
         items.append(
             PlanItem(
                 "diag.burnin",
-                minutes * 60.0 * max(gpus, 1),
-                f"{minutes:g} min × {max(gpus, 1)} (one GPU after the other)",
+                minutes * 60.0,
+                f"{minutes:g} min, all {gpus} GPUs at once" if gpus else f"{minutes:g} min",
             )
         )
     if gpus:

@@ -352,47 +352,60 @@ class CheckRun:
         if importlib.util.find_spec("gpuprof.check.burnin") is None or no_torch:
             out.append(skip_item("diag.burnin", "diagnostics", N_("burn-in not available here")))
             return out
+        if cancel.cancelled:
+            out.append(skip_item("diag.burnin", "diagnostics", N_("cancelled")))
+            return out
         from gpuprof.check.burnin import run_burnin
 
-        for dev in targets:
-            if cancel.cancelled:
-                out.append(skip_item("diag.burnin", "diagnostics", N_("cancelled")))
-                continue
-            report(0.8, N_("burn-in") + " " + dev)
-            run = run_burnin(
-                dev,
-                seconds=self.minutes * 60.0,
-                source=self.source if dev != "cpu" else None,
-                devices=devices,
-                xids=self._xids_from_now(),
-                cancel=lambda: cancel.cancelled,
-                gpu_indices=[int(dev.split(":")[1])] if dev != "cpu" else None,
-            )
-            out.extend(i.to_check_item() for i in run.items)
-            out.append(_burnin_item(run, dev))
+        # Every selected GPU at once (a node under full load), one shared telemetry watch.
+        report(0.8, N_("burn-in") + " " + ", ".join(targets))
+        cpu = targets == ["cpu"]
+        run = run_burnin(
+            targets,
+            seconds=self.minutes * 60.0,
+            source=None if cpu else self.source,
+            devices=devices,
+            xids=self._xids_from_now(),
+            cancel=lambda: cancel.cancelled,
+            gpu_indices=None if cpu else [d.index for d in selected],
+            progress=lambda f, stage: report(0.8 + 0.15 * f, stage),
+        )
+        for load in run.loads:
+            graded = [i.to_check_item() for i in run.items if i.gpu_index == load.gpu_index]
+            out.extend(graded)
+            out.append(_burnin_item(load, run.cancelled, graded))
         return out
 
 
-def _burnin_item(run: Any, device: str) -> CheckItem:
-    """The load itself: how much ran, and whether it failed or was cancelled."""
-    if run.error:
-        status, reason = Status.FAIL, str(run.error)
-    elif run.cancelled:
+_WORST = (Status.FAIL, Status.WARN)
+
+
+def _burnin_item(load: Any, cancelled: bool, graded: Sequence[CheckItem]) -> CheckItem:
+    """One device's load: how much ran, and its verdict: FAIL when its loop failed, else the
+    worst of its ``burnin.*`` items (judged from its own telemetry), SKIP when cancelled."""
+    bad = [i for s in _WORST for i in graded if i.status is s]
+    if load.error:
+        status, reason = Status.FAIL, str(load.error)
+    elif cancelled:
         status, reason = Status.SKIP, N_("cancelled")
+    elif bad:
+        status = bad[0].status
+        reason = ", ".join(f"{i.item_id} {i.status.value}" for i in bad)
     else:
         status = Status.PASS
         reason = (
             N_("no telemetry on the CPU: clocks and throttling not watched")
-            if device == "cpu"
+            if load.gpu_index is None
             else ""
         )
-    rate = f", {run.tflops:.3g} TFLOPS" if run.tflops else ""
+    rate = f", {load.tflops:.3g} TFLOPS" if load.tflops else ""
     return CheckItem(
         item_id="diag.burnin",
         group="diagnostics",
         status=status,
-        measured=f"{run.iterations} × {run.n}² {run.dtype} in {run.seconds:.0f} s{rate}",
+        measured=f"{load.iterations} × {load.n}² {load.dtype} in {load.seconds:.0f} s{rate}",
         reason=reason,
+        gpu_index=load.gpu_index,
     )
 
 
