@@ -9,19 +9,25 @@ a job that read it was stopped by SIGTTIN for ever: the first test hung.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import pty
+import re
 import select
 import signal
+import struct
 import sys
+import termios
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpuprof.profile.foreground import TerminalHandoff
 from gpuprof.profile.storage import read_job_profile
 from tests.faults.hostile import ROOT, TIMEOUT_S
+from tests.vtscreen import Screen
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
 
@@ -44,20 +50,37 @@ for _ in range(600):
 class PtyRun:
     """``python -m gpuprof ARGS`` on a fresh pty; read what it shows, type, wait for it."""
 
-    def __init__(self, args: list[str], home: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        home: Path,
+        *,
+        size: tuple[int, int] | None = None,
+        term: str = "xterm",
+        stdin_null: bool = False,
+    ) -> None:
+        """``size``: (rows, columns) of the pty (else 0 x 0: unknown, as nobody sized it);
+        ``stdin_null``: standard input not the terminal (no handoff: gpuprof keeps it)."""
         env = dict(
             os.environ,
             PYTHONPATH=str(ROOT),
             GPUPROF_DATA_DIR=str(home / "data"),
             GPUPROF_CONFIG_DIR=str(home / "config"),
             GPUPROF_LANG="en",
-            COLUMNS="200",
+            COLUMNS=str(size[1]) if size else "200",
+            TERM=term,
         )
+        if size:
+            env["LINES"] = str(size[0])
         argv = [sys.executable, "-m", "gpuprof", *args]
         pid, fd = pty.fork()
         if pid == 0:  # the child: session leader, the pty its controlling terminal
             try:
                 os.chdir(home)
+                if size:
+                    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", *size, 0, 0))
+                if stdin_null:
+                    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)
@@ -129,8 +152,8 @@ class PtyRun:
 def on_pty(tmp_path: Path):
     runs: list[PtyRun] = []
 
-    def start(*args: str) -> PtyRun:
-        run = PtyRun(list(args), tmp_path)
+    def start(*args: str, **kwargs: Any) -> PtyRun:
+        run = PtyRun(list(args), tmp_path, **kwargs)
         runs.append(run)
         return run
 
@@ -201,7 +224,6 @@ def test_sigterm_to_gpuprof_still_goes_to_the_job_on_a_terminal(tmp_path: Path, 
 def test_a_job_killed_in_raw_mode_leaves_the_terminal_as_it_was(tmp_path: Path, on_pty) -> None:
     """A full-screen program killed by a signal leaves the terminal raw: gpuprof puts back the
     modes of before the job (as a shell does), then prints its summary."""
-    import termios
 
     out = tmp_path / "raw.gpuprof"
     job = "import os, signal, tty\ntty.setraw(0)\nos.kill(os.getpid(), signal.SIGKILL)\n"
@@ -250,3 +272,205 @@ def test_no_handoff_without_a_controlling_terminal_in_the_foreground() -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+# -- the live status on the bottom row (issue 13) -------------------------------------------
+
+ROWS, COLS = 24, 100
+PROMPT = "Continue? [y/n] "
+#: Three lines, a prompt without a newline, then the answer read from the terminal.
+ASKER = """
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: it dies of SIGINT (exit 130 passed on)
+for i in range(3):
+    print(f"line {i}", flush=True)
+sys.stdout.write("Continue? [y/n] ")
+sys.stdout.flush()
+with open(sys.argv[1], "w") as fh:
+    fh.write(str(os.getpid()))
+print("answer:" + input(), flush=True)
+"""
+#: Where the status is drawn: the cursor saved, the last row, that row cleared.
+DRAW = f"\x1b7\x1b[{ROWS};1H\x1b[2K".encode()
+
+
+def _status_row(line: str) -> bool:
+    return " · GPUs " in line and " · steps " in line
+
+
+def _ask(tmp_path: Path, on_pty, *args: str, **kwargs: Any) -> tuple[PtyRun, Path]:
+    """gpuprof running ASKER on a ROWS x COLS pty, once the prompt is on the terminal."""
+    script, ready = tmp_path / "ask.py", tmp_path / "ready"
+    script.write_text(ASKER)
+    out = tmp_path / "ask.gpuprof"
+    cmd = ["profile", *args, "--out", str(out), "--", sys.executable, str(script), str(ready)]
+    run = on_pty(*cmd, **{"size": (ROWS, COLS), **kwargs})
+    run.expect(PROMPT.encode())
+    deadline = time.monotonic() + TIMEOUT_S
+    while not ready.exists() or not ready.read_text():
+        assert time.monotonic() < deadline, run.text()
+        run._read(0.05)
+    return run, ready
+
+
+def _draws_after(run: PtyRun, offset: int, n: int, draw: bytes = DRAW) -> None:
+    """Until the status was drawn ``n`` times after ``offset`` in the output."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while run.output[offset:].count(draw) < n:
+        assert time.monotonic() < deadline, f"no {n} status draws: {run.text()!r}"
+        run._read(0.05)
+
+
+def _assert_the_terminal_whole_again(run: PtyRun) -> Screen:
+    """At the end: the last scroll-region setting is the reset, the summary comes after it, no
+    status is left on screen, and the screen's region is the whole of it."""
+    data = run.output
+    last_reset = data.rfind(b"\x1b[r")
+    assert last_reset >= 0, run.text()
+    assert re.search(rb"\x1b\[\d+;\d+r", data[last_reset:]) is None, run.text()
+    assert b"saved the recording" in data[last_reset:]
+    screen = Screen(ROWS, COLS).feed(data)
+    assert screen.region is None and screen.regions[-1] is None
+    assert not any(_status_row(line) for line in screen.display()), screen.display()
+    return screen
+
+
+def test_the_status_keeps_to_the_last_row_and_leaves_the_prompt_intact(tmp_path, on_pty) -> None:
+    run, _ready = _ask(tmp_path, on_pty, "--interval", "0.1")
+    asked = run.output.index(PROMPT.encode())
+    _draws_after(run, asked, 3)  # the status went on updating while the job asked
+    screen = Screen(ROWS, COLS).feed(run.output)
+    assert screen.region == (1, ROWS - 1), screen.regions
+    assert screen.row(screen.y) == PROMPT.rstrip() and screen.x == len(PROMPT), screen.display()
+    assert screen.y < ROWS - 1
+    assert [screen.row(screen.y - k) for k in (3, 2, 1)] == ["line 0", "line 1", "line 2"]
+    assert _status_row(screen.row(-1)), screen.display()
+    run.send(b"y\n")
+    assert run.wait() == 0, run.text()
+    screen = _assert_the_terminal_whole_again(run)
+    shown = screen.display()
+    assert PROMPT + "y" in shown and "answer:y" in shown, shown
+    assert shown.index(PROMPT + "y") + 1 == shown.index("answer:y")
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_the_scroll_region_is_reset_when_the_job_is_interrupted(how, tmp_path, on_pty) -> None:
+    run, ready = _ask(tmp_path, on_pty, "--interval", "0.1")
+    _draws_after(run, 0, 2)
+    if how == "ctrl-c":
+        run.send(b"\x03")  # to the job's group, which holds the terminal
+        expected = 128 + signal.SIGINT
+    else:
+        os.kill(int(ready.read_text()), signal.SIGKILL)
+        expected = 128 + signal.SIGKILL
+    assert run.wait() == expected, run.text()
+    screen = _assert_the_terminal_whole_again(run)
+    assert any(line.startswith(PROMPT.rstrip()) for line in screen.display()), screen.display()
+
+
+def _resize(run: PtyRun, rows: int, cols: int) -> int:
+    """The terminal resized (as an emulator does: the size set on the pty, SIGWINCH to its
+    foreground group); returns the output's length at that point."""
+    fcntl.ioctl(run.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    return len(run.output)
+
+
+def _assert_after_resize(run: PtyRun, at: int, rows: int, cols: int) -> None:
+    assert f"\x1b[1;{rows - 1}r".encode() in run.output[at:], run.text()
+    screen = Screen(ROWS, COLS).feed(run.output[:at])
+    screen.resize(rows, cols)
+    screen.feed(run.output[at:])
+    assert screen.region == (1, rows - 1), screen.regions
+    assert _status_row(screen.row(rows - 1)), screen.display()
+    assert screen.row(screen.y) == PROMPT.rstrip() and screen.x == len(PROMPT), screen.display()
+
+
+def test_a_resize_while_the_job_holds_the_terminal_is_seen_at_the_next_poll(
+    tmp_path, on_pty
+) -> None:
+    """The terminal signals its foreground group, the job: gpuprof sees the new size itself."""
+    run, _ready = _ask(tmp_path, on_pty, "--interval", "0.1")
+    _draws_after(run, 0, 1)
+    at = _resize(run, 30, 90)
+    _draws_after(run, at, 2, b"\x1b7\x1b[30;1H\x1b[2K")
+    _assert_after_resize(run, at, 30, 90)
+    run.send(b"y\n")
+    assert run.wait() == 0, run.text()
+    assert run.output.rfind(b"\x1b[r") > run.output.rfind(b"\x1b[1;29r")
+
+
+def test_sigwinch_sets_the_region_again_at_once(tmp_path, on_pty) -> None:
+    """A minute between polls: only the SIGWINCH handler can have drawn at the new size."""
+    run, _ready = _ask(tmp_path, on_pty, "--interval", "60")
+    _draws_after(run, 0, 1)  # the first poll, at the start
+    at = _resize(run, 20, 80)
+    os.kill(run.pid, signal.SIGWINCH)  # what the terminal sends when gpuprof holds it
+    _draws_after(run, at, 1, b"\x1b7\x1b[20;1H\x1b[2K")
+    _assert_after_resize(run, at, 20, 80)
+    run.send(b"y\n")
+    assert run.wait() == 0, run.text()
+
+
+def test_ctrl_z_gives_the_shell_the_whole_terminal_and_fg_takes_the_row_back(
+    tmp_path, on_pty
+) -> None:
+    out = tmp_path / "tstp.gpuprof"
+    job = (
+        "import os, signal, sys\n"
+        "print('stopping', flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGTSTP)\n"
+        "sys.stdout.write('again? ')\n"
+        "sys.stdout.flush()\n"
+        "print('again:' + input().upper())\n"
+    )
+    run = on_pty(*_profile(out, sys.executable, "-c", job), size=(ROWS, COLS))
+    run.wait_stopped()
+    while select.select([run.fd], [], [], 0.2)[0] and run._read(0):
+        pass  # what gpuprof wrote before it stopped
+    stopped = len(run.output)
+    screen = Screen(ROWS, COLS).feed(run.output)
+    assert screen.regions and screen.regions[-1] is None and screen.region is None, run.text()
+    assert not _status_row(screen.row(-1))
+    os.kill(run.pid, signal.SIGCONT)  # fg
+    run.expect(b"again? ")
+    assert f"\x1b[1;{ROWS - 1}r".encode() in run.output[stopped:], run.text()
+    run.send(b"resumed\n")
+    assert run.wait() == 0, run.text()
+    assert "again:RESUMED" in run.text()
+    _assert_the_terminal_whole_again(run)
+
+
+def test_a_dumb_terminal_gets_no_status_while_the_job_holds_it(tmp_path, on_pty) -> None:
+    """Nothing to reserve a row with: the status is not drawn over the job's line at all."""
+    run, _ready = _ask(tmp_path, on_pty, "--interval", "0.1", term="dumb")
+    asked = len(run.output)
+    run._read(0.5)
+    run.send(b"y\n")
+    assert run.wait() == 0, run.text()
+    assert b"\x1b[" not in run.output[:asked] and b"\r\x1b[K" not in run.output
+    assert " · steps " not in run.text()
+    assert PROMPT + "y" in Screen(ROWS, COLS).feed(run.output).display()
+
+
+def test_a_dumb_terminal_gpuprof_holds_gets_the_rewritten_line(tmp_path, on_pty) -> None:
+    """Standard input not the terminal: the job cannot ask there, gpuprof keeps the terminal,
+    and the status is the one line rewritten in place, as before."""
+    out = tmp_path / "quiet.gpuprof"
+    job = "import time\nfor _ in range(30):\n    time.sleep(0.1)\n"
+    run = on_pty(*_profile(out, sys.executable, "-c", job), term="dumb", stdin_null=True)
+    assert run.wait() == 0, run.text()
+    assert re.search(r"\r[^\r\n]* · GPUs [^\r\n]* · steps ", run.text()), run.text()
+    assert b"\x1b[r" not in run.output and b"\x1b7" not in run.output
+
+
+def test_the_status_is_cut_to_the_width_and_made_safe() -> None:
+    from gpuprof.commands.profile_status import fit
+
+    assert fit("a\x1b[2Jb\nc", 80) == "a\ufffd[2Jb c"
+    assert fit("步数" * 10, 7) == "步数步"  # wide characters: two cells each
+    assert fit("x" * 50, 20) == "x" * 20
+
+
+def test_the_screen_model_scrolls_only_the_region() -> None:
+    screen = Screen(4, 10).feed("a\r\nb\r\nc\x1b[1;3r\x1b[4;1Hbar\x1b[3;1H\nd")
+    assert screen.display() == ["b", "c", "d", "bar"] and screen.regions == [(1, 3)]

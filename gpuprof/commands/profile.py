@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from gpuprof.argtypes import finite_float, int_range, output_file
 from gpuprof.commands import interval_arg
+from gpuprof.commands.profile_status import StatusBar
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
 
@@ -81,68 +81,18 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=finite_float(0.0, 3600.0, unit=" s"),
         default=10.0,
         metavar="S",
-        help=tr("seconds the job may take to exit after Ctrl-C before it is killed (default 10)"),
+        help=tr(
+            "seconds the job may take to exit after a SIGINT, SIGTERM or SIGHUP sent to gpuprof "
+            "(forwarded to the job) before it is killed (default 10); Ctrl-C typed while the job "
+            "holds the terminal goes to the job alone"
+        ),
     )
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS")
     p.set_defaults(func=cmd_profile)
 
 
-class _StatusLine:
-    """The one-line live status on a terminal (nothing when stderr is not one)."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.shown = False
-        try:
-            self.enabled = out.isatty()
-        except (AttributeError, ValueError):
-            self.enabled = False
-
-    def __call__(self, status: Any) -> None:
-        if not self.enabled:
-            return
-        from gpuprof.termtext import plain
-        from gpuprof.units import fmt_bytes, fmt_duration, fmt_num, fmt_pct
-
-        gpus = ",".join(str(i) for i in status.gpu_indices) or "-"
-        step = "—" if status.step_s is None else f"{status.step_s * 1000:.0f} ms"
-        text = tr(
-            "{sim}{t} · GPUs {g} · util {u} · SM {s} · mem {m} · {p} · steps {n} ({st})",
-            sim="SIMULATED · " if status.simulated else "",
-            t=fmt_duration(status.elapsed_s),
-            g=gpus,
-            u=fmt_pct(status.util_pct),
-            s=fmt_pct(status.sm_active_pct),
-            m=fmt_bytes(status.mem_used_bytes),
-            p=fmt_num(status.power_w, "W"),
-            n=status.steps,
-            st=step,
-        )
-        if status.stopping:
-            text += tr(" · stopping…")
-        width = _width()
-        line = plain(text, one_line=True)[: width - 1]
-        try:
-            self.out.write("\r" + line + "\x1b[K")
-            self.out.flush()
-            self.shown = True
-        except (OSError, ValueError):
-            self.enabled = False
-
-    def clear(self) -> None:
-        if self.shown:
-            try:
-                self.out.write("\r\x1b[K")
-                self.out.flush()
-            except (OSError, ValueError):
-                pass
-
-
-def _width() -> int:
-    try:
-        return max(20, os.get_terminal_size(sys.stderr.fileno()).columns)
-    except (OSError, ValueError, AttributeError):
-        return 120
+#: The live status (gpuprof.commands.profile_status), under the name it had here.
+_StatusLine = StatusBar
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
@@ -171,12 +121,11 @@ def cmd_profile(args: argparse.Namespace) -> int:
         grace_s=args.grace,
         terminal=True,
     )
-    status = _StatusLine(sys.stderr)
+    # The job's process group is its pid (process_group=0); an attached one is not ours.
+    status = StatusBar(sys.stderr, job_pgid=lambda: runner.pid if args.attach is None else None)
     runner = JobRunner(options, on_status=status)
-    try:
+    with status:  # the bottom row reserved before the job starts, given back on every way out
         result = runner.run()
-    finally:
-        status.clear()
     err = console(sys.stderr)
     for line in summary_lines(result.profile):
         err.print(safe(line), markup=True, soft_wrap=True)

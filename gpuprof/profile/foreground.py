@@ -26,14 +26,39 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["TerminalHandoff"]
+__all__ = ["TerminalHandoff", "around_stops"]
 
 log = logging.getLogger(__name__)
 
 _TTY_STOPS = (signal.SIGTTIN, signal.SIGTTOU)
+
+#: (before, after) pairs: run just before gpuprof stops itself with a stopped job, and once
+#: it is continued (:func:`around_stops`).
+_stop_hooks: list[tuple[Callable[[], None], Callable[[], None]]] = []
+
+
+@contextlib.contextmanager
+def around_stops(before: Callable[[], None], after: Callable[[], None]) -> Iterator[None]:
+    """While inside: ``before()`` runs just before gpuprof stops itself alongside a job stopped
+    at the terminal (Ctrl-Z), ``after()`` once it is continued and the terminal is settled
+    (the live status gives the shell the whole terminal, then takes its row back)."""
+    hook = (before, after)
+    _stop_hooks.append(hook)
+    try:
+        yield
+    finally:
+        _stop_hooks.remove(hook)
+
+
+def _run_hooks(which: int) -> None:
+    for hook in list(_stop_hooks):
+        try:
+            hook[which]()
+        except Exception:
+            log.exception("a hook around a stop failed")
 
 
 @contextlib.contextmanager
@@ -139,11 +164,13 @@ class TerminalHandoff:
         if self._foreground() == pgid:
             self._set_foreground(self.own_pgrp)
         _set_modes(self.fd, self._modes)
+        _run_hooks(0)
         os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees gpuprof stopped: "fg" or "bg"
         # Continued. In the foreground (fg): the job gets the terminal and its modes back.
         if self._foreground() == self.own_pgrp:
             _set_modes(self.fd, job_modes)
             self._set_foreground(pgid)
+        _run_hooks(1)
         self._continue(pgid)
 
     @staticmethod

@@ -4720,8 +4720,8 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>作业的计算精度，用于按规格峰值计算 MFU（默认 bf16）</translation>
     </message>
     <message>
-        <source>seconds the job may take to exit after Ctrl-C before it is killed (default 10)</source>
-        <translation>Ctrl-C 后允许作业退出的秒数，超时则强制结束（默认 10）</translation>
+        <source>seconds the job may take to exit after a SIGINT, SIGTERM or SIGHUP sent to gpuprof (forwarded to the job) before it is killed (default 10); Ctrl-C typed while the job holds the terminal goes to the job alone</source>
+        <translation>gpuprof 收到 SIGINT、SIGTERM 或 SIGHUP（转发给作业）后允许作业退出的秒数，超时则强制结束（默认 10）；作业占用终端时按下的 Ctrl-C 只发给作业</translation>
     </message>
     <message>
         <source>{sim}{t} · GPUs {g} · util {u} · SM {s} · mem {m} · {p} · steps {n} ({st})</source>
