@@ -200,3 +200,31 @@ def test_run_burnin_alone_loads_its_devices_together() -> None:
     assert max(a.started_s, b.started_s) < min(a.ended_s, b.ended_s)
     with pytest.raises(ValueError):
         burnin.run_burnin([], seconds=1.0)
+
+
+@pytest.mark.gpu
+def test_gpu_burn_in_loads_every_visible_gpu_at_once() -> None:
+    import torch
+
+    from gpuprof.bench.runner import open_run_telemetry
+
+    names = [f"cuda:{i}" for i in range(torch.cuda.device_count())]
+    source = open_run_telemetry("cuda:0")
+    assert source is not None
+    try:
+        infos = source.devices()
+        run = burnin.run_burnin(
+            names,
+            seconds=15.0,
+            source=source,
+            devices=infos,
+            gpu_indices=[d.index for d in infos][: len(names)],
+        )
+    finally:
+        source.close()
+    assert run.error is None and all(x.dtype == "bf16" for x in run.loads)
+    assert all(x.tflops and x.tflops > 10 for x in run.loads), run.loads
+    starts = [x.started_s or 0.0 for x in run.loads]
+    ends = [x.ended_s or 0.0 for x in run.loads]
+    assert max(starts) < min(ends)  # every GPU under load at the same time
+    assert {i.gpu_index for i in run.items} == set(range(len(names)))
