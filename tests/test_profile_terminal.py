@@ -474,3 +474,54 @@ def test_the_status_is_cut_to_the_width_and_made_safe() -> None:
 def test_the_screen_model_scrolls_only_the_region() -> None:
     screen = Screen(4, 10).feed("a\r\nb\r\nc\x1b[1;3r\x1b[4;1Hbar\x1b[3;1H\nd")
     assert screen.display() == ["b", "c", "d", "bar"] and screen.regions == [(1, 3)]
+
+
+def _drain(fd: int) -> bytes:
+    data = b""
+    while select.select([fd], [], [], 0.2)[0]:
+        data += os.read(fd, 65536)
+    return data
+
+
+def test_an_exception_in_the_run_still_gives_the_terminal_back() -> None:
+    """The status bar on a pty of its own (not the controlling terminal): an exception out of
+    the run leaves the region reset and the bottom row clear."""
+    from gpuprof.commands.profile_status import StatusBar
+    from gpuprof.profile.runner import LiveStatus
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
+    out = os.fdopen(slave, "w", encoding="utf-8")
+    try:
+        bar = StatusBar(out, term="xterm")
+        assert bar.mode == "bar"
+        with pytest.raises(RuntimeError), bar:
+            out.write("job output\r\n")
+            bar(LiveStatus(elapsed_s=3.0, pid=1, steps=5))
+            screen = Screen(10, 100).feed(_drain(master))
+            assert screen.region == (1, 9) and "steps 5" in screen.row(-1)
+            raise RuntimeError("boom")
+        screen.feed(_drain(master))
+        assert screen.region is None and screen.row(-1) == ""
+        assert screen.row(screen.y - 1) == "job output" and screen.x == 0
+        bar(LiveStatus(elapsed_s=4.0, pid=1))  # after the end: nothing more is drawn
+        assert not select.select([master], [], [], 0.1)[0]
+    finally:
+        out.close()
+        os.close(master)
+
+
+def test_no_bar_on_a_dumb_or_unsized_terminal() -> None:
+    from gpuprof.commands.profile_status import StatusBar
+
+    master, slave = pty.openpty()
+    out = os.fdopen(slave, "w", encoding="utf-8")
+    try:
+        assert StatusBar(out, term="xterm").mode == "line"  # 0 x 0: nobody sized it
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
+        assert StatusBar(out, term="xterm").mode == "bar"
+        assert StatusBar(out, term="dumb").mode == "line"
+        assert StatusBar(out, term="").mode == "line"
+    finally:
+        out.close()
+        os.close(master)
