@@ -36,22 +36,30 @@ Then (issue 15, perf pass): the values are three queries (the labelled memory se
 in two groups Prometheus evaluates side by side) instead of one ``or``; instant vectors are read
 as tuples, not a Sample each; the targets page is asked as soon as ``up`` shows a target down;
 the grid is a QStandardItemModel filled with one ``setItemData`` per cell, not 768
-QTableWidgetItems. Same fleet JSON and the same grid as before. ``--render qt``, six runs of 9
-alternating the code before (commit 0b3eda1, run through this same script) and after, same
-machine, load 1.1-2.5 before each run, calibration loop 0.36-0.55 s:
+QTableWidgetItems; the fleet is built in one inlined loop. Same fleet JSON and the same grid as
+before. ``--render qt``, nine runs of 9 alternating the code before (commit 0b3eda1, run
+through this same script) and after, same machine, load 1.1-2.5 before each run, calibration
+loop 0.36-0.55 s:
 
-- overview (read + render) medians, ms: before 180, 212, 297, 189, 315, 269; after 172, 167,
-  207, 333, 230, 202.
-- read alone: before 202, 154, 213, 131, 328, 239; after 137, 138, 149, 124, 177, 124.
-- render alone: before 28, 34, 46, 45, 56, 47; after 38, 43, 27, 38, 52, 32.
-- CPU per read, here / in Prometheus: before 53-88 / 109-161 ms; after 52-65 / 120-144 ms.
+- overview (read + render) medians, ms: before 180, 212, 297, 189, 315, 269, 239, 203, 232;
+  after 172, 167, 207, 333, 230, 202, 248, 183, 254 (median of the nine: 232 -> 207).
+- read alone: before 202, 154, 213, 131, 328, 239, 183, 169, 198; after 137, 138, 149, 124,
+  177, 124, 216, 175, 211 (198 -> 149).
+- render alone: before 28, 34, 46, 45, 56, 47, 45, 52, 56; after 38, 43, 27, 38, 52, 32, 38,
+  42, 34.
+- CPU per read, here / in Prometheus: before 53-88 / 109-169 ms; after 52-69 / 120-164 ms.
 - drill-down (6 plots, 1 h): before 25-40 ms; after 25-32 ms.
 
-The read is about a third faster; the overview met 300 ms in 5 of 6 runs both before and after
-(the miss after: a burst of other jobs during its overview runs; its read alone: 124 ms). The
-render alone shows no clear change at this load (the grid's fill and two paints measured apart,
-CPU, best of 45: 25-30 ms before, 23-25 after). What is left is mostly
-Prometheus's own CPU (7,000 series selected per read) and the JSON of 5,600 series; the app
+Also twelve alternating pairs of 15 reads each (the read alone, in fresh processes, load
+1.5-3.7): the median after was lower in 11 of 12, by 9-38 % (e.g. 218 -> 191, 179 -> 142,
+381 -> 251 ms; the twelfth 183 -> 218), client CPU 66-76 -> 43-64 ms, Prometheus CPU about the
+same (160-194 -> 135-183 ms).
+
+So the overview met 300 ms in 8 of 9 runs both before and after at this load; the read is
+faster (198 -> 149 ms, median of the nine) and costs about a fifth less CPU here, but most of
+a read is Prometheus's own CPU (about 150 ms to select 7,000 series from the blocks and encode
+5,600 as JSON), which the reader cannot cut without asking for less. The render alone shows no clear change (the grid's
+fill and two paints measured apart, CPU, best of 45: 25-30 ms before, 23-25 after). The app
 stays responsive anyway (the read runs in a worker thread). At the start of that session, load
 2.5, before: overview 438 ms, read alone 268 ms, render alone 41 ms.
 """
