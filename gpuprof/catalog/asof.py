@@ -6,7 +6,15 @@ import datetime
 import functools
 import time
 
-__all__ = ["STALE_DAYS", "as_of_date", "is_stale", "price_age_days", "tomorrow"]
+__all__ = [
+    "NOT_FUTURE",
+    "STALE_DAYS",
+    "as_of_date",
+    "in_future",
+    "is_stale",
+    "price_age_days",
+    "tomorrow",
+]
 
 
 class _Tomorrow:
@@ -26,6 +34,22 @@ class _Tomorrow:
 
 
 tomorrow = _Tomorrow()
+
+#: "as of" texts already found not to be in the future: time only moves on, so they never will
+#: be (a few per catalog; bounded all the same).
+NOT_FUTURE: set[str] = set()
+_NOT_FUTURE_MAX = 4096
+
+
+def in_future(text: str) -> bool:
+    """Whether the date ``text`` is after tomorrow (an unreadable date is not)."""
+    when = as_of_date(text)
+    if when is not None and when > tomorrow():
+        return True
+    if len(NOT_FUTURE) >= _NOT_FUTURE_MAX:
+        NOT_FUTURE.clear()
+    NOT_FUTURE.add(text)
+    return False
 
 
 #: Prices older than this are flagged (``catalog list``, recommendation rows, the report).

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from gpuprof import csvsafe
 from gpuprof.catalog import rowcache
-from gpuprof.catalog.asof import STALE_DAYS, as_of_date, is_stale, price_age_days, tomorrow
+from gpuprof.catalog.asof import NOT_FUTURE, STALE_DAYS, in_future, is_stale, price_age_days
 from gpuprof.catalog.csvrows import open_text, paused_gc, read_cells
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
@@ -261,8 +261,10 @@ def _numbers(cells: Sequence[str]) -> list[float | None]:
         fast = [float(cells[at]) if cells[at] else None for at in _NUMBER_COLS]
     except ValueError:
         return _numbers_slowly(cells)
-    # NaN fails 0 <= v < inf; the first two must be > 0
-    if all(v is None or 0.0 <= v < math.inf for v in fast) and fast[0] != 0 and fast[1] != 0:
+    # The first two must be > 0, all >= 0 and finite: a NaN or an inf makes the sum not finite
+    # (so does an overflow of two huge cells: the slow path then judges each one)
+    given = [v for v in fast if v is not None]
+    if fast[0] != 0 and fast[1] != 0 and min(given) >= 0.0 and math.isfinite(sum(given)):
         return fast
     return _numbers_slowly(cells)
 
@@ -363,7 +365,7 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         or (spot or 0.0) > MAX_PRICE_USD_HR
         or (reserved_1y or 0.0) > MAX_PRICE_USD_HR
         or (reserved_3y or 0.0) > MAX_PRICE_USD_HR
-        or (inst.as_of and origin != "packaged")
+        or (inst.as_of and origin != "packaged" and inst.as_of not in NOT_FUTURE)
     ):
         check_plausible(inst)
     return _frozen(inst), warning
@@ -397,10 +399,8 @@ def check_plausible(inst: Instance) -> None:
             raise ValueError(f"{name} {price:g} is beyond any offer (at most {MAX_PRICE_USD_HR:g})")
     # The packaged rows are ours: a machine whose clock is behind must not lose them.
     text = inst.as_of if inst.origin != "packaged" else ""
-    if text:
-        when = as_of_date(text)
-        if when is not None and when > tomorrow():
-            raise ValueError(f"as_of {text} is in the future: check the date")
+    if text and in_future(text):
+        raise ValueError(f"as_of {text} is in the future: check the date")
 
 
 class RowMerger:

@@ -13,8 +13,9 @@ A cached copy is used only when all of these match what it was made from:
   spec table, gpuprof's version: a new GPU name rule re-reads every file);
 * today's date (a row dated tomorrow is refused today and accepted tomorrow).
 
-Only regular files of at least :data:`MIN_BYTES` are cached (small ones parse in
-milliseconds; a FIFO or a device is never read twice). The cache is only ever a copy: a cached
+A file is kept from its second read on (the first leaves a note of its hash): a file read once
+never pays for the copy. Only regular files of at least :data:`MIN_BYTES` are cached (small
+ones parse in milliseconds; a FIFO or a device is never read twice). The cache is only ever a copy: a cached
 file that is truncated, corrupt, foreign, of another format or unreadable is ignored (and
 rewritten), and a cache that cannot be written (read-only, full disk) changes nothing but the
 speed. Each entry carries a BLAKE2b digest of its payload, checked before it is unpacked.
@@ -53,6 +54,9 @@ _DIGEST = 32
 #: No entry is larger than this (a 100,000-row overlay packs into about 15 MB).
 MAX_ENTRY_BYTES = 1 << 30
 _BLOCK = 1 << 20
+#: What the first read of a file leaves: packing and writing its rows (a third of a parse) is
+#: only worth it for a file that is read again.
+_SEEN = "read once"
 
 
 def cache_dir() -> Path:
@@ -69,7 +73,7 @@ def _code_fingerprint() -> str:
 
     digest = hashlib.blake2b(gpuprof.__version__.encode(), digest_size=16)
     here = Path(__file__).resolve().parent
-    for name in ("csvrows.py", "instances.py", "names.py", "specs.py", "rowcache.py"):
+    for name in ("asof.py", "csvrows.py", "instances.py", "names.py", "specs.py", "rowcache.py"):
         try:
             digest.update((here / name).read_bytes())
         except OSError:  # a frozen executable has no sources: its version says it all
@@ -132,14 +136,15 @@ def cached(
     key = (FORMAT, content, _code_fingerprint(), _today())
     entry = _entry_path(path)
     hit = _read_entry(entry, key)
-    if hit is not None:
+    if hit is not None and hit != _SEEN:
         result = unpack(hit)
         if result is not None:
             return result
         log.debug("catalog cache %s: unexpected contents, rebuilt", entry)
     result = build()
     if _signature(path) == before:  # not rewritten while it was parsed
-        _write_entry(entry, key, pack(result))
+        # The first read leaves a note; a second one of the same bytes keeps the rows.
+        _write_entry(entry, key, pack(result) if hit == _SEEN else _SEEN)
     return result
 
 

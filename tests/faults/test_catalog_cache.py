@@ -62,7 +62,10 @@ def test_a_big_file_reads_the_same_from_its_parsed_copy(
     first = _read(path)
     assert len(first[0]) > 5000
     assert any("gpu_count" in i for i in first[1]) and any("unknown GPU" in i for i in first[1])
-    assert len(_entries()) == 1
+    (note,) = _entries()
+    assert note.stat().st_size < 1024  # read once: only a note of the file's hash
+    assert _read(path) == first  # read again: parsed, and now its rows are kept
+    assert note.stat().st_size > 100_000
     monkeypatch.setattr(instances, "_parse_lines", lambda *a, **k: pytest.fail("parsed again"))
     assert _read(path) == first
     rows, _ = read_instances_file(path)
@@ -76,6 +79,7 @@ def test_the_whole_catalog_is_the_same_cold_and_warm(tmp_path: Path) -> None:
     folder.mkdir()
     _big(folder / "big.csv")
     cold = load_catalog(overlay_dir=folder)
+    load_catalog(overlay_dir=folder)
     warm = load_catalog(overlay_dir=folder)
     assert warm.instances == cold.instances
     assert [str(i) for i in warm.issues] == [str(i) for i in cold.issues]
@@ -84,17 +88,20 @@ def test_the_whole_catalog_is_the_same_cold_and_warm(tmp_path: Path) -> None:
 def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     path = _big(tmp_path / "big.csv")
     _read(path)
+    _read(path)
     _big(path, price=30.0)
     rows, _ = _read(path)
     assert rows[0]["price_ondemand_usd_hr"] == 30.0
-    rows_again, _ = _read(path)  # and the new copy is the one kept
-    assert rows_again == rows and len(_entries()) == 1
+    for _ in range(2):  # and the new copy is the one kept
+        assert _read(path)[0] == rows
+    assert len(_entries()) == 1
 
 
 def test_new_rules_or_a_new_day_read_the_file_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _big(tmp_path / "big.csv")
+    _read(path)
     _read(path)
     calls = []
     real = instances._parse_lines
@@ -109,7 +116,8 @@ def test_new_rules_or_a_new_day_read_the_file_again(
     monkeypatch.setattr(rowcache, "_today", lambda: "2099-12-31")
     _read(path)
     _read(path)
-    assert len(calls) == 2  # once per change, then from the new copy
+    _read(path)
+    assert len(calls) == 3  # a miss after each change, the second read kept: then the copy
 
 
 def test_a_small_file_is_never_cached(tmp_path: Path) -> None:
@@ -171,11 +179,12 @@ DAMAGE = [
 def test_a_damaged_copy_is_ignored_and_the_file_read(kind: str, tmp_path: Path) -> None:
     path = _big(tmp_path / "big.csv")
     first = _read(path)
+    _read(path)
     (entry,) = _entries()
     _damage(kind, entry)
     assert _read(path) == first
-    if kind != "a-folder":  # rewritten, and good again
-        assert entry.is_file() and _read(path) == first
+    if kind != "a-folder":  # noted again, then kept again, and good
+        assert _read(path) == first and _read(path) == first and entry.is_file()
 
 
 def test_a_cache_that_cannot_be_written_changes_nothing_but_speed(
@@ -214,14 +223,12 @@ def test_a_full_disk_leaves_no_partial_copy(
     assert _entries() == []
     assert list(rowcache.cache_dir().iterdir()) == []  # no temporary file left behind
     monkeypatch.undo()
-    assert _read(path) == first
+    assert _read(path) == first and _read(path) == first
 
 
 def test_readers_at_the_same_time_all_get_the_rows(tmp_path: Path) -> None:
     path = _big(tmp_path / "big.csv")
-    expected = _read(path)
-    for entry in _entries():
-        entry.unlink()
+    expected = _read(path)  # the note: the readers below all keep the rows
     results: list[object] = []
     errors: list[BaseException] = []
 
