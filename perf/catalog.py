@@ -7,10 +7,16 @@ as a user piping to ``less`` would. Peak RSS is the child's own (``wait4``), not
 
     .venv/bin/python perf/catalog.py [--rows 100000] [--runs 5] [-- extra list args]
 
-Measured on the 2-core development machine, shared with other jobs (calibration loop ≈ 0.38 s):
-before paging and the streamed reader, one run took 207 s and 1,435 MB (``--json``: 11 s,
-707 MB); now the median is 1.9 s wall at a load of 1.5 (2.3-2.6 s at a load of 2.5-3, CPU
-time 1.9 s either way) and 116 MB; ``--json`` of all 100,000 rows 5.9 s and 116 MB.
+Three reads a run, each a fresh process: ``cold`` (the file never read before), ``again`` (its
+second read, which also keeps the parsed rows: gpuprof/catalog/rowcache.py) and ``warm`` (every
+read after that).
+
+Measured on the 2-core development machine, shared with other jobs: before paging and the
+streamed reader, one run took 207 s and 1,435 MB (``--json``: 11 s, 707 MB). Session 4: 1.9 s
+wall at a load of 1.5 (calibration 0.38 s), 116 MB. Session 5 (cells instead of dicts, the
+parsed copy; 5 runs at a load of 1.5, calibration 0.41 s): cold 2.27 s (CPU 2.26 s, 117 MB),
+again 2.48 s (169 MB), warm **0.83 s** (114 MB). In-process, the parse alone went from 1.68-1.88
+to 1.30-1.45 s CPU (old and new code alternated, same machine, same minute).
 """
 
 from __future__ import annotations
