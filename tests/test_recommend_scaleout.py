@@ -7,6 +7,7 @@ Expected numbers are worked out by hand in each test from the formulas of
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -80,9 +81,11 @@ def test_pipeline_bubble_when_the_model_only_fits_in_stages() -> None:
     tau_c = 6 * 30e9 * 4096 / (989e12 * 0.45) / 8
     best = 0.0
     for tp, pp in ((8, 1), (4, 2), (2, 4), (1, 8)):
-        tp_time = 0.0 if tp == 1 else 53 / pp * 4 * _ar(tp, act, 450e9)
+        # Stages hold whole layers: the fullest has ceil(53 / pp) (27, 14, 7) and sets τ.
+        stage = math.ceil(53 / pp)
+        tp_time = 0.0 if tp == 1 else stage * 4 * _ar(tp, act, 450e9)
         pp_time = 0.0 if pp == 1 else 2 * act / tp / 450e9
-        tau = tau_c + tp_time + pp_time
+        tau = tau_c * stage * pp / 53 + tp_time + pp_time
         best = max(best, 64 * tau_c / ((64 + pp - 1) * tau))
     assert r30.scaling_efficiency == pytest.approx(best)
     assert 0.8 < best < 1.0
@@ -139,3 +142,40 @@ def test_row_groups_share_one_evaluation_per_alike_row() -> None:
     assert len({int(inverse[0]), int(inverse[2]), int(inverse[3])}) == 3
     assert len(first) == 3
     assert all(inverse[f] == k for k, f in enumerate(first))
+
+
+def test_layers_not_divisible_by_the_pipeline_cost_the_fullest_stage() -> None:
+    # 30B with 9 layers (h 8192) on one node of 8 H100: 8 pipeline stages hold 2, 1, …, 1
+    # layers; the step waits for the 2-layer stage (Megatron-LM splits whole layers), so
+    # 8 stages are no faster than 8 tensor-parallel ranks here, unlike with 8 layers.
+    def layout(layers: int) -> tuple[int, int, int] | None:
+        w = Workload(
+            "pretrain", 30e9, "bf16", tokens=1e9, batch=1024, nodes=1, layers=layers, hidden=8192
+        )
+        return recommend(w, _h100_node("n", None)).rows[0].layout
+
+    # Per micro-batch tau_c = 6·30e9·4096 / (989e12·0.45) / 8 = 0.2071 s; act = 4096·8192·2.
+    # 8 layers, (1, 8): (1024 + 7) × (0.2071 + 2·act/450e9) = 213.9 s per step;
+    # (8, 1): 1024 × (0.2071 + 8·4·AR(8, act)) = 1024 × 0.2165 = 221.7 s → pipeline.
+    assert layout(8) == (1, 8, 1)
+    # 9 layers, (1, 8): the 2-layer stage takes 2/(9/8) × 0.2071 = 0.368 s: 380 s per step;
+    # (8, 1): 1024 × (0.2071 + 9·4·AR(8, act)) = 222.9 s; (4, 2): 5 of 4.5 layers, 240.9 s.
+    assert layout(9) == (8, 1, 1)
+
+
+def test_pipeline_stage_memory_holds_whole_layers() -> None:
+    from gpuprof.recommend.memory import memory_need
+
+    w = Workload("pretrain", 30e9, "bf16", tokens=1e9, layers=9, hidden=8192)
+    need = memory_need(w, 8, tp=1, pp=8)
+    # The first stage holds 2 of the 9 layers: 2/9 of the 2-byte weights and gradients, and
+    # of the 12-byte optimizer states (dp = 1); 4 bytes × 30e9 × 2/9 = 26.7e9.
+    assert float(need.weights) == pytest.approx(2 * 30e9 * 2 / 9)
+    assert float(need.grads) == pytest.approx(2 * 30e9 * 2 / 9)
+    assert float(need.optimizer) == pytest.approx(12 * 30e9 * 2 / 9)
+    # 1F1B keeps 8 micro-batches of its 2 layers: 2·s·h·2·8 + 34·s·h (not 2·s·h·9).
+    s, h = 4096.0, 8192.0
+    assert float(need.activations) == pytest.approx(2 * s * h * 2 * 8 + 34 * s * h)
+    # Layers that divide evenly: unchanged (8 layers on 8 stages: 1/8 each).
+    w8 = w.with_(layers=8)
+    assert float(memory_need(w8, 8, tp=1, pp=8).weights) == pytest.approx(2 * 30e9 / 8)

@@ -14,7 +14,9 @@ Choices (say them, then keep them):
   plus one layer's working set while it is recomputed, ``34·s·h`` bytes (Korthikanti et al.
   2022, "Reducing Activation Recomputation", with flash attention so the ``5·a·s²`` term is gone),
   divided by ``tp`` (sequence parallelism splits them, same paper); a pipeline's first stage
-  keeps ``p`` micro-batches of its ``L/p`` layers in flight (1F1B), so ``pp`` leaves it whole.
+  keeps ``p`` micro-batches of its ``ceil(L/p)`` layers in flight (1F1B), so ``pp`` leaves it
+  whole when it divides ``L``; stages hold whole layers, so weights, gradients and optimizer
+  states are the fullest stage's ``ceil(L/p)/L`` share.
   Per-sample workloads (CNNs, ``flops_per_sample``) get no activation term: headroom covers them.
 * **LoRA**: frozen weights at the workload precision (int4 = QLoRA) sharded like full training,
   plus trainable adapters (``lora_trainable_fraction`` of N, default 0.5 %) at 16 bytes/param.
@@ -105,13 +107,16 @@ def memory_need(
     """
     g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
     tp_a = np.maximum(np.asarray(tp, dtype=np.float64), 1.0)
-    mp = np.minimum(np.maximum(tp_a * np.asarray(pp, dtype=np.float64), 1.0), g)
+    pp_a = np.maximum(np.asarray(pp, dtype=np.float64), 1.0)
+    mp = np.minimum(tp_a * pp_a, g)
     g = g + np.zeros_like(mp)
     zero = np.zeros_like(g)
-    n = w.params
+    layers, hidden = model_shape(w)
+    # Pipeline stages hold whole layers: the first (fullest) has ceil(L/p) of the L.
+    stage = np.where(pp_a > 1.0, np.ceil(layers / pp_a) * pp_a / layers, 1.0)
+    n = w.params * stage
     wb = WEIGHT_BYTES[w.precision]
     act_scale = 2.0 if w.precision in ("fp32", "fp64") else 1.0
-    layers, hidden = model_shape(w)
     per_sample = w.flops_per_sample is not None or (
         w.samples is not None and w.tokens is None and w.scenario == "inference"
     )
@@ -120,7 +125,7 @@ def memory_need(
         acts = (
             zero
             if per_sample
-            else zero + (2.0 * s * hidden * layers + 34.0 * s * hidden) * act_scale / tp_a
+            else zero + (2.0 * s * hidden * layers * stage + 34.0 * s * hidden) * act_scale / tp_a
         )
         if w.scenario == "finetune-lora":
             trainable = n * w.lora_trainable_fraction

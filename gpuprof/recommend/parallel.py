@@ -7,7 +7,9 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
 * **Layout** (Megatron-LM's rank order: tensor innermost, then data, then pipeline): ``t`` in
   1, 2, 4, 8 and at most the GPUs of one node (tensor parallelism stays on NVLink), ``p`` a
   power of two or a multiple of the node count, at most the layer count, and
-  ``d = floor(G / (t·p))`` model replicas (GPUs left over idle). Optimizer states are sharded
+  ``d = floor(G / (t·p))`` model replicas (GPUs left over idle). Stages hold whole layers:
+  when ``p`` does not divide ``L`` the fullest stage has ``ceil(L/p)`` of them and every
+  micro-batch waits for it (its compute, all-reduces and memory are costed). Optimizer states are sharded
   over the data-parallel group (ZeRO stage 1, Rajbhandari et al. 2020, "ZeRO: Memory
   Optimizations Toward Training Trillion Parameter Models", Fig. 1 ``P_os``: ``2Ψ + 2Ψ +
   12Ψ/N_d``); see :func:`gpuprof.recommend.memory.memory_need`.
@@ -181,10 +183,12 @@ def _layouts(
     d = np.maximum(np.floor(g_total / mp), 1.0)
     mb = batch / d if per_sample else np.ones_like(d)  # sequences per micro-batch
     m = np.maximum(batch / (d * mb), 1.0)
-    tau_c = work_seq * mb * part / mp
+    # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
+    stage_layers = np.ceil(layers / p)
+    tau_c = work_seq * mb * part / mp * (stage_layers * p / layers)
     tau_tp = np.where(
         t > 1.0,
-        (layers / p) * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, act, intra_bw),
+        stage_layers * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, act, intra_bw),
         0.0,
     )
     pp_link = inter if nodes > 1 else intra_bw
