@@ -179,3 +179,13 @@ def test_pipeline_stage_memory_holds_whole_layers() -> None:
     # Layers that divide evenly: unchanged (8 layers on 8 stages: 1/8 each).
     w8 = w.with_(layers=8)
     assert float(memory_need(w8, 8, tp=1, pp=8).weights) == pytest.approx(2 * 30e9 / 8)
+
+
+def test_cli_gpus_beyond_the_node_limit_names_gpus(capsys: pytest.CaptureFixture[str]) -> None:
+    # --gpus accepts up to 65536; on 8-GPU nodes that is 8192 nodes, beyond the 4096 a
+    # workload may have. The error names --gpus (what the user typed), not node_limit.
+    argv = ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e10"]
+    assert main([*argv, "--gpu", "H100", "--gpus", "65536"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--gpus" in err[0] and "node_limit" not in err[0], err
+    assert "3.28e+04" in err[0]  # the most there can be: 4096 nodes × 8 GPUs

@@ -267,6 +267,15 @@ def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> tuple[Any, int]:
     biggest = max((int(i.gpu_count) for i in same), default=gpus)
     per_node = int(node.gpu_count) if node and gpus > biggest else gpus
     nodes = max(1, math.ceil(gpus / per_node))
+    if nodes > LIMITS["node_limit"]:  # name what was typed, not the node_limit it became
+        raise InputError(
+            tr(
+                "{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number",
+                name="--gpus",
+                v=float(gpus),
+                lim=LIMITS["node_limit"] * per_node,
+            )
+        )
     count = math.ceil(gpus / nodes)  # 12 GPUs on 8-GPU nodes: 2 nodes × 6
     name = f"{count}x {key}" if nodes == 1 else f"{count}x {key} ({node.instance if node else ''})"
     inst = Instance(
