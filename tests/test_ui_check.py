@@ -108,6 +108,14 @@ def test_the_pickers_refuse_garbage_with_a_message_and_run_nothing(
     assert tab.run_button.isEnabled()
 
 
+def test_before_a_run_the_tab_says_what_a_check_does_and_how_long(tab: Any) -> None:
+    text = tab.message.text()
+    assert "SIMULATED" in text and "3 minutes" in text and "10" in text
+    tab.expect.setEditText("not a machine at all")
+    assert tab.start() is False  # a refused input replaces the note with the error
+    assert "not a machine" in tab.message.text() or tab.message.text() != text
+
+
 def test_the_expectation_picker_offers_catalog_instances_the_parser_accepts(tab: Any) -> None:
     from gpuprof.check.inventory import parse_expect
 
@@ -211,5 +219,6 @@ def test_the_check_tab_and_compare_dialog_speak_chinese(qtbot: Any) -> None:
         assert t.run_button.text() == "运行检查(&R)"
         assert t.scorecard.horizontalHeaderItem(2).text() == "状态"
         assert d.windowTitle() == "比较结果"
+        assert "3 分钟" in t.message.text()  # what a check is and takes, before the first run
     finally:
         i18n.set_language("en")

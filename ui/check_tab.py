@@ -157,6 +157,14 @@ class CheckTab(QWidget):
         self.verdict.setObjectName("checkVerdict")
         self.verdict.setVisible(False)
         self.scorecard = Scorecard()
+        self._show_message(
+            _t(
+                "Run check measures this machine's own GPUs (never the SIMULATED source) against "
+                "their model's cited reference values: inventory, health, performance and a "
+                "memory test, item by item. Quick takes up to 3 minutes on an 8-GPU node, "
+                "Standard up to 10; Burn-in adds the minutes set."
+            )
+        )
 
         layout = QVBoxLayout(self)
         layout.addLayout(controls)

@@ -504,6 +504,10 @@
         <translation>例如 8xH100-SXM</translation>
     </message>
     <message>
+        <source>Run check measures this machine's own GPUs (never the SIMULATED source) against their model's cited reference values: inventory, health, performance and a memory test, item by item. Quick takes up to 3 minutes on an 8-GPU node, Standard up to 10; Burn-in adds the minutes set.</source>
+        <translation>“运行检查”测量本机自己的 GPU（从不测量 SIMULATED 模拟数据源），并与其型号有出处的参考值逐项比较：清单、健康、性能和显存测试。Quick 在 8 GPU 节点上最多 3 分钟，Standard 最多 10 分钟；Burn-in 另加所设的分钟数。</translation>
+    </message>
+    <message>
         <source>cuda:N, all or cpu</source>
         <translation>cuda:N、all 或 cpu</translation>
     </message>
