@@ -236,7 +236,7 @@ class StatusBar:
     def _holder(self) -> str:
         """Who holds the terminal: "own" (gpuprof's group), "job", "other", or "unknown"
         (not gpuprof's controlling terminal)."""
-        if self.fd is None:
+        if self.fd is None or not hasattr(os, "tcgetpgrp"):  # Windows: no process groups
             return "unknown"
         try:
             pgrp = os.tcgetpgrp(self.fd)

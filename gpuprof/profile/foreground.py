@@ -33,7 +33,9 @@ __all__ = ["TerminalHandoff", "around_stops"]
 
 log = logging.getLogger(__name__)
 
-_TTY_STOPS = (signal.SIGTTIN, signal.SIGTTOU)
+#: Stops for reading or setting the terminal from the background (none on Windows, where this
+#: module is imported but :meth:`TerminalHandoff.open` gives no handoff).
+_TTY_STOPS = tuple(getattr(signal, n) for n in ("SIGTTIN", "SIGTTOU") if hasattr(signal, n))
 
 #: (before, after) pairs: run just before gpuprof stops itself with a stopped job, and once
 #: it is continued (:func:`around_stops`).

@@ -86,7 +86,8 @@ def _after_fork_in_child() -> None:
         _channel.sink = None  # nobody takes them here: the file, which the parent reads
 
 
-os.register_at_fork(after_in_child=_after_fork_in_child)
+if hasattr(os, "register_at_fork"):  # POSIX; Windows has no fork
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _at_exit() -> None:

@@ -92,6 +92,8 @@ MAX_PENDING = 262_144
 
 Row = tuple[float, str]
 
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)  # POSIX; on Windows descriptors are not inherited
+
 
 def _open_source() -> TelemetrySource:
     """NVML (host only without a driver), as ``open_source()``, with the CPU clock read every
@@ -155,7 +157,7 @@ class Recorder:
             out = out if out is not None else default_out(name)
             session = new_session(interval_s)
             session.start_recording(out)
-            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | _CLOEXEC
             write_fd = os.open(str(out.with_name(out.name + ".markers")), flags, 0o600)
         except Exception as e:
             if session is not None:
@@ -170,7 +172,7 @@ class Recorder:
             return None
         recorder = cls(out, session, write_fd, interval_s)
         with contextlib.suppress(OSError):
-            recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | os.O_CLOEXEC)
+            recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | _CLOEXEC)
         recorder._start_tree()
         session.subscribe(lambda _snap: recorder.drain())
         session.start()
