@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import sys
@@ -29,3 +30,16 @@ def median_ms(fn: Callable[[], object], repeat: int, digits: int = 2) -> float:
         fn()
         times.append((time.perf_counter() - t0) * 1000.0)
     return round(statistics.median(times), digits)
+
+
+def calibration_s() -> float:
+    """Seconds for a fixed pure-Python loop (10 million additions, best of three; ~0.4 s on an
+    idle desktop core): how fast this machine is right now, to read a script's figures against."""
+    best = math.inf
+    for _ in range(3):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(10_000_000):
+            total += i
+        best = min(best, time.perf_counter() - t0)
+    return best

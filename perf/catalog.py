@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import statistics
@@ -35,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import ROOT, setup
+from _common import ROOT, calibration_s, setup
 
 setup()
 
@@ -93,19 +92,6 @@ def one_run(home: Path, args: list[str]) -> tuple[float, float, float, int, int]
     # ru_maxrss is KiB on Linux
     cpu = usage.ru_utime + usage.ru_stime
     return wall, cpu, usage.ru_maxrss / 1024, child.returncode, size
-
-
-def calibration_s() -> float:
-    """Seconds for a fixed pure-Python loop (10 million additions; ~0.4 s on an idle desktop
-    core): how fast this machine is right now, to read the figures above against."""
-    best = math.inf
-    for _ in range(3):
-        t0 = time.perf_counter()
-        total = 0
-        for i in range(10_000_000):
-            total += i
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main() -> None:

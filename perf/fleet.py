@@ -69,7 +69,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import random
 import shutil
@@ -87,7 +86,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import setup
+from _common import calibration_s, setup
 
 setup()
 
@@ -276,20 +275,6 @@ def _cpu_s(pid: int) -> float:
     """CPU seconds (user + system) of process ``pid`` so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def calibration_s() -> float:
-    """Seconds for a fixed pure-Python loop (10 million additions, best of three; the same
-    loop as perf/catalog.py's): how fast this machine is right now, to read the figures
-    against."""
-    best = math.inf
-    for _ in range(3):
-        t0 = time.perf_counter()
-        total = 0
-        for i in range(10_000_000):
-            total += i
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _timed(fn: Callable[[], object], runs: int) -> list[float]:
