@@ -54,6 +54,17 @@ def _number(value: Any) -> float | None:
     return out if math.isfinite(out) else None
 
 
+#: The latest time a report prints (9999-12-31 23:59:59 UTC); beyond it ``time.localtime``
+#: overflows (OverflowError, or OSError EOVERFLOW), so a later "time" is left out.
+_LAST_TIME_S = 253402300799.0
+
+
+def _time(value: Any) -> float | None:
+    """A Unix time the report can print (1970 to 9999), else None."""
+    t = _number(value)
+    return t if t is not None and 0.0 <= t <= _LAST_TIME_S else None
+
+
 def _index(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
@@ -123,8 +134,8 @@ def check_section(data: Mapping[str, Any]) -> CheckSection:
         exit_code=130 if cancelled and code != 1 else code,
         level=_text(data.get("level"), 20),
         device=_text(data.get("device"), 40),
-        started_s=_number(data.get("started_s")),
-        ended_s=_number(data.get("ended_s")),
+        started_s=_time(data.get("started_s")),
+        ended_s=_time(data.get("ended_s")),
         expectation=_text(data.get("expectation"), 200),
         cancelled=cancelled,
         hostname=_text(ident.get("hostname"), 255),

@@ -56,3 +56,27 @@ def test_the_real_cli_names_the_file_and_why(fault: str, tmp_path: Path) -> None
     assert not (tmp_path / "r.json").exists()
     if fault == "newer-schema":
         assert "newer" in ran.error_lines[0]
+
+
+@pytest.mark.parametrize("when", [1e300, -1e300, 1e18, -1e18])
+def test_a_start_time_no_clock_shows_is_left_out(
+    when: float, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A finite number that is no date (localtime overflows: OverflowError / OSError EOVERFLOW)
+    # is left out like a value of the wrong type; the report is still written.
+    data = json.loads(Path(GOOD[0]).read_text("utf-8"))
+    data["started_s"] = when
+    data["ended_s"] = when
+    path = tmp_path / "odd-time.json"
+    path.write_text(json.dumps(data), "utf-8")
+    out = tmp_path / "r.html"
+    argv = ["report", "--session", str(GOOD_SESSION), "--check", str(path), "--out", str(out)]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 0, err
+    html = out.read_text("utf-8")
+    assert 'id="verdict"' in html
+    from gpuprof.report.check import load_check
+
+    section = load_check(path)
+    assert section.started_s is None and section.ended_s is None
