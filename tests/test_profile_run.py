@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from gpuprof.telemetry.store import SessionStore
 from tests.fakes.devices import h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess
 from tests.faults.hostile import ROOT, TIMEOUT_S, assert_one_clear_error, run_gpuprof
+from tests.schema_paths import documented_fields, json_paths
 
 GIB = 2**30
 
@@ -154,20 +154,8 @@ def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
     doc = loads_strict(summary.read_text())
     assert doc["simulated"] is True and doc["source"] == "simulated"
     assert len(doc["gpus"]) == 8 and doc["gpus"][0]["energy_j"] > 0
-    schema = (ROOT / "docs" / "profile-schema.md").read_text()
-    documented = set(re.findall(r"^\| `([a-z_0-9.\[\]]+)`", schema, flags=re.M))
-
-    def paths(obj: object, prefix: str = "") -> set[str]:
-        found = set()
-        if isinstance(obj, dict):
-            for key, value in obj.items():
-                found.add(prefix + key)
-                found |= paths(value, prefix + key + ".")
-        elif isinstance(obj, list) and obj:
-            found |= paths(obj[0], prefix.rstrip(".") + "[].")
-        return found
-
-    missing = sorted(paths(doc) - documented)
+    documented = documented_fields(ROOT / "docs" / "profile-schema.md")
+    missing = sorted(json_paths(doc) - documented)
     assert not missing, f"fields of --json not in docs/profile-schema.md: {missing}"
     # The recording the demo made is the default one, in the data folder.
     assert Path(doc["recording"]).parent == tmp_path / "data" / "jobs"

@@ -15,7 +15,6 @@ breakdowns that DDP run wrote, and on hand-made ones for the cases a real run do
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -29,6 +28,7 @@ from gpuprof.profile.storage import read_job_profile
 from gpuprof.profile.torch_breakdown import summarize_trace
 from gpuprof.profile.torch_merge import merge_breakdowns
 from tests.faults.hostile import ROOT
+from tests.schema_paths import documented_fields, json_paths
 
 pytest.importorskip("torch")
 
@@ -154,20 +154,8 @@ def test_ddp_ranks_are_merged_into_the_jobs_breakdown(ddp_run: tuple[Path, Path]
     assert linear.share_pct == pytest.approx(100.0 * linear.time_s / total)
     doc = loads_strict((home / "DDP.json").read_text())
     assert [r["rank"] for r in doc["breakdown"]["ranks"]] == [0, 1]
-    schema = (ROOT / "docs" / "profile-schema.md").read_text()
-    documented = set(re.findall(r"^\| `([a-z_0-9.\[\]]+)`", schema, flags=re.M))
-
-    def paths(obj: object, prefix: str = "") -> set[str]:
-        found = set()
-        if isinstance(obj, dict):
-            for key, value in obj.items():
-                found.add(prefix + key)
-                found |= paths(value, prefix + key + ".")
-        elif isinstance(obj, list) and obj:
-            found |= paths(obj[0], prefix.rstrip(".") + "[].")
-        return found
-
-    missing = sorted(p for p in paths(doc["breakdown"], "breakdown.") if p not in documented)
+    documented = documented_fields(ROOT / "docs" / "profile-schema.md")
+    missing = sorted(p for p in json_paths(doc["breakdown"], "breakdown.") if p not in documented)
     assert not missing, f"breakdown fields not in docs/profile-schema.md: {missing}"
 
 
