@@ -58,9 +58,11 @@ class PtyRun:
         size: tuple[int, int] | None = None,
         term: str = "xterm",
         stdin_null: bool = False,
+        shell: list[str] | None = None,
     ) -> None:
         """``size``: (rows, columns) of the pty (else 0 x 0: unknown, as nobody sized it);
-        ``stdin_null``: standard input not the terminal (no handoff: gpuprof keeps it)."""
+        ``stdin_null``: standard input not the terminal (no handoff: gpuprof keeps it);
+        ``shell``: the session leader instead of gpuprof, given gpuprof's argv after its own."""
         env = dict(
             os.environ,
             PYTHONPATH=str(ROOT),
@@ -72,7 +74,7 @@ class PtyRun:
         )
         if size:
             env["LINES"] = str(size[0])
-        argv = [sys.executable, "-m", "gpuprof", *args]
+        argv = [*(shell or []), sys.executable, "-m", "gpuprof", *args]
         pid, fd = pty.fork()
         if pid == 0:  # the child: session leader, the pty its controlling terminal
             try:
@@ -525,3 +527,68 @@ def test_no_bar_on_a_dumb_or_unsized_terminal() -> None:
     finally:
         out.close()
         os.close(master)
+
+
+# -- under a shell with job control: bg, then fg ---------------------------------------------
+
+#: The session leader of the pty, a shell with job control reduced to what the test needs:
+#: gpuprof in a process group of its own in the foreground; once it stops (Ctrl-Z), the
+#: terminal back to the shell in its own modes (readline's: not canonical, no echo) and ``bg``;
+#: once it stops again, whether its modes were left alone, then ``fg`` (the modes of before
+#: readline, the terminal and SIGCONT to gpuprof's group), and gpuprof's exit code.
+JOB_SHELL = """
+import os, signal, sys, termios
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+cooked = termios.tcgetattr(0)
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+    os.execv(sys.argv[1], sys.argv[1:])
+os.setpgid(pid, pid)
+os.tcsetpgrp(0, pid)
+_, status = os.waitpid(pid, os.WUNTRACED)
+assert os.WIFSTOPPED(status), status
+os.tcsetpgrp(0, os.getpgrp())
+readline = termios.tcgetattr(0)
+readline[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(0, termios.TCSANOW, readline)
+print("shell: bg", flush=True)
+os.killpg(pid, signal.SIGCONT)
+_, status = os.waitpid(pid, os.WUNTRACED)
+assert os.WIFSTOPPED(status), status
+kept = termios.tcgetattr(0)[3] == readline[3]
+print("shell: modes " + ("kept" if kept else "changed by gpuprof"), flush=True)
+termios.tcsetattr(0, termios.TCSANOW, cooked)
+os.tcsetpgrp(0, pid)
+print("shell: fg", flush=True)
+os.killpg(pid, signal.SIGCONT)
+_, status = os.waitpid(pid, 0)
+print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
+"""
+
+
+def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
+    tmp_path: Path, on_pty
+) -> None:
+    """Ctrl-Z, ``bg``, the job reads (SIGTTIN: gpuprof stops again, in the background): gpuprof
+    does not set the modes of the terminal the shell holds, and on ``fg`` the job reads with
+    the modes the shell gave it, not the shell's own of the moment it stopped."""
+    shell = tmp_path / "shell.py"
+    shell.write_text(JOB_SHELL)
+    out = tmp_path / "bg.gpuprof"
+    job = (
+        "import os, signal, termios\n"
+        "print('stopping', flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGTSTP)\n"
+        "line = input()\n"
+        "canon = termios.tcgetattr(0)[3] & termios.ICANON\n"
+        "print('job read ' + line + (' canonical' if canon else ' raw'), flush=True)\n"
+    )
+    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=[sys.executable, str(shell)])
+    run.expect(b"shell: fg")
+    run.send(b"typed\n")
+    assert run.wait() == 0, run.text()
+    assert "shell: modes kept" in run.text()
+    assert "job read typed canonical" in run.text()
+    assert "shell: exit 0" in run.text()

@@ -159,16 +159,23 @@ class TerminalHandoff:
         pgid = self.job_pgid
         if pgid is None:
             return
-        if stopsig in _TTY_STOPS and self._foreground() == pgid:
+        holder = self._foreground()
+        if stopsig in _TTY_STOPS and holder == pgid:
             self._continue(pgid)  # it read the terminal in the instant before the handoff
             return
-        job_modes = _get_modes(self.fd)
-        if self._foreground() == pgid:
-            self._set_foreground(self.own_pgrp)
-        _set_modes(self.fd, self._modes)
+        # Only a terminal gpuprof or the job holds is settled for the shell. In the background
+        # (``bg``, then the job read the terminal) it is the shell's: its modes are left alone,
+        # and the modes read now would be the shell's own, not the job's.
+        job_modes = None
+        if holder in (pgid, self.own_pgrp):
+            job_modes = _get_modes(self.fd)
+            if holder == pgid:
+                self._set_foreground(self.own_pgrp)
+            _set_modes(self.fd, self._modes)
         _run_hooks(0)
         os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees gpuprof stopped: "fg" or "bg"
-        # Continued. In the foreground (fg): the job gets the terminal and its modes back.
+        # Continued. In the foreground (fg): the job gets the terminal (and the modes it had
+        # when it stopped in the foreground; else those the shell gave, as a shell's own job).
         if self._foreground() == self.own_pgrp:
             _set_modes(self.fd, job_modes)
             self._set_foreground(pgid)
