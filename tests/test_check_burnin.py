@@ -228,3 +228,32 @@ def test_gpu_burn_in_loads_every_visible_gpu_at_once() -> None:
     ends = [x.ended_s or 0.0 for x in run.loads]
     assert max(starts) < min(ends)  # every GPU under load at the same time
     assert {i.gpu_index for i in run.items} == set(range(len(names)))
+
+
+def test_a_stuck_worker_is_reported_and_not_waited_for(
+    fake: FakeNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cuda:2's worker never comes back from the driver (here: placing its tensors blocks).
+    # The burn-in waits JOIN_S for it, then reports it and fails only GPU 2.
+    release = threading.Event()
+
+    def place(device: str) -> str:
+        if device == "cuda:2":
+            release.wait(30.0)
+        return "cpu"
+
+    monkeypatch.setattr(burnin, "JOIN_S", 0.3)
+    seen = _patch(monkeypatch, place)
+    try:
+        res = _check(fake)
+    finally:
+        release.set()
+    (run,) = seen
+    items = _burnin_items(res)
+    assert items[2].status is Status.FAIL and "still running" in items[2].reason, items[2]
+    assert all(items[i].status is Status.PASS for i in (0, 1, 3)), items
+    assert run.loads[2].iterations == 0
+    for t in threading.enumerate():  # the released worker leaves (stop is set)
+        if t.name == "burnin cuda:2":
+            t.join(10.0)
+            assert not t.is_alive()
