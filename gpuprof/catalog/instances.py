@@ -410,11 +410,23 @@ class RowMerger:
     def __init__(self, name: str) -> None:
         self.name = name
         self.rows: list[Instance] = []
+        # A repeat has the key of an earlier row: offers are only made for keys seen twice.
+        self._first: dict[tuple[str, str, str], int] = {}
+        self._twice: set[tuple[str, str, str]] = set()
         self._at: dict[tuple[object, ...], int] = {}
         self.merged = 0
         self._first_line = 0
 
     def add(self, inst: Instance, line: int) -> None:
+        key = inst.key
+        first = self._first.get(key)
+        if first is None:
+            self._first[key] = len(self.rows)
+            self.rows.append(inst)
+            return
+        if key not in self._twice:
+            self._twice.add(key)
+            self._at[self.rows[first].offer] = first
         offer = inst.offer
         idx = self._at.get(offer)
         if idx is None:
