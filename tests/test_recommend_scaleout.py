@@ -189,3 +189,23 @@ def test_cli_gpus_beyond_the_node_limit_names_gpus(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--gpus" in err[0] and "node_limit" not in err[0], err
     assert "3.28e+04" in err[0]  # the most there can be: 4096 nodes × 8 GPUs
+
+
+def test_cli_gpus_beyond_a_node_without_a_known_network_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The catalog's GH200 rows are 1-GPU instances and none states its network: 300 GH200
+    # would be 300 nodes that can never be costed (a multi-node row needs the network). Say
+    # so, instead of a row that "does not fit" in less memory than the GPU has.
+    from gpuprof.catalog.instances import load_catalog
+
+    gh200 = [i for i in load_catalog().instances if i.gpu_model == "GH200"]
+    assert gh200 and all(i.network_gbps is None and i.gpu_count < 300 for i in gh200)
+    argv = ["recommend", "--scenario", "train", "--params", "7e9", "--tokens", "1e10"]
+    assert main([*argv, "--gpu", "GH200", "--gpus", "300"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--gpus" in err[0] and "network" in err[0], err
+    # One node's worth still runs.
+    assert main([*argv, "--gpu", "GH200", "--gpus", "1", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert row["nodes"] == 1

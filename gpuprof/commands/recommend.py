@@ -276,6 +276,17 @@ def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> tuple[Any, int]:
                 lim=LIMITS["node_limit"] * per_node,
             )
         )
+    if nodes > 1 and (node is None or node.network_gbps is None):
+        # A multi-node row is costed over the instance's network: without it nothing runs.
+        raise InputError(
+            tr(
+                "--gpus {n}: more {gpu} than one node holds ({per}), and no catalog instance with "
+                "{gpu} states its network speed to cost several nodes; use --gpus {per} or fewer",
+                n=gpus,
+                gpu=key,
+                per=per_node,
+            )
+        )
     count = math.ceil(gpus / nodes)  # 12 GPUs on 8-GPU nodes: 2 nodes × 6
     name = f"{count}x {key}" if nodes == 1 else f"{count}x {key} ({node.instance if node else ''})"
     inst = Instance(

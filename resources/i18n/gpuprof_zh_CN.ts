@@ -2947,6 +2947,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>--gpu 需要 --gpus N（N &gt;= 1）</translation>
     </message>
     <message>
+        <source>--gpus {n}: more {gpu} than one node holds ({per}), and no catalog instance with {gpu} states its network speed to cost several nodes; use --gpus {per} or fewer</source>
+        <translation>--gpus {n}：超过一个节点能容纳的 {gpu} 数量（{per}），且目录中没有任何 {gpu} 实例注明其网络速度，无法估算多节点；请使用 --gpus {per} 或更少</translation>
+    </message>
+    <message>
         <source>no instance {i!r} in the catalog; see `gpuprof catalog list`</source>
         <translation>目录中没有实例 {i!r}；参见 `gpuprof catalog list`</translation>
     </message>
