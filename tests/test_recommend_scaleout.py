@@ -209,3 +209,33 @@ def test_cli_gpus_beyond_a_node_without_a_known_network_is_one_clear_error(
     assert main([*argv, "--gpu", "GH200", "--gpus", "1", "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)["rows"]
     assert row["nodes"] == 1
+
+
+def test_the_fullest_stage_all_reduces_its_own_gradients() -> None:
+    import numpy as np
+
+    from gpuprof.recommend.parallel import train_layout
+
+    # 1B, 3 layers, 4 nodes of 1 GPU (tensor parallel 1), 8 sequences, batch 8: memory
+    # (7.0e9 usable) allows only pp 2 × dp 2. The first stage holds 2 of the 3 layers, so its
+    # gradients are 2/3 of 2 bytes × 1e9, and its data-parallel all-reduce moves those.
+    w = Workload("pretrain", 1e9, "bf16", tokens=8 * 4096, batch=8, layers=3, hidden=1024)
+    one = np.array([1.0])
+    lay = train_layout(
+        w,
+        per_sample=False,
+        per_node=one,
+        nodes=4,
+        work=np.array([8.0]),  # 1 GPU-second per sequence
+        intra_bw=np.array([450e9]),
+        net_bw_node=np.array([1e9]),
+        usable=np.array([7.0e9]),
+        layers=3,
+        hidden=1024,
+    )
+    assert (lay.tp[0], lay.pp[0], lay.dp[0]) == (1.0, 2.0, 2.0) and lay.fits[0]
+    tau_c = 1.0 / 2 * (2 * 2 / 3)  # the 2-layer stage's share of a sequence: 0.667 s
+    tau = tau_c + 2 * 4096 * 1024 * 2 / 1e9  # + pipeline sends at 1 GB/s per GPU
+    t_dp = _ar(2, 2 * 1e9 * 2 / 3, 1e9)  # 2/3 of the gradients, over the network
+    exposed = max(t_dp / 2 - 2 / 3 * tau_c, 0) + max(t_dp / 2 - 1 / 3 * tau_c, 0)
+    assert lay.seconds[0] == pytest.approx((4 + 2 - 1) * tau + exposed)

@@ -9,10 +9,10 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   power of two or a multiple of the node count, at most the layer count, and
   ``d = floor(G / (t·p))`` model replicas (GPUs left over idle). Stages hold whole layers:
   when ``p`` does not divide ``L`` the fullest stage has ``ceil(L/p)`` of them and every
-  micro-batch waits for it (its compute, all-reduces and memory are costed). Optimizer states are sharded
-  over the data-parallel group (ZeRO stage 1, Rajbhandari et al. 2020, "ZeRO: Memory
-  Optimizations Toward Training Trillion Parameter Models", Fig. 1 ``P_os``: ``2Ψ + 2Ψ +
-  12Ψ/N_d``); see :func:`gpuprof.recommend.memory.memory_need`.
+  micro-batch waits for it (its compute, all-reduces, gradients and memory are costed).
+  Optimizer states are sharded over the data-parallel group (ZeRO stage 1, Rajbhandari et al.
+  2020, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", Fig. 1
+  ``P_os``: ``2Ψ + 2Ψ + 12Ψ/N_d``); see :func:`gpuprof.recommend.memory.memory_need`.
 * **Micro-batches**: LLM training runs micro-batches of one sequence; a replica does
   ``m = B / d`` of them per step (``B`` = global batch). A pipeline stage takes ``τ`` per
   micro-batch and the step ``(m + p − 1) · τ``: the 1F1B schedule's bubble is ``(p − 1)/m`` of
@@ -185,7 +185,8 @@ def _layouts(
     m = np.maximum(batch / (d * mb), 1.0)
     # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
     stage_layers = np.ceil(layers / p)
-    tau_c = work_seq * mb * part / mp * (stage_layers * p / layers)
+    fullest = stage_layers * p / layers  # its share of the model ÷ 1/p (1 when p divides L)
+    tau_c = work_seq * mb * part / mp * fullest
     tau_tp = np.where(
         t > 1.0,
         stage_layers * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, act, intra_bw),
@@ -199,7 +200,7 @@ def _layouts(
     # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
     across = (t * d > per_node) & (nodes > 1)
     dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
-    t_dp = allreduce_seconds(d, 2.0 * trainable / mp, dp_bw)
+    t_dp = allreduce_seconds(d, 2.0 * trainable / mp * fullest, dp_bw)  # the fullest stage's
     exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
         t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
     )
