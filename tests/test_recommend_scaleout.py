@@ -239,3 +239,15 @@ def test_the_fullest_stage_all_reduces_its_own_gradients() -> None:
     t_dp = _ar(2, 2 * 1e9 * 2 / 3, 1e9)  # 2/3 of the gradients, over the network
     exposed = max(t_dp / 2 - 2 / 3 * tau_c, 0) + max(t_dp / 2 - 1 / 3 * tau_c, 0)
     assert lay.seconds[0] == pytest.approx((4 + 2 - 1) * tau + exposed)
+
+
+def test_a_row_that_does_not_fit_names_its_layout_for_what_it_is() -> None:
+    # 1T parameters on one node of 8 H100: no layout fits; the row shows the one that needs
+    # the least memory (what its "does not fit" figure is), not "the fastest that fits".
+    w = Workload("pretrain", 1e12, "bf16", tokens=1e9, nodes=1)
+    r = recommend(w, _h100_node("n", None)).rows[0]
+    assert not r.viable and r.layout is not None
+    text = " ".join((*r.reasons, *r.warnings))
+    assert "does not fit" in text
+    assert "the fastest that fits" not in text
+    assert "least memory" in text

@@ -123,6 +123,14 @@ def row_notes(
                 pp=pp,
                 dp=dp,
             )
+            if f.fits
+            else tr(
+                "layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (ZeRO-1), "
+                "the one that needs the least memory (none fits)",
+                tp=tp,
+                pp=pp,
+                dp=dp,
+            )
         )
     if f.fits and f.batch is not None and f.batch < w.global_batch:
         reasons.append(

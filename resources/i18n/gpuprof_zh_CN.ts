@@ -2895,6 +2895,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>并行布局：张量并行 {tp} × 流水线并行 {pp} × 数据并行 {dp}（ZeRO-1），放得下的布局中最快的</translation>
     </message>
     <message>
+        <source>layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (ZeRO-1), the one that needs the least memory (none fits)</source>
+        <translation>并行布局：张量并行 {tp} × 流水线并行 {pp} × 数据并行 {dp}（ZeRO-1），所需显存最少的布局（没有放得下的）</translation>
+    </message>
+    <message>
         <source>{nodes} nodes × {gpus:g} GPUs (as asked)</source>
         <translation>{nodes} 个节点 × {gpus:g} 个 GPU（按要求）</translation>
     </message>
