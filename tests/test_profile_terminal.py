@@ -3,7 +3,9 @@
 Every test runs the real ``python -m gpuprof profile`` as the session leader of a real
 pseudo-terminal (``pty.fork``: the pty is its controlling terminal and it is in the
 foreground, as under a shell) with a real child job. Before the job was given the terminal,
-a job that read it was stopped by SIGTTIN for ever: the first test hung.
+a job that read it was stopped by SIGTTIN for ever: the first test hung. The Ctrl-Z tests run it
+under a small shell with job control instead (FG_SHELL, JOB_SHELL), as a user's shell runs it:
+the session leader's own group is orphaned, where the kernel discards stops from the terminal.
 """
 
 from __future__ import annotations
@@ -110,17 +112,6 @@ class PtyRun:
 
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
-
-    def wait_stopped(self, timeout: float = TIMEOUT_S) -> None:
-        """Until gpuprof itself is stopped (what a shell sees after Ctrl-Z)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status = os.waitpid(self.pid, os.WNOHANG | os.WUNTRACED)
-            if pid:
-                assert os.WIFSTOPPED(status), f"not stopped: {status} {self.text()!r}"
-                return
-            assert time.monotonic() < deadline, f"gpuprof never stopped: {self.text()!r}"
-            self._read(0.05)
 
     def wait(self, timeout: float = TIMEOUT_S) -> int:
         """gpuprof's exit code (the job's, passed through); a hang fails the test."""
@@ -238,26 +229,94 @@ def test_a_job_killed_in_raw_mode_leaves_the_terminal_as_it_was(tmp_path: Path, 
     assert after & termios.ICANON and after & termios.ECHO
 
 
+#: The session leader of the pty for the Ctrl-Z tests: a shell with job control reduced to what
+#: they need. Its command (argv[1:]) runs in a process group of its own in the foreground (so
+#: that group is not orphaned: stops from the terminal apply to it); each time it stops, the
+#: shell says whether that group held the terminal, takes it, then does ``fg``.
+FG_SHELL = """
+import os, signal, sys
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+pid = os.fork()
+if pid == 0:  # as a shell's child: its own group, in the foreground, before the exec
+    os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpid())
+    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+    os.execvp(sys.argv[1], sys.argv[1:])
+try:
+    os.setpgid(pid, pid)
+except PermissionError:
+    pass  # the child got there first and has run its command
+os.tcsetpgrp(0, pid)
+while True:
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    if not os.WIFSTOPPED(status):
+        break
+    held = os.tcgetpgrp(0) == pid
+    os.tcsetpgrp(0, os.getpgrp())
+    print("shell: stopped, the terminal " + ("given back" if held else "not given back"), flush=True)
+    os.tcsetpgrp(0, pid)
+    os.killpg(pid, signal.SIGCONT)
+print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
+"""
+#: Stops itself as Ctrl-Z would stop it, then reads the terminal once continued.
+STOPPER = (
+    "import os, signal, sys\n"
+    "print('stopping', flush=True)\n"
+    "os.kill(os.getpid(), signal.SIGTSTP)\n"
+    "sys.stdout.write('again? ')\n"
+    "sys.stdout.flush()\n"
+    "print('again:' + input().upper())\n"
+)
+
+
+def _fg_shell(tmp_path: Path, *wrapper: str) -> list[str]:
+    shell = tmp_path / "fg_shell.py"
+    shell.write_text(FG_SHELL)
+    return [sys.executable, str(shell), *wrapper]
+
+
 def test_ctrl_z_stops_gpuprof_with_the_job_and_fg_continues_both(tmp_path: Path, on_pty) -> None:
     """The job stops (here it sends itself SIGTSTP, as Ctrl-Z would): gpuprof takes the
     terminal back and stops too, so the shell sees it stopped; continued in the foreground
     (``fg``), it gives the job the terminal again and the job goes on reading it."""
     out = tmp_path / "tstp.gpuprof"
-    job = (
-        "import os, signal\n"
-        "print('stopping', flush=True)\n"
-        "os.kill(os.getpid(), signal.SIGTSTP)\n"
-        "print('again:' + input().upper())\n"
-    )
-    run = on_pty(*_profile(out, sys.executable, "-c", job))
-    run.wait_stopped()
-    assert os.tcgetpgrp(run.fd) == os.getpgid(run.pid)  # the terminal is gpuprof's again
-    os.kill(run.pid, signal.SIGCONT)  # what the shell's fg does (gpuprof's group leads the pty)
+    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), shell=_fg_shell(tmp_path))
+    run.expect(b"shell: stopped, the terminal given back")
+    run.expect(b"again? ")
     run.send(b"resumed\n")
     assert run.wait() == 0, run.text()
-    assert "again:RESUMED" in run.text()
+    assert "again:RESUMED" in run.text() and "shell: exit 0" in run.text()
     profile = read_job_profile(out)
     assert profile is not None and profile.exit_code == 0
+
+
+def test_ctrl_z_under_a_wrapper_stops_the_wrapper_too(tmp_path: Path, on_pty) -> None:
+    """gpuprof run by ``sh -c`` (make, a script): the shell waits for the wrapper, which is in
+    gpuprof's process group. Ctrl-Z stops that whole group, as it would without gpuprof; when
+    gpuprof stopped alone, the shell never saw a stop and the terminal hung."""
+    out = tmp_path / "wrapped.gpuprof"
+    wrapper = ("sh", "-c", '"$@"; echo "wrapped: $?"', "sh")
+    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), shell=_fg_shell(tmp_path, *wrapper))
+    run.expect(b"shell: stopped, the terminal given back", timeout=20)
+    run.expect(b"again? ")
+    run.send(b"resumed\n")
+    assert run.wait() == 0, run.text()
+    assert "again:RESUMED" in run.text() and "wrapped: 0" in run.text()
+
+
+@pytest.mark.parametrize("size", [None, (24, 100)], ids=["line", "bar"])
+def test_ctrl_z_without_job_control_does_not_stop_gpuprof_for_ever(
+    size, tmp_path: Path, on_pty
+) -> None:
+    """gpuprof leads its session (``ssh -t host gpuprof profile ...``, a container's command):
+    its group is orphaned and no shell could continue it. As for any program there, Ctrl-Z
+    does not stop it: the job is continued at once and goes on reading the terminal."""
+    out = tmp_path / "orphan.gpuprof"
+    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), size=size)
+    run.expect(b"again? ", timeout=20)
+    run.send(b"resumed\n")
+    assert run.wait(timeout=20) == 0, run.text()
+    assert "again:RESUMED" in run.text()
 
 
 def test_no_handoff_without_a_controlling_terminal_in_the_foreground() -> None:
@@ -417,24 +476,17 @@ def test_ctrl_z_gives_the_shell_the_whole_terminal_and_fg_takes_the_row_back(
     tmp_path, on_pty
 ) -> None:
     out = tmp_path / "tstp.gpuprof"
-    job = (
-        "import os, signal, sys\n"
-        "print('stopping', flush=True)\n"
-        "os.kill(os.getpid(), signal.SIGTSTP)\n"
-        "sys.stdout.write('again? ')\n"
-        "sys.stdout.flush()\n"
-        "print('again:' + input().upper())\n"
+    run = on_pty(
+        *_profile(out, sys.executable, "-c", STOPPER),
+        size=(ROWS, COLS),
+        shell=_fg_shell(tmp_path),
     )
-    run = on_pty(*_profile(out, sys.executable, "-c", job), size=(ROWS, COLS))
-    run.wait_stopped()
-    while select.select([run.fd], [], [], 0.2)[0] and run._read(0):
-        pass  # what gpuprof wrote before it stopped
-    stopped = len(run.output)
-    screen = Screen(ROWS, COLS).feed(run.output)
+    run.expect(b"shell: stopped")
+    stopped = run.output.index(b"shell: stopped")  # before: what gpuprof wrote before it stopped
+    screen = Screen(ROWS, COLS).feed(run.output[:stopped])
     assert screen.regions and screen.regions[-1] is None and screen.region is None, run.text()
     assert not _status_row(screen.row(-1))
-    os.kill(run.pid, signal.SIGCONT)  # fg
-    run.expect(b"again? ")
+    run.expect(b"again? ")  # the shell's fg
     assert f"\x1b[1;{ROWS - 1}r".encode() in run.output[stopped:], run.text()
     run.send(b"resumed\n")
     assert run.wait() == 0, run.text()
@@ -541,11 +593,15 @@ import os, signal, sys, termios
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
 cooked = termios.tcgetattr(0)
 pid = os.fork()
-if pid == 0:
+if pid == 0:  # as a shell's child: its own group, in the foreground, before the exec
     os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpid())
     signal.signal(signal.SIGTTOU, signal.SIG_DFL)
-    os.execv(sys.argv[1], sys.argv[1:])
-os.setpgid(pid, pid)
+    os.execvp(sys.argv[1], sys.argv[1:])
+try:
+    os.setpgid(pid, pid)
+except PermissionError:
+    pass  # the child got there first and has run its command
 os.tcsetpgrp(0, pid)
 _, status = os.waitpid(pid, os.WUNTRACED)
 assert os.WIFSTOPPED(status), status

@@ -13,9 +13,12 @@ program leaves the terminal raw).
 Consequences, the same as under a shell: Ctrl-C (and Ctrl-\\\\) at the terminal reach the job's
 group directly, not gpuprof, which saves the profile once the job exits; a SIGINT, SIGTERM or
 SIGHUP sent to gpuprof itself is still forwarded to the job. Ctrl-Z stops the job: gpuprof then
-takes the terminal back and stops itself, so that the shell shows it stopped; on ``fg`` it gives
-the terminal back to the job and continues it (on ``bg`` it continues the job in the
-background). A job that read the terminal in the instant between its start and the handoff is
+takes the terminal back and stops its own process group (SIGTSTP, as Ctrl-Z would have, so a
+wrapper it runs under, ``sh -c`` or make, stops with it), so that the shell shows it stopped; on
+``fg`` it gives the terminal back to the job and continues it (on ``bg`` it continues the job in
+the background, and leaves the shell's terminal modes alone). Where no shell could continue it
+(gpuprof leads its session: an orphaned group) the stop is discarded, as for any program there,
+and the job is continued at once. A job that read the terminal in the instant between its start and the handoff is
 continued once the terminal is its own.
 """
 
@@ -26,6 +29,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -173,7 +177,7 @@ class TerminalHandoff:
                 self._set_foreground(self.own_pgrp)
             _set_modes(self.fd, self._modes)
         _run_hooks(0)
-        os.kill(os.getpid(), signal.SIGSTOP)  # the shell sees gpuprof stopped: "fg" or "bg"
+        self._stop_own_group()  # the shell sees gpuprof stopped: "fg" or "bg"
         # Continued. In the foreground (fg): the job gets the terminal (and the modes it had
         # when it stopped in the foreground; else those the shell gave, as a shell's own job).
         if self._foreground() == self.own_pgrp:
@@ -181,6 +185,28 @@ class TerminalHandoff:
             self._set_foreground(pgid)
         _run_hooks(1)
         self._continue(pgid)
+
+    def _stop_own_group(self) -> None:
+        """Stop gpuprof's process group as Ctrl-Z would have, had the job been in it: SIGTSTP
+        to the group, so that a wrapper gpuprof runs under (``sh -c``, make) stops too and the
+        shell, which waits for that wrapper, sees the stop. In an orphaned group (gpuprof leads
+        its session: ``ssh -t host gpuprof ...``, no shell to continue it) the kernel discards
+        the stop, as for any program there; when gpuprof ignores SIGTSTP, it goes on as well.
+        The stop takes effect before this returns (the default action, not a handler)."""
+        in_main = threading.current_thread() is threading.main_thread()
+        previous = signal.getsignal(signal.SIGTSTP) if in_main else signal.SIG_DFL
+        if previous is None:  # set outside Python: the default is what it gets back
+            previous = signal.SIG_DFL
+        if previous == signal.SIG_IGN:
+            return
+        if in_main:
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)  # not the status bar's handler
+        try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.own_pgrp, signal.SIGTSTP)
+        finally:
+            if in_main:
+                signal.signal(signal.SIGTSTP, previous)
 
     @staticmethod
     def _continue(pgid: int) -> None:
