@@ -586,7 +586,7 @@ def test_no_bar_on_a_dumb_or_unsized_terminal() -> None:
 #: The session leader of the pty, a shell with job control reduced to what the test needs:
 #: gpuprof in a process group of its own in the foreground; once it stops (Ctrl-Z), the
 #: terminal back to the shell in its own modes (readline's: not canonical, no echo) and ``bg``;
-#: once it stops again, whether its modes were left alone, then ``fg`` (the modes of before
+#: once it stops again or ends, whether its modes were left alone, then ``fg`` (the modes of before
 #: readline, the terminal and SIGCONT to gpuprof's group), and gpuprof's exit code.
 JOB_SHELL = """
 import os, signal, sys, termios
@@ -612,9 +612,11 @@ termios.tcsetattr(0, termios.TCSANOW, readline)
 print("shell: bg", flush=True)
 os.killpg(pid, signal.SIGCONT)
 _, status = os.waitpid(pid, os.WUNTRACED)
-assert os.WIFSTOPPED(status), status
 kept = termios.tcgetattr(0)[3] == readline[3]
 print("shell: modes " + ("kept" if kept else "changed by gpuprof"), flush=True)
+if not os.WIFSTOPPED(status):  # it ended in the background
+    print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
+    sys.exit(0)
 termios.tcsetattr(0, termios.TCSANOW, cooked)
 os.tcsetpgrp(0, pid)
 print("shell: fg", flush=True)
@@ -648,3 +650,20 @@ def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
     assert "shell: modes kept" in run.text()
     assert "job read typed canonical" in run.text()
     assert "shell: exit 0" in run.text()
+
+
+def test_a_job_killed_in_the_background_leaves_the_shells_modes(tmp_path: Path, on_pty) -> None:
+    """Ctrl-Z, ``bg``, then the job dies of a signal: gpuprof, in the background, does not put
+    the modes of before the job on the terminal the shell holds (under its line editor)."""
+    shell = tmp_path / "shell.py"
+    shell.write_text(JOB_SHELL)
+    out = tmp_path / "bgkill.gpuprof"
+    job = (
+        "import os, signal\n"
+        "os.kill(os.getpid(), signal.SIGTSTP)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=[sys.executable, str(shell)])
+    run.wait()
+    assert f"shell: exit {128 + signal.SIGKILL}" in run.text(), run.text()
+    assert "shell: modes kept" in run.text()

@@ -144,12 +144,14 @@ class TerminalHandoff:
 
     def take_back(self, *, restore_modes: bool = False) -> None:
         """The terminal back to gpuprof's group (when the job's still has it); ``restore_modes``:
-        the terminal modes of before the job as well."""
+        the terminal modes of before the job as well, unless the terminal is neither's (gpuprof
+        in the background after ``bg``: the shell's, whose modes are its own)."""
         if self.job_pgid is None:
             return
-        if self._foreground() == self.job_pgid:
+        holder = self._foreground()
+        if holder == self.job_pgid:
             self._set_foreground(self.own_pgrp)
-        if restore_modes:
+        if restore_modes and holder in (self.job_pgid, self.own_pgrp):
             _set_modes(self.fd, self._modes)
         self.job_pgid = None
         if self._mask is not None:
