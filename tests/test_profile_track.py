@@ -125,6 +125,22 @@ def test_bad_step_counts_are_left_out_with_one_warning(
     assert len([r for r in caplog.records if "not a finite" in r.getMessage()]) == 1
 
 
+def test_a_label_that_cannot_be_made_text_never_raises(marker_file: Path) -> None:
+    """``mark`` never raises into the loop, not even for a label whose ``str()`` fails."""
+
+    class Broken:
+        def __str__(self) -> str:
+            raise RuntimeError("no text")
+
+    with track(unique("label")) as t:
+        t.mark(Broken())  # type: ignore[arg-type]
+        t.step()
+    found, skipped = read(marker_file)
+    labels = [m.label for m in found if isinstance(m, PhaseMark) and m.kind == "mark"]
+    assert skipped == 0 and labels == ["?"]
+    assert len([m for m in found if isinstance(m, StepMarker)]) == 1
+
+
 def test_a_full_disk_turns_markers_off_with_one_warning(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -416,8 +416,13 @@ class Tracker:
         return ""
 
     def mark(self, label: str) -> None:
-        """Label what follows (``"eval"``, ``"checkpoint"``, ``"train"``). Never raises."""
-        self._phase("mark", str(label)[:_MAX_NAME])
+        """Label what follows (``"eval"``, ``"checkpoint"``, ``"train"``). Never raises (a
+        label with no text, its ``str()`` failing, is ``"?"``)."""
+        try:
+            text = str(label)[:_MAX_NAME]
+        except Exception:
+            text = "?"
+        self._phase("mark", text)
 
     def _phase(self, kind: str, label: str, channel: _Channel | None = None) -> None:
         channel = channel or self._channel
