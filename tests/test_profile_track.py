@@ -316,6 +316,28 @@ def test_standalone_that_cannot_record_never_raises(
     assert len([r for r in caplog.records if "cannot record" in r.getMessage()]) == 1
 
 
+def test_standalone_whose_sampler_cannot_start_never_raises(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No thread to be had (a process at its thread limit): one warning, the job goes on, and
+    nothing opened for the recording is left open."""
+    from gpuprof.telemetry.session import TelemetrySession
+
+    def no_thread(_self: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.delenv(mk.ENV_VAR, raising=False)
+    monkeypatch.setattr(TelemetrySession, "start", no_thread)
+    fds_before = set(os.listdir("/proc/self/fd"))
+    out = tmp_path / "run.gpuprof"
+    with caplog.at_level(logging.WARNING, logger="gpuprof.track"), track("x", out=out) as t:
+        t.step()
+        t.mark("m")
+    assert t.steps == 1 and t.recording is None
+    assert len([r for r in caplog.records if "cannot record" in r.getMessage()]) == 1
+    assert set(os.listdir("/proc/self/fd")) <= fds_before
+
+
 def test_standalone_forked_worker_markers_reach_the_recording(tmp_path: Path) -> None:
     out = tmp_path / "run.gpuprof"
     done = run_python(

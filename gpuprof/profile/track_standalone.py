@@ -171,12 +171,35 @@ class Recorder:
             )
             return None
         recorder = cls(out, session, write_fd, interval_s)
-        with contextlib.suppress(OSError):
-            recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | _CLOEXEC)
-        recorder._start_tree()
-        session.subscribe(lambda _snap: recorder.drain())
-        session.start()
+        try:
+            with contextlib.suppress(OSError):
+                recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | _CLOEXEC)
+            recorder._start_tree()
+            session.subscribe(lambda _snap: recorder.drain())
+            session.start()  # a thread: none to be had at a process's thread limit
+        except Exception as e:
+            recorder._abandon()
+            log.warning(
+                "gpuprof.track: cannot record %s (%s); no telemetry or step markers, the job "
+                "goes on",
+                out,
+                e,
+            )
+            return None
         return recorder
+
+    def _abandon(self) -> None:
+        """A recording that could not start: everything it opened closed, its marker file gone."""
+        self._finished = True
+        with contextlib.suppress(Exception):
+            self.session.close()
+        for fd in (self.write_fd, self._stat_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.write_fd = self._stat_fd = -1
+        with contextlib.suppress(OSError):
+            self.marker_path.unlink()
 
     def _start_tree(self) -> None:
         try:
