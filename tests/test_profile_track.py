@@ -141,6 +141,46 @@ def test_a_label_that_cannot_be_made_text_never_raises(marker_file: Path) -> Non
     assert len([m for m in found if isinstance(m, StepMarker)]) == 1
 
 
+def test_a_block_ended_by_another_thread_never_writes_to_a_reused_descriptor(
+    marker_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step in one thread while another thread ends the block: the marker file's descriptor
+    is not closed under the write, whose number the next file opened would take (here a file
+    put at that number at once): the line went into that file."""
+    victim = tmp_path / "next-file-opened"
+    t = track(unique("race")).start()
+    channel = t._channel
+    assert channel is not None
+    fd, real_write = channel.fd, os.write
+    ender: list[threading.Thread] = []
+
+    def end_and_reuse() -> None:
+        channel.close()  # what the last block's stop() does
+        reused = os.open(victim, os.O_WRONLY | os.O_CREAT, 0o600)  # often that number itself
+        if reused != fd:
+            os.dup2(reused, fd)
+            os.close(reused)
+
+    def write_meanwhile(n: int, data: bytes) -> int:
+        if n == fd and not ender:
+            ender.append(threading.Thread(target=end_and_reuse))
+            ender[0].start()
+            ender[0].join(timeout=0.5)  # a correctness wait: done unless it waits for the write
+        return real_write(n, data)
+
+    monkeypatch.setattr(os, "write", write_meanwhile)
+    try:
+        t.step()
+    finally:
+        monkeypatch.undo()
+        ender[0].join()
+        t.stop()
+        os.close(fd)  # the file put at that number
+    assert victim.read_bytes() == b""
+    steps = [m for m in read(marker_file)[0] if isinstance(m, StepMarker)]
+    assert len(steps) == 1
+
+
 def test_a_full_disk_turns_markers_off_with_one_warning(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -82,7 +82,7 @@ def _after_fork_in_child() -> None:
     for tracker in list(_live):
         tracker._lock = threading.Lock()
     if _channel is not None:
-        _channel.lock = threading.Lock()
+        _channel.lock = threading.RLock()
         _channel.sink = None  # nobody takes them here: the file, which the parent reads
 
 
@@ -127,7 +127,7 @@ class _Channel:
             recorder.pending if recorder is not None else None
         )
         self.owner_pid = _pid
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.window: Any = None  # a torch_window.TorchWindow
         self.window_pid = 0
         self.window_tried = False
@@ -141,14 +141,18 @@ class _Channel:
             self.write(f"{line}\n".encode())
 
     def write(self, data: bytes) -> None:
-        fd = self.fd
-        if fd < 0:
-            return
-        try:
-            n = os.write(fd, data)
-        except OSError as e:
-            self.disable(e.strerror or str(e))
-            return
+        # Under the lock: another thread ending the block (close) cannot close the descriptor
+        # under this write, whose number the next file opened (the recording's) would take.
+        # Reentrant: a signal handler may mark while this thread writes.
+        with self.lock:
+            fd = self.fd
+            if fd < 0:
+                return
+            try:
+                n = os.write(fd, data)
+            except OSError as e:
+                self.disable(e.strerror or str(e))
+                return
         if n != len(data):
             self.disable(f"short write ({n} of {len(data)} bytes)")
 
