@@ -18,6 +18,7 @@ import re
 import select
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -562,6 +563,55 @@ def test_an_exception_in_the_run_still_gives_the_terminal_back() -> None:
         assert not select.select([master], [], [], 0.1)[0]
     finally:
         out.close()
+        os.close(master)
+
+
+#: A status bar on the terminal of standard error, drawn once, then a wait (what gpuprof is
+#: while it builds the profile and prints the summary, the job over).
+BAR_THEN_WAIT = """
+import sys, time
+from gpuprof.commands.profile_status import StatusBar
+from gpuprof.profile.runner import LiveStatus
+with StatusBar(sys.stderr, term="xterm") as bar:
+    bar(LiveStatus(elapsed_s=3.0, pid=1, steps=5))
+    print("ready", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("signo", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) -> None:
+    """Once the job is over the runner no longer catches SIGTERM / SIGHUP: gpuprof dies of it
+    as before, but with the terminal whole again (the region was left set)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BAR_THEN_WAIT], stdout=slave, stderr=slave, env=env
+    )
+    os.close(slave)
+    try:
+        data = b""
+        deadline = time.monotonic() + TIMEOUT_S
+        while b"ready" not in data:
+            assert time.monotonic() < deadline and proc.poll() is None, data
+            if select.select([master], [], [], 0.1)[0]:
+                data += os.read(master, 65536)
+        screen = Screen(10, 100).feed(data)
+        assert screen.region == (1, 9) and "steps 5" in screen.row(-1)
+        proc.send_signal(signo)
+        assert proc.wait(timeout=TIMEOUT_S) == -signo
+        with contextlib.suppress(OSError):  # EIO once nobody holds the slave
+            while select.select([master], [], [], 0.2)[0]:
+                more = os.read(master, 65536)
+                if not more:
+                    break
+                screen.feed(more)
+        assert screen.region is None and screen.row(-1) == "", screen.display()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
         os.close(master)
 
 

@@ -14,9 +14,9 @@ were mixed with it. :class:`StatusBar` draws it as apt draws its progress bar:
   (SIGWINCH when gpuprof holds the terminal; checked at every poll, since the terminal signals
   only its foreground group, the job) sets the region again. Before gpuprof stops with a job
   stopped at the terminal (Ctrl-Z), or with SIGTSTP itself, and on every way out (the job's
-  end, killed, Ctrl-C, an exception: :meth:`StatusBar.close` in a ``with``), the bottom row is
-  cleared and the region reset (``ESC[r``), so the shell and the summary get the whole
-  terminal; on SIGCONT it is set again when gpuprof or the job holds the terminal (not after a
+  end, killed, Ctrl-C, an exception: :meth:`StatusBar.close` in a ``with``; a SIGTERM or
+  SIGHUP that ends gpuprof once the job is over), the bottom row is cleared and the region
+  reset (``ESC[r``), so the shell and the summary get the whole terminal; on SIGCONT it is set again when gpuprof or the job holds the terminal (not after a
   shell's ``bg``). Limits, as apt's: a full-screen program in the job still sees the whole
   height, and its own ``ESC7``/``ESC8`` pair shares the one saved cursor with the status.
 - **line** (a dumb terminal or an unknown size): the old ``\\r`` line, but drawn only while
@@ -50,6 +50,13 @@ _SAVE, _RESTORE = "\x1b7", "\x1b8"
 #: Fewer rows than this: no room for a reserved line (and 0 x 0 is a pty nobody sized).
 _MIN_ROWS, _MIN_COLS = 3, 20
 _FALLBACK_COLS = 120
+#: Signals whose default action stops or ends gpuprof: handled (the region reset first) only
+#: while nobody else handles or ignores them.
+_ENDING = ("SIGTSTP", "SIGTERM", "SIGHUP")
+
+
+def _ending() -> set[int]:
+    return {getattr(signal, n) for n in _ENDING if hasattr(signal, n)}
 
 
 def status_text(status: LiveStatus) -> str:
@@ -265,10 +272,10 @@ class StatusBar:
     def _install(self) -> None:
         if threading.current_thread() is not threading.main_thread():
             return
-        wanted = [getattr(signal, n, None) for n in ("SIGWINCH", "SIGCONT", "SIGTSTP")]
+        wanted = [getattr(signal, n, None) for n in ("SIGWINCH", "SIGCONT", *_ENDING)]
         for signo in (s for s in wanted if s is not None):
             previous = signal.getsignal(signo)
-            if signo == getattr(signal, "SIGTSTP", None) and previous != signal.SIG_DFL:
+            if signo in _ending() and previous != signal.SIG_DFL:
                 continue  # ignored or handled by someone else: leave it be
             self._previous[signo] = previous
             signal.signal(signo, self._on_signal)
@@ -286,6 +293,12 @@ class StatusBar:
         self._handle(signo)
 
     def _handle(self, signo: int) -> None:
+        if signo in _ending() and signo != getattr(signal, "SIGTSTP", None):
+            # SIGTERM / SIGHUP outside the run (the runner forwards them to the job while it
+            # runs): the terminal whole again, then the end they would have been.
+            self.close()  # the previous disposition (the default) back
+            os.kill(os.getpid(), signo)
+            return
         if signo == getattr(signal, "SIGTSTP", None):
             # Stopped itself (Ctrl-Z while gpuprof holds the terminal): the terminal whole
             # for the shell first, then the stop as it would have been; set again on SIGCONT.
