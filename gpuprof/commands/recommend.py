@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import math
 import re
-import statistics
 from collections.abc import Callable
 from typing import Any
 
@@ -234,77 +233,6 @@ def _local(text: str | None, util: float | None) -> Any:
     return LocalMachine(((name, count),), util_pct=util)
 
 
-def _one_config_catalog(cat: Any, gpu: str, gpus: int) -> tuple[Any, int]:
-    """(a one-row catalog, nodes): ``gpus`` × ``gpu`` priced at the catalog's median $/GPU-h.
-
-    Up to the largest node the catalog has for that GPU, one node; beyond it a cluster of
-    ``ceil(gpus / per node)`` such nodes on that instance's network (the fastest stated)."""
-    from gpuprof.catalog.instances import Instance
-    from gpuprof.catalog.names import normalize_gpu_model
-
-    key = normalize_gpu_model(gpu)
-    if key is None:
-        raise InputError(tr("unknown GPU {g!r}; see `gpuprof catalog gpus`", g=gpu))
-    same = [
-        i
-        for i in cat.instances
-        if i.gpu_model == key and i.price_ondemand_usd_hr and i.gpu_count >= 1
-    ]
-    per_gpu = (
-        statistics.median(i.price_ondemand_usd_hr / i.gpu_count for i in same) if same else None
-    )
-    spot = [i.price_spot_usd_hr / i.gpu_count for i in same if i.price_spot_usd_hr]
-    spec = cat.specs[key]
-    mem = (
-        statistics.median(i.gpu_mem_gib for i in same if i.gpu_mem_gib)
-        if any(i.gpu_mem_gib for i in same)
-        else spec.memory_gib
-    )
-    # The node: the catalog's largest instance of this GPU, the fastest network among those.
-    node = max(
-        same, key=lambda i: (i.network_gbps is not None, i.gpu_count, i.network_gbps), default=None
-    )
-    biggest = max((int(i.gpu_count) for i in same), default=gpus)
-    per_node = int(node.gpu_count) if node and gpus > biggest else gpus
-    nodes = max(1, math.ceil(gpus / per_node))
-    if nodes > LIMITS["node_limit"]:  # name what was typed, not the node_limit it became
-        raise InputError(
-            tr(
-                "{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number",
-                name="--gpus",
-                v=float(gpus),
-                lim=LIMITS["node_limit"] * per_node,
-            )
-        )
-    if nodes > 1 and (node is None or node.network_gbps is None):
-        # A multi-node row is costed over the instance's network: without it nothing runs.
-        raise InputError(
-            tr(
-                "--gpus {n}: more {gpu} than one node holds ({per}), and no catalog instance with "
-                "{gpu} states its network speed to cost several nodes; use --gpus {per} or fewer",
-                n=gpus,
-                gpu=key,
-                per=per_node,
-            )
-        )
-    count = math.ceil(gpus / nodes)  # 12 GPUs on 8-GPU nodes: 2 nodes × 6
-    name = f"{count}x {key}" if nodes == 1 else f"{count}x {key} ({node.instance if node else ''})"
-    inst = Instance(
-        provider="custom",
-        instance=name,
-        gpu_model=key,
-        gpu_name=key,
-        gpu_count=float(count),
-        gpu_mem_gib=mem,
-        network_gbps=node.network_gbps if node and nodes > 1 else None,
-        price_ondemand_usd_hr=per_gpu * count if per_gpu else None,
-        price_spot_usd_hr=statistics.median(spot) * count if spot else None,
-        source=f"median $/GPU-h of {len(same)} catalog rows with {key}",
-        as_of=max((i.as_of for i in same), default=""),
-    )
-    return dataclasses.replace(cat, instances=(inst,)), nodes
-
-
 def _run(args: argparse.Namespace) -> int:
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.recommend.rank import recommend
@@ -325,7 +253,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.gpu:
         if not args.gpus or args.gpus < 1:
             raise InputError(tr("--gpu needs --gpus N (N >= 1)"))
-        cat, nodes = _one_config_catalog(cat, args.gpu, args.gpus)
+        from gpuprof.commands.recommend_config import one_config_catalog
+
+        cat, nodes = one_config_catalog(cat, args.gpu, args.gpus)
         wl = wl.with_(node_limit=max(wl.node_limit, nodes), nodes=nodes)
     elif args.instance:
         cat = cat.filter(instance=args.instance)
