@@ -53,3 +53,10 @@ def test_prompt_len_at_or_over_the_sequence_is_one_clear_error(
     assert main([*BASE, "--prompt-len", "256"]) == 2
     err = capsys.readouterr().err.strip()
     assert "prompt_len" in err and "\n" not in err
+
+
+def test_prompt_len_with_training_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["recommend", "--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9"]
+    assert main([*args, "--prompt-len", "16"]) == 2  # it would be ignored silently
+    err = capsys.readouterr().err.strip()
+    assert "--prompt-len" in err and "inference" in err and "\n" not in err

@@ -160,6 +160,8 @@ class Workload:
             raise InputError("nodes must be >= 1 and at most the node limit")
         if not 0 <= self.prompt_len < self.seq_len:
             raise InputError("prompt_len must be >= 0 and below seq_len")
+        if self.prompt_len and scenario != "inference":
+            raise InputError(tr("--prompt-len is for inference (a prompt prefilled, then decoded)"))
         if self.active_params is not None and not 0 < self.active_params <= self.params:
             raise InputError(tr("active parameters must be > 0 and at most the total"))
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):

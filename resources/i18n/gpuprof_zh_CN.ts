@@ -600,6 +600,10 @@
         <translation>激活参数必须 &gt; 0 且不超过总参数</translation>
     </message>
     <message>
+        <source>--prompt-len is for inference (a prompt prefilled, then decoded)</source>
+        <translation>--prompt-len 只用于推理（先预填充提示，再逐词解码）</translation>
+    </message>
+    <message>
         <source>architecture: default from --params ({l} layers, hidden {h}, full multi-head attention, KV cache {kv:.0f} KiB per token); --model NAME uses a real one</source>
         <translation>架构：由 --params 推出的默认架构（{l} 层，隐藏维度 {h}，完整多头注意力，每个 token 的 KV 缓存 {kv:.0f} KiB）；--model NAME 使用真实架构</translation>
     </message>
