@@ -154,7 +154,7 @@ def test_the_tree_comes_from_the_kernels_children_lists() -> None:
     try:
         assert child.stdout is not None
         grandchild = int(child.stdout.readline())
-        found = track_standalone._descendants_map()
+        found = track_standalone.tree_children([os.getpid()])
         assert child.pid in [p.pid for p in found[os.getpid()]]
         assert [p.pid for p in found[child.pid]] == [grandchild]
         assert all(p.pid != os.getppid() for kids in found.values() for p in kids)
@@ -164,6 +164,66 @@ def test_the_tree_comes_from_the_kernels_children_lists() -> None:
                 os.kill(grandchild, signal.SIGKILL)
         child.kill()
         child.communicate()
+
+
+#: Forks B (which, once ``argv[2]`` exists, starts C and writes its pid to ``argv[3]``),
+#: prints B's pid, and exits once ``argv[1]`` exists.
+ORPHANING = """
+import os, subprocess, sys, time
+def wait_for(path):
+    while not os.path.exists(path):
+        time.sleep(0.02)
+pid = os.fork()
+if pid == 0:
+    wait_for(sys.argv[2])
+    c = subprocess.Popen(["sleep", "30"])
+    with open(sys.argv[3] + ".tmp", "w") as fh:
+        fh.write(str(c.pid))
+    os.rename(sys.argv[3] + ".tmp", sys.argv[3])
+    time.sleep(30)
+    os._exit(0)
+print(pid, flush=True)
+wait_for(sys.argv[1])
+"""
+
+
+def test_the_tree_finds_the_children_of_a_process_whose_parent_exited(tmp_path: Path) -> None:
+    """B stays in the tree after its parent A exits (it is no longer below the block's
+    process): a child it starts then is found all the same, as by a pass over every process."""
+    from gpuprof.profile.tree import ProcessTree
+
+    release_a, go, c_file = tmp_path / "release-a", tmp_path / "go", tmp_path / "c-pid"
+    a = subprocess.Popen(
+        [sys.executable, "-c", ORPHANING, str(release_a), str(go), str(c_file)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    b = c = 0
+    try:
+        assert a.stdout is not None
+        b = int(a.stdout.readline())
+        tree = ProcessTree(os.getpid(), children=track_standalone.tree_children)
+        tree.refresh()
+        assert {a.pid, b} <= tree.pids
+        release_a.touch()
+        a.wait(timeout=30)
+        tree.refresh()
+        go.touch()
+        deadline = time.monotonic() + 30.0
+        while not c_file.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        c = int(c_file.read_text())
+        tree.refresh()
+        assert c in tree.pids
+    finally:
+        for pid in (c, b):
+            if pid:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        if a.poll() is None:
+            a.kill()
+        a.communicate()
 
 
 def test_a_standalone_profile_counts_a_child_process(tmp_path: Path) -> None:

@@ -21,8 +21,9 @@ How the markers reach the recording:
 The sampler thread shares the job's interpreter, so it does as little as it can at each poll:
 the CPU clock is read every :data:`CPU_FREQ_INTERVAL_S`, the host's memory, disk and network
 every :data:`HOST_IO_INTERVAL_S`, and the process tree every :data:`TREE_INTERVAL_S`, found
-from the block's process down through ``/proc/PID/task/TID/children`` (a full pass over
-``/proc`` where the kernel does not list children); no History rings are filled (nothing plots
+from its live processes (the block's, and any whose parent exited) down through
+``/proc/PID/task/TID/children`` (a full pass over ``/proc`` where the kernel does not list
+children); no History rings are filled (nothing plots
 them; the recording has every sample). At the end the job profile is built by
 :func:`~gpuprof.profile.build.build_profile`, as ``gpuprof profile`` builds it, and stored in
 the recording; the torch window's breakdown and trace are collected by
@@ -41,6 +42,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,7 @@ __all__ = [
     "TREE_INTERVAL_S",
     "Recorder",
     "new_session",
+    "tree_children",
 ]
 
 log = logging.getLogger("gpuprof.track")
@@ -206,7 +209,7 @@ class Recorder:
             pid = os.getpid()
             # Without the kernel's children lists: the tree's own pass over every process.
             listed = os.path.exists(f"/proc/{pid}/task/{pid}/children")
-            self.tree = ProcessTree(pid, children=_descendants_map if listed else None)
+            self.tree = ProcessTree(pid, children=tree_children if listed else None)
             self.tree.refresh()
             self._next_tree_s = time.monotonic() + TREE_INTERVAL_S
         except Exception as e:
@@ -328,13 +331,14 @@ class Recorder:
         write_job_profile(store, profile)
 
 
-def _descendants_map() -> dict[int, list[psutil.Process]]:
-    """``{ppid: [child processes]}`` of this process and its descendants, from the kernel's
+def tree_children(roots: Sequence[int]) -> dict[int, list[psutil.Process]]:
+    """``{ppid: [child processes]}`` of ``roots`` (the tree's live processes: one whose parent
+    exited is no longer below this one) and their descendants, from the kernel's
     ``/proc/PID/task/TID/children`` lists (a few files: a training process has few children
     and threads, where a pass over every process of the machine reads them all)."""
-    root = os.getpid()
     out: dict[int, list[psutil.Process]] = {}
-    frontier, seen = [root], {root}
+    frontier = list(dict.fromkeys(roots))
+    seen = set(frontier)
     while frontier:
         pid = frontier.pop()
         kids: list[psutil.Process] = []

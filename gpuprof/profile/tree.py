@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,11 +83,12 @@ class ProcessTree:
         root_pid: int,
         *,
         clock: Callable[[], float] = time.time,
-        children: Callable[[], dict[int, list[psutil.Process]]] | None = None,
+        children: Callable[[Sequence[int]], dict[int, list[psutil.Process]]] | None = None,
     ) -> None:
         self.root_pid = int(root_pid)
         self._clock = clock
-        #: ``{ppid: [child processes]}`` now (default: one pass over every process).
+        #: ``{ppid: [child processes]}`` now, of the given pids (the tree's live processes) and
+        #: their descendants at least (default: of every process, one pass over them all).
         self._children = children or _children_map
         self._lock = threading.Lock()
         self._procs: dict[tuple[int, float], _Proc] = {}
@@ -146,8 +147,8 @@ class ProcessTree:
     def refresh(self) -> TreeSample:
         """Find the tree's processes now, read their counters, and record one sample."""
         now = self._clock()
-        children = self._children()
         frontier = [e.pid for e in self._procs.values() if e.exited_s is None and not e.final]
+        children = self._children(tuple(frontier))
         visited = set(frontier)
         while frontier:
             for child in children.get(frontier.pop(), ()):
@@ -237,7 +238,7 @@ class ProcessTree:
             return False
 
 
-def _children_map() -> dict[int, list[psutil.Process]]:
+def _children_map(_pids: Sequence[int] = ()) -> dict[int, list[psutil.Process]]:
     """``{ppid: [child processes]}`` of every process now: one pass over ``/proc``."""
     out: dict[int, list[psutil.Process]] = {}
     for proc in psutil.process_iter(["ppid"]):
