@@ -61,6 +61,11 @@ over the slowest link, no overlap). Same model for every row:
   inference rows: unchanged (one node each).
   training median |error| 4.7 % -> 5.5 %, max 21.0 % -> 12.1 %.
 
+A decode step then read the KV cache at its mean length over the generation, (prompt + full
+length) / 2, not the full length (the memory fit still takes the full length): inference rows
+7b-tp1 -0.1 -> +0.4 %, 7b-tp2 +10.1 -> +10.6 %, 7b-tp8 -8.4 -> -8.3 %, 70b-tp4 -3.8 -> -3.7 %,
+the others unchanged (their prompts and outputs are short: the weights dominate).
+
 At the layout NeMo published (the same cost model held to that one layout, by hand): GPT-3 175B
 TP4 PP8 on 128 GPUs 670 tokens/s/GPU (-7.7 %), on 512 GPUs 707 (-9.6 %); Llama-2 70B TP4 PP4
 1465 (-14.2 %); Llama-2 13B TP1 PP4 8175 (-5.5 %). The model stays a little pessimistic there;

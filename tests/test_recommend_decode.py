@@ -158,9 +158,14 @@ def test_prefill_adds_its_time_to_the_job() -> None:
     base = Workload("inference", tokens=1e6, seq_len=256, batch=1, **fields)  # type: ignore[arg-type]
     inst = _one("A100 80GB SXM", 1)
     # prompt 56 → 200 tokens generated per sequence → 5000 prefills of 2 × 6.74e9 × 56 FLOPs at
-    # 156 TFLOPS = 4.8390 ms each: +24.195 s on one GPU (no all-reduces).
+    # 156 TFLOPS = 4.8390 ms each: +24.195 s on one GPU (no all-reduces). And each of the 1e6
+    # decode steps (memory-bound at batch 1) reads the cache at its mean length, (256 + 56) / 2
+    # = 156 tokens instead of 128: 28 × 524,288 B (32 layers × 32 KV heads × 128 × K,V × 2 B)
+    # more at 2,039 GB/s × 0.70 = 10.285 µs a step: +10.285 s.
     more = _seconds(base.with_(prompt_len=56), inst) - _seconds(base, inst)
-    assert more == pytest.approx(5000 * 2 * 6.74e9 * 56 / 156e12, rel=1e-6)
+    prefill = 5000 * 2 * 6.74e9 * 56 / 156e12
+    decode = 1e6 * 28 * 524_288 / (2039e9 * 0.70)
+    assert more == pytest.approx(prefill + decode, rel=1e-6)
     with pytest.raises(InputError):
         base.with_(prompt_len=256)
 

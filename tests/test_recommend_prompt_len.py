@@ -42,9 +42,13 @@ def test_prompt_len_adds_the_prefill_time(capsys: pytest.CaptureFixture[str]) ->
     (r1,) = more["rows"]  # type: ignore[misc]
     # Prompt 56 → 256 − 56 = 200 tokens generated per sequence → 1e6 / 200 = 5000 prefills of
     # 2 × 6.74e9 × 56 FLOPs at 312 TFLOPS × 50 % = 156e12 FLOP/s: 4.839 ms each, +24.195 s on
-    # one GPU (no all-reduces); the decode steps are the same 1e6.
+    # one GPU (no all-reduces). The decode steps are the same 1e6, each reading the KV cache at
+    # its mean length, (256 + 56) / 2 = 156 tokens, not 128: 28 × 524,288 B more at
+    # 2,039 GB/s × 70 %: +10.285 s.
     extra_s = (r1["hours"] - r0["hours"]) * 3600
-    assert extra_s == pytest.approx(5000 * 2 * 6.74e9 * 56 / 156e12, rel=1e-6)
+    prefill = 5000 * 2 * 6.74e9 * 56 / 156e12
+    decode = 1e6 * 28 * 524_288 / (2039e9 * 0.70)
+    assert extra_s == pytest.approx(prefill + decode, rel=1e-6)
 
 
 def test_prompt_len_at_or_over_the_sequence_is_one_clear_error(

@@ -487,7 +487,9 @@ def _inference_times(
         params=w.params,
         active_params=active,
         weight_bytes=wb,
-        kv_bytes_per_seq=kv_bytes_per_token(w) * float(w.seq_len),
+        # A decode step reads the cache as long as the sequence is so far: from the prompt to
+        # the full length, so on average halfway between (the memory fit takes the full length)
+        kv_bytes_per_seq=kv_bytes_per_token(w) * (float(w.seq_len) + float(w.prompt_len)) / 2.0,
         layers=layers,
         hidden=hidden,
         batch=b,
