@@ -66,7 +66,7 @@ set +e
 # and within its printed plan); on an 8-GPU node the two quick checks take up to ~5 minutes.
 timeout 540 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py \
     tests/test_check_cli.py tests/test_check_plan.py tests/test_check_burnin.py tests/test_burnin.py \
-    tests/test_memtest.py -q -rP \
+    tests/test_memtest.py tests/test_devices.py -q -rP \
     -p no:cacheprovider -W ignore::pytest.PytestConfigWarning 2>&1 | tee "$OUT_DIR/pytest-gpu.txt"
 PYTEST_RC=${PIPESTATUS[0]}
 log "pytest exit $PYTEST_RC"

@@ -86,25 +86,23 @@ def read_cublas_version() -> str | None:
 
 
 def nvml_index_for(device: str, source: Any) -> int | None:
-    """The NVML index of ``cuda:N``, matched by PCI bus id; N itself when no id matches."""
+    """The NVML index of torch's ``cuda:N`` (:func:`gpuprof.devices.nvml_index_of`: by UUID,
+    else PCI bus id, else CUDA_VISIBLE_DEVICES); N itself without a source or its device list,
+    None when none of the source's GPUs is it (no telemetry is better than another GPU's)."""
     if not device.startswith("cuda"):
         return None
     import torch
 
+    from gpuprof.devices import nvml_index_of
+
     ordinal = torch.device(device).index or 0
     if source is None:
         return ordinal
-    props = torch.cuda.get_device_properties(ordinal)
-    bus = getattr(props, "pci_bus_id", None)
-    dom = getattr(props, "pci_domain_id", None)
-    dev = getattr(props, "pci_device_id", None)
-    if bus is not None and dom is not None and dev is not None:
-        key = f"{dom:04x}:{bus:02x}:{dev:02x}.0"[-12:]
-        with contextlib.suppress(Exception):
-            for info in source.devices():
-                if info.pci_bus_id and str(info.pci_bus_id).lower()[-12:] == key:
-                    return int(info.index)
-    return ordinal
+    try:
+        gpus = list(source.devices())
+    except Exception:
+        return ordinal
+    return nvml_index_of(ordinal, gpus)
 
 
 def capture_environment(

@@ -369,6 +369,10 @@ class BurnInLoad:
     started_s: float | None = None
     ended_s: float | None = None
     error: str | None = None
+    #: The NVML index of the GPU this load ran on (its telemetry and grading); None for the CPU.
+    #: Not read from ``device``: torch's ``cuda:N`` is not NVML GPU N under
+    #: CUDA_VISIBLE_DEVICES or CUDA's default device order (:mod:`gpuprof.devices`).
+    gpu_index: int | None = None
 
     @property
     def seconds(self) -> float:
@@ -380,12 +384,6 @@ class BurnInLoad:
     def tflops(self) -> float | None:
         s = self.seconds
         return 2.0 * self.n**3 * self.iterations / s / 1e12 if s > 0 and self.iterations else None
-
-    @property
-    def gpu_index(self) -> int | None:
-        """The NVML index of a ``cuda:N`` device; None for the CPU."""
-        head, _, tail = self.device.partition(":")
-        return int(tail) if head == "cuda" and tail.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,8 +408,9 @@ class BurnInRun:
 class _Worker:
     """The mutable state of one device's loop (written by its thread, read at the end)."""
 
-    def __init__(self, device: str, n: int) -> None:
+    def __init__(self, device: str, n: int, gpu_index: int | None = None) -> None:
         self.device = device
+        self.gpu_index = gpu_index
         self.n = n
         self.dtype = "bf16" if device.startswith("cuda") else "fp32"
         self.done = 0
@@ -432,6 +431,7 @@ class _Worker:
             started_s=self.started,
             ended_s=self.ended if self.ended is not None else time.monotonic(),
             error=error,
+            gpu_index=self.gpu_index,
         )
 
 
@@ -464,6 +464,20 @@ def _gemm_loop(
         worker.ended = time.monotonic()
 
 
+def _nvml_indices(names: Sequence[str], devices: Sequence[DeviceInfo]) -> list[int | None]:
+    from gpuprof.devices import nvml_index_of
+
+    out: list[int | None] = []
+    for name in names:
+        head, _, tail = name.partition(":")
+        if head != "cuda":
+            out.append(None)
+            continue
+        ordinal = int(tail) if tail.isdigit() else 0
+        out.append(nvml_index_of(ordinal, devices))
+    return out
+
+
 def run_burnin(
     device: str | Sequence[str] = "cpu",
     *,
@@ -478,6 +492,7 @@ def run_burnin(
     cancel: Callable[[], bool] | None = None,
     limits: BurnInLimits = BurnInLimits(),
     tensor_device: Callable[[str], str] | None = None,
+    nvml_indices: Sequence[int | None] | None = None,
 ) -> BurnInRun:
     """Load every device of ``device`` (one, or several: all at once, one worker thread each;
     torch releases the GIL inside its kernels) for ``seconds`` with matrix products of size
@@ -489,6 +504,9 @@ def run_burnin(
     loop fails keeps its error in its :class:`BurnInLoad`; the others run on.
     ``tensor_device(name)`` places a device's tensors elsewhere (tests: CPU tensors standing in
     for GPUs); it is called in the worker, so what it raises is that device's error.
+    ``nvml_indices`` (one per device, in order) are the NVML GPUs the devices are, for each
+    load's ``gpu_index``; by default each torch ordinal is matched to ``devices`` by
+    :func:`gpuprof.devices.cuda_map` (UUID, PCI bus id or CUDA_VISIBLE_DEVICES).
     """
     from gpuprof.telemetry.session import TelemetrySession
 
@@ -504,7 +522,10 @@ def run_burnin(
         session.subscribe(snaps.append)
         session.start()
     stop = threading.Event()
-    workers = [_Worker(name, size) for name in names]
+    if nvml_indices is not None and len(nvml_indices) != len(names):
+        raise ValueError("run_burnin needs one NVML index per device")
+    indices = list(nvml_indices) if nvml_indices is not None else _nvml_indices(names, devices)
+    workers = [_Worker(name, size, index) for name, index in zip(names, indices, strict=True)]
     for w in workers:
         w.thread = threading.Thread(
             target=_gemm_loop, args=(w, stop, tensor_device), name=f"burnin {w.device}", daemon=True

@@ -23,6 +23,7 @@ from gpuprof.check.model import CheckItem, CheckResult, Status, Thresholds
 from gpuprof.check.perf import grade_results, perf_cases
 from gpuprof.check.plan import WINDOW_POLLS, CheckPlan, check_plan, memtest_bytes
 from gpuprof.check.reference import Reference
+from gpuprof.devices import CudaMatch, cuda_map
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo, Topology
@@ -102,6 +103,7 @@ class CheckRun:
         self._interval_s = poll_interval_s
         self._bench_results = bench_results
         self._xid_watch = xid_watch
+        self._cuda: dict[int, CudaMatch] | None = None
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -135,6 +137,16 @@ class CheckRun:
         if devices and not chosen:
             raise InputError(tr("{d}: no such GPU (found {n})", d=self.device, n=len(devices)))
         return chosen
+
+    def _cuda_of(self, selected: Sequence[DeviceInfo]) -> list[tuple[DeviceInfo, CudaMatch]]:
+        """Each selected NVML GPU with its torch device (:func:`gpuprof.devices.cuda_map`):
+        ``--device cuda:N`` and the items name NVML GPUs, torch's ``cuda:N`` may be another."""
+        if self._cuda is None:
+            self._cuda = cuda_map(selected)
+        return [
+            (d, self._cuda.get(d.index) or CudaMatch(d.index, None, reason=N_("not mapped")))
+            for d in selected
+        ]
 
     def _identity(self, devices: Sequence[DeviceInfo], system: SystemInfo) -> dict[str, Any]:
         return {
@@ -258,10 +270,19 @@ class CheckRun:
         cancel: CancelToken,
         report: Callable[[float, str], None],
     ) -> list[CheckItem]:
+        hidden: list[CheckItem] = []
         if self.device == "cpu" or not selected:
             targets: list[tuple[str, DeviceInfo | None]] = [("cpu", None)]
         else:
-            targets = [(f"cuda:{d.index}", d) for d in selected]
+            mapped = self._cuda_of(selected)
+            targets = [(m.device, d) for d, m in mapped if m.device is not None]
+            hidden = [
+                _hidden_item(f"performance.gpu{d.index}", "performance", d, m)
+                for d, m in mapped
+                if m.device is None
+            ]
+            if not targets:
+                return hidden
         if self._bench_results is None and _torch_cuda_count() is None:
             return [
                 skip_item(
@@ -289,7 +310,7 @@ class CheckRun:
             )
             for item in graded:
                 out.append(item if info is None else _with_gpu(item, info.index))
-        return out
+        return out + hidden
 
     def _measure(self, device: str, gpu_count: int, cancel: CancelToken) -> Sequence[Result]:
         if self._bench_results is not None:
@@ -318,11 +339,21 @@ class CheckRun:
         report: Callable[[float, str], None],
     ) -> list[CheckItem]:
         out: list[CheckItem] = []
-        targets = (
-            ["cpu"]
-            if self.device == "cpu" or not selected
-            else [f"cuda:{d.index}" for d in selected]
-        )
+        hidden: list[tuple[DeviceInfo, CudaMatch]] = []
+        if self.device == "cpu" or not selected:
+            targets = ["cpu"]
+            nvml_of: dict[str, int | None] = {"cpu": None}
+        else:
+            mapped = self._cuda_of(selected)
+            shown = [(d, m) for d, m in mapped if m.device is not None]
+            hidden = [(d, m) for d, m in mapped if m.device is None]
+            targets = [str(m.device) for _d, m in shown]
+            nvml_of = {str(m.device): d.index for d, m in shown}
+        out.extend(_hidden_item("diag.memtest", "diagnostics", d, m) for d, m in hidden)
+        if self.level == "burn-in":
+            out.extend(_hidden_item("diag.burnin", "diagnostics", d, m) for d, m in hidden)
+        if not targets:
+            return out
         have_memtest = importlib.util.find_spec("gpuprof.check.memtest") is not None
         no_torch = self._bench_results is None and _torch_cuda_count() is None
         for dev in targets:
@@ -332,7 +363,7 @@ class CheckRun:
                     if no_torch
                     else N_("memory test not available")
                 )
-                out.append(skip_item("diag.memtest", "diagnostics", why))
+                out.append(_on_gpu(skip_item("diag.memtest", "diagnostics", why), nvml_of[dev]))
                 continue
             from gpuprof.check.memtest import run_memtest
 
@@ -343,7 +374,7 @@ class CheckRun:
             res = run_memtest(
                 dev, size_bytes=size, chunk_bytes=chunk, cancel=lambda: cancel.cancelled
             )
-            out.append(_memtest_item(res, dev))
+            out.append(_on_gpu(_memtest_item(res, dev), nvml_of[dev]))
         if self.level != "burn-in":
             out.append(
                 skip_item("diag.burnin", "diagnostics", N_("burn-in runs with --level burn-in"))
@@ -367,7 +398,8 @@ class CheckRun:
             devices=devices,
             xids=self._xids_from_now(),
             cancel=lambda: cancel.cancelled,
-            gpu_indices=None if cpu else [d.index for d in selected],
+            gpu_indices=None if cpu else [i for t in targets if (i := nvml_of[t]) is not None],
+            nvml_indices=[nvml_of[t] for t in targets],
             progress=lambda f, stage: report(0.8 + 0.15 * f, stage),
         )
         for load in run.loads:
@@ -413,6 +445,15 @@ def _xids_after(
     watch: Callable[[], Sequence[tuple[int, int]] | None], skip: int
 ) -> Callable[[], Sequence[tuple[int, int]]]:
     return lambda: list(watch() or ())[skip:]
+
+
+def _hidden_item(item_id: str, group: str, info: DeviceInfo, match: CudaMatch) -> CheckItem:
+    """SKIP for a GPU NVML sees and CUDA does not (never run on another GPU in its place)."""
+    return _with_gpu(skip_item(item_id, group, match.reason), info.index)
+
+
+def _on_gpu(item: CheckItem, index: int | None) -> CheckItem:
+    return item if index is None else _with_gpu(item, index)
 
 
 def _with_gpu(item: CheckItem, index: int) -> CheckItem:

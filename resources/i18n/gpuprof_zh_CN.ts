@@ -4,6 +4,18 @@
 <context>
     <name></name>
     <message>
+        <source>not visible to CUDA: CUDA_VISIBLE_DEVICES={v}</source>
+        <translation>CUDA 不可见：CUDA_VISIBLE_DEVICES={v}</translation>
+    </message>
+    <message>
+        <source>not visible to CUDA (torch does not list this GPU)</source>
+        <translation>CUDA 不可见（torch 未列出此 GPU）</translation>
+    </message>
+    <message>
+        <source>not mapped</source>
+        <translation>未能对应到 torch 设备</translation>
+    </message>
+    <message>
         <source>no telemetry on the CPU: clocks and throttling not watched</source>
         <translation>CPU 上没有遥测：未监视时钟和降频</translation>
     </message>
