@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -14,6 +14,7 @@ from gpuprof import devices
 from gpuprof.check.model import CheckItem, CheckResult, Status
 from gpuprof.devices import TorchDevice, cuda_map, normalise_bus_id, nvml_index_of, torch_devices
 from gpuprof.telemetry import nvml
+from gpuprof.telemetry.model import DeviceInfo
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.fixtures import gemm_result
@@ -254,13 +255,18 @@ def test_the_check_on_one_hidden_gpu_skips_it_all(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(devices, "torch_devices", lambda torch=None: None)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")
     seen: list[str] = []
+
+    def bench(dev: str) -> tuple[Any, ...]:
+        seen.append(dev)
+        return ()
+
     source = nvml.NvmlSource(clock=fake.clock)
     try:
         res = CheckRun(
             device="cuda:1",
             source=source,
             poll_interval_s=0.0,
-            bench_results=lambda d: seen.append(d) or (),
+            bench_results=bench,
         ).run()
     finally:
         source.close()
@@ -295,3 +301,50 @@ def test_gpu_every_visible_gpu_maps_to_the_nvml_gpu_of_its_uuid() -> None:
         assert devices.normalise_uuid(props.uuid) == devices.normalise_uuid(info.uuid), match
         assert match.how in ("uuid", "pci"), match
         assert nvml_index_of(match.ordinal, infos) == info.index
+
+
+def test_a_benchs_telemetry_gpu_is_the_nvml_gpu_of_its_torch_device(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gpuprof.bench.environment import nvml_index_for
+
+    pytest.importorskip("torch")
+
+    class Source:
+        def devices(self) -> list[Gpu]:
+            return GPUS
+
+    # CUDA_VISIBLE_DEVICES=2,1: torch's cuda:0 is NVML GPU 2 (the bench used to watch GPU 0).
+    monkeypatch.setattr(
+        devices,
+        "torch_devices",
+        lambda torch=None: [TorchDevice(0, UUIDS[2][4:]), TorchDevice(1, UUIDS[1][4:])],
+    )
+    assert nvml_index_for("cuda:0", Source()) == 2
+    assert nvml_index_for("cuda:1", Source()) == 1
+    assert nvml_index_for("cuda:2", Source()) is None  # no GPU's telemetry rather than another's
+    assert nvml_index_for("cpu", Source()) is None
+
+
+def test_a_burn_in_on_torch_devices_grades_them_as_their_nvml_gpus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gpuprof.check.burnin import run_burnin
+
+    pytest.importorskip("torch")
+    monkeypatch.setattr(
+        devices,
+        "torch_devices",
+        lambda torch=None: [TorchDevice(0, UUIDS[2][4:]), TorchDevice(1, UUIDS[1][4:])],
+    )
+    infos = cast("list[DeviceInfo]", GPUS)
+    run = run_burnin(
+        ["cuda:0", "cuda:1"], seconds=0.2, n=16, devices=infos, tensor_device=lambda d: "cpu"
+    )
+    assert [(x.device, x.gpu_index) for x in run.loads] == [("cuda:0", 2), ("cuda:1", 1)]
+    given = run_burnin(
+        ["cuda:0"], seconds=0.1, n=16, nvml_indices=[3], tensor_device=lambda d: "cpu"
+    )
+    assert [x.gpu_index for x in given.loads] == [3]
+    with pytest.raises(ValueError):
+        run_burnin(["cuda:0"], seconds=0.1, nvml_indices=[0, 1])
