@@ -168,7 +168,8 @@ def cuda_map(
 
     ``torch_devs`` defaults to :func:`torch_devices` (``ask_torch``); ``env`` to the process
     environment. When torch tells UUIDs (or PCI bus ids), a GPU matches by them or is hidden;
-    otherwise CUDA_VISIBLE_DEVICES decides, assuming CUDA's order is NVML's. An ordinal is given
+    (a UUID that matches none, as a MIG instance's, tries the PCI bus id); otherwise
+    CUDA_VISIBLE_DEVICES decides, assuming CUDA's order is NVML's. An ordinal is given
     to one GPU at most.
     """
     env = os.environ if env is None else env
@@ -184,12 +185,14 @@ def cuda_map(
         index = int(gpu.index)
         uuid = normalise_uuid(getattr(gpu, "uuid", None))
         bus = normalise_bus_id(getattr(gpu, "pci_bus_id", None))
-        ordinal: int | None
+        ordinal: int | None = None
+        how = BY_UUID
         if by_uuid and uuid:
-            ordinal, how = by_uuid.get(uuid), BY_UUID
-        elif by_bus and bus:
+            ordinal = by_uuid.get(uuid)
+        if ordinal is None and by_bus and bus:
+            # Also where the UUIDs differ: torch gives a MIG instance's own UUID, NVML the GPU's.
             ordinal, how = by_bus.get(bus), BY_PCI
-        else:
+        if not (by_uuid and uuid) and not (by_bus and bus):
             ordinal, how = _env_ordinal(index, uuid, visible), BY_ENV
             if ordinal is not None and torch_devs is not None and ordinal >= len(devs):
                 ordinal = None

@@ -101,6 +101,14 @@ def test_pci_bus_ids_match_when_torch_tells_no_uuid() -> None:
     assert normalise_bus_id("garbage") is None
 
 
+def test_a_uuid_that_matches_no_gpu_falls_back_to_the_pci_bus_id() -> None:
+    # A MIG instance: torch gives its own UUID, NVML the whole GPU's; the bus id is the GPU's.
+    torch = FakeTorch([Props(uuid="MIG-0000", pci_bus_id=0x20, pci_domain_id=0, pci_device_id=0)])
+    found = cuda_map(GPUS, torch_devices(torch), env={})
+    assert _ordinals(found) == {0: None, 1: 0, 2: None, 3: None}
+    assert found[1].how == "pci"
+
+
 def test_cuda_visible_devices_indices_when_torch_tells_nothing() -> None:
     torch = FakeTorch([Props(), Props()])
     found = cuda_map(GPUS, torch_devices(torch), env={"CUDA_VISIBLE_DEVICES": "2,3"})
