@@ -356,3 +356,18 @@ def test_a_burn_in_on_torch_devices_grades_them_as_their_nvml_gpus(
     assert [x.gpu_index for x in given.loads] == [3]
     with pytest.raises(ValueError):
         run_burnin(["cuda:0"], seconds=0.1, nvml_indices=[0, 1])
+
+
+def test_the_plan_counts_only_the_gpus_cuda_sees(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpuprof.check.run import CheckRun
+
+    fake = FakeNvml(make_fleet(4))
+    monkeypatch.setattr(nvml, "pynvml", fake)
+    monkeypatch.setattr(devices, "torch_devices", lambda torch=None: None)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1,3")
+    source = nvml.NvmlSource(clock=fake.clock)
+    try:
+        plan = CheckRun(source=source, poll_interval_s=0.0).plan()
+    finally:
+        source.close()
+    assert plan.gpu_count == 2

@@ -141,6 +141,8 @@ class CheckRun:
     def _cuda_of(self, selected: Sequence[DeviceInfo]) -> list[tuple[DeviceInfo, CudaMatch]]:
         """Each selected NVML GPU with its torch device (:func:`gpuprof.devices.cuda_map`):
         ``--device cuda:N`` and the items name NVML GPUs, torch's ``cuda:N`` may be another."""
+        if not selected:
+            return []
         if self._cuda is None:
             self._cuda = cuda_map(selected)
         return [
@@ -172,6 +174,9 @@ class CheckRun:
         """The estimated wall time of this check (:mod:`gpuprof.check.plan`), per item."""
         devices, _system, _topology = self._static()
         selected = self._selected(devices)
+        # The GPUs CUDA sees are measured; one it does not is only skipped.
+        visible = [d for d, m in self._cuda_of(selected) if m.device is not None]
+        selected = visible or selected
         first = selected[0] if selected else None
         return check_plan(
             self.level,
