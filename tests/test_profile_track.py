@@ -317,7 +317,7 @@ def test_standalone_records_telemetry_markers_and_the_job_profile(
         for _ in range(12):
             t.step(tokens=100, samples=4)
         t.mark("eval")
-    assert not out.with_name(out.name + ".markers").exists()
+    assert not list(tmp_path.glob("run.gpuprof*.markers"))
     with SessionStore.open(out) as store:
         assert store.count() >= 1
         assert store.source_kind is not SourceKind.SIMULATED

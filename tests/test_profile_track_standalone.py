@@ -50,8 +50,8 @@ def _wait_for_steps(out: Path, n: int, timeout_s: float = 30.0) -> list[StepMark
 
 def test_own_markers_reach_the_recording_in_memory_while_the_block_runs(tmp_path: Path) -> None:
     out = tmp_path / "run.gpuprof"
-    beside = out.with_name(out.name + ".markers")
     with track("in-memory", interval=0.1, out=out) as t:
+        (beside,) = tmp_path.glob("run.gpuprof.*.markers")
         for _ in range(5):
             t.step(tokens=10, samples=2, flops=3e9)
         t.mark("eval")
@@ -69,8 +69,8 @@ def test_own_markers_reach_the_recording_in_memory_while_the_block_runs(tmp_path
 
 def test_a_longer_interval_keeps_every_marker_on_disk_at_once(tmp_path: Path) -> None:
     out = tmp_path / "slow.gpuprof"
-    beside = out.with_name(out.name + ".markers")
     with track("on-disk", interval=1.0, out=out) as t:
+        (beside,) = tmp_path.glob("slow.gpuprof.*.markers")
         for _ in range(3):
             t.step()
         found, skipped = mk.parse_lines(beside.read_bytes().splitlines())
@@ -238,3 +238,24 @@ def test_a_standalone_profile_counts_a_child_process(tmp_path: Path) -> None:
             time.sleep(0.05)
         child.wait()
     assert child.pid in recorder.tree.pids
+
+
+def test_files_of_the_users_beside_the_recording_are_left_alone(tmp_path: Path) -> None:
+    """The block's marker file and torch folder have names of their own: a file or folder
+    the user keeps under ``OUT.markers`` / ``OUT.torch`` is neither truncated nor deleted."""
+    out = tmp_path / "run.gpuprof"
+    mine = out.with_name(out.name + ".markers")
+    mine.write_text("my notes\n")
+    folder = out.with_name(out.name + ".torch")
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine")
+    with track("neighbours", interval=1.0, out=out) as t:
+        t.step()
+    assert [s.step for s in _steps_in(out)] == [1]
+    assert mine.read_text() == "my notes\n"
+    assert (folder / "keep.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "run.gpuprof",
+        "run.gpuprof.markers",
+        "run.gpuprof.torch",
+    ]

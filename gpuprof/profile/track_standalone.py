@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import secrets
 import shutil
 import sys
 import threading
@@ -128,14 +129,20 @@ class Recorder:
     """A standalone block's telemetry session, its recording and the marker file beside it."""
 
     def __init__(
-        self, out: Path, session: TelemetrySession, write_fd: int, interval_s: float
+        self,
+        out: Path,
+        session: TelemetrySession,
+        write_fd: int,
+        interval_s: float,
+        marker_name: str,
     ) -> None:
         self.out = out
         self.session = session
         self.interval_s = interval_s
-        self.marker_path = out.with_name(out.name + ".markers")
-        #: Where a ``torch_profiler=True`` window writes its trace and breakdown.
-        self.torch_dir = out.with_name(out.name + ".torch")
+        self.marker_path = out.with_name(marker_name)
+        #: Where a ``torch_profiler=True`` window writes its trace and breakdown (a name of its
+        #: own: it is deleted at the end, so it must never be a folder the user had).
+        self.torch_dir = out.with_name(f"{marker_name.removesuffix('.markers')}.torch")
         #: The tracker's append-only descriptor of :attr:`marker_path`.
         self.write_fd = write_fd
         self.tail = MarkerTail(self.marker_path)
@@ -160,8 +167,11 @@ class Recorder:
             out = out if out is not None else default_out(name)
             session = new_session(interval_s)
             session.start_recording(out)
-            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | _CLOEXEC
-            write_fd = os.open(str(out.with_name(out.name + ".markers")), flags, 0o600)
+            # A name of its own (O_EXCL): a file of the user's beside the recording is never
+            # truncated, nor deleted at the end.
+            marker_name = f"{out.name}.{secrets.token_hex(4)}.markers"
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | _CLOEXEC
+            write_fd = os.open(str(out.with_name(marker_name)), flags, 0o600)
         except Exception as e:
             if session is not None:
                 session.close()
@@ -173,7 +183,7 @@ class Recorder:
                 e,
             )
             return None
-        recorder = cls(out, session, write_fd, interval_s)
+        recorder = cls(out, session, write_fd, interval_s, marker_name)
         try:
             with contextlib.suppress(OSError):
                 recorder._stat_fd = os.open(recorder.marker_path, os.O_RDONLY | _CLOEXEC)
