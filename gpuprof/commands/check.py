@@ -54,7 +54,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=tr("burn-in length in minutes (default 10)"),
     )
     p.add_argument(
-        "--device", metavar="DEV", default="all", help=tr("cuda:N, all or cpu (default all)")
+        "--device",
+        metavar="DEV",
+        default="all",
+        help=tr(
+            "cuda:N (N: the GPU's number as nvidia-smi shows it, whatever CUDA_VISIBLE_DEVICES "
+            "says), all or cpu (default all)"
+        ),
     )
     p.add_argument(
         "--json",

@@ -395,8 +395,8 @@
         <translation>烤机时长，单位分钟（默认 10）</translation>
     </message>
     <message>
-        <source>cuda:N, all or cpu (default all)</source>
-        <translation>cuda:N、&apos;all&apos; 或 &apos;cpu&apos;（默认 &apos;all&apos;）</translation>
+        <source>cuda:N (N: the GPU&apos;s number as nvidia-smi shows it, whatever CUDA_VISIBLE_DEVICES says), all or cpu (default all)</source>
+        <translation>cuda:N（N：nvidia-smi 显示的 GPU 编号，与 CUDA_VISIBLE_DEVICES 无关）、&apos;all&apos; 或 &apos;cpu&apos;（默认 &apos;all&apos;）</translation>
     </message>
     <message>
         <source>write the result as JSON (&apos;-&apos; for stdout; docs/check-schema.md)</source>
