@@ -251,3 +251,17 @@ def test_a_row_that_does_not_fit_names_its_layout_for_what_it_is() -> None:
     assert "does not fit" in text
     assert "the fastest that fits" not in text
     assert "least memory" in text
+
+
+def test_a_gpu_count_that_does_not_split_evenly_says_what_is_costed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gpuprof.cli import main
+
+    args = ["recommend", "--scenario", "pretrain", "--params", "7e9", "--tokens", "1e11"]
+    assert main([*args, "--gpu", "H100", "--gpus", "9", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["rows"][0]["gpus_total"] == 10
+    assert "--gpus 9 on 8-GPU nodes is costed as 2 nodes × 5 = 10 GPUs" in err
+    assert main([*args, "--gpu", "H100", "--gpus", "16", "--json"]) == 0
+    assert "costed as" not in capsys.readouterr().err  # 2 × 8: as asked

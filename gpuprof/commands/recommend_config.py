@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
+import sys
 from typing import Any
 
 from gpuprof.errors import InputError
@@ -72,6 +73,20 @@ def one_config_catalog(cat: Any, gpu: str, gpus: int) -> tuple[Any, int]:
             )
         )
     count = math.ceil(gpus / nodes)  # 12 GPUs on 8-GPU nodes: 2 nodes × 6
+    if count * nodes != gpus:  # 9 on 8-GPU nodes: 2 × 5 = 10, priced and timed as 10
+        print(
+            "gpuprof: "
+            + tr(
+                "note: --gpus {n} on {per}-GPU nodes is costed as {nodes} nodes × {c} = {t} "
+                "GPUs (the same number on each node)",
+                n=gpus,
+                per=per_node,
+                nodes=nodes,
+                c=count,
+                t=count * nodes,
+            ),
+            file=sys.stderr,
+        )
     name = f"{count}x {key}" if nodes == 1 else f"{count}x {key} ({node.instance if node else ''})"
     inst = Instance(
         provider="custom",

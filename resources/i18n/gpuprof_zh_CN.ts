@@ -612,6 +612,10 @@
         <translation>激活参数必须 &gt; 0 且不超过总参数</translation>
     </message>
     <message>
+        <source>note: --gpus {n} on {per}-GPU nodes is costed as {nodes} nodes × {c} = {t} GPUs (the same number on each node)</source>
+        <translation>注意：--gpus {n} 在每节点 {per} 块 GPU 的机器上按 {nodes} 个节点 × {c} = {t} 块 GPU 计算（每个节点数量相同）</translation>
+    </message>
+    <message>
         <source>--prompt-len is for inference (a prompt prefilled, then decoded)</source>
         <translation>--prompt-len 只用于推理（先预填充提示，再逐词解码）</translation>
     </message>
