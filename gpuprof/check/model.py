@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SCORECARD_COLUMNS",
     "CheckItem",
     "CheckResult",
     "Status",
@@ -31,6 +32,18 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
+
+#: The scorecard's columns (to translate), as the terminal, the check page and the report show
+#: them; the page adds the reference's source.
+SCORECARD_COLUMNS = (
+    N_("item"),
+    N_("GPU"),
+    N_("status"),
+    N_("measured"),
+    N_("expected"),
+    N_("ratio"),
+    N_("why / hint"),
+)
 
 
 class Status(str, enum.Enum):

@@ -214,19 +214,12 @@ def render_scorecard(result: CheckResult, console: Console) -> None:
     """The scorecard as a table, then the verdict line."""
     from rich.table import Table
 
+    from gpuprof.check.model import SCORECARD_COLUMNS
     from gpuprof.termtext import styled
 
     table = Table(title=tr("acceptance check ({level})", level=result.level))
-    for col in (
-        tr("item"),
-        tr("GPU"),
-        tr("status"),
-        tr("measured"),
-        tr("expected"),
-        tr("ratio"),
-        tr("why / hint"),
-    ):
-        table.add_column(col)
+    for col in SCORECARD_COLUMNS:
+        table.add_column(tr(col))
     for item in result.items:
         why = " — ".join(tr_text(t) for t in (item.reason, item.hint) if t)
         table.add_row(

@@ -189,6 +189,8 @@ def with_check(report: Report, section: CheckSection | None) -> Report:
 
 def page_context(section: CheckSection) -> dict[str, Any]:
     """What ``check_page.html.j2`` shows: the section and its texts in the current language."""
+    from gpuprof.check.model import SCORECARD_COLUMNS
+
     rows = [
         {
             "r": r,
@@ -217,16 +219,7 @@ def page_context(section: CheckSection) -> dict[str, Any]:
             "scorecard": tr("scorecard"),
             "name": tr("name"),
         },
-        "headers": [
-            tr("item"),
-            tr("GPU"),
-            tr("status"),
-            tr("measured"),
-            tr("expected"),
-            tr("ratio"),
-            tr("why / hint"),
-            tr("reference"),
-        ],
+        "headers": [*(tr(c) for c in SCORECARD_COLUMNS), tr("reference")],
     }
 
 
