@@ -586,8 +586,14 @@ def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
     env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    # As from a terminal: the signal's default disposition (under nohup SIGHUP is ignored, and
+    # the bar rightly leaves an ignored signal alone: see the test below)
     proc = subprocess.Popen(
-        [sys.executable, "-c", BAR_THEN_WAIT], stdout=slave, stderr=slave, env=env
+        [sys.executable, "-c", BAR_THEN_WAIT],
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        preexec_fn=lambda: signal.signal(signo, signal.SIG_DFL),
     )
     os.close(slave)
     try:
@@ -608,6 +614,36 @@ def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) 
                     break
                 screen.feed(more)
         assert screen.region is None and screen.row(-1) == "", screen.display()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+def test_an_ignored_hangup_stays_ignored_under_the_bar() -> None:
+    """Under ``nohup`` (SIGHUP ignored) the bar installs no handler for it: gpuprof lives on."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BAR_THEN_WAIT],
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    os.close(slave)
+    try:
+        data = b""
+        deadline = time.monotonic() + TIMEOUT_S
+        while b"ready" not in data:
+            assert time.monotonic() < deadline and proc.poll() is None, data
+            if select.select([master], [], [], 0.1)[0]:
+                data += os.read(master, 65536)
+        proc.send_signal(signal.SIGHUP)
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=1.0)  # a correctness wait: it must not die of the hang-up
     finally:
         if proc.poll() is None:
             proc.kill()
