@@ -376,6 +376,23 @@ def test_standalone_whose_sampler_cannot_start_never_raises(
     assert t.steps == 1 and t.recording is None
     assert len([r for r in caplog.records if "cannot record" in r.getMessage()]) == 1
     assert set(os.listdir("/proc/self/fd")) <= fds_before
+    assert list(tmp_path.iterdir()) == []  # no empty recording (nor its -wal) left behind
+
+
+def test_standalone_whose_marker_file_cannot_be_made_leaves_no_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import secrets
+
+    monkeypatch.delenv(mk.ENV_VAR, raising=False)
+    monkeypatch.setattr(secrets, "token_hex", lambda _n: "taken")
+    out = tmp_path / "run.gpuprof"
+    (tmp_path / "run.gpuprof.taken.markers").mkdir()  # the marker file's name is a folder
+    with caplog.at_level(logging.WARNING, logger="gpuprof.track"), track("x", out=out) as t:
+        t.step()
+    assert t.recording is None
+    assert len([r for r in caplog.records if "cannot record" in r.getMessage()]) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["run.gpuprof.taken.markers"]
 
 
 def test_standalone_forked_worker_markers_reach_the_recording(tmp_path: Path) -> None:

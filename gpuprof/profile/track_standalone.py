@@ -163,10 +163,11 @@ class Recorder:
     def start(cls, name: str, out: Path | None, interval_s: float) -> Recorder | None:
         """Start recording; None, with one warning, when that is impossible."""
         session = None
+        recording: Path | None = None  # made here: removed again if the start fails
         try:
             out = out if out is not None else default_out(name)
             session = new_session(interval_s)
-            session.start_recording(out)
+            recording = session.start_recording(out)
             # A name of its own (O_EXCL): a file of the user's beside the recording is never
             # truncated, nor deleted at the end.
             marker_name = f"{out.name}.{secrets.token_hex(4)}.markers"
@@ -175,6 +176,7 @@ class Recorder:
         except Exception as e:
             if session is not None:
                 session.close()
+            _remove_recording(recording)
             where = out if out is not None else "the job"
             log.warning(
                 "gpuprof.track: cannot record %s (%s); no telemetry or step markers, the job "
@@ -192,6 +194,7 @@ class Recorder:
             session.start()  # a thread: none to be had at a process's thread limit
         except Exception as e:
             recorder._abandon()
+            _remove_recording(recording)
             log.warning(
                 "gpuprof.track: cannot record %s (%s); no telemetry or step markers, the job "
                 "goes on",
@@ -378,3 +381,12 @@ def _children_of(pid: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return found
+
+
+def _remove_recording(path: Path | None) -> None:
+    """A recording this block made but could not start: no empty file left behind."""
+    if path is None:
+        return
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):
+            p.unlink()
