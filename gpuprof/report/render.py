@@ -15,11 +15,14 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
-from gpuprof.report.model import Report
+
+if TYPE_CHECKING:  # the report model is only needed once a report is written: every CLI
+    # command registers the front ends here at start-up
+    from gpuprof.report.model import Report
 
 __all__ = [
     "Renderer",
