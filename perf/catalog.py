@@ -16,7 +16,10 @@ streamed reader, one run took 207 s and 1,435 MB (``--json``: 11 s, 707 MB). Ses
 wall at a load of 1.5 (calibration 0.38 s), 116 MB. Session 5 (cells instead of dicts, the
 parsed copy; 5 runs at a load of 1.5, calibration 0.41 s): cold 2.27 s (CPU 2.26 s, 117 MB),
 again 2.48 s (169 MB), warm **0.83 s** (114 MB). In-process, the parse alone went from 1.68-1.88
-to 1.30-1.45 s CPU (old and new code alternated, same machine, same minute).
+to 1.30-1.45 s CPU (old and new code alternated, same machine, same minute). Later sets of 5
+(the copy kept from the second read on, CLI start-up 0.42 → 0.27 s): cold 1.93 s (load 2.1,
+calibration 0.40 s), 2.27 s (calibration 0.50 s: the CPU ran slow), 1.88 s (load 0.8,
+calibration 0.36 s); warm 0.64-0.79 s, 0.66 s on the quiet machine; peak RSS 110-169 MB.
 """
 
 from __future__ import annotations
