@@ -368,7 +368,7 @@ class _Tty:
 
 
 def test_the_live_status_is_one_rewritten_line_on_a_terminal_only() -> None:
-    from gpuprof.commands.profile import _StatusLine
+    from gpuprof.commands.profile_status import StatusBar
 
     status = LiveStatus(
         elapsed_s=65.0,
@@ -383,17 +383,17 @@ def test_the_live_status_is_one_rewritten_line_on_a_terminal_only() -> None:
         simulated=True,
     )
     tty = _Tty(True)
-    line = _StatusLine(tty)  # type: ignore[arg-type]
+    line = StatusBar(tty)  # type: ignore[arg-type]
     line(status)
     line(status)
     assert tty.text.count("\r") == 2 and "\n" not in tty.text
     shown = tty.text.split("\r")[-1]
     for part in ("SIMULATED", "GPUs 0,1", "util 93%", "SM 71%", "60.0 GiB", "steps 42", "250 ms"):
         assert part in shown, (part, shown)
-    line.clear()
+    line.close()
     assert tty.text.endswith("\r\x1b[K")
     pipe = _Tty(False)
-    quiet = _StatusLine(pipe)  # type: ignore[arg-type]
+    quiet = StatusBar(pipe)  # type: ignore[arg-type]
     quiet(status)
-    quiet.clear()
+    quiet.close()
     assert pipe.text == ""

@@ -91,10 +91,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=cmd_profile)
 
 
-#: The live status (gpuprof.commands.profile_status), under the name it had here.
-_StatusLine = StatusBar
-
-
 def cmd_profile(args: argparse.Namespace) -> int:
     from gpuprof.jsonout import dumps, write_json
     from gpuprof.profile.runner import JobOptions, JobRunner

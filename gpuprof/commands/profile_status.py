@@ -192,10 +192,6 @@ class StatusBar:
             self._write("\r" + _CSI + "K")
             self._shown = False
 
-    def clear(self) -> None:
-        """Same as :meth:`close` (the name the status line had)."""
-        self.close()
-
     # -- drawing ---------------------------------------------------------------------------
 
     def __call__(self, status: LiveStatus) -> None:
