@@ -26,6 +26,7 @@ from gpuprof.catalog.instances import CatalogIssue, Instance, write_instances_cs
 from gpuprof.catalog.names import file_stem
 from gpuprof.catalog.skypilot import parse_skypilot_csv
 from gpuprof.errors import InputError
+from gpuprof.httperrors import ServerTexts, describe_url_error
 from gpuprof.i18n import tr
 
 __all__ = [
@@ -76,17 +77,15 @@ def catalog_url(base: str, provider: str) -> str:
     return url
 
 
-def _reason(reason: object) -> object:
-    """Why a connection failed, in the language in use where it is a common case."""
-    import socket
-
-    if isinstance(reason, ConnectionRefusedError):
-        return tr("connection refused")
-    if isinstance(reason, socket.gaierror):
-        return tr("the host name does not resolve")
-    if isinstance(reason, TimeoutError):
-        return tr("no answer in time")
-    return reason
+def _texts() -> ServerTexts:
+    """What :func:`~gpuprof.httperrors.describe_url_error` says of a catalog server."""
+    return ServerTexts(
+        refused=tr("cannot connect: connection refused"),
+        unauthorized=tr("HTTP 401: the server wants credentials"),
+        token_refused=tr("HTTP 401: the server wants credentials"),
+        forbidden=tr("HTTP 403: the server refused the request"),
+        not_found=tr("HTTP 404: no catalog at this URL (is the provider name right?)"),
+    )
 
 
 def _download(
@@ -121,16 +120,11 @@ def _download(
                     raise InputError(tr("{u}: over the {m}-byte limit", u=url, m=max_bytes))
                 if progress is not None:
                     progress(provider, buf.tell(), total)
-    except urllib.error.HTTPError as exc:
-        exc.close()  # its body stays open otherwise
-        raise InputError(tr("{u}: HTTP {c} {r}", u=url, c=exc.code, r=exc.reason)) from None
-    except urllib.error.URLError as exc:
-        raise InputError(tr("{u}: cannot connect: {e}", u=url, e=_reason(exc.reason))) from None
-    except http.client.IncompleteRead as exc:
-        got = len(exc.partial)
-        raise InputError(tr("{u}: download cut short after {n} bytes", u=url, n=got)) from None
-    except (OSError, http.client.HTTPException) as exc:
-        raise InputError(tr("{u}: download failed: {e}", u=url, e=exc)) from None
+    except (OSError, http.client.HTTPException) as exc:  # URLError and HTTPError included
+        if isinstance(exc, urllib.error.HTTPError):
+            exc.close()  # its body stays open otherwise
+        _, what = describe_url_error(exc, url=url, timeout_s=timeout, texts=_texts())
+        raise InputError(tr("{u}: {e}", u=url, e=what)) from None
     data = buf.getvalue()
     if total is not None and len(data) != total:
         raise InputError(
