@@ -9,7 +9,6 @@ worst is a WARN; a cancelled check that failed nothing is 130 (like Ctrl-C elsew
 from __future__ import annotations
 
 import enum
-import json
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
+from gpuprof.jsonout import loads_strict
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -145,7 +145,7 @@ def load_thresholds(path: str | Path) -> Thresholds:
     if len(raw) > 65536:
         raise InputError(tr("{p}: not a thresholds file (larger than 64 KiB)", p=p))
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse)
+        data = loads_strict(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(tr("{p}: not a thresholds file (not JSON)", p=p)) from None
     if not isinstance(data, dict) or not set(data) <= {"pass", "warn"} or not data:
@@ -164,10 +164,6 @@ def load_thresholds(path: str | Path) -> Thresholds:
     if made.warn_ratio > made.pass_ratio:
         raise InputError(tr("{p}: warn must not be above pass", p=p))
     return made
-
-
-def _refuse(name: str) -> float:
-    raise ValueError(name)
 
 
 def result_to_dict(result: CheckResult) -> dict[str, Any]:

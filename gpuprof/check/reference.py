@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
+from gpuprof.jsonout import loads_strict
 
 __all__ = [
     "DERIVED_RATIO",
@@ -162,7 +162,7 @@ def read_reference_file(path: str | Path) -> dict[tuple[str, str], Reference]:
     if len(raw) > _MAX_FILE_BYTES:
         raise InputError(tr("{p}: not a reference file (larger than 4 MiB)", p=p))
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse)
+        data = loads_strict(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(tr("{p}: not a reference file (not JSON)", p=p)) from None
     if not isinstance(data, dict) or data.get("schema") != REFERENCE_SCHEMA:
@@ -203,10 +203,6 @@ def _row(row: object) -> Reference | None:
         str(texts[3]),
         date if isinstance(date, str) else "",
     )
-
-
-def _refuse(name: str) -> float:
-    raise ValueError(name)
 
 
 def golden_rows(result: Any) -> list[Reference]:
