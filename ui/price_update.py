@@ -15,14 +15,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from .health_widgets import arg
+
 __all__ = ["PriceUpdateBar", "PriceUpdater"]
-
-
-def _fill(text: str, *values: object) -> str:
-    """Qt-style ``%1``, ``%2``… placeholders (the translation may reorder them)."""
-    for n in range(len(values), 0, -1):  # %10 before %1
-        text = text.replace(f"%{n}", str(values[n - 1]))
-    return text
 
 
 class PriceUpdater(QObject):
@@ -117,20 +112,20 @@ class PriceUpdateBar(QWidget):
     def _on_progress(self, provider: str, got: int, total: object) -> None:
         kib = got // 1024
         if isinstance(total, int) and total > 0:
-            self.status.setText(_fill(self.tr("%1: %2 of %3 KiB"), provider, kib, total // 1024))
+            self.status.setText(arg(self.tr("%1: %2 of %3 KiB"), provider, kib, total // 1024))
         else:
-            self.status.setText(_fill(self.tr("%1: %2 KiB"), provider, kib))
+            self.status.setText(arg(self.tr("%1: %2 KiB"), provider, kib))
 
     def _on_finished(self, done: object) -> None:
         fetched = list(done) if isinstance(done, list) else []
         rows = sum(int(getattr(f, "rows", 0)) for f in fetched)
         self._idle(
-            _fill(self.tr("Prices updated: %1 instances from %2 catalogs"), rows, len(fetched))
+            arg(self.tr("Prices updated: %1 instances from %2 catalogs"), rows, len(fetched))
         )
         self.updated.emit()
 
     def _on_failed(self, message: str) -> None:
-        self._idle(_fill(self.tr("Update failed, previous prices kept: %1"), message))
+        self._idle(arg(self.tr("Update failed, previous prices kept: %1"), message))
 
     def _on_cancelled(self) -> None:
         self._idle(self.tr("Cancelled; previous prices kept"))
