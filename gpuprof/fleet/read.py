@@ -192,13 +192,13 @@ def read_fleet(
         promql = f"max by (__name__, {_KEY}) ({sel.for_gpus('', _regex(group))})"
         return lambda: client.query_vector(promql)
 
-    def targets() -> tuple[list[tuple[dict[str, str], float, float]], list[Target] | None]:
+    def targets() -> tuple[list[tuple[dict[str, str], float, float]], list[Target]]:
         """The targets' health and, when one is down (``up`` 0), the targets page at once,
-        while the other queries are still running: it says why."""
+        while the other queries are still running: it says why (none asked: no node is down)."""
         up = client.query_vector(sel.for_targets("", _regex(_TARGET_SERIES)))
         if any(v < 1.0 and labels.get("__name__") == "up" for labels, _, v in up):
             return up, _targets_or_none(client)
-        return up, None
+        return up, []
 
     calls: dict[str, Callable[[], Any]] = {
         "targets": targets,
@@ -222,11 +222,9 @@ def read_fleet(
     answers["values"] = [s for name in ("labelled", *_GROUP_NAMES) for s in answers[name]]
     answers["targets"], pages = answers["targets"]
     nodes = _build(answers, q, gpu_filtered=any(m.name in GPU_LABELS for m in sel.matchers))
-    down = [n for n in nodes if n.down]
-    if down:
+    if pages:  # asked when ``up`` showed a node down
         errors = {
-            (t.labels.get("job", ""), t.labels.get("instance", "")): t.last_error
-            for t in (pages if pages is not None else _targets_or_none(client))
+            (t.labels.get("job", ""), t.labels.get("instance", "")): t.last_error for t in pages
         }
         nodes = [replace(n, last_error=errors.get(n.key, "")) if n.down else n for n in nodes]
     findings = fleet_findings(nodes, q)
