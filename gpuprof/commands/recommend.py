@@ -280,6 +280,8 @@ def _run(args: argparse.Namespace) -> int:
 
         rec = annotate(rec, cals)
     verdict = [*verdict_lines(rec), *wl.plausibility_warnings()]
+    from gpuprof.commands.recommend_models import architecture_note
+
     if args.json:
         from gpuprof.jsonout import print_json
 
@@ -289,7 +291,7 @@ def _run(args: argparse.Namespace) -> int:
             "candidates": rec.candidates,
             "viable": rec.viable,
             "verdict": verdict,
-            "architecture": _architecture(wl),
+            "architecture": architecture_note(wl),
             "rows": [_row_json(r, wl) for r in rec.rows],
             "local": _row_json(rec.local, wl) if rec.local else None,
             "warnings": list(rec.warnings),
@@ -297,19 +299,12 @@ def _run(args: argparse.Namespace) -> int:
         }
         print_json(out)
         return 0
-    from gpuprof.commands.recommend_models import architecture_note
     from gpuprof.termtext import console
 
     console().print(architecture_note(wl), markup=False, highlight=False)
     _print(rec, verdict)
     _print_calibration(cals, wl.compute_dtype)
     return 0
-
-
-def _architecture(wl: Any) -> str:
-    from gpuprof.commands.recommend_models import architecture_note
-
-    return architecture_note(wl)
 
 
 def _local_gpu_names(local_gpu: str | None) -> list[str]:
