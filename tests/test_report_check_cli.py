@@ -3,6 +3,7 @@ page of the CLI's HTML, PDF and JSON reports, read as the app's "Add check resul
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -70,3 +71,20 @@ def test_png_refuses_check(
     assert main(["report", "--demo", "--out", str(out), "--check", str(check_file)]) == 2
     err = capsys.readouterr().err
     assert "--check" in err and err.count("\n") == 1 and not out.exists()
+
+
+def test_a_real_check_over_demo_telemetry_is_labelled_measured(
+    tmp_path: Path, check_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A check always measures the real machine: over SIMULATED telemetry the banner, the notes
+    and the CLI line say the check was measured (not "nothing in it was measured")."""
+    html = tmp_path / "r.html"
+    assert main(["report", "--demo", "--check", str(check_file), "--out", str(html)]) == 0
+    assert "the acceptance check is MEASURED" in capsys.readouterr().err
+    page = html.read_text("utf-8")
+    assert "Nothing in it was measured" not in page
+    assert "acceptance check on the first page was measured for real, on node-17" in page
+    out = tmp_path / "r.json"
+    assert main(["report", "--demo", "--check", str(check_file), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text("utf-8"))
+    assert any("acceptance check is MEASURED (on node-17)" in n for n in doc["notes"])

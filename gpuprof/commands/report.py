@@ -198,11 +198,12 @@ def _run(args: argparse.Namespace) -> int:
     renderer(fmt).write(report, out, paper=args.paper)
     note = ""
     if report.simulated:
-        note = (
-            tr(" (SIMULATED telemetry; the benchmark run is MEASURED)")
-            if report.bench is not None
-            else tr(" (SIMULATED data)")
-        )
+        if report.bench is not None:
+            note = tr(" (SIMULATED telemetry; the benchmark run is MEASURED)")
+        elif report.check is not None:
+            note = tr(" (SIMULATED telemetry; the acceptance check is MEASURED)")
+        else:
+            note = tr(" (SIMULATED data)")
     from gpuprof.termtext import plain
 
     print(tr("wrote {p}{n}", p=plain(out, one_line=True), n=note), file=sys.stderr)

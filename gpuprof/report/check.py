@@ -183,8 +183,19 @@ def load_check(path: str | Path) -> CheckSection:
 
 
 def with_check(report: Report, section: CheckSection | None) -> Report:
-    """``report`` with ``section`` as its first page (None: without one)."""
-    return dataclasses.replace(report, check=section)
+    """``report`` with ``section`` as its first page (None: without one). A check always
+    measures the real machine: over SIMULATED telemetry the notes say which part is which."""
+    notes = report.notes
+    if section is not None and report.simulated:
+        notes = (
+            *notes,
+            tr(
+                "The acceptance check is MEASURED (on {h}); the machine, telemetry and health "
+                "findings after it are SIMULATED.",
+                h=section.hostname or tr("this machine"),
+            ),
+        )
+    return dataclasses.replace(report, check=section, notes=notes)
 
 
 def page_context(section: CheckSection) -> dict[str, Any]:

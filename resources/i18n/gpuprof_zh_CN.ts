@@ -4566,8 +4566,16 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>（SIMULATED 模拟遥测；基准测试运行为 MEASURED 实测）</translation>
     </message>
     <message>
+        <source> (SIMULATED telemetry; the acceptance check is MEASURED)</source>
+        <translation>（SIMULATED 模拟遥测；验收检查为 MEASURED 实测）</translation>
+    </message>
+    <message>
         <source>The benchmark run {i} is MEASURED (on {d}); the machine, telemetry and health findings are SIMULATED.</source>
         <translation>基准测试运行 {i} 为 MEASURED 实测（在 {d} 上）；机器、遥测和健康检查结果为 SIMULATED 模拟数据。</translation>
+    </message>
+    <message>
+        <source>The acceptance check is MEASURED (on {h}); the machine, telemetry and health findings after it are SIMULATED.</source>
+        <translation>验收检查为 MEASURED 实测（在 {h} 上）；其后的机器、遥测和健康检查结果为 SIMULATED 模拟数据。</translation>
     </message>
     <message>
         <source>REPLAY of SIMULATED data — {name}</source>
