@@ -324,64 +324,55 @@ def _pcie(d: DeviceInfo, spec: GpuSpec | None, samples: Sequence[GpuSample]) -> 
 
 
 def _modes(d: DeviceInfo) -> list[CheckItem]:
-    out: list[CheckItem] = []
-    if d.mig_mode_current is None:
-        out.append(
-            _item("inventory.mig", d, Status.SKIP, None, None, reason=N_("MIG not supported"))
-        )
-    else:
-        out.append(
-            _item(
-                "inventory.mig",
-                d,
-                Status.WARN if d.mig_mode_current else Status.PASS,
-                "on" if d.mig_mode_current else "off",
-                "off",
-                reason=N_("MIG is on: whole-GPU measurements see one slice")
-                if d.mig_mode_current
-                else "",
-                hint=N_("`nvidia-smi -mig 0` if the whole GPU was paid for")
-                if d.mig_mode_current
-                else "",
-            )
-        )
-    if d.ecc_mode_current is None:
-        out.append(
-            _item("inventory.ecc_mode", d, Status.SKIP, None, None, reason=N_("ECC not supported"))
-        )
-    else:
-        out.append(
-            _item(
-                "inventory.ecc_mode",
-                d,
-                Status.PASS if d.ecc_mode_current else Status.WARN,
-                "on" if d.ecc_mode_current else "off",
-                "on",
-                hint="" if d.ecc_mode_current else N_("`nvidia-smi -e 1` and a reboot"),
-            )
-        )
-    if d.persistence_mode is None:
-        out.append(
-            _item(
-                "inventory.persistence",
-                d,
-                Status.SKIP,
-                None,
-                None,
-                reason=N_("persistence mode unknown"),
-            )
-        )
-    else:
-        out.append(
-            _item(
-                "inventory.persistence",
-                d,
-                Status.PASS if d.persistence_mode else Status.WARN,
-                "on" if d.persistence_mode else "off",
-                "on",
-                hint=""
-                if d.persistence_mode
-                else N_("`nvidia-smi -pm 1` (or nvidia-persistenced)"),
-            )
-        )
-    return out
+    return [
+        _mode(
+            "inventory.mig",
+            d,
+            d.mig_mode_current,
+            want=False,
+            unknown=N_("MIG not supported"),
+            reason=N_("MIG is on: whole-GPU measurements see one slice"),
+            hint=N_("`nvidia-smi -mig 0` if the whole GPU was paid for"),
+        ),
+        _mode(
+            "inventory.ecc_mode",
+            d,
+            d.ecc_mode_current,
+            want=True,
+            unknown=N_("ECC not supported"),
+            hint=N_("`nvidia-smi -e 1` and a reboot"),
+        ),
+        _mode(
+            "inventory.persistence",
+            d,
+            d.persistence_mode,
+            want=True,
+            unknown=N_("persistence mode unknown"),
+            hint=N_("`nvidia-smi -pm 1` (or nvidia-persistenced)"),
+        ),
+    ]
+
+
+def _mode(
+    item_id: str,
+    d: DeviceInfo,
+    current: bool | None,
+    *,
+    want: bool,
+    unknown: str,
+    reason: str = "",
+    hint: str,
+) -> CheckItem:
+    """An on/off mode: SKIP when unknown, PASS when as wanted, else WARN with reason and hint."""
+    if current is None:
+        return _item(item_id, d, Status.SKIP, None, None, reason=unknown)
+    ok = bool(current) == want
+    return _item(
+        item_id,
+        d,
+        Status.PASS if ok else Status.WARN,
+        "on" if current else "off",
+        "on" if want else "off",
+        reason="" if ok else reason,
+        hint="" if ok else hint,
+    )
