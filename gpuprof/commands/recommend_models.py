@@ -18,14 +18,13 @@ def architecture_note(wl: Any) -> str:
     layers, hidden = model_shape(wl)
     kv_kib = kv_bytes_per_token(wl) / 1024.0
     if wl.model:
-        active = wl.active_params if wl.active_params is not None else wl.params
         return tr(
             "architecture: {m} ({l} layers, hidden {h}, {a:.3g} of {p:.3g} parameters active, "
             "KV cache {kv:.0f} KiB per token)",
             m=wl.model,
             l=layers,
             h=hidden,
-            a=active,
+            a=wl.params_per_token,
             p=wl.params,
             kv=kv_kib,
         )

@@ -482,7 +482,7 @@ def _inference_times(
     """
     b = np.maximum(batch, 1.0)
     steps = np.maximum(w.work_units / b, 1.0)
-    active = w.params if w.active_params is None else w.active_params
+    active = w.params_per_token
     step_c, step_m, step_comm = decode_step_seconds(
         params=w.params,
         active_params=active,

@@ -222,6 +222,11 @@ class Workload:
         return 1024 if self.is_training else 16
 
     @property
+    def params_per_token(self) -> float:
+        """The parameters each token uses: the active ones of a mixture of experts, else all."""
+        return self.params if self.active_params is None else self.active_params
+
+    @property
     def work_units(self) -> float:
         """Tokens or samples to process (× epochs); one hour at the throughput target if none."""
         base = self.tokens if self.tokens is not None else self.samples
@@ -242,7 +247,7 @@ class Workload:
         units = self.work_units
         if self.flops_per_sample is not None:
             return self.flops_per_sample * units
-        n = self.params if self.active_params is None else self.active_params
+        n = self.params_per_token
         if self.scenario == "finetune-lora":
             per = 4.0 * n
         elif self.is_training:
