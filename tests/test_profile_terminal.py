@@ -22,6 +22,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -230,13 +231,9 @@ def test_a_job_killed_in_raw_mode_leaves_the_terminal_as_it_was(tmp_path: Path, 
     assert after & termios.ICANON and after & termios.ECHO
 
 
-#: The session leader of the pty for the Ctrl-Z tests: a shell with job control reduced to what
-#: they need. Its command (argv[1:]) runs in a process group of its own in the foreground (so
-#: that group is not orphaned: stops from the terminal apply to it); each time it stops, the
-#: shell says whether that group held the terminal, takes it, then does ``fg``.
-FG_SHELL = """
-import os, signal, sys
-signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+#: How the two shells below start their command (argv[1:]) as a job of theirs: ``pid``, its
+#: process group, in the foreground.
+_SPAWN = """
 pid = os.fork()
 if pid == 0:  # as a shell's child: its own group, in the foreground, before the exec
     os.setpgid(0, 0)
@@ -248,6 +245,19 @@ try:
 except PermissionError:
     pass  # the child got there first and has run its command
 os.tcsetpgrp(0, pid)
+"""
+
+#: The session leader of the pty for the Ctrl-Z tests: a shell with job control reduced to what
+#: they need. Its command (argv[1:]) runs in a process group of its own in the foreground (so
+#: that group is not orphaned: stops from the terminal apply to it); each time it stops, the
+#: shell says whether that group held the terminal, takes it, then does ``fg``.
+FG_SHELL = (
+    """
+import os, signal, sys
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+"""
+    + _SPAWN
+    + """
 while True:
     _, status = os.waitpid(pid, os.WUNTRACED)
     if not os.WIFSTOPPED(status):
@@ -259,6 +269,7 @@ while True:
     os.killpg(pid, signal.SIGCONT)
 print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
 """
+)
 #: Stops itself as Ctrl-Z would stop it, then reads the terminal once continued.
 STOPPER = (
     "import os, signal, sys\n"
@@ -270,9 +281,11 @@ STOPPER = (
 )
 
 
-def _fg_shell(tmp_path: Path, *wrapper: str) -> list[str]:
-    shell = tmp_path / "fg_shell.py"
-    shell.write_text(FG_SHELL)
+def _shell(tmp_path: Path, source: str, *wrapper: str) -> list[str]:
+    """The argv of the session leader for ``on_pty(shell=...)``: the shell ``source``, then
+    ``wrapper`` (gpuprof's argv follows)."""
+    shell = tmp_path / "shell.py"
+    shell.write_text(source)
     return [sys.executable, str(shell), *wrapper]
 
 
@@ -281,7 +294,7 @@ def test_ctrl_z_stops_gpuprof_with_the_job_and_fg_continues_both(tmp_path: Path,
     terminal back and stops too, so the shell sees it stopped; continued in the foreground
     (``fg``), it gives the job the terminal again and the job goes on reading it."""
     out = tmp_path / "tstp.gpuprof"
-    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), shell=_fg_shell(tmp_path))
+    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), shell=_shell(tmp_path, FG_SHELL))
     run.expect(b"shell: stopped, the terminal given back")
     run.expect(b"again? ")
     run.send(b"resumed\n")
@@ -297,7 +310,9 @@ def test_ctrl_z_under_a_wrapper_stops_the_wrapper_too(tmp_path: Path, on_pty) ->
     gpuprof stopped alone, the shell never saw a stop and the terminal hung."""
     out = tmp_path / "wrapped.gpuprof"
     wrapper = ("sh", "-c", '"$@"; echo "wrapped: $?"', "sh")
-    run = on_pty(*_profile(out, sys.executable, "-c", STOPPER), shell=_fg_shell(tmp_path, *wrapper))
+    run = on_pty(
+        *_profile(out, sys.executable, "-c", STOPPER), shell=_shell(tmp_path, FG_SHELL, *wrapper)
+    )
     run.expect(b"shell: stopped, the terminal given back", timeout=20)
     run.expect(b"again? ")
     run.send(b"resumed\n")
@@ -480,7 +495,7 @@ def test_ctrl_z_gives_the_shell_the_whole_terminal_and_fg_takes_the_row_back(
     run = on_pty(
         *_profile(out, sys.executable, "-c", STOPPER),
         size=(ROWS, COLS),
-        shell=_fg_shell(tmp_path),
+        shell=_shell(tmp_path, FG_SHELL),
     )
     run.expect(b"shell: stopped")
     stopped = run.output.index(b"shell: stopped")  # before: what gpuprof wrote before it stopped
@@ -531,6 +546,13 @@ def test_the_screen_model_scrolls_only_the_region() -> None:
     assert screen.display() == ["b", "c", "d", "bar"] and screen.regions == [(1, 3)]
 
 
+def _sized_pty(rows: int, cols: int) -> tuple[int, int]:
+    """A fresh pty (master, slave) of ``rows`` x ``cols``."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    return master, slave
+
+
 def _drain(fd: int) -> bytes:
     data = b""
     while select.select([fd], [], [], 0.2)[0]:
@@ -544,8 +566,7 @@ def test_an_exception_in_the_run_still_gives_the_terminal_back() -> None:
     from gpuprof.commands.profile_status import StatusBar
     from gpuprof.profile.runner import LiveStatus
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
+    master, slave = _sized_pty(10, 100)
     out = os.fdopen(slave, "w", encoding="utf-8")
     try:
         bar = StatusBar(out, term="xterm")
@@ -579,21 +600,20 @@ with StatusBar(sys.stderr, term="xterm") as bar:
 """
 
 
-@pytest.mark.parametrize("signo", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) -> None:
-    """Once the job is over the runner no longer catches SIGTERM / SIGHUP: gpuprof dies of it
-    as before, but with the terminal whole again (the region was left set)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
+@contextlib.contextmanager
+def _bar_then_wait(
+    preexec_fn: Callable[[], object],
+) -> Iterator[tuple[subprocess.Popen[bytes], int, bytes]]:
+    """BAR_THEN_WAIT on a 10 x 100 pty (``preexec_fn`` sets its signals): the process, the
+    pty's master and what it showed up to "ready"; killed at the end if still running."""
+    master, slave = _sized_pty(10, 100)
     env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
-    # As from a terminal: the signal's default disposition (under nohup SIGHUP is ignored, and
-    # the bar rightly leaves an ignored signal alone: see the test below)
     proc = subprocess.Popen(
         [sys.executable, "-c", BAR_THEN_WAIT],
         stdout=slave,
         stderr=slave,
         env=env,
-        preexec_fn=lambda: signal.signal(signo, signal.SIG_DFL),
+        preexec_fn=preexec_fn,
     )
     os.close(slave)
     try:
@@ -603,6 +623,21 @@ def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) 
             assert time.monotonic() < deadline and proc.poll() is None, data
             if select.select([master], [], [], 0.1)[0]:
                 data += os.read(master, 65536)
+        yield proc, master, data
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+@pytest.mark.parametrize("signo", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) -> None:
+    """Once the job is over the runner no longer catches SIGTERM / SIGHUP: gpuprof dies of it
+    as before, but with the terminal whole again (the region was left set)."""
+    # As from a terminal: the signal's default disposition (under nohup SIGHUP is ignored, and
+    # the bar rightly leaves an ignored signal alone: see the test below)
+    with _bar_then_wait(lambda: signal.signal(signo, signal.SIG_DFL)) as (proc, master, data):
         screen = Screen(10, 100).feed(data)
         assert screen.region == (1, 9) and "steps 5" in screen.row(-1)
         proc.send_signal(signo)
@@ -614,41 +649,14 @@ def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) 
                     break
                 screen.feed(more)
         assert screen.region is None and screen.row(-1) == "", screen.display()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
 
 
 def test_an_ignored_hangup_stays_ignored_under_the_bar() -> None:
     """Under ``nohup`` (SIGHUP ignored) the bar installs no handler for it: gpuprof lives on."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", BAR_THEN_WAIT],
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
-    )
-    os.close(slave)
-    try:
-        data = b""
-        deadline = time.monotonic() + TIMEOUT_S
-        while b"ready" not in data:
-            assert time.monotonic() < deadline and proc.poll() is None, data
-            if select.select([master], [], [], 0.1)[0]:
-                data += os.read(master, 65536)
+    with _bar_then_wait(lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)) as (proc, _, _):
         proc.send_signal(signal.SIGHUP)
         with pytest.raises(subprocess.TimeoutExpired):
             proc.wait(timeout=1.0)  # a correctness wait: it must not die of the hang-up
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
 
 
 def test_no_bar_on_a_dumb_or_unsized_terminal() -> None:
@@ -674,21 +682,14 @@ def test_no_bar_on_a_dumb_or_unsized_terminal() -> None:
 #: terminal back to the shell in its own modes (readline's: not canonical, no echo) and ``bg``;
 #: once it stops again or ends, whether its modes were left alone, then ``fg`` (the modes of before
 #: readline, the terminal and SIGCONT to gpuprof's group), and gpuprof's exit code.
-JOB_SHELL = """
+JOB_SHELL = (
+    """
 import os, signal, sys, termios
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
 cooked = termios.tcgetattr(0)
-pid = os.fork()
-if pid == 0:  # as a shell's child: its own group, in the foreground, before the exec
-    os.setpgid(0, 0)
-    os.tcsetpgrp(0, os.getpid())
-    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
-    os.execvp(sys.argv[1], sys.argv[1:])
-try:
-    os.setpgid(pid, pid)
-except PermissionError:
-    pass  # the child got there first and has run its command
-os.tcsetpgrp(0, pid)
+"""
+    + _SPAWN
+    + """
 _, status = os.waitpid(pid, os.WUNTRACED)
 assert os.WIFSTOPPED(status), status
 os.tcsetpgrp(0, os.getpgrp())
@@ -710,6 +711,7 @@ os.killpg(pid, signal.SIGCONT)
 _, status = os.waitpid(pid, 0)
 print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
 """
+)
 
 
 def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
@@ -718,8 +720,6 @@ def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
     """Ctrl-Z, ``bg``, the job reads (SIGTTIN: gpuprof stops again, in the background): gpuprof
     does not set the modes of the terminal the shell holds, and on ``fg`` the job reads with
     the modes the shell gave it, not the shell's own of the moment it stopped."""
-    shell = tmp_path / "shell.py"
-    shell.write_text(JOB_SHELL)
     out = tmp_path / "bg.gpuprof"
     job = (
         "import os, signal, termios\n"
@@ -729,7 +729,7 @@ def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
         "canon = termios.tcgetattr(0)[3] & termios.ICANON\n"
         "print('job read ' + line + (' canonical' if canon else ' raw'), flush=True)\n"
     )
-    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=[sys.executable, str(shell)])
+    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=_shell(tmp_path, JOB_SHELL))
     run.expect(b"shell: fg")
     run.send(b"typed\n")
     assert run.wait() == 0, run.text()
@@ -741,15 +741,13 @@ def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
 def test_a_job_killed_in_the_background_leaves_the_shells_modes(tmp_path: Path, on_pty) -> None:
     """Ctrl-Z, ``bg``, then the job dies of a signal: gpuprof, in the background, does not put
     the modes of before the job on the terminal the shell holds (under its line editor)."""
-    shell = tmp_path / "shell.py"
-    shell.write_text(JOB_SHELL)
     out = tmp_path / "bgkill.gpuprof"
     job = (
         "import os, signal\n"
         "os.kill(os.getpid(), signal.SIGTSTP)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
-    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=[sys.executable, str(shell)])
+    run = on_pty(*_profile(out, sys.executable, "-c", job), shell=_shell(tmp_path, JOB_SHELL))
     run.wait()
     assert f"shell: exit {128 + signal.SIGKILL}" in run.text(), run.text()
     assert "shell: modes kept" in run.text()
