@@ -9,7 +9,6 @@ from typing import Any
 
 from gpuprof.argtypes import finite_float, int_range, output_file
 from gpuprof.commands import interval_arg
-from gpuprof.commands.profile_status import StatusBar
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
 
@@ -92,6 +91,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
+    from gpuprof.commands.profile_status import StatusBar
     from gpuprof.jsonout import dumps, write_json
     from gpuprof.profile.runner import JobOptions, JobRunner
     from gpuprof.profile.summary import profile_json, summary_lines
