@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuprof.check.model import fmt_value
 from gpuprof.i18n import tr_text
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -28,17 +29,6 @@ STATUS_COLOURS = {"PASS": "#2e9e44", "WARN": "#d08a00", "FAIL": "#e03030", "SKIP
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("CheckTab", text)
-
-
-def fmt_value(value: object, unit: str) -> str:
-    """A measured or expected value with its unit, as the terminal scorecard shows it."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.4g} {unit}".strip()
-    if isinstance(value, int):
-        return f"{value} {unit}".strip()
-    return tr_text(str(value))
 
 
 class Scorecard(QTableWidget):

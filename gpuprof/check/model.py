@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import N_, tr
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.jsonout import loads_strict
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Status",
     "Thresholds",
     "exit_code",
+    "fmt_value",
     "load_thresholds",
     "result_to_dict",
     "verdict",
@@ -44,6 +45,17 @@ SCORECARD_COLUMNS = (
     N_("ratio"),
     N_("why / hint"),
 )
+
+
+def fmt_value(value: object, unit: str) -> str:
+    """A measured or expected value with its unit, as the terminal and the Check tab show it."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g} {unit}".strip()
+    if isinstance(value, int):
+        return f"{value} {unit}".strip()
+    return tr_text(str(value))
 
 
 class Status(str, enum.Enum):

@@ -202,19 +202,11 @@ def _today() -> str:
 _STYLE = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim"}
 
 
-def _fmt(value: object, unit: str) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.4g} {unit}".strip()
-    return f"{value} {unit}".strip() if isinstance(value, int) else tr_text(str(value))
-
-
 def render_scorecard(result: CheckResult, console: Console) -> None:
     """The scorecard as a table, then the verdict line."""
     from rich.table import Table
 
-    from gpuprof.check.model import SCORECARD_COLUMNS
+    from gpuprof.check.model import SCORECARD_COLUMNS, fmt_value
     from gpuprof.termtext import styled
 
     table = Table(title=tr("acceptance check ({level})", level=result.level))
@@ -226,8 +218,8 @@ def render_scorecard(result: CheckResult, console: Console) -> None:
             item.item_id,
             "" if item.gpu_index is None else str(item.gpu_index),
             styled(item.status.value, _STYLE[item.status.value]),
-            _fmt(item.measured, item.unit),
-            _fmt(item.expected, item.unit),
+            fmt_value(item.measured, item.unit),
+            fmt_value(item.expected, item.unit),
             f"{100 * item.ratio:.0f}%" if item.ratio is not None else "",
             why,
         )
