@@ -78,13 +78,14 @@ def catalog_url(base: str, provider: str) -> str:
 
 
 def _texts() -> ServerTexts:
-    """What :func:`~gpuprof.httperrors.describe_url_error` says of a catalog server."""
+    """What :func:`~gpuprof.httperrors.describe_url_error` says of a catalog server: a plain
+    file server, whose refusals are its HTTP statuses as they are."""
     return ServerTexts(
-        refused=tr("cannot connect: connection refused"),
-        unauthorized=tr("HTTP 401: the server wants credentials"),
-        token_refused=tr("HTTP 401: the server wants credentials"),
-        forbidden=tr("HTTP 403: the server refused the request"),
-        not_found=tr("HTTP 404: no catalog at this URL (is the provider name right?)"),
+        refused=tr("connection refused"),
+        unauthorized=tr("HTTP {c} {r}", c=401, r="Unauthorized"),
+        token_refused=tr("HTTP {c} {r}", c=401, r="Unauthorized"),
+        forbidden=tr("HTTP {c} {r}", c=403, r="Forbidden"),
+        not_found=tr("HTTP {c} {r}", c=404, r="Not Found"),
     )
 
 
@@ -124,7 +125,9 @@ def _download(
         if isinstance(exc, urllib.error.HTTPError):
             exc.close()  # its body stays open otherwise
         _, what = describe_url_error(exc, url=url, timeout_s=timeout, texts=_texts())
-        raise InputError(tr("{u}: {e}", u=url, e=what)) from None
+        if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
+            raise InputError(tr("{u}: cannot connect: {e}", u=url, e=what)) from None
+        raise InputError(tr("{u}: {w}", u=url, w=what)) from None
     data = buf.getvalue()
     if total is not None and len(data) != total:
         raise InputError(
