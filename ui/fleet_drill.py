@@ -10,6 +10,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QGridLayout, QWidget
 
+from .theme import gpu_colour
+
 if TYPE_CHECKING:
     from gpuprof.fleet.drill import NodeHistory
 
@@ -17,19 +19,6 @@ __all__ = ["DRILL_WINDOWS", "FleetDrill"]
 
 #: The windows offered: (seconds, label).
 DRILL_WINDOWS: tuple[tuple[int, str], ...] = ((900, "15 min"), (3600, "1 h"), (21600, "6 h"))
-
-_PALETTE = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-)
 
 
 def _t(text: str) -> str:
@@ -67,7 +56,7 @@ class FleetDrill(QWidget):
             plot.clear()
             for j, (name, (times, values)) in enumerate(p.curves.items()):
                 width = 3 if gpu and name == gpu else 1
-                pen = pg.mkPen(_PALETTE[j % len(_PALETTE)], width=width)
+                pen = pg.mkPen(gpu_colour(j), width=width)
                 plot.plot(times, values, pen=pen, name=f"GPU {name}", connect="finite")
             plot.setXRange(history.start_s, history.end_s, padding=0)
 
