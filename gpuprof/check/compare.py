@@ -29,7 +29,7 @@ import bisect
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -300,14 +300,7 @@ def load_results(paths: Sequence[str | Path]) -> tuple[list[Machine], list[Skipp
     out = []
     for m in machines:
         if seen[m.label] > 1:
-            m = Machine(
-                label=f"{m.label} ({Path(m.path).name})",
-                path=m.path,
-                kind=m.kind,
-                verdict=m.verdict,
-                metrics=m.metrics,
-                groups=m.groups,
-            )
+            m = replace(m, label=f"{m.label} ({Path(m.path).name})")
         out.append(m)
     return out, skipped
 
