@@ -32,10 +32,9 @@ from gpuprof.profile.model import (
     TimeBreakdown,
     TimeShare,
 )
+from gpuprof.profile.torch_breakdown import TOP_N
 
 __all__ = ["merge_breakdowns", "rank_order"]
-
-TOP_N = 15
 
 
 def rank_order(pid: int, b: TimeBreakdown) -> tuple[int, int, int]:
