@@ -22,14 +22,19 @@ def setup(*, qt: bool = False) -> None:
         sys.path.insert(0, str(ROOT))
 
 
-def median_ms(fn: Callable[[], object], repeat: int, digits: int = 2) -> float:
-    """The median wall time of ``repeat`` calls of ``fn``, in ms (``digits`` decimals)."""
+def times_ms(fn: Callable[[], object], repeat: int) -> list[float]:
+    """The wall time of each of ``repeat`` calls of ``fn``, in ms."""
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1000.0)
-    return round(statistics.median(times), digits)
+    return times
+
+
+def median_ms(fn: Callable[[], object], repeat: int, digits: int = 2) -> float:
+    """The median wall time of ``repeat`` calls of ``fn``, in ms (``digits`` decimals)."""
+    return round(statistics.median(times_ms(fn, repeat)), digits)
 
 
 def calibration_s() -> float:

@@ -86,7 +86,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import calibration_s, setup
+from _common import calibration_s, setup, times_ms
 
 setup()
 
@@ -278,14 +278,10 @@ def _cpu_s(pid: int) -> float:
 
 
 def _timed(fn: Callable[[], object], runs: int) -> list[float]:
+    """Each of ``runs`` calls' time in ms, after two warm-ups."""
     for _ in range(2):
         fn()
-    out = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        out.append(round((time.perf_counter() - t0) * 1000.0, 2))
-    return out
+    return [round(t, 2) for t in times_ms(fn, runs)]
 
 
 def main() -> None:
