@@ -383,20 +383,7 @@ def _choose_nodes(
         multi = n_nodes > 1
         g = arr.count * n_nodes
         devices = per_node * n_nodes
-        need = usable if training else memory_need(w, devices).total  # training: its layout's
-        fits = need <= usable
         batch = np.full(len(arr), np.nan)
-        if kind == "llm-inference":
-            # The batch that fits: KV cache for as many sequences as the memory left beside
-            # the (sharded) weights holds, at most the requested batch; none = does not fit.
-            per_seq = kv_bytes_per_token(w) * float(w.seq_len)
-            weights = w.params * wb / devices
-            batch = np.full(len(arr), float(w.global_batch))
-            if per_seq > 0:
-                room = np.maximum(usable - weights, 0.0) * devices
-                batch = np.minimum(batch, np.floor(room / per_seq))
-            need = weights + per_seq * np.maximum(batch, 1.0) / devices
-            fits = batch >= 1.0
         layout = None
         if training:
             layout = train_layout(
@@ -413,6 +400,20 @@ def _choose_nodes(
                 groups=arr.groups,
             )
             need, fits = layout.need, layout.fits
+        elif kind == "llm-inference":
+            # The batch that fits: KV cache for as many sequences as the memory left beside
+            # the (sharded) weights holds, at most the requested batch; none = does not fit.
+            per_seq = kv_bytes_per_token(w) * float(w.seq_len)
+            weights = w.params * wb / devices
+            batch = np.full(len(arr), float(w.global_batch))
+            if per_seq > 0:
+                room = np.maximum(usable - weights, 0.0) * devices
+                batch = np.minimum(batch, np.floor(room / per_seq))
+            need = weights + per_seq * np.maximum(batch, 1.0) / devices
+            fits = batch >= 1.0
+        else:
+            need = memory_need(w, devices).total
+            fits = need <= usable
         if multi:  # multi-node needs a known network and whole GPUs
             fits &= np.isfinite(arr.net_bw_node) & (arr.count >= 1)
         link = arr.intra_bw
@@ -421,17 +422,15 @@ def _choose_nodes(
         t_compute = work / g  # before scaling
         t_memory = np.zeros_like(t_compute)
         if layout is not None:
-            ratio = np.zeros_like(t_compute)
-        elif kind == "llm-inference":
-            t_compute, t_memory, ratio = _inference_times(
-                w, batch, devices, flops / t_compute, arr.mem_bw, link, layers, hidden, wb
-            )
+            seconds, scaling = layout.seconds, layout.scaling
         else:
             ratio = np.zeros_like(t_compute)
-        scaling = 1.0 / (1.0 + ratio)
-        seconds = np.maximum(t_compute, t_memory) / scaling
-        if layout is not None:
-            seconds, scaling = layout.seconds, layout.scaling
+            if kind == "llm-inference":
+                t_compute, t_memory, ratio = _inference_times(
+                    w, batch, devices, flops / t_compute, arr.mem_bw, link, layers, hidden, wb
+                )
+            scaling = 1.0 / (1.0 + ratio)
+            seconds = np.maximum(t_compute, t_memory) / scaling
         achieved = flops / seconds
         cand = {
             "nodes": np.full(len(arr), float(n_nodes)),
