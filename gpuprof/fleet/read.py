@@ -78,8 +78,8 @@ THROTTLE_BITS: dict[str, int] = {
 
 #: The GPU series every exporter serves (MIG instances included): what lists a GPU, and
 #: the one whose labels (model, host, UUID, the holder's pod) are read.
-_PRESENCE = ("DCGM_FI_DEV_FB_USED",)
 _LABELLED = "DCGM_FI_DEV_FB_USED"
+_PRESENCE = (_LABELLED,)
 #: The labels that make a GPU (see :func:`gpu_key`), for ``by (...)``.
 _KEY = "job, instance, gpu, GPU_I_ID"
 _TARGET_SERIES = ("up", "gpuprof_source_up")
