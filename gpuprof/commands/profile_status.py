@@ -52,11 +52,10 @@ _MIN_ROWS, _MIN_COLS = 3, 20
 _FALLBACK_COLS = 120
 #: Signals whose default action stops or ends gpuprof: handled (the region reset first) only
 #: while nobody else handles or ignores them.
-_ENDING = ("SIGTSTP", "SIGTERM", "SIGHUP")
-
-
-def _ending() -> set[int]:
-    return {getattr(signal, n) for n in _ENDING if hasattr(signal, n)}
+_ENDING_NAMES = ("SIGTSTP", "SIGTERM", "SIGHUP")
+_ENDING = frozenset(getattr(signal, n) for n in _ENDING_NAMES if hasattr(signal, n))
+#: None on Windows.
+_SIGTSTP: int | None = getattr(signal, "SIGTSTP", None)
 
 
 def status_text(status: LiveStatus) -> str:
@@ -268,10 +267,10 @@ class StatusBar:
     def _install(self) -> None:
         if threading.current_thread() is not threading.main_thread():
             return
-        wanted = [getattr(signal, n, None) for n in ("SIGWINCH", "SIGCONT", *_ENDING)]
+        wanted = [getattr(signal, n, None) for n in ("SIGWINCH", "SIGCONT", *_ENDING_NAMES)]
         for signo in (s for s in wanted if s is not None):
             previous = signal.getsignal(signo)
-            if signo in _ending() and previous != signal.SIG_DFL:
+            if signo in _ENDING and previous != signal.SIG_DFL:
                 continue  # ignored or handled by someone else: leave it be
             self._previous[signo] = previous
             signal.signal(signo, self._on_signal)
@@ -289,13 +288,13 @@ class StatusBar:
         self._handle(signo)
 
     def _handle(self, signo: int) -> None:
-        if signo in _ending() and signo != getattr(signal, "SIGTSTP", None):
+        if signo in _ENDING and signo != _SIGTSTP:
             # SIGTERM / SIGHUP outside the run (the runner forwards them to the job while it
             # runs): the terminal whole again, then the end they would have been.
             self.close()  # the previous disposition (the default) back
             os.kill(os.getpid(), signo)
             return
-        if signo == getattr(signal, "SIGTSTP", None):
+        if signo == _SIGTSTP:
             # Stopped itself (Ctrl-Z while gpuprof holds the terminal): the terminal whole
             # for the shell first, then the stop as it would have been; set again on SIGCONT.
             self.suspend()
