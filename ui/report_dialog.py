@@ -214,7 +214,7 @@ class ReportDialog(QDialog):
     def load_check_file(self, path: str | Path) -> bool:
         """Make the check result in ``path`` the first page; False (and a message) if it is
         not one."""
-        from gpuprof.report.check import load_check, with_check
+        from gpuprof.report.check import load_check
 
         try:
             self.check = load_check(path)
@@ -222,7 +222,7 @@ class ReportDialog(QDialog):
             self.check_label.setStyleSheet("color: #b3261e;")
             self.check_label.setText(str(exc))
             return False
-        self.report = with_check(self.report, self.check)
+        self.report = self._with_check(self.report)
         self._sync()
         self._refresh_preview()
         return True
