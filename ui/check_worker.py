@@ -75,37 +75,7 @@ def _message(exc: BaseException) -> str:
 def make_check(
     *, level: str, device: str, expect: Any, minutes: float
 ) -> tuple[Any, Callable[[], None]]:
-    """As ``gpuprof check`` builds it: NVML (and its XID watch) unless ``device`` is cpu; no GPU
-    with ``all`` falls back to the CPU, with ``cuda:N`` it is an error. Run in the worker."""
-    from gpuprof.bench.runner import open_run_telemetry
-    from gpuprof.check.run import CheckRun
-    from gpuprof.errors import InputError
-    from gpuprof.i18n import tr
+    """As ``gpuprof check`` builds it (:func:`gpuprof.check.run.open_check`). Run in the worker."""
+    from gpuprof.check.run import open_check
 
-    source = None if device == "cpu" else open_run_telemetry(device)
-    if source is None and device.startswith("cuda"):
-        raise InputError(tr("{d}: no NVIDIA GPU or driver here; use --device cpu", d=device))
-    if source is None:
-        device = "cpu"
-    watch = None
-    if source is not None:
-        from gpuprof.telemetry.nvml import XidWatch
-
-        watch = XidWatch()
-        watch.start()
-
-    def close() -> None:
-        if watch is not None:
-            watch.close()
-        if source is not None:
-            source.close()
-
-    check = CheckRun(
-        level=level,
-        device=device,
-        expect=expect,
-        source=source,
-        minutes=minutes,
-        xid_watch=watch.events if watch is not None else None,
-    )
-    return check, close
+    return open_check(level=level, device=device, expect=expect, minutes=minutes)

@@ -28,7 +28,7 @@ from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo, Topology
 
-__all__ = ["GROUPS", "LEVELS", "CheckProgress", "CheckRun", "parse_device"]
+__all__ = ["GROUPS", "LEVELS", "CheckProgress", "CheckRun", "open_check", "parse_device"]
 
 LEVELS: tuple[str, ...] = ("quick", "standard", "burn-in")
 #: The scorecard's order (the health window after the measurements is reported second).
@@ -415,6 +415,37 @@ class CheckRun:
 
 
 _WORST = (Status.FAIL, Status.WARN)
+
+
+def open_check(*, device: str, **kw: Any) -> tuple[CheckRun, Callable[[], None]]:
+    """A :class:`CheckRun` as ``gpuprof check`` and the Check tab build it, and the function that
+    closes what it opened: NVML (and its XID watch) unless ``device`` is cpu; no GPU with
+    ``all`` falls back to the CPU, with ``cuda:N`` it is an :class:`InputError`. ``kw`` goes to
+    :class:`CheckRun`."""
+    source = None
+    if device != "cpu":
+        from gpuprof.bench.runner import open_run_telemetry
+
+        source = open_run_telemetry(device)
+    if source is None and device.startswith("cuda"):
+        raise InputError(tr("{d}: no NVIDIA GPU or driver here; use --device cpu", d=device))
+    if source is None:
+        device = "cpu"
+    watch = None
+    if source is not None:
+        from gpuprof.telemetry.nvml import XidWatch
+
+        watch = XidWatch()
+        watch.start()  # when it cannot watch, events() is None and the XID item says so
+
+    def close() -> None:
+        if watch is not None:
+            watch.close()
+        if source is not None:
+            source.close()
+
+    xid_watch = watch.events if watch is not None else None
+    return CheckRun(device=device, source=source, xid_watch=xid_watch, **kw), close
 
 
 def _burnin_item(load: Any, cancelled: bool, graded: Sequence[CheckItem]) -> CheckItem:

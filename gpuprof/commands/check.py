@@ -88,53 +88,31 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=_cmd_check)
 
 
-def _open_source(device: str) -> Any:
-    if device == "cpu":
-        return None
-    from gpuprof.bench.runner import open_run_telemetry
-
-    return open_run_telemetry(device)
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     from gpuprof.check.inventory import parse_expect
     from gpuprof.check.model import Thresholds, load_thresholds
     from gpuprof.check.reference import read_reference_file
-    from gpuprof.check.run import CheckProgress, CheckRun, parse_device
-    from gpuprof.errors import InputError
+    from gpuprof.check.run import CheckProgress, open_check, parse_device
     from gpuprof.termtext import console as make_console
 
     device = parse_device(args.device)
     thresholds = load_thresholds(args.thresholds) if args.thresholds else Thresholds()
     golden = read_reference_file(args.reference) if args.reference else None
     expect = parse_expect(args.expect)
-    source = _open_source(device)
-    if source is None and device.startswith("cuda"):
-        raise InputError(tr("{d}: no NVIDIA GPU or driver here; use --device cpu", d=device))
-    if source is None and device == "all":
-        device = "cpu"
-    console = make_console()
-    if device == "cpu":
-        # A note, not the result: stderr, so that `--json -` stays pure JSON.
-        make_console(stderr=True).print(
-            tr("no GPU checked: CPU only (inventory and GPU health are skipped)")
-        )
-    watch = None
-    if source is not None:
-        from gpuprof.telemetry.nvml import XidWatch
-
-        watch = XidWatch()
-        watch.start()  # when it cannot watch, events() is None and the XID item says so
-    check = CheckRun(
+    check, close = open_check(
         level=args.level,
         device=device,
         expect=expect,
         thresholds=thresholds,
-        source=source,
         golden=golden,
         minutes=args.minutes,
-        xid_watch=watch.events if watch is not None else None,
     )
+    console = make_console()
+    if check.device == "cpu":
+        # A note, not the result: stderr, so that `--json -` stays pure JSON.
+        make_console(stderr=True).print(
+            tr("no GPU checked: CPU only (inventory and GPU health are skipped)")
+        )
     quiet = args.json == "-"
 
     def job(on_progress: Callable[[CheckProgress], None], cancel: CancelToken) -> CheckResult:
@@ -156,10 +134,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             quiet=quiet,
         )
     finally:
-        if watch is not None:
-            watch.close()
-        if source is not None:
-            source.close()
+        close()
     _write_outputs(result, args, plan.to_dict())
     if not quiet:
         render_scorecard(result, console)
