@@ -127,10 +127,6 @@ def matches(node: FleetNode, text: str) -> bool:
     return True
 
 
-def _gpu_column(g: FleetGpu) -> str:
-    return f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu
-
-
 def _column_order(gpu: str) -> tuple[int, str]:
     head = gpu.split("/", 1)[0]
     return (int(head) if head.isdigit() else 1 << 30, gpu)
@@ -249,7 +245,7 @@ class FleetGrid(QTableView):
 
     def show_fleet(self, fleet: Fleet, metric: str) -> None:
         self._nodes = list(fleet.nodes)
-        columns = {_gpu_column(g) for g in fleet.gpus}
+        columns = {g.column for g in fleet.gpus}
         before = (self._columns, self.rowCount())
         self._columns = sorted(columns, key=_column_order)
         where = {c: self.FIXED + i for i, c in enumerate(self._columns)}
@@ -267,7 +263,7 @@ class FleetGrid(QTableView):
                 tip = node.last_error if bg is not None else ""
                 row[col] = _make_cell(text, text, key, tip=tip, bg=bg)
             for g in node.gpus:
-                row[where[_gpu_column(g)]] = self._cell(node, g, metric, unit, down_bg, down_fg)
+                row[where[g.column]] = self._cell(node, g, metric, unit, down_bg, down_fg)
             rows.append(row)
         headers = [_t("node"), _t("cluster"), _t("job"), _t("exporter")]
         headers += [f"GPU {c}" for c in self._columns]
@@ -313,7 +309,7 @@ class FleetGrid(QTableView):
             rgb, key = _rgb(metric, value), value
             bg, fg = (None, None) if rgb is None else self._brushes_of(rgb)
         tip = g.name + (f" · {g.model_name}" if g.model_name else "")
-        return _make_cell(text, key, node.key, _gpu_column(g), tip, bg, fg, _CENTER)
+        return _make_cell(text, key, node.key, g.column, tip, bg, fg, _CENTER)
 
     def set_filter(self, text: str) -> None:
         self._filter = text.strip()

@@ -131,9 +131,8 @@ def fleet_table(fleet: Fleet, metric: str = "util") -> Table:
             marks[(f.node, f.gpu)] = "red" if f.severity is Severity.CRITICAL else "yellow"
     columns: list[str] = []
     for g in sorted(fleet.gpus, key=lambda g: (_index(g.gpu), g.mig_instance)):
-        name = f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu
-        if name not in columns:
-            columns.append(name)
+        if g.column not in columns:
+            columns.append(g.column)
     hidden = max(0, len(columns) - MAX_COLUMNS)
     columns = columns[:MAX_COLUMNS]
     title = tr("GPU {m} ({u}) by node", m=metric, u=unit)
@@ -148,9 +147,7 @@ def fleet_table(fleet: Fleet, metric: str = "util") -> Table:
     for node in fleet.nodes:
         cells: dict[str, Any] = {}
         for g in node.gpus:
-            cells[f"{g.gpu}/{g.mig_instance}" if g.mig_instance else g.gpu] = _cell(
-                g, metric, unit, marks
-            )
+            cells[g.column] = _cell(g, metric, unit, marks)
         state: Any = node.exporter or "?"
         if node.down:
             state = styled(tr("down"), "red")

@@ -93,6 +93,11 @@ class FleetGpu:
             parts.append(f"MIG {self.mig_instance}")
         return " ".join(parts)
 
+    @property
+    def column(self) -> str:
+        """Its grid column: ``gpu``, or ``gpu/mig`` for a MIG instance."""
+        return f"{self.gpu}/{self.mig_instance}" if self.mig_instance else self.gpu
+
     def metric(self, name: str) -> float | None:
         """The value of a :data:`GRID_METRICS` name (``util``, ``sm``, ``mem``, ...)."""
         attr, _ = GRID_METRICS[name]
