@@ -69,12 +69,30 @@ class Fetched:
 
 def catalog_url(base: str, provider: str) -> str:
     """``<base>/<provider>/vms.csv``; refuses anything but HTTPS (HTTP on loopback only)."""
-    url = f"{base.rstrip('/')}/{urllib.parse.quote(provider)}/vms.csv"
+    return _fetchable(f"{base.rstrip('/')}/{urllib.parse.quote(provider)}/vms.csv")
+
+
+def _fetchable(url: str) -> str:
+    """``url`` when it is HTTPS (or HTTP on loopback); InputError otherwise."""
     parts = urllib.parse.urlsplit(url)
     loopback = (parts.hostname or "") in _LOOPBACK
     if parts.scheme != "https" and not (parts.scheme == "http" and loopback):
         raise InputError(tr("{u}: only https:// URLs are fetched", u=url))
     return url
+
+
+class _SameRuleRedirects(urllib.request.HTTPRedirectHandler):
+    """Redirects are followed only to URLs :func:`catalog_url` would accept: an HTTPS server
+    cannot send the download to plain HTTP elsewhere."""
+
+    def redirect_request(  # type: ignore[no-untyped-def]
+        self, req, fp, code, msg, headers, newurl
+    ):
+        _fetchable(urllib.parse.urljoin(req.full_url, newurl))
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameRuleRedirects)
 
 
 def _texts() -> ServerTexts:
@@ -100,9 +118,7 @@ def _download(
 ) -> bytes:
     request = urllib.request.Request(url, headers={"User-Agent": "gpuprof catalog update"})
     try:
-        with urllib.request.urlopen(
-            request, timeout=timeout
-        ) as resp:  # scheme checked in catalog_url
+        with _OPENER.open(request, timeout=timeout) as resp:  # schemes: catalog_url, redirects
             length = resp.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > max_bytes:

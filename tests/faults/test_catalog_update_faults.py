@@ -29,6 +29,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         mode, provider = self.path.split("/")[1:3]
+        if mode.startswith("redirect"):  # to plain HTTP elsewhere, or to /ok here
+            host = self.headers["Host"]
+            to = "http://example.com" if mode == "redirect" else f"http://{host}/ok"
+            self.send_response(302)
+            self.send_header("Location", f"{to}/{provider}/vms.csv")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         body = (DATA / f"{provider}_vms.csv").read_bytes()
         if mode == "500":
             self.send_error(500, "Internal Server Error")
@@ -148,6 +156,17 @@ def test_only_https_leaves_this_machine() -> None:
     with pytest.raises(InputError, match="only https"):
         catalog_url("file:///etc", "aws")
     assert catalog_url("https://example.com/c/", "gcp") == "https://example.com/c/gcp/vms.csv"
+
+
+def test_a_redirect_is_held_to_the_same_rule(updated: Path, server: str) -> None:
+    """A server may redirect, but not to plain HTTP beyond this machine (the https-only rule
+    held only for the first URL before); a redirect that keeps to the rule is followed."""
+    before = _snapshot(updated)
+    with pytest.raises(InputError, match=r"http://example\.com/lambda/vms\.csv: only https"):
+        update_catalogs(["lambda"], url_base=f"{server}/redirect", dest_dir=updated, timeout=5)
+    assert _snapshot(updated) == before
+    update_catalogs(["lambda"], url_base=f"{server}/redirect-here", dest_dir=updated, timeout=5)
+    assert _snapshot(updated)
 
 
 def test_cancel_writes_nothing(tmp_path: Path, server: str) -> None:
