@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,12 @@ __all__ = [
     "Status",
     "Thresholds",
     "exit_code",
+    "exit_code_of",
     "fmt_value",
     "load_thresholds",
     "result_to_dict",
     "verdict",
+    "verdict_of",
 ]
 
 SCHEMA_VERSION = 1
@@ -122,14 +125,18 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        """As :func:`exit_code`; a cancelled check that failed nothing is 130 (incomplete)."""
-        code = exit_code(self.items)
-        return 130 if self.cancelled and code != 1 else code
+        """As :func:`exit_code_of`, 130 when cancelled without a FAIL."""
+        return exit_code_of(self.verdict, cancelled=self.cancelled)
 
 
 def verdict(items: tuple[CheckItem, ...] | list[CheckItem]) -> Status:
     """FAIL if any item failed, else WARN if any warned, else PASS (SKIPs do not count)."""
-    seen = {i.status for i in items}
+    return verdict_of(i.status for i in items)
+
+
+def verdict_of(statuses: Iterable[str]) -> Status:
+    """As :func:`verdict`, from the statuses alone (a result read back from its JSON)."""
+    seen = set(statuses)
     if Status.FAIL in seen:
         return Status.FAIL
     if Status.WARN in seen:
@@ -139,7 +146,14 @@ def verdict(items: tuple[CheckItem, ...] | list[CheckItem]) -> Status:
 
 def exit_code(items: tuple[CheckItem, ...] | list[CheckItem]) -> int:
     """0 all pass, 1 any FAIL, 3 only WARNs (2, usage errors, is the CLI's)."""
-    return {Status.PASS: 0, Status.FAIL: 1, Status.WARN: 3}[verdict(items)]
+    return exit_code_of(verdict(items))
+
+
+def exit_code_of(worst: Status, *, cancelled: bool = False) -> int:
+    """The exit code of the verdict ``worst`` (see :func:`exit_code`); a cancelled check that
+    failed nothing is 130 (incomplete)."""
+    code = {Status.PASS: 0, Status.FAIL: 1, Status.WARN: 3}[worst]
+    return 130 if cancelled and code != 1 else code
 
 
 def load_thresholds(path: str | Path) -> Thresholds:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpuprof.check.model import exit_code_of, verdict_of
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr, tr_text
 from gpuprof.redact import clean_text, redact_tree
@@ -125,13 +126,11 @@ def check_section(data: Mapping[str, Any]) -> CheckSection:
     gpus = tuple(
         g for g in map(_gpu, raw_gpus[:MAX_GPUS] if isinstance(raw_gpus, list) else []) if g
     )
-    seen = {r.status for r in rows}
-    verdict = "FAIL" if "FAIL" in seen else "WARN" if "WARN" in seen else "PASS"
+    verdict = verdict_of(r.status for r in rows)
     cancelled = data.get("cancelled") is True
-    code = {"PASS": 0, "FAIL": 1, "WARN": 3}[verdict]
     section = CheckSection(
-        verdict=verdict,
-        exit_code=130 if cancelled and code != 1 else code,
+        verdict=verdict.value,
+        exit_code=exit_code_of(verdict, cancelled=cancelled),
         level=_text(data.get("level"), 20),
         device=_text(data.get("device"), 40),
         started_s=_time(data.get("started_s")),
