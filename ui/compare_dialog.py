@@ -106,8 +106,6 @@ class CompareDialog(QDialog):
             )
 
     def _fill(self, comp: Comparison) -> None:
-        from gpuprof.check.compare import fmt_cell
-
         why: dict[tuple[str, str], str] = {}
         for o in comp.outliers:  # one cell can be both a fleet and a sibling outlier
             at = (o.machine, o.key)
@@ -125,9 +123,7 @@ class CompareDialog(QDialog):
                 x = m.metrics.get(key)
                 if x is None:
                     continue
-                text = fmt_cell(x.value, x.unit) if x.value is not None else x.text
-                if x.status:
-                    text += f" {x.status}"
+                text = x.cell
                 cell = QTableWidgetItem(text)
                 flag = why.get((m.label, key))
                 if flag is not None:

@@ -73,6 +73,16 @@ class Metric:
     status: str = ""
     text: str = ""  # a non-numeric measurement ("NV18", "12.4"), shown as it is
 
+    @property
+    def shown(self) -> str:
+        """The value as a table cell shows it (:func:`fmt_cell`), or the text measurement."""
+        return fmt_cell(self.value, self.unit) if self.value is not None else self.text
+
+    @property
+    def cell(self) -> str:
+        """:attr:`shown` and then the status, as the terminal and the app show a cell."""
+        return f"{self.shown} {self.status}" if self.status else self.shown
+
 
 @dataclass(frozen=True, slots=True)
 class Machine:
@@ -467,7 +477,7 @@ def render_html(comp: Comparison) -> str:
             if x is None:
                 cells.append("<td></td>")
                 continue
-            shown = fmt_cell(x.value, x.unit) if x.value is not None else x.text
+            shown = x.shown
             cls = ' class="outlier"' if (m.label, key) in flagged else ""
             status = f" <small>{escape(x.status)}</small>" if x.status else ""
             cells.append(f"<td{cls}>{escape(shown)}{status}</td>")

@@ -77,7 +77,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def _render(comp: Any) -> None:
     from rich.table import Table
 
-    from gpuprof.check.compare import fmt_cell
     from gpuprof.termtext import console
 
     con = console()
@@ -102,9 +101,7 @@ def _render(comp: Any) -> None:
             if x is None:
                 row.append("")
                 continue
-            text = fmt_cell(x.value, x.unit) if x.value is not None else x.text
-            if x.status:
-                text += f" {x.status}"
+            text = x.cell
             if (m.label, key) in flagged:
                 text = "▼ " + text
             row.append(text)
