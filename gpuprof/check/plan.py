@@ -124,7 +124,13 @@ class CheckPlan:
 
     def summary(self) -> str:
         """``plan: about 2.4 min for quick on 8× H100 SXM`` (translated)."""
-        return _summary(self)
+        where = "CPU" if self.gpu_count == 0 else f"{self.gpu_count}× {self.gpu_model or 'GPU'}"
+        return tr(
+            "plan: about {m:.1f} min for {level} on {where}",
+            m=self.total_s / 60.0,
+            level=self.level,
+            where=where,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The ``plan`` object of docs/check-schema.md."""
@@ -140,16 +146,6 @@ class CheckPlan:
                 for i in self.items
             ],
         }
-
-
-def _summary(plan: CheckPlan) -> str:
-    where = "CPU" if plan.gpu_count == 0 else f"{plan.gpu_count}× {plan.gpu_model or 'GPU'}"
-    return tr(
-        "plan: about {m:.1f} min for {level} on {where}",
-        m=plan.total_s / 60.0,
-        level=plan.level,
-        where=where,
-    )
 
 
 def memtest_bytes(level: str, device: str) -> int | None:
