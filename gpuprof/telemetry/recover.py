@@ -19,6 +19,7 @@ from pathlib import Path
 from gpuprof.errors import InputError, OutputError
 from gpuprof.profile.storage import copy_job
 from gpuprof.telemetry.store import SessionStore
+from gpuprof.telemetry.store_files import refuse_if_recording
 
 __all__ = ["Recovered", "default_out", "recover"]
 
@@ -53,7 +54,8 @@ def recover(
     """Write what ``path`` holds that can be read to ``out`` (default :func:`default_out`) as a
     closed recording. :class:`InputError` for an unusable source, an existing ``out`` without
     ``force`` or ``out`` being the source; :class:`OutputError` when the copy cannot be written
-    (nothing is left at ``out`` then)."""
+    (nothing is left at ``out`` then). An ``out`` a live recorder writes is never replaced,
+    ``force`` or not (:func:`~gpuprof.telemetry.store_files.refuse_if_recording`)."""
     src_path = Path(path)
     dst = default_out(src_path) if out is None else Path(out)
     with SessionStore.open(src_path, warn=False) as src:
@@ -62,6 +64,9 @@ def recover(
                 raise InputError(f"{dst}: is the recording itself; write the copy elsewhere")
         if dst.exists() and not force:
             raise InputError(f"{dst}: file exists; pass --force to overwrite it")
+        # --force replaces a finished recording, never one a recorder still writes (it would
+        # go on to report its samples saved while the copy took their place).
+        refuse_if_recording(dst)
         if not dst.parent.is_dir():
             raise InputError(f"folder {dst.parent} does not exist")
         tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
@@ -90,6 +95,7 @@ def recover(
                 copy_job(src, copy)  # a job's markers and profile (gpuprof profile) come along
             if copy.state != "closed" or Path(f"{tmp}-wal").exists():
                 raise OutputError(f"cannot write {dst} (the copy could not be closed)")
+            refuse_if_recording(dst)  # a recorder that started while the copy was written
             os.replace(tmp, dst)
         except sqlite3.Error as e:
             _remove(tmp)

@@ -451,6 +451,52 @@ def test_recover_writes_a_closed_copy_and_leaves_the_recording_alone(
     assert_one_clear_error(again, out.name)  # exists: --force to overwrite
 
 
+RECORD = [sys.executable, "-m", "gpuprof", "record", "--demo", "--interval", "0.1"]
+
+
+def test_recover_force_never_replaces_a_recording_in_progress(tmp_path: Path) -> None:
+    """``recover --force`` onto a file a live ``gpuprof record`` writes is refused like
+    ``record --force``: replacing it lost the recording while its recorder went on to report
+    "saved N samples" of the copy that took its place."""
+    from gpuprof.telemetry.store_files import live_writer
+
+    out = tmp_path / "live.gpuprof"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_LANG="en")
+    recorder = subprocess.Popen(
+        [*RECORD, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not (out.exists() and live_writer(out)):
+            assert recorder.poll() is None, recorder.communicate()
+            assert time.monotonic() < deadline, "the recorder never started"
+            time.sleep(0.05)
+        ran = run_gpuprof(["recover", "--force", str(GOOD_SESSION), "--out", str(out)], tmp_path)
+        assert_one_clear_error(ran, out.name)
+        assert "in use" in ran.stderr and f"pid {recorder.pid}" in ran.stderr, ran.stderr
+        assert recorder.poll() is None  # still recording
+    finally:
+        recorder.send_signal(signal.SIGTERM)  # stops it the way Ctrl-C does: closed and saved
+        _, said = recorder.communicate(timeout=TIMEOUT_S)
+    assert recorder.returncode == 0, said
+    with SessionStore.open(out, warn=False) as kept:
+        n = kept.count()
+        assert kept.state == "closed" and not kept.warnings, kept.warnings
+    conn = sqlite3.connect(f"{out.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='writer_pid'").fetchone()
+    finally:
+        conn.close()
+    assert json.loads(row[0]) == recorder.pid  # the recorder's own file, not a recovered copy
+    assert n > 0 and f"saved {n} samples" in said, said
+    assert not list(tmp_path.glob(".live.gpuprof.*.tmp*"))  # no temporary copy left behind
+
+
 @pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() == 0,
     reason="root ignores a read-only folder's permissions",
