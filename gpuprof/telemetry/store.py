@@ -140,6 +140,20 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
+def _remove_files(p: Path) -> None:
+    """``p`` and what SQLite keeps beside it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{p}{suffix}").unlink()
+
+
+def _meta_json(value: Any) -> str:
+    """A ``meta`` value as JSON text SQLite can store: readable UTF-8, with text that was not
+    valid UTF-8 (a job's command line or name given as bytes: lone surrogates, as in a
+    snapshot) written as JSON ``\\u`` escapes, which read back to the same string."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "backslashreplace").decode()
+
+
 def _encode(snap: Snapshot) -> bytes:
     # ASCII escapes keep text from the system that is not valid UTF-8 (psutil gives a Latin-1
     # command line as lone surrogates, 'caf\udce9') losslessly, where UTF-8 would refuse it.
@@ -216,9 +230,7 @@ class SessionStore:
             if not p.is_file():
                 raise InputError(f"{p}: not a regular file; choose a file name")
             refuse_if_recording(p)
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(str(p) + suffix).unlink()
+            _remove_files(p)
         if source is not None:
             system_info = system_info if system_info is not None else source.system_info()
             devices = devices or source.devices()
@@ -249,15 +261,19 @@ class SessionStore:
             }
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES (?, ?)",
-                [(k, json.dumps(v, ensure_ascii=False)) for k, v in rows.items()],
+                [(k, _meta_json(v)) for k, v in rows.items()],
             )
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             conn.execute("COMMIT")
             # The schema and the facts into the file itself: a copy of it alone is a session.
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error as e:
+        except BaseException as e:
+            # Whatever stopped it half-way, no stub takes the name (it was free or replaced).
             conn.close()
-            raise InputError(f"{p}: cannot create session file ({e})") from e
+            _remove_files(p)
+            if isinstance(e, sqlite3.Error):
+                raise InputError(f"{p}: cannot create session file ({e})") from e
+            raise
         store = cls(p, conn, writable=True)
         store._writer_lock = hold_writer_lock(p)
         return store
@@ -443,7 +459,7 @@ class SessionStore:
             if self._writable and not self._closed:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES ('meta', ?)",
-                    (json.dumps(self.meta, ensure_ascii=False),),
+                    (_meta_json(self.meta),),
                 )
 
     def close(self) -> None:

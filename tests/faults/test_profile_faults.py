@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sqlite3
 import sys
@@ -386,3 +387,48 @@ def test_writing_into_a_closed_or_read_only_store_is_refused(tmp_path: Path) -> 
             write_job_profile(store, PROFILE)
         with pytest.raises(InputError, match="not open for writing"):
             append_markers(store, [GOOD])
+
+
+# --- a job whose command line or name is not UTF-8 --------------------------------------------
+
+#: A Latin-1 byte that is not UTF-8: Python hands it to gpuprof as the lone surrogate '\udcff'
+#: (surrogateescape), the way psutil gives such a command line of another process.
+NOT_UTF8 = os.fsdecode(b"caf\xe9-\xff")
+#: The job writes the bytes of its last argument to its first and exits 3.
+ECHO_ARG = "import os, sys; open(sys.argv[1], 'wb').write(os.fsencode(sys.argv[2])); sys.exit(3)"
+
+
+@pytest.mark.parametrize("where", ["argument", "name", "both"])
+def test_a_job_whose_command_or_name_is_not_utf8_runs_and_is_recorded(
+    tmp_path: Path, where: str
+) -> None:
+    out, summary, echoed = tmp_path / "job.gpuprof", tmp_path / "job.json", tmp_path / "echoed"
+    arg = NOT_UTF8 if where in ("argument", "both") else "plain"
+    name = ["--name", NOT_UTF8] if where in ("name", "both") else []
+    command = [sys.executable, "-c", ECHO_ARG, str(echoed), arg]
+    outputs = ["--out", str(out), "--json", str(summary)]
+    ran = run_gpuprof(
+        ["profile", "--demo", "--interval", "0.1", *outputs, *name, "--", *command], tmp_path
+    )
+    assert "Traceback" not in ran.stderr and "error" not in ran.stderr.lower(), ran.stderr
+    assert ran.returncode == 3, ran.stderr  # the job ran, and its exit code passed through
+    assert echoed.read_bytes() == os.fsencode(arg)  # with the very bytes it was given
+    with SessionStore.open(out, warn=False) as store:
+        # Stored losslessly (ASCII JSON escapes, like a snapshot's command lines)...
+        assert store.meta["job"]["command"] == command
+        assert store.meta["job"]["name"] == (NOT_UTF8 if name else "")
+        profile = read_job_profile(store)
+    assert profile is not None and list(profile.command) == command
+    # ...and shown as valid UTF-8 everywhere it leaves gpuprof.
+    shown = loads_strict(summary.read_text(encoding="utf-8"))
+    assert isinstance(shown, dict)
+    replayed = run_gpuprof(["replay", "--json", str(out)], tmp_path)
+    assert replayed.returncode == 0 and replayed.stdout, replayed.stderr
+
+
+def test_a_recording_that_cannot_be_created_leaves_no_stub(tmp_path: Path) -> None:
+    """Whatever stops :meth:`SessionStore.create` half-way, no empty file takes the name."""
+    out = tmp_path / "stub.gpuprof"
+    with pytest.raises(TypeError):
+        SessionStore.create(out, meta={"not JSON": object()})
+    assert list(tmp_path.iterdir()) == []
