@@ -22,6 +22,7 @@ __all__ = [
     "output_file",
     "positive_float",
     "positive_int",
+    "process_id",
 ]
 
 
@@ -117,6 +118,27 @@ def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], i
 def positive_int(hi: int | None = None) -> Callable[[str], int]:
     """A whole number >= 1 (and <= ``hi``)."""
     return int_range(1, hi)
+
+
+def process_id(text: str) -> int:
+    """A process id as ``ps`` prints it: ASCII digits only, above 0.
+
+    Stricter than :func:`int_range`: ``int()`` also takes surrounding white space, a sign, ``_``
+    and other scripts' digits, so ``' 12'`` would have named pid 12 (a kernel worker)."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(
+            tr("a process id is written in the digits 0-9 only, got {t!r}", t=text)
+        )
+    try:
+        value = int(text)
+    except ValueError:  # more digits than Python converts (4300): no pid is that long
+        raise argparse.ArgumentTypeError(tr("no process id has {n} digits", n=len(text))) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(tr("a process id is above 0, got {t!r}", t=text))
+    return value
+
+
+process_id.__name__ = "pid"
 
 
 def bounded(

@@ -287,3 +287,22 @@ def test_a_vanished_process_is_reported(make_window: Any, child: subprocess.Pope
     assert tab.terminate_selected() is False
     assert warned and f"no process with pid {child.pid}" in warned[0]
     assert warned[0] in tab.note.text()
+
+
+def test_a_kernel_thread_row_is_refused_before_any_confirmation(make_window: Any) -> None:
+    """The tab shares gpuprof kill's rule (procctl.describe): pid 2, kthreadd, is never signalled."""
+    from gpuprof.telemetry.procctl import is_kernel_thread
+
+    if not is_kernel_thread(2):
+        pytest.skip("pid 2 is not a kernel thread here (not Linux, or a container's pid namespace)")
+    src = FakeSource(2, kind=SourceKind.NVML)
+    start = psutil.Process(2).create_time()
+    src.processes = (ProcessSample(pid=2, gpu_index=0, name="kthreadd", start_time_s=start),)
+    tab = _open(make_window, src).processes
+    assert tab.select_pid(2)
+    warned: list[str] = []
+    tab.warn = warned.append  # type: ignore[assignment]
+    tab.confirm = lambda *_: pytest.fail("no confirmation for a kernel thread")  # type: ignore[assignment]
+    assert tab.kill_selected() is False and tab.terminate_selected() is False
+    assert len(warned) == 2 and "kernel thread" in warned[0] and "pid 2" in warned[0]
+    assert warned[0] in tab.note.text()

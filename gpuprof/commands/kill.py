@@ -7,7 +7,7 @@ import sys
 import time
 from typing import IO, Any
 
-from gpuprof.argtypes import int_range
+from gpuprof.argtypes import process_id
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -25,10 +25,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "Show the process (pid, name, user, GPU memory, command line with secrets hidden) "
             "and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process "
             "is checked again just before the signal, so a pid that was given to another "
-            "process in the meantime is not signalled. Another user's process needs root."
+            "process in the meantime is not signalled. Another user's process needs root; the "
+            "init process, kernel threads and gpuprof itself are never signalled."
         ),
     )
-    p.add_argument("pid", metavar="PID", type=int_range(1), help=tr("process id to signal"))
+    p.add_argument("pid", metavar="PID", type=process_id, help=tr("process id to signal"))
     p.add_argument(
         "--signal",
         choices=["TERM", "KILL"],

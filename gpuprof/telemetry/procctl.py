@@ -8,7 +8,8 @@ process cannot be swapped between them; elsewhere ``os.kill`` follows the check 
 
 Refused, each with one clear line (:class:`SignalRefused`, exit 2 in the CLI): a pid that is
 gone (or a zombie), a pid that is now another process, another user's process unless gpuprof
-runs as root, the init process, gpuprof itself, and whatever the kernel does not permit.
+runs as root, the init process, a kernel thread (kthreadd and its workers: root may signal them,
+and nothing good comes of it), gpuprof itself, and whatever the kernel does not permit.
 Used by ``gpuprof kill`` and the Processes tab; never for SIMULATED or REPLAY rows, whose pids
 are not processes of this machine (the callers check the snapshot's source).
 """
@@ -21,6 +22,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -34,6 +36,7 @@ __all__ = [
     "Sig",
     "SignalRefused",
     "describe",
+    "is_kernel_thread",
     "is_same_process",
     "send_signal",
     "wait_gone",
@@ -41,6 +44,10 @@ __all__ = [
 
 #: psutil's create time is boot time + start ticks: two reads of one process agree to the tick.
 _SAME_START_S = 0.05
+
+#: PF_KTHREAD in the flags of ``/proc/PID/stat`` (field 9), set for every kernel thread. More
+#: reliable than "no exe" (a process may lose its exe) or "parent is kthreadd" (pid 2 itself).
+_PF_KTHREAD = 0x00200000
 
 
 class Sig(str, enum.Enum):
@@ -121,9 +128,33 @@ def _text(fn: Callable[[], Any]) -> Any:
         return None
 
 
+def is_kernel_thread(pid: int, *, proc: Path = Path("/proc")) -> bool:
+    """Whether ``pid`` is a kernel thread (PF_KTHREAD); False when it is gone or there is no
+    ``/proc`` (not Linux). The command name in field 2 may hold spaces and ``)``: the fields
+    are counted from its last ``)``."""
+    try:
+        stat = (proc / str(pid) / "stat").read_bytes()
+    except OSError:
+        return False
+    fields = stat[stat.rfind(b")") + 1 :].split()
+    try:
+        return bool(int(fields[6]) & _PF_KTHREAD)  # fields[0] is field 3 (state)
+    except (IndexError, ValueError):
+        return False
+
+
+def _kernel_thread(pid: int, name: object) -> SignalRefused:
+    label = tr("pid {p} ({n})", p=pid, n=name) if name else tr("pid {p}", p=pid)
+    return SignalRefused(
+        Refusal.PROTECTED,
+        tr("{t} is a kernel thread; gpuprof does not signal kernel threads", t=label),
+    )
+
+
 def describe(pid: int, *, expected_start_s: float | None = None, ps: Any = None) -> ProcessTarget:
-    """The process now at ``pid``; :class:`SignalRefused` when there is none (GONE) or, given
-    the start time of the process the user chose, when the pid is now another one (REUSED)."""
+    """The process now at ``pid``; :class:`SignalRefused` when there is none (GONE), when it is
+    a kernel thread (PROTECTED: refused before anything is shown or asked) or, given the start
+    time of the process the user chose, when the pid is now another one (REUSED)."""
     ps = psutil if ps is None else ps
     if pid <= 0:  # os.kill(0 or -n) would signal a whole process group
         raise SignalRefused(Refusal.PROTECTED, tr("pid must be a positive number, got {p}", p=pid))
@@ -141,6 +172,8 @@ def describe(pid: int, *, expected_start_s: float | None = None, ps: Any = None)
         raise _gone(pid) from None
     if expected_start_s is not None and abs(start - expected_start_s) > _SAME_START_S:
         raise _reused(pid, name, start)
+    if is_kernel_thread(pid):
+        raise _kernel_thread(pid, name)
     return ProcessTarget(
         pid=pid,
         start_time_s=start,
@@ -199,6 +232,8 @@ def _verify(target: ProcessTarget, ps: Any) -> None:
         raise _gone(target.pid)
     if abs(start - target.start_time_s) > _SAME_START_S:
         raise _reused(target.pid, _text(proc.name), start)
+    if is_kernel_thread(target.pid):  # whatever made the target, the signal checks again
+        raise _kernel_thread(target.pid, target.name)
 
 
 def send_signal(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -129,4 +130,47 @@ def test_text_of_a_process_reaches_the_terminal_neutralised(
         assert proc.poll() is None
     finally:
         proc.kill()
+        proc.wait()
+
+
+#: Ways to write a pid that ``int()`` takes and a pid must not: spaces, a sign, ``_``, an
+#: exponent, other scripts' digits. Each is made from a child's own pid, so a regression signals
+#: only that child (and the test sees it).
+NOT_ONLY_DIGITS = {
+    "space before": " {p}",
+    "space after": "{p} ",
+    "tab": "\t{p}",
+    "newline": "{p}\n",
+    "plus sign": "+{p}",
+    "underscore": "{p1}_{rest}",
+    "exponent": "{p}e0",
+    "arabic-indic digits": "{arabic}",
+}
+
+
+@pytest.mark.parametrize("form", list(NOT_ONLY_DIGITS.values()), ids=list(NOT_ONLY_DIGITS))
+def test_a_pid_with_anything_but_digits_is_refused(form: str, tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        p = str(proc.pid)
+        arabic = p.translate({ord(d): chr(0x0660 + int(d)) for d in "0123456789"})
+        value = form.format(p=p, p1=p[0], rest=p[1:], arabic=arabic)
+        ran = run_gpuprof(["kill", value, "--yes"], tmp_path)
+        assert_one_clear_error(ran, "PID")
+        assert "about to send" not in ran.stdout
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_pid_in_plain_digits_is_read_as_it_is(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        ran = run_gpuprof(["kill", f"0{proc.pid}", "--yes"], tmp_path)  # a leading 0 is digits
+        assert ran.returncode == 0, ran.stderr
+        assert proc.wait(timeout=10) == -signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
         proc.wait()
