@@ -4,7 +4,9 @@ plots; an unreachable or silent Prometheus is a banner and the window keeps work
 
 from __future__ import annotations
 
+import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +113,90 @@ def test_click_a_gpu_draws_its_node_plots(make_window, qtbot, own_fleet):
     assert tab.drill_title.text().endswith("GPU 3")
     assert "(%)" in tab.drill.plots["util"].getPlotItem().titleLabel.text
     assert tab.drill.plots["power"].getPlotItem().getAxis("left").labelText == "W"
+
+
+class HeldProxy(StaticMetrics):
+    """A loopback proxy in front of a real Prometheus that holds the drill-down's range
+    queries (``/api/v1/query_range``) until :attr:`gate` is set; everything else passes."""
+
+    def __init__(self, upstream: str) -> None:
+        self.gate = threading.Event()
+        self.gate.set()
+
+        def forward(method: str, path: str, body: bytes) -> tuple[int, str, bytes]:
+            if path.startswith("/api/v1/query_range"):
+                self.gate.wait(30.0)
+            headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
+            request = urllib.request.Request(
+                upstream + path, data=body or None, method=method, headers=headers
+            )
+            with urllib.request.urlopen(request, timeout=10) as resp:
+                return resp.status, resp.headers.get("Content-Type", ""), resp.read()
+
+        super().__init__(forward)
+
+    def range_queries(self) -> int:
+        return sum(1 for p in list(self.requests) if p.startswith("/api/v1/query_range"))
+
+
+def _click_gpu(tab: Any, instance: str, gpu: int) -> None:
+    from gpuprof.ui.fleet_grid import NODE_ROLE
+
+    grid = tab.grid
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).data(NODE_ROLE)[1] == instance)
+    grid.cellClicked.emit(row, grid.FIXED + gpu)
+
+
+DRILL_HINT = "Click a node or a GPU for its plots."
+
+
+def test_switching_servers_clears_the_drill_down(make_window, qtbot, own_fleet):
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    exporter = own_fleet.exporters[0].address
+    with StaticMetrics("{}", delay_s=30.0) as silent:
+        tab = _tab(make_window, own_fleet.url, qtbot)
+        _loaded(tab, qtbot)
+        _click_gpu(tab, exporter, 2)
+        qtbot.waitUntil(
+            lambda: tab.drill.history is not None and not tab.drill_pending, timeout=20000
+        )
+        assert tab.drill.points() and tab.drill_title.text().endswith("GPU 2")
+
+        open_fleet(tab.window(), PrometheusClient(silent.url, timeout_s=30.0))
+        assert tab.drill.history is None and tab.drill.points() == {}
+        assert tab.drill_title.text() == DRILL_HINT
+        assert not tab.drill_pending
+        tab.close_tab()
+
+
+def test_a_late_drill_down_answer_from_the_old_server_is_dropped(make_window, qtbot, own_fleet):
+    """The old server's drill-down answer is held until after the switch; when it comes it
+    neither draws the old node nor ends the new server's pending drill-down."""
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    exporter = own_fleet.exporters[0].address
+    with HeldProxy(own_fleet.url) as proxy, StaticMetrics("{}", delay_s=30.0) as silent:
+        tab = _tab(make_window, proxy.url, qtbot, timeout_s=30.0)
+        _loaded(tab, qtbot)
+        proxy.gate.clear()
+        _click_gpu(tab, exporter, 1)
+        qtbot.waitUntil(lambda: proxy.range_queries() == 6, timeout=20000)  # all six held
+        assert tab.drill_pending
+
+        open_fleet(tab.window(), PrometheusClient(silent.url, timeout_s=30.0))
+        tab.drill_node(("gpuprof", "silent:9400"), "0")  # the new server's, never answered
+        assert tab.drill_pending and tab.drill_title.text().startswith("Loading silent:9400")
+        proxy.gate.set()
+        qtbot.waitUntil(lambda: tab.late_answers >= 1, timeout=20000)
+        assert tab.drill.history is None and tab.drill.points() == {}
+        assert tab.drill_pending and tab.drill_title.text().startswith("Loading silent:9400")
+        assert not tab.banner.isVisible()
+        tab.close_tab()
 
 
 def test_a_down_exporter_is_marked(make_window, qtbot, own_fleet):

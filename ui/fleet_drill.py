@@ -49,6 +49,14 @@ class FleetDrill(QWidget):
         plot.setLabel("left", unit)
         return plot
 
+    def clear(self) -> None:
+        """No node shown (another Prometheus is being asked): the plots go."""
+        self.history = None
+        for plot in self.plots.values():
+            self._layout.removeWidget(plot)
+            plot.deleteLater()
+        self.plots.clear()
+
     def show_history(self, history: NodeHistory, gpu: str = "") -> None:
         self.history = history
         for i, p in enumerate(history.plots):

@@ -69,7 +69,10 @@ class FleetTab(QWidget):
         self.fleet: Fleet | None = None
         self.pending = False
         self.drill_pending = False
-        self._generation = 0  # a new client: answers to the old one's queries are dropped
+        # A new client: answers to the old one's queries (overview and drill-down) are
+        # dropped when they arrive; ``late_answers`` counts them.
+        self._generation = 0
+        self.late_answers = 0
         self.errors = 0
         self._closed = False
         self._drill_target: tuple[tuple[str, str], str] | None = None
@@ -175,25 +178,37 @@ class FleetTab(QWidget):
         client, generation = self.client, self._generation
 
         def done(fleet: object) -> None:
-            if generation == self._generation:
+            if self._current(generation):
                 self._on_fleet(fleet)
 
         def failed(exc: BaseException) -> None:
-            if generation == self._generation:
+            if self._current(generation):
                 self._on_error(exc)
 
         run_in_thread(lambda: read_fleet(client), done, failed, self)
 
+    def _current(self, generation: int) -> bool:
+        """Whether an answer to a query sent at ``generation`` is still wanted (not one to an
+        earlier Prometheus, arriving after the switch)."""
+        if generation == self._generation:
+            return True
+        self.late_answers += 1
+        return False
+
     def set_client(self, client: PrometheusClient) -> None:
-        """Watch another Prometheus: the grid is emptied and asked again at once."""
+        """Watch another Prometheus: the grid and the drill-down are emptied and the overview
+        asked again at once."""
         self._generation += 1
         self.client = client
         self.fleet = None
         self.pending = False
+        self.drill_pending = False
         self._drill_target = None
         self.banner.hide()
         self.grid.clear_fleet()
         self.findings.clear()
+        self.drill.clear()
+        self.drill_title.setText(_t("Click a node or a GPU for its plots."))
         self.refresh_now()
 
     def _on_fleet(self, fleet: object) -> None:
@@ -267,11 +282,13 @@ class FleetTab(QWidget):
 
         self.drill_pending = True
         window = float(self.window_combo.currentData())
-        client = self.client
+        client, generation = self.client, self._generation
         name = key[1] + (f" · GPU {gpu}" if gpu else "")
         self.drill_title.setText(_t("Loading %1…").replace("%1", name))
 
         def done(history: object) -> None:
+            if not self._current(generation):
+                return  # the drill-down of the new Prometheus may be pending: leave it be
             self.drill_pending = False
             if self._closed:
                 return
@@ -281,6 +298,8 @@ class FleetTab(QWidget):
                 self._drill_again()
 
         def failed(exc: BaseException) -> None:
+            if not self._current(generation):
+                return
             self.drill_pending = False
             if not self._closed:
                 self.show_banner(_error_text(exc))
