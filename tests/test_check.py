@@ -69,6 +69,34 @@ def test_verdict_and_exit_code(statuses: list[Status], want: Status, code: int) 
 
 
 @pytest.mark.parametrize(
+    ("statuses", "want", "code"),
+    [
+        ([], Status.INCOMPLETE, 130),  # cancelled before anything ran
+        ([Status.SKIP], Status.INCOMPLETE, 130),
+        ([Status.PASS, Status.SKIP], Status.INCOMPLETE, 130),
+        ([Status.PASS, Status.WARN, Status.SKIP], Status.INCOMPLETE, 130),
+        ([Status.PASS, Status.FAIL, Status.SKIP], Status.FAIL, 1),  # a failure stands
+    ],
+)
+def test_a_cancelled_check_is_incomplete_unless_it_failed(
+    statuses: list[Status], want: Status, code: int
+) -> None:
+    """The terminal, the Check tab, the JSON and the report page all read the verdict here."""
+    from gpuprof.report.check import check_section
+
+    items = tuple(_item(s) for s in statuses)
+    res = CheckResult(
+        level="quick", device="cpu", started_s=0.0, ended_s=1.0, items=items, cancelled=True
+    )
+    assert res.verdict is want and res.exit_code == code
+    assert verdict(items, cancelled=True) is want
+    data = result_to_dict(res)
+    assert (data["verdict"], data["exit_code"]) == (want.value, code)
+    section = check_section(json.loads(json.dumps(data)))
+    assert (section.verdict, section.exit_code) == (want.value, code)
+
+
+@pytest.mark.parametrize(
     ("ratio", "want"),
     [
         (1.2, Status.PASS),

@@ -115,5 +115,6 @@ def test_ctrl_c_keeps_what_was_done_and_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     data = json.loads(out.read_text(encoding="utf-8"))  # what was done is reported
     assert data["cancelled"] and data["exit_code"] == 130
+    assert data["verdict"] == "INCOMPLETE"  # not PASS: what did not run did not pass
     assert any(i["reason"] == "cancelled" for i in data["items"])
-    assert "cancelled" in stdout
+    assert "cancelled" in stdout and "verdict: INCOMPLETE (exit code 130)" in stdout

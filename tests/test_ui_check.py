@@ -89,6 +89,25 @@ def test_cancel_mid_run_grades_what_was_done_and_skips_the_rest(qtbot: Any, tab:
     assert tab.run_button.isEnabled() and not tab.worker.running
 
 
+def test_a_check_cancelled_before_anything_ran_is_incomplete_not_a_green_pass(
+    qtbot: Any, tab: Any
+) -> None:
+    from gpuprof.ui.check_scorecard import STATUS_COLOURS
+
+    from gpuprof.check.model import Status
+
+    assert tab.start()
+    tab.cancel()  # at once: the worker sees the token before its first item
+    qtbot.waitUntil(lambda: tab.result is not None, timeout=60_000)
+    result = tab.result
+    assert result.cancelled and not any(i.status is Status.FAIL for i in result.items)
+    assert result.verdict is Status.INCOMPLETE and result.exit_code == 130
+    text = tab.verdict.text()
+    assert "INCOMPLETE (exit code 130)" in text and "PASS" not in text
+    style = tab.verdict.styleSheet()
+    assert STATUS_COLOURS["INCOMPLETE"] in style and STATUS_COLOURS["PASS"] not in style
+
+
 @pytest.mark.parametrize(
     ("expect", "device", "says"),
     [

@@ -24,7 +24,14 @@ from PySide6.QtWidgets import (
 __all__ = ["STATUS_COLOURS", "Scorecard", "fmt_value"]
 
 #: Foreground colours of the statuses (readable on light and dark backgrounds).
-STATUS_COLOURS = {"PASS": "#2e9e44", "WARN": "#d08a00", "FAIL": "#e03030", "SKIP": "#8a8a8a"}
+#: INCOMPLETE (a verdict only: a cancelled check) is neither green nor red.
+STATUS_COLOURS = {
+    "PASS": "#2e9e44",
+    "WARN": "#d08a00",
+    "FAIL": "#e03030",
+    "SKIP": "#8a8a8a",
+    "INCOMPLETE": "#7a6fd0",
+}
 
 
 def _t(text: str) -> str:

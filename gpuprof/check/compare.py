@@ -220,7 +220,7 @@ def _check_machine(data: dict[str, Any], path: Path) -> Machine:
         label=_text(host or path.stem),
         path=str(path),
         kind="check",
-        verdict=_text(verdict, 8),
+        verdict=_text(verdict, 10),
         metrics=metrics,
         groups=groups,
     )

@@ -3,7 +3,8 @@
 Grading: ``ratio = measured / reference``; PASS at or above ``pass_ratio`` (0.90), WARN from
 ``warn_ratio`` (0.75), FAIL below. The exit code of ``gpuprof check`` comes from the items:
 0 when nothing failed or warned (SKIP counts as nothing), 1 when any item FAILs, 3 when the
-worst is a WARN; a cancelled check that failed nothing is 130 (like Ctrl-C elsewhere).
+worst is a WARN; a cancelled check that failed nothing is INCOMPLETE, exit code 130 (like Ctrl-C
+elsewhere): what it did not run did not pass.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class Status(str, enum.Enum):
     WARN = "WARN"
     FAIL = "FAIL"
     SKIP = "SKIP"
+    #: A whole check's verdict, never an item's: cancelled before anything failed.
+    INCOMPLETE = "INCOMPLETE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,24 +124,27 @@ class CheckResult:
 
     @property
     def verdict(self) -> Status:
-        return verdict(self.items)
+        return verdict(self.items, cancelled=self.cancelled)
 
     @property
     def exit_code(self) -> int:
         """As :func:`exit_code_of`, 130 when cancelled without a FAIL."""
-        return exit_code_of(self.verdict, cancelled=self.cancelled)
+        return exit_code_of(self.verdict)
 
 
-def verdict(items: tuple[CheckItem, ...] | list[CheckItem]) -> Status:
-    """FAIL if any item failed, else WARN if any warned, else PASS (SKIPs do not count)."""
-    return verdict_of(i.status for i in items)
+def verdict(items: tuple[CheckItem, ...] | list[CheckItem], *, cancelled: bool = False) -> Status:
+    """FAIL if any item failed, else INCOMPLETE if ``cancelled``, else WARN if any warned, else
+    PASS (SKIPs do not count)."""
+    return verdict_of((i.status for i in items), cancelled=cancelled)
 
 
-def verdict_of(statuses: Iterable[str]) -> Status:
+def verdict_of(statuses: Iterable[str], *, cancelled: bool = False) -> Status:
     """As :func:`verdict`, from the statuses alone (a result read back from its JSON)."""
     seen = set(statuses)
     if Status.FAIL in seen:
         return Status.FAIL
+    if cancelled:  # the items it never reached are SKIPs, not passes
+        return Status.INCOMPLETE
     if Status.WARN in seen:
         return Status.WARN
     return Status.PASS
@@ -149,11 +155,9 @@ def exit_code(items: tuple[CheckItem, ...] | list[CheckItem]) -> int:
     return exit_code_of(verdict(items))
 
 
-def exit_code_of(worst: Status, *, cancelled: bool = False) -> int:
-    """The exit code of the verdict ``worst`` (see :func:`exit_code`); a cancelled check that
-    failed nothing is 130 (incomplete)."""
-    code = {Status.PASS: 0, Status.FAIL: 1, Status.WARN: 3}[worst]
-    return 130 if cancelled and code != 1 else code
+def exit_code_of(worst: Status) -> int:
+    """The exit code of the verdict ``worst`` (see :func:`exit_code`): 130 for INCOMPLETE."""
+    return {Status.PASS: 0, Status.FAIL: 1, Status.WARN: 3, Status.INCOMPLETE: 130}[worst]
 
 
 def load_thresholds(path: str | Path) -> Thresholds:

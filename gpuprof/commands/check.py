@@ -174,7 +174,13 @@ def _today() -> str:
     return datetime.date.today().isoformat()
 
 
-_STYLE = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim"}
+_STYLE = {
+    "PASS": "green",
+    "WARN": "yellow",
+    "FAIL": "bold red",
+    "SKIP": "dim",
+    "INCOMPLETE": "bold magenta",  # cancelled: not a pass, not a failure
+}
 
 
 def render_scorecard(result: CheckResult, console: Console) -> None:

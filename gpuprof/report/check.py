@@ -126,11 +126,11 @@ def check_section(data: Mapping[str, Any]) -> CheckSection:
     gpus = tuple(
         g for g in map(_gpu, raw_gpus[:MAX_GPUS] if isinstance(raw_gpus, list) else []) if g
     )
-    verdict = verdict_of(r.status for r in rows)
     cancelled = data.get("cancelled") is True
+    verdict = verdict_of((r.status for r in rows), cancelled=cancelled)
     section = CheckSection(
         verdict=verdict.value,
-        exit_code=exit_code_of(verdict, cancelled=cancelled),
+        exit_code=exit_code_of(verdict),
         level=_text(data.get("level"), 20),
         device=_text(data.get("device"), 40),
         started_s=_time(data.get("started_s")),
