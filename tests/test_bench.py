@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import threading
@@ -195,12 +196,54 @@ def test_a_failing_case_does_not_stop_the_suite():
     assert bad.state is RunState.FAILURE and "bad broke at 1" in (bad.error or "")
     assert [r.case for r in bad.results] == ["bad-0"]  # what was measured before is kept
     assert good.state is RunState.SUCCESS and len(good.results) == 2
-    assert run.state is RunState.SUCCESS
+    assert run.state is RunState.PARTIAL  # a case failed: the run is not a success
 
 
 def test_every_case_failing_fails_the_run():
     run = _runner([Case("gemm", "bad", _steps("bad", 2, fail_at=0), 10)]).run()
     assert run.state is RunState.FAILURE
+
+
+def _yields(*results: Result):
+    """A benchmark that reports ``results`` as they are (skipped, failed or measured)."""
+
+    def bench(ctx: CaseContext) -> Generator[Progress, None, tuple[Result, ...]]:
+        for r in results:
+            yield Progress(1.0, r.case, r)
+        return tuple(results)
+
+    return bench
+
+
+def test_a_failed_measurement_fails_its_case_and_the_run_is_partial():
+    wrong = Result(bench="collective", case="all_reduce 8 B", status="failed: wrong values")
+    run = _runner(
+        [
+            Case("collective", "collectives", _yields(_gemm("c-0", 1.0), wrong), 10),
+            Case("gemm", "good", _steps("good", 1), 10),
+        ]
+    ).run()
+    bad, good = run.cases
+    assert bad.state is RunState.FAILURE and bad.error is None
+    assert bad.notes == ("1 of 2 measurements failed",)
+    assert good.state is RunState.SUCCESS and run.state is RunState.PARTIAL
+
+
+def test_a_case_that_measured_nothing_is_skipped_not_a_success_nor_a_failure():
+    skip = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
+    only_skips = _runner([Case("p2p", "p2p", _yields(skip), 10)]).run()
+    assert only_skips.cases[0].state is RunState.SKIPPED
+    assert only_skips.state is RunState.SUCCESS  # nothing failed
+    with_good = _runner(
+        [Case("p2p", "p2p", _yields(skip), 10), Case("gemm", "g", _steps("g", 1), 10)]
+    ).run()
+    assert [c.state for c in with_good.cases] == [RunState.SKIPPED, RunState.SUCCESS]
+    assert with_good.state is RunState.SUCCESS
+    # Skipped cases measured nothing either: beside a failed one, the run failed.
+    with_bad = _runner(
+        [Case("p2p", "p2p", _yields(skip), 10), Case("gemm", "b", _steps("b", 1, fail_at=0), 10)]
+    ).run()
+    assert with_bad.state is RunState.FAILURE
 
 
 def test_cancel_from_a_callback_interrupts_and_skips_the_rest():
@@ -606,17 +649,66 @@ def test_cpu_without_gpu_skips_p2p_and_device_copies():
     assert link_label(None) is None
 
 
-def test_cpu_workloads_train_for_real():
-    from gpuprof.bench.workload import workload_bench
+class SlowClock:
+    """A machine as slow as can be: every read of the clock is 10 s after the one before, so
+    every step of a benchmark seems to take seconds, whatever this machine's real speed."""
 
-    _, (t,) = drain(workload_bench("transformer", "fp32")(_ctx(budget_s=2.0)))
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        self.t += 10.0
+        return self.t
+
+
+def test_cpu_workloads_train_for_real():
+    """Real training steps (forward, backward, AdamW) of a model built from the config given,
+    on however slow a machine: the step limit is lifted, so nothing is skipped as too slow."""
+    from gpuprof.bench.workload import ConvConfig, TransformerConfig, workload_bench
+
+    def slow_ctx() -> CaseContext:
+        return CaseContext(device="cpu", budget_s=2.0, clock=SlowClock())
+
+    d, ff = 64, 4 * 64
+    tiny = TransformerConfig(d_model=d, heads=2, seq_len=32, batch=2)
+    bench = workload_bench("transformer", "fp32", config=tiny, max_cpu_step_s=math.inf)
+    _, (t,) = drain(bench(slow_ctx()))
     assert isinstance(t, WorkloadResult) and t.status == "ok", t
-    assert t.unit == "tokens" and t.throughput_per_s == pytest.approx(
-        t.batch * t.seq_len / t.step_time_median_s
+    assert (t.batch, t.seq_len, t.unit) == (2, 32, "tokens")
+    # Two LayerNorms, QKV, the projection and the MLP: the model of the config, no other.
+    assert t.params == 2 * 2 * d + d * 3 * d + d * d + d * ff + ff * d
+    assert t.steps >= 3 and t.step_time_median_s == pytest.approx(10.0)  # the slow clock's
+    assert t.throughput_per_s == pytest.approx(t.batch * t.seq_len / t.step_time_median_s)
+    conv = workload_bench(
+        "conv", config=ConvConfig(image_px=16, batch=2, width=4), max_cpu_step_s=math.inf
     )
-    assert t.params > 100_000 and t.steps >= 3
-    _, (c,) = drain(workload_bench("conv")(_ctx(budget_s=2.0)))
+    _, (c,) = drain(conv(slow_ctx()))
     assert c.status == "ok" and c.unit == "images" and c.throughput_per_s > 0 and c.dtype == "bf16"
+    assert c.steps >= 3 and c.batch == 2
+    with pytest.raises(ValueError, match="TransformerConfig"):
+        workload_bench("transformer", config=ConvConfig(16, 2, 4))
+
+
+def test_a_workload_too_slow_for_its_budget_is_one_skipped_case(capsys):
+    """The issue's run: the transformer took 43 s of a 5 s budget and was then listed both as
+    skipped and as "success: took 43.2 s, over its 5 s budget". Now the warm-up step alone,
+    over the step limit and the budget, skips it; the case is skipped, and said once."""
+    from gpuprof.bench.workload import workload_bench
+    from gpuprof.commands.bench import render_run
+    from gpuprof.termtext import console
+
+    case = Case("workload", "workload transformer bf16", workload_bench("transformer"), 5.0)
+    run = _runner([case], clock=SlowClock()).run()
+    (record,) = run.cases
+    (res,) = record.results
+    assert res.status == "skipped: one step takes 10.0 s on this CPU"
+    assert record.state is RunState.SKIPPED and run.state is RunState.SUCCESS
+    assert any("over its 5 s budget" in n for n in record.notes)
+    render_run(run, console())
+    text = capsys.readouterr().out
+    assert "success" not in text.replace("state success", "")
+    lines = [ln for ln in text.splitlines() if "one step takes" in ln or "budget" in ln]
+    assert len(lines) == 1 and "skipped" in lines[0] and "over its 5 s budget" in lines[0], text
 
 
 # --- CLI --------------------------------------------------------------------------------------------
@@ -657,6 +749,33 @@ def test_cli_run_list_show_compare(tiny_plan, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["run_id"] == first
     assert main(["bench", "compare", first, "latest"]) == 0
     assert "gemm/fp32 64x64x64" in capsys.readouterr().out
+
+
+def test_cli_a_failed_case_makes_the_run_partial_and_exits_1(monkeypatch, tmp_path, capsys):
+    """The issue's run said "state success" with the collectives failed."""
+    from gpuprof.bench import runner
+    from gpuprof.bench.gemm import gemm_bench
+    from gpuprof.cli import main
+
+    def collectives_that_fail(ctx):
+        yield Progress(0.0, "collectives: starting 2 gloo processes")
+        raise RuntimeError("rank 1: injected: connection refused")
+
+    def plan(device, suite, only=None):
+        return [
+            Case("gemm", "gemm fp32", gemm_bench("fp32", [("", 64, 64, 64)]), 10),
+            Case("collective", "collectives", collectives_that_fail, 10),
+        ]
+
+    monkeypatch.setattr(runner, "plan_cases", plan)
+    out_json = tmp_path / "run.json"
+    assert main(["bench", "--device", "cpu", "--no-save", "--json", str(out_json)]) == 1
+    text = capsys.readouterr().out
+    assert "state partial" in text and "state success" not in text
+    assert "collectives: failure: RuntimeError: rank 1: injected" in text
+    doc = json.loads(out_json.read_text())
+    assert doc["state"] == "partial"
+    assert [c["state"] for c in doc["cases"]] == ["success", "failure"]
 
 
 def test_cli_bad_input_exits_2(capsys):

@@ -205,7 +205,9 @@ def test_failing_case_shows_as_failed_while_others_complete(make_tab, qtbot) -> 
     )
     tab.show()
     run = _run(qtbot, tab)
-    assert run.state is RunState.SUCCESS
+    assert run.state is RunState.PARTIAL  # one case failed: not "done", not a success
+    assert tab.progress.format().startswith("some cases failed")
+    assert tab.message.isVisible() and "workload boom: RuntimeError: boom" in tab.message.text()
     kinds = [(r.case, r.kind) for r in tab.table_rows]
     assert kinds == [
         ("gemm bf16 1024x1024x1024", "ok"),
@@ -220,6 +222,50 @@ def test_failing_case_shows_as_failed_while_others_complete(make_tab, qtbot) -> 
     assert tab.table_rows[1].pct_of_peak == "25.0%"
     assert tab.charts.drawn["gemm"]["bf16"]["peak"] == 80.0
     assert tab.charts.drawn["gemm"]["bf16"]["x"] == [1024.0, 2048.0, 4096.0]
+
+
+def test_each_case_has_one_state_in_the_table() -> None:
+    """A case skipped as too slow is a skipped row with its over-budget note (it was a
+    second, "ok" row before); a case whose measurement failed says so without an invented
+    "unknown error"."""
+    from gpuprof.bench.runner import CaseRecord, Environment
+    from gpuprof.ui.bench_table import rows_for_run
+
+    too_slow = Result(bench="workload", case="transformer", status="skipped: one step takes 14.1 s")
+    wrong = Result(bench="collective", case="all_reduce 8 B", status="failed: wrong values")
+    run = BenchRun(
+        run_id="r",
+        suite="quick",
+        device="cpu",
+        only=(),
+        state=RunState.FAILURE,
+        started_s=0.0,
+        ended_s=1.0,
+        environment=Environment(),
+        cases=(
+            CaseRecord(
+                bench="workload",
+                name="workload transformer bf16",
+                state=RunState.SKIPPED,
+                notes=("took 43.2 s, over its 5 s budget",),
+                results=(too_slow,),
+            ),
+            CaseRecord(
+                bench="collective",
+                name="collectives",
+                state=RunState.FAILURE,
+                notes=("1 of 1 measurements failed",),
+                results=(wrong,),
+            ),
+        ),
+    )
+    rows = [(r.case, r.kind, r.notes) for r in rows_for_run(run)]
+    assert rows == [
+        ("workload transformer", "skipped", "skipped: one step takes 14.1 s"),
+        ("workload transformer bf16", "skipped", "took 43.2 s, over its 5 s budget"),
+        ("collective all_reduce 8 B", "failed", "failed: wrong values"),
+        ("collectives", "failed", "1 of 1 measurements failed"),
+    ]
 
 
 def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from gpuprof.bench.base import BENCH_NAMES, Result, RunState
 from gpuprof.bench.results import Comparison, ResultsDB, RunSummary, compare_runs
 from gpuprof.bench.runner import BenchRun, RunProgress
+from gpuprof.i18n import tr_text
 from gpuprof.units import NA, fmt_duration
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
@@ -333,12 +334,17 @@ class BenchTab(QWidget):
         elapsed = fmt_duration(time.monotonic() - self._run_started_s)
         texts = {
             RunState.SUCCESS: self.tr("done in %1"),
+            RunState.PARTIAL: self.tr("some cases failed (%1)"),
             RunState.INTERRUPTED: self.tr("cancelled after %1"),
-            RunState.FAILURE: self.tr("every case failed (%1)"),
+            RunState.FAILURE: self.tr("no case succeeded (%1)"),
         }
         self.progress.setFormat(texts.get(run.state, "%1").replace("%1", elapsed))
-        if run.state is RunState.FAILURE:
-            errors = [f"{c.name}: {c.error}" for c in run.cases if c.error]
+        if run.state in (RunState.FAILURE, RunState.PARTIAL):
+            errors = [
+                f"{c.name}: {c.error or '; '.join(map(tr_text, c.notes))}"
+                for c in run.cases
+                if c.state is RunState.FAILURE
+            ]
             self._show_message(
                 self.tr("The run failed: %1").replace("%1", "; ".join(errors[:3])), "error"
             )

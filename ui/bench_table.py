@@ -123,6 +123,8 @@ def rows_for_run(run: BenchRun) -> list[TableRow]:
     for case in run.cases:
         rows.extend(_row(r) for r in case.results)
         if case.state is RunState.FAILURE:
+            # No error: a measurement failed, and its own row (above) says how; the note counts.
+            error = [_t("failed: %1").replace("%1", case.error)] if case.error else []
             rows.append(
                 TableRow(
                     key=None,
@@ -130,12 +132,7 @@ def rows_for_run(run: BenchRun) -> list[TableRow]:
                     metric="",
                     value="",
                     pct_of_peak="",
-                    notes="; ".join(
-                        [
-                            _t("failed: %1").replace("%1", case.error or _t("unknown error")),
-                            *case.notes,
-                        ]
-                    ),
+                    notes="; ".join([*error, *case.notes]),
                     kind="failed",
                 )
             )
@@ -160,7 +157,7 @@ def rows_for_run(run: BenchRun) -> list[TableRow]:
                     value="",
                     pct_of_peak="",
                     notes="; ".join(case.notes),
-                    kind="ok",
+                    kind="skipped" if case.state is RunState.SKIPPED else "ok",
                 )
             )
     return rows

@@ -8,7 +8,8 @@ returns every Result at the end. Between steps it calls ``ctx.check()``, which r
 abort flag). It never imports torch at module level.
 
 Run states follow ScopeFoundry's measurement: starting → running → ended (success, interrupted or
-failure).
+failure), with two more ended states: a run some of whose cases failed is ``partial`` (not a
+success), and a case that measured nothing because every measurement was skipped is ``skipped``.
 """
 
 from __future__ import annotations
@@ -47,21 +48,37 @@ BENCH_NAMES: tuple[str, ...] = ("gemm", "memory", "p2p", "collective", "workload
 
 
 class RunState(str, enum.Enum):
-    """Where a run or a case is: starting → running → one of the three ended states."""
+    """Where a run or a case is: starting → running → one of the ended states.
+
+    A case ends success (it measured something and nothing failed), skipped (every measurement
+    was skipped), failure (it raised, or a measurement failed) or interrupted. A run ends
+    success (no case failed), partial (some cases failed, others measured), failure (cases
+    failed and none measured anything) or interrupted.
+    """
 
     STARTING = "starting"
     RUNNING = "running"
     SUCCESS = "success"
+    PARTIAL = "partial"
+    SKIPPED = "skipped"
     INTERRUPTED = "interrupted"
     FAILURE = "failure"
 
     @property
     def ended(self) -> bool:
-        return self in (RunState.SUCCESS, RunState.INTERRUPTED, RunState.FAILURE)
+        return self not in (RunState.STARTING, RunState.RUNNING)
 
 
 #: The states' names for the catalog: stored in English, shown translated (``tr_text``).
-_STATE_NAMES = (N_("starting"), N_("running"), N_("success"), N_("interrupted"), N_("failure"))
+_STATE_NAMES = (
+    N_("starting"),
+    N_("running"),
+    N_("success"),
+    N_("partial"),
+    N_("skipped"),
+    N_("interrupted"),
+    N_("failure"),
+)
 
 
 class Cancelled(Exception):
@@ -119,6 +136,11 @@ class Result:
     @property
     def ok(self) -> bool:
         return self.status == "ok" or self.status.startswith("partial")
+
+    @property
+    def failed(self) -> bool:
+        """A measurement that ran and went wrong (not one that was skipped)."""
+        return self.status.startswith("failed")
 
     @property
     def throttled(self) -> bool:

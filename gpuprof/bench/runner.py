@@ -59,6 +59,7 @@ __all__ = [
     "capture_environment",
     "parse_only",
     "plan_cases",
+    "run_state",
 ]
 
 SCHEMA_VERSION = 1
@@ -277,12 +278,7 @@ class Runner:
         finally:
             if monitor is not None:
                 monitor.stop()
-        if cancel.cancelled:
-            state = RunState.INTERRUPTED
-        elif records and all(r.state is RunState.FAILURE for r in records):
-            state = RunState.FAILURE
-        else:
-            state = RunState.SUCCESS
+        state = RunState.INTERRUPTED if cancel.cancelled else run_state(records)
         if self._capture_env and device.startswith("cuda") and env.cublas_version is None:
             env = dataclasses.replace(env, cublas_version=read_cublas_version())
         self.state = state
@@ -392,7 +388,12 @@ class Runner:
             finally:
                 gen.close()
         elapsed = self._clock() - t0
-        if elapsed > case.budget_s * 1.5 and state is RunState.SUCCESS:
+        if state is RunState.SUCCESS:
+            state, failed_note = _ended_state(kept)
+            notes.extend(failed_note)
+        # Whatever the case's state: a case skipped as too slow may have spent far more than
+        # its budget finding that out, and the run's length must be explained either way.
+        if elapsed > case.budget_s * 1.5 and state is not RunState.INTERRUPTED:
             notes.append(
                 N_("took {t:.1f} s, over its {budget:.0f} s budget").format(
                     t=elapsed, budget=case.budget_s
@@ -410,6 +411,28 @@ class Runner:
             notes=tuple(notes),
             results=tuple(kept),
         )
+
+
+def _ended_state(results: Sequence[Result]) -> tuple[RunState, tuple[str, ...]]:
+    """The state of a case that ran to its end, from its results: failure when a measurement
+    failed (with a note counting them), skipped when every one was skipped, else success."""
+    failed = sum(1 for r in results if r.failed)
+    if failed:
+        note = N_("{n} of {m} measurements failed").format(n=failed, m=len(results))
+        return RunState.FAILURE, (note,)
+    if results and not any(r.ok for r in results):
+        return RunState.SKIPPED, ()
+    return RunState.SUCCESS, ()
+
+
+def run_state(cases: Sequence[CaseRecord]) -> RunState:
+    """How a run that was not cancelled ended: success when no case failed (skipped ones do not
+    count), partial when some failed and others succeeded, failure when none succeeded."""
+    if not any(c.state is RunState.FAILURE for c in cases):
+        return RunState.SUCCESS
+    if any(c.state is RunState.SUCCESS for c in cases):
+        return RunState.PARTIAL
+    return RunState.FAILURE
 
 
 def _free_cuda(device: str) -> None:

@@ -178,7 +178,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         console.print(tr("saved as {i}: `gpuprof bench show {i}`", i=run.run_id))
     if run.state is RunState.INTERRUPTED:
         return 130
-    return 1 if run.state is RunState.FAILURE else 0
+    # A partial run saved what it measured, but a case failed: not a success to a script.
+    return 1 if run.state in (RunState.FAILURE, RunState.PARTIAL) else 0
 
 
 # --- list / show / compare ------------------------------------------------------------------------
@@ -258,6 +259,7 @@ def render_run(run: BenchRun, console: Console) -> None:
         GemmResult,
         MemoryResult,
         P2PResult,
+        RunState,
         WorkloadResult,
     )
 
@@ -385,16 +387,21 @@ def render_run(run: BenchRun, console: Console) -> None:
                 _flags(w),
             )
         console.print(t)
-    other = [r for r in results if not r.ok]
+    # One place per case: a case that measured nothing is a "not measured" row with its own
+    # notes (e.g. the time it took to find out it was too slow), not a second line below.
+    other = [(case, r) for case in run.cases for r in case.results if not r.ok]
     if other:
         t = Table(title=tr("not measured"))
         t.add_column(tr("case"))
         t.add_column(tr("why"))
-        for o in other:
-            t.add_row(f"{o.bench} {o.case}", tr_text(o.status))
+        for case, o in other:
+            why = [tr_text(o.status)]
+            if case.state is RunState.SKIPPED and o is case.results[-1]:
+                why.extend(map(tr_text, case.notes))
+            t.add_row(f"{o.bench} {o.case}", "; ".join(why))
         console.print(t)
     for case in run.cases:
-        if case.error or case.notes:
+        if case.state is not RunState.SKIPPED and (case.error or case.notes):
             detail = "; ".join([*(x for x in [case.error] if x), *map(tr_text, case.notes)])
             console.print(f"  {case.name}: {tr_text(case.state.value)}: {detail}")
 
