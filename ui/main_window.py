@@ -336,10 +336,9 @@ class MainWindow(QMainWindow):
         self.health.clear()
         self.state.latest = None
         self.state.status = SourceStatus()
-        self.state.view_end_s = None
-        self.state.paused = False
         self.state.generation += 1
         self.snapshot_count = 0
+        self.set_paused(False)  # a new source plays: Pause (menu, button) unchecked with it
         self._update_title_and_source()
 
     def _on_session_state(self, state: SessionState) -> None:
