@@ -519,3 +519,26 @@ def test_a_recording_that_fails_to_write_is_shown_and_kept(make_window, tmp_path
 
     with SessionStore.open(out) as store:
         assert store.count() == 2
+
+
+def test_topology_elides_uuids_in_the_middle_so_gpus_read_apart(make_window):
+    """The demo's UUIDs differ only at the end: elided at the end they all read alike."""
+    from PySide6.QtGui import QFontMetrics
+
+    from gpuprof.telemetry.sources import SimulatedSource
+
+    w = make_window(SimulatedSource("h100x8"))  # 8 GPUs at the default 1600×1000
+    w.select_tab("topology")
+    w.refresh_visible(force=True)
+    d = w.topology.details
+    row = next(r for r in range(d.rowCount()) if d.verticalHeaderItem(r).text() == "UUID")
+    uuids = [d.item(row, c).text() for c in range(d.columnCount())]
+    assert len(set(uuids)) == 8 and uuids[0][:30] == uuids[1][:30]
+    assert [d.item(row, c).toolTip() for c in range(8)] == uuids  # the tooltip keeps it whole
+    # Two cells of the same width: too narrow for the whole UUID, so the text is elided.
+    c0, c1 = next((a, a + 1) for a in range(7) if d.columnWidth(a) == d.columnWidth(a + 1))
+    rects = [d.visualItemRect(d.item(row, c)) for c in (c0, c1)]
+    assert QFontMetrics(d.font()).horizontalAdvance(uuids[c0]) > rects[0].width()
+    shots = [d.viewport().grab(r).toImage() for r in rects]
+    assert shots[0].size() == shots[1].size()
+    assert shots[0] != shots[1]  # the differing ends stay visible

@@ -129,6 +129,9 @@ class TopologyTab(QWidget):
         self.details = QTableWidget(self)
         self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.details.setToolTip(self.tr("Static facts per GPU (nvidia-smi -q)"))
+        # UUIDs (and bus ids) differ at the end: elided there, every GPU would read alike. The
+        # cell's tooltip keeps the whole text.
+        self.details.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.details.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.details.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         top = QGroupBox(self.tr("GPU interconnect"), self)
