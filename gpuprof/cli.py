@@ -135,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=tr(
             "tab to show first "
-            "(overview, telemetry, processes, topology, benchmarks, recommend, health, check)"
+            "(overview, telemetry, processes, topology, benchmarks, recommend, health, check; "
+            "fleet with --prometheus)"
         ),
     )
     gui.add_argument(

@@ -345,6 +345,54 @@ def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
         silent.close()
 
 
+@pytest.mark.parametrize(("tab", "shown"), [("fleet", "fleet"), ("telemetry", "telemetry")])
+def test_prometheus_with_tab_opens_that_tab(qtbot, tmp_path: Path, tab: str, shown: str):
+    """``gpuprof --prometheus URL --tab fleet`` opens on the Fleet tab on URL (it was refused:
+    the tab was made after ``--tab`` was applied); another ``--tab`` wins over the Fleet tab."""
+    from gpuprof.ui import fleet_tab
+    from gpuprof.ui.app import build_window
+    from gpuprof.ui.settings import UiSettings
+
+    from gpuprof.cli import _prometheus_client, build_parser
+
+    with StaticMetrics("{}", delay_s=30.0) as silent:
+        args = build_parser().parse_args(
+            ["--demo", "--prometheus", silent.url, "--tab", tab, "--interval", "1"]
+        )
+        fleet_tab.set_launch_client(_prometheus_client(args))
+        w = build_window(args, settings=UiSettings(tmp_path / "ui.ini"))
+        qtbot.addWidget(w)
+        try:
+            w.show()
+            qtbot.wait(50)  # nothing queued moves the window off the chosen tab
+            assert w.current_tab_name() == shown
+            assert "fleet" in w.tab_names
+            fleet = w.tabs.widget(w.tab_names.index("fleet"))
+            assert isinstance(fleet, fleet_tab.FleetTab) and fleet.client.url == silent.url
+            fleet.close_tab()
+        finally:
+            w.close()
+
+
+def test_cli_prometheus_tab_fleet_is_accepted(tmp_path: Path):
+    from PySide6.QtGui import QImage
+
+    from tests.faults.hostile import run_gpuprof
+
+    out = tmp_path / "fleet.png"
+    with StaticMetrics("{}", delay_s=30.0) as silent:
+        ran = run_gpuprof(
+            [
+                *("--demo", "--prometheus", silent.url, "--tab", "fleet"),
+                *("--screenshot", str(out), "--after", "0", "--size", "800x600"),
+            ],
+            tmp_path,
+        )
+    assert ran.returncode == 0, ran.stderr
+    assert "unknown tab" not in ran.stderr
+    assert (QImage(str(out)).width(), QImage(str(out)).height()) == (800, 600)
+
+
 def test_connecting_again_replaces_the_prometheus(make_window, qtbot, own_fleet):
     from gpuprof.ui.fleet_tab import open_fleet
 

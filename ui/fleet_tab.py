@@ -330,9 +330,14 @@ def open_fleet(window: MainWindow, client: PrometheusClient) -> FleetTab:
             old.set_client(client)
             tabs.setCurrentWidget(old)
             return old
+    tab = _add_tab(window, client)
+    tabs.setCurrentWidget(tab)
+    return tab
+
+
+def _add_tab(window: MainWindow, client: PrometheusClient) -> FleetTab:
     tab = FleetTab(client, parent=window)
     window.add_tab(tab, "fleet", _t("Fleet"), _t("A cluster's GPUs as a Prometheus sees them"))
-    tabs.setCurrentWidget(tab)
     return tab
 
 
@@ -367,6 +372,9 @@ def fleet_action(window: MainWindow) -> QAction:
     action.triggered.connect(ask)
     window.addAction(action)
     if _LAUNCH:
-        client = _LAUNCH.pop()
-        QTimer.singleShot(0, lambda: open_fleet(window, client))
+        # Built with the window, not after it: ``--tab fleet`` must find it. The window then
+        # opens on it the way it opens on the tab it was last closed on (an explicit --tab,
+        # applied after, still wins).
+        _add_tab(window, _LAUNCH.pop())
+        window.settings.tab = "fleet"
     return action
