@@ -29,6 +29,7 @@ __all__ = [
     "LOW_UTIL_PCT",
     "Finding",
     "Severity",
+    "checks_not_run",
     "diagnose",
     "diagnose_series",
     "installed_torch_cuda_version",
@@ -102,6 +103,16 @@ def diagnose(
     build or no torch); it is compared with ``system.cuda_driver_version``, the newest CUDA the
     driver supports (``nvidia-smi`` banner, "CUDA Version").
     """
+    series, jobs, times = _series(devices, samples)
+    return diagnose_series(
+        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system, times=times
+    )
+
+
+def _series(
+    devices: Sequence[DeviceInfo], samples: Sequence[Snapshot] | Snapshot
+) -> tuple[dict[int, list[GpuSample]], dict[int, list[bool]], dict[int, list[float]]]:
+    """Per GPU: its samples, whether a process held it at each, and when (oldest first)."""
     snapshots: tuple[Snapshot, ...] = (
         (samples,) if isinstance(samples, Snapshot) else tuple(samples)
     )
@@ -120,8 +131,63 @@ def diagnose(
                         any(p.gpu_index == device.index for p in snap.processes)
                     )
                     times[device.index].append(snap.time_s)
-    return diagnose_series(
-        devices, series, jobs, torch_cuda_version=torch_cuda_version, system=system, times=times
+    return series, jobs, times
+
+
+#: Finding codes of the checks that judge a GPU only under load, and of the ECC check.
+_LOAD_CODES = ("pcie_link_degraded", "thermal_throttling", "power_throttling", "hw_slowdown")
+_ECC_CODES = (
+    "ecc_uncorrectable",
+    "ecc_corrected",
+    "row_remap_failure",
+    "memory_repair_pending",
+    "memory_retired",
+)
+
+
+def checks_not_run(
+    devices: Sequence[DeviceInfo],
+    samples: Sequence[Snapshot] | Snapshot,
+    *,
+    torch_cuda_version: str | None = None,
+    system: SystemInfo | None = None,
+) -> dict[str, str]:
+    """The checks of :func:`diagnose` (same arguments) that had nothing to judge in this window,
+    as ``{finding code: why}``: a check that did not run found nothing, but it did not pass
+    either. A check runs when at least one GPU gave it something to judge."""
+    series, jobs, _ = _series(devices, samples)
+    live = {i: [s for s in ss if not s.lost] for i, ss in series.items()}
+    out: dict[str, str] = {}
+    if _version_tuple(torch_cuda_version) is None:
+        out["driver_too_old"] = tr("no CUDA build of torch is installed: nothing to compare")
+    elif system is None or _version_tuple(system.cuda_driver_version) is None:
+        out["driver_too_old"] = tr("the CUDA version the driver supports is not known")
+    if not any(_busy(s) for ss in live.values() for s in ss):
+        why = tr("no GPU was under load (utilization ≥ {p})", p=fmt_pct(BUSY_UTIL_PCT))
+        out.update(dict.fromkeys(_LOAD_CODES, why))
+    if not any(
+        d.power_default_limit_w is not None
+        and any(s.power_limit_w is not None for s in live[d.index])
+        for d in devices
+    ):
+        out["power_limit_below_default"] = tr("no power limit and default limit were read")
+    if not any(s.ecc is not None for ss in live.values() for s in ss):
+        out.update(
+            dict.fromkeys(_ECC_CODES, tr("no ECC counters were read (ECC off or not supported)"))
+        )
+    if not any(_job_seen(d, series[d.index], jobs[d.index]) for d in devices):
+        out["low_utilization"] = tr("no job ran on a GPU in this window")
+    return out
+
+
+def _job_seen(device: DeviceInfo, series: list[GpuSample], jobs: list[bool]) -> bool:
+    """Whether :func:`_check_utilization` has a sample of ``device`` to judge."""
+    if device.mig_mode_current:
+        return False
+    running = _running(series, jobs)
+    return any(
+        r and not s.lost and s.util_gpu_pct is not None
+        for s, r in zip(series, running, strict=True)
     )
 
 

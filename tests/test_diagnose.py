@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from gpuprof.diagnose import Finding, Severity, diagnose, normalize_reason
+from gpuprof.diagnose import Finding, Severity, checks_not_run, diagnose, normalize_reason
 from gpuprof.telemetry.model import (
     EccCounts,
     GpuSample,
@@ -260,3 +260,33 @@ def test_findings_are_frozen():
     f = only(diagnose([replace(H100, persistence_mode=False)], window(BUSY)), "persistence_off")
     with pytest.raises(AttributeError):
         f.code = "x"  # type: ignore[misc]
+
+
+def test_checks_not_run_name_what_had_nothing_to_judge():
+    """A check that did not run found nothing, but it did not pass: say so, and why."""
+    system = SystemInfo(cuda_driver_version="12.7")
+    assert checks_not_run([H100], window(BUSY), torch_cuda_version="12.4", system=system) == {}
+    no_torch = checks_not_run([H100], window(BUSY), torch_cuda_version=None, system=system)
+    assert no_torch == {"driver_too_old": "no CUDA build of torch is installed: nothing to compare"}
+    unknown = checks_not_run([H100], window(BUSY), torch_cuda_version="12.4")
+    assert set(unknown) == {"driver_too_old"}
+    idle = checks_not_run(
+        [H100], window(replace(IDLE, ecc=None)), torch_cuda_version="12.4", system=system
+    )
+    assert set(idle) == {
+        "pcie_link_degraded",
+        "thermal_throttling",
+        "power_throttling",
+        "hw_slowdown",
+        "ecc_uncorrectable",
+        "ecc_corrected",
+        "row_remap_failure",
+        "memory_repair_pending",
+        "memory_retired",
+        "low_utilization",
+    }
+    assert idle["pcie_link_degraded"] == "no GPU was under load (utilization ≥ 50%)"
+    # One GPU with something to judge is enough: the check ran.
+    pair = [H100, replace(H100, index=1)]
+    one_busy = [snap(replace(IDLE, ecc=None), replace(BUSY, index=1), t=float(k)) for k in range(2)]
+    assert checks_not_run(pair, one_busy, torch_cuda_version="12.4", system=system) == {}

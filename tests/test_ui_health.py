@@ -13,6 +13,7 @@ pytest.importorskip("PySide6")
 from gpuprof.diagnose import Severity, installed_torch_cuda_version, torch_cuda_from_version
 from gpuprof.telemetry.model import (
     DeviceInfo,
+    EccCounts,
     HostSample,
     Snapshot,
     SourceKind,
@@ -75,7 +76,12 @@ def healthy(n: int = 30) -> tuple[list[DeviceInfo], SystemInfo, list[Snapshot]]:
             host=HostSample(cpu_pct=20.0),
             gpus=tuple(
                 h100_sample(
-                    i, util_gpu_pct=96.0, mem_used_bytes=60 * GiB, power_w=500.0, temp_gpu_c=65.0
+                    i,
+                    util_gpu_pct=96.0,
+                    mem_used_bytes=60 * GiB,
+                    power_w=500.0,
+                    temp_gpu_c=65.0,
+                    ecc=EccCounts.clean(),
                 )
                 for i in range(2)
             ),
@@ -139,6 +145,40 @@ def test_idle_window_says_the_load_checks_had_nothing_to_judge(make_tab):
     tab.run_now()
     assert tab.summary == "All clear"
     assert "nothing to judge" in tab.clear_note.text()
+    not_run = dict(tab.not_run_checks())
+    pcie = "PCIe link at its maximum generation and width under load"
+    assert not_run[pcie] == "no GPU was under load (utilization ≥ 50%)"
+    assert pcie in tab.clear_note.text() and pcie not in tab.checks_label.text()
+
+
+def test_a_check_that_did_not_run_is_listed_as_not_run_not_as_passed(make_tab):
+    """No CUDA build of torch: the driver check has nothing to compare, so it did not pass."""
+    from PySide6.QtWidgets import QApplication
+
+    tab = make_tab(torch_cuda_version=None)
+    devices, system, snaps = healthy()
+    tab.show()
+    tab.set_static(devices, system)
+    tab.add_snapshots(snaps)
+    tab.run_now()
+    assert tab.summary == "All clear"
+    driver = "The driver supports the CUDA version the installed torch was built for"
+    why = "no CUDA build of torch is installed: nothing to compare"
+    assert tab.not_run_checks() == [(driver, why)]
+    assert driver not in dict(tab.check_results())
+    assert driver not in tab.checks_label.text() and "torch" not in tab.checks_label.text()
+    assert tab.checks_label.text().count("✓") == len(tab.checks()) - 1
+    assert "Not run" in tab.clear_note.text() and why in tab.clear_note.text()
+    tab.copy_findings()
+    text = QApplication.clipboard().text()
+    assert text.index("What was checked:") < text.index("Not run") < text.index(driver)
+    # With a finding on show, the checklist beside it keeps the check apart too.
+    _, throttled = throttling_demo()
+    tab.clear(static=False)
+    tab.add_snapshots(throttled)
+    tab.run_now()
+    shown = tab.details.toPlainText()
+    assert shown.index("Not run") < shown.index(driver) and f"✓\n{driver}" not in shown
 
 
 def test_selecting_a_row_shows_detail_and_hint(make_tab):

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from gpuprof.diagnose import (
-    BUSY_UTIL_PCT,
     LOW_UTIL_PCT,
     Finding,
     Severity,
+    checks_not_run,
     diagnose,
     installed_torch_cuda_version,
 )
@@ -58,6 +58,7 @@ from .health_widgets import (
     gpus_from_snapshots,
     hint_html,
     index_ranges,
+    not_run_html,
     severity_colours,
     severity_icon,
 )
@@ -110,6 +111,8 @@ class HealthTab(QWidget):
         self._dark = self.palette().window().color().lightness() < 128
         self._icons = {s: severity_icon(s) for s in Severity}
         self.findings: list[Finding] = []
+        #: ``{finding code: why}`` of the checks with nothing to judge in the last run.
+        self.not_run: dict[str, str] = {}
         self.run_count = 0
         self.summary = ""
 
@@ -233,7 +236,7 @@ class HealthTab(QWidget):
         if static:
             self._devices = ()
             self._system = None
-        self.findings = []
+        self.findings, self.not_run = [], {}
         self._dirty = False
         self._last_run = None
         self._set_summary("")
@@ -289,9 +292,9 @@ class HealthTab(QWidget):
         snaps = tuple(self._snaps)
         devices = self._devices or gpus_from_snapshots(snaps)
         if snaps or devices:
-            self.findings = diagnose(
-                devices, snaps, torch_cuda_version=self.torch_cuda_version(), system=self._system
-            )
+            cuda, system = self.torch_cuda_version(), self._system
+            self.findings = diagnose(devices, snaps, torch_cuda_version=cuda, system=system)
+            self.not_run = checks_not_run(devices, snaps, torch_cuda_version=cuda, system=system)
             self.run_count += 1
             self._checked_at = datetime.now().strftime("%H:%M:%S")
             self._set_summary(self._summary_text())
@@ -366,14 +369,6 @@ class HealthTab(QWidget):
             text += " · " + arg(self.tr("checked %1"), self._checked_at)
         return text
 
-    def _busy_seen(self) -> bool:
-        return any(
-            g.util_gpu_pct is not None and g.util_gpu_pct >= BUSY_UTIL_PCT
-            for s in self._snaps
-            for g in s.gpus
-            if not g.lost
-        )
-
     def checks(self) -> list[str]:
         """What the checks look at, one line each (shown when all is clear)."""
         cuda = self.torch_cuda_version()
@@ -397,23 +392,37 @@ class HealthTab(QWidget):
                 cuda,
             )
             if cuda
-            else self.tr(
-                "The driver is new enough for torch (no CUDA build of torch is "
-                "installed: nothing to compare)"
-            ),
+            else self.tr("The driver supports the CUDA version the installed torch was built for"),
         ]
 
+    def _ran(self, codes: frozenset[str]) -> bool:
+        """Whether the check of ``codes`` had something to judge (with no GPU at all, every
+        check is listed as one, "not checked")."""
+        if not self._gpu_count() or any(f.code in codes for f in self.findings):
+            return True
+        return not codes <= self.not_run.keys()
+
     def check_results(self) -> list[tuple[str, list[Finding]]]:
-        """Each check with the findings it produced (empty: passed). Unknown codes go last."""
+        """Each check that ran with the findings it produced (empty: passed); the ones with
+        nothing to judge are :meth:`not_run_checks`. Unknown codes go last."""
         out: list[tuple[str, list[Finding]]] = [
             (text, [f for f in self.findings if f.code in codes])
             for text, codes in zip(self.checks(), CHECK_CODES, strict=True)
+            if self._ran(codes)
         ]
         known = frozenset().union(*CHECK_CODES)
         other = [f for f in self.findings if f.code not in known]
         if other:
             out.append((self.tr("Other checks"), other))
         return out
+
+    def not_run_checks(self) -> list[tuple[str, str]]:
+        """The checks that had nothing to judge in this window (not passed), each with why."""
+        return [
+            (text, self.not_run[min(codes)])
+            for text, codes in zip(self.checks(), CHECK_CODES, strict=True)
+            if not self._ran(codes)
+        ]
 
     def _gpus_text(self, found: Sequence[Finding]) -> str:
         """ "GPU 3", "GPUs 0–7", "GPUs 0, 2, 5" or "all" for the GPUs of ``found``."""
@@ -443,7 +452,7 @@ class HealthTab(QWidget):
         return (
             f"<p style='margin-top:24px'><b>{html.escape(title)}</b>"
             f"</p><table cellspacing='2'>{''.join(rows)}</table>"
-        )
+        ) + not_run_html(self.tr("Not run (nothing to judge):"), self.not_run_checks())
 
     # -- display ----------------------------------------------------------------------------------
     def _colours(self) -> dict[Severity | str, str]:
@@ -486,17 +495,12 @@ class HealthTab(QWidget):
             self.stack.setCurrentIndex(2)
 
     def _fill_all_clear(self) -> None:
-        note = ""
-        if self._snaps and not self._busy_seen():
-            note = arg(
-                self.tr(
-                    "No GPU was under load (utilization ≥ %1) in this window: the PCIe link and "
-                    "throttling checks need load and had nothing to judge."
-                ),
-                fmt_pct(BUSY_UTIL_PCT),
-            )
         self.clear_page.show_result(
-            self._colours(), self.scope_text(), self.checks(), note, gpus=self._gpu_count()
+            self._colours(),
+            self.scope_text(),
+            [text for text, _ in self.check_results()],
+            self.not_run_checks(),
+            gpus=self._gpu_count(),
         )
 
     @staticmethod
@@ -582,7 +586,10 @@ class HealthTab(QWidget):
         if not self.findings:
             none = not self._gpu_count()
             lines.append(self.tr("Not checked (no GPU):") if none else self.tr("What was checked:"))
-            lines.extend(f"- {c}" for c in self.checks())
+            lines.extend(f"- {c}" for c, _ in self.check_results())
+        if self.not_run_checks():
+            lines.append(self.tr("Not run (nothing to judge):"))
+            lines.extend(f"- {c} ({why})" for c, why in self.not_run_checks())
         todo = self.tr("What to do:")
         for f in self.findings:
             lines.append(f"[{self._severity_name(f.severity).upper()}] {f.title}")

@@ -22,6 +22,7 @@ __all__ = [
     "gpus_from_snapshots",
     "hint_html",
     "index_ranges",
+    "not_run_html",
     "severity_colours",
     "severity_icon",
 ]
@@ -144,6 +145,19 @@ def index_ranges(indices: Sequence[int]) -> str:
     return ", ".join(runs)
 
 
+def not_run_html(title: str, rows: Sequence[tuple[str, str]]) -> str:
+    """The checks that had nothing to judge, each with why, under ``title`` ("" when none):
+    apart from the passed ones, with a dash rather than a tick."""
+    if not rows:
+        return ""
+    items = "".join(
+        f"<tr><td style='padding-right:8px'><b>–</b></td><td>{html.escape(text)} "
+        f"<span style='color:gray'>({html.escape(why)})</span></td></tr>"
+        for text, why in rows
+    )
+    return f"<p><b>{html.escape(title)}</b></p><table cellspacing='3'>{items}</table>"
+
+
 class AllClearPage(QFrame):
     """The Health tab's page when nothing was found: the verdict, the window, every check."""
 
@@ -161,8 +175,9 @@ class AllClearPage(QFrame):
         self.checks_label.setTextFormat(Qt.TextFormat.RichText)
         self.checks_label.setWordWrap(True)
         self.checks_label.setToolTip(self.tr("Every check the Health tab runs"))
-        self.note = QLabel(self)
+        self.note = QLabel(self)  # the checks that did not run, apart from the passed ones
         self.note.setObjectName("muted")
+        self.note.setTextFormat(Qt.TextFormat.RichText)
         self.note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 20, 24, 20)
@@ -178,13 +193,13 @@ class AllClearPage(QFrame):
         colours: dict[Severity | str, str],
         scope: str,
         checks: Sequence[str],
-        note: str,
+        not_run: Sequence[tuple[str, str]] = (),
         *,
         gpus: int = 1,
     ) -> None:
-        """Fill the page: ``scope`` is the window checked, ``checks`` each check's text, ``note``
-        a remark under them (empty: none). With no GPU (``gpus`` 0) nothing was checked: no
-        verdict and no ticks."""
+        """Fill the page: ``scope`` is the window checked, ``checks`` the text of each check
+        that ran, ``not_run`` the checks with nothing to judge (text, why), listed apart. With
+        no GPU (``gpus`` 0) nothing was checked: no verdict and no ticks."""
         tick = f"<span style='color:{colours['ok']}'>✓</span>"
         what = self.tr("What was checked:")
         if gpus:
@@ -205,4 +220,4 @@ class AllClearPage(QFrame):
         self.checks_label.setText(
             f"<p><b>{html.escape(what)}</b></p><table cellspacing='3'>{items}</table>"
         )
-        self.note.setText(note)
+        self.note.setText(not_run_html(self.tr("Not run (nothing to judge):"), not_run))
