@@ -31,9 +31,10 @@ class ServerTexts:
     refused: str  #: the connection was refused (is the server running?)
     unauthorized: str  #: 401 and no token was sent
     token_refused: str  #: 401 although a token was sent
-    forbidden: str  #: 403
+    forbidden: str  #: 403 and no token was sent
     not_found: str  #: 404
     untrusted_hint: str = ""  #: after "the certificate is not trusted": how to give a CA
+    token_forbidden: str = ""  #: 403 although a token was sent (default: ``forbidden``)
 
 
 def https_hint(url: str) -> str:
@@ -74,7 +75,7 @@ def _status(exc: urllib.error.HTTPError, texts: ServerTexts, token_sent: bool) -
     if code == 401:
         return "auth", texts.token_refused if token_sent else texts.unauthorized
     if code == 403:
-        return "auth", texts.forbidden
+        return "auth", (texts.token_forbidden or texts.forbidden) if token_sent else texts.forbidden
     if code == 404:
         return "not_found", texts.not_found
     return "http", tr("HTTP {c} {r}", c=code, r=clean_text(exc.reason, 100))

@@ -1,7 +1,9 @@
 """``gpuprof catalog update``: fetch SkyPilot's published catalogs, only when the user asks.
 
 Each provider's ``<url-base>/<provider>/vms.csv`` is downloaded (HTTPS; plain HTTP only to this
-machine, for tests and mirrors on loopback), at most :data:`MAX_BYTES`, read with the SkyPilot
+machine, for tests and mirrors on loopback), at most :data:`MAX_BYTES` within
+:data:`DEFAULT_TIMEOUT_S` for the whole download (:mod:`gpuprof.httpread`: a server that
+trickles a byte now and then is cut off at the deadline too), read with the SkyPilot
 importer (:mod:`gpuprof.catalog.skypilot`, GCP's GPUs composed with their hosts) and dated with
 the fetch day. Nothing is replaced until every provider was fetched and read: a refused
 connection, an HTTP error, a download cut short or a file with no GPU rows leaves the catalog
@@ -13,24 +15,34 @@ from __future__ import annotations
 
 import datetime
 import http.client
-import io
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from http.client import HTTPMessage
 from pathlib import Path
+from typing import IO
 
 from gpuprof.catalog.instances import CatalogIssue, Instance, write_instances_csv
 from gpuprof.catalog.names import file_stem
 from gpuprof.catalog.skypilot import parse_skypilot_csv
 from gpuprof.errors import InputError
 from gpuprof.httperrors import ServerTexts, describe_url_error
+from gpuprof.httpread import (
+    BoundedRequest,
+    Budget,
+    BudgetRedirectHandler,
+    HttpLimitError,
+    build_opener,
+    read_body,
+)
 from gpuprof.i18n import tr
 
 __all__ = [
     "DEFAULT_PROVIDERS",
+    "DEFAULT_TIMEOUT_S",
     "DEFAULT_URL_BASE",
     "MAX_BYTES",
     "Fetched",
@@ -45,8 +57,9 @@ DEFAULT_URL_BASE = (
 )
 DEFAULT_PROVIDERS = ("aws", "gcp", "azure", "lambda", "oci", "runpod")
 #: The largest catalog file accepted (AWS's v8 vms.csv is about 4 MB).
-MAX_BYTES = 64 * 1024 * 1024
-_CHUNK = 256 * 1024
+MAX_BYTES = 32 * 2**20
+#: Seconds one provider's download may take in all, from connecting to the last byte.
+DEFAULT_TIMEOUT_S = 120.0
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 #: ``progress(provider, bytes_so_far, total_or_None)``
@@ -81,18 +94,24 @@ def _fetchable(url: str) -> str:
     return url
 
 
-class _SameRuleRedirects(urllib.request.HTTPRedirectHandler):
+class _SameRuleRedirects(BudgetRedirectHandler):
     """Redirects are followed only to URLs :func:`catalog_url` would accept: an HTTPS server
     cannot send the download to plain HTTP elsewhere."""
 
-    def redirect_request(  # type: ignore[no-untyped-def]
-        self, req, fp, code, msg, headers, newurl
-    ):
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         _fetchable(urllib.parse.urljoin(req.full_url, newurl))
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-_OPENER = urllib.request.build_opener(_SameRuleRedirects)
+_OPENER = build_opener(_SameRuleRedirects())
 
 
 def _texts() -> ServerTexts:
@@ -116,27 +135,26 @@ def _download(
     progress: Progress | None,
     cancel: threading.Event | None,
 ) -> bytes:
-    request = urllib.request.Request(url, headers={"User-Agent": "gpuprof catalog update"})
+    budget = Budget(timeout, max_bytes)
+    request = BoundedRequest(url, budget, headers={"User-Agent": "gpuprof catalog update"})
+
+    def before_read(got: int, total: int | None) -> None:
+        if cancel is not None and cancel.is_set():
+            raise UpdateCancelled
+        if progress is not None:
+            progress(provider, got, total)
+
     try:
-        with _OPENER.open(request, timeout=timeout) as resp:  # schemes: catalog_url, redirects
-            length = resp.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            if total is not None and total > max_bytes:
-                raise InputError(
-                    tr("{u}: {n} bytes is over the {m}-byte limit", u=url, n=total, m=max_bytes)
-                )
-            buf = io.BytesIO()
-            while True:
-                if cancel is not None and cancel.is_set():
-                    raise UpdateCancelled
-                chunk = resp.read(_CHUNK)
-                if not chunk:
-                    break
-                buf.write(chunk)
-                if buf.tell() > max_bytes:
-                    raise InputError(tr("{u}: over the {m}-byte limit", u=url, m=max_bytes))
-                if progress is not None:
-                    progress(provider, buf.tell(), total)
+        # schemes: catalog_url, and _SameRuleRedirects for redirects
+        with _OPENER.open(request, timeout=budget.left_s()) as resp:
+            return read_body(resp, budget, before_read=before_read)
+    except HttpLimitError as exc:
+        raise InputError(tr("{u}: {w}", u=url, w=exc.what)) from None
+    except http.client.IncompleteRead as exc:
+        got, short = len(exc.partial), exc.expected or 0
+        raise InputError(
+            tr("{u}: download cut short ({n} of {t} bytes)", u=url, n=got, t=got + short)
+        ) from None
     except (OSError, http.client.HTTPException) as exc:  # URLError and HTTPError included
         if isinstance(exc, urllib.error.HTTPError):
             exc.close()  # its body stays open otherwise
@@ -144,12 +162,6 @@ def _download(
         if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
             raise InputError(tr("{u}: cannot connect: {e}", u=url, e=what)) from None
         raise InputError(tr("{u}: {w}", u=url, w=what)) from None
-    data = buf.getvalue()
-    if total is not None and len(data) != total:
-        raise InputError(
-            tr("{u}: download cut short ({n} of {t} bytes)", u=url, n=len(data), t=total)
-        )
-    return data
 
 
 def update_catalogs(
@@ -157,13 +169,14 @@ def update_catalogs(
     *,
     url_base: str = DEFAULT_URL_BASE,
     dest_dir: Path | None = None,
-    timeout: float = 60.0,
+    timeout: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = MAX_BYTES,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     today: datetime.date | None = None,
 ) -> list[Fetched]:
-    """Fetch and read every provider's catalog, then replace the overlays (all or none)."""
+    """Fetch and read every provider's catalog, then replace the overlays (all or none).
+    ``timeout``: seconds each download may take in all; ``max_bytes``: the largest file."""
     from gpuprof.catalog.skypilot import COMPOSED_MARK
 
     wanted = [p.strip().lower() for p in providers if p.strip()]

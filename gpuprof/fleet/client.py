@@ -5,8 +5,9 @@ It talks to the one URL it was given and nowhere else: redirects are refused (th
 to another host), and nothing is sent before a call. Each failure is a :class:`FleetError`
 whose one-line message names the URL and what failed: the name did not resolve, the
 connection was refused, TLS failed, 401/403, no answer within the timeout, or the server is not
-a Prometheus (an HTML page, JSON of another shape). The timeout bounds the whole request, not
-only each socket read, and an answer larger than ``max_bytes`` is refused before it is parsed.
+a Prometheus (an HTML page, JSON of another shape). The timeout bounds the whole request (connect,
+headers and body; :mod:`gpuprof.httpread`), not only each socket read, and an answer larger than
+``max_bytes`` is refused as it arrives, before it is parsed.
 
 Answers are checked for shape: a result that is not what the API documents is an error; one
 malformed series inside a good answer is skipped (counted in :attr:`PrometheusClient.skipped`).
@@ -21,7 +22,6 @@ import json
 import logging
 import math
 import ssl
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from gpuprof.errors import GpuprofError
 from gpuprof.httperrors import ServerTexts, describe_url_error
+from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
 from gpuprof.i18n import tr
 
 __all__ = [
@@ -49,10 +50,11 @@ __all__ = [
 
 log = logging.getLogger("gpuprof.fleet")
 
-DEFAULT_TIMEOUT_S = 10.0
-#: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB.
-DEFAULT_MAX_BYTES = 256 * 2**20
-_CHUNK = 1 << 16
+#: Seconds one request may take in all, from connecting to the answer's last byte.
+DEFAULT_TIMEOUT_S = 30.0
+#: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB. The
+#: Fleet tab asks 7 queries at once: 7 × this is what a hostile server can make it hold.
+DEFAULT_MAX_BYTES = 32 * 2**20
 #: FleetError's kinds for gpuprof.httperrors' where they differ.
 _FLEET_KINDS = {"not_found": "not_prometheus", "not_http": "not_prometheus"}
 
@@ -161,7 +163,7 @@ def _labels(obj: object) -> dict[str, str] | None:
 class PrometheusClient:
     """Prometheus's HTTP API at ``url`` (e.g. ``http://127.0.0.1:9090`` or a path prefix such
     as ``https://host/prometheus``). ``token``: sent as ``Authorization: Bearer``;
-    ``timeout_s`` bounds each request from connect to the last byte."""
+    ``timeout_s`` bounds each request from connect to the last byte, ``max_bytes`` its answer."""
 
     def __init__(
         self,
@@ -192,14 +194,14 @@ class PrometheusClient:
         if parts.username is not None:
             pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
             self._headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        #: What the requests carry to authenticate: "token", "password" or "" (nothing).
+        self._auth = "password" if parts.username is not None else ""
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
+            self._auth = "token"
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
-        handlers: list[urllib.request.BaseHandler] = [_NoRedirect()]
-        if ssl_context is not None:
-            handlers.append(urllib.request.HTTPSHandler(context=ssl_context))
-        self._opener = urllib.request.build_opener(*handlers)
+        self._opener = build_opener(_NoRedirect(), ssl_context=ssl_context)
         #: Series skipped because their shape was wrong, since this client was made.
         self.skipped = 0
 
@@ -369,19 +371,23 @@ class PrometheusClient:
     def _fetch(
         self, path: str, form: Mapping[str, str] | Sequence[tuple[str, str]] | None
     ) -> bytes:
-        deadline = time.monotonic() + self.timeout_s
+        budget = Budget(self.timeout_s, self.max_bytes)
         data = None if form is None else urllib.parse.urlencode(form).encode("ascii")
         headers = dict(self._headers)
         if data is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        req = urllib.request.Request(self._base + path, data=data, headers=headers)
+        req = BoundedRequest(self._base + path, budget, data=data, headers=headers)
         try:
-            with self._opener.open(req, timeout=self.timeout_s) as resp:
+            with self._opener.open(req, timeout=budget.left_s()) as resp:
                 content_type = resp.headers.get("Content-Type", "")
-                body = self._read(resp, deadline)
+                body = read_body(resp, budget)
+        except HttpLimitError as exc:
+            raise FleetError(
+                self.url, exc.what, "timeout" if exc.kind == "deadline" else "too_big"
+            ) from None
         except urllib.error.HTTPError as exc:
             try:
-                error = self._http_error(exc, deadline)
+                error = self._http_error(exc, budget)
             finally:
                 exc.close()
             raise error from None
@@ -396,34 +402,14 @@ class PrometheusClient:
             raise self._shape(tr("it answered an HTML page ({c})", c=content_type[:60]))
         return body
 
-    def _read(self, resp: Any, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            if time.monotonic() > deadline:
-                raise TimeoutError
-            # read1: one socket read at most, so a trickling server meets the deadline.
-            read = getattr(resp, "read1", None) or resp.read
-            chunk = read(_CHUNK)
-            if not chunk:
-                return b"".join(chunks)
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise FleetError(
-                    self.url,
-                    tr("the answer is larger than {n} MiB", n=self.max_bytes // 2**20),
-                    "too_big",
-                )
-            chunks.append(chunk)
-
-    def _http_error(self, exc: urllib.error.HTTPError, deadline: float) -> FleetError:
+    def _http_error(self, exc: urllib.error.HTTPError, budget: Budget) -> FleetError:
         error = self._error(exc)
         if error.kind not in ("not_prometheus", "http"):  # a redirect, 401, 403
             return error
         # Prometheus says in a JSON body why it refused a query (400, 422, 503).
         try:
-            body = self._read(exc, deadline) if exc.fp is not None else b""
-        except (OSError, ValueError, FleetError):
+            body = read_body(exc, budget) if exc.fp is not None else b""
+        except (OSError, ValueError, http.client.HTTPException, HttpLimitError):
             body = b""
         try:
             doc = json.loads(body.decode("utf-8", "replace"))
@@ -442,12 +428,24 @@ class PrometheusClient:
         return error
 
     def _error(self, exc: BaseException) -> FleetError:
+        if self._auth == "password":
+            refused_401 = tr("401 Unauthorized: the user name and password were refused")
+            refused_403 = tr("403 Forbidden: the user name and password were refused")
+        else:
+            refused_401 = tr("401 Unauthorized: the token of --token-file was refused")
+            refused_403 = tr("403 Forbidden: the token was refused")
         texts = ServerTexts(
             refused=tr("connection refused (is Prometheus running there?)"),
             unauthorized=tr("401 Unauthorized: it needs a token (--token-file)"),
-            token_refused=tr("401 Unauthorized: it needs a token (--token-file)"),
-            forbidden=tr("403 Forbidden: the token was refused"),
+            token_refused=refused_401,
+            forbidden=tr(
+                "403 Forbidden: the server refused access; no token was sent "
+                "(give one with --token-file)"
+            ),
+            token_forbidden=refused_403,
             not_found=tr("404: no Prometheus API at this address (wrong path?)"),
         )
-        kind, what = describe_url_error(exc, url=self._base, timeout_s=self.timeout_s, texts=texts)
+        kind, what = describe_url_error(
+            exc, url=self._base, timeout_s=self.timeout_s, texts=texts, token_sent=bool(self._auth)
+        )
         return FleetError(self.url, what, _FLEET_KINDS.get(kind, kind))

@@ -2,10 +2,11 @@
 
 :class:`ExporterClient` talks to the URL it was given and nowhere else: no proxy from the
 environment and no redirect followed (either would carry the token elsewhere). The timeout
-bounds each whole request (connect, headers and body), and an answer is read only up to
-:data:`MAX_ANSWER_BYTES`. Every failure is a :class:`RemoteError` whose one line names the URL
-and what failed: the name did not resolve, the connection was refused, TLS, 401, no answer
-within the timeout, not HTTP, not a gpuprof exporter (HTML, JSON of another kind or version).
+bounds each whole request (connect, headers and body: :mod:`gpuprof.httpread`), and an answer
+is read only up to :data:`MAX_ANSWER_BYTES`. Every failure is a :class:`RemoteError` whose one
+line names the URL and what failed: the name did not resolve, the connection was refused, TLS,
+401, no answer within the timeout, not HTTP, not a gpuprof exporter (HTML, JSON of another kind
+or version).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from gpuprof import __version__
 from gpuprof.errors import InputError
 from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.httperrors import NETWORK_KINDS, ServerTexts, describe_url_error
+from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
 from gpuprof.tokenfile import read_token
@@ -37,17 +39,28 @@ __all__ = [
     "RemoteError",
     "base_url",
     "shape_error",
+    "timeout_for_interval",
 ]
 
-#: Seconds a request (connect, headers and body) may take.
-DEFAULT_TIMEOUT_S = 5.0
-#: The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB.
-MAX_ANSWER_BYTES = 16 * 2**20
+#: Seconds a request (connect, headers and body) may take at least: a poll that takes
+#: longer than the sampling interval only delays the next, and a slow link (an SSH tunnel
+#: across the world) needs a few round trips.
+MIN_TIMEOUT_S = 2.0
+#: The timeout at the default interval (1 s).
+DEFAULT_TIMEOUT_S = MIN_TIMEOUT_S
+#: The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB; with the
+#: most processes a snapshot keeps (4,096, text cut at 500 characters) about 3 MiB.
+MAX_ANSWER_BYTES = 8 * 2**20
 #: The deepest JSON nesting read (a snapshot's is 5).
 MAX_DEPTH = 32
 _MAX_INT = 2**63
-_CHUNK = 1 << 16
 _SUFFIXES = (SNAPSHOT_PATH, STATIC_PATH, "/metrics")
+
+
+def timeout_for_interval(interval_s: float) -> float:
+    """The time limit of each request when polling every ``interval_s`` seconds: the
+    interval, and at least :data:`MIN_TIMEOUT_S`."""
+    return max(MIN_TIMEOUT_S, float(interval_s))
 
 
 class RemoteError(InputError):
@@ -99,15 +112,14 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def _opener(https: bool, ca_file: str | None) -> urllib.request.OpenerDirector:
-    handlers: list[Any] = [urllib.request.ProxyHandler({}), _NoRedirect()]
+    context = None
     if https:
         try:
             context = ssl.create_default_context(cafile=ca_file)
         except (OSError, ssl.SSLError) as exc:
             what = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
             raise InputError(tr("{p}: cannot use this CA file: {e}", p=ca_file, e=what)) from None
-        handlers.append(urllib.request.HTTPSHandler(context=context))
-    return urllib.request.build_opener(*handlers)
+    return build_opener(urllib.request.ProxyHandler({}), _NoRedirect(), ssl_context=context)
 
 
 def _check_tree(obj: Any, depth: int = 0) -> None:
@@ -193,17 +205,20 @@ class ExporterClient:
         return doc
 
     def _fetch(self, path: str) -> tuple[bytes, str]:
-        deadline = self._monotonic() + self.timeout_s
-        req = urllib.request.Request(
+        budget = Budget(self.timeout_s, MAX_ANSWER_BYTES, monotonic=self._monotonic)
+        req = BoundedRequest(
             self.base + path,
+            budget,
             headers={"Accept": "application/json", "User-Agent": f"gpuprof/{__version__}"},
         )
         if self.token is not None:
             req.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with self._opener.open(req, timeout=self.timeout_s) as resp:
+            with self._opener.open(req, timeout=budget.left_s()) as resp:
                 content_type = str(resp.headers.get("Content-Type", ""))
-                return self._read(resp, deadline), content_type
+                return read_body(resp, budget), content_type
+        except HttpLimitError as exc:
+            raise RemoteError(self.url, exc.what, network=exc.kind == "deadline") from None
         except urllib.error.HTTPError as exc:
             exc.close()
             raise self._error(exc, path) from None
@@ -215,28 +230,6 @@ class ExporterClient:
         except (http.client.HTTPException, OSError, ValueError) as exc:
             raise self._error(exc, path) from None
 
-    def _read(self, resp: Any, deadline: float) -> bytes:
-        length = resp.headers.get("Content-Length")
-        if length is not None and length.isdigit() and int(length) > MAX_ANSWER_BYTES:
-            raise RemoteError(self.url, self._too_big())
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            if self._monotonic() > deadline:
-                raise TimeoutError
-            chunk = resp.read1(_CHUNK)
-            if not chunk:
-                if length is not None and length.isdigit() and size < int(length):
-                    raise RemoteError(self.url, tr("the answer was cut short"), network=True)
-                return b"".join(chunks)
-            size += len(chunk)
-            if size > MAX_ANSWER_BYTES:
-                raise RemoteError(self.url, self._too_big())
-            chunks.append(chunk)
-
-    def _too_big(self) -> str:
-        return tr("the answer is larger than {n} MiB", n=MAX_ANSWER_BYTES // 2**20)
-
     def _error(self, exc: BaseException, path: str) -> RemoteError:
         texts = ServerTexts(
             refused=tr(
@@ -244,7 +237,11 @@ class ExporterClient:
             ),
             unauthorized=tr("401 Unauthorized: the exporter needs a token (--token-file FILE)"),
             token_refused=tr("401 Unauthorized: the exporter refused the token of --token-file"),
-            forbidden=tr("403 Forbidden: the exporter refused the request"),
+            forbidden=tr(
+                "403 Forbidden: the exporter refused access; no token was sent "
+                "(give one with --token-file FILE)"
+            ),
+            token_forbidden=tr("403 Forbidden: the exporter refused the token of --token-file"),
             not_found=tr(
                 "not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)",
                 p=path,

@@ -136,8 +136,8 @@ HOSTILE: dict[str, tuple[Answer, str]] = {
     "nan": (http(_GOOD.replace(b'"cpu_pct": ', b'"cpu_pct": NaN, "x": ', 1)), "not valid JSON"),
     "deeply-nested": (http(b"[" * 200_000 + b"]" * 200_000), "not valid JSON"),
     "nested-in-a-document": (doc(_set("snapshot.x", json.loads("[" * 60 + "]" * 60))), "shape"),
-    "huge-declared": (http(b"", length=MAX_ANSWER_BYTES + 1), "larger than 16 MiB"),
-    "huge-streamed": (_stream(MAX_ANSWER_BYTES + (1 << 20)), "larger than 16 MiB"),
+    "huge-declared": (http(b"", length=MAX_ANSWER_BYTES + 1), "larger than 8 MiB"),
+    "huge-streamed": (_stream(MAX_ANSWER_BYTES + (1 << 20)), "larger than 8 MiB"),
     "html": (http(b"<html>login</html>", ctype="text/html"), "not a gpuprof exporter"),
     "no-content-type": (http(_GOOD, ctype=None), "not a gpuprof exporter"),
     "json-list": (http(b"[1, 2, 3]"), "other JSON"),
@@ -173,7 +173,7 @@ HOSTILE: dict[str, tuple[Answer, str]] = {
     ),
     "not-http": (b"\x16\x03\x01\x00garbage that is no HTTP at all\r\n\r\n", "not HTTP"),
     "silent-close": (_silent, "without answering"),
-    "trickle": (_trickle, "no answer within 1 s"),
+    "trickle": (_trickle, "no complete answer within 1 s"),
 }  # fmt: skip
 
 
