@@ -56,7 +56,7 @@ from gpuprof.profile.model import JobProfile, StepMarker
 from gpuprof.profile.storage import append_markers, read_markers_counted, write_job_profile
 from gpuprof.profile.tail import MarkerTail
 from gpuprof.profile.torch_window import ENV_ASKED as TORCH_ASKED_ENV_VAR
-from gpuprof.profile.tree import ProcessTree
+from gpuprof.profile.tree import ProcessTree, has_exited
 from gpuprof.telemetry.model import Snapshot, SourceKind
 
 if TYPE_CHECKING:
@@ -239,8 +239,7 @@ class JobRunner:
         if pid == os.getpid():
             raise InputError(f"--attach {pid}: that is gpuprof itself")
         try:
-            proc = psutil.Process(pid)
-            if proc.status() == psutil.STATUS_ZOMBIE:
+            if has_exited(psutil.Process(pid)):
                 raise InputError(f"--attach {pid}: the process has already exited")
         except psutil.NoSuchProcess:
             raise InputError(f"--attach {pid}: no such process") from None

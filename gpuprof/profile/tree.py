@@ -26,7 +26,21 @@ from typing import Any
 
 import psutil
 
-__all__ = ["ProcessTree", "TreeInfo", "TreeSample"]
+__all__ = ["ProcessTree", "TreeInfo", "TreeSample", "has_exited"]
+
+
+def has_exited(proc: psutil.Process) -> bool:
+    """Whether ``proc`` has ended (a zombie not yet reaped counts). ``/proc/PID/stat`` gives the
+    state of the process's first thread: one whose first thread ended (``pthread_exit``) while
+    others run reads ``Z`` too (``ps``: ``<defunct>``), yet runs, and still counts its threads
+    (``/proc/PID/status``); a zombie of a process that ended has only its first thread left.
+    :class:`psutil.Error` (the pid is gone) propagates."""
+    if proc.status() != psutil.STATUS_ZOMBIE:
+        return False
+    try:
+        return int(proc.num_threads()) <= 1
+    except psutil.Error:
+        return True  # reaped between the two reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +144,7 @@ class ProcessTree:
         proc = entry.handle
         try:
             with proc.oneshot():
-                if proc.status() == psutil.STATUS_ZOMBIE:
+                if has_exited(proc):
                     return False  # its counters are final and its parent's now (or soon)
                 t = proc.cpu_times()
                 entry.cpu_s = t.user + t.system + t.children_user + t.children_system
@@ -229,11 +243,11 @@ class ProcessTree:
 
     @property
     def root_alive(self) -> bool:
-        """Whether the root process still runs (a zombie does not)."""
+        """Whether the root process still runs (a zombie does not: :func:`has_exited`)."""
         if self._root is None:
             return False
         try:
-            return bool(self._root.is_running() and self._root.status() != psutil.STATUS_ZOMBIE)
+            return bool(self._root.is_running() and not has_exited(self._root))
         except psutil.Error:
             return False
 

@@ -17,7 +17,9 @@ import logging
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store_read import _warned
 from tests.faults.hostile import (
     GOOD_SESSION,
+    TIMEOUT_S,
     assert_one_clear_error,
     hostile_files,
     run_gpuprof,
@@ -432,3 +435,88 @@ def test_a_recording_that_cannot_be_created_leaves_no_stub(tmp_path: Path) -> No
     with pytest.raises(TypeError):
         SessionStore.create(out, meta={"not JSON": object()})
     assert list(tmp_path.iterdir()) == []
+
+
+# --- attaching to a process whose first thread has ended ---------------------------------------
+
+#: A live process whose main thread has ended (``pthread_exit``) while a worker thread runs on
+#: until the file ``argv[1]`` exists: ``/proc/PID/stat`` says ``Z`` (``ps``: ``<defunct>``),
+#: yet the process runs. Launchers and thread-pool servers end up so.
+LEADER_GONE = """
+import ctypes, os, sys, threading, time
+def work():
+    while not os.path.exists(sys.argv[1]):
+        time.sleep(0.02)
+threading.Thread(target=work).start()
+ctypes.CDLL(None).pthread_exit(None)
+"""
+
+
+def _leader_gone(go: Path) -> subprocess.Popen[bytes]:
+    """A running :data:`LEADER_GONE`, once its main thread has ended."""
+    import psutil
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the zombie thread-group leader is Linux's")
+    target = subprocess.Popen([sys.executable, "-c", LEADER_GONE, str(go)])
+    deadline = time.monotonic() + TIMEOUT_S
+    while psutil.Process(target.pid).status() != psutil.STATUS_ZOMBIE:
+        assert target.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    return target
+
+
+def test_a_running_process_whose_main_thread_ended_is_alive(tmp_path: Path) -> None:
+    import psutil
+
+    from gpuprof.profile.tree import ProcessTree, has_exited
+
+    go = tmp_path / "go"
+    target = _leader_gone(go)
+    try:
+        tree = ProcessTree(target.pid)
+        assert not has_exited(psutil.Process(target.pid)) and tree.root_alive
+        assert tree.refresh().processes == 1  # read, not counted as gone
+        go.touch()
+        deadline = time.monotonic() + TIMEOUT_S
+        while tree.root_alive:  # all its threads ended: now it has exited (not reaped yet)
+            assert time.monotonic() < deadline, "still alive after its last thread ended"
+            time.sleep(0.02)
+        assert has_exited(psutil.Process(target.pid))
+    finally:
+        go.touch()
+        target.wait(TIMEOUT_S)
+
+
+PROFILE = [sys.executable, "-m", "gpuprof", "profile", "--demo", "--interval", "0.1"]
+
+
+def test_attach_follows_a_process_whose_main_thread_ended(tmp_path: Path) -> None:
+    """Such a process was "already exited" for ``--attach`` (refused, exit 2), and the profile
+    of one that passed the check ended at its first poll while the job ran on."""
+    go, out, summary = tmp_path / "go", tmp_path / "a.gpuprof", tmp_path / "a.json"
+    target = _leader_gone(go)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_LANG="en")
+    env.update(GPUPROF_DATA_DIR=str(tmp_path / "data"), GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"))
+    try:
+        profiler = subprocess.Popen(
+            [*PROFILE, "--attach", str(target.pid), "--out", str(out), "--json", str(summary)],
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        deadline = time.monotonic() + TIMEOUT_S
+        while not out.exists() and profiler.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(0.5)  # a few polls while the job runs
+        still_profiling = profiler.poll() is None
+        go.touch()  # the job ends by itself: the profile follows it to its end
+        _, err = profiler.communicate(timeout=TIMEOUT_S)
+    finally:
+        go.touch()
+        target.wait(TIMEOUT_S)
+    assert profiler.returncode == 0 and "exited" not in err, err
+    assert still_profiling, err
+    doc = loads_strict(summary.read_text(encoding="utf-8"))
+    assert doc["attached"] is True and doc["pid"] == target.pid and doc["wall_s"] > 0
