@@ -127,6 +127,39 @@ def test_cli_prints_the_grid_and_the_findings(prom_fleet, tmp_path):
     assert "over 5 min" in out
 
 
+def test_demo_exporters_are_labelled_simulated(prom_fleet, tmp_path):
+    """A ``gpuprof exporter --demo`` seen through Prometheus serves made-up data: its nodes,
+    GPUs and findings say SIMULATED in the model, the table and the JSON; the dcgm-exporter
+    node does not."""
+    fleet = _fleet(prom_fleet.url)
+    sims = [n for n in fleet.nodes if n.exporter == "gpuprof"]
+    (dcgm,) = [n for n in fleet.nodes if n.exporter == "dcgm-exporter"]
+    assert len(sims) == 2
+    for node in sims:
+        assert node.simulated and node.source == "simulated"
+        assert all(g.simulated for g in node.gpus)
+    assert not dcgm.simulated and dcgm.source == "" and not any(g.simulated for g in dcgm.gpus)
+
+    ran = run_gpuprof(["fleet", "--prometheus", prom_fleet.url, "--json"], tmp_path)
+    doc = loads_strict(ran.stdout)
+    assert doc["summary"]["nodes_simulated"] == 2
+    by_name = {n["name"]: n for n in doc["nodes"]}
+    for node in sims:
+        got = by_name[node.name]
+        assert got["simulated"] is True and got["source"] == "simulated"
+        assert all(g["simulated"] is True for g in got["gpus"])
+    got = by_name[dcgm.name]
+    assert got["simulated"] is False and got["source"] is None
+    assert not any(g["simulated"] for g in got["gpus"])
+
+    ran = run_gpuprof(["fleet", "--prometheus", prom_fleet.url], tmp_path)
+    lines = ran.stdout.splitlines()
+    assert "SIMULATED: 2 nodes serve demo data" in ran.stdout
+    rows = [line for line in lines if "sim-hgx-h100" in line]
+    assert len(rows) == 2 and all("SIMULATED" in row for row in rows)
+    assert not any("SIMULATED" in line for line in lines if DCGM_HOST in line)
+
+
 def test_drill_down_six_plots_per_gpu(prom_fleet):
     client = PrometheusClient(prom_fleet.url)
     fleet = read_fleet(client)

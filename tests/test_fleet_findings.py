@@ -115,3 +115,12 @@ def test_findings_sort_critical_first():
     gpus = [_gpu(0, util_pct=0.0, idle_max_util_pct=0.0), _gpu(1, xid=13.0)]
     found = fleet_findings([_node(gpus)], FleetQuery())
     assert [f.code for f in found] == ["xid", "idle_held"]
+
+
+def test_findings_on_a_simulated_node_are_labelled_simulated():
+    """A demo exporter's findings are about made-up data: they say so (CLI, JSON, Fleet tab)."""
+    sim = _node([_gpu(0, "sim", lost=True)], "sim", source="simulated")
+    real = _node([_gpu(0, lost=True)], source="nvml")
+    found = {f.node: f for f in fleet_findings([sim, real], FleetQuery())}
+    assert found["sim"].simulated and found["sim"].to_json()["simulated"] is True
+    assert not found["n1"].simulated and found["n1"].to_json()["simulated"] is False

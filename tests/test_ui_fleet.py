@@ -79,6 +79,22 @@ def test_grid_shows_every_gpu_and_the_metric_switch_recolours(make_window, qtbot
     assert grid.visible_nodes()[-1] == DCGM_HOST
 
 
+def test_demo_exporters_are_labelled_simulated(make_window, qtbot, own_fleet):
+    from gpuprof.ui.fleet_grid import NODE_ROLE
+
+    tab = _tab(make_window, own_fleet.url, qtbot)
+    _loaded(tab, qtbot)
+    grid = tab.grid
+    exporters = {grid.item(r, 0).text(): grid.item(r, 3).text() for r in range(grid.rowCount())}
+    assert exporters.pop(DCGM_HOST) == "dcgm-exporter"
+    assert list(exporters.values()) == ["gpuprof · SIMULATED"] * 2
+    demo = own_fleet.exporters[0].address
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).data(NODE_ROLE)[1] == demo)
+    assert grid.item(row, grid.FIXED).toolTip().startswith("SIMULATED · ")
+    assert "SIMULATED" not in grid._find(DCGM_HOST, "0").toolTip()
+    assert "SIMULATED: 2 nodes serve demo data" in tab.status.text()
+
+
 def test_filter_by_label(make_window, qtbot, own_fleet):
     tab = _tab(make_window, own_fleet.url, qtbot)
     _loaded(tab, qtbot)
@@ -322,6 +338,26 @@ def test_stale_lost_and_mig_cells_without_a_server(qtbot):
     assert grid.visible_nodes() == ["b"]
     tab.filter.setText("nosuchnode")
     assert grid.visible_nodes() == []
+
+
+def test_a_simulated_finding_says_so_without_a_server(qtbot):
+    from dataclasses import replace
+
+    from gpuprof.ui.fleet_tab import FleetTab
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    tab = FleetTab(PrometheusClient("http://127.0.0.1:9"), autorefresh=False)
+    qtbot.addWidget(tab)
+    fleet = _fleet_by_hand()
+    a, b = fleet.nodes
+    a = replace(a, source="simulated", gpus=tuple(replace(g, simulated=True) for g in a.gpus))
+    finding = replace(fleet.findings[0], simulated=True)
+    tab.show_fleet(replace(fleet, nodes=(a, b), findings=(finding,)))
+    assert tab.findings.item(0).text() == "[critical] SIMULATED · b is down"
+    assert tab.grid.item(0, 3).text() == "gpuprof · SIMULATED"
+    assert tab.grid.item(1, 3).text() == "down"  # a down node says down, simulated or not
+    assert "SIMULATED: 1 nodes serve demo data" in tab.status.text()
 
 
 def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):

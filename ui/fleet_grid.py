@@ -257,6 +257,8 @@ class FleetGrid(QTableView):
         for node in self._nodes:
             key = node.key
             state = _t("down") if node.down else (node.exporter or "?")
+            if node.simulated and not node.down:
+                state += " · SIMULATED"
             row: list[_Cell | None] = [None] * width
             for col, text in enumerate((node.name, node.cluster, node.job, state)):
                 bg = down_bg if col == 3 and node.down else None
@@ -309,6 +311,8 @@ class FleetGrid(QTableView):
             rgb, key = _rgb(metric, value), value
             bg, fg = (None, None) if rgb is None else self._brushes_of(rgb)
         tip = g.name + (f" · {g.model_name}" if g.model_name else "")
+        if g.simulated:
+            tip = "SIMULATED · " + tip
         return _make_cell(text, key, node.key, g.column, tip, bg, fg, _CENTER)
 
     def set_filter(self, text: str) -> None:

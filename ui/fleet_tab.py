@@ -249,19 +249,26 @@ class FleetTab(QWidget):
         self.grid.show_fleet(fleet, metric)
         self.findings.clear()
         for f in fleet.findings:
-            item = QListWidgetItem(f"[{f.severity.value}] {f.title}")
+            sim = "SIMULATED · " if f.simulated else ""
+            item = QListWidgetItem(f"[{f.severity.value}] {sim}{f.title}")
             item.setToolTip(f"{f.detail}\n{f.hint}")
             self.findings.addItem(item)
         if not fleet.findings:
             self.findings.addItem(_t("No findings."))
         down = sum(1 for n in fleet.nodes if n.down)
-        self.status.setText(
+        status = (
             _t("%1: %2 nodes (%3 down), %4 GPUs")
             .replace("%1", fleet.url)
             .replace("%2", str(len(fleet.nodes)))
             .replace("%3", str(down))
             .replace("%4", str(len(fleet.gpus)))
         )
+        simulated = sum(1 for n in fleet.nodes if n.simulated)
+        if simulated:
+            status += " · " + _t("SIMULATED: %1 nodes serve demo data, not measurements").replace(
+                "%1", str(simulated)
+            )
+        self.status.setText(status)
 
     # -- the drill-down -----------------------------------------------------------------------
     def _on_cell_clicked(self, row: int, col: int) -> None:

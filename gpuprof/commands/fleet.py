@@ -151,6 +151,8 @@ def fleet_table(fleet: Fleet, metric: str = "util") -> Table:
         state: Any = node.exporter or "?"
         if node.down:
             state = styled(tr("down"), "red")
+        elif node.simulated:
+            state = styled(f"{state} SIMULATED", "bold yellow")
         table.add_row(node.name, node.cluster, state, *(cells.get(c, "") for c in columns))
     return table
 
@@ -175,6 +177,18 @@ def render_fleet(fleet: Fleet, metric: str, out: Console | None = None) -> None:
             s=sum(1 for g in gpus if g.stale),
         )
     )
+    simulated = sum(1 for n in fleet.nodes if n.simulated)
+    if simulated:
+        con.print(
+            styled(
+                tr(
+                    "SIMULATED: {n} nodes serve demo data (gpuprof exporter --demo), "
+                    "not measurements",
+                    n=simulated,
+                ),
+                "bold yellow",
+            )
+        )
     if fleet.selector:
         con.print(tr("selector: {s}", s=fleet.selector))
     if not fleet.nodes:
@@ -187,7 +201,8 @@ def render_fleet(fleet: Fleet, metric: str, out: Console | None = None) -> None:
     con.print(tr("Findings:"))
     style = {Severity.CRITICAL: "bold red", Severity.WARNING: "yellow", Severity.INFO: ""}
     for f in fleet.findings:
-        con.print(styled(f"[{f.severity.label}] {f.title}", style[f.severity] or "none"))
+        sim = "SIMULATED · " if f.simulated else ""
+        con.print(styled(f"[{f.severity.label}] {sim}{f.title}", style[f.severity] or "none"))
         con.print(f"    {f.detail}")
         con.print(f"    {f.hint}")
     if fleet.skipped_series:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpuprof.findings import Severity
@@ -48,6 +49,9 @@ def fleet_findings(nodes: Sequence[FleetNode], query: FleetQuery) -> tuple[Fleet
             out.extend(_gpu_findings(g, query))
         out.extend(_throttle_outliers(node))
     out.extend(_pcie(nodes))
+    simulated = {n.name for n in nodes if n.simulated}
+    if simulated:
+        out = [replace(f, simulated=True) if f.node in simulated else f for f in out]
     out.sort(key=lambda f: (f.severity.rank, f.node, f.gpu, f.code))
     return tuple(out)
 

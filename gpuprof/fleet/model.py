@@ -16,6 +16,7 @@ from gpuprof.findings import Severity
 
 __all__ = [
     "GRID_METRICS",
+    "SIMULATED_SOURCE",
     "Fleet",
     "FleetFinding",
     "FleetGpu",
@@ -25,6 +26,10 @@ __all__ = [
 
 #: (job, instance): a scrape target, the identity of a node.
 NodeKey = tuple[str, str]
+
+#: ``gpuprof_source_info``'s ``source`` label of an exporter serving the simulator's data
+#: (``gpuprof exporter --demo``): its nodes, GPUs and findings are labelled SIMULATED.
+SIMULATED_SOURCE = "simulated"
 
 #: The metrics a grid can be coloured by: ``--metric`` name → (attribute, unit).
 GRID_METRICS: dict[str, tuple[str, str]] = {
@@ -41,7 +46,8 @@ class FleetGpu:
     """One GPU (or MIG instance) of a node, with its latest values.
 
     ``stale``: seen within the look-back window but no current sample (the exporter stopped
-    serving it: a GPU lost, or dropped by a stale source); ``down``: its node's exporter is down.
+    serving it: a GPU lost, or dropped by a stale source); ``down``: its node's exporter is down;
+    ``simulated``: its exporter serves SIMULATED data (``gpuprof exporter --demo``).
     ``throttle``: (reason, share of the throttle window it was active; 1.0 when read at the
     latest sample), thermal and power reasons only. ``idle_max_util_pct``: the highest utilization over the idle window.
     """
@@ -73,6 +79,7 @@ class FleetGpu:
     idle_max_util_pct: float | None = None
     stale: bool = False
     down: bool = False
+    simulated: bool = False
 
     @property
     def node_key(self) -> NodeKey:
@@ -130,6 +137,7 @@ class FleetGpu:
             "idle_max_util_pct": self.idle_max_util_pct,
             "stale": self.stale,
             "down": self.down,
+            "simulated": self.simulated,
         }
 
 
@@ -139,7 +147,8 @@ class FleetNode:
 
     ``up``: Prometheus's ``up`` (None when Prometheus has no ``up`` for it: a recording rule
     or federation); ``source_up``: gpuprof's ``gpuprof_source_up`` (None for dcgm-exporter);
-    ``exporter``: ``gpuprof`` or ``dcgm-exporter``, from the series it serves.
+    ``exporter``: ``gpuprof`` or ``dcgm-exporter``, from the series it serves; ``source``: a
+    gpuprof exporter's data source (``nvml``, ``simulated``, ``replay``; empty otherwise).
     """
 
     job: str
@@ -151,10 +160,16 @@ class FleetNode:
     exporter: str = ""
     last_error: str = ""
     gpus: tuple[FleetGpu, ...] = ()
+    source: str = ""
 
     @property
     def key(self) -> NodeKey:
         return (self.job, self.instance)
+
+    @property
+    def simulated(self) -> bool:
+        """Its exporter serves SIMULATED data (``gpuprof exporter --demo``), not measurements."""
+        return self.source == SIMULATED_SOURCE
 
     @property
     def down(self) -> bool:
@@ -174,6 +189,8 @@ class FleetNode:
             "down": self.down,
             "source_up": self.source_up,
             "exporter": self.exporter or None,
+            "source": self.source or None,
+            "simulated": self.simulated,
             "last_error": self.last_error or None,
             "gpus": [g.to_json() for g in self.gpus],
         }
@@ -190,6 +207,8 @@ class FleetFinding:
     hint: str
     node: str = ""
     gpu: str = ""
+    #: About a node whose exporter serves SIMULATED data.
+    simulated: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -200,6 +219,7 @@ class FleetFinding:
             "hint": self.hint,
             "node": self.node or None,
             "gpu": self.gpu or None,
+            "simulated": self.simulated,
         }
 
 
@@ -234,6 +254,7 @@ class Fleet:
             "summary": {
                 "nodes": len(self.nodes),
                 "nodes_down": sum(1 for n in self.nodes if n.down),
+                "nodes_simulated": sum(1 for n in self.nodes if n.simulated),
                 "gpus": len(self.gpus),
                 "gpus_stale": sum(1 for g in self.gpus if g.stale),
                 "findings": len(self.findings),

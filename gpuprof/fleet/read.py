@@ -10,7 +10,8 @@ mapping, the GPU's holder (``pod``/``namespace``/``container``, ``hpc_job``). A 
 scrape target ``(job, instance)``: several machines may well report the same ``Hostname``.
 
 One overview is seven queries, sent at once (Prometheus evaluates them side by side): the
-targets' ``up`` (and ``gpuprof_source_up``); the GPU series seen within the look-back window
+targets' ``up`` (and gpuprof's ``gpuprof_source_up`` and ``gpuprof_source_info``, whose
+``source`` label says when an exporter serves SIMULATED data); the GPU series seen within the look-back window
 (``/api/v1/series``: GPUs that stopped reporting are still listed, as stale); the current
 values of every metric used, as the memory series with all its labels and the others with
 the GPU's key labels only, in two groups of about the same size; the share of the throttle
@@ -30,7 +31,7 @@ from typing import Any
 
 from gpuprof.fleet.client import FleetError, PrometheusClient, Target
 from gpuprof.fleet.findings import fleet_findings
-from gpuprof.fleet.model import Fleet, FleetGpu, FleetNode, NodeKey
+from gpuprof.fleet.model import SIMULATED_SOURCE, Fleet, FleetGpu, FleetNode, NodeKey
 from gpuprof.fleet.selector import GPU_LABELS, Selector
 
 __all__ = [
@@ -82,7 +83,9 @@ _LABELLED = "DCGM_FI_DEV_FB_USED"
 _PRESENCE = (_LABELLED,)
 #: The labels that make a GPU (see :func:`gpu_key`), for ``by (...)``.
 _KEY = "job, instance, gpu, GPU_I_ID"
-_TARGET_SERIES = ("up", "gpuprof_source_up")
+#: Per target: Prometheus's ``up``, gpuprof's ``gpuprof_source_up`` and ``gpuprof_source_info``
+#: (with all its labels: ``source="simulated"`` marks a demo exporter).
+_TARGET_SERIES = ("up", "gpuprof_source_up", "gpuprof_source_info")
 #: The other values, in two groups of about the same number of series (names that fill the
 #: same attribute stay in one group, in Prometheus's order: which one wins does not change).
 _GROUP0 = (
@@ -93,7 +96,6 @@ _GROUP0 = (
     "DCGM_FI_DEV_GPU_TEMP",
     "DCGM_FI_DEV_POWER_USAGE",
     "DCGM_FI_DEV_POWER_MGMT_LIMIT",
-    "gpuprof_source_info",
 )
 _VALUE_GROUPS = (_GROUP0, tuple(n for n in _VALUES if n != _LABELLED and n not in _GROUP0))
 _GROUP_NAMES = tuple(f"values{i}" for i in range(len(_VALUE_GROUPS)))
@@ -282,8 +284,6 @@ def _build(
         name = get("__name__", "")
         spec = _VALUES.get(name)
         if spec is None:
-            if name == "gpuprof_source_info":
-                kinds[(get("job", ""), get("instance", ""))] = "gpuprof"
             continue
         gpu = get("gpu")
         if not (gpu or get("UUID")):
@@ -323,11 +323,17 @@ def _build(
     for labels, _, value in answers["idle"]:
         if not math.isnan(value):
             idle[gpu_key(labels)] = max(0.0, value)
+    sources: dict[NodeKey, str] = {}
     for labels, _, value in answers["targets"]:
         key = (labels.get("job", ""), labels.get("instance", ""))
+        series = labels.get("__name__")
+        if series == "gpuprof_source_info":
+            kinds[key] = "gpuprof"
+            sources[key] = labels.get("source", "")
+            continue
         target, up, source_up = ups.get(key, ({}, None, None))
         flag = None if math.isnan(value) else value >= 1.0
-        if labels.get("__name__") == "up":
+        if series == "up":
             target = {k: v for k, v in labels.items() if k not in ("__name__", "job", "instance")}
             up = flag
         else:
@@ -349,7 +355,9 @@ def _build(
         name = labels.get("node") or next(
             (_node_name(g.labels, "") for _, g in mine if _node_name(g.labels, "")), node_key[1]
         )
-        built = [_finish(key, g, name, idle.get(key), up) for key, g in mine]
+        source = sources.get(node_key, "")
+        simulated = source == SIMULATED_SOURCE
+        built = [_finish(key, g, name, idle.get(key), up, simulated) for key, g in mine]
         nodes.append(
             FleetNode(
                 job=node_key[0],
@@ -359,13 +367,21 @@ def _build(
                 up=up,
                 source_up=source_up,
                 exporter=kinds.get(node_key, ""),
+                source=source,
                 gpus=tuple(sorted(built, key=_gpu_order)),
             )
         )
     return _unique_names(sorted(nodes, key=lambda n: (n.cluster, n.name, n.job, n.instance)))
 
 
-def _finish(key: GpuKey, g: _Gpu, node: str, idle_max: float | None, up: bool | None) -> FleetGpu:
+def _finish(
+    key: GpuKey,
+    g: _Gpu,
+    node: str,
+    idle_max: float | None,
+    up: bool | None,
+    simulated: bool = False,
+) -> FleetGpu:
     labels = g.labels
     v = g.values
     down = up is False
@@ -405,6 +421,7 @@ def _finish(key: GpuKey, g: _Gpu, node: str, idle_max: float | None, up: bool | 
         idle_max_util_pct=idle_max,
         stale=not g.present and not down,
         down=down,
+        simulated=simulated,
     )
 
 
