@@ -264,6 +264,36 @@ def test_a_silent_prometheus_never_freezes_the_window(make_window, qtbot, tmp_pa
         tab.close_tab()
 
 
+def test_the_no_gpu_banner_is_not_on_the_fleet_or_recommend_tab(make_window, qtbot):
+    """The window's banner is about its own source ("No NVIDIA GPU" here): not shown on the
+    Fleet tab (a cluster's GPUs) nor on Recommend (cloud machines); back on the other tabs."""
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+    from tests.ui_fakes import FakeSource
+    from tests.ui_fixtures import polls
+
+    w = make_window(FakeSource(0))
+    polls(w, 2)
+    assert w.banner.isVisible() and "No NVIDIA GPU" in w.banner.text()
+    tab = open_fleet(w, PrometheusClient(f"http://127.0.0.1:{free_port()}", timeout_s=2.0))
+    assert w.current_tab_name() == "fleet"
+    assert not w.banner.isVisible() and w.banner.text() == ""
+    polls(w, 1)  # the state is shown again, still not here
+    assert not w.banner.isVisible()
+    w.select_tab("telemetry")
+    assert w.banner.isVisible() and "No NVIDIA GPU" in w.banner.text()
+    w.select_tab("recommend")
+    assert not w.banner.isVisible()
+    w.select_tab("overview")
+    assert w.banner.isVisible()
+    w.banner.close_button.click()  # dismissed stays dismissed, whatever the tab
+    w.select_tab("fleet")
+    w.select_tab("overview")
+    assert not w.banner.isVisible()
+    tab.close_tab()
+
+
 def test_cli_bad_prometheus_url_is_one_line(tmp_path: Path):
     from tests.faults.hostile import assert_one_clear_error, run_gpuprof
 

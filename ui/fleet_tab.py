@@ -56,6 +56,10 @@ def _error_text(exc: BaseException) -> str:
 class FleetTab(QWidget):
     """The Fleet tab on ``client``; ``refresh_s``: seconds between overview queries."""
 
+    #: The window's banner (no GPU here, a GPU lost, ...) is about its own source, not the
+    #: fleet: it is hidden on this tab, which has a banner of its own.
+    shows_source_state = False
+
     def __init__(
         self,
         client: PrometheusClient,

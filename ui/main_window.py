@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
         # Tabs added while the window is built get the theme once, from apply_theme below.
         self.tabs = TabHost(lambda: self.theme if hasattr(self, "redraw_timer") else None, self)
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.banner.follow_tabs(self.tabs)  # after _on_tab_changed: a lazy tab is built by then
         self.overview = OverviewTab(self.state)
         self.telemetry = TelemetryTab(self.state)
         self.processes = ProcessesTab(self.state)

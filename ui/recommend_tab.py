@@ -56,6 +56,9 @@ class RecommendTab(QWidget):
     """
 
     name = "recommend"
+    #: The window's banner (no GPU here, a GPU lost, ...) is about its own source; this tab is
+    #: about cloud machines: the banner is hidden here.
+    shows_source_state = False
     #: Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input).
     recommendation_changed = Signal(object)
 

@@ -7,7 +7,15 @@ import math
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QTabWidget,
+    QToolButton,
+    QWidget,
+)
 
 __all__ = ["Sparkline", "MeterBar", "Swatch", "Banner"]
 
@@ -131,7 +139,11 @@ class Swatch(QLabel):
 
 
 class Banner(QFrame):
-    """A one-line state message with a hint, shown above the tabs (no driver, GPU lost, ...)."""
+    """A one-line state message with a hint, shown above the tabs (no driver, GPU lost, ...).
+
+    The state is about the window's own source (this machine, or the one it is connected to):
+    it is not shown while the current tab is about something else (:meth:`follow_tabs`).
+    """
 
     dismissed = Signal()
 
@@ -154,7 +166,22 @@ class Banner(QFrame):
         layout.addWidget(self.close_button)
         self._key: object = None
         self._dismissed_key: object = None
+        self._elsewhere = False  # the current tab is not about the window's source
         self.hide()
+
+    def follow_tabs(self, tabs: QTabWidget) -> None:
+        """Hide the state while the current tab of ``tabs`` says it is not about the window's
+        source (its widget's ``shows_source_state`` is False: the Fleet tab, Recommend)."""
+
+        def on_tab(index: int) -> None:
+            self._elsewhere = not getattr(tabs.widget(index), "shows_source_state", True)
+            self._sync()
+
+        tabs.currentChanged.connect(on_tab)
+
+    def _sync(self) -> None:
+        wanted = self._key is not None and self._key != self._dismissed_key
+        self.setVisible(wanted and not self._elsewhere)
 
     def _dismiss(self) -> None:
         self._dismissed_key = self._key
@@ -171,7 +198,7 @@ class Banner(QFrame):
             self.style().unpolish(self)
             self.style().polish(self)
         self.message.setText(text)
-        self.setVisible(True)
+        self._sync()
 
     def clear_state(self) -> None:
         self._key = None
