@@ -77,6 +77,7 @@ from gpuprof.telemetry.store_read import (
     one_line,
     parse_meta,
     read_header,
+    size_problem,
     warn_once,
 )
 
@@ -298,16 +299,10 @@ class SessionStore:
             raise InputError(f"{p}: empty file, not a gpuprof session")
         if not header.startswith(_SQLITE_MAGIC):
             raise InputError(f"{p}: not a gpuprof session (not an SQLite database)")
-        if len(header) < 100:
-            raise InputError(f"{p}: truncated session file")
-        page_size = int.from_bytes(header[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        page_count = int.from_bytes(header[28:32], "big")
         size = p.stat().st_size
-        if page_count and size < page_size * page_count:
-            raise InputError(
-                f"{p}: truncated session file ({size} of {page_size * page_count} bytes)"
-            )
+        problem = size_problem(p, header, size)
+        if problem is not None:
+            raise InputError(problem)
         conn = connect_readonly(p, header)
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]

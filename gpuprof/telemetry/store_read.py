@@ -47,6 +47,7 @@ __all__ = [
     "one_line",
     "parse_meta",
     "read_header",
+    "size_problem",
     "warn_once",
 ]
 
@@ -125,8 +126,19 @@ def one_line(lines: Iterable[object]) -> str:
     return first if len(problems) == 1 else f"{first}; {len(problems) - 1} more"
 
 
+#: What :func:`read_header` reads: SQLite's 100-byte database header and the 8-byte b-tree
+#: page header of page 1 after it (https://www.sqlite.org/fileformat.html).
+HEADER_BYTES = 108
+#: A header claiming more is not one of a recording: at ~7 kB a sample (8 GPUs and their
+#: processes), 4 TiB is 20 years of samples at one a second. A file cut short claims what it
+#: was; 58 TB is what junk read as a page count claims.
+MAX_CLAIMED_BYTES = 4 * 2**40
+#: Page 1's b-tree page kinds (interior and leaf table pages).
+_TABLE_PAGES = (0x05, 0x0D)
+
+
 def read_header(p: Path) -> bytes:
-    """The first 100 bytes of ``p`` (SQLite's header), refusing anything but a regular file.
+    """The first :data:`HEADER_BYTES` bytes of ``p``, refusing anything but a regular file.
 
     ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer; the
     kind is then read from the open file itself, so nothing can swap it in between.
@@ -144,11 +156,52 @@ def read_header(p: Path) -> bytes:
         if not stat.S_ISREG(mode):
             kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a file")
             raise InputError(f"{p}: not a regular file ({kind}), not a gpuprof session")
-        return os.read(fd, 100)
+        return os.read(fd, HEADER_BYTES)
     except OSError as e:
         raise InputError(f"{p}: cannot read ({e.strerror})") from None
     finally:
         os.close(fd)
+
+
+def _header_fault(head: bytes) -> str | None:
+    """What makes SQLite's header ``head`` invalid (the rules SQLite itself applies), or None."""
+    page_size = int.from_bytes(head[16:18], "big")
+    if page_size != 1 and not (512 <= page_size <= 32768 and page_size & (page_size - 1) == 0):
+        return f"page size {page_size}"
+    if head[18] not in (1, 2) or head[19] not in (1, 2):
+        return f"file format version {head[18]}/{head[19]}"
+    if head[21:24] != b"\x40\x20\x20":  # the payload fractions, fixed at 64, 32 and 32
+        return "payload fractions"
+    return None
+
+
+def size_problem(p: Path, head: bytes, size: int) -> str | None:
+    """Why the SQLite file ``p`` (``size`` bytes, first bytes ``head`` from
+    :func:`read_header`) cannot hold a whole database: it is truncated, or its header is not
+    one (junk after SQLite's magic); None when it may (SQLite decides the rest).
+
+    The header's page count is only believed as SQLite believes it: non-zero, with the change
+    counter (offset 24) equal to the version-valid-for number (offset 92). A header that claims
+    more than :data:`MAX_CLAIMED_BYTES`, or a page 1 that is not a table b-tree page, is
+    corrupt however short the file: a truncated recording keeps its valid first page."""
+    if len(head) < 100:
+        return f"{p}: truncated session file"
+    fault = _header_fault(head)
+    if fault is not None:
+        return f"{p}: corrupt session file (not a valid SQLite header: {fault})"
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    page_count = int.from_bytes(head[28:32], "big")
+    if not page_count or head[24:28] != head[92:96]:
+        return None  # SQLite takes the size from the file itself
+    claimed = page_size * page_count
+    if claimed > MAX_CLAIMED_BYTES:
+        return f"{p}: corrupt session file (its header claims {claimed} bytes, the file has {size})"
+    if len(head) > 100 and head[100] not in _TABLE_PAGES:
+        return f"{p}: corrupt session file (its first page is not a database page)"
+    if size < claimed:
+        return f"{p}: truncated session file ({size} of {claimed} bytes)"
+    return None
 
 
 def inflate(blob: object) -> bytes:

@@ -19,6 +19,7 @@ import dataclasses
 import json
 import math
 import os
+import random
 import shutil
 import signal
 import sqlite3
@@ -315,6 +316,49 @@ def test_record_force_never_replaces_a_fifo(fifo: Path, tmp_path: Path) -> None:
     )
     assert_one_clear_error(ran, fifo.name)
     assert fifo.exists() and not fifo.is_file()
+
+
+# -- a header that lies about the size --------------------------------------------------------
+
+
+def _with(data: bytes, at: int, value: bytes) -> bytes:
+    return data[:at] + value + data[at + len(value) :]
+
+
+#: Made from the good session (5 pages of 4096 bytes), with seeded junk (the same every run).
+_JUNK = random.Random(21).randbytes(3000)
+_GOOD = GOOD_SESSION.read_bytes()
+SIZE_LIES: dict[str, tuple[bytes, str]] = {
+    # SQLite's 16-byte magic, then junk: the junk read as a page size and count claimed 58 TB.
+    "magic-then-junk": (_GOOD[:16] + _JUNK, "corrupt"),
+    # A real header, then junk where page 1's b-tree should be.
+    "header-then-junk": (_GOOD[:100] + _JUNK, "corrupt"),
+    # A consistent header claiming 2**32 - 16 pages (17.6 TB): no recording is that large.
+    "huge-page-count": (_with(_GOOD, 28, (2**32 - 16).to_bytes(4, "big")), "corrupt"),
+    "invalid-page-size": (_with(_GOOD, 16, (12345).to_bytes(2, "big")), "corrupt"),
+    # A real recording cut short (a copy that stopped): still truncated, with both sizes.
+    "cut-in-half": (_GOOD[: len(_GOOD) // 2], "truncated"),
+    "cut-after-page-1": (_GOOD[: 4096 + 10], "truncated"),
+}
+
+
+@pytest.mark.parametrize("fault", list(SIZE_LIES))
+def test_a_header_that_lies_about_the_size_is_corrupt_not_truncated(
+    fault: str, tmp_path: Path
+) -> None:
+    data, word = SIZE_LIES[fault]
+    path = tmp_path / f"{fault}.gpuprof"
+    path.write_bytes(data)
+    with pytest.raises(InputError) as refused:
+        SessionStore.open(path)
+    said = str(refused.value)
+    assert said.startswith(f"{path}: {word} session file"), said
+    assert "\n" not in said
+    if word == "truncated":
+        assert f"({len(data)} of {len(_GOOD)} bytes)" in said
+    ran = run_gpuprof(["replay", "--json", str(path)], tmp_path)
+    assert_one_clear_error(ran, path.name)
+    assert f"{word} session file" in ran.stderr
 
 
 # -- SQLite's reports of many lines -----------------------------------------------------------
