@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from .health_widgets import arg
 
@@ -90,6 +90,8 @@ class PriceUpdateBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.button)
         layout.addWidget(self.status, 1)
+        # One line high, whatever the tab's height: grown, it was a blank band above the form.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.button.clicked.connect(self._on_click)
         self.worker.progress.connect(self._on_progress)
         self.worker.finished.connect(self._on_finished)

@@ -110,7 +110,7 @@ class RecommendTab(QWidget):
         self.prices = PriceUpdateBar(price_update)
         self.prices.updated.connect(self._on_prices_updated)
         layout.addWidget(self.prices)
-        layout.addWidget(splitter)
+        layout.addWidget(splitter, 1)  # the form and the results take every spare pixel
 
         self._restore()
         self._sync_local_controls()
