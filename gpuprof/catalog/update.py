@@ -39,6 +39,7 @@ from gpuprof.httpread import (
     read_body,
 )
 from gpuprof.i18n import tr
+from gpuprof.netlimits import CATALOG_MAX_BYTES, CATALOG_TIMEOUT_S
 
 __all__ = [
     "DEFAULT_PROVIDERS",
@@ -57,9 +58,9 @@ DEFAULT_URL_BASE = (
 )
 DEFAULT_PROVIDERS = ("aws", "gcp", "azure", "lambda", "oci", "runpod")
 #: The largest catalog file accepted (AWS's v8 vms.csv is about 4 MB).
-MAX_BYTES = 32 * 2**20
+MAX_BYTES = CATALOG_MAX_BYTES
 #: Seconds one provider's download may take in all, from connecting to the last byte.
-DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_TIMEOUT_S = CATALOG_TIMEOUT_S
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 #: ``progress(provider, bytes_so_far, total_or_None)``

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpuprof.argtypes import int_range
+from gpuprof.argtypes import int_range, positive_float, positive_int
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
+from gpuprof.netlimits import CATALOG_MAX_BYTES, CATALOG_TIMEOUT_S
 from gpuprof.termtext import plain
 
 __all__ = ["PAGE_ROWS", "register"]
@@ -69,6 +70,27 @@ def register(subparsers: Any) -> None:
         "--url-base",
         metavar="URL",
         help=tr("where the catalogs are: URL/<provider>/vms.csv (default: SkyPilot's v8)"),
+    )
+    upd.add_argument(
+        "--timeout",
+        type=positive_float(3600.0, unit=" s"),
+        default=CATALOG_TIMEOUT_S,
+        metavar="S",
+        help=tr(
+            "seconds each provider's download may take in all, from connecting to the last "
+            "byte (default {s:g})",
+            s=CATALOG_TIMEOUT_S,
+        ),
+    )
+    upd.add_argument(
+        "--max-mib",
+        type=positive_int(4096),
+        default=CATALOG_MAX_BYTES >> 20,
+        metavar="N",
+        help=tr(
+            "the largest catalog file read, in MiB; a larger one is an error (default {n})",
+            n=CATALOG_MAX_BYTES >> 20,
+        ),
     )
     upd.set_defaults(func=_update)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
@@ -211,7 +233,28 @@ def _import(args: argparse.Namespace) -> int:
 def _update(args: argparse.Namespace) -> int:
     from gpuprof.catalog.update import DEFAULT_PROVIDERS, DEFAULT_URL_BASE, update_catalogs
 
-    providers = _split(args.providers) or list(DEFAULT_PROVIDERS)
+    # A flag given but empty is a mistake, not a request for the defaults.
+    providers = list(DEFAULT_PROVIDERS)
+    if args.providers is not None:
+        providers = [p.strip() for p in args.providers.split(",") if p.strip()]
+        if not providers:
+            raise InputError(
+                tr(
+                    "--providers {v!r} names no provider: give some, e.g. aws,gcp, or leave "
+                    "the option out for all of them",
+                    v=args.providers,
+                )
+            )
+    url_base = DEFAULT_URL_BASE
+    if args.url_base is not None:
+        url_base = args.url_base.strip()
+        if not url_base:
+            raise InputError(
+                tr(
+                    "--url-base is empty: give the URL the catalogs are under, or leave the "
+                    "option out for SkyPilot's"
+                )
+            )
     started: set[str] = set()
 
     def progress(provider: str, got: int, total: int | None) -> None:
@@ -219,7 +262,13 @@ def _update(args: argparse.Namespace) -> int:
             started.add(provider)
             print(tr("gpuprof: fetching {p}…", p=provider), file=sys.stderr, flush=True)
 
-    done = update_catalogs(providers, url_base=args.url_base or DEFAULT_URL_BASE, progress=progress)
+    done = update_catalogs(
+        providers,
+        url_base=url_base,
+        timeout=args.timeout,
+        max_bytes=args.max_mib * 2**20,
+        progress=progress,
+    )
     for f in done:
         print(
             tr(

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.argtypes import positive_float
+from gpuprof.argtypes import positive_float, positive_int
 from gpuprof.i18n import tr
+from gpuprof.netlimits import PROMETHEUS_MAX_BYTES, PROMETHEUS_TIMEOUT_S
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,9 +67,24 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--timeout",
         type=positive_float(600.0, unit=" s"),
-        default=10.0,
+        default=PROMETHEUS_TIMEOUT_S,
         metavar="S",
-        help=tr("seconds to wait for each answer (default 10)"),
+        help=tr(
+            "seconds each query may take in all, from connecting to the answer's last byte "
+            "(default {s:g})",
+            s=PROMETHEUS_TIMEOUT_S,
+        ),
+    )
+    p.add_argument(
+        "--max-mib",
+        type=positive_int(4096),
+        default=PROMETHEUS_MAX_BYTES >> 20,
+        metavar="N",
+        help=tr(
+            "the largest answer read, in MiB; a larger one is an error (default {n}: about 500 "
+            "nodes of 8 GPUs)",
+            n=PROMETHEUS_MAX_BYTES >> 20,
+        ),
     )
     p.add_argument(
         "--idle-minutes",
@@ -89,7 +105,9 @@ def cmd_fleet(args: argparse.Namespace, *, out: Console | None = None) -> int:
 
     selector = parse_selector(args.selector)
     token = token_from_file(args.token_file)
-    client = PrometheusClient(args.prometheus, timeout_s=args.timeout, token=token)
+    client = PrometheusClient(
+        args.prometheus, timeout_s=args.timeout, token=token, max_bytes=args.max_mib * 2**20
+    )
     fleet = read_fleet(
         client, FleetQuery(selector=selector, idle_window_s=args.idle_minutes * 60.0)
     )

@@ -36,6 +36,7 @@ from gpuprof.errors import GpuprofError
 from gpuprof.httperrors import ServerTexts, describe_url_error
 from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
 from gpuprof.i18n import tr
+from gpuprof.netlimits import PROMETHEUS_MAX_BYTES, PROMETHEUS_TIMEOUT_S
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -51,10 +52,9 @@ __all__ = [
 log = logging.getLogger("gpuprof.fleet")
 
 #: Seconds one request may take in all, from connecting to the answer's last byte.
-DEFAULT_TIMEOUT_S = 30.0
-#: The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB. The
-#: Fleet tab asks 7 queries at once: 7 × this is what a hostile server can make it hold.
-DEFAULT_MAX_BYTES = 32 * 2**20
+DEFAULT_TIMEOUT_S = PROMETHEUS_TIMEOUT_S
+#: The largest answer read (bytes).
+DEFAULT_MAX_BYTES = PROMETHEUS_MAX_BYTES
 #: FleetError's kinds for gpuprof.httperrors' where they differ.
 _FLEET_KINDS = {"not_found": "not_prometheus", "not_http": "not_prometheus"}
 

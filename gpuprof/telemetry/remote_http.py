@@ -28,6 +28,7 @@ from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.httperrors import NETWORK_KINDS, ServerTexts, describe_url_error
 from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
 from gpuprof.i18n import tr
+from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
 from gpuprof.redact import clean_text
 from gpuprof.tokenfile import read_token
 
@@ -42,15 +43,12 @@ __all__ = [
     "timeout_for_interval",
 ]
 
-#: Seconds a request (connect, headers and body) may take at least: a poll that takes
-#: longer than the sampling interval only delays the next, and a slow link (an SSH tunnel
-#: across the world) needs a few round trips.
-MIN_TIMEOUT_S = 2.0
+#: Seconds a request (connect, headers and body) may take at least.
+MIN_TIMEOUT_S = EXPORTER_MIN_TIMEOUT_S
 #: The timeout at the default interval (1 s).
 DEFAULT_TIMEOUT_S = MIN_TIMEOUT_S
-#: The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB; with the
-#: most processes a snapshot keeps (4,096, text cut at 500 characters) about 3 MiB.
-MAX_ANSWER_BYTES = 8 * 2**20
+#: The largest answer read.
+MAX_ANSWER_BYTES = EXPORTER_MAX_BYTES
 #: The deepest JSON nesting read (a snapshot's is 5).
 MAX_DEPTH = 32
 _MAX_INT = 2**63

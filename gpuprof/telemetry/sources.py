@@ -71,13 +71,17 @@ def open_source(
     connect: str | None = None,
     token_file: str | None = None,
     ca_file: str | None = None,
+    interval_s: float | None = None,
 ) -> TelemetrySource:
     """The source the CLI and the UI use: a replay file, the simulator, a remote exporter
-    (``connect``, with its ``token_file`` and ``ca_file``), or NVML (default)."""
+    (``connect``, with its ``token_file`` and ``ca_file``; each request's time limit follows
+    the sampling interval ``interval_s`` when given), or NVML (default)."""
     if connect is not None:
         from gpuprof.telemetry.remote import RemoteSource
+        from gpuprof.telemetry.remote_http import DEFAULT_TIMEOUT_S, timeout_for_interval
 
-        return RemoteSource(connect, token_file=token_file, ca_file=ca_file)
+        timeout_s = DEFAULT_TIMEOUT_S if interval_s is None else timeout_for_interval(interval_s)
+        return RemoteSource(connect, token_file=token_file, ca_file=ca_file, timeout_s=timeout_s)
     if replay is not None:
         return ReplaySource(replay)
     if demo:
