@@ -20,6 +20,12 @@ from gpuprof import __version__
 from gpuprof.argtypes import finite_float
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES, set_language, tr, translate_argparse
+from gpuprof.netlimits import (
+    EXPORTER_MAX_BYTES,
+    EXPORTER_MIN_TIMEOUT_S,
+    PROMETHEUS_MAX_BYTES,
+    PROMETHEUS_TIMEOUT_S,
+)
 from gpuprof.termtext import plain
 
 if TYPE_CHECKING:
@@ -105,14 +111,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help=tr(
             "watch another machine: the URL of its `gpuprof exporter` "
-            "(e.g. http://127.0.0.1:9400 through an SSH tunnel)"
+            "(e.g. http://127.0.0.1:9400 through an SSH tunnel); each answer must come whole "
+            "within {s:g} s and be at most {n} MiB",
+            s=EXPORTER_MIN_TIMEOUT_S,
+            n=EXPORTER_MAX_BYTES >> 20,
         ),
     )
     gui.add_argument(
         "--prometheus",
         metavar="URL",
         help=tr(
-            "open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)"
+            "open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token); "
+            "each query may take {s:g} s in all and answer at most {n} MiB",
+            s=PROMETHEUS_TIMEOUT_S,
+            n=PROMETHEUS_MAX_BYTES >> 20,
         ),
     )
     gui.add_argument(

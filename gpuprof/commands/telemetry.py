@@ -22,6 +22,7 @@ from gpuprof.commands.telemetry_views import (
 )
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
 from gpuprof.termtext import markup, safe
 from gpuprof.units import fmt_duration
 
@@ -49,7 +50,13 @@ def _add_connect(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--connect",
         metavar="URL",
-        help=tr("read another machine's `gpuprof exporter` at URL instead of the local GPUs"),
+        help=tr(
+            "read another machine's `gpuprof exporter` at URL instead of the local GPUs; each "
+            "answer must come whole within {s:g} s, or the sampling interval when longer, and "
+            "be at most {n} MiB",
+            s=EXPORTER_MIN_TIMEOUT_S,
+            n=EXPORTER_MAX_BYTES >> 20,
+        ),
     )
     p.add_argument(
         "--token-file",
@@ -178,6 +185,7 @@ def _open(demo: bool, args: argparse.Namespace | None = None) -> TelemetrySource
         connect=connect,
         token_file=getattr(args, "token_file", None),
         ca_file=getattr(args, "ca_file", None),
+        interval_s=getattr(args, "interval", None),
     )
 
 
