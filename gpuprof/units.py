@@ -15,6 +15,8 @@ __all__ = [
     "fmt_latency",
     "fmt_hours",
     "fmt_count",
+    "fmt_sig",
+    "tflops_digits",
     "NA",
 ]
 
@@ -64,6 +66,29 @@ def fmt_num(value: float | None, unit: str = "", *, digits: int = 0) -> str:
     return f"{text} {unit}" if unit else text
 
 
+def fmt_sig(value: float | None, unit: str = "", *, digits: int = 4) -> str:
+    """A measured figure to ``digits`` significant digits, without an exponent and without
+    trailing zeros, so a small value keeps its digits: ``fmt_sig(0.000134, "TFLOPS") ==
+    "0.000134 TFLOPS"`` (a CPU's figure, not "0"), ``fmt_sig(42.8, "GB/s") == "42.8 GB/s"``,
+    ``fmt_sig(12345.6) == "12,346"``. ``N/A`` when missing or infinite."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    v = float(value)
+    if not math.isfinite(v):
+        return NA
+    if abs(v) >= 1000:
+        text = f"{v:,.0f}"
+    elif v != 0 and abs(v) < 1e-6:
+        text = f"{v:.{digits}g}"  # beyond a fixed point's reach: an exponent, never "0"
+    else:
+        decimals = 0 if v == 0 else max(0, digits - 1 - math.floor(math.log10(abs(v))))
+        text = f"{v:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+    return f"{text} {unit}" if unit else text
+
+
 def fmt_duration(seconds: float | None) -> str:
     """``fmt_duration(93784) == '1d 2h 3m'``; sub-minute values keep seconds; an infinity
     (a hostile recording's time) is ``N/A``, like NaN."""
@@ -94,14 +119,19 @@ def fmt_measure(unit: str, value: float | None) -> str:
     if unit == "B/s":
         return fmt_rate(value)
     if unit == "TFLOPS":
-        # Three significant digits below 0.1 (a CPU's 0.0013 TFLOPS is not "0.001"); one unit
-        # throughout, so that a column of runs stays comparable.
-        small = 0 < abs(value) < 0.1
-        digits = (
-            min(9, 2 - math.floor(math.log10(abs(value)))) if small else (1 if value >= 10 else 3)
-        )
-        return fmt_num(value, "TFLOPS", digits=digits)
+        return fmt_num(value, "TFLOPS", digits=tflops_digits(value))
     return fmt_num(value, unit, digits=0 if value >= 100 else 1)
+
+
+def tflops_digits(value: float | None) -> int:
+    """Decimals for a column of TFLOPS: three significant digits below 0.1 (a CPU's 0.0013
+    TFLOPS is not "0.001"), else 3, or 1 from 10 up; one unit throughout, so that a column of
+    runs stays comparable."""
+    if value is None or not math.isfinite(value):
+        return 1
+    if 0 < abs(value) < 0.1:
+        return min(9, 2 - math.floor(math.log10(abs(value))))
+    return 1 if value >= 10 else 3
 
 
 def fmt_usd(value: float | None, *, digits: int = 2) -> str:

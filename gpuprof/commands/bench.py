@@ -17,7 +17,16 @@ from gpuprof.argtypes import output_file, positive_int
 from gpuprof.commands.progress import run_with_progress
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import N_, tr, tr_text
-from gpuprof.units import NA, fmt_bytes, fmt_latency, fmt_measure, fmt_num, fmt_pct, fmt_rate
+from gpuprof.units import (
+    NA,
+    fmt_bytes,
+    fmt_latency,
+    fmt_measure,
+    fmt_num,
+    fmt_pct,
+    fmt_rate,
+    tflops_digits,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -239,7 +248,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _tflops(value: float | None) -> str:
-    return fmt_num(value, digits=1 if value is not None and value >= 10 else 3)
+    return fmt_num(value, digits=tflops_digits(value))
 
 
 def _flags(result: Any) -> str:

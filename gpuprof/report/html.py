@@ -28,7 +28,16 @@ from gpuprof.fileio import write_atomic
 from gpuprof.redact import clean_text
 from gpuprof.report.model import Chart, Report
 from gpuprof.report.svg import render_svg
-from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_num, fmt_pct, fmt_rate, fmt_usd
+from gpuprof.units import (
+    NA,
+    fmt_bytes,
+    fmt_duration,
+    fmt_num,
+    fmt_pct,
+    fmt_rate,
+    fmt_usd,
+    tflops_digits,
+)
 
 __all__ = ["CHART_SIZE", "environment", "fmt_value", "iter_charts", "render_html", "write_html"]
 
@@ -53,7 +62,7 @@ def fmt_value(value: float | None, unit: str) -> str:
     if unit == "mhz":
         return fmt_num(value, "MHz")
     if unit in ("tflops", "TFLOPS"):
-        return fmt_num(value, "TFLOPS", digits=1 if abs(value) >= 1 else 3)
+        return fmt_num(value, "TFLOPS", digits=tflops_digits(value))
     if unit == "usd":
         return fmt_usd(value, digits=0 if abs(value) >= 100 else 2)
     if unit == "hours":
