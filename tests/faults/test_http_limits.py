@@ -57,7 +57,9 @@ def _catalog_body() -> bytes:
     [trickle_head(), trickle_body(_catalog_body())],
     ids=["trickled-head", "trickled-body"],
 )
-def test_catalog_update_stops_at_the_deadline_of_the_whole_download(script, tmp_path: Path) -> None:
+def test_catalog_update_stops_at_the_deadline_of_the_whole_download(
+    script: Script, tmp_path: Path
+) -> None:
     with HostileServer(script) as server, pytest.raises(InputError) as err:
         update_catalogs(["lambda"], url_base=server.url, dest_dir=tmp_path, timeout=DEADLINE_S)
     message = str(err.value)
@@ -128,7 +130,9 @@ def test_an_endless_prometheus_answer_stops_at_the_default_cap() -> None:
     assert server.most_sent_bytes < PROMETHEUS_MAX_BYTES + SOCKET_BUFFERS
 
 
-def test_fleet_cli_takes_its_limits_from_the_options(tmp_path: Path, capsys) -> None:
+def test_fleet_cli_takes_its_limits_from_the_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with HostileServer(
         trickle_body(b'{"status": "success"}' * 10, content_type="application/json")
     ) as server:
@@ -190,7 +194,7 @@ def test_the_remote_deadline_follows_the_sampling_interval() -> None:
     assert timeout_for_interval(10.0) == 10.0
 
 
-def test_the_limits_are_in_the_help(capsys) -> None:
+def test_the_limits_are_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
     for args, texts in (
         (["catalog", "update"], ("(default 120)", "(default 32")),
         (["fleet"], ("(default 30)", "(default 32")),

@@ -36,7 +36,9 @@ def _one_error_line(code: int, err: str, *names: str) -> str:
 # -- 403 -----------------------------------------------------------------------------------
 
 
-def test_prometheus_403_without_a_token_says_none_was_sent(tmp_path: Path, capsys) -> None:
+def test_prometheus_403_without_a_token_says_none_was_sent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with StaticMetrics(fake_prometheus(status=403)) as forbidden:
         with pytest.raises(FleetError) as err:
             PrometheusClient(forbidden.url).query("up")
@@ -88,7 +90,9 @@ def _nothing_fetched(conn: object) -> None:
 
 
 @pytest.mark.parametrize("providers", [",,,", "", " , ,"])
-def test_catalog_update_with_no_provider_named_is_an_error(providers: str, capsys) -> None:
+def test_catalog_update_with_no_provider_named_is_an_error(
+    providers: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with HostileServer(_nothing_fetched) as server:
         code = main(["catalog", "update", "--providers", providers, "--url-base", server.url])
         assert not server.connections
@@ -97,7 +101,9 @@ def test_catalog_update_with_no_provider_named_is_an_error(providers: str, capsy
 
 
 @pytest.mark.parametrize("url_base", ["", "   "])
-def test_catalog_update_with_an_empty_url_base_is_an_error(url_base: str, capsys) -> None:
+def test_catalog_update_with_an_empty_url_base_is_an_error(
+    url_base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["catalog", "update", "--providers", "lambda", "--url-base", url_base])
     line = _one_error_line(code, capsys.readouterr().err, "--url-base")
     assert "empty" in line
