@@ -327,9 +327,11 @@ def cmd_monitor(args: argparse.Namespace) -> int:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
+    from gpuprof.fileio import regular_target
     from gpuprof.telemetry.store import SessionStore
 
     out = Path(args.out)
+    regular_target(out)  # a device, a FIFO or a folder is refused before "pass --force"
     if out.exists() and not args.force:
         raise InputError(tr("{p} exists; pass --force to overwrite it", p=out))
     if out.parent and not out.parent.exists():

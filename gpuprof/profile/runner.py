@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import GpuprofError, InputError
+from gpuprof.fileio import regular_target
 from gpuprof.profile import markers as marker_protocol
 from gpuprof.profile.build import JobRun, build_profile
 from gpuprof.profile.foreground import TerminalHandoff
@@ -226,6 +227,7 @@ class JobRunner:
         out = Path(opts.out)
         if out.is_dir():
             raise InputError(f"{out}: is a folder; give a file name for the recording")
+        regular_target(out)  # a device or a FIFO is refused before "pass --force"
         if out.exists() and not opts.overwrite:
             raise InputError(f"{out}: file exists (pass --force to overwrite it)")
         if not out.parent.is_dir():

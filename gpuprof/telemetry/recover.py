@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuprof.errors import InputError, OutputError
+from gpuprof.fileio import regular_target
 from gpuprof.profile.storage import copy_job
 from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store_files import refuse_if_recording
@@ -54,10 +55,13 @@ def recover(
     """Write what ``path`` holds that can be read to ``out`` (default :func:`default_out`) as a
     closed recording. :class:`InputError` for an unusable source, an existing ``out`` without
     ``force`` or ``out`` being the source; :class:`OutputError` when the copy cannot be written
-    (nothing is left at ``out`` then). An ``out`` a live recorder writes is never replaced,
-    ``force`` or not (:func:`~gpuprof.telemetry.store_files.refuse_if_recording`)."""
+    (nothing is left at ``out`` then) or is not a regular file. An ``out`` a live recorder
+    writes is never replaced, ``force`` or not
+    (:func:`~gpuprof.telemetry.store_files.refuse_if_recording`)."""
     src_path = Path(path)
-    dst = default_out(src_path) if out is None else Path(out)
+    # Only a regular file is replaced (a device or a FIFO named by --out is refused, --force or
+    # not); a symbolic link stays a link: the copy takes the place of the file it points to.
+    dst = regular_target(default_out(src_path) if out is None else out)
     with SessionStore.open(src_path, warn=False) as src:
         with contextlib.suppress(OSError):
             if dst.exists() and dst.samefile(src_path):

@@ -51,6 +51,7 @@ from types import TracebackType
 from typing import Any
 
 from gpuprof.errors import InputError
+from gpuprof.fileio import regular_target
 from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo, Topology
@@ -220,16 +221,14 @@ class SessionStore:
         (``label`` and ``created_s`` too: ``recover`` keeps the original's).
 
         An existing file is an :class:`InputError` unless ``overwrite``; only a regular file is
-        ever replaced (``--force`` onto ``/dev/null`` or a FIFO must not delete it).
+        ever replaced (``--force`` onto ``/dev/null`` or a FIFO must not delete it: anything else
+        is an :class:`~gpuprof.errors.OutputError`, overwrite or not). A symbolic link stays a
+        link: the recording is the file it points to.
         """
-        p = Path(path)
+        p = regular_target(path)
         if p.exists():
             if not overwrite:
                 raise InputError(f"{p}: file exists (choose another name or remove it)")
-            if p.is_dir():
-                raise InputError(f"{p}: is a directory")
-            if not p.is_file():
-                raise InputError(f"{p}: not a regular file; choose a file name")
             refuse_if_recording(p)
             _remove_files(p)
         if source is not None:
