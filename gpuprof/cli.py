@@ -13,8 +13,8 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gpuprof import __version__
 from gpuprof.argtypes import finite_float
@@ -265,7 +265,88 @@ def _requested_lang(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _StdoutGuard:
+    """``sys.stdout`` while a command runs: the same stream, remembering a write to it that
+    failed, so that :func:`main` can tell a full or closed standard output (``> /dev/full``,
+    ``| head``) from any other OSError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.failure: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as e:
+            self.failure = e
+            raise
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as e:
+            self.failure = e
+            raise
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, ... of the stream
+        return getattr(self.stream, name)
+
+    def caused(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is (or was raised while handling) the failed write to stdout."""
+        seen: set[int] = set()
+        cur: BaseException | None = exc
+        while cur is not None and id(cur) not in seen:
+            if cur is self.failure:
+                return True
+            seen.add(id(cur))
+            cur = cur.__cause__ or cur.__context__
+        return False
+
+
+def _stdout_failed(guard: _StdoutGuard, exc: OSError) -> int:
+    """One line for a standard output that cannot be written (exit 2); nothing for a reader
+    that left (``| head``, exit 0)."""
+    # What is still buffered would fail again in Python's flush at exit (a second message):
+    # it goes to /dev/null instead.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, guard.stream.fileno())
+    if isinstance(exc, BrokenPipeError):
+        return 0
+    reason = exc.strerror or str(exc)
+    print(tr("gpuprof: error: cannot write to stdout: {e}", e=reason), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # a windowed build started without a console: nothing to guard
+        return _main(argv, None)
+    guard = _StdoutGuard(sys.stdout)
+    sys.stdout = guard  # type: ignore[assignment]  # a TextIO in all but name
+    try:
+        try:
+            code = _main(argv, guard)
+            guard.flush()  # what is buffered meets a full stdout here, not in the flush at exit
+        except SystemExit:  # argparse's --help, --version and usage errors
+            with contextlib.suppress(OSError):
+                guard.flush()
+            if guard.failure is None:
+                raise
+            return _stdout_failed(guard, guard.failure)
+        except OSError as exc:
+            if not guard.caused(exc):
+                raise
+            return _stdout_failed(guard, exc)
+        return code
+    finally:
+        sys.stdout = guard.stream
+
+
+def _main(argv: Sequence[str] | None, guard: _StdoutGuard | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         set_language(_requested_lang(argv))
@@ -291,22 +372,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(tr("gpuprof: interrupted"), file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # `gpuprof devices --json | head`: the reader left. Point stdout at /dev/null so that
-        # Python's flush at exit does not print a second BrokenPipeError.
-        with contextlib.suppress(OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except Exception as exc:  # the last line of defence prints, never dumps
-        if debug:
-            raise
-        print(
-            tr(
-                "gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)",
-                t=type(exc).__name__,
-                e=plain(exc, one_line=True),
-            ),
-            file=sys.stderr,
-        )
-        return 1
+    except OSError as exc:
+        if guard is not None and guard.caused(exc):
+            raise  # main says it in one line (a reader that left: nothing)
+        return _unexpected(exc, debug)
+    except Exception as exc:
+        return _unexpected(exc, debug)
+
+
+def _unexpected(exc: Exception, debug: bool) -> int:
+    """The last line of defence prints, never dumps (unless --debug)."""
+    if debug:
+        raise exc
+    print(
+        tr(
+            "gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)",
+            t=type(exc).__name__,
+            e=plain(exc, one_line=True),
+        ),
+        file=sys.stderr,
+    )
+    return 1

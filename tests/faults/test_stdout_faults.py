@@ -1,0 +1,120 @@
+"""A full or closed standard output, for every command that prints.
+
+``gpuprof replay --json … > /dev/full`` (``monitor --json``, ``export --csv -``, ``recommend
+--json``, ...) ended in "unexpected error: OSError", exit 1. It is one line naming stdout and the
+cause, exit 2; a reader that leaves (``| head``) stays quiet, exit 0; any other OSError, a broken
+pipe to anything but stdout included, is still an unexpected error. Real child processes with
+their standard output on /dev/full or on a pipe whose reader has gone.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuprof.cli import main
+from tests.faults.hostile import GOOD_RESULTS, GOOD_SESSION, TIMEOUT_S, Ran, assert_one_clear_error
+
+COMPARE = Path(__file__).resolve().parents[1] / "data" / "compare"
+
+
+def _home(tmp_path: Path) -> Path:
+    (tmp_path / "data").mkdir()
+    shutil.copyfile(GOOD_RESULTS, tmp_path / "data" / "results.sqlite")
+    return tmp_path
+
+
+#: Commands that print to standard output.
+PRINTERS: dict[str, list[str]] = {
+    "replay --json": ["replay", "--json", str(GOOD_SESSION)],
+    "monitor --json": ["monitor", "--json", "--once", "--demo"],
+    "monitor --json (stream)": ["monitor", "--json", "--count", "2", "--interval", "0.1", "--demo"],
+    "export --csv -": ["export", str(GOOD_SESSION), "--csv", "-"],
+    "recommend --json": ["recommend", "--preset", "llm-100b-train", "--json"],
+    "recommend (table)": ["recommend", "--preset", "llm-100b-train"],
+    "devices --json": ["devices", "--json", "--demo"],
+    "catalog list --json": ["catalog", "list", "--json"],
+    "compare --json -": [
+        "compare",
+        str(COMPARE / "node-a.json"),
+        str(COMPARE / "node-d.json"),
+        "--json",
+        "-",
+    ],
+    "bench show --json -": ["bench", "show", "latest", "--json", "-"],
+    "--help": ["--help"],
+}
+
+
+def _run_to(args: list[str], home: Path, stdout: int) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        GPUPROF_DATA_DIR=str(home / "data"),
+        GPUPROF_CONFIG_DIR=str(home / "config"),
+        GPUPROF_LANG="en",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "gpuprof", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=home,
+        timeout=TIMEOUT_S,
+    )
+
+
+@pytest.mark.parametrize("printer", list(PRINTERS))
+def test_a_full_stdout_is_one_line_naming_it(printer: str, tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    fd = os.open("/dev/full", os.O_WRONLY)
+    try:
+        done = _run_to(PRINTERS[printer], home, fd)
+    finally:
+        os.close(fd)
+    ran = Ran(done.returncode, "", done.stderr)
+    assert_one_clear_error(ran, "stdout")
+    assert "cannot write to stdout: No space left on device" in ran.stderr
+    assert "unexpected" not in ran.stderr and "Exception ignored" not in ran.stderr
+
+
+@pytest.mark.parametrize("printer", ["replay --json", "export --csv -", "recommend --json"])
+def test_a_reader_that_leaves_is_not_an_error(printer: str, tmp_path: Path) -> None:
+    """``| head``: the pipe closes early; gpuprof stops quietly, exit 0."""
+    home = _home(tmp_path)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has left before the first line
+    try:
+        done = _run_to(PRINTERS[printer], home, write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "" or "error" not in done.stderr.lower(), done.stderr
+
+
+def test_other_os_errors_are_not_taken_for_stdout(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a failed write to standard output is reported as one; a broken pipe elsewhere (a
+    socket) is still an unexpected error, never a quiet exit 0."""
+    import gpuprof.commands.telemetry as telemetry
+
+    for exc in (BrokenPipeError(errno.EPIPE, "Broken pipe"), OSError(errno.EIO, "I/O error")):
+
+        def fail(args: object, exc: OSError = exc) -> int:
+            print("some output first")
+            raise exc
+
+        monkeypatch.setattr(telemetry, "cmd_devices", fail)
+        assert main(["devices", "--demo"]) == 1
+        err = capsys.readouterr().err
+        assert "unexpected error" in err and "stdout" not in err
