@@ -290,9 +290,9 @@ def test_export_csv(tmp_path: Path) -> None:
     path = _good_file(tmp_path, 4)
     out = tmp_path / "out.csv"
     with SessionStore.open(path) as st:
-        rows = export_csv(st, out)
+        written = export_csv(st, out)
         snaps = list(st.snapshots())
-    assert rows == 4 * 8
+    assert (written.samples, written.rows) == (4, 4 * 8)
     with out.open(newline="", encoding="utf-8") as fh:
         table = list(csv.DictReader(fh))
     assert len(table) == 32

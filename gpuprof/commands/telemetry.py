@@ -437,7 +437,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         out = Path(args.csv)
         if not out.parent.exists():
             raise InputError(tr("folder {p} does not exist", p=out.parent))
-        rows, n, sim = export_csv(store, out), store.count(), store.source_kind.value == "simulated"
-    done = tr("wrote {n} samples ({r} rows, one per GPU) to {p}", n=n, r=rows, p=out)
+        # What was written, not what the store holds: unreadable records are skipped (the
+        # store says so in its own line when it closes).
+        written, sim = export_csv(store, out), store.source_kind.value == "simulated"
+    done = tr(
+        "wrote {n} samples ({r} rows, one per GPU) to {p}",
+        n=written.samples,
+        r=written.rows,
+        p=out,
+    )
     print(done + (tr(" (SIMULATED data)") if sim else ""), file=sys.stderr)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from gpuprof.telemetry.model import GPU_NUMERIC_FIELDS, Snapshot
 if TYPE_CHECKING:
     from gpuprof.telemetry.store import SessionStore
 
-__all__ = ["CSV_HEADER", "csv_rows", "export_csv", "write_csv"]
+__all__ = ["CSV_HEADER", "CsvWritten", "csv_rows", "export_csv", "write_csv"]
 
 
 #: Columns of the per-GPU CSV (``gpuprof export`` and ``gpuprof monitor --csv``); units in names.
@@ -30,6 +31,15 @@ CSV_HEADER: tuple[str, ...] = (
     "mem_used_pct",
     "throttle_reasons",
 )
+
+
+@dataclass(frozen=True)
+class CsvWritten:
+    """What a CSV holds: ``samples`` snapshots written as ``rows`` rows (one per GPU). A record
+    the store could not read is skipped, so ``samples`` may be fewer than the store counts."""
+
+    samples: int
+    rows: int
 
 
 def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
@@ -50,20 +60,21 @@ def csv_rows(snap: Snapshot) -> Iterator[list[object]]:
         ]
 
 
-def write_csv(snaps: Iterable[Snapshot], fh: IO[str]) -> int:
-    """Write :data:`CSV_HEADER` and the rows of ``snaps`` to an open text file; returns rows."""
+def write_csv(snaps: Iterable[Snapshot], fh: IO[str]) -> CsvWritten:
+    """Write :data:`CSV_HEADER` and the rows of ``snaps`` to an open text file."""
     writer = csvsafe.writer(fh)  # text cells (uuid, throttle reasons) never become formulas
     writer.writerow(CSV_HEADER)
-    rows = 0
+    samples = rows = 0
     for snap in snaps:
         for row in csv_rows(snap):
             writer.writerow(row)
             rows += 1
-    return rows
+        samples += 1
+    return CsvWritten(samples, rows)
 
 
-def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> int:
-    """Write one row per GPU per snapshot of ``store`` to ``out_path``; returns the row count.
+def export_csv(store: SessionStore, out_path: str | os.PathLike[str]) -> CsvWritten:
+    """Write one row per GPU per snapshot of ``store`` to ``out_path``; says what it wrote.
 
     Columns: ``time_s`` (Unix), ``time_utc`` (ISO 8601), ``source``, ``gpu_index``, ``uuid``,
     ``lost``, every numeric GPU field (units in the names: ``power_w``, ``clock_sm_mhz``, ...),

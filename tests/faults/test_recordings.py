@@ -197,6 +197,20 @@ def test_readers_play_what_a_damaged_recording_holds_and_say_what_was_left_out(
         assert (tmp_path / "r.html").stat().st_size > 1000
 
 
+@pytest.mark.parametrize("fault", list(TOLERATED))
+def test_export_counts_the_samples_it_wrote(
+    fault: str, files: dict[str, Path], tmp_path: Path
+) -> None:
+    """The count export prints is what the CSV holds: it said "wrote 4 samples" (the records
+    in the store) when an unreadable one had been skipped."""
+    _, left, _ = TOLERATED[fault]
+    out = tmp_path / "out.csv"
+    ran = run_gpuprof(["export", str(files[fault]), "--csv", str(out)], tmp_path)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert f"wrote {left} samples ({left * 2} rows, one per GPU)" in ran.stderr, ran.stderr
+    assert len(out.read_text().splitlines()) == 1 + left * 2
+
+
 @pytest.mark.parametrize("fault", list(REFUSED))
 @pytest.mark.parametrize(
     "reader",
