@@ -241,6 +241,8 @@ class Exporter:
             per_process=per_process,
         )
         self._unsubscribe: Callable[[], None] | None = None
+        self._per_process = per_process
+        self._unwatch: Callable[[], None] | None = None
         self._httpd: BoundedHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -353,6 +355,8 @@ class Exporter:
         the first, so that the first scrape has data; a source that fails or hangs meanwhile
         is served as down (``gpuprof_source_up 0``). ``OSError`` when the port is taken."""
         self._unsubscribe = self.session.subscribe(self._on_snapshot)
+        if self._per_process:  # its series show CPU % and RSS: read them at every poll
+            self._unwatch = self.session.watch_processes()
         latest = self.session.history.latest()
         if latest is not None:
             self._on_snapshot(latest)
@@ -402,6 +406,9 @@ class Exporter:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
         if self._own_session:
             self.session.close(close_source=False)
         if self._httpd is not None:

@@ -28,7 +28,7 @@ that a busy machine's noise hits them alike; each figure is the median over the 
   host statistics (issue 12): ``git worktree add --detach /tmp/gpuprof-old 4ff722e``.
 
 ``gpm_read_own_cpu_ms`` times the GPM read in place (all 8 GPUs, less the fake's time inside
-it), the mean per poll.
+it) over further polls: the mean per poll; ``gpm_sample_own_cpu_ms`` per poll that sampled.
 """
 
 from __future__ import annotations
@@ -127,7 +127,6 @@ def _timer_leak_s(fake: Any, n: int = 20000) -> float:
 
 def _run(polls: int, gpm: bool, watched: bool) -> dict[str, float]:
     """One fresh source polled ``polls`` times; figures per poll (see the module doc)."""
-    from gpuprof.telemetry import nvml_poll
     from gpuprof.telemetry.nvml import NvmlSource
 
     fake = _box(gpm)
@@ -144,45 +143,25 @@ def _run(polls: int, gpm: bool, watched: bool) -> dict[str, float]:
         len(first.processes),
     )
 
-    # GPM's own share of each poll: read_gpm timed in place, less the fake's time inside it.
-    gpm_s = [0.0]
-    read_gpm = getattr(nvml_poll, "read_gpm", None)  # None: a version without GPM
-
-    def timed_read_gpm(q: Any, dev: Any, now: float) -> Any:
-        t, f, c = time.thread_time(), fake.self_time_s, fake.calls.total()
-        try:
-            return read_gpm(q, dev, now)
-        finally:
-            inside = fake.self_time_s - f + (fake.calls.total() - c) * leak
-            gpm_s[0] += time.thread_time() - t - inside
-
-    if read_gpm is not None:
-        nvml_poll.read_gpm = timed_read_gpm
-    fast, slow, every, driver, calls, gpm_ms = [], [], [], [], [], []
-    try:
-        for i in range(polls):
-            fake.advance(1.0)
-            n0 = sum(fake.calls.values())
-            gpm_s[0] = 0.0
-            t = time.thread_time()
-            f = fake.self_time_s
-            source.poll()
-            total = time.thread_time() - t
-            n = sum(fake.calls.values()) - n0
-            in_fake = fake.self_time_s - f + n * leak
-            own_ms = (total - in_fake) * 1e3
-            calls.append(n)
-            (slow if (i + 1) % 10 == 0 else fast).append(own_ms)
-            every.append(own_ms)
-            driver.append(in_fake * 1e3)
-            gpm_ms.append(gpm_s[0] * 1e3)
-    finally:
-        if read_gpm is not None:
-            nvml_poll.read_gpm = read_gpm
-    last = source.poll()
-    if read_gpm is not None:
-        tensor = last.gpus[0].prof_tensor_active_pct
-        assert (tensor == 55.0) is gpm, last.gpus[0].prof_unavailable
+    fast, slow, every, driver, calls = [], [], [], [], []
+    for i in range(polls):
+        fake.advance(1.0)
+        n0 = sum(fake.calls.values())
+        t = time.thread_time()
+        f = fake.self_time_s
+        source.poll()
+        total = time.thread_time() - t
+        n = sum(fake.calls.values()) - n0
+        in_fake = fake.self_time_s - f + n * leak
+        own_ms = (total - in_fake) * 1e3
+        calls.append(n)
+        (slow if (i + 1) % 10 == 0 else fast).append(own_ms)
+        every.append(own_ms)
+        driver.append(in_fake * 1e3)
+    gpm_ms, gpm_sample_ms = _gpm_share(fake, source, leak, polls // 2)
+    last = source.poll().gpus[0]
+    if hasattr(last, "prof_tensor_active_pct"):  # a version with GPM
+        assert (last.prof_tensor_active_pct == 55.0) is gpm, last.prof_unavailable
     host = []
     sampler = source._host
     for _ in range(polls):
@@ -200,8 +179,44 @@ def _run(polls: int, gpm: bool, watched: bool) -> dict[str, float]:
         "cold_first_poll_cpu_ms": cold_ms,
         "nvml_calls_per_poll": statistics.median(calls),
         "timer_leak_us_per_call": leak * 1e6,
-        "gpm_read_own_cpu_ms": statistics.fmean(gpm_ms),
+        "gpm_read_own_cpu_ms": gpm_ms,
+        "gpm_sample_own_cpu_ms": gpm_sample_ms,
     }
+
+
+def _gpm_share(fake: Any, source: Any, leak: float, polls: int) -> tuple[float, float]:
+    """GPM's own CPU time (all GPUs, less the fake's time inside it), timed in place over
+    further polls (apart from the headline ones, which the timing would slow): the mean per
+    poll, and per poll that sampled (GPM reads every ``gpm_interval_s``, not every poll)."""
+    from gpuprof.telemetry import nvml_poll
+
+    read_gpm = getattr(nvml_poll, "read_gpm", None)
+    if read_gpm is None:  # a version without GPM
+        return 0.0, 0.0
+    spent = [0.0]
+
+    def timed_read_gpm(q: Any, dev: Any, now: float) -> Any:
+        t, f, c = time.thread_time(), fake.self_time_s, fake.calls.total()
+        try:
+            return read_gpm(q, dev, now)
+        finally:
+            inside = fake.self_time_s - f + (fake.calls.total() - c) * leak
+            spent[0] += time.thread_time() - t - inside
+
+    per_poll, per_sample = [], []
+    nvml_poll.read_gpm = timed_read_gpm
+    try:
+        for _ in range(polls):
+            fake.advance(1.0)
+            spent[0] = 0.0
+            samples = fake.calls["nvmlGpmSampleGet"]
+            source.poll()
+            per_poll.append(spent[0] * 1e3)
+            if fake.calls["nvmlGpmSampleGet"] > samples:
+                per_sample.append(spent[0] * 1e3)
+    finally:
+        nvml_poll.read_gpm = read_gpm
+    return statistics.fmean(per_poll), statistics.fmean(per_sample) if per_sample else 0.0
 
 
 def _worker(args: argparse.Namespace) -> None:

@@ -20,6 +20,7 @@ from gpuprof.telemetry import nvml_values
 from gpuprof.telemetry.model import GpuSample, SourceKind, SourceState
 from gpuprof.telemetry.nvml import NvmlSource
 from gpuprof.telemetry.nvml_gpm import (
+    GPM_MIN_INTERVAL_S,
     PROF_FIRST_SAMPLE,
     PROF_MIG_ONLY,
     PROF_NOT_PERMITTED,
@@ -78,8 +79,10 @@ GEMM = FakeGpmActivity(
 
 
 def source_on(box: FakeBox) -> tuple[FakeNvml, NvmlSource]:
+    """A source that samples GPM at every poll (these tests take a poll a second; the default
+    cadence, GPM_INTERVAL_S, has its own tests in test_telemetry_poll_cost.py)."""
     fake = FakeNvml(box)
-    return fake, NvmlSource(nvml=fake, clock=fake.clock)
+    return fake, NvmlSource(nvml=fake, clock=fake.clock, gpm_interval_s=GPM_MIN_INTERVAL_S)
 
 
 def prof(g: GpuSample) -> dict[str, object]:

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self.interval_s = float(interval_s if interval_s is not None else self.settings.interval_s)
         self.session: TelemetrySession | None = None
         self.bridge: SessionBridge | None = None
+        self._process_unwatch: Callable[[], None] | None = None  # the Processes tab's watch
         self.snapshot_count = 0
         self.state = UiState(
             history=None,
@@ -296,6 +297,18 @@ class MainWindow(QMainWindow):
                 self.tabs.realize(name)
             self.settings.tab = name
             self.refresh_visible(force=True)
+        self._sync_process_watch()
+
+    def _sync_process_watch(self) -> None:
+        """The processes' host CPU % and RSS at every poll while the Processes tab is shown;
+        otherwise the source reads them at its slower cadence (nobody looks at them)."""
+        want = self.session is not None and self.tabs.current_name() == "processes"
+        unwatch = self._process_unwatch
+        if want and unwatch is None and self.session is not None:
+            self._process_unwatch = self.session.watch_processes()
+        elif not want and unwatch is not None:
+            unwatch()
+            self._process_unwatch = None
 
     # -- the session ----------------------------------------------------------------------------
     @property
@@ -320,6 +333,7 @@ class MainWindow(QMainWindow):
             self.bridge = SessionBridge(self.session, self)
             self.bridge.snapshot.connect(self.on_snapshot)
             self.bridge.state_changed.connect(self._on_session_state)
+            self._sync_process_watch()
         else:
             self.session.set_source(source, start=False)
         self._reset_for_new_source()

@@ -13,7 +13,7 @@ import platform
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -305,7 +305,7 @@ class ProcessInfoCache:
 
     The container and pod come from ``containers`` (a :class:`ContainerResolver`; by default
     the real one, unless ``ps`` is a stand-in), once per process. :attr:`usage` reads what
-    changes every poll (CPU %, RSS) with the monotonic ``clock``.
+    changes (CPU %, RSS) with the monotonic ``clock``, at its own cadence.
     """
 
     def __init__(
@@ -365,8 +365,9 @@ class ProcessInfoCache:
         self._by_key[key] = info
         return info
 
-    def host_usage(self, pids: Iterable[int]) -> dict[int, HostUsage]:
-        """CPU % and RSS of each pid now (call once per poll, after :meth:`lookup`)."""
+    def host_usage(self, pids: Collection[int]) -> Mapping[int, HostUsage]:
+        """CPU % and RSS of each pid (call once per poll, after :meth:`lookup`): as of the last
+        reading, which :attr:`usage`'s cadence spaces out (``ProcessUsageReader.set_interval``)."""
         return self.usage.read(pids)
 
     def _read(self, proc: Any, start_time_s: float) -> ProcessInfo:

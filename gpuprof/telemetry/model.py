@@ -8,7 +8,8 @@ Nothing downstream mutates a record: a poll produces a new :class:`Snapshot`.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, TypeVar
 
 from gpuprof.telemetry.reasons import ClockEventReason
 
@@ -30,6 +31,40 @@ __all__ = [
     "GPU_NUMERIC_FIELDS",
     "HOST_NUMERIC_FIELDS",
 ]
+
+
+_C = TypeVar("_C", bound=type)
+
+
+def _slot_init(cls: _C) -> _C:
+    """Give a frozen, slotted dataclass built at every poll a faster ``__init__``.
+
+    The generated one stores each field through ``object.__setattr__`` (to get past
+    ``frozen``); storing through the field's slot descriptor takes half the time. GpuSample has
+    54 fields and is built for every GPU at every poll (perf/sampler.py: 5.3 -> 2.5 µs each).
+    Same parameters, defaults and result; only for classes without factories or post-init.
+    """
+    params: list[str] = []
+    body: list[str] = []
+    env: dict[str, Any] = {}
+    for i, f in enumerate(fields(cls)):
+        assert f.init and f.default_factory is MISSING and not hasattr(cls, "__post_init__")
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_d{i}"] = f.default
+            params.append(f"{f.name}=_d{i}")
+        env[f"_s{i}"] = cls.__dict__[f.name].__set__
+        body.append(f"    _s{i}(self, {f.name})")
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), env, namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    generated = vars(cls)["__init__"]  # the dataclass's own, replaced
+    init.__annotations__ = dict(generated.__annotations__)
+    init.__doc__ = generated.__doc__
+    setattr(cls, "__init__", init)  # noqa: B010 (mypy refuses assigning a method)
+    return cls
 
 
 class SourceKind(str, enum.Enum):
@@ -158,6 +193,7 @@ class Topology:
         return self.matrix[i][j]
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class NvLinkSample:
     """One NVLink: state and throughput differenced from the driver's byte counters."""
@@ -202,6 +238,7 @@ class EccCounts:
         )
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class MigProfSample:
     """Profiling (GPM) activity of one MIG GPU instance, as :class:`GpuSample`'s ``prof_*``."""
@@ -216,6 +253,7 @@ class MigProfSample:
     prof_fp16_active_pct: float | None = None
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class GpuSample:
     """One GPU at one instant. ``lost`` is True once the device fell off the bus."""
@@ -296,6 +334,7 @@ class GpuSample:
         )
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class ProcessSample:
     """A process using a GPU (``nvidia-smi`` process table + ``pmon``)."""
@@ -320,6 +359,7 @@ class ProcessSample:
     pod_namespace: str | None = None
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class HostSample:
     """The host at one instant (psutil)."""

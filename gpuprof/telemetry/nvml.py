@@ -49,7 +49,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.nvml_gpm import release_gpm
+from gpuprof.telemetry.nvml_gpm import GPM_INTERVAL_S, GpmState, release_gpm
 from gpuprof.telemetry.nvml_poll import process_samples, read_processes, sample_gpu
 from gpuprof.telemetry.nvml_query import (
     Closed,
@@ -73,6 +73,7 @@ from gpuprof.telemetry.nvml_values import (
     text,
     topology_label,
 )
+from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S
 
 __all__ = [
     "CLOCK_EVENT_REASONS",
@@ -118,8 +119,9 @@ class _Query:
     def __init__(self, nv: Any, diagnostics: Diagnostics) -> None:
         self._nv = nv
         self._fns: dict[str, Callable[..., Any]] = {}
-        # One c_nvmlGpmMetricsGet_t per list of metric ids, and the view of its answers.
-        self._gpm_requests: dict[tuple[int, ...], tuple[Any, np.ndarray]] = {}
+        # One c_nvmlGpmMetricsGet_t per list of metric ids, its field setter, and the views of
+        # its answers (returns, values).
+        self._gpm_requests: dict[tuple[int, ...], tuple[Any, Any, np.ndarray, np.ndarray]] = {}
         self.diagnostics = diagnostics
         self.error_cls: type[BaseException] = nv.NVMLError
         self.closing = False
@@ -164,17 +166,17 @@ class _Query:
     def gpm_metrics(
         self, sample1: Any, sample2: Any, metric_ids: Sequence[int]
     ) -> tuple[list[int], list[float]]:
-        ids = tuple(metric_ids)
+        ids = tuple(metric_ids)  # the same object when given a tuple
         entry = self._gpm_requests.get(ids)
         if entry is None:
             entry = self._gpm_requests[ids] = self._gpm_request(ids)
-        request, answers = entry
-        request.sample1 = sample1
-        request.sample2 = sample2
+        request, set_field, rets, values = entry
+        set_field(request, "sample1", sample1)
+        set_field(request, "sample2", sample2)
         self.fn("nvmlGpmMetricsGet")(request)
-        return answers["ret"].tolist(), answers["value"].tolist()
+        return rets.tolist(), values.tolist()
 
-    def _gpm_request(self, ids: tuple[int, ...]) -> tuple[Any, np.ndarray]:
+    def _gpm_request(self, ids: tuple[int, ...]) -> tuple[Any, Any, np.ndarray, np.ndarray]:
         """A ``c_nvmlGpmMetricsGet_t`` asking for ``ids``, made once and reused, and a numpy
         view of its answers (``nvmlReturn``, ``value`` per metric): pynvml's structs read
         each field through a Python ``__getattribute__``, too slow for every poll."""
@@ -198,7 +200,11 @@ class _Query:
         )
         memory = memoryview((ctypes.c_char * ctypes.sizeof(request)).from_buffer(request)).cast("B")
         answers = np.frombuffer(memory, answer, count=len(ids), offset=struct.metrics.offset)
-        return request, answers
+        # ctypes' own setter: pynvml's Python-level __setattr__ only re-encodes str values.
+        set_field = (
+            ctypes.Structure.__setattr__ if isinstance(request, ctypes.Structure) else setattr
+        )
+        return request, set_field, answers["ret"], answers["value"]
 
     def failed(self, dev: DeviceState | None, field: str, exc: BaseException) -> int | None:
         code = getattr(exc, "value", None) if isinstance(exc, self.error_cls) else None
@@ -270,6 +276,10 @@ class NvmlSource:
     ``clock``: monotonic seconds, used to turn counters into rates; ``wall_clock``: Unix time
     for :attr:`Snapshot.time_s`. Static facts are read once; ECC, retired pages, remapped rows,
     application clocks, the replay counter and NVLink link states every ``slow_interval_s``.
+    The GPU processes' host CPU % and RSS are read every ``process_host_interval_s`` (5 s),
+    or at every poll while someone watches them (:meth:`watch_process_host`); GPM's profiling
+    activity every ``gpm_interval_s`` (2 s), as the mean over that span
+    (:mod:`~gpuprof.telemetry.nvml_gpm`).
     """
 
     @property
@@ -297,14 +307,19 @@ class NvmlSource:
         wall_clock: Callable[[], float] = time.time,
         slow_interval_s: float = 10.0,
         diagnostics: Diagnostics | None = None,
+        process_host_interval_s: float = PROCESS_HOST_INTERVAL_S,
+        gpm_interval_s: float = GPM_INTERVAL_S,
     ) -> None:
         self._nv_override = nvml
         self._nv: Any = None
         self._host = host if host is not None else HostSampler(clock=clock)
-        self._proc_cache = processes if processes is not None else ProcessInfoCache()
+        self._proc_cache = processes if processes is not None else ProcessInfoCache(clock=clock)
+        self._process_host_interval_s = process_host_interval_s
+        self._proc_cache.usage.set_interval(process_host_interval_s)
         self._clock = clock
         self._wall_clock = wall_clock
         self._slow_interval_s = slow_interval_s
+        self._gpm_interval_s = gpm_interval_s
         self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
         # Held for exactly the spans of NVML work, which also pass through _GATE.
         self._lock = threading.RLock()
@@ -378,7 +393,9 @@ class NvmlSource:
             self._fail(SourceState.NO_GPUS)
             return
         for index in range(int(count)):
-            self._devices.append(open_device(q, index))
+            dev = open_device(q, index)
+            dev.gpm = GpmState(interval_s=self._gpm_interval_s)
+            self._devices.append(dev)
 
     def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
         """``nvmlShutdown`` if this source initialised NVML; a later call starts over.
@@ -420,6 +437,12 @@ class NvmlSource:
         finally:
             self._lock.release()
         return True
+
+    def watch_process_host(self, watched: bool) -> None:
+        """Read the GPU processes' host CPU % and RSS at every poll while ``watched`` (the
+        Processes tab is shown, the exporter serves per-process series), else every
+        ``process_host_interval_s``: nobody looking, they cost one reading per interval."""
+        self._proc_cache.usage.set_interval(0.0 if watched else self._process_host_interval_s)
 
     # -- the TelemetrySource protocol ---------------------------------------------------------
 

@@ -6,9 +6,12 @@ GPM works on pairs of samples. Each device keeps two sample buffers, allocated o
 support is first checked: a poll reads the counters into the spare buffer (``nvmlGpmSampleGet``,
 ``nvmlGpmMigSampleGet`` for a GPU instance), computes the metrics over (previous, new) with
 ``nvmlGpmMetricsGet`` and swaps the two. The first poll has no previous sample, so its values
-are absent with the reason :data:`PROF_FIRST_SAMPLE`; a poll less than
-:data:`GPM_MIN_INTERVAL_S` after the last sample (NVML refreshes its counters every 100 ms)
-reuses the last values. Support is asked once per device (``nvmlGpmQueryDeviceSupport``):
+are absent with the reason :data:`PROF_FIRST_SAMPLE`. Cadence: a GPU is sampled every
+:data:`GPM_INTERVAL_S` (2 s; ``NvmlSource(gpm_interval_s=)``), so each value is the mean over the
+last such span and polls in between repeat it without a driver call; the second sample of a
+pair (after the first, or after a failed poll) is taken at the next poll, at least
+:data:`GPM_MIN_INTERVAL_S` later (NVML refreshes its counters every 100 ms and refuses samples
+closer together). Support is asked once per device (``nvmlGpmQueryDeviceSupport``):
 before Hopper, on GeForce, vGPU or without permission the values stay absent with a reason,
 never zero. A failure mid-session costs that poll's values (a metric that fails costs only its
 field), a GPU that falls off the bus raises :class:`GpuLost` like any other read, and
@@ -24,6 +27,7 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from gpuprof.i18n import N_
@@ -56,6 +60,7 @@ from gpuprof.telemetry.nvml_values import (
 )
 
 __all__ = [
+    "GPM_INTERVAL_S",
     "GPM_MIN_INTERVAL_S",
     "PROF_ERROR",
     "PROF_FIRST_SAMPLE",
@@ -70,6 +75,9 @@ __all__ = [
 
 #: NVML refreshes the GPM counters every 100 ms; samples closer than this are refused.
 GPM_MIN_INTERVAL_S = 0.1
+#: How often a GPU's GPM counters are sampled (seconds): each value is the mean over this span,
+#: repeated by the polls in between (at 1 s polls GPM costs every other poll; perf/sampler.py).
+GPM_INTERVAL_S = 2.0
 #: After a transient failure of the support check or the buffers, ask again this much later.
 RETRY_S = 10.0
 
@@ -149,14 +157,17 @@ class GpmState:
 
     checked: bool = False  # support was asked (and the buffers allocated, when supported)
     reason: str | None = None  # GPM is absent on this GPU, and why
+    off: bool = False  # absent for good: ``last`` holds the fields, read_gpm is not called
     retry_s: float | None = None  # a transient failure: ask again from this time on
     pair: _Pair | None = None  # the whole GPU's buffers; None: the GPU is not sampled
     device_reason: str | None = None  # why the whole GPU is not sampled (MIG only, given up)
-    metric_ids: list[int] = field(default_factory=lambda: list(_DEVICE_IDS))
-    plan: list[tuple[str, int]] = field(default_factory=list)  # _DEVICE_PLAN of metric_ids
+    metric_ids: tuple[int, ...] = _DEVICE_IDS
+    plan: _Plan | None = None  # how to read the answers to metric_ids
     mig: dict[int, _Pair] = field(default_factory=dict)  # GPU instance id -> its buffers
-    mig_ids: list[int] = field(default_factory=lambda: list(_MIG_METRICS))
+    mig_ids: tuple[int, ...] = tuple(_MIG_METRICS)
+    interval_s: float = GPM_MIN_INTERVAL_S  # the cadence (GPM_INTERVAL_S from NvmlSource)
     sampled_s: float | None = None  # when the last poll sampled
+    soon: bool = False  # a pair lacks its second sample, or a poll failed: sample next poll
     last: dict[str, Any] = field(default_factory=dict)  # the fields that poll produced
 
     def pairs(self) -> list[_Pair]:
@@ -179,9 +190,12 @@ def read_gpm(q: Query, dev: DeviceState, now: float) -> dict[str, Any]:
             return st.last
     if st.reason is not None:
         return st.last
-    if st.sampled_s is not None and now - st.sampled_s < GPM_MIN_INTERVAL_S:
-        return st.last  # too soon for a new sample: the values of the last poll still hold
+    if st.sampled_s is not None and now - st.sampled_s < (
+        GPM_MIN_INTERVAL_S if st.soon else max(st.interval_s, GPM_MIN_INTERVAL_S)
+    ):
+        return st.last  # not due: the values of the last sample still hold
     st.sampled_s = now
+    st.soon = False  # set again below by a first sample or a failed one
     out: dict[str, Any] = {}
     if st.pair is not None:
         out.update(_device_values(q, dev, st, st.pair))
@@ -191,6 +205,7 @@ def read_gpm(q: Query, dev: DeviceState, now: float) -> dict[str, Any]:
         out["mig_prof"] = _mig_values(q, dev, st)
     elif st.pair is None and st.device_reason is not None:
         st.reason = st.device_reason  # nothing left to sample on this GPU
+        st.off = True
     st.last = out
     return out
 
@@ -283,6 +298,7 @@ def _absent(st: GpmState, reason: str, now: float) -> None:
     else:
         st.checked = True  # asked once: never again
         st.retry_s = None
+        st.off = True
 
 
 # --- per poll -----------------------------------------------------------------------------------
@@ -304,7 +320,7 @@ def _sample(q: Query, dev: DeviceState, pair: _Pair, fn_name: str, *args: Any) -
 
 
 def _metrics(
-    q: Query, dev: DeviceState, pair: _Pair, ids: list[int]
+    q: Query, dev: DeviceState, pair: _Pair, ids: tuple[int, ...]
 ) -> tuple[list[int], list[float]] | int:
     """``nvmlGpmMetricsGet`` over the pair: (returns, values), or the error code (-1: not an
     NVML error) of a failed call."""
@@ -325,9 +341,53 @@ def _transient(q: Query, code: int) -> str | None:
     return f"{PROF_ERROR}: {kind_from_code(q.error_cls, code) if code >= 0 else 'Error'}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Where the answers to a metrics request go: the percentages' and the MiB/s rates' fields
+    with a getter of their values, and getters of the NVDEC and NVJPG engines' values (each
+    kind averaged into one field)."""
+
+    ids: tuple[int, ...]
+    pct_names: tuple[str, ...]
+    pct: Callable[[list[float]], tuple[float, ...]]
+    mib_names: tuple[str, ...]
+    mib: Callable[[list[float]], tuple[float, ...]]
+    dec: Callable[[list[float]], tuple[float, ...]]
+    jpg: Callable[[list[float]], tuple[float, ...]]
+
+    @classmethod
+    def of(cls, ids: tuple[int, ...]) -> _Plan:
+        units = [(i, *_DEVICE_PLAN[mid]) for i, mid in enumerate(ids)]
+
+        def pick(unit: int) -> tuple[tuple[str, ...], Callable[[list[float]], tuple[float, ...]]]:
+            chosen = [(name, i) for i, name, u in units if u == unit]
+            names = tuple(name for name, _i in chosen)
+            at = [i for _name, i in chosen]
+            if len(at) > 1:
+                return names, itemgetter(*at)
+            return names, (lambda values: (values[at[0]],)) if at else (lambda _values: ())
+
+        pct_names, pct = pick(_PCT)
+        mib_names, mib = pick(_MIB_S)
+        return cls(ids, pct_names, pct, mib_names, mib, pick(_DEC)[1], pick(_JPG)[1])
+
+
+def _round2(v: float) -> float:
+    """``v`` to 0.01, as ``round(v, 2)`` but without its decimal conversion (5x the time); the
+    two can differ by 0.01 only where ``v * 100`` lies within a rounding error of a half."""
+    return round(v * 100.0) / 100.0
+
+
+def _engines_pct(values: tuple[float, ...]) -> float | None:
+    """The mean activity of a kind of engine (clipped to 100 %), over those that answered."""
+    ok = [v if v < 100.0 else 100.0 for v in values if 0.0 <= v <= _MAX]
+    return _round2(sum(ok) / len(ok)) if ok else None
+
+
 def _device_values(q: Query, dev: DeviceState, st: GpmState, pair: _Pair) -> dict[str, Any]:
     code = _sample(q, dev, pair, "nvmlGpmSampleGet")
     if code == _FIRST:
+        st.soon = True  # the pair's second sample at the next poll
         return {"prof_unavailable": PROF_FIRST_SAMPLE}
     results = _metrics(q, dev, pair, st.metric_ids) if code == _OK else code
     if isinstance(results, int):
@@ -336,38 +396,45 @@ def _device_values(q: Query, dev: DeviceState, st: GpmState, pair: _Pair) -> dic
             st.device_reason = PROF_MIG_ONLY if st.mig else _GIVE_UP[results]
             _drop_pair(q, st, None)
             return {}
+        st.soon = True  # this poll failed: the next one tries again
         return {"prof_unavailable": reason}
     rets, values = results
     if any(rets):
         ids, values = _failed_metrics(q, dev, st, rets, values)
-        plan = [_DEVICE_PLAN[mid] for mid in ids]
-    else:
+        plan = _Plan.of(ids)
+        st.soon = st.soon or len(ids) < len(st.metric_ids)  # one failed for now: ask again
+    elif st.plan is not None and st.plan.ids is st.metric_ids:
         plan = st.plan
-        if len(plan) != len(values):
-            plan = st.plan = [_DEVICE_PLAN[mid] for mid in st.metric_ids]
-    # Every poll, every GPU: kept to plain comparisons (see perf/sampler.py).
-    out: dict[str, Any] = {}
-    dec: list[float] = []
-    jpg: list[float] = []
-    for (name, unit), v in zip(plan, values, strict=True):
-        ok = 0.0 <= v <= _MAX
-        if unit == _PCT:
-            out[name] = round(v if v < 100.0 else 100.0, 2) if ok else None
-        elif unit == _MIB_S:
-            b = v * MIB  # a huge value overflows to inf here: refused below
-            out[name] = float(round(b)) if ok and b <= _MAX else None
-        elif ok:
-            (dec if unit == _DEC else jpg).append(v if v < 100.0 else 100.0)
-    if dec:
-        out["prof_nvdec_pct"] = round(sum(dec) / len(dec), 2)
-    if jpg:
-        out["prof_nvjpg_pct"] = round(sum(jpg) / len(jpg), 2)
+    else:
+        plan = st.plan = _Plan.of(st.metric_ids)
+    # Every GPU at every sample: plain comparisons in comprehensions (perf/sampler.py). NaN,
+    # infinities and negatives fail 0 <= v <= MAX; a huge rate overflows to inf in bytes/s.
+    pct = plan.pct(values)
+    out: dict[str, Any] = dict(
+        zip(
+            plan.pct_names,
+            [(_round2(v) if v < 100.0 else 100.0) if 0.0 <= v <= _MAX else None for v in pct],
+            strict=True,
+        )
+    )
+    rates = [v * MIB for v in plan.mib(values)]
+    out.update(
+        zip(
+            plan.mib_names,
+            [float(round(b)) if 0.0 <= b <= _MAX else None for b in rates],
+            strict=True,
+        )
+    )
+    if (dec := _engines_pct(plan.dec(values))) is not None:
+        out["prof_nvdec_pct"] = dec
+    if (jpg := _engines_pct(plan.jpg(values))) is not None:
+        out["prof_nvjpg_pct"] = jpg
     return out
 
 
 def _failed_metrics(
     q: Query, dev: DeviceState, st: GpmState, rets: list[int], values: list[float]
-) -> tuple[list[int], list[float]]:
+) -> tuple[tuple[int, ...], list[float]]:
     """The metrics that answered, with their values; a metric that never works here is
     dropped from the device's request (recorded once), one that failed now is asked again."""
     ids: list[int] = []
@@ -380,8 +447,9 @@ def _failed_metrics(
             keep.append(mid)
         elif not _metric_failed(q, dev, mid, ret):
             keep.append(mid)
-    st.metric_ids = keep
-    return ids, good
+    if len(keep) != len(st.metric_ids):
+        st.metric_ids = tuple(keep)
+    return tuple(ids), good
 
 
 def _mig_values(q: Query, dev: DeviceState, st: GpmState) -> tuple[MigProfSample, ...]:
@@ -389,6 +457,7 @@ def _mig_values(q: Query, dev: DeviceState, st: GpmState) -> tuple[MigProfSample
     for gi, pair in list(st.mig.items()):
         code = _sample(q, dev, pair, "nvmlGpmMigSampleGet", gi)
         if code == _FIRST:
+            st.soon = True  # the pair's second sample at the next poll
             out.append(MigProfSample(gpu_instance_id=gi))  # no values yet
             continue
         results = _metrics(q, dev, pair, st.mig_ids) if code == _OK else code
@@ -396,6 +465,7 @@ def _mig_values(q: Query, dev: DeviceState, st: GpmState) -> tuple[MigProfSample
             if _transient(q, results) is None:
                 _drop_pair(q, st, gi)  # this instance cannot be sampled: stop asking
             else:
+                st.soon = True  # this poll failed: the next one tries again
                 out.append(MigProfSample(gpu_instance_id=gi))
             continue
         values: dict[str, float | None] = {}
@@ -408,7 +478,8 @@ def _mig_values(q: Query, dev: DeviceState, st: GpmState) -> tuple[MigProfSample
             keep.append(mid)
             values[_MIG_METRICS[mid]] = _pct(value)
         if len(keep) != len(st.mig_ids):
-            st.mig_ids = keep
+            st.mig_ids = tuple(keep)
+        st.soon = st.soon or len(values) < len(keep)  # one failed for now: ask again
         out.append(MigProfSample(gpu_instance_id=gi, **values))
     return tuple(out)
 
@@ -437,4 +508,4 @@ def _pct(value: float) -> float | None:
     """A GPM percentage, rounded to 0.01 and clipped to 0-100; ``None`` when not a number."""
     if not math.isfinite(value) or value < 0.0:
         return None
-    return round(min(value, 100.0), 2)
+    return _round2(min(value, 100.0))

@@ -62,6 +62,19 @@ from gpuprof.telemetry.reasons import ClockEventReason
 __all__ = ["UTIL_FRESH_S", "process_samples", "read_processes", "sample_gpu"]
 
 _NO_INFO = ProcessInfo()
+# Clock-event mask -> GpuSample.throttle_reasons: the flag arithmetic costs ~2 µs per GPU and
+# poll, and a GPU shows a handful of masks in its life.
+_THROTTLE_NAMES: dict[int | None, tuple[str, ...]] = {}
+
+
+def _throttle_names(mask: int | None) -> tuple[str, ...]:
+    names = _THROTTLE_NAMES.get(mask)
+    if names is None:
+        names = ClockEventReason.from_mask(mask).throttle_names
+        if len(_THROTTLE_NAMES) < 4096:  # a driver sending noise cannot grow it for ever
+            _THROTTLE_NAMES[mask] = names
+    return names
+
 
 # (EccCounts field, error type, counter) of the four nvmlDeviceGetTotalEccErrors reads.
 _ECC_READS = (
@@ -108,7 +121,9 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
     ids = dev.field_ids + dev.link_field_ids if per_link else dev.field_ids
     values = dict(field_values(q, dev, "field_values", ids)) if ids else {}
     nvlinks, link_rx, link_tx = _nvlink_samples(dev, now, values, per_link)
-    prof = read_gpm(q, dev, now)  # SM / tensor / DRAM activity (Hopper and newer)
+    # SM / tensor / DRAM activity (Hopper and newer); not even entered where GPM is off.
+    gpm = dev.gpm
+    prof = gpm.last if gpm is not None and gpm.off else read_gpm(q, dev, now)
     slow_values = dev.slow
     return GpuSample(
         index=dev.index,
@@ -140,7 +155,7 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
         temp_mem_c=to_float(values.get((FI_DEV_MEMORY_TEMP, 0))),
         fan_speed_pct=fans,
         throttle_mask=events_mask,
-        throttle_reasons=ClockEventReason.from_mask(events_mask).throttle_names,
+        throttle_reasons=_throttle_names(events_mask),
         pcie_gen=to_int(g(dev, "pcie_gen", "nvmlDeviceGetCurrPcieLinkGeneration")),
         pcie_width=to_int(g(dev, "pcie_width", "nvmlDeviceGetCurrPcieLinkWidth")),
         pcie_rx_bytes_s=None if rx is None else float(rx) * KIB,
@@ -357,15 +372,23 @@ def _process_util(q: Query, dev: DeviceState, now: float) -> None:
     samples = _util_samples(q, dev)
     if not samples:
         return
-    newest = max(dev.proc_util_ts, max(int(s.timeStamp) for s in samples))
+    # One pass over the driver's structs (pynvml reads each field through a Python
+    # __getattribute__): the newest sample of each pid, and the newest of all.
+    newest = dev.proc_util_ts
+    best: dict[int, tuple[int, Any, Any]] = {}
     for s in samples:
-        ts = int(s.timeStamp)
-        if ts < newest - _UTIL_FRESH_US:
-            continue
-        pid = int(s.pid)
-        old = dev.proc_util.get(pid)
-        if old is None or ts >= old[0]:
-            dev.proc_util[pid] = (ts, to_float(s.smUtil), to_float(s.memUtil), now)
+        ts, pid = int(s.timeStamp), int(s.pid)
+        if ts > newest:
+            newest = ts
+        old_best = best.get(pid)
+        if old_best is None or ts >= old_best[0]:
+            best[pid] = (ts, s.smUtil, s.memUtil)
+    horizon = newest - _UTIL_FRESH_US
+    util = dev.proc_util
+    for pid, (ts, sm, mem) in best.items():
+        old = util.get(pid)
+        if ts >= horizon and (old is None or ts >= old[0]):
+            util[pid] = (ts, to_float(sm), to_float(mem), now)
     dev.proc_util_ts = newest
 
 

@@ -1,4 +1,4 @@
-"""Host CPU % and resident memory of the GPU processes, read on every poll (``top``'s %CPU, RES).
+"""Host CPU % and resident memory of the GPU processes (``top``'s %CPU, RES).
 
 On Linux one read of ``/proc/PID/stat`` gives both (utime + stime, rss pages) and the start
 time, which tells a reused pid apart; kept open between polls, about 4 µs a process. psutil's ``cpu_times()`` plus
@@ -12,6 +12,13 @@ CPU % is per process, of one core (a process using four cores shows 400 %), over
 since its previous reading; the first reading of a process has none. Readings closer together
 than ``min_interval_s`` repeat the last value: the kernel's CPU time moves in clock ticks
 (10 ms), so a rate over a few milliseconds would be noise.
+
+Cadence: with ``interval_s`` (the NVML source sets :data:`PROCESS_HOST_INTERVAL_S` while nobody
+watches these columns, 0 while the Processes tab is shown or the exporter serves per-process
+series) a call reads the files only once ``interval_s`` passed since the last reading, and
+otherwise returns that reading, without a system call: CPU % is then the mean over the
+interval. A process seen for the first time is read at once, and once more at the next call, so
+that it has a CPU % after one poll rather than one interval.
 """
 
 from __future__ import annotations
@@ -21,13 +28,16 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import psutil
 
-__all__ = ["HostUsage", "ProcessUsageReader"]
+__all__ = ["PROCESS_HOST_INTERVAL_S", "HostUsage", "ProcessUsageReader"]
+
+#: How often the GPU processes' CPU % and RSS are read while nobody watches them (seconds).
+PROCESS_HOST_INTERVAL_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +71,8 @@ class ProcessUsageReader:
     """CPU % and RSS per pid; call :meth:`read` once per poll with every GPU process's pid.
 
     ``ps`` is the psutil module (a stand-in selects the psutil path), ``clock`` a monotonic
-    clock in seconds, ``proc_root`` the procfs mount (tests pass a folder).
+    clock in seconds, ``proc_root`` the procfs mount (tests pass a folder), ``interval_s`` the
+    cadence of the readings (0: at every call; see the module doc and :meth:`set_interval`).
     """
 
     def __init__(
@@ -72,6 +83,7 @@ class ProcessUsageReader:
         proc_root: str = "/proc",
         min_interval_s: float = 0.2,
         max_open: int = 1024,
+        interval_s: float = 0.0,
     ) -> None:
         self._ps = psutil if ps is None else ps
         self._clock = clock
@@ -89,37 +101,73 @@ class ProcessUsageReader:
         )
         self._tick_s = 1.0 / _sysconf("SC_CLK_TCK", 100)
         self._page = _sysconf("SC_PAGE_SIZE", 4096)
+        self._interval_s = max(0.0, float(interval_s))
+        self._read_s = float("-inf")  # when every pid was last read
+        self._last: dict[int, HostUsage] = {}  # that reading (and the pids read since)
+        self._fresh: set[int] = set()  # read once, no CPU % yet: read again at the next call
+        self.readings = 0  # files (or psutil objects) read: what the cadence saves
 
-    def read(self, pids: Iterable[int]) -> dict[int, HostUsage]:
-        """:class:`HostUsage` for every pid in ``pids``; pids not asked for are forgotten."""
+    @property
+    def interval_s(self) -> float:
+        return self._interval_s
+
+    def set_interval(self, interval_s: float) -> None:
+        """Read every ``interval_s`` seconds from now on (0: at every call); a shorter interval
+        that is already over reads at the next call."""
+        with self._lock:
+            self._interval_s = max(0.0, float(interval_s))
+
+    def read(self, pids: Collection[int]) -> Mapping[int, HostUsage]:
+        """:class:`HostUsage` for every pid in ``pids`` (read-only; it may hold pids that left
+        since the last reading); pids not asked for are forgotten at the next reading."""
         with self._lock:
             now = self._clock()
-            out: dict[int, HostUsage] = {}
-            for pid in pids:
-                if pid not in out:
-                    out[pid] = self._one(pid, now)
-            for pid in [p for p in self._seen if p not in out]:
-                del self._seen[pid]
-            for pid in [p for p in self._procs if p not in out]:
-                del self._procs[pid]
-            for pid in [p for p in self._fds if p not in out]:
-                self._close(pid)
+            if now - self._read_s >= self._interval_s:
+                self._read_s = now
+                return self._read_all(pids, now)
+            # Between readings: the last one, and only new processes read now.
+            last = self._last
+            todo = [p for p in pids if p not in last or p in self._fresh] if pids else ()
+            if not todo:
+                return last
+            out = self._last = dict(last)
+            for pid in todo:
+                out[pid] = self._one(pid, now)
             return out
 
+    def _read_all(self, pids: Collection[int], now: float) -> dict[int, HostUsage]:
+        out: dict[int, HostUsage] = {}
+        for pid in pids:
+            if pid not in out:
+                out[pid] = self._one(pid, now)
+        for pid in self._seen.keys() - out.keys():
+            del self._seen[pid]
+        for pid in self._procs.keys() - out.keys():
+            del self._procs[pid]
+        for pid in self._fds.keys() - out.keys():
+            self._close(pid)
+        self._fresh &= out.keys()
+        self._last = out
+        return out
+
     def _one(self, pid: int, now: float) -> HostUsage:
+        self.readings += 1
         raw = self._stat(pid) if self._procfs else self._psutil(pid)
         if raw is None:
             self._seen.pop(pid, None)
+            self._fresh.discard(pid)
             return NO_USAGE
         key, cpu_s, rss = raw
         seen = self._seen.get(pid)
         if seen is None or seen.key != key or cpu_s < seen.cpu_s:
             self._seen[pid] = _Seen(key, cpu_s, now, None)
+            self._fresh.add(pid)
             return HostUsage(None, rss)
         dt = now - seen.at_s
         if dt >= self._min_interval_s:
             seen.cpu_pct = max(0.0, 100.0 * (cpu_s - seen.cpu_s) / dt)
             seen.cpu_s, seen.at_s = cpu_s, now
+            self._fresh.discard(pid)
         return HostUsage(seen.cpu_pct, rss)
 
     def _stat(self, pid: int) -> tuple[float, float, int] | None:

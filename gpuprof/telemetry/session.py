@@ -187,6 +187,7 @@ class TelemetrySession:
         self._recording_path: Path | None = None
         self._prefill_live: list[Snapshot] | None = None
         self.processes = ProcessLedger()
+        self._process_watchers = 0  # clients watching the processes' host statistics
         #: Seconds of History a report covers, ending at the newest sample (None: all of it).
         self.report_window_s: float | None = None
         self.source: TelemetrySource = source
@@ -244,6 +245,28 @@ class TelemetrySession:
             closed=self._closed,
         )
 
+    def watch_processes(self) -> Callable[[], None]:
+        """Ask for the GPU processes' host CPU % and RSS at every poll until the returned call
+        (the Processes tab while it is shown, the exporter's per-process series); while nobody
+        watches, a source reads them at its slower cadence (NVML: every 5 s,
+        ``procstat.PROCESS_HOST_INTERVAL_S``). Watches nest and outlive a change of source."""
+        with self._lock:
+            self._process_watchers += 1
+            if self._process_watchers == 1:
+                _watch_process_host(self.source, True)
+        done = threading.Event()
+
+        def unwatch() -> None:
+            with self._lock:
+                if done.is_set():
+                    return
+                done.set()
+                self._process_watchers -= 1
+                if self._process_watchers == 0:
+                    _watch_process_host(self.source, False)
+
+        return unwatch
+
     # -- source and sampling ---------------------------------------------------------------
 
     def _make_sampler(self, source: TelemetrySource, history: History) -> Sampler:
@@ -290,6 +313,8 @@ class TelemetrySession:
             self._generation += 1
             self._prefill_live = None
             self.source = source
+            if self._process_watchers:
+                _watch_process_host(source, True)
             self.history = History(capacity=self._history_capacity)
             self.processes.clear()
             self.sampler = self._make_sampler(source, self.history)
@@ -540,3 +565,14 @@ def _call_each(callbacks: Sequence[Callable[[Any], None]], value: object) -> Non
             cb(value)
         except Exception:
             log.exception("telemetry session subscriber %r failed", cb)
+
+
+def _watch_process_host(source: TelemetrySource, watched: bool) -> None:
+    """Tell ``source`` whether someone watches its processes' host statistics, if it reads
+    them on a cadence (NVML); the other sources have nothing to change."""
+    watch = getattr(source, "watch_process_host", None)
+    if callable(watch):
+        try:
+            watch(watched)
+        except Exception:
+            log.exception("telemetry source %s: watching processes failed", source.label)

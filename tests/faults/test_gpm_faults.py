@@ -16,7 +16,7 @@ from gpuprof.jsonout import dumps
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.nvml import NvmlSource
-from gpuprof.telemetry.nvml_gpm import PROF_FIRST_SAMPLE, RETRY_S
+from gpuprof.telemetry.nvml_gpm import GPM_MIN_INTERVAL_S, PROF_FIRST_SAMPLE, RETRY_S
 from gpuprof.telemetry.store_csv import csv_rows
 from tests.fakes.devices import h100_mig_box, h100_sxm_8gpu_box
 from tests.fakes.fake_gpm import FakeGpmActivity
@@ -50,8 +50,8 @@ HOSTILE = {
 
 
 def _source(box) -> tuple[FakeNvml, NvmlSource]:  # type: ignore[no-untyped-def]
-    fake = FakeNvml(box)
-    return fake, NvmlSource(nvml=fake, clock=fake.clock)
+    fake = FakeNvml(box)  # GPM sampled at every poll, as these tests poll once a second
+    return fake, NvmlSource(nvml=fake, clock=fake.clock, gpm_interval_s=GPM_MIN_INTERVAL_S)
 
 
 def _strict_json(obj: object) -> object:

@@ -1,0 +1,298 @@
+"""What a poll does not do (issue 21): the GPU processes' host statistics and GPM are read at
+their own cadence, or at every poll only while someone watches, and never where there is
+nothing to read. Counted reads against injected clocks, never timings (perf/sampler.py
+measures the cost)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuprof.exporter import Exporter
+from gpuprof.telemetry import nvml_poll
+from gpuprof.telemetry.model import (
+    GpuSample,
+    HostSample,
+    MigProfSample,
+    NvLinkSample,
+    ProcessSample,
+)
+from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml_gpm import GPM_INTERVAL_S, PROF_FIRST_SAMPLE
+from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S, ProcessUsageReader
+from gpuprof.telemetry.reasons import ClockEventReason
+from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
+from tests.fakes.devices import h100_sxm_8gpu_box, t4_box
+from tests.fakes.fake_gpm import FakeGpmActivity
+from tests.fakes.fake_nvml import FakeNvml, FakeProcess, mib
+from tests.fakes.fixtures import FakeClock
+from tests.test_processes_telemetry import FakeProc
+from tests.ui_fakes import FakeSource
+
+procfs = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="procfs")
+
+
+# --- the reader's cadence ---------------------------------------------------------------------
+
+
+@procfs
+def test_between_readings_no_file_is_read_and_the_last_values_stand(tmp_path: Path) -> None:
+    clock = FakeClock()
+    proc = FakeProc(tmp_path / "proc")
+    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    tick = 1.0 / os.sysconf("SC_CLK_TCK")
+    proc.put(7, ticks=1000)
+    proc.put(8, ticks=1000)
+    reader.read([7, 8])
+    clock.advance(1.0)
+    proc.put(7, ticks=1000 + round(0.5 / tick))
+    got = reader.read([7, 8])  # the second reading of new processes: their first CPU %
+    assert got[7].cpu_pct == pytest.approx(50.0)
+    assert reader.readings == 4
+    proc.put(7, ticks=1000 + round(4.5 / tick), rss_pages=999)
+    for _ in range(3):  # 1 s apart, under 5 s since the last reading of all: nothing read
+        clock.advance(1.0)
+        got = reader.read([7, 8])
+        assert got[7].cpu_pct == pytest.approx(50.0) and got[7].rss_bytes == 256 * proc_page()
+    assert reader.readings == 4
+    clock.advance(1.0)  # 5 s since the last reading of all
+    got = reader.read([7, 8])
+    assert reader.readings == 6
+    # CPU % is the mean since 7's last reading: 4 CPU seconds in 4 s
+    assert got[7].cpu_pct == pytest.approx(100.0) and got[7].rss_bytes == 999 * proc_page()
+
+
+def proc_page() -> int:
+    return os.sysconf("SC_PAGE_SIZE")
+
+
+@procfs
+def test_a_new_process_is_read_at_once_and_one_that_left_is_forgotten(tmp_path: Path) -> None:
+    clock = FakeClock()
+    proc = FakeProc(tmp_path / "proc")
+    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    proc.put(7, ticks=10)
+    reader.read([7])
+    clock.advance(1.0)
+    reader.read([7])  # 7's second reading
+    proc.put(9, ticks=10, rss_pages=77)
+    clock.advance(1.0)
+    got = reader.read([7, 9])
+    assert got[9].rss_bytes == 77 * proc_page()  # a new process does not wait for the cadence
+    assert reader.readings == 3
+    clock.advance(5.0)
+    reader.read([9])
+    assert set(reader._seen) == {9} and set(reader._fds) == {9}  # 7 left: its file is closed
+
+
+@procfs
+def test_watching_reads_at_every_call_from_the_next_one(tmp_path: Path) -> None:
+    clock = FakeClock()
+    proc = FakeProc(tmp_path / "proc")
+    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    proc.put(7, ticks=10)
+    reader.read([7])
+    clock.advance(1.0)
+    reader.read([7])
+    clock.advance(1.0)
+    reader.read([7])
+    assert reader.readings == 2
+    reader.set_interval(0.0)
+    for n in range(3):
+        clock.advance(1.0)
+        reader.read([7])
+        assert reader.readings == 3 + n
+
+
+# --- the NVML source: processes --------------------------------------------------------------
+
+
+def _box_with(pids: list[int]) -> Any:
+    box = h100_sxm_8gpu_box()
+    box.devices[0].processes = [
+        FakeProcess(pid=pid, used_memory_bytes=mib(64), sm_util_pct=10) for pid in pids
+    ]
+    return box
+
+
+def test_nobody_watching_the_processes_host_columns_cost_a_reading_per_interval() -> None:
+    pids = [os.getpid(), os.getppid()]
+    fake = FakeNvml(_box_with(pids))
+    source = NvmlSource(nvml=fake, clock=fake.clock)
+    reader = source._proc_cache.usage
+    try:
+        source.poll()
+        fake.advance(1.0)
+        second = source.poll().processes
+        assert all(p.host_cpu_pct is not None for p in second)  # after one poll, as before
+        after = reader.readings
+        for _ in range(int(PROCESS_HOST_INTERVAL_S) - 2):
+            fake.advance(1.0)
+            snap = source.poll()
+            assert [p.host_rss_bytes for p in snap.processes] == [p.host_rss_bytes for p in second]
+        assert reader.readings == after  # no /proc read on the polls in between
+        fake.advance(1.0)
+        source.poll()
+        assert reader.readings == after + len(pids)
+        source.watch_process_host(True)
+        for n in (1, 2):
+            fake.advance(1.0)
+            source.poll()
+            assert reader.readings == after + len(pids) * (1 + n)
+        source.watch_process_host(False)
+        fake.advance(1.0)
+        source.poll()
+        assert reader.readings == after + 3 * len(pids)
+    finally:
+        source.close()
+
+
+class _WatchedSource(FakeSource):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(2, **kw)
+        self.watched: list[bool] = []
+
+    def watch_process_host(self, watched: bool) -> None:
+        self.watched.append(watched)
+
+
+def test_session_watches_nest_and_carry_over_to_a_new_source() -> None:
+    first, second = _WatchedSource(), _WatchedSource()
+    session = TelemetrySession(first, history_capacity=MINIMAL_HISTORY)
+    try:
+        tab = session.watch_processes()
+        exporter = session.watch_processes()
+        assert first.watched == [True]
+        tab()
+        tab()  # twice: counted once
+        assert first.watched == [True]
+        session.set_source(second, start=False)
+        assert second.watched == [True]
+        exporter()
+        assert second.watched == [True, False] and first.watched == [True]
+        session.set_source(FakeSource(1), start=False)  # a source without a cadence: no call
+        session.watch_processes()()
+    finally:
+        session.close()
+
+
+def test_the_exporter_watches_only_with_per_process_series() -> None:
+    for per_process in (False, True):
+        src = _WatchedSource()
+        with Exporter(src, port=0, interval_s=0.1, bench_values=None, per_process=per_process):
+            assert src.watched == ([True] if per_process else [])
+        assert src.watched == ([True, False] if per_process else [])
+
+
+def test_the_processes_tab_watches_while_it_is_shown(make_window: Any) -> None:
+    src = _WatchedSource()
+    w = make_window(src, tab="overview")
+    assert src.watched == []
+    w.select_tab("processes")
+    assert src.watched == [True]
+    w.select_tab("telemetry")
+    assert src.watched == [True, False]
+    shown = _WatchedSource()
+    make_window(shown, tab="processes")
+    assert shown.watched == [True]
+
+
+# --- the NVML source: GPM ------------------------------------------------------------------
+
+
+def test_gpm_is_not_entered_on_gpus_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    read_gpm = nvml_poll.read_gpm
+
+    def counted(q: Any, dev: Any, now: float) -> Any:
+        calls.append(dev.index)
+        return read_gpm(q, dev, now)
+
+    monkeypatch.setattr(nvml_poll, "read_gpm", counted)
+    fake = FakeNvml(t4_box())
+    source = NvmlSource(nvml=fake, clock=fake.clock)
+    try:
+        source.poll()
+        assert calls == [0]  # asked once
+        for _ in range(3):
+            fake.advance(1.0)
+            g = source.poll().gpus[0]
+            assert g.prof_unavailable == "not supported on this GPU"
+        assert calls == [0]
+    finally:
+        source.close()
+
+
+def test_gpm_is_sampled_every_interval_and_repeated_in_between() -> None:
+    box = h100_sxm_8gpu_box()
+    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
+    fake = FakeNvml(box)
+    source = NvmlSource(nvml=fake, clock=fake.clock)
+    gpus = len(box.devices)
+    try:
+        assert source.poll().gpus[0].prof_unavailable == PROF_FIRST_SAMPLE
+        fake.advance(1.0)
+        assert source.poll().gpus[0].prof_sm_active_pct == 80.0  # the pair at the next poll
+        assert fake.calls["nvmlGpmSampleGet"] == 2 * gpus
+        box.devices[0].gpm = FakeGpmActivity(sm_active_pct=20.0)
+        fake.advance(GPM_INTERVAL_S / 2)
+        assert source.poll().gpus[0].prof_sm_active_pct == 80.0  # repeated, no driver call
+        assert fake.calls["nvmlGpmSampleGet"] == 2 * gpus
+        assert fake.calls["nvmlGpmMetricsGet"] == gpus
+        fake.advance(GPM_INTERVAL_S / 2)
+        g = source.poll().gpus[0]
+        assert g.prof_sm_active_pct == 20.0  # the mean over the interval since the last sample
+        assert fake.calls["nvmlGpmSampleGet"] == 3 * gpus
+    finally:
+        source.close()
+
+
+def test_after_a_failed_gpm_poll_the_next_poll_tries_again() -> None:
+    box = h100_sxm_8gpu_box()
+    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
+    fake = FakeNvml(box)
+    source = NvmlSource(nvml=fake, clock=fake.clock)
+    try:
+        source.poll()
+        fake.advance(1.0)
+        source.poll()
+        fake.advance(GPM_INTERVAL_S)
+        fake.inject("nvmlGpmMetricsGet", error=999, device=0, times=1)
+        assert source.poll().gpus[0].prof_unavailable == "GPM error: Unknown"
+        fake.advance(1.0)  # under the interval, but the last poll failed
+        assert source.poll().gpus[0].prof_sm_active_pct == 80.0
+    finally:
+        source.close()
+
+
+# --- the samples themselves ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [GpuSample, ProcessSample, NvLinkSample, MigProfSample, HostSample])
+def test_the_fast_constructor_keeps_the_dataclass_contract(cls: type) -> None:
+    fields = dataclasses.fields(cls)
+    required = [f for f in fields if f.default is dataclasses.MISSING]
+    base = {f.name: k + 1 for k, f in enumerate(required)}
+    plain = cls(**base)
+    for f in fields:  # every default, and nothing shared but immutable defaults
+        assert getattr(plain, f.name) == base.get(f.name, f.default), f.name
+    values = {f.name: base.get(f.name, f"v{k}") for k, f in enumerate(fields)}
+    by_position = cls(*values.values())
+    assert by_position == cls(**values) and dataclasses.asdict(by_position) == values
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        by_position.__setattr__(fields[0].name, 0)
+    with pytest.raises(TypeError):
+        cls(**base, no_such_field=1)
+    if required:
+        with pytest.raises(TypeError):
+            cls()
+
+
+def test_throttle_names_per_mask_match_the_flag() -> None:
+    for mask in (None, 0, 1, 4, 0x4 | 0x20, 0x1 | 0x80, 1 << 40):
+        assert nvml_poll._throttle_names(mask) == ClockEventReason.from_mask(mask).throttle_names
