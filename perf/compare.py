@@ -1,9 +1,12 @@
-"""``gpuprof compare`` over 100 check results of 8-GPU nodes: wall time. Prints JSON.
+"""``gpuprof compare`` over many check results, or over a few very large ones: wall time.
+Prints JSON.
 
 Target (issue 14): 100 result files in ≤ 2 s. Generates ``--files`` check results (the shape
 ``gpuprof check --json`` writes: about 150 items each, per-GPU performance and burn-in items on
 8 GPUs; values are synthetic, with one node's all-reduce and one GPU's GEMM low so that outliers
-are found), then times
+are found). With ``--items N`` (issue 21: a 50,000-item file took over 2 minutes, ~2.5 ms an
+item) each file holds N synthetic per-GPU items instead, and ``per_item_us`` is the CLI's wall
+time per item read. Then times
 
 * ``cli_s``: a fresh ``python -m gpuprof compare FILES --html OUT --json OUT`` child, its table
   to a drained pipe, start-up included (median of ``--runs``);
@@ -11,6 +14,7 @@ are found), then times
 * ``in_process_ms``: reading the files and finding the outliers in this process (median).
 
     .venv/bin/python perf/compare.py [--files 100] [--runs 5]
+    .venv/bin/python perf/compare.py --files 2 --items 10000   # two files at the item cap
 """
 
 from __future__ import annotations
@@ -99,10 +103,29 @@ def check_doc(node: int, rng: random.Random) -> dict[str, object]:
     }
 
 
+def large_doc(node: int, rng: random.Random, n_items: int) -> dict[str, object]:
+    """A check result of ``n_items`` per-GPU items (``perf.metricK`` on GPUs 0-7)."""
+    doc = check_doc(node, rng)
+    doc["items"] = [
+        _item(
+            f"perf.metric{i // GPUS}",
+            "performance",
+            700.0 * rng.uniform(0.98, 1.02),
+            "TFLOPS",
+            i % GPUS,
+        )
+        for i in range(n_items)
+    ]
+    return doc
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--items", type=int, default=None, help="items per file (default: a real check's ~150)"
+    )
     args = parser.parse_args()
     rng = random.Random(0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,7 +133,8 @@ def main() -> None:
         paths = []
         for node in range(args.files):
             path = folder / f"node-{node:03d}.json"
-            path.write_text(json.dumps(check_doc(node, rng), indent=1), encoding="utf-8")
+            doc = check_doc(node, rng) if args.items is None else large_doc(node, rng, args.items)
+            path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
             paths.append(path)
         size = sum(p.stat().st_size for p in paths)
 
@@ -118,6 +142,7 @@ def main() -> None:
             return compare(load_results(paths)[0])
 
         found = compare(load_results(paths)[0])
+        items = sum(len(m.metrics) for m in found.machines)
         walls, cpus = [], []
         code = None
         for _ in range(args.runs):
@@ -143,14 +168,17 @@ def main() -> None:
                 {
                     "files": args.files,
                     "items_per_file": len(found.keys) and len(found.machines[0].metrics),
+                    "items_read": items,
                     "bytes": size,
                     "outliers": [[o.machine, o.key, o.kind] for o in found.outliers],
                     "exit_code": code,
                     "cli_s": round(statistics.median(walls), 3),
                     "cli_s_all": [round(w, 3) for w in walls],
                     "cli_cpu_s": round(statistics.median(cpus), 3),
+                    "per_item_us": round(1e6 * statistics.median(walls) / max(items, 1), 1),
+                    "per_item_cpu_us": round(1e6 * statistics.median(cpus) / max(items, 1), 1),
                     "in_process_ms": median_ms(in_process, args.runs),
-                    "target_s": 2.0,
+                    "target_s": 2.0 if args.items is None else None,
                     "load_avg_1min": round(os.getloadavg()[0], 2),
                 },
                 indent=1,

@@ -165,3 +165,121 @@ def test_load_result_reads_a_check_result() -> None:
         and m.metrics["perf.gemm_bf16/gpu2"].status == "FAIL"
     )
     assert m.metrics["inventory.gpu_model"].text == "NVIDIA H100 80GB HBM3"
+
+
+# --- two machines: ratios, not "0 outliers" -------------------------------------------------------
+
+
+def _slow_copy(tmp_path: Path, factor: float = 13.0) -> Path:
+    """node-a as 'node-z' with an all-reduce ``factor`` times slower: a 13x gap."""
+    doc = json.loads(NODES[0].read_text(encoding="utf-8"))
+    doc["identity"]["hostname"] = "node-z"
+    for item in doc["items"]:
+        if item["item_id"] == "perf.allreduce_busbw":
+            item["measured"] /= factor
+    path = tmp_path / "node-z.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_two_machines_get_the_ratio_second_over_first_per_row(tmp_path: Path) -> None:
+    comp = compare(load_results([NODES[0], _slow_copy(tmp_path)])[0])
+    assert comp.pair and comp.ratio_header == "node-z / node-a"
+    ratios = dict(zip(comp.keys, comp.ratios, strict=True))
+    assert ratios["perf.allreduce_busbw"] == pytest.approx(1 / 13)
+    assert ratios["perf.gemm_bf16/gpu0"] == pytest.approx(1.0)
+    assert ratios["inventory.gpu_model"] is None  # a text, no ratio
+    assert comp.gaps() == [("perf.allreduce_busbw", pytest.approx(1 / 13))]
+    line = comp.pair_line()
+    assert "1 of 6 measurements differ by more than 20%" in line
+    assert "perf.allreduce_busbw ×0.0769" in line and "three or more machines" in line
+    assert all("outliers" not in comp.summary(m) for m in comp.machines)  # no "0 outliers"
+    three = compare(load_results([*NODES[:2], _slow_copy(tmp_path)])[0])
+    assert not three.pair and three.ratios == () and three.pair_line() == ""
+
+
+def test_a_pair_keeps_its_sibling_outliers_and_says_where_they_are() -> None:
+    comp = compare(load_results(NODES[1:3])[0])  # node-b's GPU 2 is low against its siblings
+    assert comp.pair and {o.kind for o in comp.outliers} == {"sibling"}
+    assert "1 outliers among its GPUs" in comp.summary(comp.machines[0])
+
+
+def test_ratios_skip_what_cannot_be_divided() -> None:
+    def m(label: str, **values: float | None) -> Machine:
+        return Machine(
+            label, label, "check", metrics={k: Metric(v, "B/s") for k, v in values.items()}
+        )
+
+    comp = compare([m("a", x=0.0, y=None, z=2.0, w=1.0), m("b", x=5.0, y=3.0, z=1.0)])
+    assert dict(zip(comp.keys, comp.ratios, strict=True)) == {
+        "x": None,
+        "y": None,
+        "z": 0.5,
+        "w": None,
+    }
+
+
+def test_cli_with_two_files_shows_the_ratio_column_and_no_zero_outliers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json, out_html = tmp_path / "c.json", tmp_path / "c.html"
+    slow = _slow_copy(tmp_path)
+    argv = ["compare", str(NODES[0]), str(slow), "--json", str(out_json), "--html", str(out_html)]
+    assert main(argv) == 0  # a gap is not an outlier: no exit 1 from two machines
+    out = capsys.readouterr().out
+    assert "node-z / node-a" in out and "◆ ×0.0769" in out
+    assert "0 outliers" not in out and "outliers need three or more machines" in out
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    assert doc["ratio_of"] == {"numerator": "node-z", "denominator": "node-a"}
+    assert doc["min_machines_for_outliers"] == 3 and "three or more" in doc["note"]
+    rows = {r["key"]: r for r in doc["rows"]}
+    assert rows["perf.allreduce_busbw"]["ratio"] == pytest.approx(1 / 13)
+    assert rows["inventory.gpu_model"]["ratio"] is None
+    page = out_html.read_text(encoding="utf-8")
+    assert "<th>node-z / node-a</th>" in page and page.count('class="gap"') == 1
+    assert "×0.0769" in page and "three or more machines" in page
+
+
+def test_json_of_three_machines_has_no_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["compare", *map(str, NODES[:3]), "--json", "-"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ratio_of"] is None and doc["note"] is None
+    assert all(r["ratio"] is None for r in doc["rows"])
+
+
+# --- many rows ------------------------------------------------------------------------------------
+
+
+def _many_rows(tmp_path: Path, host: str, n: int, low: frozenset[int] = frozenset()) -> Path:
+    doc = json.loads(NODES[0].read_text(encoding="utf-8"))
+    doc["identity"]["hostname"] = host
+    doc["items"] = [
+        {
+            "item_id": f"perf.m{i}",
+            "status": "PASS",
+            "measured": 100.0 if i not in low else 10.0,
+            "unit": "TFLOPS",
+            "gpu_index": None,
+        }
+        for i in range(n)
+    ]
+    path = tmp_path / f"{host}.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_the_terminal_shows_at_most_its_row_cap_and_the_files_hold_every_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpuprof.commands.compare import _TERMINAL_ROWS
+
+    n = _TERMINAL_ROWS * 3
+    a = _many_rows(tmp_path, "a", n)
+    b = _many_rows(tmp_path, "b", n, low=frozenset({7, 300}))
+    out_json = tmp_path / "c.json"
+    assert main(["compare", str(a), str(b), "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    shown = [line for line in out.splitlines() if "perf.m" in line and "TFLOPS" in line]
+    assert len(shown) == 2  # over the cap: only the rows with something to see, the two gaps
+    assert f"showing 2 of {n} rows" in out
+    assert len(json.loads(out_json.read_text(encoding="utf-8"))["rows"]) == n

@@ -2,7 +2,9 @@
 
 Pick several result files (``gpuprof check --json`` / ``gpuprof bench --json``); the dialog
 shows one column per machine with the outliers highlighted (their tooltip says against what),
-a summary line per machine, and every file left out with its reason.
+a summary line per machine, and every file left out with its reason. With two machines, as in
+``gpuprof compare``, a last column holds the ratio second / first (gaps over the outlier
+threshold highlighted) and the status line says that outliers need three or more machines.
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ class CompareDialog(QDialog):
         self._fill(self.comparison)
         if len(machines) < 2:
             self.status.setText(_t("Fewer than two result files could be read: add more."))
+        elif self.comparison.pair:
+            self.status.setText(self.comparison.pair_line())
         else:
             self.status.setText(
                 _t("%1 machines compared, %2 outliers")
@@ -112,8 +116,11 @@ class CompareDialog(QDialog):
             why[at] = f"{why[at]}; {o.describe()}" if at in why else o.describe()
         self.table.clear()
         self.table.setRowCount(len(comp.keys))
-        self.table.setColumnCount(len(comp.machines))
-        self.table.setHorizontalHeaderLabels([m.label for m in comp.machines])
+        self.table.setColumnCount(len(comp.machines) + (1 if comp.pair else 0))
+        headers = [m.label for m in comp.machines]
+        self.table.setHorizontalHeaderLabels(
+            [*headers, comp.ratio_header] if comp.pair else headers
+        )
         self.table.setVerticalHeaderLabels(list(comp.keys))
         for col, m in enumerate(comp.machines):
             head = self.table.horizontalHeaderItem(col)
@@ -134,10 +141,30 @@ class CompareDialog(QDialog):
                     font.setBold(True)
                     cell.setFont(font)
                 self.table.setItem(row, col, cell)
+        if comp.pair:
+            self._fill_ratios(comp)
         self.table.resizeColumnsToContents()
         self.summaries.clear()
         for m in comp.machines:
             self.summaries.addItem(comp.summary(m))
+
+    def _fill_ratios(self, comp: Comparison) -> None:
+        """The last column of a pair: second / first per row, gaps highlighted like outliers."""
+        from gpuprof.check.compare import fmt_ratio
+
+        col = len(comp.machines)
+        tip = _t("Differs by more than %1% between the two machines").replace(
+            "%1", f"{100.0 * comp.rel_threshold:.0f}"
+        )
+        for row, ratio in enumerate(comp.ratios):
+            cell = QTableWidgetItem(fmt_ratio(ratio))
+            if comp.is_gap(ratio):
+                cell.setBackground(QBrush(QColor(OUTLIER_BACKGROUND)))
+                cell.setToolTip(tip)
+                font = cell.font()
+                font.setBold(True)
+                cell.setFont(font)
+            self.table.setItem(row, col, cell)
 
     def flagged_cells(self) -> list[tuple[str, str]]:
         """(machine, measurement) of every highlighted cell (tests)."""

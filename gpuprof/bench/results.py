@@ -145,12 +145,10 @@ def write_json(run: BenchRun, path: str | Path) -> Path:
 
 
 def read_json(path: str | Path) -> BenchRun:
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(tr("{p}: cannot read benchmark run: {e}", p=p, e=exc)) from None
-    return run_from_dict(data)
+    from gpuprof.check.limits import MAX_FILE_BYTES
+    from gpuprof.jsonin import read_json as read_json_file
+
+    return run_from_dict(read_json_file(path, MAX_FILE_BYTES, what=tr("benchmark run")))
 
 
 # --- comparison -----------------------------------------------------------------------------------

@@ -19,8 +19,15 @@ anyway widens its own threshold. At least ``min_peers`` (2) peers are needed. *W
 for rates (TFLOPS, B/s, MHz, …/s), higher for times and temperatures, and either way for
 other units.
 
+**Two machines** have no fleet outliers (one peer has no median to stand against), so each row
+gets the ratio second / first instead (:attr:`Comparison.ratios`), and the summary says that
+outliers need three or more machines rather than "0 outliers" beside a 13× gap.
+
 A file that cannot be read (not JSON, another program's JSON, a newer schema than this gpuprof
-reads, too large, broken inside) is left out with the reason; the others are still compared.
+reads, larger than :data:`MAX_FILE_BYTES` or holding more than :data:`MAX_ITEMS` items, a
+number no float holds, broken inside) is left out with the reason; the others are still
+compared. Files are read by :func:`gpuprof.jsonin.read_json`: regular files only (a FIFO is
+refused, not waited on), UTF-8 with or without a byte-order mark.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gpuprof.check.limits import MAX_FILE_BYTES, MAX_ITEMS
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
@@ -40,6 +48,8 @@ __all__ = [
     "CHECK_SCHEMA",
     "CHECK_SCHEMA_VERSION",
     "MAX_FILE_BYTES",
+    "MAX_ITEMS",
+    "MIN_MACHINES_FOR_OUTLIERS",
     "Comparison",
     "Machine",
     "Metric",
@@ -48,6 +58,7 @@ __all__ = [
     "compare",
     "comparison_to_dict",
     "fmt_cell",
+    "fmt_ratio",
     "load_result",
     "load_results",
     "read_result_json",
@@ -57,7 +68,8 @@ CHECK_SCHEMA = "gpuprof.check"
 #: The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).
 CHECK_SCHEMA_VERSION = 1
 BENCH_FORMAT = "gpuprof-bench-run"
-MAX_FILE_BYTES = 64 << 20
+#: Fleet outliers need a median of at least two peers.
+MIN_MACHINES_FOR_OUTLIERS = 3
 
 _HIGHER_BETTER_UNITS = {"TFLOPS", "B/s", "GB/s", "MHz", "tflops", "bytes_s"}
 _LOWER_BETTER_UNITS = {"s", "ms", "us", "µs", "°C", "C"}
@@ -129,9 +141,68 @@ class Comparison:
     skipped: tuple[Skipped, ...]
     keys: tuple[str, ...]
     outliers: tuple[Outlier, ...]
+    #: With exactly two machines, second / first per key (None where either has no number or
+    #: the first is 0); empty otherwise.
+    ratios: tuple[float | None, ...] = ()
+    #: The relative gap a ratio must pass to be worth a look: the outlier threshold.
+    rel_threshold: float = 0.20
+
+    @property
+    def pair(self) -> bool:
+        """Two machines: ratios instead of fleet outliers."""
+        return len(self.machines) == 2
+
+    @property
+    def ratio_header(self) -> str:
+        """``node-b / node-a``: what a ratio is (empty unless :attr:`pair`)."""
+        if not self.pair:
+            return ""
+        return f"{self.machines[1].label} / {self.machines[0].label}"
 
     def outliers_of(self, label: str) -> tuple[Outlier, ...]:
         return tuple(o for o in self.outliers if o.machine == label)
+
+    def is_gap(self, ratio: float | None) -> bool:
+        """Whether a ratio differs from 1 by more than the outlier threshold, either way."""
+        t = self.rel_threshold
+        return ratio is not None and (ratio > 1.0 + t or ratio < 1.0 / (1.0 + t))
+
+    def gaps(self) -> list[tuple[str, float]]:
+        """(key, ratio) of each row whose ratio :meth:`is_gap`, the largest gap first."""
+        if not self.pair:
+            return []
+        pairs = zip(self.keys, self.ratios, strict=True)
+        out = [(k, r) for k, r in pairs if r is not None and self.is_gap(r)]
+        # The largest gap either way (×13 and ×0.077 alike); a ratio <= 0 is larger than any.
+        return sorted(out, key=lambda kr: -abs(math.log(kr[1])) if kr[1] > 0 else -math.inf)
+
+    def pair_line(self) -> str:
+        """With two machines, one line on their ratios and why there are no fleet outliers."""
+        if not self.pair:
+            return ""
+        gaps = self.gaps()
+        measured = sum(r is not None for r in self.ratios)
+        if gaps:
+            key, ratio = gaps[0]
+            line = tr(
+                "{h}: {g} of {n} measurements differ by more than {t:.0f}% (largest: {k} {r})",
+                h=self.ratio_header,
+                g=len(gaps),
+                n=measured,
+                t=100.0 * self.rel_threshold,
+                k=key,
+                r=fmt_ratio(ratio),
+            )
+        else:
+            line = tr(
+                "{h}: none of {n} measurements differs by more than {t:.0f}%",
+                h=self.ratio_header,
+                n=measured,
+                t=100.0 * self.rel_threshold,
+            )
+        return line + tr(
+            "; outliers need three or more machines (a median of the others to stand against)"
+        )
 
     def summary(self, machine: Machine) -> str:
         """One line: what the file is, its verdict or state, its counts and its outliers."""
@@ -142,15 +213,23 @@ class Comparison:
             if statuses.count(s)
         )
         mine = self.outliers_of(machine.label)
-        line = tr(
-            "{m}: {kind} {v}, {n} measurements{c}; {o} outliers",
-            m=machine.label,
-            kind=machine.kind,
-            v=machine.verdict or "-",
-            n=len(machine.metrics),
-            c=f" ({counts})" if counts else "",
-            o=len(mine),
-        )
+        fields: dict[str, Any] = {
+            "m": machine.label,
+            "kind": machine.kind,
+            "v": machine.verdict or "-",
+            "n": len(machine.metrics),
+            "c": f" ({counts})" if counts else "",
+            "o": len(mine),
+        }
+        if self.pair and not mine:
+            # No count: "0 outliers" beside a 13x gap reads as "nothing to see". pair_line
+            # says why, and gives the gaps instead.
+            line = tr("{m}: {kind} {v}, {n} measurements{c}", **fields)
+        elif self.pair:
+            # Only sibling outliers (one GPU against the machine's others) exist between two.
+            line = tr("{m}: {kind} {v}, {n} measurements{c}; {o} outliers among its GPUs", **fields)
+        else:
+            line = tr("{m}: {kind} {v}, {n} measurements{c}; {o} outliers", **fields)
         if mine:
             line += ": " + "; ".join(o.describe() for o in mine[:5])
             if len(mine) > 5:
@@ -195,6 +274,7 @@ def _check_machine(data: dict[str, Any], path: Path) -> Machine:
     items = data.get("items")
     if not isinstance(items, list):
         raise InputError(tr("a check result without a list of items"))
+    _check_count(len(items))
     identity = data.get("identity")
     host = identity.get("hostname") if isinstance(identity, dict) else None
     metrics: dict[str, Metric] = {}
@@ -226,9 +306,32 @@ def _check_machine(data: dict[str, Any], path: Path) -> Machine:
     )
 
 
+def _check_count(n: int) -> None:
+    if n > MAX_ITEMS:
+        raise InputError(
+            tr(
+                "{n} items, more than the {m} a result file may hold",
+                n=f"{n:,}",
+                m=f"{MAX_ITEMS:,}",
+            )
+        )
+
+
 def _bench_machine(data: dict[str, Any], path: Path) -> Machine:
     from gpuprof.bench.results import run_from_dict
 
+    cases = data.get("cases")
+    if isinstance(cases, list):  # counted before the run is built: that is the costly part
+        _check_count(
+            max(
+                len(cases),
+                sum(
+                    len(c["results"])
+                    for c in cases
+                    if isinstance(c, dict) and isinstance(c.get("results"), list)
+                ),
+            )
+        )
     try:
         run = run_from_dict(data)
     except GpuprofError:
@@ -257,24 +360,13 @@ def _bench_machine(data: dict[str, Any], path: Path) -> Machine:
 
 
 def read_result_json(path: str | Path) -> dict[str, Any]:
-    """A result file's JSON object (at most :data:`MAX_FILE_BYTES`, strict JSON); an
-    :class:`InputError` naming the file if it is not one. Also the report's check page reader."""
-    p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(tr("{p}: cannot read: {e}", p=p, e=exc.strerror or exc)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(
-            tr("{p}: larger than {n} MiB: not a result file", p=p, n=MAX_FILE_BYTES >> 20)
-        )
-    try:
-        from gpuprof.jsonout import loads_strict
+    """A result file's JSON object (:func:`gpuprof.jsonin.read_json`: a regular file of at most
+    :data:`MAX_FILE_BYTES`, strict JSON, a byte-order mark allowed); an :class:`InputError`
+    naming the file if it is not one. Also the report's check page reader."""
+    from gpuprof.jsonin import read_json
 
-        data = loads_strict(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError(tr("{p}: not JSON", p=p)) from None
+    p = Path(path)
+    data = read_json(p, MAX_FILE_BYTES, what=tr("result file"))
     if not isinstance(data, dict):
         raise InputError(tr("{p}: not a gpuprof check or benchmark result", p=p))
     return data
@@ -388,23 +480,30 @@ def compare(
                 keys.append(k)
     opts: dict[str, Any] = {"rel_threshold": rel_threshold, "mad_k": mad_k, "min_peers": min_peers}
     outliers: list[Outlier] = []
-    for key in keys:
-        column = [(m, m.metrics.get(key)) for m in machines]
-        present = [(m, x) for m, x in column if x is not None and x.value is not None]
-        row = _Row([x.value for _m, x in present if x.value is not None])
-        for m, x in present:
-            assert x.value is not None
-            hit = _outlier(x.value, row, _direction(key, x.unit), **opts)
-            if hit:
-                med, ratio, limit = hit
-                outliers.append(Outlier(m.label, key, "fleet", x.value, med, ratio, x.unit, limit))
+    if len(machines) > min_peers:  # else no value has enough peers: skip building the rows
+        for key in keys:
+            present = [
+                (m, x.value, x.unit)
+                for m in machines
+                if (x := m.metrics.get(key)) is not None and x.value is not None
+            ]
+            if len(present) <= min_peers:
+                continue
+            row = _Row([v for _m, v, _u in present])
+            for m, v, unit in present:
+                hit = _outlier(v, row, _direction(key, unit), **opts)
+                if hit:
+                    med, ratio, limit = hit
+                    outliers.append(Outlier(m.label, key, "fleet", v, med, ratio, unit, limit))
     for m in machines:
         by_item: dict[str, list[tuple[str, float]]] = {}
         for key, (item, _gpu) in m.groups.items():
-            v = m.metrics[key].value
-            if v is not None:
-                by_item.setdefault(item, []).append((key, v))
+            value = m.metrics[key].value
+            if value is not None:
+                by_item.setdefault(item, []).append((key, value))
         for siblings in by_item.values():
+            if len(siblings) <= min_peers:
+                continue
             row = _Row([w for _k, w in siblings])
             for key, v in siblings:
                 unit = m.metrics[key].unit
@@ -412,29 +511,60 @@ def compare(
                 if hit:
                     med, ratio, limit = hit
                     outliers.append(Outlier(m.label, key, "sibling", v, med, ratio, unit, limit))
-    return Comparison(tuple(machines), tuple(skipped), tuple(keys), tuple(outliers))
+    ratios = _ratios(machines[0], machines[1], keys) if len(machines) == 2 else ()
+    return Comparison(
+        tuple(machines), tuple(skipped), tuple(keys), tuple(outliers), ratios, rel_threshold
+    )
+
+
+def _ratios(a: Machine, b: Machine, keys: Sequence[str]) -> tuple[float | None, ...]:
+    """b / a for each key; None where either has no number, or a is 0 (no ratio to say)."""
+    out: list[float | None] = []
+    for key in keys:
+        x, y = a.metrics.get(key), b.metrics.get(key)
+        if x is None or y is None or x.value is None or y.value is None or x.value == 0:
+            out.append(None)
+            continue
+        r = y.value / x.value
+        out.append(r if math.isfinite(r) else None)
+    return tuple(out)
+
+
+def _row_dict(key: str, cells: list[Metric | None], ratio: float | None) -> dict[str, Any]:
+    return {
+        "key": key,
+        "unit": next((x.unit for x in cells if x), ""),
+        "values": [x.value if x else None for x in cells],
+        "status": [x.status if x else None for x in cells],
+        "text": [x.text if x else None for x in cells],
+        "ratio": ratio,
+    }
 
 
 def comparison_to_dict(comp: Comparison) -> dict[str, Any]:
-    """The ``--json`` document: machines (columns), rows, outliers, skipped files, summaries."""
+    """The ``--json`` document: machines (columns), rows, outliers, skipped files, summaries.
+
+    With two machines each row's ``ratio`` is second / first (``ratio_of`` names them) and
+    ``note`` says why there are no fleet outliers; otherwise ``ratio`` is null."""
+    ratios = comp.ratios or (None,) * len(comp.keys)
+    machines = comp.machines
     return {
         "schema": "gpuprof.compare",
         "schema_version": 1,
         "machines": [
             {"label": m.label, "path": m.path, "kind": m.kind, "verdict": m.verdict}
-            for m in comp.machines
+            for m in machines
         ],
+        "min_machines_for_outliers": MIN_MACHINES_FOR_OUTLIERS,
+        "ratio_of": (
+            {"numerator": machines[1].label, "denominator": machines[0].label}
+            if comp.pair
+            else None
+        ),
+        "note": comp.pair_line() or None,
         "rows": [
-            {
-                "key": key,
-                "unit": next((x.unit for m in comp.machines if (x := m.metrics.get(key))), ""),
-                "values": [(x.value if (x := m.metrics.get(key)) else None) for m in comp.machines],
-                "status": [
-                    (x.status if (x := m.metrics.get(key)) else None) for m in comp.machines
-                ],
-                "text": [(x.text if (x := m.metrics.get(key)) else None) for m in comp.machines],
-            }
-            for key in comp.keys
+            _row_dict(key, [m.metrics.get(key) for m in machines], ratio)
+            for key, ratio in zip(comp.keys, ratios, strict=True)
         ],
         "outliers": [
             {
@@ -454,6 +584,13 @@ def comparison_to_dict(comp: Comparison) -> dict[str, Any]:
     }
 
 
+def fmt_ratio(ratio: float | None) -> str:
+    """``×13.2``, ``×0.076``, ``×1,234``: a ratio of two machines' values (empty for None)."""
+    if ratio is None:
+        return ""
+    return f"×{ratio:,.0f}" if abs(ratio) >= 1000 else f"×{ratio:.3g}"
+
+
 def fmt_cell(value: float, unit: str) -> str:
     """A table cell: rates in GB/s, times below a millisecond in µs, others to 4 digits."""
     if unit in ("B/s", "bytes_s"):
@@ -464,13 +601,16 @@ def fmt_cell(value: float, unit: str) -> str:
 
 
 def render_html(comp: Comparison) -> str:
-    """A self-contained HTML page: the summaries, then the table (outliers marked)."""
+    """A self-contained HTML page: the summaries, then the table (outliers marked; with two
+    machines a last column of ratios, those past the outlier threshold marked)."""
     from html import escape
 
     flagged = {(o.machine, o.key) for o in comp.outliers}
     head = "".join(f"<th>{escape(m.label)}</th>" for m in comp.machines)
+    if comp.pair:
+        head += f"<th>{escape(comp.ratio_header)}</th>"
     rows = []
-    for key in comp.keys:
+    for i, key in enumerate(comp.keys):
         cells = []
         for m in comp.machines:
             x = m.metrics.get(key)
@@ -481,8 +621,13 @@ def render_html(comp: Comparison) -> str:
             cls = ' class="outlier"' if (m.label, key) in flagged else ""
             status = f" <small>{escape(x.status)}</small>" if x.status else ""
             cells.append(f"<td{cls}>{escape(shown)}{status}</td>")
+        if comp.pair:
+            r = comp.ratios[i]
+            cls = ' class="gap"' if comp.is_gap(r) else ""
+            cells.append(f"<td{cls}>{escape(fmt_ratio(r))}</td>")
         rows.append(f"<tr><th>{escape(key)}</th>{''.join(cells)}</tr>")
     summary = "".join(f"<li>{escape(comp.summary(m))}</li>" for m in comp.machines)
+    pair = f"<p>{escape(comp.pair_line())}</p>" if comp.pair else ""
     left = "".join(f"<li>{escape(s.reason)}</li>" for s in comp.skipped)
     title = escape(tr("gpuprof: {n} machines compared", n=len(comp.machines)))
     left_out = escape(tr("Left out"))
@@ -491,8 +636,8 @@ def render_html(comp: Comparison) -> str:
         f"<title>{title}</title><style>"
         "body{font-family:sans-serif}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-        "td.outlier{background:#fdd;font-weight:bold}</style></head><body>"
-        f"<h1>{title}</h1><ul>{summary}</ul>"
+        "td.outlier,td.gap{background:#fdd;font-weight:bold}</style></head><body>"
+        f"<h1>{title}</h1><ul>{summary}</ul>{pair}"
         + (f"<h2>{left_out}</h2><ul>{left}</ul>" if left else "")
         + f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table></body></html>\n"
     )

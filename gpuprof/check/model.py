@@ -18,7 +18,7 @@ from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr, tr_text
-from gpuprof.jsonout import loads_strict
+from gpuprof.jsonin import read_json
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -166,18 +166,7 @@ def load_thresholds(path: str | Path) -> Thresholds:
     Anything else is an :class:`InputError` naming the file.
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(
-            tr("{p}: cannot read the thresholds file: {e}", p=p, e=exc.strerror)
-        ) from None
-    if len(raw) > 65536:
-        raise InputError(tr("{p}: not a thresholds file (larger than 64 KiB)", p=p))
-    try:
-        data = loads_strict(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError(tr("{p}: not a thresholds file (not JSON)", p=p)) from None
+    data = read_json(p, 64 << 10, what=tr("thresholds file"))
     if not isinstance(data, dict) or not set(data) <= {"pass", "warn"} or not data:
         raise InputError(
             tr('{p}: a thresholds file is a JSON object with "pass" and/or "warn"', p=p)

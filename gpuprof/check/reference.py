@@ -20,7 +20,7 @@ from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
-from gpuprof.jsonout import loads_strict
+from gpuprof.jsonin import read_json
 
 __all__ = [
     "DERIVED_RATIO",
@@ -152,19 +152,7 @@ def reference_file_dict(rows: Sequence[Reference], *, machine: str, date: str) -
 def read_reference_file(path: str | Path) -> dict[tuple[str, str], Reference]:
     """A ``--save-reference`` file; anything else is an :class:`InputError` naming it."""
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(_MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(
-            tr("{p}: cannot read the reference file: {e}", p=p, e=exc.strerror)
-        ) from None
-    if len(raw) > _MAX_FILE_BYTES:
-        raise InputError(tr("{p}: not a reference file (larger than 4 MiB)", p=p))
-    try:
-        data = loads_strict(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError(tr("{p}: not a reference file (not JSON)", p=p)) from None
+    data = read_json(p, _MAX_FILE_BYTES, what=tr("reference file"))
     if not isinstance(data, dict) or data.get("schema") != REFERENCE_SCHEMA:
         raise InputError(tr("{p}: not a reference file (written by --save-reference)", p=p))
     version = data.get("schema_version")

@@ -9,18 +9,21 @@ reader never has to know the defaults. Strict JSON through the shared writer
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.jsonin import loads_strict, read_regular
 from gpuprof.jsonout import dumps, strict
 from gpuprof.jsonout import write_json as _write_json
 from gpuprof.report.model import REPORT_FORMAT, REPORT_SCHEMA_VERSION, Report
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
 __all__ = ["dumps_report", "load_report", "loads_report", "report_to_dict", "write_json"]
+
+#: A report holds summaries, not series: a file larger than this is not one.
+MAX_REPORT_BYTES = 64 << 20
 
 
 def report_to_dict(report: Report) -> dict[str, Any]:
@@ -39,8 +42,8 @@ def write_json(report: Report, path: str | Path) -> Path:
 
 def loads_report(text: str | bytes) -> Report:
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        data = loads_strict(text)
+    except (ValueError, RecursionError) as exc:
         raise InputError(tr("not a JSON report: {e}", e=exc)) from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
         raise InputError(
@@ -66,9 +69,8 @@ def loads_report(text: str | bytes) -> Report:
 
 def load_report(path: str | Path) -> Report:
     p = Path(path)
+    raw = read_regular(p, MAX_REPORT_BYTES, what=tr("JSON report"))
     try:
-        return loads_report(p.read_bytes())
-    except OSError as exc:
-        raise InputError(tr("{p}: cannot read: {e}", p=p, e=exc.strerror or exc)) from None
+        return loads_report(raw)
     except InputError as exc:  # the parser does not know the file: name it
         raise InputError(f"{p}: {exc}") from None
