@@ -58,11 +58,12 @@ def strict(obj: Any, *, reasons: bool = True) -> Any:
             else strict(v, reasons=reasons)
             for v in obj
         ]
-    if isinstance(obj, bool) or obj is None or isinstance(obj, (str, int)):
-        return obj
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, Mapping):
+    if kind is not dict:
+        if isinstance(obj, bool) or obj is None or isinstance(obj, (str, int)):
+            return obj
+        if isinstance(obj, float):
+            return obj if math.isfinite(obj) else None
+    if kind is dict or isinstance(obj, Mapping):
         out: dict[Any, Any] = {}
         why: dict[str, str] = {}
         for key, value in obj.items():
