@@ -164,3 +164,28 @@ def test_a_growing_all_window_draws_directly_then_a_fixed_one_caches_again(windo
     for _ in range(5):
         frame(w)
     assert layer.rebuild_count <= count + 1 and layer._image is not None
+
+
+def test_earlier_history_merged_in_is_drawn(window):
+    """The demo's history is made after the first frames and merged in before them (a
+    prefill): the curves' last points are unchanged, but the image must get the earlier ones.
+    It kept only what it had (the --demo screenshots showed empty plots but for NVLink, whose
+    axis range happened to change)."""
+    w = window
+    w.set_time_window(60)
+    frame(w, 100)  # 10 s of live samples, stroked into the image
+    layers = {k: w.telemetry.plots[k].layer for k in ("util", "power")}
+    start_s = w.state.history.time_range()[0]
+    past_source = FakeSource(1, dt_s=0.1)
+    past_source.t = start_s - 35.0
+    w.prefill([past_source.poll() for _ in range(300)])  # 30 s before the live ones
+    frame(w)
+    cached = pixels(w)
+    for layer in layers.values():
+        layer.invalidate()
+    fresh = pixels(w)
+    for key in layers:
+        a, b = crop(w, cached, key), crop(w, fresh, key)
+        curve_px = int((b == GPU0).sum())
+        assert curve_px > 300, key
+        assert unmatched(a, b) + unmatched(b, a) <= 0.004 * curve_px, key

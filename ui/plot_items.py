@@ -124,7 +124,8 @@ class CurveLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no t
     by ``(t1 - t_ref)`` in pixels, strokes the points of newly completed buckets into it, and
     strokes only the newest partial bucket (a few points per curve) directly. The image is
     redrawn from scratch when the view's scale or size, the pens, the set of curves or the bucket
-    size change, when the history does not continue what was drawn (a reset, a seek), or when
+    size change, when the history does not continue what was drawn (a reset, a seek) or grew
+    backwards (earlier samples merged in: the demo's history, made after the first frames), or when
     the new columns have used up the spare width on the image's right. While the scale changes
     at every frame (the "All" window), the curves are stroked directly, as on vector devices.
     """
@@ -146,6 +147,7 @@ class CurveLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no t
         self._t_ref = 0.0
         self._sx = 0.0  # device pixels per second
         self._baked: list[tuple[float, float] | None] = []  # last stroked point (t_s, y)
+        self._first_s: list[float] = []  # each curve's first time when the image was drawn
         self._bake_tr = QTransform()
         self._view_changed = False  # the last paint found a new scale
         self.rebuild_count = 0  # full redraws of the image (tests, perf)
@@ -262,6 +264,7 @@ class CurveLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no t
         # Image coordinates: the view's transform, moved to the image's origin.
         self._bake_tr = tr * QTransform.fromTranslate(-self._origin.x(), -self._origin.y())
         self._baked = [None] * len(self.series)
+        self._first_s = [float(s.t_s[0]) if len(s.t_s) else math.inf for s in self.series]
         self._append()
 
     def _append(self) -> bool:
@@ -272,6 +275,10 @@ class CurveLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph has no t
         limit_s = (self.SPARE_PX - self._PAD_PX) / self._sx if self._sx > 0 else 0.0
         jobs: list[tuple[int, int, int]] = []
         for k, s in enumerate(self.series):
+            if len(s.t_s) and s.t_s[0] < self._first_s[k]:
+                # Points left of what the image holds: the window only scrolls right, so
+                # History gained earlier samples (a prefill). The last point still matches.
+                return False
             n = s.n_final
             last = self._baked[k]
             if last is None:
