@@ -75,4 +75,9 @@ def test_a_throughput_target_ranks_by_the_cost_of_sustaining_it() -> None:
     for r in rows:
         # one hour of the target = 72M tokens: $/M = ($/h for all replicas) / 72
         assert r["usd_per_million"] == pytest.approx(r["price_per_hour_usd"] / 72.0)
-        assert r["hours"] <= 1.0 + 1e-9  # each replica's share of one hour's tokens
+        # serving is a rate, not a job: no hours, and the costs are per hour of the same
+        # instances (issue 22: hours for 15 instances, hours_spot for one, no more)
+        assert r["hours"] is None and r["hours_spot"] is None and r["cost_unit"] == "usd_per_hour"
+        assert r["cost_usd"] == pytest.approx(r["price_per_hour_usd"])
+        assert r["serving"]["instances"] == r["instances_needed"]
+        assert r["serving"]["batch_max"] <= 64  # --batch caps the sequences in flight

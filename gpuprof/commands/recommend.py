@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
     )
     w.add_argument(
         "--scenario",
-        help=tr("pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render"),
+        help=tr("pretrain|train, finetune-full, finetune-lora, serve|inference, hpc-fp64, render"),
     )
     w.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7e9 or 7B"))
     w.add_argument(
@@ -99,12 +99,50 @@ def register(subparsers: Any) -> None:
         ),
     )
     w.add_argument("--flops", type=_count("flops_total"), help=tr("total FLOPs (HPC, rendering)"))
+    sv = p.add_argument_group(tr("serving (--scenario serve)"))
+    sv.add_argument(
+        "--output-len",
+        type=positive_int(int(LIMITS["output_len"])),
+        help=tr("serving: mean generated tokens per request (default seq-len minus prompt-len)"),
+    )
+    sv.add_argument(
+        "--rate",
+        type=bounded(core_parse.parse_count, 0.0, LIMITS["rate_per_s"], lo_open=True),
+        help=tr("serving: requests per second to sustain (or --throughput in output tokens/s)"),
+    )
+    sv.add_argument(
+        "--ttft",
+        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["ttft_s"], lo_open=True),
+        help=tr("serving: time-to-first-token target, e.g. 2s or 500ms"),
+    )
+    sv.add_argument(
+        "--tpot",
+        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["tpot_s"], lo_open=True),
+        help=tr("serving: time-per-output-token target, e.g. 50ms"),
+    )
+    sv.add_argument(
+        "--slo",
+        choices=("p50", "p99"),
+        help=tr("serving: the percentile of requests the targets hold for (default p99)"),
+    )
+    sv.add_argument(
+        "--kv-dtype",
+        help=tr("serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights')"),
+    )
+    sv.add_argument(
+        "--trace",
+        metavar="CSV",
+        help=tr(
+            "serving: a request trace (arrival_s, prompt_tokens, output_tokens per line) "
+            "simulated on the top configurations"
+        ),
+    )
     c = p.add_argument_group(tr("constraints"))
     c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
     c.add_argument(
         "--throughput",
         type=_count("throughput_per_s"),
-        help=tr("target tokens or samples per second"),
+        help=tr("target tokens or samples per second (serving: output tokens per second)"),
     )
     c.add_argument("--budget", type=_usd, help=tr("USD for the whole job"))
     c.add_argument("--spot", action="store_true", help=tr("allow spot/preemptible prices"))
@@ -174,6 +212,12 @@ def _workload(args: argparse.Namespace) -> Any:
         "budget_usd": args.budget,
         "node_limit": args.nodes,
         "prompt_len": getattr(args, "prompt_len", None),
+        "output_len": getattr(args, "output_len", None),
+        "rate_per_s": getattr(args, "rate", None),
+        "ttft_s": getattr(args, "ttft", None),
+        "tpot_s": getattr(args, "tpot", None),
+        "slo_percentile": getattr(args, "slo", None),
+        "kv_dtype": getattr(args, "kv_dtype", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:
@@ -393,6 +437,15 @@ def verdict_lines(rec: Any) -> list[str]:
             )
         )
         return out
+    if w.is_serving:
+        if not any(r.serving is not None and r.serving.meets_targets for r in rows):
+            out.append(
+                tr(
+                    "NOTHING MEETS THE LATENCY TARGETS ({p}): the rows show how close each comes",
+                    p=w.slo_percentile,
+                )
+            )
+        return out
     timed = [r for r in rows if r.hours is not None]
     if not timed:
         out.append(tr("no candidate has a time estimate: no peak rate for {d}", d=w.compute_dtype))
@@ -437,6 +490,16 @@ def verdict_lines(rec: Any) -> list[str]:
 def _row_json(r: Any, w: Any) -> dict[str, object]:
     """A row for ``--json``: what is unknown is ``null`` with a ``<field>_reason``."""
     d: dict[str, object] = r.to_dict()
+    if r.serving is not None or (w.is_serving and r.hours is None):
+        why = tr("serving: a rate to sustain, not a job; see serving and cost_unit")
+        for key in ("hours", "hours_spot", "efficiency", "achieved_tflops"):
+            d[key + "_reason"] = why
+        for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+            if d.get(key) is None:
+                d[key + "_reason"] = (
+                    tr("does not fit") if not r.fits else tr("no such price in the catalog")
+                )
+        return d
     if r.hours is None:
         inst = r.instance
         why = (
@@ -483,6 +546,9 @@ def _print(rec: Any, verdict: list[str] | None = None) -> None:
         v=rec.viable,
         c=rec.candidates,
     )
+    if w.is_serving:
+        _print_serving(rec, title)
+        return
     table = Table(title=title)
     for col in (
         "#",
@@ -545,6 +611,119 @@ def _print(rec: Any, verdict: list[str] | None = None) -> None:
         tr(
             "P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
             "✗ = misses the deadline or the budget."
+        )
+    )
+    for text in rec.warnings:
+        con.print(styled(f"! {text}", "yellow"))
+    for r in rec.rows[:3]:
+        con.print(styled(f"{r.rank}. {r.label}", "bold"))
+        for text in r.reasons:
+            con.print(f"   • {text}")
+        for text in r.warnings:
+            con.print(styled(f"   ! {text}", "yellow"))
+
+
+def _print_serving(rec: Any, title: str) -> None:
+    """The serving table: cost per million tokens, instances, throughput, latency, bound."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from gpuprof.recommend.explain import fmt_duration_ms
+    from gpuprof.termtext import console, styled
+    from gpuprof.units import NA, fmt_bytes, fmt_usd
+
+    con = console()
+    w = rec.workload
+    table = Table(title=title)
+    for col in (
+        "#",
+        N_("provider / instance"),
+        N_("region"),
+        "GPUs",
+        N_("mem/GPU"),
+        N_("layout"),
+        N_("batch"),
+        N_("instances"),
+        "$/h",
+        N_("$/M out"),
+        N_("tok/s/inst"),
+        N_("TTFT"),
+        N_("TPOT"),
+        N_("bound"),
+        N_("as of"),
+        "P",
+    ):
+        table.add_column(tr(col), overflow="fold")
+
+    def ms(x: float | None) -> str:
+        return NA if x is None else fmt_duration_ms(x)
+
+    def line(r: Any) -> list[str | Text]:
+        inst = r.instance
+        s = r.serving
+        need: str | Text
+        need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
+        if not r.fits:
+            need = styled(need, "red")
+        if s is None or not r.fits:
+            blank: list[str | Text] = [NA] * 9
+            return [
+                str(r.rank) if r.rank else "—",
+                r.label,
+                inst.region or NA,
+                f"{r.gpus_total:g}× {inst.gpu_model}",
+                need,
+                *blank,
+                inst.as_of or NA,
+                "",
+            ]
+        layout = (
+            f"TP{s.tp}" + (f" PP{s.pp}" if s.pp > 1 else "") + (f" EP{s.ep}" if s.ep > 1 else "")
+        )
+        if s.replicas_per_instance > 1:
+            layout += f" ×{s.replicas_per_instance}"
+        ttft: str | Text = ms(s.ttft_s)
+        tpot: str | Text = ms(s.tpot_s)
+        if not s.meets_targets:
+            if w.ttft_s is not None and (s.ttft_s is None or s.ttft_s > w.ttft_s):
+                ttft = styled(f"{ttft} ✗", "red")
+            if w.tpot_s is not None and (s.tpot_s is None or s.tpot_s > w.tpot_s):
+                tpot = styled(f"{tpot} ✗", "red")
+        return [
+            str(r.rank) if r.rank else "—",
+            r.label,
+            inst.region or NA,
+            f"{r.gpus_total:g}× {inst.gpu_model}",
+            need,
+            layout,
+            f"{s.batch:.0f}/{s.batch_max}",
+            str(s.instances),
+            fmt_usd(r.price_per_hour_usd),
+            fmt_usd(r.usd_per_million),
+            f"{s.capacity_tokens_per_s_per_instance:,.0f}",
+            ttft,
+            tpot,
+            tr(s.bound),
+            inst.as_of or NA,
+            "★" if r.pareto else "",
+        ]
+
+    for r in rec.rows:
+        table.add_row(*line(r))
+    if rec.local is not None:
+        table.add_row(*line(rec.local), style="italic")
+    con.print(table)
+    con.print(
+        tr(
+            "Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how "
+            "many sustain the rate; $/h for all of them; $/M out = per million output tokens; "
+            "batch = sequences in flight per replica at this load / that fit; TTFT and TPOT {pct} "
+            "at this load; tok/s/inst = output tokens/s one instance sustains. P ★ = Pareto "
+            "front of cost per million vs throughput per instance. ✗ = misses a target.",
+            rate=w.requests_per_s,
+            p=w.prompt_len,
+            o=w.gen_len,
+            pct=w.slo_percentile,
         )
     )
     for text in rec.warnings:

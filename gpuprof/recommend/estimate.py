@@ -50,6 +50,7 @@ from gpuprof.recommend.memory import (
     model_shape,
 )
 from gpuprof.recommend.parallel import row_groups, train_layout
+from gpuprof.recommend.serve import ServeArrays, serve_estimates
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -296,6 +297,8 @@ class Estimates:
     batch: Arr | None = None
     #: Training: the parallel layout, columns tensor, pipeline, data parallel (NaN otherwise).
     layout: Arr | None = None
+    #: Serving (:mod:`gpuprof.recommend.serve`): the traffic estimate; ``seconds`` is NaN.
+    serving: ServeArrays | None = None
 
 
 def _node_options(limit: int) -> list[int]:
@@ -338,6 +341,8 @@ def estimate(
     per_node = np.maximum(np.ceil(arr.count), 1.0)
     usable = arr.mem_bytes * (1.0 - HEADROOM)
 
+    if w.is_serving:
+        return _serving(w, arr, base, peak, supported, m_measured, m_src, sources)
     # FP8 training: the attention matmuls stay 16-bit (their share timed at the bf16 peak).
     attn = w.attention_flops() if dtype == "fp8" else 0.0
     peak_attn = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
@@ -362,6 +367,48 @@ def estimate(
         memory_bound=best["membound"] > 0,
         batch=best["batch"],
         layout=best["layout"],
+    )
+
+
+def _serving(
+    w: Workload,
+    arr: CandidateArrays,
+    base: Arr,
+    peak: Arr,
+    supported: Arr,
+    m_measured: npt.NDArray[np.bool_],
+    m_src: npt.NDArray[np.int64],
+    sources: list[str],
+) -> Estimates:
+    """Serving traffic: continuous batching per candidate (:mod:`gpuprof.recommend.serve`)."""
+    sv = serve_estimates(
+        w,
+        count=arr.count,
+        mem_bytes=arr.mem_bytes,
+        mem_bw=arr.mem_bw,
+        flops_per_gpu=peak * base,
+        intra_bw=arr.intra_bw,
+        net_bw_node=arr.net_bw_node,
+        node_options=[w.nodes] if w.nodes else _node_options(w.node_limit),
+    )
+    nan = np.full(len(arr), np.nan)
+    return Estimates(
+        nodes=sv.nodes,
+        gpus=arr.count * sv.nodes,
+        need_bytes=sv.need_bytes,
+        fits=sv.fits,
+        supported=supported,
+        seconds=nan,
+        efficiency=base,
+        base_eff=base,
+        scaling=np.ones(len(arr)),
+        achieved_flops=nan,
+        measured=m_measured[arr.model_idx],
+        eff_source_idx=m_src[arr.model_idx],
+        eff_sources=tuple(sources),
+        memory_bound=sv.t_memory_s > sv.t_compute_s,
+        batch=sv.batch_best,
+        serving=sv,
     )
 
 

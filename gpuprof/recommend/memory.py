@@ -22,7 +22,7 @@ Choices (say them, then keep them):
   plus trainable adapters (``lora_trainable_fraction`` of N, default 0.5 %) at 16 bytes/param.
 * **LLM inference**: weights + KV cache ``2·L·h·s·b·kv_bytes`` (K and V for every layer,
   sequence position and concurrent sequence), sharded over the GPUs (tensor/pipeline parallel).
-  KV is 16-bit unless the precision is fp8 (1 byte) or fp32 (4). ``h`` there stands for the K+V
+  KV is 16-bit unless the precision is fp8 (1 byte) or fp32 (4), or ``kv_dtype`` says otherwise. ``h`` there stands for the K+V
   width per token and layer over two: with ``--model`` it is the architecture's own
   (``kv_heads·head_dim``, grouped-query attention: Llama-2 70B caches 8 of 64 heads, 8× less;
   DeepSeek-V3's latent attention 576 elements), see :func:`kv_bytes_per_token`; a bare
@@ -64,8 +64,7 @@ def kv_bytes_per_token(w: Workload) -> float:
     """Bytes of KV cache one token adds over all layers: ``L · (K+V elements) · bytes``."""
     layers, hidden = model_shape(w)
     elems = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
-    kv_bytes = {"fp8": 1.0, "fp32": 4.0}.get(w.precision, 2.0)
-    return layers * elems * kv_bytes
+    return layers * elems * w.kv_bytes
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import re
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
-__all__ = ["ParseError", "parse_count", "parse_hours", "parse_usd"]
+__all__ = ["ParseError", "parse_count", "parse_hours", "parse_seconds", "parse_usd"]
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 
@@ -48,4 +48,15 @@ def parse_hours(text: str) -> float:
         raise ParseError(tr("not a duration: {t!r} (e.g. 72h, 3d, 90m)", t=text))
     if value <= 0:
         raise ParseError(tr("duration must be > 0: {t!r}", t=text))
+    return value
+
+
+def parse_seconds(text: str) -> float:
+    """A latency: ``50ms``, ``2s``, ``0.5`` (seconds), ``1m`` → seconds (> 0)."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(ms|s|m|)\s*", text.lower())
+    if not m:
+        raise ParseError(tr("not a latency: {t!r} (e.g. 50ms, 2s)", t=text))
+    value = float(m.group(1)) * {"": 1.0, "s": 1.0, "ms": 1e-3, "m": 60.0}[m.group(2)]
+    if not math.isfinite(value) or value <= 0:
+        raise ParseError(tr("latency must be > 0: {t!r}", t=text))
     return value

@@ -25,7 +25,8 @@ from gpuprof.recommend.estimate import (
     build_arrays,
     estimate,
 )
-from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
+from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes, serving_notes
+from gpuprof.recommend.serve import BOUNDS, ServeArrays
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
 
@@ -52,6 +53,52 @@ class LocalMachine:
         for name in names:
             counts[name] = counts.get(name, 0) + 1
         return cls(tuple(counts.items()), **kwargs)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ServingRow:
+    """A serving row's numbers (:mod:`gpuprof.recommend.serve`), all for the same layout and
+    ``instances`` count. Seconds, tokens, USD; percentiles p50/p99 of requests."""
+
+    tp: int
+    pp: int
+    ep: int
+    replicas_per_instance: int
+    replicas: int
+    instances: int
+    batch: float  # mean sequences in flight per replica at this load
+    batch_best: int  # the throughput-best batch that meets the targets
+    batch_max: int  # sequences the KV cache holds
+    kv_cache_tokens: float  # per replica
+    request_rate_per_s: float  # the traffic
+    output_tokens_per_s: float
+    input_tokens_per_s: float
+    capacity_tokens_per_s_per_instance: float  # output tokens/s at batch_best
+    load: float  # traffic ÷ capacity of the instances
+    ttft_p50_s: float | None
+    ttft_p99_s: float | None
+    tpot_p50_s: float | None
+    tpot_p99_s: float | None
+    slo_percentile: str
+    ttft_target_s: float | None
+    tpot_target_s: float | None
+    meets_targets: bool
+    bound: str
+    step_s: float
+    usd_per_hour: float | None
+    usd_per_million_output: float | None  # split by the step time prompts take
+    usd_per_million_input: float | None
+
+    @property
+    def ttft_s(self) -> float | None:
+        return self.ttft_p99_s if self.slo_percentile == "p99" else self.ttft_p50_s
+
+    @property
+    def tpot_s(self) -> float | None:
+        return self.tpot_p99_s if self.slo_percentile == "p99" else self.tpot_p50_s
+
+    def to_dict(self) -> dict[str, object]:
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -94,6 +141,9 @@ class RecommendationRow:
     usd_per_million: float | None = None
     #: Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise.
     layout: tuple[int, int, int] | None = None
+    #: Serving traffic: the continuous-batching estimate (then ``hours`` is None and every
+    #: ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job.
+    serving: ServingRow | None = None
 
     @property
     def label(self) -> str:
@@ -145,6 +195,8 @@ class RecommendationRow:
                 if self.layout is None
                 else dict(zip(("tp", "pp", "dp"), self.layout, strict=True))
             ),
+            "cost_unit": "usd_per_hour" if self.serving is not None else "usd",
+            "serving": None if self.serving is None else self.serving.to_dict(),
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }
@@ -161,7 +213,11 @@ class Recommendation:
     warnings: tuple[str, ...]
     formulas: tuple[str, ...] = FORMULAS
     #: (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.
+    #: Serving: (output tokens/s per instance, USD per million output tokens, pareto).
     scatter: tuple[tuple[float, float, bool], ...] = ()
+    #: What the scatter's two numbers are: ("hours", "cost_usd") or, for serving,
+    #: ("tokens_per_s_per_instance", "usd_per_million").
+    scatter_axes: tuple[str, str] = ("hours", "cost_usd")
 
     @property
     def pareto(self) -> tuple[RecommendationRow, ...]:
@@ -243,6 +299,10 @@ def recommend(
         wanted = {p.strip().lower() for p in providers if p.strip()}
         mask = np.array([i.provider.lower() in wanted for i in arr.instances], dtype=bool)
 
+    if est.serving is not None:
+        return _recommend_serving(
+            w, catalog, arr, est, est.serving, mask, local, measurements, local_util_pct, limit
+        )
     deadline = w.deadline_hours
     # A throughput target without a deadline is a rate to sustain: replicas of an instance
     # reach it together; rank by what they cost over the window the target allows.
@@ -505,6 +565,10 @@ def _local_row(
     rec_w = w.with_(node_limit=1, spot=False, budget_usd=None)
     arr = build_arrays(one.instances, one.specs)
     est = estimate(rec_w, arr, one.specs, measurements)
+    if est.serving is not None:
+        no = np.zeros(1, dtype=bool)
+        viable_one = est.fits & ~(est.supported == 0)
+        return _serving_row(rec_w, one, arr, est, est.serving, 0, 0, no, viable_one, no)
     nan = np.array([math.nan])
     ones = np.ones(1, dtype=bool)
     viable = est.fits & ~(est.supported == 0)
@@ -526,4 +590,197 @@ def _local_row(
         ones,
         ones,
         math.nan,
+    )
+
+
+def _recommend_serving(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    sv: ServeArrays,
+    mask: npt.NDArray[np.bool_],
+    local: LocalMachine | None,
+    measurements: dict[str, dict[str, float]],
+    local_util_pct: float | None,
+    limit: int | None,
+) -> Recommendation:
+    """Serving: rank by the cost per million output tokens of the instances the rate needs
+    (those meeting the latency targets first); the scatter is cost per million vs throughput
+    per instance."""
+    use_spot = w.spot & np.isfinite(arr.price_spot)
+    per_h = np.where(use_spot, arr.price_spot, arr.price_ondemand) * sv.nodes * sv.instances
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_m_inst = (
+            np.where(use_spot, arr.price_spot, arr.price_ondemand)
+            * sv.nodes
+            / (sv.tokens_s_instance * 3600.0 / 1e6)
+        )
+    viable = est.fits & ~(est.supported == 0) & mask
+    has_cost = np.isfinite(per_h)
+    tpot = sv.tpot_p99_s if w.slo_percentile == "p99" else sv.tpot_p50_s
+    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    metric = np.where(has_cost, per_h, np.inf)
+    order = np.lexsort((tpot, metric, doubtful, ~has_cost, ~sv.meets, ~viable, ~mask))
+    order = order[mask[order]]
+    ok = viable & has_cost & np.isfinite(per_m_inst) & (sv.tokens_s_instance > 0)
+    pareto = _pareto(-sv.tokens_s_instance, per_m_inst, ok)
+    take = order if limit is None else order[:limit]
+    rows = tuple(
+        _serving_row(w, catalog, arr, est, sv, int(i), rank + 1, use_spot, viable, pareto)
+        for rank, i in enumerate(take)
+    )
+    local_row = None
+    if local is not None:
+        local_row = _local_row(w, local, catalog, measurements)
+    sc = np.flatnonzero(ok)
+    scatter = tuple(
+        zip(
+            sv.tokens_s_instance[sc].tolist(),
+            per_m_inst[sc].tolist(),
+            pareto[sc].tolist(),
+            strict=True,
+        )
+    )
+    return Recommendation(
+        workload=w,
+        objective="cheapest",
+        rows=rows,
+        candidates=int(mask.sum()),
+        viable=int(viable.sum()),
+        local=local_row,
+        warnings=global_warnings(w, local_util_pct),
+        scatter=scatter,
+        scatter_axes=("tokens_per_s_per_instance", "usd_per_million"),
+    )
+
+
+def _serving_row(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    sv: ServeArrays,
+    i: int,
+    rank: int,
+    use_spot: npt.NDArray[np.bool_],
+    viable: npt.NDArray[np.bool_],
+    pareto: npt.NDArray[np.bool_],
+) -> RecommendationRow:
+    """One serving row: every number for the same layout and instance count."""
+    inst = arr.instances[i]
+    spec = catalog.spec_for(inst)
+    nodes = int(sv.nodes[i])
+    instances = int(sv.instances[i]) if math.isfinite(sv.instances[i]) else 1
+    fits = bool(est.fits[i])
+
+    def per_hour(price: float) -> float | None:
+        return _opt(price * nodes * instances) if fits else None
+
+    basis = "spot" if use_spot[i] else "on-demand"
+    usd_h = per_hour(arr.price_spot[i] if use_spot[i] else arr.price_ondemand[i])
+    lam = w.requests_per_s
+    out_m = lam * w.gen_len * 3600.0 / 1e6
+    in_m = lam * w.prompt_len * 3600.0 / 1e6
+    share = float(sv.prefill_share[i])
+    facts = ServingRow(
+        tp=int(sv.tp[i]),
+        pp=int(sv.pp[i]),
+        ep=int(sv.ep[i]),
+        replicas_per_instance=int(sv.dp[i]),
+        replicas=int(sv.replicas[i]) if math.isfinite(sv.replicas[i]) else 0,
+        instances=instances,
+        batch=round(float(sv.batch[i]), 2),
+        batch_best=int(sv.batch_best[i]),
+        batch_max=int(sv.batch_max[i]),
+        kv_cache_tokens=float(sv.kv_tokens[i]),
+        request_rate_per_s=lam,
+        output_tokens_per_s=lam * w.gen_len,
+        input_tokens_per_s=lam * w.prompt_len,
+        capacity_tokens_per_s_per_instance=float(sv.tokens_s_instance[i]),
+        load=float(sv.load[i]),
+        ttft_p50_s=_opt(float(sv.ttft_p50_s[i])),
+        ttft_p99_s=_opt(float(sv.ttft_p99_s[i])),
+        tpot_p50_s=_opt(float(sv.tpot_p50_s[i])),
+        tpot_p99_s=_opt(float(sv.tpot_p99_s[i])),
+        slo_percentile=w.slo_percentile,
+        ttft_target_s=w.ttft_s,
+        tpot_target_s=w.tpot_s,
+        meets_targets=bool(sv.meets[i]),
+        bound=BOUNDS[int(sv.bound_idx[i])],
+        step_s=float(sv.step_s[i]),
+        usd_per_hour=usd_h,
+        usd_per_million_output=(
+            usd_h * (1.0 - share) / out_m if usd_h is not None and out_m > 0 else None
+        ),
+        usd_per_million_input=(usd_h * share / in_m if usd_h is not None and in_m > 0 else None),
+    )
+    sup = est.supported[i]
+    row_facts = RowFacts(
+        fits=fits,
+        supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]),
+        mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]),
+        nodes=nodes,
+        seconds=None,
+        efficiency=None,
+        base_eff=float(est.base_eff[i]),
+        scaling=1.0,
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
+        cost_usd=None,
+        cost_basis=basis,
+        meets_deadline=None,
+        within_budget=None,
+        memory_bound=bool(est.memory_bound[i]),
+    )
+    reasons, warnings = row_notes(w, inst, spec, row_facts)
+    s_reasons, s_warnings = serving_notes(w, inst, facts, fits)
+    reasons = (*s_reasons, *reasons)
+    warnings = (*s_warnings, *warnings)
+    if inst.doubt:
+        warnings = (tr("doubtful catalog row: {why}", why=inst.doubt), *warnings)
+    if is_stale(inst.as_of):
+        warnings = (
+            *warnings,
+            tr(
+                "prices as of {d} are over {n} days old (gpuprof catalog update)",
+                d=inst.as_of,
+                n=STALE_DAYS,
+            ),
+        )
+    return RecommendationRow(
+        instance=inst,
+        rank=rank,
+        nodes=nodes,
+        gpus_total=float(est.gpus[i]),
+        fits=fits,
+        viable=bool(viable[i]),
+        mem_need_per_gpu_bytes=float(est.need_bytes[i]),
+        mem_per_gpu_bytes=float(arr.mem_bytes[i]),
+        hours=None,
+        hours_spot=None,
+        price_per_hour_usd=usd_h,
+        cost_usd=usd_h,
+        cost_basis=basis,
+        cost_ondemand_usd=per_hour(arr.price_ondemand[i]),
+        cost_spot_usd=per_hour(arr.price_spot[i]),
+        cost_reserved_1y_usd=per_hour(arr.price_r1[i]),
+        cost_reserved_3y_usd=per_hour(arr.price_r3[i]),
+        efficiency=None,
+        efficiency_base=float(est.base_eff[i]),
+        scaling_efficiency=1.0,
+        efficiency_source=row_facts.eff_source,
+        efficiency_measured=bool(est.measured[i]),
+        achieved_tflops=None,
+        usd_per_pflop_hour=None,
+        meets_deadline=None,
+        within_budget=None,
+        pareto=bool(pareto[i]),
+        speedup_vs_local=None,
+        reasons=reasons,
+        warnings=warnings,
+        instances_needed=instances if fits else None,
+        usd_per_million=usd_h / out_m if usd_h is not None and out_m > 0 else None,
+        serving=facts,
     )

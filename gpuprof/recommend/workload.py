@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 
-__all__ = ["LIMITS", "PRECISIONS", "SCENARIOS", "Workload"]
+__all__ = ["KV_DTYPES", "LIMITS", "PERCENTILES", "PRECISIONS", "SCENARIOS", "Workload"]
 
 SCENARIOS = ("pretrain", "finetune-full", "finetune-lora", "inference", "hpc-fp64", "render")
 PRECISIONS = ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -22,10 +22,16 @@ _ALIASES = {
     "qlora": "finetune-lora",
     "serve": "inference",
     "serving": "inference",
+    "infer": "inference",
     "hpc": "hpc-fp64",
     "fp64": "hpc-fp64",
     "rendering": "render",
 }
+
+#: KV-cache element types (``--kv-dtype``) and their bytes per element.
+KV_DTYPES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0}
+#: Latency targets are met at this percentile of requests (``--slo``).
+PERCENTILES = ("p50", "p99")
 
 #: Bytes per parameter of the weights as stored in GPU memory, by precision.
 WEIGHT_BYTES = {
@@ -56,7 +62,15 @@ LIMITS: dict[str, float] = {
     "seq_len": 1e8,
     "batch": 1e9,
     "node_limit": 4096,
+    "rate_per_s": 1e9,  # requests per second: the largest public APIs serve ~1e5-1e6
+    "output_len": 1e8,
+    "ttft_s": 3600.0,  # a first token later than an hour is not a latency target
+    "tpot_s": 60.0,
 }
+#: Inference without ``--batch``: at most this many sequences in flight, the largest batch in
+#: TensorRT-LLM's published throughput runs (the CUDA-graph batch sizes of perf-overview.md's
+#: llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it.
+MAX_SEQS = 8192
 #: More total work than this (FLOPs) gets a warning: 10x the largest training runs to date.
 PLAUSIBLE_FLOPS = 1e27
 
@@ -108,6 +122,19 @@ class Workload:
     #: One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit
     #: that fit, more while a deadline is missed).
     nodes: int | None = None
+    #: Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output
+    #: token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``).
+    rate_per_s: float | None = None
+    #: Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given,
+    #: ``seq_len`` becomes ``prompt_len + output_len``.
+    output_len: int | None = None
+    #: Serving latency targets, seconds: time to first token, time per output token.
+    ttft_s: float | None = None
+    tpot_s: float | None = None
+    #: The percentile of requests the targets hold for: "p50" or "p99".
+    slo_percentile: str = "p99"
+    #: KV-cache precision (None: the weights' for 16/32-bit and fp8, else fp16).
+    kv_dtype: str | None = None
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -152,6 +179,56 @@ class Workload:
                 )
         if self.params <= 0 and scenario not in ("hpc-fp64", "render"):
             raise InputError("params must be > 0 (e.g. 7e9)")
+        if self.output_len is not None:
+            if self.output_len < 1:
+                raise InputError(tr("--output-len must be at least 1"))
+            object.__setattr__(self, "seq_len", int(self.prompt_len) + int(self.output_len))
+        if self.kv_dtype is not None:
+            object.__setattr__(self, "kv_dtype", self.kv_dtype.strip().lower())
+            if self.kv_dtype not in KV_DTYPES:
+                raise InputError(
+                    tr(
+                        "unknown KV-cache dtype {d!r}; use one of {all}",
+                        d=self.kv_dtype,
+                        all=", ".join(KV_DTYPES),
+                    )
+                )
+        object.__setattr__(self, "slo_percentile", self.slo_percentile.strip().lower())
+        if self.slo_percentile not in PERCENTILES:
+            raise InputError(
+                tr(
+                    "unknown percentile {p!r}; use one of {all}",
+                    p=self.slo_percentile,
+                    all=", ".join(PERCENTILES),
+                )
+            )
+        for name in ("ttft_s", "tpot_s", "rate_per_s"):
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and value > 0):
+                raise InputError(
+                    tr("{name} must be a finite number > 0, got {v}", name=name, v=value)
+                )
+        serving_only = [
+            flag
+            for flag, value in (
+                ("--rate", self.rate_per_s),
+                ("--output-len", self.output_len),
+                ("--ttft", self.ttft_s),
+                ("--tpot", self.tpot_s),
+                ("--kv-dtype", self.kv_dtype),
+            )
+            if value is not None
+        ]
+        if serving_only and scenario != "inference":
+            raise InputError(
+                tr(
+                    "{flags}: for --scenario serve (LLM inference), not {s}",
+                    flags=", ".join(serving_only),
+                    s=scenario,
+                )
+            )
+        if self.rate_per_s is not None and self.throughput_per_s is not None:
+            raise InputError(tr("give --rate (requests/s) or --throughput (tokens/s), not both"))
         if self.seq_len <= 0 or (self.batch is not None and self.batch <= 0):
             raise InputError("seq_len and batch must be > 0")
         if self.node_limit < 1:
@@ -175,9 +252,10 @@ class Workload:
             and self.samples is None
             and self.flops_total is None
             and self.throughput_per_s is None
+            and self.rate_per_s is None
         ):
             raise InputError(
-                "give the amount of work: tokens, samples, flops or a throughput target"
+                "give the amount of work: tokens, samples, flops, a throughput or a request rate"
             )
         total = self.total_flops()
         if not math.isfinite(total) or total > LIMITS["flops_total"]:
@@ -216,10 +294,43 @@ class Workload:
         )
 
     @property
+    def is_serving(self) -> bool:
+        """LLM serving: traffic (a request or token rate) with no fixed amount of tokens; the
+        estimate is :mod:`gpuprof.recommend.serve`'s continuous batching, not a job's time."""
+        return (
+            self.is_llm_inference
+            and self.tokens is None
+            and (self.rate_per_s is not None or self.throughput_per_s is not None)
+        )
+
+    @property
+    def gen_len(self) -> int:
+        """Generated tokens per sequence (request): ``output_len``, else ``seq_len − prompt``."""
+        return self.output_len if self.output_len is not None else self.seq_len - self.prompt_len
+
+    @property
+    def requests_per_s(self) -> float:
+        """Serving: the request rate, given or from the output-token rate (0 when neither)."""
+        if self.rate_per_s is not None:
+            return self.rate_per_s
+        return (self.throughput_per_s or 0.0) / max(self.gen_len, 1)
+
+    @property
+    def kv_bytes(self) -> float:
+        """Bytes per cached K or V element: ``kv_dtype``, else the weights' precision when it is
+        a 16/32-bit float or fp8, else fp16 (int8/int4 weight-only quantization keeps a 16-bit
+        cache, as TensorRT-LLM and vLLM do unless told otherwise)."""
+        if self.kv_dtype is not None:
+            return KV_DTYPES[self.kv_dtype]
+        return {"fp8": 1.0, "fp32": 4.0, "fp64": 4.0}.get(self.precision, 2.0)
+
+    @property
     def global_batch(self) -> int:
+        """The batch a user gave; else training 1024 and inference the most that fits
+        (:data:`MAX_SEQS`, cut to what memory holds by the estimate)."""
         if self.batch is not None:
             return self.batch
-        return 1024 if self.is_training else 16
+        return 1024 if self.is_training else MAX_SEQS
 
     @property
     def params_per_token(self) -> float:
@@ -230,6 +341,8 @@ class Workload:
     def work_units(self) -> float:
         """Tokens or samples to process (× epochs); one hour at the throughput target if none."""
         base = self.tokens if self.tokens is not None else self.samples
+        if base is None and self.rate_per_s is not None:
+            base = self.rate_per_s * self.gen_len * 3600.0
         if base is None:
             base = (self.throughput_per_s or 0.0) * 3600.0
         return base * self.epochs

@@ -21,6 +21,7 @@ from tests.faults.hostile import assert_one_clear_error, run_gpuprof
 NOT_FINITE = ("nan", "NaN", "inf", "-inf", "1e999", "abc", "")
 
 _WORKLOAD = ["recommend", "--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9"]
+_SERVE = ["recommend", "--scenario", "serve", "--params", "7e9"]
 
 #: (sub-command path, flag) -> (arguments the flag needs around it, a good value, values out of
 #: its range besides NOT_FINITE).
@@ -50,6 +51,10 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("recommend", "--nodes"): (_WORKLOAD, "4", ("0", "-1", "100000")),
     ("recommend", "--gpus"): ([*_WORKLOAD, "--gpu", "H100"], "8", ("0", "-8", "1e12")),
     ("recommend", "--util"): (_WORKLOAD, "40", ("250", "-1", "100.5")),
+    ("recommend", "--output-len"): (_SERVE, "200", ("0", "-1", "2.5", "1e12")),
+    ("recommend", "--rate"): (_SERVE, "10", ("0", "-1", "1e20")),
+    ("recommend", "--ttft"): (_SERVE, "2s", ("0", "-1s", "2h", "soon")),
+    ("recommend", "--tpot"): (_SERVE, "50ms", ("0ms", "-5ms", "5m", "fast")),
     ("recommend", "--limit"): (_WORKLOAD, "10", ("0", "-1")),
     ("recommend", "--steps"): (
         ["recommend", "--from-profile", "x.gpuprof"],

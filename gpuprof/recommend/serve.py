@@ -1,0 +1,486 @@
+"""LLM serving: continuous batching per configuration, latency at load, replicas, cost (issue 22).
+
+Traffic: requests arrive at ``λ`` per second (``--rate``, or ``--throughput`` output tokens/s ÷
+the output length ``O``), each with a prompt of ``P`` tokens and ``O`` generated tokens (means).
+For every candidate configuration — a catalog instance, a node count and a tensor-parallel size
+``t`` (pipeline ``p`` = the nodes; a mixture of experts spreads its experts over the ``t`` GPUs,
+expert parallel ``e = t``) — the model below gives the throughput of one engine replica, the
+latency at the load it gets, the replicas the rate needs and what they cost. Everything is
+numpy over the candidates × a grid of batch sizes; no per-row constant.
+
+* **Memory**: per GPU the weights ``N·bytes/(t·p)``, the activations of one step's tokens
+  (:data:`TOKEN_BUDGET` tokens × ``34·h`` bytes ÷ ``t``, one layer's working set: Korthikanti
+  et al. 2022, as in :mod:`.memory`) and the KV cache in what is left of 85 % of the memory.
+  A sequence in flight holds on average ``P + O/2`` tokens of cache (paged attention allocates
+  blocks as tokens are generated; vLLM, Kwon et al. 2023), so the cache holds
+  ``b_max = KV bytes ÷ ((P + O/2) × KV bytes per token)`` sequences, at most ``--batch``
+  (else :data:`~gpuprof.recommend.workload.MAX_SEQS`).
+* **One engine step** (every sequence in flight advances one token; chunked prefill rides
+  along): ``b`` decode tokens plus, in steady state, ``b·P/O`` prompt tokens (each sequence
+  brings ``P`` prompt tokens over its ``O`` steps). Step time ``τ = max(memory, compute) +
+  communication``: *memory* reads the weights once (a mixture of experts only the experts the
+  step's tokens are routed to, ``1 − (1 − N_act/N)^tokens``: :mod:`.decode`) and each
+  sequence's KV cache at :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the spec
+  bandwidth; *compute* is ``2·N_act`` FLOPs per token plus attention (``4·L·h`` per token per
+  cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average) at the peak ×
+  base efficiency of the weights' dtype; *communication* two tensor-parallel all-reduces per
+  layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`) and,
+  across nodes, one send per pipeline boundary over the network. With ``p`` stages each of
+  ``p`` micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step.
+* **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
+* **Latency at load** (the batch in flight follows the load by Little's law, ``b = λ_r·O·τ``):
+  TPOT p50 = ``τ``; TPOT p99 = ``τ`` with the prefill of ``b + 2.33·√b`` arrivals over a
+  request's life instead of ``b`` (Poisson arrivals; a request's TPOT is the mean over its
+  tokens, so its tail is that of the load it meets). TTFT = the rounds its prompt needs
+  (``ceil(P / (budget − b))``, each a step with that chunk) + the wait for the prefill slot,
+  an M/D/1 queue (Poisson arrivals, deterministic service ``s = P·τ/(budget − b)``, load
+  ``ρ = (b·P/O)/(budget − b)``): mean wait ``ρ·s/(2(1 − ρ))`` (Pollaczek–Khinchine; the mean
+  stands for the median), p99 wait ``s·ln(ρ/0.01)/(1 − ρ) ÷ 2`` (the M/M/1 waiting-time tail
+  ``P(W > t) = ρ·e^{−(1−ρ)t/s}``, halved for deterministic service: Kingman's heavy-traffic
+  approximation scales the wait by ``(c_a² + c_s²)/2``). ``ρ ≥ 1``: the prompts outrun the
+  budget; that batch cannot be sustained.
+* **The batch**: the throughput-best ``b ≤ b_max`` whose TTFT and TPOT (at ``--slo`` p50 or
+  p99) meet the targets; with no targets the best is the largest that runs. **Replicas**
+  ``R = ceil(λ / (b*/(O·τ(b*))))``; instances ``ceil(R / replicas per instance)``; the load
+  then spreads over all of them, and the row's batch, TTFT and TPOT are at that load.
+* **Bound** of a row: ``latency target`` (a larger batch would miss it), ``communication``
+  (the all-reduces take most of the step), ``compute``, ``memory capacity`` (the KV cache is
+  full and the step is bandwidth bound: more memory would batch more), ``memory bandwidth``.
+* **Cost**: instances × nodes × price per hour; per million output tokens (the ranking) and
+  split by the share of step time the prompts take: per million input and per million output
+  tokens (as API prices are quoted).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.recommend.decode import (
+    ALLREDUCE_LATENCY,
+    MEM_BW_EFFICIENCY,
+    allreduce_seconds,
+    moe_read_fraction,
+)
+from gpuprof.recommend.memory import HEADROOM, kv_bytes_per_token, model_shape
+from gpuprof.recommend.workload import MAX_SEQS, WEIGHT_BYTES, Workload
+
+__all__ = [
+    "BOUNDS",
+    "TOKEN_BUDGET",
+    "ServeArrays",
+    "ServeConfig",
+    "serve_estimates",
+    "tp_options",
+]
+
+Arr = npt.NDArray[np.float64]
+
+#: Tokens one engine step takes (decode + prefill chunk): TensorRT-LLM's default
+#: ``max_num_tokens`` (8192, tensorrt_llm BuildConfig / LLM API); vLLM's chunked prefill
+#: budget ``max_num_batched_tokens`` is of the same order.
+TOKEN_BUDGET = 8192.0
+#: Activation bytes per token of a step per unit of hidden size: one layer's working set,
+#: ``34·s·h`` (Korthikanti et al. 2022, as :mod:`.memory` uses for training).
+ACT_BYTES_PER_TOKEN_HIDDEN = 34.0
+#: The batch sizes tried per configuration (geometric, 1 … MAX_SEQS) plus its own b_max.
+BATCH_GRID = np.unique(np.round(np.geomspace(1.0, float(MAX_SEQS), 72)))
+#: With no TTFT target, replicas are sized for at most this share of their capacity: near
+#: capacity the queue's wait grows as 1 / (1 − load) (M/D/1), so some headroom is the norm.
+MAX_LOAD = 0.9
+#: Standard normal quantile of 0.99.
+Z99 = 2.326
+#: Tensor-parallel sizes tried inside a node.
+TP_SIZES = (1, 2, 4, 8)
+#: What limits a row, in the order the model names them.
+BOUNDS = ("latency target", "communication", "compute", "memory capacity", "memory bandwidth")
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """One layout of a candidate: ``tp`` GPUs × ``pp`` nodes per replica, ``dp`` replicas on
+    each group of ``nodes`` instances (arrays broadcast over candidates)."""
+
+    nodes: int
+    tp: Arr
+    pp: Arr
+    dp: Arr
+    valid: npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class ServeArrays:
+    """The serving estimate of every candidate (NaN where unknown); one chosen layout each."""
+
+    nodes: Arr
+    tp: Arr
+    pp: Arr
+    ep: Arr
+    dp: Arr  # replicas per instance group
+    fits: npt.NDArray[np.bool_]
+    need_bytes: Arr  # per GPU at b_max (weights + activations + KV)
+    batch_max: Arr  # sequences the KV cache holds (and the engine allows)
+    batch_best: Arr  # the throughput-best batch meeting the targets
+    batch: Arr  # sequences in flight at the row's load
+    kv_tokens: Arr  # KV-cache capacity of one replica, tokens
+    replicas: Arr
+    instances: Arr
+    req_s_replica: Arr  # capacity of one replica at batch_best, requests/s
+    tokens_s_instance: Arr  # output tokens/s one instance group sustains at batch_best
+    load: Arr  # λ ÷ the capacity of all the instances
+    ttft_p50_s: Arr
+    ttft_p99_s: Arr
+    tpot_p50_s: Arr
+    tpot_p99_s: Arr
+    prefill_share: Arr  # of the step time at load, for the input/output cost split
+    meets: npt.NDArray[np.bool_]  # the latency targets (True when none)
+    bound_idx: npt.NDArray[np.int64]  # into BOUNDS
+    step_s: Arr  # τ at load
+    t_memory_s: Arr
+    t_compute_s: Arr
+    t_comm_s: Arr
+
+
+def tp_options(count: Arr, nodes: int) -> list[ServeConfig]:
+    """Layouts per candidate: one node runs ``count / t`` replicas of ``t`` GPUs each (``t`` in
+    :data:`TP_SIZES`, ≤ the GPUs; a GPU partition runs one replica); several nodes run
+    pipeline-parallel replicas over all of them with ``t`` = the node's GPUs (at most 8, the
+    rest as more replicas)."""
+    count = np.asarray(count, dtype=np.float64)
+    whole = np.maximum(np.floor(count), 1.0)
+    out = []
+    if nodes == 1:
+        for t in TP_SIZES:
+            valid = (count >= t) | ((t == 1) & (count > 0))
+            valid &= (whole % t == 0) | (count < 1)
+            dp = np.where(count < 1, 1.0, np.floor(whole / t))
+            out.append(ServeConfig(1, np.full_like(count, t), np.ones_like(count), dp, valid))
+        return out
+    tp = np.minimum(whole, 8.0)
+    valid = (count >= 1) & (whole % tp == 0)
+    out.append(ServeConfig(nodes, tp, np.full_like(count, float(nodes)), whole / tp, valid))
+    return out
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """The workload's numbers the step model needs (scalars)."""
+
+    params: float
+    active: float
+    wbytes: float
+    kv_token: float  # bytes per token over all layers
+    layers: int
+    hidden: int
+    prompt: float
+    output: float
+
+    @property
+    def ctx(self) -> float:
+        """Mean cached tokens of a sequence in flight."""
+        return self.prompt + self.output / 2.0
+
+
+def _shape(w: Workload) -> _Shape:
+    layers, hidden = model_shape(w)
+    return _Shape(
+        params=w.params,
+        active=w.params_per_token,
+        wbytes=WEIGHT_BYTES[w.precision],
+        kv_token=kv_bytes_per_token(w),
+        layers=layers,
+        hidden=hidden,
+        prompt=float(w.prompt_len),
+        output=float(max(w.gen_len, 1)),
+    )
+
+
+@dataclass(frozen=True)
+class _Hw:
+    """Per-candidate hardware of one layout, columns (n, 1) to broadcast over the batch grid."""
+
+    tp: Arr
+    pp: Arr
+    mem_bw: Arr
+    flops: Arr  # per GPU, peak × base efficiency
+    link: Arr  # tensor-parallel all-reduce bandwidth per direction
+    net: Arr  # pipeline send bandwidth per GPU across nodes
+
+
+def _step(s: _Shape, hw: _Hw, b: Arr, prefill: Arr) -> tuple[Arr, Arr, Arr]:
+    """(memory, compute, communication) seconds of one step of ``b`` decode tokens and
+    ``prefill`` prompt tokens on one replica."""
+    tokens = b + prefill
+    per_micro = tokens / hw.pp
+    share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
+    read = s.params * s.wbytes * share / hw.tp + b * s.ctx * s.kv_token / (hw.tp * hw.pp)
+    t_mem = read / (hw.mem_bw * MEM_BW_EFFICIENCY)
+    attn = 4.0 * s.layers * s.hidden * (b * s.ctx + prefill * s.prompt / 2.0)
+    t_comp = (2.0 * s.active * tokens + attn) / (hw.tp * hw.pp * hw.flops)
+    act = per_micro * s.hidden * 2.0
+    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
+    hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
+    t_comm = t_comm + np.where(hw.pp > 1, (hw.pp - 1.0) * hop, 0.0)
+    return t_mem, t_comp, t_comm
+
+
+def _queue_wait(rho: Arr, service: Arr) -> tuple[Arr, Arr]:
+    """(mean, p99) wait of an M/D/1 queue at load ``rho`` with service time ``service``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(rho > 0, rho * service / (2.0 * (1.0 - rho)), 0.0)
+        p99 = np.where(
+            rho > 0.01, service * np.log(np.maximum(rho, 0.01) / 0.01) / (1.0 - rho) / 2.0, 0.0
+        )
+    busy = rho >= 1.0
+    return np.where(busy, np.inf, mean), np.where(busy, np.inf, p99)
+
+
+def _latency(
+    s: _Shape, hw: _Hw, b: Arr, tau: Arr, rho_c: Arr
+) -> tuple[Arr, Arr, Arr, Arr, npt.NDArray[np.bool_]]:
+    """(TTFT p50, TTFT p99, TPOT p50, TPOT p99, sustainable) at batch ``b`` in steady state,
+    the replica's compute at ``rho_c`` of its capacity."""
+    room = TOKEN_BUDGET - b
+    demand = b * s.prompt / s.output
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where(s.prompt > 0, demand / room, 0.0)
+        ok = (room > 0) & (rho < 1.0)
+        chunk = np.minimum(s.prompt, np.maximum(room, 1.0))
+        rounds = np.maximum(np.ceil(s.prompt / np.maximum(room, 1.0)), 1.0)
+        m, c, x = _step(s, hw, b, np.maximum(demand, chunk))
+        tau_pf = np.maximum(m, c) + x
+        # Two queues a prompt can wait in: for room in the step's token budget, and for the
+        # replica's compute when it runs near capacity; the longer wait counts.
+        budget_mean, budget_99 = _queue_wait(rho, s.prompt * tau / np.maximum(room, 1.0))
+        alone = _step(s, hw, np.zeros_like(b), np.full_like(b, s.prompt))[1]
+        comp_mean, comp_99 = _queue_wait(rho_c, alone)
+        first = rounds * tau_pf
+        m, c, x = _step(s, hw, b, demand * (1.0 + Z99 / np.sqrt(np.maximum(b, 1.0))))
+        tpot99 = np.maximum(m, c) + x
+    ttft50 = np.where(ok, first + np.maximum(budget_mean, comp_mean), np.inf)
+    ttft99 = np.where(ok, first + np.maximum(budget_99, comp_99), np.inf)
+    return ttft50, ttft99, tau, np.where(ok, tpot99, np.inf), ok
+
+
+def _meets(
+    w: Workload, ttft50: Arr, ttft99: Arr, tpot50: Arr, tpot99: Arr
+) -> npt.NDArray[np.bool_]:
+    ttft = ttft99 if w.slo_percentile == "p99" else ttft50
+    tpot = tpot99 if w.slo_percentile == "p99" else tpot50
+    ok = np.ones(np.shape(ttft), dtype=bool)
+    if w.ttft_s is not None:
+        ok &= ttft <= w.ttft_s
+    if w.tpot_s is not None:
+        ok &= tpot <= w.tpot_s
+    return ok
+
+
+def _layout_eval(
+    w: Workload,
+    s: _Shape,
+    cfg: ServeConfig,
+    usable: Arr,
+    hw: _Hw,
+    lam: float,
+) -> dict[str, Arr]:
+    """The serving numbers of one layout for every candidate (1-D arrays)."""
+    devices = cfg.tp * cfg.pp
+    weights = s.params * s.wbytes / devices
+    acts = TOKEN_BUDGET * ACT_BYTES_PER_TOKEN_HIDDEN * s.hidden / cfg.tp
+    kv_room = np.maximum(usable - weights - acts, 0.0) * devices
+    kv_tokens = kv_room / s.kv_token if s.kv_token > 0 else np.full_like(usable, np.inf)
+    cap = float(w.batch) if w.batch is not None else float(MAX_SEQS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b_max = np.minimum(np.floor(kv_tokens / s.ctx), cap)
+    fits = cfg.valid & (b_max >= 1.0) & np.isfinite(hw.mem_bw) & np.isfinite(hw.flops)
+    b_max = np.where(fits, b_max, 1.0)
+    grid = np.minimum(BATCH_GRID[None, :], b_max[:, None])
+    grid = np.concatenate([grid, b_max[:, None]], axis=1)
+    col = _Hw(*(a[:, None] for a in (hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)))
+    demand = grid * s.prompt / s.output
+    m, c, x = _step(s, col, grid, demand)
+    tau = np.maximum(m, c) + x
+    runs = _latency(s, col, grid, tau, np.zeros_like(grid))[4]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        req_s = np.where(runs, grid / (s.output * tau), 0.0)
+        cap = req_s.max(axis=1, initial=0.0)
+        rho_c = req_s / cap[:, None]
+    ttft50, ttft99, tpot50, tpot99, runs = _latency(s, col, grid, tau, rho_c)
+    meets = _meets(w, ttft50, ttft99, tpot50, tpot99) & runs
+    # The throughput-best batch that meets the targets (ties: the larger); none meets → the
+    # throughput-best that runs, flagged.
+    any_meets: npt.NDArray[np.bool_] = np.asarray(meets.any(axis=1), dtype=bool)
+    pick_from = np.where(any_meets[:, None], meets, runs)
+    score = np.where(pick_from, req_s, -1.0)
+    best_j = score.shape[1] - 1 - np.argmax(score[:, ::-1], axis=1)
+    rows = np.arange(len(usable))
+    b_best = grid[rows, best_j]
+    cap_req = req_s[rows, best_j]
+    runs_any = runs.any(axis=1)
+    fits &= runs_any
+    # A larger batch that runs but misses a target: the target bounds this row.
+    larger_runs = (runs & (grid > b_best[:, None])).any(axis=1)
+    target_bound = any_meets & larger_runs & (req_s.max(axis=1, initial=0.0) > cap_req * 1.001)
+    dp = np.maximum(cfg.dp, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # No TTFT target: leave the queue MAX_LOAD of the capacity (its wait ~ 1/(1 - load)).
+        usable_req = cap_req * (MAX_LOAD if w.ttft_s is None else 1.0)
+        replicas = np.maximum(np.ceil(lam / usable_req * (1.0 - 1e-9)), 1.0)
+        instances = np.ceil(replicas / dp)
+        lam_r = lam / (instances * dp)
+    b_load = _batch_at(grid, req_s, runs & (grid <= b_best[:, None]), lam_r, b_best)
+    dem_l = b_load * s.prompt / s.output
+    m_l, c_l, x_l = _step(s, hw, b_load, dem_l)
+    tau_l = np.maximum(m_l, c_l) + x_l
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho_load = np.minimum(lam_r / cap, 1.0)
+    t50, t99, p50, p99, _ = _latency(s, hw, b_load, tau_l, rho_load)
+    m_d, c_d, x_d = _step(s, hw, b_load, np.zeros_like(b_load))
+    tau_decode = np.maximum(m_d, c_d) + x_d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prefill_share = np.where(tau_l > 0, np.clip(1.0 - tau_decode / tau_l, 0.0, 1.0), 0.0)
+    meets_row = _meets(w, t50, t99, p50, p99) & any_meets
+    # The bound at the chosen batch.
+    m_b, c_b, x_b = _step(s, hw, b_best, b_best * s.prompt / s.output)
+    bound = np.where(
+        target_bound,
+        0,
+        np.where(
+            x_b > np.maximum(m_b, c_b),
+            1,
+            np.where(c_b >= m_b, 2, np.where(b_best >= b_max, 3, 4)),
+        ),
+    ).astype(np.int64)
+    need = weights + acts + b_max * s.ctx * s.kv_token / devices
+    cap_tokens = cap_req * s.output * cfg.dp
+    with np.errstate(divide="ignore", invalid="ignore"):
+        load = lam / (cap_req * instances * cfg.dp)
+    return {
+        "fits": fits.astype(np.float64),
+        "need": need,
+        "b_max": b_max,
+        "b_best": b_best,
+        "b_load": b_load,
+        "kv_tokens": kv_tokens,
+        "replicas": replicas,
+        "instances": instances,
+        "req_s": cap_req,
+        "tokens_s": cap_tokens,
+        "load": load,
+        "ttft50": t50,
+        "ttft99": t99,
+        "tpot50": p50,
+        "tpot99": p99,
+        "prefill_share": prefill_share,
+        "meets": meets_row.astype(np.float64),
+        "bound": bound.astype(np.float64),
+        "step": tau_l,
+        "t_mem": m_l,
+        "t_comp": c_l,
+        "t_comm": x_l,
+    }
+
+
+def _batch_at(grid: Arr, req_s: Arr, ok: npt.NDArray[np.bool_], lam_r: Arr, b_best: Arr) -> Arr:
+    """The mean batch in flight when a replica gets ``lam_r`` requests/s: where the capacity
+    curve ``req_s(b)`` (nondecreasing in ``b``) reaches it, linear between grid points; below
+    the first point the load is a fraction of a sequence (Little's law at ``τ(1)``)."""
+    rows = np.arange(grid.shape[0])
+    reach = np.where(ok, req_s, -np.inf) >= lam_r[:, None]
+    j = np.argmax(reach, axis=1)
+    found = reach[rows, j]
+    j0 = np.maximum(j - 1, 0)
+    r0, r1 = req_s[rows, j0], req_s[rows, j]
+    g0, g1 = grid[rows, j0], grid[rows, j]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        between = g0 + np.clip((lam_r - r0) / (r1 - r0), 0.0, 1.0) * (g1 - g0)
+        light = g1 * lam_r / r1
+    out = np.where(j > 0, np.where(r1 > r0, between, g1), light)
+    return np.where(found & np.isfinite(out), out, b_best)
+
+
+def serve_estimates(
+    w: Workload,
+    *,
+    count: Arr,
+    mem_bytes: Arr,
+    mem_bw: Arr,
+    flops_per_gpu: Arr,
+    intra_bw: Arr,
+    net_bw_node: Arr,
+    node_options: list[int],
+) -> ServeArrays:
+    """The serving estimate of every candidate (``count`` GPUs per node, per-GPU arrays).
+
+    ``flops_per_gpu`` is the peak for the weights' dtype × the base efficiency. Per candidate
+    the layout (node count, tensor parallel) with the most output tokens/s per node that fits
+    and meets the targets wins; more nodes only where fewer do not fit.
+    """
+    s = _shape(w)
+    lam = w.requests_per_s
+    usable = mem_bytes * (1.0 - HEADROOM)
+    per_node = np.maximum(np.ceil(count), 1.0)
+    best: dict[str, Arr] | None = None
+    for n in node_options:
+        link = intra_bw if n == 1 else np.minimum(intra_bw, net_bw_node / per_node)
+        for cfg in tp_options(count, n):
+            valid = cfg.valid & (np.isfinite(net_bw_node) if n > 1 else True)
+            cfg = ServeConfig(cfg.nodes, cfg.tp, cfg.pp, cfg.dp, valid)
+            hw = _Hw(cfg.tp, cfg.pp, mem_bw, flops_per_gpu, link, net_bw_node / per_node)
+            cand = _layout_eval(w, s, cfg, usable, hw, lam)
+            cand.update(tp=cfg.tp, pp=cfg.pp, dp=cfg.dp, nodes=np.full_like(count, float(n)))
+            if best is None:
+                best = cand
+                continue
+            fits_new, fits_old = cand["fits"] > 0, best["fits"] > 0
+            meets_new = cand["meets"] > 0
+            meets_old = best["meets"] > 0
+            per_node_new = cand["tokens_s"] / n
+            per_node_old = best["tokens_s"] / best["nodes"]
+            same_nodes = best["nodes"] == n
+            better = fits_new & (
+                ~fits_old
+                | (same_nodes & meets_new & ~meets_old)
+                | (same_nodes & (meets_new == meets_old) & (per_node_new > per_node_old))
+            )
+            for k in best:
+                best[k] = np.where(better, cand[k], best[k])
+    assert best is not None
+    moe = w.active_params is not None and w.active_params < w.params
+    return ServeArrays(
+        nodes=best["nodes"],
+        tp=best["tp"],
+        pp=best["pp"],
+        ep=best["tp"] if moe else np.ones_like(best["tp"]),
+        dp=best["dp"],
+        fits=best["fits"] > 0,
+        need_bytes=best["need"],
+        batch_max=best["b_max"],
+        batch_best=best["b_best"],
+        batch=best["b_load"],
+        kv_tokens=best["kv_tokens"],
+        replicas=best["replicas"],
+        instances=best["instances"],
+        req_s_replica=best["req_s"],
+        tokens_s_instance=best["tokens_s"],
+        load=best["load"],
+        ttft_p50_s=best["ttft50"],
+        ttft_p99_s=best["ttft99"],
+        tpot_p50_s=best["tpot50"],
+        tpot_p99_s=best["tpot99"],
+        prefill_share=best["prefill_share"],
+        meets=best["meets"] > 0,
+        bound_idx=best["bound"].astype(np.int64),
+        step_s=best["step"],
+        t_memory_s=best["t_mem"],
+        t_compute_s=best["t_comp"],
+        t_comm_s=best["t_comm"],
+    )
+
+
+def finite(x: float) -> float | None:
+    """``x`` or None when it is not a finite number."""
+    return float(x) if math.isfinite(x) else None
