@@ -1,6 +1,6 @@
 """The Check tab's scorecard: one row per graded item, filled in as the check runs.
 
-Columns: item, GPU, status (coloured PASS/WARN/FAIL/SKIP), measured, expected, ratio, reason,
+Columns: item, GPU, status (coloured PASS/WARN/FAIL/SKIP/INFO), measured, expected, ratio, reason,
 hint. Long texts are elided in the cell and shown whole in the tooltip, with the reference's
 source.
 """
@@ -30,6 +30,7 @@ STATUS_COLOURS = {
     "WARN": "#d08a00",
     "FAIL": "#e03030",
     "SKIP": "#8a8a8a",
+    "INFO": "#3a7fc0",  # measured, not graded
     "INCOMPLETE": "#7a6fd0",
 }
 

@@ -209,7 +209,7 @@ class Comparison:
         statuses = [m.status for m in machine.metrics.values() if m.status]
         counts = ", ".join(
             f"{s} {statuses.count(s)}"
-            for s in ("PASS", "WARN", "FAIL", "SKIP")
+            for s in ("PASS", "WARN", "FAIL", "SKIP", "INFO")
             if statuses.count(s)
         )
         mine = self.outliers_of(machine.label)

@@ -1,8 +1,10 @@
 """The acceptance check's records: one :class:`CheckItem` per line of the scorecard.
 
 Grading: ``ratio = measured / reference``; PASS at or above ``pass_ratio`` (0.90), WARN from
-``warn_ratio`` (0.75), FAIL below. The exit code of ``gpuprof check`` comes from the items:
-0 when nothing failed or warned (SKIP counts as nothing), 1 when any item FAILs, 3 when the
+``warn_ratio`` (0.75), FAIL below. A measurement repeated over runs that disagree by more than
+the :attr:`Thresholds.margin`, or with nothing to compare it with, is INFO: measured, not
+graded. The exit code of ``gpuprof check`` comes from the items:
+0 when nothing failed or warned (SKIP and INFO count as nothing), 1 when any item FAILs, 3 when the
 worst is a WARN; a cancelled check that failed nothing is INCOMPLETE, exit code 130 (like Ctrl-C
 elsewhere): what it did not run did not pass.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.jsonin import read_json
+from gpuprof.units import fmt_sig
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -52,13 +55,13 @@ SCORECARD_COLUMNS = (
 
 
 def fmt_value(value: object, unit: str) -> str:
-    """A measured or expected value with its unit, as the terminal and the Check tab show it."""
+    """A measured or expected value with its unit, as the terminal, the Check tab and the check
+    page show it: a number to four significant digits, never rounded to "0" (a CPU's 0.000134
+    TFLOPS), with thousands separators from 1,000; a text translated."""
     if value is None:
         return ""
-    if isinstance(value, float):
-        return f"{value:.4g} {unit}".strip()
-    if isinstance(value, int):
-        return f"{value} {unit}".strip()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return fmt_sig(value, unit)
     return tr_text(str(value))
 
 
@@ -69,6 +72,8 @@ class Status(str, enum.Enum):
     WARN = "WARN"
     FAIL = "FAIL"
     SKIP = "SKIP"
+    #: Measured, not graded: no reference to compare with, or runs too noisy to grade.
+    INFO = "INFO"
     #: A whole check's verdict, never an item's: cancelled before anything failed.
     INCOMPLETE = "INCOMPLETE"
 
@@ -79,6 +84,15 @@ class Thresholds:
 
     pass_ratio: float = 0.90
     warn_ratio: float = 0.75
+
+    @property
+    def margin(self) -> float:
+        """The widest spread ((max − min) / median) of repeated runs that is still graded: how
+        far below the reference a PASS may fall, 1 − ``pass_ratio`` (0.10 by default; none when
+        ``pass_ratio`` ≥ 1). Runs that disagree by more than that grade the noise, not the
+        machine (WARN, FAIL, FAIL in three identical runs of a busy CPU, issue 21), so such an
+        item is INFO, not graded."""
+        return max(0.0, round(1.0 - self.pass_ratio, 9))  # 1 − 0.9 is 0.0999…98 in floats
 
     def grade(self, ratio: float | None) -> Status:
         if ratio is None or not math.isfinite(ratio):
@@ -92,7 +106,12 @@ class Thresholds:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckItem:
-    """One line of the scorecard. ``measured``/``expected`` are numbers in ``unit`` or text."""
+    """One line of the scorecard. ``measured``/``expected`` are numbers in ``unit`` or text.
+
+    A measurement repeated over several runs keeps each run's value in ``runs`` (in ``unit``;
+    ``measured`` is their median) and how much they disagree in ``spread``, (max − min) /
+    median; a single run has ``runs`` of one value (or none) and no spread.
+    """
 
     item_id: str
     group: str  # inventory, health, performance, diagnostics
@@ -105,6 +124,8 @@ class CheckItem:
     hint: str = ""
     source: str = ""  # where the expected value comes from (a citation, a spec row, "derived: …")
     gpu_index: int | None = None
+    runs: tuple[float, ...] = ()
+    spread: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,7 +155,7 @@ class CheckResult:
 
 def verdict(items: tuple[CheckItem, ...] | list[CheckItem], *, cancelled: bool = False) -> Status:
     """FAIL if any item failed, else INCOMPLETE if ``cancelled``, else WARN if any warned, else
-    PASS (SKIPs do not count)."""
+    PASS (SKIPs and INFOs do not count)."""
     return verdict_of((i.status for i in items), cancelled=cancelled)
 
 

@@ -14,7 +14,8 @@ measurement; a GPU run checks the total, ``@pytest.mark.gpu`` in tests/test_chec
   each take at most about a second (:mod:`gpuprof.bench.runner`), so a case ends at most one
   step past it; the collectives case gives up :data:`COLLECTIVE_GRACE_S` past its budget (its
   spawned ranks import torch and set up NCCL first), so that is its allowance. The per-GPU
-  cases run once per GPU, one GPU after the other; P2P and collectives once for the node.
+  cases run once per GPU, one GPU after the other; P2P and collectives once for the node. On
+  the CPU every case runs :func:`~gpuprof.check.perf.perf_runs` times (its speed varies).
 * The memory test: bytes tested × the bytes its tensor operations move per tested byte
   (:data:`MEMTEST_TRAFFIC`, counted from :mod:`gpuprof.check.memtest`'s fill and verify) ÷
   :data:`MEMTEST_BW_FRACTION` of the spec memory bandwidth, plus :data:`MEMTEST_SETUP_S` for
@@ -199,12 +200,13 @@ def check_plan(
     for case in perf_budgets(device, level, gpus):
         once = case.bench in ("p2p", "collective") or not gpus
         extra = COLLECTIVE_GRACE_S if case.bench == "collective" else STEP_S
-        times = 1 if once else gpus
+        times = (1 if once else gpus) * case.runs
+        runs = f" × {case.runs} runs" if case.runs > 1 else ""
         items.append(
             PlanItem(
                 f"perf.{case.name.replace(' ', '_')}",
                 (case.budget_s + extra) * times,
-                f"({case.budget_s:g} s budget + {extra:g} s) × {times}",
+                f"({case.budget_s:g} s budget + {extra:g} s) × {1 if once else gpus}{runs}",
             )
         )
     if gpus:

@@ -3,7 +3,8 @@
 Order of preference: a team's own golden machine (``--reference FILE``, written by
 ``--save-reference``), then a published achieved value from ``resources/reference_results.csv``
 (each row cites its source), then the spec peak × :data:`DERIVED_RATIO`, marked ``derived``.
-On the CPU the reference is the CPU's own: the best iteration of the same short calibration run.
+A CPU has no published value and no spec peak: only a golden file gives it a reference (a run
+compared with its own best iteration would grade the run's noise, not the machine).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "parse_reference_csv",
     "read_reference_file",
     "reference_file_dict",
+    "too_noisy",
 ]
 
 #: Typical achieved share of a spec peak used where nothing is published: the H100 SXM BF16
@@ -45,7 +47,7 @@ _MAX_FILE_BYTES = 4 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Reference:
-    """One expected value: ``kind`` is ``published``, ``derived``, ``golden`` or ``calibration``."""
+    """One expected value: ``kind`` is ``published``, ``derived`` or ``golden``."""
 
     gpu_model: str
     metric: str
@@ -193,11 +195,24 @@ def _row(row: object) -> Reference | None:
     )
 
 
+def too_noisy(item: Any, thresholds: Any, planned_runs: int = 1) -> bool:
+    """Whether a :class:`~gpuprof.check.model.CheckItem`'s runs disagree by more than the
+    ``thresholds``' margin, or fewer than two of ``planned_runs`` (> 1) measured it: it is then
+    INFO, not graded, and not saved as a reference."""
+    spread = getattr(item, "spread", None)
+    if planned_runs > 1 and len(getattr(item, "runs", ())) < 2:
+        return True
+    return spread is not None and spread > thresholds.margin
+
+
 def golden_rows(result: Any) -> list[Reference]:
     """The measured values of a :class:`~gpuprof.check.model.CheckResult`, one per GPU model and
-    metric (the lowest over GPUs and pairs: the machine must reach it everywhere)."""
+    metric (the lowest over GPUs and pairs: the machine must reach it everywhere). A value
+    whose runs were too noisy to grade (:func:`too_noisy`) is no one's reference."""
     from gpuprof.catalog.names import normalize_gpu_model
+    from gpuprof.check.perf import perf_runs  # perf imports this module
 
+    planned = perf_runs(result.device)
     names = {g.get("index"): g.get("name") for g in result.identity.get("gpus", [])}
     best: dict[tuple[str, str], Reference] = {}
     for item in result.items:
@@ -205,7 +220,9 @@ def golden_rows(result: Any) -> list[Reference]:
             continue
         if isinstance(item.measured, bool) or not isinstance(item.measured, (int, float)):
             continue
-        if not (math.isfinite(item.measured) and item.measured > 0) or item.ratio is None:
+        if not (math.isfinite(item.measured) and item.measured > 0):
+            continue
+        if too_noisy(item, result.thresholds, planned):
             continue
         metric = item.item_id[len("perf.") :]
         if metric.startswith("p2p_"):

@@ -20,7 +20,7 @@ from gpuprof.catalog.specs import GpuSpec
 from gpuprof.check.inventory import Expectation, _spec_of, inventory_items
 from gpuprof.check.items import ecc_by_gpu, health_items, skip_item
 from gpuprof.check.model import CheckItem, CheckResult, Status, Thresholds
-from gpuprof.check.perf import grade_results, perf_cases
+from gpuprof.check.perf import grade_runs, perf_cases, perf_runs
 from gpuprof.check.plan import WINDOW_POLLS, CheckPlan, check_plan, memtest_bytes
 from gpuprof.check.reference import Reference
 from gpuprof.devices import CudaMatch, cuda_map
@@ -72,7 +72,8 @@ class CheckRun:
     """One acceptance check. ``source`` is a TelemetrySource (NVML) or None (CPU only).
 
     ``bench_results`` replaces running the benchmarks (tests; a result file): a function of the
-    device string returning its results.
+    device string returning its results, called once per run (:func:`perf_runs`: a CPU's
+    cases are run three times).
     """
 
     def __init__(
@@ -303,10 +304,10 @@ class CheckRun:
                 continue
             report(0.1 + 0.6 * n / len(targets), N_("performance") + " " + dev)
             spec: GpuSpec | None = _spec_of(info) if info is not None else None
-            results = self._measure(dev, len(targets) if n == 0 else 1, cancel)
+            runs = self._measure(dev, len(targets) if n == 0 else 1, cancel)
             pcie = (info.pcie_gen_max, info.pcie_width_max) if info is not None else (None, None)
-            graded = grade_results(
-                results,
+            graded = grade_runs(
+                runs,
                 device=dev if dev == "cpu" else "cuda",
                 spec=spec,
                 thresholds=self.thresholds,
@@ -317,18 +318,25 @@ class CheckRun:
                 out.append(item if info is None else _with_gpu(item, info.index))
         return out + hidden
 
-    def _measure(self, device: str, gpu_count: int, cancel: CancelToken) -> Sequence[Result]:
-        if self._bench_results is not None:
-            return self._bench_results(device)
-        from gpuprof.bench.runner import Runner
+    def _measure(self, device: str, gpu_count: int, cancel: CancelToken) -> list[Sequence[Result]]:
+        """The results of each run of the cases on ``device`` (a cancel ends the runs)."""
+        runs: list[Sequence[Result]] = []
+        for _ in range(perf_runs(device)):
+            if runs and cancel.cancelled:
+                break
+            if self._bench_results is not None:
+                runs.append(self._bench_results(device))
+                continue
+            from gpuprof.bench.runner import Runner
 
-        runner = Runner(
-            device=device,
-            cases=perf_cases(device, self.level, gpu_count),
-            telemetry_interval_s=None,
-            capture_env=False,
-        )
-        return runner.run(cancel=cancel).results
+            runner = Runner(
+                device=device,
+                cases=perf_cases(device, self.level, gpu_count),
+                telemetry_interval_s=None,
+                capture_env=False,
+            )
+            runs.append(runner.run(cancel=cancel).results)
+        return runs
 
     def _xids_from_now(self) -> Callable[[], Sequence[tuple[int, int]]] | None:
         """The XIDs the burn-in should judge: those seen after it starts (the check's watch)."""

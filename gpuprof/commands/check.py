@@ -161,11 +161,23 @@ def _write_outputs(
 
         write_atomic(args.html, render_html(result, data))
     if args.save_reference:
-        from gpuprof.check.reference import golden_rows, reference_file_dict
+        from gpuprof.check.perf import perf_runs
+        from gpuprof.check.reference import golden_rows, reference_file_dict, too_noisy
+        from gpuprof.termtext import console as make_console
 
         rows = golden_rows(result)
         machine = str(data["identity"].get("hostname") or "")
         write_json(args.save_reference, reference_file_dict(rows, machine=machine, date=_today()))
+        planned = perf_runs(result.device)
+        for item in result.items:
+            numeric = isinstance(item.measured, (int, float)) and item.item_id.startswith("perf.")
+            if numeric and too_noisy(item, result.thresholds, planned):
+                make_console(stderr=True).print(
+                    tr(
+                        "{i}: not saved as a reference: too few of its runs, or too noisy",
+                        i=item.item_id,
+                    )
+                )
 
 
 def _today() -> str:
@@ -179,6 +191,7 @@ _STYLE = {
     "WARN": "yellow",
     "FAIL": "bold red",
     "SKIP": "dim",
+    "INFO": "cyan",  # measured, not graded
     "INCOMPLETE": "bold magenta",  # cancelled: not a pass, not a failure
 }
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.check.model import exit_code_of, verdict_of
+from gpuprof.check.model import exit_code_of, fmt_value, verdict_of
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr, tr_text
 from gpuprof.redact import clean_text, redact_tree
@@ -41,7 +41,7 @@ __all__ = [
 #: Scorecard lines and GPUs read at most (a file may claim millions).
 MAX_ROWS = 5000
 MAX_GPUS = 1024
-_STATUSES = ("PASS", "WARN", "FAIL", "SKIP")
+_STATUSES = ("PASS", "WARN", "FAIL", "SKIP", "INFO")
 
 
 def _text(value: Any, max_len: int = 300) -> str:
@@ -73,11 +73,11 @@ def _index(value: Any) -> int | None:
 
 
 def _shown(value: Any, unit: str) -> str:
-    """A measured or expected value as the scorecard shows it: number and unit, or text."""
+    """A measured or expected value as the scorecard shows it: number and unit (as the
+    terminal and the Check tab show it, :func:`gpuprof.check.model.fmt_value`), or text."""
     number = _number(value)
     if number is not None:
-        shown = f"{number:,.0f}" if abs(number) >= 1000 else f"{number:.4g}"
-        return f"{shown} {unit}".strip()
+        return fmt_value(number, unit)
     return _text(value)
 
 

@@ -277,7 +277,7 @@ class CheckRow:
     ``reason``/``hint``/``source`` stay English (translated where shown)."""
 
     item_id: str
-    status: str  # PASS, WARN, FAIL, SKIP
+    status: str  # PASS, WARN, FAIL, SKIP, INFO
     gpu_index: int | None = None
     measured: str = ""
     expected: str = ""
