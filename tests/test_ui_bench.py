@@ -228,8 +228,9 @@ def test_each_case_has_one_state_in_the_table() -> None:
     """A case skipped as too slow is a skipped row with its over-budget note (it was a
     second, "ok" row before); a case whose measurement failed says so without an invented
     "unknown error"."""
-    from gpuprof.bench.runner import CaseRecord, Environment
     from gpuprof.ui.bench_table import rows_for_run
+
+    from gpuprof.bench.runner import CaseRecord, Environment
 
     too_slow = Result(bench="workload", case="transformer", status="skipped: one step takes 14.1 s")
     wrong = Result(bench="collective", case="all_reduce 8 B", status="failed: wrong values")
