@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,7 +176,7 @@ def test_the_gpu_plan_is_one_run_and_the_cpu_plan_three() -> None:
 # --- a whole check, with the runs injected --------------------------------------------------------
 
 
-def _series(*tflops: float):
+def _series(*tflops: float) -> Callable[[str], Sequence[Result]]:
     """``bench_results`` for CheckRun: each call (one per run) gives the next value."""
     values = iter(tflops)
 
@@ -273,7 +274,7 @@ def test_the_check_page_shows_the_same_figures(tmp_path: Path) -> None:
     assert 'class="st-INFO"' in page or "st-INFO" in page
 
 
-def test_the_check_tab_shows_the_same_figures(qtbot) -> None:
+def test_the_check_tab_shows_the_same_figures(qtbot: Any) -> None:
     pytest.importorskip("PySide6")
     from gpuprof.ui.app import make_app
     from gpuprof.ui.check_scorecard import STATUS_COLOURS, Scorecard
