@@ -168,6 +168,13 @@ def test_every_published_run_has_a_source_and_a_known_model() -> None:
     assert len(rows) >= 10
     for row in rows:
         assert row["source"].strip(), row["id"]
-        assert row["metric"] in ("tokens_per_s_per_gpu", "gpu_hours", "tokens_per_s"), row["id"]
+        assert row["metric"] in (
+            "tokens_per_s_per_gpu",
+            "gpu_hours",
+            "tokens_per_s",
+            "output_tokens_per_s",
+        ), row["id"]
+        if row["kind"] == "serve":  # issue 22: the traffic it was measured at
+            assert int(row["prompt_len"]) > 0 and int(row["output_len"]) > 0, row["id"]
         assert float(row["published"]) > 0
         assert row["model"] in MODELS or float(row["params"]) > 0, row["id"]

@@ -130,6 +130,11 @@ def register(subparsers: Any) -> None:
         help=tr("serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights')"),
     )
     sv.add_argument(
+        "--tp",
+        type=int_range(1, 64),
+        help=tr("serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)"),
+    )
+    sv.add_argument(
         "--trace",
         metavar="CSV",
         help=tr(
@@ -218,6 +223,7 @@ def _workload(args: argparse.Namespace) -> Any:
         "tpot_s": getattr(args, "tpot", None),
         "slo_percentile": getattr(args, "slo", None),
         "kv_dtype": getattr(args, "kv_dtype", None),
+        "tp": getattr(args, "tp", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:

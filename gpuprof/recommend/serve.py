@@ -211,15 +211,25 @@ class _Hw:
 
 
 def _step(s: _Shape, hw: _Hw, b: Arr, prefill: Arr) -> tuple[Arr, Arr, Arr]:
-    """(memory, compute, communication) seconds of one step of ``b`` decode tokens and
-    ``prefill`` prompt tokens on one replica."""
+    """(memory-bound, compute-bound, communication) seconds of one step of ``b`` decode tokens
+    and ``prefill`` prompt tokens on one replica; the step takes their sum.
+
+    Per-kernel roofline: the weight GEMMs take ``max(weights read, 2·N_act·tokens FLOPs)`` and
+    attention ``max(KV read, attention FLOPs)``; they run one after the other, so the step
+    adds the two (a single max over the whole step would let attention's KV reads hide under
+    the GEMMs' math, which no engine's kernels do). Each term counts as memory- or compute-
+    bound by which side of its max wins."""
     tokens = b + prefill
     per_micro = tokens / hw.pp
+    bw = hw.mem_bw * MEM_BW_EFFICIENCY
+    rate = hw.tp * hw.pp * hw.flops
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
-    read = s.params * s.wbytes * share / hw.tp + b * s.ctx * s.kv_token / (hw.tp * hw.pp)
-    t_mem = read / (hw.mem_bw * MEM_BW_EFFICIENCY)
-    attn = 4.0 * s.layers * s.hidden * (b * s.ctx + prefill * s.prompt / 2.0)
-    t_comp = (2.0 * s.active * tokens + attn) / (hw.tp * hw.pp * hw.flops)
+    w_mem = s.params * s.wbytes * share / hw.tp / bw
+    w_comp = 2.0 * s.active * tokens / rate
+    kv_mem = b * s.ctx * s.kv_token / (hw.tp * hw.pp) / bw
+    kv_comp = 4.0 * s.layers * s.hidden * (b * s.ctx + prefill * s.prompt / 2.0) / rate
+    t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
+    t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
     t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
     hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
@@ -251,7 +261,7 @@ def _latency(
         chunk = np.minimum(s.prompt, np.maximum(room, 1.0))
         rounds = np.maximum(np.ceil(s.prompt / np.maximum(room, 1.0)), 1.0)
         m, c, x = _step(s, hw, b, np.maximum(demand, chunk))
-        tau_pf = np.maximum(m, c) + x
+        tau_pf = m + c + x
         # Two queues a prompt can wait in: for room in the step's token budget, and for the
         # replica's compute when it runs near capacity; the longer wait counts.
         budget_mean, budget_99 = _queue_wait(rho, s.prompt * tau / np.maximum(room, 1.0))
@@ -259,7 +269,7 @@ def _latency(
         comp_mean, comp_99 = _queue_wait(rho_c, alone)
         first = rounds * tau_pf
         m, c, x = _step(s, hw, b, demand * (1.0 + Z99 / np.sqrt(np.maximum(b, 1.0))))
-        tpot99 = np.maximum(m, c) + x
+        tpot99 = m + c + x
     ttft50 = np.where(ok, first + np.maximum(budget_mean, comp_mean), np.inf)
     ttft99 = np.where(ok, first + np.maximum(budget_99, comp_99), np.inf)
     return ttft50, ttft99, tau, np.where(ok, tpot99, np.inf), ok
@@ -302,7 +312,7 @@ def _layout_eval(
     col = _Hw(*(a[:, None] for a in (hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)))
     demand = grid * s.prompt / s.output
     m, c, x = _step(s, col, grid, demand)
-    tau = np.maximum(m, c) + x
+    tau = m + c + x
     runs = _latency(s, col, grid, tau, np.zeros_like(grid))[4]
     with np.errstate(divide="ignore", invalid="ignore"):
         req_s = np.where(runs, grid / (s.output * tau), 0.0)
@@ -334,12 +344,12 @@ def _layout_eval(
     b_load = _batch_at(grid, req_s, runs & (grid <= b_best[:, None]), lam_r, b_best)
     dem_l = b_load * s.prompt / s.output
     m_l, c_l, x_l = _step(s, hw, b_load, dem_l)
-    tau_l = np.maximum(m_l, c_l) + x_l
+    tau_l = m_l + c_l + x_l
     with np.errstate(divide="ignore", invalid="ignore"):
         rho_load = np.minimum(lam_r / cap, 1.0)
     t50, t99, p50, p99, _ = _latency(s, hw, b_load, tau_l, rho_load)
     m_d, c_d, x_d = _step(s, hw, b_load, np.zeros_like(b_load))
-    tau_decode = np.maximum(m_d, c_d) + x_d
+    tau_decode = m_d + c_d + x_d
     with np.errstate(divide="ignore", invalid="ignore"):
         prefill_share = np.where(tau_l > 0, np.clip(1.0 - tau_decode / tau_l, 0.0, 1.0), 0.0)
     meets_row = _meets(w, t50, t99, p50, p99) & any_meets
@@ -349,7 +359,7 @@ def _layout_eval(
         target_bound,
         0,
         np.where(
-            x_b > np.maximum(m_b, c_b),
+            x_b > m_b + c_b,
             1,
             np.where(c_b >= m_b, 2, np.where(b_best >= b_max, 3, 4)),
         ),
@@ -428,6 +438,8 @@ def serve_estimates(
         link = intra_bw if n == 1 else np.minimum(intra_bw, net_bw_node / per_node)
         for cfg in tp_options(count, n):
             valid = cfg.valid & (np.isfinite(net_bw_node) if n > 1 else True)
+            if w.tp is not None:  # asked for: that tensor-parallel size only
+                valid = valid & (cfg.tp == w.tp)
             cfg = ServeConfig(cfg.nodes, cfg.tp, cfg.pp, cfg.dp, valid)
             hw = _Hw(cfg.tp, cfg.pp, mem_bw, flops_per_gpu, link, net_bw_node / per_node)
             cand = _layout_eval(w, s, cfg, usable, hw, lam)

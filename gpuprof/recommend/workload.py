@@ -135,6 +135,8 @@ class Workload:
     slo_percentile: str = "p99"
     #: KV-cache precision (None: the weights' for 16/32-bit and fp8, else fp16).
     kv_dtype: str | None = None
+    #: Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node).
+    tp: int | None = None
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -216,6 +218,7 @@ class Workload:
                 ("--ttft", self.ttft_s),
                 ("--tpot", self.tpot_s),
                 ("--kv-dtype", self.kv_dtype),
+                ("--tp", self.tp),
             )
             if value is not None
         ]
@@ -227,6 +230,8 @@ class Workload:
                     s=scenario,
                 )
             )
+        if self.tp is not None and self.tp not in (1, 2, 4, 8, 16, 32, 64):
+            raise InputError(tr("--tp must be a power of two from 1 to 64, got {t}", t=self.tp))
         if self.rate_per_s is not None and self.throughput_per_s is not None:
             raise InputError(tr("give --rate (requests/s) or --throughput (tokens/s), not both"))
         if self.seq_len <= 0 or (self.batch is not None and self.batch <= 0):
