@@ -79,7 +79,7 @@ best batch that fits; gpuprof/recommend/serve.py). Before (commit 8e63911, asked
 the default batch of 16) -> after, error of the estimate:
 
   rows (count)                                  before             after
-  TRT-LLM perf-overview, in-flight, dense (24)  -37 .. -88 %       -13.5 .. +33.3 % (median |e| 8.8)
+  TRT-LLM perf-overview, in-flight, dense (24)  -37 .. -88 %       -13.5 .. +33.3 % (median |e| 9.7)
   TRT-LLM perf-overview, Qwen3-235B MoE (7)     -71 .. -97 %       +35 .. +152 %
   TRT-LLM v0.6.1 static batch (15)              -28 .. +218 %      -26 .. +143 %
   all 46: median |error| 11.1 %, 36 within +-30 %.
