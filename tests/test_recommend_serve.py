@@ -227,3 +227,22 @@ def test_serving_flags_with_training_are_refused() -> None:
     ran = _cli("--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9", "--ttft", "2s")
     assert ran.returncode == 2
     assert "--ttft" in ran.stderr and "serve" in ran.stderr
+
+
+def test_the_schema_document_names_every_field_of_a_serving_row() -> None:
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "recommend-schema.md").read_text("utf-8")
+    named = {
+        name
+        for line in doc.splitlines()
+        if line.startswith("| `")
+        for name in re.findall(r"`([a-z_0-9]+)`", line.split("|")[1])
+    }
+    ran = _cli(*ISSUE, "--json", "--limit", "2")
+    assert ran.returncode == 0, ran.stderr
+    out = json.loads(ran.stdout)
+    row = out["rows"][0]
+    keys = {k for k in (*out, *row, *row["serving"]) if not k.endswith("_reason")}
+    assert sorted(keys - named) == []
