@@ -84,7 +84,7 @@ def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, m
     w.poll_now()
     w.export_report_action.trigger()
     dialog = w.report_dialog
-    assert dialog._doc is not None
+    qtbot.waitUntil(lambda: dialog._doc is not None, timeout=60_000)
     dialog.reject()
     assert dialog._doc is None and trims == []  # not before the deferred delete has run
     qtbot.waitUntil(lambda: trims == [True], timeout=5000)

@@ -124,6 +124,7 @@ def test_export_report_opens_with_the_last_check(
     window.export_report_action.trigger()
     dialog = window.report_dialog
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     assert dialog.report.check is None  # no check has run
     assert "acceptance check" not in dialog.preview.toPlainText()
     dialog.reject()
@@ -134,6 +135,7 @@ def test_export_report_opens_with_the_last_check(
     assert tab.open_report()  # the Check tab's button: the window's File → Export report…
     dialog = window.report_dialog
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     check = dialog.report.check
     assert check is not None and check.hostname == "node-17" and check.verdict == "WARN"
     text = dialog.preview.toPlainText()
@@ -141,6 +143,7 @@ def test_export_report_opens_with_the_last_check(
     assert text.index("verdict: WARN") < text.index("At a glance")
     assert "verdict WARN" in dialog.check_label.text()
     dialog.cmdline_box.setChecked(True)  # the report is made again: the check stays
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     assert dialog.report.check == check
     html = dialog.save_to(tmp_path / "r.html").read_text("utf-8")
     assert html.index('id="verdict"') < html.index("At a glance")
@@ -155,12 +158,14 @@ def test_a_check_file_can_be_added_and_a_bad_one_is_named(
     window.export_report_action.trigger()
     dialog = window.report_dialog
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "gpuprof.check", "schema_version": 99, "items": []}')
     assert not dialog.load_check_file(bad)
     assert str(bad) in dialog.check_label.text() and "newer" in dialog.check_label.text()
     assert dialog.report.check is None
     assert dialog.load_check_file(DATA / "node-c.json")
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     assert dialog.report.check is not None and dialog.report.check.hostname == "node-c"
     assert "node-c" in dialog.preview.toPlainText().split("At a glance")[0]
     assert not dialog.load_check_file(tmp_path / "missing.json")

@@ -4,18 +4,26 @@
 the window's telemetry session: its History over the plots' time window and the processes it saw. The preview is the PDF layout (QTextDocument on the
 report's ``qt`` HTML), so no web engine is needed. An acceptance check (the Check tab's last
 result, or a file from ``gpuprof check --json`` added here) becomes the report's first page.
+
+The dialog opens at once: the report and its chart images (seconds with 8 GPUs) are made in a
+worker thread (:class:`PreviewWorker`) while the preview says "Building preview…"; only the
+text document is made in the GUI thread. A change (command lines, paper, a check file) starts a
+new build and drops the one in flight; closing the dialog cancels it, and the window's close
+waits for it a bounded time.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import CheckSection, Report
-from PySide6.QtCore import QCoreApplication, QStandardPaths, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -33,15 +41,25 @@ from PySide6.QtWidgets import (
 )
 
 from .heap import trim_heap
+from .workers import CancellableWorker
+
+if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
+
+    from .report_pdf import DocumentParts
 
 __all__ = [
+    "PreviewWorker",
     "ReportDialog",
     "paper_palette",
     "add_report_action",
     "last_check",
     "report_from_window",
+    "report_maker",
     "save_report",
 ]
+
+log = logging.getLogger(__name__)
 
 _FORMATS = (
     ("html", N_("HTML (one self-contained file)"), "*.html"),
@@ -63,19 +81,33 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
     return renderer(fmt).write(report, path, paper=paper)
 
 
-def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:
-    """A report on what ``window`` shows: its session's History over the time window of the
-    plots, the processes its session saw, and the static facts it read."""
+def report_maker(window: Any) -> Callable[[bool], Report]:
+    """``make(include_cmdlines)``: a report on what ``window`` shows: its session's History over
+    the time window of the plots, the processes its session saw, and the static facts it read.
+
+    Call this in the GUI thread (it takes the window's facts now); ``make`` reads only the
+    session (History and ledger are locked), so it may run in a worker."""
     from gpuprof.report.build import from_telemetry_session
 
-    state = window.state
-    return from_telemetry_session(
-        window.session,
-        system=state.system,
-        devices=tuple(state.devices[i] for i in sorted(state.devices)),
-        topology=state.topology,
-        include_cmdlines=include_cmdlines,
-    )
+    state, session = window.state, window.session
+    system, topology = state.system, state.topology
+    devices = tuple(state.devices[i] for i in sorted(state.devices))
+
+    def make(include_cmdlines: bool) -> Report:
+        return from_telemetry_session(
+            session,
+            system=system,
+            devices=devices,
+            topology=topology,
+            include_cmdlines=include_cmdlines,
+        )
+
+    return make
+
+
+def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:
+    """The report of :func:`report_maker`, made now."""
+    return report_maker(window)(include_cmdlines)
 
 
 def last_check(window: Any) -> CheckSection | None:
@@ -112,10 +144,61 @@ def paper_palette(palette: QPalette) -> QPalette:
     return out
 
 
+class PreviewWorker(CancellableWorker):
+    """One build of the report preview in a daemon thread: ``make()`` gives the report before
+    and after its check page, then :func:`~gpuprof.ui.report_pdf.document_parts` (the chart
+    images, the HTML). ``built((generation, base, report, parts))`` or
+    ``failed((generation, message))``; a cancelled build reports nothing."""
+
+    built = Signal(object)
+    failed = Signal(object)
+    job_name = "a report preview"
+    thread_name = "gpuprof-report-preview"
+
+    def start(self, generation: int, make: Callable[[], tuple[Report, Report]], paper: str) -> None:
+        from .report_pdf import document_parts
+
+        def body(token: CancelToken) -> None:
+            try:
+                base, report = make()
+                parts = None
+                if not token.cancelled:
+                    parts = document_parts(report, paper, cancelled=lambda: token.cancelled)
+            except Exception as exc:  # shown in the dialog; the log keeps the traceback
+                log.debug("the report preview failed", exc_info=exc)
+                self._send("failed", (generation, str(exc) or type(exc).__name__))
+                return
+            if parts is not None and not token.cancelled:
+                self._send("built", (generation, base, report, parts))
+
+        self._launch(body)
+
+
+class _CloseWatcher(QObject):
+    """An event filter on the main window: its Close waits for the preview builds of the
+    dialog, its parent (bounded), so no build outlives the window.
+
+    It finds the dialog as its parent rather than keeping a reference: a Python reference
+    would make a cycle that only the garbage collector frees, at any moment, even while
+    this filter runs (a crash seen in the tests)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Close:
+            dialog = self.parent()
+            if isinstance(dialog, ReportDialog):
+                dialog.shutdown()
+        return False
+
+
 class ReportDialog(QDialog):
     """Preview + format, paper and command-line choices + Save. ``make_report(include_cmdlines)``
-    builds the report; it runs again when the command-line choice changes. ``check``, when
-    given (or added with :meth:`load_check_file`), is the report's first page."""
+    builds the report (in a worker: see the module's docstring); it runs again when the
+    command-line choice changes. ``check``, when given (or added with :meth:`load_check_file`),
+    is the report's first page. :attr:`report` is what the preview shows and Save writes:
+    None until the first preview is built."""
+
+    #: The preview was filled in (after each build).
+    preview_ready = Signal()
 
     def __init__(
         self,
@@ -128,10 +211,19 @@ class ReportDialog(QDialog):
         self.setWindowTitle(_t("Export report"))
         self._make_report = make_report
         self.check = check
-        self.report = self._with_check(make_report(False))
+        self.report: Report | None = None
+        # The report of the last build before its check page, and its command-line choice: a
+        # new paper or check file needs no second pass over the session.
+        self._base: tuple[bool, Report] | None = None
+        self._generation = 0
+        self._worker: PreviewWorker | None = None
+        self._builds: list[PreviewWorker] = []  # started and maybe not ended (shutdown joins)
+        self._error = ""
+        self._closed = False
         self.preview = QTextBrowser(self)
         self.preview.setOpenLinks(False)
         self.preview.setToolTip(_t("How the report will look (the PDF layout)"))
+        self.preview.setPlaceholderText(_t("Building preview…"))
         # The preview is paper: the report's own dark text on white, whatever the app's theme
         # (the dark theme's base colour would put that text on a dark background).
         self.preview.setPalette(paper_palette(self.preview.palette()))
@@ -156,6 +248,8 @@ class ReportDialog(QDialog):
         self.check_label.setWordWrap(True)
         self.sim_label = QLabel(self)
         self.sim_label.setStyleSheet("color: #8a5a00; font-weight: bold;")
+        self.status_label = QLabel(self)
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         controls = QHBoxLayout()
         controls.addWidget(QLabel(_t("Format:"), self))
         controls.addWidget(self.format_box)
@@ -164,6 +258,7 @@ class ReportDialog(QDialog):
         controls.addWidget(self.cmdline_box)
         controls.addWidget(self.check_button)
         controls.addStretch(1)
+        controls.addWidget(self.status_label)
         controls.addWidget(self.sim_label)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
@@ -177,12 +272,13 @@ class ReportDialog(QDialog):
         layout.addWidget(self.buttons)
         self.format_box.currentIndexChanged.connect(self._sync)
         self.paper_box.currentIndexChanged.connect(self._refresh_preview)
-        self.cmdline_box.toggled.connect(self._on_cmdlines)
+        self.cmdline_box.toggled.connect(self._refresh_preview)
         self.resize(900, 760)
         self._doc: Any = None
-        self._sync()
-        self._refresh_preview()
         self.finished.connect(self._release_preview)
+        if parent is not None:
+            parent.window().installEventFilter(_CloseWatcher(self))
+        self._refresh_preview()
 
     @property
     def fmt(self) -> str:
@@ -192,28 +288,33 @@ class ReportDialog(QDialog):
     def paper(self) -> str:
         return str(self.paper_box.currentData())
 
+    @property
+    def preview_pending(self) -> bool:
+        """A preview is being built (the one shown, if any, is of the previous choices)."""
+        return self._worker is not None
+
     def _sync(self) -> None:
         self.paper_box.setEnabled(self.fmt == "pdf")
-        self.sim_label.setText(_t("SIMULATED data") if self.report.simulated else "")
+        simulated = self.report is not None and self.report.simulated
+        self.sim_label.setText(_t("SIMULATED data") if simulated else "")
+        if self.preview_pending:
+            self.status_label.setStyleSheet("")
+            self.status_label.setText(_t("Building preview…"))
+        else:
+            self.status_label.setStyleSheet("color: #b3261e;" if self._error else "")
+            self.status_label.setText(self._error)
+        # Save writes what the preview shows: not while it is being made again.
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        save.setEnabled(self.report is not None and not self.preview_pending)
         if self.check is not None:
             self.check_label.setStyleSheet("")
             self.check_label.setText(
                 _t("First page: the acceptance check, verdict %1").replace("%1", self.check.verdict)
             )
 
-    def _with_check(self, report: Report) -> Report:
-        from gpuprof.report.check import with_check
-
-        return with_check(report, self.check) if self.check is not None else report
-
-    def _on_cmdlines(self, on: bool) -> None:
-        self.report = self._with_check(self._make_report(on))
-        self._sync()
-        self._refresh_preview()
-
     def load_check_file(self, path: str | Path) -> bool:
-        """Make the check result in ``path`` the first page; False (and a message) if it is
-        not one."""
+        """Make the check result in ``path`` the first page (the preview is built again); False
+        (and a message) if it is not one."""
         from gpuprof.report.check import load_check
 
         try:
@@ -222,8 +323,6 @@ class ReportDialog(QDialog):
             self.check_label.setStyleSheet("color: #b3261e;")
             self.check_label.setText(str(exc))
             return False
-        self.report = self._with_check(self.report)
-        self._sync()
         self._refresh_preview()
         return True
 
@@ -234,10 +333,44 @@ class ReportDialog(QDialog):
         if path:
             self.load_check_file(path)
 
-    def _refresh_preview(self) -> None:
-        from .report_pdf import build_document
+    def _refresh_preview(self, *_: object) -> None:
+        """Build the report (again when the command-line choice changed) and its preview in a
+        worker, dropping the build in flight."""
+        if self._closed:
+            return
+        from gpuprof.report.check import with_check
 
-        doc = build_document(self.report, self.paper)
+        if self._worker is not None:
+            self._worker.detach()
+        include, check, make_report = self.cmdline_box.isChecked(), self.check, self._make_report
+        base = self._base[1] if self._base is not None and self._base[0] == include else None
+
+        def make() -> tuple[Report, Report]:
+            made = base if base is not None else make_report(include)
+            return made, (with_check(made, check) if check is not None else made)
+
+        self._generation += 1
+        self._error = ""
+        self._builds = [w for w in self._builds if w.running]  # ended builds go with the dialog
+        worker = PreviewWorker(self)
+        worker.built.connect(self._on_built)
+        worker.failed.connect(self._on_failed)
+        self._worker = worker
+        self._builds.append(worker)
+        worker.start(self._generation, make, self.paper)
+        self._sync()
+
+    def _on_built(self, result: object) -> None:
+        from .report_pdf import document_from_parts
+
+        built = cast("tuple[int, Report, Report, DocumentParts]", result)
+        generation, base, report, parts = built
+        if self._closed or generation != self._generation:
+            return  # a build the user has moved on from
+        self._worker = None
+        self._base = (report.cmdlines_included, base)
+        self.report = report
+        doc = document_from_parts(parts)
         # Owned by the preview (Qt frees it, charts included, with the dialog): a document
         # only Python holds outlives the dialog, as PySide keeps a reference for setDocument.
         doc.setParent(self.preview)
@@ -245,10 +378,34 @@ class ReportDialog(QDialog):
         self.preview.setDocument(doc)
         if old is not None:
             old.deleteLater()
+        self._sync()
+        self.preview_ready.emit()
+
+    def _on_failed(self, result: object) -> None:
+        generation, message = cast("tuple[int, str]", result)
+        if self._closed or generation != self._generation:
+            return
+        self._worker = None
+        self._error = _t("Cannot build the report: %1").replace("%1", str(message))
+        self._sync()
+
+    def shutdown(self, timeout_s: float = 2.0) -> bool:
+        """Cancel the preview builds and wait for them, at most ``timeout_s`` in all (the
+        window closing, tests); True when none is left running."""
+        deadline = time.monotonic() + timeout_s
+        for worker in self._builds:
+            worker.detach()
+        self._worker = None
+        return all(w.wait(max(0.0, deadline - time.monotonic())) for w in self._builds)
 
     def _release_preview(self) -> None:
-        """Closed: the rendered preview (tens of MB of chart images) goes at once; a dialog is
-        never shown again once closed (File → Export report… makes a new one)."""
+        """Closed: a build in flight is cancelled (it ends at its next chart) and the rendered
+        preview (tens of MB of chart images) goes at once; a dialog is never shown again once
+        closed (File → Export report… makes a new one)."""
+        self._closed = True
+        for worker in self._builds:
+            worker.detach()
+        self._worker = None
         if self._doc is not None:
             blank = QTextDocument(self.preview)
             self.preview.setDocument(blank)
@@ -259,9 +416,13 @@ class ReportDialog(QDialog):
 
     def save_to(self, path: str | Path) -> Path:
         """Write the report in the chosen format and paper (no file dialog)."""
+        if self.report is None:
+            raise RuntimeError("the report is still being built")
         return save_report(self.report, path, self.fmt, self.paper)
 
     def _on_save(self) -> None:
+        if self.report is None or self.preview_pending:
+            return
         key, _, pattern = next(f for f in _FORMATS if f[0] == self.fmt)
         start = (
             Path(
@@ -307,11 +468,7 @@ def add_report_action(main_window: Any) -> QAction:
             # its last reference, here.
             old.setParent(None)
             main_window.report_dialog = None
-        dialog = ReportDialog(
-            lambda include: report_from_window(main_window, include_cmdlines=include),
-            main_window,
-            check=last_check(main_window),
-        )
+        dialog = ReportDialog(report_maker(main_window), main_window, check=last_check(main_window))
         main_window.report_dialog = dialog
         dialog.open()
 

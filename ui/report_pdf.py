@@ -8,6 +8,11 @@ with QSvgRenderer at print resolution and handed to the document as image resour
 use (``gpuprof report --out x.pdf``) needs no display: a QGuiApplication on the offscreen
 platform is enough. It registers itself in :mod:`gpuprof.report.render`; the CLI entry point
 registers it lazily, so this module is imported only for ``.pdf``.
+
+The document is made in two steps: :func:`document_parts` (the HTML and the chart images: the
+costly part, seconds for 8 GPUs, and safe in a worker thread: SVG painted on a QImage, no
+QPixmap, no widget) and :func:`document_from_parts` (the QTextDocument, in the thread that owns
+it). The app's report preview runs the first in a worker, so its event loop never waits on it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +32,13 @@ from gpuprof.report.html import CHART_SIZE, iter_charts, render_html
 from gpuprof.report.model import Report
 from gpuprof.report.render import Renderer, register
 from gpuprof.report.svg import render_svg
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSize, QSizeF, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
     QGuiApplication,
     QImage,
+    QImageReader,
     QPageLayout,
     QPageSize,
     QPainter,
@@ -46,7 +54,10 @@ from PySide6.QtSvg import QSvgRenderer
 
 __all__ = [
     "PAPER_SIZES",
+    "DocumentParts",
     "build_document",
+    "document_from_parts",
+    "document_parts",
     "ensure_gui_app",
     "keep_rows_together",
     "render_chart_image",
@@ -75,10 +86,25 @@ def ensure_gui_app() -> Any:
 
 
 def render_chart_image(chart: Any, scale: float = CHART_SCALE) -> QImage:
-    """The chart's SVG (the one the HTML shows) as a white-background image."""
+    """The chart's SVG (the one the HTML shows) as a white-background image.
+
+    Read through Qt's SVG image plugin (QImageReader), which PySide runs without holding the
+    GIL: a chart of noisy curves takes hundreds of ms to paint, and the app's preview worker
+    must not stop the GUI thread for that long. Painted with QSvgRenderer (the same renderer,
+    GIL held) where the plugin is missing."""
     w, h = CHART_SIZE
-    renderer = QSvgRenderer(QByteArray(render_svg(chart, w, h).encode("utf-8")))
-    image = QImage(int(w * scale), int(h * scale), QImage.Format.Format_RGB32)
+    data = QByteArray(render_svg(chart, w, h).encode("utf-8"))
+    size = QSize(int(w * scale), int(h * scale))
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    reader = QImageReader(buffer, b"svg")
+    reader.setScaledSize(size)
+    reader.setBackgroundColor(QColor("white"))
+    image = reader.read()
+    if not image.isNull():
+        return image.convertToFormat(QImage.Format.Format_RGB32)
+    renderer = QSvgRenderer(data)
+    image = QImage(size, QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -88,28 +114,53 @@ def render_chart_image(chart: Any, scale: float = CHART_SCALE) -> QImage:
     return image
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentParts:
+    """A report's document before Qt lays it out: its title, its HTML (``qt`` flavor) and each
+    chart as an image, by resource key."""
+
+    title: str
+    html: str
+    charts: tuple[tuple[str, QImage], ...]
+
+
+def document_parts(
+    report: Report, paper: str = "a4", *, cancelled: Callable[[], bool] | None = None
+) -> DocumentParts | None:
+    """The HTML and chart images of ``report`` (see the module's docstring: any thread); None
+    when ``cancelled()`` turns true, which is asked before each chart."""
+    charts = []
+    for chart in iter_charts(report):
+        if cancelled is not None and cancelled():
+            return None
+        charts.append((chart.key.replace('"', ""), render_chart_image(chart)))
+    return DocumentParts(report.title, render_html(report, flavor="qt", paper=paper), tuple(charts))
+
+
 def build_document(report: Report, paper: str = "a4") -> QTextDocument:
     """A QTextDocument of the report with its charts as image resources (also the preview)."""
     ensure_gui_app()
+    parts = document_parts(report, paper)
+    assert parts is not None  # nothing to cancel it
+    return document_from_parts(parts)
+
+
+def document_from_parts(parts: DocumentParts) -> QTextDocument:
+    """The QTextDocument of :func:`document_parts`' result (the cheap step: HTML to text)."""
     doc = QTextDocument()
     doc.setDefaultFont(QFont("DejaVu Sans", 9))
     doc.setDocumentMargin(0)
-    for chart in iter_charts(report):
-        key = chart.key.replace('"', "")
-        doc.addResource(
-            QTextDocument.ResourceType.ImageResource,
-            QUrl(f"chart:{key}"),
-            render_chart_image(chart),
-        )
+    for key, image in parts.charts:
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart:{key}"), image)
     # Lines break between words only: Qt's default (anywhere, when a word does not fit) lets
     # the table layout squeeze a column below its longest word and cut "Memory", a GPU name
     # or "1,980 MHz" in two. Words too long for any column get break points instead.
     option = doc.defaultTextOption()
     option.setWrapMode(QTextOption.WrapMode.WordWrap)
     doc.setDefaultTextOption(option)
-    doc.setHtml(render_html(report, flavor="qt", paper=paper))
+    doc.setHtml(parts.html)
     soften_long_words(doc)
-    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, report.title)
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, parts.title)
     return doc
 
 

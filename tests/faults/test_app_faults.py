@@ -349,6 +349,7 @@ def test_report_preview_is_readable_in_the_dark_theme(make_window, qtbot) -> Non
     w.export_report_action.trigger()
     dialog = w.report_dialog
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     pal = dialog.preview.palette()
     paper, ink = pal.color(pal.ColorRole.Base), pal.color(pal.ColorRole.Text)
     assert _luminance(paper) - _luminance(ink) > 0.6  # dark ink on light paper
