@@ -30,7 +30,15 @@ from gpuprof.recommend.serve import BOUNDS, ServeArrays
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
 
-__all__ = ["OBJECTIVES", "LocalMachine", "Recommendation", "RecommendationRow", "recommend"]
+__all__ = [
+    "OBJECTIVES",
+    "LocalMachine",
+    "Recommendation",
+    "RecommendationRow",
+    "ServingRow",
+    "recommend",
+    "serving_arrays_of",
+]
 
 OBJECTIVES = ("auto", "cheapest", "fastest")
 _ARRAYS: weakref.WeakKeyDictionary[Catalog, CandidateArrays] = weakref.WeakKeyDictionary()
@@ -218,6 +226,9 @@ class Recommendation:
     #: What the scatter's two numbers are: ("hours", "cost_usd") or, for serving,
     #: ("tokens_per_s_per_instance", "usd_per_million").
     scatter_axes: tuple[str, str] = ("hours", "cost_usd")
+    #: Serving: the estimate arrays and each row's index in them (for a trace simulation).
+    serving_arrays: ServeArrays | None = field(default=None, repr=False, compare=False)
+    row_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def pareto(self) -> tuple[RecommendationRow, ...]:
@@ -652,7 +663,16 @@ def _recommend_serving(
         warnings=global_warnings(w, local_util_pct),
         scatter=scatter,
         scatter_axes=("tokens_per_s_per_instance", "usd_per_million"),
+        serving_arrays=sv,
+        row_index=tuple(int(i) for i in take),
     )
+
+
+def serving_arrays_of(rec: Recommendation, row: RecommendationRow) -> tuple[ServeArrays, int]:
+    """The serving estimate behind ``row`` of ``rec`` and the row's index in it."""
+    if rec.serving_arrays is None or row.rank < 1:
+        raise ValueError("not a ranked serving row")
+    return rec.serving_arrays, rec.row_index[row.rank - 1]
 
 
 def _serving_row(

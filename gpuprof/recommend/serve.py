@@ -142,6 +142,11 @@ class ServeArrays:
     t_memory_s: Arr
     t_compute_s: Arr
     t_comm_s: Arr
+    #: The chosen layout's hardware per GPU (for :mod:`gpuprof.recommend.trace`).
+    mem_bw: Arr
+    flops: Arr
+    link: Arr
+    net: Arr
 
 
 def tp_options(count: Arr, nodes: int) -> list[ServeConfig]:
@@ -210,7 +215,15 @@ class _Hw:
     net: Arr  # pipeline send bandwidth per GPU across nodes
 
 
-def _step(s: _Shape, hw: _Hw, b: Arr, prefill: Arr) -> tuple[Arr, Arr, Arr]:
+def _step(
+    s: _Shape,
+    hw: _Hw,
+    b: Arr,
+    prefill: Arr,
+    *,
+    ctx: Arr | float | None = None,
+    prompt: Arr | float | None = None,
+) -> tuple[Arr, Arr, Arr]:
     """(memory-bound, compute-bound, communication) seconds of one step of ``b`` decode tokens
     and ``prefill`` prompt tokens on one replica; the step takes their sum.
 
@@ -218,7 +231,10 @@ def _step(s: _Shape, hw: _Hw, b: Arr, prefill: Arr) -> tuple[Arr, Arr, Arr]:
     attention ``max(KV read, attention FLOPs)``; they run one after the other, so the step
     adds the two (a single max over the whole step would let attention's KV reads hide under
     the GEMMs' math, which no engine's kernels do). Each term counts as memory- or compute-
-    bound by which side of its max wins."""
+    bound by which side of its max wins. ``ctx`` (cached tokens per decoding sequence) and
+    ``prompt`` (the prompt length prefill attends over) default to the traffic's means."""
+    ctx = s.ctx if ctx is None else ctx
+    prompt = s.prompt if prompt is None else prompt
     tokens = b + prefill
     per_micro = tokens / hw.pp
     bw = hw.mem_bw * MEM_BW_EFFICIENCY
@@ -226,8 +242,8 @@ def _step(s: _Shape, hw: _Hw, b: Arr, prefill: Arr) -> tuple[Arr, Arr, Arr]:
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
     w_comp = 2.0 * s.active * tokens / rate
-    kv_mem = b * s.ctx * s.kv_token / (hw.tp * hw.pp) / bw
-    kv_comp = 4.0 * s.layers * s.hidden * (b * s.ctx + prefill * s.prompt / 2.0) / rate
+    kv_mem = b * ctx * s.kv_token / (hw.tp * hw.pp) / bw
+    kv_comp = 4.0 * s.layers * s.hidden * (b * ctx + prefill * prompt / 2.0) / rate
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
@@ -444,6 +460,7 @@ def serve_estimates(
             hw = _Hw(cfg.tp, cfg.pp, mem_bw, flops_per_gpu, link, net_bw_node / per_node)
             cand = _layout_eval(w, s, cfg, usable, hw, lam)
             cand.update(tp=cfg.tp, pp=cfg.pp, dp=cfg.dp, nodes=np.full_like(count, float(n)))
+            cand.update(hw_link=link + 0.0 * count, hw_net=net_bw_node / per_node)
             if best is None:
                 best = cand
                 continue
@@ -490,6 +507,10 @@ def serve_estimates(
         t_memory_s=best["t_mem"],
         t_compute_s=best["t_comp"],
         t_comm_s=best["t_comm"],
+        mem_bw=mem_bw,
+        flops=flops_per_gpu,
+        link=best["hw_link"],
+        net=best["hw_net"],
     )
 
 
