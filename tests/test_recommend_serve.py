@@ -246,3 +246,30 @@ def test_the_schema_document_names_every_field_of_a_serving_row() -> None:
     row = out["rows"][0]
     keys = {k for k in (*out, *row, *row["serving"]) if not k.endswith("_reason")}
     assert sorted(keys - named) == []
+
+
+def test_the_trace_simulation_of_one_request_is_the_step_model(catalog: Catalog) -> None:
+    """One request alone: TTFT is one step with its whole prompt, TPOT a decode step of one."""
+    import numpy as np
+
+    from gpuprof.recommend.rank import serving_arrays_of
+    from gpuprof.recommend.serve import _Hw, _shape, _step
+    from gpuprof.recommend.trace import Trace, simulate
+
+    w = _serve("llama-3.1-8b", rate_per_s=1, prompt_len=1000, output_len=11)
+    rec = _one(catalog, "H100", 1, w)
+    sv, i = serving_arrays_of(rec, rec.rows[0])
+    one = Trace("mem", np.array([5.0]), np.array([1000]), np.array([11]))
+    res = simulate(w, sv, i, one, 1)
+    hw = _Hw(
+        *(np.array([float(a[i])]) for a in (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net))
+    )
+    s = _shape(w)
+    prefill = sum(_step(s, hw, np.array([0.0]), np.array([1000.0]), ctx=0.0, prompt=1000.0))
+    assert res.ttft_s["p50"] == pytest.approx(float(prefill[0]))
+    decode = [
+        float(sum(_step(s, hw, np.array([1.0]), np.array([0.0]), ctx=1000.0 + k, prompt=0.0))[0])
+        for k in range(1, 11)
+    ]
+    assert res.tpot_s["p50"] == pytest.approx(sum(decode) / 10)
+    assert res.completed == 1 and res.goodput_share == 1.0
