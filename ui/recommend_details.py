@@ -31,6 +31,8 @@ def summary_text(rec: Recommendation) -> str:
         "cheapest": _t("cheapest that meets the deadline"),
         "fastest": _t("fastest within the budget"),
     }.get(rec.objective, rec.objective)
+    if rec.workload.is_serving:
+        objective = _t("cost per million output tokens, latency targets first")
     front = sum(1 for *_, on_front in rec.scatter if on_front)
     text = _t(
         "%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5"
@@ -42,6 +44,43 @@ def summary_text(rec: Recommendation) -> str:
     if len(rec.rows) < rec.candidates:
         text += " · " + _t("the table shows the first %1").replace("%1", str(len(rec.rows)))
     return text
+
+
+def _serving_facts(r: RecommendationRow) -> list[str]:
+    """A serving row's numbers (issue 22): the same ones as the CLI's table and JSON."""
+    from gpuprof.recommend.explain import fmt_duration_ms
+
+    s = r.serving
+    if s is None or not r.fits:
+        return []
+
+    def ms(x: float | None) -> str:
+        return NA if x is None else fmt_duration_ms(x)
+
+    return [
+        _t("Instances: %1 (%2 replica(s) of TP %3 × PP %4%5)")
+        .replace("%1", str(s.instances))
+        .replace("%2", str(s.replicas))
+        .replace("%3", str(s.tp))
+        .replace("%4", str(s.pp))
+        .replace("%5", f" × EP {s.ep}" if s.ep > 1 else ""),
+        _t("Cost: %1/h · %2 per million output tokens")
+        .replace("%1", money(s.usd_per_hour))
+        .replace("%2", money(r.usd_per_million)),
+        _t("Throughput: %1 output tokens/s per instance; load %2")
+        .replace("%1", f"{s.capacity_tokens_per_s_per_instance:,.0f}")
+        .replace("%2", fmt_pct(s.load * 100)),
+        _t("Batch: %1 in flight per replica; best %2; %3 fit in the KV cache")
+        .replace("%1", f"{s.batch:.3g}")
+        .replace("%2", str(s.batch_best))
+        .replace("%3", str(s.batch_max)),
+        _t("TTFT p50 %1, p99 %2 · TPOT p50 %3, p99 %4")
+        .replace("%1", ms(s.ttft_p50_s))
+        .replace("%2", ms(s.ttft_p99_s))
+        .replace("%3", ms(s.tpot_p50_s))
+        .replace("%4", ms(s.tpot_p99_s)),
+        _t("Bound: %1").replace("%1", _t(s.bound)),
+    ]
 
 
 def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bool) -> str:
@@ -65,8 +104,11 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
         .replace("%1", fmt_bytes(r.mem_need_per_gpu_bytes))
         .replace("%2", fmt_bytes(r.mem_per_gpu_bytes))
         .replace("%3", _t("fits") if r.fits else _t("does not fit")),
-        _t("Time: %1").replace("%1", fmt_hours(r.hours)),
     ]
+    if r.serving is not None:
+        facts += _serving_facts(r)
+    else:
+        facts.append(_t("Time: %1").replace("%1", fmt_hours(r.hours)))
     if r.efficiency is not None:
         facts.append(
             _t("Efficiency: %1 = base %2 × scaling %3 (%4)")
@@ -110,6 +152,16 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
             (_t("Reserved 3y"), inst.price_reserved_3y_usd_hr, r.cost_reserved_3y_usd),
         ):
             if per_hour is None:
+                continue
+            if r.serving is not None:  # serving: per hour of the instances the rate needs
+                rows.append(
+                    _t("%1: %2/h per node (as of %3) → %4/h for %5 instance(s)")
+                    .replace("%1", label)
+                    .replace("%2", fmt_usd(per_hour))
+                    .replace("%3", as_of)
+                    .replace("%4", money(job))
+                    .replace("%5", str(r.serving.instances))
+                )
                 continue
             rows.append(
                 _t("%1: %2/h per node (as of %3) → job %4")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpuprof.errors import GpuprofError
-from gpuprof.recommend.parse import parse_hours, parse_usd
+from gpuprof.recommend.parse import parse_hours, parse_seconds, parse_usd
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import fmt_count
 from PySide6.QtCore import QSettings, Qt, Signal
@@ -45,6 +45,30 @@ def _count(text: str) -> float | None:
 def _hours(text: str) -> float | None:
     t = text.strip()
     return parse_hours(t) if t else None
+
+
+def _seconds(text: str) -> float | None:
+    t = text.strip()
+    return parse_seconds(t) if t else None
+
+
+def _fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value * 1000:g}ms" if value < 1 else f"{value:g}s"
+
+
+#: Workload fields of serving traffic (issue 22): kept only when the scenario is inference.
+SERVING_FIELDS = (
+    "rate_per_s",
+    "ttft_s",
+    "tpot_s",
+    "prompt_len",
+    "output_len",
+    "slo_percentile",
+    "kv_dtype",
+    "tp",
+)
 
 
 def _fmt_count(value: float | None) -> str:
@@ -225,6 +249,47 @@ class WorkloadForm(QScrollArea):
                 "cheapest with a deadline, fastest with only a budget"
             )
         )
+        # Serving traffic and latency targets (issue 22): shown for the inference scenario.
+        self.prompt_len = QSpinBox()
+        self.prompt_len.setRange(0, 10_000_000)
+        self.prompt_len.setToolTip(self.tr("Mean prompt (input) tokens per request"))
+        self.output_len = QSpinBox()
+        self.output_len.setRange(0, 10_000_000)
+        self.output_len.setSpecialValueText(self.tr("auto"))
+        self.output_len.setToolTip(
+            self.tr("Mean generated (output) tokens per request; auto: sequence length − prompt")
+        )
+        self.rate = line(
+            self.tr(
+                "Requests per second to serve; or give the Throughput as output tokens per second"
+            ),
+            self.tr("e.g. 20"),
+        )
+        self.ttft = line(
+            self.tr("Time-to-first-token target, e.g. 2s or 500ms; empty: none"),
+            self.tr("e.g. 2s"),
+        )
+        self.tpot = line(
+            self.tr("Time-per-output-token target, e.g. 50ms; empty: none"),
+            self.tr("e.g. 50ms"),
+        )
+        self.slo = QComboBox()
+        self.slo.addItem(self.tr("p99 of requests"), "p99")
+        self.slo.addItem(self.tr("p50 of requests"), "p50")
+        self.slo.setToolTip(self.tr("The share of requests the latency targets must hold for"))
+        self.kv_dtype = QComboBox()
+        self.kv_dtype.addItem(self.tr("as the weights"), "")
+        for key in ("fp16", "bf16", "fp8", "int8"):
+            self.kv_dtype.addItem(key.upper(), key)
+        self.kv_dtype.setToolTip(self.tr("Precision of the KV cache"))
+        self.tp = QComboBox()
+        self.tp.addItem(self.tr("auto"), "")
+        for t in (1, 2, 4, 8):
+            self.tp.addItem(str(t), str(t))
+        self.tp.setToolTip(
+            self.tr("Tensor-parallel GPUs per replica; auto: the cheapest of 1, 2, 4, 8")
+        )
+
         self.form_error = QLabel()
         self.form_error.setWordWrap(True)
         self.form_error.setTextFormat(Qt.TextFormat.PlainText)
@@ -240,6 +305,9 @@ class WorkloadForm(QScrollArea):
             "flops_total": (self.flops_total, _count),
             "deadline_hours": (self.deadline, _hours),
             "budget_usd": (self.budget, _count),
+            "rate_per_s": (self.rate, _count),
+            "ttft_s": (self.ttft, _seconds),
+            "tpot_s": (self.tpot, _seconds),
         }
 
         box = QWidget()
@@ -271,21 +339,44 @@ class WorkloadForm(QScrollArea):
         gform.addRow(self.tr("Node limit"), self.node_limit)
         gform.addRow(self.spot)
         gform.addRow(self.tr("Objective"), self.objective)
+        self.serving = QGroupBox(self.tr("Serving traffic and latency"))
+        sform = QFormLayout(self.serving)
+        sform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        sform.addRow(self.tr("Prompt tokens"), self.prompt_len)
+        sform.addRow(self.tr("Output tokens"), self.output_len)
+        sform.addRow(self.tr("Requests / s"), self.rate)
+        sform.addRow(self.tr("TTFT target"), self.ttft)
+        sform.addRow(self.tr("TPOT target"), self.tpot)
+        sform.addRow(self.tr("Targets hold for"), self.slo)
+        sform.addRow(self.tr("KV cache"), self.kv_dtype)
+        sform.addRow(self.tr("Tensor parallel"), self.tp)
+        self._job_rows = (
+            (form, self.epochs),
+            (form, self.flops_total),
+            (form, self.working_set),
+            (gform, self.deadline),
+        )
         outer.addWidget(group)
+        outer.addWidget(self.serving)
         outer.addWidget(goals)
         outer.addWidget(self.form_error)
         outer.addStretch(1)
 
         self.preset.currentIndexChanged.connect(self._on_preset)
         self.model.currentIndexChanged.connect(self._on_model)
-        for combo in (self.scenario, self.precision, self.objective):
+        for combo in (self.scenario, self.precision, self.objective, self.slo, self.kv_dtype):
             combo.currentIndexChanged.connect(self._on_changed)
+        self.tp.currentIndexChanged.connect(self._on_changed)
+        self.scenario.currentIndexChanged.connect(self._show_scenario_fields)
+        self.prompt_len.valueChanged.connect(self._on_changed)
+        self.output_len.valueChanged.connect(self._on_changed)
         for edit, _ in self.line_fields.values():
             edit.textChanged.connect(self._on_changed)
         for spin in (self.epochs, self.seq_len, self.batch, self.working_set, self.node_limit):
             spin.valueChanged.connect(self._on_changed)
         self.spot.toggled.connect(self._on_changed)
 
+        self._show_scenario_fields()
         self.setWidget(box)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -319,8 +410,17 @@ class WorkloadForm(QScrollArea):
             self.budget.setText(_fmt_count(w.budget_usd))
             self.node_limit.setValue(w.node_limit)
             self.spot.setChecked(w.spot)
+            self.prompt_len.setValue(w.prompt_len)
+            self.output_len.setValue(w.output_len or 0)
+            self.rate.setText(_fmt_count(w.rate_per_s))
+            self.ttft.setText(_fmt_seconds(w.ttft_s))
+            self.tpot.setText(_fmt_seconds(w.tpot_s))
+            self.slo.setCurrentIndex(max(0, self.slo.findData(w.slo_percentile)))
+            self.kv_dtype.setCurrentIndex(max(0, self.kv_dtype.findData(w.kv_dtype or "")))
+            self.tp.setCurrentIndex(max(0, self.tp.findData(str(w.tp) if w.tp else "")))
         finally:
             self.filling = was_filling
+        self._show_scenario_fields()
 
     def workload(self) -> Workload:
         """The form as a :class:`Workload`; raises ``ValueError`` or ``GpuprofError`` if invalid."""
@@ -346,6 +446,16 @@ class WorkloadForm(QScrollArea):
             node_limit=self.node_limit.value(),
             spot=self.spot.isChecked(),
         )
+        values.update(
+            prompt_len=self.prompt_len.value(),
+            output_len=self.output_len.value() or None,
+            slo_percentile=str(self.slo.currentData()),
+            kv_dtype=str(self.kv_dtype.currentData()) or None,
+            tp=int(str(self.tp.currentData()) or 0) or None,
+        )
+        if scenario != "inference":  # serving fields are for serving; a job ignores them
+            values.update(dict.fromkeys(SERVING_FIELDS))
+            values.update(prompt_len=0, slo_percentile="p99")
         arch = self.models.get(str(self.model.currentData() or ""))
         if arch is not None:
             values.update(arch.workload_fields())
@@ -394,6 +504,13 @@ class WorkloadForm(QScrollArea):
             self.filling = was_filling
         self._on_changed()
 
+    def _show_scenario_fields(self, *_: object) -> None:
+        """Serving shows its traffic and latency fields; a job's time-only fields hide."""
+        serving = self.scenario.currentData() == "inference"
+        self.serving.setVisible(serving)
+        for layout, widget in self._job_rows:
+            layout.setRowVisible(widget, not serving)
+
     def _on_changed(self, *_: object) -> None:
         if not self.filling:
             self.changed.emit()
@@ -414,6 +531,11 @@ class WorkloadForm(QScrollArea):
         s.setValue("working_set_gib", self.working_set.value())
         s.setValue("node_limit", self.node_limit.value())
         s.setValue("spot", self.spot.isChecked())
+        s.setValue("prompt_len", self.prompt_len.value())
+        s.setValue("output_len", self.output_len.value())
+        s.setValue("slo", str(self.slo.currentData()))
+        s.setValue("kv_dtype", str(self.kv_dtype.currentData()))
+        s.setValue("tp", str(self.tp.currentData()))
 
     def restore(self, read: SettingsReader) -> None:
         """Fill the form from saved values (``read``: the tab's group); call with
@@ -434,6 +556,9 @@ class WorkloadForm(QScrollArea):
             (self.scenario, "scenario"),
             (self.precision, "precision"),
             (self.objective, "objective"),
+            (self.slo, "slo"),
+            (self.kv_dtype, "kv_dtype"),
+            (self.tp, "tp"),
         ):
             keys = _combo_keys(combo)
             combo.setCurrentIndex(max(0, combo.findData(read.choice(name, keys[0], keys))))
@@ -451,9 +576,12 @@ class WorkloadForm(QScrollArea):
             (self.seq_len, "seq_len"),
             (self.batch, "batch"),
             (self.node_limit, "node_limit"),
+            (self.prompt_len, "prompt_len"),
+            (self.output_len, "output_len"),
         ):
             ispin.setValue(read.integer(name, ispin.value(), ispin.minimum(), ispin.maximum()))
         self.spot.setChecked(read.flag("spot", False))
+        self._show_scenario_fields()
 
 
 def _combo_keys(combo: QComboBox) -> tuple[str, ...]:

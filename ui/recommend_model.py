@@ -24,7 +24,15 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-__all__ = ["COLUMNS", "ROW_ROLE", "RecommendModel", "RecommendProxy", "column"]
+__all__ = [
+    "COLUMNS",
+    "JOB_ONLY",
+    "ROW_ROLE",
+    "SERVING_ONLY",
+    "RecommendModel",
+    "RecommendProxy",
+    "column",
+]
 
 _Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 1
@@ -61,6 +69,20 @@ def _memory(r: RecommendationRow) -> str:
 
 def _instance(r: RecommendationRow) -> str:
     return f"{r.nodes}× {r.instance.instance}" if r.nodes > 1 else r.instance.instance
+
+
+def _layout(r: RecommendationRow) -> str:
+    s = r.serving
+    if s is None:
+        return NA
+    text = f"TP{s.tp}" + (f" PP{s.pp}" if s.pp > 1 else "") + (f" EP{s.ep}" if s.ep > 1 else "")
+    return text + (f" ×{s.replicas_per_instance}" if s.replicas_per_instance > 1 else "")
+
+
+def _ms(seconds: float | None) -> str:
+    from gpuprof.recommend.explain import fmt_duration_ms
+
+    return NA if seconds is None else fmt_duration_ms(seconds)
 
 
 def _num(value: float | None) -> float:
@@ -218,6 +240,85 @@ COLUMNS: tuple[_Col, ...] = (
         lambda r: _usd(r.usd_per_pflop_hour),
         lambda r: _num(r.usd_per_pflop_hour),
     ),
+    # Serving (issue 22): shown instead of the job's time and cost when the workload is traffic.
+    (
+        "instances",
+        N_("Instances"),
+        N_("Instances that together sustain the request rate"),
+        lambda r: str(r.instances_needed) if r.instances_needed is not None else NA,
+        lambda r: _num(None if r.instances_needed is None else float(r.instances_needed)),
+    ),
+    (
+        "per_million",
+        N_("$/M out"),
+        N_(
+            "USD per million output tokens: the hourly price of all the instances ÷ the "
+            "output tokens they serve per hour"
+        ),
+        lambda r: _usd(r.usd_per_million),
+        lambda r: _num(r.usd_per_million),
+    ),
+    (
+        "layout",
+        N_("Layout"),
+        N_("Tensor parallel (TP), pipeline across nodes (PP), expert parallel (EP); ×N replicas"),
+        lambda r: _layout(r),
+        lambda r: _layout(r),
+    ),
+    (
+        "batch",
+        N_("Batch"),
+        N_("Sequences in flight per replica at this load / that fit in the KV cache"),
+        lambda r: f"{r.serving.batch:.0f} / {r.serving.batch_max}" if r.serving is not None else NA,
+        lambda r: _num(None if r.serving is None else r.serving.batch),
+    ),
+    (
+        "throughput",
+        N_("tok/s/inst"),
+        N_("Output tokens per second one instance sustains at its best batch"),
+        lambda r: (
+            f"{r.serving.capacity_tokens_per_s_per_instance:,.0f}" if r.serving is not None else NA
+        ),
+        lambda r: (
+            -_num(None if r.serving is None else r.serving.capacity_tokens_per_s_per_instance)
+        ),
+    ),
+    (
+        "ttft",
+        N_("TTFT"),
+        N_("Time to first token at this load (the latency percentile of the workload)"),
+        lambda r: _ms(None if r.serving is None else r.serving.ttft_s),
+        lambda r: _num(None if r.serving is None else r.serving.ttft_s),
+    ),
+    (
+        "tpot",
+        N_("TPOT"),
+        N_("Time per output token at this load (the latency percentile of the workload)"),
+        lambda r: _ms(None if r.serving is None else r.serving.tpot_s),
+        lambda r: _num(None if r.serving is None else r.serving.tpot_s),
+    ),
+    (
+        "bound",
+        N_("Bound"),
+        N_(
+            "What limits the configuration: latency target, communication, compute, "
+            "memory capacity (the KV cache is full) or memory bandwidth"
+        ),
+        lambda r: _t(r.serving.bound) if r.serving is not None and r.fits else NA,
+        lambda r: r.serving.bound if r.serving is not None else "~",
+    ),
+)
+#: The job's columns, hidden for serving; the serving ones, hidden for a job.
+JOB_ONLY = ("hours", "cost", "ondemand", "spot", "reserved1", "reserved3", "efficiency", "pflop")
+SERVING_ONLY = (
+    "instances",
+    "per_million",
+    "layout",
+    "batch",
+    "throughput",
+    "ttft",
+    "tpot",
+    "bound",
 )
 _KEYS = tuple(c[0] for c in COLUMNS)
 _RIGHT = {
@@ -233,8 +334,14 @@ _RIGHT = {
     "pflop",
     "speedup",
     "memory",
+    "instances",
+    "per_million",
+    "batch",
+    "throughput",
+    "ttft",
+    "tpot",
 }
-_PRICE_KEYS = {"cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour"}
+_PRICE_KEYS = {"cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour", "per_million"}
 
 
 def column(key: str) -> int:

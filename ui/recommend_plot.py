@@ -114,6 +114,8 @@ class CostTimeScatter(QWidget):
         self.pareto_points.sigClicked.connect(self._on_clicked)
         self._rows: dict[int, RecommendationRow] = {}
         self._xy: dict[int, tuple[float, float]] = {}
+        self._serving = False
+        self._job_tip = self.view.toolTip()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -125,20 +127,25 @@ class CostTimeScatter(QWidget):
         rows: Sequence[RecommendationRow],
         local_hours: float | None = None,
         points: Sequence[tuple[float, float, bool]] | None = None,
+        axes: tuple[str, str] = ("hours", "cost_usd"),
     ) -> None:
         """Plot every viable configuration with a time and a cost.
 
         ``points`` is ``Recommendation.scatter`` — (hours, USD, pareto) of every such candidate,
         also those beyond the table's row limit; without it the points come from ``rows``. A
-        point's data is its index in ``rows`` (-1 when the table does not hold it).
+        point's data is its index in ``rows`` (-1 when the table does not hold it). ``axes`` is
+        ``Recommendation.scatter_axes``: serving plots USD per million output tokens against
+        output tokens/s per instance instead (issue 22).
         """
         self._rows.clear()
         self._xy.clear()
+        self._serving = axes != ("hours", "cost_usd")
+        self._set_labels()
+        if self._serving:
+            local_hours = None
         if points is None:
             points = [
-                (r.hours, r.cost_usd, r.pareto)
-                for r in rows
-                if r.viable and r.hours is not None and r.cost_usd is not None
+                (*xy, r.pareto) for r in rows if r.viable and (xy := self._row_xy(r)) is not None
             ]
         # Vectorized: a 10,000-row catalog gives thousands of points on every form change.
         arr = np.array(points, dtype=float).reshape(-1, 3)
@@ -153,9 +160,10 @@ class CostTimeScatter(QWidget):
             for k, (h, c) in enumerate(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), strict=True))
         }
         for i, r in enumerate(rows):
-            if not r.viable or r.hours is None or r.cost_usd is None:
+            row_xy = self._row_xy(r) if r.viable else None
+            if row_xy is None:
                 continue
-            k = position.get((r.hours, r.cost_usd))
+            k = position.get(row_xy)
             if k is not None and idx[k] < 0:
                 idx[k] = i
                 self._rows[i] = r
@@ -181,6 +189,39 @@ class CostTimeScatter(QWidget):
         else:
             self.local_line.hide()
         self._autorange(xs, ys, local_hours)
+
+    def _row_xy(self, r: RecommendationRow) -> tuple[float, float] | None:
+        """The row's point: (hours, job USD), or serving's (tokens/s per instance, $/M)."""
+        if self._serving:
+            s = r.serving
+            if s is None or r.usd_per_million is None:
+                return None
+            return (s.capacity_tokens_per_s_per_instance, r.usd_per_million)
+        if r.hours is None or r.cost_usd is None:
+            return None
+        return (r.hours, r.cost_usd)
+
+    def _set_labels(self) -> None:
+        if self._serving:
+            self.plot.setLabel("bottom", _t("output tokens/s per instance"), units="")
+            self.plot.setLabel("left", _t("USD per million output tokens"), units="")
+            self.plot.setTitle(
+                _t("Cost per million vs throughput per instance (log–log); ★ Pareto front"),
+                size="9pt",
+            )
+            self.view.setToolTip(
+                _t(
+                    "Each point is one configuration that fits: output tokens per second one "
+                    "instance sustains against the cost per million output tokens of the "
+                    "instances the traffic needs, both on log scales. Orange points joined by "
+                    "a line are the Pareto front. Click a point to select its row."
+                )
+            )
+        else:
+            self.plot.setLabel("bottom", _t("time"), units=_t("hours"))
+            self.plot.setLabel("left", _t("job cost"), units=_t("USD"))
+            self.plot.setTitle(_t("Time vs cost (log–log); ★ Pareto front"), size="9pt")
+            self.view.setToolTip(self._job_tip)
 
     def _autorange(
         self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], local_hours: float | None
@@ -224,6 +265,14 @@ class CostTimeScatter(QWidget):
 
     def _tip(self, x: float, y: float, data: Any) -> str:
         r = self._rows.get(int(data)) if data is not None else None
+        if self._serving:
+            line = _t("%1 tok/s per instance · %2 per million").replace(
+                "%1", fmt_count(10.0**x, digits=3)
+            )
+            line = line.replace("%2", fmt_usd(10.0**y))
+            if r is None:
+                return _t("%1 (beyond the table's rows)").replace("%1", line)
+            return f"{r.label} — {r.instance.region or '?'}\n{line}" + (" ★" if r.pareto else "")
         if r is None:
             return (
                 _t("%1 · %2 (beyond the table's rows)")

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .recommend_model import RecommendModel, RecommendProxy, column
+from .recommend_model import SERVING_ONLY, RecommendModel, RecommendProxy, column
 from .recommend_plot import CostTimeScatter
 
 __all__ = ["ResultsPanel"]
@@ -106,6 +106,8 @@ class ResultsPanel(QSplitter):
         header.setStretchLastSection(False)
         header.setHighlightSections(False)
         self.table.setColumnHidden(column("speedup"), True)
+        for key in SERVING_ONLY:  # shown when the workload is serving traffic
+            self.table.setColumnHidden(column(key), True)
 
         self.scatter = CostTimeScatter()
         self.scatter.setMinimumSize(260, 220)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from . import recommend_details
 from .price_update import PriceUpdateBar
 from .recommend_form import WorkloadForm
-from .recommend_model import ROW_ROLE, column
+from .recommend_model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
 from .recommend_results import ResultsPanel
 from .settings import SettingsReader
 from .theme import Theme
@@ -395,16 +395,25 @@ class RecommendTab(QWidget):
             self.details.setPlainText(self.error or "")
             return
         local_row = rec.local if comparing else None
+        serving = rec.workload.is_serving
+        for key in JOB_ONLY:
+            self.table.setColumnHidden(column(key), serving)
+        for key in SERVING_ONLY:
+            self.table.setColumnHidden(column(key), not serving)
+        if serving:
+            self.table.setColumnHidden(column("speedup"), True)
         self.model.set_rows(rec.rows, local_row)
         # Reserved prices are rare in public catalogs: show their columns only when there are any.
         self.table.setColumnHidden(
-            column("reserved1"), all(r.cost_reserved_1y_usd is None for r in rec.rows)
+            column("reserved1"),
+            serving or all(r.cost_reserved_1y_usd is None for r in rec.rows),
         )
         self.table.setColumnHidden(
-            column("reserved3"), all(r.cost_reserved_3y_usd is None for r in rec.rows)
+            column("reserved3"),
+            serving or all(r.cost_reserved_3y_usd is None for r in rec.rows),
         )
         local_hours = local_row.hours if local_row is not None else None
-        self.scatter.set_rows(rec.rows, local_hours, rec.scatter)
+        self.scatter.set_rows(rec.rows, local_hours, rec.scatter, axes=rec.scatter_axes)
         if not self._sized and rec.rows:
             self.table.resizeColumnsToContents()
             # Long instance and GPU names are elided (full text on hover), not given the table.

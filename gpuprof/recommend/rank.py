@@ -621,12 +621,11 @@ def _recommend_serving(
     per instance."""
     use_spot = w.spot & np.isfinite(arr.price_spot)
     per_h = np.where(use_spot, arr.price_spot, arr.price_ondemand) * sv.nodes * sv.instances
+    # The scatter's y: the row's own cost per million output tokens (its whole instances at
+    # this traffic), so that a point and its table row say the same number.
+    millions = w.requests_per_s * w.gen_len * 3600.0 / 1e6
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_m_inst = (
-            np.where(use_spot, arr.price_spot, arr.price_ondemand)
-            * sv.nodes
-            / (sv.tokens_s_instance * 3600.0 / 1e6)
-        )
+        per_m_inst = per_h / millions if millions > 0 else np.full(len(arr), np.nan)
     viable = est.fits & ~(est.supported == 0) & mask
     has_cost = np.isfinite(per_h)
     tpot = sv.tpot_p99_s if w.slo_percentile == "p99" else sv.tpot_p50_s

@@ -1,0 +1,156 @@
+"""The Recommend tab for serving traffic (issue 22): the form switches to traffic and latency
+fields, the table and details show the serving columns and the bound, the scatter plots cost per
+million against throughput per instance, and the numbers are the CLI's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pyqtgraph")
+
+from PySide6.QtCore import QSettings
+
+from gpuprof.catalog.instances import Catalog, load_catalog
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+_CATALOG: list[Catalog] = []
+
+
+def _catalog() -> Catalog:
+    if not _CATALOG:
+        _CATALOG.append(load_catalog(overlays=False))
+    return _CATALOG[0]
+
+
+@pytest.fixture
+def tab(qtbot, tmp_path: Path):
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.recommend_tab import RecommendTab
+
+    make_app()
+    t = RecommendTab(
+        catalog_loader=_catalog,
+        settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat),
+    )
+    qtbot.addWidget(t)
+    t.resize(1600, 1000)
+    return t
+
+
+def _serve(tab) -> None:
+    """The issue's question typed into the form: Llama-3-70B at 5000 output tokens/s."""
+    form = tab.form
+    tab.select_preset("custom")
+    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
+    form.model.setCurrentIndex(form.model.findData("llama-3-70b"))
+    tab.tokens.setText("")
+    tab.samples.setText("")
+    tab.throughput.setText("5000")
+    form.prompt_len.setValue(1000)
+    form.output_len.setValue(200)
+
+
+def _visible(tab, key: str) -> bool:
+    from gpuprof.ui.recommend_model import column
+
+    return not tab.table.isColumnHidden(column(key))
+
+
+def test_the_form_switches_to_traffic_and_latency_fields(tab) -> None:
+    form = tab.form
+    tab.select_preset("llm-100b-train")
+    assert form.serving.isHidden() and not form.deadline.isHidden()
+    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
+    assert not form.serving.isHidden()
+    assert form.deadline.isHidden() and form.epochs.isHidden()  # a job's fields go
+    for field in (form.prompt_len, form.output_len, form.rate, form.ttft, form.tpot, form.slo):
+        assert not field.isHidden()
+    tab.scenario.setCurrentIndex(tab.scenario.findData("pretrain"))
+    assert form.serving.isHidden() and not form.deadline.isHidden()
+
+
+def test_the_tab_shows_the_clis_serving_numbers(tab) -> None:
+    _serve(tab)
+    tab.form.tpot.setText("40ms")
+    rec = tab.run_now()
+    assert rec is not None and tab.error is None and rec.workload.is_serving
+    for key in ("instances", "per_million", "throughput", "ttft", "tpot", "bound", "batch"):
+        assert _visible(tab, key), key
+    for key in ("hours", "cost", "efficiency"):
+        assert not _visible(tab, key), key
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpuprof",
+            "recommend",
+            "--scenario",
+            "serve",
+            "--model",
+            "llama-3-70b",
+            "--throughput",
+            "5000",
+            "--prompt-len",
+            "1000",
+            "--output-len",
+            "200",
+            "--tpot",
+            "40ms",
+            "--limit",
+            "5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
+    )
+    assert ran.returncode == 0, ran.stderr
+    cli = json.loads(ran.stdout)["rows"]
+    from gpuprof.ui.recommend_model import ROW_ROLE, column
+
+    shown = [tab.proxy.index(i, 0).data(ROW_ROLE) for i in range(5)]
+    for r, c in zip(shown, cli, strict=True):
+        assert (r.instance.provider, r.instance.instance) == (c["provider"], c["instance"])
+        assert r.instances_needed == c["instances_needed"]
+        assert r.usd_per_million == pytest.approx(c["usd_per_million"])
+        assert r.serving.bound == c["serving"]["bound"]
+        assert r.serving.tpot_p99_s == pytest.approx(c["serving"]["tpot_p99_s"])
+    # what the cells say
+    top = shown[0]
+    row0 = [tab.proxy.index(0, column(k)).data() for k in ("instances", "per_million", "bound")]
+    assert row0[0] == str(top.instances_needed)
+    assert row0[1] == f"${top.usd_per_million:,.2f}"
+    assert row0[2] == top.serving.bound
+    tab.table.selectRow(0)
+    text = tab.details.toPlainText()
+    assert f"Bound: {top.serving.bound}" in text
+    assert "per million output tokens" in text and "TTFT p50" in text
+    assert "Time:" not in text
+
+
+def test_the_scatter_is_cost_per_million_against_throughput(tab) -> None:
+    _serve(tab)
+    rec = tab.run_now()
+    assert rec is not None and rec.scatter_axes == ("tokens_per_s_per_instance", "usd_per_million")
+    plot = tab.scatter.plot
+    assert "tokens/s per instance" in plot.getAxis("bottom").labelText
+    assert "per million" in plot.getAxis("left").labelText
+    assert tab.scatter.point_count() == len(rec.scatter) > 0
+    assert 0 < tab.scatter.pareto_count() <= tab.scatter.point_count()
+    plotted = tab.scatter.plotted_rows()
+    assert plotted  # table rows are found on the plot by their own numbers
+    tab.scatter.point_clicked.emit(plotted[0])
+    assert tab.selected_row() is rec.rows[plotted[0]]
+    # back to a job: time against cost again
+    tab.scenario.setCurrentIndex(tab.scenario.findData("pretrain"))
+    tab.tokens.setText("1e9")
+    tab.run_now()
+    assert "time" in plot.getAxis("bottom").labelText
