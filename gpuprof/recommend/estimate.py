@@ -128,6 +128,13 @@ FORMULAS = (
     " fits if <= 85% of GPU memory",
     "inference memory per GPU = (N x bytes + KV cache 2 x L x h x seq x batch x bytes) / G",
     "cost = hours x price per hour; spot hours = hours x 1.10",
+    "serving step (continuous batching, b in flight, chunked prefill b x P/O tokens) ="
+    " max(weights read, 2 x N_active x tokens / rate) + max(KV read, attention FLOPs / rate)"
+    " + 2 x L all-reduces; reads at 0.70 x bandwidth",
+    "serving b_max = KV room / ((P + O/2) x KV bytes per token); batch = the throughput-best"
+    " b <= b_max meeting TTFT/TPOT; replicas = ceil(rate / (b / (O x step)) / 0.9)",
+    "serving TPOT = step at the load (Little's law b = rate x O x step); TTFT = prefill"
+    " rounds + M/D/1 wait; $/M output tokens = $/h of the instances / (output tokens/h / 1e6)",
     "$ per achieved PFLOP-hour = price per hour / (achieved PFLOP/s)",
 )
 

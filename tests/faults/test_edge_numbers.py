@@ -55,6 +55,7 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("recommend", "--rate"): (_SERVE, "10", ("0", "-1", "1e20")),
     ("recommend", "--ttft"): (_SERVE, "2s", ("0", "-1s", "2h", "soon")),
     ("recommend", "--tpot"): (_SERVE, "50ms", ("0ms", "-5ms", "5m", "fast")),
+    ("recommend", "--tp"): (_SERVE, "8", ("0", "-1", "65", "2.5")),
     ("recommend", "--limit"): (_WORKLOAD, "10", ("0", "-1")),
     ("recommend", "--steps"): (
         ["recommend", "--from-profile", "x.gpuprof"],
