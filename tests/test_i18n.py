@@ -76,16 +76,16 @@ def test_an_unknown_language_is_an_error_naming_the_choices():
 
 def test_set_language_switches_tr_and_fills_fields():
     assert (
-        i18n.tr("recording {p} does not exist", p="x.gpuprof")
-        == "recording x.gpuprof does not exist"
+        i18n.tr("results database {p} does not exist", p="x.db")
+        == "results database x.db does not exist"
     )
     assert i18n.set_language("zh_CN") == "zh_CN" and i18n.language() == "zh_CN"
-    zh = i18n.tr("recording {p} does not exist", p="x.gpuprof")
-    assert "x.gpuprof" in zh and zh != "recording x.gpuprof does not exist"
+    zh = i18n.tr("results database {p} does not exist", p="x.db")
+    assert "x.db" in zh and zh != "results database x.db does not exist"
     assert re.search(r"[\u4e00-\u9fff]", zh)
     assert i18n.tr("a text nobody translated") == "a text nobody translated"
     i18n.set_language("en")
-    assert i18n.lookup("recording {p} does not exist") is None
+    assert i18n.lookup("results database {p} does not exist") is None
 
 
 def _messages() -> list[tuple[str, str | None, str]]:

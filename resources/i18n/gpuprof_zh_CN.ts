@@ -5,6 +5,7 @@
     <name></name>
     <message>
         <source>not visible to CUDA: CUDA_VISIBLE_DEVICES={v}</source>
+        <extracomment>How a match was made (``CudaMatch.how``).</extracomment>
         <translation>CUDA 不可见：CUDA_VISIBLE_DEVICES={v}</translation>
     </message>
     <message>
@@ -25,8 +26,8 @@
         <translation>{p}：不是参考值表（列不符）</translation>
     </message>
     <message>
-        <source>{p}: not a reference file (larger than 4 MiB)</source>
-        <translation>{p}：不是参考值文件（大于 4 MiB）</translation>
+        <source>reference file</source>
+        <translation>参考值文件</translation>
     </message>
     <message>
         <source>{p}: not a reference file (written by --save-reference)</source>
@@ -45,20 +46,8 @@
         <translation>{p}:{n}：参考值需要一个正数值和出处</translation>
     </message>
     <message>
-        <source>{p}: cannot read the reference file: {e}</source>
-        <translation>{p}：无法读取参考值文件：{e}</translation>
-    </message>
-    <message>
-        <source>{p}: not a reference file (not JSON)</source>
-        <translation>{p}：不是参考值文件（不是 JSON）</translation>
-    </message>
-    <message>
         <source>{p}: row {n} is not a valid reference</source>
         <translation>{p}：第 {n} 行不是有效的参考值</translation>
-    </message>
-    <message>
-        <source>{p}: not a thresholds file (larger than 64 KiB)</source>
-        <translation>{p}：不是阈值文件（大于 64 KiB）</translation>
     </message>
     <message>
         <source>{p}: a thresholds file is a JSON object with &quot;pass&quot; and/or &quot;warn&quot;</source>
@@ -67,14 +56,6 @@
     <message>
         <source>{p}: warn must not be above pass</source>
         <translation>{p}：warn 不能高于 pass</translation>
-    </message>
-    <message>
-        <source>{p}: cannot read the thresholds file: {e}</source>
-        <translation>{p}：无法读取阈值文件：{e}</translation>
-    </message>
-    <message>
-        <source>{p}: not a thresholds file (not JSON)</source>
-        <translation>{p}：不是阈值文件（不是 JSON）</translation>
     </message>
     <message>
         <source>{p}: {k} must be a number</source>
@@ -90,6 +71,26 @@
         <translation>运行期间 CPU 繁忙或频率波动：请在空闲的机器上重新运行</translation>
     </message>
     <message>
+        <source>the runs disagree: look for other work on the GPU, and at clocks and throttle reasons (`nvidia-smi -q -d PERFORMANCE`)</source>
+        <translation>多次运行结果不一致：检查 GPU 上是否有其他任务，并查看时钟和降频原因（`nvidia-smi -q -d PERFORMANCE`）</translation>
+    </message>
+    <message>
+        <source>median of {n} runs, spread {s}%</source>
+        <translation>{n} 次运行的中位数，离散度 {s}%</translation>
+    </message>
+    <message>
+        <source>measured in {n} of {m} runs: too few to grade</source>
+        <translation>仅在 {m} 次运行中的 {n} 次测得：次数太少，无法评级</translation>
+    </message>
+    <message>
+        <source>too noisy to grade: spread {s}% &gt; margin {m}% over {n} runs</source>
+        <translation>噪声过大，无法评级：{n} 次运行的离散度 {s}% &gt; 容差 {m}%</translation>
+    </message>
+    <message>
+        <source>no reference for this CPU: save one with --save-reference on a known-good machine</source>
+        <translation>此 CPU 没有参考值：请在已知正常的机器上用 --save-reference 保存一份</translation>
+    </message>
+    <message>
         <source>check NCCL_* settings, the fabric manager and NVLink state</source>
         <translation>检查 NCCL_* 设置、Fabric Manager 和 NVLink 状态</translation>
     </message>
@@ -99,6 +100,7 @@
     </message>
     <message>
         <source>no reference and no spec peak for this GPU</source>
+        <extracomment>The CPU&apos;s case budgets (seconds per run) scale with the level. Each run must reach the largest copy (32 MiB, past the caches) even on a busy machine, or runs would be graded on different sizes: 2 s for the copies, 3 s for the two products. Runs of the same cases: a CPU&apos;s speed varies with whatever else the machine does, so it is measured three times and graded on the median, when the runs agree. A GPU runs once (its budgets are sized for an 8-GPU node; see :mod:`gpuprof.check.plan`). Seconds per case on a GPU, per level, and the GEMM dtypes each level runs. Chosen so that the whole check fits its time budget on an 8-GPU node (quick 3 min, standard 10 min) by the estimate of :mod:`gpuprof.check.plan`; the per-GPU cases run once per GPU, one GPU after the other, so they are short; P2P and collectives run once for the node. The host copies get more than D2D: they time pageable sizes before the pinned ones that are graded. quick: BF16 only (the tensor-core path every later dtype shares); standard: all four.</extracomment>
         <translation>此 GPU 没有参考值，也没有规格峰值</translation>
     </message>
     <message>
@@ -356,6 +358,7 @@
     </message>
     <message>
         <source>item</source>
+        <extracomment>The scorecard&apos;s columns (to translate), as the terminal, the check page and the report show them; the page adds the reference&apos;s source.</extracomment>
         <translation>项目</translation>
     </message>
     <message>
@@ -373,6 +376,11 @@
     <message>
         <source>why / hint</source>
         <translation>原因 / 提示</translation>
+    </message>
+    <message>
+        <source>thresholds file</source>
+        <extracomment>Measured, not graded: no reference to compare with, or runs too noisy to grade. A whole check&apos;s verdict, never an item&apos;s: cancelled before anything failed.</extracomment>
+        <translation>阈值文件</translation>
     </message>
     <message>
         <source>acceptance check of this machine: a PASS/WARN/FAIL scorecard</source>
@@ -427,6 +435,10 @@
         <translation>未检查 GPU：仅 CPU（跳过清单和 GPU 健康）</translation>
     </message>
     <message>
+        <source>{i}: not saved as a reference: too few of its runs, or too noisy</source>
+        <translation>{i}：未保存为参考值：其测得的运行次数太少或噪声过大</translation>
+    </message>
+    <message>
         <source>acceptance check ({level})</source>
         <translation>验收检查（{level}）</translation>
     </message>
@@ -464,7 +476,7 @@
     </message>
     <message>
         <source>{p}: not a gpuprof check result (gpuprof check --json)</source>
-        <extracomment>Scorecard lines and GPUs read at most (a file may claim millions).</extracomment>
+        <extracomment>Scorecard lines and GPUs read at most (a file may claim millions). The latest time a report prints (9999-12-31 23:59:59 UTC); beyond it ``time.localtime`` overflows (OverflowError, or OSError EOVERFLOW), so a later &quot;time&quot; is left out.</extracomment>
         <translation>{p}：不是 gpuprof 检查结果（gpuprof check --json）</translation>
     </message>
     <message>
@@ -516,7 +528,7 @@
         <translation>例如 8xH100-SXM</translation>
     </message>
     <message>
-        <source>Run check measures this machine's own GPUs (never the SIMULATED source) against their model's cited reference values: inventory, health, performance and a memory test, item by item. Quick takes up to 3 minutes on an 8-GPU node, Standard up to 10; Burn-in adds the minutes set.</source>
+        <source>Run check measures this machine&apos;s own GPUs (never the SIMULATED source) against their model&apos;s cited reference values: inventory, health, performance and a memory test, item by item. Quick takes up to 3 minutes on an 8-GPU node, Standard up to 10; Burn-in adds the minutes set.</source>
         <translation>“运行检查”测量本机自己的 GPU（从不测量 SIMULATED 模拟数据源），并与其型号有出处的参考值逐项比较：清单、健康、性能和显存测试。Quick 在 8 GPU 节点上最多 3 分钟，Standard 最多 10 分钟；Burn-in 另加所设的分钟数。</translation>
     </message>
     <message>
@@ -812,11 +824,6 @@
         <translation>系统未安装中文字体，中文会显示为方框；请安装一种中文字体（例如 `sudo apt install fonts-noto-cjk`），或以 `--lang en` 启动</translation>
     </message>
     <message>
-        <source>recording {p} does not exist</source>
-        <extracomment>Seconds of simulated history a ``--demo`` window starts with, so the plots show a story, and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.</extracomment>
-        <translation>录制文件 {p} 不存在</translation>
-    </message>
-    <message>
         <source>--interval must be between 0.1 and 60 seconds, got {i:g}</source>
         <extracomment>Seconds of simulated history a ``--demo`` window starts with, so the plots show a story, and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.</extracomment>
         <translation>--interval 必须在 0.1 到 60 秒之间，实际为 {i:g}</translation>
@@ -824,10 +831,6 @@
     <message>
         <source>gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none</source>
         <translation>gpuprof: 警告：{s:g} s 内没有收到数据；截图中将没有数据</translation>
-    </message>
-    <message>
-        <source>gpuprof: error: could not write {p}</source>
-        <translation>gpuprof: 错误：无法写入 {p}</translation>
     </message>
     <message>
         <source>--screenshot writes PNG; name the file *.png, got {p}</source>
@@ -964,16 +967,11 @@
         <translation>失败：%1</translation>
     </message>
     <message>
-        <source>unknown error</source>
-        <translation>未知错误</translation>
-    </message>
-    <message>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <source>GPU {i}</source>
-        <extracomment>A sample counts as &quot;under load&quot; from this GPU utilization on (percent). Below this mean utilization while a job runs, the job waits on its input (the seeds&apos; 70% rule). A job is running when processes use the GPU or this share of its memory is in use (percent). A throttle reason is reported when seen in at least this share of the busy samples.</extracomment>
         <translation>GPU {i}</translation>
     </message>
     <message>
@@ -1035,10 +1033,6 @@
     <message>
         <source>Display error: %1</source>
         <translation>显示错误：%1</translation>
-    </message>
-    <message>
-        <source>could not write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
     <message>
         <source>&amp;Open recording…</source>
@@ -1602,6 +1596,70 @@
         <translation>本行价格的日期（价格会变动，请向云厂商核实）</translation>
     </message>
     <message>
+        <source>Instances</source>
+        <translation>实例数</translation>
+    </message>
+    <message>
+        <source>Instances that together sustain the request rate</source>
+        <translation>共同维持该请求速率所需的实例数</translation>
+    </message>
+    <message>
+        <source>$/M out</source>
+        <translation>$/百万输出</translation>
+    </message>
+    <message>
+        <source>USD per million output tokens: the hourly price of all the instances ÷ the output tokens they serve per hour</source>
+        <translation>每百万输出 token 的美元成本：全部实例的每小时价格 ÷ 它们每小时服务的输出 token 数</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>Tensor parallel (TP), pipeline across nodes (PP), expert parallel (EP); ×N replicas</source>
+        <translation>张量并行（TP）、跨节点流水线（PP）、专家并行（EP）；×N 个副本</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Sequences in flight per replica at this load / that fit in the KV cache</source>
+        <translation>该负载下每个副本在途的序列数 / KV 缓存可容纳的序列数</translation>
+    </message>
+    <message>
+        <source>tok/s/inst</source>
+        <translation>token/秒/实例</translation>
+    </message>
+    <message>
+        <source>Output tokens per second one instance sustains at its best batch</source>
+        <translation>单个实例在最佳批量下可维持的每秒输出 token 数</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>Time to first token at this load (the latency percentile of the workload)</source>
+        <translation>该负载下的首 token 时间（按工作负载的延迟百分位）</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>Time per output token at this load (the latency percentile of the workload)</source>
+        <translation>该负载下每个输出 token 的时间（按工作负载的延迟百分位）</translation>
+    </message>
+    <message>
+        <source>Bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <source>What limits the configuration: latency target, communication, compute, memory capacity (the KV cache is full) or memory bandwidth</source>
+        <translation>限制该配置的因素：延迟目标、通信、算力、显存容量（KV 缓存已满）或显存带宽</translation>
+    </message>
+    <message>
         <source>On-demand</source>
         <translation>按需</translation>
     </message>
@@ -1626,12 +1684,40 @@
         <translation>预算内最快的配置</translation>
     </message>
     <message>
+        <source>cost per million output tokens, latency targets first</source>
+        <translation>每百万输出 token 成本，优先满足延迟目标</translation>
+    </message>
+    <message>
         <source>%1 of %2 configurations fit · ranked by: %3 · %4 on the Pareto front · prices as of %5</source>
         <translation>%2 种配置中 %1 种可容纳 · 排序依据：%3 · %4 种位于帕累托前沿 · 价格截至 %5</translation>
     </message>
     <message>
         <source>the table shows the first %1</source>
         <translation>表中仅显示前 %1 项</translation>
+    </message>
+    <message>
+        <source>Instances: %1 (%2 replica(s) of TP %3 × PP %4%5)</source>
+        <translation>实例：%1（%2 个副本，TP %3 × PP %4%5）</translation>
+    </message>
+    <message>
+        <source>Cost: %1/h · %2 per million output tokens</source>
+        <translation>成本：%1/小时 · 每百万输出 token %2</translation>
+    </message>
+    <message>
+        <source>Throughput: %1 output tokens/s per instance; load %2</source>
+        <translation>吞吐：每实例 %1 输出 token/秒；负载 %2</translation>
+    </message>
+    <message>
+        <source>Batch: %1 in flight per replica; best %2; %3 fit in the KV cache</source>
+        <translation>批量：每个副本在途 %1；最佳 %2；KV 缓存可容纳 %3</translation>
+    </message>
+    <message>
+        <source>TTFT p50 %1, p99 %2 · TPOT p50 %3, p99 %4</source>
+        <translation>TTFT p50 %1，p99 %2 · TPOT p50 %3，p99 %4</translation>
+    </message>
+    <message>
+        <source>Bound: %1</source>
+        <translation>瓶颈：%1</translation>
     </message>
     <message>
         <source>This machine</source>
@@ -1702,6 +1788,10 @@
         <translation>预留 1 年</translation>
     </message>
     <message>
+        <source>%1: %2/h per node (as of %3) → %4/h for %5 instance(s)</source>
+        <translation>%1：每节点 %2/小时（截至 %3）→ %5 个实例共 %4/小时</translation>
+    </message>
+    <message>
         <source>%1: %2/h per node (as of %3) → job %4</source>
         <translation>%1：每节点 %2/h（截至 %3）→ 作业 %4</translation>
     </message>
@@ -1747,6 +1837,7 @@
     </message>
     <message>
         <source>unknown date</source>
+        <extracomment>The job&apos;s columns, hidden for serving; the serving ones, hidden for a job.</extracomment>
         <translation>日期未知</translation>
     </message>
     <message>
@@ -1790,6 +1881,30 @@
         <translation>本机：%1</translation>
     </message>
     <message>
+        <source>output tokens/s per instance</source>
+        <translation>每实例输出 token/秒</translation>
+    </message>
+    <message>
+        <source>USD per million output tokens</source>
+        <translation>每百万输出 token 的美元成本</translation>
+    </message>
+    <message>
+        <source>Cost per million vs throughput per instance (log–log); ★ Pareto front</source>
+        <translation>每百万成本与单实例吞吐（双对数）；★ 帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Each point is one configuration that fits: output tokens per second one instance sustains against the cost per million output tokens of the instances the traffic needs, both on log scales. Orange points joined by a line are the Pareto front. Click a point to select its row.</source>
+        <translation>每个点是一个放得下的配置：单个实例可维持的每秒输出 token 数，对比满足流量所需实例的每百万输出 token 成本，两轴均为对数刻度。连线的橙色点是帕累托前沿。点击一个点可选中对应行。</translation>
+    </message>
+    <message>
+        <source>%1 tok/s per instance · %2 per million</source>
+        <translation>每实例 %1 token/秒 · 每百万 %2</translation>
+    </message>
+    <message>
+        <source>%1 (beyond the table&apos;s rows)</source>
+        <translation>%1（超出表格中的行）</translation>
+    </message>
+    <message>
         <source>%1 · %2 (beyond the table&apos;s rows)</source>
         <translation>%1 · %2（超出表格的行数）</translation>
     </message>
@@ -1807,12 +1922,16 @@
     </message>
     <message>
         <source>Export report</source>
-        <extracomment>Paper and ink of the report preview (the report&apos;s HTML text colour, on white).</extracomment>
+        <extracomment>Paper and ink of the report preview (the report&apos;s HTML text colour, on white). The preview was filled in (after each build).</extracomment>
         <translation>导出报告</translation>
     </message>
     <message>
         <source>How the report will look (the PDF layout)</source>
         <translation>报告的外观（PDF 版式）</translation>
+    </message>
+    <message>
+        <source>Building preview…</source>
+        <translation>正在生成预览…</translation>
     </message>
     <message>
         <source>File format</source>
@@ -1841,6 +1960,10 @@
     <message>
         <source>SIMULATED data</source>
         <translation>SIMULATED（模拟）数据</translation>
+    </message>
+    <message>
+        <source>Cannot build the report: %1</source>
+        <translation>无法生成报告：%1</translation>
     </message>
     <message>
         <source>Save report</source>
@@ -1947,7 +2070,7 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
     </message>
     <message>
         <source>Item</source>
-        <extracomment>Foreground colours of the statuses (readable on light and dark backgrounds).</extracomment>
+        <extracomment>Foreground colours of the statuses (readable on light and dark backgrounds). INCOMPLETE (a verdict only: a cancelled check) is neither green nor red.</extracomment>
         <translation>项目</translation>
     </message>
     <message>
@@ -2329,8 +2452,8 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
         <translation>基准测试运行记录的格式版本 {v} 比此版本 gpuprof 能读取的更新（{m}）</translation>
     </message>
     <message>
-        <source>{p}: cannot read benchmark run: {e}</source>
-        <translation>{p}：无法读取基准测试运行记录：{e}</translation>
+        <source>benchmark run</source>
+        <translation>基准测试运行记录</translation>
     </message>
     <message>
         <source>no benchmark runs yet</source>
@@ -2366,6 +2489,10 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
         <translation>{d}：只有 {n} 个 CUDA 设备</translation>
     </message>
     <message>
+        <source>{n} of {m} measurements failed</source>
+        <translation>{m} 项测量中有 {n} 项失败</translation>
+    </message>
+    <message>
         <source>gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, and decide which cloud machine a workload should run on, at what cost.
 
 Without a sub-command, opens the desktop app.</source>
@@ -2392,7 +2519,7 @@ Without a sub-command, opens the desktop app.</source>
 ----------
 The schema version this gpuprof writes; older files migrate forward to it on open. The version of :data:`_SCHEMA`, the first one; every migration chain starts here. &quot;GPPF&quot; — marks the SQLite file as a gpuprof session. The longest time an appended snapshot waits before it is committed to disk. How often the WAL is copied into the file itself while recording (the file alone, without its ``-wal``, then holds all but the last seconds). Readers keep the first few problems of unreadable records for their one warning. Records a read fetches at once are at most this many bytes together (one may be larger). How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones. Rows outside the times a recording can hold are left out of every query (store_read). ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc). The version in the file itself: below :attr:`schema_version` when it was migrated. ``&quot;recording&quot;`` (not closed yet, or never: see :attr:`not_closed`), ``&quot;closed&quot;``, or None in files from before the marker. True when the file says it is being recorded but no recorder holds it (killed). What a reader should be told about the file, one line each (logged by :meth:`open`). Records left out because their time is impossible (NaN, infinite, 1e300, &lt; 1970).
 ----------
-The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JSON and a thousand processes add ~300 kB: this leaves room twenty times over, and bounds what one record can cost in memory (JSON parsed into Python objects takes several times its size). The most one metadata value (static facts, label, free-form dict) may be, as stored JSON text. The longest label kept (the window title and report heading show it). Times a recording can hold (Unix s): 1970-01-01 .. 2100-01-01. Anything else (NaN, infinite, 1e300, negative) is a damaged record: it would overflow dates and make replay endless.</extracomment>
+The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JSON and a thousand processes add ~300 kB: this leaves room twenty times over, and bounds what one record can cost in memory (JSON parsed into Python objects takes several times its size). The most one metadata value (static facts, label, free-form dict) may be, as stored JSON text. The longest label kept (the window title and report heading show it). Times a recording can hold (Unix s): 1970-01-01 .. 2100-01-01. Anything else (NaN, infinite, 1e300, negative) is a damaged record: it would overflow dates and make replay endless. What :func:`read_header` reads: SQLite&apos;s 100-byte database header and the 8-byte b-tree page header of page 1 after it (https://www.sqlite.org/fileformat.html). A header claiming more is not one of a recording: at ~7 kB a sample (8 GPUs and their processes), 4 TiB is 20 years of samples at one a second. A file cut short claims what it was; 58 TB is what junk read as a page count claims. Page 1&apos;s b-tree page kinds (interior and leaf table pages).</extracomment>
         <translation>{p}：文件不存在</translation>
     </message>
     <message>
@@ -2409,6 +2536,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>cannot write {p}: {e}</source>
+        <extracomment>Paths that name one of this process&apos;s descriptors: written through a copy of it, as a shell&apos;s ``&gt; /dev/stdout`` does (reopening a file there would truncate what ``&gt;&gt;`` appends to).</extracomment>
         <translation>无法写入 {p}：{e}</translation>
     </message>
     <message>
@@ -2436,14 +2564,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>打开录制的会话进行回放</translation>
     </message>
     <message>
-        <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel)</source>
-        <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）</translation>
-    </message>
-    <message>
-        <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token)</source>
-        <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）</translation>
-    </message>
-    <message>
         <source>with --connect: the file holding the exporter&apos;s bearer token</source>
         <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
     </message>
@@ -2456,8 +2576,16 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>在屏幕外渲染窗口，保存 PNG 后退出</translation>
     </message>
     <message>
-        <source>tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health, check)</source>
-        <translation>首先显示的标签页（overview、telemetry、processes、topology、benchmarks、recommend、health、check）</translation>
+        <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel); each answer must come whole within {s:g} s and be at most {n} MiB</source>
+        <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）；每个响应须在 {s:g} 秒内完整到达，且不超过 {n} MiB</translation>
+    </message>
+    <message>
+        <source>open the Fleet tab on the Prometheus at URL (with --token-file: its bearer token); each query may take {s:g} s in all and answer at most {n} MiB</source>
+        <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）；每次查询总共最多 {s:g} 秒，响应不超过 {n} MiB</translation>
+    </message>
+    <message>
+        <source>tab to show first (overview, telemetry, processes, topology, benchmarks, recommend, health, check; fleet with --prometheus)</source>
+        <translation>首先显示的标签页（overview、telemetry、processes、topology、benchmarks、recommend、health、check；配合 --prometheus 时还有 fleet）</translation>
     </message>
     <message>
         <source>with --screenshot: seconds of data to collect first (default 3)</source>
@@ -2478,6 +2606,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>the desktop app needs {m}: {e}</source>
         <translation>桌面应用需要 {m}：{e}</translation>
+    </message>
+    <message>
+        <source>gpuprof: error: cannot write to stdout: {e}</source>
+        <translation>gpuprof: 错误：无法写入 stdout：{e}</translation>
     </message>
     <message>
         <source>gpuprof: interrupted</source>
@@ -2690,6 +2822,14 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>SkyPilot 行的云厂商名称（默认：文件夹名）</translation>
     </message>
     <message>
+        <source>seconds each provider&apos;s download may take in all, from connecting to the last byte (default {s:g})</source>
+        <translation>每个云服务商的下载总共可用的秒数，从连接到最后一个字节（默认 {s:g}）</translation>
+    </message>
+    <message>
+        <source>the largest catalog file read, in MiB; a larger one is an error (default {n})</source>
+        <translation>读取的目录文件大小上限（MiB）；超过即报错（默认 {n}）</translation>
+    </message>
+    <message>
         <source>show the GPU spec table</source>
         <translation>显示 GPU 规格表</translation>
     </message>
@@ -2706,7 +2846,16 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>已导入 {n} 行到 {d}（跳过 {b} 个错误行，{u} 行的 GPU 未知）</translation>
     </message>
     <message>
+        <source>--providers {v!r} names no provider: give some, e.g. aws,gcp, or leave the option out for all of them</source>
+        <translation>--providers {v!r} 未指定任何云服务商：请给出，例如 aws,gcp，或省略此选项以获取全部</translation>
+    </message>
+    <message>
+        <source>--url-base is empty: give the URL the catalogs are under, or leave the option out for SkyPilot&apos;s</source>
+        <translation>--url-base 为空：请给出目录所在的 URL，或省略此选项以使用 SkyPilot 的</translation>
+    </message>
+    <message>
         <source>GPU specs (dense TFLOPS; blank = not in sources)</source>
+        <extracomment>The spec table&apos;s rate columns (gpuprof.catalog.specs.SPEC_DTYPES) in the order shown, with their decimals: dense TFLOPS (INT8: TOPS); fp64 is the matrix rate where there is one.</extracomment>
         <translation>GPU 规格（稠密 TFLOPS；空白 = 来源中没有）</translation>
     </message>
     <message>
@@ -2720,10 +2869,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>serve Prometheus metrics (dcgm-exporter names) for Grafana</source>
         <translation>为 Grafana 提供 Prometheus 指标（dcgm-exporter 命名）</translation>
-    </message>
-    <message>
-        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise.</source>
-        <translation>在 http://BIND:PORT/metrics 提供 GPU 遥测数据，使用 NVIDIA dcgm-exporter 的指标名称和标签，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。</translation>
     </message>
     <message>
         <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
@@ -2774,10 +2919,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>--bind 需要 IP 地址，实际为 {b!r}</translation>
     </message>
     <message>
-        <source>expected a positive number of seconds, got {t!r}</source>
-        <translation>需要一个正的秒数，实际为 {t!r}</translation>
-    </message>
-    <message>
         <source>drop the GPU series when no poll succeeded for S seconds (gpuprof_source_up is 0 then; default: 3 intervals, at least 5 s)</source>
         <translation>若 S 秒内没有一次采样成功，则不再提供 GPU 指标（此时 gpuprof_source_up 为 0；默认：3 个采样间隔，至少 5 秒）</translation>
     </message>
@@ -2818,6 +2959,14 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>时长必须 &gt; 0：{t!r}</translation>
     </message>
     <message>
+        <source>not a latency: {t!r} (e.g. 50ms, 2s)</source>
+        <translation>不是延迟值：{t!r}（例如 50ms、2s）</translation>
+    </message>
+    <message>
+        <source>latency must be &gt; 0: {t!r}</source>
+        <translation>延迟必须大于 0：{t!r}</translation>
+    </message>
+    <message>
         <source>rank cloud instances for a workload (fit, time, cost)</source>
         <extracomment>Achieved TFLOPS above this for one GPU is a typo (B200 FP4 dense is ~9000). A best time longer than this (hours) is not a plan: said above the table. The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
@@ -2833,10 +2982,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>a seed scenario: llm-100b-train, video-analytics, nlp-inference-t4, fp64-risk, cv-train</source>
         <translation>一个种子场景：llm-100b-train、video-analytics、nlp-inference-t4、fp64-risk、cv-train</translation>
-    </message>
-    <message>
-        <source>pretrain|train, finetune-full, finetune-lora, inference, hpc-fp64, render</source>
-        <translation>可选：pretrain|train、finetune-full、finetune-lora、inference、hpc-fp64、render</translation>
     </message>
     <message>
         <source>parameter count, e.g. 7e9 or 7B</source>
@@ -2871,6 +3016,42 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>总 FLOPs（HPC、渲染）</translation>
     </message>
     <message>
+        <source>serving (--scenario serve)</source>
+        <translation>在线服务（--scenario serve）</translation>
+    </message>
+    <message>
+        <source>serving: mean generated tokens per request (default seq-len minus prompt-len)</source>
+        <translation>在线服务：每个请求平均生成的 token 数（默认 seq-len 减去 prompt-len）</translation>
+    </message>
+    <message>
+        <source>serving: requests per second to sustain (or --throughput in output tokens/s)</source>
+        <translation>在线服务：需要维持的每秒请求数（或用 --throughput 给出每秒输出 token 数）</translation>
+    </message>
+    <message>
+        <source>serving: time-to-first-token target, e.g. 2s or 500ms</source>
+        <translation>在线服务：首 token 时间目标，例如 2s 或 500ms</translation>
+    </message>
+    <message>
+        <source>serving: time-per-output-token target, e.g. 50ms</source>
+        <translation>在线服务：每个输出 token 的时间目标，例如 50ms</translation>
+    </message>
+    <message>
+        <source>serving: the percentile of requests the targets hold for (default p99)</source>
+        <translation>在线服务：目标适用的请求百分位（默认 p99）</translation>
+    </message>
+    <message>
+        <source>serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights&apos;)</source>
+        <translation>在线服务：KV 缓存精度 fp16、bf16、fp8、int8（默认与权重相同）</translation>
+    </message>
+    <message>
+        <source>serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)</source>
+        <translation>在线服务：每个副本的张量并行 GPU 数（默认取 1、2、4、8 中最便宜的）</translation>
+    </message>
+    <message>
+        <source>serving: a request trace (arrival_s, prompt_tokens, output_tokens per line) simulated on the top configurations</source>
+        <translation>在线服务：请求轨迹（每行 arrival_s、prompt_tokens、output_tokens），在排名靠前的配置上模拟</translation>
+    </message>
+    <message>
         <source>constraints</source>
         <translation>约束条件</translation>
     </message>
@@ -2879,8 +3060,24 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>完成时限，例如 72h 或 3d</translation>
     </message>
     <message>
-        <source>target tokens or samples per second</source>
-        <translation>目标每秒 token 数或样本数</translation>
+        <source>layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <source>instances</source>
+        <translation>实例数</translation>
+    </message>
+    <message>
+        <source>bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <source>Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how many sustain the rate; $/h for all of them; $/M out = per million output tokens; batch = sequences in flight per replica at this load / that fit; TTFT and TPOT {pct} at this load; tok/s/inst = output tokens/s one instance sustains. P ★ = Pareto front of cost per million vs throughput per instance. ✗ = misses a target.</source>
+        <translation>服务 {rate:.4g} 请求/秒，提示 {p} 个、输出 {o} 个 token：实例数 = 维持该速率所需的实例数；$/h 为全部实例的费用；$/百万输出 = 每百万输出 token 的费用；批量 = 该负载下每个副本在途的序列数 / 可容纳的序列数；TTFT 和 TPOT 为该负载下的 {pct}；tok/s/实例 = 单个实例可维持的输出 token/秒。P ★ = 每百万成本与单实例吞吐的帕累托前沿。✗ = 未达到目标。</translation>
     </message>
     <message>
         <source>USD for the whole job</source>
@@ -2955,10 +3152,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>请指定 --scenario（或 --preset）</translation>
     </message>
     <message>
-        <source>give --params, e.g. --params 7e9</source>
-        <translation>请指定 --params，例如 --params 7e9</translation>
-    </message>
-    <message>
         <source>--measured wants GPU:DTYPE=TFLOPS, got {t!r}</source>
         <translation>--measured 的格式应为 GPU:DTYPE=TFLOPS，实际为 {t!r}</translation>
     </message>
@@ -2983,21 +3176,16 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{g}：{d} GEMM {t:.1f} TFLOPS，{src} — 用于设定其效率（--no-measured 可忽略）</translation>
     </message>
     <message>
+        <source>serving: a rate to sustain, not a job; see serving and cost_unit</source>
+        <translation>在线服务：需要维持的速率，不是一次性作业；见 serving 和 cost_unit</translation>
+    </message>
+    <message>
         <source>{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit</source>
         <translation>{name} — {s}，{p:.3g} 参数，{prec}；优化目标：{o}；{c} 个候选中有 {v} 个可容纳</translation>
     </message>
     <message>
         <source>P ★ = on the Pareto front of time vs cost. &apos;vs here&apos; = times faster than this machine. ✗ = misses the deadline or the budget.</source>
         <translation>P ★ = 位于时间与成本的帕累托前沿。“对比本机” = 比本机快的倍数。✗ = 超出截止时间或预算。</translation>
-    </message>
-    <message>
-        <source>not a number: {t!r}</source>
-        <extracomment>File suffix → format.</extracomment>
-        <translation>不是数字：{t!r}</translation>
-    </message>
-    <message>
-        <source>must be between 0.5 and 3600 seconds, got {t}</source>
-        <translation>必须在 0.5 到 3600 秒之间，实际为 {t}</translation>
     </message>
     <message>
         <source>write a report: HTML, PDF, JSON (or a PNG screenshot)</source>
@@ -3077,10 +3265,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{p} 是文件夹；请指定文件名</translation>
     </message>
     <message>
-        <source>session file {p} does not exist</source>
-        <translation>会话文件 {p} 不存在</translation>
-    </message>
-    <message>
         <source>PDF needs the desktop app&apos;s Qt (PySide6), which this build lacks: {e}; write .html and print it to PDF instead</source>
         <translation>PDF 需要桌面应用的 Qt（PySide6），但此构建不包含：{e}；请改为输出 .html 再打印为 PDF</translation>
     </message>
@@ -3103,10 +3287,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>expected a number, got {t!r}</source>
         <translation>应为数字，实际为 {t!r}</translation>
-    </message>
-    <message>
-        <source>expected a positive number, got {t}</source>
-        <translation>应为正数，实际为 {t}</translation>
     </message>
     <message>
         <source>list GPUs, versions and topology</source>
@@ -3137,8 +3317,8 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>采样间隔秒数，0.1–60（默认 1）</translation>
     </message>
     <message>
-        <source>read another machine&apos;s `gpuprof exporter` at URL instead of the local GPUs</source>
-        <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU</translation>
+        <source>read another machine&apos;s `gpuprof exporter` at URL instead of the local GPUs; each answer must come whole within {s:g} s, or the sampling interval when longer, and be at most {n} MiB</source>
+        <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU；每个响应须在 {s:g} 秒内完整到达（采样间隔更长时以采样间隔为准），且不超过 {n} MiB</translation>
     </message>
     <message>
         <source>print one snapshot and exit</source>
@@ -3355,6 +3535,31 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>wrote {n} samples ({r} rows, one per GPU) to {p}</source>
         <translation>已写入 {n} 个采样（{r} 行，每个 GPU 一行）到 {p}</translation>
+    </message>
+    <message>
+        <source>no CUDA build of torch is installed: nothing to compare</source>
+        <extracomment>A sample counts as &quot;under load&quot; from this GPU utilization on (percent). Below this mean utilization while a job runs, the job waits on its input (the seeds&apos; 70% rule). A job is running when processes use the GPU or this share of its memory is in use (percent). A throttle reason is reported when seen in at least this share of the busy samples. Finding codes of the checks that judge a GPU only under load, and of the ECC check.</extracomment>
+        <translation>未安装 CUDA 版本的 torch：无从比较</translation>
+    </message>
+    <message>
+        <source>the CUDA version the driver supports is not known</source>
+        <translation>驱动支持的 CUDA 版本未知</translation>
+    </message>
+    <message>
+        <source>no GPU was under load (utilization ≥ {p})</source>
+        <translation>没有 GPU 处于负载下（利用率 ≥ {p}）</translation>
+    </message>
+    <message>
+        <source>no power limit and default limit were read</source>
+        <translation>未读到功耗上限和默认上限</translation>
+    </message>
+    <message>
+        <source>no ECC counters were read (ECC off or not supported)</source>
+        <translation>未读到 ECC 计数（ECC 已关闭或不支持）</translation>
+    </message>
+    <message>
+        <source>no job ran on a GPU in this window</source>
+        <translation>此时间窗口内没有作业在 GPU 上运行</translation>
     </message>
     <message>
         <source>{gpu} fell off the bus</source>
@@ -3623,6 +3828,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>not a JSON report: {e}</source>
+        <extracomment>A report holds summaries, not series: a file larger than this is not one.</extracomment>
         <translation>不是 JSON 报告：{e}</translation>
     </message>
     <message>
@@ -3638,8 +3844,12 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>gpuprof 报告已损坏：{e}</translation>
     </message>
     <message>
+        <source>JSON report</source>
+        <translation>JSON 报告</translation>
+    </message>
+    <message>
         <source>its peers</source>
-        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).</extracomment>
+        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION). Fleet outliers need a median of at least two peers.</extracomment>
         <translation>同类机器</translation>
     </message>
     <message>
@@ -3649,6 +3859,27 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>{k} at {r:.0f}% of the median of {w}</source>
         <translation>{k} 为{w}中位数的 {r:.0f}%</translation>
+    </message>
+    <message>
+        <source>{h}: {g} of {n} measurements differ by more than {t:.0f}% (largest: {k} {r})</source>
+        <extracomment>With exactly two machines, second / first per key (None where either has no number or the first is 0); empty otherwise. The relative gap a ratio must pass to be worth a look: the outlier threshold.</extracomment>
+        <translation>{h}：{n} 项测量中有 {g} 项相差超过 {t:.0f}%（最大：{k} {r}）</translation>
+    </message>
+    <message>
+        <source>{h}: none of {n} measurements differs by more than {t:.0f}%</source>
+        <translation>{h}：{n} 项测量中没有相差超过 {t:.0f}% 的</translation>
+    </message>
+    <message>
+        <source>; outliers need three or more machines (a median of the others to stand against)</source>
+        <translation>；离群值需要三台或更多机器（要有其他机器的中位数作对照）</translation>
+    </message>
+    <message>
+        <source>{m}: {kind} {v}, {n} measurements{c}</source>
+        <translation>{m}：{kind} {v}，{n} 项测量{c}</translation>
+    </message>
+    <message>
+        <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers among its GPUs</source>
+        <translation>{m}：{kind} {v}，{n} 项测量{c}；其 GPU 之间有 {o} 个离群值</translation>
     </message>
     <message>
         <source>{m}: {kind} {v}, {n} measurements{c}; {o} outliers</source>
@@ -3675,20 +3906,73 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>某个条目不是带 item_id 的对象</translation>
     </message>
     <message>
+        <source>{n} items, more than the {m} a result file may hold</source>
+        <translation>{n} 项，超过了一个结果文件最多可含的 {m} 项</translation>
+    </message>
+    <message>
         <source>a broken benchmark run ({e})</source>
         <translation>损坏的基准测试运行（{e}）</translation>
+    </message>
+    <message>
+        <source>result file</source>
+        <translation>结果文件</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <extracomment>The largest integer a float holds (1.8e308, 309 digits): past it, float() overflows.</extracomment>
+        <translation>FIFO</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation>不是文件</translation>
+    </message>
+    <message>
+        <source>the top level</source>
+        <translation>顶层</translation>
+    </message>
+    <message>
+        <source>bad value at {w}: {t} is too large for any measurement</source>
+        <translation>{w} 处的值有误：{t} 对任何测量值来说都太大</translation>
+    </message>
+    <message>
+        <source>bad value at {w}: a number of {n} digits is too large for any measurement</source>
+        <translation>{w} 处的值有误：{n} 位的数字对任何测量值来说都太大</translation>
     </message>
     <message>
         <source>{p}: cannot read: {e}</source>
         <translation>{p}：无法读取：{e}</translation>
     </message>
     <message>
-        <source>{p}: larger than {n} MiB: not a result file</source>
-        <translation>{p}：大于 {n} MiB，不是结果文件</translation>
+        <source>{p}: is a folder, not a {w}</source>
+        <translation>{p}：是文件夹，不是{w}</translation>
     </message>
     <message>
-        <source>{p}: not JSON</source>
-        <translation>{p}：不是 JSON</translation>
+        <source>{p}: not a regular file ({k}), not a {w}</source>
+        <translation>{p}：不是普通文件（{k}），不是{w}</translation>
+    </message>
+    <message>
+        <source>{p}: larger than {n} MiB, not a {w}</source>
+        <translation>{p}：大于 {n} MiB，不是{w}</translation>
+    </message>
+    <message>
+        <source>{p}: not UTF-8 text (byte {b}), not a {w}</source>
+        <translation>{p}：不是 UTF-8 文本（第 {b} 字节），不是{w}</translation>
+    </message>
+    <message>
+        <source>{p}: not JSON, not a {w}</source>
+        <translation>{p}：不是 JSON，不是{w}</translation>
     </message>
     <message>
         <source>{p}: not a gpuprof check or benchmark result</source>
@@ -3730,6 +4014,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>multi-node: put all nodes in one zone (placement group / same AZ) and check the network with iperf3 and nccl-tests first; in the seed&apos;s case cross-zone sync took 40% of step time</source>
         <translation>多节点：把所有节点放在同一可用区（置放群组 / 同一 AZ），并先用 iperf3 和 nccl-tests 检查网络；种子文档的案例中，跨可用区同步占了 40% 的步时间</translation>
+    </message>
+    <message>
+        <source>batch {b:.0f}: the most sequences whose KV cache fits beside the weights</source>
+        <translation>批量 {b:.0f}：权重之外显存可容纳其 KV 缓存的最多序列数</translation>
     </message>
     <message>
         <source>memory-bandwidth bound (decode)</source>
@@ -3820,6 +4108,59 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>按需 {cost}（价格截至 {date}）</translation>
     </message>
     <message>
+        <source>latency target</source>
+        <extracomment>The bound names of :data:`gpuprof.recommend.serve.BOUNDS`, for translation where shown.</extracomment>
+        <translation>延迟目标</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>算力</translation>
+    </message>
+    <message>
+        <source>memory capacity</source>
+        <translation>显存容量</translation>
+    </message>
+    <message>
+        <source>memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <source>{n} × this instance sustain {rate:.4g} requests/s ({tok:.4g} output tokens/s): {usd}/h, {per_m} per million output tokens</source>
+        <translation>{n} × 该实例可维持 {rate:.4g} 请求/秒（{tok:.4g} 输出 token/秒）：{usd}/小时，每百万输出 token {per_m}</translation>
+    </message>
+    <message>
+        <source>layout: tensor parallel {tp} × pipeline {pp}{ep}; {dp} replica(s) per instance, {r} in all</source>
+        <translation>并行布局：张量并行 {tp} × 流水线 {pp}{ep}；每个实例 {dp} 个副本，共 {r} 个</translation>
+    </message>
+    <message>
+        <source> × expert parallel {e}</source>
+        <translation> × 专家并行 {e}</translation>
+    </message>
+    <message>
+        <source>batch: {b:.3g} sequences in flight per replica at {load:.0%} load; up to {best} (throughput-best{targets}), {bmax} fit in the KV cache ({kv:.3g} tokens)</source>
+        <translation>批量：{load:.0%} 负载下每个副本在途 {b:.3g} 个序列；最多 {best}（吞吐最优{targets}），KV 缓存可容纳 {bmax} 个（{kv:.3g} 个 token）</translation>
+    </message>
+    <message>
+        <source> within the latency targets</source>
+        <translation>，满足延迟目标</translation>
+    </message>
+    <message>
+        <source>at this load: TTFT p50 {t50}, p99 {t99}; TPOT p50 {p50}, p99 {p99} (step {step})</source>
+        <translation>该负载下：TTFT p50 {t50}，p99 {t99}；TPOT p50 {p50}，p99 {p99}（每步 {step}）</translation>
+    </message>
+    <message>
+        <source>bound: {b}</source>
+        <translation>瓶颈：{b}</translation>
+    </message>
+    <message>
+        <source>misses the latency targets ({p}: TTFT {ttft}, TPOT {tpot}) at any batch</source>
+        <translation>任何批量下都达不到延迟目标（{p}：TTFT {ttft}，TPOT {tpot}）</translation>
+    </message>
+    <message>
         <source>doubtful catalog row: {why}</source>
         <translation>存疑的目录行：{why}</translation>
     </message>
@@ -3833,7 +4174,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>{u}: only https:// URLs are fetched</source>
-        <extracomment>SkyPilot&apos;s published catalogs (skypilot-org/skypilot-catalog, format v8). The largest catalog file accepted (AWS&apos;s v8 vms.csv is about 4 MB). ``progress(provider, bytes_so_far, total_or_None)``</extracomment>
+        <extracomment>SkyPilot&apos;s published catalogs (skypilot-org/skypilot-catalog, format v8). The largest catalog file accepted (AWS&apos;s v8 vms.csv is about 4 MB). Seconds one provider&apos;s download may take in all, from connecting to the last byte. ``progress(provider, bytes_so_far, total_or_None)``</extracomment>
         <translation>{u}：只下载 https:// 地址</translation>
     </message>
     <message>
@@ -3845,36 +4186,16 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>未指定云服务商</translation>
     </message>
     <message>
-        <source>{u}: HTTP {c} {r}</source>
-        <translation>{u}：HTTP {c} {r}</translation>
-    </message>
-    <message>
         <source>{u}: cannot connect: {e}</source>
         <translation>{u}：无法连接：{e}</translation>
-    </message>
-    <message>
-        <source>{u}: download cut short after {n} bytes</source>
-        <translation>{u}：下载在 {n} 字节后中断</translation>
-    </message>
-    <message>
-        <source>{u}: download failed: {e}</source>
-        <translation>{u}：下载失败：{e}</translation>
     </message>
     <message>
         <source>{u}: no GPU rows read ({e})</source>
         <translation>{u}：未读到任何 GPU 行（{e}）</translation>
     </message>
     <message>
-        <source>{u}: {n} bytes is over the {m}-byte limit</source>
-        <translation>{u}：{n} 字节超过 {m} 字节的上限</translation>
-    </message>
-    <message>
         <source>{u}: not UTF-8 text (byte {b})</source>
         <translation>{u}：不是 UTF-8 文本（字节 {b}）</translation>
-    </message>
-    <message>
-        <source>{u}: over the {m}-byte limit</source>
-        <translation>{u}：超过 {m} 字节的上限</translation>
     </message>
     <message>
         <source>prices as of {d} are over {n} days old (gpuprof catalog update)</source>
@@ -3914,13 +4235,41 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>unknown objective {o!r}; use one of {all}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation).</extracomment>
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>
     </message>
     <message>
         <source>no data</source>
         <extracomment>Line colours (Okabe–Ito plus extras), readable on white and in greyscale print.</extracomment>
         <translation>无数据</translation>
+    </message>
+    <message>
+        <source>--output-len must be at least 1</source>
+        <translation>--output-len 至少为 1</translation>
+    </message>
+    <message>
+        <source>unknown KV-cache dtype {d!r}; use one of {all}</source>
+        <translation>未知的 KV 缓存数据类型 {d!r}；请使用 {all} 之一</translation>
+    </message>
+    <message>
+        <source>unknown percentile {p!r}; use one of {all}</source>
+        <translation>未知的百分位 {p!r}；请使用 {all} 之一</translation>
+    </message>
+    <message>
+        <source>{name} must be a finite number &gt; 0, got {v}</source>
+        <translation>{name} 必须是大于 0 的有限数，实际为 {v}</translation>
+    </message>
+    <message>
+        <source>{flags}: for --scenario serve (LLM inference), not {s}</source>
+        <translation>{flags}：用于 --scenario serve（LLM 推理），不适用于 {s}</translation>
+    </message>
+    <message>
+        <source>--tp must be a power of two from 1 to 64, got {t}</source>
+        <translation>--tp 必须是 1 到 64 之间的 2 的幂，实际为 {t}</translation>
+    </message>
+    <message>
+        <source>give --rate (requests/s) or --throughput (tokens/s), not both</source>
+        <translation>请给出 --rate（请求/秒）或 --throughput（token/秒），不要同时给出</translation>
     </message>
     <message>
         <source>100B-parameter training (200B tokens, bf16)</source>
@@ -4041,6 +4390,59 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>NOTHING MEETS THE DEADLINE: the fastest fitting candidate needs {t}</source>
         <translation>没有候选能赶上截止时间：可容纳的最快候选需要 {t}</translation>
+    </message>
+    <message>
+        <source>pretrain|train, finetune-full, finetune-lora, serve|inference, hpc-fp64, render</source>
+        <translation>pretrain|train、finetune-full、finetune-lora、serve|inference、hpc-fp64、render</translation>
+    </message>
+    <message>
+        <source>target tokens or samples per second (serving: output tokens per second)</source>
+        <translation>目标每秒 token 或样本数（在线服务：每秒输出 token 数）</translation>
+    </message>
+    <message>
+        <source>--trace is for --scenario serve (LLM serving traffic)</source>
+        <extracomment>Configurations the trace is simulated on: the best rows that fit.</extracomment>
+        <translation>--trace 用于 --scenario serve（LLM 在线服务流量）</translation>
+    </message>
+    <message>
+        <source>SIMULATED: trace {f} ({n} requests over {d:.4g} s) on the top configurations</source>
+        <translation>SIMULATED：请求轨迹 {f}（{d:.4g} 秒内 {n} 个请求）在排名靠前的配置上</translation>
+    </message>
+    <message>
+        <source>replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <source>TPOT p50</source>
+        <translation>TPOT p50</translation>
+    </message>
+    <message>
+        <source>TPOT p99</source>
+        <translation>TPOT p99</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>goodput</source>
+        <translation>有效吞吐</translation>
+    </message>
+    <message>
+        <source>goodput = requests that meet the TTFT and TPOT targets ({t}, {p}); a discrete-event model of the continuous-batching scheduler, not a measurement</source>
+        <translation>有效吞吐 = 满足 TTFT 和 TPOT 目标（{t}、{p}）的请求；这是连续批处理调度器的离散事件模型，不是实测</translation>
+    </message>
+    <message>
+        <source>NOTHING MEETS THE LATENCY TARGETS ({p}): the rows show how close each comes</source>
+        <translation>没有配置满足延迟目标（{p}）：各行显示各自的差距</translation>
     </message>
     <message>
         <source>NOTHING STAYS WITHIN THE BUDGET of {b}: the cheapest candidate costs {c}</source>
@@ -4294,6 +4696,18 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>必须 {op} {lo}{u}，得到的是 {t}</translation>
     </message>
     <message>
+        <source>a process id is written in the digits 0-9 only, got {t!r}</source>
+        <translation>进程 ID 只能由数字 0-9 组成，收到的是 {t!r}</translation>
+    </message>
+    <message>
+        <source>no process id has {n} digits</source>
+        <translation>没有哪个进程 ID 有 {n} 位数字</translation>
+    </message>
+    <message>
+        <source>a process id is above 0, got {t!r}</source>
+        <translation>进程 ID 必须大于 0，收到的是 {t!r}</translation>
+    </message>
+    <message>
         <source>needs 2 CUDA devices</source>
         <translation>需要 2 个 CUDA 设备</translation>
     </message>
@@ -4525,7 +4939,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number</source>
-        <extracomment>Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed).</extracomment>
+        <extracomment>KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node).</extracomment>
         <translation>{name} {v:.3g} 超出任何真实工作负载（至多 {lim:.3g}）；请检查该数值</translation>
     </message>
     <message>
@@ -4552,6 +4966,14 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>success</source>
         <translation>成功</translation>
+    </message>
+    <message>
+        <source>partial</source>
+        <translation>部分完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -4701,6 +5123,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>not supported on this GPU</source>
+        <extracomment>NVML refreshes the GPM counters every 100 ms; samples closer than this are refused. How often a GPU&apos;s GPM counters are sampled (seconds): each value is the mean over this span, repeated by the polls in between (at 1 s polls GPM costs every other poll; perf/sampler.py). After a transient failure of the support check or the buffers, ask again this much later.</extracomment>
         <translation>此 GPU 不支持</translation>
     </message>
     <message>
@@ -4765,6 +5188,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>{sim}{t} · GPUs {g} · util {u} · SM {s} · mem {m} · {p} · steps {n} ({st})</source>
+        <extracomment>Fewer rows than this: no room for a reserved line (and 0 x 0 is a pty nobody sized). Signals whose default action stops or ends gpuprof: handled (the region reset first) only while nobody else handles or ignores them. None on Windows.</extracomment>
         <translation>{sim}{t} · GPU {g} · 利用率 {u} · SM {s} · 显存 {m} · {p} · 步数 {n}（{st}）</translation>
     </message>
     <message>
@@ -4865,7 +5289,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>Prometheus at {u}: {w}</source>
-        <extracomment>The largest answer read (bytes): 64 nodes × 8 GPUs × every metric is about 4 MiB. FleetError&apos;s kinds for gpuprof.httperrors&apos; where they differ.</extracomment>
+        <extracomment>Seconds one request may take in all, from connecting to the answer&apos;s last byte. The largest answer read (bytes). FleetError&apos;s kinds for gpuprof.httperrors&apos; where they differ.</extracomment>
         <translation>Prometheus（{u}）：{w}</translation>
     </message>
     <message>
@@ -4882,7 +5306,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>the series answer is not a list</source>
-        <extracomment>Series skipped because their shape was wrong, since this client was made.</extracomment>
+        <extracomment>What the requests carry to authenticate: &quot;token&quot;, &quot;password&quot; or &quot;&quot; (nothing). Series skipped because their shape was wrong, since this client was made.</extracomment>
         <translation>series 应答不是列表</translation>
     </message>
     <message>
@@ -4926,10 +5350,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>它返回了一个 HTML 页面（{c}）</translation>
     </message>
     <message>
-        <source>the answer is larger than {n} MiB</source>
-        <translation>响应大于 {n} MiB</translation>
-    </message>
-    <message>
         <source>401 Unauthorized: it needs a token (--token-file)</source>
         <translation>401 未授权：需要令牌（--token-file）</translation>
     </message>
@@ -4940,6 +5360,22 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>the query failed ({c}): {e}</source>
         <translation>查询失败（{c}）：{e}</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the user name and password were refused</source>
+        <translation>401 未授权：用户名和密码被拒绝</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the user name and password were refused</source>
+        <translation>403 禁止访问：用户名和密码被拒绝</translation>
+    </message>
+    <message>
+        <source>401 Unauthorized: the token of --token-file was refused</source>
+        <translation>401 未授权：--token-file 中的令牌被拒绝</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the server refused access; no token was sent (give one with --token-file)</source>
+        <translation>403 禁止访问：服务器拒绝访问；未发送令牌（可用 --token-file 提供）</translation>
     </message>
     <message>
         <source>404: no Prometheus API at this address (wrong path?)</source>
@@ -5145,8 +5581,12 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>将 FILE 中的令牌作为 Bearer 令牌发送</translation>
     </message>
     <message>
-        <source>seconds to wait for each answer (default 10)</source>
-        <translation>每次应答的等待秒数（默认 10）</translation>
+        <source>seconds each query may take in all, from connecting to the answer&apos;s last byte (default {s:g})</source>
+        <translation>每次查询总共可用的秒数，从连接到响应的最后一个字节（默认 {s:g}）</translation>
+    </message>
+    <message>
+        <source>the largest answer read, in MiB; a larger one is an error (default {n}: about 500 nodes of 8 GPUs)</source>
+        <translation>读取的响应大小上限（MiB）；超过即报错（默认 {n}：约 500 个 8 GPU 节点）</translation>
     </message>
     <message>
         <source>a GPU held at ~0 %% utilization for M minutes is reported (default 30)</source>
@@ -5174,7 +5614,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>down</source>
-        <extracomment>One cell, computed once per refresh: its data by role (what the view asks for while it paints, one dictionary look-up). A cell that holds no GPU is None.</extracomment>
+        <extracomment>One cell, computed once per refresh: its data by role, set in one call. A cell that holds no GPU is None (no item).</extracomment>
         <translation>已停止</translation>
     </message>
     <message>
@@ -5210,6 +5650,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>Prometheus {u}：{n} 个节点（{d} 个停止），{g} 个 GPU（{s} 个未上报）</translation>
     </message>
     <message>
+        <source>SIMULATED: {n} nodes serve demo data (gpuprof exporter --demo), not measurements</source>
+        <translation>SIMULATED：{n} 个节点提供的是演示数据（gpuprof exporter --demo），不是实测值</translation>
+    </message>
+    <message>
         <source>selector: {s}</source>
         <translation>选择器：{s}</translation>
     </message>
@@ -5219,7 +5663,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>filter: cluster=a job=dcgm node=…</source>
-        <extracomment>The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first window built opens its Fleet tab on it.</extracomment>
+        <extracomment>The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first window built opens its Fleet tab on it. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source, not the fleet: it is hidden on this tab, which has a banner of its own.</extracomment>
         <translation>筛选：cluster=a job=dcgm node=…</translation>
     </message>
     <message>
@@ -5257,6 +5701,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>%1: %2 nodes (%3 down), %4 GPUs</source>
         <translation>%1：%2 个节点（%3 个离线），%4 个 GPU</translation>
+    </message>
+    <message>
+        <source>SIMULATED: %1 nodes serve demo data, not measurements</source>
+        <translation>SIMULATED：%1 个节点提供的是演示数据，不是实测值</translation>
     </message>
     <message>
         <source>Loading %1…</source>
@@ -5481,14 +5929,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>{n} 步（按画像）</translation>
     </message>
     <message>
-        <source>calibration: the best iteration of this run on this CPU (not published)</source>
-        <translation>校准值：本次运行在此 CPU 上的最佳一次迭代（未公开发布）</translation>
-    </message>
-    <message>
-        <source>calibration: the fastest sample of this run on this CPU (not published)</source>
-        <translation>校准值：本次运行在此 CPU 上最快的一次采样（未公开发布）</translation>
-    </message>
-    <message>
         <source>derived: spec peak {p} {u} × {r} (typical ratio, not published)</source>
         <translation>推算值：规格峰值 {p} {u} × {r}（典型比例，未公开发布）</translation>
     </message>
@@ -5533,16 +5973,8 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>连接被拒绝</translation>
     </message>
     <message>
-        <source>the host name does not resolve</source>
-        <translation>无法解析主机名</translation>
-    </message>
-    <message>
-        <source>no answer in time</source>
-        <translation>未在规定时间内响应</translation>
-    </message>
-    <message>
         <source>pid {p} ({n})</source>
-        <extracomment>psutil&apos;s create time is boot time + start ticks: two reads of one process agree to the tick.</extracomment>
+        <extracomment>psutil&apos;s create time is boot time + start ticks: two reads of one process agree to the tick. PF_KTHREAD in the flags of ``/proc/PID/stat`` (field 9), set for every kernel thread. More reliable than &quot;no exe&quot; (a process may lose its exe) or &quot;parent is kthreadd&quot; (pid 2 itself).</extracomment>
         <translation>PID {p}（{n}）</translation>
     </message>
     <message>
@@ -5556,6 +5988,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>pid {p} is now a different process ({n}, started {s}); nothing was signalled</source>
         <translation>PID {p} 现在是另一个进程（{n}，启动于 {s}）；未发送任何信号</translation>
+    </message>
+    <message>
+        <source>{t} is a kernel thread; gpuprof does not signal kernel threads</source>
+        <translation>{t} 是内核线程；gpuprof 不向内核线程发送信号</translation>
     </message>
     <message>
         <source>pid must be a positive number, got {p}</source>
@@ -5740,10 +6176,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>未从 {p} 导入任何内容：{r}</translation>
     </message>
     <message>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
         <source>Compare results</source>
         <translation>比较结果</translation>
     </message>
@@ -5778,6 +6210,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>%1 machines compared, %2 outliers</source>
         <translation>已比较 %1 台机器，%2 个离群值</translation>
+    </message>
+    <message>
+        <source>Differs by more than %1% between the two machines</source>
+        <translation>两台机器之间相差超过 %1%</translation>
     </message>
     <message>
         <source>Co&amp;mpare results…</source>
@@ -6191,6 +6627,7 @@ recording to %3</source>
     </message>
     <message>
         <source>burn-in: {n} products</source>
+        <extracomment>How long the end of a burn-in waits for its workers to leave their loops (a batch of products is milliseconds; a worker still inside the driver after this is reported, not waited for). The NVML index of the GPU this load ran on (its telemetry and grading); None for the CPU. Not read from ``device``: torch&apos;s ``cuda:N`` is not NVML GPU N under CUDA_VISIBLE_DEVICES or CUDA&apos;s default device order (:mod:`gpuprof.devices`).</extracomment>
         <translation>压力测试：已完成 {n} 次矩阵乘</translation>
     </message>
     <message>
@@ -6224,12 +6661,16 @@ recording to %3</source>
     </message>
     <message>
         <source>compare check or benchmark results of several machines side by side</source>
-        <extracomment>Machines shown side by side in the terminal; --html and --json hold every one.</extracomment>
+        <extracomment>Machines shown side by side in the terminal; --html and --json hold every one. Rows shown in the terminal; --html and --json hold every one.</extracomment>
         <translation>并排对比多台机器的检查或基准测试结果</translation>
     </message>
     <message>
         <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
         <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
+    </message>
+    <message>
+        <source>Outliers between machines need three or more; with two, each row shows the ratio second / first, and gaps over 20% are listed. A result file may hold at most {items} items and {mib} MiB; only regular files are read. The terminal shows at most {rows} rows and {cols} machines (those with something to see when there are more); --html and --json hold every one.</source>
+        <translation>机器之间的离群值需要三台或更多机器；只有两台时，每行显示第二台 / 第一台的比值，并列出相差超过 20% 的项。一个结果文件最多 {items} 项、{mib} MiB；只读取普通文件。终端最多显示 {rows} 行和 {cols} 台机器（超出时只显示值得关注的）；--html 和 --json 包含全部。</translation>
     </message>
     <message>
         <source>result files (JSON)</source>
@@ -6260,8 +6701,8 @@ recording to %3</source>
         <translation>已对比 {n} 台机器</translation>
     </message>
     <message>
-        <source>showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN or a FAIL); --html and --json hold every one</source>
-        <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN 或 FAIL 的）；--html 和 --json 包含全部</translation>
+        <source>showing {r} of {k} rows and {c} of {n} machines (those with an outlier, a WARN, a FAIL or a gap); --html and --json hold every one</source>
+        <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN、FAIL 或差距的）；--html 和 --json 包含全部</translation>
     </message>
     <message>
         <source>terminate or kill a process using a GPU (asks first)</source>
@@ -6269,8 +6710,8 @@ recording to %3</source>
         <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
     </message>
     <message>
-        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root.</source>
-        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限。</translation>
+        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root; the init process, kernel threads and gpuprof itself are never signalled.</source>
+        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限；1 号进程、内核线程和 gpuprof 自身永远不会收到信号。</translation>
     </message>
     <message>
         <source>process id to signal</source>
@@ -6350,7 +6791,7 @@ recording to %3</source>
     </message>
     <message>
         <source> (an HTTPS server? try https://)</source>
-        <extracomment>The kinds of :func:`describe_url_error` where no HTTP answer came (the others are statuses). the connection was refused (is the server running?) 401 and no token was sent 401 although a token was sent 403 404 after &quot;the certificate is not trusted&quot;: how to give a CA</extracomment>
+        <extracomment>The kinds of :func:`describe_url_error` where no HTTP answer came (the others are statuses). the connection was refused (is the server running?) 401 and no token was sent 401 although a token was sent 403 and no token was sent 404 after &quot;the certificate is not trusted&quot;: how to give a CA 403 although a token was sent (default: ``forbidden``)</extracomment>
         <translation>（是 HTTPS 服务器？请尝试 https://）</translation>
     </message>
     <message>
@@ -6436,7 +6877,7 @@ recording to %3</source>
     </message>
     <message>
         <source>{u}: {w}</source>
-        <extracomment>Seconds a request (connect, headers and body) may take. The largest answer read: a snapshot of 8 GPUs and 224 cores is about 40 KiB. The deepest JSON nesting read (a snapshot&apos;s is 5).</extracomment>
+        <extracomment>Seconds a request (connect, headers and body) may take at least. The timeout at the default interval (1 s). The largest answer read. The deepest JSON nesting read (a snapshot&apos;s is 5).</extracomment>
         <translation>{u}：{w}</translation>
     </message>
     <message>
@@ -6488,8 +6929,12 @@ recording to %3</source>
         <translation>401 未授权：导出器拒绝了 --token-file 中的令牌</translation>
     </message>
     <message>
-        <source>403 Forbidden: the exporter refused the request</source>
-        <translation>403 禁止访问：导出器拒绝了该请求</translation>
+        <source>403 Forbidden: the exporter refused access; no token was sent (give one with --token-file FILE)</source>
+        <translation>403 禁止访问：导出器拒绝访问；未发送令牌（可用 --token-file FILE 提供）</translation>
+    </message>
+    <message>
+        <source>403 Forbidden: the exporter refused the token of --token-file</source>
+        <translation>403 禁止访问：导出器拒绝了 --token-file 中的令牌</translation>
     </message>
     <message>
         <source>not a gpuprof exporter: 404 for {p} (an exporter older than this gpuprof?)</source>
@@ -6534,7 +6979,74 @@ recording to %3</source>
     </message>
     <message>
         <source>plan: about {m:.1f} min for {level} on {where}</source>
+        <extracomment>The time budget of each level on one 8-GPU node (issue 14); burn-in adds its minutes (once: all GPUs are loaded together). Polls of the health window before and after the measurements, per level. Host memory the CPU-only memory test covers, per level (a smoke test of the host). Memory tested per GPU at ``quick`` (at most; less when less is free): 8 GiB. Share of the free memory tested per GPU at ``standard`` and ``burn-in`` (memtest&apos;s default). Bytes read + written per tested byte, per pattern: the write pass and the verify pass each build the pattern (walking ones: arange, ones_like, %, &lt;&lt;, and the int64 → int32 fold, 124 bytes per 4-byte word; address: 76; random: one int32 write), and the verify adds the compare (8 read, 1 written) and the nonzero scan (1 read) per word. Share of the spec memory bandwidth assumed for the memory test&apos;s tensor operations. Allocating a GPU&apos;s test chunks and freeing them afterwards. Bandwidth assumed for a GPU without a spec row (the lowest of the data-center rows, T4/L4). Bandwidth assumed for the host memory test (the CPU-only check; a small test). One step past a case&apos;s budget, and the collectives&apos; give-up time past theirs. importing torch and initialising CUDA once; a context, cuBLAS and the allocator per GPU. NVML inventory (devices, topology, system) and one poll of the health window.</extracomment>
         <translation>计划：{level} 级别在 {where} 上约需 {m:.1f} 分钟</translation>
+    </message>
+    <message>
+        <source>cannot write {p}: not a regular file, a character device or a FIFO</source>
+        <translation>无法写入 {p}：不是普通文件、字符设备或 FIFO</translation>
+    </message>
+    <message>
+        <source>cannot write {p}: not a regular file; choose a file name</source>
+        <translation>无法写入 {p}：不是普通文件；请选择一个文件名</translation>
+    </message>
+    <message>
+        <source>no complete answer within {s:g} s (the time limit of the whole request)</source>
+        <extracomment>What a request may receive beyond its body&apos;s cap: the status line and headers (http.client reads at most 100 lines of 64 KiB), and the bodies of redirects. ``before_read(bytes_so_far, content_length_or_None)``, called before each read of a body: progress, or a cancel that raises. Bytes received from the network so far (headers and redirects included).</extracomment>
+        <translation>{s:g} 秒内未收到完整响应（整个请求的时间上限）</translation>
+    </message>
+    <message>
+        <source>the answer is larger than {n} (the size limit)</source>
+        <translation>响应大于 {n}（大小上限）</translation>
+    </message>
+    <message>
+        <source>trace {f}: line {n}: {why}</source>
+        <extracomment>The largest trace read (bytes): ~30 bytes a line makes this ~8 M requests&apos; worth. The most requests simulated (the simulation is pure Python: ~1 s per 10⁵ engine steps). The most engine steps simulated over all replicas; past it the run stops, says so. Sanity limits of one request.</extracomment>
+        <translation>轨迹 {f}：第 {n} 行：{why}</translation>
+    </message>
+    <message>
+        <source>{name} is not a number: {t!r}</source>
+        <translation>{name} 不是数字：{t!r}</translation>
+    </message>
+    <message>
+        <source>{name} must be finite, got {t!r}</source>
+        <translation>{name} 必须是有限数，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from {lo} to {hi}, got {t!r}</source>
+        <translation>{name} 必须是 {lo} 到 {hi} 之间的整数，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>trace {f}: {size} bytes, more than the {lim} a trace may have</source>
+        <translation>轨迹 {f}：{size} 字节，超过轨迹允许的 {lim} 字节</translation>
+    </message>
+    <message>
+        <source>trace {f}: cannot read it ({why})</source>
+        <translation>轨迹 {f}：无法读取（{why}）</translation>
+    </message>
+    <message>
+        <source>trace {f}: more than {lim} bytes</source>
+        <translation>轨迹 {f}：超过 {lim} 字节</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text</source>
+        <translation>不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>expected 3 fields (arrival_s, prompt_tokens, output_tokens), got {k}</source>
+        <translation>应有 3 个字段（arrival_s、prompt_tokens、output_tokens），实际为 {k} 个</translation>
+    </message>
+    <message>
+        <source>arrival_s must be from 0 to {hi:g} s, got {t!r}</source>
+        <translation>arrival_s 必须在 0 到 {hi:g} 秒之间，实际为 {t!r}</translation>
+    </message>
+    <message>
+        <source>more than {m} requests in one trace</source>
+        <translation>一个轨迹中的请求超过 {m} 个</translation>
+    </message>
+    <message>
+        <source>trace {f}: no requests in it</source>
+        <translation>轨迹 {f}：其中没有请求</translation>
     </message>
 </context>
 <context>
@@ -6567,6 +7079,10 @@ recording to %3</source>
     <message>
         <source>No NVIDIA GPU in the last %1: none of the GPU checks ran.</source>
         <translation>最近 %1 内没有 NVIDIA GPU：GPU 检查均未运行。</translation>
+    </message>
+    <message>
+        <source>Not run (nothing to judge):</source>
+        <translation>未运行（没有可判断的数据）：</translation>
     </message>
 </context>
 <context>
@@ -6687,6 +7203,10 @@ recording to %3</source>
         <translation>整个运行的进度和当前步骤</translation>
     </message>
     <message>
+        <source>no case succeeded (%1)</source>
+        <translation>没有用例成功（%1）</translation>
+    </message>
+    <message>
         <source>This run ÷ the run chosen under Compare with</source>
         <translation>本次运行 ÷ 在“比较对象”中选择的运行</translation>
     </message>
@@ -6715,12 +7235,12 @@ recording to %3</source>
         <translation>用时 %1 完成</translation>
     </message>
     <message>
-        <source>cancelled after %1</source>
-        <translation>%1 后已取消</translation>
+        <source>some cases failed (%1)</source>
+        <translation>部分用例失败（%1）</translation>
     </message>
     <message>
-        <source>every case failed (%1)</source>
-        <translation>所有用例均失败（%1）</translation>
+        <source>cancelled after %1</source>
+        <translation>%1 后已取消</translation>
     </message>
     <message>
         <source>The run failed: %1</source>
@@ -6828,13 +7348,6 @@ recording to %3</source>
     <message>
         <source>CUDA devices unknown: %1</source>
         <translation>CUDA 设备未知：%1</translation>
-    </message>
-</context>
-<context>
-    <name>FleetTab</name>
-    <message>
-        <source>{n} more machines are in the summary below; --html shows every column</source>
-        <translation>另有 {n} 台机器见下方摘要；--html 显示所有列</translation>
     </message>
 </context>
 <context>
@@ -6949,7 +7462,7 @@ recording to %3</source>
     <name>HealthTab</name>
     <message>
         <source>The snapshots the checks looked at; they re-run every 2 s while this tab is visible</source>
-        <extracomment>Snapshots the checks look at (the most recent ones). Shortest time between two runs of the checks, seconds. The summary line after each run: &quot;1 critical, 2 warnings&quot;, &quot;All clear&quot;, ... The findings (a list of :class:`Finding`) after each run.</extracomment>
+        <extracomment>Snapshots the checks look at (the most recent ones). Shortest time between two runs of the checks, seconds. The summary line after each run: &quot;1 critical, 2 warnings&quot;, &quot;All clear&quot;, ... The findings (a list of :class:`Finding`) after each run. ``{finding code: why}`` of the checks with nothing to judge in the last run.</extracomment>
         <translation>检查所依据的快照；此标签页可见时每 2 s 重新检查一次</translation>
     </message>
     <message>
@@ -7069,8 +7582,8 @@ recording to %3</source>
         <translation>驱动支持已安装 torch 所基于的 CUDA %1</translation>
     </message>
     <message>
-        <source>The driver is new enough for torch (no CUDA build of torch is installed: nothing to compare)</source>
-        <translation>驱动版本足以支持 torch（未安装 CUDA 版 torch：无需比较）</translation>
+        <source>The driver supports the CUDA version the installed torch was built for</source>
+        <translation>驱动支持所安装 torch 构建时所用的 CUDA 版本</translation>
     </message>
     <message>
         <source>Other checks</source>
@@ -7093,6 +7606,10 @@ recording to %3</source>
         <translation>本时间窗内的检查</translation>
     </message>
     <message>
+        <source>Not run (nothing to judge):</source>
+        <translation>未运行（没有可判断的数据）：</translation>
+    </message>
+    <message>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
@@ -7107,10 +7624,6 @@ recording to %3</source>
     <message>
         <source>Not checked (no GPU):</source>
         <translation>未检查（没有 GPU）：</translation>
-    </message>
-    <message>
-        <source>No GPU was under load (utilization ≥ %1) in this window: the PCIe link and throttling checks need load and had nothing to judge.</source>
-        <translation>此时间窗口内没有 GPU 处于负载状态（利用率 ≥ %1）：PCIe 链路和降频检查需要负载，因此无从判断。</translation>
     </message>
     <message>
         <source>The whole machine</source>
@@ -7387,10 +7900,6 @@ net %3 in / %4 out</source>
         <translation>已向 %2 发送 %1</translation>
     </message>
     <message>
-        <source>Filter by pid, user, name, GPU or command line</source>
-        <translation>按 PID、用户、名称、GPU 或命令行过滤</translation>
-    </message>
-    <message>
         <source>Show only rows containing this text (Ctrl+F)</source>
         <translation>只显示包含此文本的行 (Ctrl+F)</translation>
     </message>
@@ -7407,7 +7916,7 @@ net %3 in / %4 out</source>
     <name>RecommendTab</name>
     <message>
         <source>All providers</source>
-        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Values of the saved form that were bad, dropped with a warning (one line each).</extracomment>
+        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source; this tab is about cloud machines: the banner is hidden here. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Values of the saved form that were bad, dropped with a warning (one line each).</extracomment>
         <translation>所有云厂商</translation>
     </message>
     <message>
@@ -7790,7 +8299,7 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <name>WorkloadForm</name>
     <message>
         <source>Custom workload</source>
-        <extracomment>The preset key of a workload typed in by hand. A field changed (not emitted while :attr:`filling`). The preset the form started from (its hidden fields carry over), or ``None``. True while the form is being filled by code: no ``changed`` per field.</extracomment>
+        <extracomment>The preset key of a workload typed in by hand. Workload fields of serving traffic (issue 22): kept only when the scenario is inference. A field changed (not emitted while :attr:`filling`). The preset the form started from (its hidden fields carry over), or ``None``. True while the form is being filled by code: no ``changed`` per field.</extracomment>
         <translation>自定义工作负载</translation>
     </message>
     <message>
@@ -7962,6 +8471,62 @@ Tick or untick to choose yourself; the choice is remembered.</source>
         <translation>如何对可容纳的配置排序；自动：有截止时间时选最便宜，只有预算时选最快</translation>
     </message>
     <message>
+        <source>Mean prompt (input) tokens per request</source>
+        <translation>每个请求平均的提示（输入）token 数</translation>
+    </message>
+    <message>
+        <source>Mean generated (output) tokens per request; auto: sequence length − prompt</source>
+        <translation>每个请求平均生成（输出）的 token 数；自动：序列长度 − 提示长度</translation>
+    </message>
+    <message>
+        <source>Requests per second to serve; or give the Throughput as output tokens per second</source>
+        <translation>需要服务的每秒请求数；或在“吞吐量”中给出每秒输出 token 数</translation>
+    </message>
+    <message>
+        <source>e.g. 20</source>
+        <translation>例如 20</translation>
+    </message>
+    <message>
+        <source>Time-to-first-token target, e.g. 2s or 500ms; empty: none</source>
+        <translation>首 token 时间目标，例如 2s 或 500ms；留空：无</translation>
+    </message>
+    <message>
+        <source>e.g. 2s</source>
+        <translation>例如 2s</translation>
+    </message>
+    <message>
+        <source>Time-per-output-token target, e.g. 50ms; empty: none</source>
+        <translation>每个输出 token 的时间目标，例如 50ms；留空：无</translation>
+    </message>
+    <message>
+        <source>e.g. 50ms</source>
+        <translation>例如 50ms</translation>
+    </message>
+    <message>
+        <source>p99 of requests</source>
+        <translation>99% 的请求（p99）</translation>
+    </message>
+    <message>
+        <source>p50 of requests</source>
+        <translation>50% 的请求（p50）</translation>
+    </message>
+    <message>
+        <source>The share of requests the latency targets must hold for</source>
+        <translation>延迟目标必须满足的请求比例</translation>
+    </message>
+    <message>
+        <source>as the weights</source>
+        <translation>与权重相同</translation>
+    </message>
+    <message>
+        <source>Precision of the KV cache</source>
+        <translation>KV 缓存的精度</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel GPUs per replica; auto: the cheapest of 1, 2, 4, 8</source>
+        <translation>每个副本的张量并行 GPU 数；自动：取 1、2、4、8 中最便宜的</translation>
+    </message>
+    <message>
         <source>Workload</source>
         <translation>工作负载</translation>
     </message>
@@ -8040,6 +8605,42 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>Objective</source>
         <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>Serving traffic and latency</source>
+        <translation>服务流量与延迟</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示 token</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>Requests / s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>TTFT target</source>
+        <translation>TTFT 目标</translation>
+    </message>
+    <message>
+        <source>TPOT target</source>
+        <translation>TPOT 目标</translation>
+    </message>
+    <message>
+        <source>Targets hold for</source>
+        <translation>目标适用于</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
     </message>
     <message>
         <source>give the parameter count, e.g. 7B</source>
