@@ -38,7 +38,7 @@ _KEPT = """
     gpuprof dcgm exporter nvidia smi topo iperf3 nccl tests torch pip stderr stdout
     token simulated source custom x cuda aws gcp vCPU SQLite ROCm ResNet ImageNet
     PaLM Megatron Chowdhery Narayanan ml Frontier Summit
-    PromQL Authorization Bearer chmod shell python
+    PromQL Authorization Bearer chmod shell python serve
 """
 KEPT = frozenset(_KEPT.split())
 #: Scenario tabs named in ``--tab``'s help: values a user types.

@@ -38,6 +38,14 @@ WORKLOAD_FLAGS = (
     ("local_gpu", "--local-gpu"),
     ("util", "--util"),
     ("prompt_len", "--prompt-len"),
+    ("output_len", "--output-len"),
+    ("rate", "--rate"),
+    ("ttft", "--ttft"),
+    ("tpot", "--tpot"),
+    ("slo", "--slo"),
+    ("kv_dtype", "--kv-dtype"),
+    ("tp", "--tp"),
+    ("trace", "--trace"),
 )
 
 
