@@ -387,17 +387,25 @@ def _serving(
     m_src: npt.NDArray[np.int64],
     sources: list[str],
 ) -> Estimates:
-    """Serving traffic: continuous batching per candidate (:mod:`gpuprof.recommend.serve`)."""
-    sv = serve_estimates(
+    """Serving traffic: continuous batching per candidate (:mod:`gpuprof.recommend.serve`).
+
+    Rows that differ only in price or region (same GPU, count, memory, network and
+    efficiency) are estimated once: a 10,000-row catalog has a few hundred such groups."""
+    first, inverse = row_groups(
+        arr.count, arr.model_idx.astype(np.float64), arr.mem_bytes, arr.net_bw_node, base
+    )
+    flops = peak * base
+    one = serve_estimates(
         w,
-        count=arr.count,
-        mem_bytes=arr.mem_bytes,
-        mem_bw=arr.mem_bw,
-        flops_per_gpu=peak * base,
-        intra_bw=arr.intra_bw,
-        net_bw_node=arr.net_bw_node,
+        count=arr.count[first],
+        mem_bytes=arr.mem_bytes[first],
+        mem_bw=arr.mem_bw[first],
+        flops_per_gpu=flops[first],
+        intra_bw=arr.intra_bw[first],
+        net_bw_node=arr.net_bw_node[first],
         node_options=[w.nodes] if w.nodes else _node_options(w.node_limit),
     )
+    sv = ServeArrays(**{f: getattr(one, f)[inverse] for f in ServeArrays.__dataclass_fields__})
     nan = np.full(len(arr), np.nan)
     return Estimates(
         nodes=sv.nodes,
