@@ -59,7 +59,14 @@ def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...
                 threshold=UTIL_THRESHOLD_PCT,
             )
         )
-    if w.spot:
+    if w.spot and w.is_serving:
+        out.append(
+            tr(
+                "spot: serving on spot capacity needs spare replicas elsewhere; an interruption "
+                "drops the requests in flight (the rows assume none)"
+            )
+        )
+    elif w.spot:
         out.append(
             tr(
                 "spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often "

@@ -451,7 +451,7 @@ def serve_estimates(
     per_node = np.maximum(np.ceil(count), 1.0)
     best: dict[str, Arr] | None = None
     for n in node_options:
-        link = intra_bw if n == 1 else np.minimum(intra_bw, net_bw_node / per_node)
+        link = intra_bw  # tensor parallel stays inside a node; pipeline hops cross the network
         for cfg in tp_options(count, n):
             valid = cfg.valid & (np.isfinite(net_bw_node) if n > 1 else True)
             if w.tp is not None:  # asked for: that tensor-parallel size only
