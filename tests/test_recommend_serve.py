@@ -273,3 +273,29 @@ def test_the_trace_simulation_of_one_request_is_the_step_model(catalog: Catalog)
     ]
     assert res.tpot_s["p50"] == pytest.approx(sum(decode) / 10)
     assert res.completed == 1 and res.goodput_share == 1.0
+
+
+def test_a_per_sample_throughput_target_says_one_time_and_one_instance_count(
+    catalog: Catalog,
+) -> None:
+    """The issue's inconsistencies, for the rows a throughput target still times as a job
+    (per-sample inference): the time column and the reason agree, hours_spot is a replica's
+    share like hours, and every cost is for the same replicas over the same window."""
+    from gpuprof.units import fmt_duration
+
+    w = Workload.presets()["video-analytics"]
+    window = w.work_units / (w.throughput_per_s or 1) / 3600.0
+    rows = [r for r in recommend(w, catalog, limit=60).rows if r.fits and r.hours is not None]
+    assert any(r.instance.price_spot_usd_hr for r in rows)
+    for r in rows:
+        n = r.instances_needed
+        assert n is not None and n >= 1
+        assert any(fmt_duration(r.hours * 3600) in t for t in r.reasons), r.reasons
+        assert r.hours_spot == pytest.approx(r.hours * 1.1)
+        od = r.instance.price_ondemand_usd_hr
+        assert od is not None
+        assert r.cost_ondemand_usd == pytest.approx(od * r.nodes * n * window)
+        assert r.cost_usd == pytest.approx(r.cost_ondemand_usd)
+        spot = r.instance.price_spot_usd_hr
+        if spot is not None:
+            assert r.cost_spot_usd == pytest.approx(spot * r.nodes * n * window)

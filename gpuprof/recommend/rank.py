@@ -385,6 +385,7 @@ def recommend(
             meets,
             within,
             local_seconds,
+            float(replicas[int(i)]) if math.isfinite(replicas[int(i)]) else 1.0,
         )
         for rank, i in enumerate(take)
     )
@@ -424,11 +425,24 @@ def _sustained(
         usd=fmt_usd(row.price_per_hour_usd),
         per_m=fmt_usd(per_m) if per_m is not None else NA,
     )
+    inst = row.instance
+
+    def for_window(price: float | None) -> float | None:
+        # The same replicas, provisioned for the whole window, on each price basis.
+        return None if price is None else price * row.nodes * replicas * window
+
     return replace(
         row,
         instances_needed=int(replicas),
         usd_per_million=per_m,
         meets_deadline=None,
+        # each replica's share on spot, as ``hours`` is on the ranking basis (was one
+        # instance doing all the work while ``hours`` was a replica's share)
+        hours_spot=None if row.hours_spot is None else row.hours_spot / replicas,
+        cost_ondemand_usd=for_window(inst.price_ondemand_usd_hr),
+        cost_spot_usd=for_window(inst.price_spot_usd_hr),
+        cost_reserved_1y_usd=for_window(inst.price_reserved_1y_usd_hr),
+        cost_reserved_3y_usd=for_window(inst.price_reserved_3y_usd_hr),
         reasons=(note, *row.reasons),
     )
 
@@ -450,12 +464,15 @@ def _row(
     meets: npt.NDArray[np.bool_],
     within: npt.NDArray[np.bool_],
     local_seconds: float,
+    split: float = 1.0,
 ) -> RecommendationRow:
+    """One ranked row. ``split``: replicas that share the work (a throughput target), so the
+    time the reasons state is each replica's, like the row's ``hours``."""
     inst = arr.instances[i]
     spec = catalog.spec_for(inst)
     nodes = int(est.nodes[i])
     hours = _opt(est.seconds[i] / 3600.0)
-    seconds = _opt(est.seconds[i])
+    seconds = _opt(est.seconds[i] / split)
     eff = _opt(est.efficiency[i]) if hours is not None else None
     sup = est.supported[i]
     cost_i = _opt(cost[i])
