@@ -15,6 +15,7 @@ from gpuprof.telemetry.reasons import ClockEventReason
 
 __all__ = [
     "DeviceInfo",
+    "EccBlock",
     "EccCounts",
     "GpuSample",
     "HostSample",
@@ -30,6 +31,7 @@ __all__ = [
     "Topology",
     "GPU_NUMERIC_FIELDS",
     "HOST_NUMERIC_FIELDS",
+    "VENDOR_NUMERIC_FIELDS",
 ]
 
 
@@ -73,6 +75,7 @@ class SourceKind(str, enum.Enum):
     NVML = "nvml"
     SIMULATED = "simulated"
     REPLAY = "replay"
+    AMDSMI = "amdsmi"  # AMD GPUs through amdsmi (gpuprof.telemetry.amd)
     NONE = "none"  # host only: no NVIDIA driver or library
 
 
@@ -157,6 +160,12 @@ class DeviceInfo:
     persistence_mode: bool | None = None
     display_active: bool | None = None
     multi_gpu_board: bool | None = None
+    # Vendor facts: "nvidia" or "amd"; AMD Instinct partition modes (the analogue of MIG:
+    # compute SPX/DPX/QPX/CPX, memory NPS1/NPS4) and XGMI links (amd-smi static/xgmi).
+    vendor: str = "nvidia"
+    compute_partition: str | None = None
+    memory_partition: str | None = None
+    xgmi_link_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +217,16 @@ class NvLinkSample:
 
 
 @dataclass(frozen=True, slots=True)
+class EccBlock:
+    """ECC / RAS error counts of one hardware block (AMD: UMC, SDMA, GFX, ..., XGMI_WAFL)."""
+
+    block: str
+    corrected: int | None = None
+    uncorrected: int | None = None
+    deferred: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EccCounts:
     """ECC error counters (``nvidia-smi -q -d ECC``) and memory retirement / remapping."""
 
@@ -222,6 +241,7 @@ class EccCounts:
     remapped_rows_uncorrectable: int | None = None
     remapped_rows_pending: bool | None = None
     remapped_rows_failure: bool | None = None
+    blocks: tuple[EccBlock, ...] = ()  # per block, where the driver reports it (AMD RAS)
 
     @classmethod
     def clean(cls) -> EccCounts:
@@ -318,6 +338,16 @@ class GpuSample:
     prof_nvjpg_pct: float | None = None  # mean over the NVJPG engines
     prof_unavailable: str | None = None
     mig_prof: tuple[MigProfSample, ...] = ()
+    # AMD (amdsmi) readings NVML has no field for: junction (hotspot) temperature, SoC clock,
+    # multimedia (VCN) engine activity, XGMI read/write throughput summed over the links.
+    temp_hotspot_c: float | None = None
+    clock_soc_mhz: float | None = None
+    util_mm_pct: float | None = None
+    xgmi_read_bytes_s: float | None = None
+    xgmi_write_bytes_s: float | None = None
+    # Why a field is None, where the source knows: (field name, reason) pairs, e.g.
+    # ("temp_gpu_c", "N/A from amdsmi: no edge sensor on this GPU"). Empty from NVML.
+    absent: tuple[tuple[str, str], ...] = ()
 
     @property
     def mem_used_pct(self) -> float | None:
@@ -401,7 +431,18 @@ def _numeric_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if str(f.type) in numeric and f.name != "index")
 
 
+#: AMD-only scalars: in samples, recordings and exports, but not in History's rings (each
+#: field costs ~3 MB for 8 GPUs over 24 h, and History's budget is 150 MB).
+VENDOR_NUMERIC_FIELDS: tuple[str, ...] = (
+    "temp_hotspot_c",
+    "clock_soc_mhz",
+    "util_mm_pct",
+    "xgmi_read_bytes_s",
+    "xgmi_write_bytes_s",
+)
 #: Scalar GPU metrics that History stores and plots can ask for, by field name.
-GPU_NUMERIC_FIELDS: tuple[str, ...] = _numeric_fields(GpuSample)
+GPU_NUMERIC_FIELDS: tuple[str, ...] = tuple(
+    name for name in _numeric_fields(GpuSample) if name not in VENDOR_NUMERIC_FIELDS
+)
 #: Scalar host metrics that History stores, by field name.
 HOST_NUMERIC_FIELDS: tuple[str, ...] = _numeric_fields(HostSample)
