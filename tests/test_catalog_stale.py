@@ -56,3 +56,22 @@ def test_catalog_list_marks_old_prices(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["catalog", "list", "--provider", "aws", "--gpu", "H100", "--no-overlays"]) == 0
     out = capsys.readouterr()
     assert "(old)" in out.out and "over 90 days old" in out.err
+
+
+def test_a_date_without_its_day_is_old_and_says_so() -> None:
+    # "2026" once meant 31 Dec 2026 and was never old: the day the price was read is unknown.
+    from gpuprof.catalog.asof import stale_mark, stale_note, staleness
+
+    assert staleness("2026", DAY) == staleness("2026", DAY)
+    s = staleness("2026", DAY)
+    assert s.stale and s.precision == "year"
+    assert staleness("2026-11", DAY).stale and staleness("2026-11", DAY).precision == "month"
+    fresh = staleness("2026-11-30", DAY)
+    assert not fresh.stale and fresh.precision == "day" and fresh.age_days == 1
+    assert staleness("", DAY) == staleness("later", DAY)
+    assert not staleness("", DAY).stale and staleness("", DAY).age_days is None
+    assert stale_mark("2026", DAY) == "(year only)" and stale_mark("2026-06", DAY) == "(month only)"
+    assert stale_mark("2026-01-21", DAY) == "(old)" and stale_mark("2026-11-30", DAY) == ""
+    assert "dated only 2026" in stale_note("2026", DAY)
+    assert "over 90 days old" in stale_note("2026-01-21", DAY)
+    assert stale_note("2026-11-30", DAY) == ""

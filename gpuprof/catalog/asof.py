@@ -1,18 +1,31 @@
-"""Dates of catalog prices: how old a price is, and whether an "as of" date is in the future."""
+"""Dates of catalog prices: how old a price is, and whether an "as of" date is in the future.
+
+:func:`staleness` is the one judgement of a price's date that every view uses (``catalog
+list``, ``catalog audit``, recommendation rows, the report, the GUI): a price is old when it
+was read more than :data:`STALE_DAYS` ago, or when its date names only a year or a month
+(``2026``): the day it was read is unknown, so it is never trusted as current."""
 
 from __future__ import annotations
 
 import datetime
 import functools
 import time
+from dataclasses import dataclass
+
+from gpuprof.i18n import tr
 
 __all__ = [
     "NOT_FUTURE",
     "STALE_DAYS",
+    "Staleness",
     "as_of_date",
+    "date_precision",
     "in_future",
     "is_stale",
     "price_age_days",
+    "stale_mark",
+    "stale_note",
+    "staleness",
     "tomorrow",
 ]
 
@@ -71,10 +84,67 @@ def price_age_days(as_of: str, today: datetime.date | None = None) -> int | None
     return ((today or datetime.date.today()) - when).days
 
 
+def date_precision(as_of: str) -> str:
+    """ "day", "month" or "year" for a readable ``as_of``; "" for none or an unreadable one."""
+    text = as_of.strip()
+    if not text or as_of_date(text) is None:
+        return ""
+    return {4: "year", 7: "month"}.get(len(text), "day")
+
+
+@dataclass(frozen=True, slots=True)
+class Staleness:
+    """How far a price's date can be trusted. ``stale``: over :data:`STALE_DAYS` days old, or
+    dated only to the ``precision`` of a month or a year. ``age_days`` counts from the last day
+    the date can mean (None when there is no readable date)."""
+
+    stale: bool
+    precision: str  # "day", "month", "year" or "" (no readable date)
+    age_days: int | None
+
+
+def staleness(as_of: str, today: datetime.date | None = None) -> Staleness:
+    """The one judgement of a price date (see the module's docstring)."""
+    precision = date_precision(as_of)
+    age = price_age_days(as_of, today) if precision else None
+    old = age is not None and age > STALE_DAYS
+    return Staleness(old or precision in ("month", "year"), precision, age)
+
+
 def is_stale(as_of: str, today: datetime.date | None = None) -> bool:
-    """Whether a price as of ``as_of`` is over :data:`STALE_DAYS` old."""
-    age = price_age_days(as_of, today)
-    return age is not None and age > STALE_DAYS
+    """Whether a price as of ``as_of`` is old (:func:`staleness`)."""
+    return staleness(as_of, today).stale
+
+
+def stale_mark(as_of: str, today: datetime.date | None = None) -> str:
+    """What a table writes after an old date: "(old)", "(year only)" or "(month only)"; ""
+    for a current one."""
+    s = staleness(as_of, today)
+    if not s.stale:
+        return ""
+    if s.precision == "year":
+        return tr("(year only)")
+    if s.precision == "month":
+        return tr("(month only)")
+    return tr("(old)")
+
+
+def stale_note(as_of: str, today: datetime.date | None = None) -> str:
+    """A recommendation row's warning about its price date ("" when the price is current)."""
+    s = staleness(as_of, today)
+    if not s.stale:
+        return ""
+    if s.precision in ("month", "year"):
+        return tr(
+            "prices dated only {d}: the day they were read is unknown, treat them as old "
+            "(gpuprof catalog update)",
+            d=as_of.strip(),
+        )
+    return tr(
+        "prices as of {d} are over {n} days old (gpuprof catalog update)",
+        d=as_of.strip(),
+        n=STALE_DAYS,
+    )
 
 
 @functools.lru_cache(maxsize=256)  # a file has a few dates; strptime per row was half the load

@@ -4,10 +4,15 @@ File format (UTF-8 CSV, header required; the packaged file and overlays share it
 
 ``provider, instance, region, zone, gpu_model, gpu_count, gpu_mem_gib, vcpus, ram_gib,
 interconnect, network_gbps, price_ondemand_usd_hr, price_spot_usd_hr, price_reserved_1y_usd_hr,
-price_reserved_3y_usd_hr, source, as_of, notes``
+price_reserved_3y_usd_hr, source, as_of, notes, currency, price_monthly``
 
 ``provider``, ``instance``, ``gpu_model`` and ``gpu_count`` are required; every other cell may be
-blank (unknown). Prices are USD per hour for the whole instance. A bad row is reported as
+blank (unknown). Prices are per hour for the whole instance (``price_monthly``: per month, a
+subscription such as 包月) in the row's ``currency`` (an ISO code; blank: USD; the ``_usd_hr``
+column names predate the column and are kept so that older overlays still read); a catalog
+compares them in one currency at a dated exchange rate (:mod:`gpuprof.catalog.money`).
+``as_of`` is the day the price was read (YYYY-MM-DD; a year or month alone is read, and the
+price treated as old, :mod:`gpuprof.catalog.asof`). A bad row is reported as
 ``file:line: reason`` and skipped; the good rows load. A GPU name the spec table does not know is
 kept (its rates are unknown) and flagged. An overlay row with the same provider, instance and
 region as a packaged row replaces it (negotiated prices, private clouds). Rows that repeat an
@@ -22,22 +27,25 @@ import io
 import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
 
 from gpuprof import csvsafe
-from gpuprof.catalog import rowcache
+from gpuprof.catalog import money, rowcache
 from gpuprof.catalog.asof import NOT_FUTURE, STALE_DAYS, in_future, is_stale, price_age_days
 from gpuprof.catalog.csvrows import open_text, paused_gc, read_cells
+from gpuprof.catalog.money import FxRate
 from gpuprof.catalog.names import normalize_gpu_model
+from gpuprof.catalog.row import DOUBT_MARK, CatalogIssue, Instance, _frozen, _Unfrozen
 from gpuprof.catalog.specs import GpuSpec, load_specs
+from gpuprof.errors import InputError
 from gpuprof.fileio import atomic_open
 from gpuprof.i18n import tr
 
 __all__ = [
     "COLUMNS",
+    "DOUBT_MARK",
     "Catalog",
     "CatalogIssue",
     "Instance",
@@ -69,109 +77,10 @@ COLUMNS = (
     "source",
     "as_of",
     "notes",
+    "currency",
+    "price_monthly",
 )
 _REQUIRED = ("provider", "instance", "gpu_model", "gpu_count")
-DOUBT_MARK = "doubtful"  # a notes clause "doubtful: why" marks a row the data doubts
-
-
-@dataclass(frozen=True, slots=True)  # slots: 100,000 rows in tens of MB, not hundreds
-class Instance:
-    """One rentable machine shape. ``gpu_model`` is the spec-table key when ``gpu_known``."""
-
-    provider: str
-    instance: str
-    gpu_model: str
-    gpu_count: float
-    region: str = ""
-    zone: str = ""
-    gpu_name: str = ""  # the GPU name as the source wrote it
-    gpu_known: bool = True
-    gpu_mem_gib: float | None = None  # per GPU
-    vcpus: float | None = None
-    ram_gib: float | None = None
-    interconnect: str = ""
-    network_gbps: float | None = None
-    price_ondemand_usd_hr: float | None = None
-    price_spot_usd_hr: float | None = None
-    price_reserved_1y_usd_hr: float | None = None
-    price_reserved_3y_usd_hr: float | None = None
-    source: str = ""
-    as_of: str = ""
-    notes: str = ""
-    origin: str = "packaged"  # "packaged" or the overlay file's name
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.provider.lower(), self.instance.lower(), self.region.lower())
-
-    @property
-    def offer(self) -> tuple[object, ...]:
-        """What makes two rows the same offer (a duplicate): the key, the GPUs and the prices."""
-        return (
-            self.provider.lower(),
-            self.instance.lower(),
-            self.region.lower(),
-            self.gpu_model,
-            self.gpu_count,
-            self.gpu_mem_gib,
-            self.price_ondemand_usd_hr,
-            self.price_spot_usd_hr,
-            self.price_reserved_1y_usd_hr,
-            self.price_reserved_3y_usd_hr,
-        )
-
-    @property
-    def doubt(self) -> str:
-        """Why the data itself doubts this row ("" when it does not): a notes clause that
-        starts with ``doubtful:``. Such rows are shown with a warning and never rank first
-        ahead of an undoubted row (gpuprof/recommend/rank.py)."""
-        for clause in self.notes.split(";"):
-            head, sep, why = clause.strip().partition(":")
-            if sep and head.strip().lower() == DOUBT_MARK:
-                return why.strip() or DOUBT_MARK
-        return ""
-
-    def as_dict(self) -> dict[str, object]:
-        """Every field by name (``vars()`` has none: the class has slots)."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-# A frozen dataclass sets each of its 21 fields through object.__setattr__: for a 100,000-row
-# overlay that was the largest single cost of reading it. Rows read from a file are filled in
-# an unfrozen twin with the very same slots and then become Instances (``__class__``
-# assignment; same layout, checked here): from then on they are frozen like any other.
-_Unfrozen: Any = dataclass(slots=True)(
-    type(
-        "_UnfrozenInstance",
-        (),
-        {
-            "__annotations__": {f.name: f.type for f in fields(Instance)},
-            **{f.name: f.default for f in fields(Instance) if f.default is not MISSING},
-        },
-    )
-)
-assert _Unfrozen.__slots__ == Instance.__slots__  # type: ignore[attr-defined]
-
-
-def _frozen(unfrozen: Any) -> Instance:
-    """An ``_Unfrozen`` made the Instance it was built as (see above)."""
-    object.__setattr__(unfrozen, "__class__", Instance)
-    return cast(Instance, unfrozen)
-
-
-@dataclass(frozen=True)
-class CatalogIssue:
-    """A problem with one row of a catalog file; ``severity`` is "error" (row skipped) or "warning"."""
-
-    file: str
-    line: int
-    reason: str
-    severity: str = "error"
-
-    def __str__(self) -> str:
-        # line 0: about the whole file (rows merged across files, a renamed overlay)
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.reason}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,6 +91,21 @@ class Catalog:
     instances: tuple[Instance, ...]
     issues: tuple[CatalogIssue, ...] = ()
     files: tuple[str, ...] = field(default=())
+    currency: str = "USD"  # the currency every row's price fields are in
+    rates: Mapping[str, FxRate] = field(default_factory=dict)  # the rates that converted them
+
+    def in_currency(self, currency: str, rates: Mapping[str, FxRate] | None = None) -> Catalog:
+        """This catalog with every price in ``currency`` (from each row's own published
+        figures, at ``rates``, default this catalog's); rows that need a missing rate lose
+        their comparable prices and an issue says so."""
+        use = dict(self.rates if rates is None else rates)
+        rows, issues = money.reprice(self.instances, currency, use)
+        kept = tuple(
+            i for i in self.issues if i.file != "catalog" or "exchange rate" not in i.reason
+        )
+        return replace(
+            self, instances=tuple(rows), issues=kept + tuple(issues), currency=currency, rates=use
+        )
 
     def spec_for(self, instance: Instance) -> GpuSpec | None:
         return self.specs.get(instance.gpu_model) if instance.gpu_known else None
@@ -244,6 +168,7 @@ _NUMBERS = (
     "price_spot_usd_hr",
     "price_reserved_1y_usd_hr",
     "price_reserved_3y_usd_hr",
+    "price_monthly",
 )
 _POSITIVE = frozenset(_NUMBERS[:2])
 #: Where each number column sits in a row of :data:`COLUMNS` cells, and whether it must be > 0.
@@ -317,6 +242,8 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         source,
         as_of,
         notes,
+        currency,
+        _monthly,
     ) = cells
     provider = provider.strip()
     instance = instance.strip()
@@ -326,8 +253,13 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         for name, value in zip(_REQUIRED, given, strict=True):
             if not value:
                 raise ValueError(f"missing {name}")
-    count, mem, vcpus, ram, network, ondemand, spot, reserved_1y, reserved_3y = _numbers(cells)
+    count, mem, vcpus, ram, network, ondemand, spot, reserved_1y, reserved_3y, monthly = _numbers(
+        cells
+    )
     assert count is not None
+    currency = currency.strip().upper() or "USD"
+    if currency != "USD" and not (len(currency) == 3 and currency.isascii() and currency.isalpha()):
+        raise ValueError(f"currency {currency!r} is not a three-letter code such as USD or CNY")
     key = normalize_gpu_model(gpu_name, mem)
     warning = None
     if key is None:
@@ -356,6 +288,8 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         as_of=as_of.strip(),
         notes=notes.strip(),
         origin=origin,
+        currency=currency,
+        price_monthly_usd=monthly,
     )
     # check_plausible, asked only when a figure is out of bounds or there is a date to check
     if (
@@ -365,6 +299,7 @@ def instance_from_cells(cells: Sequence[str], *, origin: str) -> tuple[Instance,
         or (spot or 0.0) > MAX_PRICE_USD_HR
         or (reserved_1y or 0.0) > MAX_PRICE_USD_HR
         or (reserved_3y or 0.0) > MAX_PRICE_USD_HR
+        or (monthly or 0.0) > MAX_PRICE_USD_HR * 730
         or (inst.as_of and origin != "packaged" and inst.as_of not in NOT_FUTURE)
     ):
         check_plausible(inst)
@@ -397,6 +332,11 @@ def check_plausible(inst: Instance) -> None:
         price = getattr(inst, name)
         if price is not None and price > MAX_PRICE_USD_HR:
             raise ValueError(f"{name} {price:g} is beyond any offer (at most {MAX_PRICE_USD_HR:g})")
+    monthly = inst.price_monthly_usd
+    if monthly is not None and monthly > MAX_PRICE_USD_HR * 730:
+        raise ValueError(
+            f"price_monthly {monthly:g} is beyond any offer (at most {MAX_PRICE_USD_HR * 730:g})"
+        )
     # The packaged rows are ours: a machine whose clock is behind must not lose them.
     text = inst.as_of if inst.origin != "packaged" else ""
     if text and in_future(text):
@@ -544,7 +484,26 @@ def write_instances_csv(rows: Sequence[Instance], path: Path) -> None:
         writer.writerow(COLUMNS)
         for r in rows:
             values = r.as_dict() | {"gpu_model": r.gpu_name or r.gpu_model}  # as the source said
+            # the prices as the source published them, in its currency
+            prices = r.published or (
+                r.price_ondemand_usd_hr,
+                r.price_spot_usd_hr,
+                r.price_reserved_1y_usd_hr,
+                r.price_reserved_3y_usd_hr,
+                r.price_monthly_usd,
+            )
+            values |= dict(zip(_PRICE_COLUMNS, prices, strict=True))
             writer.writerow(["" if values[c] is None else _fmt(values[c]) for c in COLUMNS])
+
+
+#: The price columns of a row, in the order of ``Instance.published``.
+_PRICE_COLUMNS = (
+    "price_ondemand_usd_hr",
+    "price_spot_usd_hr",
+    "price_reserved_1y_usd_hr",
+    "price_reserved_3y_usd_hr",
+    "price_monthly",
+)
 
 
 def _fmt(value: object) -> str:
@@ -616,4 +575,12 @@ def _load(overlays: bool, extra_files: Sequence[Path], overlay_dir: Path | None)
                     "warning",
                 )
             )
-    return Catalog(load_specs(), tuple(rows), tuple(issues), tuple(files))
+    try:
+        rates = money.load_rates()
+    except InputError as exc:  # a broken rates file converts nothing, and says so
+        rates = {}
+        issues.append(CatalogIssue(str(money.rates_path()), 0, str(exc), "error"))
+    if any(r.currency != "USD" for r in rows):
+        rows, more_issues = money.reprice(rows, "USD", rates)
+        issues.extend(more_issues)
+    return Catalog(load_specs(), tuple(rows), tuple(issues), tuple(files), "USD", rates)

@@ -66,6 +66,18 @@ def cache_dir() -> Path:
     return data_dir() / "cache" / "catalog"
 
 
+#: The modules that turn rows into instances: a change to any of them makes old entries stale.
+_SOURCES = (
+    "asof.py",
+    "csvrows.py",
+    "instances.py",
+    "row.py",
+    "names.py",
+    "specs.py",
+    "rowcache.py",
+)
+
+
 @functools.lru_cache(maxsize=1)
 def _code_fingerprint() -> str:
     """What turns rows into instances: these modules' sources, the spec table, the version."""
@@ -73,7 +85,7 @@ def _code_fingerprint() -> str:
 
     digest = hashlib.blake2b(gpuprof.__version__.encode(), digest_size=16)
     here = Path(__file__).resolve().parent
-    for name in ("asof.py", "csvrows.py", "instances.py", "names.py", "specs.py", "rowcache.py"):
+    for name in _SOURCES:
         try:
             digest.update((here / name).read_bytes())
         except OSError:  # a frozen executable has no sources: its version says it all
