@@ -1,0 +1,296 @@
+"""The AMD telemetry source: amdsmi's GPUs as the same frozen samples NVML gives.
+
+Static facts (``amd-smi static``) are read once, at the first use; ECC / RAS counts every
+``slow_interval_s``; the rest at every poll (``amd-smi metric``). amdsmi itself is reached only
+through :mod:`gpuprof.telemetry.amd.lib`. A missing library or driver is a state with a hint,
+never an exception; one failing field is ``None`` with its reason in ``GpuSample.absent``.
+
+In CPX mode amdsmi lists each compute partition of an MI300X as its own GPU: the source shows
+them as such, each with ``DeviceInfo.compute_partition`` / ``memory_partition`` (the analogue
+of MIG). Power, temperatures and counters that belong to the socket are on partition 0 only;
+the others read "N/A" and say so.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from gpuprof.telemetry.amd.lib import (
+    STATUS_DRIVER_NOT_LOADED,
+    STATUS_NO_PERM,
+    AmdQuery,
+    AmdSmiUnavailable,
+    DeviceState,
+    error_code,
+    error_reason,
+    load_amdsmi,
+)
+from gpuprof.telemetry.amd.read import (
+    read_device_info,
+    read_processes,
+    read_topology,
+    sample_gpu,
+)
+from gpuprof.telemetry.diagnostics import Diagnostics
+from gpuprof.telemetry.host import HostSampler, ProcessInfoCache
+from gpuprof.telemetry.model import (
+    DeviceInfo,
+    GpuSample,
+    ProcessSample,
+    Snapshot,
+    SourceKind,
+    SourceState,
+    SourceStatus,
+    SystemInfo,
+    Topology,
+)
+from gpuprof.telemetry.procstat import NO_USAGE
+
+__all__ = ["AmdSmiSource", "amd_gpus_present"]
+
+log = logging.getLogger(__name__)
+
+_CLOSED = SourceStatus(
+    state=SourceState.ERROR,
+    message="amdsmi is closed (the source was shut down)",
+    hint="Open the source again to resume.",
+)
+
+
+def amd_gpus_present() -> bool:
+    """Whether amdsmi loads and lists at least one GPU (initialises and shuts it down)."""
+    source = AmdSmiSource()
+    try:
+        return bool(source.devices())
+    finally:
+        source.close()
+
+
+class AmdSmiSource:
+    """Live telemetry from amdsmi: the :class:`~gpuprof.telemetry.source.TelemetrySource` for AMD.
+
+    ``smi``: an amdsmi-compatible module (default: the real one, imported lazily).
+    ``clock``: monotonic seconds for rates; ``wall_clock``: Unix time for the snapshots.
+    """
+
+    def __init__(
+        self,
+        *,
+        smi: Any = None,
+        host: HostSampler | None = None,
+        processes: ProcessInfoCache | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        slow_interval_s: float = 10.0,
+        diagnostics: Diagnostics | None = None,
+    ) -> None:
+        self._smi_override = smi
+        self._host = host if host is not None else HostSampler(clock=clock)
+        self._proc_cache = processes if processes is not None else ProcessInfoCache(clock=clock)
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._slow_interval_s = slow_interval_s
+        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+        self._lock = threading.RLock()
+        self._query: AmdQuery | None = None
+        self._started = False
+        self._closing = False
+        self._initialized = False
+        self._status = SourceStatus()
+        self._devices: list[DeviceState] = []
+        self._system: SystemInfo | None = None
+        self._topology: Topology | None = None
+        self._next_slow_s = float("-inf")
+
+    # -- the protocol -------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> SourceKind:
+        return SourceKind.AMDSMI if self._status.ok else SourceKind.NONE
+
+    @property
+    def label(self) -> str:
+        return "amdsmi" if self._status.ok else "host only — no AMD GPU library or driver"
+
+    def _start(self) -> bool:
+        if self._closing:
+            return False
+        if not self._started:
+            with self._lock:
+                if not self._started and not self._closing:
+                    self._do_start()
+                    self._started = True
+        return self._status.ok
+
+    def _fail(self, state: SourceState, message: str, hint: str) -> None:
+        self._status = SourceStatus(state=state, message=message, hint=hint)
+
+    def _do_start(self) -> None:
+        try:
+            smi = self._smi_override if self._smi_override is not None else load_amdsmi()
+        except AmdSmiUnavailable as exc:
+            self._fail(
+                SourceState.LIBRARY_NOT_FOUND,
+                str(exc),
+                "Install ROCm's amd-smi-lib (libamd_smi.so) and the amdsmi Python package "
+                "of the same ROCm version; set ROCM_PATH if ROCm is not in /opt/rocm.",
+            )
+            return
+        q = self._query = AmdQuery(smi, self.diagnostics)
+        try:
+            q.call("amdsmi_init", q.const("AmdSmiInitFlags", "INIT_AMD_GPUS"))
+        except Exception as exc:
+            self.diagnostics.record(None, "amdsmi_init", type(exc).__name__, str(exc))
+            code = error_code(exc)
+            state = {
+                STATUS_DRIVER_NOT_LOADED: SourceState.DRIVER_NOT_LOADED,
+                STATUS_NO_PERM: SourceState.NO_PERMISSION,
+            }.get(code if code is not None else -1, SourceState.ERROR)
+            self._fail(
+                state,
+                f"amdsmi_init failed: {error_reason(exc)}",
+                "Check that the amdgpu driver is loaded (lsmod | grep amdgpu) and that you "
+                "may open /dev/kfd and /dev/dri (the video and render groups).",
+            )
+            return
+        self._initialized = True
+        try:
+            handles = list(q.call("amdsmi_get_processor_handles") or [])
+        except Exception as exc:
+            handles = []
+            q.failed(None, "processor_handles", "amdsmi_get_processor_handles", exc)
+        if not handles:
+            self._fail(SourceState.NO_GPUS, "amdsmi lists no AMD GPU", "Check `amd-smi list`.")
+            return
+        for index, handle in enumerate(handles):
+            dev = DeviceState(index=index, handle=handle)
+            dev.info = read_device_info(q, dev)
+            self._devices.append(dev)
+
+    def status(self) -> SourceStatus:
+        self._start()
+        if self._closing:
+            return _CLOSED
+        if self._status.ok and any(d.process_denied for d in self._devices):
+            return SourceStatus(
+                state=SourceState.NO_PERMISSION,
+                message="Not permitted to list the processes using the GPUs (amdsmi: NO_PERM)",
+                hint="Run as root; every other metric keeps updating.",
+                process_info_permitted=False,
+            )
+        return self._status
+
+    def system_info(self) -> SystemInfo:
+        """The host, plus the amdgpu driver version (``amd-smi static --driver``)."""
+        ok = self._start()
+        if self._system is not None:
+            return self._system
+        info = self._host.system_info()
+        q = self._query
+        if ok and q is not None and self._devices:
+            with self._lock:
+                driver = q.get(self._devices[0], "driver", "amdsmi_get_gpu_driver_info", reasons={})
+                version = driver.get("driver_version") if isinstance(driver, dict) else None
+                if isinstance(version, str) and version.strip() not in ("", "N/A"):
+                    info = replace(info, driver_version=version.strip())
+        self._system = info
+        return info
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        if not self._start():
+            return ()
+        return tuple(d.info for d in self._devices if d.info is not None)
+
+    def topology(self) -> Topology:
+        if not self._start():
+            return Topology()
+        with self._lock:
+            q = self._query
+            if self._topology is None and q is not None and not self._closing:
+                self._topology = read_topology(q, self._devices)
+            return self._topology or Topology()
+
+    def poll(self) -> Snapshot:
+        """One snapshot: host, every AMD GPU, every GPU process. Never raises for a field."""
+        ok = self._start()
+        host = self._host.sample()
+        wall = self._wall_clock()
+        if not ok:
+            return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=self.status())
+        with self._lock:
+            q = self._query
+            if q is None or self._closing:
+                return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)
+            now = self._clock()
+            slow = now >= self._next_slow_s
+            if slow:
+                self._next_slow_s = now + self._slow_interval_s
+            gpus: list[GpuSample] = []
+            raw: list[tuple[DeviceState, dict[int, tuple[str | None, int | None, float | None]]]]
+            raw = []
+            for dev in self._devices:
+                gpus.append(sample_gpu(q, dev, now, slow))
+                raw.append((dev, read_processes(q, dev, now)))
+            processes = self._process_samples(raw)
+        return Snapshot(
+            time_s=wall,
+            source=SourceKind.AMDSMI,
+            host=host,
+            gpus=tuple(gpus),
+            processes=processes,
+            status=self.status(),
+        )
+
+    def _process_samples(
+        self,
+        raw: list[tuple[DeviceState, dict[int, tuple[str | None, int | None, float | None]]]],
+    ) -> tuple[ProcessSample, ...]:
+        pids = [pid for _dev, procs in raw for pid in procs]
+        infos = self._proc_cache.lookup(pids) if pids else {}
+        usage = self._proc_cache.host_usage(pids) if pids else {}
+        out = []
+        for dev, procs in raw:
+            for pid, (name, vram, busy) in procs.items():
+                info = infos.get(pid)
+                host = usage.get(pid) or NO_USAGE
+                out.append(
+                    ProcessSample(
+                        pid=pid,
+                        gpu_index=dev.index,
+                        gpu_mem_bytes=vram,
+                        sm_util_pct=busy,
+                        name=(info.name if info is not None else None) or name,
+                        user=None if info is None else info.user,
+                        cmdline=None if info is None else info.cmdline,
+                        host_cpu_pct=host.cpu_pct,
+                        host_rss_bytes=host.rss_bytes,
+                        start_time_s=None if info is None else info.start_time_s,
+                        container_id=None if info is None else info.container_id,
+                        pod_name=None if info is None else info.pod_name,
+                        pod_namespace=None if info is None else info.pod_namespace,
+                    )
+                )
+        return tuple(out)
+
+    def close(self, timeout_s: float = 1.0) -> None:
+        """``amdsmi_shut_down`` if this source initialised amdsmi; waits at most ``timeout_s``
+        for a poll in flight, else skips the shutdown (a driver in trouble must not hang exit)."""
+        self._closing = True
+        if not self._lock.acquire(timeout=timeout_s):
+            log.warning("amdsmi: a call did not return in %.1f s; skipping amdsmi_shut_down", 1.0)
+            return
+        try:
+            q = self._query
+            if self._initialized and q is not None:
+                self._initialized = False
+                try:
+                    q.call("amdsmi_shut_down")
+                except Exception as exc:  # closing must not raise
+                    log.warning("amdsmi_shut_down failed: %s", exc)
+        finally:
+            self._lock.release()
