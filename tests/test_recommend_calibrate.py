@@ -262,10 +262,10 @@ def test_cli_table_says_which_run(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_detects_local_gpus_with_nvml(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import gpuprof.commands.recommend as cmd
+    import gpuprof.commands.recommend.local as cmd
 
     _fill(ResultsDB())
-    monkeypatch.setattr(cmd, "_local_gpu_names", lambda text: [A100] if text is None else [text])
+    monkeypatch.setattr(cmd, "local_gpu_names", lambda text: [A100] if text is None else [text])
     argv = [
         "recommend",
         "--scenario",

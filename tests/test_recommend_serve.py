@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gpuprof.catalog.instances import Catalog, load_catalog
-from gpuprof.commands.recommend_config import one_config_catalog
+from gpuprof.commands.recommend.config import one_config_catalog
 from gpuprof.errors import InputError
 from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import Recommendation, recommend

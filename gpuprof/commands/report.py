@@ -107,7 +107,7 @@ def _workload(args: argparse.Namespace) -> Any:
     given = [args.recommend, args.scenario, args.params, args.precision, args.tokens]
     if all(v is None for v in given):
         return None
-    from gpuprof.commands.recommend import _workload as recommend_workload
+    from gpuprof.commands.recommend import workload_of as recommend_workload
 
     ns = argparse.Namespace(
         preset=args.recommend,

@@ -283,7 +283,7 @@ def test_every_workload_flag_is_refused_with_a_profile() -> None:
     import argparse
 
     from gpuprof.cli import build_parser
-    from gpuprof.commands.recommend_profile import WORKLOAD_FLAGS
+    from gpuprof.commands.recommend.profile import WORKLOAD_FLAGS
 
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]

@@ -1,0 +1,202 @@
+"""``gpuprof recommend``: rank cloud instances for a workload, or estimate one configuration.
+
+The parser is here; the command is :mod:`.run`, the workload flags' types :mod:`.args`, this
+machine's GPUs and measurements :mod:`.local`, the tables :mod:`.output`, ``--trace``
+:mod:`.trace`, ``--gpu/--gpus`` :mod:`.config`, ``--model`` :mod:`.models` and
+``--from-profile`` :mod:`.profile`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuprof.argtypes import bounded, finite_float, int_range, positive_int
+from gpuprof.commands.recommend.args import (
+    count_arg,
+    params_arg,
+    parse_count,
+    parse_hours,
+    tokens_arg,
+    usd_arg,
+    workload_of,
+)
+from gpuprof.commands.recommend.run import run
+from gpuprof.i18n import tr
+from gpuprof.recommend import parse as core_parse
+from gpuprof.recommend.workload import LIMITS
+
+__all__ = [
+    "params_arg",
+    "parse_count",
+    "parse_hours",
+    "register",
+    "run",
+    "tokens_arg",
+    "workload_of",
+]
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "recommend",
+        help=tr("rank cloud instances for a workload (fit, time, cost)"),
+        description=tr(
+            "Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × "
+            "efficiency); cost = hours × price. Prices show their as-of date."
+        ),
+    )
+    w = p.add_argument_group(tr("workload"))
+    w.add_argument(
+        "--preset",
+        help=tr(
+            "a seed scenario: llm-100b-train, video-analytics, "
+            "nlp-inference-t4, fp64-risk, cv-train"
+        ),
+    )
+    w.add_argument(
+        "--scenario",
+        help=tr("pretrain|train, finetune-full, finetune-lora, serve|inference, hpc-fp64, render"),
+    )
+    w.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7e9 or 7B"))
+    w.add_argument(
+        "--model",
+        help=tr(
+            "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
+            "parameters; see --list-models)"
+        ),
+    )
+    w.add_argument("--models-file", metavar="CSV", help=tr("read architectures from this CSV file"))
+    w.add_argument(
+        "--list-models", action="store_true", help=tr("list the known model architectures")
+    )
+    w.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4 (default bf16)"))
+    w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
+    w.add_argument(
+        "--samples",
+        type=count_arg("samples"),
+        help=tr("samples (images, queries) instead of tokens"),
+    )
+    w.add_argument(
+        "--epochs",
+        type=finite_float(0.0, LIMITS["epochs"], lo_open=True),
+        help=tr("passes over tokens/samples (default 1)"),
+    )
+    w.add_argument(
+        "--seq-len",
+        type=positive_int(int(LIMITS["seq_len"])),
+        help=tr("sequence length (default 4096)"),
+    )
+    w.add_argument(
+        "--batch",
+        type=positive_int(int(LIMITS["batch"])),
+        help=tr("global batch (training) or concurrent sequences (inference)"),
+    )
+    w.add_argument(
+        "--prompt-len",
+        type=int_range(0, int(LIMITS["seq_len"])),
+        help=tr(
+            "inference: prompt tokens per sequence, prefilled before decoding; each sequence "
+            "then generates seq-len minus this many (default 0: no prefill)"
+        ),
+    )
+    w.add_argument(
+        "--flops", type=count_arg("flops_total"), help=tr("total FLOPs (HPC, rendering)")
+    )
+    sv = p.add_argument_group(tr("serving (--scenario serve)"))
+    sv.add_argument(
+        "--output-len",
+        type=positive_int(int(LIMITS["output_len"])),
+        help=tr("serving: mean generated tokens per request (default seq-len minus prompt-len)"),
+    )
+    sv.add_argument(
+        "--rate",
+        type=bounded(core_parse.parse_count, 0.0, LIMITS["rate_per_s"], lo_open=True),
+        help=tr("serving: requests per second to sustain (or --throughput in output tokens/s)"),
+    )
+    sv.add_argument(
+        "--ttft",
+        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["ttft_s"], lo_open=True),
+        help=tr("serving: time-to-first-token target, e.g. 2s or 500ms"),
+    )
+    sv.add_argument(
+        "--tpot",
+        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["tpot_s"], lo_open=True),
+        help=tr("serving: time-per-output-token target, e.g. 50ms"),
+    )
+    sv.add_argument(
+        "--slo",
+        choices=("p50", "p99"),
+        help=tr("serving: the percentile of requests the targets hold for (default p99)"),
+    )
+    sv.add_argument(
+        "--kv-dtype",
+        help=tr("serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights')"),
+    )
+    sv.add_argument(
+        "--tp",
+        type=int_range(1, 64),
+        help=tr("serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)"),
+    )
+    sv.add_argument(
+        "--trace",
+        metavar="CSV",
+        help=tr(
+            "serving: a request trace (arrival_s, prompt_tokens, output_tokens per line) "
+            "simulated on the top configurations"
+        ),
+    )
+    c = p.add_argument_group(tr("constraints"))
+    c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
+    c.add_argument(
+        "--throughput",
+        type=count_arg("throughput_per_s"),
+        help=tr("target tokens or samples per second (serving: output tokens per second)"),
+    )
+    c.add_argument("--budget", type=usd_arg, help=tr("USD for the whole job"))
+    c.add_argument("--spot", action="store_true", help=tr("allow spot/preemptible prices"))
+    c.add_argument(
+        "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
+    )
+    c.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
+    c.add_argument("--objective", choices=("auto", "cheapest", "fastest"), default="auto")
+    one = p.add_argument_group(tr("estimate one configuration instead of ranking"))
+    one.add_argument("--gpu", help=tr("GPU model, e.g. A100-80GB, H100"))
+    one.add_argument(
+        "--gpus",
+        type=positive_int(65536),
+        default=None,
+        help=tr("GPUs in the configuration (with --gpu)"),
+    )
+    one.add_argument("--instance", help=tr("an instance type from the catalog, e.g. p4d.24xlarge"))
+    here = p.add_argument_group(tr("this machine"))
+    here.add_argument(
+        "--local-gpu",
+        metavar="NAME[xN]",
+        help=tr("compare with this machine's GPUs, e.g. 'NVIDIA GeForce RTX 4090x2'"),
+    )
+    here.add_argument(
+        "--measured",
+        action="append",
+        default=[],
+        metavar="GPU:DTYPE=TFLOPS",
+        help=tr("achieved TFLOPS measured here, e.g. 'RTX 4090:bf16=150' (repeatable)"),
+    )
+    here.add_argument(
+        "--no-measured",
+        action="store_true",
+        help=tr(
+            "ignore the GEMM results of `gpuprof bench` on this machine's GPU "
+            "model (by default they set its efficiency)"
+        ),
+    )
+    here.add_argument(
+        "--util",
+        type=finite_float(0.0, 100.0, unit="%"),
+        help=tr("GPU utilization seen locally, percent"),
+    )
+    from gpuprof.commands.recommend.profile import add_arguments
+
+    add_arguments(p)
+    p.add_argument("--limit", type=positive_int(), default=15, help=tr("rows to show (default 15)"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    p.set_defaults(func=run)

@@ -1,0 +1,92 @@
+"""The flags of ``gpuprof recommend`` that describe a workload: their argparse types and the
+:class:`~gpuprof.recommend.workload.Workload` they make (``gpuprof report`` shares both)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from gpuprof.argtypes import bounded
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+from gpuprof.recommend import parse as core_parse
+from gpuprof.recommend.workload import LIMITS
+
+__all__ = [
+    "count_arg",
+    "params_arg",
+    "parse_count",
+    "parse_hours",
+    "tokens_arg",
+    "usd_arg",
+    "workload_of",
+]
+
+
+def count_arg(field: str, *, zero: bool = False) -> Callable[[str], float]:
+    """``7B``-style counts for argparse, > 0 (>= 0 with ``zero``) and within the workload's
+    :data:`~gpuprof.recommend.workload.LIMITS`."""
+    return bounded(core_parse.parse_count, 0.0, LIMITS[field], lo_open=not zero)
+
+
+#: The core's parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.
+parse_count = bounded(core_parse.parse_count, 0.0)
+parse_hours = bounded(core_parse.parse_hours, 0.0, LIMITS["deadline_hours"], lo_open=True)
+params_arg = count_arg("params", zero=True)
+tokens_arg = count_arg("tokens")
+usd_arg = bounded(core_parse.parse_usd, 0.0, LIMITS["budget_usd"], lo_open=True)
+
+
+def workload_of(args: argparse.Namespace) -> Any:
+    """The :class:`~gpuprof.recommend.workload.Workload` the flags describe (a preset with the
+    flags given on top, or ``--scenario`` and its numbers); bad combinations are InputError."""
+    from gpuprof.recommend.workload import Workload
+
+    fields = {
+        "scenario": args.scenario,
+        "params": args.params,
+        "precision": args.precision,
+        "tokens": args.tokens,
+        "samples": args.samples,
+        "epochs": args.epochs,
+        "seq_len": args.seq_len,
+        "batch": args.batch,
+        "flops_total": args.flops,
+        "deadline_hours": args.deadline,
+        "throughput_per_s": args.throughput,
+        "budget_usd": args.budget,
+        "node_limit": args.nodes,
+        "prompt_len": getattr(args, "prompt_len", None),
+        "output_len": getattr(args, "output_len", None),
+        "rate_per_s": getattr(args, "rate", None),
+        "ttft_s": getattr(args, "ttft", None),
+        "tpot_s": getattr(args, "tpot", None),
+        "slo_percentile": getattr(args, "slo", None),
+        "kv_dtype": getattr(args, "kv_dtype", None),
+        "tp": getattr(args, "tp", None),
+    }
+    given = {k: v for k, v in fields.items() if v is not None}
+    if args.spot:
+        given["spot"] = True
+    model = getattr(args, "model", None)  # other commands (report) share this parser's fields
+    if model:
+        from gpuprof.recommend.models import find_model, load_models
+
+        if "params" in given:
+            raise InputError(tr("give --model or --params, not both"))
+        arch = find_model(model, load_models(getattr(args, "models_file", None)))
+        given.update(arch.workload_fields())
+    if args.preset:
+        presets = Workload.presets()
+        if args.preset not in presets:
+            raise InputError(
+                tr("unknown preset {p!r}; use one of {all}", p=args.preset, all=", ".join(presets))
+            )
+        return presets[args.preset].with_(**given)
+    if "scenario" not in given:
+        raise InputError(tr("give --scenario (or --preset)"))
+    if "params" not in given and given["scenario"] not in ("hpc-fp64", "hpc", "render"):
+        raise InputError(tr("give --params, e.g. --params 7e9, or --model NAME"))
+    given.setdefault("params", 0.0)
+    return Workload(**given)

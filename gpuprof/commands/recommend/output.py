@@ -1,0 +1,328 @@
+"""What ``gpuprof recommend`` prints: the verdict above the table, the job and serving tables,
+and a row for ``--json`` with the reason for each unknown number."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from gpuprof.i18n import N_, tr
+
+#: A best time longer than this (hours) is not a plan: said above the table.
+IMPLAUSIBLE_HOURS = 24 * 366 * 10
+
+
+def verdict_lines(rec: Any) -> list[str]:
+    """What the table cannot say by itself, for above it: nothing fits, nothing meets the
+    deadline or the budget, or even the best time is beyond any plan. Rows are ranked with
+    the ones that fit and meet both first, so looking at the rows shown is enough."""
+    w = rec.workload
+    rows = [r for r in rec.rows if r.viable]
+    out: list[str] = []
+    if not rows:
+        out.append(
+            tr(
+                "no candidate fits this workload ({c} considered): none has enough GPU memory or "
+                "supports {p}",
+                c=rec.candidates,
+                p=w.precision,
+            )
+        )
+        return out
+    if w.is_serving:
+        if not any(r.serving is not None and r.serving.meets_targets for r in rows):
+            out.append(
+                tr(
+                    "NOTHING MEETS THE LATENCY TARGETS ({p}): the rows show how close each comes",
+                    p=w.slo_percentile,
+                )
+            )
+        return out
+    timed = [r for r in rows if r.hours is not None]
+    if not timed:
+        out.append(tr("no candidate has a time estimate: no peak rate for {d}", d=w.compute_dtype))
+        return out
+    deadline = any(r.meets_deadline is not None for r in timed)
+    budget = w.budget_usd is not None
+    meets = [r for r in timed if r.meets_deadline is not False]
+    within = [r for r in timed if r.within_budget is not False]
+    both = [r for r in meets if r.within_budget is not False]
+    from gpuprof.units import fmt_duration, fmt_usd
+
+    if deadline and not meets:
+        best = min(r.hours for r in timed)
+        out.append(
+            tr(
+                "NOTHING MEETS THE DEADLINE: the fastest fitting candidate needs {t}",
+                t=fmt_duration(best * 3600),
+            )
+        )
+    if budget and not within:
+        costs = [r.cost_usd for r in timed if r.cost_usd is not None]
+        out.append(
+            tr(
+                "NOTHING STAYS WITHIN THE BUDGET of {b}: the cheapest candidate costs {c}",
+                b=fmt_usd(w.budget_usd),
+                c=fmt_usd(min(costs), digits=0) if costs else "?",
+            )
+        )
+    if deadline and budget and meets and within and not both:
+        out.append(tr("NO CANDIDATE MEETS BOTH the deadline and the budget: the rows show each"))
+    fastest = min(r.hours for r in timed)
+    if fastest > IMPLAUSIBLE_HOURS:
+        out.append(
+            tr(
+                "even the fastest candidate needs {t}, beyond any plan: check the workload's numbers",
+                t=fmt_duration(fastest * 3600),
+            )
+        )
+    return out
+
+
+def row_json(r: Any, w: Any) -> dict[str, object]:
+    """A row for ``--json``: what is unknown is ``null`` with a ``<field>_reason``."""
+    d: dict[str, object] = r.to_dict()
+    if r.serving is not None or (w.is_serving and r.hours is None):
+        why = tr("serving: a rate to sustain, not a job; see serving and cost_unit")
+        for key in ("hours", "hours_spot", "efficiency", "achieved_tflops"):
+            d[key + "_reason"] = why
+        for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+            if d.get(key) is None:
+                d[key + "_reason"] = (
+                    tr("does not fit") if not r.fits else tr("no such price in the catalog")
+                )
+        return d
+    if r.hours is None:
+        inst = r.instance
+        why = (
+            tr("GPU {name!r} is not in the spec table: time unknown", name=inst.gpu_name)
+            if not inst.gpu_known
+            else tr(
+                "no {dtype} rate for {gpu} in the sources: time unknown",
+                dtype=w.compute_dtype,
+                gpu=inst.gpu_model,
+            )
+        )
+        for key in ("hours", "hours_spot", "efficiency", "scaling_efficiency", "achieved_tflops"):
+            value = d.get(key)
+            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                d[key] = None
+                d[key + "_reason"] = why
+    for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+        if d.get(key) is None and key + "_reason" not in d:
+            d[key + "_reason"] = (
+                tr("time unknown") if r.hours is None else tr("no such price in the catalog")
+            )
+    return d
+
+
+def print_table(rec: Any, verdict: list[str] | None = None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from gpuprof.termtext import console, styled
+    from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd
+
+    # Markup is off: catalog rows, labels and reasons are shown as they are; styles are explicit.
+    con = console()
+    w = rec.workload
+    for text in verdict or ():
+        con.print(styled(f"! {text}", "bold red"))
+    title = tr(
+        "{name} — {s}, {p:.3g} params, {prec}; objective: {o}; {v} of {c} candidates fit",
+        name=tr(w.name) if w.name else tr("workload"),
+        s=w.scenario,
+        p=w.params,
+        prec=w.precision,
+        o=rec.objective,
+        v=rec.viable,
+        c=rec.candidates,
+    )
+    if w.is_serving:
+        _print_serving(rec, title)
+        return
+    table = Table(title=title)
+    for col in (
+        "#",
+        N_("provider / instance"),
+        N_("region"),
+        "GPUs",
+        N_("mem/GPU"),
+        N_("time"),
+        N_("cost"),
+        "$/h",
+        N_("as of"),
+        N_("eff."),
+        "P",
+        N_("vs here"),
+    ):
+        table.add_column(tr(col), overflow="fold")
+
+    def line(r: Any) -> list[str | Text]:
+        inst = r.instance
+        need: str | Text
+        need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
+        if not r.fits:
+            need = styled(need, "red")
+        vs = NA if r.speedup_vs_local is None else f"{r.speedup_vs_local:.2g}×"
+        hours: str | Text = fmt_duration(r.hours * 3600) if r.hours is not None else NA
+        if r.meets_deadline is False:
+            hours = styled(f"{hours} ✗", "red")
+        cost: str | Text = (
+            (
+                tr("{cost} spot", cost=fmt_usd(r.cost_usd, digits=0))
+                if r.cost_basis == "spot"
+                else fmt_usd(r.cost_usd, digits=0)
+            )
+            if r.cost_usd is not None
+            else NA
+        )
+        if r.within_budget is False:
+            cost = styled(f"{cost} ✗", "red")
+        return [
+            str(r.rank) if r.rank else "—",
+            r.label,
+            inst.region or NA,
+            f"{r.gpus_total:g}× {inst.gpu_model}",
+            need,
+            hours,
+            cost,
+            fmt_usd(r.price_per_hour_usd),
+            inst.as_of or NA,
+            fmt_pct(r.efficiency * 100) if r.efficiency is not None else NA,
+            "★" if r.pareto else "",
+            vs,
+        ]
+
+    for r in rec.rows:
+        table.add_row(*line(r))
+    if rec.local is not None:
+        table.add_row(*line(rec.local), style="italic")
+    con.print(table)
+    con.print(
+        tr(
+            "P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
+            "✗ = misses the deadline or the budget."
+        )
+    )
+    for text in rec.warnings:
+        con.print(styled(f"! {text}", "yellow"))
+    for r in rec.rows[:3]:
+        con.print(styled(f"{r.rank}. {r.label}", "bold"))
+        for text in r.reasons:
+            con.print(f"   • {text}")
+        for text in r.warnings:
+            con.print(styled(f"   ! {text}", "yellow"))
+
+
+def _print_serving(rec: Any, title: str) -> None:
+    """The serving table: cost per million tokens, instances, throughput, latency, bound."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from gpuprof.recommend.explain import fmt_duration_ms
+    from gpuprof.termtext import console, styled
+    from gpuprof.units import NA, fmt_bytes, fmt_usd
+
+    con = console()
+    w = rec.workload
+    table = Table(title=title)
+    for col in (
+        "#",
+        N_("provider / instance"),
+        N_("region"),
+        "GPUs",
+        N_("mem/GPU"),
+        N_("layout"),
+        N_("batch"),
+        N_("instances"),
+        "$/h",
+        N_("$/M out"),
+        N_("tok/s/inst"),
+        N_("TTFT"),
+        N_("TPOT"),
+        N_("bound"),
+        N_("as of"),
+        "P",
+    ):
+        table.add_column(tr(col), overflow="fold")
+
+    def ms(x: float | None) -> str:
+        return NA if x is None else fmt_duration_ms(x)
+
+    def line(r: Any) -> list[str | Text]:
+        inst = r.instance
+        s = r.serving
+        need: str | Text
+        need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
+        if not r.fits:
+            need = styled(need, "red")
+        if s is None or not r.fits:
+            blank: list[str | Text] = [NA] * 9
+            return [
+                str(r.rank) if r.rank else "—",
+                r.label,
+                inst.region or NA,
+                f"{r.gpus_total:g}× {inst.gpu_model}",
+                need,
+                *blank,
+                inst.as_of or NA,
+                "",
+            ]
+        layout = (
+            f"TP{s.tp}" + (f" PP{s.pp}" if s.pp > 1 else "") + (f" EP{s.ep}" if s.ep > 1 else "")
+        )
+        if s.replicas_per_instance > 1:
+            layout += f" ×{s.replicas_per_instance}"
+        ttft: str | Text = ms(s.ttft_s)
+        tpot: str | Text = ms(s.tpot_s)
+        if not s.meets_targets:
+            if w.ttft_s is not None and (s.ttft_s is None or s.ttft_s > w.ttft_s):
+                ttft = styled(f"{ttft} ✗", "red")
+            if w.tpot_s is not None and (s.tpot_s is None or s.tpot_s > w.tpot_s):
+                tpot = styled(f"{tpot} ✗", "red")
+        return [
+            str(r.rank) if r.rank else "—",
+            r.label,
+            inst.region or NA,
+            f"{r.gpus_total:g}× {inst.gpu_model}",
+            need,
+            layout,
+            f"{s.batch:.0f}/{s.batch_max}",
+            str(s.instances),
+            fmt_usd(r.price_per_hour_usd),
+            fmt_usd(r.usd_per_million),
+            f"{s.capacity_tokens_per_s_per_instance:,.0f}",
+            ttft,
+            tpot,
+            tr(s.bound),
+            inst.as_of or NA,
+            "★" if r.pareto else "",
+        ]
+
+    for r in rec.rows:
+        table.add_row(*line(r))
+    if rec.local is not None:
+        table.add_row(*line(rec.local), style="italic")
+    con.print(table)
+    con.print(
+        tr(
+            "Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how "
+            "many sustain the rate; $/h for all of them; $/M out = per million output tokens; "
+            "batch = sequences in flight per replica at this load / that fit; TTFT and TPOT {pct} "
+            "at this load; tok/s/inst = output tokens/s one instance sustains. P ★ = Pareto "
+            "front of cost per million vs throughput per instance. ✗ = misses a target.",
+            rate=w.requests_per_s,
+            p=w.prompt_len,
+            o=w.gen_len,
+            pct=w.slo_percentile,
+        )
+    )
+    for text in rec.warnings:
+        con.print(styled(f"! {text}", "yellow"))
+    for r in rec.rows[:3]:
+        con.print(styled(f"{r.rank}. {r.label}", "bold"))
+        for text in r.reasons:
+            con.print(f"   • {text}")
+        for text in r.warnings:
+            con.print(styled(f"   ! {text}", "yellow"))

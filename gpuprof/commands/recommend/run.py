@@ -1,0 +1,109 @@
+"""``gpuprof recommend``'s command: rank the catalog (or one configuration) for the workload
+the flags describe, and print the table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from gpuprof.commands.recommend.args import workload_of
+from gpuprof.commands.recommend.local import calibrated, local_machine, print_calibration
+from gpuprof.commands.recommend.output import print_table, row_json, verdict_lines
+from gpuprof.commands.recommend.trace import print_trace, simulate_top, trace_defaults
+from gpuprof.errors import InputError
+from gpuprof.i18n import tr
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """``gpuprof recommend``: 0 on success; bad input raises :class:`InputError` (exit 2)."""
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.recommend.rank import recommend
+
+    if args.from_profile is not None:
+        from gpuprof.commands.recommend.profile import run as run_profile
+
+        return run_profile(args)
+    if args.steps is not None:
+        raise InputError(tr("--steps needs --from-profile RUN.gpuprof"))
+    if args.list_models:
+        from gpuprof.commands.recommend.models import list_models
+
+        return list_models(args)
+    trace = trace_defaults(args)
+    wl = workload_of(args)
+    if trace is not None and not wl.is_serving:
+        raise InputError(tr("--trace is for --scenario serve (LLM serving traffic)"))
+    cat = load_catalog()
+    limit: int | None = args.limit
+    if args.gpu:
+        if not args.gpus or args.gpus < 1:
+            raise InputError(tr("--gpu needs --gpus N (N >= 1)"))
+        from gpuprof.commands.recommend.config import one_config_catalog
+
+        cat, nodes = one_config_catalog(cat, args.gpu, args.gpus)
+        wl = wl.with_(node_limit=max(wl.node_limit, nodes), nodes=nodes)
+    elif args.instance:
+        cat = cat.filter(instance=args.instance)
+        if not cat.instances:
+            raise InputError(
+                tr("no instance {i!r} in the catalog; see `gpuprof catalog list`", i=args.instance)
+            )
+        limit = None
+    measured, cals = calibrated(args)
+    rec = recommend(
+        wl,
+        cat,
+        objective=args.objective,
+        providers=_split(args.provider),
+        local=local_machine(args.local_gpu, args.util),
+        local_measurements=measured,
+        local_util_pct=args.util,
+        limit=limit,
+    )
+    if cals:
+        from gpuprof.recommend.calibrate import annotate
+
+        rec = annotate(rec, cals)
+    verdict = [*verdict_lines(rec), *wl.plausibility_warnings()]
+    from gpuprof.commands.recommend.models import architecture_note
+
+    sims = simulate_top(rec, trace) if trace is not None else []
+    if args.json:
+        from gpuprof.jsonout import print_json
+
+        out = {
+            "workload": dataclasses.asdict(wl),
+            "objective": rec.objective,
+            "candidates": rec.candidates,
+            "viable": rec.viable,
+            "verdict": verdict,
+            "architecture": architecture_note(wl),
+            "rows": [row_json(r, wl) for r in rec.rows],
+            "local": row_json(rec.local, wl) if rec.local else None,
+            "warnings": list(rec.warnings),
+            "formulas": list(rec.formulas),
+        }
+        if trace is not None:
+            out["trace"] = {
+                "file": trace.path,
+                "requests": len(trace),
+                "duration_s": trace.duration_s,
+                "simulated": True,
+                "results": [{"rank": r.rank, "label": r.label, **res.to_dict()} for r, res in sims],
+            }
+        print_json(out)
+        return 0
+    from gpuprof.termtext import console
+
+    console().print(architecture_note(wl), markup=False, highlight=False)
+    print_table(rec, verdict)
+    print_calibration(cals, wl.compute_dtype)
+    if trace is not None:
+        print_trace(trace, sims, wl)
+    return 0
+
+
+def _split(text: str | None) -> list[str] | None:
+    return [p for p in text.split(",") if p.strip()] if text else None

@@ -1,0 +1,101 @@
+"""``gpuprof recommend --trace FILE``: the traffic a request trace shows, and the trace
+simulated on the top serving rows (SIMULATED, labelled so)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import N_, tr
+
+#: Configurations the trace is simulated on: the best rows that fit.
+TRACE_TOP = 3
+
+
+def trace_defaults(args: argparse.Namespace) -> Any:
+    """Read ``--trace`` (or None) and take the traffic it shows where the flags gave none:
+    mean prompt and output lengths, and its request rate."""
+    path = getattr(args, "trace", None)
+    if not path:
+        return None
+    from gpuprof.recommend.trace import read_trace
+
+    if (args.scenario or "").strip().lower() not in ("serve", "serving", "inference", "infer"):
+        raise InputError(tr("--trace is for --scenario serve (LLM serving traffic)"))
+    trace = read_trace(path)
+    if args.prompt_len is None:
+        args.prompt_len = round(float(trace.prompt.mean()))
+    if args.output_len is None:
+        args.output_len = max(1, round(float(trace.output.mean())))
+    if args.rate is None and args.throughput is None:
+        args.rate = trace.rate_per_s
+    return trace
+
+
+def simulate_top(rec: Any, trace: Any) -> list[tuple[Any, Any]]:
+    """(row, result) of the trace simulated on the top rows that fit."""
+    from gpuprof.recommend.rank import serving_arrays_of
+    from gpuprof.recommend.trace import simulate
+
+    out = []
+    for row in [r for r in rec.rows if r.fits and r.serving is not None][:TRACE_TOP]:
+        sv, i = serving_arrays_of(rec, row)
+        replicas = row.serving.instances * row.serving.replicas_per_instance
+        out.append((row, simulate(rec.workload, sv, i, trace, replicas)))
+    return out
+
+
+def print_trace(trace: Any, sims: list[tuple[Any, Any]], w: Any) -> None:
+    from rich.table import Table
+
+    from gpuprof.recommend.explain import fmt_duration_ms
+    from gpuprof.termtext import console
+    from gpuprof.units import NA
+
+    def ms(x: float) -> str:
+        return fmt_duration_ms(x) if math.isfinite(x) else NA
+
+    table = Table(
+        title=tr(
+            "SIMULATED: trace {f} ({n} requests over {d:.4g} s) on the top configurations",
+            f=trace.path,
+            n=len(trace),
+            d=trace.duration_s,
+        )
+    )
+    for col in (
+        "#",
+        N_("provider / instance"),
+        N_("replicas"),
+        N_("TTFT p50"),
+        N_("TTFT p99"),
+        N_("TPOT p50"),
+        N_("TPOT p99"),
+        N_("tok/s"),
+        N_("goodput"),
+    ):
+        table.add_column(tr(col), overflow="fold")
+    for row, res in sims:
+        table.add_row(
+            str(row.rank),
+            row.label,
+            str(res.replicas),
+            ms(res.ttft_s["p50"]),
+            ms(res.ttft_s["p99"]),
+            ms(res.tpot_s["p50"]),
+            ms(res.tpot_s["p99"]),
+            f"{res.output_tokens_per_s:,.0f}",
+            f"{res.goodput_share:.1%}" + (" !" if res.truncated else ""),
+        )
+    con = console()
+    con.print(table)
+    con.print(
+        tr(
+            "goodput = requests that meet the TTFT and TPOT targets ({t}, {p}); a discrete-event "
+            "model of the continuous-batching scheduler, not a measurement",
+            t=fmt_duration_ms(w.ttft_s) if w.ttft_s else NA,
+            p=fmt_duration_ms(w.tpot_s) if w.tpot_s else NA,
+        )
+    )
