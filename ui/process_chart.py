@@ -145,12 +145,18 @@ class ProcessChart(QWidget):
         self.key: ProcessKey | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
+        self._box = layout
         layout.addWidget(self.title, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.memory, 1)
         layout.addWidget(self.activity, 1)
         self.points = 0  # points drawn per curve, for tests
         self.memory.hide()  # until a process is selected
         self.activity.hide()
+
+    def hint_height_px(self) -> int:
+        """The height of the chart without a process: its one-line hint."""
+        margins = self._box.contentsMargins()
+        return self.title.sizeHint().height() + margins.top() + margins.bottom()
 
     def show_process(self, key: ProcessKey | None, label: str, trace: Trace | None) -> None:
         """Draw ``trace`` (``None``: nothing selected, or no history yet)."""

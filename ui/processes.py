@@ -34,6 +34,9 @@ from .process_model import COLUMN, COLUMNS, ProcessFilter, ProcessModel, shown_t
 from .state import UiState
 from .theme import Theme
 
+#: Qt's QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.
+_NO_MAX_PX = (1 << 24) - 1
+
 __all__ = ["COLUMNS", "ProcessModel", "ProcessesTab", "shown_text"]
 
 _WIDTHS = {
@@ -137,12 +140,16 @@ class ProcessesTab(QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([520, 400])
         split.setChildrenCollapsible(False)
+        self._split = split
+        self._chart_sizes: list[int] | None = None  # the split while a process's chart was shown
+        self._chart_open = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(split, 1)
         self._generation = -1
         self._selected: ProcessKey | None = None
+        self._open_chart(False)
         self._update_actions()
 
     # -- data ----------------------------------------------------------------------------------
@@ -208,11 +215,31 @@ class ProcessesTab(QWidget):
         p = self.selected_process()
         if p is None:
             self.chart.show_process(None, "", None)
+            self._open_chart(False)
             return
         key = (p.pid, p.gpu_index)
         label = self.tr("pid %1 (%2) on GPU %3").replace("%1", str(p.pid))
         label = label.replace("%2", shown_text(p.name or "?")).replace("%3", str(p.gpu_index))
+        self._open_chart(True)
         self.chart.show_process(key, label, self.history.trace(key))
+
+    def _open_chart(self, shown: bool) -> None:
+        """Without a selected process the chart is its one-line hint and the table takes the
+        height (the empty chart's pane was a blank band over half the tab); with one, the split
+        is as it was when a chart was last shown (the user's, or 3:2)."""
+        if shown == self._chart_open:
+            return
+        self._chart_open = shown
+        total = sum(self._split.sizes())
+        if shown:
+            self.chart.setMaximumHeight(_NO_MAX_PX)
+            table_px = total * 3 // 5 if self._chart_sizes is None else self._chart_sizes[0]
+            self._split.setSizes([table_px, total - table_px])
+        else:
+            if self.isVisible():  # the split the user saw (not the one before the first layout)
+                self._chart_sizes = self._split.sizes()
+            self.chart.setMaximumHeight(self.chart.hint_height_px())
+            self._split.setSizes([total, 0])
 
     # -- actions -------------------------------------------------------------------------------
     def signal_unavailable(self) -> str | None:
