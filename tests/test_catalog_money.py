@@ -127,3 +127,26 @@ def test_fmt_money() -> None:
     assert money.fmt_money(1234.5, "CNY") == "¥1,234.50"
     assert money.fmt_money(2.0, "EUR") == "€2.00"
     assert money.fmt_money(2.0, "GBP") == "2.00 GBP"
+
+
+def test_catalog_list_in_cny_states_the_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpuprof.cli import main
+
+    args = ["catalog", "list", "--no-overlays", "--provider", "aws", "--gpu", "H100"]
+    assert main([*args, "--currency", "CNY", "--fx-rate", "CNY=7.2@2026-11-30"]) == 0
+    out = capsys.readouterr()
+    assert "¥396.288" in out.out  # p5.48xlarge: $55.04 x 7.2
+    assert "1 USD = 7.2 CNY as of 2026-11-30" in out.err
+    assert main([*args, "--currency", "CNY", "--fx-rate", "CNY=7.2"]) == 2
+    assert "CODE=RATE@YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_catalog_fx_stores_a_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpuprof.cli import main
+
+    assert main(["catalog", "fx"]) == 0
+    assert "no exchange rates set" in capsys.readouterr().out
+    assert main(["catalog", "fx", "--set", "EUR=0.9@2026-11-30", "--source", "ECB"]) == 0
+    assert main(["catalog", "fx"]) == 0
+    assert "1 USD = 0.9 EUR as of 2026-11-30 (ECB)" in capsys.readouterr().out
+    assert money.load_rates()["EUR"].per_usd == 0.9

@@ -27,6 +27,7 @@ def register(subparsers: Any) -> None:
     ls.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
     ls.add_argument("--json", action="store_true", help=tr("print JSON"))
     ls.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    add_currency_args(ls)
     ls.add_argument(
         "--limit",
         metavar="N",
@@ -93,9 +94,85 @@ def register(subparsers: Any) -> None:
         ),
     )
     upd.set_defaults(func=_update)
+    aud = sub.add_parser(
+        "audit",
+        help=tr(
+            "check every row: price band per GPU model, its own notes, spot <= on-demand, "
+            "GPU count and memory, the date it was read; exit 1 when an outlier is unexplained"
+        ),
+    )
+    aud.add_argument("--json", action="store_true", help=tr("print JSON"))
+    aud.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    aud.add_argument(
+        "--all",
+        action="store_true",
+        help=tr("list every row dated only by year or month (default: counted per source)"),
+    )
+    aud.set_defaults(func=_audit)
+    fx = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
+    fx.add_argument(
+        "--set",
+        metavar="CODE=RATE@DATE",
+        action="append",
+        default=[],
+        help=tr("store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30"),
+    )
+    fx.add_argument("--source", default="user", help=tr("where the rate is from (stored with it)"))
+    fx.set_defaults(func=_fx)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
     gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
     gpus.set_defaults(func=_gpus)
+
+
+def add_currency_args(p: Any) -> None:
+    """``--currency`` and ``--fx-rate`` (catalog list, recommend)."""
+    from gpuprof.catalog.money import CURRENCIES
+
+    p.add_argument(
+        "--currency",
+        type=str.upper,
+        choices=tuple(CURRENCIES),
+        default="USD",
+        help=tr(
+            "compare and show prices in this currency (default USD); rows published in "
+            "another need its rate"
+        ),
+    )
+    p.add_argument(
+        "--fx-rate",
+        action="append",
+        default=[],
+        metavar="CODE=RATE@DATE",
+        help=tr(
+            "an exchange rate for this command, units per US dollar and the day it holds, "
+            "e.g. CNY=7.2@2026-11-30 (repeatable; overrides the rates file: gpuprof catalog fx)"
+        ),
+    )
+
+
+def in_display_currency(cat: Any, args: argparse.Namespace) -> Any:
+    """``cat`` with its prices in ``--currency`` at the rates file + ``--fx-rate``."""
+    from gpuprof.catalog.money import rates_from
+
+    if not args.fx_rate and args.currency == cat.currency:
+        return cat
+    return cat.in_currency(args.currency, rates_from(args.fx_rate, base=cat.rates))
+
+
+def print_rates_used(cat: Any) -> None:
+    """One line per exchange rate the prices were converted at (stderr)."""
+    used = {i.currency for i in cat.instances} | {cat.currency}
+    for code in sorted(used - {"USD"}):
+        rate = cat.rates.get(code)
+        if rate is not None:
+            print(
+                tr(
+                    "gpuprof: prices in {c}; {r}",
+                    c=cat.currency,
+                    r=plain(rate.describe(), one_line=True),
+                ),
+                file=sys.stderr,
+            )
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -103,15 +180,19 @@ def _split(text: str | None) -> list[str] | None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from gpuprof.catalog.instances import STALE_DAYS, is_stale, load_catalog
-    from gpuprof.units import NA, fmt_num, fmt_usd
+    from gpuprof.catalog.asof import STALE_DAYS, is_stale, stale_mark
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.catalog.money import fmt_money
+    from gpuprof.units import NA, fmt_num
 
     cat = load_catalog(overlays=not args.no_overlays).filter(
         gpu=args.gpu, providers=_split(args.provider)
     )
+    cat = in_display_currency(cat, args)
     for issue in cat.issues:
         if issue.severity == "error" or issue.file != "cloud_instances.csv":
             print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+    print_rates_used(cat)
     total = len(cat.instances)
     limit = args.limit if args.limit is not None else (0 if args.json else PAGE_ROWS)
     end = total if limit == 0 else min(total, args.offset + limit)
@@ -144,8 +225,9 @@ def _list(args: argparse.Namespace) -> int:
         "vCPU",
         N_("RAM GiB"),
         N_("net Gbps"),
-        N_("on-demand $/h"),
-        N_("spot $/h"),
+        N_("on-demand /h"),
+        N_("spot /h"),
+        N_("monthly"),
         N_("as of"),
         N_("source"),
     ):
@@ -162,17 +244,19 @@ def _list(args: argparse.Namespace) -> int:
             fmt_num(i.vcpus),
             fmt_num(i.ram_gib),
             fmt_num(i.network_gbps),
-            fmt_usd(i.price_ondemand_usd_hr, digits=3),
-            fmt_usd(i.price_spot_usd_hr, digits=3),
-            (i.as_of + " " + tr("(old)")) if is_stale(i.as_of) else (i.as_of or NA),
+            fmt_money(i.price_ondemand_usd_hr, cat.currency, digits=3),
+            fmt_money(i.price_spot_usd_hr, cat.currency, digits=3),
+            fmt_money(i.price_monthly_usd, cat.currency, digits=0),
+            " ".join(x for x in (i.as_of or NA, stale_mark(i.as_of)) if x),
             i.source + ("; " + tr("doubtful: {why}", why=i.doubt) if i.doubt else ""),
         )
     console().print(table)
     if any(is_stale(i.as_of) for i in page):
         print(
             tr(
-                "gpuprof: rows marked (old) have prices over {n} days old: "
-                "gpuprof catalog update fetches current ones",
+                "gpuprof: rows marked (old) have prices over {n} days old, and (year only) or "
+                "(month only) prices whose day is unknown: gpuprof catalog update fetches "
+                "current ones",
                 n=STALE_DAYS,
             ),
             file=sys.stderr,
@@ -282,6 +366,96 @@ def _update(args: argparse.Namespace) -> int:
     if done:
         print(tr("stored in {d}", d=plain(done[0].path.parent, one_line=True)))
     return 0
+
+
+def _fx(args: argparse.Namespace) -> int:
+    from gpuprof.catalog import money
+
+    for spec in args.set:
+        rate = money.parse_fx_rate(spec, source="--set")
+        rate = money.FxRate(rate.currency, rate.per_usd, rate.as_of, args.source.strip() or "user")
+        path = money.save_rate(rate)
+        print(tr("stored {r} in {p}", r=rate.describe(), p=plain(path, one_line=True)))
+    rates = money.load_rates()
+    if not rates:
+        print(
+            tr(
+                "no exchange rates set: prices in other currencies are not compared "
+                "(gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD)"
+            )
+        )
+    for rate in rates.values():
+        print(plain(rate.describe(), one_line=True))
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    """Exit 0: every finding is one the row already states (doubtful, or a source without a
+    day); 1: some finding is unexplained; 2: the catalog cannot be read."""
+    from collections import Counter
+
+    from gpuprof.catalog.audit import audit, summary
+    from gpuprof.catalog.instances import load_catalog
+
+    cat = load_catalog(overlays=not args.no_overlays)
+    for issue in cat.issues:
+        if issue.severity == "error":
+            print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+    findings = audit(cat)
+    unexplained = sum(1 for f in findings if not f.known)
+    if args.json:
+        from gpuprof.jsonout import print_json
+
+        print_json(
+            {
+                "rows": len(cat.instances),
+                "summary": summary(findings),
+                "unexplained": unexplained,
+                "findings": [f.as_dict() for f in findings],
+            }
+        )
+        return 1 if unexplained else 0
+    from rich.table import Table
+
+    from gpuprof.termtext import console
+
+    shown = [f for f in findings if args.all or f.rule != "date" or not f.known]
+    table = Table(
+        title=tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings))
+    )
+    for col in (
+        N_("rule"),
+        N_("provider"),
+        N_("instance"),
+        N_("region"),
+        N_("reason"),
+        N_("status"),
+    ):
+        table.add_column(tr(col), overflow="fold")
+    for f in shown:
+        table.add_row(
+            f.rule,
+            f.provider,
+            f.instance,
+            f.region,
+            f.reason,
+            tr("known (the row says so)") if f.known else tr("UNEXPLAINED"),
+        )
+    if shown:
+        console().print(table)
+    if not args.all:
+        dated = Counter((f.provider, f.reason) for f in findings if f.rule == "date" and f.known)
+        for (provider, reason), n in sorted(dated.items()):
+            print(tr("{p}: {n} rows {why}", p=provider, n=n, why=plain(reason, one_line=True)))
+    print(
+        tr(
+            "{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source "
+            "gives no day, shown as old)",
+            u=unexplained,
+            k=len(findings) - unexplained,
+        )
+    )
+    return 1 if unexplained else 0
 
 
 #: The spec table's rate columns (gpuprof.catalog.specs.SPEC_DTYPES) in the order shown, with
