@@ -106,12 +106,19 @@ def devices_table(devices: Sequence[DeviceInfo], snap: Snapshot) -> RenderableTy
             fmt_num(g.power_limit_w if g else d.power_default_limit_w, "W"),
             fmt_num(d.sm_clock_max_mhz, "MHz"),
             onoff(d.ecc_mode_current),
-            onoff(d.mig_mode_current) + (f" ({len(d.mig_devices)})" if d.mig_devices else ""),
+            _partition(d),
             onoff(d.persistence_mode),
             d.pci_bus_id or NA,
             d.uuid or NA,
         )
     return t
+
+
+def _partition(d: DeviceInfo) -> str:
+    """MIG on/off (and instances); for an AMD GPU its compute/memory partition modes."""
+    if d.compute_partition or d.memory_partition:
+        return "/".join(p for p in (d.compute_partition, d.memory_partition) if p)
+    return onoff(d.mig_mode_current) + (f" ({len(d.mig_devices)})" if d.mig_devices else "")
 
 
 def onoff(value: bool | None) -> str:
@@ -132,6 +139,8 @@ def topology_table(topology: Topology) -> RenderableType:
     t.caption = tr(
         "NV# = # NVLinks; PIX/PXB = PCIe switch(es); PHB = host bridge; NODE = same NUMA node; SYS = across sockets"
     )
+    if any(cell == "XGMI" for row in topology.matrix for cell in row):
+        t.caption += "\n" + tr("XGMI = AMD Infinity Fabric link (one hop)")
     return t
 
 
@@ -224,17 +233,32 @@ def gpu_table(
             "Mem util": fmt_pct(g.util_mem_pct),
             "Memory used": f"{fmt_bytes(g.mem_used_bytes)} / {fmt_bytes(g.mem_total_bytes, digits=0)}",
             "Power": f"{fmt_num(g.power_w, digits=0)} / {fmt_num(g.power_limit_w, 'W')}",
-            "Temp": fmt_num(g.temp_gpu_c, "°C"),
+            "Temp": _temp_cell(g),
             "SM clk": fmt_num(g.clock_sm_mhz, "MHz"),
             "Mem clk": fmt_num(g.clock_mem_mhz, "MHz"),
             "PCIe rx/tx": f"{fmt_rate(g.pcie_rx_bytes_s)} / {fmt_rate(g.pcie_tx_bytes_s)}",
-            "NVLink rx/tx": f"{fmt_rate(g.nvlink_rx_bytes_s)} / {fmt_rate(g.nvlink_tx_bytes_s)}",
+            "NVLink rx/tx": _link_cell(g),
             "Throttle": styled(throttle, "yellow") if g.throttle_reasons else throttle,
         }
         t.add_row(*[cells[col] for col in shown])
     if "SM active" in shown:
         t.caption = prof_caption(snap.gpus)
     return t
+
+
+def _temp_cell(g: GpuSample) -> str:
+    """The GPU (edge) temperature; an AMD GPU without an edge sensor (MI300) shows its
+    junction (hotspot) temperature, marked "J"."""
+    if g.temp_gpu_c is None and g.temp_hotspot_c is not None:
+        return fmt_num(g.temp_hotspot_c, "°C") + " J"
+    return fmt_num(g.temp_gpu_c, "°C")
+
+
+def _link_cell(g: GpuSample) -> str:
+    """NVLink receive/transmit; on an AMD GPU, XGMI read/write (marked "XGMI")."""
+    if g.nvlink_rx_bytes_s is None and g.xgmi_read_bytes_s is not None:
+        return f"{fmt_rate(g.xgmi_read_bytes_s)} / {fmt_rate(g.xgmi_write_bytes_s)} XGMI"
+    return f"{fmt_rate(g.nvlink_rx_bytes_s)} / {fmt_rate(g.nvlink_tx_bytes_s)}"
 
 
 #: The SM active cell of a GPU without profiling activity.

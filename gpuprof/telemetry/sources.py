@@ -75,7 +75,8 @@ def open_source(
 ) -> TelemetrySource:
     """The source the CLI and the UI use: a replay file, the simulator, a remote exporter
     (``connect``, with its ``token_file`` and ``ca_file``; each request's time limit follows
-    the sampling interval ``interval_s`` when given), or NVML (default)."""
+    the sampling interval ``interval_s`` when given), or the local GPUs (default): NVML,
+    amdsmi, or both."""
     if connect is not None:
         from gpuprof.telemetry.remote import RemoteSource
         from gpuprof.telemetry.remote_http import DEFAULT_TIMEOUT_S, timeout_for_interval
@@ -88,7 +89,7 @@ def open_source(
         # Inside the training phase, so a demo shows load at once (and the power-cap episode a
         # minute later) instead of the scripted idle warm-up; the script loops from there.
         return SimulatedSource.demo(scenario)
-    from gpuprof.telemetry.nvml import NvmlSource
+    # NVML, or AMD GPUs through amdsmi, or both on a mixed box (gpuprof.telemetry.vendors).
+    from gpuprof.telemetry.vendors import open_local_source
 
-    source: TelemetrySource = NvmlSource()
-    return source
+    return open_local_source()

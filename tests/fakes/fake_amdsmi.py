@@ -216,6 +216,9 @@ class FakeAmdBox:
     wrapped: bool = False  # numbers as {"value": N, "unit": U} (newer amdsmi)
 
 
+_MI300X_BUSES = ("26", "46", "66", "86", "a6", "c6", "e6", "06")  # GPU 0's from the capture
+
+
 def _mi300x(i: int) -> FakeAmdGpu:
     # mi300x-rocm-smi.txt / -showallinfo.txt: junction 35/37/34/38 °C, socket 133/131/131/137 W,
     # cap 750 W, SPX/NPS1, sclk ~131 MHz idle of 2100, mclk 900 of 1300, socclk 30 of 1143 MHz,
@@ -227,9 +230,7 @@ def _mi300x(i: int) -> FakeAmdGpu:
         device_id="0x74a1",
         gfx_version="gfx942",
         num_cu=304,
-        bdf=("0000:26:00.0", "0000:46:00.0", "0000:66:00.0", "0000:86:00.0")[i % 4]
-        if i < 4
-        else f"0000:{0x06 + 0x20 * i:02x}:00.0",
+        bdf=f"0000:{_MI300X_BUSES[i]}:00.0",
         uuid=f"7bff74a1-0000-1000-80{i:02x}-8d1457e2c20f",
         serial=str(692347006052 + i),
         vbios="113-MI3SRIOV-001",

@@ -19,7 +19,9 @@ Tests swap the library: put a fake module in ``sys.modules["amdsmi"]`` or assign
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +33,7 @@ __all__ = [
     "AmdSmiUnavailable",
     "DeviceState",
     "amdsmi",
+    "amdsmi_installed",
     "load_amdsmi",
 ]
 
@@ -86,6 +89,17 @@ def load_amdsmi() -> Any:
         ) from exc
     amdsmi = module
     return amdsmi
+
+
+def amdsmi_installed() -> bool:
+    """Whether an amdsmi package is there to import (already loaded, or findable on the path),
+    without importing it: a box without it keeps the NVML-only path untouched."""
+    if amdsmi is not None or sys.modules.get("amdsmi") is not None:
+        return True
+    try:
+        return importlib.util.find_spec("amdsmi") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def error_code(exc: BaseException) -> int | None:
