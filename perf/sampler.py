@@ -2,7 +2,7 @@
 
 Prints JSON. Run::
 
-    .venv/bin/python perf/sampler.py [--polls N] [--runs R] [--baseline PATH]
+    .venv/bin/python perf/sampler.py [--polls N] [--runs R] [--batch B] [--baseline PATH]
 
 What is measured: ``time.thread_time`` around ``NvmlSource.poll()`` (the production
 ``gpuprof/telemetry/nvml.py`` + ``host.py``), minus the CPU time spent inside the fake NVML
@@ -14,13 +14,16 @@ polls only: ``poll_own_cpu_ms`` is the median over the other polls, ``poll_own_c
 the mean over all of them (what a poll costs on average, everything counted). Target (issue 2):
 median own CPU time <= 2 ms per poll.
 
-Variants, each measured in a fresh child process (``--worker``), in turn, ``--runs`` times, so
-that a busy machine's noise hits them alike; each figure is the median over the runs:
+Variants, each polling its own fresh source in a child process (``--worker``), all at once:
+a batch of ``--batch`` polls each in turn (10; the order rotates), so that a busy machine's
+noise hits them alike, ``--polls`` in all; ``--runs`` times with fresh children, and each
+figure is the median over the runs:
 
 - ``new``: this checkout. GPM on (the fake's H100s support it and do work: SM, tensor, DRAM),
-  nobody watching the processes' host statistics (read every ``PROCESS_HOST_INTERVAL_S``).
-- ``new_watched``: the same while a consumer watches them (the Processes tab visible, the
-  exporter's ``--per-process`` series): read at every poll.
+  nobody watching: the processes' host statistics are read every ``PROCESS_HOST_INTERVAL_S``
+  and GPM sampled every ``GPM_INTERVAL_S`` (5 s each).
+- ``new_watched``: the same while consumers watch both (the Processes tab or the exporter's
+  ``--per-process`` series; the Overview or Telemetry tab): read at every poll.
 - ``new_gpm_off``: GPUs without GPM (the fake says so); ``gpm_own_cpu_ms_per_poll`` is the
   difference of the means with ``new``.
 - ``old`` (with ``--baseline PATH``): the same measurement of the ``gpuprof`` package of another
@@ -125,62 +128,79 @@ def _timer_leak_s(fake: Any, n: int = 20000) -> float:
     return statistics.median(leaks)
 
 
-def _run(polls: int, gpm: bool, watched: bool) -> dict[str, float]:
-    """One fresh source polled ``polls`` times; figures per poll (see the module doc)."""
-    from gpuprof.telemetry.nvml import NvmlSource
+class _Polls:
+    """One fresh source on the fake, polled in batches (the worker's side)."""
 
-    fake = _box(gpm)
-    leak = _timer_leak_s(fake)
-    source = NvmlSource(nvml=fake, clock=fake.clock, slow_interval_s=10.0)
-    if watched and hasattr(source, "watch_process_host"):  # a version without the cadence
-        source.watch_process_host(True)
-    t = time.thread_time()
-    f = fake.self_time_s
-    first = source.poll()  # static facts, psutil reads of all 50 processes
-    cold_ms = ((time.thread_time() - t) - (fake.self_time_s - f)) * 1e3
-    assert len(first.gpus) == GPUS and len(first.processes) == PROCESSES, (
-        len(first.gpus),
-        len(first.processes),
-    )
+    def __init__(self, gpm: bool, watched: bool) -> None:
+        from gpuprof.telemetry.nvml import NvmlSource
 
-    fast, slow, every, driver, calls = [], [], [], [], []
-    for i in range(polls):
-        fake.advance(1.0)
-        n0 = sum(fake.calls.values())
+        self.gpm = gpm
+        self.fake = fake = _box(gpm)
+        self.leak = _timer_leak_s(fake)
+        self.source = NvmlSource(nvml=fake, clock=fake.clock, slow_interval_s=10.0)
+        for what in ("process_host", "gpm") if watched else ():
+            watch = getattr(self.source, f"watch_{what}", None)  # None: a version without
+            if watch is not None:
+                watch(True)
         t = time.thread_time()
         f = fake.self_time_s
-        source.poll()
-        total = time.thread_time() - t
-        n = sum(fake.calls.values()) - n0
-        in_fake = fake.self_time_s - f + n * leak
-        own_ms = (total - in_fake) * 1e3
-        calls.append(n)
-        (slow if (i + 1) % 10 == 0 else fast).append(own_ms)
-        every.append(own_ms)
-        driver.append(in_fake * 1e3)
-    gpm_ms, gpm_sample_ms = _gpm_share(fake, source, leak, polls // 2)
-    last = source.poll().gpus[0]
-    if hasattr(last, "prof_tensor_active_pct"):  # a version with GPM
-        assert (last.prof_tensor_active_pct == 55.0) is gpm, last.prof_unavailable
-    host = []
-    sampler = source._host
-    for _ in range(polls):
-        t = time.thread_time()
-        sampler.sample()
-        host.append((time.thread_time() - t) * 1e3)
-    source.close()
+        first = self.source.poll()  # static facts, psutil reads of all 50 processes
+        self.cold_ms = ((time.thread_time() - t) - (fake.self_time_s - f)) * 1e3
+        assert len(first.gpus) == GPUS and len(first.processes) == PROCESSES, (
+            len(first.gpus),
+            len(first.processes),
+        )
+        self.i = 0
+
+    def batch(self, n: int) -> list[tuple[float, bool, int, float]]:
+        """``n`` polls, 1 s of fake time apart: (own ms, slow poll, NVML calls, fake ms)."""
+        fake, out = self.fake, []
+        for _ in range(n):
+            self.i += 1
+            fake.advance(1.0)
+            n0 = fake.calls.total()
+            t = time.thread_time()
+            f = fake.self_time_s
+            self.source.poll()
+            total = time.thread_time() - t
+            calls = fake.calls.total() - n0
+            in_fake = fake.self_time_s - f + calls * self.leak
+            out.append(((total - in_fake) * 1e3, self.i % 10 == 0, calls, in_fake * 1e3))
+        return out
+
+    def finish(self, polls: int) -> dict[str, float]:
+        """What is measured apart from the headline polls, then close."""
+        gpm_ms, gpm_sample_ms = _gpm_share(self.fake, self.source, self.leak, polls)
+        last = self.source.poll().gpus[0]
+        if hasattr(last, "prof_tensor_active_pct"):  # a version with GPM
+            assert (last.prof_tensor_active_pct == 55.0) is self.gpm, last.prof_unavailable
+        host = []
+        sampler = self.source._host
+        for _ in range(polls):
+            t = time.thread_time()
+            sampler.sample()
+            host.append((time.thread_time() - t) * 1e3)
+        self.source.close()
+        return {
+            "host_sample_cpu_ms": statistics.median(host),
+            "cold_first_poll_cpu_ms": self.cold_ms,
+            "timer_leak_us_per_call": self.leak * 1e6,
+            "gpm_read_own_cpu_ms": gpm_ms,
+            "gpm_sample_own_cpu_ms": gpm_sample_ms,
+        }
+
+
+def _summary(polls: list[tuple[float, bool, int, float]]) -> dict[str, float]:
+    fast = [p[0] for p in polls if not p[1]]
+    slow = [p[0] for p in polls if p[1]]
     return {
         "poll_own_cpu_ms": statistics.median(fast),
         "poll_own_cpu_ms_p90": sorted(fast)[int(0.9 * (len(fast) - 1))],
-        "poll_own_cpu_ms_mean": statistics.fmean(every),
+        "poll_own_cpu_ms_mean": statistics.fmean(p[0] for p in polls),
         "slow_poll_own_cpu_ms": statistics.median(slow) if slow else float("nan"),
-        "fake_driver_cpu_ms": statistics.median(driver),
-        "host_sample_cpu_ms": statistics.median(host),
-        "cold_first_poll_cpu_ms": cold_ms,
-        "nvml_calls_per_poll": statistics.median(calls),
-        "timer_leak_us_per_call": leak * 1e6,
-        "gpm_read_own_cpu_ms": gpm_ms,
-        "gpm_sample_own_cpu_ms": gpm_sample_ms,
+        "fake_driver_cpu_ms": statistics.median(p[3] for p in polls),
+        "nvml_calls_per_poll": statistics.median(p[2] for p in polls),
+        "nvml_calls_per_poll_mean": statistics.fmean(p[2] for p in polls),
     }
 
 
@@ -220,18 +240,54 @@ def _gpm_share(fake: Any, source: Any, leak: float, polls: int) -> tuple[float, 
 
 
 def _worker(args: argparse.Namespace) -> None:
+    """A child: one source, polled a batch per line read (``N``), a JSON line per batch;
+    ``stop`` prints the figures measured apart and ends."""
     _import_from(Path(args.root))
     gpm, watched = VARIANTS.get(args.worker, (True, False))
-    print(json.dumps(_run(args.polls, gpm, watched)))
+    polls = _Polls(gpm, watched)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() == "stop":
+            print(json.dumps(polls.finish(args.polls)), flush=True)
+            return
+        print(json.dumps(polls.batch(int(line))), flush=True)
 
 
-def _child(variant: str, root: Path, polls: int) -> dict[str, float]:
-    cmd = [sys.executable, __file__, "--worker", variant, "--root", str(root)]
-    out = subprocess.run(
-        [*cmd, "--polls", str(polls)], check=True, capture_output=True, text=True, cwd=ROOT
-    )
-    result: dict[str, float] = json.loads(out.stdout)
-    return result
+class _Child:
+    """A worker process for one variant (the parent's side)."""
+
+    def __init__(self, variant: str, root: Path, polls: int) -> None:
+        cmd = [sys.executable, __file__, "--worker", variant, "--root", str(root)]
+        self.proc = subprocess.Popen(
+            [*cmd, "--polls", str(polls)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert self._line() == "ready"
+        self.polls: list[tuple[float, bool, int, float]] = []
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"worker {self.proc.args} ended (exit {self.proc.wait()})")
+        return line.strip()
+
+    def _send(self, text: str) -> str:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+        return self._line()
+
+    def batch(self, n: int) -> None:
+        self.polls.extend(tuple(p) for p in json.loads(self._send(str(n))))  # type: ignore[misc]
+
+    def finish(self) -> dict[str, float]:
+        extra: dict[str, float] = json.loads(self._send("stop"))
+        self.proc.wait(30)
+        return {**_summary(self.polls), **extra}
 
 
 def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -241,7 +297,10 @@ def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--polls", type=int, default=300, help="polls per run (default 300)")
-    ap.add_argument("--runs", type=int, default=5, help="runs of each variant (default 5)")
+    ap.add_argument("--runs", type=int, default=5, help="fresh sources per variant (default 5)")
+    ap.add_argument(
+        "--batch", type=int, default=10, help="polls in a row of one variant (default 10)"
+    )
     ap.add_argument("--baseline", type=Path, help="a checkout of an earlier gpuprof to compare")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--root", help=argparse.SUPPRESS)
@@ -256,8 +315,14 @@ def main() -> None:
         order.insert(0, ("old", args.baseline.resolve()))
     runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in order}
     for _ in range(args.runs):
-        for name, root in order:  # in turn: the machine's noise hits every variant alike
-            runs[name].append(_child(name, root, args.polls))
+        children = [(name, _Child(name, root, args.polls)) for name, root in order]
+        for b in range(0, args.polls, args.batch):
+            # In turn, a batch each (a rotating order): the machine's noise hits all alike.
+            k = (b // args.batch) % len(children)
+            for _name, child in children[k:] + children[:k]:
+                child.batch(min(args.batch, args.polls - b))
+        for name, child in children:
+            runs[name].append(child.finish())
     result: dict[str, Any] = {
         "what": f"NvmlSource.poll(): {GPUS} fake GPUs + host + {PROCESSES} processes, "
         "CPU time excluding the fake driver",

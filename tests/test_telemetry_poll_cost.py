@@ -155,10 +155,14 @@ def test_nobody_watching_the_processes_host_columns_cost_a_reading_per_interval(
 class _WatchedSource(FakeSource):
     def __init__(self, **kw: Any) -> None:
         super().__init__(2, **kw)
-        self.watched: list[bool] = []
+        self.watched: list[bool] = []  # the processes' host statistics
+        self.gpm: list[bool] = []
 
     def watch_process_host(self, watched: bool) -> None:
         self.watched.append(watched)
+
+    def watch_gpm(self, watched: bool) -> None:
+        self.gpm.append(watched)
 
 
 def test_session_watches_nest_and_carry_over_to_a_new_source() -> None:
@@ -177,6 +181,8 @@ def test_session_watches_nest_and_carry_over_to_a_new_source() -> None:
         assert second.watched == [True, False] and first.watched == [True]
         session.set_source(FakeSource(1), start=False)  # a source without a cadence: no call
         session.watch_processes()()
+        session.watch_gpm()()
+        assert second.gpm == [] and first.gpm == []  # GPM is watched apart
     finally:
         session.close()
 
@@ -189,17 +195,21 @@ def test_the_exporter_watches_only_with_per_process_series() -> None:
         assert src.watched == ([True, False] if per_process else [])
 
 
-def test_the_processes_tab_watches_while_it_is_shown(make_window: Any) -> None:
+def test_the_shown_tab_watches_what_it_shows(make_window: Any) -> None:
     src = _WatchedSource()
-    w = make_window(src, tab="overview")
-    assert src.watched == []
+    w = make_window(src, tab="topology")
+    assert (src.watched, src.gpm) == ([], [])
     w.select_tab("processes")
-    assert src.watched == [True]
-    w.select_tab("telemetry")
-    assert src.watched == [True, False]
+    assert (src.watched, src.gpm) == ([True], [])
+    w.select_tab("overview")
+    assert (src.watched, src.gpm) == ([True, False], [True])
+    w.select_tab("telemetry")  # still watched: no second call
+    assert (src.watched, src.gpm) == ([True, False], [True])
+    w.select_tab("health")
+    assert (src.watched, src.gpm) == ([True, False], [True, False])
     shown = _WatchedSource()
     make_window(shown, tab="processes")
-    assert shown.watched == [True]
+    assert (shown.watched, shown.gpm) == ([True], [])
 
 
 # --- the NVML source: GPM ------------------------------------------------------------------
@@ -252,6 +262,37 @@ def test_gpm_is_sampled_every_interval_and_repeated_in_between() -> None:
         source.close()
 
 
+def test_while_watched_gpm_is_sampled_at_every_poll() -> None:
+    box = h100_sxm_8gpu_box()
+    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
+    fake = FakeNvml(box)
+    source = NvmlSource(nvml=fake, clock=fake.clock)
+    gpus = len(box.devices)
+    try:
+        source.poll()
+        fake.advance(1.0)
+        source.poll()  # the pair: 2 samples per GPU
+        fake.advance(1.0)
+        source.poll()  # not due
+        assert fake.calls["nvmlGpmSampleGet"] == 2 * gpus
+        source.watch_gpm(True)
+        box.devices[0].gpm = FakeGpmActivity(sm_active_pct=30.0)
+        fake.advance(1.0)
+        # Sampled at once: the mean over the 2 s since the last sample (80 %, then 30 %)
+        assert source.poll().gpus[0].prof_sm_active_pct == 55.0
+        for n in (4, 5):
+            box.devices[0].gpm = FakeGpmActivity(sm_active_pct=10.0 * n)
+            fake.advance(1.0)
+            assert source.poll().gpus[0].prof_sm_active_pct == 10.0 * n
+            assert fake.calls["nvmlGpmSampleGet"] == n * gpus
+        source.watch_gpm(False)
+        fake.advance(1.0)
+        source.poll()
+        assert fake.calls["nvmlGpmSampleGet"] == 5 * gpus  # back to its cadence
+    finally:
+        source.close()
+
+
 def test_after_a_failed_gpm_poll_the_next_poll_tries_again() -> None:
     box = h100_sxm_8gpu_box()
     box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
@@ -296,3 +337,53 @@ def test_the_fast_constructor_keeps_the_dataclass_contract(cls: type) -> None:
 def test_throttle_names_per_mask_match_the_flag() -> None:
     for mask in (None, 0, 1, 4, 0x4 | 0x20, 0x1 | 0x80, 1 << 40):
         assert nvml_poll._throttle_names(mask) == ClockEventReason.from_mask(mask).throttle_names
+
+
+# --- NVLink: the far end is fixed while a link stays up ---------------------------------------
+
+
+def test_nvlink_far_end_is_read_once_and_again_when_the_link_state_changes() -> None:
+    box = h100_sxm_8gpu_box()
+    fake = FakeNvml(box)
+    source = NvmlSource(nvml=fake, clock=fake.clock, slow_interval_s=1.0)  # every poll slow
+    links = sum(len(d.nvlinks or ()) for d in box.devices)
+    try:
+        for _ in range(3):
+            source.poll()
+            fake.advance(1.0)
+        # At the start (the static facts) and at each of the three polls
+        assert fake.calls["nvmlDeviceGetNvLinkState"] == 4 * links
+        assert fake.calls["nvmlDeviceGetNvLinkRemotePciInfo"] == links  # the first time only
+        assert fake.calls["nvmlDeviceGetNvLinkVersion"] == links
+        link = box.devices[0].nvlinks[3]  # type: ignore[index]
+        link.active = False
+        g = source.poll().gpus[0]
+        assert g.nvlinks[3].active is False
+        assert fake.calls["nvmlDeviceGetNvLinkRemotePciInfo"] == links + 1
+        link.active, link.remote_pci_bus_id = True, "00000000:0B:00.0"  # up again, elsewhere
+        fake.advance(1.0)
+        g = source.poll().gpus[0]
+        assert (g.nvlinks[3].active, g.nvlinks[3].remote_pci_bus_id) == (True, "00000000:0B:00.0")
+    finally:
+        source.close()
+
+
+def test_monitor_watches_what_it_shows(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpuprof.cli import main
+
+    watched: list[str] = []
+    for what in ("gpm", "processes"):
+        original = getattr(TelemetrySession, f"watch_{what}")
+
+        def watch(self: TelemetrySession, _what: str = what, _original: Any = original) -> Any:
+            watched.append(_what)
+            return _original(self)
+
+        monkeypatch.setattr(TelemetrySession, f"watch_{what}", watch)
+    assert main(["monitor", "--once", "--demo"]) == 0
+    assert watched == ["gpm"]  # the SM active column
+    assert main(["monitor", "--once", "--json", "--demo"]) == 0
+    assert watched == ["gpm", "gpm", "processes"]  # and the processes' host fields
+    capsys.readouterr()

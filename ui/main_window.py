@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self.interval_s = float(interval_s if interval_s is not None else self.settings.interval_s)
         self.session: TelemetrySession | None = None
         self.bridge: SessionBridge | None = None
-        self._process_unwatch: Callable[[], None] | None = None  # the Processes tab's watch
+        self._unwatch: dict[str, Callable[[], None]] = {}  # what the shown tab watches
         self.snapshot_count = 0
         self.state = UiState(
             history=None,
@@ -297,18 +297,25 @@ class MainWindow(QMainWindow):
                 self.tabs.realize(name)
             self.settings.tab = name
             self.refresh_visible(force=True)
-        self._sync_process_watch()
+        self._sync_watches()
 
-    def _sync_process_watch(self) -> None:
-        """The processes' host CPU % and RSS at every poll while the Processes tab is shown;
-        otherwise the source reads them at its slower cadence (nobody looks at them)."""
-        want = self.session is not None and self.tabs.current_name() == "processes"
-        unwatch = self._process_unwatch
-        if want and unwatch is None and self.session is not None:
-            self._process_unwatch = self.session.watch_processes()
-        elif not want and unwatch is not None:
-            unwatch()
-            self._process_unwatch = None
+    def _sync_watches(self) -> None:
+        """Read what the shown tab shows at every poll: the processes' host CPU % and RSS on
+        the Processes tab, GPM's activity on Overview and Telemetry. Otherwise the source
+        reads them at its slower cadence: nobody looks at them."""
+        session = self.session
+        if session is None:
+            return
+        tab = self.tabs.current_name()
+        for what, shown, watch in (
+            ("processes", tab == "processes", session.watch_processes),
+            ("gpm", tab in ("overview", "telemetry"), session.watch_gpm),
+        ):
+            unwatch = self._unwatch.pop(what, None)
+            if shown:
+                self._unwatch[what] = unwatch or watch()
+            elif unwatch is not None:
+                unwatch()
 
     # -- the session ----------------------------------------------------------------------------
     @property
@@ -333,7 +340,7 @@ class MainWindow(QMainWindow):
             self.bridge = SessionBridge(self.session, self)
             self.bridge.snapshot.connect(self.on_snapshot)
             self.bridge.state_changed.connect(self._on_session_state)
-            self._sync_process_watch()
+            self._sync_watches()
         else:
             self.session.set_source(source, start=False)
         self._reset_for_new_source()

@@ -282,6 +282,9 @@ def _samples(session: TelemetrySession, count: int | None) -> Iterator[Snapshot]
 
 def cmd_monitor(args: argparse.Namespace) -> int:
     session = _session(_open(args.demo, args), args.interval)
+    session.watch_gpm()  # its SM active column (and --json/--csv) at every poll: a live view
+    if args.json:
+        session.watch_processes()  # the processes' host CPU % and RSS too
     source = session.source
     try:
         devices = source.devices()

@@ -28,6 +28,7 @@ import atexit
 import contextlib
 import ctypes
 import logging
+import math
 import threading
 import time
 import weakref
@@ -49,7 +50,12 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.nvml_gpm import GPM_INTERVAL_S, GpmState, release_gpm
+from gpuprof.telemetry.nvml_gpm import (
+    GPM_INTERVAL_S,
+    GPM_MIN_INTERVAL_S,
+    GpmState,
+    release_gpm,
+)
 from gpuprof.telemetry.nvml_poll import process_samples, read_processes, sample_gpu
 from gpuprof.telemetry.nvml_query import (
     Closed,
@@ -278,8 +284,8 @@ class NvmlSource:
     application clocks, the replay counter and NVLink link states every ``slow_interval_s``.
     The GPU processes' host CPU % and RSS are read every ``process_host_interval_s`` (5 s),
     or at every poll while someone watches them (:meth:`watch_process_host`); GPM's profiling
-    activity every ``gpm_interval_s`` (2 s), as the mean over that span
-    (:mod:`~gpuprof.telemetry.nvml_gpm`).
+    activity is sampled every ``gpm_interval_s`` (5 s), as the mean over that span, or at
+    every poll while watched (:meth:`watch_gpm`; :mod:`~gpuprof.telemetry.nvml_gpm`).
     """
 
     @property
@@ -320,6 +326,7 @@ class NvmlSource:
         self._wall_clock = wall_clock
         self._slow_interval_s = slow_interval_s
         self._gpm_interval_s = gpm_interval_s
+        self._gpm_watched = False
         self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
         # Held for exactly the spans of NVML work, which also pass through _GATE.
         self._lock = threading.RLock()
@@ -394,7 +401,7 @@ class NvmlSource:
             return
         for index in range(int(count)):
             dev = open_device(q, index)
-            dev.gpm = GpmState(interval_s=self._gpm_interval_s)
+            dev.gpm = GpmState(interval_s=self._gpm_interval())
             self._devices.append(dev)
 
     def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
@@ -437,6 +444,21 @@ class NvmlSource:
         finally:
             self._lock.release()
         return True
+
+    def watch_gpm(self, watched: bool) -> None:
+        """Sample GPM at every poll while ``watched`` (a live view shows it), else every
+        ``gpm_interval_s``; takes effect at the next poll."""
+        self._gpm_watched = watched
+        interval = self._gpm_interval()
+        for dev in list(self._devices):
+            st = dev.gpm
+            if isinstance(st, GpmState):
+                st.interval_s = interval
+                if st.sampled_s is not None and st.due_s != math.inf:
+                    st.due_s = min(st.due_s, st.sampled_s + max(interval, GPM_MIN_INTERVAL_S))
+
+    def _gpm_interval(self) -> float:
+        return GPM_MIN_INTERVAL_S if self._gpm_watched else self._gpm_interval_s
 
     def watch_process_host(self, watched: bool) -> None:
         """Read the GPU processes' host CPU % and RSS at every poll while ``watched`` (the

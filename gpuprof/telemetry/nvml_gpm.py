@@ -6,10 +6,11 @@ GPM works on pairs of samples. Each device keeps two sample buffers, allocated o
 support is first checked: a poll reads the counters into the spare buffer (``nvmlGpmSampleGet``,
 ``nvmlGpmMigSampleGet`` for a GPU instance), computes the metrics over (previous, new) with
 ``nvmlGpmMetricsGet`` and swaps the two. The first poll has no previous sample, so its values
-are absent with the reason :data:`PROF_FIRST_SAMPLE`. Cadence: a GPU is sampled every
-:data:`GPM_INTERVAL_S` (2 s; ``NvmlSource(gpm_interval_s=)``), so each value is the mean over the
-last such span and polls in between repeat it without a driver call; the second sample of a
-pair (after the first, or after a failed poll) is taken at the next poll, at least
+are absent with the reason :data:`PROF_FIRST_SAMPLE`. Cadence: while nobody watches (no live
+view shows the values) a GPU is sampled every :data:`GPM_INTERVAL_S` (5 s;
+``NvmlSource(gpm_interval_s=)``), so each value is the mean over the last such span and the
+polls in between repeat it without a driver call; while watched, at every poll. The second
+sample of a pair (after the first, or after a failed poll) is taken at the next poll, at least
 :data:`GPM_MIN_INTERVAL_S` later (NVML refreshes its counters every 100 ms and refuses samples
 closer together). Support is asked once per device (``nvmlGpmQueryDeviceSupport``):
 before Hopper, on GeForce, vGPU or without permission the values stay absent with a reason,
@@ -75,9 +76,10 @@ __all__ = [
 
 #: NVML refreshes the GPM counters every 100 ms; samples closer than this are refused.
 GPM_MIN_INTERVAL_S = 0.1
-#: How often a GPU's GPM counters are sampled (seconds): each value is the mean over this span,
-#: repeated by the polls in between (at 1 s polls GPM costs every other poll; perf/sampler.py).
-GPM_INTERVAL_S = 2.0
+#: How often a GPU's GPM counters are sampled while no live view shows them (seconds; at every
+#: poll while one does, ``NvmlSource.watch_gpm``): each value is the mean over this span,
+#: repeated by the polls in between without a driver call (perf/sampler.py).
+GPM_INTERVAL_S = 5.0
 #: After a transient failure of the support check or the buffers, ask again this much later.
 RETRY_S = 10.0
 
@@ -157,7 +159,8 @@ class GpmState:
 
     checked: bool = False  # support was asked (and the buffers allocated, when supported)
     reason: str | None = None  # GPM is absent on this GPU, and why
-    off: bool = False  # absent for good: ``last`` holds the fields, read_gpm is not called
+    # Until then the poll takes ``last`` without calling read_gpm (inf: absent for good).
+    due_s: float = -math.inf
     retry_s: float | None = None  # a transient failure: ask again from this time on
     pair: _Pair | None = None  # the whole GPU's buffers; None: the GPU is not sampled
     device_reason: str | None = None  # why the whole GPU is not sampled (MIG only, given up)
@@ -196,16 +199,18 @@ def read_gpm(q: Query, dev: DeviceState, now: float) -> dict[str, Any]:
         return st.last  # not due: the values of the last sample still hold
     st.sampled_s = now
     st.soon = False  # set again below by a first sample or a failed one
-    out: dict[str, Any] = {}
-    if st.pair is not None:
-        out.update(_device_values(q, dev, st, st.pair))
+    out: dict[str, Any] = {} if st.pair is None else _device_values(q, dev, st, st.pair)
     if st.pair is None:  # not sampled, or given up just now
         out["prof_unavailable"] = st.device_reason
     if st.mig:
         out["mig_prof"] = _mig_values(q, dev, st)
     elif st.pair is None and st.device_reason is not None:
         st.reason = st.device_reason  # nothing left to sample on this GPU
-        st.off = True
+    st.due_s = (
+        math.inf
+        if st.reason is not None
+        else now + (GPM_MIN_INTERVAL_S if st.soon else max(st.interval_s, GPM_MIN_INTERVAL_S))
+    )
     st.last = out
     return out
 
@@ -294,11 +299,11 @@ def _absent(st: GpmState, reason: str, now: float) -> None:
     st.reason = reason
     st.last = {"prof_unavailable": reason}
     if reason.startswith(PROF_ERROR):
-        st.retry_s = now + RETRY_S
+        st.retry_s = st.due_s = now + RETRY_S
     else:
         st.checked = True  # asked once: never again
         st.retry_s = None
-        st.off = True
+        st.due_s = math.inf
 
 
 # --- per poll -----------------------------------------------------------------------------------
@@ -378,8 +383,24 @@ def _round2(v: float) -> float:
     return round(v * 100.0) / 100.0
 
 
+def _plain(values: tuple[float, ...]) -> bool:
+    """Every value a percentage as it should be (0 <= v < 100): the common case, checked in C
+    (a NaN or an infinity makes the sum fail its test) rather than value by value."""
+    return 0.0 <= sum(values) <= _MAX and min(values) >= 0.0 and max(values) < 100.0
+
+
+def _pcts(values: tuple[float, ...]) -> list[float | None]:
+    """Percentages rounded to 0.01 and clipped to 100; ``None`` for NaN, infinities and
+    negatives."""
+    if values and _plain(values):
+        return [round(v * 100.0) / 100.0 for v in values]  # _round2, inlined
+    return [(_round2(v) if v < 100.0 else 100.0) if 0.0 <= v <= _MAX else None for v in values]
+
+
 def _engines_pct(values: tuple[float, ...]) -> float | None:
     """The mean activity of a kind of engine (clipped to 100 %), over those that answered."""
+    if values and _plain(values):
+        return _round2(sum(values) / len(values))
     ok = [v if v < 100.0 else 100.0 for v in values if 0.0 <= v <= _MAX]
     return _round2(sum(ok) / len(ok)) if ok else None
 
@@ -407,17 +428,9 @@ def _device_values(q: Query, dev: DeviceState, st: GpmState, pair: _Pair) -> dic
         plan = st.plan
     else:
         plan = st.plan = _Plan.of(st.metric_ids)
-    # Every GPU at every sample: plain comparisons in comprehensions (perf/sampler.py). NaN,
-    # infinities and negatives fail 0 <= v <= MAX; a huge rate overflows to inf in bytes/s.
-    pct = plan.pct(values)
-    out: dict[str, Any] = dict(
-        zip(
-            plan.pct_names,
-            [(_round2(v) if v < 100.0 else 100.0) if 0.0 <= v <= _MAX else None for v in pct],
-            strict=True,
-        )
-    )
-    rates = [v * MIB for v in plan.mib(values)]
+    # Every GPU at every sample: kept to comprehensions and C builtins (perf/sampler.py).
+    out: dict[str, Any] = dict(zip(plan.pct_names, _pcts(plan.pct(values)), strict=True))
+    rates = [v * MIB for v in plan.mib(values)]  # a huge rate overflows to inf: refused
     out.update(
         zip(
             plan.mib_names,

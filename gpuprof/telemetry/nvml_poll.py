@@ -19,6 +19,7 @@ from gpuprof.telemetry.nvml_query import (
     GpuLost,
     MissingFunction,
     Query,
+    field_of,
     field_values,
     memory_info,
 )
@@ -121,20 +122,21 @@ def _read_sample(q: Query, dev: DeviceState, now: float, slow: bool) -> GpuSampl
     ids = dev.field_ids + dev.link_field_ids if per_link else dev.field_ids
     values = dict(field_values(q, dev, "field_values", ids)) if ids else {}
     nvlinks, link_rx, link_tx = _nvlink_samples(dev, now, values, per_link)
-    # SM / tensor / DRAM activity (Hopper and newer); not even entered where GPM is off.
+    # SM / tensor / DRAM activity (Hopper and newer): read_gpm is not even entered before the
+    # next sample is due, nor where GPM is absent for good.
     gpm = dev.gpm
-    prof = gpm.last if gpm is not None and gpm.off else read_gpm(q, dev, now)
+    prof = gpm.last if gpm is not None and now < gpm.due_s else read_gpm(q, dev, now)
     slow_values = dev.slow
     return GpuSample(
         index=dev.index,
         uuid=dev.uuid,
-        util_gpu_pct=None if util is None else float(util.gpu),
-        util_mem_pct=None if util is None else float(util.memory),
+        util_gpu_pct=None if util is None else float(field_of(util, "gpu")),
+        util_mem_pct=None if util is None else float(field_of(util, "memory")),
         util_enc_pct=None if enc is None else float(enc[0]),
         util_dec_pct=None if dec is None else float(dec[0]),
-        mem_total_bytes=None if mem is None else int(mem.total),
-        mem_used_bytes=None if mem is None else int(mem.used),
-        mem_free_bytes=None if mem is None else int(mem.free),
+        mem_total_bytes=None if mem is None else int(field_of(mem, "total")),
+        mem_used_bytes=None if mem is None else int(field_of(mem, "used")),
+        mem_free_bytes=None if mem is None else int(field_of(mem, "free")),
         mem_reserved_bytes=to_int(getattr(mem, "reserved", None)) if mem is not None else None,
         clock_graphics_mhz=to_float(
             g(dev, "clock_graphics", "nvmlDeviceGetClockInfo", CLOCK_GRAPHICS)
@@ -225,28 +227,24 @@ def _nvlink_samples(
     """
     if not dev.links:
         return (), None, None
+    rates = dev.link_rates
     if per_link:
-        current = {
-            link.link: (
-                to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_TX, link.link))),
-                to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_RX, link.link))),
-            )
-            for link in dev.links
-        }
         prev = dev.nvlink_prev
-        dev.nvlink_prev = (now, current)
-        dt = None if prev is None else now - prev[0]
+        dt = 0.0 if prev is None else now - prev[0]
+        before = prev[1] if prev is not None and dt > 0 else {}  # {}: no rates this time
+        current: dict[int, tuple[int | None, int | None]] = {}
         for link in dev.links:
-            rx = tx = None
-            if prev is not None and dt is not None and dt > 0:
-                old_tx, old_rx = prev[1].get(link.link, (None, None))
-                new_tx, new_rx = current[link.link]
-                tx = counter_rate(old_tx, new_tx, dt, KIB)
-                rx = counter_rate(old_rx, new_rx, dt, KIB)
-            dev.link_rates[link.link] = (rx, tx)
+            n = link.link
+            tx = to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_TX, n)))
+            rx = to_int(values.get((FI_DEV_NVLINK_THROUGHPUT_DATA_RX, n)))
+            current[n] = (tx, rx)
+            old_tx, old_rx = before.get(n, (None, None))
+            rates[n] = (counter_rate(old_rx, rx, dt, KIB), counter_rate(old_tx, tx, dt, KIB))
+        dev.nvlink_prev = (now, current)
         dev.link_samples = None
     if dev.link_samples is None:
         # Immutable, so one tuple serves every snapshot until the next per-link read.
+        none = (None, None)
         dev.link_samples = tuple(
             NvLinkSample(
                 link=link.link,
@@ -254,8 +252,8 @@ def _nvlink_samples(
                 version=link.version,
                 remote_type=link.remote_type,
                 remote_pci_bus_id=link.remote_pci_bus_id,
-                rx_bytes_s=dev.link_rates.get(link.link, (None, None))[0],
-                tx_bytes_s=dev.link_rates.get(link.link, (None, None))[1],
+                rx_bytes_s=(rx_tx := rates.get(link.link, none))[0],
+                tx_bytes_s=rx_tx[1],
             )
             for link in dev.links
         )
@@ -377,12 +375,12 @@ def _process_util(q: Query, dev: DeviceState, now: float) -> None:
     newest = dev.proc_util_ts
     best: dict[int, tuple[int, Any, Any]] = {}
     for s in samples:
-        ts, pid = int(s.timeStamp), int(s.pid)
+        ts, pid = int(field_of(s, "timeStamp")), int(field_of(s, "pid"))
         if ts > newest:
             newest = ts
         old_best = best.get(pid)
         if old_best is None or ts >= old_best[0]:
-            best[pid] = (ts, s.smUtil, s.memUtil)
+            best[pid] = (ts, field_of(s, "smUtil"), field_of(s, "memUtil"))
     horizon = newest - _UTIL_FRESH_US
     util = dev.proc_util
     for pid, (ts, sm, mem) in best.items():
@@ -398,45 +396,33 @@ def process_samples(
     now: float,
 ) -> tuple[ProcessSample, ...]:
     """Frozen samples of every GPU process: name, user, command line, start time and container
-    from ``cache`` (read once per process), host CPU % and RSS from it every poll."""
+    from ``cache`` (read once per process), host CPU % and RSS from it at its cadence.
+
+    A process's sample is reused while what it is built from is unchanged: the key compares
+    the cached ProcessInfo and HostUsage objects, the same objects between readings."""
     pids = [pid for _dev, procs in raw for pid in procs]
     infos = cache.lookup(pids) if pids else {}
     usage = cache.host_usage(pids)
     out: list[ProcessSample] = []
     for dev, procs in raw:
+        util_of = dev.proc_util
         # Forget processes that left; a utilization sample that arrived long ago is stale.
-        for pid in [p for p in dev.proc_util if p not in procs]:
-            del dev.proc_util[pid]
-        previous, dev.proc_samples = dev.proc_samples, {}
+        for pid in [p for p in util_of if p not in procs]:
+            del util_of[pid]
+        previous, built = dev.proc_samples, {}
         for pid, (kind, used) in procs.items():
             info = infos.get(pid) or _NO_INFO
             host = usage.get(pid) or NO_USAGE
-            util = dev.proc_util.get(pid)
-            sm = mem = None
+            util = util_of.get(pid)
             if util is not None and now - util[3] <= UTIL_FRESH_S:
                 sm, mem = util[1], util[2]
-            sample = previous.get(pid)
-            if sample is None or (
-                sample.kind,
-                sample.gpu_mem_bytes,
-                sample.sm_util_pct,
-                sample.mem_util_pct,
-                sample.host_cpu_pct,
-                sample.host_rss_bytes,
-                sample.start_time_s,
-                sample.name,
-                sample.cmdline,
-            ) != (
-                kind,
-                used,
-                sm,
-                mem,
-                host.cpu_pct,
-                host.rss_bytes,
-                info.start_time_s,
-                info.name,
-                info.cmdline,
-            ):
+            else:
+                sm = mem = None
+            key = (kind, used, sm, mem, host, info)
+            seen = previous.get(pid)
+            if seen is not None and seen[0] == key:
+                sample = seen[1]
+            else:
                 sample = ProcessSample(
                     pid=pid,
                     gpu_index=dev.index,
@@ -454,6 +440,7 @@ def process_samples(
                     pod_name=info.pod_name,
                     pod_namespace=info.pod_namespace,
                 )
-            dev.proc_samples[pid] = sample
+            built[pid] = (key, sample)
             out.append(sample)
+        dev.proc_samples = built
     return tuple(out)

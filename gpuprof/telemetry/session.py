@@ -187,7 +187,8 @@ class TelemetrySession:
         self._recording_path: Path | None = None
         self._prefill_live: list[Snapshot] | None = None
         self.processes = ProcessLedger()
-        self._process_watchers = 0  # clients watching the processes' host statistics
+        # What clients watch (processes' host statistics, GPM): read at every poll meanwhile.
+        self._watchers = {"process_host": 0, "gpm": 0}
         #: Seconds of History a report covers, ending at the newest sample (None: all of it).
         self.report_window_s: float | None = None
         self.source: TelemetrySource = source
@@ -250,10 +251,19 @@ class TelemetrySession:
         (the Processes tab while it is shown, the exporter's per-process series); while nobody
         watches, a source reads them at its slower cadence (NVML: every 5 s,
         ``procstat.PROCESS_HOST_INTERVAL_S``). Watches nest and outlive a change of source."""
+        return self._watch("process_host")
+
+    def watch_gpm(self) -> Callable[[], None]:
+        """Ask for GPM's profiling activity at every poll until the returned call (the window's
+        Overview and Telemetry tabs while shown); while nobody watches, a source samples it at
+        its slower cadence (NVML: every 5 s, ``nvml_gpm.GPM_INTERVAL_S``)."""
+        return self._watch("gpm")
+
+    def _watch(self, what: str) -> Callable[[], None]:
         with self._lock:
-            self._process_watchers += 1
-            if self._process_watchers == 1:
-                _watch_process_host(self.source, True)
+            self._watchers[what] += 1
+            if self._watchers[what] == 1:
+                _tell_source(self.source, what, True)
         done = threading.Event()
 
         def unwatch() -> None:
@@ -261,9 +271,9 @@ class TelemetrySession:
                 if done.is_set():
                     return
                 done.set()
-                self._process_watchers -= 1
-                if self._process_watchers == 0:
-                    _watch_process_host(self.source, False)
+                self._watchers[what] -= 1
+                if self._watchers[what] == 0:
+                    _tell_source(self.source, what, False)
 
         return unwatch
 
@@ -313,8 +323,9 @@ class TelemetrySession:
             self._generation += 1
             self._prefill_live = None
             self.source = source
-            if self._process_watchers:
-                _watch_process_host(source, True)
+            for what, watchers in self._watchers.items():
+                if watchers:
+                    _tell_source(source, what, True)
             self.history = History(capacity=self._history_capacity)
             self.processes.clear()
             self.sampler = self._make_sampler(source, self.history)
@@ -567,12 +578,12 @@ def _call_each(callbacks: Sequence[Callable[[Any], None]], value: object) -> Non
             log.exception("telemetry session subscriber %r failed", cb)
 
 
-def _watch_process_host(source: TelemetrySource, watched: bool) -> None:
-    """Tell ``source`` whether someone watches its processes' host statistics, if it reads
-    them on a cadence (NVML); the other sources have nothing to change."""
-    watch = getattr(source, "watch_process_host", None)
+def _tell_source(source: TelemetrySource, what: str, watched: bool) -> None:
+    """Tell ``source`` whether someone watches ``what`` (``watch_process_host``, ``watch_gpm``)
+    if it reads that on a cadence (NVML); the other sources have nothing to change."""
+    watch = getattr(source, f"watch_{what}", None)
     if callable(watch):
         try:
             watch(watched)
         except Exception:
-            log.exception("telemetry source %s: watching processes failed", source.label)
+            log.exception("telemetry source %s: watching %s failed", source.label, what)
