@@ -20,7 +20,8 @@ def test_spec_table_keeps_unknowns_blank() -> None:
     h100 = specs["H100 SXM"]
     assert h100.bf16_tflops == 989 and h100.fp8_tflops == 1979
     assert h100.fp64_tflops is None and h100.tdp_w is None  # not in sources: never guessed
-    assert specs["A30"].fp32_tflops is None and specs["A30"].memory_gib is None
+    # A30: memory and FP32 sourced (issue 24); its tensor rates are in no consulted source
+    assert specs["A30"].fp32_tflops == 10.32 and specs["A30"].bf16_tflops is None
     # Catalog-only GPU: memory from the instance row, no rates.
     assert specs["RTX PRO 6000 Blackwell"].memory_gib == 96
     assert specs["RTX PRO 6000 Blackwell"].bf16_tflops is None

@@ -1,7 +1,7 @@
 """Every real NVML name string of reference/nvidia-smi/nvml_names.csv maps to the right spec row.
 
 The expected row for each name is written out here (not derived by the code under test). ``None``
-means the spec table has no row for that product (H800, A800, A16, RTX 5090, ...), or the name does
+means the spec table has no row for that product (A800 SXM, A16, RTX 5090, ...), or the name does
 not say which GPU it is (vGPU profiles, bare MIG profile labels, "Graphics Device").
 """
 
@@ -23,7 +23,7 @@ EXPECTED: dict[str, str | None] = {
     "NVIDIA H100 80GB HBM3": "H100 SXM",
     "NVIDIA H100 PCIe": "H100 PCIe",
     "NVIDIA H100 NVL": "H100 NVL",
-    "NVIDIA H800": None,  # China-market variant: no row
+    "NVIDIA H800": "H800",  # China-market variant (issue 24): its own row
     "NVIDIA H200": "H200",
     "NVIDIA GH200 480GB": "GH200",
     "NVIDIA B200": "B200",
@@ -32,7 +32,7 @@ EXPECTED: dict[str, str | None] = {
     "A100-SXM4-40GB": "A100 40GB SXM",
     "NVIDIA A100-PCIE-40GB": "A100 40GB PCIe",
     "NVIDIA A100 80GB PCIe": "A100 80GB PCIe",
-    "NVIDIA A800 80GB PCIe": None,
+    "NVIDIA A800 80GB PCIe": "A800 80GB PCIe",
     "NVIDIA A100-SXM-64GB": None,  # custom 64GB SKU: no row
     "NVIDIA A100-SXM4-40GB MIG 3g.20gb": "A100 40GB SXM",  # MIG device → parent GPU
     "NVIDIA A100-SXM4-40GB MIG 1g.5gb": "A100 40GB SXM",
@@ -94,6 +94,22 @@ EXPECTED: dict[str, str | None] = {
     "Quadro M2200": None,
     "Graphics Device": None,
 }
+
+
+# China-market names of the clouds' documents (issue 24), beside the captured NVML names.
+CHINA_MARKET = {
+    "NVIDIA H800 PCIe": None,  # the row is the SXM part
+    "NVIDIA H20": "H20",
+    "H20 96GB": "H20",
+    "NVIDIA L20": "L20",
+    "NVIDIA A800-SXM4-80GB": None,  # no SXM row: not the PCIe card's figures
+    "A800 80GB PCIe": "A800 80GB PCIe",
+}
+
+
+@pytest.mark.parametrize(("name", "key"), sorted(CHINA_MARKET.items()))
+def test_china_market_names(name: str, key: str | None) -> None:
+    assert normalize_gpu_model(name) == key
 
 
 def _csv_names() -> list[str]:

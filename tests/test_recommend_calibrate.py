@@ -141,7 +141,7 @@ def test_run_best_median_per_dtype() -> None:
         == {}
     )
     assert (
-        measurements_from_run(_run("u", T_NEW, [_gemm("bf16", 1024, 100.0)], gpu="NVIDIA H800"))
+        measurements_from_run(_run("u", T_NEW, [_gemm("bf16", 1024, 100.0)], gpu="NVIDIA A16"))
         == {}
     )
 

@@ -10,8 +10,9 @@ Rules, in order (first match wins):
   when the text does not say (``NVIDIA A100``, ``H100``), from ``memory_gib``, then a documented
   default: A100 → 40 GB, V100 → 16 GB, both SXM; H100 → SXM (94 GiB → NVL) — the form factor
   clouds rent in 8-GPU boxes;
-* products with no row in the spec table (H800, A800, A16, RTX 5090, RTX PRO 6000 Max-Q, ...)
-  map to ``None`` rather than to a near relative with other clocks or power.
+* products with no row in the spec table (A800 SXM, A16, RTX 5090, RTX PRO 6000 Max-Q, ...)
+  map to ``None`` rather than to a near relative with other clocks or power; the China-market
+  H800 (SXM), H20, L20 and A800 80GB PCIe have rows of their own.
 
 :func:`file_stem` turns a name from outside (a provider, a file's stem) into a file name.
 """
@@ -89,6 +90,11 @@ def _rule_key(t: str, memory_gib: float | None) -> str | None:
     for key in ("GB300", "GB200", "B300", "B200", "H200", "MI355X", "MI300X", "MI250X", "MI210"):
         if key in words:
             return key
+    for key in ("H800", "H20", "L20"):  # China-market parts: one row each
+        if key in words:
+            return None if key == "H800" and "PCIE" in words else key
+    if "A800" in words:  # only the 80 GB PCIe card has a row
+        return "A800 80GB PCIe" if "PCIE" in words and _mem_in_text(t) in (80, None) else None
     if "H100" in words:
         return _h100(t, memory_gib)
     if "A100" in words:
