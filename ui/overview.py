@@ -46,7 +46,7 @@ class _Card(QFrame):
         self.body.setContentsMargins(12, 10, 12, 10)
         self.body.setSpacing(5)
 
-    def _row(self, caption: str, widget: QWidget, tooltip: str, compact: bool = False) -> None:
+    def _row(self, caption: str, widget: QWidget, tooltip: str, compact: bool = False) -> QLabel:
         row = QHBoxLayout()
         label = QLabel(caption, self)
         label.setObjectName("muted")
@@ -60,6 +60,7 @@ class _Card(QFrame):
         else:
             row.addWidget(widget, 1)
         self.body.addLayout(row)
+        return label
 
 
 class GpuCard(_Card):
@@ -135,6 +136,37 @@ class GpuCard(_Card):
                 "lowers its link generation to save power; check under load."
             ),
         )
+        # AMD (amdsmi) readings NVML has no field for, and why any field is absent; both
+        # hidden on NVIDIA GPUs, whose samples carry neither.
+        self.amd = QLabel(self)
+        self.amd.setTextFormat(Qt.TextFormat.PlainText)
+        self.amd.setWordWrap(True)
+        self.amd_caption = self._row(
+            self.tr("AMD"),
+            self.amd,
+            self.tr(
+                "amdsmi readings: junction (hotspot) and HBM temperatures, multimedia (VCN) "
+                "activity, SoC clock, XGMI read/write over all links, partition modes "
+                "(compute SPX/CPX, memory NPS1/NPS4: the analogue of MIG)"
+            ),
+        )
+        self.absent = QLabel(self)
+        self.absent.setObjectName("muted")
+        self.absent.setTextFormat(Qt.TextFormat.PlainText)
+        self.absent_caption = self._row(
+            self.tr("N/A"),
+            self.absent,
+            self.tr("Fields this GPU does not report, each with the reason the driver gave"),
+        )
+        self._vendor_rows(False)
+
+    def _vendor_rows(self, amd: bool, absent: bool = False) -> None:
+        for widgets, shown in (
+            ((self.amd, self.amd_caption), amd),
+            ((self.absent, self.absent_caption), absent),
+        ):
+            for widget in widgets:
+                widget.setVisible(shown)
 
     def update_card(
         self,
@@ -184,16 +216,22 @@ class GpuCard(_Card):
         )
         slowdown = info.temp_slowdown_c if info is not None else None
         top = (slowdown + 10.0) if slowdown else 100.0
-        temp_text = fmt_num(sample.temp_gpu_c, "°C")
+        temp = sample.temp_gpu_c
+        temp_text = fmt_num(temp, "°C")
+        if temp is None and sample.temp_hotspot_c is not None:
+            # MI300 has no edge sensor: its junction temperature (the slowdown threshold's).
+            temp = sample.temp_hotspot_c
+            temp_text = self.tr("%1 junction").replace("%1", fmt_num(temp, "°C"))
         if slowdown:
             temp_text += "  " + self.tr("(slowdown %1)").replace("%1", fmt_num(slowdown, "°C"))
-        self.temp.set_value(_frac(sample.temp_gpu_c, top), temp_text, mark=_frac(slowdown, top))
+        self.temp.set_value(_frac(temp, top), temp_text, mark=_frac(slowdown, top))
         clock_max = info.sm_clock_max_mhz if info is not None else None
         self.clock.set_value(
             _frac(sample.clock_sm_mhz, clock_max),
             f"{fmt_num(sample.clock_sm_mhz, 'MHz')} / {fmt_num(clock_max, 'MHz')}",
         )
         self.pcie.setText(self._pcie_text(sample, info))
+        self._show_vendor(sample, info)
         events = sample.clock_events.without_idle
         if events:
             self.badge.setText(", ".join(events.names))
@@ -203,6 +241,36 @@ class GpuCard(_Card):
             self.badge.setText(self.tr("none"))
             self.badge.setToolTip("")
             self.badge.setStyleSheet("")
+
+    def _show_vendor(self, sample: GpuSample, info: DeviceInfo | None) -> None:
+        amd = info is not None and info.vendor == "amd"
+        self._vendor_rows(amd, bool(sample.absent))
+        if amd and info is not None:
+            parts = [
+                self.tr("junction %1").replace("%1", fmt_num(sample.temp_hotspot_c, "°C")),
+                self.tr("HBM %1").replace("%1", fmt_num(sample.temp_mem_c, "°C")),
+                self.tr("MM %1").replace("%1", fmt_pct(sample.util_mm_pct)),
+                self.tr("SoC %1").replace("%1", fmt_num(sample.clock_soc_mhz, "MHz")),
+            ]
+            if info.xgmi_link_count:
+                parts.append(
+                    self.tr("XGMI ×%1 read %2 write %3")
+                    .replace("%1", str(info.xgmi_link_count))
+                    .replace("%2", fmt_rate(sample.xgmi_read_bytes_s))
+                    .replace("%3", fmt_rate(sample.xgmi_write_bytes_s))
+                )
+            modes = [m for m in (info.compute_partition, info.memory_partition) if m]
+            if modes:
+                parts.append(self.tr("partition %1").replace("%1", "/".join(modes)))
+            self.amd.setText(" · ".join(parts))
+        if sample.absent:
+            by_reason: dict[str, list[str]] = {}
+            for name, why in sample.absent:
+                by_reason.setdefault(_short_reason(why), []).append(_FIELD_NAMES.get(name, name))
+            self.absent.setText(
+                "\n".join(f"{', '.join(names)}: {why}" for why, names in by_reason.items())
+            )
+            self.absent.setToolTip("\n".join(f"{name}: {why}" for name, why in sample.absent))
 
     def _show_sm(self, sample: GpuSample, gpm: bool) -> None:
         if not gpm:
@@ -238,6 +306,41 @@ class GpuCard(_Card):
                 .replace("%2", link(info.pcie_gen_max, info.pcie_width_max))
             )
         return now
+
+
+#: What the "N/A" row calls each field (the model's names are for code).
+_FIELD_NAMES = {
+    "temp_gpu_c": "edge temp",
+    "temp_hotspot_c": "junction temp",
+    "temp_mem_c": "memory temp",
+    "fan_speed_pct": "fan",
+    "power_w": "power",
+    "power_limit_w": "power limit",
+    "power_enforced_limit_w": "power cap",
+    "util_gpu_pct": "GFX activity",
+    "util_mem_pct": "memory activity",
+    "util_mm_pct": "multimedia activity",
+    "clock_soc_mhz": "SoC clock",
+    "clock_sm_mhz": "GFX clock",
+    "clock_graphics_mhz": "graphics clock",
+    "clock_mem_mhz": "memory clock",
+    "pcie_rx_bytes_s": "PCIe rx",
+    "pcie_tx_bytes_s": "PCIe tx",
+    "xgmi_read_bytes_s": "XGMI read",
+    "xgmi_write_bytes_s": "XGMI write",
+    "throttle_mask": "throttle status",
+    "ecc": "ECC",
+    "energy_total_j": "energy",
+}
+
+
+def _short_reason(why: str) -> str:
+    """The reason without the amdsmi function's name ("amdsmi_get_temp_metric: ...") and
+    status code (the tooltip has them)."""
+    head, sep, rest = why.partition(": ")
+    if sep and head.startswith("amdsmi_"):
+        why = rest
+    return why.split(" (amdsmi: ")[0]
 
 
 class HostCard(_Card):
@@ -305,7 +408,9 @@ class OverviewTab(QWidget):
         self.state = state
         self.cards: dict[int, GpuCard] = {}
         self.host_card = HostCard()
-        self.no_gpu = QLabel(self.tr("No NVIDIA GPU is visible. Host telemetry is still shown."))
+        self.no_gpu = QLabel(
+            self.tr("No NVIDIA or AMD GPU is visible. Host telemetry is still shown.")
+        )
         self.no_gpu.setObjectName("muted")
         self.no_gpu.hide()
         scroll = QScrollArea(self)

@@ -29,6 +29,7 @@ below) are plausible test values, not measurements.
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -477,8 +478,10 @@ class FakeAmdSmi:
     AmdSmiGpuBlock = AmdSmiGpuBlock
     AmdSmiLinkType = AmdSmiLinkType
 
-    def __init__(self, box: FakeAmdBox, *, start_s: float = 1000.0) -> None:
+    def __init__(self, box: FakeAmdBox, *, start_s: float = 1000.0, realtime: bool = False) -> None:
         self.box = box
+        self._start_s = start_s
+        self._realtime = realtime  # the counters follow time.monotonic() (screenshots)
         self.now_s = start_s
         self.initialized = False
         self.shut_down = False
@@ -497,6 +500,8 @@ class FakeAmdSmi:
         self.injected[(name, device)] = err_code
 
     def _enter(self, name: str, handle: _Handle | None = None) -> FakeAmdGpu | None:
+        if self._realtime:
+            self.now_s = self._start_s + time.monotonic()
         self.calls[name] = self.calls.get(name, 0) + 1
         if not self.initialized and name != "amdsmi_init":
             raise AmdSmiLibraryException(NOT_INIT)

@@ -186,9 +186,7 @@ def sample_gpu(q: AmdQuery, dev: DeviceState, now_s: float, slow: bool) -> GpuSa
         dev.ecc = _ecc(q, dev, why)
     elif "ecc" in dev.skip:
         why["ecc"] = dev.skip["ecc"]
-    why["pcie_rx_bytes_s"] = why["pcie_tx_bytes_s"] = (
-        "amdsmi reports one PCIe bandwidth, not receive and transmit apart"
-    )
+    why["pcie_rx_bytes_s"] = why["pcie_tx_bytes_s"] = "amdsmi has no PCIe rx/tx split"
     if why.get("clock_graphics_mhz"):
         why["clock_sm_mhz"] = why["clock_graphics_mhz"]
     fan = _fan(q, dev, why)
