@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
+import io
 import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from gpuprof import __version__
 from gpuprof.argtypes import finite_float
@@ -307,6 +309,22 @@ class _StdoutGuard:
         return False
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when its descriptor was closed before gpuprof started (``>&-``, a
+    service with no stdout): Python then has no ``sys.stdout``, ``print`` drops the text, and
+    ``replay --json … >&-`` exited 0 having written nothing (``export --csv -``: "unexpected
+    error: TypeError"). Every write fails here as a write to a closed descriptor does; a
+    command that prints nothing still runs."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
 def _stdout_failed(guard: _StdoutGuard, exc: OSError) -> int:
     """One line for a standard output that cannot be written (exit 2); nothing for a reader
     that left (``| head``, exit 0)."""
@@ -323,9 +341,10 @@ def _stdout_failed(guard: _StdoutGuard, exc: OSError) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if sys.stdout is None:  # a windowed build started without a console: nothing to guard
+    if sys.stdout is None and sys.stderr is None:  # a windowed build without a console
         return _main(argv, None)
-    guard = _StdoutGuard(sys.stdout)
+    closed = cast(TextIO, _ClosedStdout())  # a TextIO in all but name
+    guard = _StdoutGuard(sys.stdout if sys.stdout is not None else closed)
     sys.stdout = guard  # type: ignore[assignment]  # a TextIO in all but name
     try:
         try:

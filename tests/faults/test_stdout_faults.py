@@ -118,3 +118,47 @@ def test_other_os_errors_are_not_taken_for_stdout(
         assert main(["devices", "--demo"]) == 1
         err = capsys.readouterr().err
         assert "unexpected error" in err and "stdout" not in err
+
+
+def _run_with_stdout_closed(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    """``gpuprof ARGS >&-``: the child starts with descriptor 1 closed (Python's sys.stdout is
+    then None)."""
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        GPUPROF_DATA_DIR=str(home / "data"),
+        GPUPROF_CONFIG_DIR=str(home / "config"),
+        GPUPROF_LANG="en",
+    )
+    return subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "gpuprof", *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=home,
+        timeout=TIMEOUT_S,
+    )
+
+
+@pytest.mark.parametrize(
+    "printer", ["replay --json", "export --csv -", "recommend (table)", "compare --json -"]
+)
+def test_a_closed_stdout_is_one_line_naming_it(printer: str, tmp_path: Path) -> None:
+    """``replay --json … >&-`` exited 0 having written nothing (print drops text when there is
+    no sys.stdout); ``export --csv - >&-`` was "unexpected error: TypeError", exit 1."""
+    done = _run_with_stdout_closed(PRINTERS[printer], _home(tmp_path))
+    ran = Ran(done.returncode, "", done.stderr)
+    assert_one_clear_error(ran, "stdout")
+    assert "cannot write to stdout: Bad file descriptor" in ran.stderr
+    assert "unexpected" not in ran.stderr
+
+
+def test_a_closed_stdout_does_not_stop_a_command_that_does_not_print_to_it(
+    tmp_path: Path,
+) -> None:
+    home = _home(tmp_path)
+    out = home / "run.gpuprof"
+    args = ["record", "--demo", "--out", str(out), "--duration", "0.3", "--interval", "0.1"]
+    done = _run_with_stdout_closed(args, home)
+    assert done.returncode == 0, done.stderr
+    assert "saved" in done.stderr and out.is_file()
