@@ -42,6 +42,7 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
+from gpuprof.exporter_amd import amd_families
 from gpuprof.exporter_processes import process_families
 from gpuprof.exporter_prof import prof_families
 from gpuprof.redact import redact_text
@@ -506,6 +507,7 @@ class SnapshotCollector(Collector):
                 yield family
 
         yield from prof_families(gpus, LABELS, tag, self._devices.get)
+        yield from amd_families(gpus, LABELS, tag, self._devices.get)
         if self._per_process:
             yield from process_families(snap, self._gpu_labels, LABELS, tag)
 
