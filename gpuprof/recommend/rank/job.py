@@ -1,0 +1,274 @@
+"""Ranking a job (training, fine-tuning, batch inference, HPC, rendering): time and cost per
+configuration, the deadline and budget, a throughput target's replicas, the Pareto front of time
+vs cost."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.catalog.instances import Catalog
+from gpuprof.i18n import tr
+from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
+from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
+from gpuprof.recommend.rank.rows import (
+    Recommendation,
+    RecommendationRow,
+    catalog_warnings,
+    opt,
+    pareto_front,
+)
+from gpuprof.recommend.workload import Workload
+from gpuprof.units import NA, fmt_usd
+
+__all__ = ["job_row", "rank_jobs"]
+
+
+def rank_jobs(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    mask: npt.NDArray[np.bool_],
+    objective: str,
+    local_row: RecommendationRow | None,
+    local_util_pct: float | None,
+    limit: int | None,
+) -> Recommendation:
+    """A job: rank by cost (or time, ``objective``), those that fit and meet the deadline and
+    the budget first; ``local_row`` is this machine's row (or None)."""
+    deadline = w.deadline_hours
+    # A throughput target without a deadline is a rate to sustain: replicas of an instance
+    # reach it together; rank by what they cost over the window the target allows.
+    window = None
+    if deadline is None and w.throughput_per_s:
+        window = w.work_units / w.throughput_per_s / 3600.0
+    if objective == "auto":
+        objective = "fastest" if (deadline is None and w.budget_usd is not None) else "cheapest"
+
+    hours = est.seconds / 3600.0
+    use_spot = w.spot & np.isfinite(arr.price_spot)
+    nodes = est.nodes
+    price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * nodes
+    hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
+    cost = hours_basis * price
+    replicas = np.full(len(arr), np.nan)
+    if window is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            replicas = np.maximum(np.ceil(hours_basis / window * (1.0 - 1e-9)), 1.0)
+        price = price * replicas
+        cost = price * window
+        hours_basis = hours_basis / replicas
+    viable = est.fits & ~(est.supported == 0) & mask
+    has_time = np.isfinite(hours)
+    has_cost = np.isfinite(cost)
+    meets = np.ones(len(arr), dtype=bool) if deadline is None else hours_basis <= deadline
+    within = np.ones(len(arr), dtype=bool) if w.budget_usd is None else cost <= w.budget_usd
+    ok = meets & within
+    metric = (
+        np.where(has_cost, cost, np.inf)
+        if objective == "cheapest"
+        else np.where(has_time, hours_basis, np.inf)
+    )
+    tie = (
+        np.where(has_time, hours_basis, np.inf)
+        if objective == "cheapest"
+        else np.where(has_cost, cost, np.inf)
+    )
+    # A row the data doubts (Instance.doubt) is listed with a warning but never wins silently:
+    # it ranks after every undoubted row that is as good on the constraints.
+    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    order = np.lexsort((tie, metric, doubtful, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
+    order = order[mask[order]]
+    pareto = pareto_front(hours_basis, cost, viable & has_time & has_cost)
+    local_seconds = math.nan
+    if local_row is not None and local_row.hours is not None:
+        local_seconds = local_row.hours * 3600.0
+
+    take = order if limit is None else order[:limit]
+    rows = tuple(
+        job_row(
+            w,
+            catalog,
+            arr,
+            est,
+            int(i),
+            rank + 1,
+            price,
+            cost,
+            hours_basis,
+            use_spot,
+            viable,
+            pareto,
+            deadline,
+            meets,
+            within,
+            local_seconds,
+            float(replicas[int(i)]) if math.isfinite(replicas[int(i)]) else 1.0,
+        )
+        for rank, i in enumerate(take)
+    )
+    if window is not None:
+        rows = tuple(
+            sustained(w, r, float(replicas[int(i)]), window)
+            for r, i in zip(rows, take, strict=True)
+        )
+    sc = np.flatnonzero(viable & has_time & has_cost)
+    scatter = tuple(
+        zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
+    )
+    return Recommendation(
+        workload=w,
+        objective=objective,
+        rows=rows,
+        candidates=int(mask.sum()),
+        viable=int(viable.sum()),
+        local=local_row,
+        warnings=global_warnings(w, local_util_pct),
+        scatter=scatter,
+    )
+
+
+def sustained(
+    w: Workload, row: RecommendationRow, replicas: float, window: float
+) -> RecommendationRow:
+    """The row with the instances that sustain ``w.throughput_per_s`` and their cost."""
+    if not math.isfinite(replicas) or row.price_per_hour_usd is None:
+        return row
+    millions = w.throughput_per_s * 3600.0 / 1e6 if w.throughput_per_s else math.nan
+    per_m = row.price_per_hour_usd / millions if millions > 0 else None
+    note = tr(
+        "{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million",
+        n=int(replicas),
+        rate=w.throughput_per_s or 0.0,
+        usd=fmt_usd(row.price_per_hour_usd),
+        per_m=fmt_usd(per_m) if per_m is not None else NA,
+    )
+    inst = row.instance
+
+    def for_window(price: float | None) -> float | None:
+        # The same replicas, provisioned for the whole window, on each price basis.
+        return None if price is None else price * row.nodes * replicas * window
+
+    return replace(
+        row,
+        instances_needed=int(replicas),
+        usd_per_million=per_m,
+        meets_deadline=None,
+        # each replica's share on spot, as ``hours`` is on the ranking basis (was one
+        # instance doing all the work while ``hours`` was a replica's share)
+        hours_spot=None if row.hours_spot is None else row.hours_spot / replicas,
+        cost_ondemand_usd=for_window(inst.price_ondemand_usd_hr),
+        cost_spot_usd=for_window(inst.price_spot_usd_hr),
+        cost_reserved_1y_usd=for_window(inst.price_reserved_1y_usd_hr),
+        cost_reserved_3y_usd=for_window(inst.price_reserved_3y_usd_hr),
+        reasons=(note, *row.reasons),
+    )
+
+
+def job_row(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    i: int,
+    rank: int,
+    price: npt.NDArray[np.float64],
+    cost: npt.NDArray[np.float64],
+    hours_basis: npt.NDArray[np.float64],
+    use_spot: npt.NDArray[np.bool_],
+    viable: npt.NDArray[np.bool_],
+    pareto: npt.NDArray[np.bool_],
+    deadline: float | None,
+    meets: npt.NDArray[np.bool_],
+    within: npt.NDArray[np.bool_],
+    local_seconds: float,
+    split: float = 1.0,
+) -> RecommendationRow:
+    """One ranked row. ``split``: replicas that share the work (a throughput target), so the
+    time the reasons state is each replica's, like the row's ``hours``."""
+    inst = arr.instances[i]
+    spec = catalog.spec_for(inst)
+    nodes = int(est.nodes[i])
+    hours = opt(est.seconds[i] / 3600.0)
+    seconds = opt(est.seconds[i] / split)
+    eff = opt(est.efficiency[i]) if hours is not None else None
+    sup = est.supported[i]
+    cost_i = opt(cost[i])
+    basis = "spot" if use_spot[i] else "on-demand"
+
+    def job_cost(p: float, spot: bool = False) -> float | None:
+        if hours is None or not math.isfinite(p):
+            return None
+        return hours * (1.0 + SPOT_OVERHEAD if spot else 1.0) * p * nodes
+
+    achieved = opt(est.achieved_flops[i])
+    price_i = opt(price[i])
+    facts = RowFacts(
+        fits=bool(est.fits[i]),
+        supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]),
+        mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]),
+        nodes=nodes,
+        seconds=seconds,
+        efficiency=eff,
+        base_eff=float(est.base_eff[i]),
+        scaling=float(est.scaling[i]),
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
+        cost_usd=cost_i,
+        cost_basis=basis,
+        meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
+        within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
+        memory_bound=bool(est.memory_bound[i]),
+        batch=None if est.batch is None else opt(float(est.batch[i])),
+        layout=_layout(est, i),
+    )
+    reasons, warnings = row_notes(w, inst, spec, facts)
+    warnings = catalog_warnings(inst, warnings)
+    speedup = None
+    if seconds is not None and math.isfinite(local_seconds):
+        speedup = local_seconds / seconds
+    return RecommendationRow(
+        instance=inst,
+        rank=rank,
+        nodes=nodes,
+        gpus_total=float(est.gpus[i]),
+        fits=facts.fits,
+        viable=bool(viable[i]),
+        mem_need_per_gpu_bytes=facts.need_bytes,
+        mem_per_gpu_bytes=facts.mem_bytes,
+        hours=opt(hours_basis[i]) if hours is not None else None,
+        hours_spot=hours * (1.0 + SPOT_OVERHEAD) if hours is not None else None,
+        price_per_hour_usd=price_i,
+        cost_usd=cost_i,
+        cost_basis=basis,
+        cost_ondemand_usd=job_cost(arr.price_ondemand[i]),
+        cost_spot_usd=job_cost(arr.price_spot[i], spot=True),
+        cost_reserved_1y_usd=job_cost(arr.price_r1[i]),
+        cost_reserved_3y_usd=job_cost(arr.price_r3[i]),
+        efficiency=eff,
+        efficiency_base=facts.base_eff,
+        scaling_efficiency=facts.scaling,
+        efficiency_source=facts.eff_source,
+        efficiency_measured=bool(est.measured[i]),
+        achieved_tflops=achieved / 1e12 if achieved is not None else None,
+        usd_per_pflop_hour=(price_i / (achieved / 1e15)) if price_i and achieved else None,
+        meets_deadline=facts.meets_deadline,
+        within_budget=facts.within_budget,
+        pareto=bool(pareto[i]),
+        speedup_vs_local=speedup,
+        reasons=reasons,
+        warnings=warnings,
+        layout=facts.layout,
+    )
+
+
+def _layout(est: Estimates, i: int) -> tuple[int, int, int] | None:
+    if est.layout is None or not np.isfinite(est.layout[i]).all():
+        return None
+    tp, pp, dp = (int(x) for x in est.layout[i])
+    return tp, pp, dp

@@ -1,0 +1,254 @@
+"""What a recommendation is: its rows (a job's or a serving configuration's), this machine, and
+what every row builder shares (finite-or-None, the Pareto front, the catalog's warnings)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.catalog.instances import STALE_DAYS, Instance, is_stale
+from gpuprof.i18n import tr
+from gpuprof.recommend.estimate import FORMULAS
+from gpuprof.recommend.serve import ServeArrays
+from gpuprof.recommend.workload import Workload
+
+__all__ = [
+    "LocalMachine",
+    "Recommendation",
+    "RecommendationRow",
+    "ServingRow",
+    "catalog_warnings",
+    "opt",
+    "pareto_front",
+]
+
+
+@dataclass(frozen=True)
+class LocalMachine:
+    """The GPUs in front of the user: NVML names with counts, optional measured TFLOPS per dtype.
+
+    With mixed GPUs the most numerous model stands for the machine (a job runs on one kind).
+    """
+
+    gpus: tuple[tuple[str, int], ...]
+    measured_tflops: Mapping[str, float] = field(default_factory=dict)  # per GPU, by dtype
+    util_pct: float | None = None
+
+    @classmethod
+    def from_names(cls, names: Iterable[str], **kwargs: object) -> LocalMachine:
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        return cls(tuple(counts.items()), **kwargs)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ServingRow:
+    """A serving row's numbers (:mod:`gpuprof.recommend.serve`), all for the same layout and
+    ``instances`` count. Seconds, tokens, USD; percentiles p50/p99 of requests."""
+
+    tp: int
+    pp: int
+    ep: int
+    replicas_per_instance: int
+    replicas: int
+    instances: int
+    batch: float  # mean sequences in flight per replica at this load
+    batch_best: int  # the throughput-best batch that meets the targets
+    batch_max: int  # sequences the KV cache holds
+    kv_cache_tokens: float  # per replica
+    request_rate_per_s: float  # the traffic
+    output_tokens_per_s: float
+    input_tokens_per_s: float
+    capacity_tokens_per_s_per_instance: float  # output tokens/s at batch_best
+    load: float  # traffic ÷ capacity of the instances
+    ttft_p50_s: float | None
+    ttft_p99_s: float | None
+    tpot_p50_s: float | None
+    tpot_p99_s: float | None
+    slo_percentile: str
+    ttft_target_s: float | None
+    tpot_target_s: float | None
+    meets_targets: bool
+    bound: str
+    step_s: float
+    usd_per_hour: float | None
+    usd_per_million_output: float | None  # split by the step time prompts take
+    usd_per_million_input: float | None
+
+    @property
+    def ttft_s(self) -> float | None:
+        return self.ttft_p99_s if self.slo_percentile == "p99" else self.ttft_p50_s
+
+    @property
+    def tpot_s(self) -> float | None:
+        return self.tpot_p99_s if self.slo_percentile == "p99" else self.tpot_p50_s
+
+    def to_dict(self) -> dict[str, object]:
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class RecommendationRow:
+    """One candidate configuration (an instance × nodes). Money in USD, time in hours."""
+
+    instance: Instance
+    rank: int
+    nodes: int
+    gpus_total: float
+    fits: bool
+    viable: bool  # fits and the precision is not known to be unsupported
+    mem_need_per_gpu_bytes: float
+    mem_per_gpu_bytes: float
+    hours: float | None
+    hours_spot: float | None
+    price_per_hour_usd: float | None  # for the chosen basis, all nodes
+    cost_usd: float | None  # for the chosen basis
+    cost_basis: str  # "on-demand" or "spot"
+    cost_ondemand_usd: float | None
+    cost_spot_usd: float | None
+    cost_reserved_1y_usd: float | None
+    cost_reserved_3y_usd: float | None
+    efficiency: float | None
+    efficiency_base: float
+    scaling_efficiency: float
+    efficiency_source: str
+    efficiency_measured: bool
+    achieved_tflops: float | None  # whole job
+    usd_per_pflop_hour: float | None
+    meets_deadline: bool | None
+    within_budget: bool | None
+    pareto: bool
+    speedup_vs_local: float | None  # > 1: this candidate is that many times faster than here
+    reasons: tuple[str, ...]
+    warnings: tuple[str, ...]
+    #: A throughput target: instances that together sustain it, and their cost per million
+    #: tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them.
+    instances_needed: int | None = None
+    usd_per_million: float | None = None
+    #: Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise.
+    layout: tuple[int, int, int] | None = None
+    #: Serving traffic: the continuous-batching estimate (then ``hours`` is None and every
+    #: ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job.
+    serving: ServingRow | None = None
+
+    @property
+    def label(self) -> str:
+        inst = self.instance
+        n = f"{self.nodes}× " if self.nodes > 1 else ""
+        return f"{inst.provider} {n}{inst.instance}"
+
+    def to_dict(self) -> dict[str, object]:
+        inst = self.instance
+        return {
+            "rank": self.rank,
+            "provider": inst.provider,
+            "instance": inst.instance,
+            "region": inst.region,
+            "gpu_model": inst.gpu_model,
+            "gpus_per_node": inst.gpu_count,
+            "nodes": self.nodes,
+            "gpus_total": self.gpus_total,
+            "fits": self.fits,
+            "viable": self.viable,
+            "mem_need_per_gpu_bytes": self.mem_need_per_gpu_bytes,
+            "mem_per_gpu_bytes": self.mem_per_gpu_bytes,
+            "hours": self.hours,
+            "hours_spot": self.hours_spot,
+            "price_per_hour_usd": self.price_per_hour_usd,
+            "cost_usd": self.cost_usd,
+            "cost_basis": self.cost_basis,
+            "cost_ondemand_usd": self.cost_ondemand_usd,
+            "cost_spot_usd": self.cost_spot_usd,
+            "cost_reserved_1y_usd": self.cost_reserved_1y_usd,
+            "cost_reserved_3y_usd": self.cost_reserved_3y_usd,
+            "efficiency": self.efficiency,
+            "efficiency_base": self.efficiency_base,
+            "scaling_efficiency": self.scaling_efficiency,
+            "efficiency_source": self.efficiency_source,
+            "efficiency_measured": self.efficiency_measured,
+            "achieved_tflops": self.achieved_tflops,
+            "usd_per_pflop_hour": self.usd_per_pflop_hour,
+            "meets_deadline": self.meets_deadline,
+            "within_budget": self.within_budget,
+            "pareto": self.pareto,
+            "speedup_vs_local": self.speedup_vs_local,
+            "price_as_of": inst.as_of,
+            "source": inst.source,
+            "instances_needed": self.instances_needed,
+            "usd_per_million": self.usd_per_million,
+            "layout": (
+                None
+                if self.layout is None
+                else dict(zip(("tp", "pp", "dp"), self.layout, strict=True))
+            ),
+            "cost_unit": "usd_per_hour" if self.serving is not None else "usd",
+            "serving": None if self.serving is None else self.serving.to_dict(),
+            "reasons": list(self.reasons),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    workload: Workload
+    objective: str
+    rows: tuple[RecommendationRow, ...]  # ranked, at most ``limit``
+    candidates: int  # instances considered
+    viable: int  # of which fit (and support the precision)
+    local: RecommendationRow | None
+    warnings: tuple[str, ...]
+    formulas: tuple[str, ...] = FORMULAS
+    #: (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot.
+    #: Serving: (output tokens/s per instance, USD per million output tokens, pareto).
+    scatter: tuple[tuple[float, float, bool], ...] = ()
+    #: What the scatter's two numbers are: ("hours", "cost_usd") or, for serving,
+    #: ("tokens_per_s_per_instance", "usd_per_million").
+    scatter_axes: tuple[str, str] = ("hours", "cost_usd")
+    #: Serving: the estimate arrays and each row's index in them (for a trace simulation).
+    serving_arrays: ServeArrays | None = field(default=None, repr=False, compare=False)
+    row_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def pareto(self) -> tuple[RecommendationRow, ...]:
+        return tuple(r for r in self.rows if r.pareto)
+
+
+def opt(x: float) -> float | None:
+    return None if not math.isfinite(x) else float(x)
+
+
+def pareto_front(
+    hours: npt.NDArray[np.float64], cost: npt.NDArray[np.float64], ok: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Rows not dominated in (hours, cost): sort by hours then cost, keep strictly cheaper ones."""
+    out = np.zeros(len(hours), dtype=bool)
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return out
+    order = idx[np.lexsort((cost[idx], hours[idx]))]
+    c = cost[order]
+    prev_min = np.minimum.accumulate(np.concatenate(([np.inf], c[:-1])))
+    out[order[c < prev_min]] = True
+    return out
+
+
+def catalog_warnings(inst: Instance, warnings: tuple[str, ...]) -> tuple[str, ...]:
+    """``warnings`` with what the catalog says of ``inst``: a doubted row first, stale prices
+    last."""
+    if inst.doubt:
+        warnings = (tr("doubtful catalog row: {why}", why=inst.doubt), *warnings)
+    if is_stale(inst.as_of):
+        warnings = (
+            *warnings,
+            tr(
+                "prices as of {d} are over {n} days old (gpuprof catalog update)",
+                d=inst.as_of,
+                n=STALE_DAYS,
+            ),
+        )
+    return warnings

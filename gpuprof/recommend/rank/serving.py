@@ -1,0 +1,213 @@
+"""Ranking serving traffic: the instances each configuration needs for the rate, their cost per
+million output tokens, latency at that load; the Pareto front of cost per million vs throughput
+per instance."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from gpuprof.catalog.instances import Catalog
+from gpuprof.recommend.estimate import CandidateArrays, Estimates
+from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes, serving_notes
+from gpuprof.recommend.rank.rows import (
+    Recommendation,
+    RecommendationRow,
+    ServingRow,
+    catalog_warnings,
+    opt,
+    pareto_front,
+)
+from gpuprof.recommend.serve import BOUNDS, ServeArrays
+from gpuprof.recommend.workload import Workload
+
+__all__ = ["rank_serving", "serving_arrays_of", "serving_row"]
+
+
+def rank_serving(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    sv: ServeArrays,
+    mask: npt.NDArray[np.bool_],
+    local_row: RecommendationRow | None,
+    local_util_pct: float | None,
+    limit: int | None,
+) -> Recommendation:
+    """Serving: rank by the cost per million output tokens of the instances the rate needs
+    (those meeting the latency targets first); the scatter is cost per million vs throughput
+    per instance."""
+    use_spot = w.spot & np.isfinite(arr.price_spot)
+    per_h = np.where(use_spot, arr.price_spot, arr.price_ondemand) * sv.nodes * sv.instances
+    # The scatter's y: the row's own cost per million output tokens (its whole instances at
+    # this traffic), so that a point and its table row say the same number.
+    millions = w.requests_per_s * w.gen_len * 3600.0 / 1e6
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_m_inst = per_h / millions if millions > 0 else np.full(len(arr), np.nan)
+    viable = est.fits & ~(est.supported == 0) & mask
+    has_cost = np.isfinite(per_h)
+    tpot = sv.tpot_p99_s if w.slo_percentile == "p99" else sv.tpot_p50_s
+    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    metric = np.where(has_cost, per_h, np.inf)
+    order = np.lexsort((tpot, metric, doubtful, ~has_cost, ~sv.meets, ~viable, ~mask))
+    order = order[mask[order]]
+    ok = viable & has_cost & np.isfinite(per_m_inst) & (sv.tokens_s_instance > 0)
+    pareto = pareto_front(-sv.tokens_s_instance, per_m_inst, ok)
+    take = order if limit is None else order[:limit]
+    rows = tuple(
+        serving_row(w, catalog, arr, est, sv, int(i), rank + 1, use_spot, viable, pareto)
+        for rank, i in enumerate(take)
+    )
+    sc = np.flatnonzero(ok)
+    scatter = tuple(
+        zip(
+            sv.tokens_s_instance[sc].tolist(),
+            per_m_inst[sc].tolist(),
+            pareto[sc].tolist(),
+            strict=True,
+        )
+    )
+    return Recommendation(
+        workload=w,
+        objective="cheapest",
+        rows=rows,
+        candidates=int(mask.sum()),
+        viable=int(viable.sum()),
+        local=local_row,
+        warnings=global_warnings(w, local_util_pct),
+        scatter=scatter,
+        scatter_axes=("tokens_per_s_per_instance", "usd_per_million"),
+        serving_arrays=sv,
+        row_index=tuple(int(i) for i in take),
+    )
+
+
+def serving_arrays_of(rec: Recommendation, row: RecommendationRow) -> tuple[ServeArrays, int]:
+    """The serving estimate behind ``row`` of ``rec`` and the row's index in it."""
+    if rec.serving_arrays is None or row.rank < 1:
+        raise ValueError("not a ranked serving row")
+    return rec.serving_arrays, rec.row_index[row.rank - 1]
+
+
+def serving_row(
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    est: Estimates,
+    sv: ServeArrays,
+    i: int,
+    rank: int,
+    use_spot: npt.NDArray[np.bool_],
+    viable: npt.NDArray[np.bool_],
+    pareto: npt.NDArray[np.bool_],
+) -> RecommendationRow:
+    """One serving row: every number for the same layout and instance count."""
+    inst = arr.instances[i]
+    spec = catalog.spec_for(inst)
+    nodes = int(sv.nodes[i])
+    instances = int(sv.instances[i]) if math.isfinite(sv.instances[i]) else 1
+    fits = bool(est.fits[i])
+
+    def per_hour(price: float) -> float | None:
+        return opt(price * nodes * instances) if fits else None
+
+    basis = "spot" if use_spot[i] else "on-demand"
+    usd_h = per_hour(arr.price_spot[i] if use_spot[i] else arr.price_ondemand[i])
+    lam = w.requests_per_s
+    out_m = lam * w.gen_len * 3600.0 / 1e6
+    in_m = lam * w.prompt_len * 3600.0 / 1e6
+    share = float(sv.prefill_share[i])
+    facts = ServingRow(
+        tp=int(sv.tp[i]),
+        pp=int(sv.pp[i]),
+        ep=int(sv.ep[i]),
+        replicas_per_instance=int(sv.dp[i]),
+        replicas=int(sv.replicas[i]) if math.isfinite(sv.replicas[i]) else 0,
+        instances=instances,
+        batch=round(float(sv.batch[i]), 2),
+        batch_best=int(sv.batch_best[i]),
+        batch_max=int(sv.batch_max[i]),
+        kv_cache_tokens=float(sv.kv_tokens[i]),
+        request_rate_per_s=lam,
+        output_tokens_per_s=lam * w.gen_len,
+        input_tokens_per_s=lam * w.prompt_len,
+        capacity_tokens_per_s_per_instance=float(sv.tokens_s_instance[i]),
+        load=float(sv.load[i]),
+        ttft_p50_s=opt(float(sv.ttft_p50_s[i])),
+        ttft_p99_s=opt(float(sv.ttft_p99_s[i])),
+        tpot_p50_s=opt(float(sv.tpot_p50_s[i])),
+        tpot_p99_s=opt(float(sv.tpot_p99_s[i])),
+        slo_percentile=w.slo_percentile,
+        ttft_target_s=w.ttft_s,
+        tpot_target_s=w.tpot_s,
+        meets_targets=bool(sv.meets[i]),
+        bound=BOUNDS[int(sv.bound_idx[i])],
+        step_s=float(sv.step_s[i]),
+        usd_per_hour=usd_h,
+        usd_per_million_output=(
+            usd_h * (1.0 - share) / out_m if usd_h is not None and out_m > 0 else None
+        ),
+        usd_per_million_input=(usd_h * share / in_m if usd_h is not None and in_m > 0 else None),
+    )
+    sup = est.supported[i]
+    row_facts = RowFacts(
+        fits=fits,
+        supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]),
+        mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]),
+        nodes=nodes,
+        seconds=None,
+        efficiency=None,
+        base_eff=float(est.base_eff[i]),
+        scaling=1.0,
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
+        cost_usd=None,
+        cost_basis=basis,
+        meets_deadline=None,
+        within_budget=None,
+        memory_bound=bool(est.memory_bound[i]),
+    )
+    reasons, warnings = row_notes(w, inst, spec, row_facts)
+    s_reasons, s_warnings = serving_notes(w, inst, facts, fits)
+    reasons = (*s_reasons, *reasons)
+    warnings = (*s_warnings, *warnings)
+    warnings = catalog_warnings(inst, warnings)
+    return RecommendationRow(
+        instance=inst,
+        rank=rank,
+        nodes=nodes,
+        gpus_total=float(est.gpus[i]),
+        fits=fits,
+        viable=bool(viable[i]),
+        mem_need_per_gpu_bytes=float(est.need_bytes[i]),
+        mem_per_gpu_bytes=float(arr.mem_bytes[i]),
+        hours=None,
+        hours_spot=None,
+        price_per_hour_usd=usd_h,
+        cost_usd=usd_h,
+        cost_basis=basis,
+        cost_ondemand_usd=per_hour(arr.price_ondemand[i]),
+        cost_spot_usd=per_hour(arr.price_spot[i]),
+        cost_reserved_1y_usd=per_hour(arr.price_r1[i]),
+        cost_reserved_3y_usd=per_hour(arr.price_r3[i]),
+        efficiency=None,
+        efficiency_base=float(est.base_eff[i]),
+        scaling_efficiency=1.0,
+        efficiency_source=row_facts.eff_source,
+        efficiency_measured=bool(est.measured[i]),
+        achieved_tflops=None,
+        usd_per_pflop_hour=None,
+        meets_deadline=None,
+        within_budget=None,
+        pareto=bool(pareto[i]),
+        speedup_vs_local=None,
+        reasons=reasons,
+        warnings=warnings,
+        instances_needed=instances if fits else None,
+        usd_per_million=usd_h / out_m if usd_h is not None and out_m > 0 else None,
+        serving=facts,
+    )
