@@ -37,6 +37,8 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
     ("bench list", "--limit"): (["bench", "list"], "5", ("0", "-1", "1.5")),
     ("catalog list", "--limit"): (["catalog", "list"], "10", ("-1", "1.5")),  # 0: all rows
     ("catalog list", "--offset"): (["catalog", "list"], "50", ("-1", "1.5")),
+    ("catalog update", "--timeout"): (["catalog", "update"], "60", ("0", "-1", "3601")),
+    ("catalog update", "--max-mib"): (["catalog", "update"], "32", ("0", "-1", "1.5", "4097")),
     ("recommend", "--params"): ([*_WORKLOAD[:3], "--tokens", "1e9"], "7B", ("-1", "1e30")),
     ("recommend", "--tokens"): (_WORKLOAD[:5], "1e9", ("0", "-1", "1e30")),
     ("recommend", "--samples"): (_WORKLOAD[:5], "1e6", ("0", "1e30")),
@@ -90,6 +92,11 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
         "30",
         ("0", "-5", "1e9"),
     ),
+    ("fleet", "--max-mib"): (
+        ["fleet", "--prometheus", "http://127.0.0.1:9"],
+        "32",
+        ("0", "-1", "1.5", "4097"),
+    ),
 }
 
 
@@ -109,13 +116,18 @@ def _subparsers(
                 yield from _subparsers(sub, f"{path} {name}".strip())
 
 
+#: Converting types that are not numbers: a path (argtypes.output_file) and a word folded to one
+#: case before its ``choices`` are checked (``catalog list --currency cny``).
+_NOT_NUMBERS = ("file", "upper", "lower")
+
+
 def _numeric_flags() -> dict[tuple[str, str], argparse.Action]:
     """Every option whose value argparse converts (type=...), by (sub-command, flag)."""
     out = {}
     for path, parser in _subparsers(_parser()):
         for action in parser._actions:
             kind = getattr(action.type, "__name__", "")
-            if action.type is not None and action.option_strings and kind != "file":
+            if action.type is not None and action.option_strings and kind not in _NOT_NUMBERS:
                 out[(path, action.option_strings[-1])] = action
     return out
 
