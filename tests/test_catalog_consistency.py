@@ -184,6 +184,8 @@ RATE_EXCEPTIONS = {
     "sources",
     "MI355X": "AMD's per-format peaks are not in the consulted sources; secondary pages disagree "
     "on whether their FP8 figure is dense or sparse",
+    "L20": "China-market Ada card (Alibaba gn8is): NVIDIA publishes no datasheet in the consulted "
+    "sources; aggregators give memory, bandwidth and FP32 only (issue 24)",
     "Inferentia": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
     "Inferentia2": "an AWS inference accelerator (Neuron SDK), not a GPU architecture",
     "Trainium": "an AWS training accelerator (Neuron SDK), not a GPU architecture",

@@ -25,7 +25,7 @@ def test_age_counts_from_the_last_day_the_date_can_mean() -> None:
     assert age("", DAY) is None and age("soon", DAY) is None
     assert STALE_DAYS == 90
     assert not is_stale("2026-09-02", DAY) and is_stale("2026-09-01", DAY)
-    assert is_stale("2023", DAY) and not is_stale("", DAY)
+    assert is_stale("2023", DAY) and is_stale("", DAY)  # no date: never trusted as current
 
 
 def _row(as_of: str) -> Instance:
@@ -69,7 +69,8 @@ def test_a_date_without_its_day_is_old_and_says_so() -> None:
     fresh = staleness("2026-11-30", DAY)
     assert not fresh.stale and fresh.precision == "day" and fresh.age_days == 1
     assert staleness("", DAY) == staleness("later", DAY)
-    assert not staleness("", DAY).stale and staleness("", DAY).age_days is None
+    assert staleness("", DAY).stale and staleness("", DAY).age_days is None
+    assert stale_mark("", DAY) == "(undated)" and "no date" in stale_note("", DAY)
     assert stale_mark("2026", DAY) == "(year only)" and stale_mark("2026-06", DAY) == "(month only)"
     assert stale_mark("2026-01-21", DAY) == "(old)" and stale_mark("2026-11-30", DAY) == ""
     assert "dated only 2026" in stale_note("2026", DAY)

@@ -3,7 +3,7 @@
 :func:`staleness` is the one judgement of a price's date that every view uses (``catalog
 list``, ``catalog audit``, recommendation rows, the report, the GUI): a price is old when it
 was read more than :data:`STALE_DAYS` ago, or when its date names only a year or a month
-(``2026``): the day it was read is unknown, so it is never trusted as current."""
+(``2026``) or is missing: the day it was read is unknown, so it is never trusted as current."""
 
 from __future__ import annotations
 
@@ -94,9 +94,9 @@ def date_precision(as_of: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Staleness:
-    """How far a price's date can be trusted. ``stale``: over :data:`STALE_DAYS` days old, or
-    dated only to the ``precision`` of a month or a year. ``age_days`` counts from the last day
-    the date can mean (None when there is no readable date)."""
+    """How far a price's date can be trusted. ``stale``: over :data:`STALE_DAYS` days old,
+    dated only to the ``precision`` of a month or a year, or not dated at all. ``age_days``
+    counts from the last day the date can mean (None when there is no readable date)."""
 
     stale: bool
     precision: str  # "day", "month", "year" or "" (no readable date)
@@ -107,7 +107,7 @@ def staleness(as_of: str, today: datetime.date | None = None) -> Staleness:
     """The one judgement of a price date (see the module's docstring)."""
     precision = date_precision(as_of)
     age = price_age_days(as_of, today) if precision else None
-    old = age is not None and age > STALE_DAYS
+    old = age is None or age > STALE_DAYS
     return Staleness(old or precision in ("month", "year"), precision, age)
 
 
@@ -126,6 +126,8 @@ def stale_mark(as_of: str, today: datetime.date | None = None) -> str:
         return tr("(year only)")
     if s.precision == "month":
         return tr("(month only)")
+    if not s.precision:
+        return tr("(undated)")
     return tr("(old)")
 
 
@@ -134,6 +136,8 @@ def stale_note(as_of: str, today: datetime.date | None = None) -> str:
     s = staleness(as_of, today)
     if not s.stale:
         return ""
+    if not s.precision:
+        return tr("prices carry no date they were read: treat them as old (gpuprof catalog update)")
     if s.precision in ("month", "year"):
         return tr(
             "prices dated only {d}: the day they were read is unknown, treat them as old "

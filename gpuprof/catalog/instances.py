@@ -36,7 +36,7 @@ from gpuprof.catalog import money, rowcache
 from gpuprof.catalog.asof import NOT_FUTURE, STALE_DAYS, in_future, is_stale, price_age_days
 from gpuprof.catalog.csvrows import open_text, paused_gc, read_cells
 from gpuprof.catalog.money import FxRate
-from gpuprof.catalog.names import normalize_gpu_model
+from gpuprof.catalog.names import normalize_gpu_model, provider_key
 from gpuprof.catalog.row import DOUBT_MARK, CatalogIssue, Instance, _frozen, _Unfrozen
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.errors import InputError
@@ -125,7 +125,7 @@ class Catalog:
             want = key.lower() if key else gpu.strip().lower()
             rows = [r for r in rows if r.gpu_model.lower() == want or r.gpu_name.lower() == want]
         if providers:
-            wanted = {p.strip().lower() for p in providers if p.strip()}
+            wanted = {provider_key(p) for p in providers if p.strip()}
             rows = [r for r in rows if r.provider.lower() in wanted]
         if regions:
             wanted_r = {p.strip().lower() for p in regions if p.strip()}

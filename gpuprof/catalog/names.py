@@ -25,8 +25,17 @@ import re
 import unicodedata
 
 from gpuprof.catalog.specs import GpuSpec, load_specs
+from gpuprof.i18n import N_
 
-__all__ = ["FILE_STEM_MAX", "file_stem", "gpu_for_nvml_name", "is_mig_name", "normalize_gpu_model"]
+__all__ = [
+    "FILE_STEM_MAX",
+    "PROVIDER_NAMES",
+    "file_stem",
+    "gpu_for_nvml_name",
+    "is_mig_name",
+    "normalize_gpu_model",
+    "provider_key",
+]
 
 _NOISE = re.compile(r"\b(NVIDIA|TESLA|GEFORCE|AMD|AWS|GENERATION|INSTINCT)\b")
 _MEM = re.compile(r"(\d+)\s*GB\b")
@@ -39,6 +48,42 @@ def _canon(text: str) -> str:
     t = re.sub(r"\bRTX(?=(?:A|PRO)?\d)", "RTX ", t)
     t = re.sub(r"\bPRO(?=\d)", "PRO ", t)
     return " ".join(t.split())
+
+
+#: Providers whose name the interface translates (zh_CN: 阿里云, 腾讯云, ...): the catalog's
+#: spelling, marked for translation.
+PROVIDER_NAMES = (
+    N_("Alibaba Cloud"),
+    N_("Tencent Cloud"),
+    N_("Huawei Cloud"),
+    N_("Baidu AI Cloud"),
+    N_("Volcano Engine"),
+)
+
+# What users type for a provider (--provider alibaba, aliyun, 阿里云) → the catalog's name.
+_PROVIDER_ALIASES = {
+    "alibaba": "alibaba cloud",
+    "aliyun": "alibaba cloud",
+    "阿里云": "alibaba cloud",
+    "tencent": "tencent cloud",
+    "qcloud": "tencent cloud",
+    "腾讯云": "tencent cloud",
+    "huawei": "huawei cloud",
+    "huaweicloud": "huawei cloud",
+    "华为云": "huawei cloud",
+    "baidu": "baidu ai cloud",
+    "百度智能云": "baidu ai cloud",
+    "volcano": "volcano engine",
+    "volcengine": "volcano engine",
+    "火山引擎": "volcano engine",
+}
+
+
+def provider_key(text: str) -> str:
+    """A provider as typed (``alibaba``, ``Aliyun``, ``阿里云``, ``AWS``) → the lower-case name
+    the catalog's rows use (``alibaba cloud``, ``aws``)."""
+    key = " ".join(text.strip().lower().split())
+    return _PROVIDER_ALIASES.get(key, key)
 
 
 def is_mig_name(name: str) -> bool:

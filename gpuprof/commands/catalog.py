@@ -175,6 +175,13 @@ def print_rates_used(cat: Any) -> None:
             )
 
 
+def provider_label(name: str) -> str:
+    """A provider's name as the interface language writes it (阿里云 in zh_CN)."""
+    from gpuprof.catalog.names import PROVIDER_NAMES
+
+    return tr(name) if name in PROVIDER_NAMES else name
+
+
 def _split(text: str | None) -> list[str] | None:
     return [p for p in text.split(",") if p.strip()] if text else None
 
@@ -182,7 +189,7 @@ def _split(text: str | None) -> list[str] | None:
 def _list(args: argparse.Namespace) -> int:
     from gpuprof.catalog.asof import STALE_DAYS, is_stale, stale_mark
     from gpuprof.catalog.instances import load_catalog
-    from gpuprof.catalog.money import fmt_money
+    from gpuprof.catalog.money import fmt_money, published_prices
     from gpuprof.units import NA, fmt_num
 
     cat = load_catalog(overlays=not args.no_overlays).filter(
@@ -234,8 +241,22 @@ def _list(args: argparse.Namespace) -> int:
         table.add_column(tr(col), overflow="fold")
     for i in page:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
+        own = published_prices(i)
+        priced = any(p is not None for p in own)
+
+        def money(
+            value: float | None,
+            published: float | None,
+            digits: int,
+            own_currency: str = i.currency,
+        ) -> str:
+            # a price not compared (no rate for its currency) is shown as published
+            if value is None and published is not None:
+                return fmt_money(published, own_currency, digits=digits)
+            return fmt_money(value, cat.currency, digits=digits)
+
         table.add_row(
-            i.provider,
+            provider_label(i.provider),
             i.instance,
             i.region or NA,
             gpu,
@@ -244,14 +265,14 @@ def _list(args: argparse.Namespace) -> int:
             fmt_num(i.vcpus),
             fmt_num(i.ram_gib),
             fmt_num(i.network_gbps),
-            fmt_money(i.price_ondemand_usd_hr, cat.currency, digits=3),
-            fmt_money(i.price_spot_usd_hr, cat.currency, digits=3),
-            fmt_money(i.price_monthly_usd, cat.currency, digits=0),
-            " ".join(x for x in (i.as_of or NA, stale_mark(i.as_of)) if x),
+            money(i.price_ondemand_usd_hr, own[0], 3),
+            money(i.price_spot_usd_hr, own[1], 3),
+            money(i.price_monthly_usd, own[4], 0),
+            " ".join(x for x in (i.as_of or NA, stale_mark(i.as_of) if priced else "") if x),
             i.source + ("; " + tr("doubtful: {why}", why=i.doubt) if i.doubt else ""),
         )
     console().print(table)
-    if any(is_stale(i.as_of) for i in page):
+    if any(is_stale(i.as_of) and any(p is not None for p in published_prices(i)) for i in page):
         print(
             tr(
                 "gpuprof: rows marked (old) have prices over {n} days old, and (year only) or "

@@ -1,0 +1,96 @@
+"""The clouds Chinese teams use (issue 24): Alibaba, Tencent, Huawei and Volcano Engine rows
+with their sources, published currency, monthly prices and zones; --provider aliases; the
+providers' Chinese names."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.money import FxRate, published_prices
+from gpuprof.catalog.names import provider_key
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Catalog:
+    return load_catalog(overlays=False)
+
+
+def test_rows_per_provider(shipped: Catalog) -> None:
+    count = {p: sum(1 for i in shipped.instances if i.provider == p) for p in shipped.providers}
+    assert count["Alibaba Cloud"] >= 4 and count["Tencent Cloud"] >= 20
+    assert count["Huawei Cloud"] >= 12 and count["Volcano Engine"] >= 1
+
+
+def test_every_china_row_has_its_source_and_says_where_no_price_was_found(
+    shipped: Catalog,
+) -> None:
+    china = shipped.filter(providers=["alibaba", "tencent", "huawei", "volcano"]).instances
+    for inst in china:
+        assert inst.source and inst.gpu_known and inst.gpu_count and inst.gpu_mem_gib, inst
+        if not any(p is not None for p in published_prices(inst)):
+            assert "no public price found" in inst.notes or inst.source.startswith("seed:"), inst
+
+
+def test_alibaba_prices_are_kept_in_cny_with_the_monthly_quote(shipped: Catalog) -> None:
+    gn7i = next(i for i in shipped.instances if i.instance == "ecs.gn7i-c8g1.2xlarge")
+    assert gn7i.currency == "CNY" and gn7i.as_of == "2026-09-24"
+    assert published_prices(gn7i)[0] == 9.74 and published_prices(gn7i)[4] == 4675.66
+    # no CNY rate set: not compared in USD, never a made-up conversion
+    assert gn7i.price_ondemand_usd_hr is None
+    in_cny = shipped.in_currency("CNY", {})
+    gn7i = next(i for i in in_cny.instances if i.instance == "ecs.gn7i-c8g1.2xlarge")
+    assert gn7i.price_ondemand_usd_hr == 9.74 and gn7i.price_monthly_usd == 4675.66
+    rate = FxRate("CNY", 7.0, "2026-11-30", "test")
+    gn7i = next(
+        i
+        for i in shipped.in_currency("USD", {"CNY": rate}).instances
+        if i.instance == gn7i.instance
+    )
+    assert gn7i.price_ondemand_usd_hr == pytest.approx(9.74 / 7.0)
+
+
+def test_tencent_families_and_zones_in_china_and_abroad(shipped: Catalog) -> None:
+    tencent = {i.instance: i for i in shipped.filter(providers=["腾讯云"]).instances}
+    gt4 = tencent["GT4.41XLARGE948"]
+    assert (gt4.gpu_model, gt4.gpu_count, gt4.vcpus, gt4.ram_gib, gt4.network_gbps) == (
+        "A100 40GB SXM",
+        8,
+        164,
+        948,
+        50,
+    )
+    xp = tencent["GN10Xp.20XLARGE320"]
+    assert xp.gpu_model == "V100 SXM2 32GB" and "法兰克福" in xp.notes and "广州" in xp.notes
+    gn7 = tencent["GN7.2XLARGE32"]
+    assert gn7.price_ondemand_usd_hr == 1.26 and gn7.zone == "ap-guangzhou-3"
+    assert "undated:" in gn7.notes  # shown as old everywhere
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("alibaba", "alibaba cloud"),
+        ("Aliyun", "alibaba cloud"),
+        ("阿里云", "alibaba cloud"),
+        ("tencent", "tencent cloud"),
+        ("huawei", "huawei cloud"),
+        ("火山引擎", "volcano engine"),
+        ("baidu", "baidu ai cloud"),
+        ("AWS", "aws"),
+    ],
+)
+def test_provider_aliases(typed: str, key: str) -> None:
+    assert provider_key(typed) == key
+
+
+def test_catalog_list_names_providers_in_chinese(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpuprof import i18n
+    from gpuprof.cli import main
+
+    monkeypatch.setattr(i18n, "tr", lambda text, **kw: {"Tencent Cloud": "腾讯云"}.get(text, text))
+    monkeypatch.setattr("gpuprof.commands.catalog.tr", i18n.tr)
+    assert main(["catalog", "list", "--no-overlays", "--provider", "tencent", "--limit", "2"]) == 0
+    assert "腾讯云" in capsys.readouterr().out
