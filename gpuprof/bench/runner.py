@@ -446,7 +446,8 @@ def _free_cuda(device: str) -> None:
 
 
 def open_run_telemetry(device: str | None) -> TelemetrySource | None:
-    """A private NVML source for a GPU run's telemetry; None on the CPU or without a driver.
+    """A private source for a GPU run's telemetry (NVML, amdsmi or both: as
+    :func:`~gpuprof.telemetry.vendors.open_local_source`); None on the CPU or without a driver.
 
     Private because a source's host counters are rates since its previous poll: sharing the
     app's source with a second poller would halve its intervals. Never fatal.
@@ -454,9 +455,9 @@ def open_run_telemetry(device: str | None) -> TelemetrySource | None:
     if device == "cpu":
         return None
     try:
-        from gpuprof.telemetry.nvml import NvmlSource
+        from gpuprof.telemetry.vendors import open_local_source
 
-        src = NvmlSource()
+        src = open_local_source()
         if not src.status().ok:
             src.close()
             return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
+from gpuprof.check.inventory_amd import amd_items
 from gpuprof.check.model import CheckItem, Status, Thresholds
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
@@ -199,15 +200,21 @@ def inventory_items(
                     reason=N_("memory size or spec unknown"),
                 )
             )
-        items.extend(_links(d, want_spec, n, topology))
+        if d.vendor == "amd":
+            items.extend(amd_items(d, want_spec, n, topology))
+        else:
+            items.extend(_links(d, want_spec, n, topology))
         items.extend(_pcie(d, want_spec, [s for s in samples if s.index == d.index]))
-        items.extend(_modes(d))
+        if d.vendor != "amd":
+            items.extend(_modes(d))
     items.append(
         CheckItem(
             item_id="inventory.driver",
             group=g,
             status=Status.PASS if system.driver_version else Status.SKIP,
-            measured=f"{system.driver_version or '?'} / CUDA {system.cuda_driver_version or '?'}",
+            measured=f"amdgpu {system.driver_version or '?'}"
+            if devices and all(d.vendor == "amd" for d in devices)
+            else f"{system.driver_version or '?'} / CUDA {system.cuda_driver_version or '?'}",
             reason="" if system.driver_version else N_("driver version unknown"),
         )
     )

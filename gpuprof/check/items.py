@@ -142,7 +142,15 @@ def health_items(
                 gpu_index=d.index,
             )
         )
-    if xid_events is None:
+    if all(d.vendor == "amd" for d in devices):
+        items.append(
+            skip_item(
+                "health.xid",
+                g,
+                N_("XID events are NVIDIA's; AMD RAS errors are counted in the ECC items"),
+            )
+        )
+    elif xid_events is None:
         items.append(
             skip_item(
                 "health.xid",

@@ -289,12 +289,25 @@ class CheckRun:
             ]
             if not targets:
                 return hidden
-        if self._bench_results is None and _torch_cuda_count() is None:
+        gpus_torch_sees = None if self._bench_results is not None else _torch_cuda_count()
+        if self._bench_results is None and gpus_torch_sees is None:
             return [
                 skip_item(
                     "performance",
                     "performance",
                     N_("benchmarks need PyTorch, which is not installed here"),
+                )
+            ]
+        if gpus_torch_sees == 0 and any(dev != "cpu" for dev, _info in targets):
+            # A CPU-only torch beside visible GPUs: torch.cuda would raise on the first case.
+            return [
+                skip_item(
+                    "performance",
+                    "performance",
+                    N_(
+                        "this PyTorch sees no GPU (a CPU-only build): install a CUDA build for "
+                        "NVIDIA or a ROCm build (torch.version.hip) for AMD GPUs"
+                    ),
                 )
             ]
         out: list[CheckItem] = []
@@ -368,12 +381,16 @@ class CheckRun:
         if not targets:
             return out
         have_memtest = importlib.util.find_spec("gpuprof.check.memtest") is not None
-        no_torch = self._bench_results is None and _torch_cuda_count() is None
+        gpus_torch_sees = None if self._bench_results is not None else _torch_cuda_count()
+        no_torch = self._bench_results is None and gpus_torch_sees is None
         for dev in targets:
-            if not have_memtest or no_torch or self._bench_results is not None:
+            cpu_only_torch = gpus_torch_sees == 0 and dev != "cpu"
+            if not have_memtest or no_torch or cpu_only_torch or self._bench_results is not None:
                 why = (
                     N_("the memory test needs PyTorch")
                     if no_torch
+                    else N_("this PyTorch sees no GPU (a CPU-only build)")
+                    if cpu_only_torch
                     else N_("memory test not available")
                 )
                 out.append(_on_gpu(skip_item("diag.memtest", "diagnostics", why), nvml_of[dev]))

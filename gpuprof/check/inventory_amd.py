@@ -1,0 +1,130 @@
+"""The inventory items of an AMD GPU: XGMI links instead of NVLink, the partition modes
+(SPX/CPX, NPS) instead of MIG, ECC; persistence mode is NVIDIA's and has no item here."""
+
+from __future__ import annotations
+
+import re
+
+from gpuprof.catalog.specs import GpuSpec
+from gpuprof.check.model import CheckItem, Status
+from gpuprof.i18n import N_
+from gpuprof.telemetry.model import DeviceInfo, Topology
+
+__all__ = ["amd_items", "expected_xgmi_links"]
+
+
+def expected_xgmi_links(spec: GpuSpec | None) -> int | None:
+    """The XGMI links per GPU the spec row names ("Infinity Fabric (XGMI), 7 links"), or None."""
+    m = re.search(r"(\d+)\s+links?", (spec.interconnect or "") if spec else "")
+    return int(m.group(1)) if m else None
+
+
+def _item(
+    item_id: str,
+    d: DeviceInfo,
+    status: Status,
+    measured: float | str | None,
+    expected: float | str | None,
+    *,
+    reason: str = "",
+    hint: str = "",
+) -> CheckItem:
+    return CheckItem(
+        item_id=item_id,
+        group="inventory",
+        status=status,
+        measured=measured,
+        expected=expected,
+        reason=reason,
+        hint=hint,
+        gpu_index=d.index,
+    )
+
+
+def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None) -> CheckItem:
+    xgmi_part = spec is not None and "xgmi" in (spec.interconnect or "").lower()
+    if not xgmi_part or n < 2:
+        return _item(
+            "inventory.xgmi",
+            d,
+            Status.SKIP,
+            d.xgmi_link_count,
+            None,
+            reason=N_("not an XGMI part, or a single GPU"),
+        )
+    peers = [i for i in (topology.gpu_indices if topology else ()) if i != d.index]
+    links = [topology.link(d.index, p) if topology else None for p in peers]
+    shown = " ".join(f"{p}:{x}" for p, x in zip(peers, links, strict=True))
+    missing = [p for p, x in zip(peers, links, strict=True) if x != "XGMI"]
+    want = expected_xgmi_links(spec)
+    if missing:
+        return _item(
+            "inventory.xgmi",
+            d,
+            Status.FAIL,
+            shown,
+            "XGMI to every peer",
+            reason=N_("some GPU pairs talk over PCIe, not XGMI"),
+            hint=N_("check `amd-smi topology` and `amd-smi xgmi`; a link down needs a reset"),
+        )
+    if want is not None and d.xgmi_link_count < want and d.xgmi_link_count:
+        return _item(
+            "inventory.xgmi",
+            d,
+            Status.FAIL,
+            d.xgmi_link_count,
+            want,
+            reason=N_("fewer XGMI links than the spec"),
+            hint=N_("check `amd-smi xgmi` for links down"),
+        )
+    return _item("inventory.xgmi", d, Status.PASS, shown or d.xgmi_link_count, "XGMI to every peer")
+
+
+def _partition(d: DeviceInfo) -> CheckItem:
+    if d.compute_partition is None and d.memory_partition is None:
+        return _item(
+            "inventory.partition",
+            d,
+            Status.SKIP,
+            None,
+            None,
+            reason=N_("no partition modes (not an MI300-series GPU)"),
+        )
+    shown = "/".join(m for m in (d.compute_partition, d.memory_partition) if m)
+    whole = (d.compute_partition or "SPX").upper() == "SPX"
+    return _item(
+        "inventory.partition",
+        d,
+        Status.PASS if whole else Status.WARN,
+        shown,
+        "SPX",
+        reason=""
+        if whole
+        else N_("the GPU is split into compute partitions: whole-GPU measurements see one"),
+        hint=""
+        if whole
+        else N_("`amd-smi set --compute-partition SPX` if the whole GPU was paid for"),
+    )
+
+
+def _ecc(d: DeviceInfo) -> CheckItem:
+    if d.ecc_mode_current is None:
+        return _item(
+            "inventory.ecc_mode", d, Status.SKIP, None, None, reason=N_("ECC not supported")
+        )
+    ok = bool(d.ecc_mode_current)
+    return _item(
+        "inventory.ecc_mode",
+        d,
+        Status.PASS if ok else Status.WARN,
+        "on" if ok else "off",
+        "on",
+        hint="" if ok else N_("see `amd-smi static --ras`: RAS/ECC is set in the firmware"),
+    )
+
+
+def amd_items(
+    d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
+) -> list[CheckItem]:
+    """XGMI, partition and ECC items of AMD GPU ``d`` (``n`` GPUs in the machine)."""
+    return [_xgmi(d, spec, n, topology), _partition(d), _ecc(d)]
