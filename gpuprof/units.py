@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 
 __all__ = [
     "fmt_bytes",
@@ -134,10 +136,31 @@ def tflops_digits(value: float | None) -> int:
     return 1 if value >= 10 else 3
 
 
+#: The sign money is written with: "$" unless a command compares prices in another currency
+#: (``recommend --currency CNY``: every amount is then in yuan, see :func:`money_currency`).
+_MONEY_SIGN = ["$"]
+_SIGNS = {"USD": "$", "CNY": "¥", "EUR": "€"}
+
+
+@contextlib.contextmanager
+def money_currency(code: str) -> Iterator[None]:
+    """Within the block, :func:`fmt_usd` writes amounts in ``code`` (their values must already
+    be in it: a catalog converted by ``Catalog.in_currency``)."""
+    _MONEY_SIGN.append(_SIGNS.get(code, code + " "))
+    try:
+        yield
+    finally:
+        _MONEY_SIGN.pop()
+
+
+def money_sign() -> str:
+    return _MONEY_SIGN[-1]
+
+
 def fmt_usd(value: float | None, *, digits: int = 2) -> str:
     if _missing(value):
         return NA
-    return f"${value:,.{digits}f}"
+    return f"{_MONEY_SIGN[-1]}{value:,.{digits}f}"
 
 
 def fmt_latency(seconds: float | None, *, digits: int = 1) -> str:

@@ -158,6 +158,9 @@ def register(subparsers: Any) -> None:
         "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
     )
     c.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
+    from gpuprof.commands.catalog import add_currency_args
+
+    add_currency_args(c)
     c.add_argument("--objective", choices=("auto", "cheapest", "fastest"), default="auto")
     one = p.add_argument_group(tr("estimate one configuration instead of ranking"))
     one.add_argument("--gpu", help=tr("GPU model, e.g. A100-80GB, H100"))

@@ -121,7 +121,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     from rich.text import Text
 
     from gpuprof.termtext import console, styled
-    from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd
+    from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd, money_sign
 
     # Markup is off: catalog rows, labels and reasons are shown as they are; styles are explicit.
     con = console()
@@ -150,7 +150,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
         N_("mem/GPU"),
         N_("time"),
         N_("cost"),
-        "$/h",
+        money_sign() + "/h",
         N_("as of"),
         N_("eff."),
         "P",
@@ -222,7 +222,7 @@ def _print_serving(rec: Any, title: str) -> None:
 
     from gpuprof.recommend.explain import fmt_duration_ms
     from gpuprof.termtext import console, styled
-    from gpuprof.units import NA, fmt_bytes, fmt_usd
+    from gpuprof.units import NA, fmt_bytes, fmt_usd, money_sign
 
     con = console()
     w = rec.workload
@@ -236,7 +236,7 @@ def _print_serving(rec: Any, title: str) -> None:
         N_("layout"),
         N_("batch"),
         N_("instances"),
-        "$/h",
+        money_sign() + "/h",
         N_("$/M out"),
         N_("tok/s/inst"),
         N_("TTFT"),
@@ -245,7 +245,8 @@ def _print_serving(rec: Any, title: str) -> None:
         N_("as of"),
         "P",
     ):
-        table.add_column(tr(col), overflow="fold")
+        # amounts are in the command's currency (recommend --currency): so is the header
+        table.add_column(tr(col).replace("$", money_sign()), overflow="fold")
 
     def ms(x: float | None) -> str:
         return NA if x is None else fmt_duration_ms(x)

@@ -18,7 +18,18 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """``gpuprof recommend``: 0 on success; bad input raises :class:`InputError` (exit 2)."""
+    from gpuprof.units import money_currency
+
+    currency = getattr(args, "currency", "USD")
+    if args.from_profile is not None and (currency != "USD" or getattr(args, "fx_rate", None)):
+        raise InputError(tr("--currency and --fx-rate are not supported with --from-profile yet"))
+    with money_currency(currency):  # every amount printed below is in the chosen currency
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from gpuprof.catalog.instances import load_catalog
+    from gpuprof.commands.catalog import in_display_currency, print_rates_used
     from gpuprof.recommend.rank import recommend
 
     if args.from_profile is not None:
@@ -35,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     wl = workload_of(args)
     if trace is not None and not wl.is_serving:
         raise InputError(tr("--trace is for --scenario serve (LLM serving traffic)"))
-    cat = load_catalog()
+    cat = in_display_currency(load_catalog(), args)
     limit: int | None = args.limit
     if args.gpu:
         if not args.gpus or args.gpus < 1:
@@ -84,6 +95,18 @@ def run(args: argparse.Namespace) -> int:
             "local": row_json(rec.local, wl) if rec.local else None,
             "warnings": list(rec.warnings),
             "formulas": list(rec.formulas),
+            "currency": {
+                "code": cat.currency,
+                "rates": [
+                    {
+                        "currency": r.currency,
+                        "per_usd": r.per_usd,
+                        "as_of": r.as_of,
+                        "source": r.source,
+                    }
+                    for r in cat.rates.values()
+                ],
+            },
         }
         if trace is not None:
             out["trace"] = {
@@ -97,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from gpuprof.termtext import console
 
+    print_rates_used(cat)
     console().print(architecture_note(wl), markup=False, highlight=False)
     print_table(rec, verdict)
     print_calibration(cals, wl.compute_dtype)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from gpuprof.catalog.instances import Catalog, Instance
-from gpuprof.catalog.names import normalize_gpu_model
+from gpuprof.catalog.names import normalize_gpu_model, provider_key
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import CandidateArrays, build_arrays, estimate
@@ -95,7 +95,7 @@ def recommend(
     est = estimate(w, arr, catalog.specs, measurements)
     mask = np.ones(len(arr), dtype=bool)
     if providers:
-        wanted = {p.strip().lower() for p in providers if p.strip()}
+        wanted = {provider_key(p) for p in providers if p.strip()}
         mask = np.array([i.provider.lower() in wanted for i in arr.instances], dtype=bool)
     local_row = None if local is None else _local_row(w, local, catalog, measurements)
     if est.serving is not None:

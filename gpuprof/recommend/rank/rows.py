@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.catalog.instances import STALE_DAYS, Instance, is_stale
+from gpuprof.catalog.asof import stale_note
+from gpuprof.catalog.instances import Instance
+from gpuprof.catalog.money import published_prices
 from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import FORMULAS
 from gpuprof.recommend.serve import ServeArrays
@@ -242,13 +244,6 @@ def catalog_warnings(inst: Instance, warnings: tuple[str, ...]) -> tuple[str, ..
     last."""
     if inst.doubt:
         warnings = (tr("doubtful catalog row: {why}", why=inst.doubt), *warnings)
-    if is_stale(inst.as_of):
-        warnings = (
-            *warnings,
-            tr(
-                "prices as of {d} are over {n} days old (gpuprof catalog update)",
-                d=inst.as_of,
-                n=STALE_DAYS,
-            ),
-        )
-    return warnings
+    # one judgement of a price's date for every view (gpuprof.catalog.asof.staleness)
+    note = stale_note(inst.as_of) if any(p is not None for p in published_prices(inst)) else ""
+    return (*warnings, note) if note else warnings
