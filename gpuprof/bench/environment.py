@@ -29,6 +29,7 @@ class Environment:
     torch_version: str | None = None
     torch_threads: int | None = None
     cuda_runtime_version: str | None = None  # torch.version.cuda
+    hip_runtime_version: str | None = None  # torch.version.hip: a ROCm build (AMD GPUs)
     cudnn_version: str | None = None
     cublas_version: str | None = None
     nccl_version: str | None = None
@@ -122,6 +123,7 @@ def capture_environment(
         "torch_version": str(torch.__version__),
         "torch_threads": int(torch.get_num_threads()),
         "cuda_runtime_version": torch.version.cuda,
+        "hip_runtime_version": getattr(torch.version, "hip", None),
     }
     if device.startswith("cuda"):
         dev = torch.device(device)

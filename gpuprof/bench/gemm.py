@@ -11,6 +11,7 @@ AVX-512 BF16/AMX.
 from __future__ import annotations
 
 import contextlib
+import os
 import warnings
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -114,6 +115,9 @@ def _support(device: str, dtype: str) -> str | None:
         return None
     import torch
 
+    arch = rocm_arch(device)
+    if arch is not None:
+        return _rocm_support(arch, dtype)
     cc = torch.cuda.get_device_capability(torch.device(device))
     if dtype == "tf32" and cc < (8, 0):
         return N_("TF32 needs compute capability >= 8.0 (this GPU: {a}.{b})").format(
@@ -127,6 +131,45 @@ def _support(device: str, dtype: str) -> str | None:
         return N_("FP8 needs compute capability >= 8.9 (this GPU: {a}.{b})").format(
             a=cc[0], b=cc[1]
         )
+    return None
+
+
+def rocm_arch(device: str) -> str | None:
+    """The AMD GPU's architecture ("gfx942") on a ROCm build of torch (``torch.version.hip``),
+    None on CUDA or the CPU. ROCm torch answers ``get_device_capability`` with numbers made
+    from the gfx name (gfx942 -> 9.4): NVIDIA's compute-capability rules do not apply."""
+    if not device.startswith("cuda"):
+        return None
+    import torch
+
+    if not getattr(torch.version, "hip", None):
+        return None
+    name = str(getattr(torch.cuda.get_device_properties(torch.device(device)), "gcnArchName", ""))
+    return name.split(":")[0] or "gfx?"
+
+
+#: AMD architectures with FP8 matrix cores, and the FP8 type torch uses on each: MI300 (CDNA3)
+#: has the "fnuz" variant, MI350 (CDNA4) the OCP e4m3 of NVIDIA's FP8 (ROCm docs, "Precision
+#: support": FP8 E4M3 FNUZ on gfx942, OCP FP8 on gfx950).
+ROCM_FP8 = {"gfx942": "float8_e4m3fnuz", "gfx950": "float8_e4m3fn"}
+
+
+def _rocm_support(arch: str, dtype: str) -> str | None:
+    if dtype == "tf32":
+        # XF32 exists on MI300 (gfx942) only, and torch applies it only when asked through
+        # HIPBLASLT_ALLOW_TF32=1 (pytorch/pytorch#139869): otherwise "TF32" would time FP32.
+        if arch == "gfx942" and os.environ.get("HIPBLASLT_ALLOW_TF32") == "1":
+            return None
+        return N_(
+            "TF32 on AMD GPUs: MI300 (gfx942) only, with HIPBLASLT_ALLOW_TF32=1 (this GPU: {a})"
+        ).format(a=arch)
+    if dtype == "fp8":
+        import torch
+
+        if arch not in ROCM_FP8 or not hasattr(torch, "_scaled_mm"):
+            return N_(
+                "FP8 on AMD GPUs needs MI300 (gfx942) or MI350 (gfx950) (this GPU: {a})"
+            ).format(a=arch)
     return None
 
 
@@ -154,9 +197,11 @@ def _operands(dtype: str, m: int, n: int, k: int, device: str) -> Callable[[], A
     dev = torch.device(device)
     gen = torch.Generator(device=dev).manual_seed(0)
     if dtype == "fp8":
-        a = torch.randn(m, k, device=dev, generator=gen).to(torch.float8_e4m3fn)
+        arch = rocm_arch(device)
+        fp8 = getattr(torch, ROCM_FP8.get(arch, "float8_e4m3fn") if arch else "float8_e4m3fn")
+        a = torch.randn(m, k, device=dev, generator=gen).to(fp8)
         # _scaled_mm wants B column-major.
-        b = torch.randn(n, k, device=dev, generator=gen).to(torch.float8_e4m3fn).t()
+        b = torch.randn(n, k, device=dev, generator=gen).to(fp8).t()
         one = torch.ones((), device=dev, dtype=torch.float32)
         return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
     tdtype = {
