@@ -53,3 +53,10 @@ def test_cuda_and_cpu_are_not_rocm(monkeypatch) -> None:
     monkeypatch.setattr(torch.version, "hip", None, raising=False)
     assert gemm.rocm_arch("cpu") is None
     assert gemm.rocm_arch("cuda:0") is None
+
+
+def test_p2p_names_an_xgmi_pair() -> None:
+    """Before: amdsmi's XGMI label read as a PCIe path ("PCIe (XGMI)")."""
+    from gpuprof.bench.p2p import link_label
+
+    assert link_label("XGMI") == "XGMI (Infinity Fabric)"

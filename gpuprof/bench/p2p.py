@@ -38,6 +38,8 @@ def link_label(topo_label: str | None) -> str | None:
         return "self"
     if topo_label.startswith("NV"):
         return f"NVLink ({topo_label})"
+    if topo_label == "XGMI":  # AMD's GPU-to-GPU link (amdsmi topology)
+        return "XGMI (Infinity Fabric)"
     return _PCIE_PATHS.get(topo_label, f"PCIe ({topo_label})")
 
 
