@@ -91,6 +91,9 @@ class TabHost(QTabWidget):
             n for n in self._names if n.startswith(key)
         ]
         if not matches:
+            if strict and key and "fleet".startswith(key) and "fleet" not in self._names:
+                # The Fleet tab exists only with a Prometheus: say so, not "unknown tab".
+                raise GpuprofError(_t("the Fleet tab shows a Prometheus: add --prometheus URL"))
             if strict:
                 raise GpuprofError(
                     _t("unknown tab %1; choose one of: %2")
