@@ -76,3 +76,25 @@ def test_a_date_without_its_day_is_old_and_says_so() -> None:
     assert "dated only 2026" in stale_note("2026", DAY)
     assert "over 90 days old" in stale_note("2026-01-21", DAY)
     assert stale_note("2026-11-30", DAY) == ""
+
+
+def test_every_view_marks_old_dates_the_same_way() -> None:
+    # the issue: recommend printed "prices as of 2023 … 2026-01-21" with nothing marked
+    from gpuprof.ui.recommend_details import summary_text
+
+    from gpuprof.catalog.asof import dated
+    from gpuprof.report.summaries import summarize_recommendation
+
+    assert dated("2026-11-30", DAY) == "2026-11-30" and dated("", DAY) == ""
+    assert (
+        dated("2023", DAY) == "2023 (year only)" and dated("2026-01-21", DAY) == "2026-01-21 (old)"
+    )
+    cat = Catalog(
+        instances=(_row("2023"), _row("2026-01-21")), specs=load_catalog().specs, issues=()
+    )
+    rec = recommend(Workload(scenario="train", params=7e9, tokens=2e10), cat, limit=None)
+    assert "2023 (year only) … 2026-01-21 (old)" in summary_text(rec)
+    rows = summarize_recommendation(rec).rows
+    assert {r.price_as_of for r in rows} == {"2023 (year only)", "2026-01-21 (old)"}
+    warned = [w for r in rec.rows for w in r.warnings if "dated only 2023" in w]
+    assert warned  # the row's warning says why, not "over 90 days old"

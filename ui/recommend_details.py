@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 
+from gpuprof.catalog.asof import dated
 from gpuprof.recommend.rank import Recommendation, RecommendationRow
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
 from PySide6.QtCore import QCoreApplication
@@ -26,7 +27,9 @@ def money(value: float | None) -> str:
 def summary_text(rec: Recommendation) -> str:
     """The line above the table: how many fit, the objective, the Pareto front, price dates."""
     dates = sorted({r.instance.as_of for r in rec.rows if r.instance.as_of})
-    as_of = (dates[0] if len(dates) == 1 else f"{dates[0]} … {dates[-1]}") if dates else NA
+    # marked as every view marks them: "2023 (year only) … 2026-01-21 (old)"
+    shown = [dated(d) for d in dates]
+    as_of = (shown[0] if len(shown) == 1 else f"{shown[0]} … {shown[-1]}") if shown else NA
     objective = {
         "cheapest": _t("cheapest that meets the deadline"),
         "fastest": _t("fastest within the budget"),
@@ -87,7 +90,7 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
     """The reasoning of ``r`` as HTML; every text from the catalog or the core is escaped."""
     e = html.escape
     inst = r.instance
-    as_of = inst.as_of or _t("unknown date")
+    as_of = dated(inst.as_of) or _t("unknown date")
     parts: list[str] = []
     title = r.label if inst.provider != "local" else _t("This machine")
     rank = f"#{r.rank} " if r.rank else ""

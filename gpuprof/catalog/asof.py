@@ -20,6 +20,7 @@ __all__ = [
     "Staleness",
     "as_of_date",
     "date_precision",
+    "dated",
     "in_future",
     "is_stale",
     "price_age_days",
@@ -129,6 +130,16 @@ def stale_mark(as_of: str, today: datetime.date | None = None) -> str:
     if not s.precision:
         return tr("(undated)")
     return tr("(old)")
+
+
+def dated(as_of: str, today: datetime.date | None = None) -> str:
+    """``as_of`` as every view shows it: with its mark when old ("2026 (year only)",
+    "2026-01-21 (old)"); "" for no date."""
+    text = as_of.strip()
+    if not text:
+        return ""
+    mark = stale_mark(text, today)
+    return f"{text} {mark}" if mark else text
 
 
 def stale_note(as_of: str, today: datetime.date | None = None) -> str:

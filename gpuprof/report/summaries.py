@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuprof.catalog.asof import dated
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
@@ -217,7 +218,7 @@ def _rec_row(r: RecommendationRow) -> RecommendationRowSummary:
         cost_usd=r.cost_usd,
         cost_basis=r.cost_basis,
         price_per_hour_usd=r.price_per_hour_usd,
-        price_as_of=inst.as_of or "",
+        price_as_of=dated(inst.as_of),  # with its mark when old (catalog.asof)
         efficiency=r.efficiency,
         pareto=r.pareto,
         speedup_vs_local=r.speedup_vs_local,
