@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # GPU acceptance: on a machine with an NVIDIA GPU, run the gpu-marked tests and the quick benchmark
 # suite on cuda:0, write JSON and a short summary. Target: under 8 minutes on one H200.
+# On an AMD machine (amd-smi on PATH, no nvidia-smi) the same with a ROCm build of torch
+# ($TORCH_INDEX_URL, default PyTorch's ROCm 6.4 index) and ROCm's own amdsmi package
+# (/opt/rocm/share/amd_smi, which matches the installed libamd_smi.so); the NVML-only test files
+# are left out there, the real-amdsmi one (tests/test_telemetry_amd_gpu.py) is run instead.
 #
 #   scripts/gpu_acceptance.sh [OUT_DIR]        (default: perf/out/gpu-acceptance, or $OUT)
 #
@@ -24,13 +28,26 @@ START=$(date +%s)
 log() { echo "[gpu-acceptance $(($(date +%s) - START))s] $*" | tee -a "$OUT_DIR/acceptance.log"; }
 
 PY="${PYTHON:-python3}"
+VENDOR=nvidia
+if ! command -v nvidia-smi >/dev/null 2>&1 && command -v amd-smi >/dev/null 2>&1; then
+    VENDOR=amd
+fi
 if ! "$PY" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    log "no CUDA torch in $PY: creating .venv-gpu and installing torch (CUDA) from PyPI"
+    log "no GPU torch in $PY: creating .venv-gpu and installing torch ($VENDOR) from PyPI"
     python3 -m venv .venv-gpu
     PY="$REPO/.venv-gpu/bin/python"
     "$PY" -m pip install -q --upgrade pip
-    "$PY" -m pip install -q torch
+    if [ "$VENDOR" = amd ]; then
+        "$PY" -m pip install -q torch --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/rocm6.4}"
+    else
+        "$PY" -m pip install -q torch
+    fi
     "$PY" -m pip install -q -e . pytest pytest-timeout
+fi
+if [ "$VENDOR" = amd ] && ! "$PY" -c 'import amdsmi' >/dev/null 2>&1; then
+    ROCM_DIR="${ROCM_PATH:-/opt/rocm}"
+    log "installing ROCm's amdsmi package from $ROCM_DIR/share/amd_smi"
+    "$PY" -m pip install -q "$ROCM_DIR/share/amd_smi" || log "amdsmi not installed: AMD telemetry tests will skip"
 fi
 # Whatever gpuprof needs and this Python lacks: from a wheelhouse if given, else from the index.
 MISSING=$("$PY" - <<'EOF'
@@ -54,9 +71,10 @@ export PYTHONPATH="$REPO${PYTHONPATH:+:$PYTHONPATH}"
 export GPUPROF_DATA_DIR="$OUT_DIR/data"
 export PYTHONUNBUFFERED=1
 
-log "environment"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total,power.limit,clocks.max.sm --format=csv || true
-  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())'
+log "environment ($VENDOR)"
+{ if [ "$VENDOR" = amd ]; then amd-smi static --asic --vram --limit --partition || true
+  else nvidia-smi --query-gpu=name,driver_version,memory.total,power.limit,clocks.max.sm --format=csv || true; fi
+  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "hip", getattr(torch.version, "hip", None), "gpus", torch.cuda.device_count())'
 } 2>&1 | tee -a "$OUT_DIR/acceptance.log"
 
 log "pytest -m gpu (benchmarks; NVML telemetry incl. GPM tensor activity under a BF16 GEMM; no UI tests: they need PySide6)"
@@ -64,9 +82,17 @@ set +e
 # -rP keeps the GPM test's printed idle/busy values in pytest-gpu.txt.
 # tests/test_check_plan.py times a real `gpuprof check --level quick` on every GPU here (≤ 3 min,
 # and within its printed plan); on an 8-GPU node the two quick checks take up to ~5 minutes.
-timeout 540 "$PY" -m pytest -m gpu tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py \
-    tests/test_check_cli.py tests/test_check_plan.py tests/test_check_burnin.py tests/test_burnin.py \
-    tests/test_memtest.py tests/test_devices.py -q -rP \
+if [ "$VENDOR" = amd ]; then
+    # NVML's files (telemetry_nvml_gpu, devices' NVML mapping) have nothing to test on AMD GPUs.
+    GPU_TESTS=(tests/test_telemetry_amd_gpu.py tests/test_bench.py tests/test_bench_collective.py
+               tests/test_check_cli.py tests/test_check_plan.py tests/test_check_burnin.py
+               tests/test_burnin.py tests/test_memtest.py)
+else
+    GPU_TESTS=(tests/test_bench.py tests/test_bench_collective.py tests/test_telemetry_nvml_gpu.py
+               tests/test_check_cli.py tests/test_check_plan.py tests/test_check_burnin.py tests/test_burnin.py
+               tests/test_memtest.py tests/test_devices.py tests/test_telemetry_amd_gpu.py)
+fi
+timeout 540 "$PY" -m pytest -m gpu "${GPU_TESTS[@]}" -q -rP \
     -p no:cacheprovider -W ignore::pytest.PytestConfigWarning 2>&1 | tee "$OUT_DIR/pytest-gpu.txt"
 PYTEST_RC=${PIPESTATUS[0]}
 log "pytest exit $PYTEST_RC"

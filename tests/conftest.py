@@ -28,7 +28,8 @@ def _private_dirs(
 
 
 def _cuda_available() -> bool:
-    if shutil.which("nvidia-smi") is None:
+    # An NVIDIA GPU (nvidia-smi) or an AMD one (amd-smi; ROCm torch answers torch.cuda too).
+    if shutil.which("nvidia-smi") is None and shutil.which("amd-smi") is None:
         return False
     try:
         import torch

@@ -297,3 +297,11 @@ def test_exactly_one_module_imports_amdsmi() -> None:
             if any(n == "amdsmi" or n.startswith("amdsmi.") for n in names):
                 importers.append(path.relative_to(ROOT).as_posix())
     assert importers == ["gpuprof/telemetry/amd/lib.py"]
+
+
+def test_gpu_acceptance_script_covers_an_amd_machine() -> None:
+    script = (ROOT / "scripts" / "gpu_acceptance.sh").read_text(encoding="utf-8")
+    assert "command -v amd-smi" in script and "whl/rocm" in script
+    amd_block = script[script.index('if [ "$VENDOR" = amd ]; then\n    # NVML') :]
+    assert "tests/test_telemetry_amd_gpu.py" in amd_block.split("else")[0]
+    assert "share/amd_smi" in script  # ROCm's amdsmi matches its libamd_smi.so
