@@ -81,11 +81,17 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _TYPES = {"gauge": "gauge", "counter": "counter", "unknown": "untyped", "untyped": "untyped"}
 
 
+_INF = float("inf")
+
+
 def _number(value: float) -> str:
+    # Once per sample, some 400 per render: plain comparisons against a constant.
     if value != value:
         return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "+Inf" if value > 0 else "-Inf"
+    if value == _INF:
+        return "+Inf"
+    if value == -_INF:
+        return "-Inf"
     return repr(float(value))
 
 

@@ -151,15 +151,17 @@ def prof_families(
     devices: Callable[[int], DeviceInfo | None],
 ) -> Iterator[Metric]:
     """The ``DCGM_FI_PROF_*`` families of the (sample, label values) pairs: one series per
-    GPU and per MIG instance with a value; a family with no series is left out."""
-    live = [(g, values) for g, values in gpus if not g.lost]
-    for name, doc, attr, scale in PROF_FAMILIES:
+    GPU and per MIG instance with a value; a family with no series is left out. Rendered once
+    per poll: a GPU without profiling activity costs no pass over the families."""
+    live = [(g, values, has_prof(g)) for g, values in gpus if not g.lost]
+    reporting = [(g, values) for g, values, ok in live if ok or g.mig_prof]
+    for name, doc, attr, scale in PROF_FAMILIES if reporting else ():
         family = GaugeMetricFamily(name, doc + tag, labels=list(labels))
-        for g, values in live:
+        mig_value = _MIG_GETTERS.get(attr)
+        for g, values in reporting:
             v = getattr(g, attr)
             if v is not None:
                 family.add_metric(values, float(v) * scale)
-            mig_value = _mig_getter(attr)
             if mig_value is None or not g.mig_prof:
                 continue
             profiles = _mig_profiles(devices(g.index))
@@ -179,20 +181,34 @@ def prof_families(
         "else 0 with the reason." + tag,
         labels=[*labels, "reason"],
     )
-    for g, values in live:
-        ok = has_prof(g)
-        reason = "" if ok else redact_text(g.prof_unavailable or "unknown", 200)
+    for g, values, ok in live:
+        reason = "" if ok else _reason_label(g.prof_unavailable or "unknown")
         available.add_metric([*values, reason], 1.0 if ok else 0.0)
     if available.samples:
         yield available
 
 
-def _mig_getter(attr: str) -> Callable[[MigProfSample], float | None] | None:
-    if attr not in MigProfSample.__dataclass_fields__:
-        return None
-
+def _mig_getter(attr: str) -> Callable[[MigProfSample], float | None]:
     def get(m: MigProfSample) -> float | None:
         v = getattr(m, attr)
         return None if v is None else float(v)
 
     return get
+
+
+#: GpuSample attribute -> its value in a MigProfSample, for the fields MIG instances have.
+_MIG_GETTERS = {
+    attr: _mig_getter(attr)
+    for _name, _doc, attr, _scale in PROF_FAMILIES
+    if attr in MigProfSample.__dataclass_fields__
+}
+_REASONS: dict[str, str] = {}  # reason -> its label value, redacted once (a handful in all)
+
+
+def _reason_label(reason: str) -> str:
+    label = _REASONS.get(reason)
+    if label is None:
+        label = redact_text(reason, 200)
+        if len(_REASONS) < 256:  # reasons carry error kinds: few, but not a fixed list
+            _REASONS[reason] = label
+    return label

@@ -13,6 +13,13 @@ the model dataclasses (8×H100, every field filled, NVLink and ECC present), so 
 worst case for our metric set and do not depend on the simulator.
 
     .venv/bin/python perf/exporter.py [--n 300] [--gpus 8] [--clients 20] [--scrapes 200]
+        [--baseline PATH [--runs 7]]
+
+With ``--baseline PATH`` (a checkout of an earlier gpuprof, e.g. ``git worktree add --detach
+/tmp/gpuprof-old 4ff722e``, before GPM and per-process statistics) the render is also measured
+side by side: each of ``old``, ``new`` (the same snapshot) and ``new_gpm`` (its GPUs with GPM's
+profiling activity too: more series) renders in its own child process, in turn, ``--runs`` times;
+``render_vs_old`` holds the medians and the ratios to ``old``.
 """
 
 from __future__ import annotations
@@ -64,7 +71,28 @@ def _devices(n: int) -> tuple[DeviceInfo, ...]:
     )
 
 
-def _snapshot(n: int, t: float) -> Snapshot:
+#: GPM's profiling activity of a busy GPU (issue 12), for the ``new_gpm`` render.
+PROF = {
+    "prof_sm_active_pct": 82.0,
+    "prof_sm_occupancy_pct": 31.0,
+    "prof_tensor_active_pct": 55.0,
+    "prof_tensor_hmma_pct": 55.0,
+    "prof_tensor_imma_pct": 0.0,
+    "prof_tensor_dfma_pct": 0.0,
+    "prof_dram_active_pct": 37.0,
+    "prof_fp64_active_pct": 0.0,
+    "prof_fp32_active_pct": 10.0,
+    "prof_fp16_active_pct": 5.0,
+    "prof_pcie_rx_bytes_s": 1e9,
+    "prof_pcie_tx_bytes_s": 2e8,
+    "prof_nvlink_rx_bytes_s": 18e9,
+    "prof_nvlink_tx_bytes_s": 18e9,
+    "prof_nvdec_pct": 0.0,
+    "prof_nvjpg_pct": 0.0,
+}
+
+
+def _snapshot(n: int, t: float, prof: bool = False) -> Snapshot:
     gpus = tuple(
         GpuSample(
             index=i,
@@ -97,6 +125,7 @@ def _snapshot(n: int, t: float) -> Snapshot:
             nvlink_rx_bytes_s=18e9,
             nvlink_tx_bytes_s=18e9,
             ecc=EccCounts(0, 0, 0, 0, None, None, None, 0, 0, False, False),
+            **(PROF if prof else {}),
         )
         for i in range(n)
     )
@@ -238,6 +267,41 @@ def _half_open(port: int, pid: int, idle: int, timeout_s: float) -> dict[str, fl
     }
 
 
+def _render_median_ms(gpus: int, n: int, prof: bool) -> float:
+    """collect + render of one fresh snapshot (what the exporter does once per poll)."""
+    snap = _snapshot(gpus, time.time(), prof)
+    collector = SnapshotCollector(
+        lambda: snap, _devices(gpus), hostname="perf-node", bench_values=None
+    )
+    return _median_ms(lambda: render_text(collector.collect()), n)[0]
+
+
+def _render_vs_old(baseline: Path, gpus: int, n: int, runs: int) -> dict[str, object]:
+    here = Path(__file__).resolve().parents[1]
+    variants = {"old": (baseline, False), "new": (here, False), "new_gpm": (here, True)}
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    perf = Path(__file__).resolve().parent
+    for _ in range(runs):
+        for name, (root, prof) in variants.items():  # in turn: the noise hits all alike
+            # This script as a module, importing the gpuprof of ``root`` (first on the path).
+            code = (
+                f"import sys; sys.path[:0] = [{str(root)!r}, {str(perf)!r}]; import exporter; "
+                f"print(exporter._render_median_ms({gpus}, {n}, {prof}))"
+            )
+            out = subprocess.run(
+                [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd="/"
+            )
+            times[name].append(float(out.stdout))
+    med = {name: round(statistics.median(t), 3) for name, t in times.items()}
+    return {
+        "baseline": str(baseline),
+        "runs": runs,
+        "render_median_ms": med,
+        "new_over_old": round(med["new"] / med["old"], 3),
+        "new_gpm_over_old": round(med["new_gpm"] / med["old"], 3),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=300)
@@ -246,6 +310,8 @@ def main() -> None:
     ap.add_argument("--scrapes", type=int, default=200)
     ap.add_argument("--idle", type=int, default=500)
     ap.add_argument("--timeout", type=float, default=2.0)
+    ap.add_argument("--baseline", type=Path, help="an earlier checkout to compare the render")
+    ap.add_argument("--runs", type=int, default=7, help="render runs per variant (--baseline)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
@@ -289,6 +355,9 @@ def main() -> None:
             child.stdin.close()
         child.wait(30)
     threads_bound = threads_at_start + DEFAULT_MAX_THREADS  # + the worker pool, at most
+    versus = (
+        {} if args.baseline is None else _render_vs_old(args.baseline, args.gpus, args.n, args.runs)
+    )
 
     print(
         json.dumps(
@@ -303,6 +372,7 @@ def main() -> None:
                 "render_median_ms": round(render_med, 3),
                 "render_p95_ms": round(render_p95, 3),
                 "prometheus_client_render_median_ms": round(pc_med, 3),
+                **({"render_vs_old": versus} if versus else {}),
                 "http_median_ms": round(http_med, 3),
                 "http_p95_ms": round(http_p95, 3),
                 "target_ms": 5.0,
