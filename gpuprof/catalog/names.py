@@ -132,7 +132,18 @@ def _rule_key(t: str, memory_gib: float | None) -> str | None:
     words = set(t.split())
     if "GH200" in words:
         return "GH200"
-    for key in ("GB300", "GB200", "B300", "B200", "H200", "MI355X", "MI300X", "MI250X", "MI210"):
+    for key in (
+        "GB300",
+        "GB200",
+        "B300",
+        "B200",
+        "H200",
+        "MI355X",
+        "MI325X",
+        "MI300X",
+        "MI250X",
+        "MI210",
+    ):
         if key in words:
             return key
     for key in ("H800", "H20", "L20"):  # China-market parts: one row each
