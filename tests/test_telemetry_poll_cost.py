@@ -387,3 +387,52 @@ def test_monitor_watches_what_it_shows(
     assert main(["monitor", "--once", "--json", "--demo"]) == 0
     assert watched == ["gpm", "gpm", "processes"]  # and the processes' host fields
     capsys.readouterr()
+
+
+# --- the cadences are stated where the values are shown ----------------------------------------
+
+
+def test_the_cadences_are_stated_in_tooltips_and_help(
+    make_window: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpuprof.ui.process_model import COLUMN
+    from PySide6.QtCore import Qt
+
+    from gpuprof.cli import main
+    from tests.test_true_utilization_outputs import UiGpmSource
+    from tests.ui_fixtures import polls
+
+    w = make_window(UiGpmSource(2, gpm=True))
+    polls(w, 4)
+    w.select_tab("overview")
+    w.overview.refresh(force=True)
+    assert f"otherwise every {GPM_INTERVAL_S:g} s" in w.overview.cards[0].sm.toolTip()
+    model = w.processes.model
+    for attr in ("host_cpu_pct", "host_rss_bytes"):
+        tip = model.headerData(COLUMN[attr], Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        assert f"otherwise every {PROCESS_HOST_INTERVAL_S:g} s" in tip
+    with pytest.raises(SystemExit):
+        main(["exporter", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"instead of every {PROCESS_HOST_INTERVAL_S:g} s" in help_text
+
+
+def test_profile_watches_gpm_for_the_jobs_true_utilization(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpuprof.cli import main
+
+    watched: list[str] = []
+    original = TelemetrySession.watch_gpm
+
+    def watch(self: TelemetrySession) -> Any:
+        watched.append("gpm")
+        return original(self)
+
+    monkeypatch.setattr(TelemetrySession, "watch_gpm", watch)
+    monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path))
+    out = str(tmp_path / "job.gpuprof")
+    job = [sys.executable, "-c", "pass"]
+    assert main(["profile", "--demo", "--interval", "0.1", "--out", out, "--", *job]) == 0
+    assert watched == ["gpm"]
+    capsys.readouterr()

@@ -7,6 +7,7 @@ import math
 import numpy as np
 from gpuprof.prof import any_prof, has_prof, prof_reason
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, HostSample
+from gpuprof.telemetry.nvml_gpm import GPM_INTERVAL_S
 from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -282,6 +283,10 @@ class GpuCard(_Card):
             "the sample: a GPU can read 100% while most of its SMs are idle (small kernels, "
             "launch-bound or sync-heavy code)."
         )
+        why += "\n\n" + self.tr(
+            "Sampled at every poll while the Overview or Telemetry tab is shown, otherwise "
+            "every %1 s, as the mean over that span"
+        ).replace("%1", f"{GPM_INTERVAL_S:g}")
         if has_prof(sample):
             self.sm.setText(self.tr("SM %1").replace("%1", fmt_pct(sample.prof_sm_active_pct)))
             self.sm.setToolTip(why)

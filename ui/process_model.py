@@ -8,6 +8,7 @@ from typing import Any
 from gpuprof.i18n import N_
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import ProcessSample
+from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -75,6 +76,9 @@ _TOOLTIPS = {
     "kind": N_("Compute (C), graphics (G) or both"),
     "cmdline": N_("Full command line; hover a row to read it all"),
 }
+#: When the host columns are read (gpuprof.telemetry.procstat): what a recording or a remote
+#: exporter carries while this tab is not shown.
+_HOST_CADENCE = N_("Read at every poll while this tab is shown, otherwise every %1 s")
 _TEXT = frozenset({"user", "name", "kind", "cmdline", "container"})
 _RIGHT = frozenset(
     {
@@ -132,7 +136,10 @@ class ProcessModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _t(header)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _t(_TOOLTIPS[attr])
+            tip = _t(_TOOLTIPS[attr])
+            if attr in ("host_cpu_pct", "host_rss_bytes"):
+                tip += "\n" + _t(_HOST_CADENCE).replace("%1", f"{PROCESS_HOST_INTERVAL_S:g}")
+            return tip
         return None
 
     def value(self, row: ProcessSample, attr: str) -> Any:

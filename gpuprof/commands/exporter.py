@@ -68,7 +68,8 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=tr(
             "also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, "
-            "labelled by pid, name, user and container (redacted as in reports)"
+            "labelled by pid, name, user and container (redacted as in reports); the host "
+            "figures are then read at every poll instead of every 5 s"
         ),
     )
     p.add_argument(

@@ -271,6 +271,7 @@ class JobRunner:
         session = TelemetrySession(
             source, interval_s=opts.interval_s, history_capacity=MINIMAL_HISTORY
         )
+        session.watch_gpm()  # the job's true utilization (SM, tensor, DRAM) at every poll
         session.subscribe(self._on_snapshot)
         store: SessionStore | None = None
         try:
