@@ -108,7 +108,11 @@ class _SameRuleRedirects(BudgetRedirectHandler):
         headers: HTTPMessage,
         newurl: str,
     ) -> urllib.request.Request | None:
-        _fetchable(urllib.parse.urljoin(req.full_url, newurl))
+        try:
+            _fetchable(urllib.parse.urljoin(req.full_url, newurl))
+        except InputError:
+            fp.close()  # urllib closes the redirect's answer only after this returns
+            raise
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 

@@ -68,6 +68,15 @@ def register(subparsers: Any) -> None:
         ),
     )
     upd.add_argument(
+        "--prices",
+        metavar="URL",
+        help=tr(
+            "instead: fetch your team's negotiated prices (our catalog CSV, or JSON: an array "
+            "of rows with the same keys) from URL; they override public prices and are marked "
+            "'negotiated'"
+        ),
+    )
+    upd.add_argument(
         "--url-base",
         metavar="URL",
         help=tr("where the catalogs are: URL/<provider>/vms.csv (default: SkyPilot's v8)"),
@@ -337,6 +346,20 @@ def _import(args: argparse.Namespace) -> int:
 
 def _update(args: argparse.Namespace) -> int:
     from gpuprof.catalog.update import DEFAULT_PROVIDERS, DEFAULT_URL_BASE, update_catalogs
+
+    if args.prices is not None:
+        from gpuprof.catalog.negotiated import fetch_negotiated
+
+        got = fetch_negotiated(args.prices, timeout=args.timeout, max_bytes=args.max_mib * 2**20)
+        print(
+            tr(
+                "{n} negotiated prices from {u} stored in {p}",
+                n=got.rows,
+                u=plain(got.url, one_line=True),
+                p=plain(got.path, one_line=True),
+            )
+        )
+        return 0
 
     # A flag given but empty is a mistake, not a request for the defaults.
     providers = list(DEFAULT_PROVIDERS)
