@@ -345,6 +345,12 @@ def _check_power_limit(device: DeviceInfo, live: list[GpuSample], gpu: str) -> I
             p=fmt_pct(100.0 * limit / default),
         ),
         tr(
+            "If nobody capped it on purpose, restore it with `sudo amd-smi set -g {i} --power-cap {d:.0f}`.",
+            i=device.index,
+            d=default,
+        )
+        if device.vendor == "amd"
+        else tr(
             "If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.",
             i=device.index,
             d=default,

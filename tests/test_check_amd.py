@@ -92,3 +92,12 @@ def test_cpu_only_torch_beside_gpus_skips_with_the_reason() -> None:
     assert perf and perf[0].status is Status.SKIP and "ROCm" in perf[0].reason
     mem = _items(res, "diag.memtest")
     assert mem and mem[0].status is Status.SKIP and "CPU-only" in mem[0].reason
+
+
+def test_a_lowered_power_cap_is_a_finding_with_the_amd_smi_hint() -> None:
+    fake = FakeAmdSmi(BOXES["mi300x8"]())
+    fake.box.gpus[5].power_cap_uw = 600_000_000  # µW: 600 W of the default 750 W
+    res = _run("mi300x8", fake=fake)
+    found = _items(res, "health.power_limit_below_default")
+    assert [i.gpu_index for i in found] == [5]
+    assert "amd-smi set -g 5 --power-cap 750" in found[0].hint

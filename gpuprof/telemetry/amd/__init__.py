@@ -8,6 +8,6 @@
 
 from __future__ import annotations
 
-from gpuprof.telemetry.amd.source import AmdSmiSource, amd_gpus_present
+from gpuprof.telemetry.amd.source import AmdSmiSource
 
-__all__ = ["AmdSmiSource", "amd_gpus_present"]
+__all__ = ["AmdSmiSource"]

@@ -51,7 +51,7 @@ from gpuprof.telemetry.model import (
 )
 from gpuprof.telemetry.procstat import NO_USAGE
 
-__all__ = ["AmdSmiSource", "amd_gpus_present"]
+__all__ = ["AmdSmiSource"]
 
 log = logging.getLogger(__name__)
 
@@ -60,15 +60,6 @@ _CLOSED = SourceStatus(
     message="amdsmi is closed (the source was shut down)",
     hint="Open the source again to resume.",
 )
-
-
-def amd_gpus_present() -> bool:
-    """Whether amdsmi loads and lists at least one GPU (initialises and shuts it down)."""
-    source = AmdSmiSource()
-    try:
-        return bool(source.devices())
-    finally:
-        source.close()
 
 
 class AmdSmiSource:
@@ -282,7 +273,9 @@ class AmdSmiSource:
         for a poll in flight, else skips the shutdown (a driver in trouble must not hang exit)."""
         self._closing = True
         if not self._lock.acquire(timeout=timeout_s):
-            log.warning("amdsmi: a call did not return in %.1f s; skipping amdsmi_shut_down", 1.0)
+            log.warning(
+                "amdsmi: a call did not return in %.1f s; skipping amdsmi_shut_down", timeout_s
+            )
             return
         try:
             q = self._query
