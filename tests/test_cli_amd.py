@@ -129,3 +129,19 @@ def test_amd_library_without_gpus_falls_back_to_nvml(install_amd, make_fake_nvml
     source = open_source()
     assert isinstance(source, NvmlSource) and fake.shut_down
     source.close()
+
+
+def test_mixed_box_forwards_what_is_watched(install_amd, make_fake_nvml) -> None:
+    make_fake_nvml(NVIDIA_BOXES["rtx4090x2"]())
+    install_amd("mi210")
+    source = open_source()
+    seen: list[tuple[str, bool]] = []
+    nvidia = source.sources[0]  # type: ignore[attr-defined]
+    nvidia.watch_gpm = lambda on: seen.append(("gpm", on))
+    nvidia.watch_process_host = lambda on: seen.append(("host", on))
+    try:
+        source.watch_gpm(True)  # type: ignore[attr-defined]
+        source.watch_process_host(False)  # type: ignore[attr-defined]
+        assert seen == [("gpm", True), ("host", False)]
+    finally:
+        source.close()

@@ -149,11 +149,18 @@ class MultiVendorSource:
             status=self.status(),
         )
 
-    def watch_process_host(self, watched: bool) -> None:
+    def _watch(self, what: str, watched: bool) -> None:
         for source in self.sources:
-            watch: Any = getattr(source, "watch_process_host", None)
+            watch: Any = getattr(source, f"watch_{what}", None)
             if watch is not None:
                 watch(watched)
+
+    def watch_process_host(self, watched: bool) -> None:
+        self._watch("process_host", watched)
+
+    def watch_gpm(self, watched: bool) -> None:
+        """NVML GPM for the NVIDIA GPUs while a view shows it (amdsmi has none)."""
+        self._watch("gpm", watched)
 
     def close(self, timeout_s: float = 1.0) -> None:
         for source in self.sources:
