@@ -661,6 +661,7 @@ class SlowClock:
         return self.t
 
 
+@pytest.mark.slow
 def test_cpu_workloads_train_for_real():
     """Real training steps (forward, backward, AdamW) of a model built from the config given,
     on however slow a machine: the step limit is lifted, so nothing is skipped as too slow."""

@@ -163,6 +163,7 @@ def test_items_become_check_items() -> None:
     assert item.status is model.Status.PASS and item.group == "diagnostics"
 
 
+@pytest.mark.slow
 def test_a_short_real_cpu_burn_in() -> None:
     pytest.importorskip("torch")
     seen: list[float] = []

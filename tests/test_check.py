@@ -593,6 +593,7 @@ def test_pcie_below_its_maximum_under_load_and_modes_off_warn_with_hints() -> No
     assert pcie.status is Status.PASS and "idle" in pcie.reason
 
 
+@pytest.mark.slow
 def test_burn_in_level_runs_the_burn_in_and_judges_only_xids_seen_after_it_starts() -> None:
     from gpuprof.check.run import _xids_after
 

@@ -88,6 +88,7 @@ def _graded(res: CheckResult, item_id: str) -> dict[int | None, Status]:
     return {i.gpu_index: i.status for i in res.items if i.item_id == item_id}
 
 
+@pytest.mark.slow
 def test_all_gpus_load_at_once_and_a_throttle_on_gpu_2_fails_only_gpu_2(
     fake: FakeNvml, runs: list[burnin.BurnInRun]
 ) -> None:
@@ -126,6 +127,7 @@ def test_all_gpus_load_at_once_and_a_throttle_on_gpu_2_fails_only_gpu_2(
     assert all(r["group"] == "diagnostics" for r in rows)
 
 
+@pytest.mark.slow
 def test_an_error_on_one_device_fails_that_gpu_only(
     fake: FakeNvml, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,6 +183,7 @@ def test_cancel_mid_run_stops_every_worker(
     assert all(i.status is Status.SKIP and i.reason == "cancelled" for i in items.values())
 
 
+@pytest.mark.slow
 def test_the_cpu_keeps_one_worker(runs: list[burnin.BurnInRun]) -> None:
     res = CheckRun(device="cpu", level="burn-in", minutes=0.01).run()
     (run,) = runs
@@ -230,6 +233,7 @@ def test_gpu_burn_in_loads_every_visible_gpu_at_once() -> None:
     assert {i.gpu_index for i in run.items} == set(range(len(names)))
 
 
+@pytest.mark.slow
 def test_a_stuck_worker_is_reported_and_not_waited_for(
     fake: FakeNvml, monkeypatch: pytest.MonkeyPatch
 ) -> None:

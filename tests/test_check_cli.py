@@ -12,6 +12,7 @@ from gpuprof.check.reference import Reference, reference_file_dict
 from tests.faults.hostile import run_gpuprof
 
 
+@pytest.mark.slow
 def test_cpu_quick_check_end_to_end(tmp_path: Path) -> None:
     out, html, ref = tmp_path / "c.json", tmp_path / "c.html", tmp_path / "golden.json"
     ran = run_gpuprof(
@@ -115,6 +116,7 @@ def test_gpu_quick_check(tmp_path: Path) -> None:
     assert all(i["source"] for i in data["items"] if i["item_id"].startswith("perf.gemm"))
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_what_was_done_and_exits_130(tmp_path: Path) -> None:
     import os
     import signal

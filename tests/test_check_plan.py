@@ -151,6 +151,7 @@ def test_the_runner_passes_the_memtest_size_the_plan_assumed(
     assert sum(1 for i in res.items if i.item_id == "diag.memtest") == 8
 
 
+@pytest.mark.slow
 def test_cpu_check_prints_the_plan_and_keeps_it_in_the_json(tmp_path: Path) -> None:
     ran = run_gpuprof(["check", "--device", "cpu", "--level", "quick", "--json", "-"], tmp_path)
     assert "Traceback" not in ran.stderr, ran.stderr[-3000:]

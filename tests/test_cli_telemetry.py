@@ -98,6 +98,7 @@ def test_bad_usage_exits_2_with_one_line(capsys, argv, needle) -> None:
     assert err.strip().splitlines()[-1].startswith(("gpuprof", "usage"))
 
 
+@pytest.mark.slow
 def test_record_then_replay_and_export(capsys, tmp_path: Path) -> None:
     out_file = tmp_path / "run.gpuprof"
     code, _, err = run(
@@ -132,6 +133,7 @@ def test_replay_of_garbage_file_names_the_file(capsys, tmp_path: Path) -> None:
     assert str(bad) in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_record_killed_with_sigkill_replays(tmp_path: Path) -> None:
     """record → kill -9 → replay, as a user would: at most the last second is lost."""
     out_file = tmp_path / "killed.gpuprof"

@@ -84,6 +84,7 @@ def _main_thread_waits_for_the_job() -> bool:
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
+@pytest.mark.slow
 def test_ctrl_c_cancels_the_job_and_keeps_its_result() -> None:
     """A KeyboardInterrupt in the waiting thread sets the cancel token; the job's result (what
     it did before it stopped) is still handed back, and the interrupt does not escape."""

@@ -35,6 +35,7 @@ def test_refused_is_one_line_naming_the_url(tmp_path):
     assert "connection refused" in ran.stderr
 
 
+@pytest.mark.slow
 def test_timeout_bounds_the_whole_request(tmp_path):
     with StaticMetrics(fake_prometheus(), delay_s=30) as slow:
         ran = _fleet_cli(slow.url, tmp_path, "--timeout", "0.5")
@@ -47,6 +48,7 @@ def test_timeout_bounds_the_whole_request(tmp_path):
         assert err.value.kind == "timeout"
 
 
+@pytest.mark.slow
 def test_an_html_page_is_not_prometheus(tmp_path):
     page = "<!DOCTYPE html><html><body>Grafana login</body></html>"
     with StaticMetrics(page, content_type="text/html; charset=utf-8") as html:
@@ -62,6 +64,7 @@ def test_an_html_page_is_not_prometheus(tmp_path):
         PrometheusClient(other.url).query("up")
 
 
+@pytest.mark.slow
 def test_401_without_a_token_and_the_token_file(tmp_path):
     token = "s3cret-token.value"
     with StaticMetrics(fake_prometheus(), token=token) as guarded:
@@ -82,6 +85,7 @@ def test_401_without_a_token_and_the_token_file(tmp_path):
         assert token not in ran.stdout + ran.stderr
 
 
+@pytest.mark.slow
 def test_403_and_other_http_errors():
     with StaticMetrics(fake_prometheus(status=403)) as forbidden:
         with pytest.raises(FleetError, match="403 Forbidden") as err:
@@ -111,6 +115,7 @@ def test_a_redirect_is_refused_not_followed():
         assert len(moved.requests) == 1
 
 
+@pytest.mark.slow
 def test_tls_against_a_plain_http_server_is_a_tls_error(tmp_path):
     with StaticMetrics(fake_prometheus()) as plain_http:
         url = f"https://127.0.0.1:{plain_http.port}"
@@ -137,6 +142,7 @@ def test_dns_failure_names_the_host(monkeypatch):
     "url",
     ["ftp://host/x", "file:///etc/passwd", "http://", "http://host:notaport", "http://h/?q=1"],
 )
+@pytest.mark.slow
 def test_bad_urls_are_refused_before_any_request(url, tmp_path):
     with pytest.raises(FleetError) as err:
         PrometheusClient(url)
@@ -222,6 +228,7 @@ def test_empty_prometheus_is_an_empty_fleet():
     assert fleet.nodes == () and fleet.findings == () and fleet.worst is None
 
 
+@pytest.mark.slow
 def test_the_targets_page_is_asked_only_when_a_target_is_down():
     """``up`` 0 sends for the targets page (the down node's last error) while the other
     queries run; all targets up: it is never asked."""

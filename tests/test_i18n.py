@@ -176,6 +176,7 @@ def test_cli_help_in_chinese_and_a_bad_lang_exits_2(capsys):
     assert "unknown language 'fr'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_in_chinese_by_environment(tmp_path):
     env = {**os.environ, "GPUPROF_LANG": "zh_CN"}
     proc = subprocess.run(

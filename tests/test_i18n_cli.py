@@ -205,6 +205,7 @@ OUTPUTS = [
 
 
 @pytest.mark.parametrize("command", OUTPUTS, ids=lambda c: " ".join(c[:3]))
+@pytest.mark.slow
 def test_output_is_chinese(capsys, monkeypatch, tmp_path, results_db, command):
     session = tmp_path / "s.gpuprof"
     shutil.copyfile(FIXTURE_SESSION, session)
@@ -295,6 +296,7 @@ def test_catalog_import_speaks_chinese(capsys, monkeypatch):
     assert not _leftovers(out + err), "\n".join(_leftovers(out + err))
 
 
+@pytest.mark.slow
 def test_the_app_shows_projection_derivations_in_chinese(make_window, qtbot):
     from tests.test_ui_profile import _profile
 
@@ -316,6 +318,7 @@ def _refused_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
+@pytest.mark.slow
 def test_profile_and_recover_speak_chinese(capsys, monkeypatch, tmp_path):
     rec = tmp_path / "job.gpuprof"
     job = [sys.executable, "-c", "__import__('time').sleep(0.5)"]
@@ -356,6 +359,7 @@ def test_errors_of_the_new_commands_are_one_chinese_line(capsys, monkeypatch, co
     assert re.search(r"[\u4e00-\u9fff]", lines[0]) and not _leftovers(lines[0]), lines
 
 
+@pytest.mark.slow
 def test_monitor_connect_to_an_exporter_speaks_chinese(capsys, monkeypatch, tmp_path):
     cmd = [sys.executable, "-m", "gpuprof", "--lang", "zh_CN", "exporter", "--demo", "--port", "0"]
     env = dict(os.environ, GPUPROF_DATA_DIR=str(tmp_path / "data"))
@@ -376,6 +380,7 @@ def test_monitor_connect_to_an_exporter_speaks_chinese(capsys, monkeypatch, tmp_
         child.communicate(timeout=30)
 
 
+@pytest.mark.slow
 def test_record_and_export_say_what_they_did_in_chinese(capsys, monkeypatch, tmp_path):
     rec, csv = tmp_path / "r.gpuprof", tmp_path / "r.csv"
     args = ["record", "--demo", "--out", str(rec), "--duration", "1", "--interval", "0.5"]
@@ -464,6 +469,7 @@ def _marked_texts() -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow
 def test_every_marked_text_has_a_chinese_translation():
     # The same check as tests/test_i18n.py's lupdate run, without needing lupdate installed.
     catalog = i18n.load_catalog(CATALOG.read_text("utf-8"))

@@ -76,6 +76,7 @@ def _open(make_window: Any, source: FakeSource, n: int = 1) -> Any:
     return w
 
 
+@pytest.mark.slow
 def test_host_columns_sorting_and_filtering(make_window: Any) -> None:
     src = FakeSource(2, kind=SourceKind.NVML)
     src.processes = _rows(src.t + 1.0)
@@ -243,6 +244,7 @@ def _live_tab(make_window: Any, proc: subprocess.Popen[bytes], **changes: Any) -
     return tab
 
 
+@pytest.mark.slow
 def test_terminate_and_kill_a_live_process_after_confirmation(
     make_window: Any, child: subprocess.Popen[bytes]
 ) -> None:
@@ -265,6 +267,7 @@ def test_terminate_and_kill_a_live_process_after_confirmation(
     assert child.wait(timeout=10) == -signal.SIGKILL
 
 
+@pytest.mark.slow
 def test_a_row_whose_pid_now_belongs_to_another_process_is_refused(
     make_window: Any, child: subprocess.Popen[bytes]
 ) -> None:

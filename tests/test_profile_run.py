@@ -89,6 +89,7 @@ def _env(home: Path) -> dict[str, str]:
     )
 
 
+@pytest.mark.slow
 def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> None:
     out, summary = tmp_path / "run.gpuprof", tmp_path / "run.json"
     ran = run_gpuprof(
@@ -131,6 +132,7 @@ def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> N
     assert {getattr(m, "kind", "step") for m in markers} == {"start", "step", "mark", "end"}
 
 
+@pytest.mark.slow
 def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
     summary = tmp_path / "s.json"
     ran = run_gpuprof(
@@ -161,6 +163,7 @@ def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
     assert Path(doc["recording"]).parent == tmp_path / "data" / "jobs"
 
 
+@pytest.mark.slow
 def test_a_job_killed_by_a_signal_exits_128_plus_signo(tmp_path: Path) -> None:
     out = tmp_path / "k.gpuprof"
     ran = run_gpuprof(
@@ -215,6 +218,7 @@ def _start_profile(tmp_path: Path, got: Path, mode: str, *extra: str) -> subproc
 
 
 @pytest.mark.parametrize("signo", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.slow
 def test_a_signal_goes_to_the_job_first_then_the_profile_is_saved(
     tmp_path: Path, scripts, signo: int
 ) -> None:
@@ -230,6 +234,7 @@ def test_a_signal_goes_to_the_job_first_then_the_profile_is_saved(
     assert "Traceback" not in err and "saved the recording" in err
 
 
+@pytest.mark.slow
 def test_a_job_that_ignores_the_signal_is_killed_after_the_grace(tmp_path: Path, scripts) -> None:
     got = tmp_path / "got.txt"
     proc = _start_profile(tmp_path, got, "stubborn", "--grace", "0.5")
@@ -247,6 +252,7 @@ def test_a_job_that_ignores_the_signal_is_killed_after_the_grace(tmp_path: Path,
     [["no-such-command-gpuprof"], ["./not-executable.sh"], ["/"]],
     ids=["not-found", "not-executable", "a-folder"],
 )
+@pytest.mark.slow
 def test_a_command_that_cannot_start_is_one_error_and_no_recording(
     tmp_path: Path, command: list[str]
 ) -> None:
@@ -260,6 +266,7 @@ def test_a_command_that_cannot_start_is_one_error_and_no_recording(
     assert not list((tmp_path / "data" / "jobs").glob("*"))
 
 
+@pytest.mark.slow
 def test_attach_follows_a_running_process_until_it_exits(tmp_path: Path) -> None:
     go = tmp_path / "go"
     waits = f"import os, time\nwhile not os.path.exists({str(go)!r}): time.sleep(0.05)\n"

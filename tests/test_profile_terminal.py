@@ -161,6 +161,7 @@ def _profile(out: Path, *cmd: str) -> list[str]:
     return ["profile", "--interval", "0.1", "--out", str(out), "--", *cmd]
 
 
+@pytest.mark.slow
 def test_the_job_reads_the_terminal(tmp_path: Path, on_pty) -> None:
     out = tmp_path / "read.gpuprof"
     run = on_pty(*_profile(out, sys.executable, "-c", "print('got:' + input().upper())"))
@@ -172,6 +173,7 @@ def test_the_job_reads_the_terminal(tmp_path: Path, on_pty) -> None:
     assert profile is not None and profile.exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_job_that_reads_at_once_is_not_left_stopped(tmp_path: Path, on_pty) -> None:
     """``sh`` reads before a Python job would have started: if it reads in the instant before
     the terminal is its own, it is continued once it is."""
@@ -182,6 +184,7 @@ def test_a_job_that_reads_at_once_is_not_left_stopped(tmp_path: Path, on_pty) ->
     assert "sh got:typed ahead" in run.text()
 
 
+@pytest.mark.slow
 def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, on_pty) -> None:
     script, got = tmp_path / "catcher.py", tmp_path / "got.txt"
     script.write_text(CATCHER)
@@ -199,6 +202,7 @@ def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, o
     assert profile is not None and profile.exit_code == 7
 
 
+@pytest.mark.slow
 def test_sigterm_to_gpuprof_still_goes_to_the_job_on_a_terminal(tmp_path: Path, on_pty) -> None:
     """The job holds the terminal; a SIGTERM sent to gpuprof itself is forwarded to it."""
     script, got = tmp_path / "catcher.py", tmp_path / "got.txt"
@@ -216,6 +220,7 @@ def test_sigterm_to_gpuprof_still_goes_to_the_job_on_a_terminal(tmp_path: Path, 
     assert "saved the recording" in run.text()
 
 
+@pytest.mark.slow
 def test_a_job_killed_in_raw_mode_leaves_the_terminal_as_it_was(tmp_path: Path, on_pty) -> None:
     """A full-screen program killed by a signal leaves the terminal raw: gpuprof puts back the
     modes of before the job (as a shell does), then prints its summary."""
@@ -289,6 +294,7 @@ def _shell(tmp_path: Path, source: str, *wrapper: str) -> list[str]:
     return [sys.executable, str(shell), *wrapper]
 
 
+@pytest.mark.slow
 def test_ctrl_z_stops_gpuprof_with_the_job_and_fg_continues_both(tmp_path: Path, on_pty) -> None:
     """The job stops (here it sends itself SIGTSTP, as Ctrl-Z would): gpuprof takes the
     terminal back and stops too, so the shell sees it stopped; continued in the foreground
@@ -321,6 +327,7 @@ def test_ctrl_z_under_a_wrapper_stops_the_wrapper_too(tmp_path: Path, on_pty) ->
 
 
 @pytest.mark.parametrize("size", [None, (24, 100)], ids=["line", "bar"])
+@pytest.mark.slow
 def test_ctrl_z_without_job_control_does_not_stop_gpuprof_for_ever(
     size, tmp_path: Path, on_pty
 ) -> None:
@@ -412,6 +419,7 @@ def _assert_the_terminal_whole_again(run: PtyRun) -> Screen:
     return screen
 
 
+@pytest.mark.slow
 def test_the_status_keeps_to_the_last_row_and_leaves_the_prompt_intact(tmp_path, on_pty) -> None:
     run, _ready = _ask(tmp_path, on_pty, "--interval", "0.1")
     asked = run.output.index(PROMPT.encode())
@@ -431,6 +439,7 @@ def test_the_status_keeps_to_the_last_row_and_leaves_the_prompt_intact(tmp_path,
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+@pytest.mark.slow
 def test_the_scroll_region_is_reset_when_the_job_is_interrupted(how, tmp_path, on_pty) -> None:
     run, ready = _ask(tmp_path, on_pty, "--interval", "0.1")
     _draws_after(run, 0, 2)
@@ -462,6 +471,7 @@ def _assert_after_resize(run: PtyRun, at: int, rows: int, cols: int) -> None:
     assert screen.row(screen.y) == PROMPT.rstrip() and screen.x == len(PROMPT), screen.display()
 
 
+@pytest.mark.slow
 def test_a_resize_while_the_job_holds_the_terminal_is_seen_at_the_next_poll(
     tmp_path, on_pty
 ) -> None:
@@ -476,6 +486,7 @@ def test_a_resize_while_the_job_holds_the_terminal_is_seen_at_the_next_poll(
     assert run.output.rfind(b"\x1b[r") > run.output.rfind(b"\x1b[1;29r")
 
 
+@pytest.mark.slow
 def test_sigwinch_sets_the_region_again_at_once(tmp_path, on_pty) -> None:
     """A minute between polls: only the SIGWINCH handler can have drawn at the new size."""
     run, _ready = _ask(tmp_path, on_pty, "--interval", "60")
@@ -488,6 +499,7 @@ def test_sigwinch_sets_the_region_again_at_once(tmp_path, on_pty) -> None:
     assert run.wait() == 0, run.text()
 
 
+@pytest.mark.slow
 def test_ctrl_z_gives_the_shell_the_whole_terminal_and_fg_takes_the_row_back(
     tmp_path, on_pty
 ) -> None:
@@ -510,6 +522,7 @@ def test_ctrl_z_gives_the_shell_the_whole_terminal_and_fg_takes_the_row_back(
     _assert_the_terminal_whole_again(run)
 
 
+@pytest.mark.slow
 def test_a_dumb_terminal_gets_no_status_while_the_job_holds_it(tmp_path, on_pty) -> None:
     """Nothing to reserve a row with: the status is not drawn over the job's line at all."""
     run, _ready = _ask(tmp_path, on_pty, "--interval", "0.1", term="dumb")
@@ -522,6 +535,7 @@ def test_a_dumb_terminal_gets_no_status_while_the_job_holds_it(tmp_path, on_pty)
     assert PROMPT + "y" in Screen(ROWS, COLS).feed(run.output).display()
 
 
+@pytest.mark.slow
 def test_a_dumb_terminal_gpuprof_holds_gets_the_rewritten_line(tmp_path, on_pty) -> None:
     """Standard input not the terminal: the job cannot ask there, gpuprof keeps the terminal,
     and the status is the one line rewritten in place, as before."""
@@ -651,6 +665,7 @@ def test_a_signal_that_ends_gpuprof_after_the_job_resets_the_region(signo: int) 
         assert screen.region is None and screen.row(-1) == "", screen.display()
 
 
+@pytest.mark.slow
 def test_an_ignored_hangup_stays_ignored_under_the_bar() -> None:
     """Under ``nohup`` (SIGHUP ignored) the bar installs no handler for it: gpuprof lives on."""
     with _bar_then_wait(lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)) as (proc, _, _):
@@ -714,6 +729,7 @@ print(f"shell: exit {os.waitstatus_to_exitcode(status)}", flush=True)
 )
 
 
+@pytest.mark.slow
 def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
     tmp_path: Path, on_pty
 ) -> None:
@@ -738,6 +754,7 @@ def test_bg_then_a_read_leaves_the_shells_modes_and_fg_gives_the_job_the_shells(
     assert "shell: exit 0" in run.text()
 
 
+@pytest.mark.slow
 def test_a_job_killed_in_the_background_leaves_the_shells_modes(tmp_path: Path, on_pty) -> None:
     """Ctrl-Z, ``bg``, then the job dies of a signal: gpuprof, in the background, does not put
     the modes of before the job on the terminal the shell holds (under its line editor)."""

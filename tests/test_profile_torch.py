@@ -352,6 +352,7 @@ def test_window_records_a_real_cpu_trace_and_its_breakdown(
     assert shares(again) == pytest.approx(shares(b))
 
 
+@pytest.mark.slow
 def test_window_cut_short_still_writes_its_trace(tmp_path: Path) -> None:
     """The job ends after 4 of 2 + 10 steps: the active steps recorded so far are kept."""
     done = _run_job(tmp_path, active=10, steps=4)
@@ -360,6 +361,7 @@ def test_window_cut_short_still_writes_its_trace(tmp_path: Path) -> None:
     assert read_breakdown(breakdown).steps >= 1
 
 
+@pytest.mark.slow
 def test_window_closed_at_exit_without_close(tmp_path: Path) -> None:
     """A job that never leaves its track block: the window closes at the process's exit."""
     done = _run_job(tmp_path, active=3, steps=8, close=False)
@@ -367,6 +369,7 @@ def test_window_closed_at_exit_without_close(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("breakdown-*.json"))) == 1
 
 
+@pytest.mark.slow
 def test_job_ending_before_the_window_writes_nothing_and_says_why(tmp_path: Path) -> None:
     done = _run_job(tmp_path, active=3, steps=1)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -401,6 +404,7 @@ def test_paths_and_schedule() -> None:
 # --- end to end: gpuprof profile --torch ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_profile_torch_end_to_end_on_the_cpu(tmp_path: Path) -> None:
     """`gpuprof profile --torch --demo --out RUN -- python tests/data/train_small.py --steps 15`:
     the stored job profile carries the breakdown, and the trace lies next to the recording."""

@@ -60,6 +60,7 @@ def _profile(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_window_the_job_asks_for_is_collected_without_the_torch_flag(tmp_path: Path) -> None:
     run, summary = tmp_path / "RUN.gpuprof", tmp_path / "RUN.json"
     done = _profile(
@@ -84,6 +85,7 @@ def test_a_window_the_job_asks_for_is_collected_without_the_torch_flag(tmp_path:
     assert doc["breakdown"]["ranks"] == [] and doc["breakdown"]["rank"] is None
 
 
+@pytest.mark.slow
 def test_without_a_window_nothing_is_collected_and_nothing_said(tmp_path: Path) -> None:
     run = tmp_path / "plain.gpuprof"
     done = _profile(

@@ -495,6 +495,7 @@ def test_import_and_track_cost_no_torch_nor_qt(tmp_path: Path) -> None:
     assert "heavy: []" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_train_small_standalone(tmp_path: Path) -> None:
     """The test job of tests/data runs standalone with real torch and leaves its profile,
     with the torch window's breakdown and its trace beside the recording."""
@@ -527,6 +528,7 @@ def test_train_small_standalone(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.gpuprof", "train.trace.json"]
 
 
+@pytest.mark.slow
 def test_a_block_left_open_is_ended_at_exit(tmp_path: Path) -> None:
     out = tmp_path / "open.gpuprof"
     done = run_python(

@@ -80,6 +80,7 @@ def test_a_longer_interval_keeps_every_marker_on_disk_at_once(tmp_path: Path) ->
     assert not beside.exists()
 
 
+@pytest.mark.slow
 def test_a_killed_job_keeps_all_but_its_last_second(tmp_path: Path) -> None:
     """``kill -9`` two seconds after the last marker: every marker and sample is in the
     recording (at 0.1 s, one is at most 0.6 s from being committed)."""
@@ -112,6 +113,7 @@ def test_a_killed_job_keeps_all_but_its_last_second(tmp_path: Path) -> None:
     assert samples >= 10  # two seconds and more of polls at 0.1 s
 
 
+@pytest.mark.slow
 def test_markers_waiting_past_the_bound_warn_once_and_the_newest_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -226,6 +228,7 @@ def test_the_tree_finds_the_children_of_a_process_whose_parent_exited(tmp_path: 
         a.communicate()
 
 
+@pytest.mark.slow
 def test_a_standalone_profile_counts_a_child_process(tmp_path: Path) -> None:
     out = tmp_path / "tree.gpuprof"
     with track("tree", interval=0.1, out=out) as t:

@@ -29,6 +29,7 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     assert found == listed, "pyproject [tool.setuptools] packages is out of step with the folders"
 
 
+@pytest.mark.slow
 def test_core_never_imports_qt_or_pyqtgraph() -> None:
     """Import every core module in a fresh interpreter; Qt must stay out of sys.modules."""
     import gpuprof
@@ -151,6 +152,7 @@ def test_importing_every_core_module_works() -> None:
         importlib.import_module(m.name)
 
 
+@pytest.mark.slow
 def test_mypy_strict_passes_on_the_core_and_the_ui() -> None:
     assert _pyproject()["tool"]["mypy"]["files"] == ["gpuprof", "ui"]
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")

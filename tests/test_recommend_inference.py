@@ -26,6 +26,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 BASE = ("--scenario", "inference", "--model", "llama-2-70b", "--tokens", "1e8", "--seq-len", "4096")
 
 
+@pytest.mark.slow
 def test_the_batch_that_fits_is_computed_and_used() -> None:
     ran = _cli(*BASE, "--batch", "512", "--gpu", "A100-80GB", "--gpus", "2")
     assert ran.returncode == 0, ran.stderr

@@ -150,6 +150,7 @@ def test_the_snapshot_endpoint_is_strict_json_and_head_works(demo: Child) -> Non
         assert int(resp.headers["Content-Length"]) > 100 and resp.read() == b""
 
 
+@pytest.mark.slow
 def test_monitor_connect_prints_the_remote_gpus(demo: Child, tmp_path: Path) -> None:
     ran = run_gpuprof(["monitor", "--connect", demo.url, "--once", "--json"], tmp_path)
     assert ran.returncode == 0, ran.stderr
@@ -189,6 +190,7 @@ def test_token_right_is_200_wrong_or_missing_is_401(guarded: Child) -> None:
         assert status == 200, path
 
 
+@pytest.mark.slow
 def test_the_client_sends_the_token_and_says_when_it_is_missing_or_wrong(
     guarded: Child, token_file: Path, tmp_path: Path
 ) -> None:
@@ -245,6 +247,7 @@ def cert(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return crt, key
 
 
+@pytest.mark.slow
 def test_tls_with_a_self_signed_certificate_and_its_ca_file(cert: tuple[Path, Path]) -> None:
     crt, key = cert
     child = Child("--tls-cert", str(crt), "--tls-key", str(key))
@@ -270,6 +273,7 @@ def test_tls_with_a_self_signed_certificate_and_its_ca_file(cert: tuple[Path, Pa
     assert "Traceback" not in child.stderr
 
 
+@pytest.mark.slow
 def test_tls_flags_that_cannot_work_are_one_clear_line(
     cert: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -286,6 +290,7 @@ def test_tls_flags_that_cannot_work_are_one_clear_line(
 # -- the connection drops and comes back --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_dropped_connection_is_a_status_naming_the_url_and_it_comes_back() -> None:
     child = Child()
     now = [1000.0]
@@ -323,6 +328,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_connection_refused(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_free_port()}"
     with pytest.raises(RemoteError, match="connection refused") as info:
@@ -395,6 +401,7 @@ def test_a_name_that_does_not_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- the app -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_app_shows_the_remote_host_and_a_banner_when_the_connection_drops(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -425,6 +432,7 @@ def test_the_app_shows_the_remote_host_and_a_banner_when_the_connection_drops(
         exporter.stop()
 
 
+@pytest.mark.slow
 def test_file_connect_opens_the_dialog_and_switches_the_source(
     make_window: Any, qtbot: Any
 ) -> None:

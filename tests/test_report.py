@@ -147,6 +147,7 @@ def test_session_report_model(report: Report) -> None:
     assert tel.processes and all(p.cmdline is None or "--" not in p.cmdline for p in tel.processes)
 
 
+@pytest.mark.slow
 def test_stats_equal_numpy_over_the_session(report: Report, session_file: Path) -> None:
     with SessionStore.open(session_file) as store:
         power = np.array(
@@ -157,6 +158,7 @@ def test_stats_equal_numpy_over_the_session(report: Report, session_file: Path) 
     assert (stat.min, stat.max) == (pytest.approx(power.min()), pytest.approx(power.max()))
 
 
+@pytest.mark.slow
 def test_chart_decimation_keeps_extremes_and_gaps() -> None:
     """Charts come from History's min/max levels: a one-sample spike and a gap both survive."""
     from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
@@ -273,6 +275,7 @@ def test_html_is_self_contained(report: Report, tmp_path: Path) -> None:
     assert "@media print" in html and "page-break-before" in html
 
 
+@pytest.mark.slow
 def test_html_and_json_escape_hostile_system_text(tmp_path: Path) -> None:
     src, snaps = _demo_snaps()
     evil = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
@@ -372,6 +375,7 @@ def test_json_has_no_nan(report: Report) -> None:
 # --- PDF (Qt, offscreen) ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_pdf_a4_and_letter(report: Report, tmp_path: Path, qapp: object) -> None:
     from gpuprof.ui.report_pdf import write_pdf
 
@@ -394,6 +398,7 @@ def test_pdf_a4_and_letter(report: Report, tmp_path: Path, qapp: object) -> None
 # --- CLI -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_session_to_json(
     session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -420,6 +425,7 @@ def test_cli_session_to_json(
     assert rep.telemetry is not None and rep.telemetry.session_path == str(session_file)
 
 
+@pytest.mark.slow
 def test_cli_bench_from_results_db(
     session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -142,6 +142,7 @@ def test_the_check_page_survives_json_and_a_liar_file_is_graded_again(base_repor
     assert [(g.index, g.serial) for g in section.gpus] == [(1, "")]
 
 
+@pytest.mark.slow
 def test_the_pdf_first_page_is_the_check(base_report: Report, tmp_path: Path, qapp: object) -> None:
     from gpuprof.ui.report_pdf import write_pdf
 
@@ -162,6 +163,7 @@ def test_the_pdf_first_page_is_the_check(base_report: Report, tmp_path: Path, qa
     assert squash(plain[0]).startswith(squash("GPU report"))
 
 
+@pytest.mark.slow
 def test_a_check_with_many_gpus_keeps_its_rows_whole_in_the_pdf(
     base_report: Report, tmp_path: Path, qapp: object
 ) -> None:
@@ -186,6 +188,7 @@ def test_a_check_with_many_gpus_keeps_its_rows_whole_in_the_pdf(
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.slow
 def test_the_check_page_fits_the_paper_and_cuts_no_row_or_word(
     base_report: Report, paper: str, qapp: object
 ) -> None:

@@ -73,6 +73,7 @@ def test_png_refuses_check(
     assert "--check" in err and err.count("\n") == 1 and not out.exists()
 
 
+@pytest.mark.slow
 def test_a_real_check_over_demo_telemetry_is_labelled_measured(
     tmp_path: Path, check_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

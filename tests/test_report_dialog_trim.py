@@ -75,6 +75,7 @@ def test_a_periodic_trim_runs_every_period(qtbot, monkeypatch, heap) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc only")
+@pytest.mark.slow
 def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, monkeypatch) -> None:
     from gpuprof.ui import report_dialog
 
@@ -91,6 +92,7 @@ def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, m
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc only")
+@pytest.mark.slow
 def test_the_window_trims_the_heap_every_minute(qtbot, tmp_path) -> None:
     import argparse
 

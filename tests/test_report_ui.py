@@ -20,6 +20,7 @@ def window(make_window):
     return make_window(size=None)
 
 
+@pytest.mark.slow
 def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) -> None:
     from gpuprof.ui.report_dialog import add_report_action
 

@@ -46,6 +46,7 @@ def check_buckets(
 
 
 @pytest.mark.parametrize("n,max_points", [(5000, 100), (30_000, 1600), (70_000, 37), (20_000, 37)])
+@pytest.mark.slow
 def test_decimated_buckets_hold_exact_min_and_max(n: int, max_points: int) -> None:
     rng = np.random.default_rng(n + max_points)
     values = rng.normal(300, 80, n)
@@ -61,6 +62,7 @@ def test_decimated_buckets_hold_exact_min_and_max(n: int, max_points: int) -> No
     assert t[0] == times[0] and t[-1] == times[-1]
 
 
+@pytest.mark.slow
 def test_window_selection_and_unaligned_edges() -> None:
     rng = np.random.default_rng(7)
     values = rng.uniform(0, 100, 50_000)
@@ -78,6 +80,7 @@ def test_window_selection_and_unaligned_edges() -> None:
     assert len(t) == 0 and len(v) == 0
 
 
+@pytest.mark.slow
 def test_ring_wraps_and_keeps_only_capacity() -> None:
     cap = 10_000
     rng = np.random.default_rng(3)
@@ -95,6 +98,7 @@ def test_ring_wraps_and_keeps_only_capacity() -> None:
     check_buckets(h, kept_t, kept_v, kept_t[17], kept_t[-33], 64)
 
 
+@pytest.mark.slow
 def test_long_window_reads_levels_not_raw(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 24 h window at 1600 points must come from the levels, not from 86,400 raw samples."""
     h = History(capacity=86_400, gpu_fields=("power_w",), host_fields=())

@@ -41,6 +41,7 @@ def make_history(n: int, capacity: int) -> History:
 
 @pytest.mark.parametrize("n,capacity", [(3000, 10_000), (12_345, 5000)])  # the second wraps
 @pytest.mark.parametrize("max_points", [None, 2, 7, 100, 1600, 20_000])
+@pytest.mark.slow
 def test_block_rows_equal_single_series(n: int, capacity: int, max_points: int | None) -> None:
     h = make_history(n, capacity)
     first, last = h.time_range()
@@ -63,6 +64,7 @@ def test_block_rows_equal_single_series(n: int, capacity: int, max_points: int |
         np.testing.assert_array_equal(t, h.host_series("cpu_pct", t0, t1, max_points)[0])
 
 
+@pytest.mark.slow
 def test_block_keeps_spikes_and_gaps_when_decimating() -> None:
     h = make_history(20_000, 30_000)
     t, v = h.gpu_block(0, FIELDS, max_points=400)

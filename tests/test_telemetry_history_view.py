@@ -30,6 +30,7 @@ def filled(n: int, capacity: int) -> History:
     return h
 
 
+@pytest.mark.slow
 def test_view_matches_block_and_reports_buckets() -> None:
     h = filled(36_000, 40_000)
     last = h.time_range()[1]
@@ -44,6 +45,7 @@ def test_view_matches_block_and_reports_buckets() -> None:
     assert raw.bucket_samples == 1 and raw.n_final == len(raw.t_s) == 101
 
 
+@pytest.mark.slow
 def test_final_points_survive_appends_and_the_reused_buckets_are_right() -> None:
     """A sliding 1 h window, frame by frame: what History reuses equals a fresh computation."""
     capacity = 40_000

@@ -84,6 +84,7 @@ def test_close_with_nothing_in_flight_shuts_down_once(fake: FakeNvml) -> None:
     assert fake.calls["nvmlShutdown"] == 1
 
 
+@pytest.mark.slow
 def test_close_with_a_poll_stuck_in_the_driver_is_bounded_and_skips_shutdown(
     fake: FakeNvml, stuck_poll, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -132,6 +133,7 @@ def test_close_waits_for_a_slow_call_then_shuts_down(fake: FakeNvml, stuck_poll)
     assert results and results[0].source is SourceKind.NONE  # it stopped at its next query
 
 
+@pytest.mark.slow
 def test_queries_fail_fast_once_close_has_begun(fake: FakeNvml, stuck_poll) -> None:
     source = make_source(fake)
     stuck_poll(source)
@@ -169,6 +171,7 @@ def test_at_exit_nothing_in_flight_shuts_every_source_down(fake: FakeNvml) -> No
     assert fake.init_count == 2
 
 
+@pytest.mark.slow
 def test_at_exit_a_stuck_call_bounds_the_wait_and_skips_shutdown(
     fake: FakeNvml, stuck_poll, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -214,6 +217,7 @@ script_end_s[0] = time.monotonic()
 
 
 @pytest.mark.parametrize("stuck", [True, False], ids=["stuck", "idle"])
+@pytest.mark.slow
 def test_a_process_exits_promptly_even_with_a_call_stuck_in_the_driver(stuck: bool) -> None:
     script = textwrap.dedent(_CHILD).format(root=str(ROOT), stuck=stuck, call=STUCK_CALL)
     try:
@@ -240,6 +244,7 @@ def test_a_process_exits_promptly_even_with_a_call_stuck_in_the_driver(stuck: bo
 # --- the session ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_session_on_nvml_closes_within_the_bound_when_a_poll_hangs(fake: FakeNvml) -> None:
     """The window and the CLI close their TelemetrySession: one bound for sampler and source."""
     from gpuprof.telemetry.session import TelemetrySession

@@ -56,6 +56,7 @@ def test_simulated_is_deterministic_for_a_seed() -> None:
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.slow
 def test_one_cycle_has_every_phase_a_throttle_episode_and_a_starved_phase(scenario: str) -> None:
     src, snaps = run_sim(scenario, 0, int(CYCLE_S))
     n = src.scenario.gpu_count

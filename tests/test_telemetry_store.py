@@ -183,6 +183,7 @@ _RECORDER = textwrap.dedent(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+@pytest.mark.slow
 def test_kill_9_loses_at_most_about_a_second(tmp_path: Path) -> None:
     path = tmp_path / "killed.gpuprof"
     env = dict(os.environ, PYTHONPATH=str(REPO))
@@ -240,6 +241,7 @@ def test_missing_empty_garbage_and_directory(tmp_path: Path) -> None:
         SessionStore.open(tmp_path)
 
 
+@pytest.mark.slow
 def test_truncated_file(tmp_path: Path) -> None:
     path = _good_file(tmp_path, 200)
     data = path.read_bytes()
@@ -254,6 +256,7 @@ def test_truncated_file(tmp_path: Path) -> None:
         SessionStore.open(tiny)
 
 
+@pytest.mark.slow
 def test_corrupt_pages(tmp_path: Path) -> None:
     path = _good_file(tmp_path, 200)
     data = bytearray(path.read_bytes())

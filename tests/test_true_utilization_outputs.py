@@ -405,6 +405,7 @@ def test_overview_hides_sm_where_no_gpu_has_gpm(ui):
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+@pytest.mark.slow
 def test_telemetry_activity_plot_draws_gpm_and_greys_with_the_reason_without(ui):
     w = ui(gpm=True)
     w.select_tab("telemetry")

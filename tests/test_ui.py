@@ -24,6 +24,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 
 @pytest.mark.parametrize("n_gpus", [0, 1, 8])
+@pytest.mark.slow
 def test_window_opens_with_0_1_8_gpus(make_window, n_gpus):
     src = FakeSource(n_gpus)
     w = make_window(src)
@@ -50,6 +51,7 @@ def test_window_opens_with_0_1_8_gpus(make_window, n_gpus):
     assert w.source_badge.text() == "SIMULATED" and w.source_badge.isVisible()
 
 
+@pytest.mark.slow
 def test_curves_receive_history_data(make_window):
     src = FakeSource(2)
     w = make_window(src)
@@ -68,6 +70,7 @@ def test_curves_receive_history_data(make_window):
     assert w.telemetry.plots["temp"].line_values == (87.0,)
 
 
+@pytest.mark.slow
 def test_gpu_selection_changes_what_is_drawn(make_window, settings):
     w = make_window(n_gpus=3)
     polls(w, 10)
@@ -87,6 +90,7 @@ def test_gpu_selection_changes_what_is_drawn(make_window, settings):
     assert (1, "util_gpu_pct") in w.telemetry.plots["util"].data
 
 
+@pytest.mark.slow
 def test_time_window_changes_what_is_drawn(make_window):
     w = make_window(n_gpus=1)
     polls(w, 300)
@@ -105,6 +109,7 @@ def test_time_window_changes_what_is_drawn(make_window):
         w.set_time_window(42)
 
 
+@pytest.mark.slow
 def test_plots_get_about_two_points_per_pixel_column(make_window):
     w = make_window(FakeSource(1, dt_s=0.1))
     polls(w, 6000)
@@ -118,6 +123,7 @@ def test_plots_get_about_two_points_per_pixel_column(make_window):
     assert np.nanmax(y) >= 90 and np.nanmin(y) <= 10
 
 
+@pytest.mark.slow
 def test_pause_freezes_the_plots(make_window):
     w = make_window(n_gpus=1)
     polls(w, 10)
@@ -135,6 +141,7 @@ def test_pause_freezes_the_plots(make_window):
     assert len(x) == 15
 
 
+@pytest.mark.slow
 def test_crosshair_lists_values_under_the_cursor(make_window):
     w = make_window(n_gpus=2)
     polls(w, 20)
@@ -146,6 +153,7 @@ def test_crosshair_lists_values_under_the_cursor(make_window):
     assert w.telemetry.plots["util"].crosshair.value() == 0.0
 
 
+@pytest.mark.slow
 def test_throttle_band_shows_episodes(make_window):
     src = FakeSource(2)
     w = make_window(src)
@@ -160,6 +168,7 @@ def test_throttle_band_shows_episodes(make_window):
     assert "sw_power_cap" in w.telemetry.band_legend.text()
 
 
+@pytest.mark.slow
 def test_process_table_sorts_and_filters(make_window):
     w = make_window(n_gpus=2)
     polls(w, 1)
@@ -207,6 +216,7 @@ def test_gpu_lost_shows_banner_while_others_keep_updating(make_window):
     assert cards[2].isEnabled()
 
 
+@pytest.mark.slow
 def test_no_process_permission_banner(make_window):
     src = FakeSource(1)
     src.status_override = SourceStatus(process_info_permitted=False)
@@ -241,6 +251,7 @@ def test_recording_writes_a_session_that_replays(make_window, tmp_path):
     assert sorted(w.overview.cards) == [0, 1]
 
 
+@pytest.mark.slow
 def test_replay_slider_seeks(make_window, tmp_path):
     from gpuprof.telemetry.sources import ReplaySource
 
@@ -261,6 +272,7 @@ def test_replay_slider_seeks(make_window, tmp_path):
     assert "1m 30s" in w.replay_bar.position.text()
 
 
+@pytest.mark.slow
 def test_dragging_the_replay_slider_seeks_once_on_release(make_window, tmp_path, qtbot):
     """Qt reports slider actions as ints: a drag (SliderMove) must not seek at every step."""
     from PySide6.QtWidgets import QSlider
@@ -289,6 +301,7 @@ def test_dragging_the_replay_slider_seeks_once_on_release(make_window, tmp_path,
     qtbot.waitUntil(lambda: len(seeks) == 2, timeout=2000)
 
 
+@pytest.mark.slow
 def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, settings, qtbot):
     from gpuprof.telemetry.sources import ReplaySource
 
@@ -335,6 +348,7 @@ def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, sett
     assert w2.source.speed == 2.0 and w2.replay_bar.speed_combo.currentData() == 2.0
 
 
+@pytest.mark.slow
 def test_settings_round_trip(make_window, settings, qtbot):
     w = make_window(n_gpus=3, size=(780, 560))  # within the 800×800 offscreen screen
     polls(w, 2)
@@ -360,6 +374,7 @@ def test_settings_round_trip(make_window, settings, qtbot):
     assert w2.size() == saved_size  # restored, not the 1600×1000 of a window without geometry
 
 
+@pytest.mark.slow
 def test_interval_and_theme_menus(make_window):
     w = make_window(n_gpus=1)
     action = next(a for a in w.interval_actions.actions() if a.data() == 2.0)
@@ -471,6 +486,7 @@ def test_hanging_source_never_freezes_the_window(make_window, qtbot):
     assert w.state.latest is not None and len(w.state.latest.gpus) == 2
 
 
+@pytest.mark.slow
 def test_demo_source_through_the_real_sampler(make_window, qtbot):
     from gpuprof.ui.app import demo_source
 

@@ -103,6 +103,7 @@ def _run(qtbot, tab) -> BenchRun:
     return run
 
 
+@pytest.mark.slow
 def test_real_cpu_run_progress_and_results(make_tab, qtbot, tmp_path: Path) -> None:
     from gpuprof.bench.gemm import gemm_bench
     from gpuprof.bench.memory import memory_bench
@@ -149,6 +150,7 @@ def test_real_cpu_run_progress_and_results(make_tab, qtbot, tmp_path: Path) -> N
     assert tab.shown_combo.currentData() == run.run_id
 
 
+@pytest.mark.slow
 def test_cancel_stops_the_run(make_tab, qtbot) -> None:
     tab = make_tab(
         runner_factory=_factory(
@@ -177,6 +179,7 @@ def test_cancel_stops_the_run(make_tab, qtbot) -> None:
     assert [r.kind for r in tab.table_rows] == ["interrupted", "interrupted"]
 
 
+@pytest.mark.slow
 def test_shortcuts_run_and_cancel(make_tab, qtbot) -> None:
     tab = make_tab(runner_factory=_factory([Case("gemm", "endless", _endless, 600.0)]))
     tab.show()
@@ -191,6 +194,7 @@ def test_shortcuts_run_and_cancel(make_tab, qtbot) -> None:
     assert blocker.args[0].state is RunState.INTERRUPTED
 
 
+@pytest.mark.slow
 def test_failing_case_shows_as_failed_while_others_complete(make_tab, qtbot) -> None:
     tab = make_tab(
         runner_factory=_factory(
@@ -269,6 +273,7 @@ def test_each_case_has_one_state_in_the_table() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: Path) -> None:
     first = make_tab(
         runner_factory=_factory(
@@ -311,6 +316,7 @@ def test_comparison_with_an_earlier_run_shows_ratios(make_tab, qtbot, tmp_path: 
     assert tab.table.item(0, 4).text() == ""
 
 
+@pytest.mark.slow
 def test_earlier_runs_load_when_shown(make_tab, qtbot, tmp_path: Path) -> None:
     first = make_tab(
         runner_factory=_factory([Case("gemm", "gemm bf16", _fixed_gemm([(1024, 10.0)]), 10.0)])
@@ -393,6 +399,7 @@ def test_lite_build_explains_how_to_get_benchmarks(
     assert tab.lite == (not torch_available())
 
 
+@pytest.mark.slow
 def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
     code = (
         "import os, sys\n"
@@ -417,6 +424,7 @@ def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
     assert out.stdout.strip().splitlines()[-1] == "False"
 
 
+@pytest.mark.slow
 def test_default_runner_opens_and_closes_its_own_telemetry_source(
     make_tab, qtbot, monkeypatch
 ) -> None:

@@ -28,6 +28,7 @@ def tab(qtbot: Any) -> Any:
     t.shutdown(30.0)
 
 
+@pytest.mark.slow
 def test_a_real_cpu_quick_check_fills_the_scorecard_item_by_item_and_exports(
     qtbot: Any, tab: Any, tmp_path: Path
 ) -> None:

@@ -85,6 +85,7 @@ def test_closing_the_window_cancels_a_running_check(make_window: Any, qtbot: Any
     assert not tab.worker.running
 
 
+@pytest.mark.slow
 def test_a_check_stuck_past_the_wait_is_detached_and_reports_nothing_more(
     make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

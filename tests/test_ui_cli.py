@@ -32,6 +32,7 @@ def _run(args: list[str], tmp_path: Path, timeout: float = 120) -> subprocess.Co
     )
 
 
+@pytest.mark.slow
 def test_screenshot_command_writes_a_png_of_the_requested_size(tmp_path):
     from PySide6.QtGui import QImage
 
@@ -61,6 +62,7 @@ def test_screenshot_command_writes_a_png_of_the_requested_size(tmp_path):
     assert not (tmp_path / "cfg" / "gpuprof-ui.ini").exists()
 
 
+@pytest.mark.slow
 def test_screenshot_with_unknown_tab_exits_2(tmp_path):
     proc = _run(
         ["--demo", "--screenshot", str(tmp_path / "x.png"), "--tab", "nope", "--after", "0"],

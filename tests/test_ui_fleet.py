@@ -245,6 +245,7 @@ def test_unreachable_prometheus_is_a_banner(make_window, qtbot):
     assert tab.fleet is None and tab.errors == 1
 
 
+@pytest.mark.slow
 def test_a_silent_prometheus_never_freezes_the_window(make_window, qtbot, tmp_path: Path):
     from PySide6.QtCore import QTimer
 
@@ -390,6 +391,7 @@ def test_a_simulated_finding_says_so_without_a_server(qtbot):
     assert "SIMULATED: 1 nodes serve demo data" in tab.status.text()
 
 
+@pytest.mark.slow
 def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
     from gpuprof.ui import fleet_tab
 

@@ -121,6 +121,7 @@ def _dialog(make_window):
         ("name", "two\nlines", "The name must be one line."),
     ],
 )
+@pytest.mark.slow
 def test_the_dialog_refuses_bad_input_with_one_clear_line(
     make_window, tmp_path, field, value, message
 ):
@@ -289,6 +290,7 @@ def test_a_run_shows_its_output_and_the_summary_with_the_exit_code(
     assert not strip.isVisible()
 
 
+@pytest.mark.slow
 def test_stop_interrupts_a_sleeping_job_and_its_profile_is_kept(
     make_window, tmp_path, qtbot, fake_profiler
 ):
@@ -329,6 +331,7 @@ def test_a_profiler_that_fails_is_one_clear_error(make_window, tmp_path, qtbot, 
     assert w.jobs.summary is None
 
 
+@pytest.mark.slow
 def test_one_job_at_a_time_and_closing_the_window_stops_it(
     make_window, tmp_path, qtbot, fake_profiler
 ):
@@ -367,6 +370,7 @@ def test_the_summary_shows_the_profile_escaped_and_opens_in_replay(make_window, 
     assert w.source.kind is SourceKind.REPLAY and Path(w.source.path) == rec
 
 
+@pytest.mark.slow
 def test_export_report_writes_the_recordings_report_with_its_job(make_window, tmp_path, qtbot):
     w = make_window()
     rec = _recording(tmp_path / "job.gpuprof", profile=_profile(), steps=3)
@@ -519,6 +523,7 @@ def test_ticks_follow_the_recording_of_a_job_being_profiled(make_window, tmp_pat
 
 # -- the real profiler ------------------------------------------------------------------------------
 @needs_profiler
+@pytest.mark.slow
 def test_a_real_profile_run_ends_with_the_summary(make_window, tmp_path, qtbot):
     w = make_window()
     code = "import time, sys; time.sleep(1.5); print('done'); sys.exit(3)"
@@ -532,6 +537,7 @@ def test_a_real_profile_run_ends_with_the_summary(make_window, tmp_path, qtbot):
 
 
 @needs_profiler
+@pytest.mark.slow
 def test_stop_on_a_real_profile_run(make_window, tmp_path, qtbot):
     w = make_window()
     run = _start(w, tmp_path, [sys.executable, "-c", "import time; time.sleep(120)"])
@@ -546,6 +552,7 @@ def test_stop_on_a_real_profile_run(make_window, tmp_path, qtbot):
 
 
 @needs_profiler
+@pytest.mark.slow
 def test_a_real_training_job_shows_its_steps_as_ticks_and_in_the_summary(
     make_window, tmp_path, qtbot
 ):

@@ -329,6 +329,7 @@ def test_settings_round_trip(make_tab):
     assert rec is not None and {r.instance.provider for r in rec.rows} == {"AWS"}
 
 
+@pytest.mark.slow
 def test_debounce_runs_once_and_only_when_visible(make_tab, qtbot):
     from gpuprof.ui.recommend_tab import DEBOUNCE_MS
 

@@ -69,6 +69,7 @@ def crop(w, image: np.ndarray, key: str) -> np.ndarray:
 @pytest.mark.parametrize(
     "window_s,history,frames,keys", [(60, 400, 30, ("util", "power")), (600, 4000, 300, ("power",))]
 )
+@pytest.mark.slow
 def test_scrolled_cache_matches_a_fresh_drawing(window, window_s, history, frames, keys):
     w = window
     w.set_time_window(window_s)
@@ -131,6 +132,7 @@ def test_vector_output_gets_lines_not_an_image(window):
     assert not [(w, h) for w, h in images if int(w) > 700 and int(h) > 60]  # axes only
 
 
+@pytest.mark.slow
 def test_plots_are_built_when_the_tab_is_first_shown(make_window):
     w = make_window(size=None)
     w.poll_now()

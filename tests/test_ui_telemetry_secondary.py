@@ -45,6 +45,7 @@ def titles(w) -> str:
     return " | ".join(p.item.titleLabel.text for p in w.telemetry.plots.values())
 
 
+@pytest.mark.slow
 def test_eight_gpus_hide_the_pale_series(telemetry_window, settings):
     w = telemetry_window(8)
     tab = w.telemetry
@@ -58,6 +59,7 @@ def test_eight_gpus_hide_the_pale_series(telemetry_window, settings):
     assert settings.secondary_series == "auto"
 
 
+@pytest.mark.slow
 def test_two_gpus_show_the_pale_series(telemetry_window):
     w = telemetry_window(2)
     tab = w.telemetry
@@ -66,6 +68,7 @@ def test_two_gpus_show_the_pale_series(telemetry_window):
     assert "memory (pale)" in titles(w) and "not drawn" not in titles(w)
 
 
+@pytest.mark.slow
 def test_selection_of_four_or_fewer_gpus_brings_them_back(telemetry_window, settings):
     w = telemetry_window(8)
     tab = w.telemetry
@@ -79,6 +82,7 @@ def test_selection_of_four_or_fewer_gpus_brings_them_back(telemetry_window, sett
     assert settings.secondary_series == "auto"
 
 
+@pytest.mark.slow
 def test_checkbox_overrides_both_ways_and_is_saved(telemetry_window, settings):
     w = telemetry_window(8)
     tab = w.telemetry
@@ -96,6 +100,7 @@ def test_checkbox_overrides_both_ways_and_is_saved(telemetry_window, settings):
     assert "not drawn" in titles(w2)
 
 
+@pytest.mark.slow
 def test_the_choice_survives_a_restart(telemetry_window, settings, tmp_path):
     from gpuprof.ui.settings import UiSettings
 

@@ -110,6 +110,7 @@ def test_theme_change_signals_are_paired_and_recolour_the_rows(qtbot, tmp_path) 
 
 
 @pytest.mark.parametrize("where", ["recommend", "overview"])
+@pytest.mark.slow
 def test_theme_change_with_a_selected_recommend_row_keeps_the_app_alive(
     make_window, qtbot, where
 ) -> None:
@@ -190,6 +191,7 @@ def _assert_samples_in_view(w: Any) -> None:
 
 
 @pytest.mark.parametrize("back_s", [1.0, 3.0, 5.0])
+@pytest.mark.slow
 def test_a_short_seek_back_keeps_new_samples_in_view(make_window, tmp_path, back_s) -> None:
     """A poll that lands after the seek cleared History (the sampler's lock timed out) makes
     History store later samples at its newest time: they must not land past the right edge."""
@@ -211,6 +213,7 @@ def test_a_short_seek_back_keeps_new_samples_in_view(make_window, tmp_path, back
         _assert_samples_in_view(w)
 
 
+@pytest.mark.slow
 def test_replaying_a_recording_shorter_than_5_s_twice(make_window, tmp_path) -> None:
     from gpuprof.telemetry.sources import ReplaySource
 
@@ -230,6 +233,7 @@ def test_replaying_a_recording_shorter_than_5_s_twice(make_window, tmp_path) -> 
 
 
 @pytest.mark.parametrize("target", [math.nan, math.inf, -math.inf, "12"])
+@pytest.mark.slow
 def test_a_seek_to_a_non_number_is_refused_once_and_changes_nothing(
     make_window, tmp_path, target
 ) -> None:
@@ -300,6 +304,7 @@ def test_a_screenshot_that_cannot_be_written_says_so(make_window, tmp_path, monk
     assert not list(tmp_path.glob(".ok.png.*"))  # written atomically: no temporary left
 
 
+@pytest.mark.slow
 def test_cli_screenshot_onto_a_folder_is_one_clear_error(tmp_path) -> None:
     (tmp_path / "shot.png").mkdir()
     ran = run_gpuprof(["--demo", "--screenshot", "shot.png", "--after", "0"], tmp_path)
@@ -311,6 +316,7 @@ def test_cli_screenshot_onto_a_folder_is_one_clear_error(tmp_path) -> None:
 # -- menu and toolbar agree ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_interval_menu_and_the_toolbar_combo_agree(make_window) -> None:
     w = make_window()
     combo = w.interval_combo
@@ -327,6 +333,7 @@ def test_the_interval_menu_and_the_toolbar_combo_agree(make_window) -> None:
 
 
 @pytest.mark.parametrize("n_gpus", [1, 2])
+@pytest.mark.slow
 def test_throttle_band_axis_has_no_si_prefix(make_window, n_gpus) -> None:
     w = make_window(FakeSource(n_gpus), tab="telemetry")
     polls(w, 5)

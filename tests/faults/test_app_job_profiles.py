@@ -113,6 +113,7 @@ def _run_with_summary(make_window, tmp_path, qtbot, monkeypatch, text: str | Non
 
 
 @pytest.mark.parametrize("name", ["a list", "infinite time", "nested too deep", "cut short"])
+@pytest.mark.slow
 def test_a_run_whose_summary_is_hostile_says_so_in_one_line(
     make_window, tmp_path, qtbot, monkeypatch, name
 ):

@@ -168,6 +168,7 @@ def _tab(qtbot: Any, ini: Path) -> Any:
 
 
 @pytest.mark.parametrize("bad", HOSTILE, ids=lambda v: repr(v)[:12])
+@pytest.mark.slow
 def test_a_bad_saved_recommend_form_still_ranks(qtbot, tmp_path, bad, caplog) -> None:
     """Every saved Recommend field at once holds ``bad``: the tab opens, each field keeps a
     value it can hold, and a ranking comes out (or a form error names a field: never blank)."""

@@ -74,6 +74,7 @@ def test_a_big_file_reads_the_same_from_its_parsed_copy(
         rows[0].provider = "x"  # type: ignore[misc]
 
 
+@pytest.mark.slow
 def test_the_whole_catalog_is_the_same_cold_and_warm(tmp_path: Path) -> None:
     folder = tmp_path / "overlays"
     folder.mkdir()
@@ -85,6 +86,7 @@ def test_the_whole_catalog_is_the_same_cold_and_warm(tmp_path: Path) -> None:
     assert [str(i) for i in warm.issues] == [str(i) for i in cold.issues]
 
 
+@pytest.mark.slow
 def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     path = _big(tmp_path / "big.csv")
     _read(path)
@@ -97,6 +99,7 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     assert len(_entries()) == 1
 
 
+@pytest.mark.slow
 def test_new_rules_or_a_new_day_read_the_file_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -176,6 +179,7 @@ DAMAGE = [
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
+@pytest.mark.slow
 def test_a_damaged_copy_is_ignored_and_the_file_read(kind: str, tmp_path: Path) -> None:
     path = _big(tmp_path / "big.csv")
     first = _read(path)

@@ -22,6 +22,7 @@ FAULTS = (
 
 
 @pytest.mark.parametrize("flag", ["--thresholds", "--reference"])
+@pytest.mark.slow
 def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
     files = hostile_files(tmp_path / "in")
     for fault in FAULTS:
@@ -41,6 +42,7 @@ def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
         "[" * 100000,
     ],
 )
+@pytest.mark.slow
 def test_a_wrong_thresholds_file_is_one_clear_error(tmp_path: Path, content: str) -> None:
     path = tmp_path / "thr.json"
     path.write_text(content)
@@ -79,6 +81,7 @@ def test_bad_arguments_are_one_usage_error(tmp_path: Path, args: list[str], name
     assert_one_clear_error(run_gpuprof(["check", *args], tmp_path), names)
 
 
+@pytest.mark.slow
 def test_a_full_disk_while_writing_the_json_is_one_clear_error(tmp_path: Path) -> None:
     out = tmp_path / "check.json"
     ran = run_gpuprof(

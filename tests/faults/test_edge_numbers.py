@@ -154,6 +154,7 @@ def _argv(key: tuple[str, str], value: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("key", "value"), list(_cases()), ids=lambda x: str(x)[:40])
+@pytest.mark.slow
 def test_a_hostile_number_is_one_usage_error_naming_the_flag(
     key: tuple[str, str], value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -196,6 +197,7 @@ def test_a_sane_number_is_accepted(key: tuple[str, str]) -> None:
         (["recommend", "--scenario", "pretrain", "--params", "1e14", "--tokens", "1e15"], "FLOPs"),
     ],
 )
+@pytest.mark.slow
 def test_the_issues_examples_get_a_clear_error(args: list[str], names: str, tmp_path: Path) -> None:
     ran = run_gpuprof(args, tmp_path)
     assert_one_clear_error(ran, names)

@@ -270,6 +270,7 @@ def test_head_answers_like_get_without_a_body() -> None:
             assert body == b""
 
 
+@pytest.mark.slow
 def test_idle_and_slow_connections_are_closed_and_threads_stay_bounded() -> None:
     source = ScriptedSource()
     with Exporter(
@@ -336,6 +337,7 @@ def test_a_flood_of_idle_connections_closes_the_oldest_not_the_scrape() -> None:
         thread.join(5)
 
 
+@pytest.mark.slow
 def test_twenty_concurrent_scrapers_all_get_whole_answers(served: Exporter) -> None:
     results: list[int] = []
     errors: list[BaseException] = []

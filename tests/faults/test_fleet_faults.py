@@ -133,6 +133,7 @@ def _one_error(code: int, err: str, url: str) -> str:
 
 
 @pytest.mark.parametrize("name", list(BROKEN))
+@pytest.mark.slow
 def test_a_broken_answer_is_one_clear_error(name, capsys):
     query, series = BROKEN[name]
     with StaticMetrics(fake_prometheus(query=query, series=series)) as prom:
@@ -142,6 +143,7 @@ def test_a_broken_answer_is_one_clear_error(name, capsys):
 
 
 @pytest.mark.parametrize("name", list(HANDLED))
+@pytest.mark.slow
 def test_hostile_series_are_skipped_or_absent(name, capsys):
     with StaticMetrics(fake_prometheus(query=HANDLED[name])) as prom:
         code, out, err = _run(prom.url, capsys, "--json")
@@ -168,6 +170,7 @@ def test_hostile_series_are_skipped_or_absent(name, capsys):
         assert "[bold red]x[/]:ab:" in out  # shown literally, not as rich markup or emoji
 
 
+@pytest.mark.slow
 def test_a_huge_answer_is_read_or_refused_by_size(capsys):
     gpus = [_util("50", gpu=str(i), UUID=f"GPU-{i}") for i in range(5000)]
     with StaticMetrics(fake_prometheus(query=_vector(*gpus))) as prom:

@@ -97,6 +97,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "foreign-sqlite",
     ],
 )
+@pytest.mark.slow
 def test_the_cli_refuses_a_hostile_models_file_in_one_line(
     fault: str, hostile: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -94,6 +94,7 @@ def test_hostile_stat_files_give_no_figures(hostile: dict[str, Path], tmp_path: 
 @pytest.mark.parametrize(
     "value", ["0", "-1", "nan", "inf", "1e999", "abc", "", "2.5", "0x10", " ", "--"]
 )
+@pytest.mark.slow
 def test_hostile_pid_is_one_usage_error(value: str, tmp_path: Path) -> None:
     ran = run_gpuprof(["kill", f"{value}", "--yes"], tmp_path)
     assert ran.returncode == 2 and "Traceback" not in ran.stderr, ran.stderr
@@ -102,6 +103,7 @@ def test_hostile_pid_is_one_usage_error(value: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["99999999", "4194305", "9" * 40])
+@pytest.mark.slow
 def test_a_pid_no_process_has_is_one_clear_error(value: str, tmp_path: Path) -> None:
     ran = run_gpuprof(["kill", value, "--yes"], tmp_path)
     assert_one_clear_error(ran, f"no process with pid {value}")

@@ -219,6 +219,7 @@ def test_a_newer_or_odd_but_readable_profile_reads_and_prints_safely(tmp_path: P
 
 
 @pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.slow
 def test_hostile_files_are_one_error_naming_the_file(fault: str, tmp_path: Path) -> None:
     path = hostile_files(tmp_path)[fault]
     with pytest.raises(InputError) as err:
@@ -250,6 +251,7 @@ os.write(fd, b'{"v":1,"kind":"step","t":')             # a half-written last lin
 """
 
 
+@pytest.mark.slow
 def test_whatever_the_job_writes_costs_only_its_own_lines(tmp_path: Path) -> None:
     job = tmp_path / "hostile_job.py"
     job.write_text(HOSTILE_JOB)
@@ -315,6 +317,7 @@ def test_a_hostile_breakdown_file_is_a_note(fault: str, tmp_path: Path) -> None:
 # --- writers ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_error_and_the_jobs_status_still_counts(tmp_path: Path) -> None:
     out = tmp_path / "full.gpuprof"
     ran = run_gpuprof(
@@ -369,6 +372,7 @@ def test_a_full_disk_is_one_error_and_the_jobs_status_still_counts(tmp_path: Pat
     ],
     ids=["missing-folder", "exists", "a-folder", "json-missing-folder", "unwritable"],
 )
+@pytest.mark.slow
 def test_a_place_that_cannot_take_the_recording_stops_before_the_job(
     tmp_path: Path, args: list[str], names: str
 ) -> None:

@@ -182,6 +182,7 @@ def _raise_unexpected(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", list(READABLE))
+@pytest.mark.slow
 def test_a_hostile_profile_is_repaired_and_projected(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -209,6 +210,7 @@ def test_a_hostile_profile_is_repaired_and_projected(
 
 
 @pytest.mark.parametrize("name", list(UNREADABLE))
+@pytest.mark.slow
 def test_an_unreadable_profile_is_a_recording_of_no_job(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -223,6 +225,7 @@ def test_an_unreadable_profile_is_a_recording_of_no_job(
     assert '<h2 id="job"' not in out_file.read_text("utf-8")
 
 
+@pytest.mark.slow
 def test_a_recording_of_no_job_is_one_clear_error(tmp_path: Path) -> None:
     path = _recording(tmp_path, "plain", None)
     ran = run_gpuprof(["recommend", "--from-profile", str(path)], tmp_path)
@@ -243,6 +246,7 @@ def test_a_recording_of_no_job_is_one_clear_error(tmp_path: Path) -> None:
         "foreign-sqlite",
     ],
 )
+@pytest.mark.slow
 def test_an_unusable_file_is_one_clear_error_naming_it(name: str, tmp_path: Path) -> None:
     path = hostile_files(tmp_path / "in")[name]
     ran = run_gpuprof(["recommend", "--from-profile", str(path), "--json"], tmp_path)
@@ -259,6 +263,7 @@ def test_an_unusable_file_is_one_clear_error_naming_it(name: str, tmp_path: Path
         (["--tokens", "1e9"], "tokens"),  # the profile counts none
     ],
 )
+@pytest.mark.slow
 def test_flags_that_do_not_go_with_a_profile_are_one_clear_error(
     extra: list[str], names: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -301,6 +306,7 @@ def test_newer_workload_flags_are_refused_with_a_profile(
     assert rc == 2 and out == "" and extra[0] in err, err
 
 
+@pytest.mark.slow
 def test_steps_without_a_profile_is_one_clear_error(tmp_path: Path) -> None:
     ran = run_gpuprof(["recommend", "--preset", "cv-train", "--steps", "5"], tmp_path)
     assert_one_clear_error(ran, "--from-profile")

@@ -50,6 +50,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("fault", FAULTS)
 @pytest.mark.parametrize("reader", list(FILE_READERS))
+@pytest.mark.slow
 def test_file_readers_refuse_hostile_files_in_one_line(
     reader: str, fault: str, hostile: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -60,6 +61,7 @@ def test_file_readers_refuse_hostile_files_in_one_line(
 
 
 @pytest.mark.parametrize("reader", list(FILE_READERS))
+@pytest.mark.slow
 def test_the_same_readers_accept_a_good_file(reader: str, tmp_path: Path) -> None:
     """The faults above fail for the fault, not for everything (catalog import needs a CSV)."""
     if reader == "catalog import":
@@ -72,6 +74,7 @@ def test_the_same_readers_accept_a_good_file(reader: str, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f not in ("missing", "empty")])
+@pytest.mark.slow
 def test_the_results_database_refuses_hostile_files(
     fault: str, hostile: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -139,6 +142,7 @@ def test_external_tool_parsers_refuse_garbage_naming_the_tool(
         parse_mamf_finder(text)
 
 
+@pytest.mark.slow
 def test_garbage_settings_fall_back_to_defaults(tmp_path: Path) -> None:
     """The settings file is outside input as well: garbage values must not stop the app."""
     config = tmp_path / "config"

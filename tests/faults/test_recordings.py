@@ -174,6 +174,7 @@ def _warnings(stderr: str) -> list[str]:
 
 @pytest.mark.parametrize("fault", list(TOLERATED))
 @pytest.mark.parametrize("reader", list(READERS))
+@pytest.mark.slow
 def test_readers_play_what_a_damaged_recording_holds_and_say_what_was_left_out(
     reader: str, fault: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -216,6 +217,7 @@ def test_export_counts_the_samples_it_wrote(
     "reader",
     [*READERS, "app --replay", "recover"],
 )
+@pytest.mark.slow
 def test_readers_refuse_a_recording_with_nothing_to_play_in_one_line(
     reader: str, fault: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -236,6 +238,7 @@ def test_readers_refuse_a_recording_with_nothing_to_play_in_one_line(
         assert time.monotonic() - started < 15
 
 
+@pytest.mark.slow
 def test_the_app_replays_a_recording_whose_first_record_is_damaged(tmp_path: Path) -> None:
     path = make(tmp_path, "first-record-bomb", _row_data(1, BOMB))
     ran = run_gpuprof(["--replay", str(path), "--screenshot", "s.png", "--after", "0"], tmp_path)
@@ -307,6 +310,7 @@ def fifo(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("what", ["fifo", "/dev/zero", "/dev/null"])
 @pytest.mark.parametrize("reader", [*READERS, "app --replay"])
+@pytest.mark.slow
 def test_a_fifo_or_a_device_is_refused_at_once(
     reader: str, what: str, fifo: Path, tmp_path: Path
 ) -> None:
@@ -378,6 +382,7 @@ def test_a_header_that_lies_about_the_size_is_corrupt_not_truncated(
 # -- SQLite's reports of many lines -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_corrupt_file_with_many_problems_is_one_line(tmp_path: Path) -> None:
     from gpuprof.telemetry.simulated import SimulatedSource
 
@@ -461,6 +466,7 @@ def _samples(ran_stdout: str) -> int:
     return len(ran_stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_a_killed_recording_says_so_and_plays(killed: Path, tmp_path: Path) -> None:
     ran = run_gpuprof(["replay", "--json", str(killed)], tmp_path)
     assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
@@ -469,6 +475,7 @@ def test_a_killed_recording_says_so_and_plays(killed: Path, tmp_path: Path) -> N
     assert f"gpuprof recover {killed}" in ran.stderr
 
 
+@pytest.mark.slow
 def test_a_killed_recording_copied_without_its_wal_plays_what_it_holds(
     killed: Path, tmp_path: Path
 ) -> None:
@@ -486,6 +493,7 @@ def test_a_killed_recording_copied_without_its_wal_plays_what_it_holds(
     assert sorted(p.name for p in alone.iterdir()) == [killed.name]  # no -wal/-shm left beside it
 
 
+@pytest.mark.slow
 def test_recover_writes_a_closed_copy_and_leaves_the_recording_alone(
     killed: Path, tmp_path: Path
 ) -> None:

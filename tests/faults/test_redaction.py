@@ -100,6 +100,7 @@ def test_report_hides_secrets_in_names_hostname_and_label(include: bool, tmp_pat
     assert ("--max-tokens 4096 --tokenizer gpt2" in html) is include
 
 
+@pytest.mark.slow
 def test_report_command_hides_secrets_of_a_recorded_session(tmp_path: Path) -> None:
     source = _source()
     session = tmp_path / "s.gpuprof"

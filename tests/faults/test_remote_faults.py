@@ -250,6 +250,7 @@ def _clear_status_line(message: str, url: str) -> None:
     assert "Traceback" not in message
 
 
+@pytest.mark.slow
 def test_every_hostile_snapshot_is_a_clear_status_and_the_good_one_after_it_is_ok(
     scripted: Scripted,
 ) -> None:
@@ -305,6 +306,7 @@ def test_an_exporter_whose_gpus_stopped_answering_says_so(scripted: Scripted) ->
     assert snap.source is SourceKind.SIMULATED and len(snap.gpus) == 8
 
 
+@pytest.mark.slow
 def test_a_session_on_a_hostile_exporter_keeps_sampling(scripted: Scripted) -> None:
     from gpuprof.telemetry.session import TelemetrySession
 
@@ -340,6 +342,7 @@ HOSTILE_STATIC = (
 )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_hostile_first_contact_refuses_to_open_in_one_line() -> None:
     bad_static = {
         "gpus-as-devices": doc(_set("devices", "eight"), STATIC),
@@ -362,6 +365,7 @@ def test_a_hostile_first_contact_refuses_to_open_in_one_line() -> None:
 
 
 @pytest.mark.parametrize("name", ["html", "deeply-nested", "not-http"])
+@pytest.mark.slow
 def test_monitor_connect_to_a_hostile_exporter_is_one_clear_error(
     name: str, tmp_path: Path
 ) -> None:
@@ -396,6 +400,7 @@ def test_hostile_token_files_are_refused_by_the_client_naming_the_file(tmp_path:
         assert "\n" not in str(info.value)
 
 
+@pytest.mark.slow
 def test_hostile_token_files_stop_the_exporter_in_one_line(tmp_path: Path) -> None:
     files = _token_files(tmp_path / "tokens")
     for name, path in files.items():

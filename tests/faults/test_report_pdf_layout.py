@@ -105,6 +105,7 @@ def _cells(table: Any) -> list[tuple[int, list[Any]]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.slow
 def test_no_row_is_cut_by_a_page_break(report, paper, qapp) -> None:
     doc = _printed(report, paper)
     page = doc.pageSize().height()
@@ -122,6 +123,7 @@ def test_no_row_is_cut_by_a_page_break(report, paper, qapp) -> None:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.slow
 def test_no_word_or_value_is_split_and_tables_fit_the_page(report, paper, qapp) -> None:
     doc = _printed(report, paper)
     layout = doc.documentLayout()
@@ -146,6 +148,7 @@ def test_no_word_or_value_is_split_and_tables_fit_the_page(report, paper, qapp) 
                     assert not unit_cut, f"{paper}: a value and its unit: {before[-12:]!r}"
 
 
+@pytest.mark.slow
 def test_the_text_reads_the_same(report, qapp) -> None:
     """Break points are invisible: the printed text, less them, is the report's own."""
     doc = _printed(report, "a4")
@@ -154,6 +157,7 @@ def test_the_text_reads_the_same(report, qapp) -> None:
     assert "00000000:18:00.0" in text and "NVIDIA H100 80GB HBM3" in text
 
 
+@pytest.mark.slow
 def test_write_pdf_still_writes_every_page(report, tmp_path: Path, qapp) -> None:
     from gpuprof.ui.report_pdf import write_pdf
 

@@ -36,6 +36,7 @@ def _wait_for(predicate, timeout_s: float = 30.0) -> None:  # type: ignore[no-un
 
 
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
+@pytest.mark.slow
 def test_record_closes_the_recording_on_a_signal(sig: signal.Signals, tmp_path: Path) -> None:
     out = tmp_path / "rec.gpuprof"
     proc = _start(["record", "--demo", "--interval", "0.2", "--out", str(out)], tmp_path)
@@ -65,6 +66,7 @@ def test_the_exporter_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_cancels_a_benchmark_and_keeps_what_it_measured(tmp_path: Path) -> None:
     """Ctrl-C during ``bench`` cancels the rest and still writes the run: the result is never
     lost to an interrupted ``Thread.join`` (the worker is awaited through an Event)."""

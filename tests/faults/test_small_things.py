@@ -47,6 +47,7 @@ def _window(src: SimulatedSource, clock: Clock, start: float, seconds: float, st
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 @pytest.mark.parametrize("later_s", LATER_S)
+@pytest.mark.slow
 def test_the_demo_keeps_playing_its_scenario(scenario, later_s):
     clock = Clock(T0)
     src = SimulatedSource.demo(scenario, clock=clock, history_s=600.0)

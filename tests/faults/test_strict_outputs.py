@@ -122,6 +122,7 @@ def _walk(obj: Any) -> list[tuple[dict[str, Any], str, Any]]:
 
 
 @pytest.mark.parametrize("name", list(JSON_OUTPUTS))
+@pytest.mark.slow
 def test_every_json_output_is_strict_json(name: str, tmp_path: Path) -> None:
     args, out_file, lines = JSON_OUTPUTS[name]
     home = _home(tmp_path)
@@ -179,6 +180,7 @@ def test_the_shared_writer_turns_non_finite_numbers_into_null_with_a_reason(tmp_
     assert strict_loads(out.read_text()) == {"v": None, "v_reason": doc["nan_reason"]}
 
 
+@pytest.mark.slow
 def test_a_report_with_non_finite_numbers_is_strict_json() -> None:
     from gpuprof.report.build import build_report, demo_snapshots
     from gpuprof.report.json import dumps_report, loads_report
@@ -217,6 +219,7 @@ def test_a_report_with_non_finite_numbers_is_strict_json() -> None:
         (["--budget", "10"], "NOTHING STAYS WITHIN THE BUDGET"),
     ],
 )
+@pytest.mark.slow
 def test_recommend_says_above_the_table_when_nothing_meets_a_constraint(
     flags: list[str], headline: str, tmp_path: Path
 ) -> None:
@@ -238,6 +241,7 @@ def test_recommend_says_above_the_table_when_nothing_meets_a_constraint(
 # --- simulated and real -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_replay_of_a_simulated_session_stays_simulated(tmp_path: Path) -> None:
     """tests/data/session-v1.gpuprof was recorded from the simulator."""
     from gpuprof.telemetry.model import SourceKind
@@ -280,6 +284,7 @@ def test_the_window_labels_a_replay_of_simulated_data(qtbot: Any) -> None:
     assert line.badge.text() == "REPLAY" and "SIMULATED" not in window.windowTitle()
 
 
+@pytest.mark.slow
 def test_a_report_of_demo_telemetry_and_a_real_benchmark_labels_each_part(tmp_path: Path) -> None:
     home = _home(tmp_path)
     ran = run_gpuprof(["report", "--demo", "--bench", "latest", "--out", "r.html"], home)
@@ -390,6 +395,7 @@ NO_TORCH: dict[str, Callable[[Path], tuple[str, Path | None]]] = {
 
 
 @pytest.mark.parametrize("case", list(NO_TORCH))
+@pytest.mark.slow
 def test_bench_without_torch_says_how_to_get_it(case: str, tmp_path: Path) -> None:
     fake = tmp_path / "site"
     (fake / "torch").mkdir(parents=True)
@@ -422,6 +428,7 @@ def test_the_lite_executable_says_it_has_no_benchmarks(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_bench_json_into_a_missing_folder_fails_before_the_benchmark_runs(tmp_path: Path) -> None:
     out = tmp_path / "no-such-folder" / "run.json"
     ran = run_gpuprof(

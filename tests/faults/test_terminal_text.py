@@ -63,6 +63,7 @@ def _session(path: Path, texts: list[str], polls: int = 3) -> Path:
 @pytest.mark.parametrize(
     "argv", [["devices"], ["monitor", "--once"]], ids=["devices", "monitor-once"]
 )
+@pytest.mark.slow
 def test_device_texts_show_literally(
     names: list[str], argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch
 ) -> None:
@@ -169,6 +170,7 @@ def _catalog(path: Path, cells: list[str]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_catalog_rows_show_literally_in_list_and_recommend(tmp_path: Path) -> None:
     texts = list(HOSTILE_TEXT.values())
     src = _catalog(tmp_path / "evil.csv", texts)
@@ -211,6 +213,7 @@ def test_catalog_rows_show_literally_in_list_and_recommend(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("names", GROUPS, ids=GROUP_IDS)
+@pytest.mark.slow
 def test_a_recorded_session_replays_literally(names: list[str], tmp_path: Path) -> None:
     texts = _texts(names)
     session = _session(tmp_path / "evil.gpuprof", texts)
@@ -221,6 +224,7 @@ def test_a_recorded_session_replays_literally(names: list[str], tmp_path: Path) 
         assert visible(text) in ran.stdout
 
 
+@pytest.mark.slow
 def test_export_to_stdout_and_report_messages_are_safe(tmp_path: Path) -> None:
     texts = list(HOSTILE_TEXT.values())[:8]
     session = _session(tmp_path / "evil.gpuprof", texts)
@@ -308,6 +312,7 @@ def test_csv_cells_guard_text_and_keep_numbers() -> None:
     assert [csvsafe.unguard(c) for c in row[:4]] == FORMULAS[:4]  # read back as written
 
 
+@pytest.mark.slow
 def test_catalog_overlay_keeps_formulas_as_text_and_reads_them_back(tmp_path: Path) -> None:
     src = _catalog(tmp_path / "formulas.csv", FORMULAS)
     ran = run_gpuprof(["catalog", "import", str(src)], tmp_path)

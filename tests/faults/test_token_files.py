@@ -51,6 +51,7 @@ def test_a_good_token_is_stripped_and_a_readable_file_warned_of(tmp_path: Path) 
     assert len(warnings) == 1 and "chmod 600" in warnings[0] and str(path) in warnings[0]
 
 
+@pytest.mark.slow
 def test_fleet_refuses_hostile_token_files_before_asking(tmp_path: Path) -> None:
     files = _token_files(tmp_path / "tokens")
     for name in ("two-lines", "a-fifo", "latin-1", "a-folder"):

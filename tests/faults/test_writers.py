@@ -44,6 +44,7 @@ def _target(writer: str, tmp_path: Path, stem: str = "out") -> Path:
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_missing_folder_is_named(writer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     ran = run_gpuprof(WRITERS[writer](str(home / "no-such-folder" / "out")), home)
@@ -51,6 +52,7 @@ def test_a_missing_folder_is_named(writer: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_folder_in_the_files_place_is_refused(writer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     target = _target(writer, home)
@@ -61,6 +63,7 @@ def test_a_folder_in_the_files_place_is_refused(writer: str, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_full_disk_keeps_the_old_file_and_leaves_no_half_file(
     writer: str, tmp_path: Path
 ) -> None:
@@ -75,6 +78,7 @@ def test_a_full_disk_keeps_the_old_file_and_leaves_no_half_file(
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_with_room_the_writers_write(writer: str, tmp_path: Path) -> None:
     """The faults above fail for the fault: the same commands succeed with room to write."""
     home = _home(tmp_path)
@@ -93,6 +97,7 @@ def test_catalog_import_on_a_full_disk_names_the_overlay(tmp_path: Path) -> None
     assert not overlays.exists() or not any(overlays.iterdir())
 
 
+@pytest.mark.slow
 def test_recording_on_a_full_disk_stops_once_and_keeps_what_was_saved(tmp_path: Path) -> None:
     out = tmp_path / "full.gpuprof"
     ran = run_gpuprof(
@@ -134,6 +139,7 @@ def test_atomic_open_keeps_the_target_when_the_block_or_the_disk_fails(
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
 
+@pytest.mark.slow
 def test_concurrent_recorders_do_not_damage_each_other(tmp_path: Path) -> None:
     """`record --force` onto a file another recorder is writing refuses, naming its pid."""
     import subprocess
