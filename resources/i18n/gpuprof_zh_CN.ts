@@ -281,8 +281,16 @@
         <translation>基准测试需要 PyTorch，但此处未安装</translation>
     </message>
     <message>
+        <source>this PyTorch sees no GPU (a CPU-only build): install a CUDA build for NVIDIA or a ROCm build (torch.version.hip) for AMD GPUs</source>
+        <translation>此 PyTorch 看不到 GPU（仅 CPU 版本）：NVIDIA 请安装 CUDA 版本，AMD GPU 请安装 ROCm 版本（torch.version.hip）</translation>
+    </message>
+    <message>
         <source>the memory test needs PyTorch</source>
         <translation>显存测试需要 PyTorch</translation>
+    </message>
+    <message>
+        <source>this PyTorch sees no GPU (a CPU-only build)</source>
+        <translation>此 PyTorch 看不到 GPU（仅 CPU 版本）</translation>
     </message>
     <message>
         <source>memory test not available</source>
@@ -343,6 +351,10 @@
     <message>
         <source>a pending remap needs a GPU reset (`nvidia-smi -r`); a failed one, a replacement</source>
         <translation>待处理的重映射需要重置 GPU（`nvidia-smi -r`）；重映射失败则需要更换</translation>
+    </message>
+    <message>
+        <source>XID events are NVIDIA&apos;s; AMD RAS errors are counted in the ECC items</source>
+        <translation>XID 事件是 NVIDIA 的概念；AMD 的 RAS 错误计入 ECC 项</translation>
     </message>
     <message>
         <source>critical XID errors during the check</source>
@@ -641,6 +653,7 @@
     </message>
     <message>
         <source>give --model or --params, not both</source>
+        <extracomment>The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>请指定 --model 或 --params，不能同时指定</translation>
     </message>
     <message>
@@ -809,6 +822,10 @@
     <message>
         <source>with --from-profile: steps of the whole job (default: as profiled)</source>
         <translation>配合 --from-profile：整个作业的步数（默认：与剖析时相同）</translation>
+    </message>
+    <message>
+        <source>--currency and --fx-rate are not supported with --from-profile yet</source>
+        <translation>--from-profile 暂不支持 --currency 和 --fx-rate</translation>
     </message>
     <message>
         <source>--steps needs --from-profile RUN.gpuprof</source>
@@ -1017,6 +1034,10 @@
     <message>
         <source>Run gpuprof as root or as the processes&apos; owner to see them all.</source>
         <translation>以 root 或这些进程的所有者身份运行 gpuprof 才能看到全部进程。</translation>
+    </message>
+    <message>
+        <source>the Fleet tab shows a Prometheus: add --prometheus URL</source>
+        <translation>集群标签页显示的是 Prometheus 的数据：请加上 --prometheus URL</translation>
     </message>
     <message>
         <source>unknown tab %1; choose one of: %2</source>
@@ -2215,6 +2236,11 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
         <translation>完整命令行；将鼠标悬停在行上可查看全部</translation>
     </message>
     <message>
+        <source>Read at every poll while this tab is shown, otherwise every %1 s</source>
+        <extracomment>When the host columns are read (gpuprof.telemetry.procstat): what a recording or a remote exporter carries while this tab is not shown.</extracomment>
+        <translation>在此标签页显示时每次轮询都读取，否则每 %1 秒读取一次</translation>
+    </message>
+    <message>
         <source>container %1</source>
         <translation>容器 %1</translation>
     </message>
@@ -2822,6 +2848,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>SkyPilot 行的云厂商名称（默认：文件夹名）</translation>
     </message>
     <message>
+        <source>instead: fetch your team&apos;s negotiated prices (our catalog CSV, or JSON: an array of rows with the same keys) from URL; they override public prices and are marked &apos;negotiated&apos;</source>
+        <translation>改为：从 URL 获取团队协商价格（本工具的目录 CSV，或 JSON：同样键名的行数组）；它们覆盖公开价格并标为 &quot;negotiated&quot;</translation>
+    </message>
+    <message>
         <source>seconds each provider&apos;s download may take in all, from connecting to the last byte (default {s:g})</source>
         <translation>每个云服务商的下载总共可用的秒数，从连接到最后一个字节（默认 {s:g}）</translation>
     </message>
@@ -2830,12 +2860,60 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>读取的目录文件大小上限（MiB）；超过即报错（默认 {n}）</translation>
     </message>
     <message>
+        <source>check every row: price band per GPU model, its own notes, spot &lt;= on-demand, GPU count and memory, the date it was read; exit 1 when an outlier is unexplained</source>
+        <translation>检查每一行：按 GPU 型号的每 GPU 小时价格区间、该行自己的备注、竞价 &lt;= 按需、GPU 数量与显存、读取价格的日期；有无法解释的异常时退出码为 1</translation>
+    </message>
+    <message>
+        <source>list every row dated only by year or month (default: counted per source)</source>
+        <translation>逐行列出只标注到年或月的行（默认按来源计数）</translation>
+    </message>
+    <message>
+        <source>show or set the exchange rates prices are compared at</source>
+        <translation>显示或设置比较价格所用的汇率</translation>
+    </message>
+    <message>
+        <source>store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30</source>
+        <translation>保存汇率：当日每美元折合的单位数，例如 CNY=7.2@2026-11-30</translation>
+    </message>
+    <message>
+        <source>where the rate is from (stored with it)</source>
+        <translation>汇率来源（随汇率一起保存）</translation>
+    </message>
+    <message>
         <source>show the GPU spec table</source>
         <translation>显示 GPU 规格表</translation>
     </message>
     <message>
+        <source>compare and show prices in this currency (default USD); rows published in another need its rate</source>
+        <translation>以此货币比较和显示价格（默认 USD）；以其他货币公布的行需要其汇率</translation>
+    </message>
+    <message>
+        <source>an exchange rate for this command, units per US dollar and the day it holds, e.g. CNY=7.2@2026-11-30 (repeatable; overrides the rates file: gpuprof catalog fx)</source>
+        <translation>本命令使用的汇率：每美元折合的单位数及其生效日期，例如 CNY=7.2@2026-11-30（可重复；优先于汇率文件：gpuprof catalog fx）</translation>
+    </message>
+    <message>
+        <source>gpuprof: prices in {c}; {r}</source>
+        <translation>gpuprof：价格以 {c} 计；{r}</translation>
+    </message>
+    <message>
         <source>{n} instances</source>
         <translation>{n} 个实例</translation>
+    </message>
+    <message>
+        <source>on-demand /h</source>
+        <translation>按需 /小时</translation>
+    </message>
+    <message>
+        <source>spot /h</source>
+        <translation>竞价 /小时</translation>
+    </message>
+    <message>
+        <source>monthly</source>
+        <translation>包月</translation>
+    </message>
+    <message>
+        <source>gpuprof: rows marked (old) have prices over {n} days old, and (year only) or (month only) prices whose day is unknown: gpuprof catalog update fetches current ones</source>
+        <translation>gpuprof：标有（过期）的行价格已超过 {n} 天，标有（仅有年份）或（仅有月份）的行读取日期不明：gpuprof catalog update 可获取当前价格</translation>
     </message>
     <message>
         <source>no such file: {p}</source>
@@ -2846,12 +2924,52 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>已导入 {n} 行到 {d}（跳过 {b} 个错误行，{u} 行的 GPU 未知）</translation>
     </message>
     <message>
+        <source>{n} negotiated prices from {u} stored in {p}</source>
+        <translation>已将来自 {u} 的 {n} 条协商价格保存到 {p}</translation>
+    </message>
+    <message>
         <source>--providers {v!r} names no provider: give some, e.g. aws,gcp, or leave the option out for all of them</source>
         <translation>--providers {v!r} 未指定任何云服务商：请给出，例如 aws,gcp，或省略此选项以获取全部</translation>
     </message>
     <message>
         <source>--url-base is empty: give the URL the catalogs are under, or leave the option out for SkyPilot&apos;s</source>
         <translation>--url-base 为空：请给出目录所在的 URL，或省略此选项以使用 SkyPilot 的</translation>
+    </message>
+    <message>
+        <source>stored {r} in {p}</source>
+        <translation>已将 {r} 保存到 {p}</translation>
+    </message>
+    <message>
+        <source>no exchange rates set: prices in other currencies are not compared (gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD)</source>
+        <translation>未设置汇率：其他货币的价格不参与比较（gpuprof catalog fx --set CNY=汇率@YYYY-MM-DD）</translation>
+    </message>
+    <message>
+        <source>catalog audit: {n} rows, {k} findings</source>
+        <translation>目录审核：{n} 行，{k} 项发现</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>known (the row says so)</source>
+        <translation>已知（该行已注明）</translation>
+    </message>
+    <message>
+        <source>UNEXPLAINED</source>
+        <translation>无法解释</translation>
+    </message>
+    <message>
+        <source>{p}: {n} rows {why}</source>
+        <translation>{p}：{n} 行 {why}</translation>
+    </message>
+    <message>
+        <source>{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source gives no day, shown as old)</source>
+        <translation>{u} 项无法解释的发现；{k} 项已知（标为存疑的行，或来源未给出日期、按过期显示的价格）</translation>
     </message>
     <message>
         <source>GPU specs (dense TFLOPS; blank = not in sources)</source>
@@ -2887,10 +3005,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>采样间隔，单位为秒（默认 1）</translation>
     </message>
     <message>
-        <source>also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, labelled by pid, name, user and container (redacted as in reports)</source>
-        <translation>同时为每个 GPU 进程提供序列：GPU 显存、SM %%、主机 CPU %% 和内存，以 PID、名称、用户和容器为标签（与报告一样做脱敏处理）</translation>
-    </message>
-    <message>
         <source>serve a SIMULATED 8×H100 fleet (labelled source=&quot;simulated&quot;)</source>
         <translation>提供 SIMULATED（模拟）的 8×H100 集群（标签为 source=&quot;simulated&quot;）</translation>
     </message>
@@ -2921,6 +3035,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>drop the GPU series when no poll succeeded for S seconds (gpuprof_source_up is 0 then; default: 3 intervals, at least 5 s)</source>
         <translation>若 S 秒内没有一次采样成功，则不再提供 GPU 指标（此时 gpuprof_source_up 为 0；默认：3 个采样间隔，至少 5 秒）</translation>
+    </message>
+    <message>
+        <source>also serve a series per GPU process: GPU memory, SM %%, host CPU %% and memory, labelled by pid, name, user and container (redacted as in reports); the host figures are then read at every poll instead of every 5 s</source>
+        <translation>同时为每个 GPU 进程提供序列：GPU 显存、SM %%、主机 CPU %% 和内存，以 PID、名称、用户和容器为标签（与报告一样做脱敏处理）；此时主机各项数值在每次轮询时读取，而不是每 5 秒读取一次</translation>
     </message>
     <message>
         <source>cannot listen on {b}:{p}: {e}</source>
@@ -2968,7 +3086,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>rank cloud instances for a workload (fit, time, cost)</source>
-        <extracomment>Achieved TFLOPS above this for one GPU is a typo (B200 FP4 dense is ~9000). A best time longer than this (hours) is not a plan: said above the table. The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
     </message>
     <message>
@@ -3153,6 +3270,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>--measured wants GPU:DTYPE=TFLOPS, got {t!r}</source>
+        <extracomment>Achieved TFLOPS above this for one GPU is a typo (B200 FP4 dense is ~9000).</extracomment>
         <translation>--measured 的格式应为 GPU:DTYPE=TFLOPS，实际为 {t!r}</translation>
     </message>
     <message>
@@ -3501,6 +3619,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>NV# = # 条 NVLink；PIX/PXB = PCIe 交换芯片；PHB = 主机桥；NODE = 同一 NUMA 节点；SYS = 跨 CPU 插槽</translation>
     </message>
     <message>
+        <source>XGMI = AMD Infinity Fabric link (one hop)</source>
+        <translation>XGMI = AMD Infinity Fabric 链路（一跳）</translation>
+    </message>
+    <message>
         <source>Temp</source>
         <translation>温度</translation>
     </message>
@@ -3628,6 +3750,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>The power limit is {l} but the default is {d} ({p} of it); under heavy load the clocks will be capped earlier.</source>
         <translation>功耗上限为 {l}，而默认值为 {d}（即默认值的 {p}）；重负载下时钟会更早被压低。</translation>
+    </message>
+    <message>
+        <source>If nobody capped it on purpose, restore it with `sudo amd-smi set -g {i} --power-cap {d:.0f}`.</source>
+        <translation>如果不是有意限制的，用 `sudo amd-smi set -g {i} --power-cap {d:.0f}` 恢复。</translation>
     </message>
     <message>
         <source>If nobody capped it on purpose, restore it with `sudo nvidia-smi -i {i} -pl {d:.0f}`.</source>
@@ -3849,7 +3975,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>its peers</source>
-        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION). Fleet outliers need a median of at least two peers.</extracomment>
+        <extracomment>Fleet outliers need a median of at least two peers.</extracomment>
         <translation>同类机器</translation>
     </message>
     <message>
@@ -3891,6 +4017,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>schema_version is not a whole number</source>
+        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).</extracomment>
         <translation>schema_version 不是整数</translation>
     </message>
     <message>
@@ -3951,8 +4078,50 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{w} 处的值有误：{n} 位的数字对任何测量值来说都太大</translation>
     </message>
     <message>
+        <source>1 USD = {r:g} {c} as of {d} ({s})</source>
+        <extracomment>The display currencies and how an amount in each is written. A rate file larger than this is not a rates file. Units of a currency per US dollar beyond these are a typo (the rupiah is ~16,000).</extracomment>
+        <translation>1 美元 = {r:g} {c}，汇率日期 {d}（{s}）</translation>
+    </message>
+    <message>
+        <source>{src} {v!r}: write CODE=RATE@YYYY-MM-DD, e.g. CNY=7.2@2026-11-30</source>
+        <extracomment>Rates by currency code (&quot;USD&quot; is implied: 1).</extracomment>
+        <translation>{src} {v!r}：请写成 代码=汇率@YYYY-MM-DD，例如 CNY=7.2@2026-11-30</translation>
+    </message>
+    <message>
+        <source>{src} {v!r}: {why}</source>
+        <translation>{src} {v!r}：{why}</translation>
+    </message>
+    <message>
+        <source>{p}: is a folder, not a rates file</source>
+        <translation>{p}：是文件夹，不是汇率文件</translation>
+    </message>
+    <message>
         <source>{p}: cannot read: {e}</source>
         <translation>{p}：无法读取：{e}</translation>
+    </message>
+    <message>
+        <source>{p}: over {n} KiB: not a rates file</source>
+        <translation>{p}：超过 {n} KiB，不是汇率文件</translation>
+    </message>
+    <message>
+        <source>{p}: not UTF-8 text (byte {n})</source>
+        <translation>{p}：不是 UTF-8 文本（第 {n} 字节）</translation>
+    </message>
+    <message>
+        <source>{p}: holds a NUL byte: not a rates file</source>
+        <translation>{p}：含有 NUL 字节，不是汇率文件</translation>
+    </message>
+    <message>
+        <source>{p}:1: the header must be {h}</source>
+        <translation>{p}:1：表头必须是 {h}</translation>
+    </message>
+    <message>
+        <source>{p}:{n}: expected 3 or 4 cells, got {k}</source>
+        <translation>{p}:{n}：应有 3 或 4 个单元格，实际为 {k} 个</translation>
+    </message>
+    <message>
+        <source>{n} rows are not compared in {to}: no exchange rate for {c} (--fx-rate {c}=RATE@YYYY-MM-DD, or gpuprof catalog fx --set)</source>
+        <translation>{n} 行未以 {to} 比较：没有 {c} 的汇率（--fx-rate {c}=汇率@YYYY-MM-DD，或 gpuprof catalog fx --set）</translation>
     </message>
     <message>
         <source>{p}: is a folder, not a {w}</source>
@@ -3994,6 +4163,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
         <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;).</extracomment>
         <translation>本机 GPU 利用率为 {util}（&lt; {threshold:.0f}%）：先优化输入管线（DataLoader 的 workers/prefetch、DALI、更快的存储）——换更大的 GPU 也只会空转（种子文档中的坑：BERT 在 H100 上利用率 &lt;30%，成本是 A100 方案的 2.8×）</translation>
+    </message>
+    <message>
+        <source>spot: serving on spot capacity needs spare replicas elsewhere; an interruption drops the requests in flight (the rows assume none)</source>
+        <translation>竞价实例：在竞价容量上提供服务需要在别处准备备用副本；一次中断会丢掉在途的请求（各行未计入中断）</translation>
     </message>
     <message>
         <source>spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often (interruptions come with little or no notice) and keep inference on on-demand or reserved capacity</source>
@@ -4162,6 +4335,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>doubtful catalog row: {why}</source>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation).</extracomment>
         <translation>存疑的目录行：{why}</translation>
     </message>
     <message>
@@ -4194,8 +4368,74 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{u}：未读到任何 GPU 行（{e}）</translation>
     </message>
     <message>
+        <source>{w}: {k} is true/false, not a value</source>
+        <extracomment>The notes clause that marks a negotiated price. More rows than this is not a team&apos;s price list.</extracomment>
+        <translation>{w}：{k} 是 true/false，不是数值</translation>
+    </message>
+    <message>
+        <source>{w}: {k} is not a finite number</source>
+        <translation>{w}：{k} 不是有限数值</translation>
+    </message>
+    <message>
+        <source>{w}: {k} must be text or a number</source>
+        <translation>{w}：{k} 必须是文本或数字</translation>
+    </message>
+    <message>
+        <source>{u}: not valid JSON{w}</source>
+        <translation>{u}：不是有效的 JSON{w}</translation>
+    </message>
+    <message>
+        <source>{u}: JSON must be an array of rows or {{&quot;rows&quot;: [...]}}</source>
+        <translation>{u}：JSON 必须是行数组或 {{&quot;rows&quot;: [...]}}</translation>
+    </message>
+    <message>
+        <source>{u}: over {n} rows: not a price list</source>
+        <translation>{u}：超过 {n} 行，不是价格表</translation>
+    </message>
+    <message>
+        <source>{w}: not an object</source>
+        <translation>{w}：不是对象</translation>
+    </message>
+    <message>
         <source>{u}: not UTF-8 text (byte {b})</source>
         <translation>{u}：不是 UTF-8 文本（字节 {b}）</translation>
+    </message>
+    <message>
+        <source>{u}: holds a NUL byte: not a price list</source>
+        <translation>{u}：含有 NUL 字节，不是价格表</translation>
+    </message>
+    <message>
+        <source>{u}: row {n}: {e}</source>
+        <translation>{u}：第 {n} 行：{e}</translation>
+    </message>
+    <message>
+        <source>{u}: no rows</source>
+        <translation>{u}：没有数据行</translation>
+    </message>
+    <message>
+        <source>the team&apos;s price list at {u}</source>
+        <translation>团队在 {u} 的价格表</translation>
+    </message>
+    <message>
+        <source>(year only)</source>
+        <extracomment>&quot;as of&quot; texts already found not to be in the future: time only moves on, so they never will be (a few per catalog; bounded all the same). Prices older than this are flagged (``catalog list``, recommendation rows, the report).</extracomment>
+        <translation>（仅有年份）</translation>
+    </message>
+    <message>
+        <source>(month only)</source>
+        <translation>（仅有月份）</translation>
+    </message>
+    <message>
+        <source>(undated)</source>
+        <translation>（无日期）</translation>
+    </message>
+    <message>
+        <source>prices carry no date they were read: treat them as old (gpuprof catalog update)</source>
+        <translation>价格没有读取日期：按过期价格对待（gpuprof catalog update）</translation>
+    </message>
+    <message>
+        <source>prices dated only {d}: the day they were read is unknown, treat them as old (gpuprof catalog update)</source>
+        <translation>价格只标注到 {d}：读取日期不明，按过期价格对待（gpuprof catalog update）</translation>
     </message>
     <message>
         <source>prices as of {d} are over {n} days old (gpuprof catalog update)</source>
@@ -4212,10 +4452,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
         <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
-    </message>
-    <message>
-        <source>gpuprof: rows marked (old) have prices over {n} days old: gpuprof catalog update fetches current ones</source>
-        <translation>gpuprof：标记为（旧）的行价格已超过 {n} 天：gpuprof catalog update 可获取最新价格</translation>
     </message>
     <message>
         <source>{p}: {n} instances ({c} composed) from {u}</source>
@@ -4235,7 +4471,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>unknown objective {o!r}; use one of {all}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation).</extracomment>
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>
     </message>
     <message>
@@ -4366,6 +4601,15 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>FP8 needs compute capability &gt;= 8.9 (this GPU: {a}.{b})</source>
         <translation>FP8 需要计算能力 &gt;= 8.9（本 GPU：{a}.{b}）</translation>
+    </message>
+    <message>
+        <source>TF32 on AMD GPUs: MI300 (gfx942) only, with HIPBLASLT_ALLOW_TF32=1 (this GPU: {a})</source>
+        <extracomment>AMD architectures with FP8 matrix cores, and the FP8 type torch uses on each: MI300 (CDNA3) has the &quot;fnuz&quot; variant, MI350 (CDNA4) the OCP e4m3 of NVIDIA&apos;s FP8 (ROCm docs, &quot;Precision support&quot;: FP8 E4M3 FNUZ on gfx942, OCP FP8 on gfx950).</extracomment>
+        <translation>AMD GPU 上的 TF32：仅 MI300（gfx942），且需 HIPBLASLT_ALLOW_TF32=1（此 GPU：{a}）</translation>
+    </message>
+    <message>
+        <source>FP8 on AMD GPUs needs MI300 (gfx942) or MI350 (gfx950) (this GPU: {a})</source>
+        <translation>AMD GPU 上的 FP8 需要 MI300（gfx942）或 MI350（gfx950）（此 GPU：{a}）</translation>
     </message>
     <message>
         <source>Load avg</source>
@@ -4721,6 +4965,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>no candidate fits this workload ({c} considered): none has enough GPU memory or supports {p}</source>
+        <extracomment>A best time longer than this (hours) is not a plan: said above the table.</extracomment>
         <translation>没有候选能容纳此工作负载（共考虑 {c} 个）：都没有足够的显存或不支持 {p}</translation>
     </message>
     <message>
@@ -4746,10 +4991,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>notes</source>
         <translation>备注</translation>
-    </message>
-    <message>
-        <source>on-demand $/h</source>
-        <translation>按需 $/h</translation>
     </message>
     <message>
         <source>one of the arguments %s is required</source>
@@ -4844,10 +5085,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>source</source>
         <translation>来源</translation>
-    </message>
-    <message>
-        <source>spot $/h</source>
-        <translation>竞价 $/h</translation>
     </message>
     <message>
         <source>step</source>
@@ -5123,7 +5360,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>not supported on this GPU</source>
-        <extracomment>NVML refreshes the GPM counters every 100 ms; samples closer than this are refused. How often a GPU&apos;s GPM counters are sampled (seconds): each value is the mean over this span, repeated by the polls in between (at 1 s polls GPM costs every other poll; perf/sampler.py). After a transient failure of the support check or the buffers, ask again this much later.</extracomment>
+        <extracomment>NVML refreshes the GPM counters every 100 ms; samples closer than this are refused. How often a GPU&apos;s GPM counters are sampled while no live view shows them (seconds; at every poll while one does, ``NvmlSource.watch_gpm``): each value is the mean over this span, repeated by the polls in between without a driver call (perf/sampler.py). After a transient failure of the support check or the buffers, ask again this much later.</extracomment>
         <translation>此 GPU 不支持</translation>
     </message>
     <message>
@@ -5663,7 +5900,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>filter: cluster=a job=dcgm node=…</source>
-        <extracomment>The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first window built opens its Fleet tab on it. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source, not the fleet: it is hidden on this tab, which has a banner of its own.</extracomment>
+        <extracomment>The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first window built opens its Fleet tab on it. Qt&apos;s QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source, not the fleet: it is hidden on this tab, which has a banner of its own.</extracomment>
         <translation>筛选：cluster=a job=dcgm node=…</translation>
     </message>
     <message>
@@ -7048,6 +7285,100 @@ recording to %3</source>
         <source>trace {f}: no requests in it</source>
         <translation>轨迹 {f}：其中没有请求</translation>
     </message>
+    <message>
+        <source>dated only {d}: the source gives no day the price was read ({s})</source>
+        <extracomment>How far a per-GPU-hour price may sit from its model&apos;s median (a 1-GPU VM with a 64-vCPU host is 4.5x the T4 median: AWS g4dn.16xlarge). The most a note&apos;s price may differ from the row&apos;s nearest price before it disagrees. Per GPU-hour, in USD: below and above these no offer exists. The GPU count some providers write into the instance name.</extracomment>
+        <translation>只标注到 {d}：来源未给出读取价格的日期（{s}）</translation>
+    </message>
+    <message>
+        <source>no date the price was read</source>
+        <translation>没有读取价格的日期</translation>
+    </message>
+    <message>
+        <source>{p:.2f} {c} per GPU-hour is {x:.1f}x the median of {n} {g} rows ({m:.2f})</source>
+        <translation>每 GPU 小时 {p:.2f} {c}，是 {n} 行 {g} 中位数（{m:.2f}）的 {x:.1f} 倍</translation>
+    </message>
+    <message>
+        <source>{p:.2f} USD per GPU-hour is outside {lo}..{hi}</source>
+        <translation>每 GPU 小时 {p:.2f} 美元，超出 {lo}..{hi}</translation>
+    </message>
+    <message>
+        <source>spot {s:g} is above on-demand {o:g}</source>
+        <translation>竞价 {s:g} 高于按需 {o:g}</translation>
+    </message>
+    <message>
+        <source>the notes quote {q:g}/h, the row&apos;s prices are {p}</source>
+        <translation>备注引用 {q:g}/小时，该行价格为 {p}</translation>
+    </message>
+    <message>
+        <source>{n:g} GPUs; the published configuration has {k}</source>
+        <translation>{n:g} 个 GPU；公布的配置为 {k} 个</translation>
+    </message>
+    <message>
+        <source>{m:g} GiB per GPU; the published configuration has {k:g}</source>
+        <translation>每 GPU {m:g} GiB；公布的配置为 {k:g}</translation>
+    </message>
+    <message>
+        <source>{m:g} GiB per GPU; a {g} has {s:g} GiB</source>
+        <translation>每 GPU {m:g} GiB；{g} 为 {s:g} GiB</translation>
+    </message>
+    <message>
+        <source>Alibaba Cloud</source>
+        <extracomment>Providers whose name the interface translates (zh_CN: 阿里云, 腾讯云, ...): the catalog&apos;s spelling, marked for translation.</extracomment>
+        <translation>阿里云</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud</source>
+        <translation>腾讯云</translation>
+    </message>
+    <message>
+        <source>Huawei Cloud</source>
+        <translation>华为云</translation>
+    </message>
+    <message>
+        <source>Baidu AI Cloud</source>
+        <translation>百度智能云</translation>
+    </message>
+    <message>
+        <source>Volcano Engine</source>
+        <translation>火山引擎</translation>
+    </message>
+    <message>
+        <source>not an XGMI part, or a single GPU</source>
+        <translation>不是 XGMI 部件，或只有一块 GPU</translation>
+    </message>
+    <message>
+        <source>some GPU pairs talk over PCIe, not XGMI</source>
+        <translation>部分 GPU 之间经 PCIe 而非 XGMI 通信</translation>
+    </message>
+    <message>
+        <source>check `amd-smi topology` and `amd-smi xgmi`; a link down needs a reset</source>
+        <translation>检查 `amd-smi topology` 和 `amd-smi xgmi`；链路断开需要复位</translation>
+    </message>
+    <message>
+        <source>fewer XGMI links than the spec</source>
+        <translation>XGMI 链路数少于规格</translation>
+    </message>
+    <message>
+        <source>check `amd-smi xgmi` for links down</source>
+        <translation>用 `amd-smi xgmi` 检查断开的链路</translation>
+    </message>
+    <message>
+        <source>no partition modes (not an MI300-series GPU)</source>
+        <translation>无分区模式（不是 MI300 系列 GPU）</translation>
+    </message>
+    <message>
+        <source>the GPU is split into compute partitions: whole-GPU measurements see one</source>
+        <translation>GPU 被划分为计算分区：整卡测量只能看到其中一个</translation>
+    </message>
+    <message>
+        <source>`amd-smi set --compute-partition SPX` if the whole GPU was paid for</source>
+        <translation>如果购买的是整卡，运行 `amd-smi set --compute-partition SPX`</translation>
+    </message>
+    <message>
+        <source>see `amd-smi static --ras`: RAS/ECC is set in the firmware</source>
+        <translation>参见 `amd-smi static --ras`：RAS/ECC 在固件中设置</translation>
+    </message>
 </context>
 <context>
     <name>AllClearPage</name>
@@ -7418,6 +7749,22 @@ recording to %3</source>
         <translation>当前 PCIe 链路代数和宽度，对比最大值。空闲的 GPU 会降低链路代数以节能；请在负载下检查。</translation>
     </message>
     <message>
+        <source>AMD</source>
+        <translation>AMD</translation>
+    </message>
+    <message>
+        <source>amdsmi readings: junction (hotspot) and HBM temperatures, multimedia (VCN) activity, SoC clock, XGMI read/write over all links, partition modes (compute SPX/CPX, memory NPS1/NPS4: the analogue of MIG)</source>
+        <translation>amdsmi 读数：结温（热点）与 HBM 温度、多媒体（VCN）活动、SoC 时钟、所有链路的 XGMI 读/写、分区模式（计算 SPX/CPX，内存 NPS1/NPS4：相当于 MIG）</translation>
+    </message>
+    <message>
+        <source>N/A</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>Fields this GPU does not report, each with the reason the driver gave</source>
+        <translation>此 GPU 不报告的字段，以及驱动给出的原因</translation>
+    </message>
+    <message>
         <source>GPU %1 · %2</source>
         <translation>GPU %1 · %2</translation>
     </message>
@@ -7438,8 +7785,40 @@ recording to %3</source>
         <translation>最新的采样中缺少此 GPU。</translation>
     </message>
     <message>
+        <source>%1 junction</source>
+        <translation>%1 结温</translation>
+    </message>
+    <message>
         <source>(slowdown %1)</source>
         <translation>（降频温度 %1）</translation>
+    </message>
+    <message>
+        <source>junction %1</source>
+        <translation>结温 %1</translation>
+    </message>
+    <message>
+        <source>HBM %1</source>
+        <translation>HBM %1</translation>
+    </message>
+    <message>
+        <source>MM %1</source>
+        <translation>多媒体 %1</translation>
+    </message>
+    <message>
+        <source>SoC %1</source>
+        <translation>SoC %1</translation>
+    </message>
+    <message>
+        <source>XGMI ×%1 read %2 write %3</source>
+        <translation>XGMI ×%1 读 %2 写 %3</translation>
+    </message>
+    <message>
+        <source>partition %1</source>
+        <translation>分区 %1</translation>
+    </message>
+    <message>
+        <source>Sampled at every poll while the Overview or Telemetry tab is shown, otherwise every %1 s, as the mean over that span</source>
+        <translation>在“概览”或“遥测”标签页显示时每次轮询都采样，否则每 %1 秒采样一次，取该时段内的平均值</translation>
     </message>
     <message>
         <source>%1 (max %2)</source>
@@ -7658,6 +8037,7 @@ recording to %3</source>
     <name>HostCard</name>
     <message>
         <source>Host</source>
+        <extracomment>What the &quot;N/A&quot; row calls each field (the model&apos;s names are for code).</extracomment>
         <translation>主机</translation>
     </message>
     <message>
@@ -7814,8 +8194,8 @@ net %3 in / %4 out</source>
 <context>
     <name>OverviewTab</name>
     <message>
-        <source>No NVIDIA GPU is visible. Host telemetry is still shown.</source>
-        <translation>看不到任何 NVIDIA GPU。仍会显示主机遥测数据。</translation>
+        <source>No NVIDIA or AMD GPU is visible. Host telemetry is still shown.</source>
+        <translation>未发现 NVIDIA 或 AMD GPU。仍显示主机遥测数据。</translation>
     </message>
 </context>
 <context>
@@ -8651,6 +9031,7 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <name>parent</name>
     <message>
         <source>Signal a process</source>
+        <extracomment>Qt&apos;s QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.</extracomment>
         <translation>向进程发送信号</translation>
     </message>
     <message>
