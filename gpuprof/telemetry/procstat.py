@@ -1,10 +1,11 @@
 """Host CPU % and resident memory of the GPU processes (``top``'s %CPU, RES).
 
 On Linux one read of ``/proc/PID/stat`` gives both (utime + stime, rss pages) and the start
-time, which tells a reused pid apart; kept open between polls, about 4 µs a process. psutil's ``cpu_times()`` plus
-``memory_info()`` read two files through more layers, about 35 µs a process (measured: 50
-processes, 0.22 ms against 1.7 ms a poll), which alone would use most of ``perf/sampler.py``'s
-2 ms budget. Elsewhere (and with an injected psutil stand-in) :class:`ProcessUsageReader` keeps
+time, which tells a reused pid apart; kept open between polls (one ``pread``, about 1 µs of
+the ~3 µs a process takes: 0.16 ms for 50 on an idle 2-core machine, two to five times that on a
+busy one). psutil's ``cpu_times()`` plus ``memory_info()`` read two files through more layers,
+about 35 µs a process. Even 0.16 ms is a fifth of a whole poll (``perf/sampler.py``), hence the
+cadence below. Elsewhere (and with an injected psutil stand-in) :class:`ProcessUsageReader` keeps
 a ``psutil.Process`` per pid, checked by its create time. A vanished pid, or one this user may
 not read, gives ``None``, never an error.
 
