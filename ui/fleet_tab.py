@@ -43,6 +43,8 @@ __all__ = ["FleetTab", "fleet_action", "open_fleet", "set_launch_client"]
 #: The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first
 #: window built opens its Fleet tab on it.
 _LAUNCH: list[PrometheusClient] = []
+#: Qt's QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.
+_NO_MAX_PX = (1 << 24) - 1
 
 
 def _t(text: str) -> str:
@@ -142,6 +144,10 @@ class FleetTab(QWidget):
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(top)
         split.addWidget(lower)
+        split.setChildrenCollapsible(False)
+        self._split, self._lower = split, lower
+        self._drill_sizes: list[int] | None = None  # the split while plots were shown
+        self._drill_open = True
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
@@ -149,6 +155,8 @@ class FleetTab(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(split, 1)
         layout.addWidget(self.status)
+
+        self._open_drill(False)
 
         self.timer = QTimer(self)
         self.timer.setInterval(self.refresh_spin.value() * 1000)
@@ -213,6 +221,7 @@ class FleetTab(QWidget):
         self.findings.clear()
         self.drill.clear()
         self.drill_title.setText(_t("Click a node or a GPU for its plots."))
+        self._open_drill(False)
         self.refresh_now()
 
     def _on_fleet(self, fleet: object) -> None:
@@ -303,6 +312,7 @@ class FleetTab(QWidget):
             self.drill_pending = False
             if self._closed:
                 return
+            self._open_drill(True)
             self.drill.show_history(history, gpu)  # type: ignore[arg-type]
             self.drill_title.setText(name)
             if self._drill_target != (key, gpu):
@@ -317,6 +327,25 @@ class FleetTab(QWidget):
                 self.drill_title.setText(name)
 
         run_in_thread(lambda: node_history(client, key, window_s=window), done, failed, self)
+
+    def _open_drill(self, shown: bool) -> None:
+        """Before a node is chosen the drill-down is its one-line hint and the grid takes the
+        height (the empty plots' pane was a blank band above the status line); with plots it
+        gets two fifths of the split, or what it had when last shown."""
+        if shown == self._drill_open:
+            return
+        self._drill_open = shown
+        total = sum(self._split.sizes())
+        self.drill.setVisible(shown)
+        if shown:
+            self._lower.setMaximumHeight(_NO_MAX_PX)
+            top_px = total * 3 // 5 if self._drill_sizes is None else self._drill_sizes[0]
+            self._split.setSizes([top_px, total - top_px])
+        else:
+            if self.isVisible():  # the split the user saw (not the one before the first layout)
+                self._drill_sizes = self._split.sizes()
+            self._lower.setMaximumHeight(self.drill_title.sizeHint().height())
+            self._split.setSizes([total, 0])
 
     def _drill_again(self) -> None:
         if self._drill_target is not None:
