@@ -19,7 +19,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.client import HTTPMessage
 from pathlib import Path
@@ -139,9 +139,15 @@ def _download(
     max_bytes: int,
     progress: Progress | None,
     cancel: threading.Event | None,
+    data: bytes | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> bytes:
+    """The body at ``url`` (a POST of ``data`` when given), bounded in time and size; one
+    InputError naming the URL for anything else."""
     budget = Budget(timeout, max_bytes)
-    request = BoundedRequest(url, budget, headers={"User-Agent": "gpuprof catalog update"})
+    request = BoundedRequest(
+        url, budget, data=data, headers={"User-Agent": "gpuprof catalog update", **(headers or {})}
+    )
 
     def before_read(got: int, total: int | None) -> None:
         if cancel is not None and cancel.is_set():

@@ -13,7 +13,23 @@ from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import CATALOG_MAX_BYTES, CATALOG_TIMEOUT_S
 from gpuprof.termtext import plain
 
-__all__ = ["PAGE_ROWS", "register"]
+from .prices import (
+    add_currency_args,
+    audit,
+    fx,
+    in_display_currency,
+    print_rates_used,
+    update_from_api,
+)
+
+__all__ = [
+    "PAGE_ROWS",
+    "add_currency_args",
+    "in_display_currency",
+    "print_rates_used",
+    "provider_label",
+    "register",
+]
 
 #: Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.
 PAGE_ROWS = 50
@@ -76,6 +92,38 @@ def register(subparsers: Any) -> None:
             "'negotiated'"
         ),
     )
+    api = upd.add_argument_group(
+        tr("or: current prices from a provider's price API, with your own keys")
+    )
+    api.add_argument(
+        "--provider",
+        metavar="NAME",
+        help=tr("alibaba (DescribePrice) or tencent (InquiryPriceRunInstances)"),
+    )
+    api.add_argument(
+        "--credentials",
+        metavar="FILE",
+        help=tr("a file with 'id = ...' and 'secret = ...' lines, readable by you only"),
+    )
+    api.add_argument(
+        "--region", metavar="ID", default="", help=tr("e.g. cn-hangzhou, ap-guangzhou")
+    )
+    api.add_argument("--zone", metavar="ID", default="", help=tr("tencent: e.g. ap-guangzhou-3"))
+    api.add_argument(
+        "--image-id", metavar="ID", default="", help=tr("tencent: an image to price with (img-...)")
+    )
+    api.add_argument(
+        "--account-currency",
+        choices=("CNY", "USD"),
+        default="CNY",
+        help=tr("tencent: the currency your account is billed in (default CNY)"),
+    )
+    api.add_argument(
+        "--endpoint",
+        metavar="URL",
+        default="",
+        help=tr("the API's address (default: the provider's)"),
+    )
     upd.add_argument(
         "--url-base",
         metavar="URL",
@@ -117,71 +165,20 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=tr("list every row dated only by year or month (default: counted per source)"),
     )
-    aud.set_defaults(func=_audit)
-    fx = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
-    fx.add_argument(
+    aud.set_defaults(func=audit)
+    fx_p = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
+    fx_p.add_argument(
         "--set",
         metavar="CODE=RATE@DATE",
         action="append",
         default=[],
         help=tr("store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30"),
     )
-    fx.add_argument("--source", default="user", help=tr("where the rate is from (stored with it)"))
-    fx.set_defaults(func=_fx)
+    fx_p.add_argument("--source", default="user", help=tr("where the rate is from (stored with it)"))
+    fx_p.set_defaults(func=fx)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
     gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
     gpus.set_defaults(func=_gpus)
-
-
-def add_currency_args(p: Any) -> None:
-    """``--currency`` and ``--fx-rate`` (catalog list, recommend)."""
-    from gpuprof.catalog.money import CURRENCIES
-
-    p.add_argument(
-        "--currency",
-        type=str.upper,
-        choices=tuple(CURRENCIES),
-        default="USD",
-        help=tr(
-            "compare and show prices in this currency (default USD); rows published in "
-            "another need its rate"
-        ),
-    )
-    p.add_argument(
-        "--fx-rate",
-        action="append",
-        default=[],
-        metavar="CODE=RATE@DATE",
-        help=tr(
-            "an exchange rate for this command, units per US dollar and the day it holds, "
-            "e.g. CNY=7.2@2026-11-30 (repeatable; overrides the rates file: gpuprof catalog fx)"
-        ),
-    )
-
-
-def in_display_currency(cat: Any, args: argparse.Namespace) -> Any:
-    """``cat`` with its prices in ``--currency`` at the rates file + ``--fx-rate``."""
-    from gpuprof.catalog.money import rates_from
-
-    if not args.fx_rate and args.currency == cat.currency:
-        return cat
-    return cat.in_currency(args.currency, rates_from(args.fx_rate, base=cat.rates))
-
-
-def print_rates_used(cat: Any) -> None:
-    """One line per exchange rate the prices were converted at (stderr)."""
-    used = {i.currency for i in cat.instances} | {cat.currency}
-    for code in sorted(used - {"USD"}):
-        rate = cat.rates.get(code)
-        if rate is not None:
-            print(
-                tr(
-                    "gpuprof: prices in {c}; {r}",
-                    c=cat.currency,
-                    r=plain(rate.describe(), one_line=True),
-                ),
-                file=sys.stderr,
-            )
 
 
 def provider_label(name: str) -> str:
@@ -347,6 +344,8 @@ def _import(args: argparse.Namespace) -> int:
 def _update(args: argparse.Namespace) -> int:
     from gpuprof.catalog.update import DEFAULT_PROVIDERS, DEFAULT_URL_BASE, update_catalogs
 
+    if args.provider is not None:
+        return update_from_api(args)
     if args.prices is not None:
         from gpuprof.catalog.negotiated import fetch_negotiated
 
@@ -410,96 +409,6 @@ def _update(args: argparse.Namespace) -> int:
     if done:
         print(tr("stored in {d}", d=plain(done[0].path.parent, one_line=True)))
     return 0
-
-
-def _fx(args: argparse.Namespace) -> int:
-    from gpuprof.catalog import money
-
-    for spec in args.set:
-        rate = money.parse_fx_rate(spec, source="--set")
-        rate = money.FxRate(rate.currency, rate.per_usd, rate.as_of, args.source.strip() or "user")
-        path = money.save_rate(rate)
-        print(tr("stored {r} in {p}", r=rate.describe(), p=plain(path, one_line=True)))
-    rates = money.load_rates()
-    if not rates:
-        print(
-            tr(
-                "no exchange rates set: prices in other currencies are not compared "
-                "(gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD)"
-            )
-        )
-    for rate in rates.values():
-        print(plain(rate.describe(), one_line=True))
-    return 0
-
-
-def _audit(args: argparse.Namespace) -> int:
-    """Exit 0: every finding is one the row already states (doubtful, or a source without a
-    day); 1: some finding is unexplained; 2: the catalog cannot be read."""
-    from collections import Counter
-
-    from gpuprof.catalog.audit import audit, summary
-    from gpuprof.catalog.instances import load_catalog
-
-    cat = load_catalog(overlays=not args.no_overlays)
-    for issue in cat.issues:
-        if issue.severity == "error":
-            print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
-    findings = audit(cat)
-    unexplained = sum(1 for f in findings if not f.known)
-    if args.json:
-        from gpuprof.jsonout import print_json
-
-        print_json(
-            {
-                "rows": len(cat.instances),
-                "summary": summary(findings),
-                "unexplained": unexplained,
-                "findings": [f.as_dict() for f in findings],
-            }
-        )
-        return 1 if unexplained else 0
-    from rich.table import Table
-
-    from gpuprof.termtext import console
-
-    shown = [f for f in findings if args.all or f.rule != "date" or not f.known]
-    table = Table(
-        title=tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings))
-    )
-    for col in (
-        N_("rule"),
-        N_("provider"),
-        N_("instance"),
-        N_("region"),
-        N_("reason"),
-        N_("status"),
-    ):
-        table.add_column(tr(col), overflow="fold")
-    for f in shown:
-        table.add_row(
-            f.rule,
-            f.provider,
-            f.instance,
-            f.region,
-            f.reason,
-            tr("known (the row says so)") if f.known else tr("UNEXPLAINED"),
-        )
-    if shown:
-        console().print(table)
-    if not args.all:
-        dated = Counter((f.provider, f.reason) for f in findings if f.rule == "date" and f.known)
-        for (provider, reason), n in sorted(dated.items()):
-            print(tr("{p}: {n} rows {why}", p=provider, n=n, why=plain(reason, one_line=True)))
-    print(
-        tr(
-            "{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source "
-            "gives no day, shown as old)",
-            u=unexplained,
-            k=len(findings) - unexplained,
-        )
-    )
-    return 1 if unexplained else 0
 
 
 #: The spec table's rate columns (gpuprof.catalog.specs.SPEC_DTYPES) in the order shown, with

@@ -1,0 +1,192 @@
+"""The ``catalog`` commands about what prices can be trusted (issue 24): the display
+currency and dated exchange rates (``--currency``, ``--fx-rate``; ``catalog fx``), the audit of
+every row (``catalog audit``) and prices from a provider's own API (``catalog update
+--provider``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpuprof.errors import InputError
+from gpuprof.i18n import N_, tr
+from gpuprof.termtext import plain
+
+__all__ = [
+    "add_currency_args",
+    "audit",
+    "fx",
+    "in_display_currency",
+    "print_rates_used",
+    "update_from_api",
+]
+
+
+def add_currency_args(p: Any) -> None:
+    """``--currency`` and ``--fx-rate`` (catalog list, recommend)."""
+    from gpuprof.catalog.money import CURRENCIES
+
+    p.add_argument(
+        "--currency",
+        type=str.upper,
+        choices=tuple(CURRENCIES),
+        default="USD",
+        help=tr(
+            "compare and show prices in this currency (default USD); rows published in "
+            "another need its rate"
+        ),
+    )
+    p.add_argument(
+        "--fx-rate",
+        action="append",
+        default=[],
+        metavar="CODE=RATE@DATE",
+        help=tr(
+            "an exchange rate for this command, units per US dollar and the day it holds, "
+            "e.g. CNY=7.2@2026-11-30 (repeatable; overrides the rates file: gpuprof catalog fx)"
+        ),
+    )
+
+
+def in_display_currency(cat: Any, args: argparse.Namespace) -> Any:
+    """``cat`` with its prices in ``--currency`` at the rates file + ``--fx-rate``."""
+    from gpuprof.catalog.money import rates_from
+
+    if not args.fx_rate and args.currency == cat.currency:
+        return cat
+    return cat.in_currency(args.currency, rates_from(args.fx_rate, base=cat.rates))
+
+
+def print_rates_used(cat: Any) -> None:
+    """One line per exchange rate the prices were converted at (stderr)."""
+    used = {i.currency for i in cat.instances} | {cat.currency}
+    for code in sorted(used - {"USD"}):
+        rate = cat.rates.get(code)
+        if rate is not None:
+            print(
+                tr(
+                    "gpuprof: prices in {c}; {r}",
+                    c=cat.currency,
+                    r=plain(rate.describe(), one_line=True),
+                ),
+                file=sys.stderr,
+            )
+
+
+def fx(args: argparse.Namespace) -> int:
+    from gpuprof.catalog import money
+
+    for spec in args.set:
+        rate = money.parse_fx_rate(spec, source="--set")
+        rate = money.FxRate(rate.currency, rate.per_usd, rate.as_of, args.source.strip() or "user")
+        path = money.save_rate(rate)
+        print(tr("stored {r} in {p}", r=rate.describe(), p=plain(path, one_line=True)))
+    rates = money.load_rates()
+    if not rates:
+        print(
+            tr(
+                "no exchange rates set: prices in other currencies are not compared "
+                "(gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD)"
+            )
+        )
+    for rate in rates.values():
+        print(plain(rate.describe(), one_line=True))
+    return 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    """Exit 0: every finding is one the row already states (doubtful, or a source without a
+    day); 1: some finding is unexplained; 2: the catalog cannot be read."""
+    from collections import Counter
+
+    from gpuprof.catalog.audit import audit, summary
+    from gpuprof.catalog.instances import load_catalog
+
+    cat = load_catalog(overlays=not args.no_overlays)
+    for issue in cat.issues:
+        if issue.severity == "error":
+            print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+    findings = audit(cat)
+    unexplained = sum(1 for f in findings if not f.known)
+    if args.json:
+        from gpuprof.jsonout import print_json
+
+        print_json(
+            {
+                "rows": len(cat.instances),
+                "summary": summary(findings),
+                "unexplained": unexplained,
+                "findings": [f.as_dict() for f in findings],
+            }
+        )
+        return 1 if unexplained else 0
+    from rich.table import Table
+
+    from gpuprof.termtext import console
+
+    shown = [f for f in findings if args.all or f.rule != "date" or not f.known]
+    table = Table(
+        title=tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings))
+    )
+    for col in (
+        N_("rule"),
+        N_("provider"),
+        N_("instance"),
+        N_("region"),
+        N_("reason"),
+        N_("status"),
+    ):
+        table.add_column(tr(col), overflow="fold")
+    for f in shown:
+        table.add_row(
+            f.rule,
+            f.provider,
+            f.instance,
+            f.region,
+            f.reason,
+            tr("known (the row says so)") if f.known else tr("UNEXPLAINED"),
+        )
+    if shown:
+        console().print(table)
+    if not args.all:
+        dated = Counter((f.provider, f.reason) for f in findings if f.rule == "date" and f.known)
+        for (provider, reason), n in sorted(dated.items()):
+            print(tr("{p}: {n} rows {why}", p=provider, n=n, why=plain(reason, one_line=True)))
+    print(
+        tr(
+            "{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source "
+            "gives no day, shown as old)",
+            u=unexplained,
+            k=len(findings) - unexplained,
+        )
+    )
+    return 1 if unexplained else 0
+
+
+def update_from_api(args: argparse.Namespace) -> int:
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.catalog.priceapi import fetch_api_prices, read_credentials
+
+    if not args.credentials:
+        raise InputError(tr("--provider needs --credentials FILE (your own API keys)"))
+    cred = read_credentials(Path(args.credentials))
+    options = {
+        "zone": args.zone,
+        "image": args.image_id,
+        "currency": args.account_currency,
+        "endpoint": args.endpoint,
+    }
+    dest, rows = fetch_api_prices(
+        args.provider, cred, load_catalog(), region=args.region, options=options
+    )
+    print(
+        tr(
+            "{n} prices from {p}'s API stored in {d}",
+            n=len(rows),
+            p=plain(args.provider, one_line=True),
+            d=plain(dest, one_line=True),
+        )
+    )
+    return 0

@@ -1,0 +1,172 @@
+"""Prices from the providers' own price APIs (issue 24, ``catalog update --provider``): the
+signatures match the providers' published examples, and a loopback server that speaks each
+API's format (and checks each request's signature) prices the catalog's instance types into an
+overlay, in the currency the API answered, dated today."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from gpuprof.catalog.instances import load_catalog
+from gpuprof.catalog.priceapi import Credentials, fetch_api_prices
+from gpuprof.catalog.priceapi.alibaba import signed_query
+from gpuprof.catalog.priceapi.tencent import authorization
+
+CRED = Credentials("testid", "testsecret")
+DAY = datetime.date(2026, 12, 1)
+ALI_PRICES = {"ecs.gn7i-c8g1.2xlarge": 9.74, "ecs.gn6i-c4g1.xlarge": 11.84}
+
+
+def test_alibaba_signature_is_the_documented_one() -> None:
+    # Alibaba's RPC signature example (DescribeRegions, key testid / testsecret)
+    params = {
+        "AccessKeyId": "testid",
+        "Action": "DescribeRegions",
+        "Format": "XML",
+        "SignatureMethod": "HMAC-SHA1",
+        "SignatureNonce": "3ee8c1b8-83d3-44af-a94f-4e0ad82fd6cf",
+        "SignatureVersion": "1.0",
+        "Timestamp": "2016-02-23T12:46:24Z",
+        "Version": "2014-05-26",
+    }
+    query = signed_query(params, "testsecret")
+    assert query.endswith("&Signature=OLeaidS1JvxuMvnyHOwuJ%2BuX5qY%3D")
+
+
+def test_tencent_signature_is_the_documented_one() -> None:
+    # Tencent's Signature v3 example (DescribeInstances at 1551113065)
+    payload = (
+        b'{"Limit": 1, "Filters": [{"Values": ["\\u672a\\u547d\\u540d"], "Name": "instance-name"}]}'
+    )
+    cred = Credentials("AKIDz8krbsJ5yKBZQpn74WFkmLPx3*******", "Gu5t9xGARNpq86cd98joQYCN3*******")
+    auth = authorization(cred, "cvm.tencentcloudapi.com", payload, 1551113065)
+    assert auth.endswith(
+        "Signature=2230eefd229f582d8b1b891af7107b91597240707d778ab3738f756258d7652c"
+    )
+    assert "Credential=AKIDz8krbsJ5yKBZQpn74WFkmLPx3*******/2019-02-25/cvm/tc3_request" in auth
+
+
+class _Api(BaseHTTPRequestHandler):
+    """/ali/: DescribePrice (GET, signed query); /tc/: InquiryPriceRunInstances (POST, TC3)."""
+
+    def _answer(self, code: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        query = urllib.parse.urlsplit(self.path).query
+        params = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
+        sig = params.pop("Signature", "")
+        expect = urllib.parse.unquote(signed_query(params, CRED.secret).split("&Signature=")[1])
+        if sig != expect or params.get("AccessKeyId") != CRED.key_id:
+            self._answer(400, {"Code": "IncompleteSignature", "Message": "bad signature"})
+            return
+        assert params["Action"] == "DescribePrice" and params["ResourceType"] == "instance"
+        price = ALI_PRICES.get(params["InstanceType"], 20.0)
+        self._answer(
+            200,
+            {
+                "PriceInfo": {
+                    "Price": {"TradePrice": price, "OriginalPrice": price, "Currency": "CNY"}
+                }
+            },
+        )
+
+    def do_POST(self) -> None:
+        payload = self.rfile.read(int(self.headers["Content-Length"]))
+        ts = int(self.headers["X-TC-Timestamp"])
+        if self.headers["Authorization"] != authorization(CRED, self.headers["Host"], payload, ts):
+            self._answer(200, {"Response": {"Error": {"Code": "AuthFailure", "Message": "x"}}})
+            return
+        body = json.loads(payload)
+        assert self.headers["X-TC-Action"] == "InquiryPriceRunInstances"
+        assert body["InstanceChargeType"] == "POSTPAID_BY_HOUR" and body["ImageId"]
+        price = {"UnitPrice": 9.0, "UnitPriceDiscount": 8.68, "ChargeUnit": "HOUR"}
+        self._answer(200, {"Response": {"Price": {"InstancePrice": price}, "RequestId": "r"}})
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def api() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Api)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_alibaba_prices_become_an_overlay_in_cny(api: str, tmp_path: Path) -> None:
+    cat = load_catalog(overlays=False)
+    dest, rows = fetch_api_prices(
+        "alibaba",
+        CRED,
+        cat,
+        region="cn-hangzhou",
+        options={"endpoint": api + "/ali/"},
+        dest_dir=tmp_path,
+        today=DAY,
+    )
+    assert dest.name == "api-alibaba-cn-hangzhou.csv"
+    got = {r.instance: r for r in rows}
+    assert got["ecs.gn7i-c8g1.2xlarge"].price_ondemand_usd_hr == 9.74
+    assert all(r.currency == "CNY" and r.as_of == "2026-12-01" for r in rows)
+    assert got["ecs.gn7i-c8g1.2xlarge"].gpu_model == "A10"  # the catalog's specs kept
+    back = load_catalog(overlay_dir=tmp_path).in_currency("CNY", {})
+    gn7i = [i for i in back.instances if i.instance == "ecs.gn7i-c8g1.2xlarge"]
+    assert {i.region for i in gn7i} == {"cn-hangzhou", "cn-shanghai/cn-shenzhen"}
+
+
+def test_tencent_prices_with_zone_and_image(api: str, tmp_path: Path) -> None:
+    cat = load_catalog(overlays=False)
+    options = {
+        "endpoint": api + "/tc/",
+        "zone": "ap-guangzhou-3",
+        "image": "img-1",
+        "currency": "CNY",
+    }
+    _, rows = fetch_api_prices(
+        "tencent",
+        CRED,
+        cat,
+        region="ap-guangzhou",
+        options=options,
+        instances=["GN7.2XLARGE32", "GT4.41XLARGE948"],
+        dest_dir=tmp_path,
+        today=DAY,
+    )
+    assert {r.instance: r.price_ondemand_usd_hr for r in rows} == {
+        "GN7.2XLARGE32": 8.68,
+        "GT4.41XLARGE948": 8.68,
+    }
+    assert all(r.zone == "ap-guangzhou-3" and r.currency == "CNY" for r in rows)
+
+
+def test_the_command_reads_the_credentials_file(
+    api: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpuprof.cli import main
+
+    cred = tmp_path / "keys"
+    cred.write_text("# mine\nid = testid\nsecret = testsecret\n", encoding="utf-8")
+    os.chmod(cred, 0o600)
+    overlays = tmp_path / "overlays"
+    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
+    args = ["catalog", "update", "--provider", "alibaba", "--credentials", str(cred)]
+    assert main([*args, "--region", "cn-hangzhou", "--endpoint", api + "/ali/"]) == 0
+    assert "prices from alibaba's API" in capsys.readouterr().out
+    assert (overlays / "api-alibaba-cn-hangzhou.csv").is_file()
