@@ -153,6 +153,12 @@ def money_currency(code: str) -> Iterator[None]:
         _MONEY_SIGN.pop()
 
 
+def set_money_currency(code: str) -> None:
+    """Write amounts in ``code`` from now on (the GUI's currency setting: every amount it shows
+    comes from a catalog converted to that currency)."""
+    _MONEY_SIGN[0] = _SIGNS.get(code, code + " ")
+
+
 def money_sign() -> str:
     return _MONEY_SIGN[-1]
 

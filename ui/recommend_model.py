@@ -13,7 +13,7 @@ from typing import Any
 
 from gpuprof.i18n import N_
 from gpuprof.recommend.rank import RecommendationRow
-from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
+from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd, money_sign
 from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
@@ -435,7 +435,8 @@ class RecommendModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return _t(COLUMNS[section][1])
+            # amounts are in the tab's currency (its Currency setting): so are the headers
+            return _t(COLUMNS[section][1]).replace("$", money_sign())
         if role == Qt.ItemDataRole.ToolTipRole:
             return _t(COLUMNS[section][2])
         return None

@@ -39,6 +39,15 @@ class ResultsPanel(QSplitter):
         self.spot_filter.setToolTip(
             self.tr("Rank only instances that offer spot / preemptible capacity")
         )
+        self.currency = QComboBox()
+        for code in ("USD", "CNY", "EUR"):
+            self.currency.addItem(code, code)
+        self.currency.setToolTip(
+            self.tr(
+                "Compare and show prices in this currency, at the dated exchange rates set with "
+                "gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD"
+            )
+        )
         self.fits_only = QCheckBox(self.tr("Only configurations that fit"))
         self.fits_only.setToolTip(
             self.tr(
@@ -63,6 +72,8 @@ class ResultsPanel(QSplitter):
         filters.addWidget(QLabel(self.tr("Region")))
         filters.addWidget(self.region_filter)
         filters.addWidget(self.spot_filter)
+        filters.addWidget(QLabel(self.tr("Currency")))
+        filters.addWidget(self.currency)
         filters.addStretch(1)
         # A second row, so that the tab (and so the window) stays usable at ~1000 px wide.
         compare_row = QHBoxLayout()

@@ -17,6 +17,7 @@ from gpuprof.catalog.instances import Catalog
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
 from gpuprof.recommend.workload import Workload
+from gpuprof.units import set_money_currency
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
@@ -77,6 +78,7 @@ class RecommendTab(QWidget):
         self._loader = catalog_loader or _default_loader
         self._catalog: Catalog | None = None
         self._filtered: dict[tuple[str, str, bool], Catalog] = {}
+        self._in_currency: dict[str, Catalog] = {}  # the catalog in each display currency
         self._settings = settings
         self._local = local
         self._measurements = dict(local_measurements or {})
@@ -145,6 +147,8 @@ class RecommendTab(QWidget):
         self.provider_filter = panel.provider_filter
         self.region_filter = panel.region_filter
         self.spot_filter = panel.spot_filter
+        self.currency = panel.currency
+        self._currency_tip = panel.currency.toolTip()
         self.fits_only = panel.fits_only
         self.compare = panel.compare
         self.local_label = panel.local_label
@@ -160,6 +164,7 @@ class RecommendTab(QWidget):
         self.provider_filter.currentIndexChanged.connect(self._on_provider)
         self.region_filter.currentIndexChanged.connect(self._on_form_changed)
         self.spot_filter.toggled.connect(self._on_form_changed)
+        self.currency.currentIndexChanged.connect(self._on_currency)
         self.fits_only.toggled.connect(self._on_fits_only)
         self.compare.toggled.connect(self._on_compare)
 
@@ -194,6 +199,7 @@ class RecommendTab(QWidget):
         """New overlays are stored: read the catalog again and rank with the new prices."""
         self._catalog = None
         self._filtered.clear()
+        self._in_currency.clear()
         self.catalog()
         self.schedule()
 
@@ -250,10 +256,43 @@ class RecommendTab(QWidget):
             self.spot_filter.setChecked(spot_only)
         self.run_now()
 
+    def _on_currency(self) -> None:
+        code = str(self.currency.currentData() or "USD")
+        set_money_currency(code)  # every amount the window shows comes from this catalog
+        self._filtered.clear()
+        self.model.headerDataChanged.emit(
+            Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
+        )
+        self._on_form_changed()
+
+    def _priced_catalog(self) -> Catalog:
+        """The catalog in the chosen currency (gpuprof catalog fx's dated rates); a missing or
+        unreadable rate is said under the form and leaves those rows unpriced."""
+        cat = self.catalog()
+        code = str(self.currency.currentData() or "USD")
+        if code == cat.currency:
+            self.currency.setToolTip(self._currency_tip)
+            return cat
+        from gpuprof.catalog import money
+
+        problem = ""
+        try:
+            rates = money.load_rates()
+        except GpuprofError as exc:
+            rates, problem = {}, str(exc)
+        priced = cat.in_currency(code, rates)
+        used = [r.describe() for r in priced.rates.values()]
+        missing = [i.reason for i in priced.issues if "no exchange rate" in i.reason]
+        self.currency.setToolTip("\n".join([self._currency_tip, *used, *missing, problem]).strip())
+        return priced
+
     def _filtered_catalog(self) -> Catalog:
         # Filtering the catalog (not only the view) keeps ranks, the Pareto front and the scatter
         # consistent with what the table shows.
-        cat = self.catalog()
+        code = str(self.currency.currentData() or "USD")
+        cat = self._in_currency.get(code)
+        if cat is None:
+            cat = self._in_currency[code] = self._priced_catalog()
         key = (
             str(self.provider_filter.currentData() or ""),
             str(self.region_filter.currentData() or ""),
@@ -491,6 +530,7 @@ class RecommendTab(QWidget):
         s.setValue("provider", str(self.provider_filter.currentData() or ""))
         s.setValue("region", str(self.region_filter.currentData() or ""))
         s.setValue("spot_only", self.spot_filter.isChecked())
+        s.setValue("currency", str(self.currency.currentData() or "USD"))
         s.setValue("fits_only", self.fits_only.isChecked())
         s.setValue("compare", self.compare.isChecked())
         s.endGroup()
@@ -509,10 +549,15 @@ class RecommendTab(QWidget):
             self.fits_only.setChecked(read.flag("fits_only", True))
             self.compare.setChecked(read.flag("compare", False))
             provider = read.text("provider", "", max_len=64)
+            currency = read.text("currency", "USD", max_len=8)
             region = read.text("region", "", max_len=64)
         finally:
             self.form.filling = False
         self.settings_problems = read.problems
+        self.currency.blockSignals(True)
+        self.currency.setCurrentIndex(max(0, self.currency.findData(currency)))
+        self.currency.blockSignals(False)
+        set_money_currency(str(self.currency.currentData() or "USD"))
         if provider or region:
             self.catalog()
             self.provider_filter.blockSignals(True)
