@@ -7,7 +7,7 @@ through :func:`atomic_open` / :func:`write_atomic`. What happens depends on what
 - a regular file, or nothing yet: the data goes to a temporary file in the same folder, which
   replaces the target only once it is complete. A full disk, a file-size limit or a missing
   folder raises :class:`~gpuprof.errors.OutputError` naming the file, and whatever stood at the
-  target before is left as it was;
+  target before is left as it was; a replaced file keeps its permissions (as ``> FILE`` does);
 - a symbolic link: the same, on the file it points to (in that file's folder); the link stays;
 - a character device or a FIFO (``/dev/null``, ``/dev/tty``, a named pipe), or one of this
   process's own descriptors (``/dev/stdout``, ``/dev/fd/N``): written through, never replaced
@@ -89,7 +89,7 @@ def atomic_open(
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it 0600; give what open() would
+        os.chmod(tmp, _mode_for(target))  # mkstemp makes it 0600
         os.replace(tmp, target)
     except OSError as e:
         _remove(tmp)
@@ -195,6 +195,16 @@ def _through(
             fh.flush()
     except OSError as e:
         raise _error(out, e) from None
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions of the file that replaces ``target``: its own when it exists (as
+    ``> FILE`` keeps them: a report kept private with ``chmod 600`` stays private), else what
+    ``open()`` gives a new file."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode) & 0o777  # never a set-id bit
+    except OSError:
+        return 0o666 & ~_UMASK
 
 
 def _remove(tmp: str) -> None:

@@ -223,6 +223,39 @@ def test_a_symlink_stays_a_link_and_its_file_gets_the_output(writer: str, tmp_pa
     assert sorted(p.name for p in elsewhere.iterdir()) == [real.name]  # no temporary file
 
 
+@pytest.mark.parametrize("writer", ["export --csv", "compare --html"])
+def test_a_replaced_file_keeps_its_permissions(writer: str, tmp_path: Path) -> None:
+    """``> FILE`` keeps FILE's mode; the atomic replace gave every output 0666 & ~umask, so a
+    report kept private (``chmod 600``) became readable by everyone. Through a link too."""
+    home = _home(tmp_path)
+    suffix = WRITERS[writer][0]
+    private = home / ("private" + suffix)
+    private.write_text("yesterday's output\n")
+    private.chmod(0o600)
+    ran = _run(writer, home, private)
+    _assert_wrote(writer, ran)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    shared = home / ("shared" + suffix)
+    shared.write_text("yesterday's output\n")
+    shared.chmod(0o640)
+    link = home / ("link" + suffix)
+    link.symlink_to(shared.name)
+    _assert_wrote(writer, _run(writer, home, link))
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o640
+    WRITERS[writer][2](shared.read_bytes())
+
+
+def test_a_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    out = home / "new.csv"
+    mask = os.umask(0o027)
+    try:
+        _assert_wrote("export --csv", _run("export --csv", home, out))
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
 def test_a_link_to_nothing_gets_its_file_made(tmp_path: Path) -> None:
     home = _home(tmp_path)
     link = home / "new.csv"
