@@ -95,7 +95,9 @@ def test_a_stray_quote_no_longer_swallows_the_rows_after_it(tmp_path: Path) -> N
     _, errors, _, rows = _import(src, tmp_path / "overlays")
     # Before: lines 3-7 were one row with 2 fields; gpu.good3-6 vanished without a word.
     assert [r.instance for r in rows] == [f"gpu.good{n}" for n in (1, 3, 4, 5, 6)]
-    assert len(errors) == 1 and errors[0].startswith(f"{src}:3: row 3 has 2 fields, the header {len(COLUMNS)}")
+    assert len(errors) == 1 and errors[0].startswith(
+        f"{src}:3: row 3 has 2 fields, the header {len(COLUMNS)}"
+    )
     assert "check quoting" in errors[0] and "lines 3–7" in errors[0]
 
 

@@ -174,7 +174,9 @@ def register(subparsers: Any) -> None:
         default=[],
         help=tr("store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30"),
     )
-    fx_p.add_argument("--source", default="user", help=tr("where the rate is from (stored with it)"))
+    fx_p.add_argument(
+        "--source", default="user", help=tr("where the rate is from (stored with it)")
+    )
     fx_p.set_defaults(func=fx)
     gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
     gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
