@@ -37,6 +37,7 @@ from gpuprof.check.reference import (
 from gpuprof.check.run import CheckRun, parse_device
 from gpuprof.errors import InputError
 from gpuprof.telemetry import nvml
+from gpuprof.telemetry.nvml_events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 from tests.fakes.fixtures import gemm_result
@@ -464,7 +465,7 @@ def test_an_xid_during_the_check_fails_it_through_the_nvml_event_set(
     fake = FakeNvml(make_fleet(4))
     monkeypatch.setattr(nvml, "pynvml", fake)
     source = nvml.NvmlSource(clock=fake.clock)
-    watch = nvml.XidWatch(nvml=fake, wait_ms=10)
+    watch = XidWatch(nvml=fake, wait_ms=10)
     assert watch.start()
 
     def measured(dev: str) -> tuple[Result, ...]:
@@ -487,7 +488,7 @@ def test_an_xid_during_the_check_fails_it_through_the_nvml_event_set(
     assert fake.calls["nvmlEventSetFree"] == 1
 
 
-def _settled(watch: nvml.XidWatch) -> list[tuple[int, int]] | None:
+def _settled(watch: XidWatch) -> list[tuple[int, int]] | None:
     import time
 
     for _ in range(200):  # the watcher thread delivers within one wait (10 ms)
@@ -503,7 +504,7 @@ def test_without_event_sets_the_xid_item_is_skipped_with_the_reason(
 ) -> None:
     fake = FakeNvml(make_fleet(1))
     fake.event_sets_supported = False
-    watch = nvml.XidWatch(nvml=fake)
+    watch = XidWatch(nvml=fake)
     assert not watch.start() and watch.events() is None
     watch.close()
     res = _run_on(make_fleet(1), monkeypatch, xid_watch=watch.events)
