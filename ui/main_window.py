@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from gpuprof.errors import GpuprofError
 from gpuprof.recommend.calibrate import measurements_from_run
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import Snapshot, SourceStatus
@@ -28,7 +27,6 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, Q
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QToolBar,
@@ -56,6 +54,7 @@ from .settings import TIME_WINDOWS_S, UiSettings
 from .state import Measurements, StaticFacts, UiState
 from .status_line import StatusLine
 from .tab_host import TabHost
+from .tab_watches import TabWatches
 from .telemetry_tab import TelemetryTab
 from .theme import THEMES, apply_theme
 from .topology import TopologyTab
@@ -130,7 +129,7 @@ class MainWindow(QMainWindow):
         self.interval_s = float(interval_s if interval_s is not None else self.settings.interval_s)
         self.session: TelemetrySession | None = None
         self.bridge: SessionBridge | None = None
-        self._unwatch: dict[str, Callable[[], None]] = {}  # what the shown tab watches
+        self.watches = TabWatches()  # what the shown tab reads at every poll
         self.snapshot_count = 0
         self.state = UiState(
             history=None,
@@ -300,22 +299,8 @@ class MainWindow(QMainWindow):
         self._sync_watches()
 
     def _sync_watches(self) -> None:
-        """Read what the shown tab shows at every poll: the processes' host CPU % and RSS on
-        the Processes tab, GPM's activity on Overview and Telemetry. Otherwise the source
-        reads them at its slower cadence: nobody looks at them."""
-        session = self.session
-        if session is None:
-            return
-        tab = self.tabs.current_name()
-        for what, shown, watch in (
-            ("processes", tab == "processes", session.watch_processes),
-            ("gpm", tab in ("overview", "telemetry"), session.watch_gpm),
-        ):
-            unwatch = self._unwatch.pop(what, None)
-            if shown:
-                self._unwatch[what] = unwatch or watch()
-            elif unwatch is not None:
-                unwatch()
+        if self.session is not None:
+            self.watches.sync(self.session, self.tabs.current_name())
 
     # -- the session ----------------------------------------------------------------------------
     @property
@@ -567,25 +552,10 @@ class MainWindow(QMainWindow):
 
     def open_recording(self, path: str | Path | None = None) -> None:
         """Replay a session file: the sampler now polls a ReplaySource."""
-        if path is None:
-            chosen, _ = QFileDialog.getOpenFileName(
-                self,
-                self.tr("Open recording"),
-                self.settings.last_dir,
-                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"),
-            )
-            if not chosen:
-                return
-            path = chosen
-        from gpuprof.telemetry.sources import ReplaySource
-
-        try:
-            source = ReplaySource(path)
-        except GpuprofError as exc:
-            QMessageBox.warning(self, self.tr("Cannot open recording"), str(exc))
-            return
-        self.settings.last_dir = str(Path(path).parent)
-        self.set_source(source)
+        opened = self.recorder.open_replay(path, self.settings.last_dir)
+        if opened is not None:
+            source, self.settings.last_dir = opened
+            self.set_source(source)
 
     # -- screenshots ----------------------------------------------------------------------------
     def grab_image(self, what: str = "window") -> QPixmap:

@@ -1,4 +1,5 @@
-"""File → Start/Stop recording (Ctrl+R) and the ● REC mark in the status bar.
+"""File → Start/Stop recording (Ctrl+R), the ● REC mark in the status bar, and the file side
+of File → Open recording (Ctrl+O).
 
 The recording itself belongs to the window's
 :class:`~gpuprof.telemetry.session.TelemetrySession`; this controller asks for a file name, starts
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.session import TelemetrySession
+from gpuprof.telemetry.source import TelemetrySource
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
@@ -115,3 +117,28 @@ class RecordingController(QObject):
         self.label.setVisible(recording)
         if recording:
             self.label.setToolTip(str(path))
+
+    def open_replay(
+        self, path: str | Path | None, last_dir: str
+    ) -> tuple[TelemetrySource, str] | None:
+        """A replay source for ``path`` (asked for, starting in ``last_dir``, when None) and the
+        folder to remember; None when the user cancels or the file cannot be read (said in a
+        message box)."""
+        if path is None:
+            chosen, _ = QFileDialog.getOpenFileName(
+                self._window,
+                self.tr("Open recording"),
+                last_dir,
+                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"),
+            )
+            if not chosen:
+                return None
+            path = chosen
+        from gpuprof.telemetry.sources import ReplaySource
+
+        try:
+            source = ReplaySource(path)
+        except GpuprofError as exc:
+            QMessageBox.warning(self._window, self.tr("Cannot open recording"), str(exc))
+            return None
+        return source, str(Path(path).parent)
