@@ -492,7 +492,7 @@ def test_a_running_process_whose_main_thread_ended_is_alive(tmp_path: Path) -> N
         target.wait(TIMEOUT_S)
 
 
-PROFILE = [sys.executable, "-m", "gpuprof", "profile", "--demo", "--interval", "0.1"]
+PROFILE_CMD = [sys.executable, "-m", "gpuprof", "profile", "--demo", "--interval", "0.1"]
 
 
 def test_attach_follows_a_process_whose_main_thread_ended(tmp_path: Path) -> None:
@@ -504,7 +504,7 @@ def test_attach_follows_a_process_whose_main_thread_ended(tmp_path: Path) -> Non
     env.update(GPUPROF_DATA_DIR=str(tmp_path / "data"), GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"))
     try:
         profiler = subprocess.Popen(
-            [*PROFILE, "--attach", str(target.pid), "--out", str(out), "--json", str(summary)],
+            [*PROFILE_CMD, "--attach", str(target.pid), "--out", str(out), "--json", str(summary)],
             stderr=subprocess.PIPE,
             text=True,
             env=env,
