@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import ssl
 import time
 import urllib.error
@@ -109,13 +110,31 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # the 3xx answer becomes an HTTPError
 
 
+_SSL_SOURCE_LINE = re.compile(r"\s*\(_ssl\.c:\d+\)$")
+#: The largest CA file read (a bundle of every public CA is about 220 KiB).
+MAX_CA_FILE_BYTES = 4 << 20
+
+
+def _ca_data(ca_file: str) -> str | bytes:
+    """The certificates in ``ca_file``: PEM text, or one DER certificate. Read here, without
+    blocking and at most :data:`MAX_CA_FILE_BYTES`: ``ssl`` reads a ``cafile`` itself and waits
+    for ever on a FIFO (``--ca-file`` of a FIFO hung the command, and the app's Connect dialog)."""
+    from gpuprof.jsonin import read_regular
+
+    raw = read_regular(ca_file, MAX_CA_FILE_BYTES, what=tr("CA file"))
+    # ssl takes PEM as ASCII text; comments outside the blocks may be in any encoding.
+    return raw.decode("ascii", "replace") if b"-----BEGIN" in raw else raw
+
+
 def _opener(https: bool, ca_file: str | None) -> urllib.request.OpenerDirector:
     context = None
     if https:
+        cadata = None if ca_file is None else _ca_data(ca_file)
         try:
-            context = ssl.create_default_context(cafile=ca_file)
-        except (OSError, ssl.SSLError) as exc:
-            what = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+            context = ssl.create_default_context(cadata=cadata)
+        except (OSError, ssl.SSLError, ValueError) as exc:
+            what = str(getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc)
+            what = _SSL_SOURCE_LINE.sub("", what)  # OpenSSL's "(_ssl.c:4020)" says nothing here
             raise InputError(tr("{p}: cannot use this CA file: {e}", p=ca_file, e=what)) from None
     return build_opener(urllib.request.ProxyHandler({}), _NoRedirect(), ssl_context=context)
 
