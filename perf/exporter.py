@@ -41,7 +41,7 @@ from pathlib import Path
 from prometheus_client import CollectorRegistry, generate_latest
 
 from gpuprof.exporter import Exporter, SnapshotCollector, render_text
-from gpuprof.exporter_server import DEFAULT_MAX_THREADS
+from gpuprof.exporter.server import DEFAULT_MAX_THREADS
 from gpuprof.telemetry.model import (
     DeviceInfo,
     EccCounts,

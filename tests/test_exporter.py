@@ -504,7 +504,7 @@ def test_bench_values_of_a_run_take_headlines_of_ok_results():
 
 
 def test_no_results_database_means_no_bench_metrics(tmp_path, monkeypatch):
-    from gpuprof.exporter import _default_bench_values
+    from gpuprof.exporter.metrics import _default_bench_values
 
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path))
     assert _default_bench_values() == []

@@ -40,7 +40,7 @@ DCGM_ONLY = {
     "DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE",
     "DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE",
 }
-#: Deliberate differences (see gpuprof/exporter_metrics.py): a DCGM counter is served untyped
+#: Deliberate differences (see gpuprof/exporter/metrics.py): a DCGM counter is served untyped
 #: under its exact name (prometheus_client would add ``_total``), and the NVLink total is a
 #: rate whose HELP states DCGM's unit.
 HELP_DIFFERS = {"DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL"}

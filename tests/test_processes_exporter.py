@@ -11,8 +11,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gpuprof.exporter import Exporter, render_text
-from gpuprof.exporter_metrics import LABELS, SnapshotCollector, SourceHealth
-from gpuprof.exporter_processes import PROCESS_FAMILIES, PROCESS_LABELS
+from gpuprof.exporter.metrics import LABELS, SnapshotCollector, SourceHealth
+from gpuprof.exporter.processes import PROCESS_FAMILIES, PROCESS_LABELS
 from gpuprof.telemetry.model import HostSample, ProcessSample, Snapshot, SourceKind
 from gpuprof.telemetry.simulated import SimulatedSource
 from tests.fakes.devices import h100_info, h100_sample

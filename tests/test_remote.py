@@ -213,7 +213,7 @@ def test_the_client_sends_the_token_and_says_when_it_is_missing_or_wrong(
 
 
 def test_a_token_file_every_user_can_read_is_warned_of(tmp_path: Path) -> None:
-    from gpuprof.exporter_api import read_token
+    from gpuprof.exporter.api import read_token
 
     path = tmp_path / "token"
     path.write_text(TOKEN)

@@ -98,7 +98,7 @@ def register(subparsers: Any) -> None:
 
 def _security(args: argparse.Namespace) -> tuple[str | None, Any]:
     """The token and the TLS context the flags ask for; warnings printed; InputError if bad."""
-    from gpuprof.exporter_api import server_tls_context
+    from gpuprof.exporter.api import server_tls_context
 
     token = token_from_file(args.token_file)
     if args.tls_key and not args.tls_cert:

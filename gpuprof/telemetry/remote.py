@@ -29,7 +29,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from gpuprof.exporter_api import SNAPSHOT_KIND, SNAPSHOT_PATH, STATIC_KIND, STATIC_PATH
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
 from gpuprof.telemetry.codec import from_jsonable
@@ -52,6 +51,7 @@ from gpuprof.telemetry.remote_http import (
     base_url,
     shape_error,
 )
+from gpuprof.telemetry.wire import SNAPSHOT_KIND, SNAPSHOT_PATH, STATIC_KIND, STATIC_PATH
 
 __all__ = [
     "BACK_NOTICE_S",

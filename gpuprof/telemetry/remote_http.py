@@ -25,12 +25,12 @@ from typing import Any
 
 from gpuprof import __version__
 from gpuprof.errors import InputError
-from gpuprof.exporter_api import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.httperrors import NETWORK_KINDS, ServerTexts, describe_url_error
 from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
 from gpuprof.i18n import tr
 from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
 from gpuprof.redact import clean_text
+from gpuprof.telemetry.wire import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.tokenfile import read_token
 
 __all__ = [

@@ -32,7 +32,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gpuprof.exporter import Exporter
-from gpuprof.exporter_server import BoundedHTTPServer, HeadHandler
+from gpuprof.exporter.server import BoundedHTTPServer, HeadHandler
 from gpuprof.telemetry import nvml
 from gpuprof.telemetry.model import (
     DeviceInfo,

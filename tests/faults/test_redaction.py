@@ -157,7 +157,7 @@ def test_replay_json_hides_secrets(tmp_path: Path, capsys) -> None:
 def test_exporter_labels_hide_secrets() -> None:
     from prometheus_client import CollectorRegistry, generate_latest
 
-    from gpuprof.exporter_metrics import SnapshotCollector
+    from gpuprof.exporter.metrics import SnapshotCollector
 
     source = _source()
     snap = source.poll()

@@ -24,9 +24,8 @@ from typing import Any
 
 import pytest
 
-from gpuprof import exporter_api as api
 from gpuprof.errors import InputError
-from gpuprof.exporter import SourceHealth
+from gpuprof.exporter import SourceHealth, api
 from gpuprof.telemetry.model import SourceKind, SourceState
 from gpuprof.telemetry.remote import MAX_ANSWER_BYTES, RemoteError, RemoteSource
 from gpuprof.telemetry.sources import SimulatedSource

@@ -304,7 +304,7 @@ def test_a_report_of_demo_telemetry_and_a_real_benchmark_labels_each_part(tmp_pa
 
 
 def test_the_exporter_does_not_tag_real_benchmarks_with_the_simulated_hostname() -> None:
-    from gpuprof.exporter_metrics import BenchValue, SnapshotCollector
+    from gpuprof.exporter.metrics import BenchValue, SnapshotCollector
     from gpuprof.redact import redact_text
     from gpuprof.telemetry.sources import SimulatedSource
 

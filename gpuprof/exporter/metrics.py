@@ -12,7 +12,7 @@ unsupported field produces no sample, as in dcgm-exporter. Two deliberate differ
   because DCGM itself publishes a rate there (NVIDIA/dcgm-exporter PR #658).
 
 The profiling activities (``DCGM_FI_PROF_SM_ACTIVE``, tensor, DRAM, the pipes, NVLink traffic;
-NVML GPM) are :mod:`gpuprof.exporter_prof`'s, as ratios 0–1 like dcgm-exporter's.
+NVML GPM) are :mod:`gpuprof.exporter.prof`'s, as ratios 0–1 like dcgm-exporter's.
 
 What DCGM lacks comes as ``gpuprof_*``: throttle reasons, lost GPUs, the PCIe link, the latest
 benchmark results, and ``gpuprof_source_info{source="simulated"}`` so that simulated data is
@@ -42,9 +42,9 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
-from gpuprof.exporter_amd import amd_families
-from gpuprof.exporter_processes import process_families
-from gpuprof.exporter_prof import prof_families
+from gpuprof.exporter.amd import amd_families
+from gpuprof.exporter.processes import process_families
+from gpuprof.exporter.prof import prof_families
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, Snapshot, SourceKind
 from gpuprof.telemetry.reasons import EXPORTED
@@ -371,7 +371,7 @@ class SnapshotCollector(Collector):
     With ``health`` (a :class:`SourceHealth` callable) it serves the health series too and drops
     the GPU series while the source is stale. ``kind`` names the source before its first
     snapshot (``gpuprof_source_info``). ``per_process`` adds a series per GPU process
-    (:mod:`gpuprof.exporter_processes`).
+    (:mod:`gpuprof.exporter.processes`).
     """
 
     def __init__(

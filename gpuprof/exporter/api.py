@@ -6,7 +6,8 @@ source's kind, label and host name and its health; ``GET /api/v1/static`` answer
 facts, the GPU list and the topology, which change only when the exporter restarts. Both carry
 ``"version": API_VERSION`` and a ``"kind"`` naming the document, are strict JSON
 (:mod:`gpuprof.jsonout`) and are described in ``docs/exporter-api.md``. A client refuses a
-version it does not know (:mod:`gpuprof.telemetry.remote`).
+version it does not know (:mod:`gpuprof.telemetry.remote`). The paths, kinds and version are
+:mod:`gpuprof.telemetry.wire`'s, which both sides import.
 
 The token (``--token-file``) guards every path, ``/metrics`` included (Prometheus sends it with
 ``authorization: {credentials_file: ...}``); it is compared in constant time. The token file is
@@ -36,6 +37,14 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.wire import (
+    API_VERSION,
+    JSON_CONTENT_TYPE,
+    SNAPSHOT_KIND,
+    SNAPSHOT_PATH,
+    STATIC_KIND,
+    STATIC_PATH,
+)
 from gpuprof.tokenfile import read_token
 
 __all__ = [
@@ -54,13 +63,6 @@ __all__ = [
     "static_document",
 ]
 
-#: The version of both documents; a change that an older client would misread bumps it.
-API_VERSION = 1
-SNAPSHOT_PATH = "/api/v1/snapshot"
-STATIC_PATH = "/api/v1/static"
-SNAPSHOT_KIND = "gpuprof.snapshot"
-STATIC_KIND = "gpuprof.static"
-JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 _MAX_PROCESS_TEXT = 256
 
 
@@ -166,8 +168,12 @@ def server_tls_context(
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     for path in (cert, key):
-        if path is not None and not Path(path).is_file():
+        if path is None or Path(path).is_file():
+            continue
+        if not os.path.lexists(path):
             raise InputError(tr("{p}: no such file", p=path))
+        # A FIFO would hold ssl's read for ever; a folder or a device is no certificate.
+        raise InputError(tr("{p}: not a regular file, not a certificate or key", p=path))
     try:
         ctx.load_cert_chain(str(cert), None if key is None else str(key))
     except ssl.SSLError as exc:

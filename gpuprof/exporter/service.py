@@ -1,21 +1,21 @@
 """Prometheus endpoint: serves the latest :class:`Snapshot` of a telemetry session over HTTP.
 
 The metrics (dcgm-exporter's names, labels and units, plus ``gpuprof_*``) are
-:mod:`gpuprof.exporter_metrics`; they are re-exported here. Serving:
+:mod:`gpuprof.exporter.metrics`; the package re-exports them with :class:`Exporter`. Serving:
 ``prometheus_client.generate_latest`` re-validates and re-escapes every label of every sample
 (about 4 ms for 8 GPUs here); :func:`render_text` writes the same text format 0.0.4 with the
 per-GPU label block escaped once, which keeps a scrape of 8 GPUs near 1 ms, and the body is
 rendered once per poll: concurrent scrapes of the same snapshot share it, and only the few health
 series (their age changes by the second) are written per scrape.
 
-Under load and faults: the server (:mod:`gpuprof.exporter_server`) has a bounded pool of threads,
+Under load and faults: the server (:mod:`gpuprof.exporter.server`) has a bounded pool of threads,
 a listen backlog of 128 and a per-connection timeout; a source whose poll fails or hangs is
 served as ``gpuprof_source_up 0``, and once no poll succeeded within the staleness bound its GPU
 series are dropped rather than served as fresh; a source that fails its first poll still lets the
 exporter start and report it.
 
 ``/api/v1/snapshot`` and ``/api/v1/static`` serve the same session as JSON for a remote gpuprof
-(:mod:`gpuprof.exporter_api`, ``docs/exporter-api.md``); with a ``token`` every path answers 401
+(:mod:`gpuprof.exporter.api`, ``docs/exporter-api.md``); with a ``token`` every path answers 401
 without it, and with an ``ssl_context`` the server speaks HTTPS only.
 """
 
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client.core import Metric
 
-from gpuprof import exporter_api as api
-from gpuprof.exporter_metrics import (
+from gpuprof.exporter import api
+from gpuprof.exporter.metrics import (
     LABELS,
     THROTTLE_REASONS,
     BenchValue,
@@ -41,7 +41,7 @@ from gpuprof.exporter_metrics import (
     bench_values_of,
     health_families,
 )
-from gpuprof.exporter_server import (
+from gpuprof.exporter.server import (
     DEFAULT_MAX_THREADS,
     DEFAULT_TIMEOUT_S,
     BoundedHTTPServer,
@@ -67,7 +67,7 @@ __all__ = [
     "render_text",
 ]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("gpuprof.exporter")
 
 DEFAULT_PORT = 9400  # dcgm-exporter's port
 DEFAULT_BIND = "127.0.0.1"
