@@ -2852,6 +2852,38 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>改为：从 URL 获取团队协商价格（本工具的目录 CSV，或 JSON：同样键名的行数组）；它们覆盖公开价格并标为 &quot;negotiated&quot;</translation>
     </message>
     <message>
+        <source>or: current prices from a provider&apos;s price API, with your own keys</source>
+        <translation>或：用你自己的密钥从云厂商的价格 API 获取当前价格</translation>
+    </message>
+    <message>
+        <source>alibaba (DescribePrice) or tencent (InquiryPriceRunInstances)</source>
+        <translation>`alibaba`（`DescribePrice`）或 `tencent`（`InquiryPriceRunInstances`）</translation>
+    </message>
+    <message>
+        <source>a file with &apos;id = ...&apos; and &apos;secret = ...&apos; lines, readable by you only</source>
+        <translation>含有 &apos;id = ...&apos; 和 &apos;secret = ...&apos; 两行的文件，仅你本人可读</translation>
+    </message>
+    <message>
+        <source>e.g. cn-hangzhou, ap-guangzhou</source>
+        <translation>例如 cn-hangzhou、ap-guangzhou</translation>
+    </message>
+    <message>
+        <source>tencent: e.g. ap-guangzhou-3</source>
+        <translation>腾讯云（`tencent`）：例如 ap-guangzhou-3</translation>
+    </message>
+    <message>
+        <source>tencent: an image to price with (img-...)</source>
+        <translation>腾讯云（`tencent`）：用于询价的镜像（img-...）</translation>
+    </message>
+    <message>
+        <source>tencent: the currency your account is billed in (default CNY)</source>
+        <translation>腾讯云（`tencent`）：你的账户结算货币（默认 CNY）</translation>
+    </message>
+    <message>
+        <source>the API&apos;s address (default: the provider&apos;s)</source>
+        <translation>API 地址（默认：云厂商的地址）</translation>
+    </message>
+    <message>
         <source>seconds each provider&apos;s download may take in all, from connecting to the last byte (default {s:g})</source>
         <translation>每个云服务商的下载总共可用的秒数，从连接到最后一个字节（默认 {s:g}）</translation>
     </message>
@@ -2970,6 +3002,14 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source gives no day, shown as old)</source>
         <translation>{u} 项无法解释的发现；{k} 项已知（标为存疑的行，或来源未给出日期、按过期显示的价格）</translation>
+    </message>
+    <message>
+        <source>--provider needs --credentials FILE (your own API keys)</source>
+        <translation>--provider 需要 --credentials FILE（你自己的 API 密钥）</translation>
+    </message>
+    <message>
+        <source>{n} prices from {p}&apos;s API stored in {d}</source>
+        <translation>已将来自 {p} API 的 {n} 条价格保存到 {d}</translation>
     </message>
     <message>
         <source>GPU specs (dense TFLOPS; blank = not in sources)</source>
@@ -3107,6 +3147,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>fp32, bf16, fp16, fp8, int8, int4 (default bf16)</source>
         <translation>fp32、bf16、fp16、fp8、int8、int4（默认 bf16）</translation>
+    </message>
+    <message>
+        <source>training framework: tuned (Megatron-LM/NeMo, the default), fsdp, deepspeed, torchtitan; its efficiency fitted to published runs of that stack</source>
+        <translation>训练框架：tuned（Megatron-LM/NeMo，默认）、fsdp、deepspeed、torchtitan；其效率由该框架的公开运行数据拟合</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
@@ -4097,6 +4141,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>{p}: cannot read: {e}</source>
+        <extracomment>The most a credentials file may hold. ``quote(credentials, instance_type, region, options)`` → the API&apos;s price.</extracomment>
         <translation>{p}：无法读取：{e}</translation>
     </message>
     <message>
@@ -4479,6 +4524,11 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>无数据</translation>
     </message>
     <message>
+        <source>unknown stack {s!r}; use one of {all}</source>
+        <extracomment>KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job.</extracomment>
+        <translation>未知的训练框架 {s!r}；可用：{all}</translation>
+    </message>
+    <message>
         <source>--output-len must be at least 1</source>
         <translation>--output-len 至少为 1</translation>
     </message>
@@ -4780,6 +4830,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>assumption: rendering is not GEMM-bound; FP32 rate x 30% as a proxy</source>
         <translation>假设：渲染不受 GEMM 限制；以 FP32 速率 × 30% 近似</translation>
+    </message>
+    <message>
+        <source>{source}; stack {stack}: {eff:.0%} of the matmul peak</source>
+        <translation>{source}；软件栈 {stack}：矩阵乘峰值的 {eff:.0%}</translation>
     </message>
     <message>
         <source>batch scaled by {s:g} after out-of-memory</source>
@@ -5176,7 +5230,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>{name} {v:.3g} is beyond any real workload (at most {lim:.3g}); check the number</source>
-        <extracomment>KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node).</extracomment>
         <translation>{name} {v:.3g} 超出任何真实工作负载（至多 {lim:.3g}）；请检查该数值</translation>
     </message>
     <message>
@@ -7126,6 +7179,11 @@ recording to %3</source>
         <translation>{u}：--connect 需要 gpuprof 导出器的 http:// 或 https:// URL</translation>
     </message>
     <message>
+        <source>CA file</source>
+        <extracomment>The largest CA file read (a bundle of every public CA is about 220 KiB).</extracomment>
+        <translation>CA 证书文件</translation>
+    </message>
+    <message>
         <source>{p}: cannot use this CA file: {e}</source>
         <translation>{p}：无法使用此 CA 文件：{e}</translation>
     </message>
@@ -7378,6 +7436,79 @@ recording to %3</source>
     <message>
         <source>see `amd-smi static --ras`: RAS/ECC is set in the firmware</source>
         <translation>参见 `amd-smi static --ras`：RAS/ECC 在固件中设置</translation>
+    </message>
+    <message>
+        <source>{p}: not a regular file</source>
+        <translation>{p}：不是普通文件</translation>
+    </message>
+    <message>
+        <source>{p}: readable by others (mode {m:o}): chmod 600 it first</source>
+        <translation>{p}：其他用户可读（权限 {m:o}）：请先 chmod 600</translation>
+    </message>
+    <message>
+        <source>{p}: over {n} bytes: not a credentials file</source>
+        <translation>{p}：超过 {n} 字节，不是凭据文件</translation>
+    </message>
+    <message>
+        <source>{p}:{n}: expected key = value</source>
+        <translation>{p}:{n}：应为 key = value</translation>
+    </message>
+    <message>
+        <source>{p}: needs both id = ... and secret = ...</source>
+        <translation>{p}：需要同时有 id = ... 和 secret = ...</translation>
+    </message>
+    <message>
+        <source>{p}: id or secret holds control characters</source>
+        <translation>{p}：id 或 secret 含有控制字符</translation>
+    </message>
+    <message>
+        <source>no price API for {p}: one of {ok}</source>
+        <extracomment>The providers whose price API is implemented, as ``--provider`` takes them.</extracomment>
+        <translation>{p} 没有价格 API：可选 {ok}</translation>
+    </message>
+    <message>
+        <source>--region is needed for the price API (e.g. cn-hangzhou, ap-guangzhou)</source>
+        <translation>价格 API 需要 --region（例如 cn-hangzhou、ap-guangzhou）</translation>
+    </message>
+    <message>
+        <source>no {p} instance types in the catalog to price</source>
+        <translation>目录中没有可询价的 {p} 实例规格</translation>
+    </message>
+    <message>
+        <source>{p} price API, read {d}</source>
+        <translation>{p} 价格 API，读取于 {d}</translation>
+    </message>
+    <message>
+        <source>pay-as-you-go price the provider&apos;s API quoted for this account</source>
+        <translation>云厂商 API 为此账户报出的按量付费价格</translation>
+    </message>
+    <message>
+        <source>{u}: no price for {i} in the answer (expected PriceInfo.Price.TradePrice)</source>
+        <translation>{u}：应答中没有 {i} 的价格（应为 PriceInfo.Price.TradePrice）</translation>
+    </message>
+    <message>
+        <source>{u}: implausible price for {i}: {v} {c}</source>
+        <translation>{u}：{i} 的价格不合理：{v} {c}</translation>
+    </message>
+    <message>
+        <source>Tencent&apos;s price inquiry needs --zone (e.g. ap-guangzhou-3) and --image-id (img-...)</source>
+        <translation>腾讯云询价需要 --zone（例如 ap-guangzhou-3）和 --image-id（img-...）</translation>
+    </message>
+    <message>
+        <source>{u}: not a Tencent Cloud API answer</source>
+        <translation>{u}：不是腾讯云 API 的应答</translation>
+    </message>
+    <message>
+        <source>{u}: {i}: {c}: {m}</source>
+        <translation>{u}：{i}：{c}：{m}</translation>
+    </message>
+    <message>
+        <source>{u}: no price for {i} in the answer (expected Price.InstancePrice)</source>
+        <translation>{u}：应答中没有 {i} 的价格（应为 Price.InstancePrice）</translation>
+    </message>
+    <message>
+        <source>{u}: implausible price for {i}: {v} per {c}</source>
+        <translation>{u}：{i} 的价格不合理：每 {c} {v}</translation>
     </message>
 </context>
 <context>
@@ -8170,18 +8301,6 @@ net %3 in / %4 out</source>
         <translation>面向工作负载的云端配置：能否容纳、时间和成本 (Alt+7)</translation>
     </message>
     <message>
-        <source>Open recording</source>
-        <translation>打开录制</translation>
-    </message>
-    <message>
-        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
-        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open recording</source>
-        <translation>无法打开录制</translation>
-    </message>
-    <message>
         <source>Screenshot copied to the clipboard</source>
         <translation>截图已复制到剪贴板</translation>
     </message>
@@ -8366,6 +8485,18 @@ net %3 in / %4 out</source>
         <source>Stop recording</source>
         <translation>停止录制</translation>
     </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
+        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open recording</source>
+        <translation>无法打开录制</translation>
+    </message>
 </context>
 <context>
     <name>ReplayBar</name>
@@ -8426,6 +8557,10 @@ net %3 in / %4 out</source>
         <translation>只对提供竞价/可抢占容量的实例排序</translation>
     </message>
     <message>
+        <source>Compare and show prices in this currency, at the dated exchange rates set with gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD</source>
+        <translation>以此货币比较和显示价格，使用 gpuprof catalog fx --set CNY=汇率@YYYY-MM-DD 设置的带日期汇率</translation>
+    </message>
+    <message>
         <source>Only configurations that fit</source>
         <translation>仅显示可容纳的配置</translation>
     </message>
@@ -8444,6 +8579,10 @@ net %3 in / %4 out</source>
     <message>
         <source>Region</source>
         <translation>区域</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>货币</translation>
     </message>
     <message>
         <source>Configurations ranked for the workload; click a header to sort, a row for its reasoning</source>
