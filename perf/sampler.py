@@ -5,7 +5,7 @@ Prints JSON. Run::
     .venv/bin/python perf/sampler.py [--polls N] [--runs R] [--batch B] [--baseline PATH]
 
 What is measured: ``time.thread_time`` around ``NvmlSource.poll()`` (the production
-``gpuprof/telemetry/nvml.py`` + ``host.py``), minus the CPU time spent inside the fake NVML
+``gpuprof/telemetry/nvml/source.py`` + ``host.py``), minus the CPU time spent inside the fake NVML
 (the fake accumulates its own ``thread_time`` per call, ``FakeNvml.self_time_s``). The 50
 processes are real pids of this machine, so psutil and ``/proc/PID/stat`` are really read. The
 fake clock moves 1 s between polls, so every tenth poll also reads the slow fields (ECC,
@@ -132,7 +132,7 @@ class _Polls:
     """One fresh source on the fake, polled in batches (the worker's side)."""
 
     def __init__(self, gpm: bool, watched: bool) -> None:
-        from gpuprof.telemetry.nvml import NvmlSource
+        from gpuprof.telemetry.nvml.source import NvmlSource
 
         self.gpm = gpm
         self.fake = fake = _box(gpm)
@@ -208,7 +208,7 @@ def _gpm_share(fake: Any, source: Any, leak: float, polls: int) -> tuple[float, 
     """GPM's own CPU time (all GPUs, less the fake's time inside it), timed in place over
     further polls (apart from the headline ones, which the timing would slow): the mean per
     poll, and per poll that sampled (GPM reads every ``gpm_interval_s``, not every poll)."""
-    from gpuprof.telemetry import nvml_poll
+    from gpuprof.telemetry.nvml import poll as nvml_poll
 
     read_gpm = getattr(nvml_poll, "read_gpm", None)
     if read_gpm is None:  # a version without GPM

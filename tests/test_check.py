@@ -36,8 +36,8 @@ from gpuprof.check.reference import (
 )
 from gpuprof.check.run import CheckRun, parse_device
 from gpuprof.errors import InputError
-from gpuprof.telemetry import nvml
-from gpuprof.telemetry.nvml_events import XidWatch
+from gpuprof.telemetry.nvml import source as nvml
+from gpuprof.telemetry.nvml.events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 from tests.fakes.fixtures import gemm_result

@@ -17,7 +17,7 @@ from gpuprof.bench.base import CancelToken
 from gpuprof.check import burnin
 from gpuprof.check.model import CheckItem, CheckResult, Status, result_to_dict
 from gpuprof.check.run import CheckProgress, CheckRun
-from gpuprof.telemetry import nvml
+from gpuprof.telemetry.nvml import source as nvml
 from gpuprof.telemetry.reasons import ClockEventReason
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeNvml

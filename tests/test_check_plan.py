@@ -28,7 +28,7 @@ from gpuprof.check.plan import (
     plan_seconds,
 )
 from gpuprof.check.run import CheckRun
-from gpuprof.telemetry import nvml
+from gpuprof.telemetry.nvml import source as nvml
 from tests.fakes.devices import h100_info, h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml
 from tests.faults.hostile import run_gpuprof

@@ -109,7 +109,7 @@ def test_mixed_box_shows_both_vendors(install_amd, make_fake_nvml) -> None:
 
 
 def test_without_amdsmi_the_source_is_nvml_as_before(monkeypatch, make_fake_nvml) -> None:
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     make_fake_nvml(NVIDIA_BOXES["t4"]())
     monkeypatch.setattr(amd_lib, "amdsmi", None)
@@ -121,7 +121,7 @@ def test_without_amdsmi_the_source_is_nvml_as_before(monkeypatch, make_fake_nvml
 
 
 def test_amd_library_without_gpus_falls_back_to_nvml(install_amd, make_fake_nvml) -> None:
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     make_fake_nvml(NVIDIA_BOXES["t4"]())
     fake = install_amd("mi210")

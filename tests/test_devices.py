@@ -13,8 +13,8 @@ import pytest
 from gpuprof import devices
 from gpuprof.check.model import CheckItem, CheckResult, Status
 from gpuprof.devices import TorchDevice, cuda_map, normalise_bus_id, nvml_index_of, torch_devices
-from gpuprof.telemetry import nvml
 from gpuprof.telemetry.model import DeviceInfo
+from gpuprof.telemetry.nvml import source as nvml
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.fixtures import gemm_result

@@ -17,9 +17,9 @@ import pytest
 
 from gpuprof.telemetry.containers import ContainerResolver
 from gpuprof.telemetry.host import ProcessInfoCache
-from gpuprof.telemetry.nvml import NvmlSource
-from gpuprof.telemetry.nvml_poll import UTIL_FRESH_S, _process_util
-from gpuprof.telemetry.nvml_query import DeviceState
+from gpuprof.telemetry.nvml.poll import UTIL_FRESH_S, _process_util
+from gpuprof.telemetry.nvml.query import DeviceState
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.procstat import HostUsage, ProcessUsageReader
 from tests.fakes.devices import h100_sxm_8gpu_box, t4_box
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess, mib

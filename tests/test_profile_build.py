@@ -24,7 +24,7 @@ from gpuprof.profile.storage import (
 )
 from gpuprof.profile.tree import ProcessTree, TreeInfo
 from gpuprof.telemetry.model import Snapshot
-from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.store import SessionStore
 from tests.fakes.devices import h100_sxm_8gpu_box

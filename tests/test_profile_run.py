@@ -21,7 +21,7 @@ import pytest
 from gpuprof.jsonout import loads_strict
 from gpuprof.profile.runner import JobOptions, JobRunner, LiveStatus
 from gpuprof.profile.storage import read_job_profile, read_markers
-from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.store import SessionStore
 from tests.fakes.devices import h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess

@@ -125,10 +125,10 @@ def _banned_in(rel_path: str) -> set[str]:
 
 def test_banned_api_rule_catches_qt_in_core_and_nvml_in_ui() -> None:
     """The configured lint rule works: the core may not import Qt, pyqtgraph or pynvml (except
-    telemetry/nvml.py), and the UI may not import pynvml."""
+    telemetry/nvml/source.py), and the UI may not import pynvml."""
     assert _banned_in("gpuprof/_lint_probe.py") == {"PySide6", "pyqtgraph", "pynvml"}
     assert _banned_in("gpuprof/telemetry/_lint_probe.py") == {"PySide6", "pyqtgraph", "pynvml"}
-    assert _banned_in("gpuprof/telemetry/nvml.py") == set()
+    assert _banned_in("gpuprof/telemetry/nvml/source.py") == set()
     assert _banned_in("ui/_lint_probe.py") == {"pynvml"}
     assert not list(ROOT.rglob("_lint_probe*.py"))
 

@@ -16,10 +16,9 @@ import pynvml as real_pynvml
 import pytest
 
 from gpuprof.cli import main
-from gpuprof.telemetry import nvml_values
 from gpuprof.telemetry.model import GpuSample, SourceKind, SourceState
-from gpuprof.telemetry.nvml import NvmlSource
-from gpuprof.telemetry.nvml_gpm import (
+from gpuprof.telemetry.nvml import values as nvml_values
+from gpuprof.telemetry.nvml.gpm import (
     GPM_MIN_INTERVAL_S,
     PROF_FIRST_SAMPLE,
     PROF_MIG_ONLY,
@@ -28,6 +27,7 @@ from gpuprof.telemetry.nvml_gpm import (
     PROF_OLD_DRIVER,
     RETRY_S,
 )
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.simulated import CYCLE_S, SimulatedSource, phase_at
 from gpuprof.telemetry.store import CSV_HEADER, SessionStore, export_csv
 from tests.fakes.devices import (
@@ -493,7 +493,7 @@ def test_every_sample_buffer_is_freed_on_close_and_reopen_starts_over() -> None:
 
 
 def test_every_sample_buffer_is_freed_at_exit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpuprof.telemetry import nvml
+    from gpuprof.telemetry.nvml import source as nvml
 
     monkeypatch.setattr(nvml, "_exiting", False)
     fake, source = source_on(h100_mig_box())

@@ -1,4 +1,4 @@
-"""gpuprof.telemetry.nvml against the fake NVML: every state of issue 2, through the real code."""
+"""gpuprof.telemetry.nvml.source against the fake NVML: every state of issue 2, through the real code."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import threading
 import pynvml as real_pynvml
 import pytest
 
-from gpuprof.telemetry import nvml, nvml_values
 from gpuprof.telemetry.model import SourceKind, SourceState
-from gpuprof.telemetry.nvml import (
+from gpuprof.telemetry.nvml import source as nvml
+from gpuprof.telemetry.nvml import values as nvml_values
+from gpuprof.telemetry.nvml.source import (
     Diagnostics,
     NvmlSource,
     decode_clock_event_reasons,

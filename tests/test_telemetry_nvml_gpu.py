@@ -10,7 +10,7 @@ pytestmark = pytest.mark.gpu
 def test_real_nvml_inventory_and_poll() -> None:
     from gpuprof.catalog.names import gpu_for_nvml_name
     from gpuprof.telemetry.model import SourceState
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     src = NvmlSource()
     try:
@@ -63,8 +63,8 @@ def test_real_gpm_tensor_activity_rises_during_a_bf16_gemm() -> None:
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("torch sees no CUDA device")
-    from gpuprof.telemetry.nvml import NvmlSource
-    from gpuprof.telemetry.nvml_gpm import PROF_FIRST_SAMPLE
+    from gpuprof.telemetry.nvml.gpm import PROF_FIRST_SAMPLE
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     n = 8192
     a = torch.randn(n, n, device="cuda:0", dtype=torch.bfloat16)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gpuprof.telemetry import nvml
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState
-from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml import source as nvml
+from gpuprof.telemetry.nvml.source import NvmlSource
 from tests.fakes.devices import h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import Block, FakeNvml
 
@@ -203,7 +203,7 @@ script_end_s = [0.0]
 atexit.register(lambda: print(f"exit_s={{time.monotonic() - script_end_s[0]}}", flush=True))
 atexit.register(lambda: print(f"shutdown_calls={{fake.calls['nvmlShutdown']}}", flush=True))
 
-from gpuprof.telemetry import nvml
+from gpuprof.telemetry.nvml import source as nvml
 
 source = nvml.NvmlSource(nvml=fake)
 source.poll()

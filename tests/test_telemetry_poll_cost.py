@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from gpuprof.exporter import Exporter
-from gpuprof.telemetry import nvml_poll
 from gpuprof.telemetry.model import (
     GpuSample,
     HostSample,
@@ -22,8 +21,9 @@ from gpuprof.telemetry.model import (
     NvLinkSample,
     ProcessSample,
 )
-from gpuprof.telemetry.nvml import NvmlSource
-from gpuprof.telemetry.nvml_gpm import GPM_INTERVAL_S, PROF_FIRST_SAMPLE
+from gpuprof.telemetry.nvml import poll as nvml_poll
+from gpuprof.telemetry.nvml.gpm import GPM_INTERVAL_S, PROF_FIRST_SAMPLE
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S, ProcessUsageReader
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession

@@ -239,7 +239,7 @@ def test_open_source_factory(recording: Path) -> None:
 def test_importing_sources_does_not_load_nvml() -> None:
     code = (
         "import sys, gpuprof.telemetry.sources as s; "
-        "assert 'pynvml' not in sys.modules and 'gpuprof.telemetry.nvml' not in sys.modules; "
+        "assert 'pynvml' not in sys.modules and 'gpuprof.telemetry.nvml.source' not in sys.modules; "
         "print(s.NvmlSource.__name__)"
     )
     out = subprocess.run(

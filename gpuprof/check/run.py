@@ -458,7 +458,7 @@ def open_check(*, device: str, **kw: Any) -> tuple[CheckRun, Callable[[], None]]
         device = "cpu"
     watch = None
     if source is not None:
-        from gpuprof.telemetry.nvml_events import XidWatch
+        from gpuprof.telemetry.nvml.events import XidWatch
 
         watch = XidWatch()
         watch.start()  # when it cannot watch, events() is None and the XID item says so

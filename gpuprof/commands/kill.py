@@ -50,7 +50,7 @@ def gpu_use(pid: int) -> list[tuple[int, int | None]] | None:
     when NVML is not available here."""
     try:
         from gpuprof.telemetry.model import SourceKind
-        from gpuprof.telemetry.nvml import NvmlSource
+        from gpuprof.telemetry.nvml.source import NvmlSource
     except ImportError:
         return None
     source = NvmlSource()

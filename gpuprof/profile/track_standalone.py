@@ -63,7 +63,7 @@ from gpuprof.profile.tree import ProcessTree
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.host import HostSampler
 from gpuprof.telemetry.model import Snapshot
-from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.session import TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 

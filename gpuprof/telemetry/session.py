@@ -256,7 +256,7 @@ class TelemetrySession:
     def watch_gpm(self) -> Callable[[], None]:
         """Ask for GPM's profiling activity at every poll until the returned call (the window's
         Overview and Telemetry tabs while shown); while nobody watches, a source samples it at
-        its slower cadence (NVML: every 5 s, ``nvml_gpm.GPM_INTERVAL_S``)."""
+        its slower cadence (NVML: every 5 s, ``nvml.gpm.GPM_INTERVAL_S``)."""
         return self._watch("gpm")
 
     def _watch(self, what: str) -> Callable[[], None]:

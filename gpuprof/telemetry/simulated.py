@@ -39,7 +39,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.nvml_gpm import PROF_NOT_SUPPORTED
+from gpuprof.telemetry.nvml.gpm import PROF_NOT_SUPPORTED
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.scenarios import MIB, SCENARIOS
 

@@ -2,7 +2,7 @@
 
 The backends live in their own modules and are re-exported here, so callers import from one place:
 
-- :class:`NvmlSource` lives in :mod:`gpuprof.telemetry.nvml`; it is re-exported here lazily so
+- :class:`NvmlSource` lives in :mod:`gpuprof.telemetry.nvml.source`; it is re-exported here lazily so
   that importing this module never loads pynvml.
 - :class:`SimulatedSource` (:mod:`gpuprof.telemetry.simulated`) plays a scripted workload on a
   made-up 8×H100 SXM or 2×RTX 4090 box (:mod:`gpuprof.telemetry.scenarios`): idle, ramp-up,
@@ -35,7 +35,7 @@ from gpuprof.telemetry.simulated import (
 from gpuprof.telemetry.source import TelemetrySource
 
 if TYPE_CHECKING:
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
 __all__ = [
     "CYCLE_S",
@@ -57,7 +57,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # Lazy: pynvml is imported only when someone asks for the NVML backend.
     if name == "NvmlSource":
-        from gpuprof.telemetry.nvml import NvmlSource
+        from gpuprof.telemetry.nvml.source import NvmlSource
 
         return NvmlSource
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

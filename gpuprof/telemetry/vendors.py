@@ -48,7 +48,7 @@ def _open_amd() -> AmdSmiSource | None:
 
 def open_local_source() -> TelemetrySource:
     """NVML (host only without a driver), amdsmi, or both on a mixed box."""
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     nvidia = NvmlSource()
     amd = _open_amd()

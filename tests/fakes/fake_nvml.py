@@ -1,4 +1,4 @@
-"""A fake of the pynvml surface that ``gpuprof/telemetry/nvml.py`` calls.
+"""A fake of the pynvml surface that ``gpuprof/telemetry/nvml/source.py`` calls.
 
 It mirrors pynvml exactly where the production code can tell the difference: the constants,
 the ``NVMLError`` class hierarchy (``NVMLError(3)`` *is* an ``NVMLError_NotSupported``) and the

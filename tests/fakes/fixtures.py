@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpuprof.telemetry import nvml
+from gpuprof.telemetry.nvml import source as nvml
 from tests.fakes.devices import BOXES
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 

@@ -33,7 +33,6 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from gpuprof.exporter import Exporter
 from gpuprof.exporter.server import BoundedHTTPServer, HeadHandler
-from gpuprof.telemetry import nvml
 from gpuprof.telemetry.model import (
     DeviceInfo,
     HostSample,
@@ -43,7 +42,8 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.nvml import NvmlSource
+from gpuprof.telemetry.nvml import source as nvml
+from gpuprof.telemetry.nvml.source import NvmlSource
 from tests.fakes.devices import h100_info, h100_sample, h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.fixtures import FakeClock

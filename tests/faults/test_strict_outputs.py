@@ -328,7 +328,7 @@ def test_a_machine_without_the_driver_is_not_labelled_nvml(fake_nvml: Any) -> No
     import pynvml
 
     from gpuprof.telemetry.model import SourceKind
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     fake_nvml.inject("nvmlInit", error=pynvml.NVML_ERROR_LIBRARY_NOT_FOUND)
     source = NvmlSource(nvml=fake_nvml, clock=fake_nvml.clock)

@@ -52,7 +52,7 @@ def local_gpu_names(local_gpu: str | None) -> list[str]:
     if local_gpu:
         m = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", local_gpu.strip())
         return [m.group(1) if m else local_gpu.strip()]
-    from gpuprof.telemetry.nvml import NvmlSource
+    from gpuprof.telemetry.nvml.source import NvmlSource
 
     source = NvmlSource()
     try:

@@ -1,6 +1,6 @@
 """NVML events: critical XID errors while a check or a burn-in runs.
 
-Apart from :mod:`gpuprof.telemetry.nvml` (the poll): an event set is its own NVML session with
+Apart from :mod:`gpuprof.telemetry.nvml.source` (the poll): an event set is its own NVML session with
 its own thread, opened only while something waits for XIDs (``gpuprof check``).
 """
 
@@ -10,7 +10,7 @@ import contextlib
 import threading
 from typing import Any
 
-from gpuprof.telemetry.nvml import load_pynvml
+from gpuprof.telemetry.nvml.source import load_pynvml
 
 __all__ = ["XidWatch"]
 

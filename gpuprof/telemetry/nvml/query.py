@@ -1,6 +1,6 @@
 """The contract between the NVML readers and the one query helper in :mod:`.nvml`.
 
-The readers (:mod:`.nvml_static`, :mod:`.nvml_poll`) never touch pynvml: they name the NVML
+The readers (:mod:`.static`, :mod:`.poll`) never touch pynvml: they name the NVML
 function they want and a :class:`Query` (implemented in ``nvml.py``, the only module that
 imports pynvml) makes the call, turns an ``NVMLError`` into ``None`` and records it once.
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from gpuprof.telemetry.diagnostics import Diagnostics
 from gpuprof.telemetry.model import DeviceInfo, NvLinkSample, ProcessSample
-from gpuprof.telemetry.nvml_values import (
+from gpuprof.telemetry.nvml.values import (
     ERROR_ARGUMENT_VERSION_MISMATCH,
     ERROR_FUNCTION_NOT_FOUND,
     ERROR_GPU_IS_LOST,
@@ -135,7 +135,7 @@ class DeviceState:
     )
     # pid -> (what its sample was built from, the sample): reused while unchanged
     proc_samples: dict[int, tuple[tuple[Any, ...], ProcessSample]] = field(default_factory=dict)
-    gpm: Any = None  # the GPM sample pair and what it knows (nvml_gpm.GpmState), once polled
+    gpm: Any = None  # the GPM sample pair and what it knows (gpm.GpmState), once polled
 
 
 # --- the query helper's interface ------------------------------------------------------------

@@ -1,13 +1,13 @@
 """Static facts of each GPU (``nvidia-smi -q``), its NVLinks and the GPU×GPU topology.
 
 Read once when an :class:`~gpuprof.telemetry.nvml.NvmlSource` starts (link states again on
-the slow cadence), through a :class:`~gpuprof.telemetry.nvml_query.Query`; no pynvml here.
+the slow cadence), through a :class:`~gpuprof.telemetry.nvml.query.Query`; no pynvml here.
 """
 
 from __future__ import annotations
 
 from gpuprof.telemetry.model import DeviceInfo, MigDeviceInfo, Topology
-from gpuprof.telemetry.nvml_query import (
+from gpuprof.telemetry.nvml.query import (
     DeviceState,
     GpuLost,
     LinkStatic,
@@ -16,7 +16,7 @@ from gpuprof.telemetry.nvml_query import (
     field_values,
     memory_info,
 )
-from gpuprof.telemetry.nvml_values import (
+from gpuprof.telemetry.nvml.values import (
     AGG_RX,
     AGG_TX,
     ARCHITECTURES,

@@ -1,7 +1,7 @@
 """Per-poll reads of each GPU (``nvidia-smi dmon``/``pmon``) into frozen samples.
 
 Called by :meth:`~gpuprof.telemetry.nvml.NvmlSource.poll` through a
-:class:`~gpuprof.telemetry.nvml_query.Query`; no pynvml here. Counters become rates
+:class:`~gpuprof.telemetry.nvml.query.Query`; no pynvml here. Counters become rates
 (NVLink KiB -> bytes/s), mW and mJ become W and J, and an unchanged NVLink or process sample
 is reused rather than rebuilt: per-poll cost is what ``perf/sampler.py`` measures.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache
 from gpuprof.telemetry.model import EccCounts, GpuSample, NvLinkSample, ProcessSample
-from gpuprof.telemetry.nvml_gpm import read_gpm
-from gpuprof.telemetry.nvml_query import (
+from gpuprof.telemetry.nvml.gpm import read_gpm
+from gpuprof.telemetry.nvml.query import (
     DeviceState,
     GpuLost,
     MissingFunction,
@@ -23,8 +23,8 @@ from gpuprof.telemetry.nvml_query import (
     field_values,
     memory_info,
 )
-from gpuprof.telemetry.nvml_static import read_links
-from gpuprof.telemetry.nvml_values import (
+from gpuprof.telemetry.nvml.static import read_links
+from gpuprof.telemetry.nvml.values import (
     AGG_RX,
     AGG_TX,
     AGGREGATE_ECC,

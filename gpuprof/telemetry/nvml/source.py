@@ -5,13 +5,13 @@ lock on first use and ``nvmlShutdown`` at close or exit; every call goes through
 helper (:class:`_Query`) that turns an ``NVMLError`` into ``None`` and records the failure once
 per (device, field, error kind) in a :class:`Diagnostics` registry. A poll never raises because
 one field failed. What is read lives beside this module, free of pynvml: static facts in
-:mod:`.nvml_static`, per-poll samples in :mod:`.nvml_poll`, the profiling activity of NVML GPM
-(SM, tensor-core, DRAM) in :mod:`.nvml_gpm`, NVML's numbers in :mod:`.nvml_values`. GPM's
+:mod:`.static`, per-poll samples in :mod:`.poll`, the profiling activity of NVML GPM
+(SM, tensor-core, DRAM) in :mod:`.gpm`, NVML's numbers in :mod:`.values`. GPM's
 sample buffers are freed when a GPU is lost and before ``nvmlShutdown``.
 
 Shutdown never hangs, also after nvitop: closing sets a flag that makes every further query
 fail fast, waits at most ``timeout_s`` (1 s) for the NVML work in flight (the process-wide
-:class:`~gpuprof.telemetry.nvml_query.QueryGate`), and when a call has not returned by then,
+:class:`~gpuprof.telemetry.nvml.query.QueryGate`), and when a call has not returned by then,
 skips ``nvmlShutdown`` with a warning naming the call: a driver in trouble would keep
 ``nvmlShutdown`` waiting too. The same at interpreter exit.
 
@@ -50,14 +50,14 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.nvml_gpm import (
+from gpuprof.telemetry.nvml.gpm import (
     GPM_INTERVAL_S,
     GPM_MIN_INTERVAL_S,
     GpmState,
     release_gpm,
 )
-from gpuprof.telemetry.nvml_poll import process_samples, read_processes, sample_gpu
-from gpuprof.telemetry.nvml_query import (
+from gpuprof.telemetry.nvml.poll import process_samples, read_processes, sample_gpu
+from gpuprof.telemetry.nvml.query import (
     Closed,
     DeviceState,
     GpuLost,
@@ -65,8 +65,8 @@ from gpuprof.telemetry.nvml_query import (
     QueryGate,
     error_kind,
 )
-from gpuprof.telemetry.nvml_static import build_topology, open_device
-from gpuprof.telemetry.nvml_values import (
+from gpuprof.telemetry.nvml.static import build_topology, open_device
+from gpuprof.telemetry.nvml.values import (
     CLOCK_EVENT_REASONS,
     ERROR_DRIVER_NOT_LOADED,
     ERROR_FUNCTION_NOT_FOUND,
@@ -93,7 +93,7 @@ __all__ = [
     "topology_label",
 ]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("gpuprof.telemetry.nvml")
 
 #: The pynvml module in use; ``None`` until first needed. Tests assign a fake here.
 pynvml: Any = None
@@ -115,7 +115,7 @@ def load_pynvml() -> Any:
 class _Query:
     """The one query helper: every NVML call of gpuprof goes through it.
 
-    Implements :class:`~gpuprof.telemetry.nvml_query.Query` for the readers. Once
+    Implements :class:`~gpuprof.telemetry.nvml.query.Query` for the readers. Once
     ``closing`` is set, :meth:`fn` and :meth:`get` raise ``Closed`` instead of calling.
     """
 
@@ -284,7 +284,7 @@ class NvmlSource:
     The GPU processes' host CPU % and RSS are read every ``process_host_interval_s`` (5 s),
     or at every poll while someone watches them (:meth:`watch_process_host`); GPM's profiling
     activity is sampled every ``gpm_interval_s`` (5 s), as the mean over that span, or at
-    every poll while watched (:meth:`watch_gpm`; :mod:`~gpuprof.telemetry.nvml_gpm`).
+    every poll while watched (:meth:`watch_gpm`; :mod:`~gpuprof.telemetry.nvml.gpm`).
     """
 
     @property

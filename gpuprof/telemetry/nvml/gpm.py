@@ -18,7 +18,7 @@ never zero. A failure mid-session costs that poll's values (a metric that fails 
 field), a GPU that falls off the bus raises :class:`GpuLost` like any other read, and
 :func:`release_gpm` frees the buffers when the device is lost or the source shuts down.
 
-No pynvml here: the calls go through the :class:`~gpuprof.telemetry.nvml_query.Query` of
+No pynvml here: the calls go through the :class:`~gpuprof.telemetry.nvml.query.Query` of
 ``nvml.py``, which also builds ``nvmlGpmMetricsGet``'s struct.
 """
 
@@ -33,8 +33,8 @@ from typing import Any
 
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import MigProfSample
-from gpuprof.telemetry.nvml_query import DeviceState, GpuLost, Query, error_kind, kind_from_code
-from gpuprof.telemetry.nvml_values import (
+from gpuprof.telemetry.nvml.query import DeviceState, GpuLost, Query, error_kind, kind_from_code
+from gpuprof.telemetry.nvml.values import (
     ERROR_FUNCTION_NOT_FOUND,
     ERROR_GPU_IS_LOST,
     ERROR_NO_PERMISSION,
