@@ -22,6 +22,9 @@ from gpuprof.recommend.calibrate import (
     local_measurements,
     measurements_from_run,
 )
+from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
+from gpuprof.recommend.memory import model_shape
+from gpuprof.recommend.workload import Workload
 
 H100 = "NVIDIA H100 80GB HBM3"
 H100_MEM = 85_520_809_984  # bytes, nvidia-smi 81559 MiB
@@ -194,22 +197,37 @@ def _recommend_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+#: The default stack's fitted GEMM share (issue 23; was one published 45 %).
+GEMM = TRAIN_EFFICIENCY.gemm["tuned"]
+
+
+def _shown(base: float, peak: float = 989e12, bw: float = 3350e9) -> tuple[float, float]:
+    """(efficiency shown, hours) of the 1e9-parameter job on one H100 at matmul share ``base``:
+    the matmuls at ``base`` of ``peak`` plus the memory-bound operators' roofline time."""
+    w = Workload("pretrain", 1e9, tokens=1e10)
+    layers, hidden = model_shape(w)
+    matmul = 6 * 1e9 * 1e10 / (peak * base)
+    membound = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden * layers * hidden * 1e10
+    membound /= bw * 0.70
+    return base * matmul / (matmul + membound), (matmul + membound) / 3600
+
+
 def test_cli_uses_measured_efficiency_when_the_gpu_is_local(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _fill(ResultsDB())  # the default database (GPUPROF_DATA_DIR is private per test)
     published = _recommend_json(capsys)["rows"][0]  # no local GPU here: nothing matches
-    assert not published["efficiency_measured"] and published["efficiency"] == pytest.approx(0.45)
+    assert not published["efficiency_measured"]
+    assert published["efficiency"] == pytest.approx(_shown(GEMM)[0])
     measured = _recommend_json(capsys, "--local-gpu", H100)["rows"][0]
-    eff = 0.80 * 0.45 / 0.83  # 791.2 / 989 = 0.80 of spec; × 45 % ÷ 83 %
+    eff = 0.80 * GEMM / 0.83  # 791.2 / 989 = 0.80 of spec; × the fitted share ÷ 83 %
     assert measured["efficiency_measured"]
-    assert measured["efficiency"] == pytest.approx(eff)
+    assert measured["efficiency"] == pytest.approx(_shown(eff)[0])
     assert measured["efficiency_source"].startswith(
         "measured here (run 20250302-110000-bbbb, 2025-03-02): bf16 GEMM 791 TFLOPS = 80% of spec 989"
     )
-    flops = 6 * 1e9 * 1e10
-    assert measured["hours"] == pytest.approx(flops / (989e12 * eff) / 3600)
-    assert published["hours"] == pytest.approx(flops / (989e12 * 0.45) / 3600)
+    assert measured["hours"] == pytest.approx(_shown(eff)[1])
+    assert published["hours"] == pytest.approx(_shown(GEMM)[1])
     assert any(measured["efficiency_source"] in r for r in measured["reasons"])
     # The local row (this machine) is calibrated the same way.
     local = _recommend_json(capsys, "--local-gpu", f"{H100}x2")["local"]
@@ -218,12 +236,12 @@ def test_cli_uses_measured_efficiency_when_the_gpu_is_local(
     )
     # Opting out gives the published number back.
     off = _recommend_json(capsys, "--local-gpu", H100, "--no-measured")["rows"][0]
-    assert not off["efficiency_measured"] and off["efficiency"] == pytest.approx(0.45)
+    assert not off["efficiency_measured"] and off["efficiency"] == pytest.approx(_shown(GEMM)[0])
     # --measured for the same GPU and dtype wins over the database, without a run label.
     manual = _recommend_json(capsys, "--local-gpu", H100, "--measured", "H100 SXM:bf16=494.5")[
         "rows"
     ][0]
-    assert manual["efficiency"] == pytest.approx(0.5 * 0.45 / 0.83)
+    assert manual["efficiency"] == pytest.approx(_shown(0.5 * GEMM / 0.83)[0])
     assert manual["efficiency_source"].startswith("measured here: bf16 GEMM")
 
 
@@ -231,7 +249,7 @@ def test_cli_fp32_workload_uses_the_older_fp32_run(capsys: pytest.CaptureFixture
     _fill(ResultsDB())
     row = _recommend_json(capsys, "--local-gpu", H100, "--precision", "fp32")["rows"][0]
     # 50 / 67 of the FP32 spec; the newest run had no fp32, so the 2025-03-01 one counts.
-    assert row["efficiency"] == pytest.approx(50 / 67 * 0.45 / 0.83)
+    assert row["efficiency"] == pytest.approx(_shown(50 / 67 * GEMM / 0.83, 67e12)[0])
     assert "run 20250301-100000-aaaa, 2025-03-01" in row["efficiency_source"]
 
 
@@ -282,5 +300,5 @@ def test_cli_detects_local_gpus_with_nvml(
     ]
     assert main(argv) == 0
     row = json.loads(capsys.readouterr().out)["rows"][0]
-    assert row["efficiency"] == pytest.approx(250 / 312 * 0.45 / 0.83)
+    assert row["efficiency"] == pytest.approx(_shown(250 / 312 * GEMM / 0.83, 312e12, 2039e9)[0])
     assert "run 20250301-120000-dddd" in row["efficiency_source"]

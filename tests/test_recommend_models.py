@@ -162,10 +162,21 @@ def test_every_published_run_has_a_source_and_a_known_model() -> None:
     import csv
     from pathlib import Path
 
-    path = Path(__file__).parent / "data" / "published_runs.csv"
-    lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
+    from gpuprof.recommend.efficiency import STACKS
+
+    data = Path(__file__).parent / "data"
+    extra = load_models(data / "published_models.csv")  # architectures of the runs (issue 23)
+    lines = [
+        ln
+        for ln in (data / "published_runs.csv").read_text("utf-8").splitlines()
+        if not ln.startswith("#")
+    ]
     rows = list(csv.DictReader(lines))
     assert len(rows) >= 10
+    training = [r for r in rows if r["kind"] in ("train", "finetune", "lora")]
+    # Issue 23: at least 60 training rows from at least 10 publications, each with its stack.
+    assert len(training) >= 60 and len({r["group"] for r in training}) >= 10
+    assert all(r["stack"] in STACKS for r in training)
     for row in rows:
         assert row["source"].strip(), row["id"]
         assert row["metric"] in (
@@ -173,8 +184,10 @@ def test_every_published_run_has_a_source_and_a_known_model() -> None:
             "gpu_hours",
             "tokens_per_s",
             "output_tokens_per_s",
+            "step_seconds",
         ), row["id"]
         if row["kind"] == "serve":  # issue 22: the traffic it was measured at
             assert int(row["prompt_len"]) > 0 and int(row["output_len"]) > 0, row["id"]
         assert float(row["published"]) > 0
-        assert row["model"] in MODELS or float(row["params"]) > 0, row["id"]
+        known = row["model"] in MODELS or row["model"] in extra
+        assert known or float(row["params"] or 0) > 0, row["id"]

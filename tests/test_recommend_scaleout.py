@@ -14,11 +14,25 @@ import pytest
 from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.specs import load_specs
 from gpuprof.cli import main
+from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
 
+GEMM = TRAIN_EFFICIENCY.gemm["tuned"]
+K = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden
+
+
+def _tau(params: float, layers: int, hidden: int) -> tuple[float, float]:
+    """(GPU-seconds per 4096-token sequence on an H100, the matmuls' share of it): the matmuls
+    at the fitted GEMM share plus the memory-bound operators at 70 % of 3,350 GB/s (issue 23).
+    The scaling reported is the matmul time of the ideal step ÷ the step."""
+    matmul = 6 * params * 4096 / (989e12 * GEMM)
+    membound = K * layers * hidden * 4096 / (3350e9 * 0.70)
+    return matmul + membound, matmul / (matmul + membound)
+
+
 # 7B by bare --params: L = round((7e9 / 196608)^(1/3)) = 33, h = 4224 (shape rule).
-TAU_H100_7B = 6 * 7e9 * 4096 / (989e12 * 0.45)  # GPU-seconds per 4096-token sequence, 0.3865
+TAU_H100_7B, SHARE_7B = _tau(7e9, 33, 4224)  # ≈ 0.366 s, 0.84
 
 
 def _h100_node(name: str, gbps: float | None) -> Catalog:
@@ -51,13 +65,13 @@ def test_data_parallel_across_nodes_hides_behind_backward_on_3200_gbps_not_on_40
     # Gradients 2 × 7e9 bytes; one ring over all 8 GPUs of each node uses the node's whole
     # network: 3200 Gbit/s = 400 GB/s → 2·31/32 × 14e9 / 400e9 = 68 ms; half of it against
     # 2/3 × 0.3865 s of backward, half against 1/3 × 0.3865 s of forward → nothing exposed.
-    assert fast.scaling_efficiency == pytest.approx(1.0)
+    assert fast.scaling_efficiency == pytest.approx(SHARE_7B)
     # 400 Gbit/s = 50 GB/s: 2·31/32 × 14e9 / 50e9 = 0.5425 s (+ latency); exposed
     # (t/2 − 0.2577) + (t/2 − 0.1288) ≈ 0.156 s per step of 32 × 0.3865 = 12.37 s.
     t_dp = _ar(32, 14e9, 50e9)
     exposed = (t_dp / 2 - 2 / 3 * TAU_H100_7B) + (t_dp / 2 - 1 / 3 * TAU_H100_7B)
     step = 32 * TAU_H100_7B
-    assert slow.scaling_efficiency == pytest.approx(step / (step + exposed))  # ≈ 0.9875
+    assert slow.scaling_efficiency == pytest.approx(SHARE_7B * step / (step + exposed))
     assert slow.hours > fast.hours
 
 
@@ -68,7 +82,7 @@ def test_pipeline_bubble_when_the_model_only_fits_in_stages() -> None:
     # single micro-batch (2/3 × 0.3865 s). Scaling 1.
     w = Workload("pretrain", 7e9, "bf16", tokens=8 * 4096 * 10, batch=8, nodes=1)
     r = recommend(w, _h100_node("n", None)).rows[0]
-    assert r.scaling_efficiency == pytest.approx(1.0)
+    assert r.scaling_efficiency == pytest.approx(SHARE_7B)
     # 30B on 8 GPUs: 16 × 30e9 = 480e9 of state must be split over all 8 (60e9 each), so
     # tp·pp = 8, dp = 1 and 64 micro-batches (batch 64). The bubble of pp stages is
     # (p − 1)/m of the ideal time; tp adds its all-reduces to every micro-batch.
@@ -78,7 +92,8 @@ def test_pipeline_bubble_when_the_model_only_fits_in_stages() -> None:
     # 4096·6784·2 bytes. Candidates (tp, pp) = (8, 1), (4, 2), (2, 4), (1, 8) — memory:
     # 60e9 + (2·4096·6784·53 + 34·4096·6784)/tp = 60e9 + 3.89e9/tp: all fit in 73.0e9.
     act = 4096 * 6784 * 2
-    tau_c = 6 * 30e9 * 4096 / (989e12 * 0.45) / 8
+    tau_seq, share = _tau(30e9, 53, 6784)
+    tau_c = tau_seq / 8
     best = 0.0
     for tp, pp in ((8, 1), (4, 2), (2, 4), (1, 8)):
         # Stages hold whole layers: the fullest has ceil(53 / pp) (27, 14, 7) and sets τ.
@@ -86,9 +101,9 @@ def test_pipeline_bubble_when_the_model_only_fits_in_stages() -> None:
         tp_time = 0.0 if tp == 1 else stage * 4 * _ar(tp, act, 450e9)
         pp_time = 0.0 if pp == 1 else 2 * act / tp / 450e9
         tau = tau_c * stage * pp / 53 + tp_time + pp_time
-        best = max(best, 64 * tau_c / ((64 + pp - 1) * tau))
+        best = max(best, share * 64 * tau_c / ((64 + pp - 1) * tau))
     assert r30.scaling_efficiency == pytest.approx(best)
-    assert 0.8 < best < 1.0
+    assert 0.7 < best < 1.0
 
 
 def test_1024_h100_on_p5_is_near_published_large_run_mfu() -> None:

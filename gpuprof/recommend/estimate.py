@@ -42,6 +42,7 @@ from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import DTYPES, GpuSpec
 from gpuprof.i18n import N_
 from gpuprof.recommend.decode import MEM_BW_EFFICIENCY, decode_step_seconds, prefill_seconds
+from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY, TrainEfficiency
 from gpuprof.recommend.memory import (
     HEADROOM,
     GiB,
@@ -64,6 +65,7 @@ __all__ = [
     "base_efficiency",
     "build_arrays",
     "estimate",
+    "memory_bound_seconds",
 ]
 
 Arr = npt.NDArray[np.float64]
@@ -151,10 +153,20 @@ def _kind(w: Workload) -> str:
 
 
 def base_efficiency(
-    w: Workload, spec: GpuSpec | None, measured_tflops: float | None
+    w: Workload,
+    spec: GpuSpec | None,
+    measured_tflops: float | None,
+    train_eff: TrainEfficiency = TRAIN_EFFICIENCY,
 ) -> tuple[float, str, bool]:
-    """(efficiency, source text, measured?) for one GPU model."""
+    """(efficiency, source text, measured?) for one GPU model.
+
+    LLM training takes its stack's fitted share of the matmul peak (:mod:`.efficiency`)."""
     eff, source = BASE_EFFICIENCY[_kind(w)]
+    if _kind(w) == "llm-train":
+        eff = train_eff.gemm_share(w.stack)
+        source = N_("{source}; stack {stack}: {eff:.0%} of the matmul peak").format(
+            source=train_eff.source, stack=w.stack, eff=eff
+        )
     dtype = w.compute_dtype
     peak = spec.peak_tflops(dtype) if spec else None
     if measured_tflops and peak:
@@ -323,8 +335,11 @@ def estimate(
     arr: CandidateArrays,
     specs: Mapping[str, GpuSpec],
     local_measurements: Mapping[str, Mapping[str, float]] | None = None,
+    train_eff: TrainEfficiency = TRAIN_EFFICIENCY,
 ) -> Estimates:
-    """Fit, time and efficiency for every candidate; picks the node count per instance."""
+    """Fit, time and efficiency for every candidate; picks the node count per instance.
+
+    ``train_eff``: the training constants (``perf/truth.py`` passes refitted ones)."""
     dtype = w.compute_dtype
     flops = w.total_flops()
     # Base efficiency per GPU model (few models, so a small Python loop).
@@ -335,7 +350,7 @@ def estimate(
     for j, name in enumerate(arr.models):
         spec = specs.get(name)
         measured = (local_measurements or {}).get(name, {}).get(dtype)
-        eff, src, was = base_efficiency(w, spec, measured)
+        eff, src, was = base_efficiency(w, spec, measured, train_eff)
         if src not in sources:
             sources.append(src)
         m_eff[j], m_src[j], m_measured[j] = eff, sources.index(src), was
@@ -356,7 +371,15 @@ def estimate(
     with np.errstate(divide="ignore", invalid="ignore"):
         # Seconds per GPU-FLOP/s of base-efficiency rate: the whole job's compute is this ÷ G.
         work = (flops - attn) / (peak * base) + attn / (peak_attn * base)
+        compute_work = work
+        if kind == "llm-train":  # the memory-bound operators' share of the roofline
+            work = work + np.nan_to_num(
+                memory_bound_seconds(w, arr.mem_bw, train_eff, layers, hidden)
+            )
         best = _choose_nodes(w, arr, kind, flops, work, per_node, usable, layers, hidden, wb)
+        # Efficiency reads as the matmul share achieved (MFU-like): the memory-bound time is
+        # part of the step, not of the ideal.
+        best["scaling"] = best["scaling"] * compute_work / work
     return Estimates(
         nodes=best["nodes"],
         gpus=best["gpus"],
@@ -375,6 +398,18 @@ def estimate(
         batch=best["batch"],
         layout=best["layout"],
     )
+
+
+def memory_bound_seconds(
+    w: Workload, mem_bw: Arr, train_eff: TrainEfficiency, layers: int, hidden: int
+) -> Arr:
+    """GPU-seconds of a training job's memory-bound operators: ``k × hidden`` bytes per token
+    per layer (:mod:`.efficiency`) at :data:`MEM_BW_EFFICIENCY` of the memory bandwidth."""
+    per_token = train_eff.bytes_per_token_layer_hidden * float(layers) * float(hidden)
+    tokens = w.work_units * (float(w.seq_len) if w.tokens is None and w.samples else 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: Arr = per_token * tokens / (mem_bw * MEM_BW_EFFICIENCY)
+    return out
 
 
 def _serving(

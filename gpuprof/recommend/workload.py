@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
+from gpuprof.recommend.efficiency import STACKS, normalize_stack
 
 __all__ = ["KV_DTYPES", "LIMITS", "PERCENTILES", "PRECISIONS", "SCENARIOS", "Workload"]
 
@@ -137,6 +138,9 @@ class Workload:
     kv_dtype: str | None = None
     #: Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node).
     tp: int | None = None
+    #: Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such
+    #: as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job.
+    stack: str = "tuned"
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -150,6 +154,16 @@ class Workload:
             raise InputError(
                 f"unknown precision {self.precision!r}; use one of {', '.join(PRECISIONS)}"
             )
+        stack = normalize_stack(self.stack)
+        if stack is None:
+            raise InputError(
+                tr(
+                    "unknown stack {s!r}; use one of {all}",
+                    s=self.stack[:40],
+                    all=", ".join(STACKS),
+                )
+            )
+        object.__setattr__(self, "stack", stack)
         for name in (
             "params",
             "tokens",

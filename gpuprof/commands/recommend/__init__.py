@@ -70,6 +70,13 @@ def register(subparsers: Any) -> None:
         "--list-models", action="store_true", help=tr("list the known model architectures")
     )
     w.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4 (default bf16)"))
+    w.add_argument(
+        "--stack",
+        help=tr(
+            "training framework: tuned (Megatron-LM/NeMo, the default), fsdp, deepspeed, "
+            "torchtitan; its efficiency fitted to published runs of that stack"
+        ),
+    )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
         "--samples",

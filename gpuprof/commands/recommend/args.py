@@ -65,6 +65,7 @@ def workload_of(args: argparse.Namespace) -> Any:
         "slo_percentile": getattr(args, "slo", None),
         "kv_dtype": getattr(args, "kv_dtype", None),
         "tp": getattr(args, "tp", None),
+        "stack": getattr(args, "stack", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:

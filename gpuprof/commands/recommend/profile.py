@@ -46,6 +46,7 @@ WORKLOAD_FLAGS = (
     ("kv_dtype", "--kv-dtype"),
     ("tp", "--tp"),
     ("trace", "--trace"),
+    ("stack", "--stack"),
 )
 
 

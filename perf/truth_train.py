@@ -1,0 +1,232 @@
+"""Training rows of ``tests/data/published_runs.csv``: the estimate as a function of the fitted
+constants, their fit, and the leave-one-source-out cross-validation (issue 23).
+
+For each row the one configuration (``--gpu G --gpus N``) is built once in-process and the
+layout model (:func:`gpuprof.recommend.parallel.train_layout`) is tabulated over the GPU-seconds
+of work the constants can give it (a log grid of 240 points): the job's time depends on the
+constants only through that number, ``matmul FLOPs / (peak x gemm[stack]) + memory-bound bytes
+x k / (0.7 x bandwidth)``. The fit then runs on the tables (interpolated in log-log; < 0.3 %
+from the estimate itself, checked for every row at the shipped constants).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gpuprof.recommend.crossval import CvResult, fit_constants, leave_one_source_out
+from gpuprof.recommend.efficiency import STACKS, TRAIN_EFFICIENCY, TrainEfficiency
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "tests" / "data" / "published_models.csv"
+SCENARIO = {"train": "pretrain", "finetune": "finetune-full", "lora": "finetune-lora"}
+TRAIN_KINDS = tuple(SCENARIO)
+#: Search bounds of the constants.
+BOUNDS = {
+    **{f"gemm_{s}": (0.15, 0.95) for s in STACKS},
+    "k": (1.0, 3000.0),
+}
+GRID = 240
+#: A stack gets a constant of its own when this many publications of it are in the fit.
+MIN_SOURCES = 2
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
+    return [r for r in csv.DictReader(lines) if r["kind"] in TRAIN_KINDS]
+
+
+@dataclass
+class RowModel:
+    """One published training row and its estimate as a function of the constants."""
+
+    row: dict[str, str]
+    matmul_s: float  # GPU-seconds of matmul work at 100 % of the peak
+    arch: str
+    membound_s: float  # GPU-seconds of the memory-bound operators per byte of k
+    gpus: float
+    steps: float
+    log_work: np.ndarray
+    log_seconds: np.ndarray
+    layout: tuple[float, float, float]
+    workload: Any = None
+    arrays: Any = None
+    specs: Any = None
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def stack(self) -> str:
+        return self.row["stack"]
+
+    @property
+    def group(self) -> str:
+        return self.row["group"]
+
+    @property
+    def observed(self) -> float:
+        return float(self.row["published"])
+
+    def seconds(self, gemm: float, k: float) -> float:
+        work = self.matmul_s / gemm + self.membound_s * k
+        return math.exp(float(np.interp(math.log(work), self.log_work, self.log_seconds)))
+
+    def metric(self, seconds: float) -> float:
+        metric = self.row["metric"]
+        if metric == "gpu_hours":
+            return seconds / 3600.0 * self.gpus
+        if metric == "step_seconds":
+            return seconds / self.steps
+        return float(self.row["tokens"]) / (seconds * self.gpus)  # tokens_per_s_per_gpu
+
+
+def _workload(row: dict[str, str], models: dict[str, Any]) -> Any:
+    from gpuprof.recommend.models import find_model
+    from gpuprof.recommend.workload import Workload
+
+    arch = find_model(row["model"], models)
+    return Workload(
+        scenario=SCENARIO[row["kind"]],
+        precision=row["precision"],
+        tokens=float(row["tokens"]),
+        seq_len=int(row["seq_len"]),
+        batch=int(row["batch"]),
+        stack=row["stack"],
+        **arch.workload_fields(),  # type: ignore[arg-type]
+    )
+
+
+def build(rows: Sequence[dict[str, str]]) -> list[RowModel]:
+    """Each row's one configuration, its work at unit constants and its layout table."""
+    import contextlib
+    import io
+
+    from gpuprof.catalog.instances import load_catalog
+    from gpuprof.commands.recommend.config import one_config_catalog
+    from gpuprof.recommend.estimate import build_arrays, memory_bound_seconds
+    from gpuprof.recommend.memory import HEADROOM, model_shape
+    from gpuprof.recommend.models import load_models
+    from gpuprof.recommend.parallel import train_layout
+
+    models = {**load_models(), **load_models(MODELS)}
+    cat = load_catalog()
+    out = []
+    for row in rows:
+        w = _workload(row, models)
+        with contextlib.redirect_stderr(io.StringIO()):  # the "costed as N nodes" note
+            one, nodes = one_config_catalog(cat, row["gpu"], int(row["gpus"]))
+        w = w.with_(node_limit=max(w.node_limit, nodes), nodes=nodes)
+        arr = build_arrays(one.instances, one.specs)
+        dtype = w.compute_dtype
+        peak = float(arr.peak[dtype][0])
+        peak16 = float(arr.peak["bf16"][0]) if math.isfinite(arr.peak["bf16"][0]) else peak
+        flops = w.total_flops()
+        attn = w.attention_flops() if dtype == "fp8" else 0.0
+        matmul = (flops - attn) / peak + attn / peak16
+        layers, hidden = model_shape(w)
+        unit = TRAIN_EFFICIENCY.with_(bytes_per_token_layer_hidden=1.0)
+        membound = float(memory_bound_seconds(w, arr.mem_bw, unit, layers, hidden)[0])
+        lo = matmul / BOUNDS[f"gemm_{STACKS[0]}"][1]
+        hi = matmul / BOUNDS[f"gemm_{STACKS[0]}"][0] + membound * BOUNDS["k"][1]
+        grid = np.geomspace(lo * 0.9, hi * 1.1, GRID)
+
+        def rep(a: np.ndarray) -> np.ndarray:
+            return np.repeat(a[:1], GRID)
+
+        lay = train_layout(
+            w,
+            per_sample=False,
+            per_node=rep(arr.count),
+            nodes=nodes,
+            work=grid,
+            intra_bw=rep(arr.intra_bw),
+            net_bw_node=rep(arr.net_bw_node),
+            usable=rep(arr.mem_bytes * (1.0 - HEADROOM)),
+            layers=layers,
+            hidden=hidden,
+        )
+        if not np.all(np.isfinite(lay.seconds)) or not bool(lay.fits.all()):
+            raise SystemExit(f"{row['id']}: the estimate has no layout that fits")
+        seqs = w.work_units / float(w.seq_len)
+        steps = max(seqs / min(float(w.global_batch), seqs), 1.0)
+        mid = GRID // 2
+        out.append(
+            RowModel(
+                row=dict(row),
+                matmul_s=matmul,
+                arch=one.specs[one.instances[0].gpu_model].architecture or "",
+                membound_s=membound,
+                gpus=float(arr.count[0]) * nodes,
+                steps=steps,
+                log_work=np.log(grid),
+                log_seconds=np.log(lay.seconds),
+                layout=(float(lay.tp[mid]), float(lay.pp[mid]), float(lay.dp[mid])),
+                workload=w,
+                arrays=arr,
+                specs=one.specs,
+            )
+        )
+    return out
+
+
+def params_of(eff: TrainEfficiency) -> dict[str, float]:
+    return {**{f"gemm_{s}": v for s, v in eff.gemm.items()}, "k": eff.bytes_per_token_layer_hidden}
+
+
+def efficiency_of(params: dict[str, float], stacks: Sequence[str] = STACKS) -> TrainEfficiency:
+    """The constants as a :class:`TrainEfficiency`, with only the stacks in ``stacks``."""
+    gemm = {s: params[f"gemm_{s}"] for s in stacks if f"gemm_{s}" in params}
+    return TRAIN_EFFICIENCY.with_(gemm=gemm, bytes_per_token_layer_hidden=params["k"])
+
+
+def predict(params: dict[str, float], m: RowModel) -> float:
+    eff = efficiency_of(params, [s for s in STACKS if params.get(f"fitted_{s}", 1.0) > 0])
+    return m.metric(m.seconds(eff.gemm_share(m.stack), params["k"]))
+
+
+def fit(models: Sequence[RowModel]) -> dict[str, float]:
+    """The constants fitted to ``models``: ``k`` and the default stack's share always, another
+    stack's share only where at least :data:`MIN_SOURCES` publications of it are in the fit (a
+    stack seen in one publication follows :data:`~gpuprof.recommend.efficiency.FALLBACK`: one
+    source cannot tell the stack from that source's own circumstances)."""
+    sources: dict[str, set[str]] = {}
+    for m in models:
+        sources.setdefault(m.stack, set()).add(m.group)
+    own = {s for s, g in sources.items() if len(g) >= MIN_SOURCES or s == STACKS[0]}
+    start = {f"gemm_{s}": 0.5 for s in STACKS if s in own}
+    start["k"] = 100.0
+    fixed = {f"fitted_{s}": 1.0 if s in own else 0.0 for s in STACKS}
+    return fit_constants(models, predict, lambda m: m.observed, start, BOUNDS, fixed=fixed)
+
+
+def cross_validate(
+    models: Sequence[RowModel], fitter: Callable[..., dict[str, float]] = fit
+) -> CvResult[RowModel]:
+    return leave_one_source_out(
+        models,
+        row_id=lambda m: m.id,
+        source=lambda m: m.group,
+        fit=fitter,
+        predict=predict,
+        observed=lambda m: m.observed,
+    )
+
+
+def estimate_metric(m: RowModel, eff: TrainEfficiency = TRAIN_EFFICIENCY) -> tuple[float, Any]:
+    """(the row's metric, the layout) from the recommender's own estimate (not the table)."""
+    from gpuprof.recommend.estimate import estimate
+
+    est = estimate(m.workload, m.arrays, m.specs, train_eff=eff)
+    layout = est.layout[0] if est.layout is not None else None
+    tp_pp_dp = (
+        None if layout is None else dict(zip(("tp", "pp", "dp"), map(int, layout), strict=True))
+    )
+    return m.metric(float(est.seconds[0])), tp_pp_dp
