@@ -23,10 +23,10 @@ from gpuprof.bench import results
 from gpuprof.bench.base import MemoryResult, RunState
 from gpuprof.bench.results import ResultsDB
 from gpuprof.errors import InputError
-from gpuprof.telemetry import store
 from gpuprof.telemetry.model import SourceKind
 from gpuprof.telemetry.simulated import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
+from gpuprof.telemetry.store import session_store as store
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -77,7 +77,7 @@ def read_summary(path: Path) -> JobProfile:
     """The job profile the profiler wrote with ``--json``; :class:`InputError` naming the file
     when it is not one."""
     from gpuprof.telemetry.codec import from_jsonable
-    from gpuprof.telemetry.store_read import valid_time
+    from gpuprof.telemetry.store.read import valid_time
 
     try:
         with open(path, "rb") as f:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from gpuprof.errors import OutputError
 from gpuprof.profile.model import TimeBreakdown
-from gpuprof.telemetry.store_read import clip
+from gpuprof.telemetry.store.read import clip
 
 __all__ = [
     "MAX_BREAKDOWN_BYTES",

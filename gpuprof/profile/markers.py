@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gpuprof.profile.model import PhaseMark, StepMarker
-from gpuprof.telemetry.store_read import MAX_TIME_S, MIN_TIME_S
+from gpuprof.telemetry.store.read import MAX_TIME_S, MIN_TIME_S
 
 __all__ = ["ENV_VAR", "VERSION", "Marker", "decode_line", "encode", "iter_steps", "parse_lines"]
 

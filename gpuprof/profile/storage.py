@@ -28,7 +28,7 @@ from gpuprof.profile.markers import MAX_LINE, Marker, decode_line, encode
 from gpuprof.profile.model import SCHEMA_VERSION, JobProfile
 from gpuprof.profile.sane import sane_profile
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
-from gpuprof.telemetry.store_read import (
+from gpuprof.telemetry.store.read import (
     MAX_META_BYTES,
     MAX_TIME_S,
     MIN_TIME_S,

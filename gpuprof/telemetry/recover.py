@@ -20,7 +20,7 @@ from gpuprof.errors import InputError, OutputError
 from gpuprof.fileio import regular_target
 from gpuprof.profile.storage import copy_job
 from gpuprof.telemetry.store import SessionStore
-from gpuprof.telemetry.store_files import refuse_if_recording
+from gpuprof.telemetry.store.files import refuse_if_recording
 
 __all__ = ["Recovered", "default_out", "recover"]
 
@@ -57,7 +57,7 @@ def recover(
     ``force`` or ``out`` being the source; :class:`OutputError` when the copy cannot be written
     (nothing is left at ``out`` then) or is not a regular file. An ``out`` a live recorder
     writes is never replaced, ``force`` or not
-    (:func:`~gpuprof.telemetry.store_files.refuse_if_recording`)."""
+    (:func:`~gpuprof.telemetry.store.files.refuse_if_recording`)."""
     src_path = Path(path)
     # Only a regular file is replaced (a device or a FIFO named by --out is refused, --force or
     # not); a symbolic link stays a link: the copy takes the place of the file it points to.

@@ -17,7 +17,7 @@ from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.nvml.gpm import GPM_MIN_INTERVAL_S, PROF_FIRST_SAMPLE, RETRY_S
 from gpuprof.telemetry.nvml.source import NvmlSource
-from gpuprof.telemetry.store_csv import csv_rows
+from gpuprof.telemetry.store.csv_export import csv_rows
 from tests.fakes.devices import h100_mig_box, h100_sxm_8gpu_box
 from tests.fakes.fake_gpm import FakeGpmActivity
 from tests.fakes.fake_nvml import FakeNvml

@@ -47,7 +47,7 @@ from gpuprof.profile.storage import (
 from gpuprof.profile.summary import profile_json, summary_lines
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.store import SessionStore
-from gpuprof.telemetry.store_read import _warned
+from gpuprof.telemetry.store.read import _warned
 from tests.faults.hostile import (
     GOOD_SESSION,
     TIMEOUT_S,

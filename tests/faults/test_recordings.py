@@ -36,7 +36,7 @@ import pytest
 from gpuprof.errors import InputError
 from gpuprof.telemetry.replay import ReplaySource
 from gpuprof.telemetry.store import SessionStore
-from gpuprof.telemetry.store_read import MAX_TIME_S
+from gpuprof.telemetry.store.read import MAX_TIME_S
 from tests.faults.hostile import GOOD_SESSION, TIMEOUT_S, assert_one_clear_error, run_gpuprof
 
 GOOD_ROWS = 4  # snapshots in GOOD_SESSION, ids 1..4, one second apart
@@ -524,7 +524,7 @@ def test_recover_force_never_replaces_a_recording_in_progress(tmp_path: Path) ->
     """``recover --force`` onto a file a live ``gpuprof record`` writes is refused like
     ``record --force``: replacing it lost the recording while its recorder went on to report
     "saved N samples" of the copy that took its place."""
-    from gpuprof.telemetry.store_files import live_writer
+    from gpuprof.telemetry.store.files import live_writer
 
     out = tmp_path / "live.gpuprof"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_LANG="en")

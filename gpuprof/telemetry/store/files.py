@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 from gpuprof.errors import InputError
-from gpuprof.telemetry.store_read import clip
+from gpuprof.telemetry.store.read import clip
 
 __all__ = [
     "connect_readonly",

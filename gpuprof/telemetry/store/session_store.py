@@ -9,8 +9,8 @@ then. The ``meta`` key ``state`` is ``"recording"`` until a clean :meth:`close` 
 ``"closed"``: a reader of a file left ``"recording"`` with no recorder holding it says the
 recording was not closed, reads what is there, and points to ``gpuprof recover``
 (:mod:`gpuprof.telemetry.recover`). How each state of the files on disk is read is in
-:mod:`gpuprof.telemetry.store_files`; the limits on what a file may hold (records, times,
-metadata) in :mod:`gpuprof.telemetry.store_read`.
+:mod:`gpuprof.telemetry.store.files`; the limits on what a file may hold (records, times,
+metadata) in :mod:`gpuprof.telemetry.store.read`.
 
 Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`, ``PRAGMA application_id`` =
 :data:`APPLICATION_ID`):
@@ -56,8 +56,7 @@ from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo, Topology
 from gpuprof.telemetry.source import TelemetrySource
-from gpuprof.telemetry.store_csv import CSV_HEADER, csv_rows, export_csv, write_csv
-from gpuprof.telemetry.store_files import (
+from gpuprof.telemetry.store.files import (
     connect_readonly,
     hold_writer_lock,
     is_wal_mode,
@@ -66,7 +65,7 @@ from gpuprof.telemetry.store_files import (
     refuse_if_recording,
     wal_path,
 )
-from gpuprof.telemetry.store_read import (
+from gpuprof.telemetry.store.read import (
     MAX_META_BYTES,
     MAX_SNAPSHOT_BYTES,
     MAX_TIME_S,
@@ -86,15 +85,11 @@ __all__ = [
     "APPLICATION_ID",
     "CHECKPOINT_INTERVAL_S",
     "COMMIT_INTERVAL_S",
-    "CSV_HEADER",
     "SCHEMA_VERSION",
     "SessionStore",
-    "csv_rows",
-    "export_csv",
-    "write_csv",
 ]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("gpuprof.telemetry.store")
 
 #: The schema version this gpuprof writes; older files migrate forward to it on open.
 SCHEMA_VERSION = 1
@@ -114,7 +109,7 @@ _BAD_ROWS_KEPT = 100_000
 _BATCH_BYTES = 4 * 2**20
 #: How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones.
 _LOOK_BACK = 64
-#: Rows outside the times a recording can hold are left out of every query (store_read).
+#: Rows outside the times a recording can hold are left out of every query (read.py).
 _VALID_TIME = f"time_s BETWEEN {MIN_TIME_S!r} AND {MAX_TIME_S!r}"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -398,7 +393,7 @@ class SessionStore:
 
     def _read_meta(self) -> dict[str, Any]:
         """``{key: value}`` of the ``meta`` table; a value too large or not JSON is marked
-        (:func:`~gpuprof.telemetry.store_read.load_meta_value`), never read whole or fatal."""
+        (:func:`~gpuprof.telemetry.store.read.load_meta_value`), never read whole or fatal."""
         size = "length(CAST(value AS BLOB))"
         try:
             rows = self._conn.execute(
