@@ -1,4 +1,5 @@
-"""``--ca-file`` of ``--connect https://…`` that is not a CA file: one line naming it, exit 2,
+"""``--ca-file`` of ``--connect https://…`` (and the exporter's ``--tls-cert``) that is not one:
+one line naming it, exit 2,
 and never a hang. ``ssl`` read the file itself: a FIFO given as the CA file held ``monitor``,
 ``record`` and the app (its Connect dialog builds the source in the GUI thread) for ever.
 The CA file is read before anything is sent, so nothing needs to listen at the URL."""
@@ -78,3 +79,21 @@ def test_a_good_ca_file_is_used(tmp_path: Path) -> None:
     ran = _monitor(crt, tmp_path)
     assert ran.returncode == 2
     assert "CA file" not in ran.stderr and URL in ran.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_the_exporters_certificate_that_is_not_a_file_is_named_as_such(
+    kind: str, tmp_path: Path
+) -> None:
+    """``exporter --tls-cert FIFO`` said "no such file" of a file that is there."""
+    cert = tmp_path / "cert.pem"
+    if kind == "fifo":
+        os.mkfifo(cert)
+    else:
+        cert.mkdir()
+    ran = run_gpuprof(["exporter", "--demo", "--port", "0", "--tls-cert", str(cert)], tmp_path)
+    assert_one_clear_error(ran, str(cert))
+    assert "not a regular file, not a certificate or key" in ran.stderr
+    missing = tmp_path / "none.pem"
+    ran = run_gpuprof(["exporter", "--demo", "--port", "0", "--tls-cert", str(missing)], tmp_path)
+    assert_one_clear_error(ran, f"{missing}: no such file")
