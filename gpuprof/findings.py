@@ -1,5 +1,5 @@
-"""The health finding record shared by the checks (:mod:`gpuprof.diagnose` and
-:mod:`gpuprof.diagnose_prof`) and their readers (Health tab, reports)."""
+"""The health finding record shared by the checks (:mod:`gpuprof.health.diagnose` and
+:mod:`gpuprof.health.activity`) and their readers (Health tab, reports)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from gpuprof.diagnose import Finding, Severity, checks_not_run, diagnose, normalize_reason
+from gpuprof.health.diagnose import Finding, Severity, checks_not_run, diagnose, normalize_reason
 from gpuprof.telemetry.model import (
     EccCounts,
     GpuSample,

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from gpuprof import diagnose_prof as dp
 from gpuprof.cli import main
-from gpuprof.diagnose import diagnose
+from gpuprof.health import activity as dp
+from gpuprof.health.diagnose import diagnose
 from gpuprof.telemetry.model import (
     DeviceInfo,
     GpuSample,

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gpuprof.diagnose import Severity, installed_torch_cuda_version, torch_cuda_from_version
+from gpuprof.health.diagnose import Severity, installed_torch_cuda_version, torch_cuda_from_version
 from gpuprof.telemetry.model import (
     DeviceInfo,
     EccCounts,
@@ -451,7 +451,7 @@ def test_installed_torch_cuda_version_untagged_reads_version_py(monkeypatch, tmp
 
 
 def test_gpu_lists_are_compact(make_tab):
-    from gpuprof.diagnose import Finding
+    from gpuprof.health.diagnose import Finding
 
     tab = make_tab()
 

@@ -1,4 +1,4 @@
-"""Health tab: plain-language findings (:func:`gpuprof.diagnose.diagnose`) over recent telemetry.
+"""Health tab: plain-language findings (:func:`gpuprof.health.diagnose.diagnose`) over recent telemetry.
 
 The tab keeps the last :data:`WINDOW_SNAPSHOTS` snapshots it is fed (``add_snapshot``) and the
 static facts (``set_static``), and re-runs the checks at most every :data:`MIN_PERIOD_S` seconds,
@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from gpuprof.diagnose import (
+from gpuprof.health.diagnose import (
     LOW_UTIL_PCT,
     Finding,
     Severity,

@@ -9,7 +9,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
-from gpuprof.diagnose import Severity
+from gpuprof.health.diagnose import Severity
 from gpuprof.telemetry.model import DeviceInfo, Snapshot
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap, QPolygonF

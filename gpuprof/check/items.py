@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gpuprof.check.model import CheckItem, Status
-from gpuprof.diagnose import diagnose
 from gpuprof.findings import Severity
+from gpuprof.health.diagnose import diagnose
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, Snapshot, SystemInfo
 

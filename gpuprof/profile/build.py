@@ -354,7 +354,7 @@ def _peak_tflops(devices: Sequence[DeviceInfo], dtype: str | None) -> float | No
 def _findings(
     devices: Sequence[DeviceInfo], scan: _Scan, gpus: Sequence[int]
 ) -> tuple[Finding, ...]:
-    from gpuprof.diagnose import diagnose_series
+    from gpuprof.health.diagnose import diagnose_series
 
     wanted = [d for d in devices if d.index in gpus]
     series = {i: scan.gpus[i].series for i in gpus if i in scan.gpus}

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gpuprof import __version__
-from gpuprof.diagnose import Finding, diagnose_series
 from gpuprof.errors import InputError
+from gpuprof.health.diagnose import Finding, diagnose_series
 from gpuprof.i18n import N_, tr
 from gpuprof.redact import clean_text, redact_cmdline, redact_tree
 from gpuprof.report.job import job_from_store, job_of_source

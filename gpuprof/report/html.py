@@ -23,8 +23,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from gpuprof.diagnose import Severity
 from gpuprof.fileio import write_atomic
+from gpuprof.health.diagnose import Severity
 from gpuprof.redact import clean_text
 from gpuprof.report.model import Chart, Report
 from gpuprof.report.svg import render_svg

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from gpuprof.diagnose import Finding
+from gpuprof.health.diagnose import Finding
 from gpuprof.profile.model import JobProfile, Projection
 from gpuprof.telemetry.model import DeviceInfo, SourceKind, Topology
 

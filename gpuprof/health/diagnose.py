@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from gpuprof.diagnose_prof import check_prof
 from gpuprof.findings import Finding, Severity
+from gpuprof.health.activity import check_prof
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot, SystemInfo
 from gpuprof.telemetry.reasons import ClockEventReason
