@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from gpuprof.prof import any_prof, has_prof, prof_reason
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, HostSample
 from gpuprof.telemetry.nvml.gpm import GPM_INTERVAL_S
+from gpuprof.telemetry.prof import any_prof, has_prof, prof_reason
 from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpuprof.i18n import N_
-from gpuprof.prof import has_prof, prof_reason
 from gpuprof.telemetry.model import Snapshot
+from gpuprof.telemetry.prof import has_prof, prof_reason
 from PySide6.QtCore import QCoreApplication
 
 __all__ = [

@@ -23,7 +23,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from gpuprof.i18n import tr
-from gpuprof.prof import prof_reason
+from gpuprof.telemetry.prof import prof_reason
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPen, QShowEvent

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gpuprof.i18n import N_, tr
-from gpuprof.prof import any_prof, has_prof, prof_reason
+from gpuprof.telemetry.prof import any_prof, has_prof, prof_reason
 from gpuprof.termtext import markup, safe, styled
 from gpuprof.units import NA, fmt_bytes, fmt_num, fmt_pct, fmt_rate
 

@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.samples import Sample
 
-from gpuprof.prof import has_prof
 from gpuprof.redact import redact_text
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, MigProfSample
+from gpuprof.telemetry.prof import has_prof
 
 __all__ = ["MIG_LABELS", "PROF_FAMILIES", "prof_families"]
 

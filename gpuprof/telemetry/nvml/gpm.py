@@ -84,7 +84,7 @@ GPM_INTERVAL_S = 5.0
 RETRY_S = 10.0
 
 # Why the prof_* values are absent (GpuSample.prof_unavailable): English, translated where shown
-# (gpuprof.prof); N_ keeps them in the catalog.
+# (gpuprof.telemetry.prof); N_ keeps them in the catalog.
 PROF_NOT_SUPPORTED = N_("not supported on this GPU")  # before Hopper, GeForce, vGPU
 PROF_NOT_PERMITTED = N_("not permitted to read the profiling counters")
 PROF_OLD_DRIVER = N_("not supported by this driver or nvidia-ml-py")
