@@ -262,14 +262,14 @@ def test_the_terminal_scorecard_prints_a_tiny_value_with_its_digits() -> None:
 
 
 def test_the_check_page_shows_the_same_figures(tmp_path: Path) -> None:
-    from gpuprof.check.html import render_html
     from gpuprof.check.model import result_to_dict
+    from gpuprof.report.check import check_page_html
 
     result = _tiny_result()
     data = json.loads(json.dumps(result_to_dict(result)))
     assert data["items"][0]["runs"] == [0.000134, 0.0002, 0.0001]  # kept in the JSON
     assert data["items"][0]["spread"] == 0.75
-    page = render_html(result, data)
+    page = check_page_html(result, data)
     assert "0.000134 TFLOPS" in page and "0.000227 TFLOPS" in page
     assert 'class="st-INFO"' in page or "st-INFO" in page
 

@@ -283,16 +283,16 @@ class CheckTab(QWidget):
         message) when it cannot be written."""
         if self.result is None:
             return False
-        from gpuprof.check.html import render_html
         from gpuprof.check.model import result_to_dict
         from gpuprof.fileio import write_atomic
         from gpuprof.jsonout import write_json
         from gpuprof.redact import redact_tree
+        from gpuprof.report.check import check_page_html
 
         data = redact_tree(result_to_dict(self.result))
         try:
             if kind == "html":
-                write_atomic(path, render_html(self.result, data))
+                write_atomic(path, check_page_html(self.result, data))
             else:
                 write_json(path, data)
         except GpuprofError as exc:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_float
-from gpuprof.check.html import render_html
 from gpuprof.commands.progress import run_with_progress
 from gpuprof.i18n import tr, tr_text
 
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
     from gpuprof.check.model import CheckResult
 
-__all__ = ["register", "render_html", "render_scorecard"]
+__all__ = ["register", "render_scorecard"]
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -158,8 +157,9 @@ def _write_outputs(
         write_json(args.json, data)
     if args.html:
         from gpuprof.fileio import write_atomic
+        from gpuprof.report.check import check_page_html
 
-        write_atomic(args.html, render_html(result, data))
+        write_atomic(args.html, check_page_html(result, data))
     if args.save_reference:
         from gpuprof.check.perf import perf_runs
         from gpuprof.check.reference import golden_rows, reference_file_dict, too_noisy

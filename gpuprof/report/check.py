@@ -4,7 +4,7 @@ scorecard, ready to hand to a customer.
 
 One piece of HTML (``templates/check_page.html.j2``) serves both: the first page of the app's
 Export report (HTML and PDF, :func:`with_check`) and the standalone page of
-``gpuprof check --html`` (:func:`render_check_html`).
+``gpuprof check --html`` and the Check tab's Export HTML (:func:`check_page_html`).
 
 :func:`check_section` reads the JSON form of a result (``result_to_dict``, or a file written by
 ``gpuprof check --json``: :func:`load_check`) defensively: every string is cleaned
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gpuprof.check.model import CheckResult
 
 __all__ = [
+    "check_page_html",
     "check_section",
     "check_section_of",
     "load_check",
@@ -241,3 +242,10 @@ def render_check_html(section: CheckSection) -> str:
     return (
         environment().get_template("check.html.j2").render(lang=language(), **page_context(section))
     )
+
+
+def check_page_html(result: CheckResult, data: Mapping[str, Any] | None = None) -> str:
+    """The standalone page of ``result`` (``gpuprof check --html``, the Check tab's Export
+    HTML): the verdict, the machine identity and the scorecard. ``data``, when given, is its
+    (redacted) JSON form. Everything from the system is cleaned, redacted and escaped."""
+    return render_check_html(check_section(data) if data is not None else check_section_of(result))
