@@ -145,8 +145,8 @@ def write_json(run: BenchRun, path: str | Path) -> Path:
 
 
 def read_json(path: str | Path) -> BenchRun:
-    from gpuprof.check.limits import MAX_FILE_BYTES
     from gpuprof.jsonin import read_json as read_json_file
+    from gpuprof.resultlimits import MAX_FILE_BYTES
 
     return run_from_dict(read_json_file(path, MAX_FILE_BYTES, what=tr("benchmark run")))
 

@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuprof.check.limits import MAX_FILE_BYTES, MAX_ITEMS
 from gpuprof.check.machines import (
     CHECK_SCHEMA,
     CHECK_SCHEMA_VERSION,
@@ -49,6 +48,7 @@ from gpuprof.check.machines import (
     read_result_json,
 )
 from gpuprof.i18n import tr
+from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
 __all__ = [
     "CHECK_SCHEMA",

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gpuprof.check.limits import MAX_FILE_BYTES, MAX_ITEMS
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
+from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
 __all__ = [
     "BENCH_FORMAT",

@@ -17,8 +17,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file
-from gpuprof.check.limits import MAX_FILE_BYTES, MAX_ITEMS
 from gpuprof.i18n import tr
+from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
 if TYPE_CHECKING:
     from gpuprof.check.compare import Comparison, Machine

@@ -166,7 +166,7 @@ def test_a_utf8_byte_order_mark_is_read_like_any_file(tmp_path: Path) -> None:
 def test_more_items_than_the_cap_is_one_clear_line_and_the_cap_itself_is_read(
     tmp_path: Path,
 ) -> None:
-    from gpuprof.check.limits import MAX_ITEMS
+    from gpuprof.resultlimits import MAX_ITEMS
 
     item = {"item_id": "perf.x", "status": "PASS", "measured": 1.0, "unit": "TFLOPS"}
     doc = _good_doc()
@@ -189,7 +189,7 @@ def test_more_items_than_the_cap_is_one_clear_line_and_the_cap_itself_is_read(
 
 
 def test_help_states_the_caps() -> None:
-    from gpuprof.check.limits import MAX_FILE_BYTES, MAX_ITEMS
+    from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
     ran = run_gpuprof(["compare", "--help"], DATA)
     text = " ".join(ran.stdout.split())
