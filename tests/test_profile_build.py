@@ -249,7 +249,9 @@ def test_a_plain_recording_has_no_job(tmp_path: Path) -> None:
 
 
 def test_recover_keeps_the_job(tmp_path: Path, box: Box, child) -> None:
-    from gpuprof.telemetry.recover import recover
+    """``gpuprof recover`` carries the job over (telemetry's recover is told how, by the
+    command: it does not import the profile layer)."""
+    from gpuprof.cli import main
 
     out = tmp_path / "run.gpuprof"
     store = SessionStore.create(out, source=box.source)
@@ -261,7 +263,8 @@ def test_recover_keeps_the_job(tmp_path: Path, box: Box, child) -> None:
     profile = build_profile(_run(snaps, child.pid), snaps, tree=_tree(child.pid))
     write_job_profile(store, profile)
     store.close()
-    done = recover(out, tmp_path / "copy.gpuprof")
-    assert read_job_profile(done.out) == profile
-    with SessionStore.open(done.out) as again:
+    copy = tmp_path / "copy.gpuprof"
+    assert main(["recover", str(out), "--out", str(copy)]) == 0
+    assert read_job_profile(copy) == profile
+    with SessionStore.open(copy) as again:
         assert read_markers(again) == (marker,)

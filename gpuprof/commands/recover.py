@@ -33,10 +33,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
+    from gpuprof.profile.storage import copy_job
     from gpuprof.telemetry.recover import recover
     from gpuprof.units import fmt_duration
 
-    done = recover(args.file, args.out, force=args.force)
+    # A job's markers and profile (gpuprof profile) come along with the samples.
+    done = recover(args.file, args.out, force=args.force, carry=copy_job)
     print(
         tr(
             "recovered {n} samples ({d}) from {p} to {o}",

@@ -6,6 +6,10 @@ The source is read the way every reader reads it (:meth:`SessionStore.open
 left out, and metadata of the wrong type falls back to its default. What can be read is written
 to a new file, snapshot by snapshot, which is closed (one file, no ``-wal``, marked closed) and
 only then takes its name. The source is never written to.
+
+What a higher layer wrote into the recording (a job's markers and profile, :mod:`gpuprof.profile`)
+is carried over by the ``carry`` step its caller passes (``gpuprof recover`` passes
+:func:`gpuprof.profile.storage.copy_job`): telemetry does not import the layers above it.
 """
 
 from __future__ import annotations
@@ -13,12 +17,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from gpuprof.errors import InputError, OutputError
 from gpuprof.fileio import regular_target
-from gpuprof.profile.storage import copy_job
 from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store.files import refuse_if_recording
 
@@ -50,14 +54,19 @@ def _remove(p: Path) -> None:
 
 
 def recover(
-    path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, force: bool = False
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    force: bool = False,
+    carry: Callable[[SessionStore, SessionStore], None] | None = None,
 ) -> Recovered:
     """Write what ``path`` holds that can be read to ``out`` (default :func:`default_out`) as a
     closed recording. :class:`InputError` for an unusable source, an existing ``out`` without
     ``force`` or ``out`` being the source; :class:`OutputError` when the copy cannot be written
     (nothing is left at ``out`` then) or is not a regular file. An ``out`` a live recorder
     writes is never replaced, ``force`` or not
-    (:func:`~gpuprof.telemetry.store.files.refuse_if_recording`)."""
+    (:func:`~gpuprof.telemetry.store.files.refuse_if_recording`). ``carry(src, copy)``, when
+    given, copies what else the recording holds, before the copy is closed."""
     src_path = Path(path)
     # Only a regular file is replaced (a device or a FIFO named by --out is refused, --force or
     # not); a symbolic link stays a link: the copy takes the place of the file it points to.
@@ -96,7 +105,8 @@ def recover(
                     first_s = snap.time_s if samples == 0 else first_s
                     last_s = snap.time_s
                     samples += 1
-                copy_job(src, copy)  # a job's markers and profile (gpuprof profile) come along
+                if carry is not None:
+                    carry(src, copy)
             if copy.state != "closed" or Path(f"{tmp}-wal").exists():
                 raise OutputError(f"cannot write {dst} (the copy could not be closed)")
             refuse_if_recording(dst)  # a recorder that started while the copy was written
