@@ -379,3 +379,25 @@ def test_tab_in_the_main_window_gets_the_local_gpus(make_window, qtbot):
     tab.compare.setChecked(True)
     assert not tab.table.isColumnHidden(_col("speedup"))
     w.close()
+
+
+def test_details_pane_shows_the_error_band_and_summary_the_advice(qapp) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23: the GUI shows a training row's band, the node count that would meet the
+    deadline, and that the top rows overlap."""
+    from gpuprof.catalog.instances import Catalog, Instance
+    from gpuprof.catalog.specs import load_specs
+    from gpuprof.recommend.rank import recommend
+    from gpuprof.recommend.workload import Workload
+    from ui import recommend_details
+
+    def node(name: str, price: float) -> Instance:
+        return Instance(provider=name, instance=name, gpu_model="H100 SXM", gpu_name="H100 SXM",
+                        gpu_count=8, gpu_mem_gib=80, price_ondemand_usd_hr=price, as_of="2026")  # fmt: skip
+
+    cat = Catalog(load_specs(), (node("a", 40.0), node("b", 41.0)))
+    rec = recommend(Workload("pretrain", 7e9, tokens=2e10, deadline_hours=1.0), cat)
+    html = recommend_details.details_html(rec.rows[0], rec, False)
+    assert "Error band:" in html and "comparable published runs" in html
+    summary = recommend_details.summary_text(rec)
+    assert "nothing priced meets the deadline" in summary
+    assert "overlap within their error bands" in summary

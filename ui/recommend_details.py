@@ -46,7 +46,32 @@ def summary_text(rec: Recommendation) -> str:
         text = text.replace(f"%{i}", value)
     if len(rec.rows) < rec.candidates:
         text += " · " + _t("the table shows the first %1").replace("%1", str(len(rec.rows)))
+    for advice in rec.advice:  # issue 23: nothing priced meets it within the node limit
+        text += " · " + advice
+    from gpuprof.recommend.band import top_rows_overlap
+
+    if top_rows_overlap([r for r in rec.rows if r.viable], rec.objective):
+        text += " · " + _t("the top rows overlap within their error bands")
     return text
+
+
+def _band_fact(r: RecommendationRow) -> str:
+    """Issue 23: the time (and cost) band from cross-validated errors of comparable runs."""
+    from gpuprof.recommend.band import fmt_hours_span
+
+    band = r.band
+    assert band is not None and r.hours is not None
+    span = fmt_hours_span(r.hours, band)
+    if r.cost_usd is not None:
+        span += ", " + money(r.cost_usd * band.low) + "–" + money(r.cost_usd * band.high)
+    return (
+        _t(
+            "Error band: %1 (10th–90th percentile of the cross-validated errors of %2 comparable published runs: %3)"
+        )
+        .replace("%1", span)
+        .replace("%2", str(band.rows))
+        .replace("%3", band.basis)
+    )
 
 
 def _serving_facts(r: RecommendationRow) -> list[str]:
@@ -112,6 +137,8 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
         facts += _serving_facts(r)
     else:
         facts.append(_t("Time: %1").replace("%1", fmt_hours(r.hours)))
+        if r.band is not None and r.hours is not None:
+            facts.append(_band_fact(r))
     if r.efficiency is not None:
         facts.append(
             _t("Efficiency: %1 = base %2 × scaling %3 (%4)")

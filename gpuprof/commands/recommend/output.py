@@ -18,7 +18,7 @@ def verdict_lines(rec: Any) -> list[str]:
     the ones that fit and meet both first, so looking at the rows shown is enough."""
     w = rec.workload
     rows = [r for r in rec.rows if r.viable]
-    out: list[str] = []
+    out: list[str] = list(getattr(rec, "advice", ()))
     if not rows:
         out.append(
             tr(
@@ -68,6 +68,16 @@ def verdict_lines(rec: Any) -> list[str]:
         )
     if deadline and budget and meets and within and not both:
         out.append(tr("NO CANDIDATE MEETS BOTH the deadline and the budget: the rows show each"))
+    from gpuprof.recommend.band import top_rows_overlap
+
+    if top_rows_overlap(rows, rec.objective):
+        out.append(
+            tr(
+                "the top rows overlap within their error bands ({what}): #1 is not surely "
+                "better than #2",
+                what=tr("cost") if rec.objective == "cheapest" else tr("time"),
+            )
+        )
     fastest = min(r.hours for r in timed)
     if fastest > IMPLAUSIBLE_HOURS:
         out.append(
@@ -116,10 +126,37 @@ def row_json(r: Any, w: Any) -> dict[str, object]:
     return d
 
 
+def band_text(r: Any) -> str:
+    """One sentence: the row's time and cost band and the runs it rests on."""
+    from gpuprof.recommend.band import HIGH_PCT, LOW_PCT, fmt_hours_span
+    from gpuprof.units import fmt_usd
+
+    b = r.band
+    cost = ""
+    if r.cost_usd is not None:
+        cost = (
+            ", "
+            + fmt_usd(r.cost_usd * b.low, digits=0)
+            + "–"
+            + fmt_usd(r.cost_usd * b.high, digits=0)
+        )
+    return tr(
+        "error band {span}{cost}: {lo:g}th–{hi:g}th percentile of the cross-validated errors of "
+        "{n} comparable published runs ({basis})",
+        span=fmt_hours_span(r.hours, b),
+        cost=cost,
+        lo=LOW_PCT,
+        hi=HIGH_PCT,
+        n=b.rows,
+        basis=b.basis,
+    )
+
+
 def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from gpuprof.recommend.band import fmt_hours_span
     from gpuprof.termtext import console, styled
     from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd, money_sign
 
@@ -166,6 +203,8 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
             need = styled(need, "red")
         vs = NA if r.speedup_vs_local is None else f"{r.speedup_vs_local:.2g}×"
         hours: str | Text = fmt_duration(r.hours * 3600) if r.hours is not None else NA
+        if r.hours is not None and getattr(r, "band", None) is not None:
+            hours = f"{hours} ({fmt_hours_span(r.hours, r.band)})"
         if r.meets_deadline is False:
             hours = styled(f"{hours} ✗", "red")
         cost: str | Text = (
@@ -211,6 +250,8 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
         con.print(styled(f"{r.rank}. {r.label}", "bold"))
         for text in r.reasons:
             con.print(f"   • {text}")
+        if getattr(r, "band", None) is not None and r.hours is not None:
+            con.print(f"   • {band_text(r)}")
         for text in r.warnings:
             con.print(styled(f"   ! {text}", "yellow"))
 
@@ -325,5 +366,7 @@ def _print_serving(rec: Any, title: str) -> None:
         con.print(styled(f"{r.rank}. {r.label}", "bold"))
         for text in r.reasons:
             con.print(f"   • {text}")
+        if getattr(r, "band", None) is not None and r.hours is not None:
+            con.print(f"   • {band_text(r)}")
         for text in r.warnings:
             con.print(styled(f"   ! {text}", "yellow"))

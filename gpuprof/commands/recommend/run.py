@@ -90,6 +90,7 @@ def _run(args: argparse.Namespace) -> int:
             "candidates": rec.candidates,
             "viable": rec.viable,
             "verdict": verdict,
+            "nodes_needed": rec.nodes_needed,
             "architecture": architecture_note(wl),
             "rows": [row_json(r, wl) for r in rec.rows],
             "local": row_json(rec.local, wl) if rec.local else None,

@@ -10,15 +10,17 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.names import normalize_gpu_model, provider_key
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import CandidateArrays, build_arrays, estimate
-from gpuprof.recommend.rank.job import job_row, rank_jobs
+from gpuprof.recommend.rank.job import job_row, priced_and_meeting, rank_jobs
 from gpuprof.recommend.rank.rows import (
     LocalMachine,
     Recommendation,
@@ -26,7 +28,8 @@ from gpuprof.recommend.rank.rows import (
     ServingRow,
 )
 from gpuprof.recommend.rank.serving import rank_serving, serving_arrays_of, serving_row
-from gpuprof.recommend.workload import Workload
+from gpuprof.recommend.workload import LIMITS, Workload
+from gpuprof.units import fmt_duration, fmt_usd
 
 __all__ = [
     "OBJECTIVES",
@@ -102,7 +105,59 @@ def recommend(
         return rank_serving(
             w, catalog, arr, est, est.serving, mask, local_row, local_util_pct, limit
         )
-    return rank_jobs(w, catalog, arr, est, mask, objective, local_row, local_util_pct, limit)
+    rec = rank_jobs(w, catalog, arr, est, mask, objective, local_row, local_util_pct, limit)
+    constrained = w.deadline_hours is not None or w.budget_usd is not None
+    if constrained and w.nodes is None and not priced_and_meeting(w, arr, est, mask).any():
+        rec = _more_nodes(rec, w, catalog, arr, measurements, mask)
+    return rec
+
+
+def _more_nodes(
+    rec: Recommendation,
+    w: Workload,
+    catalog: Catalog,
+    arr: CandidateArrays,
+    measurements: dict[str, dict[str, float]],
+    mask: npt.NDArray[np.bool_],
+) -> Recommendation:
+    """Issue 23: nothing priced meets the deadline / budget within ``--nodes``: the smallest
+    power-of-two node limit (up to :data:`LIMITS`) under which a priced row would, and it."""
+    limit = w.node_limit * 2
+    while limit <= int(LIMITS["node_limit"]):
+        wl = w.with_(node_limit=limit)
+        est = estimate(wl, arr, catalog.specs, measurements)
+        ok = priced_and_meeting(wl, arr, est, mask)
+        if ok.any():
+            hours = est.seconds / 3600.0
+            cost = hours * arr.price_ondemand * est.nodes
+            i = int(np.argmin(np.where(ok, cost, np.inf)))
+            inst = arr.instances[i]
+            text = tr(
+                "nothing priced meets the {what} within --nodes {n}; with --nodes {m}: "
+                "{nodes} × {provider} {instance} ({t}, {c})",
+                what=_constraint_words(w),
+                n=w.node_limit,
+                m=limit,
+                nodes=int(est.nodes[i]),
+                provider=inst.provider,
+                instance=inst.instance,
+                t=fmt_duration(float(hours[i]) * 3600.0),
+                c=fmt_usd(float(cost[i]), digits=0),
+            )
+            return replace(rec, nodes_needed=limit, advice=(text,))
+        limit *= 2
+    text = tr(
+        "nothing priced meets the {what}, even with --nodes {m}",
+        what=_constraint_words(w),
+        m=int(LIMITS["node_limit"]),
+    )
+    return replace(rec, advice=(text,))
+
+
+def _constraint_words(w: Workload) -> str:
+    if w.deadline_hours is not None and w.budget_usd is not None:
+        return tr("deadline and budget")
+    return tr("deadline") if w.deadline_hours is not None else tr("budget")
 
 
 def _local_key(local: LocalMachine) -> str | None:

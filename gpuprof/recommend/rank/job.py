@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from gpuprof.catalog.instances import Catalog
 from gpuprof.i18n import tr
+from gpuprof.recommend.band import Band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
 from gpuprof.recommend.rank.rows import (
@@ -24,7 +25,7 @@ from gpuprof.recommend.rank.rows import (
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
 
-__all__ = ["job_row", "rank_jobs"]
+__all__ = ["job_row", "priced_and_meeting", "rank_jobs"]
 
 
 def rank_jobs(
@@ -50,18 +51,7 @@ def rank_jobs(
         objective = "fastest" if (deadline is None and w.budget_usd is not None) else "cheapest"
 
     hours = est.seconds / 3600.0
-    use_spot = w.spot & np.isfinite(arr.price_spot)
-    nodes = est.nodes
-    price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * nodes
-    hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
-    cost = hours_basis * price
-    replicas = np.full(len(arr), np.nan)
-    if window is not None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            replicas = np.maximum(np.ceil(hours_basis / window * (1.0 - 1e-9)), 1.0)
-        price = price * replicas
-        cost = price * window
-        hours_basis = hours_basis / replicas
+    price, cost, hours_basis, use_spot, replicas = _costs(w, arr, est, window)
     viable = est.fits & ~(est.supported == 0) & mask
     has_time = np.isfinite(hours)
     has_cost = np.isfinite(cost)
@@ -81,7 +71,12 @@ def rank_jobs(
     # A row the data doubts (Instance.doubt) is listed with a warning but never wins silently:
     # it ranks after every undoubted row that is as good on the constraints.
     doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
-    order = np.lexsort((tie, metric, doubtful, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
+    if objective == "cheapest":
+        # Issue 23: a row without a price cannot be the cheapest; it comes after every priced
+        # row, even one that misses the deadline (and says so).
+        order = np.lexsort((tie, metric, doubtful, ~ok, ~has_cost, ~has_time, ~viable, ~mask))
+    else:
+        order = np.lexsort((tie, metric, doubtful, ~has_cost, ~ok, ~has_time, ~viable, ~mask))
     order = order[mask[order]]
     pareto = pareto_front(hours_basis, cost, viable & has_time & has_cost)
     local_seconds = math.nan
@@ -116,6 +111,12 @@ def rank_jobs(
             sustained(w, r, float(replicas[int(i)]), window)
             for r, i in zip(rows, take, strict=True)
         )
+    if objective == "cheapest":
+        last = tr("no price: listed after every priced row under 'cheapest'")
+        rows = tuple(
+            replace(r, warnings=(*r.warnings, last)) if r.cost_usd is None and r.viable else r
+            for r in rows
+        )
     sc = np.flatnonzero(viable & has_time & has_cost)
     scatter = tuple(
         zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
@@ -130,6 +131,47 @@ def rank_jobs(
         warnings=global_warnings(w, local_util_pct),
         scatter=scatter,
     )
+
+
+def _costs(
+    w: Workload, arr: CandidateArrays, est: Estimates, window: float | None
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64],
+]:
+    """(price per hour, cost, hours on the ranking basis, spot?, replicas) of every row, each
+    for the row's own nodes (and replicas, for a throughput target over ``window`` hours)."""
+    hours = est.seconds / 3600.0
+    use_spot: npt.NDArray[np.bool_] = w.spot & np.isfinite(arr.price_spot)
+    price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * est.nodes
+    hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
+    cost = hours_basis * price
+    replicas: npt.NDArray[np.float64] = np.full(len(arr), np.nan)
+    if window is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            replicas = np.maximum(np.ceil(hours_basis / window * (1.0 - 1e-9)), 1.0)
+        price = price * replicas
+        cost = price * window
+        hours_basis = hours_basis / replicas
+    return price, cost, hours_basis, use_spot, replicas
+
+
+def priced_and_meeting(
+    w: Workload, arr: CandidateArrays, est: Estimates, mask: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Rows that fit, have a price and meet the deadline and the budget (issue 23: whether a
+    larger ``--nodes`` would give one)."""
+    _price, cost, hours_basis, _spot, _rep = _costs(w, arr, est, None)
+    ok = est.fits & ~(est.supported == 0) & mask & np.isfinite(cost) & np.isfinite(hours_basis)
+    if w.deadline_hours is not None:
+        ok &= hours_basis <= w.deadline_hours
+    if w.budget_usd is not None:
+        ok &= cost <= w.budget_usd
+    out: npt.NDArray[np.bool_] = ok
+    return out
 
 
 def sustained(
@@ -264,7 +306,15 @@ def job_row(
         reasons=reasons,
         warnings=warnings,
         layout=facts.layout,
+        band=_band(w, spec, float(est.gpus[i])) if hours is not None else None,
     )
+
+
+def _band(w: Workload, spec: object, gpus: float) -> Band | None:
+    """LLM training's error band (issue 23); other workloads have no validated one yet."""
+    if not (w.is_training and w.tokens is not None and w.flops_per_sample is None):
+        return None
+    return training_band(w.stack, getattr(spec, "architecture", None), gpus)
 
 
 def _layout(est: Estimates, i: int) -> tuple[int, int, int] | None:

@@ -14,6 +14,7 @@ from gpuprof.catalog.asof import stale_note
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.money import published_prices
 from gpuprof.i18n import tr
+from gpuprof.recommend.band import Band
 from gpuprof.recommend.estimate import FORMULAS
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import Workload
@@ -137,6 +138,9 @@ class RecommendationRow:
     #: Serving traffic: the continuous-batching estimate (then ``hours`` is None and every
     #: ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job.
     serving: ServingRow | None = None
+    #: LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated
+    #: errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise.
+    band: Band | None = None
 
     @property
     def label(self) -> str:
@@ -190,6 +194,7 @@ class RecommendationRow:
             ),
             "cost_unit": "usd_per_hour" if self.serving is not None else "usd",
             "serving": None if self.serving is None else self.serving.to_dict(),
+            "band": None if self.band is None else self.band.to_dict(self.hours, self.cost_usd),
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }
@@ -214,6 +219,10 @@ class Recommendation:
     #: Serving: the estimate arrays and each row's index in them (for a trace simulation).
     serving_arrays: ServeArrays | None = field(default=None, repr=False, compare=False)
     row_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    #: Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but
+    #: this many would (the smallest power of two tried), and the sentence that says so.
+    nodes_needed: int | None = None
+    advice: tuple[str, ...] = ()
 
     @property
     def pareto(self) -> tuple[RecommendationRow, ...]:

@@ -1,0 +1,172 @@
+"""Error bars of a training estimate, from the cross-validated errors of comparable runs (issue 23).
+
+``perf/truth.py --residuals`` writes, for every published training run, the ratio of its
+published time to the time estimated with constants fitted **without its publication**
+(``resources/train_cv_residuals.csv``). A new estimate's band is the 10th to 90th percentile of
+those ratios over the runs most like it: the same stack, the same GPU architecture, the same
+scale (one node, up to 256 GPUs, more); where fewer than :data:`MIN_ROWS` runs are that alike,
+the scale, then the architecture, then the stack are dropped from the comparison, and the band
+says which runs it rests on. Time and cost scale with the ratio; throughput with its inverse.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from gpuprof.i18n import N_
+
+__all__ = [
+    "MIN_ROWS",
+    "Band",
+    "Residual",
+    "fmt_hours_span",
+    "load_residuals",
+    "top_rows_overlap",
+    "training_band",
+]
+
+RESIDUALS_FILE = Path(str(resources.files("gpuprof.resources").joinpath("train_cv_residuals.csv")))
+#: A band rests on at least this many runs (else the comparison is widened).
+MIN_ROWS = 6
+#: Percentiles of the time ratio that bound the band.
+LOW_PCT, HIGH_PCT = 10.0, 90.0
+
+
+@dataclass(frozen=True)
+class Residual:
+    id: str
+    group: str
+    stack: str
+    architecture: str
+    gpus: int
+    time_ratio: float  # published time ÷ estimated time, held out
+
+
+@dataclass(frozen=True)
+class Band:
+    """The estimate's time may be ``low``…``high`` times the point estimate (10th–90th
+    percentile of the held-out ratios of ``rows`` comparable published runs)."""
+
+    low: float
+    high: float
+    rows: int
+    basis: str
+
+    def overlaps(self, value_a: float, other: Band, value_b: float) -> bool:
+        """Whether ``value_a`` with this band and ``value_b`` with ``other`` overlap."""
+        return (
+            value_a * self.low <= value_b * other.high
+            and value_b * other.low <= value_a * self.high
+        )
+
+    def to_dict(self, hours: float | None, cost: float | None) -> dict[str, object]:
+        def scaled(x: float | None, r: float) -> float | None:
+            return None if x is None else x * r
+
+        return {
+            "time_ratio_low": self.low,
+            "time_ratio_high": self.high,
+            "hours_low": scaled(hours, self.low),
+            "hours_high": scaled(hours, self.high),
+            "cost_usd_low": scaled(cost, self.low),
+            "cost_usd_high": scaled(cost, self.high),
+            "rows": self.rows,
+            "basis": self.basis,
+            "percentiles": [LOW_PCT, HIGH_PCT],
+        }
+
+
+@functools.cache
+def load_residuals(path: Path = RESIDUALS_FILE) -> tuple[Residual, ...]:
+    """The shipped held-out ratios (none when the file is missing: no band, not a crash)."""
+    try:
+        text = path.read_text("utf-8")
+    except OSError:
+        return ()
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    out = []
+    for row in csv.DictReader(lines):
+        try:
+            ratio = float(row["time_ratio"])
+            gpus = int(row["gpus"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if math.isfinite(ratio) and ratio > 0:
+            out.append(
+                Residual(row["id"], row["group"], row["stack"], row["architecture"], gpus, ratio)
+            )
+    return tuple(out)
+
+
+def _scale(gpus: float) -> int:
+    return 0 if gpus <= 8 else 1 if gpus <= 256 else 2
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    v = sorted(values)
+    pos = (len(v) - 1) * pct / 100.0
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+def training_band(
+    stack: str, architecture: str | None, gpus: float, residuals: tuple[Residual, ...] | None = None
+) -> Band | None:
+    """The band of a training estimate on ``gpus`` GPUs of ``architecture`` with ``stack``."""
+    res = load_residuals() if residuals is None else residuals
+    if not res:
+        return None
+    arch = architecture or ""
+    here = _scale(gpus)
+    tiers: tuple[tuple[str, Callable[[Residual], bool]], ...] = (
+        (N_("{stack} on {arch}, {scale}"), lambda r: r.stack == stack and r.architecture == arch
+         and _scale(r.gpus) == here),
+        (N_("{stack} on {arch}"), lambda r: r.stack == stack and r.architecture == arch),
+        (N_("{stack}"), lambda r: r.stack == stack),
+        (N_("{arch}, {scale}"), lambda r: r.architecture == arch and _scale(r.gpus) == here),
+        (N_("all stacks and GPUs"), lambda r: True),
+    )  # fmt: skip
+    scale = (N_("one node"), N_("up to 256 GPUs"), N_("over 256 GPUs"))[_scale(gpus)]
+    for text, keep in tiers:
+        chosen = [r.time_ratio for r in res if keep(r)]
+        if len(chosen) >= MIN_ROWS:
+            basis = text.format(stack=stack, arch=arch or "?", scale=scale)
+            return Band(
+                low=_percentile(chosen, LOW_PCT),
+                high=_percentile(chosen, HIGH_PCT),
+                rows=len(chosen),
+                basis=basis,
+            )
+    return None
+
+
+def fmt_hours_span(hours: float, band: Band) -> str:
+    """The band of ``hours`` compactly, in the unit that suits it: ``27–43 d``, ``4.1–6.3 h``."""
+    lo, hi = hours * band.low, hours * band.high
+    if lo >= 48.0:
+        lo_d, hi_d = lo / 24.0, hi / 24.0
+        if hi_d >= 100.0:
+            return f"{lo_d:,.0f}–{hi_d:,.0f} d"
+        return f"{lo_d:.3g}–{hi_d:.3g} d"
+    if lo >= 1.0:
+        return f"{lo:.2g}–{hi:.2g} h"
+    return f"{lo * 60.0:.2g}–{hi * 60.0:.2g} min"
+
+
+def top_rows_overlap(rows: list[object], objective: str) -> bool:
+    """Whether the first two rows' bands overlap on the ranking's number (cost or time)."""
+    if len(rows) < 2:
+        return False
+    a, b = rows[0], rows[1]
+    band_a, band_b = getattr(a, "band", None), getattr(b, "band", None)
+    key = "cost_usd" if objective == "cheapest" else "hours"
+    va, vb = getattr(a, key, None), getattr(b, key, None)
+    if band_a is None or band_b is None or va is None or vb is None:
+        return False
+    return bool(band_a.overlaps(va, band_b, vb))
