@@ -84,6 +84,7 @@ class ProcessesTab(QWidget):
         self.state = state
         self.model = ProcessModel(self)
         self.proxy = ProcessFilter(self)
+        self._resetting = False  # a reset or a filter, not the user, is changing the selection
         self.proxy.setSourceModel(self.model)
         self.history = ProcessHistory()
         self.confirm: Callable[[str, str], bool] = lambda q, d: _ask(self, q, d)
@@ -94,7 +95,7 @@ class ProcessesTab(QWidget):
         )
         self.filter.setToolTip(self.tr("Show only rows containing this text (Ctrl+F)"))
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        self.filter.textChanged.connect(self._set_filter)
         self.note = QLabel(self)
         self.note.setObjectName("muted")
         self.note.setTextFormat(Qt.TextFormat.PlainText)
@@ -148,7 +149,7 @@ class ProcessesTab(QWidget):
         layout.addLayout(top)
         layout.addWidget(split, 1)
         self._generation = -1
-        self._selected: ProcessKey | None = None
+        self._selected: ProcessKey | None = None  # the user's choice, kept across resets
         self._open_chart(False)
         self._update_actions()
 
@@ -167,7 +168,11 @@ class ProcessesTab(QWidget):
             self._update_actions()
             return
         self.add_snapshot(snap)
-        self.model.set_processes(snap.processes, snap.time_s)
+        self._resetting = True  # the reset drops the selection: not the user's choice
+        try:
+            self.model.set_processes(snap.processes, snap.time_s)
+        finally:
+            self._resetting = False
         self._reselect()
         if not self.state.status.process_info_permitted:
             self.note.setText(
@@ -199,6 +204,14 @@ class ProcessesTab(QWidget):
                     return True
         return False
 
+    def _set_filter(self, text: str) -> None:
+        self._resetting = True  # a row hidden by the filter is still the user's choice
+        try:
+            self.proxy.set_text(text)
+        finally:
+            self._resetting = False
+        self._reselect()
+
     def _reselect(self) -> None:
         # A new set of processes resets the model: keep the chosen process selected.
         if self._selected is not None and self.selected_process() is None:
@@ -208,6 +221,8 @@ class ProcessesTab(QWidget):
         p = self.selected_process()
         if p is not None:
             self._selected = (p.pid, p.gpu_index)
+        elif not self._resetting and not self.table.selectionModel().hasSelection():
+            self._selected = None  # the user cleared it (Ctrl+click): no reselect at the next reset
         self._update_actions()
         self._draw_chart()
 
