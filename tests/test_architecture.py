@@ -1,6 +1,10 @@
-"""The shape DESIGN.md asks for, checked on the import graph: no cycles in the UI, the UI does
-not reach into the CLI, the core reaches the UI only through the entry point, and no file grows
-past about 600 lines."""
+"""The shape DESIGN.md asks for, checked on the import graph: the layers of the whole tree (an
+import runs down, or across within a layer, never up), no cycle between packages, no cycles in
+the UI, the UI does not reach into the CLI, the core reaches the UI only through the entry point,
+and no file grows past about 600 lines.
+
+Every import counts that runs: a function-local one as much as one at the top (a lazy import
+is a dependency all the same). Only ``if TYPE_CHECKING:`` blocks are left out."""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ def _module_name(path: Path) -> str:
 
 
 def _modules() -> dict[str, Path]:
-    files = [*ROOT.joinpath("gpuprof").rglob("*.py"), *ROOT.joinpath("ui").glob("*.py")]
+    files = [*ROOT.joinpath("gpuprof").rglob("*.py"), *ROOT.joinpath("ui").rglob("*.py")]
     return {_module_name(p): p for p in files}
 
 
@@ -109,6 +113,109 @@ def _cycles(graph: dict[str, set[str]], prefix: str) -> list[list[str]]:
     return out
 
 
+#: The layers, top first. A part is a package under gpuprof/ (``gpuprof.telemetry``), the UI, or a
+#: module at the package root (``gpuprof.cli``); a part imports parts of its own layer or of the
+#: layers below. The root modules not named here are the leaves (errors, i18n, units, fileio,
+#: jsonin, redact, ...): they import only each other.
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("entry", frozenset({"gpuprof.__main__", "gpuprof.cli", "gpuprof.commands", "gpuprof.ui"})),
+    ("report", frozenset({"gpuprof.report"})),
+    (
+        "features",
+        frozenset(
+            {
+                "gpuprof.bench",
+                "gpuprof.check",
+                "gpuprof.exporter",
+                "gpuprof.profile",
+                "gpuprof.recommend",
+            }
+        ),
+    ),
+    # The health checks read telemetry; the check, job profiles and reports read them.
+    ("health", frozenset({"gpuprof.health"})),
+    ("sources", frozenset({"gpuprof.catalog", "gpuprof.fleet", "gpuprof.telemetry"})),
+)
+LEAVES = "leaves"
+#: Imports that run up a layer, each with its reason. Keep this short: an entry here is a
+#: decision, not a way round the test.
+UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("gpuprof", "gpuprof.profile"): (
+        "the package's face hands on the user's API, gpuprof.track and gpuprof.flops_per_token "
+        "(issue 13), imported on first use (PEP 562) and never by gpuprof itself"
+    ),
+}
+
+
+def _part(module: str) -> str:
+    """``gpuprof.telemetry.nvml.source`` -> ``gpuprof.telemetry``; the root stays ``gpuprof``."""
+    return ".".join(module.split(".")[:2])
+
+
+def _layer(part: str) -> int:
+    """0 for the top layer; the leaves are below every named layer."""
+    for depth, (_, parts) in enumerate(LAYERS):
+        if part in parts:
+            return depth
+    return len(LAYERS)
+
+
+def _part_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Which part imports which (the package root ``gpuprof`` as a target is left out: every
+    ``from gpuprof import x`` names it, and it imports nothing at import time)."""
+    parts: dict[str, set[str]] = {}
+    for m, deps in graph.items():
+        mine = parts.setdefault(_part(m), set())
+        mine.update(_part(d) for d in deps if d != "gpuprof" and _part(d) != _part(m))
+    return parts
+
+
+def _upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(module, imported module) pairs that run up a layer, the listed exceptions left out."""
+    return {
+        (m, dep)
+        for m, deps in graph.items()
+        for dep in deps
+        if dep != "gpuprof"
+        and _layer(_part(dep)) < _layer(_part(m))
+        and (_part(m), _part(dep)) not in UPWARD_EXCEPTIONS
+    }
+
+
+def test_every_part_of_the_core_is_placed_or_a_leaf(graph) -> None:
+    """A new package must be given a layer; a root module that imports a package is no leaf."""
+    packages = {_part(m) for m, p in _modules().items() if p.name == "__init__.py"}
+    named = set().union(*(parts for _, parts in LAYERS))
+    assert packages - named - {"gpuprof"} == set()
+    parts = _part_graph(graph)
+    not_leaves = {
+        (part, dep)
+        for part, deps in parts.items()
+        if _layer(part) == len(LAYERS) and part != "gpuprof"
+        for dep in deps
+        if _layer(dep) != len(LAYERS)
+    }
+    assert not_leaves == set()
+
+
+def test_imports_run_down_the_layers(graph) -> None:
+    assert _upward(graph) == set()
+
+
+def test_the_upward_exceptions_are_still_needed(graph) -> None:
+    parts = _part_graph(graph)
+    assert {pair for pair in UPWARD_EXCEPTIONS if pair[1] not in parts.get(pair[0], set())} == set()
+
+
+def test_no_cycle_between_the_parts(graph) -> None:
+    """Packages of one layer may import each other one way only (check -> bench, never back)."""
+    parts = _part_graph(graph)
+    exempt = {a for a, _ in UPWARD_EXCEPTIONS}
+    assert (
+        _cycles({p: deps - exempt for p, deps in parts.items() if p not in exempt}, "gpuprof") == []
+    )
+
+
 def test_the_ui_has_no_import_cycles(graph) -> None:
     assert _cycles(graph, "gpuprof.ui") == []
 
@@ -148,6 +255,23 @@ def test_the_checks_see_a_planted_cycle_and_a_planted_import(graph) -> None:
         if not m.startswith("gpuprof.ui") and m != "gpuprof.cli"
         for dep in deps
     )
+
+
+def test_the_layer_checks_see_planted_faults(graph) -> None:
+    """What issue 25 found, planted back: telemetry importing the exporter's API and the profile
+    layer, and a check <-> report cycle through a function-local import."""
+    planted = {k: set(v) for k, v in graph.items()}
+    planted["gpuprof.telemetry.remote"].add("gpuprof.exporter.api")
+    planted["gpuprof.telemetry.recover"].add("gpuprof.profile.storage")
+    planted["gpuprof.check.run"].add("gpuprof.report.check")
+    assert {
+        ("gpuprof.telemetry.remote", "gpuprof.exporter.api"),
+        ("gpuprof.telemetry.recover", "gpuprof.profile.storage"),
+        ("gpuprof.check.run", "gpuprof.report.check"),
+    } <= _upward(planted)
+    planted["gpuprof.bench.results"].add("gpuprof.check.compare")  # same layer, but a cycle
+    cycles = _cycles(_part_graph(planted), "gpuprof")
+    assert any({"gpuprof.bench", "gpuprof.check"} <= set(c) for c in cycles)
 
 
 def test_no_module_is_over_about_600_lines() -> None:
