@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.jsonin import read_regular
 from gpuprof.recommend.serve import TOKEN_BUDGET, ServeArrays, _Hw, _Shape, _shape, _step
 from gpuprof.recommend.workload import Workload
 
@@ -132,14 +133,12 @@ def read_trace(path: str | os.PathLike[str], *, max_bytes: int = MAX_TRACE_BYTES
                     lim=max_bytes,
                 )
             )
-        with open(path, "rb") as fh:
-            raw = fh.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(
             tr("trace {f}: cannot read it ({why})", f=name, why=exc.strerror or exc)
         ) from None
-    if len(raw) > max_bytes:  # it grew while read
-        raise InputError(tr("trace {f}: more than {lim} bytes", f=name, lim=max_bytes))
+    # A regular file only, opened without waiting: a FIFO would block the command for ever.
+    raw = read_regular(path, max_bytes, what=tr("request trace"))
     try:
         text: str = codecs.decode(raw, "utf-8-sig")
     except UnicodeDecodeError as exc:

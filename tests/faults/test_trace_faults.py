@@ -4,8 +4,10 @@ one clear line naming the file (and the line), exit 2 through the CLI, never a t
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -78,8 +80,31 @@ def test_too_many_requests_are_refused(tmp_path: Path, monkeypatch: pytest.Monke
 def test_a_missing_or_unreadable_trace_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read it"):
         read_trace(tmp_path / "absent.csv")
-    with pytest.raises(InputError, match="cannot read it"):
-        read_trace(tmp_path)  # a folder
+    with pytest.raises(InputError, match="is a folder, not a request trace"):
+        read_trace(tmp_path)
+
+
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    """Nothing writes to this FIFO: an open() for reading would wait for ever."""
+    fifo = tmp_path / "trace.csv"
+    os.mkfifo(fifo)
+    outcome: list[BaseException | None] = []
+
+    def read() -> None:
+        try:
+            read_trace(fifo)
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=20)
+    if reader.is_alive():  # let the stuck thread go: a writer opens and closes the FIFO
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert outcome, "read_trace waited on a FIFO"
+    assert isinstance(outcome[0], InputError)
+    assert "not a regular file (a FIFO)" in str(outcome[0]) and str(fifo) in str(outcome[0])
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
