@@ -28,6 +28,7 @@ from gpuprof.netlimits import (
     PROMETHEUS_MAX_BYTES,
     PROMETHEUS_TIMEOUT_S,
 )
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 from gpuprof.termtext import plain
 
 if TYPE_CHECKING:
@@ -172,7 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         type=interval_arg,
         default=None,
-        help=tr("sampling interval in seconds (0.1–60)"),
+        help=tr(
+            "sampling interval in seconds ({lo:g}–{hi:g})", lo=MIN_INTERVAL_S, hi=MAX_INTERVAL_S
+        ),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:

@@ -17,6 +17,7 @@ from typing import Any
 
 from gpuprof.errors import GpuprofError, InputError, OutputError
 from gpuprof.i18n import tr
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = [
     "run_app",
@@ -225,8 +226,15 @@ def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
     from .main_window import MainWindow
 
     interval = getattr(args, "interval", None)
-    if interval is not None and not 0.1 <= interval <= 60:
-        raise InputError(tr("--interval must be between 0.1 and 60 seconds, got {i:g}", i=interval))
+    if interval is not None and not MIN_INTERVAL_S <= interval <= MAX_INTERVAL_S:
+        raise InputError(
+            tr(
+                "--interval must be between {lo:g} and {hi:g} seconds, got {i:g}",
+                lo=MIN_INTERVAL_S,
+                hi=MAX_INTERVAL_S,
+                i=interval,
+            )
+        )
     source, prefill = _open_source(args)
     try:
         window = MainWindow(source, settings=settings, interval_s=interval, autostart=False)

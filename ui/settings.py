@@ -14,6 +14,7 @@ from typing import TypeVar, cast
 
 from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 from PySide6.QtCore import QByteArray, QSettings
 
 __all__ = [
@@ -34,9 +35,6 @@ INTERVALS_S: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
 REPLAY_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 #: The Telemetry tab's secondary-series choice: by GPU count, always, never.
 SECONDARY_MODES: tuple[str, ...] = ("auto", "on", "off")
-
-_MIN_INTERVAL_S = 0.1
-_MAX_INTERVAL_S = 60.0
 
 
 log = logging.getLogger(__name__)
@@ -198,7 +196,7 @@ class UiSettings:
 
     @property
     def interval_s(self) -> float:
-        return self._read.number("sampling/interval_s", 1.0, _MIN_INTERVAL_S, _MAX_INTERVAL_S)
+        return self._read.number("sampling/interval_s", 1.0, MIN_INTERVAL_S, MAX_INTERVAL_S)
 
     @interval_s.setter
     def interval_s(self, value: float) -> None:

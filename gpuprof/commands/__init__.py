@@ -15,8 +15,8 @@ __all__ = ["interval_arg", "stop_on_signals", "token_from_file"]
 
 
 def interval_arg(text: str) -> float:
-    """argparse type for ``--interval``: seconds within the sampler's 0.1–60 s range."""
-    from gpuprof.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
+    """argparse type for ``--interval``: seconds within the sampler's range."""
+    from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
     try:
         value = float(text)

@@ -11,6 +11,7 @@ from gpuprof.argtypes import finite_float, int_range, output_file
 from gpuprof.commands import interval_arg
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = ["register"]
 
@@ -51,7 +52,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=interval_arg,
         default=1.0,
         metavar="S",
-        help=tr("seconds between samples, 0.1–60 (default 1)"),
+        help=tr(
+            "seconds between samples, {lo:g}–{hi:g} (default 1)",
+            lo=MIN_INTERVAL_S,
+            hi=MAX_INTERVAL_S,
+        ),
     )
     p.add_argument(
         "--torch",

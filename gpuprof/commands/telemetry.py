@@ -23,6 +23,7 @@ from gpuprof.commands.telemetry_views import (
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 from gpuprof.termtext import markup, safe
 from gpuprof.units import fmt_duration
 
@@ -42,7 +43,11 @@ def _add_interval(p: argparse.ArgumentParser) -> None:
         type=interval_arg,
         default=1.0,
         metavar="S",
-        help=tr("seconds between samples, 0.1–60 (default 1)"),
+        help=tr(
+            "seconds between samples, {lo:g}–{hi:g} (default 1)",
+            lo=MIN_INTERVAL_S,
+            hi=MAX_INTERVAL_S,
+        ),
     )
 
 

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.profile import markers as _markers
 from gpuprof.profile.model import PhaseMark
+from gpuprof.telemetry.interval import checked_interval
 
 if TYPE_CHECKING:
     from gpuprof.profile.track_standalone import Recorder
@@ -64,7 +65,6 @@ __all__ = ["Tracker", "track"]
 log = logging.getLogger("gpuprof.track")
 
 _MAX_NAME = 200  # what the marker reader keeps of a run name or a label
-_MIN_INTERVAL_S, _MAX_INTERVAL_S = 0.1, 60.0
 
 _pid = os.getpid()
 _state_lock = threading.Lock()
@@ -298,15 +298,7 @@ class Tracker:
         torch_profiler: bool = False,
         dtype: str | None = None,
     ) -> None:
-        try:
-            interval_s = float(interval)
-        except (TypeError, ValueError):
-            raise ValueError(f"track: interval must be seconds, got {interval!r}") from None
-        if not (math.isfinite(interval_s) and _MIN_INTERVAL_S <= interval_s <= _MAX_INTERVAL_S):
-            raise ValueError(
-                f"track: interval must be between {_MIN_INTERVAL_S:g} and {_MAX_INTERVAL_S:g} s,"
-                f" got {interval!r}"
-            )
+        interval_s = checked_interval(interval, "track: interval")
         self.name = str(name)
         self.interval_s = interval_s
         self.out: Path | None = Path(out) if out is not None else None

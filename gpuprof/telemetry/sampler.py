@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import threading
 import time
 from collections.abc import Callable, Iterator
 
 from gpuprof.telemetry.history import History
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S, checked_interval
 from gpuprof.telemetry.model import Snapshot
 from gpuprof.telemetry.source import TelemetrySource
 from gpuprof.telemetry.store import SessionStore
@@ -28,25 +28,7 @@ __all__ = ["MAX_INTERVAL_S", "MIN_INTERVAL_S", "Sampler"]
 
 log = logging.getLogger(__name__)
 
-MIN_INTERVAL_S = 0.1
-MAX_INTERVAL_S = 60.0
-
 Listener = Callable[[Snapshot], None]
-
-
-def _check_interval(interval_s: float) -> float:
-    try:
-        value = float(interval_s)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"sampling interval must be a number of seconds, got {interval_s!r}"
-        ) from None
-    if not (math.isfinite(value) and MIN_INTERVAL_S <= value <= MAX_INTERVAL_S):
-        raise ValueError(
-            f"sampling interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} s, "
-            f"got {interval_s!r}"
-        )
-    return value
 
 
 class Sampler:
@@ -68,7 +50,7 @@ class Sampler:
     ) -> None:
         self.source = source
         self.history = history if history is not None else History()
-        self._interval_s = _check_interval(interval_s)
+        self._interval_s = checked_interval(interval_s)
         self._clock = clock
         self._wall_clock = wall_clock
         self._listeners: list[Listener] = []
@@ -96,8 +78,8 @@ class Sampler:
         return self._interval_s
 
     def set_interval(self, interval_s: float) -> None:
-        """Change the polling interval (0.1–60 s); takes effect at once on a running sampler."""
-        value = _check_interval(interval_s)
+        """Change the polling interval (within :mod:`~gpuprof.telemetry.interval`'s bounds); takes effect at once on a running sampler."""
+        value = checked_interval(interval_s)
         with self._lock:
             self._interval_s = value
             if self._next_due is not None:
