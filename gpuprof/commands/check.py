@@ -30,8 +30,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         description=tr(
             "Check a GPU server against what it should be: inventory against the expectation, "
             "health (findings, ECC, XID), performance against published references, a memory "
-            "test and, with --level burn-in, a sustained load. Exit code: 0 all pass, 1 any "
-            "FAIL, 3 only WARNs, 2 usage errors."
+            "test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, "
+            "SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). "
+            "Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled "
+            "(verdict INCOMPLETE)."
         ),
     )
     p.add_argument(
