@@ -268,3 +268,29 @@ def test_recover_keeps_the_job(tmp_path: Path, box: Box, child) -> None:
     assert read_job_profile(copy) == profile
     with SessionStore.open(copy) as again:
         assert read_markers(again) == (marker,)
+
+
+def test_the_job_is_named_after_its_track_block_and_keeps_its_dtype_without_a_gpu(
+    box: Box, child
+) -> None:
+    """Issue 23: ``gpuprof profile -- python train.py`` around ``track("tiny-lm")`` on the CPU
+    was named after the command and lost its FP32 (no MFU without a GPU)."""
+    from gpuprof.profile.model import PhaseMark
+
+    snaps = box.run(5)
+    t = snaps[0].time_s
+    markers = [
+        PhaseMark(t, "start", run="tiny-lm", pid=child.pid),
+        *(StepMarker(t + k, k, 1.0, flops=1e10, run="tiny-lm", pid=child.pid) for k in (1, 2, 3)),
+    ]
+    profile = build_profile(
+        _run(snaps, child.pid, dtype="fp32"), snaps, tree=_tree(child.pid), markers=markers
+    )
+    assert profile.name == "tiny-lm"
+    assert profile.steps is not None and profile.steps.mfu_dtype == "fp32"
+    assert profile.steps.mfu_pct is None  # no GPU: no MFU, but the precision stays
+    # Two blocks, or the default name: the run's own name stays.
+    two = [*markers, PhaseMark(t, "start", run="eval", pid=child.pid)]
+    assert build_profile(_run(snaps, child.pid), snaps, markers=two).name == "train"
+    default = [PhaseMark(t, "start", run="job", pid=child.pid)]
+    assert build_profile(_run(snaps, child.pid), snaps, markers=default).name == "train"

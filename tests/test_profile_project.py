@@ -20,7 +20,6 @@ from gpuprof.profile.model import (
     TimeShare,
 )
 from gpuprof.profile.project import (
-    ASSUMED_EFFICIENCY,
     ASSUMED_SPLIT,
     USABLE_MEMORY,
     basis_of,
@@ -314,38 +313,27 @@ def test_without_markers_the_steady_phase_then_the_whole_job_is_one_step() -> No
 # --- here without a spec -------------------------------------------------------------------------
 
 
-def test_a_cpu_job_is_retimed_from_its_flops_at_the_assumed_efficiency() -> None:
-    """2 s steps on the CPU at 0.5 TFLOPS achieved; 50 % matmul, 30 % other, 20 % idle."""
-    st = StepStats(count=10, p50_s=2.0, mean_s=2.0, achieved_tflops=0.5, mfu_dtype="bf16")
+def test_a_cpu_job_is_refused_never_scaled_into_nonsense() -> None:
+    """Issue 23: 2.47 s steps on the CPU with FLOPs counted were re-timed at 45 % of an H100's
+    peak into 0.005 ms and $0.00. A CPU step is CPU compute plus host work: no ratio of GPU
+    peaks makes it a GPU's step. Every row says why it has no time and no cost."""
+    st = StepStats(count=10, p50_s=2.47, mean_s=2.47, achieved_tflops=0.02, mfu_dtype="fp32")
     b = TimeBreakdown(
         device="cpu",
         steps=5,
-        total_s=10.0,
-        shares=(
-            TimeShare("matmul", 5.0, 50.0),
-            TimeShare("other compute", 3.0, 30.0),
-            TimeShare("idle", 2.0, 20.0),
-        ),
+        total_s=12.35,
+        shares=(TimeShare("matmul", 6.0, 50.0), TimeShare("other compute", 6.35, 50.0)),
     )
     prof = _profile(gpus=(), gpu_indices=(), steps=st, breakdown=b, source="nvml")
     row = _one(prof, _inst())
-    achieved_busy = 0.5 / 0.8  # TFLOPS while busy (the markers' rate is over wall time)
-    busy = 0.8 * 2.0
-    ratio = H100_BF16 * ASSUMED_EFFICIENCY / achieved_busy
-    assert row.compute_ratio == pytest.approx(ratio, rel=1e-9)
-    assert row.memory_ratio is None
-    assert row.step_s == pytest.approx(busy / ratio + 0.4, abs=1e-9)
-    assert "the CPU (no GPU used)" in row.derivation
-    assert "re-timed from 0.625 TFLOPS achieved per device while busy to 45% of the bf16 " in (
-        row.derivation
-    )
-
-
-def test_a_cpu_job_without_flops_has_no_basis_and_says_why() -> None:
-    prof = _profile(gpus=(), gpu_indices=())
-    row = _one(prof, _inst())
-    assert row.step_s is None and row.job_hours is None and row.cost_ondemand_usd is None
-    assert "no GPU here and no FLOPs counted" in row.derivation
+    assert row.step_s is None and row.job_hours is None
+    assert row.cost_ondemand_usd is None and row.cost_spot_usd is None
+    assert "profiled on the CPU" in row.derivation
+    # The declared dtype is kept (was dropped without an MFU, and BF16 assumed).
+    assert basis_of(prof).dtype == "fp32"
+    # Without FLOPs: the same refusal.
+    row = _one(_profile(gpus=(), gpu_indices=()), _inst())
+    assert row.step_s is None and "profiled on the CPU" in row.derivation
 
 
 def test_a_simulated_profile_says_so_first_in_every_row() -> None:

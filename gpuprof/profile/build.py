@@ -305,6 +305,18 @@ def _phases(
     return tuple(out)
 
 
+def _job_name(command_name: str, markers: Sequence[Marker]) -> str:
+    """The job's name: the ``track("name")`` block's when the markers come from exactly one
+    named block (issue 23: ``gpuprof profile -- python train.py`` with ``track("tiny-lm")`` was
+    named after the command), else the run's own (the command, or a standalone track's)."""
+    names = {m.run for m in markers if isinstance(m, PhaseMark) and m.kind == "start" and m.run}
+    if len(names) == 1:
+        (name,) = names
+        if name != "job":  # track()'s default says nothing the command does not
+            return name
+    return command_name
+
+
 def _mark_phases(markers: Sequence[Marker], start: float, end: float) -> list[Phase]:
     """One phase per ``mark(label)``: until the next mark or end of the same run (or job end)."""
     out: list[Phase] = []
@@ -460,7 +472,7 @@ def build_profile(
         notes.append(N_("no telemetry samples were recorded"))
     phases = _phases(run, scan, gpus, markers, notes)
     return JobProfile(
-        name=run.name,
+        name=_job_name(run.name, markers),
         command=tuple(run.command),
         pid=run.pid,
         started_s=run.started_s,

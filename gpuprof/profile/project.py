@@ -41,6 +41,7 @@ from gpuprof.units import fmt_bytes, fmt_duration
 
 __all__ = [
     "ASSUMED_EFFICIENCY",
+    "CPU_REFUSAL",
     "ASSUMED_SPLIT",
     "DEFAULT_DTYPE",
     "USABLE_MEMORY",
@@ -59,8 +60,17 @@ ASSUMED_SPLIT = (0.7, 0.3)
 DEFAULT_DTYPE = "bf16"
 #: Share of an instance's per-GPU memory the job may fill (CUDA context, fragmentation).
 USABLE_MEMORY = 0.95
-#: Fraction of the peak there a job reaches when nothing here measured it (a CPU profile).
+#: Fraction of the peak there a job reaches when nothing here measured it (a GPU without a
+#: spec row here).
 ASSUMED_EFFICIENCY = BASE_EFFICIENCY["llm-train"][0]
+#: Why a profile taken on the CPU is not projected (issue 23): its step is CPU compute and
+#: host work together, which no ratio of GPU peaks turns into a GPU's step (a 2.47 s CPU step
+#: became 0.005 ms and $0.00 that way).
+CPU_REFUSAL = N_(
+    "profiled on the CPU: a CPU step cannot be scaled to a GPU's (the host work and the kernel "
+    "launches a GPU would add are not in it); profile the job on a GPU, or estimate it from its "
+    "size with gpuprof recommend --model/--params"
+)
 _GiB = 1024.0**3
 
 
@@ -458,6 +468,8 @@ def _step_there(
     name = inst.gpu_model or inst.gpu_name
     if step is None:
         return None, None, None, N_("no step time here to scale")
+    if basis.gpu_count == 0:
+        return None, None, None, CPU_REFUSAL
     if spec is None:
         why = N_("GPU {n} is not in the spec table: no peak to scale by").format(n=repr(name))
         return None, None, None, why

@@ -173,7 +173,10 @@ def step_stats(
         achieved_tflops=achieved,
         peak_tflops=total_peak,
         mfu_pct=mfu,
-        mfu_dtype=dtype if mfu is not None else None,
+        # The precision the job declared (track(dtype=...), gpuprof profile --dtype), with or
+        # without an MFU: a projection times the job at it (issue 23: a CPU job's FP32 was
+        # dropped and BF16 assumed).
+        mfu_dtype=dtype or None,
         note="; ".join(notes),
     )
 

@@ -119,9 +119,6 @@ READABLE: dict[str, Callable[[dict[str, Any]], None]] = {
         _set("notes", [EVIL]),
     ),
     "gpu-names-that-are-no-gpu": _all(_set("gpus.0.name", "GRID A100-4C"), _set("steps", None)),
-    "cpu-job-without-flops": _all(
-        _set("gpus", []), _set("gpu_indices", []), _set("breakdown", None)
-    ),
     "floats-as-text": _all(_set("steps.p50_s", "1.0"), _set("phases.0.start_s", "1.7e9")),
 }
 #: Profiles that cannot be read: the recording is then one of no job (one clear error).
@@ -275,10 +272,11 @@ def test_flags_that_do_not_go_with_a_profile_are_one_clear_error(
     assert len(errors) == 1 and names in errors[0], err
 
 
-#: recommend's options that do not describe the workload (or go with --from-profile)
+#: recommend's options that do not describe the workload (or go with --from-profile; --currency
+#: and --fx-rate are refused with it by recommend's run itself)
 NOT_WORKLOAD = {
     "help", "models_file", "list_models", "tokens", "spot", "provider", "objective",
-    "no_measured", "from_profile", "steps", "limit", "json", "measured",
+    "no_measured", "from_profile", "steps", "limit", "json", "measured", "currency", "fx_rate",
 }  # fmt: skip
 
 
@@ -317,3 +315,37 @@ def test_sane_profile_keeps_a_good_profile_as_it_is() -> None:
 
     good = from_jsonable(JobProfile, _good())
     assert sane_profile(good) is good
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _all(_set("gpus", []), _set("gpu_indices", []), _set("breakdown", None)),
+        # Issue 23: 2.47 s CPU steps with FLOPs and a CPU breakdown, FP32 declared: once
+        # scaled by peak ratios into 0.005 ms steps and $0.00 rows.
+        _all(
+            _set("gpus", []),
+            _set("gpu_indices", []),
+            _set("steps.p50_s", 2.47),
+            _set("steps.mean_s", 2.47),
+            _set("steps.achieved_tflops", 0.02),
+            _set("steps.mfu_dtype", "fp32"),
+            _set("breakdown.device", "cpu"),
+        ),
+    ],
+    ids=["without-flops", "with-flops"],
+)
+def test_a_cpu_profile_is_refused_for_projection_with_one_clear_line(
+    change: Callable[[dict[str, Any]], None], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _recording(tmp_path, "cpu", _profile_text(change))
+    for extra in ([], ["--json"]):
+        rc, out, err = _main(["recommend", "--from-profile", str(path), *extra], capsys)
+        assert rc == 2 and out == "" and "$0.00" not in err
+        errors = [line for line in err.splitlines() if line.strip()]
+        assert len(errors) == 1 and str(path) in errors[0] and "profiled on the CPU" in errors[0]
+    # The report of the same recording still works (nothing is projected there).
+    rc, _, err = _main(
+        ["report", "--session", str(path), "--out", str(tmp_path / "r.json")], capsys
+    )
+    assert rc == 0, err

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import N_, tr
+from gpuprof.i18n import N_, tr, tr_text
 
 if TYPE_CHECKING:
     from gpuprof.profile.model import JobProfile, Projection
@@ -88,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(tr("give --steps or --tokens, not both"))
     profile = load_profile(args.from_profile)
     basis = basis_of(profile, steps=args.steps, tokens=args.tokens)
+    if basis.gpu_count == 0:  # issue 23: never scaled into nonsense ($0.00 rows)
+        from gpuprof.profile.project import CPU_REFUSAL
+
+        raise InputError(
+            tr("{file}: {why}", file=str(args.from_profile)[:200], why=tr_text(CPU_REFUSAL))
+        )
     cat = load_catalog()
     providers = [p for p in args.provider.split(",") if p.strip()] if args.provider else None
     if providers:
