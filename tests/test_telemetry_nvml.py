@@ -788,3 +788,46 @@ def test_real_pynvml_without_a_driver_is_a_state_not_a_crash(
             assert snap.source is SourceKind.NVML or not snap.status.ok
     finally:
         source.close()
+
+
+@pytest.mark.parametrize(("box", "scenario"), [("h100x8", "h100x8"), ("rtx4090x2", "rtx4090x2")])
+def test_the_fake_and_the_demo_describe_the_same_boards(box: str, scenario: str) -> None:
+    """The H100 and RTX 4090 facts are typed once (the simulator's table, issue 25): what NVML
+    says of the fake board and what ``--demo`` shows of its board agree, GPU by GPU."""
+    from gpuprof.telemetry.simulated import SimulatedSource
+
+    fake = FakeNvml(BOXES[box]())
+    nvml_source = make_source(fake)
+    demo = SimulatedSource(scenario)
+    try:
+        fields = (
+            "name",
+            "vbios_version",
+            "board_part_number",
+            "compute_capability",
+            "memory_total_bytes",
+            "graphics_clock_max_mhz",
+            "sm_clock_max_mhz",
+            "mem_clock_max_mhz",
+            "video_clock_max_mhz",
+            "power_default_limit_w",
+            "power_min_limit_w",
+            "power_max_limit_w",
+            "temp_slowdown_c",
+            "temp_shutdown_c",
+            "temp_max_operating_c",
+            "pcie_gen_max",
+            "pcie_width_max",
+            "nvlink_count",
+            "ecc_mode_current",
+            "mig_mode_current",
+        )
+        seen = [tuple(getattr(d, f) for f in fields) for d in nvml_source.devices()]
+        shown = [tuple(getattr(d, f) for f in fields) for d in demo.devices()]
+        assert len(seen) == len(shown) and seen == shown
+        if box == "h100x8":  # the capture's bus ids (the 4090 demo's second slot differs)
+            buses = [d.pci_bus_id for d in nvml_source.devices()]
+            assert buses == [d.pci_bus_id for d in demo.devices()]
+    finally:
+        nvml_source.close()
+        demo.close()

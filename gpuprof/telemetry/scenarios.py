@@ -2,7 +2,8 @@
 
 Static facts only (device and host descriptions, busy/idle levels); the scripted workload that
 drives them is :class:`~gpuprof.telemetry.simulated.SimulatedSource`. The device facts come from
-real ``nvidia-smi -q`` captures in ``reference/nvidia-smi/``.
+real ``nvidia-smi -q`` captures in ``reference/nvidia-smi/``; they are typed once, here: the fake
+NVML of the tests (``tests/fakes/devices.py``) reads its H100 and RTX 4090 from these tables.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 from gpuprof.telemetry.model import DeviceInfo, SystemInfo
 
-__all__ = ["GIB", "MIB", "SCENARIOS", "Scenario"]
+__all__ = ["GIB", "H100_SXM5_80GB", "H100_SXM5_BUS_IDS", "MIB", "RTX_4090", "SCENARIOS", "Scenario"]
 
 MIB = 2**20
 GIB = 2**30
@@ -61,7 +62,7 @@ class Scenario:
 # H100 SXM5 80GB facts: reference/nvidia-smi/h100-sxm5-80gb-hbm3.txt (driver 565.57.01).
 # The capture prints temperature thresholds relative to T.Limit (57 C above 30 C now -> limit
 # 87 C; slowdown 2 C past it, shutdown 8 C past it), converted here to absolute degrees.
-_H100 = DeviceInfo(
+H100_SXM5_80GB = DeviceInfo(
     index=0,
     name="NVIDIA H100 80GB HBM3",
     vbios_version="96.00.74.00.01",
@@ -92,10 +93,14 @@ _H100 = DeviceInfo(
     display_active=False,
     multi_gpu_board=False,
 )
+#: The eight GPUs' bus ids in the same capture.
+H100_SXM5_BUS_IDS: tuple[str, ...] = tuple(
+    f"00000000:{b}:00.0" for b in ("18", "2A", "3A", "5D", "9A", "AB", "BA", "DB")
+)
 
 # RTX 4090 facts: reference/nvidia-smi/rtx-4090.txt (driver 550.127.05). T.Limit 56 C above
 # 28 C -> 84 C (= the printed target temperature); slowdown +2 C, shutdown +7 C.
-_RTX4090 = DeviceInfo(
+RTX_4090 = DeviceInfo(
     index=0,
     name="NVIDIA GeForce RTX 4090",
     vbios_version="95.02.3C.00.EB",
@@ -131,10 +136,8 @@ SCENARIOS: dict[str, Scenario] = {
         key="h100x8",
         label="SIMULATED — 8×H100 SXM (NVSwitch)",
         gpu_count=8,
-        device=_H100,
-        bus_ids=tuple(
-            f"00000000:{b}:00.0" for b in ("18", "2A", "3A", "5D", "9A", "AB", "BA", "DB")
-        ),
+        device=H100_SXM5_80GB,
+        bus_ids=H100_SXM5_BUS_IDS,
         system=SystemInfo(
             hostname="sim-hgx-h100",
             os="Linux (simulated)",
@@ -178,7 +181,7 @@ SCENARIOS: dict[str, Scenario] = {
         key="rtx4090x2",
         label="SIMULATED — 2×RTX 4090 (PCIe)",
         gpu_count=2,
-        device=_RTX4090,
+        device=RTX_4090,
         bus_ids=("00000000:01:00.0", "00000000:41:00.0"),
         system=SystemInfo(
             hostname="sim-workstation-4090",

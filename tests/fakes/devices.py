@@ -23,6 +23,7 @@ from typing import Any
 import pynvml as nv
 
 from gpuprof.telemetry.model import DeviceInfo, GpuSample
+from gpuprof.telemetry.scenarios import H100_SXM5_80GB, H100_SXM5_BUS_IDS, RTX_4090, SCENARIOS
 from tests.fakes.fake_nvml import (
     FakeBox,
     FakeDevice,
@@ -62,6 +63,47 @@ ZERO_ECC = {
 }
 
 
+def _board(info: DeviceInfo) -> dict[str, Any]:
+    """A board's facts from its capture, as NVML answers them. They are typed once, in the
+    simulator's table (``gpuprof/telemetry/scenarios.py``), which ``--demo`` shows too."""
+    clocks = (
+        info.graphics_clock_max_mhz,
+        info.sm_clock_max_mhz,
+        info.mem_clock_max_mhz,
+        info.video_clock_max_mhz,
+    )
+    watts = (info.power_default_limit_w, info.power_min_limit_w, info.power_max_limit_w)
+    temps = (info.temp_shutdown_c, info.temp_slowdown_c, info.temp_max_operating_c)
+    assert None not in (*clocks, *watts, *temps, info.ecc_mode_current, info.ecc_mode_pending)
+    g, sm, mem, video = (int(c) for c in clocks if c is not None)
+    default_mw, min_mw, max_mw = (round(w * 1000) for w in watts if w is not None)
+    shutdown, slowdown, gpu_max = (int(t) for t in temps if t is not None)
+    mig = None
+    if info.mig_mode_current is not None and info.mig_mode_pending is not None:
+        mig = (int(info.mig_mode_current), int(info.mig_mode_pending))
+    return {
+        "name": info.name,
+        "vbios_version": info.vbios_version,
+        "board_part_number": info.board_part_number,
+        "compute_capability": info.compute_capability,
+        "memory_total_bytes": info.memory_total_bytes,
+        "max_clocks_mhz": {G: g, SM: sm, MEM: mem, VIDEO: video},
+        "power_limit_mw": default_mw,
+        "power_default_limit_mw": default_mw,
+        "power_enforced_limit_mw": default_mw,
+        "power_min_limit_mw": min_mw,
+        "power_max_limit_mw": max_mw,
+        "thresholds_c": {SHUTDOWN: shutdown, SLOWDOWN: slowdown, GPU_MAX: gpu_max},
+        "pcie_gen_max": info.pcie_gen_max,
+        "pcie_width_max": info.pcie_width_max,
+        "ecc_mode": (int(bool(info.ecc_mode_current)), int(bool(info.ecc_mode_pending))),
+        "mig_mode": mig,
+        "persistence_mode": int(bool(info.persistence_mode)),
+        "display_active": int(bool(info.display_active)),
+        "multi_gpu_board": int(bool(info.multi_gpu_board)),
+    }
+
+
 def _uuid(prefix: str, n: int) -> str:
     # The captures redact UUIDs to X...; the fake needs distinct ones.
     return f"GPU-{prefix}{n:04x}-0000-4000-8000-{n:012x}"
@@ -70,17 +112,20 @@ def _uuid(prefix: str, n: int) -> str:
 # --- 8x H100 SXM5 on NVSwitch (HGX/DGX H100) ----------------------------------------------
 
 # h100-sxm5-80gb-hbm3.txt, per GPU: (Bus Id, Power Draw W, GPU temp C, Memory temp C,
-# Replays Since Reset, Tx KB/s, Rx KB/s)
-_H100_GPUS = [
-    ("00000000:18:00.0", 100.89, 30, 36, 7, 567, 559),
-    ("00000000:2A:00.0", 82.81, 30, 36, 0, 555, 3874),
-    ("00000000:3A:00.0", 85.98, 31, 38, 0, 574, 535),
-    ("00000000:5D:00.0", 85.48, 29, 37, 0, 565, 463),
-    ("00000000:9A:00.0", 84.94, 28, 36, 0, 617, 567),
-    ("00000000:AB:00.0", 85.27, 30, 38, 4, 3534, 551),
-    ("00000000:BA:00.0", 86.05, 29, 37, 15, 638, 553),
-    ("00000000:DB:00.0", 75.09, 29, 36, 0, 658, 604),
+# Replays Since Reset, Tx KB/s, Rx KB/s); the bus ids are the simulator's table's.
+_H100_READINGS = [
+    (100.89, 30, 36, 7, 567, 559),
+    (82.81, 30, 36, 0, 555, 3874),
+    (85.98, 31, 38, 0, 574, 535),
+    (85.48, 29, 37, 0, 565, 463),
+    (84.94, 28, 36, 0, 617, 567),
+    (85.27, 30, 38, 4, 3534, 551),
+    (86.05, 29, 37, 15, 638, 553),
+    (75.09, 29, 36, 0, 658, 604),
 ]
+_H100_GPUS = [(bus, *row) for bus, row in zip(H100_SXM5_BUS_IDS, _H100_READINGS, strict=True)]
+#: The idle state of the capture (clocks, reserved and used memory), as the simulator idles.
+_H100_IDLE = SCENARIOS["h100x8"]
 
 # nvlink-s-h100-sxm-and-h200.txt, `nvidia-smi nvlink -R` of GPU 0 on an HGX H100: 18 links
 # to 4 NVSwitches at 00000000:05..08:00.0 (the other GPUs' blocks are truncated there; the
@@ -109,58 +154,49 @@ def _h100(
     tx: int,
     rx: int,
 ) -> FakeDevice:
-    # h100-sxm5-80gb-hbm3.txt (driver 565.57.01), GPU block of `nvidia-smi -q`.
+    # h100-sxm5-80gb-hbm3.txt (driver 565.57.01), GPU block of `nvidia-smi -q`; the board's
+    # facts (name, VBIOS, memory, max clocks, power limits, thresholds, PCIe, ECC and MIG modes)
+    # are the simulator's table's.
+    board = _board(H100_SXM5_80GB)
+    idle = _H100_IDLE
+    max_clocks = board["max_clocks_mhz"]
     return FakeDevice(
-        name="NVIDIA H100 80GB HBM3",
+        **board,
         uuid=_uuid("h100", index),
         pci_bus_id=bus_id,
         pci_device_id=0x233010DE,  # Device Id
         pci_subsystem_id=0x16C110DE,  # Sub System Id
         serial=f"165222300{index:04d}",  # redacted to X in the capture (13 characters)
-        vbios_version="96.00.74.00.01",
-        board_part_number="692-2G520-0200-000",
         architecture=nv.NVML_DEVICE_ARCH_HOPPER,
-        compute_capability=(9, 0),
-        memory_total_bytes=mib(81559),  # FB Memory Usage: Total
-        memory_reserved_bytes=mib(454),  # Reserved
-        memory_used_bytes=mib(1),  # Used
+        memory_reserved_bytes=idle.mem_reserved_bytes,  # Reserved
+        memory_used_bytes=idle.idle_mem_used_bytes,  # Used
         util_gpu_pct=0,
         util_mem_pct=0,
-        clocks_mhz={G: 345, SM: 345, MEM: 2619, VIDEO: 765},  # Clocks
-        max_clocks_mhz={G: 1980, SM: 1980, MEM: 2619, VIDEO: 1545},  # Max Clocks
-        app_clocks_mhz={G: 1980, MEM: 2619},  # Applications Clocks
+        clocks_mhz={  # Clocks
+            G: int(idle.idle_sm_mhz),
+            SM: int(idle.idle_sm_mhz),
+            MEM: int(idle.idle_mem_mhz),
+            VIDEO: int(idle.idle_video_mhz),
+        },
+        app_clocks_mhz={G: max_clocks[G], MEM: max_clocks[MEM]},  # Applications Clocks = Max
         pstate=0,  # Performance State : P0
         power_mw=int(power_w * 1000),
-        power_limit_mw=700_000,  # Current Power Limit
-        power_default_limit_mw=700_000,
-        power_enforced_limit_mw=700_000,  # Requested Power Limit
-        power_min_limit_mw=200_000,
-        power_max_limit_mw=700_000,
         energy_mj=52_000_000 + index * 1_000_000,
         temp_c=temp,
         mem_temp_c=mem_temp,  # Memory Current Temp
-        # T.Limit = 30 + 57 = 87 C; slowdown -2 -> 89 C, shutdown -8 -> 95 C, max operating 0 -> 87 C.
-        thresholds_c={SHUTDOWN: 95, SLOWDOWN: 89, GPU_MAX: 87},
         fan_speeds_pct=None,  # Fan Speed : N/A
         clocks_event_reasons=IDLE,  # Clocks Event Reasons: Idle Active
         pcie_gen=5,
-        pcie_gen_max=5,
         pcie_width=16,
-        pcie_width_max=16,
         pcie_tx_kb_s=tx,
         pcie_rx_kb_s=rx,
         pcie_replay=replays,
         nvlinks=_nvswitch_links(),
-        ecc_mode=(1, 1),  # ECC Mode: Enabled / Enabled
         ecc_errors=dict(ZERO_ECC),
         retired_pages=None,  # Retired Pages: N/A on Hopper (row remapping instead)
         retired_pages_pending=None,
         remapped_rows=(0, 0, 0, 0),  # Remapped Rows: 0, 0, No, No
-        mig_mode=(0, 0),  # MIG Mode: Disabled / Disabled
         compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
-        persistence_mode=1,
-        display_active=0,
-        multi_gpu_board=0,
         # Idle, as in the capture; H100 SXM5 has 7 NVDEC and 7 NVJPG engines (GPM reports each).
         gpm=FakeGpmActivity(nvdec_pct=[0.0] * 7, nvjpg_pct=[0.0] * 7),
     )
@@ -237,55 +273,37 @@ def h100_sxm_8gpu_box() -> FakeBox:
 def _rtx4090(index: int, bus_id: str, temp: int, power_w: float, tx: int, rx: int) -> FakeDevice:
     # rtx-4090.txt (driver 550.127.05): consumer card, N/A for Serial, Board Part Number,
     # ECC error counters, retired pages, applications clocks, memory temperature, MIG; no NVLink.
+    # The board's facts are the simulator's table's.
     return FakeDevice(
-        name="NVIDIA GeForce RTX 4090",
+        **_board(RTX_4090),
         uuid=_uuid("4090", index),
         pci_bus_id=bus_id,
         pci_device_id=0x268410DE,
         pci_subsystem_id=0xF29710B0,
         serial=None,
-        vbios_version="95.02.3C.00.EB",
-        board_part_number=None,
         architecture=nv.NVML_DEVICE_ARCH_ADA,
-        compute_capability=(8, 9),
-        memory_total_bytes=mib(24564),
         memory_reserved_bytes=mib(354),
         memory_used_bytes=mib(2),
         clocks_mhz={G: 210, SM: 210, MEM: 405, VIDEO: 1185},
-        max_clocks_mhz={G: 3105, SM: 3105, MEM: 10501, VIDEO: 2415},
         app_clocks_mhz={},  # Applications Clocks: N/A
         pstate=8,  # P8
         power_mw=int(power_w * 1000),
-        power_limit_mw=450_000,
-        power_default_limit_mw=450_000,
-        power_enforced_limit_mw=450_000,
-        power_min_limit_mw=150_000,
-        power_max_limit_mw=450_000,
         energy_mj=9_000_000 + index * 100_000,
         temp_c=temp,
         mem_temp_c=None,  # Memory Current Temp : N/A
-        # T.Limit = 28 + 56 = 84 C (= GPU Target Temperature); slowdown -2 -> 86, shutdown -7 -> 91.
-        thresholds_c={SHUTDOWN: 91, SLOWDOWN: 86, GPU_MAX: 84},
         fan_speeds_pct=[0],  # Fan Speed : 0 %
         clocks_event_reasons=IDLE,
         pcie_gen=1,  # PCIe Generation Current : 1 (idle), Max : 4
-        pcie_gen_max=4,
         pcie_width=16,
-        pcie_width_max=16,
         pcie_tx_kb_s=tx,
         pcie_rx_kb_s=rx,
         pcie_replay=0,
         nvlinks=None,  # consumer-na-rtx-4080-super-linux.txt: "Device does not have or support Nvlink"
-        ecc_mode=(0, 0),  # ECC Mode: Disabled / Disabled
         ecc_errors=None,  # ECC Errors: N/A
         retired_pages=None,
         retired_pages_pending=None,
         remapped_rows=(0, 0, 0, 0),  # Remapped Rows are reported (0, 0, No, No)
-        mig_mode=None,  # MIG Mode: N/A
         compute_mode=nv.NVML_COMPUTEMODE_DEFAULT,
-        persistence_mode=1,
-        display_active=0,
-        multi_gpu_board=0,
     )
 
 
