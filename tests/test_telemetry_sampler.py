@@ -151,6 +151,9 @@ def test_poll_error_is_recorded_and_loop_continues() -> None:
     assert src.calls == 4
     assert s.error_count == 1
     assert s.last_error == "RuntimeError: driver hiccup #2"
+    # The exception itself is kept, for a caller that decides by its type (issue 25).
+    assert isinstance(s.last_exception, RuntimeError)
+    assert str(s.last_exception) == "driver hiccup #2"
     assert len(s.history) == 3
     with pytest.raises(RuntimeError):
         src.fail_on = {5}
@@ -170,6 +173,7 @@ def test_listener_exception_does_not_stop_others() -> None:
     s.poll_once()
     assert len(seen) == 2
     assert s.last_listener_error == "ValueError: listener bug"
+    assert isinstance(s.listener_exception, ValueError)
     s.remove_listener(bad)
     s.remove_listener(bad)  # removing twice is harmless
 

@@ -249,6 +249,9 @@ def test_a_failing_write_stops_the_recording_once_and_keeps_the_file(tmp_path: P
     assert len(calls) == 1  # stopped at the first failure, not retried per sample
     assert not session.recording and session.recording_path is None
     assert session.recording_error == "OperationalError: database or disk is full"
+    assert isinstance(session.sampler.recording_exception, sqlite3.OperationalError)
+    assert session.sampler.last_exception is session.sampler.recording_exception
+    assert session.last_error == "recording failed: OperationalError: database or disk is full"
     assert states[-1].recording_error == session.recording_error
     assert len(session.history) == 8
     with SessionStore.open(out) as store:

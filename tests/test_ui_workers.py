@@ -66,3 +66,45 @@ def test_cancel_reaches_the_job_and_detach_drops_what_it_reports_after(qtbot: An
     assert worker.wait(10.0)
     qtbot.wait(50)  # a queued signal would arrive now
     assert finished == ["cancelled"]
+
+
+def test_a_thread_runs_under_the_name_of_what_it_does(qtbot: Any) -> None:
+    """run_in_thread names its thread (every one was ``gpuprof-static-info``, issue 25); the
+    exception itself reaches on_error."""
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.workers import run_in_thread
+
+    make_app()
+    names: list[str] = []
+    errors: list[BaseException] = []
+    run_in_thread(
+        lambda: names.append(threading.current_thread().name),
+        lambda _r: None,
+        name="gpuprof-test-read",
+    ).join(5.0)
+    assert names == ["gpuprof-test-read"]
+    boom = KeyError("missing")
+
+    def fail() -> None:
+        raise boom
+
+    run_in_thread(fail, lambda _r: None, errors.append, name="gpuprof-test-fail")
+    qtbot.waitUntil(lambda: errors != [], timeout=5000)
+    assert errors == [boom]
+
+
+def test_every_worker_thread_of_the_app_has_its_own_name() -> None:
+    """Each run_in_thread call in ui/ passes a literal name=, and no two share one."""
+    import ast
+    from pathlib import Path
+
+    names: list[str] = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "run_in_thread"):
+                continue
+            given = [k.value for k in node.keywords if k.arg == "name"]
+            assert len(given) == 1 and isinstance(given[0], ast.Constant), f"{path}:{node.lineno}"
+            names.append(str(given[0].value))
+    assert len(names) >= 8 and len(set(names)) == len(names), names
+    assert all(n.startswith("gpuprof-") for n in names)

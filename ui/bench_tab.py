@@ -255,7 +255,13 @@ class BenchTab(QWidget):
             return
         self._probing = True
         self.device_combo.add_probing_item()
-        run_in_thread(probe_devices, self._on_devices, self._on_devices_error, self)
+        run_in_thread(
+            probe_devices,
+            self._on_devices,
+            self._on_devices_error,
+            self,
+            name="gpuprof-probe-devices",
+        )
 
     def _on_devices(self, found: object) -> None:
         self._probing = False

@@ -117,7 +117,7 @@ class ConnectDialog(QDialog):
 
             return open_source(connect=url, token_file=token, ca_file=ca)
 
-        run_in_thread(open_remote, self._connected, self._failed, self)
+        run_in_thread(open_remote, self._connected, self._failed, self, name="gpuprof-connect")
 
     def _connected(self, source: object) -> None:
         self._busy = False

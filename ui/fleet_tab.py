@@ -197,7 +197,7 @@ class FleetTab(QWidget):
             if self._current(generation):
                 self._on_error(exc)
 
-        run_in_thread(lambda: read_fleet(client), done, failed, self)
+        run_in_thread(lambda: read_fleet(client), done, failed, self, name="gpuprof-fleet-query")
 
     def _current(self, generation: int) -> bool:
         """Whether an answer to a query sent at ``generation`` is still wanted (not one to an
@@ -326,7 +326,13 @@ class FleetTab(QWidget):
                 self.show_banner(_error_text(exc))
                 self.drill_title.setText(name)
 
-        run_in_thread(lambda: node_history(client, key, window_s=window), done, failed, self)
+        run_in_thread(
+            lambda: node_history(client, key, window_s=window),
+            done,
+            failed,
+            self,
+            name="gpuprof-fleet-node",
+        )
 
     def _open_drill(self, shown: bool) -> None:
         """Before a node is chosen the drill-down is its one-line hint and the grid takes the

@@ -332,7 +332,11 @@ class MainWindow(QMainWindow):
         self.replay_bar.attach(self.session)
         self.recorder.sync()
         run_in_thread(
-            lambda: StaticFacts.read(source), self._on_static, self._on_static_error, self
+            lambda: StaticFacts.read(source),
+            self._on_static,
+            self._on_static_error,
+            self,
+            name="gpuprof-static-info",
         )
         if autostart:
             self.session.start()

@@ -258,4 +258,4 @@ class RecordingTicks(QObject):
             self._reading = False
             log.debug("no step ticks from %s: %s", path, exc)
 
-        run_in_thread(lambda: read_step_times(path), done, failed, self)
+        run_in_thread(lambda: read_step_times(path), done, failed, self, name="gpuprof-step-times")

@@ -55,6 +55,6 @@ def prefill_async(window: MainWindow, make: Callable[[], list[Snapshot]]) -> Non
 
     def start() -> None:
         if session is window.session and not window.closing:
-            run_in_thread(make, done, failed, window)
+            run_in_thread(make, done, failed, window, name="gpuprof-demo-prefill")
 
     QTimer.singleShot(PREFILL_DELAY_MS, start)

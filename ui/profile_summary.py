@@ -418,7 +418,7 @@ class ProjectionDialog(QDialog):
             self._hows[:] = [shown_derivation(p.derivation) for p in rows[:MAX_PROJECTION_ROWS]]
             return rows
 
-        run_in_thread(compute, self._show, self._failed, self)
+        run_in_thread(compute, self._show, self._failed, self, name="gpuprof-job-summary")
 
     def _show(self, rows: object) -> None:
         assert isinstance(rows, list)

@@ -167,7 +167,13 @@ class ProfilesListDialog(QDialog):
         self.refresh_button.setEnabled(False)
         folders = list(self._folders)
         recent = list(self._jobs.settings.recent) if self._jobs is not None else []
-        run_in_thread(lambda: find_job_profiles(folders, recent), self._show, self._failed, self)
+        run_in_thread(
+            lambda: find_job_profiles(folders, recent),
+            self._show,
+            self._failed,
+            self,
+            name="gpuprof-find-profiles",
+        )
 
     def _show(self, result: object) -> None:
         assert isinstance(result, tuple)

@@ -67,8 +67,11 @@ def run_in_thread(
     on_done: Callable[[object], None],
     on_error: Callable[[BaseException], None] | None = None,
     parent: QObject | None = None,
+    *,
+    name: str,
 ) -> threading.Thread:
-    """Run ``fn`` in a daemon thread; ``on_done(result)`` / ``on_error(exc)`` run in the GUI thread.
+    """Run ``fn`` in a daemon thread named ``name`` (what it does: ``gpuprof-static-info``, as a
+    thread dump or py-spy shows it); ``on_done(result)`` / ``on_error(exc)`` run in the GUI thread.
 
     A daemon thread, not a QThreadPool task: a hanging driver call must not block app exit.
     """
@@ -94,7 +97,7 @@ def run_in_thread(
         finally:
             carrier.deleteLater()
 
-    thread = threading.Thread(target=body, name="gpuprof-static-info", daemon=True)
+    thread = threading.Thread(target=body, name=name, daemon=True)
     thread.start()
     return thread
 

@@ -2,8 +2,8 @@
 
 One daemon thread calls ``source.poll()`` every ``interval_s`` on a fixed schedule (a slow poll
 does not shift later ones; polls missed while a poll hung are skipped, not bunched up). Errors
-never kill the thread: a failing poll is logged into :attr:`Sampler.last_error` and counted, a
-failing listener is logged. :meth:`Sampler.stop` returns within its timeout even when a poll hangs
+never kill the thread: a failing poll is kept (:attr:`Sampler.last_exception`, the exception
+itself; :attr:`Sampler.last_error`, its one line) and counted, a failing listener is logged. :meth:`Sampler.stop` returns within its timeout even when a poll hangs
 (the thread is a daemon and exits after that poll).
 
 Tests drive the loop deterministically with a fake ``clock`` and :meth:`Sampler.step`, which
@@ -29,6 +29,10 @@ __all__ = ["MAX_INTERVAL_S", "MIN_INTERVAL_S", "Sampler"]
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Snapshot], None]
+
+
+def _one_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 class Sampler:
@@ -62,10 +66,12 @@ class Sampler:
         self._store: SessionStore | None = None
         self._next_due: float | None = None
         self._paused = False
-        self.last_error: str | None = None
+        #: The last failure of a poll, or of the recording (then also :attr:`recording_exception`).
+        self.last_exception: Exception | None = None
+        self._last_failed_recording = False
         #: Why the recording stopped by itself (a full disk), or None.
-        self.recording_error: str | None = None
-        self.last_listener_error: str | None = None
+        self.recording_exception: Exception | None = None
+        self.listener_exception: Exception | None = None
         self.last_poll_wall_s: float | None = None
         self.last_poll_duration_s: float | None = None
         self.poll_count = 0
@@ -106,7 +112,7 @@ class Sampler:
         """
         with self._lock:
             self._store = store
-            self.recording_error = None
+            self.recording_exception = None
 
     def stop_recording(self, timeout: float = 1.0) -> SessionStore | None:
         """Stop appending; flushes and returns the store (still open: the caller closes it).
@@ -139,6 +145,28 @@ class Sampler:
     def recording(self) -> bool:
         return self._store is not None
 
+    # -- failures, as one line each (the exceptions themselves are kept beside) ----------------
+
+    @property
+    def last_error(self) -> str | None:
+        exc = self.last_exception
+        if exc is None:
+            return None
+        return (
+            f"recording failed: {_one_line(exc)}" if self._last_failed_recording else _one_line(exc)
+        )
+
+    @property
+    def recording_error(self) -> str | None:
+        """Why the recording stopped by itself (a full disk), or None."""
+        exc = self.recording_exception
+        return None if exc is None else _one_line(exc)
+
+    @property
+    def last_listener_error(self) -> str | None:
+        exc = self.listener_exception
+        return None if exc is None else _one_line(exc)
+
     # -- pausing ---------------------------------------------------------------------------
 
     def pause(self) -> None:
@@ -167,7 +195,7 @@ class Sampler:
                 snap = self.source.poll()
             except Exception as e:
                 self.error_count += 1
-                self.last_error = f"{type(e).__name__}: {e}"
+                self.last_exception, self._last_failed_recording = e, False
                 raise
             finally:
                 self.last_poll_duration_s = self._clock() - t_start
@@ -183,8 +211,8 @@ class Sampler:
                 except Exception as e:
                     # A full disk fails every later append too: stop recording at the first
                     # failure (one message, not one per sample); the store stays the caller's.
-                    self.recording_error = f"{type(e).__name__}: {e}"
-                    self.last_error = f"recording failed: {self.recording_error}"
+                    self.recording_exception = e
+                    self.last_exception, self._last_failed_recording = e, True
                     with self._lock:
                         if self._store is store:
                             self._store = None
@@ -194,7 +222,7 @@ class Sampler:
             try:
                 cb(snap)
             except Exception as e:
-                self.last_listener_error = f"{type(e).__name__}: {e}"
+                self.listener_exception = e
                 log.exception("telemetry listener %r failed", cb)
         return snap
 
