@@ -11,19 +11,15 @@ dcgm-exporter's names, and the JSON API a remote gpuprof reads.
 
 from __future__ import annotations
 
-from gpuprof.exporter.service import (
-    CONTENT_TYPE,
-    DEFAULT_BIND,
-    DEFAULT_PORT,
+from gpuprof.exporter.metrics import (
     LABELS,
     THROTTLE_REASONS,
     BenchValue,
-    Exporter,
     SnapshotCollector,
     SourceHealth,
     bench_values_of,
-    render_text,
 )
+from gpuprof.exporter.service import CONTENT_TYPE, DEFAULT_BIND, DEFAULT_PORT, Exporter, render_text
 
 __all__ = [
     "CONTENT_TYPE",

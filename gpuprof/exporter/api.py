@@ -37,23 +37,10 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
-from gpuprof.telemetry.wire import (
-    API_VERSION,
-    JSON_CONTENT_TYPE,
-    SNAPSHOT_KIND,
-    SNAPSHOT_PATH,
-    STATIC_KIND,
-    STATIC_PATH,
-)
+from gpuprof.telemetry.wire import API_VERSION, SNAPSHOT_KIND, STATIC_KIND
 from gpuprof.tokenfile import read_token
 
 __all__ = [
-    "API_VERSION",
-    "JSON_CONTENT_TYPE",
-    "SNAPSHOT_KIND",
-    "SNAPSHOT_PATH",
-    "STATIC_KIND",
-    "STATIC_PATH",
     "auth_failure",
     "encode",
     "read_token",

@@ -1,7 +1,7 @@
 """Prometheus endpoint: serves the latest :class:`Snapshot` of a telemetry session over HTTP.
 
 The metrics (dcgm-exporter's names, labels and units, plus ``gpuprof_*``) are
-:mod:`gpuprof.exporter.metrics`; the package re-exports them with :class:`Exporter`. Serving:
+:mod:`gpuprof.exporter.metrics`; the package hands them on with :class:`Exporter`. Serving:
 ``prometheus_client.generate_latest`` re-validates and re-escapes every label of every sample
 (about 4 ms for 8 GPUs here); :func:`render_text` writes the same text format 0.0.4 with the
 per-GPU label block escaped once, which keeps a scrape of 8 GPUs near 1 ms, and the body is
@@ -32,13 +32,10 @@ from prometheus_client.core import Metric
 
 from gpuprof.exporter import api
 from gpuprof.exporter.metrics import (
-    LABELS,
-    THROTTLE_REASONS,
     BenchValue,
     SnapshotCollector,
     SourceHealth,
     _default_bench_values,
-    bench_values_of,
     health_families,
 )
 from gpuprof.exporter.server import (
@@ -49,23 +46,12 @@ from gpuprof.exporter.server import (
 )
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SystemInfo, Topology
 from gpuprof.telemetry.source import TelemetrySource
+from gpuprof.telemetry.wire import JSON_CONTENT_TYPE, SNAPSHOT_PATH, STATIC_PATH
 
 if TYPE_CHECKING:
     from gpuprof.telemetry.session import TelemetrySession
 
-__all__ = [
-    "CONTENT_TYPE",
-    "DEFAULT_BIND",
-    "DEFAULT_PORT",
-    "LABELS",
-    "THROTTLE_REASONS",
-    "BenchValue",
-    "Exporter",
-    "SnapshotCollector",
-    "SourceHealth",
-    "bench_values_of",
-    "render_text",
-]
+__all__ = ["CONTENT_TYPE", "DEFAULT_BIND", "DEFAULT_PORT", "Exporter", "render_text"]
 
 log = logging.getLogger("gpuprof.exporter")
 
@@ -142,9 +128,9 @@ class _Handler(HeadHandler):
         if denied is not None:
             body, ctype, code = denied[0], "text/plain; charset=utf-8", 401
             extra["WWW-Authenticate"] = denied[1]
-        elif path in (api.SNAPSHOT_PATH, api.STATIC_PATH):
+        elif path in (SNAPSHOT_PATH, STATIC_PATH):
             try:
-                body, ctype, code = self.exporter.api_body(path), api.JSON_CONTENT_TYPE, 200
+                body, ctype, code = self.exporter.api_body(path), JSON_CONTENT_TYPE, 200
             except Exception:  # answer 500 and keep serving
                 log.exception("%s failed", path)
                 body, ctype, code = b"snapshot failed\n", "text/plain; charset=utf-8", 500
@@ -307,7 +293,7 @@ class Exporter:
         """What ``GET /api/v1/snapshot`` or ``/api/v1/static`` serves (strict JSON); the
         snapshot's processes redacted once per poll, the static facts read once."""
         kind, label = self.source.kind, self.source.label
-        if path == api.STATIC_PATH:
+        if path == STATIC_PATH:
             if self._static_body is None:
                 try:
                     topology = self.source.topology()
