@@ -294,7 +294,8 @@ class TelemetrySession:
         return float(self.sampler.interval_s)
 
     def set_interval(self, interval_s: float) -> None:
-        """Poll every ``interval_s`` seconds (0.1–60; ``ValueError`` otherwise)."""
+        """Poll every ``interval_s`` seconds, within :mod:`gpuprof.telemetry.interval`'s bounds
+        (``ValueError`` otherwise)."""
         self.sampler.set_interval(interval_s)
         self._interval_s = float(self.sampler.interval_s)
         self._notify_state()
