@@ -22,6 +22,7 @@ import numpy as np
 
 from gpuprof.recommend.crossval import CvResult, fit_constants, leave_one_source_out
 from gpuprof.recommend.efficiency import STACKS, TRAIN_EFFICIENCY, TrainEfficiency
+from gpuprof.recommend.workload import RECOMPUTE
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "tests" / "data" / "published_models.csv"
@@ -31,6 +32,10 @@ TRAIN_KINDS = tuple(SCENARIO)
 BOUNDS = {
     **{f"gemm_{s}": (0.15, 0.95) for s in STACKS},
     "k": (1.0, 3000.0),
+    "hopper": (0.5, 1.5),
+    "recompute_full": (1.0, 4.0 / 3.0),
+    "fp8_other": (0.3, 1.2),
+    "run_overhead": (0.001, 1.0),
 }
 GRID = 240
 #: A stack gets a constant of its own when this many publications of it are in the fit.
@@ -47,7 +52,8 @@ class RowModel:
     """One published training row and its estimate as a function of the constants."""
 
     row: dict[str, str]
-    matmul_s: float  # GPU-seconds of matmul work at 100 % of the peak
+    matmul_s: float  # GPU-seconds of 16-bit matmul work at 100 % of the peak
+    fp8_s: float  # and of FP8 linear layers
     arch: str
     membound_s: float  # GPU-seconds of the memory-bound operators per byte of k
     gpus: float
@@ -75,8 +81,8 @@ class RowModel:
     def observed(self) -> float:
         return float(self.row["published"])
 
-    def seconds(self, gemm: float, k: float) -> float:
-        work = self.matmul_s / gemm + self.membound_s * k
+    def seconds(self, gemm: float, k: float, redo: float = 1.0, fp8: float = 1.0) -> float:
+        work = ((self.matmul_s + self.fp8_s / fp8) / gemm + self.membound_s * k) * redo
         return math.exp(float(np.interp(math.log(work), self.log_work, self.log_seconds)))
 
     def metric(self, seconds: float) -> float:
@@ -100,6 +106,7 @@ def _workload(row: dict[str, str], models: dict[str, Any]) -> Any:
         seq_len=int(row["seq_len"]),
         batch=int(row["batch"]),
         stack=row["stack"],
+        recompute=row.get("recompute") or "none",
         **arch.workload_fields(),  # type: ignore[arg-type]
     )
 
@@ -111,10 +118,11 @@ def build(rows: Sequence[dict[str, str]]) -> list[RowModel]:
 
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.commands.recommend.config import one_config_catalog
-    from gpuprof.recommend.estimate import build_arrays, memory_bound_seconds
+    from gpuprof.recommend.estimate import build_arrays
     from gpuprof.recommend.memory import HEADROOM, model_shape
     from gpuprof.recommend.models import load_models
     from gpuprof.recommend.parallel import train_layout
+    from gpuprof.recommend.roofline import memory_bound_seconds
 
     models = {**load_models(), **load_models(MODELS)}
     cat = load_catalog()
@@ -130,12 +138,18 @@ def build(rows: Sequence[dict[str, str]]) -> list[RowModel]:
         peak16 = float(arr.peak["bf16"][0]) if math.isfinite(arr.peak["bf16"][0]) else peak
         flops = w.total_flops()
         attn = w.attention_flops() if dtype == "fp8" else 0.0
-        matmul = (flops - attn) / peak + attn / peak16
+        linear = (flops - attn) / peak
+        fp8 = linear if dtype == "fp8" else 0.0  # the FP8 linear layers (× fp8_other)
+        matmul = linear - fp8 + attn / peak16
         layers, hidden = model_shape(w)
         unit = TRAIN_EFFICIENCY.with_(bytes_per_token_layer_hidden=1.0)
         membound = float(memory_bound_seconds(w, arr.mem_bw, unit, layers, hidden)[0])
-        lo = matmul / BOUNDS[f"gemm_{STACKS[0]}"][1]
-        hi = matmul / BOUNDS[f"gemm_{STACKS[0]}"][0] + membound * BOUNDS["k"][1]
+        # The work any constants within BOUNDS can give (generation and FP8 factors included).
+        g_lo, g_hi = BOUNDS[f"gemm_{STACKS[0]}"]
+        slowest = BOUNDS["hopper"][0] * BOUNDS["fp8_other"][0]
+        lo = (matmul + fp8) / (g_hi * BOUNDS["hopper"][1])
+        hi = (matmul + fp8 / slowest) / (g_lo * BOUNDS["hopper"][0]) + membound * BOUNDS["k"][1]
+        hi *= BOUNDS["recompute_full"][1]
         grid = np.geomspace(lo * 0.9, hi * 1.1, GRID)
 
         def rep(a: np.ndarray) -> np.ndarray:
@@ -162,6 +176,7 @@ def build(rows: Sequence[dict[str, str]]) -> list[RowModel]:
             RowModel(
                 row=dict(row),
                 matmul_s=matmul,
+                fp8_s=fp8,
                 arch=one.specs[one.instances[0].gpu_model].architecture or "",
                 membound_s=membound,
                 gpus=float(arr.count[0]) * nodes,
@@ -178,18 +193,38 @@ def build(rows: Sequence[dict[str, str]]) -> list[RowModel]:
 
 
 def params_of(eff: TrainEfficiency) -> dict[str, float]:
-    return {**{f"gemm_{s}": v for s, v in eff.gemm.items()}, "k": eff.bytes_per_token_layer_hidden}
+    return {
+        **{f"gemm_{s}": v for s, v in eff.gemm.items()},
+        "k": eff.bytes_per_token_layer_hidden,
+        "hopper": eff.generation.get("Hopper", 1.0),
+        "recompute_full": eff.recompute_full,
+        "fp8_other": eff.fp8_other,
+        "run_overhead": eff.run_overhead,
+    }
 
 
 def efficiency_of(params: dict[str, float], stacks: Sequence[str] = STACKS) -> TrainEfficiency:
     """The constants as a :class:`TrainEfficiency`, with only the stacks in ``stacks``."""
     gemm = {s: params[f"gemm_{s}"] for s in stacks if f"gemm_{s}" in params}
-    return TRAIN_EFFICIENCY.with_(gemm=gemm, bytes_per_token_layer_hidden=params["k"])
+    return TRAIN_EFFICIENCY.with_(
+        gemm=gemm,
+        bytes_per_token_layer_hidden=params["k"],
+        generation={"Hopper": params.get("hopper", 1.0)},
+        recompute_full=params.get("recompute_full", RECOMPUTE["full"]),
+        fp8_other=params.get("fp8_other", 1.0),
+        run_overhead=params.get("run_overhead", 0.0),
+    )
 
 
 def predict(params: dict[str, float], m: RowModel) -> float:
     eff = efficiency_of(params, [s for s in STACKS if params.get(f"fitted_{s}", 1.0) > 0])
-    return m.metric(m.seconds(eff.gemm_share(m.stack), params["k"]))
+    gemm = eff.gemm_share(m.stack) * eff.generation_share(m.arch)
+    redo = eff.recompute_factor(m.row.get("recompute") or "none")
+    fp8 = eff.fp8_other if m.stack != STACKS[0] else 1.0
+    seconds = m.seconds(gemm, params["k"], redo, fp8)
+    if m.row["metric"] == "gpu_hours":  # a whole run (all pretraining here)
+        seconds *= 1.0 + eff.run_overhead
+    return m.metric(seconds)
 
 
 def fit(models: Sequence[RowModel]) -> dict[str, float]:
@@ -202,8 +237,14 @@ def fit(models: Sequence[RowModel]) -> dict[str, float]:
         sources.setdefault(m.stack, set()).add(m.group)
     own = {s for s, g in sources.items() if len(g) >= MIN_SOURCES or s == STACKS[0]}
     start = {f"gemm_{s}": 0.5 for s in STACKS if s in own}
-    start["k"] = 100.0
+    start.update(k=100.0, hopper=1.0, recompute_full=1.1, run_overhead=0.1)
     fixed = {f"fitted_{s}": 1.0 if s in own else 0.0 for s in STACKS}
+    # FP8 outside the tuned stack: a constant only when two publications show it.
+    fp8_sources = {m.group for m in models if m.row["precision"] == "fp8" and m.stack != STACKS[0]}
+    if len(fp8_sources) >= MIN_SOURCES:
+        start["fp8_other"] = 1.0
+    else:
+        fixed["fp8_other"] = 1.0
     return fit_constants(models, predict, lambda m: m.observed, start, BOUNDS, fixed=fixed)
 
 
@@ -229,4 +270,7 @@ def estimate_metric(m: RowModel, eff: TrainEfficiency = TRAIN_EFFICIENCY) -> tup
     tp_pp_dp = (
         None if layout is None else dict(zip(("tp", "pp", "dp"), map(int, layout), strict=True))
     )
-    return m.metric(float(est.seconds[0])), tp_pp_dp
+    seconds = float(est.seconds[0])
+    if m.workload.scenario == "pretrain" and m.row["metric"] != "gpu_hours":
+        seconds /= 1.0 + eff.run_overhead  # a benchmark's steady state, not a whole run
+    return m.metric(seconds), tp_pp_dp

@@ -197,8 +197,10 @@ def _recommend_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-#: The default stack's fitted GEMM share (issue 23; was one published 45 %).
-GEMM = TRAIN_EFFICIENCY.gemm["tuned"]
+#: The default stack's fitted GEMM share on an H100 (issue 23; was one published 45 %); on an
+#: A100 (Ampere, the reference) without the Hopper factor.
+GEMM = TRAIN_EFFICIENCY.gemm["tuned"] * TRAIN_EFFICIENCY.generation_share("Hopper")
+GEMM_A100 = TRAIN_EFFICIENCY.gemm["tuned"]
 
 
 def _shown(base: float, peak: float = 989e12, bw: float = 3350e9) -> tuple[float, float]:
@@ -209,7 +211,8 @@ def _shown(base: float, peak: float = 989e12, bw: float = 3350e9) -> tuple[float
     matmul = 6 * 1e9 * 1e10 / (peak * base)
     membound = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden * layers * hidden * 1e10
     membound /= bw * 0.70
-    return base * matmul / (matmul + membound), (matmul + membound) / 3600
+    run = 1 + TRAIN_EFFICIENCY.run_overhead  # a whole pretraining run (issue 23, fitted)
+    return base * matmul / (matmul + membound), (matmul + membound) / 3600 * run
 
 
 def test_cli_uses_measured_efficiency_when_the_gpu_is_local(
@@ -300,5 +303,7 @@ def test_cli_detects_local_gpus_with_nvml(
     ]
     assert main(argv) == 0
     row = json.loads(capsys.readouterr().out)["rows"][0]
-    assert row["efficiency"] == pytest.approx(_shown(250 / 312 * GEMM / 0.83, 312e12, 2039e9)[0])
+    assert row["efficiency"] == pytest.approx(
+        _shown(250 / 312 * GEMM_A100 / 0.83, 312e12, 2039e9)[0]
+    )
     assert "run 20250301-120000-dddd" in row["efficiency_source"]

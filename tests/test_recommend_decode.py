@@ -181,14 +181,20 @@ def test_fp8_training_times_attention_at_the_bf16_peak() -> None:
     # operators (issue 23) add the same time whatever the matmul dtype.
     from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY as te
 
-    g = te.gemm["tuned"]
+    g = te.gemm["tuned"] * te.generation_share("Hopper")
     membound = 1e9 * te.bytes_per_token_layer_hidden * 32 * 4096 / (3350e9 * 0.70)
     linear, attn = 6 * 8.03e9, 12 * 32 * 4096 * 8192
-    expected = 1e9 * (linear / (fp8 * 1e12 * g) + attn / (bf16 * 1e12 * g)) + membound
+    run = 1 + te.run_overhead  # a whole pretraining run
+    expected = (1e9 * (linear / (fp8 * 1e12 * g) + attn / (bf16 * 1e12 * g)) + membound) * run
     assert _seconds(w, _one("H100 SXM", 1)) == pytest.approx(expected, rel=1e-9)
     assert w.attention_flops() == pytest.approx(1e9 * attn)
     # bf16 training: one rate for every matmul.
     wb = w.with_(precision="bf16")
     assert _seconds(wb, _one("H100 SXM", 1)) == pytest.approx(
-        1e9 * (linear + attn) / (bf16 * 1e12 * g) + membound, rel=1e-9
+        (1e9 * (linear + attn) / (bf16 * 1e12 * g) + membound) * run, rel=1e-9
     )
+    # FP8 in another stack: its linear layers at fp8_other of the tuned FP8 rate (fitted).
+    wf = w.with_(stack="fsdp")
+    gf = te.gemm["fsdp"] * te.generation_share("Hopper")
+    expected = 1e9 * (linear / (fp8 * 1e12 * gf * te.fp8_other) + attn / (bf16 * 1e12 * gf))
+    assert _seconds(wf, _one("H100 SXM", 1)) == pytest.approx((expected + membound) * run)

@@ -18,7 +18,7 @@ from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
 
-GEMM = TRAIN_EFFICIENCY.gemm["tuned"]
+GEMM = TRAIN_EFFICIENCY.gemm["tuned"] * TRAIN_EFFICIENCY.generation_share("Hopper")
 K = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden
 
 

@@ -14,7 +14,17 @@ differ for a reason rather than by one constant:
   tables, torchtitan's performance.md).
 * Communication (tensor, pipeline, data parallel) is :mod:`gpuprof.recommend.parallel`'s.
 
-``gemm[stack]`` and ``k`` are the free constants. They are fitted to the training rows of
+Three more effects are constants of the fit, each because the published runs show it:
+
+* ``generation``: Hopper GPUs reach a smaller share of their (3.2x larger) matmul peak than
+  Ampere's (llm-foundry's own tables: 55–64 % MFU on A100, 40–46 % on H100);
+* ``fp8_other``: FP8 outside the tuned stack (llm-foundry's ``amp_fp8``, torchtitan's
+  float8) reaches less of the FP8 peak than Transformer Engine's recipe;
+* ``recompute_full`` (less than the 4/3 of its FLOPs: the larger micro-batches it allows run
+  the GEMMs better) and ``run_overhead``: a whole pretraining run's GPU-hours against its
+  steady throughput (restarts, checkpoints, evaluations: Llama 2, Llama 3.1, OPT, BLOOM).
+
+``gemm[stack]``, ``k`` and these are the free constants. They are fitted to the training rows of
 ``tests/data/published_runs.csv`` by ``perf/truth.py`` (median |log error|), and the error
 quoted for them is **leave-one-source-out**: every constant refitted without a publication,
 that publication then predicted (see :mod:`gpuprof.recommend.crossval`). A stack without rows
@@ -75,6 +85,30 @@ class TrainEfficiency:
     gemm: dict[str, float] = field(default_factory=dict)
     bytes_per_token_layer_hidden: float = 0.0
     source: str = ""
+    #: The share of the matmul peak a GPU architecture reaches relative to Ampere's (1).
+    generation: dict[str, float] = field(default_factory=dict)
+    #: Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the
+    #: larger micro-batches it allows run the GEMMs better).
+    recompute_full: float = 4.0 / 3.0
+    #: FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8
+    #: recipe's (Transformer Engine) rate.
+    fp8_other: float = 1.0
+    #: A whole pretraining run takes (1 + this) × its steady-state time: restarts after
+    #: failures, checkpoints, evaluations (published GPU-hours against steady throughput).
+    run_overhead: float = 0.0
+
+    def generation_share(self, architecture: str | None) -> float:
+        """:attr:`generation` of ``architecture``; a Blackwell GPU takes Hopper's (the newest
+        generation with published runs here), any other 1 (Ampere's, the reference)."""
+        arch = (architecture or "").split(" ")[0]
+        if arch in self.generation:
+            return self.generation[arch]
+        if arch.startswith("Blackwell") and "Hopper" in self.generation:
+            return self.generation["Hopper"]
+        return 1.0
+
+    def recompute_factor(self, recompute: str) -> float:
+        return self.recompute_full if recompute == "full" else 1.0
 
     def gemm_share(self, stack: str) -> float:
         """``gemm[stack]``, following :data:`FALLBACK` for a stack that was not fitted."""
@@ -95,8 +129,12 @@ class TrainEfficiency:
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
 TRAIN_EFFICIENCY = TrainEfficiency(
-    gemm={"tuned": 0.584, "fsdp": 0.525},
-    bytes_per_token_layer_hidden=212.8,
+    gemm={"tuned": 0.659, "fsdp": 0.580},
+    bytes_per_token_layer_hidden=104.7,
+    generation={"Hopper": 0.767},
+    recompute_full=1.076,
+    fp8_other=0.573,
+    run_overhead=0.333,
     source=N_(
         "fitted to 66 published training runs of 10 publications (perf/truth.py, leave-one-"
         "source-out cross-validated): achieved share of the matmul peak per stack, plus the "

@@ -51,6 +51,7 @@ from gpuprof.recommend.memory import (
     model_shape,
 )
 from gpuprof.recommend.parallel import row_groups, train_layout
+from gpuprof.recommend.roofline import training_work
 from gpuprof.recommend.serve import ServeArrays, serve_estimates
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
@@ -65,7 +66,6 @@ __all__ = [
     "base_efficiency",
     "build_arrays",
     "estimate",
-    "memory_bound_seconds",
 ]
 
 Arr = npt.NDArray[np.float64]
@@ -116,6 +116,9 @@ BASE_EFFICIENCY: dict[str, tuple[float, str]] = {
 FORMULAS = (
     "training FLOPs = 6 x N x tokens (LoRA: 4 x N x tokens); inference = 2 x N per token",
     "time = FLOPs / (GPUs x peak[dtype] x efficiency); efficiency = base x scaling",
+    "LLM training (fitted, leave-one-source-out checked): matmuls at gemm[stack] x generation"
+    " of the peak (FP8 outside the tuned stack x fp8_other) + k x L x h bytes per token at 0.70"
+    " x bandwidth; full recompute x recompute_full; a pretraining run x (1 + run_overhead)",
     "fp8 training: attention score/context FLOPs at the bf16 peak (FP8 covers linear layers)",
     "decode step = max(2 x N_active x b / rate, (N x bytes x (1-(1-N_active/N)^b) + KV) / GPUs"
     " / (0.70 x bandwidth)) + 2 x L x all-reduce(b x h x 2 bytes)",
@@ -163,10 +166,14 @@ def base_efficiency(
     LLM training takes its stack's fitted share of the matmul peak (:mod:`.efficiency`)."""
     eff, source = BASE_EFFICIENCY[_kind(w)]
     if _kind(w) == "llm-train":
-        eff = train_eff.gemm_share(w.stack)
+        arch = spec.architecture if spec else None
+        gen = train_eff.generation_share(arch)
+        eff = train_eff.gemm_share(w.stack) * gen
         source = N_("{source}; stack {stack}: {eff:.0%} of the matmul peak").format(
             source=train_eff.source, stack=w.stack, eff=eff
         )
+        if gen != 1.0:
+            source += " " + N_("({arch}: × {g:.2f} of Ampere's share)").format(arch=arch, g=gen)
     dtype = w.compute_dtype
     peak = spec.peak_tflops(dtype) if spec else None
     if measured_tflops and peak:
@@ -366,20 +373,30 @@ def estimate(
     if w.is_serving:
         return _serving(w, arr, base, peak, supported, m_measured, m_src, sources)
     # FP8 training: the attention matmuls stay 16-bit (their share timed at the bf16 peak).
-    attn = w.attention_flops() if dtype == "fp8" else 0.0
-    peak_attn = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
+    peak16 = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
+    # Seconds per GPU-FLOP/s of base-efficiency rate: the whole job's compute is this ÷ G.
+    work, compute_work = training_work(
+        w,
+        llm=kind == "llm-train",
+        flops=flops,
+        base=base,
+        peak=peak,
+        peak16=peak16,
+        mem_bw=arr.mem_bw,
+        train_eff=train_eff,
+        layers=layers,
+        hidden=hidden,
+    )
+    # A whole pretraining run: restarts, checkpoints, evaluations (fitted to published runs'
+    # GPU-hours against their steady throughput).
+    run = 1.0 + (
+        train_eff.run_overhead if w.scenario == "pretrain" and kind == "llm-train" else 0.0
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
-        # Seconds per GPU-FLOP/s of base-efficiency rate: the whole job's compute is this ÷ G.
-        work = (flops - attn) / (peak * base) + attn / (peak_attn * base)
-        compute_work = work
-        if kind == "llm-train":  # the memory-bound operators' share of the roofline
-            work = work + np.nan_to_num(
-                memory_bound_seconds(w, arr.mem_bw, train_eff, layers, hidden)
-            )
-        best = _choose_nodes(w, arr, kind, flops, work, per_node, usable, layers, hidden, wb)
-        # Efficiency reads as the matmul share achieved (MFU-like): the memory-bound time is
-        # part of the step, not of the ideal.
-        best["scaling"] = best["scaling"] * compute_work / work
+        best = _choose_nodes(w, arr, kind, flops, work, per_node, usable, layers, hidden, wb, run)
+        # Efficiency reads as the matmul share achieved in steady state (MFU-like): the
+        # memory-bound time is part of the step, the run overhead not part of the efficiency.
+        best["scaling"] = best["scaling"] * compute_work / work * run
     return Estimates(
         nodes=best["nodes"],
         gpus=best["gpus"],
@@ -398,18 +415,6 @@ def estimate(
         batch=best["batch"],
         layout=best["layout"],
     )
-
-
-def memory_bound_seconds(
-    w: Workload, mem_bw: Arr, train_eff: TrainEfficiency, layers: int, hidden: int
-) -> Arr:
-    """GPU-seconds of a training job's memory-bound operators: ``k × hidden`` bytes per token
-    per layer (:mod:`.efficiency`) at :data:`MEM_BW_EFFICIENCY` of the memory bandwidth."""
-    per_token = train_eff.bytes_per_token_layer_hidden * float(layers) * float(hidden)
-    tokens = w.work_units * (float(w.seq_len) if w.tokens is None and w.samples else 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out: Arr = per_token * tokens / (mem_bw * MEM_BW_EFFICIENCY)
-    return out
 
 
 def _serving(
@@ -473,6 +478,7 @@ def _choose_nodes(
     layers: int,
     hidden: int,
     wb: float,
+    run: float = 1.0,
 ) -> dict[str, Arr]:
     best: dict[str, Arr] | None = None
     training = kind in ("llm-train", "sample-train")
@@ -519,7 +525,7 @@ def _choose_nodes(
         t_compute = work / g  # before scaling
         t_memory = np.zeros_like(t_compute)
         if layout is not None:
-            seconds, scaling = layout.seconds, layout.scaling
+            seconds, scaling = layout.seconds * run, layout.scaling / run
         else:
             ratio = np.zeros_like(t_compute)
             if kind == "llm-inference":

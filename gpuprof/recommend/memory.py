@@ -97,12 +97,18 @@ class MemoryNeed:
 
 
 def memory_need(
-    w: Workload, gpus: Arr | float, *, tp: Arr | float = 1.0, pp: Arr | float = 1.0
+    w: Workload,
+    gpus: Arr | float,
+    *,
+    tp: Arr | float = 1.0,
+    pp: Arr | float = 1.0,
+    zero3: bool = False,
 ) -> MemoryNeed:
     """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``).
 
     Training: ``tp × pp`` GPUs hold one model replica (tensor × pipeline parallel), the rest
-    are data-parallel replicas with ZeRO-1 optimizer sharding. Inference shards over all GPUs.
+    are data-parallel replicas with ZeRO-1 optimizer sharding (``zero3``: weights and
+    gradients sharded over all GPUs too, as FSDP's FULL_SHARD). Inference shards over all GPUs.
     """
     g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
     tp_a = np.maximum(np.asarray(tp, dtype=np.float64), 1.0)
@@ -133,7 +139,8 @@ def memory_need(
             )
         wbytes = 4.0 if w.precision == "fp32" else 2.0  # fp8 training keeps 16-bit weights (TE)
         opt = 8.0 if w.precision == "fp32" else 12.0
-        return MemoryNeed(n * wbytes / mp, n * wbytes / mp, n * opt / g, acts, zero, zero)
+        shard = g if zero3 else mp
+        return MemoryNeed(n * wbytes / shard, n * wbytes / shard, n * opt / g, acts, zero, zero)
     if w.scenario == "inference":
         if per_sample:  # small models: every GPU holds a replica (data parallel)
             return MemoryNeed(zero + n * wb, zero, zero, zero, zero, zero)

@@ -73,6 +73,13 @@ TP_SIZES = (1, 2, 4, 8)
 BACKWARD_SHARE = 2.0 / 3.0
 #: All-reduces per transformer layer per micro-batch (two forward, two backward).
 TP_ALLREDUCES_PER_LAYER = 4.0
+#: Stacks whose data parallelism shards the weights too (FSDP FULL_SHARD / FSDP2): ZeRO-3.
+FULL_SHARD_STACKS = frozenset({"fsdp", "torchtitan"})
+#: Stacks that scale by data parallelism alone (llm-foundry/Composer FSDP: no tensor or
+#: pipeline parallelism).
+DATA_PARALLEL_ONLY = frozenset({"fsdp"})
+#: Stacks that interleave pipeline stages (Megatron-LM / NeMo, torchtitan).
+INTERLEAVING_STACKS = frozenset({"tuned", "torchtitan"})
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,15 @@ class TrainLayout:
     scaling: Arr  # ideal (all GPUs computing, nothing else) ÷ seconds
     need: Arr  # bytes per GPU
     fits: npt.NDArray[np.bool_]
+
+
+def _virtual_options(p: int, layers: int, stack: str) -> tuple[int, ...]:
+    """Virtual pipeline stages per GPU tried: 1, and for stacks that interleave (Megatron's
+    ``--num-layers-per-virtual-pipeline-stage``, torchtitan's interleaved 1F1B) 2 and 4 where
+    the layers split evenly into ``p × v`` chunks."""
+    if p <= 1 or stack not in INTERLEAVING_STACKS:
+        return (1,)
+    return tuple(v for v in (1, 2, 4) if v == 1 or layers % (p * v) == 0)
 
 
 def _pp_options(layers: int, nodes: int) -> list[int]:
@@ -170,13 +186,21 @@ def _layouts(
     act = s * hidden * 2.0  # one sequence's activations, 16-bit
     inter = net_bw_node / np.maximum(per_node, 1.0)
     ideal = work / np.maximum(g_total, 1e-12)
-    tps = (1,) if per_sample else TP_SIZES
-    pps = [1] if per_sample else _pp_options(layers, nodes)
+    zero3 = not per_sample and w.stack in FULL_SHARD_STACKS
+    tps = (1,) if per_sample or w.stack in DATA_PARALLEL_ONLY else TP_SIZES
+    pps = [1] if per_sample or w.stack in DATA_PARALLEL_ONLY else _pp_options(layers, nodes)
     g_max = float(np.max(g_total, initial=1.0))
-    pairs = [(t, p) for t in tps for p in pps if t * p == 1 or t * p <= g_max]
+    triples = [
+        (t, p, v)
+        for t in tps
+        for p in pps
+        if t * p == 1 or t * p <= g_max
+        for v in _virtual_options(p, layers, w.stack)
+    ]
     # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
-    t = np.array([[float(a)] for a, _ in pairs])
-    p = np.array([[float(b)] for _, b in pairs])
+    t = np.array([[float(a)] for a, _, _ in triples])
+    p = np.array([[float(b)] for _, b, _ in triples])
+    v = np.array([[float(c)] for _, _, c in triples])
     mp = t * p
     valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
     valid &= (mp <= g_total) | (mp == 1.0)
@@ -194,19 +218,29 @@ def _layouts(
     )
     pp_link = inter if nodes > 1 else intra_bw
     with np.errstate(divide="ignore", invalid="ignore"):
-        tau_pp = np.where(p > 1.0, 2.0 * act / t / pp_link, 0.0)
+        # Interleaved: each micro-batch crosses v times as many stage boundaries.
+        tau_pp = np.where(p > 1.0, 2.0 * act / t / pp_link * v, 0.0)
     tau = tau_c + tau_tp + tau_pp
-    pipeline = (m + p - 1.0) * tau
+    # 1F1B: the bubble is (p − 1) micro-batch times; interleaved over v virtual stages per
+    # GPU, (p − 1) / v (Narayanan et al. 2021 sec. 2.2.2).
+    pipeline = (m + (p - 1.0) / v) * tau
     # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
     across = (t * d > per_node) & (nodes > 1)
     dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
     t_dp = allreduce_seconds(d, 2.0 * trainable / mp * fullest, dp_bw)  # the fullest stage's
-    exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
-        t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
-    )
+    if zero3:
+        # FSDP FULL_SHARD: the weights are all-gathered for the forward and again for the
+        # backward, the gradients reduce-scattered: 1.5 all-reduces' volume per step,
+        # prefetched under the step's compute (one round per step assumed: gradient
+        # accumulation without re-gathering).
+        exposed = np.maximum(1.5 * t_dp - m * tau_c, 0.0)
+    else:
+        exposed = np.maximum(t_dp / 2.0 - BACKWARD_SHARE * tau_c, 0.0) + np.maximum(
+            t_dp / 2.0 - (1.0 - BACKWARD_SHARE) * tau_c, 0.0
+        )
     step = pipeline + exposed
     seconds = np.where(valid, steps * step, math.inf)
-    need = np.where(valid, memory_need(w, d * mp, tp=t, pp=p).total, math.inf)
+    need = np.where(valid, memory_need(w, d * mp, tp=t, pp=p, zero3=zero3).total, math.inf)
     fits = valid & (need <= usable)
     # The fastest layout that fits; where none fits, the one that needs the least memory.
     any_fits = fits.any(axis=0)

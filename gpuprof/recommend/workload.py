@@ -9,7 +9,15 @@ from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.recommend.efficiency import STACKS, normalize_stack
 
-__all__ = ["KV_DTYPES", "LIMITS", "PERCENTILES", "PRECISIONS", "SCENARIOS", "Workload"]
+__all__ = [
+    "KV_DTYPES",
+    "LIMITS",
+    "PERCENTILES",
+    "PRECISIONS",
+    "RECOMPUTE",
+    "SCENARIOS",
+    "Workload",
+]
 
 SCENARIOS = ("pretrain", "finetune-full", "finetune-lora", "inference", "hpc-fp64", "render")
 PRECISIONS = ("fp64", "fp32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -29,6 +37,9 @@ _ALIASES = {
     "rendering": "render",
 }
 
+#: Activation recomputation choices and the compute each multiplies (issue 23): full
+#: recomputation runs every layer's forward (2N of the 6N FLOPs per token) twice.
+RECOMPUTE = {"none": 1.0, "selective": 1.0, "full": 4.0 / 3.0}
 #: KV-cache element types (``--kv-dtype``) and their bytes per element.
 KV_DTYPES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0}
 #: Latency targets are met at this percentile of requests (``--slo``).
@@ -141,6 +152,10 @@ class Workload:
     #: Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such
     #: as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job.
     stack: str = "tuned"
+    #: Training: activation recomputation, ``none``, ``selective`` (attention only: a few
+    #: percent, not costed) or ``full`` (every layer's forward again in the backward: 4/3 of
+    #: the compute). Memory is costed as with recomputation either way.
+    recompute: str = "none"
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
@@ -164,6 +179,16 @@ class Workload:
                 )
             )
         object.__setattr__(self, "stack", stack)
+        recompute = self.recompute.strip().lower()
+        if recompute not in RECOMPUTE:
+            raise InputError(
+                tr(
+                    "unknown recompute {r!r}; use one of {all}",
+                    r=self.recompute[:40],
+                    all=", ".join(RECOMPUTE),
+                )
+            )
+        object.__setattr__(self, "recompute", recompute)
         for name in (
             "params",
             "tokens",

@@ -77,6 +77,10 @@ def register(subparsers: Any) -> None:
             "torchtitan; its efficiency fitted to published runs of that stack"
         ),
     )
+    w.add_argument(
+        "--recompute",
+        help=tr("training: activation recomputation none (default), selective, full (+1/3 compute)"),
+    )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
         "--samples",

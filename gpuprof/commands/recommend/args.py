@@ -66,6 +66,7 @@ def workload_of(args: argparse.Namespace) -> Any:
         "kv_dtype": getattr(args, "kv_dtype", None),
         "tp": getattr(args, "tp", None),
         "stack": getattr(args, "stack", None),
+        "recompute": getattr(args, "recompute", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:

@@ -47,6 +47,7 @@ WORKLOAD_FLAGS = (
     ("tp", "--tp"),
     ("trace", "--trace"),
     ("stack", "--stack"),
+    ("recompute", "--recompute"),
 )
 
 
