@@ -382,23 +382,44 @@ def training(
         "goal_cv_90pct_within_25": held.within_25_share >= 0.9,
         "goal_cv_none_beyond_40": held.max_abs_pct <= 40.0,
     }
-    if residuals is not None:
-        _write_residuals(residuals, models, cv.held_out)
     return per_row, summary
 
 
-def _write_residuals(path: Path, models: list[Any], held_out: dict[str, float]) -> None:
-    """Each row's held-out error as a time ratio (true time ÷ estimated time)."""
+def _time_ratio(metric: str, error_pct: float) -> float:
+    """Published time ÷ estimated time, from (estimate − published) / published of a metric."""
+    e = error_pct / 100.0
+    return 1.0 / (1.0 + e) if metric in ("gpu_hours", "step_seconds") else 1.0 + e
+
+
+def _write_residuals(
+    path: Path, rows_out: list[dict[str, Any]], csv_rows: list[dict[str, str]]
+) -> None:
+    """Each row's error as a time ratio: training held out (leave-one-source-out), inference
+    and serving as they are (no constant of theirs is fitted to these rows)."""
+    from gpuprof.catalog.names import normalize_gpu_model
+    from gpuprof.catalog.specs import load_specs
+
+    specs = load_specs()
+    by_id = {r["id"]: r for r in csv_rows}
     lines = [
-        "# Held-out (leave-one-source-out) errors of the training estimate: written by",
+        "# Errors of the estimates against published runs, as time ratios: written by",
         "# perf/truth.py --residuals; read by gpuprof/recommend/band.py for the bands of",
-        "# estimates. time_ratio = published time / estimated time of the row.",
-        "id,group,stack,architecture,gpus,time_ratio",
+        "# estimates. time_ratio = published time / estimated time (throughput: the inverse).",
+        "# kind train: held out (leave-one-source-out); infer / serve: no constant fitted to them.",
+        "id,group,stack,architecture,gpus,time_ratio,kind",
     ]
-    for m in models:
-        e = held_out[m.id] / 100.0
-        ratio = 1.0 / (1.0 + e) if m.row["metric"] in ("gpu_hours", "step_seconds") else 1.0 + e
-        lines.append(f"{m.id},{m.group},{m.stack},{m.arch},{int(m.gpus)},{ratio:.4f}")
+    for r in rows_out:
+        src = by_id[r["id"]]
+        train = "error_pct_held_out" in r
+        error = r["error_pct_held_out"] if train else r["error_pct"]
+        spec = specs.get(normalize_gpu_model(src["gpu"]) or "")
+        arch = (spec.architecture or "") if spec else ""
+        kind = "train" if train else src["kind"]
+        stack = src.get("stack") or "-"
+        ratio = _time_ratio(r["metric"], error)
+        lines.append(
+            f"{r['id']},{r['source_group']},{stack},{arch},{src['gpus']},{ratio:.4f},{kind}"
+        )
     path.write_text("\n".join(lines) + "\n", "utf-8")
 
 
@@ -408,8 +429,9 @@ def main() -> int:
     ap.add_argument("--residuals", type=Path, help="write the held-out time ratios here")
     a = ap.parse_args()
     train, train_summary = training(a.csv, a.residuals)
+    csv_rows = rows(a.csv)
     out: list[dict[str, Any]] = []
-    for row in rows(a.csv):
+    for row in csv_rows:
         if row["id"] in train:
             t = train[row["id"]]
             pub = float(row["published"])
@@ -467,6 +489,8 @@ def main() -> int:
         "goal_infer_all_within_30": (max(infer) <= 30.0) if infer else None,
         **train_summary,
     }
+    if a.residuals is not None:
+        _write_residuals(a.residuals, out, csv_rows)
     print(json.dumps({"rows": out, "summary": summary}, indent=1))
     return 0
 

@@ -73,10 +73,19 @@ def test_every_training_row_has_a_band_in_json_and_the_table(
     assert main(argv[:-1]) == 0
     table = capsys.readouterr().out
     assert " d)" in table or " h)" in table  # "21d 3h 5m (17–26 d)"
-    assert "error band" in table and "comparable published runs" in table
-    # Serving has no cross-validated band yet: none is made up.
+    assert "error band" in table and "comparable published runs not fitted to" in table
+    # Serving: the band of the cost per million output tokens, from the serving runs' errors.
     assert main(["recommend", "--scenario", "serve", "--model", "llama-3-8b", "--rate", "1",
                  "--gpu", "H100", "--gpus", "1", "--json"]) == 0  # fmt: skip
+    served = json.loads(capsys.readouterr().out)["rows"][0]
+    band = served["band"]
+    assert band["rows"] >= MIN_ROWS and band["hours_low"] is None
+    assert band["usd_per_million_low"] == pytest.approx(
+        served["usd_per_million"] * band["time_ratio_low"]
+    )
+    # HPC and rendering have no published runs to take a band from: none is made up.
+    assert main(["recommend", "--scenario", "hpc-fp64", "--flops", "1e18", "--gpu", "H100",
+                 "--gpus", "1", "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["rows"][0]["band"] is None
 
 

@@ -66,7 +66,8 @@ def _band_fact(r: RecommendationRow) -> str:
         span += ", " + money(r.cost_usd * band.low) + "–" + money(r.cost_usd * band.high)
     return (
         _t(
-            "Error band: %1 (10th–90th percentile of the cross-validated errors of %2 comparable published runs: %3)"
+            "Error band: %1 (10th–90th percentile of the errors on %2 comparable published runs "
+            "not fitted to: %3)"
         )
         .replace("%1", span)
         .replace("%2", str(band.rows))

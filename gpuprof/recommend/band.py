@@ -7,6 +7,10 @@ those ratios over the runs most like it: the same stack, the same GPU architectu
 scale (one node, up to 256 GPUs, more); where fewer than :data:`MIN_ROWS` runs are that alike,
 the scale, then the architecture, then the stack are dropped from the comparison, and the band
 says which runs it rests on. Time and cost scale with the ratio; throughput with its inverse.
+
+LLM inference jobs and serving take theirs from the published inference and serving runs
+(:func:`inference_band`; no constant of those estimates is fitted to them, so their errors
+there are out-of-fit errors too): the same GPU architecture, one GPU or several.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ __all__ = [
     "Band",
     "Residual",
     "fmt_hours_span",
+    "inference_band",
     "load_residuals",
     "top_rows_overlap",
     "training_band",
@@ -46,6 +51,7 @@ class Residual:
     architecture: str
     gpus: int
     time_ratio: float  # published time ÷ estimated time, held out
+    kind: str = "train"  # "train", "infer" (a batch inference job) or "serve"
 
 
 @dataclass(frozen=True)
@@ -65,11 +71,15 @@ class Band:
             and value_b * other.low <= value_a * self.high
         )
 
-    def to_dict(self, hours: float | None, cost: float | None) -> dict[str, object]:
+    def to_dict(
+        self, hours: float | None, cost: float | None, per_million: float | None = None
+    ) -> dict[str, object]:
         def scaled(x: float | None, r: float) -> float | None:
             return None if x is None else x * r
 
         return {
+            "usd_per_million_low": scaled(per_million, self.low),
+            "usd_per_million_high": scaled(per_million, self.high),
             "time_ratio_low": self.low,
             "time_ratio_high": self.high,
             "hours_low": scaled(hours, self.low),
@@ -98,8 +108,11 @@ def load_residuals(path: Path = RESIDUALS_FILE) -> tuple[Residual, ...]:
         except (KeyError, TypeError, ValueError):
             continue
         if math.isfinite(ratio) and ratio > 0:
+            kind = row.get("kind") or "train"
             out.append(
-                Residual(row["id"], row["group"], row["stack"], row["architecture"], gpus, ratio)
+                Residual(
+                    row["id"], row["group"], row["stack"], row["architecture"], gpus, ratio, kind
+                )
             )
     return tuple(out)
 
@@ -119,7 +132,9 @@ def training_band(
     stack: str, architecture: str | None, gpus: float, residuals: tuple[Residual, ...] | None = None
 ) -> Band | None:
     """The band of a training estimate on ``gpus`` GPUs of ``architecture`` with ``stack``."""
-    res = load_residuals() if residuals is None else residuals
+    res = tuple(
+        r for r in (load_residuals() if residuals is None else residuals) if r.kind == "train"
+    )
     if not res:
         return None
     arch = architecture or ""
@@ -170,3 +185,32 @@ def top_rows_overlap(rows: list[object], objective: str) -> bool:
     if band_a is None or band_b is None or va is None or vb is None:
         return False
     return bool(band_a.overlaps(va, band_b, vb))
+
+
+def inference_band(
+    kind: str, architecture: str | None, gpus: float, residuals: tuple[Residual, ...] | None = None
+) -> Band | None:
+    """The band of an LLM inference job (``kind`` "infer") or of serving capacity ("serve"),
+    from the errors of the published runs of that kind: the same GPU architecture and scale
+    (one GPU, a node), else the architecture, else all of them."""
+    res = tuple(r for r in (load_residuals() if residuals is None else residuals) if r.kind == kind)
+    if not res:
+        return None
+    arch = architecture or ""
+    one = gpus <= 1
+    scale = N_("one GPU") if one else N_("several GPUs")
+    tiers: tuple[tuple[str, Callable[[Residual], bool]], ...] = (
+        (N_("{arch}, {scale}"), lambda r: r.architecture == arch and (r.gpus <= 1) == one),
+        (N_("{arch}"), lambda r: r.architecture == arch),
+        (N_("all published runs of this kind"), lambda r: True),
+    )
+    for text, keep in tiers:
+        chosen = [r.time_ratio for r in res if keep(r)]
+        if len(chosen) >= MIN_ROWS:
+            return Band(
+                low=_percentile(chosen, LOW_PCT),
+                high=_percentile(chosen, HIGH_PCT),
+                rows=len(chosen),
+                basis=text.format(arch=arch or "?", scale=scale),
+            )
+    return None

@@ -141,8 +141,8 @@ def band_text(r: Any) -> str:
             + fmt_usd(r.cost_usd * b.high, digits=0)
         )
     return tr(
-        "error band {span}{cost}: {lo:g}th–{hi:g}th percentile of the cross-validated errors of "
-        "{n} comparable published runs ({basis})",
+        "error band {span}{cost}: {lo:g}th–{hi:g}th percentile of the errors on {n} comparable "
+        "published runs not fitted to ({basis})",
         span=fmt_hours_span(r.hours, b),
         cost=cost,
         lo=LOW_PCT,
@@ -333,7 +333,13 @@ def _print_serving(rec: Any, title: str) -> None:
             f"{s.batch:.0f}/{s.batch_max}",
             str(s.instances),
             fmt_usd(r.price_per_hour_usd),
-            fmt_usd(r.usd_per_million),
+            fmt_usd(r.usd_per_million)
+            + (
+                f" ({fmt_usd(r.usd_per_million * r.band.low)}–"
+                f"{fmt_usd(r.usd_per_million * r.band.high)})"
+                if r.usd_per_million is not None and getattr(r, "band", None) is not None
+                else ""
+            ),
             f"{s.capacity_tokens_per_s_per_instance:,.0f}",
             ttft,
             tpot,

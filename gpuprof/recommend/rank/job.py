@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from gpuprof.catalog.instances import Catalog
 from gpuprof.i18n import tr
-from gpuprof.recommend.band import Band, training_band
+from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
 from gpuprof.recommend.rank.rows import (
@@ -311,10 +311,14 @@ def job_row(
 
 
 def _band(w: Workload, spec: object, gpus: float) -> Band | None:
-    """LLM training's error band (issue 23); other workloads have no validated one yet."""
-    if not (w.is_training and w.tokens is not None and w.flops_per_sample is None):
-        return None
-    return training_band(w.stack, getattr(spec, "architecture", None), gpus)
+    """The error band (issue 23) of an LLM training or LLM inference job; per-sample, HPC and
+    rendering workloads have no published runs to take one from."""
+    arch = getattr(spec, "architecture", None)
+    if w.is_training and w.tokens is not None and w.flops_per_sample is None:
+        return training_band(w.stack, arch, gpus)
+    if w.is_llm_inference and w.tokens is not None:
+        return inference_band("infer", arch, gpus)
+    return None
 
 
 def _layout(est: Estimates, i: int) -> tuple[int, int, int] | None:

@@ -194,7 +194,11 @@ class RecommendationRow:
             ),
             "cost_unit": "usd_per_hour" if self.serving is not None else "usd",
             "serving": None if self.serving is None else self.serving.to_dict(),
-            "band": None if self.band is None else self.band.to_dict(self.hours, self.cost_usd),
+            "band": (
+                None
+                if self.band is None
+                else self.band.to_dict(self.hours, self.cost_usd, self.usd_per_million)
+            ),
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
         }

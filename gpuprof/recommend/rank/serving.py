@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuprof.catalog.instances import Catalog
+from gpuprof.recommend.band import inference_band
 from gpuprof.recommend.estimate import CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes, serving_notes
 from gpuprof.recommend.rank.rows import (
@@ -210,4 +211,7 @@ def serving_row(
         instances_needed=instances if fits else None,
         usd_per_million=usd_h / out_m if usd_h is not None and out_m > 0 else None,
         serving=facts,
+        band=inference_band("serve", spec.architecture if spec else None, float(est.gpus[i]))
+        if fits
+        else None,
     )
