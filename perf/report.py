@@ -108,11 +108,11 @@ def _open_once(app: Any, w: Any) -> dict[str, float]:
 
     def trigger() -> None:
         marks["trigger"] = time.perf_counter()
-        w.export_report_action.trigger()
+        w.action("file.export_report").trigger()
         watch()
 
     def watch() -> None:
-        dialog = w.report_dialog
+        dialog = w.feature("report").dialog
         now = time.perf_counter()
         if "shown" not in marks and dialog is not None and dialog.isVisible():
             marks["shown"] = now
@@ -134,7 +134,7 @@ def _open_once(app: Any, w: Any) -> dict[str, float]:
     around = [t for t in beats if t >= t0 - 0.05]
     # The first beat after the trigger closes the gap the trigger itself opened.
     gaps = [b - a for a, b in itertools.pairwise(around)]
-    w.report_dialog.reject()
+    w.feature("report").dialog.reject()
     app.processEvents()
     return {
         "max_block_ms": max(gaps) * 1000.0,

@@ -111,8 +111,8 @@ def soak(
         def report() -> None:
             # With the last dialog closed for a while: what each opening leaves behind.
             before_reports.append(_rss_mb())
-            window.export_report_action.trigger()
-            QTimer.singleShot(2000, lambda: window.report_dialog.reject())
+            window.action("file.export_report").trigger()
+            QTimer.singleShot(2000, lambda: window.feature("report").dialog.reject())
             counts["reports"] += 1
 
         timers = []

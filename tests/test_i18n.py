@@ -206,10 +206,10 @@ def test_window_in_chinese_and_the_language_menu_remembers(make_window, settings
     w = make_window()
     names = w.tab_names
     assert w.tabs.tabText(names.index("telemetry")) == i18n.lookup("Telemetry")
-    assert w.pause_action.text() == i18n.lookup("&Pause plots")
-    (zh,) = [a for a in w.language_actions.actions() if a.data() == "zh_CN"]
+    assert w.action("view.pause").text() == i18n.lookup("&Pause plots")
+    (zh,) = [a for a in w.chrome.choices("language") if a.data() == "zh_CN"]
     assert zh.text() == "简体中文"
-    (en,) = [a for a in w.language_actions.actions() if a.data() == "en"]
+    (en,) = [a for a in w.chrome.choices("language") if a.data() == "en"]
     en.trigger()
     assert settings.language == "en" and en.isChecked() and not zh.isChecked()
     assert w.statusBar().currentMessage() == i18n.lookup(

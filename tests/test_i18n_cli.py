@@ -302,7 +302,7 @@ def test_the_app_shows_projection_derivations_in_chinese(make_window, qtbot):
 
     w = make_window()
     i18n.set_language("zh_CN")
-    proj = w.jobs.show_summary(_profile(), None).project()
+    proj = w.feature("jobs").show_summary(_profile(), None).project()
     assert proj is not None
     qtbot.waitUntil(lambda: proj.done_, timeout=60_000)
     how = proj.table.item(0, 10).text()

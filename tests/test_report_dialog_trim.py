@@ -83,8 +83,8 @@ def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, m
     monkeypatch.setattr(report_dialog, "trim_heap", lambda: trims.append(True) or True)
     w = make_window(size=None)
     w.poll_now()
-    w.export_report_action.trigger()
-    dialog = w.report_dialog
+    w.action("file.export_report").trigger()
+    dialog = w.feature("report").dialog
     qtbot.waitUntil(lambda: dialog._doc is not None, timeout=60_000)
     dialog.reject()
     assert dialog._doc is None and trims == []  # not before the deferred delete has run

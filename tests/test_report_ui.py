@@ -22,18 +22,16 @@ def window(make_window):
 
 @pytest.mark.slow
 def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) -> None:
-    from gpuprof.ui.report_dialog import add_report_action
-
     from gpuprof.report.json import load_report
 
-    action = add_report_action(window)
+    action = window.action("file.export_report")
     file_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() is not None)
-    assert action in file_menu.actions()
+    assert action in file_menu.actions() and action.shortcut().toString() == "Ctrl+E"
     for _ in range(5):
         window.poll_now()
     assert not hasattr(window, "report_snapshots")  # the report reads the session's History
     action.trigger()
-    dialog = window.report_dialog
+    dialog = window.feature("report").dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     assert dialog.report.telemetry is not None and dialog.report.telemetry.sample_count == 5
@@ -118,8 +116,8 @@ def test_the_dialog_opens_at_once_and_the_preview_follows(window, qtbot, gate) -
     timer = QTimer(window)
     timer.timeout.connect(lambda: ticks.append(1))
     timer.start(5)
-    window.export_report_action.trigger()
-    dialog = window.report_dialog
+    window.action("file.export_report").trigger()
+    dialog = window.feature("report").dialog
     qtbot.addWidget(dialog)
     assert dialog.isVisible() and dialog.preview_pending and dialog.report is None
     assert dialog.status_label.text() == "Building preview…"
@@ -148,8 +146,8 @@ def test_closing_the_dialog_before_its_preview_is_built(window, qtbot, gate) -> 
     import weakref
 
     window.poll_now()
-    window.export_report_action.trigger()
-    dialog = window.report_dialog
+    window.action("file.export_report").trigger()
+    dialog = window.feature("report").dialog
     threads = [b._thread for b in dialog._builds]
     assert dialog.preview_pending and all(t.is_alive() for t in threads)
     dialog.reject()  # before anything was built
@@ -164,18 +162,18 @@ def test_closing_the_dialog_before_its_preview_is_built(window, qtbot, gate) -> 
     # left for the garbage collector to free at a random moment) and builds anew.
     old = weakref.ref(dialog)
     del dialog
-    window.export_report_action.trigger()
+    window.action("file.export_report").trigger()
     assert old() is None
-    qtbot.waitUntil(lambda: not window.report_dialog.preview_pending, timeout=60_000)
-    assert "Health findings" in window.report_dialog.preview.toPlainText()
-    window.report_dialog.reject()
+    qtbot.waitUntil(lambda: not window.feature("report").dialog.preview_pending, timeout=60_000)
+    assert "Health findings" in window.feature("report").dialog.preview.toPlainText()
+    window.feature("report").dialog.reject()
 
 
 def test_closing_the_window_waits_for_a_preview_build(make_window, gate) -> None:
     w = make_window(size=None)
     w.poll_now()
-    w.export_report_action.trigger()
-    threads = [b._thread for b in w.report_dialog._builds]
+    w.action("file.export_report").trigger()
+    threads = [b._thread for b in w.feature("report").dialog._builds]
     threading.Timer(0.2, gate.set).start()  # the build leaves the report reader then
     w.close()
     assert not any(t.is_alive() for t in threads)  # none outlives the window

@@ -130,12 +130,12 @@ def test_pause_freezes_the_plots(make_window):
     w.select_tab("telemetry")
     w.telemetry.refresh(force=True)
     w.telemetry.pause_button.click()
-    assert w.state.paused and w.pause_action.isChecked()
+    assert w.state.paused and w.action("view.pause").isChecked()
     frozen = w.telemetry.plots["util"].data[(0, "util_gpu_pct")][0].copy()
     polls(w, 5)
     w._on_redraw_timer()
     assert np.array_equal(w.telemetry.plots["util"].data[(0, "util_gpu_pct")][0], frozen)
-    w.pause_action.trigger()
+    w.action("view.pause").trigger()
     assert not w.state.paused
     x, _ = w.telemetry.plots["util"].data[(0, "util_gpu_pct")]
     assert len(x) == 15
@@ -234,10 +234,10 @@ def test_recording_writes_a_session_that_replays(make_window, tmp_path):
     w = make_window(n_gpus=2)
     out = tmp_path / "run.gpuprof"
     assert w.start_recording(out) == out
-    assert w.record_action.isChecked() and w.recording_label.isVisible()
+    assert w.action("file.record").isChecked() and w.recording_label.isVisible()
     polls(w, 5)
     assert w.stop_recording() == out
-    assert not w.record_action.isChecked() and not w.recording_label.isVisible()
+    assert not w.action("file.record").isChecked() and not w.recording_label.isVisible()
     with SessionStore.open(out) as store:
         assert store.count() == 5
     w.open_recording(out)
@@ -377,13 +377,13 @@ def test_settings_round_trip(make_window, settings, qtbot):
 @pytest.mark.slow
 def test_interval_and_theme_menus(make_window):
     w = make_window(n_gpus=1)
-    action = next(a for a in w.interval_actions.actions() if a.data() == 2.0)
+    action = next(a for a in w.chrome.choices("interval") if a.data() == 2.0)
     action.trigger()
     assert w.sampler.interval_s == 2.0 and "2 s" in w.interval_label.text()
-    w.toggle_theme_action.trigger()
+    w.action("view.toggle_theme").trigger()
     assert w.theme.name == "dark"
     assert w.telemetry.view.backgroundBrush().color().name() == "#16191d"
-    w.toggle_theme_action.trigger()
+    w.action("view.toggle_theme").trigger()
     assert w.theme.name == "light"
 
 
@@ -527,7 +527,7 @@ def test_a_recording_that_fails_to_write_is_shown_and_kept(make_window, tmp_path
 
     w.session.sampler._store.append = full
     polls(w, 1)
-    assert not w.recording_label.isVisible() and not w.record_action.isChecked()
+    assert not w.recording_label.isVisible() and not w.action("file.record").isChecked()
     assert "Recording stopped: OperationalError: database or disk is full" in (
         w.statusBar().currentMessage()
     )

@@ -152,7 +152,7 @@ def test_the_window_has_a_lazy_check_tab_and_file_compare(make_window: Any) -> N
     assert "check" in w.tab_names and w.tabs.is_lazy("check")
     w.select_tab("check")
     assert isinstance(w.tabs.currentWidget(), CheckTab)
-    compare = w.findChild(type(w.open_action), "compareAction")
+    compare = w.findChild(type(w.action("file.open")), "compareAction")
     assert compare is not None and compare in w.menuBar().actions()[0].menu().actions()
 
 

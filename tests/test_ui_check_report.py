@@ -122,8 +122,8 @@ def test_export_report_opens_with_the_last_check(
     window = make_window()
     window.poll_now()
     tab = _check_tab(window)
-    window.export_report_action.trigger()
-    dialog = window.report_dialog
+    window.action("file.export_report").trigger()
+    dialog = window.feature("report").dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     assert dialog.report.check is None  # no check has run
@@ -134,7 +134,7 @@ def test_export_report_opens_with_the_last_check(
     tab._on_finished(_fake_result())  # as when a run ends
     assert tab.export_report_button.isEnabled()
     assert tab.open_report()  # the Check tab's button: the window's File → Export report…
-    dialog = window.report_dialog
+    dialog = window.feature("report").dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     check = dialog.report.check
@@ -156,8 +156,8 @@ def test_a_check_file_can_be_added_and_a_bad_one_is_named(
 ) -> None:
     window = make_window()
     window.poll_now()
-    window.export_report_action.trigger()
-    dialog = window.report_dialog
+    window.action("file.export_report").trigger()
+    dialog = window.feature("report").dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     bad = tmp_path / "bad.json"

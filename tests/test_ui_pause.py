@@ -17,18 +17,18 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 
 def _pause(w: Any) -> None:
-    w.pause_action.trigger()  # what Ctrl+P does
+    w.action("view.pause").trigger()  # what Ctrl+P does
     assert w.state.paused and w.state.view_end_s is not None
-    assert w.pause_action.isChecked() and w.telemetry.pause_button.isChecked()
+    assert w.action("view.pause").isChecked() and w.telemetry.pause_button.isChecked()
 
 
 def _resumed_and_pausable(w: Any) -> None:
     assert not w.state.paused and w.state.view_end_s is None
-    assert not w.pause_action.isChecked()
+    assert not w.action("view.pause").isChecked()
     assert not w.telemetry.pause_button.isChecked()
     assert w.telemetry.pause_button.text() == "Pause"
-    w.pause_action.trigger()  # the next Ctrl+P pauses again
-    assert w.state.paused and w.pause_action.isChecked()
+    w.action("view.pause").trigger()  # the next Ctrl+P pauses again
+    assert w.state.paused and w.action("view.pause").isChecked()
 
 
 def test_opening_a_recording_after_pause_unchecks_pause(make_window: Any, tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def _recording(path: Path, *, profile: JobProfile | None, steps: int = 0, polls_
 # -- the dialog -------------------------------------------------------------------------------------
 def _dialog(make_window):
     w = make_window()
-    dialog = w.jobs.open_dialog()
+    dialog = w.feature("jobs").open_dialog()
     assert dialog is not None and dialog.isVisible()
     return w, dialog
 
@@ -134,7 +134,7 @@ def test_the_dialog_refuses_bad_input_with_one_clear_line(
     assert dialog.isVisible() and dialog.request() is None  # not started, still open
     assert dialog.error_label.isVisible()
     assert dialog.error_label.text().startswith(message), dialog.error_label.text()
-    assert w.jobs.run is None
+    assert w.feature("jobs").run is None
 
 
 def test_the_dialog_refuses_an_existing_or_folderless_recording(make_window, tmp_path):
@@ -263,7 +263,7 @@ def _start(w, tmp_path, command: list[str], **kwargs):
     from gpuprof.ui.profile_dialog import ProfileRequest
 
     req = ProfileRequest(argv=tuple(command), cwd=tmp_path, out=tmp_path / "job.gpuprof", **kwargs)
-    return w.jobs.start(req)
+    return w.feature("jobs").start(req)
 
 
 def test_a_run_shows_its_output_and_the_summary_with_the_exit_code(
@@ -272,20 +272,20 @@ def test_a_run_shows_its_output_and_the_summary_with_the_exit_code(
     w = make_window(FakeSource(2))
     code = "import os, sys; print('hello from', os.environ['MY_VAR']); sys.exit(3)"
     run = _start(w, tmp_path, [sys.executable, "-c", code], env={"MY_VAR": "job"})
-    strip = w.jobs.status
+    strip = w.feature("jobs").status
     assert strip.isVisible() and strip.stop_button.isVisible()
     assert "--demo" in fake_profiler[0]  # the window shows the simulator: so does the profiler
-    assert w.jobs.ticks.following == tmp_path / "job.gpuprof"
+    assert w.feature("jobs").ticks.following == tmp_path / "job.gpuprof"
     qtbot.waitUntil(lambda: not run.running, timeout=30_000)
     assert run.outcome.exit_code == 3 and run.outcome.profile is not None
     assert any("hello from job" in line for line in run.outcome.log)
     assert "hello from job" in strip.log_view.toPlainText()
     assert strip.title.text() == "Ended (exit code 3):" and not strip.stop_button.isVisible()
-    summary = w.jobs.summary
+    summary = w.feature("jobs").summary
     assert summary is not None and summary.isVisible()
     assert summary.facts["exit"].text() == "exit code 3"
-    assert w.jobs.ticks.following is None
-    assert w.jobs.settings.recent[0] == (tmp_path / "job.gpuprof").absolute()
+    assert w.feature("jobs").ticks.following is None
+    assert w.feature("jobs").settings.recent[0] == (tmp_path / "job.gpuprof").absolute()
     strip.close_button.click()
     assert not strip.isVisible()
 
@@ -301,12 +301,12 @@ def test_stop_interrupts_a_sleeping_job_and_its_profile_is_kept(
     run = _start(w, tmp_path, [sys.executable, "-c", code])
     qtbot.waitUntil(lambda: run.state == "running", timeout=10_000)
     qtbot.wait(1500)  # the job is asleep
-    w.jobs.status.stop_button.click()
-    assert run.stop_presses == 1 and w.jobs.status.stop_button.text() == "&Terminate"
+    w.feature("jobs").status.stop_button.click()
+    assert run.stop_presses == 1 and w.feature("jobs").status.stop_button.text() == "&Terminate"
     qtbot.waitUntil(lambda: not run.running, timeout=20_000)
     assert run.elapsed_s() < 30
     assert run.outcome.stopped and run.outcome.exit_code == 130
-    assert w.jobs.summary.facts["exit"].text() == "exit code 130"
+    assert w.feature("jobs").summary.facts["exit"].text() == "exit code 130"
 
 
 def test_a_profiler_that_fails_is_one_clear_error(make_window, tmp_path, qtbot, monkeypatch):
@@ -327,8 +327,11 @@ def test_a_profiler_that_fails_is_one_clear_error(make_window, tmp_path, qtbot, 
         "the profiler exited with code 1 and wrote no job profile: gpuprof: nope: cannot start CMD"
     )
     assert w.statusBar().currentMessage() == run.outcome.error
-    assert w.jobs.error_box.isVisible() and w.jobs.error_box.text() == run.outcome.error
-    assert w.jobs.summary is None
+    assert (
+        w.feature("jobs").error_box.isVisible()
+        and w.feature("jobs").error_box.text() == run.outcome.error
+    )
+    assert w.feature("jobs").summary is None
 
 
 @pytest.mark.slow
@@ -338,7 +341,7 @@ def test_one_job_at_a_time_and_closing_the_window_stops_it(
     w = make_window()
     run = _start(w, tmp_path, [sys.executable, "-c", "import time; time.sleep(60)"])
     qtbot.waitUntil(lambda: run.state == "running", timeout=10_000)
-    assert w.jobs.open_dialog() is None
+    assert w.feature("jobs").open_dialog() is None
     assert "stop it before starting another" in w.statusBar().currentMessage()
     qtbot.wait(1000)
     pid = run.process.processId()
@@ -346,14 +349,14 @@ def test_one_job_at_a_time_and_closing_the_window_stops_it(
     assert not run.running and run.outcome is not None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    assert w.jobs.summary is None  # nothing pops up while the window closes
+    assert w.feature("jobs").summary is None  # nothing pops up while the window closes
 
 
 # -- summary ----------------------------------------------------------------------------------------
 def test_the_summary_shows_the_profile_escaped_and_opens_in_replay(make_window, tmp_path, qtbot):
     w = make_window()
     rec = _recording(tmp_path / "job.gpuprof", profile=_profile(), steps=10)
-    dialog = w.jobs.show_summary(_profile(), rec)
+    dialog = w.feature("jobs").show_summary(_profile(), rec)
     assert dialog.windowTitle() == "Job profile — train <b>big</b>"
     facts = {k: v.text() for k, v in dialog.facts.items()}
     assert facts["command"] == "python train.py --lr 3e-4"
@@ -374,7 +377,7 @@ def test_the_summary_shows_the_profile_escaped_and_opens_in_replay(make_window, 
 def test_export_report_writes_the_recordings_report_with_its_job(make_window, tmp_path, qtbot):
     w = make_window()
     rec = _recording(tmp_path / "job.gpuprof", profile=_profile(), steps=3)
-    dialog = w.jobs.show_summary(_profile(), rec)
+    dialog = w.feature("jobs").show_summary(_profile(), rec)
     out = tmp_path / "report.json"
     proc = dialog.export_report(out)
     assert not dialog.export_button.isEnabled()  # one report at a time
@@ -391,7 +394,9 @@ def test_export_report_writes_the_recordings_report_with_its_job(make_window, tm
 
 def test_a_summary_without_its_recording_disables_replay_and_export(make_window):
     w = make_window()
-    dialog = w.jobs.show_summary(_profile(exit_code=None, exit_signal="SIGINT", steps=None), None)
+    dialog = w.feature("jobs").show_summary(
+        _profile(exit_code=None, exit_signal="SIGINT", steps=None), None
+    )
     assert not dialog.replay_button.isEnabled() and not dialog.export_button.isEnabled()
     assert dialog.facts["exit"].text() == "ended by SIGINT"
     assert "No step markers" in dialog.details.toPlainText()
@@ -402,7 +407,7 @@ def test_a_summary_without_its_recording_disables_replay_and_export(make_window)
 )
 def test_project_this_job_lists_instances(make_window, qtbot):
     w = make_window()
-    dialog = w.jobs.show_summary(_profile(), None)
+    dialog = w.feature("jobs").show_summary(_profile(), None)
     proj = dialog.project()
     assert proj is not None
     qtbot.waitUntil(lambda: proj.done_, timeout=60_000)
@@ -441,8 +446,8 @@ def test_the_list_shows_recordings_with_a_profile_and_not_the_others(make_window
                                                                           started_s=1.8e9,
                                                                           ended_s=1.8e9 + 1))  # fmt: skip
     w = make_window()
-    w.jobs.settings.add_recent(elsewhere)
-    dialog = ProfilesListDialog(w.jobs, w, folders=[folder])
+    w.feature("jobs").settings.add_recent(elsewhere)
+    dialog = ProfilesListDialog(w.feature("jobs"), w, folders=[folder])
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.scans == 1, timeout=20_000)
     names = [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
@@ -451,10 +456,10 @@ def test_the_list_shows_recordings_with_a_profile_and_not_the_others(make_window
     assert "1 file(s) could not be read" in dialog.status.text()
     dialog.table.selectRow(1)
     dialog.summary_button.click()
-    assert w.jobs.summary.profile.name == "the job"
+    assert w.feature("jobs").summary.profile.name == "the job"
     dialog.open_selected()
     assert w.source.kind is SourceKind.REPLAY and Path(w.source.path) == job
-    assert w.jobs.settings.recent[0] == job
+    assert w.feature("jobs").settings.recent[0] == job
 
 
 def test_the_list_action_opens_the_list(make_window, qtbot, tmp_path, monkeypatch):
@@ -462,8 +467,8 @@ def test_the_list_action_opens_the_list(make_window, qtbot, tmp_path, monkeypatc
     w = make_window()
     titles = [a.text() for a in w.menuBar().actions()[0].menu().actions()]
     assert "&Profile a command…" in titles and "&Job profiles…" in titles
-    w.jobs.list_action.trigger()
-    dialog = w.jobs.profiles_list
+    w.action("file.job_profiles").trigger()
+    dialog = w.feature("jobs").profiles_list
     qtbot.waitUntil(lambda: dialog.scans == 1, timeout=20_000)
     assert dialog.table.rowCount() == 0 and not dialog.open_button.isEnabled()
 
@@ -508,7 +513,7 @@ def test_ticks_follow_the_recording_of_a_job_being_profiled(make_window, tmp_pat
     from gpuprof.ui.plot_ticks import RecordingTicks
 
     w = make_window(tab="telemetry")
-    feeder: RecordingTicks = w.jobs.ticks
+    feeder: RecordingTicks = w.feature("jobs").ticks
     rec = tmp_path / "live.gpuprof"
     feeder.follow(rec)  # not there yet: no error, no ticks
     feeder._read_live()
@@ -533,7 +538,7 @@ def test_a_real_profile_run_ends_with_the_summary(make_window, tmp_path, qtbot):
     assert run.outcome.profile is not None, run.outcome.error
     assert run.outcome.profile.exit_code == 3
     assert run.outcome.recording == tmp_path / "job.gpuprof"
-    assert w.jobs.summary.facts["exit"].text() == "exit code 3"
+    assert w.feature("jobs").summary.facts["exit"].text() == "exit code 3"
 
 
 @needs_profiler
@@ -543,7 +548,7 @@ def test_stop_on_a_real_profile_run(make_window, tmp_path, qtbot):
     run = _start(w, tmp_path, [sys.executable, "-c", "import time; time.sleep(120)"])
     qtbot.waitUntil(lambda: run.state == "running", timeout=10_000)
     qtbot.wait(3000)
-    w.jobs.stop()
+    w.feature("jobs").stop()
     qtbot.waitUntil(lambda: not run.running, timeout=60_000)
     assert run.outcome.profile is not None, run.outcome.error
     assert run.outcome.profile.exit_signal == signal.Signals.SIGINT.name or (
@@ -569,5 +574,7 @@ def test_a_real_training_job_shows_its_steps_as_ticks_and_in_the_summary(
     assert any("done 6 steps" in line for line in run.outcome.log)
     # The job's markers, read back from its recording, are ticks on the time axis.
     qtbot.waitUntil(lambda: w.telemetry.step_ticks.count == 6, timeout=10_000)
-    qtbot.waitUntil(lambda: w.jobs.status.elapsed.text().endswith(" · 6 steps"), timeout=5000)
-    assert "6" in w.jobs.summary.details.toPlainText()
+    qtbot.waitUntil(
+        lambda: w.feature("jobs").status.elapsed.text().endswith(" · 6 steps"), timeout=5000
+    )
+    assert "6" in w.feature("jobs").summary.details.toPlainText()

@@ -4,19 +4,20 @@ Level, expectation (a catalog instance type or a short spec like ``8xH100-SXM``,
 core's parser before anything runs), device, Run/Cancel, a progress bar, the scorecard filling in
 item by item, the verdict banner, and Export (the HTML of ``gpuprof check --html``, or JSON, or
 the window's Export report… whose HTML/PDF opens with the check). Closing the window cancels a
-running check (:meth:`CheckTab.watch_close`).
+running check (:class:`CheckFeature`, the tab's feature of the window).
 The check runs in a :class:`~ui.check_worker.CheckWorker` thread; Cancel stops it between steps
 and what was done is still graded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import tr_text
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -31,14 +32,14 @@ from PySide6.QtWidgets import (
 
 from .check_scorecard import STATUS_COLOURS, Scorecard
 from .check_worker import CheckWorker, make_check
+from .context import ActionSpec, WindowContext, remaining_s
 
 if TYPE_CHECKING:
     from gpuprof.check.model import CheckResult
     from gpuprof.check.run import CheckProgress
 
-    from .tab_host import TabHost
 
-__all__ = ["CheckTab", "add_check_tab", "expectation_choices"]
+__all__ = ["CheckTab", "CheckFeature", "expectation_choices"]
 
 
 def _t(text: str) -> str:
@@ -66,10 +67,17 @@ class CheckTab(QWidget):
 
     check_finished = Signal(object)  # CheckResult
 
-    def __init__(self, parent: QWidget | None = None, *, make: Any = make_check) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        make: Any = make_check,
+        open_report: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("checkTab")
         self._make = make
+        self._open_report = open_report
         self.result: CheckResult | None = None
         self.worker = CheckWorker(self)
         self.worker.progress.connect(self._on_progress)
@@ -303,10 +311,9 @@ class CheckTab(QWidget):
 
     def open_report(self) -> bool:
         """File → Export report… of the window, which opens with this check; False outside one."""
-        action = getattr(self.window(), "export_report_action", None)
-        if action is None:
+        if self._open_report is None:
             return False
-        action.trigger()
+        self._open_report()
         return True
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:
@@ -320,40 +327,40 @@ class CheckTab(QWidget):
             self.worker.detach()
         return stopped
 
-    def watch_close(self, window: QObject) -> None:
-        """Shut the check down when ``window`` closes (the main window, see add_check_tab)."""
-        watcher = _CloseWatcher(self)
-        window.installEventFilter(watcher)
 
+class CheckFeature:
+    """The lazy Check tab (built when first shown, ``--tab check``); a check still running when
+    the window closes is cancelled and waited for (2 s at most, then detached)."""
 
-class _CloseWatcher(QObject):
-    """An event filter on the main window: its Close shuts the Check tab's run down (the
-    window's closeEvent knows only the tabs it builds itself)."""
+    name = "check"
 
-    def __init__(self, tab: CheckTab) -> None:
-        super().__init__(tab)
-        self._tab = tab
+    def __init__(self, context: WindowContext) -> None:
+        self._context = context
+        self.tab: CheckTab | None = None
+        context.tabs.add_lazy(
+            "check",
+            self._make,
+            _t("Check"),
+            _t(
+                "Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard "
+                "(Alt+8)"
+            ),
+        )
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Close:
-            self._tab.shutdown()
-        return False
+    def _make(self) -> CheckTab:
+        self.tab = CheckTab(open_report=self._open_report)
+        return self.tab
 
+    def _open_report(self) -> None:
+        # The report feature's action: it opens with this tab's last check (report_dialog.last_check).
+        self._context.action("file.export_report").trigger()
 
-def add_check_tab(tabs: TabHost) -> None:
-    """Register the lazy Check tab (built when first shown, ``--tab check``)."""
+    def actions(self) -> list[ActionSpec]:
+        return []
 
-    def make() -> CheckTab:
-        tab = CheckTab()
-        tab.watch_close(tabs.window())
-        return tab
+    def strip(self) -> None:
+        return None
 
-    tabs.add_lazy(
-        "check",
-        make,
-        _t("Check"),
-        _t(
-            "Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard "
-            "(Alt+8)"
-        ),
-    )
+    def shutdown(self, deadline: float) -> None:
+        if self.tab is not None:
+            self.tab.shutdown(remaining_s(deadline, 2.0))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -29,10 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .context import ActionSpec, WindowContext
+
 if TYPE_CHECKING:
     from gpuprof.check.compare import Comparison
 
-__all__ = ["OUTLIER_BACKGROUND", "CompareDialog", "compare_action"]
+__all__ = ["OUTLIER_BACKGROUND", "CompareDialog", "CompareFeature"]
 
 OUTLIER_BACKGROUND = "#f4b4b4"
 
@@ -180,20 +182,39 @@ class CompareDialog(QDialog):
         return out
 
 
-def compare_action(window: Any) -> QAction:
-    """File → Compare results…: opens a :class:`CompareDialog` and asks for files."""
-    action = QAction(_t("Co&mpare results…"), window)
-    action.setObjectName("compareAction")
-    tip = _t("Check or benchmark results of several machines side by side, outliers flagged")
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
+class CompareFeature:
+    """File → Compare results…: a :class:`CompareDialog` that asks for files at once."""
 
-    def open_dialog() -> None:
-        dialog = CompareDialog(window)
-        window.compare_dialog = dialog
+    name = "compare"
+
+    def __init__(self, context: WindowContext) -> None:
+        self._context = context
+        self.dialog: CompareDialog | None = None
+
+    def actions(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "file.compare",
+                _t("Co&mpare results…"),
+                lambda _c, _on: self.open_dialog(),
+                menu="file",
+                order=4,
+                tip=_t(
+                    "Check or benchmark results of several machines side by side, outliers flagged"
+                ),
+                object_name="compareAction",
+            )
+        ]
+
+    def strip(self) -> None:
+        return None
+
+    def open_dialog(self) -> CompareDialog:
+        dialog = CompareDialog(self._context.widget())
+        self.dialog = dialog
         dialog.show()
         dialog._ask_files()
+        return dialog
 
-    action.triggered.connect(open_dialog)
-    window.addAction(action)
-    return action
+    def shutdown(self, deadline: float) -> None:
+        """Nothing runs in the background: the files are read in the GUI thread."""

@@ -7,11 +7,10 @@ frozen window), shows what failed in one line and stays open, or hands the sourc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gpuprof.errors import GpuprofError
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,12 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .context import ActionSpec, WindowContext
 from .workers import run_in_thread
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
-
-__all__ = ["ConnectDialog", "connect_action"]
+__all__ = ["ConnectDialog", "ConnectFeature"]
 
 #: What the URL field suggests: the SSH tunnel's end (README, "One remote machine").
 EXAMPLE_URL = "http://127.0.0.1:9400"
@@ -43,8 +40,8 @@ def _t(text: str) -> str:
 class ConnectDialog(QDialog):
     """Asks for an exporter's URL, token file and CA file, then connects ``window`` to it."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowContext) -> None:
+        super().__init__(window.widget())
         self._window = window
         self.setWindowTitle(self.tr("Connect to a machine"))
         self.url = QLineEdit(self)
@@ -136,20 +133,36 @@ class ConnectDialog(QDialog):
             self.message.setText(f"{type(exc).__name__}: {exc}")
 
 
-def connect_action(window: MainWindow) -> QAction:
-    """File → Connect… (Ctrl+Shift+O): opens a :class:`ConnectDialog` for ``window``."""
-    action = QAction(_t("Co&nnect to a machine…"), window)
-    action.setObjectName("connectAction")
-    action.setShortcut("Ctrl+Shift+O")
-    tip = _t("Watch another machine running `gpuprof exporter` (Ctrl+Shift+O)")
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
+class ConnectFeature:
+    """File → Connect to a machine… (Ctrl+Shift+O): a :class:`ConnectDialog` for the window."""
 
-    def open_dialog() -> None:
-        dialog = ConnectDialog(window)
+    name = "connect"
+
+    def __init__(self, context: WindowContext) -> None:
+        self._context = context
+
+    def actions(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "file.connect",
+                _t("Co&nnect to a machine…"),
+                lambda _c, _on: self.open_dialog(),
+                menu="file",
+                order=1,
+                shortcut="Ctrl+Shift+O",
+                tip=_t("Watch another machine running `gpuprof exporter` (Ctrl+Shift+O)"),
+                object_name="connectAction",
+            )
+        ]
+
+    def strip(self) -> None:
+        return None
+
+    def open_dialog(self) -> ConnectDialog:
+        dialog = ConnectDialog(self._context)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()  # not exec(): never blocks the redraw timer or a test
+        return dialog
 
-    action.triggered.connect(open_dialog)
-    window.addAction(action)
-    return action
+    def shutdown(self, deadline: float) -> None:
+        """A connection still being made is dropped when it arrives (the window is closing)."""

@@ -9,11 +9,10 @@ frozen window. The overview is asked again every N seconds (one query at a time)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .context import ActionSpec, WindowContext
 from .fleet_drill import DRILL_WINDOWS, FleetDrill
 from .fleet_grid import GPU_ROLE, GRID_CHOICES, NODE_ROLE, FleetGrid, legend_html
 from .workers import run_in_thread
@@ -36,9 +36,8 @@ if TYPE_CHECKING:
     from gpuprof.fleet.client import PrometheusClient
     from gpuprof.fleet.model import Fleet
 
-    from .main_window import MainWindow
 
-__all__ = ["FleetTab", "fleet_action", "open_fleet", "set_launch_client"]
+__all__ = ["FleetTab", "FleetFeature", "open_fleet", "set_launch_client"]
 
 #: The client ``gpuprof --prometheus URL`` made (checked before the window opens); the first
 #: window built opens its Fleet tab on it.
@@ -362,28 +361,31 @@ class FleetTab(QWidget):
         self._closed = True
         self.timer.stop()
 
-    def closeEvent(self, event: Any) -> None:
-        self.close_tab()
-        super().closeEvent(event)
 
-
-def open_fleet(window: MainWindow, client: PrometheusClient) -> FleetTab:
+def open_fleet(window: WindowContext, client: PrometheusClient) -> FleetTab:
     """Show the Fleet tab of ``window`` on ``client`` (replacing an earlier Prometheus)."""
     tabs = window.tabs
-    if "fleet" in tabs.names:
-        old = tabs.widget(tabs.names.index("fleet"))
-        if isinstance(old, FleetTab):
-            old.set_client(client)
-            tabs.setCurrentWidget(old)
-            return old
+    old = _fleet_tab(window)
+    if old is not None:
+        old.set_client(client)
+        tabs.setCurrentWidget(old)
+        return old
     tab = _add_tab(window, client)
     tabs.setCurrentWidget(tab)
     return tab
 
 
-def _add_tab(window: MainWindow, client: PrometheusClient) -> FleetTab:
-    tab = FleetTab(client, parent=window)
-    window.add_tab(tab, "fleet", _t("Fleet"), _t("A cluster's GPUs as a Prometheus sees them"))
+def _fleet_tab(window: WindowContext) -> FleetTab | None:
+    tabs = window.tabs
+    if "fleet" not in tabs.names:
+        return None
+    tab = tabs.widget(tabs.names.index("fleet"))
+    return tab if isinstance(tab, FleetTab) else None
+
+
+def _add_tab(window: WindowContext, client: PrometheusClient) -> FleetTab:
+    tab = FleetTab(client, parent=window.widget())
+    window.tabs.add(tab, "fleet", _t("Fleet"), _t("A cluster's GPUs as a Prometheus sees them"))
     return tab
 
 
@@ -392,17 +394,44 @@ def set_launch_client(client: PrometheusClient) -> None:
     _LAUNCH[:] = [client]
 
 
-def fleet_action(window: MainWindow) -> QAction:
-    """File → Connect to Prometheus…; also opens the launch client's tab, if any."""
-    action = QAction(_t("Connect to &Prometheus…"), window)
-    action.setObjectName("prometheusAction")
-    tip = _t("Watch a cluster's GPUs through the Prometheus that scrapes them")
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
+class FleetFeature:
+    """File → Connect to Prometheus…, the Fleet tab it opens (or the one ``--prometheus`` asked
+    for), and its end with the window."""
 
-    def ask() -> None:
+    name = "fleet"
+
+    def __init__(self, context: WindowContext) -> None:
+        self._context = context
+        if _LAUNCH:
+            # Built with the window, not after it: ``--tab fleet`` must find it. The window then
+            # opens on it the way it opens on the tab it was last closed on (an explicit --tab,
+            # applied after, still wins).
+            _add_tab(context, _LAUNCH.pop())
+            context.settings.tab = "fleet"
+
+    def actions(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "file.prometheus",
+                _t("Connect to &Prometheus…"),
+                lambda _c, _on: self.ask(),
+                menu="file",
+                order=2,
+                tip=_t("Watch a cluster's GPUs through the Prometheus that scrapes them"),
+                object_name="prometheusAction",
+            )
+        ]
+
+    def strip(self) -> None:
+        return None
+
+    def ask(self) -> None:
+        window = self._context
         url, ok = QInputDialog.getText(
-            window, _t("Connect to Prometheus"), _t("Prometheus URL:"), text="http://127.0.0.1:9090"
+            window.widget(),
+            _t("Connect to Prometheus"),
+            _t("Prometheus URL:"),
+            text="http://127.0.0.1:9090",
         )
         if not ok or not url.strip():
             return
@@ -411,16 +440,12 @@ def fleet_action(window: MainWindow) -> QAction:
         try:
             client = PrometheusClient(url.strip())
         except GpuprofError as exc:
-            window.statusBar().showMessage(_error_text(exc), 15000)
+            window.show_message(_error_text(exc), 15000)
             return
         open_fleet(window, client)
 
-    action.triggered.connect(ask)
-    window.addAction(action)
-    if _LAUNCH:
-        # Built with the window, not after it: ``--tab fleet`` must find it. The window then
-        # opens on it the way it opens on the tab it was last closed on (an explicit --tab,
-        # applied after, still wins).
-        _add_tab(window, _LAUNCH.pop())
-        window.settings.tab = "fleet"
-    return action
+    def shutdown(self, deadline: float) -> None:
+        """Stop refreshing; a query in flight (bounded by the client's timeout) is dropped."""
+        tab = _fleet_tab(self._context)
+        if tab is not None:
+            tab.close_tab()

@@ -23,33 +23,25 @@ from gpuprof.telemetry.model import Snapshot, SourceStatus
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QPixmap
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QMainWindow,
     QMessageBox,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from .banners import banner_message, status_message
+from .context import CLOSE_BUDGET_S, Feature, remaining_s
+from .features import FEATURES
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
-from .menus import (
-    about_text,
-    make_actions,
-    make_menus_and_toolbar,
-    save_screenshot,
-    show_about,
-    sync_interval_controls,
-)
+from .menus import about_text, build_chrome, save_screenshot, show_about, sync_interval_controls
 from .overview import OverviewTab
 from .prefill import prefill_async
 from .processes import ProcessesTab
 from .recording import RecordingController
 from .replay_bar import ReplayBar
-from .report_dialog import add_report_action
 from .settings import TIME_WINDOWS_S, UiSettings
 from .state import Measurements, StaticFacts, UiState
 from .status_line import StatusLine
@@ -65,6 +57,7 @@ if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
 
     from .bench_tab import BenchTab
+    from .plot_ticks import StepTicks
     from .recommend_tab import RecommendTab
 
 __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
@@ -93,25 +86,8 @@ class MainWindow(QMainWindow):
     #: Emitted in the GUI thread after each snapshot was taken into the state.
     snapshot_received = Signal(object)
 
-    # Set by .menus.make_actions / make_menus_and_toolbar.
-    open_action: QAction
-    record_action: QAction
-    save_window_action: QAction
-    save_tab_action: QAction
-    copy_action: QAction
-    quit_action: QAction
-    pause_action: QAction
-    about_action: QAction
-    toggle_theme_action: QAction
-    theme_actions: QActionGroup
-    interval_actions: QActionGroup
-    language_actions: QActionGroup
-    window_actions: QActionGroup
-    interval_combo: QComboBox
-    toolbar: QToolBar
-    export_report_action: QAction
-    report_dialog: Any
-    jobs: Any  # .profile_status.JobProfiles: job profiling (File → Profile a command…)
+    #: Emitted once when the window starts closing, before its features shut down.
+    about_to_close = Signal()
 
     def __init__(
         self,
@@ -199,7 +175,7 @@ class MainWindow(QMainWindow):
             lambda speed: setattr(self.settings, "replay_speed", speed)
         )
         self.addAction(self.replay_bar.play_action)
-        self.recorder = RecordingController(self, lambda: self.session)
+        self.recorder = RecordingController(self, lambda: self.session, self.action)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -213,9 +189,10 @@ class MainWindow(QMainWindow):
         self.recording_label = self.recorder.label
         self.source_badge = self.status_line.badge
         self.interval_label = self.status_line.interval
-        make_actions(self)
-        make_menus_and_toolbar(self)
-        self.report_action = add_report_action(self)
+        self._strips = layout
+        self.features: tuple[Feature, ...] = tuple(make(self) for make in FEATURES)
+        self.chrome = build_chrome(self, self.features)
+        sync_interval_controls(self)
 
         self.redraw_timer = QTimer(self)
         self.redraw_timer.setInterval(REDRAW_PERIOD_MS)
@@ -240,6 +217,28 @@ class MainWindow(QMainWindow):
         """Add a tab; ``widget.refresh(force=False)`` (if any) is called while it is visible,
         ``widget.apply_theme(theme)`` on theme changes. ``name`` is what ``--tab`` uses."""
         return self.tabs.add(widget, name, title, tooltip)
+
+    # -- features and their actions (ui/context.py) -------------------------------------------
+    def action(self, action_id: str) -> QAction:
+        """The action of the spec ``action_id`` ("file.open", "view.pause", ...)."""
+        return self.chrome.actions[action_id]
+
+    def feature(self, name: str) -> Feature:
+        return next(f for f in self.features if f.name == name)
+
+    def widget(self) -> QWidget:
+        return self
+
+    def show_message(self, text: str, timeout_ms: int = 0) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def add_strip(self, strip: QWidget) -> None:
+        """Put ``strip`` just above the tabs."""
+        self._strips.insertWidget(self._strips.indexOf(self.tabs), strip)
+
+    @property
+    def step_ticks(self) -> StepTicks:
+        return self.telemetry.step_ticks
 
     def _make_bench(self) -> QWidget:
         from .bench_tab import BenchTab
@@ -508,7 +507,7 @@ class MainWindow(QMainWindow):
         self.settings.time_window_s = seconds
         if self.session is not None:  # a report covers what the plots show
             self.session.report_window_s = float(seconds) or None
-        for action in self.window_actions.actions():
+        for action in self.chrome.choices("time_window"):
             action.setChecked(action.data() == seconds)
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
@@ -516,7 +515,7 @@ class MainWindow(QMainWindow):
     def set_paused(self, paused: bool) -> None:
         self.state.paused = bool(paused)
         self.state.view_end_s = self.state.end_time() if paused else None
-        self.pause_action.setChecked(self.state.paused)
+        self.action("view.pause").setChecked(self.state.paused)
         self.telemetry.sync_controls()
         if not paused:
             self.refresh_visible(force=True)
@@ -538,8 +537,8 @@ class MainWindow(QMainWindow):
             apply = getattr(self.tabs.widget(i), "apply_theme", None)
             if apply is not None:
                 apply(self.theme)
-        if hasattr(self, "theme_actions"):
-            for action in self.theme_actions.actions():
+        if hasattr(self, "chrome"):
+            for action in self.chrome.choices("theme"):
                 action.setChecked(action.data() == self.theme.name)
 
     # -- recording and replay ---------------------------------------------------------------------
@@ -600,13 +599,18 @@ class MainWindow(QMainWindow):
 
     # -- shutdown -------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
+        # One shutdown: features, benchmark and session stop before one shared deadline.
         self._closing = True
+        deadline = time.monotonic() + CLOSE_BUDGET_S
+        self.about_to_close.emit()
         self.redraw_timer.stop()
         self.settings.geometry = self.saveGeometry()
         self.settings.tab = self.current_tab_name() or self.settings.tab
         self.settings.sync()
+        for feature in self.features:
+            feature.shutdown(deadline)
         if self._bench is not None:
-            self._bench.shutdown()
+            self._bench.shutdown(remaining_s(deadline, 3.0))
         if self.bridge is not None:
             self.bridge.close()
         if self.session is not None:

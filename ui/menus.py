@@ -1,31 +1,37 @@
-"""The main window's actions, menus, toolbar, About box and screenshot saving.
+"""The shell's own actions (open, save, quit, theme, interval, time window, pause, language,
+About), its menus and toolbar items, the About box and screenshot saving.
 
-Each action carries its shortcut and a tooltip that names it; :func:`make_actions` sets them as
-attributes of the window (``window.open_action``, ``window.pause_action``, ...), which
-:func:`make_menus_and_toolbar` then lays out.
+Actions are data (:class:`~.context.ActionSpec`); the window builds its menus and toolbar from
+these and from its features' (:mod:`.features`), so nothing here knows a feature.
 """
 
 from __future__ import annotations
 
 import platform
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES
 from gpuprof.units import NA
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar, QWidget
 
-from .check_tab import add_check_tab
-from .compare_dialog import compare_action
-from .connect_dialog import connect_action
-from .fleet_tab import fleet_action
+from .context import (
+    ActionSpec,
+    Feature,
+    MenuSpec,
+    ToolbarItem,
+    WindowContext,
+    build_actions,
+    build_menus,
+    build_toolbar,
+)
 from .png import write_png
-from .profile_status import JobProfiles
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .telemetry_tab import time_window_label
 
@@ -33,235 +39,292 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 __all__ = [
+    "Chrome",
+    "build_chrome",
     "about_text",
-    "make_actions",
-    "make_menus_and_toolbar",
+    "interval_combo",
+    "main_toolbar",
     "save_screenshot",
     "set_language",
+    "shell_actions",
+    "shell_menus",
+    "shell_toolbar_items",
     "show_about",
     "show_error",
     "sync_interval_controls",
 ]
 
 
+T = TypeVar("T")
+
+
 def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
 
-def make_actions(window: MainWindow) -> None:
-    """The window's actions (with their shortcuts), as attributes of ``window``."""
+@dataclass(frozen=True)
+class Chrome:
+    """What :func:`build_chrome` made: the actions (by spec id) and the toolbar's interval."""
 
-    def action(
-        text: str,
-        slot: Callable[..., Any],
-        shortcut: str | QKeySequence.StandardKey | None,
-        tip: str,
-        checkable: bool = False,
-    ) -> QAction:
-        a = QAction(text, window)
-        if shortcut is not None:
-            a.setShortcut(QKeySequence(shortcut))
-        a.setToolTip(tip)
-        a.setStatusTip(tip)
-        a.setCheckable(checkable)
-        (a.toggled if checkable else a.triggered).connect(slot)
-        window.addAction(a)
-        return a
+    specs: tuple[ActionSpec, ...]
+    actions: dict[str, QAction]
+    toolbar: QToolBar
+    interval_combo: QComboBox
 
-    window.open_action = action(
-        _t("&Open recording…"),
-        lambda: window.open_recording(),
-        QKeySequence.StandardKey.Open,
-        _t("Replay a recorded session (Ctrl+O)"),
-    )
-    window.record_action = window.recorder.action
-    window.jobs = JobProfiles(window)  # File → Profile a command… / Job profiles…
-    window.save_window_action = action(
-        _t("Save screenshot of the &window…"),
-        lambda: window.save_screenshot(what="window"),
-        "Ctrl+S",
-        _t("Save the whole window as PNG (Ctrl+S)"),
-    )
-    window.save_tab_action = action(
-        _t("Save screenshot of the current &tab…"),
-        lambda: window.save_screenshot(what="tab"),
-        "Ctrl+Shift+S",
-        _t("Save the current tab as PNG (Ctrl+Shift+S)"),
-    )
-    window.copy_action = action(
-        _t("&Copy screenshot"),
-        window.copy_screenshot,
-        "Ctrl+Shift+C",
-        _t("Copy the window to the clipboard (Ctrl+Shift+C)"),
-    )
-    window.quit_action = action(
-        _t("&Quit"),
-        window.close,
-        QKeySequence.StandardKey.Quit,
-        _t("Close gpuprof (Ctrl+Q)"),
-    )
-    window.pause_action = action(
-        _t("&Pause plots"),
-        window.set_paused,
-        "Ctrl+P",
-        _t("Freeze the plots; sampling goes on (Ctrl+P)"),
-        checkable=True,
-    )
-    window.about_action = action(
-        _t("&About gpuprof"),
-        window.show_about,
-        "F1",
-        _t("Versions of gpuprof, Qt, the driver and CUDA (F1)"),
-    )
+    def choices(self, exclusive: str) -> list[QAction]:
+        return [self.actions[s.id] for s in self.specs if s.exclusive == exclusive]
 
-    def choices(items: Any, checked: Any, slot: Callable[[Any], None]) -> QActionGroup:
-        """A group of exclusive checkable actions: ``items`` are (value, title, tip[, shortcut])."""
-        group = QActionGroup(window)
-        for value, title, tip, *shortcut in items:
-            a = QAction(title, group)
-            a.setCheckable(True)
-            a.setData(value)
-            a.setChecked(checked(value))
-            a.setToolTip(tip)
-            if shortcut:
-                a.setShortcut(QKeySequence(shortcut[0]))
-                window.addAction(a)
-            a.triggered.connect(lambda _=False, v=value: slot(v))
-        return group
 
+def build_chrome(window: MainWindow, features: Iterable[Feature]) -> Chrome:
+    """The window's actions, menus, toolbar and strips: its own and its features'."""
+    features = list(features)
+    specs = (*shell_actions(window), *(s for f in features for s in f.actions()))
+    actions = build_actions(window, window, specs)
+    build_menus(window.menuBar(), shell_menus(), specs, actions)
+    combo = interval_combo(window)
+    toolbar = main_toolbar(window)
+    build_toolbar(toolbar, specs, actions, shell_toolbar_items(combo))
+    window.addToolBar(toolbar)
+    for feature in features:
+        strip = feature.strip()
+        if strip is not None:
+            window.add_strip(strip)
+    return Chrome(specs, actions, toolbar, combo)
+
+
+def shell_menus() -> list[MenuSpec]:
+    """File, View (with its submenus) and Help."""
+    return [
+        MenuSpec("file", _t("&File"), order=1),
+        MenuSpec("view", _t("&View"), order=2),
+        MenuSpec("view/interval", _t("Sampling &interval"), parent="view", group="2", order=1),
+        MenuSpec("view/window", _t("Time &window"), parent="view", group="2", order=2),
+        MenuSpec("view/language", _t("&Language"), parent="view", group="3", order=1),
+        MenuSpec("help", _t("&Help"), order=3),
+    ]
+
+
+def shell_actions(window: MainWindow) -> list[ActionSpec]:
+    """The window's own actions. File's groups: 1 open and connect, 2 jobs, 3 save, 9 quit;
+    View's: 1 theme, 2 sampling, 3 language."""
     theme_tip = _t("Switch the colour theme (Ctrl+T toggles)")
-    window.theme_actions = choices(
-        [
-            ("light", _t("&Light theme"), theme_tip),
-            ("dark", _t("&Dark theme"), theme_tip),
-        ],
-        lambda name: name == window.theme.name,
-        window.apply_theme,
-    )
-    window.toggle_theme_action = action(
-        _t("Toggle theme"),
-        lambda: window.apply_theme("dark" if window.theme.name == "light" else "light"),
-        "Ctrl+T",
-        _t("Switch between light and dark (Ctrl+T)"),
-    )
-    window.interval_actions = choices(
-        [
-            (
-                s,
-                _t("%1 s").replace("%1", f"{s:g}"),
-                _t("Poll the GPUs every %1 s").replace("%1", f"{s:g}"),
-            )
-            for s in INTERVALS_S
-        ],
-        lambda s: abs(s - window.interval_s) < 1e-9,
-        window.set_interval,
-    )
     language_tip = _t("Language of the app; takes effect at the next start")
-    window.language_actions = choices(
-        [
-            (code, title, language_tip)
-            for code, title in (
-                ("auto", _t("Automatic (from the system)")),
-                *LANGUAGES.items(),
-            )
-        ],
-        lambda code: code == window.settings.language,
-        lambda code: set_language(window, code),
-    )
-    window.window_actions = choices(
-        [
-            (
-                s,
-                time_window_label(s),
-                _t("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)),
-                f"Ctrl+{n}",
-            )
-            for n, s in enumerate(TIME_WINDOWS_S, start=1)
-        ],
-        lambda s: s == window.state.time_window_s,
-        window.set_time_window,
-    )
+    specs = [
+        ActionSpec(
+            "file.open",
+            _t("&Open recording…"),
+            lambda _c, _on: window.open_recording(),
+            menu="file",
+            order=0,
+            shortcut=QKeySequence.StandardKey.Open,
+            tip=_t("Replay a recorded session (Ctrl+O)"),
+            toolbar="1",
+            toolbar_order=0,
+        ),
+        window.recorder.action_spec(),
+        ActionSpec(
+            "file.save_window",
+            _t("Save screenshot of the &window…"),
+            lambda _c, _on: window.save_screenshot(what="window"),
+            menu="file",
+            group="3",
+            order=1,
+            shortcut="Ctrl+S",
+            tip=_t("Save the whole window as PNG (Ctrl+S)"),
+            toolbar="1",
+            toolbar_order=2,
+        ),
+        ActionSpec(
+            "file.save_tab",
+            _t("Save screenshot of the current &tab…"),
+            lambda _c, _on: window.save_screenshot(what="tab"),
+            menu="file",
+            group="3",
+            order=2,
+            shortcut="Ctrl+Shift+S",
+            tip=_t("Save the current tab as PNG (Ctrl+Shift+S)"),
+        ),
+        ActionSpec(
+            "file.copy",
+            _t("&Copy screenshot"),
+            lambda _c, _on: window.copy_screenshot(),
+            menu="file",
+            group="3",
+            order=3,
+            shortcut="Ctrl+Shift+C",
+            tip=_t("Copy the window to the clipboard (Ctrl+Shift+C)"),
+        ),
+        ActionSpec(
+            "file.quit",
+            _t("&Quit"),
+            lambda _c, _on: window.close(),
+            menu="file",
+            group="9",
+            shortcut=QKeySequence.StandardKey.Quit,
+            tip=_t("Close gpuprof (Ctrl+Q)"),
+        ),
+        *_choice(
+            "theme",
+            "view",
+            [("light", _t("&Light theme"), theme_tip), ("dark", _t("&Dark theme"), theme_tip)],
+            window.apply_theme,
+            lambda name: name == window.theme.name,
+        ),
+        ActionSpec(
+            "view.toggle_theme",
+            _t("Toggle theme"),
+            lambda _c, _on: window.apply_theme("dark" if window.theme.name == "light" else "light"),
+            menu="view",
+            order=9,
+            shortcut="Ctrl+T",
+            tip=_t("Switch between light and dark (Ctrl+T)"),
+            toolbar="3",
+        ),
+        *_choice(
+            "interval",
+            "view/interval",
+            [
+                (
+                    seconds,
+                    _t("%1 s").replace("%1", f"{seconds:g}"),
+                    _t("Poll the GPUs every %1 s").replace("%1", f"{seconds:g}"),
+                )
+                for seconds in INTERVALS_S
+            ],
+            window.set_interval,
+            lambda seconds: abs(seconds - window.interval_s) < 1e-9,
+        ),
+        *_choice(
+            "time_window",
+            "view/window",
+            [
+                (
+                    seconds,
+                    time_window_label(seconds),
+                    _t("Show this much history in the plots (Ctrl+%1)").replace("%1", str(n)),
+                    f"Ctrl+{n}",
+                )
+                for n, seconds in enumerate(TIME_WINDOWS_S, start=1)
+            ],
+            window.set_time_window,
+            lambda seconds: seconds == window.state.time_window_s,
+        ),
+        ActionSpec(
+            "view.pause",
+            _t("&Pause plots"),
+            lambda _c, on: window.set_paused(on),
+            menu="view",
+            group="2",
+            order=3,
+            shortcut="Ctrl+P",
+            tip=_t("Freeze the plots; sampling goes on (Ctrl+P)"),
+            checkable=True,
+            toolbar="2",
+        ),
+        *_choice(
+            "language",
+            "view/language",
+            [
+                (code, title, language_tip)
+                for code, title in (("auto", _t("Automatic (from the system)")), *LANGUAGES.items())
+            ],
+            lambda code: set_language(window, code),
+            lambda code: code == window.settings.language,
+        ),
+        ActionSpec(
+            "help.about",
+            _t("&About gpuprof"),
+            lambda _c, _on: window.show_about(),
+            menu="help",
+            shortcut="F1",
+            tip=_t("Versions of gpuprof, Qt, the driver and CUDA (F1)"),
+        ),
+    ]
+    # Alt+1…9: the tabs, in their order.
+    specs += [
+        ActionSpec(f"tabs.{n}", "", _calls(_select_tab, n - 1), shortcut=f"Alt+{n}")
+        for n in range(1, 10)
+    ]
+    return specs
 
-    for n in range(1, 10):
-        a = QAction(window)
-        a.setShortcut(QKeySequence(f"Alt+{n}"))
-        a.triggered.connect(
-            lambda _=False, i=n - 1: (
-                window.tabs.setCurrentIndex(i) if i < window.tabs.count() else None
-            )
+
+def _choice(
+    exclusive: str,
+    menu: str,
+    items: Sequence[tuple[T, str, str] | tuple[T, str, str, str]],
+    choose: Callable[[T], object],
+    chosen: Callable[[T], bool],
+) -> list[ActionSpec]:
+    """One exclusive choice in ``menu``: ``items`` are (value, title, tip[, shortcut])."""
+    return [
+        ActionSpec(
+            f"{exclusive}.{value}",
+            title,
+            _calls(lambda _c, v: choose(v), value),
+            menu=menu,
+            order=n,
+            shortcut=shortcut[0] if shortcut else None,
+            tip=tip,
+            exclusive=exclusive,
+            data=value,
+            checked=_holds(chosen, value),
         )
-        window.addAction(a)
+        for n, (value, title, tip, *shortcut) in enumerate(items)
+    ]
 
 
-def make_menus_and_toolbar(window: MainWindow) -> None:
-    """File, View and Help menus and the main toolbar of ``window``."""
-    add_check_tab(window.tabs)  # the lazy Check tab (main_window.py is at its size limit)
-    bar = window.menuBar()
-    file_menu = bar.addMenu(_t("&File"))
-    file_menu.addAction(window.open_action)
-    file_menu.addAction(connect_action(window))  # File → Connect… (another machine)
-    file_menu.addAction(fleet_action(window))  # File → Connect to Prometheus… (a fleet)
-    file_menu.addAction(window.record_action)
-    file_menu.addAction(compare_action(window))  # File → Compare results… (many machines)
-    file_menu.addSeparator()
-    file_menu.addAction(window.jobs.profile_action)
-    file_menu.addAction(window.jobs.list_action)
-    file_menu.addSeparator()
-    file_menu.addAction(window.save_window_action)
-    file_menu.addAction(window.save_tab_action)
-    file_menu.addAction(window.copy_action)
-    file_menu.addSeparator()
-    file_menu.addAction(window.quit_action)
-    view_menu = bar.addMenu(_t("&View"))
-    view_menu.addActions(window.theme_actions.actions())
-    view_menu.addAction(window.toggle_theme_action)
-    view_menu.addSeparator()
-    interval_menu = view_menu.addMenu(_t("Sampling &interval"))
-    interval_menu.addActions(window.interval_actions.actions())
-    window_menu = view_menu.addMenu(_t("Time &window"))
-    window_menu.addActions(window.window_actions.actions())
-    view_menu.addAction(window.pause_action)
-    view_menu.addSeparator()
-    language_menu = view_menu.addMenu(_t("&Language"))
-    language_menu.addActions(window.language_actions.actions())
-    help_menu = bar.addMenu(_t("&Help"))
-    help_menu.addAction(window.about_action)
+def _calls(
+    fn: Callable[[WindowContext, T], object], value: T
+) -> Callable[[WindowContext, bool], object]:
+    return lambda context, _checked: fn(context, value)
 
+
+def _holds(test: Callable[[T], bool], value: T) -> Callable[[WindowContext], bool]:
+    return lambda _context: test(value)
+
+
+def _select_tab(context: WindowContext, index: int) -> None:
+    if index < context.tabs.count():
+        context.tabs.setCurrentIndex(index)
+
+
+def interval_combo(window: MainWindow) -> QComboBox:
+    """The toolbar's sampling interval choice (View → Sampling interval's twin)."""
+    combo = QComboBox()
+    for seconds in INTERVALS_S:
+        combo.addItem(_t("%1 s").replace("%1", f"{seconds:g}"), seconds)
+    combo.setToolTip(_t("Sampling interval"))
+    combo.currentIndexChanged.connect(lambda i: window.set_interval(float(combo.itemData(i))))
+    return combo
+
+
+def shell_toolbar_items(combo: QComboBox) -> list[ToolbarItem]:
+    """The interval label and combo, after Pause."""
+
+    def make(toolbar: QToolBar) -> list[QWidget]:
+        label = QLabel(_t(" Interval "), toolbar)
+        label.setToolTip(combo.toolTip())
+        combo.setParent(toolbar)
+        return [label, combo]
+
+    return [ToolbarItem("interval", make, group="2", order=1)]
+
+
+def main_toolbar(window: QWidget) -> QToolBar:
+    """The empty main toolbar (:func:`~.context.build_toolbar` fills it)."""
     tools = QToolBar(_t("Main"), window)
     tools.setObjectName("mainToolbar")
     tools.setMovable(False)
     tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    tools.addAction(window.open_action)
-    tools.addAction(window.record_action)
-    tools.addAction(window.save_window_action)
-    tools.addSeparator()
-    tools.addAction(window.pause_action)
-    interval_label = QLabel(_t(" Interval "), tools)
-    window.interval_combo = QComboBox(tools)
-    for seconds in INTERVALS_S:
-        window.interval_combo.addItem(_t("%1 s").replace("%1", f"{seconds:g}"), seconds)
-    sync_interval_controls(window)
-    window.interval_combo.setToolTip(_t("Sampling interval"))
-    interval_label.setToolTip(window.interval_combo.toolTip())
-    window.interval_combo.currentIndexChanged.connect(
-        lambda i: window.set_interval(float(window.interval_combo.itemData(i)))
-    )
-    tools.addWidget(interval_label)
-    tools.addWidget(window.interval_combo)
-    tools.addSeparator()
-    tools.addAction(window.toggle_theme_action)
-    window.addToolBar(tools)
-    window.toolbar = tools
+    return tools
 
 
 def sync_interval_controls(window: MainWindow) -> None:
     """Show ``window.interval_s`` in View → Sampling interval and in the toolbar's combo
     (without the combo's signal: whichever control made the choice, both show it)."""
-    for a in window.interval_actions.actions():
+    for a in window.chrome.choices("interval"):
         a.setChecked(abs(float(a.data()) - window.interval_s) < 1e-9)
-    combo = getattr(window, "interval_combo", None)
-    if combo is None:
-        return
+    combo = window.chrome.interval_combo
     index = combo.findData(window.interval_s)
     if index < 0:  # an interval from --interval that is not one of the choices
         combo.addItem(_t("%1 s").replace("%1", f"{window.interval_s:g}"), window.interval_s)
@@ -341,6 +404,6 @@ def show_error(window: MainWindow, title: str, message: str) -> QMessageBox:
 def set_language(window: MainWindow, code: str) -> None:
     """View → Language: remembered, used from the next start (texts are made once)."""
     window.settings.language = code
-    for a in window.language_actions.actions():
+    for a in window.chrome.choices("language"):
         a.setChecked(a.data() == code)
     window.statusBar().showMessage(_t("The language changes at the next start of gpuprof"), 8000)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -27,6 +27,9 @@ from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from .workers import run_in_thread
+
+if TYPE_CHECKING:
+    from .context import WindowContext
 
 __all__ = ["LIVE_PERIOD_MS", "RecordingTicks", "StepTicks", "TickItem", "read_step_times"]
 
@@ -193,10 +196,10 @@ class RecordingTicks(QObject):
     #: The followed job's step count, each time its recording was read (the last after its end).
     job_steps = Signal(int)
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowContext) -> None:
+        super().__init__(window.widget())
         self._window = window
-        self._ticks: StepTicks = window.telemetry.step_ticks
+        self._ticks: StepTicks = window.step_ticks
         self._source: object = None
         self._live: Path | None = None
         self._reading = False

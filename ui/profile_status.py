@@ -32,7 +32,6 @@ from gpuprof.profile.model import JobProfile
 from gpuprof.telemetry.model import SourceKind
 from PySide6.QtCore import (
     QCoreApplication,
-    QEvent,
     QObject,
     QProcess,
     QProcessEnvironment,
@@ -40,9 +39,8 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QBoxLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -54,6 +52,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .context import ActionSpec, WindowContext, remaining_s
 from .plot_ticks import RecordingTicks
 from .profile_dialog import ProfileRequest, ProfileSettings, profiler_argv
 
@@ -67,6 +66,8 @@ LOG_LINES = 500
 MAX_SUMMARY_BYTES = 16 * 2**20
 #: How long closing the window waits for the profiler to save after SIGINT, then SIGTERM.
 CLOSE_WAIT_MS = 10_000
+#: What SIGTERM and SIGKILL each get to end the job.
+KILL_WAIT_MS = 2_000
 
 
 def _t(text: str) -> str:
@@ -398,10 +399,13 @@ class ProfileStatus(QFrame):
 
 
 class JobProfiles(QObject):
-    """The window's job profiling: actions, the run, its strip, ticks and summary."""
+    """The window's job profiling (a feature, :mod:`.features`): File → Profile a command… and
+    File → Job profiles…, the run, its strip above the tabs, the step ticks and the summary."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    name = "jobs"
+
+    def __init__(self, window: WindowContext) -> None:
+        super().__init__(window.widget())
         self.window = window
         self.settings = ProfileSettings(window.settings.path)
         self.ticks = RecordingTicks(window)
@@ -411,31 +415,37 @@ class JobProfiles(QObject):
         self.profiles_list: Any = None
         self._closing = False
         self.error_box: QMessageBox | None = None
-        self.status = ProfileStatus(window)
+        self.status = ProfileStatus(window.widget())
         self.status.stop_requested.connect(self.stop)
         self.ticks.job_steps.connect(self.status.set_steps)
         self.status.summary_requested.connect(self._show_last_summary)
-        layout = window.centralWidget().layout() if window.centralWidget() else None
-        if isinstance(layout, QBoxLayout):
-            layout.insertWidget(max(0, layout.count() - 1), self.status)  # just above the tabs
-        self.profile_action = self._action(
-            _t("&Profile a command…"),
-            self.open_dialog,
-            _t("Run a command under the profiler: its GPUs, steps and time, then a summary"),
-        )
-        self.list_action = self._action(
-            _t("&Job profiles…"),
-            self.open_list,
-            _t("Recordings of profiled jobs: open one in replay or see its summary"),
-        )
-        window.installEventFilter(self)
 
-    def _action(self, text: str, slot: Any, tip: str) -> QAction:
-        a = QAction(text, self.window)
-        a.setToolTip(tip)
-        a.setStatusTip(tip)
-        a.triggered.connect(lambda _=False: slot())
-        return a
+    def actions(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "file.profile",
+                _t("&Profile a command…"),
+                lambda _c, _on: self.open_dialog(),
+                menu="file",
+                group="2",
+                order=0,
+                tip=_t(
+                    "Run a command under the profiler: its GPUs, steps and time, then a summary"
+                ),
+            ),
+            ActionSpec(
+                "file.job_profiles",
+                _t("&Job profiles…"),
+                lambda _c, _on: self.open_list(),
+                menu="file",
+                group="2",
+                order=1,
+                tip=_t("Recordings of profiled jobs: open one in replay or see its summary"),
+            ),
+        ]
+
+    def strip(self) -> QWidget:
+        return self.status
 
     @property
     def busy(self) -> bool:
@@ -445,7 +455,7 @@ class JobProfiles(QObject):
     def open_dialog(self) -> Any:
         """File → Profile a command…: the dialog (not modal-blocking), or None while a job runs."""
         if self.busy:
-            self.window.statusBar().showMessage(
+            self.window.show_message(
                 _t("A job is being profiled; stop it before starting another"), 8000
             )
             return None
@@ -453,7 +463,7 @@ class JobProfiles(QObject):
 
         if self.dialog is not None:
             self.dialog.close()
-        dialog = ProfileDialog(self.settings, self.window)
+        dialog = ProfileDialog(self.settings, self.window.widget())
         dialog.accepted.connect(lambda: self._dialog_accepted(dialog))
         self.dialog = dialog
         dialog.open()
@@ -495,8 +505,8 @@ class JobProfiles(QObject):
             self.show_summary(outcome.profile, outcome.recording)
             return
         # As menus.show_error does (not imported: menus imports this module).
-        self.window.statusBar().showMessage(outcome.error, 10000)
-        box = QMessageBox(self.window)
+        self.window.show_message(outcome.error, 10000)
+        box = QMessageBox(self.window.widget())
         box.setWindowTitle(_t("Profile a command"))
         box.setIcon(QMessageBox.Icon.Warning)
         box.setTextFormat(Qt.TextFormat.PlainText)
@@ -512,7 +522,7 @@ class JobProfiles(QObject):
         if self.summary is not None:
             self.summary.close()
             self.summary.setParent(None)
-        self.summary = ProfileSummaryDialog(profile, recording, self.window)
+        self.summary = ProfileSummaryDialog(profile, recording, self.window.widget())
         self.summary.open()
         return self.summary
 
@@ -528,24 +538,25 @@ class JobProfiles(QObject):
         if self.profiles_list is not None:
             self.profiles_list.close()
             self.profiles_list.setParent(None)
-        self.profiles_list = ProfilesListDialog(self, self.window)
+        self.profiles_list = ProfilesListDialog(self, self.window.widget())
         self.profiles_list.open()
         return self.profiles_list
 
     # -- the window closing ---------------------------------------------------------------------
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close and self.busy:
-            self.shutdown()
-        return False
-
-    def shutdown(self) -> None:
-        """Stop a running job (its profile is saved), waiting a bounded time, then harder."""
+    def shutdown(self, deadline: float) -> None:
+        """Stop a running job rather than orphan it: SIGINT (its profile is saved), then harder
+        (SIGTERM, SIGKILL), each press waiting its share of the time left until ``deadline``
+        (:data:`CLOSE_WAIT_MS` at most), the last (SIGKILL) always :data:`KILL_WAIT_MS`."""
         run = self.run
-        if run is None:
+        if run is None or not run.running:
             return
         self._closing = True
-        for _ in range(3):
-            if not run.running:
-                break
+        while run.running and run.stop_presses < 3:
             run.stop()
-            run.wait(CLOSE_WAIT_MS if run.stop_presses < 3 else 2000)
+            # The first press gets most of the time (the profile is being saved); the harder
+            # ones keep KILL_WAIT_MS each for themselves.
+            if run.stop_presses >= 3:
+                run.wait(KILL_WAIT_MS)
+                break
+            left_ms = int(remaining_s(deadline) * 1000) - (3 - run.stop_presses) * KILL_WAIT_MS
+            run.wait(max(min(CLOSE_WAIT_MS, left_ms), 100))

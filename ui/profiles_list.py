@@ -222,12 +222,10 @@ class ProfilesListDialog(QDialog):
 
     def open_selected(self) -> None:
         entry = self.selected()
-        window = self.parent()
-        if entry is None or window is None:
+        if entry is None or self._jobs is None:
             return
-        if self._jobs is not None:
-            self._jobs.settings.add_recent(entry.path)
-        window.open_recording(entry.path)  # type: ignore[attr-defined]
+        self._jobs.settings.add_recent(entry.path)
+        self._jobs.window.open_recording(entry.path)
         self.accept()
 
     def show_selected(self) -> None:

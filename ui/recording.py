@@ -16,8 +16,10 @@ from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.session import TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
+
+from .context import ActionSpec
 
 __all__ = ["RecordingController"]
 
@@ -25,22 +27,39 @@ __all__ = ["RecordingController"]
 class RecordingController(QObject):
     """The record action and the REC label of ``window``, for the session ``session()``."""
 
-    def __init__(self, window: QMainWindow, session: Callable[[], TelemetrySession | None]) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        session: Callable[[], TelemetrySession | None],
+        action: Callable[[str], QAction],
+    ) -> None:
         super().__init__(window)
         self._window = window
         self._session = session
-        self.action = QAction(self.tr("Start recording"), window)
-        self.action.setShortcut(QKeySequence("Ctrl+R"))
-        tip = self.tr("Start or stop recording to a session file (Ctrl+R)")
-        self.action.setToolTip(tip)
-        self.action.setStatusTip(tip)
-        self.action.setCheckable(True)
-        self.action.toggled.connect(lambda _=False: self.toggle())
-        window.addAction(self.action)
+        self._action = action
         self.label = QLabel(self.tr("● REC"), window)
         self.label.setObjectName("recording")
         self.label.hide()
         self._shown_error: str | None = None
+
+    def action_spec(self) -> ActionSpec:
+        """File → Start recording (Ctrl+R), in the toolbar after Open."""
+        return ActionSpec(
+            "file.record",
+            self.tr("Start recording"),
+            lambda _c, _on: self.toggle(),
+            menu="file",
+            order=3,
+            shortcut="Ctrl+R",
+            tip=self.tr("Start or stop recording to a session file (Ctrl+R)"),
+            checkable=True,
+            toolbar="1",
+            toolbar_order=1,
+        )
+
+    @property
+    def action(self) -> QAction:
+        return self._action("file.record")
 
     @property
     def path(self) -> Path | None:

@@ -1,7 +1,7 @@
 """File → Export report…: a preview of the report and Save as HTML, PDF or JSON.
 
-:func:`add_report_action` puts the action into the main window's File menu; the report covers
-the window's telemetry session: its History over the plots' time window and the processes it saw. The preview is the PDF layout (QTextDocument on the
+:class:`ReportFeature` is the window's feature (:mod:`.features`); the report covers the
+window's telemetry session: its History over the plots' time window and the processes it saw. The preview is the PDF layout (QTextDocument on the
 report's ``qt`` HTML), so no web engine is needed. An acceptance check (the Check tab's last
 result, or a file from ``gpuprof check --json`` added here) becomes the report's first page.
 
@@ -9,7 +9,7 @@ The dialog opens at once: the report and its chart images (seconds with 8 GPUs) 
 worker thread (:class:`PreviewWorker`) while the preview says "Building preview…"; only the
 text document is made in the GUI thread. A change (command lines, paper, a check file) starts a
 new build and drops the one in flight; closing the dialog cancels it, and the window's close
-waits for it a bounded time.
+waits for it until the shutdown's deadline (2 s at most).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, cast
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import CheckSection, Report
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QTextDocument
+from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .context import ActionSpec, WindowContext, remaining_s
 from .heap import trim_heap
 from .workers import CancellableWorker
 
@@ -52,7 +53,7 @@ __all__ = [
     "PreviewWorker",
     "ReportDialog",
     "paper_palette",
-    "add_report_action",
+    "ReportFeature",
     "last_check",
     "report_from_window",
     "report_maker",
@@ -81,7 +82,7 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
     return renderer(fmt).write(report, path, paper=paper)
 
 
-def report_maker(window: Any) -> Callable[[bool], Report]:
+def report_maker(window: WindowContext) -> Callable[[bool], Report]:
     """``make(include_cmdlines)``: a report on what ``window`` shows: its session's History over
     the time window of the plots, the processes its session saw, and the static facts it read.
 
@@ -90,6 +91,8 @@ def report_maker(window: Any) -> Callable[[bool], Report]:
     from gpuprof.report.build import from_telemetry_session
 
     state, session = window.state, window.session
+    if session is None:  # the window makes its session before any feature can ask
+        raise RuntimeError("the window has no telemetry session")
     system, topology = state.system, state.topology
     devices = tuple(state.devices[i] for i in sorted(state.devices))
 
@@ -105,12 +108,12 @@ def report_maker(window: Any) -> Callable[[bool], Report]:
     return make
 
 
-def report_from_window(window: Any, *, include_cmdlines: bool = False) -> Report:
+def report_from_window(window: WindowContext, *, include_cmdlines: bool = False) -> Report:
     """The report of :func:`report_maker`, made now."""
     return report_maker(window)(include_cmdlines)
 
 
-def last_check(window: Any) -> CheckSection | None:
+def last_check(window: QObject) -> CheckSection | None:
     """The page of the check last run in ``window``'s Check tab (None: none ran)."""
     from gpuprof.report.check import check_section_of
 
@@ -172,22 +175,6 @@ class PreviewWorker(CancellableWorker):
                 self._send("built", (generation, base, report, parts))
 
         self._launch(body)
-
-
-class _CloseWatcher(QObject):
-    """An event filter on the main window: its Close waits for the preview builds of the
-    dialog, its parent (bounded), so no build outlives the window.
-
-    It finds the dialog as its parent rather than keeping a reference: a Python reference
-    would make a cycle that only the garbage collector frees, at any moment, even while
-    this filter runs (a crash seen in the tests)."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Close:
-            dialog = self.parent()
-            if isinstance(dialog, ReportDialog):
-                dialog.shutdown()
-        return False
 
 
 class ReportDialog(QDialog):
@@ -276,8 +263,6 @@ class ReportDialog(QDialog):
         self.resize(900, 760)
         self._doc: Any = None
         self.finished.connect(self._release_preview)
-        if parent is not None:
-            parent.window().installEventFilter(_CloseWatcher(self))
         self._refresh_preview()
 
     @property
@@ -444,43 +429,54 @@ class ReportDialog(QDialog):
         self.accept()
 
 
-def add_report_action(main_window: Any) -> QAction:
-    """Add File → Export report… (Ctrl+E) to ``main_window``; returns the action.
+class ReportFeature:
+    """File → Export report… (Ctrl+E): one :class:`ReportDialog` at a time, on what the window
+    shows; the report reads the window's session (History and its process ledger), so no
+    second buffer of snapshots is kept."""
 
-    The report reads the window's telemetry session (History and its process ledger), so no
-    second buffer of snapshots is kept.
-    """
-    action = QAction(_t("Export &report…"), main_window)
-    action.setShortcut(QKeySequence("Ctrl+E"))
-    action.setToolTip(
-        _t("Save a report (HTML, PDF or JSON) of this machine and the recent telemetry")
-    )
-    action.setStatusTip(action.toolTip())
+    name = "report"
 
-    def open_dialog() -> None:
+    def __init__(self, context: WindowContext) -> None:
+        self._context = context
+        self.dialog: ReportDialog | None = None
+
+    def actions(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "file.export_report",
+                _t("Export &report…"),
+                lambda _c, _on: self.open_dialog(),
+                menu="file",
+                group="3",
+                order=0,
+                shortcut="Ctrl+E",
+                tip=_t(
+                    "Save a report (HTML, PDF or JSON) of this machine and the recent telemetry"
+                ),
+            )
+        ]
+
+    def strip(self) -> None:
+        return None
+
+    def open_dialog(self) -> ReportDialog:
         # One dialog at a time: the last one (its report and rendered preview) goes, rather
         # than every dialog ever opened staying alive as a child of the window.
-        old = getattr(main_window, "report_dialog", None)
+        old = self.dialog
         if old is not None:
             old.close()
             # Not deleteLater(): PySide would keep the Python side (and its document with the
             # rendered charts, ~40 MB) as the window's child. Without a parent it is freed with
             # its last reference, here.
             old.setParent(None)
-            main_window.report_dialog = None
-        dialog = ReportDialog(report_maker(main_window), main_window, check=last_check(main_window))
-        main_window.report_dialog = dialog
+            self.dialog = None
+        window = self._context.widget()
+        dialog = ReportDialog(report_maker(self._context), window, check=last_check(window))
+        self.dialog = dialog
         dialog.open()
+        return dialog
 
-    action.triggered.connect(open_dialog)
-    main_window.export_report_action = action
-    menus = [a.menu() for a in main_window.menuBar().actions() if a.menu() is not None]
-    if menus:
-        file_menu = menus[0]
-        before = getattr(main_window, "save_window_action", None)
-        if before is not None and before in file_menu.actions():
-            file_menu.insertAction(before, action)
-        else:
-            file_menu.addAction(action)
-    main_window.addAction(action)
-    return action
+    def shutdown(self, deadline: float) -> None:
+        """The preview builds end with the window (2 s at most; a build past that is detached)."""
+        if self.dialog is not None:
+            self.dialog.shutdown(remaining_s(deadline, 2.0))

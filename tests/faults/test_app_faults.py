@@ -124,10 +124,10 @@ def test_theme_change_with_a_selected_recommend_row_keeps_the_app_alive(
     assert chosen is not None
     spy = _ModelSpy(tab.model)
     w.select_tab(where)
-    w.toggle_theme_action.trigger()
-    for action in w.theme_actions.actions():  # both, the one already on included
+    w.action("view.toggle_theme").trigger()
+    for action in w.chrome.choices("theme"):  # both, the one already on included
         action.trigger()
-    w.toggle_theme_action.trigger()
+    w.action("view.toggle_theme").trigger()
     w.select_tab("recommend")
     qtbot.wait(50)
     spy.assert_paired()
@@ -291,7 +291,7 @@ def test_a_screenshot_that_cannot_be_written_says_so(make_window, tmp_path, monk
         # As the user does it: File → Save screenshot, a name from the dialog.
         monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
         before = len(_error_boxes(w))
-        w.save_window_action.trigger()
+        w.action("file.save_window").trigger()
         boxes = _error_boxes(w)
         assert len(boxes) == before + 1, what
         assert str(target) in boxes[-1].text(), (what, boxes[-1].text())
@@ -319,13 +319,13 @@ def test_cli_screenshot_onto_a_folder_is_one_clear_error(tmp_path) -> None:
 @pytest.mark.slow
 def test_the_interval_menu_and_the_toolbar_combo_agree(make_window) -> None:
     w = make_window()
-    combo = w.interval_combo
-    for action in w.interval_actions.actions():  # View → Sampling interval
+    combo = w.chrome.interval_combo
+    for action in w.chrome.choices("interval"):  # View → Sampling interval
         action.trigger()
         assert combo.currentData() == pytest.approx(action.data())
         assert w.interval_s == pytest.approx(action.data())
     combo.setCurrentIndex(combo.findData(0.5))  # and the other way round
-    checked = [a.data() for a in w.interval_actions.actions() if a.isChecked()]
+    checked = [a.data() for a in w.chrome.choices("interval") if a.isChecked()]
     assert checked == [0.5] and w.settings.interval_s == 0.5
 
 
@@ -353,8 +353,8 @@ def test_report_preview_is_readable_in_the_dark_theme(make_window, qtbot) -> Non
     w = make_window()
     polls(w, 5)
     w.apply_theme("dark")
-    w.export_report_action.trigger()
-    dialog = w.report_dialog
+    w.action("file.export_report").trigger()
+    dialog = w.feature("report").dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.preview_pending, timeout=60_000)
     pal = dialog.preview.palette()
@@ -372,17 +372,18 @@ def test_the_report_dialog_keeps_no_history_and_one_dialog(make_window, qtbot) -
     w = make_window()
     polls(w, 5)
     for _ in range(3):
-        w.export_report_action.trigger()
-        w.report_dialog.reject()
+        w.action("file.export_report").trigger()
+        w.feature("report").dialog.reject()
         qtbot.wait(10)
     # The earlier dialogs are deleted (deleteLater), not kept as children of the window.
     qtbot.waitUntil(lambda: len(w.findChildren(ReportDialog)) == 1, timeout=2000)
-    assert w.findChildren(ReportDialog)[0] is w.report_dialog
+    assert w.findChildren(ReportDialog)[0] is w.feature("report").dialog
     from collections import deque
 
     from gpuprof.telemetry.model import Snapshot
 
-    for owner in (w, w.report_dialog):  # no buffer of snapshots beside the session's History
+    # No buffer of snapshots beside the session's History.
+    for owner in (w, w.feature("report").dialog):
         for name, value in vars(owner).items():
             if isinstance(value, (list, tuple, deque)):
                 assert not any(isinstance(v, Snapshot) for v in value), name

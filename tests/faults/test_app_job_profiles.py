@@ -107,7 +107,7 @@ def _run_with_summary(make_window, tmp_path, qtbot, monkeypatch, text: str | Non
     monkeypatch.setattr(status, "profiler_argv", argv)
     w = make_window()
     out = rec if rec is not None else tmp_path / "job.gpuprof"
-    run = w.jobs.start(ProfileRequest(argv=("x",), cwd=tmp_path, out=out))
+    run = w.feature("jobs").start(ProfileRequest(argv=("x",), cwd=tmp_path, out=out))
     qtbot.waitUntil(lambda: not run.running, timeout=30_000)
     return w, run
 
@@ -118,7 +118,7 @@ def test_a_run_whose_summary_is_hostile_says_so_in_one_line(
     make_window, tmp_path, qtbot, monkeypatch, name
 ):
     w, run = _run_with_summary(make_window, tmp_path, qtbot, monkeypatch, HOSTILE_SUMMARIES[name])
-    assert run.outcome.profile is None and w.jobs.summary is None
+    assert run.outcome.profile is None and w.feature("jobs").summary is None
     assert "summary.json: not a job profile" in run.outcome.error
     assert "\n" not in run.outcome.error
     assert w.statusBar().currentMessage() == run.outcome.error
@@ -206,10 +206,10 @@ def test_ticks_from_hostile_recordings_are_none_and_bad_markers_are_left_out(
     w.poll_now()
     qtbot.waitUntil(lambda: w.telemetry.step_ticks.count == 5, timeout=10_000)
     # A hostile file opened while following a job: no ticks, no error shown, nothing raised.
-    w.jobs.ticks.follow(tmp_path / "h" / "random-bytes")
-    w.jobs.ticks._read_live()
+    w.feature("jobs").ticks.follow(tmp_path / "h" / "random-bytes")
+    w.feature("jobs").ticks._read_live()
     qtbot.wait(300)
-    assert w.telemetry.step_ticks.count == 0 and not w.jobs.ticks._reading
+    assert w.telemetry.step_ticks.count == 0 and not w.feature("jobs").ticks._reading
 
 
 def test_a_damaged_profile_still_shows(make_window):
@@ -234,7 +234,7 @@ def test_a_damaged_profile_still_shows(make_window):
                                 shares=(TimeShare(text, inf, nan),), trace_file=text),
     )  # fmt: skip
     w = make_window()
-    dialog = w.jobs.show_summary(profile, None)
+    dialog = w.feature("jobs").show_summary(profile, None)
     assert dialog.facts["wall"].text() == "1m 0s"
     assert dialog.facts["gpu_seconds"].text() == "inf"
     html = dialog.details.toHtml()

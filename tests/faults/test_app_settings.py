@@ -147,7 +147,7 @@ def test_a_nan_interval_no_longer_stops_the_window(make_window, tmp_path, caplog
     with caplog.at_level(logging.WARNING, logger="gpuprof.ui.settings"):
         w = make_window(ui_settings=UiSettings(ini))
     assert w.interval_s == 1.0 and w.session.interval_s == 1.0
-    assert w.interval_combo.currentData() == 1.0
+    assert w.chrome.interval_combo.currentData() == 1.0
     assert w.theme.name == "light"
     assert "interval_s" in caplog.text and str(ini) in caplog.text
     assert str(ini) in w.statusBar().currentMessage()
