@@ -281,3 +281,84 @@ def test_no_module_is_over_about_600_lines() -> None:
         if (n := len(p.read_text("utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+# -- the window is a shell: features reach it through ui/features.py -----------------------------
+def _feature_modules(graph) -> set[str]:
+    """The modules ui/features.py takes its features from (beside the context itself)."""
+    return graph["gpuprof.ui.features"] - {"gpuprof.ui.context"}
+
+
+def test_the_window_and_the_menus_import_no_feature(graph) -> None:
+    """A new feature is a module plus one line in ui/features.py: neither the window nor the
+    menus module knows one (issue 25)."""
+    features = _feature_modules(graph)
+    assert {"gpuprof.ui.report_dialog", "gpuprof.ui.check_tab", "gpuprof.ui.fleet_tab"} <= features
+    shell = ("gpuprof.ui.main_window", "gpuprof.ui.menus")
+    assert {(m, dep) for m in shell for dep in graph[m] & features} == set()
+
+
+def _assigns_on_a_window(path: Path) -> list[str]:
+    """``window.x = …`` / ``setattr(window, …)`` in ``path``, where ``window`` is a name or
+    attribute called ``window``/``main_window``/``_window``, or a ``.window()`` call."""
+
+    def is_window(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in {"window", "main_window", "mw"}
+        if isinstance(node, ast.Attribute):
+            return node.attr in {"window", "_window", "main_window"}
+        if isinstance(node, ast.Call):
+            return isinstance(node.func, ast.Attribute) and node.func.attr == "window"
+        return False
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and is_window(target.value):
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and node.args
+            and is_window(node.args[0])
+        ):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_ui_module_sets_attributes_on_the_window() -> None:
+    """Features keep their state (dialogs, actions) themselves; the window's attributes are set
+    in main_window.py alone (issue 25: menus.py used to set 15, the report dialog two more)."""
+    found = [
+        line
+        for path in sorted(ROOT.joinpath("ui").rglob("*.py"))
+        if path.name != "main_window.py"
+        for line in _assigns_on_a_window(path)
+    ]
+    assert found == []
+
+
+def test_the_window_checks_see_planted_faults(graph, tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "def f(window, tab):\n"
+        "    window.report_dialog = 1\n"
+        "    tab.window().x_action = 2\n"
+        "    setattr(self._window, 'jobs', 3)\n"
+        "    tab.title = 'fine'\n",
+        "utf-8",
+    )
+    assert len(_assigns_on_a_window(planted)) == 3
+    faulty = {m: set(deps) for m, deps in graph.items()}
+    faulty["gpuprof.ui.menus"].add("gpuprof.ui.fleet_tab")
+    assert ("gpuprof.ui.menus", "gpuprof.ui.fleet_tab") in {
+        (m, dep)
+        for m in ("gpuprof.ui.main_window", "gpuprof.ui.menus")
+        for dep in faulty[m] & _feature_modules(faulty)
+    }
