@@ -263,7 +263,7 @@ def test_the_terminal_scorecard_prints_a_tiny_value_with_its_digits() -> None:
 
 def test_the_check_page_shows_the_same_figures(tmp_path: Path) -> None:
     from gpuprof.check.model import result_to_dict
-    from gpuprof.report.check import check_page_html
+    from gpuprof.report.html import check_page_html
 
     result = _tiny_result()
     data = json.loads(json.dumps(result_to_dict(result)))

@@ -11,14 +11,8 @@ import pytest
 
 from gpuprof.check.model import CheckItem, CheckResult, Status
 from gpuprof.report import build
-from gpuprof.report.check import (
-    check_page_html,
-    check_section,
-    check_section_of,
-    render_check_html,
-    with_check,
-)
-from gpuprof.report.html import render_html
+from gpuprof.report.check import check_section, check_section_of, with_check
+from gpuprof.report.html import check_page_html, render_check_html, render_html
 from gpuprof.report.json import dumps_report, loads_report
 from gpuprof.report.model import Report
 from tests.pdftext import page_texts, squash

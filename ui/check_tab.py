@@ -295,7 +295,7 @@ class CheckTab(QWidget):
         from gpuprof.fileio import write_atomic
         from gpuprof.jsonout import write_json
         from gpuprof.redact import redact_tree
-        from gpuprof.report.check import check_page_html
+        from gpuprof.report.html import check_page_html
 
         data = redact_tree(result_to_dict(self.result))
         try:

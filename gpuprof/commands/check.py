@@ -159,7 +159,7 @@ def _write_outputs(
         write_json(args.json, data)
     if args.html:
         from gpuprof.fileio import write_atomic
-        from gpuprof.report.check import check_page_html
+        from gpuprof.report.html import check_page_html
 
         write_atomic(args.html, check_page_html(result, data))
     if args.save_reference:

@@ -4,7 +4,9 @@ scorecard, ready to hand to a customer.
 
 One piece of HTML (``templates/check_page.html.j2``) serves both: the first page of the app's
 Export report (HTML and PDF, :func:`with_check`) and the standalone page of
-``gpuprof check --html`` and the Check tab's Export HTML (:func:`check_page_html`).
+``gpuprof check --html`` and the Check tab's Export HTML
+(:func:`gpuprof.report.html.check_page_html`). This module reads and shapes the check; the HTML
+module renders it (and imports this one, never the other way round).
 
 :func:`check_section` reads the JSON form of a result (``result_to_dict``, or a file written by
 ``gpuprof check --json``: :func:`load_check`) defensively: every string is cleaned
@@ -30,12 +32,10 @@ if TYPE_CHECKING:
     from gpuprof.check.model import CheckResult
 
 __all__ = [
-    "check_page_html",
     "check_section",
     "check_section_of",
     "load_check",
     "page_context",
-    "render_check_html",
     "with_check",
 ]
 
@@ -232,20 +232,3 @@ def page_context(section: CheckSection) -> dict[str, Any]:
         },
         "headers": [*(tr(c) for c in SCORECARD_COLUMNS), tr("reference")],
     }
-
-
-def render_check_html(section: CheckSection) -> str:
-    """The standalone page of ``gpuprof check --html``: the check page alone."""
-    from gpuprof.i18n import language
-    from gpuprof.report.html import environment
-
-    return (
-        environment().get_template("check.html.j2").render(lang=language(), **page_context(section))
-    )
-
-
-def check_page_html(result: CheckResult, data: Mapping[str, Any] | None = None) -> str:
-    """The standalone page of ``result`` (``gpuprof check --html``, the Check tab's Export
-    HTML): the verdict, the machine identity and the scorecard. ``data``, when given, is its
-    (redacted) JSON form. Everything from the system is cleaned, redacted and escaped."""
-    return render_check_html(check_section(data) if data is not None else check_section_of(result))

@@ -17,8 +17,9 @@ import importlib.resources
 import math
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
@@ -26,7 +27,7 @@ from markupsafe import Markup
 from gpuprof.fileio import write_atomic
 from gpuprof.health.diagnose import Severity
 from gpuprof.redact import clean_text
-from gpuprof.report.model import Chart, Report
+from gpuprof.report.model import Chart, CheckSection, Report
 from gpuprof.report.svg import render_svg
 from gpuprof.units import (
     NA,
@@ -39,7 +40,19 @@ from gpuprof.units import (
     tflops_digits,
 )
 
-__all__ = ["CHART_SIZE", "environment", "fmt_value", "iter_charts", "render_html", "write_html"]
+if TYPE_CHECKING:
+    from gpuprof.check.model import CheckResult
+
+__all__ = [
+    "CHART_SIZE",
+    "check_page_html",
+    "environment",
+    "fmt_value",
+    "iter_charts",
+    "render_check_html",
+    "render_html",
+    "write_html",
+]
 
 #: Chart size in CSS pixels (the SVG scales down to the page width when printed).
 CHART_SIZE = (760, 240)
@@ -130,6 +143,25 @@ def _check_page(report: Report) -> Markup | None:
 
     page = environment().get_template("check_page.html.j2")
     return Markup(page.render(**page_context(report.check)))
+
+
+def render_check_html(section: CheckSection) -> str:
+    """The standalone page of ``gpuprof check --html``: the check page alone."""
+    from gpuprof.i18n import language
+    from gpuprof.report.check import page_context
+
+    return (
+        environment().get_template("check.html.j2").render(lang=language(), **page_context(section))
+    )
+
+
+def check_page_html(result: CheckResult, data: Mapping[str, Any] | None = None) -> str:
+    """The standalone page of ``result`` (``gpuprof check --html``, the Check tab's Export
+    HTML): the verdict, the machine identity and the scorecard. ``data``, when given, is its
+    (redacted) JSON form. Everything from the system is cleaned, redacted and escaped."""
+    from gpuprof.report.check import check_section, check_section_of
+
+    return render_check_html(check_section(data) if data is not None else check_section_of(result))
 
 
 def iter_charts(report: Report) -> list[Chart]:
