@@ -24,7 +24,7 @@ from gpuprof.check.model import (
     result_to_dict,
     verdict,
 )
-from gpuprof.check.perf import grade_results, pcie_bytes_s
+from gpuprof.check.perf import grade_results, pcie_bytes_s, perf_runs
 from gpuprof.check.reference import (
     DERIVED_RATIO,
     Reference,
@@ -416,7 +416,7 @@ def test_golden_rows_round_trip(tmp_path: Path) -> None:
             ]
         },
     )
-    rows = golden_rows(res)
+    rows = golden_rows(res, perf_runs(res.device))
     assert {(r.gpu_model, r.metric, r.value) for r in rows} == {
         ("H100 SXM", "gemm_bf16", 760.0),
         ("CPU", "gemm_fp32", 0.2),

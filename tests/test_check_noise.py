@@ -197,7 +197,7 @@ def test_a_noisy_cpu_check_is_info_and_does_not_fail() -> None:
     assert perf["perf.memcpy_host"].status is Status.INFO  # 16, 11.8, 14 GB/s: 30% apart
     assert res.verdict is not Status.FAIL and res.exit_code in (0, 3)
     # A golden file made from it would carry the noise: it is left out.
-    assert golden_rows(res) == []
+    assert golden_rows(res, perf_runs(res.device)) == []
 
 
 def test_a_steady_cpu_check_is_graded_and_makes_a_golden_file() -> None:
@@ -206,7 +206,7 @@ def test_a_steady_cpu_check_is_graded_and_makes_a_golden_file() -> None:
     ).run()
     perf = {i.item_id: i for i in res.items if i.group == "performance"}
     assert perf["perf.gemm_fp32"].status is Status.FAIL and res.verdict is Status.FAIL
-    assert {(r.metric, r.value) for r in golden_rows(res)} == {
+    assert {(r.metric, r.value) for r in golden_rows(res, perf_runs(res.device))} == {
         ("gemm_fp32", 0.06),
         ("memcpy_host", 12.0),
     }
@@ -330,7 +330,7 @@ def test_a_golden_file_keeps_only_values_measured_steadily() -> None:
         item("perf.gemm_fp32", (0.1,), None),  # one of three runs: too few to tell
     )
     cpu = CheckResult(level="quick", device="cpu", started_s=0, ended_s=1, items=items)
-    assert [r.metric for r in golden_rows(cpu)] == ["memcpy_host"]
+    assert [r.metric for r in golden_rows(cpu, perf_runs(cpu.device))] == ["memcpy_host"]
     # A GPU's cases run once: its single value is its reference, as before.
     gpu = CheckResult(
         level="quick",
@@ -340,4 +340,6 @@ def test_a_golden_file_keeps_only_values_measured_steadily() -> None:
         items=(replace(items[1], gpu_index=0),),
         identity={"gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3"}]},
     )
-    assert [(r.gpu_model, r.metric) for r in golden_rows(gpu)] == [("H100 SXM", "gemm_fp32")]
+    assert [(r.gpu_model, r.metric) for r in golden_rows(gpu, perf_runs(gpu.device))] == [
+        ("H100 SXM", "gemm_fp32")
+    ]

@@ -205,14 +205,13 @@ def too_noisy(item: Any, thresholds: Any, planned_runs: int = 1) -> bool:
     return spread is not None and spread > thresholds.margin
 
 
-def golden_rows(result: Any) -> list[Reference]:
+def golden_rows(result: Any, planned_runs: int) -> list[Reference]:
     """The measured values of a :class:`~gpuprof.check.model.CheckResult`, one per GPU model and
     metric (the lowest over GPUs and pairs: the machine must reach it everywhere). A value
-    whose runs were too noisy to grade (:func:`too_noisy`) is no one's reference."""
+    whose runs were too noisy to grade, or too few of the ``planned_runs``
+    (:func:`~gpuprof.check.perf.perf_runs`; :func:`too_noisy`), is no one's reference."""
     from gpuprof.catalog.names import normalize_gpu_model
-    from gpuprof.check.perf import perf_runs  # perf imports this module
 
-    planned = perf_runs(result.device)
     names = {g.get("index"): g.get("name") for g in result.identity.get("gpus", [])}
     best: dict[tuple[str, str], Reference] = {}
     for item in result.items:
@@ -222,7 +221,7 @@ def golden_rows(result: Any) -> list[Reference]:
             continue
         if not (math.isfinite(item.measured) and item.measured > 0):
             continue
-        if too_noisy(item, result.thresholds, planned):
+        if too_noisy(item, result.thresholds, planned_runs):
             continue
         metric = item.item_id[len("perf.") :]
         if metric.startswith("p2p_"):

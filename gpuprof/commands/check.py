@@ -167,10 +167,10 @@ def _write_outputs(
         from gpuprof.check.reference import golden_rows, reference_file_dict, too_noisy
         from gpuprof.termtext import console as make_console
 
-        rows = golden_rows(result)
+        planned = perf_runs(result.device)
+        rows = golden_rows(result, planned)
         machine = str(data["identity"].get("hostname") or "")
         write_json(args.save_reference, reference_file_dict(rows, machine=machine, date=_today()))
-        planned = perf_runs(result.device)
         for item in result.items:
             numeric = isinstance(item.measured, (int, float)) and item.item_id.startswith("perf.")
             if numeric and too_noisy(item, result.thresholds, planned):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client.core import Metric
 
-from gpuprof.exporter import api
+import gpuprof.exporter.api as api
 from gpuprof.exporter.metrics import (
     BenchValue,
     SnapshotCollector,
