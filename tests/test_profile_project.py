@@ -393,3 +393,23 @@ def test_hostile_numbers_never_give_a_nan_or_an_infinity(bad: float) -> None:
         ):
             assert value is None or math.isfinite(value), row
         assert "nan" not in row.derivation.lower().replace("nano", "")
+
+
+def test_the_models_compute_time_is_shown_beside_the_measured_one() -> None:
+    """Issue 23: a job profiled on a GPU the model knows: its matmul time for the step (the
+    step's FLOPs at the default stack's fitted share of the A100 peak) beside the compute
+    time the torch breakdown measured."""
+    from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
+
+    st = StepStats(count=100, p50_s=1.0, mean_s=1.0, achieved_tflops=300.0, mfu_dtype="bf16")
+    prof = _profile(gpus=2, steps=st, breakdown=_breakdown(matmul=60.0, memcpy=30.0, idle=10.0))
+    b = basis_of(prof)
+    share = TRAIN_EFFICIENCY.gemm["tuned"]  # Ampere: the reference generation
+    assert b.model_compute_s == pytest.approx(300e12 * 1.0 / (2 * A100_BF16 * 1e12 * share))
+    assert b.measured_compute_s == pytest.approx(0.6)
+    assert any("model vs measured here" in line for line in b.lines())
+    # Without FLOPs, or with only the assumed split, there is nothing to compare.
+    assert basis_of(_profile(breakdown=_breakdown(matmul=60.0))).model_compute_s is None
+    assumed = _profile(steps=st)
+    assert basis_of(assumed).split.source == "assumption"
+    assert basis_of(assumed).model_compute_s is None

@@ -71,7 +71,7 @@ def _band_fact(r: RecommendationRow) -> str:
         )
         .replace("%1", span)
         .replace("%2", str(band.rows))
-        .replace("%3", band.basis)
+        .replace("%3", band.shown_basis())
     )
 
 

@@ -26,7 +26,7 @@ step time (or tokens ÷ tokens per second); cost = hours × price (spot: hours �
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuprof.catalog.instances import Catalog, Instance
@@ -34,8 +34,10 @@ from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
 from gpuprof.catalog.specs import GpuSpec
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, language, tr, tr_text
-from gpuprof.profile.model import JobProfile, Projection, TimeBreakdown
+from gpuprof.profile.model import JobProfile, Projection, StepStats
 from gpuprof.profile.sane import sane_profile
+from gpuprof.profile.split import ASSUMED_SPLIT, Split, split_of, split_short
+from gpuprof.profile.split import positive as _pos
 from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
 from gpuprof.units import fmt_bytes, fmt_duration
 
@@ -54,8 +56,6 @@ __all__ = [
     "shown_derivation",
 ]
 
-#: (compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says.
-ASSUMED_SPLIT = (0.7, 0.3)
 #: The dtype of the peaks compared when the step markers do not name one.
 DEFAULT_DTYPE = "bf16"
 #: Share of an instance's per-GPU memory the job may fill (CUDA context, fragmentation).
@@ -74,19 +74,6 @@ CPU_REFUSAL = N_(
 _GiB = 1024.0**3
 
 
-def _pos(value: object) -> float | None:
-    """A finite number > 0, else None (what a hostile or damaged profile holds is unknown)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    v = float(value)
-    return v if math.isfinite(v) and v > 0 else None
-
-
-def _pct(value: object) -> float | None:
-    v = _pos(value)
-    return None if v is None else min(v, 100.0)
-
-
 def fmt_step(seconds: float | None) -> str:
     """A step time: ``850 ms``, ``1.31 s``, ``2m 5s``; ``unknown`` for None."""
     if seconds is None:
@@ -96,23 +83,6 @@ def fmt_step(seconds: float | None) -> str:
     if seconds < 60.0:
         return f"{seconds:.3g} s"
     return fmt_duration(seconds)
-
-
-def _mean(values: Iterable[float | None]) -> float | None:
-    vals = [v for v in values if v is not None]
-    return sum(vals) / len(vals) if vals else None
-
-
-@dataclass(frozen=True, slots=True)
-class Split:
-    """Fractions of a step (summing to 1) by what bounds them, and where they come from."""
-
-    compute: float
-    memory: float
-    collectives: float
-    fixed: float  # idle gaps: host-bound, the same on any GPU
-    source: str  # "breakdown", "gpm" or "assumption"
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +102,10 @@ class Basis:
     mem_text: str
     achieved_tflops: float | None  # over all the job's devices and its wall time (markers)
     notes: tuple[str, ...] = ()
+    #: Issue 23: the recommender's prediction of this job's matmul time per step here, and
+    #: the time measured for it (the split's compute share); None when either is unknown.
+    model_compute_s: float | None = None
+    measured_compute_s: float | None = None
 
     def lines(self) -> tuple[str, ...]:
         """The basis in words, for above a table."""
@@ -145,76 +119,25 @@ class Basis:
             tr("split: {s}", s=tr_text(self.split.text)),
             tr("job: {j}", j=tr_text(self.job_text)),
             tr("memory: {m}", m=tr_text(self.mem_text)),
+            *self.model_lines(),
             *(tr_text(n) for n in self.notes),
         )
 
-
-def _split_breakdown(b: TimeBreakdown) -> Split | None:
-    by: dict[str, float] = {}
-    for share in b.shares:
-        v = _pos(share.share_pct)
-        if v is not None:
-            by[share.category] = by.get(share.category, 0.0) + v
-    total = sum(by.values())
-    if total <= 0:
-        return None
-    c = (by.get("matmul", 0.0) + by.get("attention", 0.0)) / total
-    m = (by.get("memcpy", 0.0) + by.get("other compute", 0.0)) / total
-    k = by.get("collectives", 0.0) / total
-    f = max(0.0, 1.0 - c - m - k)
-    text = N_(
-        "{c} compute-bound (matmul + attention), {m} memory-bound (copies + other kernels), "
-        "{k} collectives, {f} idle (torch breakdown, {d})"
-    ).format(c=f"{c:.0%}", m=f"{m:.0%}", k=f"{k:.0%}", f=f"{f:.0%}", d=b.device)
-    return Split(c, m, k, f, N_("breakdown"), text)
-
-
-def _split_gpm(profile: JobProfile) -> Split | None:
-    gpus = profile.gpus
-    tensor = _mean(_pct(g.tensor_active_mean_pct) for g in gpus)
-    sm = _mean(_pct(g.sm_active_mean_pct) for g in gpus)
-    dram = _mean(_pct(g.dram_active_mean_pct) for g in gpus)
-    busy_pct = _mean(_pct(g.util_gpu_mean_pct) for g in gpus)
-    active, name = (tensor, N_("tensor")) if tensor is not None else (sm, "SM")
-    if active is None or dram is None:
-        return None
-    busy = 1.0 if busy_pct is None else busy_pct / 100.0
-    c = busy * active / (active + dram)
-    m = busy - c
-    f = 1.0 - busy
-    text = (
-        N_("{c} compute-bound, {m} memory-bound, {f} idle (GPM: {n} active {a} vs DRAM active {d})")
-        if busy_pct is None
-        else N_(
-            "{c} compute-bound, {m} memory-bound, {f} idle (GPM: GPU utilization {u} busy, "
-            "{n} active {a} vs DRAM active {d})"
+    def model_lines(self) -> tuple[str, ...]:
+        """The model's compute time for this step here beside the measured one (issue 23)."""
+        if self.model_compute_s is None or self.measured_compute_s is None:
+            return ()
+        return (
+            tr(
+                "model vs measured here: compute {p} predicted (the default stack's fitted share "
+                "of the {d} peak) vs {m} measured ({r:.2f}×); memory, collectives and idle are "
+                "measured only (the model needs the architecture for them)",
+                p=fmt_step(self.model_compute_s),
+                d=self.dtype,
+                m=fmt_step(self.measured_compute_s),
+                r=self.measured_compute_s / self.model_compute_s,
+            ),
         )
-    ).format(
-        c=f"{c:.0%}",
-        m=f"{m:.0%}",
-        f=f"{f:.0%}",
-        u=f"{busy_pct or 0:.0f}%",
-        n=name,
-        a=f"{active:.0f}%",
-        d=f"{dram:.0f}%",
-    )
-    return Split(c, m, 0.0, f, N_("gpm"), text)
-
-
-def _split(profile: JobProfile) -> Split:
-    if profile.breakdown is not None:
-        found = _split_breakdown(profile.breakdown)
-        if found is not None:
-            return found
-    found = _split_gpm(profile)
-    if found is not None:
-        return found
-    c, m = ASSUMED_SPLIT
-    text = N_(
-        "{c} compute-bound / {m} memory-bound (an assumption: no torch breakdown "
-        "and no GPM activity in this profile)"
-    ).format(c=f"{c:.0%}", m=f"{m:.0%}")
-    return Split(c, m, 0.0, 0.0, N_("assumption"), text)
 
 
 def _step(profile: JobProfile) -> tuple[float | None, str, float]:
@@ -310,6 +233,8 @@ def basis_of(
             n=f"{measured:g}"
         )
     mem, mem_text = _memory(profile)
+    split = split_of(profile)
+    model_s, measured_s = _model_vs_measured(st, spec, count, dtype, step_s, split)
     return Basis(
         step_s=step_s,
         step_text=step_text,
@@ -319,12 +244,38 @@ def basis_of(
         spec=spec,
         here=here,
         dtype=dtype,
-        split=_split(profile),
+        split=split,
         mem_peak_bytes=mem,
         mem_text=mem_text,
         achieved_tflops=_pos(st.achieved_tflops) if st is not None else None,
         notes=tuple(notes),
+        model_compute_s=model_s,
+        measured_compute_s=measured_s,
     )
+
+
+def _model_vs_measured(
+    st: StepStats | None,
+    spec: GpuSpec | None,
+    count: int,
+    dtype: str,
+    step_s: float | None,
+    split: Split,
+) -> tuple[float | None, float | None]:
+    """(the recommender's matmul seconds for one step here, the measured compute seconds):
+    the step's FLOPs (the markers' rate × the step) at the default stack's fitted GEMM share
+    of this GPU's peak (:mod:`gpuprof.recommend.efficiency`), against the compute share of the
+    measured split. None where the profile lacks FLOPs, a GPU with a peak, or a measured split."""
+    from gpuprof.recommend.efficiency import DEFAULT_STACK, TRAIN_EFFICIENCY
+
+    achieved = _pos(st.achieved_tflops) if st is not None else None
+    peak = spec.peak_tflops(dtype) if spec is not None else None
+    if not (achieved and peak and step_s and count) or split.source == N_("assumption"):
+        return None, None
+    share = TRAIN_EFFICIENCY.gemm_share(DEFAULT_STACK)
+    share *= TRAIN_EFFICIENCY.generation_share(spec.architecture if spec else None)
+    flops = achieved * 1e12 * step_s  # all the job's GPUs
+    return _finite(flops / (count * peak * 1e12 * share)), split.compute * step_s
 
 
 def _link_gbs(spec: GpuSpec | None) -> float | None:
@@ -384,7 +335,7 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
     step_here = N_("step {s} here ({t}, {h})").format(
         s=fmt_step(basis.step_s), t=basis.step_text, h=basis.here
     )
-    split = N_("split {src}: {sp}").format(src=basis.split.source, sp=_split_short(basis.split))
+    split = N_("split {src}: {sp}").format(src=basis.split.source, sp=split_short(basis.split))
     derivation = "; ".join([*lead, step_here, split, how, fit_text]) + "."
     return Projection(
         provider=inst.provider,
@@ -444,20 +395,6 @@ def shown_derivation(text: str) -> str:
                 i += 1
         chunks.append("，".join(out))
     return "；".join(chunks) + ("。" if end else "")
-
-
-def _split_short(s: Split) -> str:
-    if s.collectives and s.fixed:
-        text = N_("compute {c} / memory {m} / collectives {k} / idle {f}")
-    elif s.collectives:
-        text = N_("compute {c} / memory {m} / collectives {k}")
-    elif s.fixed:
-        text = N_("compute {c} / memory {m} / idle {f}")
-    else:
-        text = N_("compute {c} / memory {m}")
-    return text.format(
-        c=f"{s.compute:.0%}", m=f"{s.memory:.0%}", k=f"{s.collectives:.0%}", f=f"{s.fixed:.0%}"
-    )
 
 
 def _step_there(

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from gpuprof.i18n import N_
+from gpuprof.i18n import N_, tr_text
 
 __all__ = [
     "MIN_ROWS",
@@ -63,6 +63,15 @@ class Band:
     high: float
     rows: int
     basis: str
+    #: The basis as (template, stack, architecture, scale) for a translated display.
+    basis_parts: tuple[str, str, str, str] = ("", "", "", "")
+
+    def shown_basis(self) -> str:
+        """:attr:`basis` in the language in use."""
+        template, stack, arch, scale = self.basis_parts
+        if not template:
+            return self.basis
+        return tr_text(template).format(stack=stack, arch=arch, scale=tr_text(scale))
 
     def overlaps(self, value_a: float, other: Band, value_b: float) -> bool:
         """Whether ``value_a`` with this band and ``value_b`` with ``other`` overlap."""
@@ -157,6 +166,7 @@ def training_band(
                 high=_percentile(chosen, HIGH_PCT),
                 rows=len(chosen),
                 basis=basis,
+                basis_parts=(text, stack, arch or "?", scale),
             )
     return None
 
@@ -212,5 +222,6 @@ def inference_band(
                 high=_percentile(chosen, HIGH_PCT),
                 rows=len(chosen),
                 basis=text.format(arch=arch or "?", scale=scale),
+                basis_parts=(text, "", arch or "?", scale),
             )
     return None

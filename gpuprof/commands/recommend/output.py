@@ -148,7 +148,7 @@ def band_text(r: Any) -> str:
         lo=LOW_PCT,
         hi=HIGH_PCT,
         n=b.rows,
-        basis=b.basis,
+        basis=b.shown_basis(),
     )
 
 

@@ -136,6 +136,9 @@ def _print_json(
             "mem_peak_bytes": basis.mem_peak_bytes,
             "memory": basis.mem_text,
             "notes": [redact_text(n, 300) for n in basis.notes],
+            # issue 23: the model's matmul time for this step here beside the measured compute
+            "model_compute_s": basis.model_compute_s,
+            "measured_compute_s": basis.measured_compute_s,
         },
         "candidates": len(rows),
         "fit": sum(1 for r in rows if r.fits),
