@@ -233,11 +233,11 @@ def test_recording_writes_a_session_that_replays(make_window, tmp_path):
 
     w = make_window(n_gpus=2)
     out = tmp_path / "run.gpuprof"
-    assert w.start_recording(out) == out
-    assert w.action("file.record").isChecked() and w.recording_label.isVisible()
+    assert w.feature("recording").start(out) == out
+    assert w.action("file.record").isChecked() and w.feature("recording").label.isVisible()
     polls(w, 5)
-    assert w.stop_recording() == out
-    assert not w.action("file.record").isChecked() and not w.recording_label.isVisible()
+    assert w.feature("recording").stop() == out
+    assert not w.action("file.record").isChecked() and not w.feature("recording").label.isVisible()
     with SessionStore.open(out) as store:
         assert store.count() == 5
     w.open_recording(out)
@@ -257,9 +257,9 @@ def test_replay_slider_seeks(make_window, tmp_path):
 
     rec = make_window(FakeSource(1))
     out = tmp_path / "long.gpuprof"
-    rec.start_recording(out)
+    rec.feature("recording").start(out)
     polls(rec, 101)  # 100 s long
-    rec.stop_recording()
+    rec.feature("recording").stop()
     first_t = 1.7e9 + 1.0
     w = make_window(ReplaySource(out))
     w.replay_bar.slider.setValue(500)
@@ -281,9 +281,9 @@ def test_dragging_the_replay_slider_seeks_once_on_release(make_window, tmp_path,
 
     rec = make_window(FakeSource(1))
     out = tmp_path / "drag.gpuprof"
-    rec.start_recording(out)
+    rec.feature("recording").start(out)
     polls(rec, 21)
-    rec.stop_recording()
+    rec.feature("recording").stop()
     w = make_window(ReplaySource(out))
     seeks: list[float] = []
     w.replay_bar.seeked.connect(seeks.append)
@@ -307,9 +307,9 @@ def test_replay_play_pause_speed_and_stop_at_the_end(make_window, tmp_path, sett
 
     rec = make_window(FakeSource(1))
     out = tmp_path / "short.gpuprof"
-    rec.start_recording(out)
+    rec.feature("recording").start(out)
     polls(rec, 11)  # 10 s long
-    rec.stop_recording()
+    rec.feature("recording").stop()
     clock = [0.0]
     src = ReplaySource(out, clock=lambda: clock[0])
     w = make_window(src)
@@ -518,16 +518,16 @@ def test_a_recording_that_fails_to_write_is_shown_and_kept(make_window, tmp_path
     import sqlite3
 
     w = make_window(FakeSource(1))
-    out = w.start_recording(tmp_path / "full.gpuprof")
+    out = w.feature("recording").start(tmp_path / "full.gpuprof")
     polls(w, 2)
-    assert w.recording_label.isVisible()
+    assert w.feature("recording").label.isVisible()
 
     def full(_snap):
         raise sqlite3.OperationalError("database or disk is full")
 
     w.session.sampler._store.append = full
     polls(w, 1)
-    assert not w.recording_label.isVisible() and not w.action("file.record").isChecked()
+    assert not w.feature("recording").label.isVisible() and not w.action("file.record").isChecked()
     assert "Recording stopped: OperationalError: database or disk is full" in (
         w.statusBar().currentMessage()
     )

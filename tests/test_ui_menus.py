@@ -145,5 +145,6 @@ def test_every_feature_is_asked_to_shut_down_with_one_deadline(
             feature, "shutdown", lambda d, n=feature.name: asked.append((n, d)), raising=True
         )
     w.close()
-    assert [n for n, _ in asked] == ["jobs", "check", "connect", "fleet", "compare", "report"]
+    in_order = ["jobs", "recording", "check", "connect", "fleet", "compare", "report"]
+    assert [n for n, _ in asked] == in_order
     assert len({d for _, d in asked}) == 1

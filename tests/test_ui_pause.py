@@ -34,9 +34,9 @@ def _resumed_and_pausable(w: Any) -> None:
 def test_opening_a_recording_after_pause_unchecks_pause(make_window: Any, tmp_path: Path) -> None:
     w = make_window(n_gpus=2)
     out = tmp_path / "run.gpuprof"
-    w.start_recording(out)
+    w.feature("recording").start(out)
     polls(w, 3)
-    w.stop_recording()
+    w.feature("recording").stop()
     _pause(w)
     w.open_recording(out)
     _resumed_and_pausable(w)

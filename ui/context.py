@@ -81,6 +81,11 @@ class WindowContext(Protocol):
         ...
 
     @property
+    def session_changed(self) -> SignalInstance:
+        """A new source, or the session's state changed (a recording stopped on its own)."""
+        ...
+
+    @property
     def about_to_close(self) -> SignalInstance:
         """Emitted once when the window starts closing, before the features' shutdown."""
         ...
@@ -91,6 +96,10 @@ class WindowContext(Protocol):
 
     def show_message(self, text: str, timeout_ms: int = 0) -> None:
         """A line in the status bar."""
+        ...
+
+    def add_status(self, widget: QWidget) -> None:
+        """Put ``widget`` into the status bar, before the interval and driver labels."""
         ...
 
     def add_strip(self, strip: QWidget) -> None:

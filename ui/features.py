@@ -15,12 +15,14 @@ from .connect_dialog import ConnectFeature
 from .context import FeatureFactory
 from .fleet_tab import FleetFeature
 from .profile_status import JobProfiles
+from .recording import RecordingFeature
 from .report_dialog import ReportFeature
 
 __all__ = ["FEATURES"]
 
 FEATURES: tuple[FeatureFactory, ...] = (
     JobProfiles,  # first to shut down: a job saving its profile gets the most time
+    RecordingFeature,  # File → Start recording, the REC mark
     CheckFeature,  # the Check tab (Alt+8)
     ConnectFeature,
     FleetFeature,  # the Fleet tab, when --prometheus asked for it at start

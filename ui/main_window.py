@@ -5,7 +5,7 @@ source, the sampler thread, History, the recording and replay control (DESIGN.md
 :class:`~gpuprof.ui.workers.SessionBridge` turns the session's callbacks into queued signals, so
 each snapshot only updates :class:`~gpuprof.ui.state.UiState` in the GUI thread; a QTimer at
 ≤ 20 Hz asks the *visible* tab to redraw from History. The menus and actions live in
-:mod:`.menus`, recording in :mod:`.recording`, the replay bar in :mod:`.replay_bar` and the
+:mod:`.menus`, the features in :mod:`.features`, the replay bar in :mod:`.replay_bar` and the
 banner texts in :mod:`.banners`.
 """
 
@@ -40,8 +40,7 @@ from .menus import about_text, build_chrome, save_screenshot, show_about, sync_i
 from .overview import OverviewTab
 from .prefill import prefill_async
 from .processes import ProcessesTab
-from .recording import RecordingController
-from .replay_bar import ReplayBar
+from .replay_bar import ReplayBar, open_replay
 from .settings import TIME_WINDOWS_S, UiSettings
 from .state import Measurements, StaticFacts, UiState
 from .status_line import StatusLine
@@ -88,6 +87,8 @@ class MainWindow(QMainWindow):
 
     #: Emitted once when the window starts closing, before its features shut down.
     about_to_close = Signal()
+    #: A new source, or the session's state changed (a recording stopped on its own).
+    session_changed = Signal()
 
     def __init__(
         self,
@@ -175,7 +176,6 @@ class MainWindow(QMainWindow):
             lambda speed: setattr(self.settings, "replay_speed", speed)
         )
         self.addAction(self.replay_bar.play_action)
-        self.recorder = RecordingController(self, lambda: self.session, self.action)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -185,8 +185,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        self.status_line = StatusLine(self, self.recorder.label)
-        self.recording_label = self.recorder.label
+        self.status_line = StatusLine(self)
         self.source_badge = self.status_line.badge
         self.interval_label = self.status_line.interval
         self._strips = layout
@@ -231,6 +230,9 @@ class MainWindow(QMainWindow):
 
     def show_message(self, text: str, timeout_ms: int = 0) -> None:
         self.statusBar().showMessage(text, timeout_ms)
+
+    def add_status(self, widget: QWidget) -> None:
+        self.status_line.add(widget)
 
     def add_strip(self, strip: QWidget) -> None:
         """Put ``strip`` just above the tabs."""
@@ -329,7 +331,7 @@ class MainWindow(QMainWindow):
             self.session.set_source(source, start=False)
         self._reset_for_new_source()
         self.replay_bar.attach(self.session)
-        self.recorder.sync()
+        self.session_changed.emit()
         run_in_thread(
             lambda: StaticFacts.read(source),
             self._on_static,
@@ -360,7 +362,7 @@ class MainWindow(QMainWindow):
             self.state.history = self.session.history
             self.state.generation += 1
             self.refresh_visible(force=True)
-        self.recorder.sync()
+        self.session_changed.emit()
 
     def _on_static(self, result: object) -> None:
         assert isinstance(result, StaticFacts)
@@ -542,20 +544,9 @@ class MainWindow(QMainWindow):
                 action.setChecked(action.data() == self.theme.name)
 
     # -- recording and replay ---------------------------------------------------------------------
-    def start_recording(self, path: str | Path | None = None) -> Path | None:
-        """Record every snapshot to a session file; asks for a file name when ``path`` is None."""
-        return self.recorder.start(path)
-
-    def stop_recording(self) -> Path | None:
-        return self.recorder.stop()
-
-    @property
-    def recording_path(self) -> Path | None:
-        return self.recorder.path
-
     def open_recording(self, path: str | Path | None = None) -> None:
         """Replay a session file: the sampler now polls a ReplaySource."""
-        opened = self.recorder.open_replay(path, self.settings.last_dir)
+        opened = open_replay(self, path, self.settings.last_dir)
         if opened is not None:
             source, self.settings.last_dir = opened
             self.set_source(source)

@@ -121,7 +121,6 @@ def shell_actions(window: MainWindow) -> list[ActionSpec]:
             toolbar="1",
             toolbar_order=0,
         ),
-        window.recorder.action_spec(),
         ActionSpec(
             "file.save_window",
             _t("Save screenshot of the &window…"),

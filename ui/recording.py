@@ -1,65 +1,76 @@
-"""File → Start/Stop recording (Ctrl+R), the ● REC mark in the status bar, and the file side
-of File → Open recording (Ctrl+O).
+"""File → Start/Stop recording (Ctrl+R) and the ● REC mark in the status bar: a feature of the
+window (:mod:`.features`).
 
 The recording itself belongs to the window's
-:class:`~gpuprof.telemetry.session.TelemetrySession`; this controller asks for a file name, starts
-and stops it, and shows what the session says.
+:class:`~gpuprof.telemetry.session.TelemetrySession`; this feature asks for a file name, starts
+and stops it, and shows what the session says each time the session changes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.session import TelemetrySession
-from gpuprof.telemetry.source import TelemetrySource
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
-from .context import ActionSpec
+from .context import ActionSpec, WindowContext
 
-__all__ = ["RecordingController"]
+__all__ = ["RecordingFeature"]
 
 
-class RecordingController(QObject):
-    """The record action and the REC label of ``window``, for the session ``session()``."""
+def _t(text: str) -> str:
+    # The catalog's context for these texts (the class was RecordingController).
+    return QCoreApplication.translate("RecordingController", text)
 
-    def __init__(
-        self,
-        window: QMainWindow,
-        session: Callable[[], TelemetrySession | None],
-        action: Callable[[str], QAction],
-    ) -> None:
-        super().__init__(window)
+
+class RecordingFeature(QObject):
+    """File → Start/Stop recording (Ctrl+R) and the ● REC mark, for the window's session."""
+
+    name = "recording"
+
+    def __init__(self, window: WindowContext) -> None:
+        super().__init__(window.widget())
         self._window = window
-        self._session = session
-        self._action = action
-        self.label = QLabel(self.tr("● REC"), window)
+        self.label = QLabel(_t("● REC"), window.widget())
         self.label.setObjectName("recording")
         self.label.hide()
+        window.add_status(self.label)
         self._shown_error: str | None = None
+        window.session_changed.connect(self.sync)
 
-    def action_spec(self) -> ActionSpec:
+    def actions(self) -> list[ActionSpec]:
         """File → Start recording (Ctrl+R), in the toolbar after Open."""
-        return ActionSpec(
-            "file.record",
-            self.tr("Start recording"),
-            lambda _c, _on: self.toggle(),
-            menu="file",
-            order=3,
-            shortcut="Ctrl+R",
-            tip=self.tr("Start or stop recording to a session file (Ctrl+R)"),
-            checkable=True,
-            toolbar="1",
-            toolbar_order=1,
-        )
+        return [
+            ActionSpec(
+                "file.record",
+                _t("Start recording"),
+                lambda _c, _on: self.toggle(),
+                menu="file",
+                order=3,
+                shortcut="Ctrl+R",
+                tip=_t("Start or stop recording to a session file (Ctrl+R)"),
+                checkable=True,
+                toolbar="1",
+                toolbar_order=1,
+            )
+        ]
+
+    def strip(self) -> None:
+        return None
+
+    def shutdown(self, deadline: float) -> None:
+        """The session ends the recording when it closes (checkpointed: nothing is lost)."""
 
     @property
     def action(self) -> QAction:
-        return self._action("file.record")
+        return self._window.action("file.record")
+
+    def _session(self) -> TelemetrySession | None:
+        return self._window.session
 
     @property
     def path(self) -> Path | None:
@@ -76,10 +87,10 @@ class RecordingController(QObject):
 
             default = data_dir() / time.strftime("session-%Y%m%d-%H%M%S.gpuprof")
             chosen, _ = QFileDialog.getSaveFileName(
-                self._window,
-                self.tr("Record to"),
+                self._window.widget(),
+                _t("Record to"),
                 str(default),
-                self.tr("gpuprof sessions (*.gpuprof)"),
+                _t("gpuprof sessions (*.gpuprof)"),
             )
             if not chosen:
                 self.sync()
@@ -88,7 +99,7 @@ class RecordingController(QObject):
         try:
             out = session.start_recording(path, overwrite=True)
         except (OSError, GpuprofError) as exc:
-            QMessageBox.warning(self._window, self.tr("Recording failed"), str(exc))
+            QMessageBox.warning(self._window.widget(), _t("Recording failed"), str(exc))
             self.sync()
             return None
         self.sync()
@@ -103,9 +114,7 @@ class RecordingController(QObject):
         finally:
             self.sync()
         if path is not None:
-            self._window.statusBar().showMessage(
-                self.tr("Saved recording %1").replace("%1", str(path)), 8000
-            )
+            self._window.show_message(_t("Saved recording %1").replace("%1", str(path)), 8000)
         return path
 
     def toggle(self) -> None:
@@ -121,10 +130,8 @@ class RecordingController(QObject):
         session = self._session()
         error = session.recording_error if session is not None else None
         if error and error != self._shown_error:
-            self._window.statusBar().showMessage(
-                self.tr("Recording stopped: %1. What was recorded before is kept.").replace(
-                    "%1", error
-                )
+            self._window.show_message(
+                _t("Recording stopped: %1. What was recorded before is kept.").replace("%1", error)
             )
         self._shown_error = error
         path = self.path
@@ -132,32 +139,7 @@ class RecordingController(QObject):
         self.action.blockSignals(True)
         self.action.setChecked(recording)
         self.action.blockSignals(False)
-        self.action.setText(self.tr("Stop recording") if recording else self.tr("Start recording"))
+        self.action.setText(_t("Stop recording") if recording else _t("Start recording"))
         self.label.setVisible(recording)
         if recording:
             self.label.setToolTip(str(path))
-
-    def open_replay(
-        self, path: str | Path | None, last_dir: str
-    ) -> tuple[TelemetrySource, str] | None:
-        """A replay source for ``path`` (asked for, starting in ``last_dir``, when None) and the
-        folder to remember; None when the user cancels or the file cannot be read (said in a
-        message box)."""
-        if path is None:
-            chosen, _ = QFileDialog.getOpenFileName(
-                self._window,
-                self.tr("Open recording"),
-                last_dir,
-                self.tr("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"),
-            )
-            if not chosen:
-                return None
-            path = chosen
-        from gpuprof.telemetry.sources import ReplaySource
-
-        try:
-            source = ReplaySource(path)
-        except GpuprofError as exc:
-            QMessageBox.warning(self._window, self.tr("Cannot open recording"), str(exc))
-            return None
-        return source, str(Path(path).parent)

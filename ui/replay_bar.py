@@ -2,23 +2,37 @@
 
 A client of the window's :class:`~gpuprof.telemetry.session.TelemetrySession`: it asks the
 session to play, pause, seek and change speed, and shows :meth:`ReplayBar.update_position` on
-the window's redraw timer. Hidden unless the source is a replay.
+the window's redraw timer. Hidden unless the source is a replay. :func:`open_replay` is the
+file side of File → Open recording (Ctrl+O).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
+from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.session import TelemetrySession
+from gpuprof.telemetry.source import TelemetrySource
 from gpuprof.units import fmt_duration
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QStyle, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QSlider,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
 
 from .settings import REPLAY_SPEEDS
 
-__all__ = ["SLIDER_STEPS", "ReplayBar"]
+__all__ = ["SLIDER_STEPS", "ReplayBar", "open_replay"]
 
 #: Slider positions over the whole recording.
 SLIDER_STEPS = 1000
@@ -177,3 +191,34 @@ class ReplayBar(QWidget):
         )
         self.play_action.setToolTip(tip)
         self.play_action.setStatusTip(tip)
+
+
+def open_replay(
+    parent: QWidget, path: str | Path | None, last_dir: str
+) -> tuple[TelemetrySource, str] | None:
+    """File → Open recording (Ctrl+O): a replay source for ``path`` (asked for, starting in
+    ``last_dir``, when None) and the folder to remember; None when the user cancels or the file
+    cannot be read (said in a message box)."""
+    if path is None:
+        chosen, _ = QFileDialog.getOpenFileName(
+            parent,
+            _recording_t("Open recording"),
+            last_dir,
+            _recording_t("gpuprof sessions (*.gpuprof *.sqlite);;All files (*)"),
+        )
+        if not chosen:
+            return None
+        path = chosen
+    from gpuprof.telemetry.sources import ReplaySource
+
+    try:
+        source = ReplaySource(path)
+    except GpuprofError as exc:
+        QMessageBox.warning(parent, _recording_t("Cannot open recording"), str(exc))
+        return None
+    return source, str(Path(path).parent)
+
+
+def _recording_t(text: str) -> str:
+    # The catalog's context for these texts (File → Open lived beside recording).
+    return QCoreApplication.translate("RecordingController", text)

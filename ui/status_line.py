@@ -6,15 +6,15 @@ from __future__ import annotations
 from gpuprof.telemetry.model import SourceKind, SystemInfo
 from gpuprof.units import NA
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 __all__ = ["StatusLine"]
 
 
 class StatusLine(QObject):
-    """Labels in ``window``'s status bar; ``extra`` (the REC mark) goes before the interval."""
+    """Labels in ``window``'s status bar (a feature's, such as the REC mark, go before them)."""
 
-    def __init__(self, window: QMainWindow, extra: QLabel) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self._window = window
         bar = window.statusBar()
@@ -29,9 +29,13 @@ class StatusLine(QObject):
         self.driver.setToolTip(self.tr("NVIDIA driver and the CUDA version it supports"))
         bar.addWidget(self.badge)
         bar.addWidget(self.source)
-        bar.addPermanentWidget(extra)
         bar.addPermanentWidget(self.interval)
         bar.addPermanentWidget(self.driver)
+
+    def add(self, widget: QWidget) -> None:
+        """A feature's label (the REC mark), on the right, before the interval and the driver."""
+        # Qt numbers the normal widgets (badge, source) first, then the permanent ones.
+        self._window.statusBar().insertPermanentWidget(2, widget)
 
     def show_source(self, kind: SourceKind, label: str, system: SystemInfo) -> None:
         """The badge, the source label, the driver and the window title."""

@@ -164,9 +164,9 @@ def test_hovering_every_plot_fills_the_readout(make_window) -> None:
 def _recording(make_window: Any, tmp_path: Path, samples: int) -> Path:
     rec = make_window(FakeSource(1))
     out = tmp_path / f"rec-{samples}.gpuprof"
-    rec.start_recording(out)
+    rec.feature("recording").start(out)
     polls(rec, samples)
-    rec.stop_recording()
+    rec.feature("recording").stop()
     return out
 
 
