@@ -108,3 +108,26 @@ def test_every_worker_thread_of_the_app_has_its_own_name() -> None:
             names.append(str(given[0].value))
     assert len(names) >= 8 and len(set(names)) == len(names), names
     assert all(n.startswith("gpuprof-") for n in names)
+
+
+def test_a_failed_check_reports_the_exception_itself(qtbot: Any) -> None:
+    """errored carries the exception (superqt's way): the tab words it, the log keeps its type
+    and traceback, rather than a string made in the worker thread."""
+    from gpuprof.ui.app import make_app
+    from gpuprof.ui.check_worker import CheckWorker, error_text
+
+    from gpuprof.errors import InputError
+
+    make_app()
+    worker = CheckWorker()
+    problem = InputError("8xH100: no such instance")
+
+    def make() -> Any:
+        raise problem
+
+    with qtbot.waitSignal(worker.errored, timeout=10_000) as got:
+        worker.start(make)
+    assert got.args == [problem]
+    assert error_text(problem) == "8xH100: no such instance"
+    assert error_text(ValueError("bad")) == "ValueError: bad"
+    assert worker.wait(10.0)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QSplitter, QStackedWidget, Q
 
 from .bench_panels import BenchControls, DeviceCombo, LitePage, RunsPanel, run_title
 from .bench_table import TableRow, rows_for_results, rows_for_run
-from .bench_worker import BenchWorker, probe_devices
+from .bench_worker import BenchWorker, error_text, probe_devices
 from .theme import Theme
 from .workers import run_in_thread
 
@@ -361,7 +361,8 @@ class BenchTab(QWidget):
         self._sync_controls()
         self.run_finished.emit(run)
 
-    def _on_error(self, text: str) -> None:
+    def _on_error(self, exc: BaseException) -> None:
+        text = error_text(exc)
         if self.running:  # the runner itself failed (no CUDA device, torch missing...)
             self.running = False
             self.cancelling = False

@@ -1,7 +1,7 @@
 """The benchmark runner in a worker thread; its callbacks become queued Qt signals.
 
 superqt's generator-worker shape: ``started → progress/result… → finished(run)`` or
-``errored(message)``, never a silent dead thread. The worker is a daemon thread, not a
+``errored(exception)``, never a silent dead thread. The worker is a daemon thread, not a
 QThreadPool task, so a benchmark stuck in a driver call cannot block the app from exiting; the
 :class:`~gpuprof.bench.base.CancelToken` stops it between steps (each ≤ 1 s).
 """
@@ -56,19 +56,19 @@ class BenchWorker(CancellableWorker):
                 )
             except Exception as exc:
                 log.exception("the benchmark run failed")
-                send("errored", _message(exc))
+                send("errored", exc)
                 return
             finally:
                 owned = getattr(runner, "owned_source", None)
                 if owned is not None:
                     owned.close()
-            problem = None
+            problem: Exception | None = None
             if save is not None:
                 try:
                     save(run)
                 except Exception as exc:
                     log.exception("saving the benchmark run failed")
-                    problem = _message(exc)
+                    problem = exc
             send("finished", run)
             if problem is not None:
                 send("errored", problem)
@@ -76,7 +76,8 @@ class BenchWorker(CancellableWorker):
         self._launch(body)
 
 
-def _message(exc: BaseException) -> str:
+def error_text(exc: BaseException) -> str:
+    """What the Benchmarks tab says of a failed run: the exception's type and text."""
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from .check_scorecard import STATUS_COLOURS, Scorecard
-from .check_worker import CheckWorker, make_check
+from .check_worker import CheckWorker, error_text, make_check
 from .context import ActionSpec, WindowContext, remaining_s
 
 if TYPE_CHECKING:
@@ -269,7 +269,8 @@ class CheckTab(QWidget):
         self._set_running(False)
         self.check_finished.emit(result)
 
-    def _on_error(self, message: str) -> None:
+    def _on_error(self, exc: BaseException) -> None:
+        message = error_text(exc)
         self._show_message(_t("The check failed: %1").replace("%1", message), error=True)
         self.stage.setText("")
         self._set_running(False)

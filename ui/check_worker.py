@@ -1,6 +1,6 @@
 """The acceptance check in a worker thread; its callbacks become queued Qt signals.
 
-``started → progress/item… → finished(CheckResult)`` or ``errored(message)``. A daemon thread
+``started → progress/item… → finished(CheckResult)`` or ``errored(exception)``. A daemon thread
 (a check stuck in a driver call must not block the app from exiting); the
 :class:`~gpuprof.bench.base.CancelToken` stops it between steps, and a cancelled check still
 finishes with the items done so far (the rest SKIP). :meth:`CheckWorker.detach` (the window
@@ -50,7 +50,7 @@ class CheckWorker(CancellableWorker):
                 )
             except Exception as exc:
                 log.debug("the check failed", exc_info=exc)
-                send("errored", _message(exc))
+                send("errored", exc)
                 return
             finally:
                 close()
@@ -63,7 +63,8 @@ def _nothing() -> None:
     return None
 
 
-def _message(exc: BaseException) -> str:
+def error_text(exc: BaseException) -> str:
+    """What the Check tab says of a failed check: our own errors' text, others' type too."""
     from gpuprof.errors import GpuprofError
 
     text = str(exc).strip()

@@ -105,7 +105,8 @@ def run_in_thread(
 class CancellableWorker(QObject):
     """A long job (a benchmark run, a check) in a daemon thread, its callbacks queued Qt signals.
 
-    ``started → progress… → finished(result)`` or ``errored(message)``; subclasses add their own
+    ``started → progress… → finished(result)`` or ``errored(exception)`` (the exception itself,
+    as superqt's workers do: the receiver words it, the log keeps its traceback); subclasses add their own
     signals and report through :meth:`_send`. A daemon thread, not a QThreadPool task: a job
     stuck in a driver call must not block the app from exiting. The job polls
     :attr:`cancel_token` between steps; :meth:`detach` (the window closing) drops whatever a
@@ -116,7 +117,7 @@ class CancellableWorker(QObject):
     started = Signal()
     progress = Signal(object)
     finished = Signal(object)
-    errored = Signal(str)
+    errored = Signal(object)  # BaseException
 
     #: The job in "… is already running", and its thread's name.
     job_name = "a job"
