@@ -148,3 +148,17 @@ def test_every_feature_is_asked_to_shut_down_with_one_deadline(
     in_order = ["jobs", "recording", "check", "connect", "fleet", "compare", "report"]
     assert [n for n, _ in asked] == in_order
     assert len({d for _, d in asked}) == 1
+
+
+def test_closing_the_window_stops_the_fleet_tab(make_window: Any) -> None:
+    """The Fleet tab stops refreshing with the window (its own closeEvent never ran there: Qt
+    does not send Close to a tab when its window closes, so its timer went on)."""
+    from gpuprof.ui.fleet_tab import open_fleet
+
+    from gpuprof.fleet.client import PrometheusClient
+
+    w = make_window()
+    tab = open_fleet(w, PrometheusClient("http://127.0.0.1:9", timeout_s=1.0))
+    assert tab.timer.isActive()
+    w.close()
+    assert not tab.timer.isActive()
