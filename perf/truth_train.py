@@ -42,9 +42,12 @@ GRID = 240
 MIN_SOURCES = 2
 
 
-def read_rows(path: Path) -> list[dict[str, str]]:
+def read_rows(path: Path, hardware: str = "catalog") -> list[dict[str, str]]:
+    """The training rows measured on ``hardware``: "catalog" (GPUs the catalog has: the fit and
+    the statistics) or "other" (predicted with constants fitted without them, reported apart)."""
     lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
-    return [r for r in csv.DictReader(lines) if r["kind"] in TRAIN_KINDS]
+    rows = [r for r in csv.DictReader(lines) if r["kind"] in TRAIN_KINDS]
+    return [r for r in rows if (r.get("hardware") or "catalog") == hardware]
 
 
 @dataclass
@@ -266,7 +269,7 @@ def estimate_metric(m: RowModel, eff: TrainEfficiency = TRAIN_EFFICIENCY) -> tup
     from gpuprof.recommend.estimate import estimate
 
     est = estimate(m.workload, m.arrays, m.specs, train_eff=eff)
-    layout = est.layout[0] if est.layout is not None else None
+    layout = est.layout[0][:3] if est.layout is not None else None
     tp_pp_dp = (
         None if layout is None else dict(zip(("tp", "pp", "dp"), map(int, layout), strict=True))
     )

@@ -139,7 +139,7 @@ def test_cli_gpus_beyond_a_node_builds_a_cluster_of_the_catalogs_instance(
     assert row["nodes"] == 8 and row["gpus_total"] == 64
     assert "p5.48xlarge" in row["instance"]
     lay = row["layout"]
-    assert set(lay) == {"tp", "pp", "dp"}
+    assert set(lay) == {"tp", "pp", "dp", "cp", "vp"}  # context parallel, virtual stages
     assert lay["tp"] * lay["pp"] * lay["dp"] <= 64 and lay["tp"] <= 8
 
 
@@ -280,3 +280,31 @@ def test_a_gpu_count_that_does_not_split_evenly_says_what_is_costed(
     assert "--gpus 9 on 8-GPU nodes is costed as 2 nodes × 5 = 10 GPUs" in err
     assert main([*args, "--gpu", "H100", "--gpus", "16", "--json"]) == 0
     assert "costed as" not in capsys.readouterr().err  # 2 × 8: as asked
+
+
+def test_long_sequences_split_over_gpus_with_context_parallelism() -> None:
+    """Issue 23: Llama 3.1 8B at 131,072 tokens per sequence: 52.6 GB of activations for one
+    sequence on one GPU beside 44 GB of weights, gradients and optimizer (ZeRO-1) does not fit
+    an H100; the tuned stack's layout search splits the sequence (context parallel) and says
+    so; the ring's K/V traffic is part of its step."""
+    from gpuprof.recommend.models import find_model, load_models
+
+    fields = find_model("llama-3.1-8b", load_models()).workload_fields()
+    w = Workload("pretrain", tokens=1e9, seq_len=131072, batch=8, nodes=1, **fields)  # type: ignore[arg-type]
+    r = recommend(w, _h100_node("n", None)).rows[0]
+    assert r.viable and r.context_parallel > 1
+    assert any("context parallel" in t for t in r.reasons)
+    # llm-foundry's FSDP does not split sequences: one per GPU, weights sharded over 8.
+    fsdp = recommend(w.with_(stack="fsdp"), _h100_node("n", None)).rows[0]
+    assert fsdp.context_parallel == 1 and fsdp.layout == (1, 1, 8)
+
+
+def test_fsdp_shards_the_weights_and_megatron_interleaves_its_pipeline() -> None:
+    # 30B on one node of 8 H100: FSDP holds 16 bytes x 30e9 / 8 = 60 GB per GPU with no tensor
+    # or pipeline parallelism; the tuned stack takes pipeline stages and may interleave them.
+    w = Workload("pretrain", 30e9, "bf16", tokens=1e9, batch=64, nodes=1)
+    fsdp = recommend(w.with_(stack="fsdp"), _h100_node("n", None)).rows[0]
+    assert fsdp.viable and fsdp.layout == (1, 1, 8)
+    assert any("FSDP: weights, gradients and optimizer sharded" in t for t in fsdp.reasons)
+    tuned = recommend(w, _h100_node("n", None)).rows[0]
+    assert tuned.layout is not None and tuned.layout[0] * tuned.layout[1] > 1

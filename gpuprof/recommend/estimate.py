@@ -321,7 +321,8 @@ class Estimates:
     #: LLM inference: concurrent sequences used, the requested batch or the most that fit in
     #: memory beside the weights when fewer do (NaN for other workloads).
     batch: Arr | None = None
-    #: Training: the parallel layout, columns tensor, pipeline, data parallel (NaN otherwise).
+    #: Training: the parallel layout, columns tensor, pipeline, data, context parallel and
+    #: virtual stages per GPU (NaN otherwise).
     layout: Arr | None = None
     #: Serving (:mod:`gpuprof.recommend.serve`): the traffic estimate; ``seconds`` is NaN.
     serving: ServeArrays | None = None
@@ -546,9 +547,9 @@ def _choose_nodes(
             "membound": (t_memory > t_compute).astype(np.float64),
             "batch": batch,
             "layout": (
-                np.full((len(arr), 3), np.nan)
+                np.full((len(arr), 5), np.nan)
                 if layout is None
-                else np.stack([layout.tp, layout.pp, layout.dp], axis=1)
+                else np.stack([layout.tp, layout.pp, layout.dp, layout.cp, layout.vp], axis=1)
             ),
         }
         if best is None:

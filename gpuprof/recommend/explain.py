@@ -45,6 +45,11 @@ class RowFacts:
     memory_bound: bool
     batch: float | None = None  # LLM inference: concurrent sequences that fit (and are used)
     layout: tuple[int, int, int] | None = None  # training: tensor, pipeline, data parallel
+    #: training (issue 23): context parallel size, virtual pipeline stages per GPU, and
+    #: whether data parallelism shards the weights too (FSDP) rather than ZeRO-1
+    context_parallel: int = 1
+    virtual_stages: int = 1
+    full_shard: bool = False
 
 
 def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...]:
@@ -126,7 +131,7 @@ def row_notes(
         )
     if f.layout is not None and f.gpus > 1:
         tp, pp, dp = f.layout
-        reasons.append(
+        text = (
             tr(
                 "layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (ZeRO-1), "
                 "the fastest that fits",
@@ -143,6 +148,30 @@ def row_notes(
                 dp=dp,
             )
         )
+        if f.full_shard:  # FSDP (issue 23): its own sentence, so that it translates whole
+            text = (
+                tr(
+                    "layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (FSDP: "
+                    "weights, gradients and optimizer sharded), the fastest that fits",
+                    tp=tp,
+                    pp=pp,
+                    dp=dp,
+                )
+                if f.fits
+                else tr(
+                    "layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (FSDP: "
+                    "weights, gradients and optimizer sharded), the one that needs the least "
+                    "memory (none fits)",
+                    tp=tp,
+                    pp=pp,
+                    dp=dp,
+                )
+            )
+        if f.context_parallel > 1:
+            text += "; " + tr("context parallel {c}", c=f.context_parallel)
+        if f.virtual_stages > 1:
+            text += "; " + tr("interleaved 1F1B, {v} stages per GPU", v=f.virtual_stages)
+        reasons.append(text)
     if f.fits and f.batch is not None and w.batch is None:
         reasons.append(
             tr(

@@ -102,6 +102,7 @@ def memory_need(
     *,
     tp: Arr | float = 1.0,
     pp: Arr | float = 1.0,
+    cp: Arr | float = 1.0,
     zero3: bool = False,
 ) -> MemoryNeed:
     """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``).
@@ -130,7 +131,10 @@ def memory_need(
         acts = (
             zero
             if per_sample
-            else zero + (2.0 * s * hidden * layers * stage + 34.0 * s * hidden) * act_scale / tp_a
+            else zero
+            + (2.0 * s * hidden * layers * stage + 34.0 * s * hidden)
+            * act_scale
+            / (tp_a * np.maximum(np.asarray(cp, dtype=np.float64), 1.0))
         )
         if w.scenario == "finetune-lora":
             trainable = n * w.lora_trainable_fraction

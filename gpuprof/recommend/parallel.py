@@ -45,6 +45,16 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   the NVLink figure — line rate, an upper bound: nccl-tests across nodes measure less.
   Pipeline sends use the node's network ÷ its GPUs.
 
+* **Stacks** (issue 23, ``Workload.stack``): ``fsdp`` (llm-foundry / Composer) is data
+  parallel only with the weights sharded too (ZeRO-3: FSDP FULL_SHARD; its all-gathers and
+  reduce-scatter, 1.5 all-reduces of volume per step, prefetched under the step's compute);
+  ``torchtitan`` shards like FSDP but also takes tensor and pipeline parallelism; ``tuned``
+  (Megatron-LM / NeMo) and ``torchtitan`` interleave pipeline stages, ``v`` = 2 or 4 virtual
+  stages per GPU where the layers split evenly (bubble ``(p − 1)/v``, ``v`` × the pipeline
+  sends), and split sequences of 8,192 tokens and more over ``c`` = 2, 4, 8 GPUs (context
+  parallel: activations ÷ ``c``, each layer's K/V passed around the ring forward and back,
+  gradients reduced over the data × context parallel GPUs).
+
 Checked against NVIDIA NeMo's published GPT-3 175B runs on 128 and 512 H100 (TP4 PP8; ``perf/
 truth.py``). For scale: published large-run MFU on H100 is 38–43 % in BF16 (Llama 3 405B on 8K
 to 16K H100: 43 %, 41 %, 38 %; Dubey et al. 2024, "The Llama 3 Herd of Models", arXiv
@@ -80,6 +90,9 @@ FULL_SHARD_STACKS = frozenset({"fsdp", "torchtitan"})
 DATA_PARALLEL_ONLY = frozenset({"fsdp"})
 #: Stacks that interleave pipeline stages (Megatron-LM / NeMo, torchtitan).
 INTERLEAVING_STACKS = frozenset({"tuned", "torchtitan"})
+#: Stacks that split a sequence over GPUs (context parallelism), and from what length.
+CONTEXT_PARALLEL_STACKS = frozenset({"tuned", "torchtitan"})
+CP_MIN_SEQ = 8192
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,16 @@ class TrainLayout:
     scaling: Arr  # ideal (all GPUs computing, nothing else) ÷ seconds
     need: Arr  # bytes per GPU
     fits: npt.NDArray[np.bool_]
+    cp: Arr  # context parallel size (issue 23)
+    vp: Arr  # virtual pipeline stages per GPU (interleaved 1F1B)
+
+
+def _cp_options(w: Workload) -> tuple[int, ...]:
+    """Context-parallel sizes tried: 1, and 2, 4, 8 for long sequences in stacks that split
+    them (Megatron-Core / NeMo ``context_parallel_size``, torchtitan's CP)."""
+    if w.stack not in CONTEXT_PARALLEL_STACKS or w.seq_len < CP_MIN_SEQ:
+        return (1,)
+    return (1, 2, 4, 8)
 
 
 def _virtual_options(p: int, layers: int, stack: str) -> tuple[int, ...]:
@@ -190,44 +213,57 @@ def _layouts(
     tps = (1,) if per_sample or w.stack in DATA_PARALLEL_ONLY else TP_SIZES
     pps = [1] if per_sample or w.stack in DATA_PARALLEL_ONLY else _pp_options(layers, nodes)
     g_max = float(np.max(g_total, initial=1.0))
-    triples = [
-        (t, p, v)
+    cps = (1,) if per_sample else _cp_options(w)
+    quads = [
+        (t, p, v, c)
         for t in tps
+        for c in cps
         for p in pps
-        if t * p == 1 or t * p <= g_max
+        if t * p * c == 1 or t * p * c <= g_max
         for v in _virtual_options(p, layers, w.stack)
     ]
     # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
-    t = np.array([[float(a)] for a, _, _ in triples])
-    p = np.array([[float(b)] for _, b, _ in triples])
-    v = np.array([[float(c)] for _, _, c in triples])
+    t = np.array([[float(q[0])] for q in quads])
+    p = np.array([[float(q[1])] for q in quads])
+    v = np.array([[float(q[2])] for q in quads])
+    c = np.array([[float(q[3])] for q in quads])
     mp = t * p
     valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
-    valid &= (mp <= g_total) | (mp == 1.0)
-    d = np.maximum(np.floor(g_total / mp), 1.0)
+    valid &= (mp * c <= g_total) | (mp * c == 1.0)
+    d = np.maximum(np.floor(g_total / (mp * c)), 1.0)
     mb = batch / d if per_sample else np.ones_like(d)  # sequences per micro-batch
     m = np.maximum(batch / (d * mb), 1.0)
     # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
     stage_layers = np.ceil(layers / p)
     fullest = stage_layers * p / layers  # its share of the model ÷ 1/p (1 when p divides L)
-    tau_c = work_seq * mb * part / mp * fullest
+    tau_c = work_seq * mb * part / (mp * c) * fullest
+    local = act / c  # a context-parallel GPU holds s / c of the sequence's tokens
     tau_tp = np.where(
         t > 1.0,
-        stage_layers * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, act, intra_bw),
+        stage_layers * TP_ALLREDUCES_PER_LAYER * allreduce_seconds(t, local, intra_bw),
         0.0,
     )
     pp_link = inter if nodes > 1 else intra_bw
+    # Context parallel (ring attention): per layer, every chunk's K and V pass the c − 1
+    # other GPUs in the forward and their gradients in the backward, on NVLink while t × c
+    # GPUs fit in a node, else over the network; costed on the critical path (ring attention
+    # overlaps part of it with the attention).
+    cp_link = np.where((t * c > per_node) & (nodes > 1), np.minimum(intra_bw, inter), intra_bw)
+    kv = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
+    cp_bytes = 2.0 * (c - 1.0) / c * s * kv * 2.0 / t
     with np.errstate(divide="ignore", invalid="ignore"):
         # Interleaved: each micro-batch crosses v times as many stage boundaries.
-        tau_pp = np.where(p > 1.0, 2.0 * act / t / pp_link * v, 0.0)
-    tau = tau_c + tau_tp + tau_pp
+        tau_pp = np.where(p > 1.0, 2.0 * local / t / pp_link * v, 0.0)
+        tau_cp = np.where(c > 1.0, stage_layers * cp_bytes / cp_link, 0.0)
+    tau = tau_c + tau_tp + tau_pp + tau_cp
     # 1F1B: the bubble is (p − 1) micro-batch times; interleaved over v virtual stages per
     # GPU, (p − 1) / v (Narayanan et al. 2021 sec. 2.2.2).
     pipeline = (m + (p - 1.0) / v) * tau
     # Data-parallel group: inside the node while t·d GPUs fit in it, else across nodes.
     across = (t * d > per_node) & (nodes > 1)
     dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
-    t_dp = allreduce_seconds(d, 2.0 * trainable / mp * fullest, dp_bw)  # the fullest stage's
+    # Gradients are reduced over the data × context parallel GPUs (they hold the same weights).
+    t_dp = allreduce_seconds(d * c, 2.0 * trainable / mp * fullest, dp_bw)  # the fullest stage's
     if zero3:
         # FSDP FULL_SHARD: the weights are all-gathered for the forward and again for the
         # backward, the gradients reduce-scattered: 1.5 all-reduces' volume per step,
@@ -240,7 +276,9 @@ def _layouts(
         )
     step = pipeline + exposed
     seconds = np.where(valid, steps * step, math.inf)
-    need = np.where(valid, memory_need(w, d * mp, tp=t, pp=p, zero3=zero3).total, math.inf)
+    need = np.where(
+        valid, memory_need(w, d * mp * c, tp=t, pp=p, cp=c, zero3=zero3).total, math.inf
+    )
     fits = valid & (need <= usable)
     # The fastest layout that fits; where none fits, the one that needs the least memory.
     any_fits = fits.any(axis=0)
@@ -256,6 +294,8 @@ def _layouts(
         best = {
             "tp": at(t),
             "pp": at(p),
+            "cp": at(c),
+            "vp": at(v),
             "dp": at(d),
             "seconds": at(seconds),
             "need": at(need),
@@ -270,4 +310,6 @@ def _layouts(
         scaling=scaling,
         need=best["need"],
         fits=best["fits"] > 0,
+        cp=best["cp"],
+        vp=best["vp"],
     )

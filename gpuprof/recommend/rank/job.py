@@ -15,6 +15,7 @@ from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
+from gpuprof.recommend.parallel import FULL_SHARD_STACKS
 from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
@@ -268,6 +269,9 @@ def job_row(
         memory_bound=bool(est.memory_bound[i]),
         batch=None if est.batch is None else opt(float(est.batch[i])),
         layout=_layout(est, i),
+        context_parallel=_extra(est, i, 3),
+        virtual_stages=_extra(est, i, 4),
+        full_shard=w.stack in FULL_SHARD_STACKS and w.is_training,
     )
     reasons, warnings = row_notes(w, inst, spec, facts)
     warnings = catalog_warnings(inst, warnings)
@@ -306,6 +310,8 @@ def job_row(
         reasons=reasons,
         warnings=warnings,
         layout=facts.layout,
+        context_parallel=facts.context_parallel,
+        virtual_stages=facts.virtual_stages,
         band=_band(w, spec, float(est.gpus[i])) if hours is not None else None,
     )
 
@@ -321,8 +327,15 @@ def _band(w: Workload, spec: object, gpus: float) -> Band | None:
     return None
 
 
+def _extra(est: Estimates, i: int, col: int) -> int:
+    """Context parallel (col 3) or virtual stages (col 4) of row ``i``; 1 when not training."""
+    if est.layout is None or est.layout.shape[1] <= col or not np.isfinite(est.layout[i, col]):
+        return 1
+    return int(est.layout[i, col])
+
+
 def _layout(est: Estimates, i: int) -> tuple[int, int, int] | None:
     if est.layout is None or not np.isfinite(est.layout[i]).all():
         return None
-    tp, pp, dp = (int(x) for x in est.layout[i])
+    tp, pp, dp = (int(x) for x in est.layout[i][:3])
     return tp, pp, dp

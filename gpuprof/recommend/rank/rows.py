@@ -135,6 +135,9 @@ class RecommendationRow:
     usd_per_million: float | None = None
     #: Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise.
     layout: tuple[int, int, int] | None = None
+    #: Training (issue 23): context parallel size and virtual pipeline stages per GPU.
+    context_parallel: int = 1
+    virtual_stages: int = 1
     #: Serving traffic: the continuous-batching estimate (then ``hours`` is None and every
     #: ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job.
     serving: ServingRow | None = None
@@ -190,7 +193,11 @@ class RecommendationRow:
             "layout": (
                 None
                 if self.layout is None
-                else dict(zip(("tp", "pp", "dp"), self.layout, strict=True))
+                else {
+                    **dict(zip(("tp", "pp", "dp"), self.layout, strict=True)),
+                    "cp": self.context_parallel,
+                    "vp": self.virtual_stages,
+                }
             ),
             "cost_unit": "usd_per_hour" if self.serving is not None else "usd",
             "serving": None if self.serving is None else self.serving.to_dict(),
