@@ -522,7 +522,9 @@ class JobProfiles(QObject):
         if self.summary is not None:
             self.summary.close()
             self.summary.setParent(None)
-        self.summary = ProfileSummaryDialog(profile, recording, self.window.widget())
+        self.summary = ProfileSummaryDialog(
+            profile, recording, self.window.widget(), open_recording=self.window.open_recording
+        )
         self.summary.open()
         return self.summary
 

@@ -16,6 +16,7 @@ import html
 import math
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -232,15 +233,21 @@ def _gpu_row(g: Any) -> list[str]:
 
 
 class ProfileSummaryDialog(QDialog):
-    """One job profile; ``recording`` (None: unknown) is what Open in replay and Export use."""
+    """One job profile; ``recording`` (None: unknown) is what Open in replay and Export use;
+    ``open_recording`` (the window's) replays it."""
 
     def __init__(
-        self, profile: JobProfile, recording: Path | None, parent: QWidget | None = None
+        self,
+        profile: JobProfile,
+        recording: Path | None,
+        parent: QWidget | None = None,
+        *,
+        open_recording: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(parent)
         self.profile = profile
         self.recording = recording
-        self._window: Any = parent  # the MainWindow (open_recording)
+        self._open_recording = open_recording
         self.setObjectName("profileSummary")
         self.setWindowTitle(_t("Job profile — %1").replace("%1", profile.name or NA))
         form = QFormLayout()
@@ -314,8 +321,8 @@ class ProfileSummaryDialog(QDialog):
         self.resize(900, 700)
 
     def open_in_replay(self) -> None:
-        if self.recording is not None and self._window is not None:
-            self._window.open_recording(self.recording)
+        if self.recording is not None and self._open_recording is not None:
+            self._open_recording(self.recording)
 
     def project(self) -> ProjectionDialog | None:
         """Project this job onto the catalog in a dialog of its own (computed in a thread)."""
