@@ -22,11 +22,11 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QToolBar, QWidget
 if TYPE_CHECKING:
     from pathlib import Path
 
+    import numpy as np
     from gpuprof.telemetry.session import TelemetrySession
     from gpuprof.telemetry.source import TelemetrySource
     from PySide6.QtCore import SignalInstance
 
-    from .plot_ticks import StepTicks
     from .settings import UiSettings
     from .state import UiState
     from .tab_host import TabHost
@@ -37,6 +37,7 @@ __all__ = [
     "Feature",
     "FeatureFactory",
     "MenuSpec",
+    "StepTickMarks",
     "ToolbarItem",
     "WindowContext",
     "build_actions",
@@ -44,6 +45,19 @@ __all__ = [
     "build_toolbar",
     "remaining_s",
 ]
+
+
+class StepTickMarks(Protocol):
+    """The plots' ticks of a profiled job's steps (:class:`~.plot_ticks.StepTicks`)."""
+
+    @property
+    def count(self) -> int: ...
+
+    def set_times(self, times: np.ndarray) -> None:
+        """The step end times, Unix s."""
+        ...
+
+    def clear(self) -> None: ...
 
 
 class WindowContext(Protocol):
@@ -66,7 +80,7 @@ class WindowContext(Protocol):
     def tabs(self) -> TabHost: ...
 
     @property
-    def step_ticks(self) -> StepTicks:
+    def step_ticks(self) -> StepTickMarks:
         """The plots' ticks of a profiled job's steps."""
         ...
 

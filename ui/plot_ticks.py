@@ -29,7 +29,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from .workers import run_in_thread
 
 if TYPE_CHECKING:
-    from .context import WindowContext
+    from .context import StepTickMarks, WindowContext
 
 __all__ = ["LIVE_PERIOD_MS", "RecordingTicks", "StepTicks", "TickItem", "read_step_times"]
 
@@ -199,7 +199,7 @@ class RecordingTicks(QObject):
     def __init__(self, window: WindowContext) -> None:
         super().__init__(window.widget())
         self._window = window
-        self._ticks: StepTicks = window.step_ticks
+        self._ticks: StepTickMarks = window.step_ticks
         self._source: object = None
         self._live: Path | None = None
         self._reading = False
