@@ -235,7 +235,10 @@ def test_recommend_says_above_the_table_when_nothing_meets_a_constraint(
     ok = strict_loads(
         run_gpuprof(["recommend", "--preset", "llm-100b-train", "--json"], tmp_path).stdout
     )
-    assert ok["verdict"] == []
+    # Without a constraint nothing is missed (issue 23 may still note that the top rows
+    # overlap within their error bands).
+    assert not [v for v in ok["verdict"] if "overlap within their error bands" not in v]
+    assert ok["nodes_needed"] is None
 
 
 # --- simulated and real -------------------------------------------------------------------------
