@@ -79,7 +79,10 @@ def register(subparsers: Any) -> None:
     )
     w.add_argument(
         "--recompute",
-        help=tr("training: activation recomputation none (default), selective, full (+1/3 compute)"),
+        help=tr(
+            "training: activation recomputation none (default), selective, full (every "
+            "layer's forward again)"
+        ),
     )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
