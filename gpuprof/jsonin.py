@@ -150,12 +150,13 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> 
     finally:
         os.close(fd)
     if size > max_bytes:
-        raise InputError(tr("{p}: larger than {n} MiB, not a {w}", p=p, n=_mib(max_bytes), w=what))
+        raise InputError(tr("{p}: larger than {n}, not a {w}", p=p, n=_size(max_bytes), w=what))
     return b"".join(chunks)
 
 
-def _mib(n: int) -> str:
-    return f"{n / (1 << 20):g}"
+def _size(n: int) -> str:
+    """``16 MiB``, ``64 KiB``: a cap as a person would write it."""
+    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 else f"{n / 1024:g} KiB"
 
 
 def read_json(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> Any:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from gpuprof.catalog.asof import as_of_date, in_future
 from gpuprof.catalog.row import CatalogIssue, Instance
+from gpuprof.csvsafe import unguard
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -123,19 +124,12 @@ def load_rates(path: Path | None = None) -> dict[str, FxRate]:
     """The rates in the user's rates file ({} when there is none). A bad file is one
     InputError naming the file and the line: a wrong rate must not price anything."""
     path = path or rates_path()
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(_MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return {}
-    except IsADirectoryError:
-        raise InputError(tr("{p}: is a folder, not a rates file", p=path)) from None
-    except OSError as exc:
-        raise InputError(tr("{p}: cannot read: {e}", p=path, e=exc.strerror or exc)) from None
-    if len(data) > _MAX_FILE_BYTES:
-        raise InputError(
-            tr("{p}: over {n} KiB: not a rates file", p=path, n=_MAX_FILE_BYTES // 1024)
-        )
+    from gpuprof.jsonin import read_regular
+
+    # A regular file only, opened without waiting (a FIFO would block), at most the cap.
+    data = read_regular(path, _MAX_FILE_BYTES, what=tr("rates file"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -161,7 +155,7 @@ def parse_rates_csv(text: str, *, name: str) -> dict[str, FxRate]:
                 tr("{p}:{n}: expected 3 or 4 cells, got {k}", p=name, n=line, k=len(row))
             )
         try:
-            rate = _rate(row[0], row[1], row[2], row[3] if len(row) == 4 else "")
+            rate = _rate(row[0], row[1], row[2], unguard(row[3]) if len(row) == 4 else "")
         except ValueError as exc:
             raise InputError(f"{name}:{line}: {exc}") from None
         out[rate.currency] = rate
@@ -170,13 +164,14 @@ def parse_rates_csv(text: str, *, name: str) -> dict[str, FxRate]:
 
 def save_rate(rate: FxRate, path: Path | None = None) -> Path:
     """Add or replace ``rate`` in the user's rates file (written atomically)."""
+    from gpuprof import csvsafe
     from gpuprof.fileio import atomic_open
 
     path = path or rates_path()
     rates = load_rates(path) | {rate.currency: rate}
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, "w", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
+        writer = csvsafe.writer(fh, lineterminator="\n")  # the source is the user's text
         writer.writerow(["currency", "per_usd", "as_of", "source"])
         for r in sorted(rates.values(), key=lambda r: r.currency):
             writer.writerow([r.currency, repr(r.per_usd), r.as_of, r.source])
