@@ -591,9 +591,10 @@ class MainWindow(QMainWindow):
     # -- shutdown -------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         # One shutdown: features, benchmark and session stop before one shared deadline.
-        self._closing = True
+        first, self._closing = not self._closing, True
         deadline = time.monotonic() + CLOSE_BUDGET_S
-        self.about_to_close.emit()
+        if first:
+            self.about_to_close.emit()
         self.redraw_timer.stop()
         self.settings.geometry = self.saveGeometry()
         self.settings.tab = self.current_tab_name() or self.settings.tab
