@@ -7,6 +7,7 @@ memory and energy attributed to the job are checked against numbers worked out b
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -283,10 +284,12 @@ def test_the_job_is_named_after_its_track_block_and_keeps_its_dtype_without_a_gp
         PhaseMark(t, "start", run="tiny-lm", pid=child.pid),
         *(StepMarker(t + k, k, 1.0, flops=1e10, run="tiny-lm", pid=child.pid) for k in (1, 2, 3)),
     ]
-    profile = build_profile(
-        _run(snaps, child.pid, dtype="fp32"), snaps, tree=_tree(child.pid), markers=markers
-    )
+    run = _run(snaps, child.pid, dtype="fp32")  # named "train" after train.py
+    profile = build_profile(run, snaps, tree=_tree(child.pid), markers=markers)
     assert profile.name == "tiny-lm"
+    # A name given (gpuprof profile --name small) stays.
+    given = dataclasses.replace(run, name="small")
+    assert build_profile(given, snaps, markers=markers).name == "small"
     assert profile.steps is not None and profile.steps.mfu_dtype == "fp32"
     assert profile.steps.mfu_pct is None  # no GPU: no MFU, but the precision stays
     # Two blocks, or the default name: the run's own name stays.

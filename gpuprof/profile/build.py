@@ -305,16 +305,21 @@ def _phases(
     return tuple(out)
 
 
-def _job_name(command_name: str, markers: Sequence[Marker]) -> str:
-    """The job's name: the ``track("name")`` block's when the markers come from exactly one
-    named block (issue 23: ``gpuprof profile -- python train.py`` with ``track("tiny-lm")`` was
-    named after the command), else the run's own (the command, or a standalone track's)."""
+def _job_name(run: JobRun, markers: Sequence[Marker]) -> str:
+    """The job's name: a name given (``gpuprof profile --name``) as it is; one named after its
+    command takes the ``track("name")`` block's when the markers come from exactly one named
+    block (issue 23: ``gpuprof profile -- python train.py`` around ``track("tiny-lm")`` was
+    named ``train``)."""
+    from gpuprof.profile.job_files import job_name
+
+    if run.name not in (job_name(run.command), f"pid {run.pid}", ""):
+        return run.name
     names = {m.run for m in markers if isinstance(m, PhaseMark) and m.kind == "start" and m.run}
     if len(names) == 1:
         (name,) = names
         if name != "job":  # track()'s default says nothing the command does not
             return name
-    return command_name
+    return run.name
 
 
 def _mark_phases(markers: Sequence[Marker], start: float, end: float) -> list[Phase]:
@@ -472,7 +477,7 @@ def build_profile(
         notes.append(N_("no telemetry samples were recorded"))
     phases = _phases(run, scan, gpus, markers, notes)
     return JobProfile(
-        name=_job_name(run.name, markers),
+        name=_job_name(run, markers),
         command=tuple(run.command),
         pid=run.pid,
         started_s=run.started_s,

@@ -423,6 +423,12 @@ def _step_there(
         how = N_("compute × {r} ({d} peak {a} → {b} TFLOPS, efficiency here carried over)").format(
             r=f"{1 / c_ratio:.3g}", d=dtype, a=f"{peak_h:g}", b=f"{peak_t:g}"
         )
+        gen = _generation_ratio(here, spec)
+        if gen != 1.0:  # issue 23: the fitted share of the peak differs between generations
+            c_ratio *= gen
+            how += ", " + N_("compute × {g} more ({t}'s fitted share of its peak ÷ {h}'s)").format(
+                g=f"{1 / gen:.3g}", t=spec.key, h=here.key
+            )
         bw_h, bw_t = here.memory_bw_gbs, spec.memory_bw_gbs
         if bw_h and bw_t:
             m_ratio: float | None = bw_t / bw_h
@@ -476,6 +482,16 @@ def _step_there(
         )
         how += "; " + text.format(n=f"{n_there:g}", h=n_here, r=f"{n_here / n_there:.3g}")
     return _finite(step_t), c_ratio, m_ratio, how
+
+
+def _generation_ratio(here: GpuSpec, there: GpuSpec) -> float:
+    """How much more (> 1) or less of its peak the GPU there reaches than the one here: the
+    generation factors the training estimate fits (:mod:`gpuprof.recommend.efficiency`)."""
+    from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
+
+    g_there = TRAIN_EFFICIENCY.generation_share(there.architecture)
+    g_here = TRAIN_EFFICIENCY.generation_share(here.architecture)
+    return g_there / g_here if g_here > 0 else 1.0
 
 
 def _collectives(

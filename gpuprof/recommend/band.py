@@ -149,11 +149,13 @@ def training_band(
     arch = architecture or ""
     here = _scale(gpus)
     tiers: tuple[tuple[str, Callable[[Residual], bool]], ...] = (
-        (N_("{stack} on {arch}, {scale}"), lambda r: r.stack == stack and r.architecture == arch
-         and _scale(r.gpus) == here),
-        (N_("{stack} on {arch}"), lambda r: r.stack == stack and r.architecture == arch),
+        (N_("{stack}, the same GPU generation, {scale}"), lambda r: r.stack == stack
+         and r.architecture == arch and _scale(r.gpus) == here),
+        (N_("{stack}, the same GPU generation"), lambda r: r.stack == stack
+         and r.architecture == arch),
         (N_("{stack}"), lambda r: r.stack == stack),
-        (N_("{arch}, {scale}"), lambda r: r.architecture == arch and _scale(r.gpus) == here),
+        (N_("the same GPU generation, {scale}"), lambda r: r.architecture == arch
+         and _scale(r.gpus) == here),
         (N_("all stacks and GPUs"), lambda r: True),
     )  # fmt: skip
     scale = (N_("one node"), N_("up to 256 GPUs"), N_("over 256 GPUs"))[_scale(gpus)]
@@ -210,8 +212,11 @@ def inference_band(
     one = gpus <= 1
     scale = N_("one GPU") if one else N_("several GPUs")
     tiers: tuple[tuple[str, Callable[[Residual], bool]], ...] = (
-        (N_("{arch}, {scale}"), lambda r: r.architecture == arch and (r.gpus <= 1) == one),
-        (N_("{arch}"), lambda r: r.architecture == arch),
+        (
+            N_("the same GPU generation, {scale}"),
+            lambda r: r.architecture == arch and (r.gpus <= 1) == one,
+        ),
+        (N_("the same GPU generation"), lambda r: r.architecture == arch),
         (N_("all published runs of this kind"), lambda r: True),
     )
     for text, keep in tiers:

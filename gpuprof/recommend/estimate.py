@@ -172,8 +172,10 @@ def base_efficiency(
         source = N_("{source}; stack {stack}: {eff:.0%} of the matmul peak").format(
             source=train_eff.source, stack=w.stack, eff=eff
         )
-        if gen != 1.0:
-            source += " " + N_("({arch}: × {g:.2f} of Ampere's share)").format(arch=arch, g=gen)
+        if gen != 1.0 and spec is not None:
+            source += " " + N_("({gpu}: × {g:.2f}, its generation's fitted share)").format(
+                gpu=spec.key, g=gen
+            )
     dtype = w.compute_dtype
     peak = spec.peak_tflops(dtype) if spec else None
     if measured_tflops and peak:
