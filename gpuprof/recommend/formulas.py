@@ -1,0 +1,36 @@
+"""The formulas the estimates follow, in words: shown in the details pane, the CLI's JSON
+(``formulas``) and reports (:data:`FORMULAS`; moved out of :mod:`.estimate`, issue 23)."""
+
+from __future__ import annotations
+
+__all__ = ["FORMULAS"]
+
+FORMULAS = (
+    "training FLOPs = 6 x N x tokens (LoRA: 4 x N x tokens); inference = 2 x N per token",
+    "time = FLOPs / (GPUs x peak[dtype] x efficiency); efficiency = base x scaling",
+    "LLM training (fitted, leave-one-source-out checked): matmuls at gemm[stack] x generation"
+    " of the peak (FP8 outside the tuned stack x fp8_other) + k x L x h bytes per token at 0.70"
+    " x bandwidth; full recompute x recompute_full; a pretraining run x (1 + run_overhead)",
+    "fp8 training: attention score/context FLOPs at the bf16 peak (FP8 covers linear layers)",
+    "decode step = max(2 x N_active x b / rate, (N x bytes x (1-(1-N_active/N)^b) + KV) / GPUs"
+    " / (0.70 x bandwidth)) + 2 x L x all-reduce(b x h x 2 bytes)",
+    "all-reduce = 5.56 us + 1.98 us x 2(G-1) + 2(G-1)/G x bytes / link (NCCL, DGX-A100)",
+    "training layout: tensor parallel t <= 8 in a node x pipeline p x data parallel d, the"
+    " fastest that fits",
+    "training step = (m + p - 1) x (micro-batch compute / (t p) + 4 all-reduces per layer of"
+    " s x h x 2 bytes over t) + gradient all-reduce 2(d-1)/d x 2N/(t p) bytes beyond the"
+    " backward it overlaps",
+    "scaling = ideal time / estimated time (inference: 1 / (1 + all-reduce / step))",
+    "memory per GPU (training, ZeRO-1) = 4 bytes x N / (t p) + 12 bytes x N / G + activations / t;"
+    " fits if <= 85% of GPU memory",
+    "inference memory per GPU = (N x bytes + KV cache 2 x L x h x seq x batch x bytes) / G",
+    "cost = hours x price per hour; spot hours = hours x 1.10",
+    "serving step (continuous batching, b in flight, chunked prefill b x P/O tokens) ="
+    " max(weights read, 2 x N_active x tokens / rate) + max(KV read, attention FLOPs / rate)"
+    " + 2 x L all-reduces; reads at 0.70 x bandwidth",
+    "serving b_max = KV room / ((P + O/2) x KV bytes per token); batch = the throughput-best"
+    " b <= b_max meeting TTFT/TPOT; replicas = ceil(rate / (b / (O x step)) / 0.9)",
+    "serving TPOT = step at the load (Little's law b = rate x O x step); TTFT = prefill"
+    " rounds + M/D/1 wait; $/M output tokens = $/h of the instances / (output tokens/h / 1e6)",
+    "$ per achieved PFLOP-hour = price per hour / (achieved PFLOP/s)",
+)
