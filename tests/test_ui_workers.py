@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -131,3 +132,48 @@ def test_a_failed_check_reports_the_exception_itself(qtbot: Any) -> None:
     assert error_text(problem) == "8xH100: no such instance"
     assert error_text(ValueError("bad")) == "ValueError: bad"
     assert worker.wait(10.0)
+
+
+def test_closing_a_window_cancels_the_workers_it_holds_and_no_others(
+    make_window: Any, qtbot: Any
+) -> None:
+    """superqt's await_workers, for one window: every worker under it (a tab's, at any depth)
+    is cancelled and waited for with the window's deadline; another window's goes on."""
+    from gpuprof.ui.workers import CancellableWorker, shutdown_workers
+    from PySide6.QtWidgets import QWidget
+
+    class UntilCancelled(CancellableWorker):
+        thread_name = "gpuprof-until-cancelled"
+
+        def start(self, stuck: threading.Event | None = None) -> None:
+            def body(token: Any) -> None:
+                while not token.cancelled:
+                    token.wait(0.01)
+                if stuck is not None:
+                    stuck.wait(10.0)  # a driver call that does not return
+                self._send("finished", "cancelled")
+
+            self._launch(body)
+
+    w, other = make_window(), QWidget()
+    qtbot.addWidget(other)
+    inside = QWidget(w.tabs.widget(0))  # held by a tab of the window
+    mine, theirs = UntilCancelled(inside), UntilCancelled(other)
+    mine.start()
+    theirs.start()
+    w.close()
+    assert not mine.running and mine.cancel_token.cancelled
+    assert theirs.running and not theirs.cancel_token.cancelled
+    theirs.cancel()
+    assert theirs.wait(10.0)
+
+    stuck_gate = threading.Event()
+    stuck = UntilCancelled(other)
+    stuck.start(stuck_gate)
+    assert not shutdown_workers(other, time.monotonic() + 0.2)  # still stuck: detached
+    finished: list[Any] = []
+    stuck.finished.connect(finished.append)
+    stuck_gate.set()
+    assert stuck.wait(10.0)
+    qtbot.wait(50)  # anything it reported would arrive now
+    assert finished == []

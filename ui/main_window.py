@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from .banners import banner_message, status_message
-from .context import CLOSE_BUDGET_S, Feature, remaining_s
+from .context import CLOSE_BUDGET_S, Feature
 from .features import FEATURES
 from .health_tab import WINDOW_SNAPSHOTS, HealthTab
 from .menus import about_text, build_chrome, save_screenshot, show_about, sync_interval_controls
@@ -50,7 +50,7 @@ from .telemetry_tab import TelemetryTab
 from .theme import THEMES, apply_theme
 from .topology import TopologyTab
 from .widgets import Banner
-from .workers import SessionBridge, run_in_thread
+from .workers import SessionBridge, run_in_thread, shutdown_workers
 
 if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
@@ -601,8 +601,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         for feature in self.features:
             feature.shutdown(deadline)
-        if self._bench is not None:
-            self._bench.shutdown(remaining_s(deadline, 3.0))
+        # Any worker left (a benchmark run): cancelled, waited for 3 s at most, then detached.
+        shutdown_workers(self, min(deadline, time.monotonic() + 3.0))
         if self.bridge is not None:
             self.bridge.close()
         if self.session is not None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.model import Snapshot
     from gpuprof.telemetry.session import SessionState, TelemetrySession
 
-__all__ = ["CancellableWorker", "SessionBridge", "run_in_thread"]
+__all__ = ["CancellableWorker", "SessionBridge", "run_in_thread", "shutdown_workers"]
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,7 @@ class CancellableWorker(QObject):
             target=body, args=(token,), name=self.thread_name, daemon=True
         )
         self._thread.start()
+        _STARTED.add(self)
 
     def _send(self, name: str, value: object) -> None:
         """Emit the signal ``name`` (from the worker thread) unless detached or already deleted."""
@@ -172,3 +175,33 @@ class CancellableWorker(QObject):
             return True
         self._thread.join(timeout_s)
         return not self._thread.is_alive()
+
+
+#: Every worker that was started and still exists (superqt's set of live workers).
+_STARTED: weakref.WeakSet[CancellableWorker] = weakref.WeakSet()
+
+
+def _held_by(obj: QObject, owner: QObject) -> bool:
+    try:
+        parent = obj.parent()
+        while parent is not None:
+            if parent is owner:
+                return True
+            parent = parent.parent()
+    except RuntimeError:  # a parent already deleted on the C++ side
+        return False
+    return False
+
+
+def shutdown_workers(owner: QObject, deadline: float) -> bool:
+    """superqt's ``await_workers`` for one window: cancel every running worker that ``owner``
+    holds (a child at any depth: a tab's, a dialog's), wait for them until ``deadline``
+    (``time.monotonic()``), and detach those still running (stuck in a driver call: they report
+    nothing more). True when none is left running. Workers of other windows are left alone."""
+    held = [w for w in list(_STARTED) if w.running and _held_by(w, owner)]
+    for worker in held:
+        worker.cancel()
+    for worker in held:
+        if not worker.wait(max(0.0, deadline - time.monotonic())):
+            worker.detach()
+    return not any(w.running for w in held)
