@@ -54,6 +54,7 @@ from .workers import SessionBridge, run_in_thread, shutdown_workers
 
 if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
+    from gpuprof.telemetry.sampler import Sampler
 
     from .bench_tab import BenchTab
     from .plot_ticks import StepTicks
@@ -92,7 +93,7 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        source: Any,
+        source: TelemetrySource,
         *,
         settings: UiSettings | None = None,
         interval_s: float | None = None,
@@ -309,7 +310,7 @@ class MainWindow(QMainWindow):
         return self.session.source if self.session is not None else None
 
     @property
-    def sampler(self) -> Any:
+    def sampler(self) -> Sampler | None:
         """The session's sampler (tests and perf scripts poll it by hand)."""
         return self.session.sampler if self.session is not None else None
 

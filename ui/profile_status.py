@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.profile.model import JobProfile
@@ -55,6 +55,11 @@ from PySide6.QtWidgets import (
 from .context import ActionSpec, WindowContext, remaining_s
 from .plot_ticks import RecordingTicks
 from .profile_dialog import ProfileRequest, ProfileSettings, profiler_argv
+
+if TYPE_CHECKING:
+    from .profile_dialog import ProfileDialog
+    from .profile_summary import ProfileSummaryDialog
+    from .profiles_list import ProfilesListDialog
 
 __all__ = ["JobProfiles", "ProfileOutcome", "ProfileRun", "ProfileStatus", "read_summary"]
 
@@ -410,9 +415,9 @@ class JobProfiles(QObject):
         self.settings = ProfileSettings(window.settings.path)
         self.ticks = RecordingTicks(window)
         self.run: ProfileRun | None = None
-        self.dialog: Any = None
-        self.summary: Any = None
-        self.profiles_list: Any = None
+        self.dialog: ProfileDialog | None = None
+        self.summary: ProfileSummaryDialog | None = None
+        self.profiles_list: ProfilesListDialog | None = None
         self._closing = False
         self.error_box: QMessageBox | None = None
         self.status = ProfileStatus(window.widget())
@@ -452,7 +457,7 @@ class JobProfiles(QObject):
         return self.run is not None and self.run.running
 
     # -- starting and stopping -----------------------------------------------------------------
-    def open_dialog(self) -> Any:
+    def open_dialog(self) -> ProfileDialog | None:
         """File → Profile a command…: the dialog (not modal-blocking), or None while a job runs."""
         if self.busy:
             self.window.show_message(
@@ -469,7 +474,7 @@ class JobProfiles(QObject):
         dialog.open()
         return dialog
 
-    def _dialog_accepted(self, dialog: Any) -> None:
+    def _dialog_accepted(self, dialog: ProfileDialog) -> None:
         request = dialog.request()
         if request is not None:
             self.start(request)
@@ -515,7 +520,7 @@ class JobProfiles(QObject):
         self.error_box = box
 
     # -- summaries and the list -----------------------------------------------------------------
-    def show_summary(self, profile: JobProfile, recording: Path | None) -> Any:
+    def show_summary(self, profile: JobProfile, recording: Path | None) -> ProfileSummaryDialog:
         """The summary dialog of ``profile`` (one at a time; not modal-blocking)."""
         from .profile_summary import ProfileSummaryDialog
 
@@ -533,7 +538,7 @@ class JobProfiles(QObject):
         if outcome is not None and outcome.profile is not None:
             self.show_summary(outcome.profile, outcome.recording)
 
-    def open_list(self) -> Any:
+    def open_list(self) -> ProfilesListDialog:
         """File → Job profiles…: the recordings that hold a job profile."""
         from .profiles_list import ProfilesListDialog
 
