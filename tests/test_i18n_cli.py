@@ -94,12 +94,14 @@ def _data_values() -> tuple[str, ...]:
     from gpuprof.bench.base import BENCH_NAMES
     from gpuprof.bench.results import ResultsDB
     from gpuprof.catalog.instances import load_catalog
+    from gpuprof.recommend.efficiency import STACKS
     from gpuprof.recommend.rank import OBJECTIVES
-    from gpuprof.recommend.workload import PRECISIONS
+    from gpuprof.recommend.workload import PRECISIONS, RECOMPUTE
     from gpuprof.recommend.workload import SCENARIOS as WORKLOADS
     from gpuprof.telemetry.scenarios import SCENARIOS
 
     values: set[str] = {*OBJECTIVES, *PRECISIONS, *WORKLOADS, *TABS, *BENCH_NAMES, "train", "cpu"}
+    values |= {*STACKS, *RECOMPUTE}  # --stack and --recompute values, shown as typed
     for sc in SCENARIOS.values():
         system = sc.system
         values |= {sc.label, sc.device.name, system.os or "", system.cpu_model or ""}

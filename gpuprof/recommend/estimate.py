@@ -144,8 +144,9 @@ def base_efficiency(
             source=train_eff.source, stack=w.stack, eff=eff
         )
         if gen != 1.0 and spec is not None:
-            source += " " + N_("({gpu}: × {g:.2f}, its generation's fitted share)").format(
-                gpu=spec.key, g=gen
+            # One template around the other, so that tr_text translates the whole line.
+            source = N_("{source}; fitted generation factor for {gpu}: × {g:.2f}").format(
+                source=source, gpu=spec.key, g=gen
             )
     dtype = w.compute_dtype
     peak = spec.peak_tflops(dtype) if spec else None

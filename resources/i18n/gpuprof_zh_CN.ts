@@ -399,8 +399,8 @@
         <translation>本机验收检查：PASS/WARN/FAIL 评分表</translation>
     </message>
     <message>
-        <source>Check a GPU server against what it should be: inventory against the expectation, health (findings, ECC, XID), performance against published references, a memory test and, with --level burn-in, a sustained load. Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors.</source>
-        <translation>按应有的配置检查 GPU 服务器：清单与预期对比、健康（问题、ECC、XID）、与公开参考值对比的性能、显存测试，以及 --level burn-in 时的持续负载。退出码：0 全部通过，1 有 FAIL，3 只有 WARN，2 用法错误。</translation>
+        <source>Check a GPU server against what it should be: inventory against the expectation, health (findings, ECC, XID), performance against published references, a memory test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled (verdict INCOMPLETE).</source>
+        <translation>按应有的配置检查 GPU 服务器：清单与预期对比、健康（问题、ECC、XID）、与公开参考值对比的性能、显存测试，以及 --level burn-in 时的持续负载。每一项为 PASS、WARN、FAIL、SKIP 或 INFO（已测量但不评级：没有参考值，或多次运行结果相差太大）。退出码：0 全部通过，1 有 FAIL，3 只有 WARN，2 用法错误，130 已取消（结论 INCOMPLETE）。</translation>
     </message>
     <message>
         <source>how much to run (default quick)</source>
@@ -624,6 +624,10 @@
         <translation>{want} 个请求序列中只有 {b:.0f} 个能与权重一起放入显存：按批大小 {b:.0f} 估算</translation>
     </message>
     <message>
+        <source>no price: listed after every priced row under &apos;cheapest&apos;</source>
+        <translation>无价格：在“最便宜”排序下列于所有有价格的行之后</translation>
+    </message>
+    <message>
         <source>{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million</source>
         <translation>{n} 台此实例可维持 {rate:.4g}/秒：{usd}/小时，每百万 {per_m}</translation>
     </message>
@@ -787,6 +791,10 @@
         <translation>--from-profile 从录制中获取工作负载；请去掉 {f}</translation>
     </message>
     <message>
+        <source>{file}: {why}</source>
+        <translation>{file}：{why}</translation>
+    </message>
+    <message>
         <source>job time</source>
         <translation>作业时间</translation>
     </message>
@@ -841,9 +849,9 @@
         <translation>系统未安装中文字体，中文会显示为方框；请安装一种中文字体（例如 `sudo apt install fonts-noto-cjk`），或以 `--lang en` 启动</translation>
     </message>
     <message>
-        <source>--interval must be between 0.1 and 60 seconds, got {i:g}</source>
+        <source>--interval must be between {lo:g} and {hi:g} seconds, got {i:g}</source>
         <extracomment>Seconds of simulated history a ``--demo`` window starts with, so the plots show a story, and its step: the simulator costs milliseconds per poll, so the past is sampled every 2 s.</extracomment>
-        <translation>--interval 必须在 0.1 到 60 秒之间，实际为 {i:g}</translation>
+        <translation>--interval 必须在 {lo:g} 到 {hi:g} 秒之间，实际为 {i:g}</translation>
     </message>
     <message>
         <source>gpuprof: warning: no data arrived in {s:g} s; the screenshot shows none</source>
@@ -1717,6 +1725,14 @@
         <translation>表中仅显示前 %1 项</translation>
     </message>
     <message>
+        <source>the top rows overlap within their error bands</source>
+        <translation>排名靠前的行在误差范围内重叠</translation>
+    </message>
+    <message>
+        <source>Error band: %1 (10th–90th percentile of the errors on %2 comparable published runs not fitted to: %3)</source>
+        <translation>误差范围：%1（%2 个未参与拟合的可比公开运行的误差的第 10–90 百分位：%3）</translation>
+    </message>
+    <message>
         <source>Instances: %1 (%2 replica(s) of TP %3 × PP %4%5)</source>
         <translation>实例：%1（%2 个副本，TP %3 × PP %4%5）</translation>
     </message>
@@ -2541,12 +2557,16 @@ Without a sub-command, opens the desktop app.</source>
     </message>
     <message>
         <source>{p}: no such file</source>
-        <extracomment>The version of both documents; a change that an older client would misread bumps it. ``WWW-Authenticate`` values (RFC 6750): no token sent, a wrong one.
+        <extracomment>``WWW-Authenticate`` values (RFC 6750): no token sent, a wrong one.
 ----------
-The schema version this gpuprof writes; older files migrate forward to it on open. The version of :data:`_SCHEMA`, the first one; every migration chain starts here. &quot;GPPF&quot; — marks the SQLite file as a gpuprof session. The longest time an appended snapshot waits before it is committed to disk. How often the WAL is copied into the file itself while recording (the file alone, without its ``-wal``, then holds all but the last seconds). Readers keep the first few problems of unreadable records for their one warning. Records a read fetches at once are at most this many bytes together (one may be larger). How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones. Rows outside the times a recording can hold are left out of every query (store_read). ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc). The version in the file itself: below :attr:`schema_version` when it was migrated. ``&quot;recording&quot;`` (not closed yet, or never: see :attr:`not_closed`), ``&quot;closed&quot;``, or None in files from before the marker. True when the file says it is being recorded but no recorder holds it (killed). What a reader should be told about the file, one line each (logged by :meth:`open`). Records left out because their time is impossible (NaN, infinite, 1e300, &lt; 1970).
+The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JSON and a thousand processes add ~300 kB: this leaves room twenty times over, and bounds what one record can cost in memory (JSON parsed into Python objects takes several times its size). The most one metadata value (static facts, label, free-form dict) may be, as stored JSON text. The longest label kept (the window title and report heading show it). Times a recording can hold (Unix s): 1970-01-01 .. 2100-01-01. Anything else (NaN, infinite, 1e300, negative) is a damaged record: it would overflow dates and make replay endless. What :func:`read_header` reads: SQLite&apos;s 100-byte database header and the 8-byte b-tree page header of page 1 after it (https://www.sqlite.org/fileformat.html). A header claiming more is not one of a recording: at ~7 kB a sample (8 GPUs and their processes), 4 TiB is 20 years of samples at one a second. A file cut short claims what it was; 58 TB is what junk read as a page count claims. Page 1&apos;s b-tree page kinds (interior and leaf table pages).
 ----------
-The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JSON and a thousand processes add ~300 kB: this leaves room twenty times over, and bounds what one record can cost in memory (JSON parsed into Python objects takes several times its size). The most one metadata value (static facts, label, free-form dict) may be, as stored JSON text. The longest label kept (the window title and report heading show it). Times a recording can hold (Unix s): 1970-01-01 .. 2100-01-01. Anything else (NaN, infinite, 1e300, negative) is a damaged record: it would overflow dates and make replay endless. What :func:`read_header` reads: SQLite&apos;s 100-byte database header and the 8-byte b-tree page header of page 1 after it (https://www.sqlite.org/fileformat.html). A header claiming more is not one of a recording: at ~7 kB a sample (8 GPUs and their processes), 4 TiB is 20 years of samples at one a second. A file cut short claims what it was; 58 TB is what junk read as a page count claims. Page 1&apos;s b-tree page kinds (interior and leaf table pages).</extracomment>
+The schema version this gpuprof writes; older files migrate forward to it on open. The version of :data:`_SCHEMA`, the first one; every migration chain starts here. &quot;GPPF&quot; — marks the SQLite file as a gpuprof session. The longest time an appended snapshot waits before it is committed to disk. How often the WAL is copied into the file itself while recording (the file alone, without its ``-wal``, then holds all but the last seconds). Readers keep the first few problems of unreadable records for their one warning. Records a read fetches at once are at most this many bytes together (one may be larger). How many records :meth:`SessionStore.snapshot_at` looks back past unreadable ones. Rows outside the times a recording can hold are left out of every query (read.py). ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc). The version in the file itself: below :attr:`schema_version` when it was migrated. ``&quot;recording&quot;`` (not closed yet, or never: see :attr:`not_closed`), ``&quot;closed&quot;``, or None in files from before the marker. True when the file says it is being recorded but no recorder holds it (killed). What a reader should be told about the file, one line each (logged by :meth:`open`). Records left out because their time is impossible (NaN, infinite, 1e300, &lt; 1970).</extracomment>
         <translation>{p}：文件不存在</translation>
+    </message>
+    <message>
+        <source>{p}: not a regular file, not a certificate or key</source>
+        <translation>{p}：不是普通文件，不是证书或私钥</translation>
     </message>
     <message>
         <source>{c}: cannot use this certificate and key: {e}</source>
@@ -2602,6 +2622,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>在屏幕外渲染窗口，保存 PNG 后退出</translation>
     </message>
     <message>
+        <source>sampling interval in seconds ({lo:g}–{hi:g})</source>
+        <translation>采样间隔，单位为秒（{lo:g}–{hi:g}）</translation>
+    </message>
+    <message>
         <source>watch another machine: the URL of its `gpuprof exporter` (e.g. http://127.0.0.1:9400 through an SSH tunnel); each answer must come whole within {s:g} s and be at most {n} MiB</source>
         <translation>查看另一台机器：其 `gpuprof exporter` 的 URL（例如经 SSH 隧道的 http://127.0.0.1:9400）；每个响应须在 {s:g} 秒内完整到达，且不超过 {n} MiB</translation>
     </message>
@@ -2620,10 +2644,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>with --screenshot: window size (default 1600x1000)</source>
         <translation>与 --screenshot 一起使用：窗口尺寸（默认 1600x1000）</translation>
-    </message>
-    <message>
-        <source>sampling interval in seconds (0.1–60)</source>
-        <translation>采样间隔，单位为秒（0.1–60）</translation>
     </message>
     <message>
         <source>the desktop app is not available in this build; try `gpuprof --help`</source>
@@ -3153,6 +3173,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>训练框架：tuned（Megatron-LM/NeMo，默认）、fsdp、deepspeed、torchtitan；其效率由该框架的公开运行数据拟合</translation>
     </message>
     <message>
+        <source>training: activation recomputation none (default), selective, full (every layer&apos;s forward again)</source>
+        <translation>训练：激活重计算 none（默认）、selective、full（每层的前向再算一遍）</translation>
+    </message>
+    <message>
         <source>tokens to train on / to generate</source>
         <translation>用于训练 / 要生成的 token 数</translation>
     </message>
@@ -3219,6 +3243,14 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>finish within, e.g. 72h or 3d</source>
         <translation>完成时限，例如 72h 或 3d</translation>
+    </message>
+    <message>
+        <source>the top rows overlap within their error bands ({what}): #1 is not surely better than #2</source>
+        <translation>排名靠前的行在误差范围内重叠（{what}）：第 1 名不一定优于第 2 名</translation>
+    </message>
+    <message>
+        <source>error band {span}{cost}: {lo:g}th–{hi:g}th percentile of the errors on {n} comparable published runs not fitted to ({basis})</source>
+        <translation>误差范围 {span}{cost}：{n} 个未参与拟合的可比公开运行的误差的第 {lo:g}–{hi:g} 百分位（{basis}）</translation>
     </message>
     <message>
         <source>layout</source>
@@ -3473,10 +3505,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, refreshed every --interval seconds until Ctrl-C; or one snapshot with --once.</source>
         <translation>每个 GPU（即 `nvidia-smi dmon` 显示的内容，排版更易读）及主机的实时表格，每 --interval 秒刷新一次，直到按下 Ctrl-C；或用 --once 输出单个快照。</translation>
-    </message>
-    <message>
-        <source>seconds between samples, 0.1–60 (default 1)</source>
-        <translation>采样间隔秒数，0.1–60（默认 1）</translation>
     </message>
     <message>
         <source>read another machine&apos;s `gpuprof exporter` at URL instead of the local GPUs; each answer must come whole within {s:g} s, or the sampling interval when longer, and be at most {n} MiB</source>
@@ -4122,6 +4150,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{w} 处的值有误：{n} 位的数字对任何测量值来说都太大</translation>
     </message>
     <message>
+        <source>{p}: larger than {n}, not a {w}</source>
+        <translation>{p}：大于 {n}，不是{w}</translation>
+    </message>
+    <message>
         <source>1 USD = {r:g} {c} as of {d} ({s})</source>
         <extracomment>The display currencies and how an amount in each is written. A rate file larger than this is not a rates file. Units of a currency per US dollar beyond these are a typo (the rupiah is ~16,000).</extracomment>
         <translation>1 美元 = {r:g} {c}，汇率日期 {d}（{s}）</translation>
@@ -4136,17 +4168,13 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{src} {v!r}：{why}</translation>
     </message>
     <message>
-        <source>{p}: is a folder, not a rates file</source>
-        <translation>{p}：是文件夹，不是汇率文件</translation>
-    </message>
-    <message>
         <source>{p}: cannot read: {e}</source>
         <extracomment>The most a credentials file may hold. ``quote(credentials, instance_type, region, options)`` → the API&apos;s price.</extracomment>
         <translation>{p}：无法读取：{e}</translation>
     </message>
     <message>
-        <source>{p}: over {n} KiB: not a rates file</source>
-        <translation>{p}：超过 {n} KiB，不是汇率文件</translation>
+        <source>rates file</source>
+        <translation>汇率文件</translation>
     </message>
     <message>
         <source>{p}: not UTF-8 text (byte {n})</source>
@@ -4177,10 +4205,6 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>{p}：不是普通文件（{k}），不是{w}</translation>
     </message>
     <message>
-        <source>{p}: larger than {n} MiB, not a {w}</source>
-        <translation>{p}：大于 {n} MiB，不是{w}</translation>
-    </message>
-    <message>
         <source>{p}: not UTF-8 text (byte {b}), not a {w}</source>
         <translation>{p}：不是 UTF-8 文本（第 {b} 字节），不是{w}</translation>
     </message>
@@ -4206,7 +4230,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
-        <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;).</extracomment>
+        <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;). training (issue 23): context parallel size, virtual pipeline stages per GPU, and whether data parallelism shards the weights too (FSDP) rather than ZeRO-1</extracomment>
         <translation>本机 GPU 利用率为 {util}（&lt; {threshold:.0f}%）：先优化输入管线（DataLoader 的 workers/prefetch、DALI、更快的存储）——换更大的 GPU 也只会空转（种子文档中的坑：BERT 在 H100 上利用率 &lt;30%，成本是 A100 方案的 2.8×）</translation>
     </message>
     <message>
@@ -4232,6 +4256,22 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>multi-node: put all nodes in one zone (placement group / same AZ) and check the network with iperf3 and nccl-tests first; in the seed&apos;s case cross-zone sync took 40% of step time</source>
         <translation>多节点：把所有节点放在同一可用区（置放群组 / 同一 AZ），并先用 iperf3 和 nccl-tests 检查网络；种子文档的案例中，跨可用区同步占了 40% 的步时间</translation>
+    </message>
+    <message>
+        <source>layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (FSDP: weights, gradients and optimizer sharded), the fastest that fits</source>
+        <translation>布局：张量并行 {tp} × 流水线 {pp} × 数据并行 {dp}（FSDP：权重、梯度和优化器状态均分片），可容纳的最快布局</translation>
+    </message>
+    <message>
+        <source>layout: tensor parallel {tp} × pipeline {pp} × data parallel {dp} (FSDP: weights, gradients and optimizer sharded), the one that needs the least memory (none fits)</source>
+        <translation>布局：张量并行 {tp} × 流水线 {pp} × 数据并行 {dp}（FSDP：权重、梯度和优化器状态均分片），所需内存最少的布局（均无法容纳）</translation>
+    </message>
+    <message>
+        <source>context parallel {c}</source>
+        <translation>上下文并行 {c}</translation>
+    </message>
+    <message>
+        <source>interleaved 1F1B, {v} stages per GPU</source>
+        <translation>交错 1F1B，每个 GPU {v} 个阶段</translation>
     </message>
     <message>
         <source>batch {b:.0f}: the most sequences whose KV cache fits beside the weights</source>
@@ -4380,7 +4420,7 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     </message>
     <message>
         <source>doubtful catalog row: {why}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation).</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
         <translation>存疑的目录行：{why}</translation>
     </message>
     <message>
@@ -4519,14 +4559,38 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
         <translation>未知的优化目标 {o!r}；可选：{all}</translation>
     </message>
     <message>
+        <source>nothing priced meets the {what} within --nodes {n}; with --nodes {m}: {nodes} × {provider} {instance} ({t}, {c})</source>
+        <translation>在 --nodes {n} 之内没有有价格的配置满足{what}；若用 --nodes {m}：{nodes} × {provider} {instance}（{t}，{c}）</translation>
+    </message>
+    <message>
+        <source>nothing priced meets the {what}, even with --nodes {m}</source>
+        <translation>即使用 --nodes {m}，也没有有价格的配置满足{what}</translation>
+    </message>
+    <message>
+        <source>deadline and budget</source>
+        <translation>截止时间和预算</translation>
+    </message>
+    <message>
+        <source>deadline</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <source>budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
         <source>no data</source>
         <extracomment>Line colours (Okabe–Ito plus extras), readable on white and in greyscale print.</extracomment>
         <translation>无数据</translation>
     </message>
     <message>
         <source>unknown stack {s!r}; use one of {all}</source>
-        <extracomment>KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job.</extracomment>
+        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way.</extracomment>
         <translation>未知的训练框架 {s!r}；可用：{all}</translation>
+    </message>
+    <message>
+        <source>unknown recompute {r!r}; use one of {all}</source>
+        <translation>未知的重计算方式 {r!r}；可用：{all}</translation>
     </message>
     <message>
         <source>--output-len must be at least 1</source>
@@ -4834,6 +4898,10 @@ The most one snapshot record may inflate to. An 8×H100 snapshot is ~15 kB of JS
     <message>
         <source>{source}; stack {stack}: {eff:.0%} of the matmul peak</source>
         <translation>{source}；软件栈 {stack}：矩阵乘峰值的 {eff:.0%}</translation>
+    </message>
+    <message>
+        <source>{source}; fitted generation factor for {gpu}: × {g:.2f}</source>
+        <translation>{source}；{gpu} 的代际拟合系数：× {g:.2f}</translation>
     </message>
     <message>
         <source>batch scaled by {s:g} after out-of-memory</source>
@@ -5459,6 +5527,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>a name for the job</source>
         <translation>作业名称</translation>
+    </message>
+    <message>
+        <source>seconds between samples, {lo:g}–{hi:g} (default 1)</source>
+        <translation>采样间隔秒数，{lo:g}–{hi:g}（默认 1）</translation>
     </message>
     <message>
         <source>profile a window of steps with torch.profiler inside the job (needs gpuprof.track)</source>
@@ -6107,7 +6179,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>step {s} ({t}) on {h}</source>
-        <extracomment>(compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says. The dtype of the peaks compared when the step markers do not name one. Share of an instance&apos;s per-GPU memory the job may fill (CUDA context, fragmentation). Fraction of the peak there a job reaches when nothing here measured it (a CPU profile).</extracomment>
+        <extracomment>Issue 23: the recommender&apos;s prediction of this job&apos;s matmul time per step here, and the time measured for it (the split&apos;s compute share); None when either is unknown.</extracomment>
         <translation>单步 {s}（{t}），运行于 {h}</translation>
     </message>
     <message>
@@ -6124,6 +6196,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>{c} compute-bound (matmul + attention), {m} memory-bound (copies + other kernels), {k} collectives, {f} idle (torch breakdown, {d})</source>
+        <extracomment>(compute-bound, memory-bound) shares of a step when neither a torch breakdown nor GPM says.</extracomment>
         <translation>{c} 受计算限制（矩阵乘法 + 注意力），{m} 受访存限制（拷贝 + 其他内核），{k} 集合通信，{f} 空闲（torch 时间分解，{d}）</translation>
     </message>
     <message>
@@ -6137,6 +6210,15 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>{c} compute-bound / {m} memory-bound (an assumption: no torch breakdown and no GPM activity in this profile)</source>
         <translation>{c} 受计算限制 / {m} 受访存限制（假设值：此画像既无 torch 时间分解，也无 GPM 活动数据）</translation>
+    </message>
+    <message>
+        <source>profiled on the CPU: a CPU step cannot be scaled to a GPU&apos;s (the host work and the kernel launches a GPU would add are not in it); profile the job on a GPU, or estimate it from its size with gpuprof recommend --model/--params</source>
+        <extracomment>The dtype of the peaks compared when the step markers do not name one. Share of an instance&apos;s per-GPU memory the job may fill (CUDA context, fragmentation). Fraction of the peak there a job reaches when nothing here measured it (a GPU without a spec row here). Why a profile taken on the CPU is not projected (issue 23): its step is CPU compute and host work together, which no ratio of GPU peaks turns into a GPU&apos;s step (a 2.47 s CPU step became 0.005 ms and $0.00 that way).</extracomment>
+        <translation>在 CPU 上剖析：CPU 的步时无法换算为 GPU 的步时（其中不含 GPU 会增加的主机工作和内核启动）；请在 GPU 上剖析该作业，或用 gpuprof recommend --model/--params 按其规模估算</translation>
+    </message>
+    <message>
+        <source>model vs measured here: compute {p} predicted (the default stack&apos;s fitted share of the {d} peak) vs {m} measured ({r:.2f}×); memory, collectives and idle are measured only (the model needs the architecture for them)</source>
+        <translation>此处模型与实测对比：计算 {p} 为预测（默认框架拟合的 {d} 峰值比例）对比 {m} 实测（{r:.2f}×）；内存、集合通信和空闲仅为实测（模型需要架构才能预测它们）</translation>
     </message>
     <message>
         <source>P50 of {n} measured steps</source>
@@ -6374,6 +6456,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>compute × {r} ({d} peak {a} → {b} TFLOPS, efficiency here carried over)</source>
         <translation>计算 × {r}（{d} 峰值 {a} → {b} TFLOPS，沿用本机效率）</translation>
+    </message>
+    <message>
+        <source>compute × {g} more ({t}&apos;s fitted share of its peak ÷ {h}&apos;s)</source>
+        <translation>计算再 × {g}（{t} 拟合的峰值比例 ÷ {h} 的）</translation>
     </message>
     <message>
         <source>memory × {r} ({a} → {b} GB/s)</source>
@@ -6688,7 +6774,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>The profiler could not start: %1</source>
-        <extracomment>Lines of the job&apos;s output kept (and shown in the strip&apos;s log). The most a summary file may be: a job profile is a few kB; more is not one. How long closing the window waits for the profiler to save after SIGINT, then SIGTERM. New output (text, possibly several lines). The run ended: a :class:`ProfileOutcome`.</extracomment>
+        <extracomment>Lines of the job&apos;s output kept (and shown in the strip&apos;s log). The most a summary file may be: a job profile is a few kB; more is not one. How long closing the window waits for the profiler to save after SIGINT, then SIGTERM. What SIGTERM and SIGKILL each get to end the job. New output (text, possibly several lines). The run ended: a :class:`ProfileOutcome`.</extracomment>
         <translation>分析器无法启动：%1</translation>
     </message>
     <message>
@@ -7320,8 +7406,8 @@ recording to %3</source>
         <translation>轨迹 {f}：无法读取（{why}）</translation>
     </message>
     <message>
-        <source>trace {f}: more than {lim} bytes</source>
-        <translation>轨迹 {f}：超过 {lim} 字节</translation>
+        <source>request trace</source>
+        <translation>请求轨迹</translation>
     </message>
     <message>
         <source>not UTF-8 text</source>
@@ -7509,6 +7595,92 @@ recording to %3</source>
     <message>
         <source>{u}: implausible price for {i}: {v} per {c}</source>
         <translation>{u}：{i} 的价格不合理：每 {c} {v}</translation>
+    </message>
+    <message>
+        <source>● REC</source>
+        <translation>● REC</translation>
+    </message>
+    <message>
+        <source>Start recording</source>
+        <translation>开始录制</translation>
+    </message>
+    <message>
+        <source>Start or stop recording to a session file (Ctrl+R)</source>
+        <translation>开始或停止录制到会话文件 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Record to</source>
+        <translation>录制到</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
+    </message>
+    <message>
+        <source>Saved recording %1</source>
+        <translation>已保存录制 %1</translation>
+    </message>
+    <message>
+        <source>Recording stopped: %1. What was recorded before is kept.</source>
+        <translation>录制已停止：%1。此前录制的内容已保留。</translation>
+    </message>
+    <message>
+        <source>Stop recording</source>
+        <translation>停止录制</translation>
+    </message>
+    <message>
+        <source>{stack}, the same GPU generation, {scale}</source>
+        <extracomment>A band rests on at least this many runs (else the comparison is widened). Percentiles of the time ratio that bound the band. The basis as (template, stack, architecture, scale) for a translated display.</extracomment>
+        <translation>{stack}，同一 GPU 代际，{scale}</translation>
+    </message>
+    <message>
+        <source>{stack}, the same GPU generation</source>
+        <translation>{stack}，同一 GPU 代际</translation>
+    </message>
+    <message>
+        <source>{stack}</source>
+        <translation>{stack}</translation>
+    </message>
+    <message>
+        <source>the same GPU generation, {scale}</source>
+        <translation>同一 GPU 代际，{scale}</translation>
+    </message>
+    <message>
+        <source>all stacks and GPUs</source>
+        <translation>所有框架和 GPU</translation>
+    </message>
+    <message>
+        <source>one node</source>
+        <translation>单节点</translation>
+    </message>
+    <message>
+        <source>up to 256 GPUs</source>
+        <translation>至多 256 个 GPU</translation>
+    </message>
+    <message>
+        <source>over 256 GPUs</source>
+        <translation>超过 256 个 GPU</translation>
+    </message>
+    <message>
+        <source>one GPU</source>
+        <translation>单个 GPU</translation>
+    </message>
+    <message>
+        <source>several GPUs</source>
+        <translation>多个 GPU</translation>
+    </message>
+    <message>
+        <source>the same GPU generation</source>
+        <translation>同一 GPU 代际</translation>
+    </message>
+    <message>
+        <source>all published runs of this kind</source>
+        <translation>该类的所有公开运行</translation>
+    </message>
+    <message>
+        <source>fitted to 60 published training runs of 10 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
+        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). Fitted by ``perf/truth.py`` on the 60 training rows of 10 publications measured on GPUs the catalog has (it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
+        <translation>由 10 份出版物的 60 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
     </message>
 </context>
 <context>
@@ -8245,7 +8417,7 @@ net %3 in / %4 out</source>
     <name>MainWindow</name>
     <message>
         <source>Overview</source>
-        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Emitted in the GUI thread after each snapshot was taken into the state.</extracomment>
+        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Emitted in the GUI thread after each snapshot was taken into the state. Emitted once when the window starts closing, before its features shut down. A new source, or the session&apos;s state changed (a recording stopped on its own).</extracomment>
         <translation>概览</translation>
     </message>
     <message>
@@ -8445,57 +8617,6 @@ net %3 in / %4 out</source>
     <message>
         <source>No instance in the catalog matches the filters.</source>
         <translation>目录中没有符合筛选条件的实例。</translation>
-    </message>
-</context>
-<context>
-    <name>RecordingController</name>
-    <message>
-        <source>Start recording</source>
-        <translation>开始录制</translation>
-    </message>
-    <message>
-        <source>Start or stop recording to a session file (Ctrl+R)</source>
-        <translation>开始或停止录制到会话文件 (Ctrl+R)</translation>
-    </message>
-    <message>
-        <source>● REC</source>
-        <translation>● REC</translation>
-    </message>
-    <message>
-        <source>Record to</source>
-        <translation>录制到</translation>
-    </message>
-    <message>
-        <source>gpuprof sessions (*.gpuprof)</source>
-        <translation>gpuprof 会话 (*.gpuprof)</translation>
-    </message>
-    <message>
-        <source>Recording failed</source>
-        <translation>录制失败</translation>
-    </message>
-    <message>
-        <source>Saved recording %1</source>
-        <translation>已保存录制 %1</translation>
-    </message>
-    <message>
-        <source>Recording stopped: %1. What was recorded before is kept.</source>
-        <translation>录制已停止：%1。此前录制的内容已保留。</translation>
-    </message>
-    <message>
-        <source>Stop recording</source>
-        <translation>停止录制</translation>
-    </message>
-    <message>
-        <source>Open recording</source>
-        <translation>打开录制</translation>
-    </message>
-    <message>
-        <source>gpuprof sessions (*.gpuprof *.sqlite);;All files (*)</source>
-        <translation>gpuprof 会话 (*.gpuprof *.sqlite);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open recording</source>
-        <translation>无法打开录制</translation>
     </message>
 </context>
 <context>
