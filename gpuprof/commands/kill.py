@@ -46,21 +46,25 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def gpu_use(pid: int) -> list[tuple[int, int | None]] | None:
-    """(GPU index, GPU memory bytes) for each GPU the process uses, from one NVML poll; ``None``
-    when NVML is not available here."""
+    """(GPU index, GPU memory bytes) for each GPU the process uses, from one poll of this
+    machine's GPUs (NVML, amdsmi, or both on a mixed box: ``open_local_source``); ``None`` when
+    neither library sees a GPU here."""
     try:
         from gpuprof.telemetry.model import SourceKind
-        from gpuprof.telemetry.nvml.source import NvmlSource
+        from gpuprof.telemetry.vendors import open_local_source
     except ImportError:
         return None
-    source = NvmlSource()
+    try:
+        source = open_local_source()
+    except Exception:
+        return None
     try:
         snap = source.poll()
     except Exception:
         return None
     finally:
         source.close()
-    if snap.source is not SourceKind.NVML:
+    if snap.source not in (SourceKind.NVML, SourceKind.AMDSMI):
         return None
     return [(p.gpu_index, p.gpu_mem_bytes) for p in snap.processes if p.pid == pid]
 
@@ -71,7 +75,7 @@ def _summary(target: Any, gpus: list[tuple[int, int | None]] | None, sig: str) -
     from gpuprof.units import NA, fmt_bytes, fmt_duration
 
     if gpus is None:
-        gpu_text = tr("unknown (no NVIDIA driver here)")
+        gpu_text = tr("unknown (no NVIDIA or AMD GPU driver here)")
     elif not gpus:
         gpu_text = tr("not seen on any GPU")
     else:

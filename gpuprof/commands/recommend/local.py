@@ -48,13 +48,17 @@ def local_machine(text: str | None, util: float | None) -> Any:
 
 
 def local_gpu_names(local_gpu: str | None) -> list[str]:
-    """This machine's GPU names: ``--local-gpu`` when given, else what NVML lists (or none)."""
+    """This machine's GPU names: ``--local-gpu`` when given, else what this machine's GPU
+    libraries list (NVML, amdsmi, or both on a mixed box: ``open_local_source``), or none."""
     if local_gpu:
         m = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", local_gpu.strip())
         return [m.group(1) if m else local_gpu.strip()]
-    from gpuprof.telemetry.nvml.source import NvmlSource
+    from gpuprof.telemetry.vendors import open_local_source
 
-    source = NvmlSource()
+    try:
+        source = open_local_source()
+    except Exception:
+        return []
     try:
         return [d.name for d in source.devices() if d.name]
     except Exception:
