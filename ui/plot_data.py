@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,9 @@ class Fetched:
     rows: dict[str, np.ndarray]
     n_final: int
     bucket_samples: int
+    #: Asked field -> the row that holds what its ring keeps for this GPU (History.stored_field:
+    #: ``temp_hotspot_c`` for ``temp_gpu_c`` on a GPU without an edge sensor); identity else.
+    stored: dict[str, str] = field(default_factory=dict)
 
 
 class FrameFetcher:
@@ -68,10 +71,15 @@ class FrameFetcher:
 def _fetch_one(
     history: Any, gpu: int, fields: tuple[str, ...], t0: float, t1: float, max_points: int
 ) -> Fetched:
+    stored: dict[str, str] = {}
     try:
         if gpu < 0:
             view = history.host_view(fields, t0, t1, max_points)
         else:
+            stored_field = getattr(history, "stored_field", None)
+            if stored_field is not None:
+                stored = {f: stored_field(gpu, f) for f in fields}
+                fields = tuple(stored[f] for f in fields)
             view = history.gpu_view(gpu, fields, t0, t1, max_points)
     except (KeyError, ValueError, IndexError):
         view = Block(np.empty(0), np.empty((len(fields), 0)))
@@ -82,4 +90,5 @@ def _fetch_one(
         dict(zip(fields, view.values, strict=True)),
         view.n_final,
         view.bucket_samples,
+        {k: v for k, v in stored.items() if k != v},
     )

@@ -21,7 +21,9 @@ __all__ = [
     "HOST_FIELDS",
     "PLOT_SPECS",
     "SECONDARY_AUTO_MAX_GPUS",
+    "VENDOR_TITLES",
     "PlotSpec",
+    "VendorTitles",
     "activity_unavailable",
     "field_short",
     "nice_top",
@@ -132,6 +134,40 @@ PLOT_SPECS: tuple[PlotSpec, ...] = (
     ),
 )
 
+
+@dataclass(frozen=True)
+class VendorTitles:
+    """A plot's titles while some (``mixed``) or all (``every``) of the plotted GPUs draw the
+    vendor field that History keeps in its first field's ring (History.stored_field: the
+    junction temperature of a GPU without an edge sensor, XGMI instead of NVLink)."""
+
+    every: str
+    every_primary: str
+    mixed: str
+    mixed_primary: str
+
+    def title_for(self, secondary: bool, every: bool) -> str:
+        if every:
+            return self.every if secondary else self.every_primary
+        return self.mixed if secondary else self.mixed_primary
+
+
+#: Plot key -> its titles where a vendor field is drawn; never "edge" for a junction value.
+VENDOR_TITLES: dict[str, VendorTitles] = {
+    "temp": VendorTitles(
+        N_("GPU junction temperature — hotspot sensor (slowdown: dashed line)"),
+        N_("GPU junction temperature — hotspot sensor (slowdown: dashed line)"),
+        N_("GPU temperature — junction where a GPU has no edge sensor (slowdown: dashed line)"),
+        N_("GPU temperature — junction where a GPU has no edge sensor (slowdown: dashed line)"),
+    ),
+    "nvlink": VendorTitles(
+        N_("XGMI — read (bright), write (pale)"),
+        N_("XGMI — read (write: not drawn)"),
+        N_("NVLink / XGMI — receive or read (bright), transmit or write (pale)"),
+        N_("NVLink / XGMI — receive or read (transmit, write: not drawn)"),
+    ),
+}
+
 #: Every GPU / host field some plot draws: fetched together, once per frame.
 GPU_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(f for s in PLOT_SPECS for f in s.fields))
 #: Only the bright (first) field of each plot: what is fetched while the pale ones are off.
@@ -154,6 +190,9 @@ def field_short(field: str) -> str:
         "nvlink_tx_bytes_s": _t("tx"),
         "prof_tensor_active_pct": _t("tensor"),
         "prof_dram_active_pct": _t("DRAM"),
+        "temp_hotspot_c": _t("junction"),
+        "xgmi_read_bytes_s": _t("XGMI read"),
+        "xgmi_write_bytes_s": _t("XGMI write"),
     }.get(field, "")
 
 

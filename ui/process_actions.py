@@ -35,7 +35,7 @@ def unavailable_reason(kind: SourceKind | None, row: ProcessSample | None) -> st
             "Not offered in REPLAY: the recorded processes are not running now, and their pids "
             "may belong to other processes"
         )
-    if kind is not SourceKind.NVML:
+    if kind not in (SourceKind.NVML, SourceKind.AMDSMI):  # a mixed box's kind is NVML
         return _t("Not offered: no live GPU processes are shown")
     if row is None:
         return _t("Select a process first")

@@ -40,9 +40,11 @@ from PySide6.QtWidgets import (
 
 from .plot_data import Fetched, FrameFetcher
 from .plot_items import Grid, PlotPanel, Series, TimedLayoutWidget, blend, cache_axis
+from .plot_lines import draw_limit_lines
 from .plot_specs import (
     PLOT_SPECS,
     SECONDARY_AUTO_MAX_GPUS,
+    VENDOR_TITLES,
     PlotSpec,
     activity_unavailable,
     field_short,
@@ -91,7 +93,10 @@ class TelemetryTab(QWidget):
         self._ranges: dict[tuple[int, str], tuple[float, float]] = {}
         self.secondary_mode = "auto"
         self._frames = FrameFetcher()
-        self._titles_secondary: bool | None = None
+        self._titles_key: tuple[object, ...] | None = None
+        self._shown_titles: dict[str, str] = {}  # plot key -> its untranslated title now
+        self._junction_gpus: frozenset[int] = frozenset()  # plotting junction, not edge
+        self._line_kinds: dict[str, tuple[bool, ...]] = {}  # plot key -> junction per line
         self.step_ticks = StepTicks()  # a job's steps (plot_ticks.RecordingTicks feeds it)
 
         # Header: GPU check boxes (the legend), window, pause, crosshair read-out.
@@ -243,7 +248,7 @@ class TelemetryTab(QWidget):
                 axis.setPen(fg)
                 axis.setTextPen(fg)
             item.titleLabel.setText(item.titleLabel.text, color=theme.plot_fg, size="9pt")
-        self._titles_secondary = None
+        self._titles_key = None
         grid = blend(theme.plot_fg, theme.plot_bg, theme.grid_alpha)
         for g in self._grids():
             g.set_colour(grid)
@@ -270,14 +275,30 @@ class TelemetryTab(QWidget):
             box = QCheckBox(str(i), self)
             colour = gpu_colour(i)
             box.setStyleSheet(f"QCheckBox {{ color: {colour}; font-weight: 700; }}")
-            name = self.state.device_name(i)
-            box.setToolTip(
-                self.tr("GPU %1 %2 — tick to plot").replace("%1", str(i)).replace("%2", name)
-            )
+            box.setToolTip(self._gpu_tip(i))
             box.setChecked(self.state.selected_gpus is None or i in self.state.selected_gpus)
             box.toggled.connect(self._on_gpu_toggled)
             self.gpu_box.addWidget(box)
             self.gpu_checks[i] = box
+
+    def _gpu_tip(self, i: int) -> str:
+        tip = self.tr("GPU %1 %2 — tick to plot").replace("%1", str(i))
+        tip = tip.replace("%2", self.state.device_name(i))
+        if i in self._junction_gpus:
+            note = self.tr("Temperature plotted: junction (hotspot); this GPU has no edge sensor")
+            tip += "\n" + note
+        return tip
+
+    def _sync_junction_tips(self, blocks: dict[int, Fetched]) -> None:
+        """The legend's tooltips say which GPUs' temperature curve is the junction's."""
+        junction = frozenset(
+            gpu for gpu, got in blocks.items() if gpu >= 0 and "temp_gpu_c" in got.stored
+        )
+        if junction == self._junction_gpus:
+            return
+        self._junction_gpus = junction
+        for i, box in self.gpu_checks.items():
+            box.setToolTip(self._gpu_tip(i))
 
     def _on_gpu_toggled(self) -> None:
         chosen = {i for i, box in self.gpu_checks.items() if box.isChecked()}
@@ -320,14 +341,26 @@ class TelemetryTab(QWidget):
             self.secondary_check.setChecked(shown)
             self.secondary_check.blockSignals(False)
 
-    def _sync_titles(self, secondary: bool) -> None:
-        if secondary == self._titles_secondary:
+    def _sync_titles(self, secondary: bool, visible: list[int], blocks: dict[int, Fetched]) -> None:
+        """Each plot's title for what it draws: with or without the pale fields, and naming the
+        vendor field (junction, XGMI) where some or every plotted GPU draws one."""
+        titles: dict[str, str] = {}
+        for key, plot in self.plots.items():
+            title = plot.spec.title_for(secondary)
+            vendor = VENDOR_TITLES.get(key)
+            if vendor is not None and plot.spec.fields:
+                first = plot.spec.fields[0]
+                drawn = [gpu in blocks and first in blocks[gpu].stored for gpu in visible]
+                if any(drawn):
+                    title = vendor.title_for(secondary, all(drawn))
+            titles[key] = title
+        key_now = (secondary, tuple(titles.items()))
+        if key_now == self._titles_key:
             return
-        self._titles_secondary = secondary
-        for plot in self.plots.values():
-            plot.item.setTitle(
-                _t(plot.spec.title_for(secondary)), size="9pt", color=self._theme.plot_fg
-            )
+        self._titles_key = key_now
+        self._shown_titles = titles
+        for key, plot in self.plots.items():
+            plot.item.setTitle(_t(titles[key]), size="9pt", color=self._theme.plot_fg)
 
     def _sync_activity_title(self, secondary: bool, visible: list[int]) -> None:
         """Grey the GPM plot's title with the reason while no plotted GPU reports activity."""
@@ -424,9 +457,10 @@ class TelemetryTab(QWidget):
         max_points = 2 * width
         visible = state.visible_gpus()
         self._sync_secondary_check()
-        self._sync_titles(secondary)
-        self._sync_activity_title(secondary, visible)
         blocks = self._frames.fetch(state.history, visible, t0, t1, max_points, secondary)
+        self._sync_titles(secondary, visible, blocks)
+        self._sync_activity_title(secondary, visible)
+        self._sync_junction_tips(blocks)
         for plot in self.plots.values():
             self._draw_plot(plot, visible, blocks, secondary, t0, t1)
         assert self._band is not None  # built by self.plots above
@@ -476,10 +510,12 @@ class TelemetryTab(QWidget):
         empty = np.empty(0)
         drawn: list[Series] = []
         bucket = 0
-        for gpu, field, n in series:
+        for gpu, asked, n in series:
+            got = blocks.get(gpu)
+            # What this GPU's ring of the asked field holds (junction, XGMI: plot_data.Fetched).
+            field = asked if got is None else got.stored.get(asked, asked)
             ckey = (gpu, field)
             wanted.add(ckey)
-            got = blocks.get(gpu)
             if got is None or field not in got.rows:
                 t, x, y, n_final = empty, empty, empty, 0
             else:
@@ -502,7 +538,7 @@ class TelemetryTab(QWidget):
             if ckey not in wanted and curve.isVisible():
                 curve.clear()
                 plot.data.pop(ckey, None)
-        top = max(top, self._draw_lines(plot, visible))
+        top = max(top, draw_limit_lines(plot, self.state, visible, self._line_kinds))
         top = spec.y_max * 1.02 if spec.y_max is not None else nice_top(top)
         self._set_range(plot.item, "y", 0.0, top)
         plot.layer.set_frame(drawn, t1, bucket, QRectF(t0 - t1, 0.0, t1 - t0, top))
@@ -519,41 +555,6 @@ class TelemetryTab(QWidget):
         tint = blend(colour, self._theme.plot_bg, 0.45 if n == 1 else 0.7) if n > 0 else colour
         pen: QPen = pg.mkPen(tint, width=1)
         return pen
-
-    def _draw_lines(self, plot: PlotPanel, visible: list[int]) -> float:
-        """Power limit / slowdown threshold lines, one per distinct value; returns the highest."""
-        key = plot.spec.key
-        values: list[float] = []
-        snap = self.state.latest
-        if key == "power" and snap is not None:
-            for g in snap.gpus:
-                limit = g.power_enforced_limit_w or g.power_limit_w
-                if g.index in visible and limit:
-                    values.append(float(limit))
-        elif key == "temp":
-            for i in visible:
-                info = self.state.devices.get(i)
-                if info is not None and info.temp_slowdown_c:
-                    values.append(float(info.temp_slowdown_c))
-        distinct = tuple(sorted(set(values)))
-        if distinct != plot.line_values:
-            for line in plot.lines:
-                plot.item.removeItem(line)
-            plot.lines = []
-            label = _t("limit %1") if key == "power" else _t("slowdown %1")
-            for v in distinct:
-                line = pg.InfiniteLine(
-                    pos=v,
-                    angle=0,
-                    movable=False,
-                    pen=pg.mkPen("#c92a2a", width=1, style=Qt.PenStyle.DashLine),
-                    label=label.replace("%1", fmt_num(v, plot.spec.unit)),
-                    labelOpts={"position": 0.04, "color": "#c92a2a", "anchors": [(0, 0), (0, 0)]},
-                )
-                plot.item.addItem(line, ignoreBounds=True)
-                plot.lines.append(line)
-            plot.line_values = distinct
-        return max(distinct) * 1.1 if distinct else 0.0
 
     # -- crosshair --------------------------------------------------------------------------------
     def _on_mouse_moved(self, event: tuple[QPointF]) -> None:
@@ -605,10 +606,8 @@ class TelemetryTab(QWidget):
                 f'<span style="color:{gpu_colour(gpu)}"><b>GPU {gpu}</b></span> '
                 f"– ({html.escape(why)})"
             )
-        text = (
-            f"<b>{html.escape(_t(spec.title).split(' —')[0].split(' (')[0])}</b> @ "
-            f"{x:.1f} s: " + " · ".join(parts)
-        )
+        title = _t(self._shown_titles.get(plot_key, spec.title)).split(" —")[0].split(" (")[0]
+        text = f"<b>{html.escape(title)}</b> @ {x:.1f} s: " + " · ".join(parts)
         self.readout.setText(text)
         return text
 

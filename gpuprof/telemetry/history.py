@@ -9,7 +9,17 @@ The rings, their levels and the windowed reads are in :mod:`gpuprof.telemetry.ri
 module adds snapshots, GPU presence, throttle reasons and the views built on them.
 
 Memory is fixed at construction per GPU seen: ``fields × capacity × 4 bytes × ~1.13``; 8 GPUs ×
-24 h at 1 Hz with the default fields is about 100 MB (``perf/sampler_history.py`` prints it).
+24 h at 1 Hz with the default fields is about 148 MB (``perf/sampler_history.py`` prints it).
+
+Vendor fields (``VENDOR_NUMERIC_FIELDS``, AMD's) get no rings of their own: 8 GPUs × 24 h would
+pass the 150 MB budget. Three of them share the ring of the NVML field a GPU of theirs never
+reports (:data:`SHARED_RINGS`): an MI300X has no edge sensor, so its ``temp_gpu_c`` ring holds
+its junction temperature (``temp_hotspot_c``); an AMD GPU has XGMI, not NVLink, so the NVLink
+rings hold its XGMI read/write. Which of the pair a GPU's ring holds is decided, per GPU, by the
+first sample that reports either of them (the NVML field wins a tie) and kept: a GPU with both
+an edge and a junction sensor (MI250X) keeps its edge temperature. Reads by field name return
+each field's own values only, NaN for the other of the pair (a junction temperature never reads
+as edge); :meth:`History.stored_field` says which one a GPU's ring holds, for labels.
 
 Only the latest :class:`Snapshot` is kept as an object; everything else lives in numpy arrays.
 Times are Unix seconds and must not go backwards: a step back of more than
@@ -32,9 +42,17 @@ from gpuprof.telemetry.model import (
     HostSample,
     Snapshot,
 )
-from gpuprof.telemetry.rings import LEVEL_FACTORS, Block, SampleRing, _Channel, _empty, _empty_rows
+from gpuprof.telemetry.rings import LEVEL_FACTORS, Block, SampleRing, _Channel, _empty_rows
 
-__all__ = ["BACKWARD_RESET_S", "LEVEL_FACTORS", "Block", "History"]
+__all__ = ["BACKWARD_RESET_S", "LEVEL_FACTORS", "SHARED_RINGS", "Block", "History"]
+
+#: NVML field -> the vendor field that may use its ring on a GPU that never reports the NVML
+#: one (see the module's docstring): junction for edge temperature, XGMI for NVLink.
+SHARED_RINGS: dict[str, str] = {
+    "temp_gpu_c": "temp_hotspot_c",
+    "nvlink_rx_bytes_s": "xgmi_read_bytes_s",
+    "nvlink_tx_bytes_s": "xgmi_write_bytes_s",
+}
 
 #: A snapshot older than the newest by more than this clears the history (seek or clock jump).
 BACKWARD_RESET_S = 5.0
@@ -68,6 +86,12 @@ class History(SampleRing):
         self.gpu_fields = tuple(gpu_fields)
         self.host_fields = tuple(host_fields)
         self._gpu_field_index = {name: i for i, name in enumerate(self.gpu_fields)}
+        # The shared rings this History keeps, and every field name a GPU read may ask for.
+        self._shared = {k: v for k, v in SHARED_RINGS.items() if k in self._gpu_field_index}
+        self._gpu_read_index = dict(self._gpu_field_index)
+        self._gpu_read_index.update(
+            {alt: self._gpu_field_index[base] for base, alt in self._shared.items()}
+        )
         self._host_field_index = {name: i for i, name in enumerate(self.host_fields)}
         for name in self.gpu_fields:
             if not hasattr(GpuSample, name):
@@ -80,6 +104,10 @@ class History(SampleRing):
         self._gpus: dict[int, _Channel] = {}
         self._state: dict[int, np.ndarray] = {}  # uint8 per sample: absent / present / lost
         self._reason: dict[int, np.ndarray] = {}  # uint16 per sample: index into _reason_sets
+        # Per GPU: the field each ring holds (a vendor field in a shared ring), and the shared
+        # rings not yet decided (no sample reported either field of the pair).
+        self._row_names: dict[int, tuple[str, ...]] = {}
+        self._undecided: dict[int, tuple[str, ...]] = {}
         self._reason_sets: list[tuple[str, ...]] = [()]
         self._reason_ids: dict[tuple[str, ...], int] = {(): 0}
         self._version = 0  # bumps on every append and clear: "has anything changed?"
@@ -108,7 +136,10 @@ class History(SampleRing):
                 if ch is None:
                     ch = self._add_gpu(g.index)
                 seen.add(g.index)
-                ch.write(seq, self._row(g, self.gpu_fields))
+                names = self._row_names[g.index]
+                if self._undecided[g.index]:
+                    names = self._decide(g)
+                ch.write(seq, self._row(g, names))
                 self._state[g.index][pos] = _LOST if g.lost else _PRESENT
                 self._reason[g.index][pos] = self._reason_id(g.throttle_reasons)
                 if g.lost:
@@ -134,7 +165,33 @@ class History(SampleRing):
         self._gpus[index] = ch
         self._state[index] = np.zeros(self.capacity, dtype=np.uint8)
         self._reason[index] = np.zeros(self.capacity, dtype=np.uint16)
+        self._row_names[index] = self.gpu_fields
+        self._undecided[index] = tuple(self._shared)
         return ch
+
+    def _decide(self, g: GpuSample) -> tuple[str, ...]:
+        """Give each undecided shared ring of ``g``'s GPU to the field of the pair that ``g``
+        reports (the NVML one first); returns the GPU's row names."""
+        names = list(self._row_names[g.index])
+        left: list[str] = []
+        for base in self._undecided[g.index]:
+            alt = self._shared[base]
+            if getattr(g, base) is None and getattr(g, alt) is not None:
+                names[self._gpu_field_index[base]] = alt
+            elif getattr(g, base) is None:
+                left.append(base)
+        self._row_names[g.index] = tuple(names)
+        self._undecided[g.index] = tuple(left)
+        return self._row_names[g.index]
+
+    def stored_field(self, gpu_index: int, field: str) -> str:
+        """The field whose values ``field``'s ring holds for this GPU: ``field`` itself, or the
+        vendor field sharing it (:data:`SHARED_RINGS`: ``temp_hotspot_c`` in ``temp_gpu_c``'s
+        ring on a GPU with no edge sensor, XGMI in NVLink's on AMD GPUs)."""
+        with self._lock:
+            names = self._row_names.get(gpu_index)
+            fi = self._gpu_field_index.get(field)
+            return field if names is None or fi is None else names[fi]
 
     def _reason_id(self, reasons: tuple[str, ...]) -> int:
         rid = self._reason_ids.get(reasons)
@@ -247,15 +304,8 @@ class History(SampleRing):
         bucket, interleaved (min at the bucket's first sample time, max at its last), at most
         ``max_points`` points. Unknown GPU: empty arrays. Unknown field: ``KeyError``.
         """
-        try:
-            fi = self._gpu_field_index[field]
-        except KeyError:
-            raise KeyError(f"History does not keep GPU field {field!r}") from None
-        with self._lock:
-            ch = self._gpus.get(gpu_index)
-            if ch is None:
-                return _empty()
-            return self._series(ch, fi, t0, t1, max_points)
+        view = self.gpu_view(gpu_index, (field,), t0, t1, max_points)
+        return view.t_s, view.values[0]
 
     def host_series(
         self,
@@ -298,12 +348,18 @@ class History(SampleRing):
         max_points: int | None = None,
     ) -> Block:
         """:meth:`gpu_block` with its bucket size and how many leading points are final."""
-        fis = self._field_rows(self._gpu_field_index, fields, "GPU")
+        fis = self._field_rows(self._gpu_read_index, fields, "GPU")
         with self._lock:
             ch = self._gpus.get(gpu_index)
             if ch is None:
                 return Block(*_empty_rows(len(fis)))
-            return self._block(ch, fis, t0, t1, max_points)
+            view = self._block(ch, fis, t0, t1, max_points)
+            names = self._row_names[gpu_index]
+        # A shared ring answers only for the field it holds: NaN for the other of the pair.
+        other = [i for i, (f, fi) in enumerate(zip(fields, fis, strict=True)) if names[fi] != f]
+        if other and view.values.size:
+            view.values[other] = np.nan  # a fresh array of this call's, not a cached one
+        return view
 
     def host_block(
         self,
@@ -405,11 +461,12 @@ class History(SampleRing):
             states = self._state[gpu_index][idx]
             codes = self._reason[gpu_index][idx]
             reason_sets = list(self._reason_sets)
+            names = self._row_names[gpu_index]
         ints = _INT_GPU_FIELDS
         out: list[tuple[float, GpuSample]] = []
         for k in np.flatnonzero(states != _ABSENT).tolist():
             kwargs: dict[str, object] = {}
-            for fi, name in enumerate(self.gpu_fields):
+            for fi, name in enumerate(names):
                 v = float(values[fi, k])
                 if math.isfinite(v):
                     kwargs[name] = round(v) if name in ints else v
