@@ -2349,6 +2349,10 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
         <translation>降频温度 %1</translation>
     </message>
     <message>
+        <source>junction slowdown %1</source>
+        <translation>结温降频 %1</translation>
+    </message>
+    <message>
         <source>host</source>
         <translation>主机</translation>
     </message>
@@ -5468,12 +5472,49 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>SM / Tensor / DRAM 活动 — SM（Tensor、DRAM：未绘制）</translation>
     </message>
     <message>
+        <source>GPU junction temperature — hotspot sensor (slowdown: dashed line)</source>
+        <extracomment>Plot key -&gt; its titles where a vendor field is drawn; never &quot;edge&quot; for a junction value.</extracomment>
+        <translation>GPU 结温 — 热点传感器（降频阈值：虚线）</translation>
+    </message>
+    <message>
+        <source>GPU temperature — junction where a GPU has no edge sensor (slowdown: dashed line)</source>
+        <translation>GPU 温度 — 无边缘传感器的 GPU 为结温（降频阈值：虚线）</translation>
+    </message>
+    <message>
+        <source>XGMI — read (bright), write (pale)</source>
+        <translation>XGMI — 读（亮色），写（浅色）</translation>
+    </message>
+    <message>
+        <source>XGMI — read (write: not drawn)</source>
+        <translation>XGMI — 读（写：未绘制）</translation>
+    </message>
+    <message>
+        <source>NVLink / XGMI — receive or read (bright), transmit or write (pale)</source>
+        <translation>NVLink / XGMI — 接收或读（亮色），发送或写（浅色）</translation>
+    </message>
+    <message>
+        <source>NVLink / XGMI — receive or read (transmit, write: not drawn)</source>
+        <translation>NVLink / XGMI — 接收或读（发送、写：未绘制）</translation>
+    </message>
+    <message>
         <source>tensor</source>
         <translation>张量核心</translation>
     </message>
     <message>
         <source>DRAM</source>
         <translation>DRAM 显存</translation>
+    </message>
+    <message>
+        <source>junction</source>
+        <translation>结温</translation>
+    </message>
+    <message>
+        <source>XGMI read</source>
+        <translation>XGMI 读</translation>
+    </message>
+    <message>
+        <source>XGMI write</source>
+        <translation>XGMI 写</translation>
     </message>
     <message>
         <source>not available: %1</source>
@@ -7102,8 +7143,8 @@ recording to %3</source>
         <translation>不询问确认（输入不是终端时必须使用）</translation>
     </message>
     <message>
-        <source>unknown (no NVIDIA driver here)</source>
-        <translation>未知（本机没有 NVIDIA 驱动）</translation>
+        <source>unknown (no NVIDIA or AMD GPU driver here)</source>
+        <translation>未知（此处没有 NVIDIA 或 AMD GPU 驱动）</translation>
     </message>
     <message>
         <source>not seen on any GPU</source>
@@ -8890,6 +8931,10 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>GPU %1 %2 — tick to plot</source>
         <translation>GPU %1 %2 — 勾选以绘制</translation>
+    </message>
+    <message>
+        <source>Temperature plotted: junction (hotspot); this GPU has no edge sensor</source>
+        <translation>绘制的温度：结温（热点）；此 GPU 没有边缘传感器</translation>
     </message>
     <message>
         <source>Resume</source>

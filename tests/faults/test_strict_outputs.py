@@ -272,14 +272,14 @@ def test_the_window_labels_a_replay_of_simulated_data(qtbot: Any) -> None:
     pytest.importorskip("PySide6")
     from gpuprof.ui.app import make_app
     from gpuprof.ui.status_line import StatusLine
-    from PySide6.QtWidgets import QLabel, QMainWindow
+    from PySide6.QtWidgets import QMainWindow
 
     from gpuprof.telemetry.model import SourceKind, SystemInfo
 
     make_app()
     window = QMainWindow()
     qtbot.addWidget(window)
-    line = StatusLine(window, QLabel(window))
+    line = StatusLine(window)
     line.show_source(SourceKind.REPLAY, "REPLAY of SIMULATED data — x.gpuprof", SystemInfo())
     assert "SIMULATED" in window.windowTitle()
     assert "SIMULATED" in line.badge.text() and line.badge.objectName() == "simulated"
