@@ -25,6 +25,7 @@ def _fleet(url: str, selector: str | None = None):
     return read_fleet(PrometheusClient(url), FleetQuery(selector=parse_selector(selector)))
 
 
+@pytest.mark.slow
 def test_reads_gpuprof_and_dcgm_exporter_label_sets(prom_fleet):
     fleet = _fleet(prom_fleet.url)
     assert len(fleet.nodes) == 3
@@ -160,6 +161,7 @@ def test_demo_exporters_are_labelled_simulated(prom_fleet, tmp_path):
     assert not any("SIMULATED" in line for line in lines if DCGM_HOST in line)
 
 
+@pytest.mark.slow
 def test_drill_down_six_plots_per_gpu(prom_fleet):
     client = PrometheusClient(prom_fleet.url)
     fleet = read_fleet(client)
@@ -179,6 +181,7 @@ def test_drill_down_six_plots_per_gpu(prom_fleet):
     assert (mem > 1).all() and (mem < 81).all()  # GiB of an 80 GB H100
 
 
+@pytest.mark.slow
 def test_a_down_exporter_is_marked_down_with_a_finding(tmp_path):
     with start_fleet(tmp_path / "prom", exporters=2, dcgm=False) as prom:
         victim = prom.exporters[0]
@@ -223,6 +226,7 @@ DCGM_FI_DEV_XID_ERRORS{gpu="1"} 79
 """
 
 
+@pytest.mark.slow
 def test_gpus_with_only_their_index_keep_every_value(tmp_path):
     """The memory series (asked with all its labels) and the other values (asked with the
     GPU's key labels) are separate queries: with an ``or`` between them, Prometheus dropped

@@ -322,6 +322,7 @@ def cpu_job(
     return out, _run_job(out, active=4, steps=12)
 
 
+@pytest.mark.slow
 def test_window_records_a_real_cpu_trace_and_its_breakdown(
     cpu_job: tuple[Path, subprocess.CompletedProcess[str]],
 ) -> None:

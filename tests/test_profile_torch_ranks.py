@@ -117,6 +117,7 @@ def ddp_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return home, run
 
 
+@pytest.mark.slow
 def test_ddp_ranks_are_merged_into_the_jobs_breakdown(ddp_run: tuple[Path, Path]) -> None:
     home, run = ddp_run
     profile = read_job_profile(run)

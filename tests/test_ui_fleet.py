@@ -49,6 +49,7 @@ def _loaded(tab: Any, qtbot: Any) -> None:
     qtbot.waitUntil(lambda: tab.fleet is not None and not tab.pending, timeout=20000)
 
 
+@pytest.mark.slow
 def test_grid_shows_every_gpu_and_the_metric_switch_recolours(make_window, qtbot, own_fleet):
     tab = _tab(make_window, own_fleet.url, qtbot)
     _loaded(tab, qtbot)
@@ -188,6 +189,7 @@ def test_switching_servers_clears_the_drill_down(make_window, qtbot, own_fleet):
         tab.close_tab()
 
 
+@pytest.mark.slow
 def test_a_late_drill_down_answer_from_the_old_server_is_dropped(make_window, qtbot, own_fleet):
     """The old server's drill-down answer is held until after the switch; when it comes it
     neither draws the old node nor ends the new server's pending drill-down."""
@@ -414,6 +416,7 @@ def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
 
 
 @pytest.mark.parametrize(("tab", "shown"), [("fleet", "fleet"), ("telemetry", "telemetry")])
+@pytest.mark.slow
 def test_prometheus_with_tab_opens_that_tab(qtbot, tmp_path: Path, tab: str, shown: str):
     """``gpuprof --prometheus URL --tab fleet`` opens on the Fleet tab on URL (it was refused:
     the tab was made after ``--tab`` was applied); another ``--tab`` wins over the Fleet tab."""
@@ -442,6 +445,7 @@ def test_prometheus_with_tab_opens_that_tab(qtbot, tmp_path: Path, tab: str, sho
             w.close()
 
 
+@pytest.mark.slow
 def test_cli_prometheus_tab_fleet_is_accepted(tmp_path: Path):
     from PySide6.QtGui import QImage
 
@@ -461,6 +465,7 @@ def test_cli_prometheus_tab_fleet_is_accepted(tmp_path: Path):
     assert (QImage(str(out)).width(), QImage(str(out)).height()) == (800, 600)
 
 
+@pytest.mark.slow
 def test_connecting_again_replaces_the_prometheus(make_window, qtbot, own_fleet):
     from gpuprof.ui.fleet_tab import open_fleet
 

@@ -26,6 +26,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         yield running
 
 
+@pytest.mark.slow
 def test_fleet_tab_layout_before_and_after_a_drill_down(
     make_window: Any, qtbot: Any, fleet: Fleet
 ) -> None:

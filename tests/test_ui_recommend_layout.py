@@ -96,6 +96,7 @@ def longest_blank_band(path: Path) -> int:
     return longest
 
 
+@pytest.mark.slow
 def test_the_recommend_screenshot_has_no_blank_band(tmp_path):
     """The README's screenshot path (``gpuprof --demo --screenshot … --tab recommend``) at the
     default size: no band of one colour across the whole width."""

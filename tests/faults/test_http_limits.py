@@ -57,6 +57,7 @@ def _catalog_body() -> bytes:
     [trickle_head(), trickle_body(_catalog_body())],
     ids=["trickled-head", "trickled-body"],
 )
+@pytest.mark.slow
 def test_catalog_update_stops_at_the_deadline_of_the_whole_download(
     script: Script, tmp_path: Path
 ) -> None:

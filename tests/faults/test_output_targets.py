@@ -172,6 +172,7 @@ def _fifo_reader(path: Path) -> Iterator[list[bytes]]:
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_fifo_is_written_through_and_stays_a_fifo(writer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     fifo = home / ("pipe" + WRITERS[writer][0])
@@ -185,6 +186,7 @@ def test_a_fifo_is_written_through_and_stays_a_fifo(writer: str, tmp_path: Path)
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_device_node_is_written_through_and_stays_a_device(writer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     null = home / ("null" + WRITERS[writer][0])
@@ -207,6 +209,7 @@ def test_a_full_device_is_one_error_and_stays_a_device(writer: str, tmp_path: Pa
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.slow
 def test_a_symlink_stays_a_link_and_its_file_gets_the_output(writer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     elsewhere = home / "elsewhere"
@@ -364,6 +367,7 @@ RECORDERS: dict[str, Callable[[Path, Path, list[str]], list[str]]] = {
 
 @pytest.mark.parametrize("force", [False, True])
 @pytest.mark.parametrize("recorder", list(RECORDERS))
+@pytest.mark.slow
 def test_a_recording_onto_a_device_or_fifo_is_refused(
     recorder: str, force: bool, tmp_path: Path
 ) -> None:
@@ -384,6 +388,7 @@ def test_a_recording_onto_a_device_or_fifo_is_refused(
 
 
 @pytest.mark.parametrize("recorder", list(RECORDERS))
+@pytest.mark.slow
 def test_a_recording_onto_a_symlink_keeps_the_link(recorder: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     (home / "elsewhere").mkdir()

@@ -406,6 +406,7 @@ ECHO_ARG = "import os, sys; open(sys.argv[1], 'wb').write(os.fsencode(sys.argv[2
 
 
 @pytest.mark.parametrize("where", ["argument", "name", "both"])
+@pytest.mark.slow
 def test_a_job_whose_command_or_name_is_not_utf8_runs_and_is_recorded(
     tmp_path: Path, where: str
 ) -> None:

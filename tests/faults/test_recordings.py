@@ -199,6 +199,7 @@ def test_readers_play_what_a_damaged_recording_holds_and_say_what_was_left_out(
 
 
 @pytest.mark.parametrize("fault", list(TOLERATED))
+@pytest.mark.slow
 def test_export_counts_the_samples_it_wrote(
     fault: str, files: dict[str, Path], tmp_path: Path
 ) -> None:

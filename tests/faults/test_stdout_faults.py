@@ -72,6 +72,7 @@ def _run_to(args: list[str], home: Path, stdout: int) -> subprocess.CompletedPro
 
 
 @pytest.mark.parametrize("printer", list(PRINTERS))
+@pytest.mark.slow
 def test_a_full_stdout_is_one_line_naming_it(printer: str, tmp_path: Path) -> None:
     home = _home(tmp_path)
     if not os.path.exists("/dev/full"):
