@@ -244,16 +244,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
             "✗ = misses the deadline or the budget."
         )
     )
-    for text in rec.warnings:
-        con.print(styled(f"! {text}", "yellow"))
-    for r in rec.rows[:3]:
-        con.print(styled(f"{r.rank}. {r.label}", "bold"))
-        for text in r.reasons:
-            con.print(f"   • {text}")
-        if getattr(r, "band", None) is not None and r.hours is not None:
-            con.print(f"   • {band_text(r)}")
-        for text in r.warnings:
-            con.print(styled(f"   ! {text}", "yellow"))
+    _print_top_reasons(con, rec)
 
 
 def _print_serving(rec: Any, title: str) -> None:
@@ -366,6 +357,14 @@ def _print_serving(rec: Any, title: str) -> None:
             pct=w.slo_percentile,
         )
     )
+    _print_top_reasons(con, rec)
+
+
+def _print_top_reasons(con: Any, rec: Any) -> None:
+    """Below either table: the ranking's warnings, then the top three rows' reasons (with the
+    error band where the row has one) and their warnings."""
+    from gpuprof.termtext import styled
+
     for text in rec.warnings:
         con.print(styled(f"! {text}", "yellow"))
     for r in rec.rows[:3]:
