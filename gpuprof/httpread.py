@@ -20,6 +20,7 @@ import http.client
 import io
 import socket
 import ssl
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -214,13 +215,60 @@ class _BudgetSocket:
         return getattr(self._sock, name)
 
 
+def resolve(host: str, port: int, budget: Budget) -> list[tuple[Any, ...]]:
+    """``getaddrinfo`` within the time left: a resolver that never answers (the socket
+    timeout does not cover the name lookup) is the budget's deadline. The lookup runs in a
+    daemon thread that is left behind when the deadline passes (the C call cannot be
+    interrupted); its answer is then thrown away."""
+    answer: list[Any] = []
+
+    def lookup() -> None:
+        try:
+            answer.append(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+        except OSError as exc:
+            answer.append(exc)
+
+    worker = threading.Thread(target=lookup, name="gpuprof-dns-lookup", daemon=True)
+    worker.start()
+    worker.join(budget.left_s())
+    if not answer:
+        raise budget.deadline_error()
+    if isinstance(answer[0], OSError):
+        raise answer[0]
+    return list(answer[0])
+
+
+def _bounded_create_connection(budget: Budget) -> Callable[..., socket.socket]:
+    """``socket.create_connection`` whose name lookup keeps to ``budget`` (see
+    :func:`resolve`); each address is then tried with the time left."""
+
+    def create(
+        address: tuple[str, int], timeout: Any = None, source_address: Any = None, **_: Any
+    ) -> socket.socket:
+        error: OSError | None = None
+        for _family, _kind, _proto, _name, sockaddr in resolve(address[0], address[1], budget):
+            try:
+                return socket.create_connection(
+                    (sockaddr[0], sockaddr[1]), budget.left_s(), source_address
+                )
+            except TimeoutError as exc:
+                raise budget.timed_out(exc) from None
+            except OSError as exc:
+                error = exc
+        raise error or OSError(f"{address[0]}: no address")
+
+    return create
+
+
 def _connect(conn: http.client.HTTPConnection, budget: Budget | None, connect: Any) -> None:
-    """``connect()`` (TCP, and TLS for HTTPS: CPython bounds a whole handshake by the socket
-    timeout) within the time left, then the socket wrapped for the rest of the request."""
+    """``connect()`` (name lookup, TCP, and TLS for HTTPS: CPython bounds a whole handshake by
+    the socket timeout) within the time left, then the socket wrapped for the rest of the
+    request."""
     if budget is None:
         connect()
         return
     conn.timeout = budget.left_s()
+    conn._create_connection = _bounded_create_connection(budget)  # type: ignore[attr-defined]
     try:
         connect()
     except TimeoutError as exc:
