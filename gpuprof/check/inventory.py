@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.check.inventory_amd import amd_items
-from gpuprof.check.model import CheckItem, Status, Thresholds
+from gpuprof.check.model import CheckItem, Status, Thresholds, inventory_item
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, SystemInfo, Topology
@@ -142,7 +142,7 @@ def inventory_items(
         have = spec.key if spec else d.name
         if want_key is None:
             items.append(
-                _item(
+                inventory_item(
                     "inventory.model",
                     d,
                     Status.SKIP,
@@ -154,7 +154,7 @@ def inventory_items(
         else:
             ok = spec is not None and spec.key == want_key
             items.append(
-                _item(
+                inventory_item(
                     "inventory.model",
                     d,
                     Status.PASS if ok else Status.FAIL,
@@ -173,7 +173,7 @@ def inventory_items(
             ratio = have_gib / want_mem
             st = thresholds.grade(ratio)
             items.append(
-                _item(
+                inventory_item(
                     "inventory.memory",
                     d,
                     st,
@@ -190,7 +190,7 @@ def inventory_items(
             )
         else:
             items.append(
-                _item(
+                inventory_item(
                     "inventory.memory",
                     d,
                     Status.SKIP,
@@ -221,41 +221,13 @@ def inventory_items(
     return items
 
 
-def _item(
-    item_id: str,
-    d: DeviceInfo,
-    status: Status,
-    measured: float | str | None,
-    expected: float | str | None,
-    *,
-    ratio: float | None = None,
-    unit: str = "",
-    reason: str = "",
-    hint: str = "",
-    source: str = "",
-) -> CheckItem:
-    return CheckItem(
-        item_id=item_id,
-        group="inventory",
-        status=status,
-        measured=measured,
-        expected=expected,
-        ratio=ratio,
-        unit=unit,
-        reason=reason,
-        hint=hint,
-        source=source,
-        gpu_index=d.index,
-    )
-
-
 def _links(
     d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
 ) -> list[CheckItem]:
     nvlink_part = spec is not None and "nvlink" in (spec.interconnect or "").lower()
     if not nvlink_part or n < 2:
         return [
-            _item(
+            inventory_item(
                 "inventory.nvlink",
                 d,
                 Status.SKIP,
@@ -269,7 +241,7 @@ def _links(
     if not peers or any(x is None for x in links):
         st = Status.PASS if d.nvlink_count > 0 else Status.FAIL
         return [
-            _item(
+            inventory_item(
                 "inventory.nvlink",
                 d,
                 st,
@@ -285,7 +257,7 @@ def _links(
     shown = " ".join(f"{p}:{x}" for p, x in zip(peers, links, strict=True))
     if missing:
         return [
-            _item(
+            inventory_item(
                 "inventory.nvlink",
                 d,
                 Status.FAIL,
@@ -297,7 +269,7 @@ def _links(
                 ),
             )
         ]
-    return [_item("inventory.nvlink", d, Status.PASS, shown, "NV* to every peer")]
+    return [inventory_item("inventory.nvlink", d, Status.PASS, shown, "NV* to every peer")]
 
 
 def _pcie(d: DeviceInfo, spec: GpuSpec | None, samples: Sequence[GpuSample]) -> list[CheckItem]:
@@ -311,12 +283,14 @@ def _pcie(d: DeviceInfo, spec: GpuSpec | None, samples: Sequence[GpuSample]) -> 
         what = N_("maximum (idle GPU; the link slows down on purpose when idle)")
     if gen is None or want_gen is None:
         return [
-            _item("inventory.pcie", d, Status.SKIP, None, want_gen, reason=N_("PCIe link unknown"))
+            inventory_item(
+                "inventory.pcie", d, Status.SKIP, None, want_gen, reason=N_("PCIe link unknown")
+            )
         ]
     ok_w = width is None or d.pcie_width_max is None or width >= d.pcie_width_max
     ok = gen >= want_gen and ok_w
     return [
-        _item(
+        inventory_item(
             "inventory.pcie",
             d,
             Status.PASS if ok else Status.WARN,
@@ -372,9 +346,9 @@ def _mode(
 ) -> CheckItem:
     """An on/off mode: SKIP when unknown, PASS when as wanted, else WARN with reason and hint."""
     if current is None:
-        return _item(item_id, d, Status.SKIP, None, None, reason=unknown)
+        return inventory_item(item_id, d, Status.SKIP, None, None, reason=unknown)
     ok = bool(current) == want
-    return _item(
+    return inventory_item(
         item_id,
         d,
         Status.PASS if ok else Status.WARN,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gpuprof.catalog.specs import GpuSpec
-from gpuprof.check.model import CheckItem, Status
+from gpuprof.check.model import CheckItem, Status, inventory_item
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import DeviceInfo, Topology
 
@@ -19,32 +19,10 @@ def expected_xgmi_links(spec: GpuSpec | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _item(
-    item_id: str,
-    d: DeviceInfo,
-    status: Status,
-    measured: float | str | None,
-    expected: float | str | None,
-    *,
-    reason: str = "",
-    hint: str = "",
-) -> CheckItem:
-    return CheckItem(
-        item_id=item_id,
-        group="inventory",
-        status=status,
-        measured=measured,
-        expected=expected,
-        reason=reason,
-        hint=hint,
-        gpu_index=d.index,
-    )
-
-
 def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None) -> CheckItem:
     xgmi_part = spec is not None and "xgmi" in (spec.interconnect or "").lower()
     if not xgmi_part or n < 2:
-        return _item(
+        return inventory_item(
             "inventory.xgmi",
             d,
             Status.SKIP,
@@ -58,7 +36,7 @@ def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
     missing = [p for p, x in zip(peers, links, strict=True) if x != "XGMI"]
     want = expected_xgmi_links(spec)
     if missing:
-        return _item(
+        return inventory_item(
             "inventory.xgmi",
             d,
             Status.FAIL,
@@ -68,7 +46,7 @@ def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
             hint=N_("check `amd-smi topology` and `amd-smi xgmi`; a link down needs a reset"),
         )
     if want is not None and d.xgmi_link_count < want and d.xgmi_link_count:
-        return _item(
+        return inventory_item(
             "inventory.xgmi",
             d,
             Status.FAIL,
@@ -77,12 +55,14 @@ def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
             reason=N_("fewer XGMI links than the spec"),
             hint=N_("check `amd-smi xgmi` for links down"),
         )
-    return _item("inventory.xgmi", d, Status.PASS, shown or d.xgmi_link_count, "XGMI to every peer")
+    return inventory_item(
+        "inventory.xgmi", d, Status.PASS, shown or d.xgmi_link_count, "XGMI to every peer"
+    )
 
 
 def _partition(d: DeviceInfo) -> CheckItem:
     if d.compute_partition is None and d.memory_partition is None:
-        return _item(
+        return inventory_item(
             "inventory.partition",
             d,
             Status.SKIP,
@@ -92,7 +72,7 @@ def _partition(d: DeviceInfo) -> CheckItem:
         )
     shown = "/".join(m for m in (d.compute_partition, d.memory_partition) if m)
     whole = (d.compute_partition or "SPX").upper() == "SPX"
-    return _item(
+    return inventory_item(
         "inventory.partition",
         d,
         Status.PASS if whole else Status.WARN,
@@ -109,11 +89,11 @@ def _partition(d: DeviceInfo) -> CheckItem:
 
 def _ecc(d: DeviceInfo) -> CheckItem:
     if d.ecc_mode_current is None:
-        return _item(
+        return inventory_item(
             "inventory.ecc_mode", d, Status.SKIP, None, None, reason=N_("ECC not supported")
         )
     ok = bool(d.ecc_mode_current)
-    return _item(
+    return inventory_item(
         "inventory.ecc_mode",
         d,
         Status.PASS if ok else Status.WARN,

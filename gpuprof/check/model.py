@@ -16,12 +16,15 @@ import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.jsonin import read_json
 from gpuprof.units import fmt_sig
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.model import DeviceInfo
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -33,6 +36,7 @@ __all__ = [
     "exit_code",
     "exit_code_of",
     "fmt_value",
+    "inventory_item",
     "load_thresholds",
     "result_to_dict",
     "verdict",
@@ -126,6 +130,35 @@ class CheckItem:
     gpu_index: int | None = None
     runs: tuple[float, ...] = ()
     spread: float | None = None
+
+
+def inventory_item(
+    item_id: str,
+    d: DeviceInfo,
+    status: Status,
+    measured: float | str | None,
+    expected: float | str | None,
+    *,
+    ratio: float | None = None,
+    unit: str = "",
+    reason: str = "",
+    hint: str = "",
+    source: str = "",
+) -> CheckItem:
+    """An inventory line of GPU ``d`` (NVIDIA's and AMD's alike)."""
+    return CheckItem(
+        item_id=item_id,
+        group="inventory",
+        status=status,
+        measured=measured,
+        expected=expected,
+        ratio=ratio,
+        unit=unit,
+        reason=reason,
+        hint=hint,
+        source=source,
+        gpu_index=d.index,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
