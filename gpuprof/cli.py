@@ -339,7 +339,7 @@ def _stdout_failed(guard: _StdoutGuard, exc: OSError) -> int:
     if isinstance(exc, BrokenPipeError):
         return 0
     reason = exc.strerror or str(exc)
-    print(tr("gpuprof: error: cannot write to stdout: {e}", e=reason), file=sys.stderr)
+    _say(tr("gpuprof: error: cannot write to stdout: {e}", e=reason))
     return 2
 
 
@@ -374,7 +374,7 @@ def _main(argv: Sequence[str] | None, guard: _StdoutGuard | None) -> int:
         set_language(_requested_lang(argv))
         translate_argparse()  # its usage line, section titles and parse errors
     except GpuprofError as exc:
-        print(f"gpuprof: error: {plain(exc, one_line=True)}", file=sys.stderr)
+        _say(f"gpuprof: error: {plain(exc, one_line=True)}")
         return 2
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -389,10 +389,10 @@ def _main(argv: Sequence[str] | None, guard: _StdoutGuard | None) -> int:
             return _run_gui(args)
         return int(args.func(args) or 0)
     except GpuprofError as exc:
-        print(f"gpuprof: error: {plain(exc, one_line=True)}", file=sys.stderr)
+        _say(f"gpuprof: error: {plain(exc, one_line=True)}")
         return 2
     except KeyboardInterrupt:
-        print(tr("gpuprof: interrupted"), file=sys.stderr)
+        _say(tr("gpuprof: interrupted"))
         return 130
     except OSError as exc:
         if guard is not None and guard.caused(exc):
@@ -406,12 +406,20 @@ def _unexpected(exc: Exception, debug: bool) -> int:
     """The last line of defence prints, never dumps (unless --debug)."""
     if debug:
         raise exc
-    print(
+    _say(
         tr(
             "gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)",
             t=type(exc).__name__,
             e=plain(exc, one_line=True),
-        ),
-        file=sys.stderr,
+        )
     )
     return 1
+
+
+def _say(line: str) -> None:
+    """One line on stderr, where there is one: a full or closed stderr (``2>/dev/full``) has
+    no room for the message, and the exit status still says what happened."""
+    if sys.stderr is None:  # print(file=None) would write to stdout
+        return
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)

@@ -163,3 +163,28 @@ def test_a_closed_stdout_does_not_stop_a_command_that_does_not_print_to_it(
     done = _run_with_stdout_closed(args, home)
     assert done.returncode == 0, done.stderr
     assert "saved" in done.stderr and out.is_file()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", str(GOOD_SESSION), "--csv", "/dev/stderr"],
+        ["export", "no-such-recording.gpuprof", "--csv", "out.csv"],
+    ],
+    ids=["the-output-is-stderr", "an-error-to-say"],
+)
+def test_a_full_stderr_still_exits_with_the_error_status(args: list[str], tmp_path: Path) -> None:
+    """``export --csv /dev/stderr 2>/dev/full`` exited 1 with nothing said: the error line
+    itself met the full stderr and became an unexpected error. There is nowhere to say it, so
+    the status (2, a clear error) is all that is left, and it is the right one."""
+    env = dict(os.environ, GPUPROF_LANG="en", GPUPROF_DATA_DIR=str(tmp_path / "data"))
+    with open(os.devnull, "w") as devnull, open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "gpuprof", *args],
+            stdout=devnull,
+            stderr=full,
+            env=env,
+            cwd=tmp_path,
+            timeout=TIMEOUT_S,
+        )
+    assert done.returncode == 2
