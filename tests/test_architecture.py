@@ -216,21 +216,6 @@ def test_no_cycle_between_the_parts(graph) -> None:
     )
 
 
-#: Module cycles inside one package of the core that are known, each with its reason.
-CORE_CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
-    frozenset(
-        {
-            "gpuprof.catalog.priceapi",
-            "gpuprof.catalog.priceapi.alibaba",
-            "gpuprof.catalog.priceapi.tencent",
-        }
-    ): (
-        "the package's face picks a provider module (a function-local import) and the providers "
-        "take the face's Credentials and Quote; to go when those move to a module of their own"
-    ),
-}
-
-
 def test_the_core_has_no_module_cycles(graph) -> None:
     """Within a package too, modules do not import each other round (function-local imports
     count); a module that needs a fact of its caller is handed it (``golden_rows(result,
@@ -240,9 +225,7 @@ def test_the_core_has_no_module_cycles(graph) -> None:
         for m, deps in graph.items()
         if not m.startswith("gpuprof.ui")
     }
-    found = {frozenset(c) for c in _cycles(core, "gpuprof")}
-    assert found - set(CORE_CYCLE_EXCEPTIONS) == set()
-    assert set(CORE_CYCLE_EXCEPTIONS) - found == set(), "an exception no longer needed"
+    assert _cycles(core, "gpuprof") == []
 
 
 def test_the_ui_has_no_import_cycles(graph) -> None:

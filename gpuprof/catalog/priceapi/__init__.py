@@ -20,12 +20,14 @@ from __future__ import annotations
 import datetime
 import os
 import stat
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gpuprof.catalog.instances import Catalog, Instance, write_instances_csv
 from gpuprof.catalog.names import file_stem, provider_key
+from gpuprof.catalog.priceapi import alibaba, tencent
+from gpuprof.catalog.priceapi.model import Credentials, Quote, QuoteFn
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -33,28 +35,6 @@ __all__ = ["API_PROVIDERS", "Credentials", "Quote", "fetch_api_prices", "read_cr
 
 #: The most a credentials file may hold.
 _MAX_CREDENTIALS_BYTES = 4096
-
-
-@dataclass(frozen=True)
-class Credentials:
-    key_id: str
-    secret: str
-
-    def __repr__(self) -> str:  # never print the secret
-        return f"Credentials(key_id={self.key_id!r}, secret=***)"
-
-
-@dataclass(frozen=True)
-class Quote:
-    """One instance type's price as the API answered: per hour (pay as you go) in ``currency``."""
-
-    instance: str
-    price_hr: float
-    currency: str
-
-
-#: ``quote(credentials, instance_type, region, options)`` → the API's price.
-QuoteFn = Callable[[Credentials, str, str, "dict[str, str]"], Quote]
 
 
 def read_credentials(path: Path) -> Credentials:
@@ -101,8 +81,6 @@ def read_credentials(path: Path) -> Credentials:
 
 
 def _quoters() -> dict[str, QuoteFn]:
-    from gpuprof.catalog.priceapi import alibaba, tencent
-
     return {"alibaba cloud": alibaba.quote, "tencent cloud": tencent.quote}
 
 

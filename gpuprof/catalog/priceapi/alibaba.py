@@ -17,7 +17,7 @@ import json
 import urllib.parse
 import uuid
 
-from gpuprof.catalog.priceapi import Credentials, Quote
+from gpuprof.catalog.priceapi.model import Credentials, Quote
 from gpuprof.catalog.update import _download, _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
