@@ -163,3 +163,15 @@ def test_a_failing_redraw_is_logged_with_its_traceback(make_window, caplog) -> N
     record = next(r for r in caplog.records if r.name == "gpuprof.ui.main_window")
     assert "overview" in record.getMessage() and record.exc_info[1].args == ("paint bug",)
     assert "paint bug" in w.statusBar().currentMessage()
+
+
+@pytest.mark.slow
+def test_report_png_says_what_it_wrote_like_the_other_formats(tmp_path):
+    out = tmp_path / "report.png"
+    proc = _run(
+        ["report", "--demo", "--out", str(out), "--tab", "overview", "--duration", "0.5"],
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert out.is_file() and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"wrote {out} (SIMULATED data)" in proc.stderr

@@ -231,4 +231,10 @@ def _png(args: argparse.Namespace, out: Path) -> int:
         interval=None,
     )
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    return int(take(ns))
+    code = int(take(ns))
+    if code == 0:
+        from gpuprof.termtext import plain
+
+        note = tr(" (SIMULATED data)") if args.demo else ""
+        print(tr("wrote {p}{n}", p=plain(out, one_line=True), n=note), file=sys.stderr)
+    return code
