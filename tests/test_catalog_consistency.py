@@ -5,44 +5,18 @@ silently."""
 from __future__ import annotations
 
 import csv
-import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
+from gpuprof.catalog.audit import BAND, COUNT_IN_NAME, KNOWN_CONFIG
 from gpuprof.catalog.instances import Catalog, Instance, load_catalog
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import ARCH_DTYPES, GpuSpec, arch_family, missing_dtypes
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
-
-# Instance configurations published by the provider: (GPU count, GiB per GPU).
-# Standard_ND96isr_H100_v5 / ND96isr_H200_v5 / NC40ads / NC80adis: Microsoft's AKS VM size list
-#   https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndsh100v5/fields.md
-#   ("Standard_ND96isr_H100_v5 -- 96 vCPUs -- 1900 GB RAM -- 8 GPU(s)") and its H200 / NCads pages.
-# Standard_ND96isr_MI300X_v5: MicrosoftDocs/azure-docs nd-mi300x-v5-series.md (8 MI300X, 192 GiB).
-# p4d.24xlarge: /work/shared/reference/cloud_gpu_instances.csv, AWS-TSAOL ("320 GB HBM2" total, 8).
-KNOWN_CONFIG: dict[tuple[str, str], tuple[int, float | None]] = {
-    ("azure", "standard_nd96isr_h100_v5"): (8, 80.0),
-    ("azure", "standard_nd96isr_h200_v5"): (8, None),
-    ("azure", "standard_nc40ads_h100_v5"): (1, None),
-    ("azure", "standard_nc80adis_h100_v5"): (2, None),
-    ("azure", "standard_nd96isr_mi300x_v5"): (8, 192.0),
-    ("aws", "p4d.24xlarge"): (8, 40.0),
-}
-
-# The GPU count some providers write into the instance name.
-_COUNT_IN_NAME = {
-    "gcp": re.compile(r"^a[234]-\w+-(\d+)g$"),
-    "lambda": re.compile(r"^gpu_(\d+)x_"),
-    "runpod": re.compile(r"^(\d+)x_"),
-}
-
-# A per-GPU-hour price outside [median / BAND, median × BAND] of its GPU model is a typo or a
-# wrong count (a 1-GPU VM with a 64-vCPU host is 4.5× the T4 median: AWS g4dn.16xlarge).
-BAND = 6.0
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +45,7 @@ def test_gpu_count_and_memory_match_the_published_configuration(shipped: Catalog
 def test_gpu_count_matches_the_count_in_the_instance_name(shipped: Catalog) -> None:
     checked = 0
     for inst in shipped.instances:
-        pattern = _COUNT_IN_NAME.get(inst.provider.lower())
+        pattern = COUNT_IN_NAME.get(inst.provider.lower())
         m = pattern.match(inst.instance) if pattern else None
         if m:
             checked += 1

@@ -28,6 +28,7 @@ from gpuprof.telemetry.nvml.gpm import (
     RETRY_S,
 )
 from gpuprof.telemetry.nvml.source import NvmlSource
+from gpuprof.telemetry.prof import PROF_PCT_FIELDS
 from gpuprof.telemetry.simulated import CYCLE_S, SimulatedSource, phase_at
 from gpuprof.telemetry.store import CSV_HEADER, SessionStore, export_csv
 from tests.fakes.devices import (
@@ -41,26 +42,13 @@ from tests.fakes.fake_gpm import FakeGpmActivity
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 
 nv = real_pynvml
-PROF_PCT = (
-    "prof_sm_active_pct",
-    "prof_sm_occupancy_pct",
-    "prof_tensor_active_pct",
-    "prof_tensor_hmma_pct",
-    "prof_tensor_imma_pct",
-    "prof_tensor_dfma_pct",
-    "prof_dram_active_pct",
-    "prof_fp64_active_pct",
-    "prof_fp32_active_pct",
-    "prof_fp16_active_pct",
-)
+# The sample's GPM fields: the activity percentages and the byte rates.
 PROF_FIELDS = (
-    *PROF_PCT,
+    *PROF_PCT_FIELDS,
     "prof_pcie_rx_bytes_s",
     "prof_pcie_tx_bytes_s",
     "prof_nvlink_rx_bytes_s",
     "prof_nvlink_tx_bytes_s",
-    "prof_nvdec_pct",
-    "prof_nvjpg_pct",
 )
 GEMM = FakeGpmActivity(
     sm_active_pct=91.5,
@@ -521,7 +509,7 @@ def test_simulated_activity_keeps_the_real_relations_over_a_whole_script(sim_cyc
     for snap in sim_cycle:
         for g in snap.gpus:
             assert g.prof_unavailable is None
-            for name in PROF_PCT:
+            for name in PROF_PCT_FIELDS:
                 v = getattr(g, name)
                 assert v is not None and 0.0 <= v <= 100.0, (name, v)
             assert g.prof_tensor_active_pct <= g.prof_sm_active_pct

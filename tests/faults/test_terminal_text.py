@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuprof import csvsafe
+from gpuprof.catalog.instances import COLUMNS
 from gpuprof.cli import main
 from gpuprof.telemetry.store import SessionStore
 from tests.faults.hostile import ROOT, run_gpuprof
@@ -124,34 +125,13 @@ def test_monitor_once_does_not_say_ctrl_c(capsys) -> None:
 
 # --- catalog list, recommend: rows of an imported catalog -------------------------------------
 
-CATALOG_HEADER = [
-    "provider",
-    "instance",
-    "region",
-    "zone",
-    "gpu_model",
-    "gpu_count",
-    "gpu_mem_gib",
-    "vcpus",
-    "ram_gib",
-    "interconnect",
-    "network_gbps",
-    "price_ondemand_usd_hr",
-    "price_spot_usd_hr",
-    "price_reserved_1y_usd_hr",
-    "price_reserved_3y_usd_hr",
-    "source",
-    "as_of",
-    "notes",
-]
-
 
 def _catalog(path: Path, cells: list[str]) -> Path:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(CATALOG_HEADER)
+        w.writerow(COLUMNS)
         for k, text in enumerate(cells):
-            row = dict.fromkeys(CATALOG_HEADER, "")
+            row = dict.fromkeys(COLUMNS, "")
             row.update(
                 provider="Evil",
                 instance=f"i{k}-{text}",
@@ -166,7 +146,7 @@ def _catalog(path: Path, cells: list[str]) -> Path:
                 as_of="2026-01-01",
                 notes=text,
             )
-            w.writerow([row[c] for c in CATALOG_HEADER])
+            w.writerow([row[c] for c in COLUMNS])
     return path
 
 
