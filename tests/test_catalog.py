@@ -38,15 +38,10 @@ def test_every_catalog_gpu_has_a_spec_row() -> None:
     assert {"AWS", "Azure", "GCP", "Lambda", "OCI", "RunPod"} <= providers
     assert {"Alibaba Cloud", "Tencent Cloud", "Huawei Cloud"} <= providers
     assert all(i.source for i in cat.instances)
-    # every price carries the day it was read, a year/month (shown as old), or says it is
-    # undated; rows with specs only say "no public price found" (issue 24)
-    from gpuprof.catalog.money import published_prices
+    # every row carries the day it was read (tests/test_catalog_audit.py: a full ISO date)
+    from gpuprof.catalog.asof import date_precision
 
-    for i in cat.instances:
-        if any(p is not None for p in published_prices(i)):
-            assert i.as_of or "undated:" in i.notes, i
-        else:
-            assert i.as_of or "no public price found" in i.notes, i
+    assert all(date_precision(i.as_of) == "day" for i in cat.instances)
 
 
 def test_seed_rows_carry_their_figures() -> None:

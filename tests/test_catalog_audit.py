@@ -50,14 +50,47 @@ def test_a_clean_row_has_no_finding() -> None:
         (_row("sum", notes="total would be 9.46+78.37=87.83"), "notes"),
         (_row("mem", gpu_mem_gib=40.0), "memory"),
         (_row("year", as_of="2026"), "date"),
+        (_row("month", as_of="2026-11"), "date"),
         (_row("none", as_of=""), "date"),
+        (_row("unpriced", as_of="2026", price_ondemand_usd_hr=None), "date"),
     ],
 )
 def test_each_rule_finds_its_outlier(row: Instance, rule: str) -> None:
     found = _rules(_catalog(row), row.instance)
     assert rule in found, found
-    # dated only by year: known (shown as old everywhere); no date at all: not
-    assert found[rule] is (rule == "date" and row.as_of != "")
+    assert found[rule] is False  # none of these rows says why
+
+
+def test_a_year_only_date_is_never_a_known_finding() -> None:
+    # a doubtful row's band finding is known; its year-only date is flagged all the same
+    row = _row("old", as_of="2026", price_ondemand_usd_hr=2.0, notes="doubtful: a typo upstream")
+    assert _rules(_catalog(row), "old") == {"band": True, "date": False}
+    assert "dated only 2026" in next(f.reason for f in audit(_catalog(row)) if f.rule == "date")
+
+
+def test_every_shipped_row_has_a_full_iso_date() -> None:
+    import datetime
+
+    from gpuprof.catalog.audit import SNAPSHOT_MARK
+
+    rows = load_catalog(overlays=False).instances
+    assert len(rows) > 200
+    for r in rows:
+        day = datetime.date.fromisoformat(r.as_of)  # YYYY-MM-DD, nothing shorter
+        assert r.as_of == day.isoformat() and day <= datetime.date(2026, 12, 2), r
+        # a day that is not the source's own says so, and whose copy it is
+        if SNAPSHOT_MARK in r.notes:
+            clause = next(c for c in r.notes.split(";") if SNAPSHOT_MARK in c)
+            assert r.as_of in clause and "commit" in clause, r
+    # the rows taken from the SkyPilot catalogs carry no date of their own: each says so (AWS
+    # rows are dated by AWS-TSAOL's "Last updated: 2026-01-21", SkyPilot only confirming them)
+    sky = [
+        r
+        for r in rows
+        if ("SKY-" in r.source or r.source.startswith("skypilot-org/"))
+        and "AWS-TSAOL" not in r.source
+    ]
+    assert sky and all(SNAPSHOT_MARK in r.notes for r in sky)
 
 
 def test_a_doubtful_row_is_a_known_outlier() -> None:

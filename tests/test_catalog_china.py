@@ -64,7 +64,8 @@ def test_tencent_families_and_zones_in_china_and_abroad(shipped: Catalog) -> Non
     assert xp.gpu_model == "V100 SXM2 32GB" and "法兰克福" in xp.notes and "广州" in xp.notes
     gn7 = tencent["GN7.2XLARGE32"]
     assert gn7.price_ondemand_usd_hr == 1.26 and gn7.zone == "ap-guangzhou-3"
-    assert "undated:" in gn7.notes  # shown as old everywhere
+    # the stored price page has no date: the row's is the day gpuprof read it, and it says so
+    assert gn7.as_of == "2026-12-02" and "snapshot date: 2026-12-02" in gn7.notes
 
 
 @pytest.mark.parametrize(

@@ -377,7 +377,7 @@ def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> No
         == 0
     )
     rows = json.loads(capsys.readouterr().out)["rows"]
-    assert len(rows) == 2 and {r["price_as_of"] for r in rows} == {"2026-01-21", "2023"}
+    assert len(rows) == 2 and {r["price_as_of"] for r in rows} == {"2026-01-21", "2026-11-29"}
     assert (
         main(
             [

@@ -3,7 +3,9 @@ notes and what is known of the machines, each outlier listed with its reason.
 
 Rules (each finding names one):
 
-* ``date``: a priced row has no day its price was read (a year or a month alone, or nothing);
+* ``date``: a row has no day it was read (a year or a month alone, or nothing). Every row can
+  have one: where the source carries no date, the day its copy was read, said in a notes clause
+  ``snapshot date: why`` (:data:`SNAPSHOT_MARK`);
 * ``band``: the on-demand price per GPU-hour is outside [median / BAND, median × BAND] of the
   rows of the same GPU model (the median of the rows the data does not doubt), or outside
   [$0.05, $40] per GPU-hour (a catalog compared in USD);
@@ -15,10 +17,9 @@ Rules (each finding names one):
   from the spec table by over 10 % (clouds report usable memory: 22.4 GiB of a 24 GiB L4).
 
 A finding is *known* when the row already says so: its notes carry ``doubtful: why`` (the
-recommender then never ranks it first silently), or, for ``date``, the source gives a year or
-a month but no day, or the notes say ``undated: why`` (such prices are shown as old
-everywhere). Exit status of the command: 0 when every finding is
-known, 1 when any is not, 2 for a catalog that cannot be read.
+recommender then never ranks it first silently). A ``date`` finding is never known: a year
+alone ("2026") says neither how old a price is nor where to look. Exit status of the command:
+0 when every finding is known, 1 when any is not, 2 for a catalog that cannot be read.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from dataclasses import dataclass
 
 from gpuprof.catalog.asof import date_precision
 from gpuprof.catalog.instances import Catalog, Instance
-from gpuprof.catalog.money import published_prices
 from gpuprof.catalog.skypilot import COMPOSED_MARK
 from gpuprof.i18n import tr
 
-__all__ = ["BAND", "KNOWN_CONFIG", "Finding", "audit"]
+__all__ = ["BAND", "KNOWN_CONFIG", "SNAPSHOT_MARK", "Finding", "audit"]
 
+#: A notes clause ``snapshot date: why``: the row's date is the day its source was copied or
+#: read by gpuprof, the source itself carrying none (its prices may be older).
+SNAPSHOT_MARK = "snapshot date:"
 #: How far a per-GPU-hour price may sit from its model's median (a 1-GPU VM with a 64-vCPU
 #: host is 4.5x the T4 median: AWS g4dn.16xlarge).
 BAND = 6.0
@@ -102,20 +105,9 @@ def audit(catalog: Catalog) -> list[Finding]:
     out: list[Finding] = []
     for inst in catalog.instances:
         for rule, reason in _row_findings(catalog, inst, medians, usd):
-            known = bool(inst.doubt) or (rule == "date" and _date_explained(inst))
+            known = bool(inst.doubt) and rule != "date"
             out.append(Finding(rule, inst.provider, inst.instance, inst.region, reason, known))
     return out
-
-
-def _date_explained(inst: Instance) -> bool:
-    """A price date the row accounts for: a year or a month, or an ``undated:`` clause."""
-    if date_precision(inst.as_of):
-        return True
-    return any(c.strip().lower().startswith("undated:") for c in inst.notes.split(";"))
-
-
-def _priced(inst: Instance) -> bool:
-    return any(p is not None for p in published_prices(inst))
 
 
 def _per_gpu_hour(inst: Instance) -> float | None:
@@ -137,13 +129,13 @@ def _row_findings(
     catalog: Catalog, inst: Instance, medians: dict[str, tuple[float, int]], usd: bool
 ) -> Iterable[tuple[str, str]]:
     precision = date_precision(inst.as_of)
-    if precision != "day" and _priced(inst):
+    if precision != "day":
         yield (
             "date",
             tr(
-                "dated only {d}: the source gives no day the price was read ({s})",
+                "dated only {d}: give the day the row was read (where the source has no date, "
+                "the day its copy was read, and a notes clause 'snapshot date: why')",
                 d=inst.as_of,
-                s=inst.source,
             )
             if precision
             else tr("no date the price was read"),

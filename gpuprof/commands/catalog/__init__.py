@@ -160,11 +160,6 @@ def register(subparsers: Any) -> None:
     )
     aud.add_argument("--json", action="store_true", help=tr("print JSON"))
     aud.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
-    aud.add_argument(
-        "--all",
-        action="store_true",
-        help=tr("list every row dated only by year or month (default: counted per source)"),
-    )
     aud.set_defaults(func=audit)
     fx_p = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
     fx_p.add_argument(

@@ -97,10 +97,8 @@ def fx(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
-    """Exit 0: every finding is one the row already states (doubtful, or a source without a
-    day); 1: some finding is unexplained; 2: the catalog cannot be read."""
-    from collections import Counter
-
+    """Exit 0: every finding is one the row already states (doubtful); 1: some finding is
+    unexplained (a row without the day it was read is one); 2: the catalog cannot be read."""
     from gpuprof.catalog.audit import audit, summary
     from gpuprof.catalog.instances import load_catalog
 
@@ -126,7 +124,7 @@ def audit(args: argparse.Namespace) -> int:
 
     from gpuprof.termtext import console
 
-    shown = [f for f in findings if args.all or f.rule != "date" or not f.known]
+    shown = findings
     table = Table(
         title=tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings))
     )
@@ -150,14 +148,9 @@ def audit(args: argparse.Namespace) -> int:
         )
     if shown:
         console().print(table)
-    if not args.all:
-        dated = Counter((f.provider, f.reason) for f in findings if f.rule == "date" and f.known)
-        for (provider, reason), n in sorted(dated.items()):
-            print(tr("{p}: {n} rows {why}", p=provider, n=n, why=plain(reason, one_line=True)))
     print(
         tr(
-            "{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source "
-            "gives no day, shown as old)",
+            "{u} unexplained findings; {k} known (rows marked doubtful: why)",
             u=unexplained,
             k=len(findings) - unexplained,
         )
