@@ -8,10 +8,8 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import threading
 import urllib.parse
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from gpuprof.catalog.instances import load_catalog
 from gpuprof.catalog.priceapi import Credentials, fetch_api_prices
 from gpuprof.catalog.priceapi.alibaba import signed_query
 from gpuprof.catalog.priceapi.tencent import authorization
+from tests.helpers.loopback import QuietHandler, http_server
 
 CRED = Credentials("testid", "testsecret")
 DAY = datetime.date(2026, 12, 1)
@@ -55,7 +54,7 @@ def test_tencent_signature_is_the_documented_one() -> None:
     assert "Credential=AKIDz8krbsJ5yKBZQpn74WFkmLPx3*******/2019-02-25/cvm/tc3_request" in auth
 
 
-class _Api(BaseHTTPRequestHandler):
+class _Api(QuietHandler):
     """/ali/: DescribePrice (GET, signed query); /tc/: InquiryPriceRunInstances (POST, TC3)."""
 
     def _answer(self, code: int, body: object) -> None:
@@ -97,17 +96,11 @@ class _Api(BaseHTTPRequestHandler):
         price = {"UnitPrice": 9.0, "UnitPriceDiscount": 8.68, "ChargeUnit": "HOUR"}
         self._answer(200, {"Response": {"Price": {"InstancePrice": price}, "RequestId": "r"}})
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture(scope="module")
 def api() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Api)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with http_server(_Api) as url:
+        yield url
 
 
 def test_alibaba_prices_become_an_overlay_in_cny(api: str, tmp_path: Path) -> None:

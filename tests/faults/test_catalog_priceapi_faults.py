@@ -6,9 +6,7 @@ never in it, and no overlay written."""
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from gpuprof.catalog.instances import load_catalog
 from gpuprof.catalog.priceapi import Credentials, fetch_api_prices, read_credentials
 from gpuprof.errors import InputError
+from tests.helpers.loopback import QuietHandler, http_server
 
 CRED = Credentials("KEYID123", "s3cr3t")
 
@@ -77,7 +76,7 @@ ANSWERS: dict[str, tuple[int, bytes]] = {
 }
 
 
-class _Hostile(BaseHTTPRequestHandler):
+class _Hostile(QuietHandler):
     def _send(self) -> None:
         code, body = ANSWERS[self.path.split("?")[0]]
         self.send_response(code)
@@ -92,17 +91,11 @@ class _Hostile(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers["Content-Length"]))
         self._send()
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture(scope="module")
 def hostile() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with http_server(_Hostile) as url:
+        yield url
 
 
 @pytest.mark.parametrize(

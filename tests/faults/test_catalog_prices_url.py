@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ import pytest
 from gpuprof.catalog.instances import load_catalog
 from gpuprof.catalog.negotiated import NEGOTIATED_MARK, fetch_negotiated
 from gpuprof.errors import InputError
+from tests.helpers.loopback import QuietHandler, http_server
 
 DAY = datetime.date(2026, 12, 1)
 CSV = (
@@ -58,7 +57,7 @@ BODIES: dict[str, bytes] = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     def do_GET(self) -> None:
         if self.path == "/500":
             self.send_error(500, "Internal Server Error")
@@ -77,18 +76,11 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.endswith("/short"):
             self.close_connection = True
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with http_server(_Handler) as url:
+        yield url
 
 
 @pytest.mark.parametrize("path", ["/good.csv", "/good.json"])

@@ -9,7 +9,6 @@ import datetime
 import socket
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,13 @@ from gpuprof.catalog.instances import read_instances_file
 from gpuprof.catalog.update import UpdateCancelled, catalog_url, update_catalogs
 from gpuprof.errors import InputError
 from tests.faults.hostile import assert_one_clear_error, run_gpuprof
+from tests.helpers.loopback import QuietHandler, http_server
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "skypilot"
 DAY = datetime.date(2026, 12, 1)
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     """``/ok/<provider>/vms.csv`` serves the excerpt; ``/500/...`` fails; ``/short/...`` says
     Content-Length N and sends half; ``/empty/...`` serves a header without GPU rows."""
 
@@ -58,18 +58,11 @@ class _Handler(BaseHTTPRequestHandler):
         if mode == "short":
             self.close_connection = True
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with http_server(_Handler) as url:
+        yield url
 
 
 def _refused_port() -> int:
