@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuprof.catalog.instances import load_catalog
-from gpuprof.catalog.priceapi import Credentials, fetch_api_prices
+from gpuprof.catalog.priceapi import Credentials, fetch_api_prices, huawei
 from gpuprof.catalog.priceapi.alibaba import signed_query
 from gpuprof.catalog.priceapi.tencent import authorization
 from tests.helpers.loopback import QuietHandler, http_server
@@ -55,7 +55,8 @@ def test_tencent_signature_is_the_documented_one() -> None:
 
 
 class _Api(QuietHandler):
-    """/ali/: DescribePrice (GET, signed query); /tc/: InquiryPriceRunInstances (POST, TC3)."""
+    """/ali/: DescribePrice (GET, signed query); /tc/: InquiryPriceRunInstances (POST, TC3);
+    /v2/bills/ratings/on-demand-resources: Huawei's BSS inquiry (POST, SDK-HMAC-SHA256)."""
 
     def _answer(self, code: int, body: object) -> None:
         data = json.dumps(body).encode()
@@ -86,6 +87,9 @@ class _Api(QuietHandler):
 
     def do_POST(self) -> None:
         payload = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.path.startswith("/v2/bills/"):
+            self._huawei(payload)
+            return
         ts = int(self.headers["X-TC-Timestamp"])
         if self.headers["Authorization"] != authorization(CRED, self.headers["Host"], payload, ts):
             self._answer(200, {"Response": {"Error": {"Code": "AuthFailure", "Message": "x"}}})
@@ -95,6 +99,28 @@ class _Api(QuietHandler):
         assert body["InstanceChargeType"] == "POSTPAID_BY_HOUR" and body["ImageId"]
         price = {"UnitPrice": 9.0, "UnitPriceDiscount": 8.68, "ChargeUnit": "HOUR"}
         self._answer(200, {"Response": {"Price": {"InstancePrice": price}, "RequestId": "r"}})
+
+    def _huawei(self, payload: bytes) -> None:
+        # the gateway recomputes the signature over what it received
+        url = f"http://{self.headers['Host']}{self.path}"
+        sent = {k: self.headers[k] for k in ("Content-Type", "Host")}
+        stamp = self.headers["X-Sdk-Date"]
+        if self.headers["Authorization"] != huawei.authorization(CRED, url, sent, payload, stamp):
+            self._answer(401, {"error_code": "APIGW.0301", "error_msg": "Incorrect IAM auth"})
+            return
+        body = json.loads(payload)
+        info = body["product_infos"][0]
+        assert body["project_id"] == "proj1" and info["usage_measure_id"] == 4
+        assert info["cloud_service_type"] == "hws.service.type.ec2"
+        price = HW_PRICES.get(info["resource_spec"], 10.0)
+        self._answer(
+            200,
+            {"amount": price, "official_website_amount": price + 1, "measure_id": 1,
+             "currency": "CNY", "product_rating_results": [{"id": "1", "amount": price}]},
+        )  # fmt: skip
+
+
+HW_PRICES = {"p2v.2xlarge.8.linux": 21.5, "g6.10xlarge.7.linux": 9.25}
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +189,68 @@ def test_the_command_reads_the_credentials_file(
     assert main([*args, "--region", "cn-hangzhou", "--endpoint", api + "/ali/"]) == 0
     assert "prices from alibaba's API" in capsys.readouterr().out
     assert (overlays / "api-alibaba-cn-hangzhou.csv").is_file()
+
+
+def test_huawei_prices_per_flavor_in_the_answers_currency(api: str, tmp_path: Path) -> None:
+    cat = load_catalog(overlays=False)
+    options = {"endpoint": api + "/v2/bills/ratings/on-demand-resources", "project": "proj1"}
+    dest, rows = fetch_api_prices(
+        "huawei",
+        CRED,
+        cat,
+        region="cn-north-4",
+        options=options,
+        instances=["p2v.2xlarge.8", "g6.10xlarge.7"],
+        dest_dir=tmp_path,
+        today=DAY,
+    )
+    assert dest.name == "api-huawei-cn-north-4.csv"
+    got = {r.instance: r for r in rows}
+    assert {k: r.price_ondemand_usd_hr for k, r in got.items()} == {
+        "p2v.2xlarge.8": 21.5,
+        "g6.10xlarge.7": 9.25,
+    }
+    assert all(r.currency == "CNY" and r.as_of == "2026-12-01" for r in rows)
+    assert got["g6.10xlarge.7"].gpu_model == "T4"  # the catalog's specs kept
+    # the overlay reads back: the flavor now has a CNY price in cn-north-4
+    back = load_catalog(overlay_dir=tmp_path).filter(providers=["huawei"], regions=["cn-north-4"])
+    assert {i.instance for i in back.instances} == {"p2v.2xlarge.8", "g6.10xlarge.7"}
+
+
+def test_huawei_signature_covers_the_body_and_the_date() -> None:
+    url = "https://bss.myhuaweicloud.com/v2/bills/ratings/on-demand-resources"
+    headers = {"Content-Type": "application/json", "Host": "bss.myhuaweicloud.com"}
+    one = huawei.authorization(CRED, url, headers, b"{}", "20261201T080000Z")
+    assert one.startswith(
+        "SDK-HMAC-SHA256 Access=testid, SignedHeaders=content-type;host;x-sdk-date"
+    )
+    assert one != huawei.authorization(CRED, url, headers, b'{"a":1}', "20261201T080000Z")
+    assert one != huawei.authorization(CRED, url, headers, b"{}", "20261201T080001Z")
+    # the canonical URI ends in a slash: the gateway signs .../on-demand-resources/
+    assert one == huawei.authorization(CRED, url + "/", headers, b"{}", "20261201T080000Z")
+
+
+def test_the_command_prices_huawei_flavors_with_a_project(
+    api: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpuprof.cli import main
+
+    cred = tmp_path / "keys"
+    cred.write_text("id = testid\nsecret = testsecret\n", encoding="utf-8")
+    os.chmod(cred, 0o600)
+    overlays = tmp_path / "overlays"
+    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
+    args = ["catalog", "update", "--provider", "huawei", "--credentials", str(cred)]
+    endpoint = api + "/v2/bills/ratings/on-demand-resources"
+    assert main([*args, "--region", "cn-north-4", "--endpoint", endpoint]) == 2  # no project
+    assert "--project-id" in capsys.readouterr().err
+    assert (
+        main([*args, "--region", "cn-north-4", "--project-id", "proj1", "--endpoint", endpoint])
+        == 0
+    )
+    assert "prices from huawei's API" in capsys.readouterr().out
+    written = load_catalog(overlay_dir=overlays).filter(
+        providers=["huawei"], regions=["cn-north-4"]
+    )
+    flavors = load_catalog(overlays=False).filter(providers=["huawei"]).instances
+    assert {i.instance for i in written.instances} == {i.instance for i in flavors}

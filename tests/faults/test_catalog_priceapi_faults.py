@@ -73,6 +73,13 @@ ANSWERS: dict[str, tuple[int, bytes]] = {
         b'{"Response": {"Price": {"InstancePrice": {"UnitPrice": 9, "ChargeUnit": "MONTH"}}}}',
     ),
     "/tcjunk/": (200, b"[]"),
+    "/hwerr/": (400, b'{"error_code": "CBC.0150", "error_msg": "spec not found"}'),
+    "/hwerr200/": (200, b'{"error_code": "CBC.0150", "error_msg": "spec not found"}'),
+    "/hwnoprice/": (200, b'{"currency": "CNY"}'),
+    "/hwcents/": (200, b'{"amount": 1750, "measure_id": 3, "currency": "CNY"}'),
+    "/hwnan/": (200, b'{"amount": NaN, "measure_id": 1, "currency": "CNY"}'),
+    "/hwcurrency/": (200, b'{"amount": 1, "measure_id": 1, "currency": "\\u001b[31m"}'),
+    "/hwjunk/": (200, b"[1]"),
 }
 
 
@@ -112,12 +119,24 @@ def hostile() -> Iterator[str]:
         ("tencent", "/tcnoprice/", "no price for"),
         ("tencent", "/tcmonth/", "implausible price"),
         ("tencent", "/tcjunk/", "not a Tencent Cloud API answer"),
+        ("huawei", "/hwerr/", "HTTP 400"),
+        ("huawei", "/hwerr200/", "CBC.0150: spec not found"),
+        ("huawei", "/hwnoprice/", "no price for"),
+        ("huawei", "/hwcents/", "implausible price"),
+        ("huawei", "/hwnan/", "implausible price"),
+        ("huawei", "/hwcurrency/", "implausible price"),
+        ("huawei", "/hwjunk/", "not a Huawei Cloud API answer"),
     ],
 )
 def test_a_hostile_answer_is_one_clear_error_and_writes_nothing(
     hostile: str, tmp_path: Path, provider: str, path: str, says: str
 ) -> None:
-    options = {"endpoint": hostile + path, "zone": "ap-guangzhou-3", "image": "img-1"}
+    options = {
+        "endpoint": hostile + path,
+        "zone": "ap-guangzhou-3",
+        "image": "img-1",
+        "project": "p1",
+    }
     with pytest.raises(InputError) as err:
         fetch_api_prices(
             provider,
@@ -135,7 +154,9 @@ def test_a_hostile_answer_is_one_clear_error_and_writes_nothing(
 
 def test_bad_requests_are_refused_before_any_call(tmp_path: Path) -> None:
     cat = load_catalog(overlays=False)
-    with pytest.raises(InputError, match="no price API for huawei"):
+    with pytest.raises(InputError, match="no price API for volcano"):
+        fetch_api_prices("volcano", CRED, cat, region="cn-beijing", dest_dir=tmp_path)
+    with pytest.raises(InputError, match="--project-id"):
         fetch_api_prices("huawei", CRED, cat, region="cn-north-4", dest_dir=tmp_path)
     with pytest.raises(InputError, match="--region"):
         fetch_api_prices("alibaba", CRED, cat, region=" ", dest_dir=tmp_path)

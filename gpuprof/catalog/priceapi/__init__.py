@@ -1,17 +1,16 @@
-"""``gpuprof catalog update --provider alibaba|tencent --credentials FILE``: current prices of
+"""``gpuprof catalog update --provider alibaba|tencent|huawei --credentials FILE``: current prices of
 the catalog's GPU instance types from the provider's own price inquiry API, with the user's
 keys, only when asked.
 
 The requests are signed here with the standard library (Alibaba's RPC signature v1 for
-``DescribePrice``, Tencent's TC3-HMAC-SHA256 for ``InquiryPriceRunInstances``): no SDK is
-needed. Each answer becomes a row of the overlay ``api-<provider>-<region>.csv`` (the specs of
+``DescribePrice``, Tencent's TC3-HMAC-SHA256 for ``InquiryPriceRunInstances``, Huawei's
+SDK-HMAC-SHA256 for BSS ``ListOnDemandResourceRatings``): no SDK is needed. Each answer becomes a row of the overlay ``api-<provider>-<region>.csv`` (the specs of
 the catalog's row, the price as the API gave it, in its currency, dated today, the API as its
 source), which replaces the public row of the same provider, instance and region. Nothing is
-written unless every instance type was priced. Huawei Cloud's price inquiry is not
-implemented.
+written unless every instance type was priced.
 
 Credentials file (UTF-8 text, one ``key = value`` a line, ``#`` comments): ``id`` (Alibaba
-AccessKey ID / Tencent SecretId) and ``secret``. It should be readable by its owner only; a
+AccessKey ID / Tencent SecretId / Huawei AK) and ``secret``. It should be readable by its owner only; a
 file others can read is refused.
 """
 
@@ -26,7 +25,7 @@ from pathlib import Path
 
 from gpuprof.catalog.instances import Catalog, Instance, write_instances_csv
 from gpuprof.catalog.names import file_stem, provider_key
-from gpuprof.catalog.priceapi import alibaba, tencent
+from gpuprof.catalog.priceapi import alibaba, huawei, tencent
 from gpuprof.catalog.priceapi.model import Credentials, Quote, QuoteFn
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
@@ -81,11 +80,15 @@ def read_credentials(path: Path) -> Credentials:
 
 
 def _quoters() -> dict[str, QuoteFn]:
-    return {"alibaba cloud": alibaba.quote, "tencent cloud": tencent.quote}
+    return {
+        "alibaba cloud": alibaba.quote,
+        "tencent cloud": tencent.quote,
+        "huawei cloud": huawei.quote,
+    }
 
 
 #: The providers whose price API is implemented, as ``--provider`` takes them.
-API_PROVIDERS = ("alibaba", "tencent")
+API_PROVIDERS = ("alibaba", "tencent", "huawei")
 
 
 def fetch_api_prices(

@@ -98,7 +98,10 @@ def register(subparsers: Any) -> None:
     api.add_argument(
         "--provider",
         metavar="NAME",
-        help=tr("alibaba (DescribePrice) or tencent (InquiryPriceRunInstances)"),
+        help=tr(
+            "alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei "
+            "(ListOnDemandResourceRatings)"
+        ),
     )
     api.add_argument(
         "--credentials",
@@ -113,10 +116,19 @@ def register(subparsers: Any) -> None:
         "--image-id", metavar="ID", default="", help=tr("tencent: an image to price with (img-...)")
     )
     api.add_argument(
+        "--project-id",
+        metavar="ID",
+        default="",
+        help=tr("huawei: any project ID of your account (the inquiry asks for one)"),
+    )
+    api.add_argument(
         "--account-currency",
         choices=("CNY", "USD"),
         default="CNY",
-        help=tr("tencent: the currency your account is billed in (default CNY)"),
+        help=tr(
+            "tencent, huawei: the currency your account is billed in (default CNY; Huawei's "
+            "answer names its own)"
+        ),
     )
     api.add_argument(
         "--endpoint",

@@ -170,6 +170,7 @@ def update_from_api(args: argparse.Namespace) -> int:
         "image": args.image_id,
         "currency": args.account_currency,
         "endpoint": args.endpoint,
+        "project": getattr(args, "project_id", ""),
     }
     dest, rows = fetch_api_prices(
         args.provider, cred, load_catalog(), region=args.region, options=options
