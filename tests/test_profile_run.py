@@ -25,7 +25,14 @@ from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.store import SessionStore
 from tests.fakes.devices import h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess
-from tests.faults.hostile import ROOT, TIMEOUT_S, assert_one_clear_error, run_gpuprof
+from tests.faults.hostile import (
+    ROOT,
+    TIMEOUT_S,
+    assert_one_clear_error,
+    profile_argv,
+    python_job,
+    run_gpuprof,
+)
 from tests.schema_paths import documented_fields, json_paths
 
 GIB = 2**30
@@ -93,23 +100,15 @@ def _env(home: Path) -> dict[str, str]:
 def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> None:
     out, summary = tmp_path / "run.gpuprof", tmp_path / "run.json"
     ran = run_gpuprof(
-        [
-            "profile",
-            "--interval",
-            "0.1",
+        profile_argv(
             "--out",
             str(out),
             "--json",
             str(summary),
             "--name",
             "tiny",
-            "--",
-            sys.executable,
-            str(scripts["job.py"]),
-            "6",
-            "0.05",
-            "3",
-        ],
+            job=[sys.executable, str(scripts["job.py"]), "6", "0.05", "3"],
+        ),
         tmp_path,
     )
     assert ran.returncode == 3, ran.stderr
@@ -136,20 +135,12 @@ def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> N
 def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
     summary = tmp_path / "s.json"
     ran = run_gpuprof(
-        [
-            "profile",
+        profile_argv(
             "--demo",
-            "--interval",
-            "0.1",
             "--json",
             str(summary),
-            "--",
-            sys.executable,
-            str(scripts["job.py"]),
-            "3",
-            "0.05",
-            "0",
-        ],
+            job=[sys.executable, str(scripts["job.py"]), "3", "0.05", "0"],
+        ),
         tmp_path,
     )
     assert ran.returncode == 0, ran.stderr
@@ -167,17 +158,13 @@ def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
 def test_a_job_killed_by_a_signal_exits_128_plus_signo(tmp_path: Path) -> None:
     out = tmp_path / "k.gpuprof"
     ran = run_gpuprof(
-        [
-            "profile",
-            "--interval",
-            "0.1",
+        profile_argv(
             "--out",
             str(out),
-            "--",
-            sys.executable,
-            "-c",
-            "import os, signal, time; time.sleep(0.3); os.kill(os.getpid(), signal.SIGTERM)",
-        ],
+            job=python_job(
+                "import os, signal, time; time.sleep(0.3); os.kill(os.getpid(), signal.SIGTERM)"
+            ),
+        ),
         tmp_path,
     )
     assert ran.returncode == 128 + signal.SIGTERM, ran.stderr
@@ -192,17 +179,12 @@ def _start_profile(tmp_path: Path, got: Path, mode: str, *extra: str) -> subproc
             sys.executable,
             "-m",
             "gpuprof",
-            "profile",
-            "--interval",
-            "0.1",
-            *extra,
-            "--out",
-            str(tmp_path / "sig.gpuprof"),
-            "--",
-            sys.executable,
-            str(tmp_path / "catcher.py"),
-            str(got),
-            mode,
+            *profile_argv(
+                *extra,
+                "--out",
+                str(tmp_path / "sig.gpuprof"),
+                job=[sys.executable, str(tmp_path / "catcher.py"), str(got), mode],
+            ),
         ],
         env=_env(tmp_path),
         stderr=subprocess.PIPE,

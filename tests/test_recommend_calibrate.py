@@ -175,25 +175,14 @@ def test_default_database_is_not_created(tmp_path) -> None:
     assert not results_db_path().exists()
 
 
+def _job(gpu: str, *extra: str) -> list[str]:
+    """``gpuprof recommend`` argv: the 1e9-parameter, 1e10-token training job on one ``gpu``."""
+    argv = ["recommend", "--scenario", "train", "--params", "1e9", "--tokens", "1e10"]
+    return [*argv, "--gpu", gpu, "--gpus", "1", *extra]
+
+
 def _recommend_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
-    argv = [
-        "recommend",
-        "--scenario",
-        "train",
-        "--params",
-        "1e9",
-        "--tokens",
-        "1e10",
-        "--precision",
-        "bf16",
-        "--gpu",
-        "H100 SXM",
-        "--gpus",
-        "1",
-        "--json",
-        *extra,
-    ]
-    assert main(argv) == 0
+    assert main(_job("H100 SXM", "--precision", "bf16", "--json", *extra)) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -258,22 +247,7 @@ def test_cli_fp32_workload_uses_the_older_fp32_run(capsys: pytest.CaptureFixture
 
 def test_cli_table_says_which_run(capsys: pytest.CaptureFixture[str]) -> None:
     _fill(ResultsDB())
-    argv = [
-        "recommend",
-        "--scenario",
-        "train",
-        "--params",
-        "1e9",
-        "--tokens",
-        "1e10",
-        "--gpu",
-        "H100 SXM",
-        "--gpus",
-        "1",
-        "--local-gpu",
-        H100,
-    ]
-    assert main(argv) == 0
+    assert main(_job("H100 SXM", "--local-gpu", H100)) == 0
     out = capsys.readouterr().out
     assert "H100 SXM: bf16 GEMM 791.2 TFLOPS, measured here (run 20250302-110000-bbbb" in " ".join(
         out.split()
@@ -287,21 +261,7 @@ def test_cli_detects_local_gpus_with_nvml(
 
     _fill(ResultsDB())
     monkeypatch.setattr(cmd, "local_gpu_names", lambda text: [A100] if text is None else [text])
-    argv = [
-        "recommend",
-        "--scenario",
-        "train",
-        "--params",
-        "1e9",
-        "--tokens",
-        "1e10",
-        "--gpu",
-        "A100-80GB",
-        "--gpus",
-        "1",
-        "--json",
-    ]
-    assert main(argv) == 0
+    assert main(_job("A100-80GB", "--json")) == 0
     row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["efficiency"] == pytest.approx(
         _shown(250 / 312 * GEMM_A100 / 0.83, 312e12, 2039e9)[0]

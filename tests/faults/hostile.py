@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,6 +105,17 @@ def run_gpuprof(
         preexec_fn=limit,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def profile_argv(*options: str, job: Sequence[str]) -> list[str]:
+    """``profile --interval 0.1 OPTIONS -- JOB``: ``gpuprof profile`` of ``job`` (a command
+    line), sampled every 0.1 s."""
+    return ["profile", "--interval", "0.1", *options, "--", *job]
+
+
+def python_job(code: str) -> list[str]:
+    """The command line of a job that runs ``code`` in this Python."""
+    return [sys.executable, "-c", code]
 
 
 def assert_one_clear_error(ran: Ran, names: str, *, code: int = 2) -> None:

@@ -30,11 +30,13 @@ from tests.faults.hostile import (
     TIMEOUT_S,
     Ran,
     assert_one_clear_error,
+    profile_argv,
+    python_job,
     run_gpuprof,
 )
 
 COMPARE = Path(__file__).resolve().parents[1] / "data" / "compare"
-A_JOB = [sys.executable, "-c", "pass"]
+A_JOB = python_job("pass")
 
 #: Writers of a file the user names: name -> (file suffix, arguments writing to OUT, check of
 #: what was written).
@@ -68,18 +70,9 @@ WRITERS: dict[str, tuple[str, Callable[[Path, str], list[str]], Callable[[bytes]
     ),
     "profile --json": (
         ".json",
-        lambda home, out: [
-            "profile",
-            "--demo",
-            "--interval",
-            "0.1",
-            "--out",
-            str(home / "job.gpuprof"),
-            "--json",
-            out,
-            "--",
-            *A_JOB,
-        ],
+        lambda home, out: profile_argv(
+            "--demo", "--out", str(home / "job.gpuprof"), "--json", out, job=A_JOB
+        ),
         lambda data: _assert_json(data, "command"),
     ),
     "report --out (html)": (
@@ -342,19 +335,9 @@ RECORDERS: dict[str, Callable[[Path, Path, list[str]], list[str]]] = {
         "--out",
         str(out),
     ],
-    "profile --out": lambda home, out, flags: [
-        "profile",
-        *flags,
-        "--demo",
-        "--interval",
-        "0.1",
-        "--out",
-        str(out),
-        "--",
-        sys.executable,
-        "-c",
-        f"open({str(home / 'job-ran')!r}, 'w')",
-    ],
+    "profile --out": lambda home, out, flags: profile_argv(
+        *flags, "--demo", "--out", str(out), job=python_job(f"open({str(home / 'job-ran')!r}, 'w')")
+    ),
     "recover --out": lambda home, out, flags: [
         "recover",
         *flags,

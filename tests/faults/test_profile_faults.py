@@ -53,6 +53,8 @@ from tests.faults.hostile import (
     TIMEOUT_S,
     assert_one_clear_error,
     hostile_files,
+    profile_argv,
+    python_job,
     run_gpuprof,
 )
 from tests.faults.test_readers import FAULTS
@@ -257,18 +259,7 @@ def test_whatever_the_job_writes_costs_only_its_own_lines(tmp_path: Path) -> Non
     job.write_text(HOSTILE_JOB)
     out, summary = tmp_path / "h.gpuprof", tmp_path / "h.json"
     ran = run_gpuprof(
-        [
-            "profile",
-            "--interval",
-            "0.1",
-            "--out",
-            str(out),
-            "--json",
-            str(summary),
-            "--",
-            sys.executable,
-            str(job),
-        ],
+        profile_argv("--out", str(out), "--json", str(summary), job=[sys.executable, str(job)]),
         tmp_path,
     )
     assert ran.returncode == 0, ran.stderr[-2000:]
@@ -321,18 +312,12 @@ def test_a_hostile_breakdown_file_is_a_note(fault: str, tmp_path: Path) -> None:
 def test_a_full_disk_is_one_error_and_the_jobs_status_still_counts(tmp_path: Path) -> None:
     out = tmp_path / "full.gpuprof"
     ran = run_gpuprof(
-        [
-            "profile",
+        profile_argv(
             "--demo",
-            "--interval",
-            "0.1",
             "--out",
             str(out),
-            "--",
-            sys.executable,
-            "-c",
-            "import sys, time; time.sleep(2); sys.exit(4)",
-        ],
+            job=python_job("import sys, time; time.sleep(2); sys.exit(4)"),
+        ),
         tmp_path,
         file_size_limit=120 * 1024,
     )
@@ -342,18 +327,12 @@ def test_a_full_disk_is_one_error_and_the_jobs_status_still_counts(tmp_path: Pat
     assert len(errors) == 1 and str(out) in errors[0], ran.stderr[-2000:]
     assert "Job profile" in ran.stderr  # the summary is still shown
     ran = run_gpuprof(
-        [
-            "profile",
+        profile_argv(
             "--demo",
-            "--interval",
-            "0.1",
             "--out",
             str(tmp_path / "f2.gpuprof"),
-            "--",
-            sys.executable,
-            "-c",
-            "import time; time.sleep(2)",
-        ],
+            job=python_job("import time; time.sleep(2)"),
+        ),
         tmp_path,
         file_size_limit=120 * 1024,
     )
