@@ -35,35 +35,27 @@ def _check_range(
 ) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         raise argparse.ArgumentTypeError(tr("must be a finite number, got {t!r}", t=text))
-    if lo is not None and (value <= lo if lo_open else value < lo):
-        if hi is not None:
-            raise argparse.ArgumentTypeError(
-                tr(
-                    "{t} is outside {lo}–{hi}{u}",
-                    t=text,
-                    lo=_fmt(lo) if not lo_open else f">{_fmt(lo)}",
-                    hi=_fmt(hi),
-                    u=unit,
-                )
+    below = lo is not None and (value <= lo if lo_open else value < lo)
+    above = hi is not None and value > hi
+    if not (below or above):
+        return
+    if lo is not None and hi is not None:
+        raise argparse.ArgumentTypeError(
+            tr(
+                "{t} is outside {lo}–{hi}{u}",
+                t=text,
+                lo=_fmt(lo) if not lo_open else f">{_fmt(lo)}",
+                hi=_fmt(hi),
+                u=unit,
             )
+        )
+    if lo is not None:
         op = ">" if lo_open else ">="
         raise argparse.ArgumentTypeError(
             tr("must be {op} {lo}{u}, got {t}", op=op, lo=_fmt(lo), u=unit, t=text)
         )
-    if hi is not None and value > hi:
-        if lo is not None:
-            raise argparse.ArgumentTypeError(
-                tr(
-                    "{t} is outside {lo}–{hi}{u}",
-                    t=text,
-                    lo=_fmt(lo) if not lo_open else f">{_fmt(lo)}",
-                    hi=_fmt(hi),
-                    u=unit,
-                )
-            )
-        raise argparse.ArgumentTypeError(
-            tr("must be <= {hi}{u}, got {t}", hi=_fmt(hi), u=unit, t=text)
-        )
+    assert hi is not None  # above, with no lower bound
+    raise argparse.ArgumentTypeError(tr("must be <= {hi}{u}, got {t}", hi=_fmt(hi), u=unit, t=text))
 
 
 def finite_float(

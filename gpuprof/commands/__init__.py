@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from gpuprof.i18n import tr
 
-__all__ = ["interval_arg", "stop_on_signals", "token_from_file"]
+__all__ = ["add_interval", "interval_arg", "stop_on_signals", "token_from_file"]
 
 
 def interval_arg(text: str) -> float:
@@ -34,6 +34,24 @@ def interval_arg(text: str) -> float:
             )
         )
     return value
+
+
+def add_interval(p: argparse.ArgumentParser) -> None:
+    """``--interval S`` (default 1 s) of the commands that sample: ``monitor``, ``record`` and
+    ``profile``."""
+    from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
+
+    p.add_argument(
+        "--interval",
+        type=interval_arg,
+        default=1.0,
+        metavar="S",
+        help=tr(
+            "seconds between samples, {lo:g}–{hi:g} (default 1)",
+            lo=MIN_INTERVAL_S,
+            hi=MAX_INTERVAL_S,
+        ),
+    )
 
 
 def token_from_file(path: str | None) -> str | None:

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import finite_float, int_range, output_file
-from gpuprof.commands import interval_arg
+from gpuprof.commands import add_interval
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
-from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = ["register"]
 
@@ -47,17 +46,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=tr("also write the job profile as JSON ('-' for standard output)"),
     )
     p.add_argument("--name", default="", metavar="NAME", help=tr("a name for the job"))
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr(
-            "seconds between samples, {lo:g}–{hi:g} (default 1)",
-            lo=MIN_INTERVAL_S,
-            hi=MAX_INTERVAL_S,
-        ),
-    )
+    add_interval(p)
     p.add_argument(
         "--torch",
         action="store_true",

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gpuprof.argtypes import positive_float, positive_int
-from gpuprof.commands import interval_arg, stop_on_signals
+from gpuprof.commands import add_interval, stop_on_signals
 from gpuprof.commands.telemetry_views import (
     devices_table,
     gpu_table,
@@ -23,7 +23,6 @@ from gpuprof.commands.telemetry_views import (
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
-from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 from gpuprof.termtext import markup, safe
 from gpuprof.units import fmt_duration
 
@@ -35,20 +34,6 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["register", "gpu_table"]
-
-
-def _add_interval(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr(
-            "seconds between samples, {lo:g}–{hi:g} (default 1)",
-            lo=MIN_INTERVAL_S,
-            hi=MAX_INTERVAL_S,
-        ),
-    )
 
 
 def _add_connect(p: argparse.ArgumentParser) -> None:
@@ -97,7 +82,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
         ),
     )
-    _add_interval(p)
+    add_interval(p)
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument(
@@ -131,7 +116,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="S",
         help=tr("seconds to record (default: until Ctrl-C)"),
     )
-    _add_interval(p)
+    add_interval(p)
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
     _add_connect(p)
