@@ -14,11 +14,8 @@ the others read "N/A" and say so.
 from __future__ import annotations
 
 import logging
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.telemetry.amd.lib import (
     STATUS_DRIVER_NOT_LOADED,
@@ -36,20 +33,20 @@ from gpuprof.telemetry.amd.read import (
     read_topology,
     sample_gpu,
 )
-from gpuprof.telemetry.diagnostics import Diagnostics
-from gpuprof.telemetry.host import HostSampler, ProcessInfoCache
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     GpuSample,
     ProcessSample,
-    Snapshot,
     SourceKind,
     SourceState,
     SourceStatus,
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.polling import PolledSource, PollOptions
 from gpuprof.telemetry.procstat import NO_USAGE
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 __all__ = ["AmdSmiSource"]
 
@@ -62,64 +59,34 @@ _CLOSED = SourceStatus(
 )
 
 
-class AmdSmiSource:
+class AmdSmiSource(PolledSource[AmdQuery, DeviceState]):
     """Live telemetry from amdsmi: the :class:`~gpuprof.telemetry.source.TelemetrySource` for AMD.
 
-    ``smi``: an amdsmi-compatible module (default: the real one, imported lazily).
-    ``clock``: monotonic seconds for rates; ``wall_clock``: Unix time for the snapshots.
+    ``smi``: an amdsmi-compatible module (default: the real one, imported lazily); the
+    ``options`` (clock, host reader, slow interval, ...) are :class:`PolledSource`'s.
+    The start, the locking, the polling and the bounded close are
+    :class:`~gpuprof.telemetry.polling.PolledSource`'s; this class reads amdsmi.
     """
 
-    def __init__(
-        self,
-        *,
-        smi: Any = None,
-        host: HostSampler | None = None,
-        processes: ProcessInfoCache | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        wall_clock: Callable[[], float] = time.time,
-        slow_interval_s: float = 10.0,
-        diagnostics: Diagnostics | None = None,
-    ) -> None:
-        self._smi_override = smi
-        self._host = host if host is not None else HostSampler(clock=clock)
-        self._proc_cache = processes if processes is not None else ProcessInfoCache(clock=clock)
-        self._clock = clock
-        self._wall_clock = wall_clock
-        self._slow_interval_s = slow_interval_s
-        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-        self._lock = threading.RLock()
-        self._query: AmdQuery | None = None
-        self._started = False
-        self._closing = False
-        self._initialized = False
-        self._status = SourceStatus()
-        self._devices: list[DeviceState] = []
-        self._system: SystemInfo | None = None
-        self._topology: Topology | None = None
-        self._next_slow_s = float("-inf")
+    polled_kind = SourceKind.AMDSMI
+    closed_status = _CLOSED
 
-    # -- the protocol -------------------------------------------------------------------------
+    def __init__(self, *, smi: Any = None, **options: Unpack[PollOptions]) -> None:
+        super().__init__(**options)
+        self._smi_override = smi
 
     @property
     def kind(self) -> SourceKind:
-        return SourceKind.AMDSMI if self._status.ok else SourceKind.NONE
+        return SourceKind.AMDSMI if self._base_status.ok else SourceKind.NONE
 
     @property
     def label(self) -> str:
-        return "amdsmi" if self._status.ok else "host only — no AMD GPU library or driver"
+        return "amdsmi" if self._base_status.ok else "host only — no AMD GPU library or driver"
 
-    def _start(self) -> bool:
-        if self._closing:
-            return False
-        if not self._started:
-            with self._lock:
-                if not self._started and not self._closing:
-                    self._do_start()
-                    self._started = True
-        return self._status.ok
+    # -- amdsmi, plugged into the skeleton ---------------------------------------------------
 
     def _fail(self, state: SourceState, message: str, hint: str) -> None:
-        self._status = SourceStatus(state=state, message=message, hint=hint)
+        self._base_status = SourceStatus(state=state, message=message, hint=hint)
 
     def _do_start(self) -> None:
         try:
@@ -163,79 +130,39 @@ class AmdSmiSource:
             dev.info = read_device_info(q, dev)
             self._devices.append(dev)
 
-    def status(self) -> SourceStatus:
-        self._start()
-        if self._closing:
-            return _CLOSED
-        if self._status.ok and any(d.process_denied for d in self._devices):
+    def _device_status(self, base: SourceStatus) -> SourceStatus:
+        if any(d.process_denied for d in self._devices):
             return SourceStatus(
                 state=SourceState.NO_PERMISSION,
                 message="Not permitted to list the processes using the GPUs (amdsmi: NO_PERM)",
                 hint="Run as root; every other metric keeps updating.",
                 process_info_permitted=False,
             )
-        return self._status
+        return base
 
-    def system_info(self) -> SystemInfo:
+    def _read_system(self, q: AmdQuery, info: SystemInfo) -> SystemInfo:
         """The host, plus the amdgpu driver version (``amd-smi static --driver``)."""
-        ok = self._start()
-        if self._system is not None:
-            return self._system
-        info = self._host.system_info()
-        q = self._query
-        if ok and q is not None and self._devices:
-            with self._lock:
-                driver = q.get(self._devices[0], "driver", "amdsmi_get_gpu_driver_info", reasons={})
-                version = driver.get("driver_version") if isinstance(driver, dict) else None
-                if isinstance(version, str) and version.strip() not in ("", "N/A"):
-                    info = replace(info, driver_version=version.strip())
-        self._system = info
+        if not self._devices:
+            return info
+        driver = q.get(self._devices[0], "driver", "amdsmi_get_gpu_driver_info", reasons={})
+        version = driver.get("driver_version") if isinstance(driver, dict) else None
+        if isinstance(version, str) and version.strip() not in ("", "N/A"):
+            info = replace(info, driver_version=version.strip())
         return info
 
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        if not self._start():
-            return ()
-        return tuple(d.info for d in self._devices if d.info is not None)
+    def _read_topology(self, q: AmdQuery) -> Topology:
+        return read_topology(q, self._devices)
 
-    def topology(self) -> Topology:
-        if not self._start():
-            return Topology()
-        with self._lock:
-            q = self._query
-            if self._topology is None and q is not None and not self._closing:
-                self._topology = read_topology(q, self._devices)
-            return self._topology or Topology()
-
-    def poll(self) -> Snapshot:
-        """One snapshot: host, every AMD GPU, every GPU process. Never raises for a field."""
-        ok = self._start()
-        host = self._host.sample()
-        wall = self._wall_clock()
-        if not ok:
-            return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=self.status())
-        with self._lock:
-            q = self._query
-            if q is None or self._closing:
-                return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)
-            now = self._clock()
-            slow = now >= self._next_slow_s
-            if slow:
-                self._next_slow_s = now + self._slow_interval_s
-            gpus: list[GpuSample] = []
-            raw: list[tuple[DeviceState, dict[int, tuple[str | None, int | None, float | None]]]]
-            raw = []
-            for dev in self._devices:
-                gpus.append(sample_gpu(q, dev, now, slow))
-                raw.append((dev, read_processes(q, dev, now)))
-            processes = self._process_samples(raw)
-        return Snapshot(
-            time_s=wall,
-            source=SourceKind.AMDSMI,
-            host=host,
-            gpus=tuple(gpus),
-            processes=processes,
-            status=self.status(),
-        )
+    def _sample(
+        self, q: AmdQuery, now: float, slow: bool
+    ) -> tuple[tuple[GpuSample, ...], tuple[ProcessSample, ...]]:
+        gpus: list[GpuSample] = []
+        raw: list[tuple[DeviceState, dict[int, tuple[str | None, int | None, float | None]]]]
+        raw = []
+        for dev in self._devices:
+            gpus.append(sample_gpu(q, dev, now, slow))
+            raw.append((dev, read_processes(q, dev, now)))
+        return tuple(gpus), self._process_samples(raw)
 
     def _process_samples(
         self,
@@ -268,22 +195,17 @@ class AmdSmiSource:
                 )
         return tuple(out)
 
-    def close(self, timeout_s: float = 1.0) -> None:
-        """``amdsmi_shut_down`` if this source initialised amdsmi; waits at most ``timeout_s``
-        for a poll in flight, else skips the shutdown (a driver in trouble must not hang exit)."""
-        self._closing = True
-        if not self._lock.acquire(timeout=timeout_s):
-            log.warning(
-                "amdsmi: a call did not return in %.1f s; skipping amdsmi_shut_down", timeout_s
-            )
-            return
-        try:
-            q = self._query
-            if self._initialized and q is not None:
-                self._initialized = False
-                try:
-                    q.call("amdsmi_shut_down")
-                except Exception as exc:  # closing must not raise
-                    log.warning("amdsmi_shut_down failed: %s", exc)
-        finally:
-            self._lock.release()
+    def _release(self) -> None:
+        """``amdsmi_shut_down`` if this source initialised amdsmi (the close waits at most
+        ``timeout_s`` for a poll in flight, else skips it: a driver in trouble must not hang
+        exit). A closed source stays closed."""
+        q = self._query
+        if self._initialized and q is not None:
+            self._initialized = False
+            try:
+                q.call("amdsmi_shut_down")
+            except Exception as exc:  # closing must not raise
+                log.warning("amdsmi_shut_down failed: %s", exc)
+
+    def _warn_busy(self, timeout_s: float) -> None:
+        log.warning("amdsmi: a call did not return in %.1f s; skipping amdsmi_shut_down", timeout_s)

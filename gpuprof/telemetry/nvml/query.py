@@ -34,6 +34,7 @@ from gpuprof.telemetry.nvml.values import (
     VALUE_MEMBERS,
     field_name,
 )
+from gpuprof.telemetry.polling import Closed  # the readers raise it; the skeleton catches it
 
 __all__ = [
     "Closed",
@@ -62,14 +63,6 @@ class GpuLost(Exception):
 
 class MissingFunction(Exception):
     """This pynvml has no such function (an older nvidia-ml-py)."""
-
-
-class Closed(BaseException):
-    """The source is closing: abandon the work and make no more driver calls.
-
-    A ``BaseException`` so that it passes through the ``except Exception`` around each query
-    (one failing field never breaks a poll) straight to the public method that began the work.
-    """
 
 
 def error_kind(exc: BaseException) -> str:

@@ -29,21 +29,18 @@ import contextlib
 import ctypes
 import logging
 import math
-import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gpuprof.telemetry.diagnostics import Diagnostics, Failure, failed_status
-from gpuprof.telemetry.host import HostSampler, ProcessInfoCache
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     GpuSample,
-    Snapshot,
+    ProcessSample,
     SourceKind,
     SourceState,
     SourceStatus,
@@ -79,7 +76,11 @@ from gpuprof.telemetry.nvml.values import (
     text,
     topology_label,
 )
+from gpuprof.telemetry.polling import PolledSource, PollOptions
 from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 __all__ = [
     "CLOCK_EVENT_REASONS",
@@ -274,18 +275,23 @@ _CLOSED = SourceStatus(
 NO_DRIVER_LABEL = "host only — no NVIDIA driver"
 
 
-class NvmlSource:
+class NvmlSource(PolledSource[_Query, DeviceState]):
     """Live telemetry from NVML: the :class:`~gpuprof.telemetry.source.TelemetrySource` for NVIDIA.
 
-    ``nvml``: a pynvml-compatible module (default: :data:`pynvml`, imported lazily).
-    ``clock``: monotonic seconds, used to turn counters into rates; ``wall_clock``: Unix time
-    for :attr:`Snapshot.time_s`. Static facts are read once; ECC, retired pages, remapped rows,
-    application clocks, the replay counter and NVLink link states every ``slow_interval_s``.
+    ``nvml``: a pynvml-compatible module (default: :data:`pynvml`, imported lazily); the
+    ``options`` (clock, host reader, slow interval, ...) are :class:`PolledSource`'s. Static
+    facts are read once; ECC, retired pages, remapped rows, application clocks, the replay
+    counter and NVLink link states every ``slow_interval_s``.
     The GPU processes' host CPU % and RSS are read every ``process_host_interval_s`` (5 s),
     or at every poll while someone watches them (:meth:`watch_process_host`); GPM's profiling
     activity is sampled every ``gpm_interval_s`` (5 s), as the mean over that span, or at
     every poll while watched (:meth:`watch_gpm`; :mod:`~gpuprof.telemetry.nvml.gpm`).
+    The start, the locking, the polling and the bounded close are
+    :class:`~gpuprof.telemetry.polling.PolledSource`'s; this class reads NVML.
     """
+
+    polled_kind = SourceKind.NVML
+    closed_status = _CLOSED
 
     @property
     def kind(self) -> SourceKind:
@@ -306,55 +312,32 @@ class NvmlSource:
         self,
         *,
         nvml: Any = None,
-        host: HostSampler | None = None,
-        processes: ProcessInfoCache | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        wall_clock: Callable[[], float] = time.time,
-        slow_interval_s: float = 10.0,
-        diagnostics: Diagnostics | None = None,
         process_host_interval_s: float = PROCESS_HOST_INTERVAL_S,
         gpm_interval_s: float = GPM_INTERVAL_S,
+        **options: Unpack[PollOptions],
     ) -> None:
+        super().__init__(**options)
         self._nv_override = nvml
         self._nv: Any = None
-        self._host = host if host is not None else HostSampler(clock=clock)
-        self._proc_cache = processes if processes is not None else ProcessInfoCache(clock=clock)
         self._process_host_interval_s = process_host_interval_s
         self._proc_cache.usage.set_interval(process_host_interval_s)
-        self._clock = clock
-        self._wall_clock = wall_clock
-        self._slow_interval_s = slow_interval_s
         self._gpm_interval_s = gpm_interval_s
         self._gpm_watched = False
-        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-        # Held for exactly the spans of NVML work, which also pass through _GATE.
-        self._lock = threading.RLock()
-        self._query: _Query | None = None
-        self._closing = False  # close() began: no new driver calls
-        self._started = False
         self._missing_driver = False  # NVML's library or driver turned out to be missing
-        self._initialized = False  # nvmlInit succeeded and nvmlShutdown is owed
-        self._base_status = SourceStatus()
-        self._devices: list[DeviceState] = []
-        self._system: SystemInfo | None = None
-        self._topology: Topology | None = None
-        self._next_slow_s = float("-inf")
 
     # -- init / shutdown --------------------------------------------------------------------
 
-    def _start(self) -> bool:
-        """Initialise NVML once (locked); ``True`` when GPUs can be queried."""
-        if self._closing or _exiting:
-            return False
-        if not self._started:
-            with self._lock:
-                if not self._started and not self._closing:
-                    try:
-                        self._do_start()
-                    except Closed:
-                        return False
-                    self._started = True
-        return self._base_status.state is SourceState.OK
+    def _shut_out(self) -> bool:
+        return self._closing or _exiting
+
+    @contextlib.contextmanager
+    def _span(self, q: _Query) -> Iterator[None]:
+        """Every locked span of NVML work passes through the process-wide gate."""
+        token = _GATE.enter(q)
+        try:
+            yield
+        finally:
+            _GATE.leave(token)
 
     def _fail(self, state: SourceState, detail: str = "") -> None:
         self._base_status = failed_status(state, detail)
@@ -371,11 +354,8 @@ class NvmlSource:
         q = self._query = _Query(nv, self.diagnostics)
         if self._closing:  # close() began before the query existed to be told
             q.closing = True
-        token = _GATE.enter(q)
-        try:
+        with self._span(q):
             self._init(q)
-        finally:
-            _GATE.leave(token)
 
     def _init(self, q: _Query) -> None:
         try:
@@ -413,36 +393,32 @@ class NvmlSource:
         _close_sources([self], timeout_s)
 
     def _stop_queries(self) -> None:
-        self._closing = True
+        super()._stop_queries()
         q = self._query
         if q is not None:
             q.closing = True
 
-    def _shut_down(self, timeout_s: float) -> bool:
-        """``nvmlShutdown`` and forget the devices; ``False`` when still busy after ``timeout_s``."""
-        if not self._lock.acquire(timeout=timeout_s):
-            log.warning("NVML: source still busy after the wait; skipping nvmlShutdown")
-            return False
-        try:
-            if self._initialized and self._nv is not None:
-                free = getattr(self._nv, "nvmlGpmSampleFree", None)
-                for dev in self._devices:
-                    release_gpm(dev, free)  # GPM sample buffers, before the library goes
-                with contextlib.suppress(Exception):  # at exit: nothing useful to do
-                    self._nv.nvmlShutdown()
-            self._initialized = False
-            self._started = False
-            self._base_status = SourceStatus()
-            self._next_slow_s = float("-inf")
-            self._query = None
-            self._devices = []
-            self._system = None
-            self._topology = None
-            _LIVE_SOURCES.discard(self)
-            self._closing = _exiting  # at exit it stays closed; else a later call starts over
-        finally:
-            self._lock.release()
-        return True
+    def _warn_busy(self, timeout_s: float) -> None:
+        log.warning("NVML: source still busy after the wait; skipping nvmlShutdown")
+
+    def _release(self) -> None:
+        """``nvmlShutdown`` and forget the devices."""
+        if self._initialized and self._nv is not None:
+            free = getattr(self._nv, "nvmlGpmSampleFree", None)
+            for dev in self._devices:
+                release_gpm(dev, free)  # GPM sample buffers, before the library goes
+            with contextlib.suppress(Exception):  # at exit: nothing useful to do
+                self._nv.nvmlShutdown()
+        self._initialized = False
+        self._started = False
+        self._base_status = SourceStatus()
+        self._next_slow_s = float("-inf")
+        self._query = None
+        self._devices = []
+        self._system = None
+        self._topology = None
+        _LIVE_SOURCES.discard(self)
+        self._closing = _exiting  # at exit it stays closed; else a later call starts over
 
     def watch_gpm(self, watched: bool) -> None:
         """Sample GPM at every poll while ``watched`` (a live view shows it), else every
@@ -465,16 +441,9 @@ class NvmlSource:
         ``process_host_interval_s``: nobody looking, they cost one reading per interval."""
         self._proc_cache.usage.set_interval(0.0 if watched else self._process_host_interval_s)
 
-    # -- the TelemetrySource protocol ---------------------------------------------------------
+    # -- NVML's reads, plugged into the skeleton ---------------------------------------------
 
-    def status(self) -> SourceStatus:
-        """The backend state, with a message and a hint for the user."""
-        self._start()
-        if self._closing or _exiting:
-            return _CLOSED
-        base = self._base_status
-        if base.state is not SourceState.OK:
-            return base
+    def _device_status(self, base: SourceStatus) -> SourceStatus:
         devices = self._devices
         permitted = not any(d.process_denied for d in devices)
         lost = tuple(d.index for d in devices if d.lost)
@@ -498,102 +467,33 @@ class NvmlSource:
             )
         return base
 
-    def system_info(self) -> SystemInfo:
+    def _read_system(self, q: _Query, info: SystemInfo) -> SystemInfo:
         """Driver, CUDA driver and NVML versions (``nvidia-smi`` banner) plus the host."""
-        ok = self._start()
-        system = self._system
-        if system is not None:
-            return system
-        if self._closing or _exiting:
-            return self._host.system_info()  # no driver call, and not cached
-        with self._lock:
-            if self._system is not None:
-                return self._system
-            info = self._host.system_info()
-            q = self._query
-            if (ok or self._initialized) and q is not None:
-                token = _GATE.enter(q)
-                try:
-                    cuda = q.system("cuda_driver_version", "nvmlSystemGetCudaDriverVersion")
-                    info = replace(
-                        info,
-                        driver_version=text(
-                            q.system("driver_version", "nvmlSystemGetDriverVersion")
-                        ),
-                        cuda_driver_version=None
-                        if not cuda
-                        else f"{int(cuda) // 1000}.{int(cuda) % 1000 // 10}",
-                        nvml_version=text(q.system("nvml_version", "nvmlSystemGetNVMLVersion")),
-                    )
-                except Closed:
-                    return info
-                finally:
-                    _GATE.leave(token)
-            self._system = info
-            return info
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        """Static facts per GPU (``nvidia-smi -q``), MIG instances included."""
-        if not self._start():
-            return ()
-        return tuple(d.info for d in self._devices if d.info is not None)
-
-    def topology(self) -> Topology:
-        """GPU×GPU links as ``nvidia-smi topo -m`` prints them (see :func:`build_topology`)."""
-        if not self._start():
-            return Topology()
-        topology = self._topology
-        if topology is not None:
-            return topology
-        with self._lock:
-            q = self._query
-            if self._topology is None and q is not None:
-                token = _GATE.enter(q)
-                try:
-                    self._topology = build_topology(q, self._devices)
-                except Closed:
-                    return Topology()
-                finally:
-                    _GATE.leave(token)
-            return self._topology or Topology()
-
-    def poll(self) -> Snapshot:
-        """One :class:`Snapshot`: host, every GPU, every GPU process. Never raises for a field."""
-        ok = self._start()
-        host = self._host.sample()
-        wall = self._wall_clock()
-        if not ok:
-            return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=self.status())
-        with self._lock:
-            q = self._query
-            if q is None or self._closing:
-                return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)
-            token = _GATE.enter(q)
-            try:
-                now = self._clock()
-                slow = now >= self._next_slow_s
-                if slow:
-                    self._next_slow_s = now + self._slow_interval_s
-                gpus: list[GpuSample] = []
-                raw_procs: list[tuple[DeviceState, dict[int, tuple[str, int | None]]]] = []
-                for dev in self._devices:
-                    was_lost = dev.lost
-                    gpus.append(sample_gpu(q, dev, now, slow))
-                    if not dev.lost and dev.handle is not None:
-                        raw_procs.append((dev, read_processes(q, dev, now)))
-                    if dev.lost and not was_lost:
-                        self._topology = None  # its NVLinks are gone from the matrix
-                        release_gpm(dev, q.fn("nvmlGpmSampleFree"))
-                processes = process_samples(self._proc_cache, raw_procs, now)
-            except Closed:
-                return Snapshot(time_s=wall, source=SourceKind.NONE, host=host, status=_CLOSED)
-            finally:
-                _GATE.leave(token)
-        return Snapshot(
-            time_s=wall,
-            source=SourceKind.NVML,
-            host=host,
-            gpus=tuple(gpus),
-            processes=processes,
-            status=self.status(),
+        cuda = q.system("cuda_driver_version", "nvmlSystemGetCudaDriverVersion")
+        return replace(
+            info,
+            driver_version=text(q.system("driver_version", "nvmlSystemGetDriverVersion")),
+            cuda_driver_version=None
+            if not cuda
+            else f"{int(cuda) // 1000}.{int(cuda) % 1000 // 10}",
+            nvml_version=text(q.system("nvml_version", "nvmlSystemGetNVMLVersion")),
         )
+
+    def _read_topology(self, q: _Query) -> Topology:
+        """GPU×GPU links as ``nvidia-smi topo -m`` prints them (see :func:`build_topology`)."""
+        return build_topology(q, self._devices)
+
+    def _sample(
+        self, q: _Query, now: float, slow: bool
+    ) -> tuple[tuple[GpuSample, ...], tuple[ProcessSample, ...]]:
+        gpus: list[GpuSample] = []
+        raw_procs: list[tuple[DeviceState, dict[int, tuple[str, int | None]]]] = []
+        for dev in self._devices:
+            was_lost = dev.lost
+            gpus.append(sample_gpu(q, dev, now, slow))
+            if not dev.lost and dev.handle is not None:
+                raw_procs.append((dev, read_processes(q, dev, now)))
+            if dev.lost and not was_lost:
+                self._topology = None  # its NVLinks are gone from the matrix
+                release_gpm(dev, q.fn("nvmlGpmSampleFree"))
+        return tuple(gpus), process_samples(self._proc_cache, raw_procs, now)
