@@ -4,12 +4,19 @@ and a row for ``--json`` with the reason for each unknown number."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.i18n import N_, tr
 
+if TYPE_CHECKING:
+    from rich.text import Text
+
 #: A best time longer than this (hours) is not a plan: said above the table.
 IMPLAUSIBLE_HOURS = 24 * 366 * 10
+
+#: The first columns of every recommend table (job, serving, a profiled job's projection).
+LEAD_COLUMNS = ("#", N_("provider / instance"), N_("region"), "GPUs", N_("mem/GPU"))
 
 
 def verdict_lines(rec: Any) -> list[str]:
@@ -154,11 +161,10 @@ def band_text(r: Any) -> str:
 
 def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     from rich.table import Table
-    from rich.text import Text
 
     from gpuprof.recommend.band import fmt_hours_span
     from gpuprof.termtext import console, styled
-    from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd, money_sign
+    from gpuprof.units import NA, fmt_duration, fmt_pct, fmt_usd, money_sign
 
     # Markup is off: catalog rows, labels and reasons are shown as they are; styles are explicit.
     con = console()
@@ -180,11 +186,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
         return
     table = Table(title=title)
     for col in (
-        "#",
-        N_("provider / instance"),
-        N_("region"),
-        "GPUs",
-        N_("mem/GPU"),
+        *LEAD_COLUMNS,
         N_("time"),
         N_("cost"),
         money_sign() + "/h",
@@ -197,10 +199,6 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
 
     def line(r: Any) -> list[str | Text]:
         inst = r.instance
-        need: str | Text
-        need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
-        if not r.fits:
-            need = styled(need, "red")
         vs = NA if r.speedup_vs_local is None else f"{r.speedup_vs_local:.2g}×"
         hours: str | Text = fmt_duration(r.hours * 3600) if r.hours is not None else NA
         if r.hours is not None and getattr(r, "band", None) is not None:
@@ -219,11 +217,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
         if r.within_budget is False:
             cost = styled(f"{cost} ✗", "red")
         return [
-            str(r.rank) if r.rank else "—",
-            r.label,
-            inst.region or NA,
-            f"{r.gpus_total:g}× {inst.gpu_model}",
-            need,
+            *_lead_cells(r),
             hours,
             cost,
             fmt_usd(r.price_per_hour_usd),
@@ -233,11 +227,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
             vs,
         ]
 
-    for r in rec.rows:
-        table.add_row(*line(r))
-    if rec.local is not None:
-        table.add_row(*line(rec.local), style="italic")
-    con.print(table)
+    _print_rows(con, table, rec, line)
     con.print(
         tr(
             "P ★ = on the Pareto front of time vs cost. 'vs here' = times faster than this machine. "
@@ -250,21 +240,16 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
 def _print_serving(rec: Any, title: str) -> None:
     """The serving table: cost per million tokens, instances, throughput, latency, bound."""
     from rich.table import Table
-    from rich.text import Text
 
     from gpuprof.recommend.explain import fmt_duration_ms
     from gpuprof.termtext import console, styled
-    from gpuprof.units import NA, fmt_bytes, fmt_usd, money_sign
+    from gpuprof.units import NA, fmt_usd, money_sign
 
     con = console()
     w = rec.workload
     table = Table(title=title)
     for col in (
-        "#",
-        N_("provider / instance"),
-        N_("region"),
-        "GPUs",
-        N_("mem/GPU"),
+        *LEAD_COLUMNS,
         N_("layout"),
         N_("batch"),
         N_("instances"),
@@ -286,18 +271,10 @@ def _print_serving(rec: Any, title: str) -> None:
     def line(r: Any) -> list[str | Text]:
         inst = r.instance
         s = r.serving
-        need: str | Text
-        need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
-        if not r.fits:
-            need = styled(need, "red")
         if s is None or not r.fits:
             blank: list[str | Text] = [NA] * 9
             return [
-                str(r.rank) if r.rank else "—",
-                r.label,
-                inst.region or NA,
-                f"{r.gpus_total:g}× {inst.gpu_model}",
-                need,
+                *_lead_cells(r),
                 *blank,
                 inst.as_of or NA,
                 "",
@@ -315,11 +292,7 @@ def _print_serving(rec: Any, title: str) -> None:
             if w.tpot_s is not None and (s.tpot_s is None or s.tpot_s > w.tpot_s):
                 tpot = styled(f"{tpot} ✗", "red")
         return [
-            str(r.rank) if r.rank else "—",
-            r.label,
-            inst.region or NA,
-            f"{r.gpus_total:g}× {inst.gpu_model}",
-            need,
+            *_lead_cells(r),
             layout,
             f"{s.batch:.0f}/{s.batch_max}",
             str(s.instances),
@@ -339,11 +312,7 @@ def _print_serving(rec: Any, title: str) -> None:
             "★" if r.pareto else "",
         ]
 
-    for r in rec.rows:
-        table.add_row(*line(r))
-    if rec.local is not None:
-        table.add_row(*line(rec.local), style="italic")
-    con.print(table)
+    _print_rows(con, table, rec, line)
     con.print(
         tr(
             "Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how "
@@ -358,6 +327,34 @@ def _print_serving(rec: Any, title: str) -> None:
         )
     )
     _print_top_reasons(con, rec)
+
+
+def _lead_cells(r: Any) -> list[str | Text]:
+    """The cells under :data:`LEAD_COLUMNS`: rank, label, region, GPUs, memory needed / per GPU
+    (red where the job does not fit)."""
+    from gpuprof.termtext import styled
+    from gpuprof.units import NA, fmt_bytes
+
+    need: str | Text
+    need = f"{fmt_bytes(r.mem_need_per_gpu_bytes)}/{fmt_bytes(r.mem_per_gpu_bytes, digits=0)}"
+    if not r.fits:
+        need = styled(need, "red")
+    return [
+        str(r.rank) if r.rank else "—",
+        r.label,
+        r.instance.region or NA,
+        f"{r.gpus_total:g}× {r.instance.gpu_model}",
+        need,
+    ]
+
+
+def _print_rows(con: Any, table: Any, rec: Any, line: Callable[[Any], list[str | Text]]) -> None:
+    """The ranked rows, then this machine's row in italics, then the table."""
+    for r in rec.rows:
+        table.add_row(*line(r))
+    if rec.local is not None:
+        table.add_row(*line(rec.local), style="italic")
+    con.print(table)
 
 
 def _print_top_reasons(con: Any, rec: Any) -> None:
