@@ -91,7 +91,27 @@ def test_catalog_list_names_providers_in_chinese(
     from gpuprof import i18n
     from gpuprof.cli import main
 
-    monkeypatch.setattr(i18n, "tr", lambda text, **kw: {"Tencent Cloud": "腾讯云"}.get(text, text))
-    monkeypatch.setattr("gpuprof.commands.catalog.tr", i18n.tr)
-    assert main(["catalog", "list", "--no-overlays", "--provider", "tencent", "--limit", "2"]) == 0
+    # the real catalog in Chinese (patching tr itself leaked an unformatting tr into every
+    # module first imported during the command); English again afterwards
+    monkeypatch.setenv("GPUPROF_LANG", "zh_CN")
+    try:
+        args = ["catalog", "list", "--no-overlays", "--provider", "tencent", "--limit", "2"]
+        assert main(args) == 0
+    finally:
+        i18n.set_language("en")
     assert "腾讯云" in capsys.readouterr().out
+
+
+def test_baidu_hgn5_from_baidus_own_api_reference() -> None:
+    cat = load_catalog(overlays=False).filter(providers=["百度智能云"])
+    (row,) = cat.instances
+    assert row.provider == "Baidu AI Cloud" and row.instance == "bcc.hgn5IB.c116m978.8A100-80g"
+    assert (row.gpu_model, row.gpu_count, row.gpu_mem_gib, row.vcpus, row.ram_gib) == (
+        "A100 80GB SXM",
+        8,
+        80,
+        116,
+        978,
+    )
+    assert "cloud.baidu.com/doc/BCC/s/imqoohncm" in row.source and row.as_of == "2026-12-02"
+    assert row.price_ondemand_usd_hr is None and "no public price found" in row.notes
