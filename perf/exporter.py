@@ -153,7 +153,7 @@ class _Source:
     def poll(self) -> Snapshot:
         return _snapshot(self.n, time.time())
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         pass
 
 

@@ -348,7 +348,7 @@ class FakeNvml:
         )
         return Snapshot(time_s=0.0, source=SourceKind.NVML, host=HostSample(), gpus=(gpu,))
 
-    def close(self):
+    def close(self, timeout_s: float = 1.0):
         pass
 
 

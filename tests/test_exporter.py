@@ -97,7 +97,7 @@ class FakeSource:
             gpus=tuple(self.gpus),
         )
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         pass
 
 

@@ -54,7 +54,7 @@ class ScriptedSource:
 
         return SourceStatus()
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         pass
 
     def poll(self) -> Snapshot:
@@ -222,20 +222,17 @@ def test_set_interval_wakes_a_running_sampler() -> None:
     assert src.calls >= 3
 
 
-def test_recording_through_the_sampler(tmp_path) -> None:
+def test_recording_through_the_sampler_sink(tmp_path) -> None:
     clock = FakeClock()
     src = SimulatedSource("rtx4090x2", seed=1, clock=lambda: 1_700_000_000.0 + clock.t)
     s = Sampler(src, interval_s=1.0, history=History(capacity=100), clock=clock)
     store = SessionStore.create(tmp_path / "run.gpuprof", source=src)
     s.poll_once()
-    s.start_recording(store)
-    assert s.recording
+    s.set_sink(store)  # anything with append(snapshot) is a sink
     for _ in range(5):
         clock.t += 1
         s.poll_once()
-    assert s.stop_recording() is store
-    assert not s.recording
-    assert s.stop_recording() is None
+    s.set_sink(None)
     clock.t += 1
     s.poll_once()
     store.close()
@@ -244,3 +241,42 @@ def test_recording_through_the_sampler(tmp_path) -> None:
         assert back.source_kind is SourceKind.SIMULATED
         assert back.label == "SIMULATED — 2×RTX 4090 (PCIe)"
     assert len(s.history) == 7
+
+
+def test_a_failing_sink_is_logged_and_the_poll_goes_on() -> None:
+    clock = FakeClock()
+    src = SimulatedSource("rtx4090x2", seed=1, clock=lambda: 1_700_000_000.0 + clock.t)
+    s = Sampler(src, interval_s=1.0, history=History(capacity=100), clock=clock)
+    got = []
+    s.add_listener(got.append)
+
+    class Broken:
+        def append(self, snap) -> None:
+            raise OSError("disk gone")
+
+    s.set_sink(Broken())
+    s.poll_once()
+    assert len(s.history) == 1 and len(got) == 1 and s.last_error is None
+
+
+def test_a_poll_of_a_replaced_source_goes_nowhere() -> None:
+    """A poll hung in the old source's driver returns after set_source: History and the
+    listeners never see the old source's snapshot."""
+    clock = FakeClock()
+    old = SimulatedSource("rtx4090x2", seed=1, clock=lambda: 1_700_000_000.0 + clock.t)
+    new = SimulatedSource("h100x8", seed=1, clock=lambda: 1_700_000_000.0 + clock.t)
+    s = Sampler(old, interval_s=1.0, history=History(capacity=100), clock=clock)
+    got = []
+    s.add_listener(got.append)
+    real_poll = old.poll
+
+    def poll_then_replaced():
+        snap = real_poll()
+        s.set_source(new)  # what the session does while this poll hangs
+        return snap
+
+    old.poll = poll_then_replaced  # type: ignore[method-assign]
+    s.poll_once()
+    assert len(s.history) == 0 and got == [] and s.poll_count == 0
+    clock.t += 1
+    assert len(s.poll_once().gpus) == 8 and len(s.history) == 1 and len(got) == 1

@@ -98,16 +98,18 @@ def test_close_is_bounded_when_a_poll_hangs_in_the_driver():
         gate.set()
 
 
-def test_set_source_closes_the_old_one_and_starts_a_new_history():
+def test_set_source_closes_the_old_one_and_restarts_the_same_history():
     old, new = FakeSource(2), FakeSource(3)
     session = _manual(old)
     session.poll_once()
-    history, generation = session.history, session.generation
+    history, sampler, generation = session.history, session.sampler, session.generation
     session.set_source(new, start=False)
     assert old.closed and not new.closed
-    assert session.source is new and session.history is not history
+    # One History and one Sampler for the session's whole life; the generation says it restarted.
+    assert session.source is new and session.history is history and session.sampler is sampler
     assert session.generation == generation + 1 and len(session.history) == 0
-    assert len(session.poll_once().gpus) == 3
+    assert session.history.gpu_indices == ()  # the old source's GPUs are gone
+    assert len(session.poll_once().gpus) == 3 and session.history.gpu_indices == (0, 1, 2)
     session.close()
 
 
@@ -125,7 +127,7 @@ def test_prefill_puts_the_past_first_and_keeps_the_live_snapshots_in_order():
     t = session.history.gpu_series(0, "util_gpu_pct")[0]
     assert len(t) == 53 and np.all(np.diff(t) > 0)
     assert t[-1] == live[-1].time_s
-    session.poll_once()  # the sampler feeds the new History
+    session.poll_once()  # the sampler feeds the same History
     assert len(session.history) == 54 and session.sampler.history is session.history
     session.close()
 
@@ -236,21 +238,22 @@ def test_a_failing_write_stops_the_recording_once_and_keeps_the_file(tmp_path: P
     out = session.start_recording(tmp_path / "full.gpuprof")
     for _ in range(3):
         session.poll_once()
-    session.sampler._store.flush()
+    rec = session.recording
+    assert rec is not None
+    rec.store.flush()
     calls = []
 
     def full(snap):
         calls.append(snap)
         raise sqlite3.OperationalError("database or disk is full")
 
-    session.sampler._store.append = full
+    rec.store.append = full
     for _ in range(5):
         session.poll_once()  # History and the subscribers go on
     assert len(calls) == 1  # stopped at the first failure, not retried per sample
     assert not session.recording and session.recording_path is None
     assert session.recording_error == "OperationalError: database or disk is full"
-    assert isinstance(session.sampler.recording_exception, sqlite3.OperationalError)
-    assert session.sampler.last_exception is session.sampler.recording_exception
+    assert isinstance(rec.exception, sqlite3.OperationalError) and not rec.active
     assert session.last_error == "recording failed: OperationalError: database or disk is full"
     assert states[-1].recording_error == session.recording_error
     assert len(session.history) == 8

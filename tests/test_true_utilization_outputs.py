@@ -274,7 +274,7 @@ class GpmSource:
             processes=(ProcessSample(pid=42, gpu_index=0, gpu_mem_bytes=GIB),),
         )
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         pass
 
 

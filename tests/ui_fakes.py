@@ -174,7 +174,7 @@ class FakeSource:
             status=self.status(),
         )
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         self.closed = True
 
 

@@ -160,7 +160,8 @@ class Runner:
     """Runs a suite. ``device`` None picks ``cuda:0`` when CUDA is available, else ``cpu``.
 
     ``source`` is an optional :class:`~gpuprof.telemetry.source.TelemetrySource` sampled during the
-    run (simulated and replayed sources are not: their readings were not taken here). ``cases``
+    run (simulated and replayed sources are not: their readings were not taken here); with
+    ``owns_source`` the runner closes it when :meth:`run` ends (or at :meth:`close`). ``cases``
     replaces the planned suite (tests, the GUI's own selection). ``clock`` is the monotonic clock
     for budgets, ``wall_clock`` the Unix clock for stamps; ``telemetry_interval_s`` None samples
     only at each result.
@@ -172,7 +173,8 @@ class Runner:
         suite: str = "quick",
         only: Sequence[str] | str | None = None,
         *,
-        source: Any = None,
+        source: TelemetrySource | None = None,
+        owns_source: bool = False,
         cases: Sequence[Case] | None = None,
         clock: Callable[[], float] = time.perf_counter,
         wall_clock: Callable[[], float] = time.time,
@@ -186,6 +188,7 @@ class Runner:
         self.suite = suite
         self.only = parse_only(only)
         self.source = source
+        self.owns_source = owns_source
         self._cases = list(cases) if cases is not None else None
         self._clock = clock
         self._wall = wall_clock
@@ -204,7 +207,14 @@ class Runner:
             self.device = _default_device()
         return self.device
 
-    def _usable_source(self, notes: list[str]) -> Any:
+    def close(self) -> None:
+        """Close the source if the runner owns it (idempotent; :meth:`run` does it at its end)."""
+        src, owned = self.source, self.owns_source
+        if owned and src is not None:
+            self.owns_source = False
+            src.close()
+
+    def _usable_source(self, notes: list[str]) -> TelemetrySource | None:
         src = self.source
         if src is None:
             return None
@@ -223,7 +233,20 @@ class Runner:
         cancel: CancelToken | None = None,
         on_state: Callable[[RunState], None] | None = None,
     ) -> BenchRun:
-        """Run every case; returns the run even when cancelled (state ``interrupted``)."""
+        """Run every case; returns the run even when cancelled (state ``interrupted``). An owned
+        source is closed at the end, however the run ends."""
+        try:
+            return self._run(on_progress, on_result, cancel, on_state)
+        finally:
+            self.close()
+
+    def _run(
+        self,
+        on_progress: Callable[[RunProgress], None] | None,
+        on_result: Callable[[Result], None] | None,
+        cancel: CancelToken | None,
+        on_state: Callable[[RunState], None] | None,
+    ) -> BenchRun:
         cancel = cancel or CancelToken()
         started = self._wall()
         run_notes: list[str] = []

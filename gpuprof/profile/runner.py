@@ -281,7 +281,7 @@ class JobRunner:
                 overwrite=opts.overwrite,
                 meta={"job": {"name": opts.name, "command": list(opts.command)}},
             )
-            session.sampler.start_recording(store)
+            session.record_to(store, out)  # the store stays ours: the job profile goes in
             status: int | None = None
             with self._signals():
                 try:
@@ -500,8 +500,8 @@ class JobRunner:
     ) -> JobResult:
         opts = self.options
         session.sampler.stop(timeout=2.0)
-        session.sampler.stop_recording()
-        recording_error = session.sampler.recording_error
+        session.stop_recording()
+        recording_error = session.recording_error
         if recording_error:
             self._notes.append(
                 f"the recording stopped early ({recording_error}); its samples end there"

@@ -244,9 +244,9 @@ class Recorder:
                 elif self._file_grew():
                     # The lines as written, once checked: no re-encoding (~20 µs a marker).
                     found += self.tail.read_rows()
-                store = self.session._store  # None once the recording failed (disk full)
-                if store is not None and found:
-                    append_marker_rows(store, found)
+                rec = self.session.recording  # None once the recording failed (disk full)
+                if rec is not None and found:
+                    append_marker_rows(rec.store, found)
             except Exception as e:
                 if not self._failed:
                     self._failed = True
@@ -288,9 +288,9 @@ class Recorder:
             with contextlib.suppress(Exception):
                 self.session.poll_once()  # the end: the last energy reading
             self.drain(final=True)
-            store = self.session._store
-            if store is not None:
-                self._store_profile(store, run, started_s, ended_s, window, dtype)
+            rec = self.session.recording
+            if rec is not None:
+                self._store_profile(rec.store, run, started_s, ended_s, window, dtype)
         except Exception:
             log.warning(
                 "gpuprof.track: cannot store the job profile in %s", self.out, exc_info=True

@@ -1,7 +1,8 @@
 """Assemble a :class:`~gpuprof.report.model.Report` from what gpuprof already has.
 
 - :func:`build_report` — from static facts plus telemetry in a History (the core of the others).
-- :func:`from_telemetry_session` — what a live :class:`TelemetrySession` holds (the app).
+- :func:`from_telemetry_session` — what a live :class:`TelemetrySession` holds (the app), through
+  :func:`from_extract` — a session's frozen extract of a span, and its History.
 - :func:`from_session` — a recorded session file (:class:`~gpuprof.telemetry.store.SessionStore`).
 - :func:`from_source` — a short live sample of a telemetry source (NVML, or the simulator).
 - :func:`demo_snapshots` — one scripted cycle of the simulator on a stepped clock (SIMULATED).
@@ -33,6 +34,7 @@ from gpuprof.errors import InputError
 from gpuprof.health.diagnose import Finding, diagnose_series
 from gpuprof.i18n import N_, tr
 from gpuprof.redact import clean_text, redact_cmdline, redact_tree
+from gpuprof.report.demo import demo_snapshots
 from gpuprof.report.job import job_from_store, job_of_source
 from gpuprof.report.model import (
     Chart,
@@ -65,7 +67,12 @@ if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
     from gpuprof.recommend.rank import Recommendation
     from gpuprof.telemetry.history import History
-    from gpuprof.telemetry.session import ProcessLedger, ProcessSeen, TelemetrySession
+    from gpuprof.telemetry.session import (
+        ProcessLedger,
+        ProcessSeen,
+        SessionExtract,
+        TelemetrySession,
+    )
     from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = [
@@ -75,6 +82,7 @@ __all__ = [
     "diagnose_history",
     "history_of",
     "demo_snapshots",
+    "from_extract",
     "from_session",
     "from_source",
     "from_telemetry_session",
@@ -566,49 +574,34 @@ def from_source(
         session.close(close_source=False)
 
 
-def from_telemetry_session(
-    session: TelemetrySession,
-    *,
-    system: SystemInfo | None = None,
-    devices: Sequence[DeviceInfo] | None = None,
-    topology: Topology | None = None,
-    **kwargs: Any,
-) -> Report:
-    """A report on what a live session holds: its History over :meth:`report_span` (the app's
-    time window), its process ledger, and its source's static facts (or the ones given: the
-    window has read them already)."""
-    source = session.source
+def from_telemetry_session(session: TelemetrySession, **kwargs: Any) -> Report:
+    """A report on what a live session holds: its :meth:`~TelemetrySession.extract` of the
+    :meth:`report_span` (the app's time window; static facts read once by the session)."""
     if "job" not in kwargs:  # replaying a job's recording: its job profile section
         kwargs["job"] = job_of_source(
-            source, include_cmdlines=kwargs.get("include_cmdlines", False)
+            session.source, include_cmdlines=kwargs.get("include_cmdlines", False)
         )
+    extract = session.extract(samples=False)
+    given = {k: kwargs.pop(k) for k in ("system", "devices", "topology") if k in kwargs}
+    if given:  # facts the caller read already
+        static = dataclasses.replace(extract.static, **given)
+        extract = dataclasses.replace(extract, static=static)
+    return from_extract(extract, session.history, **kwargs)
+
+
+def from_extract(extract: SessionExtract, history: History, **kwargs: Any) -> Report:
+    """A report on a session's ``extract``: its static facts, span, processes, source and
+    SIMULATED flag. The numbers and charts are read from the session's ``history`` over the
+    extract's span (its min/max levels; the extract may be made without samples)."""
+    static = extract.static
     return build_report(
-        system=source.system_info() if system is None else system,
-        devices=source.devices() if devices is None else devices,
-        topology=source.topology() if topology is None else topology,
-        history=session.history,
-        processes=session.processes.rows(),
-        span=session.report_span(),
-        source_kind=source.kind,
-        source_label=source.label,
+        system=static.system,
+        devices=static.devices,
+        topology=static.topology,
+        history=history,
+        processes=extract.processes,
+        span=extract.span,
+        source_kind=SourceKind.SIMULATED if extract.simulated else extract.source_kind,
+        source_label=extract.source_label,
         **kwargs,
     )
-
-
-def demo_snapshots(
-    scenario: str = "h100x8",
-    duration_s: float = 720.0,
-    step_s: float = 2.0,
-    *,
-    end_s: float | None = None,
-) -> tuple[Any, list[Snapshot]]:
-    """A :class:`SimulatedSource` and ``duration_s`` of its scripted workload sampled every
-    ``step_s`` on a stepped clock ending at ``end_s`` (default now): all SIMULATED."""
-    from gpuprof.telemetry.sources import SimulatedSource
-
-    end = time.time() if end_s is None else end_s
-    start = end - duration_s
-    n = int(duration_s / step_s)
-    ticks = iter([start + k * step_s for k in range(n)])
-    source = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
-    return source, [source.poll() for _ in range(n)]

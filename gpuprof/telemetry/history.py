@@ -100,6 +100,14 @@ class History(SampleRing):
             if not hasattr(HostSample, name):
                 raise ValueError(f"unknown host field {name!r}")
         super().__init__(capacity)  # the times ring, sequence numbers and the bucket cache
+        self._version = 0  # bumps on every append and clear: "has anything changed?"
+        self._init_content()
+
+    def _init_content(self) -> None:
+        """Empty rings, no GPU slots, no decisions (creation and :meth:`reset`)."""
+        self._n = 0
+        self._times.fill(0.0)
+        self._bucket_cache.clear()
         self._host = _Channel(len(self.host_fields), self.capacity)
         self._gpus: dict[int, _Channel] = {}
         self._state: dict[int, np.ndarray] = {}  # uint8 per sample: absent / present / lost
@@ -110,7 +118,6 @@ class History(SampleRing):
         self._undecided: dict[int, tuple[str, ...]] = {}
         self._reason_sets: list[tuple[str, ...]] = [()]
         self._reason_ids: dict[tuple[str, ...], int] = {(): 0}
-        self._version = 0  # bumps on every append and clear: "has anything changed?"
         self._latest: Snapshot | None = None
         self._lost: set[int] = set()
 
@@ -119,46 +126,49 @@ class History(SampleRing):
     def append(self, snap: Snapshot) -> None:
         """Add one snapshot (called from the sampler thread)."""
         with self._lock:
-            t = float(snap.time_s)
-            if self._n:
-                last = float(self._times[(self._n - 1) % self.capacity])
-                if t < last - BACKWARD_RESET_S:
-                    self._clear_locked()
-                elif t < last:
-                    t = last
-            seq = self._n
-            pos = seq % self.capacity
-            self._times[pos] = t
-            self._host.write(seq, self._row(snap.host, self.host_fields))
-            seen: set[int] = set()
-            for g in snap.gpus:
-                ch = self._gpus.get(g.index)
-                if ch is None:
-                    ch = self._add_gpu(g.index)
-                seen.add(g.index)
-                names = self._row_names[g.index]
-                if self._undecided[g.index]:
-                    names = self._decide(g)
-                ch.write(seq, self._row(g, names))
-                self._state[g.index][pos] = _LOST if g.lost else _PRESENT
-                self._reason[g.index][pos] = self._reason_id(g.throttle_reasons)
-                if g.lost:
-                    self._lost.add(g.index)
-                else:
-                    self._lost.discard(g.index)
-            nan_row = None
-            for index, ch in self._gpus.items():
-                if index in seen:
-                    continue
-                if nan_row is None:
-                    nan_row = np.full(len(self.gpu_fields), np.nan, dtype=np.float32)
-                ch.write(seq, nan_row)
-                self._state[index][pos] = _ABSENT
-                self._reason[index][pos] = 0
-            self._lost.update(i for i in snap.status.lost_gpus)
-            self._latest = snap
-            self._n = seq + 1
-            self._version += 1
+            self._append_locked(snap)
+
+    def _append_locked(self, snap: Snapshot) -> None:
+        t = float(snap.time_s)
+        if self._n:
+            last = float(self._times[(self._n - 1) % self.capacity])
+            if t < last - BACKWARD_RESET_S:
+                self._clear_locked()
+            elif t < last:
+                t = last
+        seq = self._n
+        pos = seq % self.capacity
+        self._times[pos] = t
+        self._host.write(seq, self._row(snap.host, self.host_fields))
+        seen: set[int] = set()
+        for g in snap.gpus:
+            ch = self._gpus.get(g.index)
+            if ch is None:
+                ch = self._add_gpu(g.index)
+            seen.add(g.index)
+            names = self._row_names[g.index]
+            if self._undecided[g.index]:
+                names = self._decide(g)
+            ch.write(seq, self._row(g, names))
+            self._state[g.index][pos] = _LOST if g.lost else _PRESENT
+            self._reason[g.index][pos] = self._reason_id(g.throttle_reasons)
+            if g.lost:
+                self._lost.add(g.index)
+            else:
+                self._lost.discard(g.index)
+        nan_row = None
+        for index, ch in self._gpus.items():
+            if index in seen:
+                continue
+            if nan_row is None:
+                nan_row = np.full(len(self.gpu_fields), np.nan, dtype=np.float32)
+            ch.write(seq, nan_row)
+            self._state[index][pos] = _ABSENT
+            self._reason[index][pos] = 0
+        self._lost.update(i for i in snap.status.lost_gpus)
+        self._latest = snap
+        self._n = seq + 1
+        self._version += 1
 
     def _add_gpu(self, index: int) -> _Channel:
         ch = _Channel(len(self.gpu_fields), self.capacity)
@@ -216,6 +226,91 @@ class History(SampleRing):
         """Forget every sample (the GPU slots stay allocated)."""
         with self._lock:
             self._clear_locked()
+
+    def reset(self) -> None:
+        """Forget every sample and every GPU (a new source): as freshly made, same capacity
+        and fields; :attr:`version` still moves on."""
+        with self._lock:
+            self._init_content()
+            self._version += 1
+
+    def consistent(self) -> threading.RLock:
+        """A ``with`` block in which no append lands: several reads of one state."""
+        return self._lock
+
+    def load_before(self, snapshots: Sequence[Snapshot]) -> int:
+        """Put ``snapshots`` (earlier ones of the same source, a demo's past) before the samples
+        kept now, which stay as they are; returns how many went in. Those not older than the
+        oldest kept sample are left out; beyond ``capacity`` the oldest go."""
+        snaps = sorted(snapshots, key=lambda s: s.time_s)
+        with self._lock:
+            rng = self.time_range()
+            earlier = [s for s in snaps if rng is None or s.time_s < rng[0]]
+            if not earlier:
+                return 0
+            kept = self._kept_rows()
+            latest, lost = self._latest, set(self._lost)
+            row_names, undecided = dict(self._row_names), dict(self._undecided)
+            self._init_content()
+            for index in kept[2]:  # the kept rows' shared rings hold what they held
+                self._add_gpu(index)
+                self._row_names[index] = row_names[index]
+                self._undecided[index] = undecided[index]
+            for snap in earlier:
+                self._append_locked(snap)
+            self._write_rows(*kept)
+            if kept[0].size:
+                self._latest, self._lost = latest, lost
+            self._version += 1
+            return len(earlier)
+
+    def _kept_rows(
+        self,
+    ) -> tuple[
+        np.ndarray, np.ndarray, dict[int, tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]]
+    ]:
+        """Copies of every kept sample: times, host rows, and per GPU its rows, states and
+        throttle reason names (for :meth:`load_before`)."""
+        first = max(0, self._n - self.capacity)
+        idx = self._ring_indices(first, self._n)
+        gpus = {
+            index: (
+                ch.values[:, idx].copy(),
+                self._state[index][idx].copy(),
+                [self._reason_sets[int(c)] for c in self._reason[index][idx]],
+            )
+            for index, ch in self._gpus.items()
+        }
+        return self._times[idx].copy(), self._host.values[:, idx].copy(), gpus
+
+    def _write_rows(
+        self,
+        times: np.ndarray,
+        host: np.ndarray,
+        gpus: dict[int, tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]],
+    ) -> None:
+        """Append rows copied by :meth:`_kept_rows` after what History holds."""
+        nan_row: np.ndarray | None = None
+        for k in range(times.size):
+            seq = self._n
+            pos = seq % self.capacity
+            last = float(self._times[(seq - 1) % self.capacity]) if seq else -math.inf
+            self._times[pos] = max(float(times[k]), last)
+            self._host.write(seq, host[:, k])
+            for index, ch in self._gpus.items():
+                rows = gpus.get(index)
+                if rows is None:  # a GPU only the earlier snapshots had
+                    if nan_row is None:
+                        nan_row = np.full(len(self.gpu_fields), np.nan, dtype=np.float32)
+                    ch.write(seq, nan_row)
+                    self._state[index][pos] = _ABSENT
+                    self._reason[index][pos] = 0
+                    continue
+                values, states, reasons = rows
+                ch.write(seq, values[:, k])
+                self._state[index][pos] = states[k]
+                self._reason[index][pos] = self._reason_id(reasons[k])
+            self._n = seq + 1
 
     def _clear_locked(self) -> None:
         self._n = 0

@@ -51,6 +51,7 @@ from gpuprof.telemetry.remote_http import (
     base_url,
     shape_error,
 )
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
 from gpuprof.telemetry.wire import SNAPSHOT_KIND, SNAPSHOT_PATH, STATIC_KIND, STATIC_PATH
 
 __all__ = [
@@ -191,7 +192,7 @@ class RemoteSource:
         with self._lock:
             return self._status
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
         self._closed = True
 
     def poll(self) -> Snapshot:

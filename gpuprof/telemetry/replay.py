@@ -22,6 +22,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
 
 if TYPE_CHECKING:
     from gpuprof.telemetry.store import SessionStore
@@ -178,5 +179,5 @@ class ReplaySource:
             return replace(snap, source=SourceKind.SIMULATED)
         return replace(snap, source=SourceKind.REPLAY)
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
         self.store.close()

@@ -1,4 +1,4 @@
-"""The background poller: source -> History (+ SessionStore when recording) -> listeners.
+"""The background poller: source -> History -> sink (a recording, when there is one) -> listeners.
 
 One daemon thread calls ``source.poll()`` every ``interval_s`` on a fixed schedule (a slow poll
 does not shift later ones; polls missed while a poll hung are skipped, not bunched up). Errors
@@ -17,18 +17,27 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S, checked_interval
 from gpuprof.telemetry.model import Snapshot
 from gpuprof.telemetry.source import TelemetrySource
-from gpuprof.telemetry.store import SessionStore
 
-__all__ = ["MAX_INTERVAL_S", "MIN_INTERVAL_S", "Sampler"]
+__all__ = ["MAX_INTERVAL_S", "MIN_INTERVAL_S", "Sampler", "Sink"]
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Snapshot], None]
+
+
+class Sink(Protocol):
+    """What the sampler hands every snapshot to after History, before the listeners (on its
+    thread, one poll at a time): a session's :class:`~gpuprof.telemetry.session.Recording`.
+
+    ``append`` reports its own failures; one that raises is logged and the poll goes on."""
+
+    def append(self, snap: Snapshot) -> None: ...
 
 
 def _one_line(exc: BaseException) -> str:
@@ -63,14 +72,11 @@ class Sampler:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._store: SessionStore | None = None
+        self._sink: Sink | None = None
         self._next_due: float | None = None
         self._paused = False
-        #: The last failure of a poll, or of the recording (then also :attr:`recording_exception`).
+        #: The last failure of a poll.
         self.last_exception: Exception | None = None
-        self._last_failed_recording = False
-        #: Why the recording stopped by itself (a full disk), or None.
-        self.recording_exception: Exception | None = None
         self.listener_exception: Exception | None = None
         self.last_poll_wall_s: float | None = None
         self.last_poll_duration_s: float | None = None
@@ -103,29 +109,15 @@ class Sampler:
             if cb in self._listeners:
                 self._listeners.remove(cb)
 
-    # -- recording -------------------------------------------------------------------------
+    def set_source(self, source: TelemetrySource) -> None:
+        """Poll ``source`` from now on (the session's new source; call it with the sampler
+        stopped, in :meth:`exclusive`). A poll of the old one still in flight is dropped."""
+        self.source = source
 
-    def start_recording(self, store: SessionStore) -> None:
-        """Append every following snapshot to ``store`` (the caller keeps ownership of it).
-
-        A failing append stops the recording and sets :attr:`recording_error`.
-        """
+    def set_sink(self, sink: Sink | None) -> None:
+        """Hand every following snapshot to ``sink`` (None: to nothing)."""
         with self._lock:
-            self._store = store
-            self.recording_exception = None
-
-    def stop_recording(self, timeout: float = 1.0) -> SessionStore | None:
-        """Stop appending; flushes and returns the store (still open: the caller closes it).
-
-        A poll in flight finishes its append first, unless it hangs in the driver for more
-        than ``timeout`` seconds.
-        """
-        with self._lock:
-            store, self._store = self._store, None
-        if store is not None:
-            with self.exclusive(timeout):
-                store.flush()
-        return store
+            self._sink = sink
 
     @contextlib.contextmanager
     def exclusive(self, timeout: float = 1.0) -> Iterator[bool]:
@@ -141,25 +133,11 @@ class Sampler:
             if locked:
                 self._poll_lock.release()
 
-    @property
-    def recording(self) -> bool:
-        return self._store is not None
-
     # -- failures, as one line each (the exceptions themselves are kept beside) ----------------
 
     @property
     def last_error(self) -> str | None:
         exc = self.last_exception
-        if exc is None:
-            return None
-        return (
-            f"recording failed: {_one_line(exc)}" if self._last_failed_recording else _one_line(exc)
-        )
-
-    @property
-    def recording_error(self) -> str | None:
-        """Why the recording stopped by itself (a full disk), or None."""
-        exc = self.recording_exception
         return None if exc is None else _one_line(exc)
 
     @property
@@ -188,36 +166,33 @@ class Sampler:
     # -- polling ---------------------------------------------------------------------------
 
     def poll_once(self) -> Snapshot:
-        """Poll now: append to history, record, notify. A poll error propagates (and is logged)."""
+        """Poll now: append to History, hand to the sink, notify. A poll error propagates (and
+        is logged). A snapshot of a source replaced meanwhile (:meth:`set_source` while this
+        poll hung) is returned but goes nowhere."""
         with self._poll_lock:
+            source = self.source
             t_start = self._clock()
             try:
-                snap = self.source.poll()
+                snap = source.poll()
             except Exception as e:
                 self.error_count += 1
-                self.last_exception, self._last_failed_recording = e, False
+                self.last_exception = e
                 raise
             finally:
                 self.last_poll_duration_s = self._clock() - t_start
+            if source is not self.source:
+                return snap
             self.poll_count += 1
             self.last_poll_wall_s = self._wall_clock()
             self.history.append(snap)
             with self._lock:
-                store = self._store
+                sink = self._sink
                 listeners = tuple(self._listeners)
-            if store is not None:
+            if sink is not None:
                 try:
-                    store.append(snap)
-                except Exception as e:
-                    # A full disk fails every later append too: stop recording at the first
-                    # failure (one message, not one per sample); the store stays the caller's.
-                    self.recording_exception = e
-                    self.last_exception, self._last_failed_recording = e, True
-                    with self._lock:
-                        if self._store is store:
-                            self._store = None
-                    # The session's client reports it (once); the log keeps it for --debug.
-                    log.info("recording to %s stopped: %s", getattr(store, "path", store), e)
+                    sink.append(snap)
+                except Exception:
+                    log.exception("telemetry sink %r failed", sink)
         for cb in listeners:
             try:
                 cb(snap)

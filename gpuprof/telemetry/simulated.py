@@ -42,6 +42,7 @@ from gpuprof.telemetry.model import (
 from gpuprof.telemetry.nvml.gpm import PROF_NOT_SUPPORTED
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.scenarios import MIB, SCENARIOS
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
 
 __all__ = [
     "CYCLE_S",
@@ -242,7 +243,7 @@ class SimulatedSource:
     def status(self) -> SourceStatus:
         return self._status
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
         pass
 
     def poll(self) -> Snapshot:

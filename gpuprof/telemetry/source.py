@@ -1,4 +1,5 @@
-"""The small protocol every telemetry backend implements (NVML, simulated, replay)."""
+"""The small protocols of telemetry backends: every source (NVML, simulated, replay, remote)
+is a :class:`TelemetrySource`; a replay is also a :class:`ReplayControl`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from gpuprof.telemetry.model import (
     Topology,
 )
 
-__all__ = ["TelemetrySource"]
+__all__ = ["CLOSE_TIMEOUT_S", "ReplayControl", "TelemetrySource"]
+
+#: The longest a source's ``close()`` waits by default (for a call stuck in the driver).
+CLOSE_TIMEOUT_S = 1.0
 
 
 @runtime_checkable
@@ -40,4 +44,36 @@ class TelemetrySource(Protocol):
 
     def poll(self) -> Snapshot: ...
 
-    def close(self) -> None: ...
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+        """Release the source, waiting at most ``timeout_s`` for a call in flight (NVML then
+        skips ``nvmlShutdown``); sources with nothing to wait for ignore it."""
+        ...
+
+
+@runtime_checkable
+class ReplayControl(Protocol):
+    """Play / pause / seek / speed of a replayed recording (:class:`ReplaySource`)."""
+
+    @property
+    def position_s(self) -> float: ...
+
+    @property
+    def duration_s(self) -> float: ...
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def speed(self) -> float: ...
+
+    @speed.setter
+    def speed(self, value: float) -> None: ...
+
+    def seek(self, t_s: float) -> None: ...
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...

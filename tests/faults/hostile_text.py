@@ -129,5 +129,5 @@ class HostileSource:
         gpus = tuple(dataclasses.replace(g, uuid=self._text(g.index)) for g in snap.gpus)
         return dataclasses.replace(snap, gpus=gpus, processes=procs, status=self._status)
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         self._inner.close()

@@ -98,7 +98,7 @@ class ScriptedSource:
             ),
         )
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         pass
 
 

@@ -230,7 +230,7 @@ class Scripted:
             except OSError:
                 pass
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = 1.0) -> None:
         self._stop.set()
         self._sock.close()
 

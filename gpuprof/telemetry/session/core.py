@@ -6,12 +6,17 @@ Every front end is a client of a :class:`TelemetrySession` (DESIGN.md, data flow
 The session owns
 
 - the source (NVML, SIMULATED, REPLAY, later remote ones) and closes it;
-- the :class:`~gpuprof.telemetry.sampler.Sampler` thread that polls it;
-- the :class:`~gpuprof.telemetry.history.History` rings, sized by the client (a headless
-  ``record`` never reads History, so it keeps a tiny one);
-- the optional recording (a :class:`~gpuprof.telemetry.store.SessionStore`);
+- one :class:`~gpuprof.telemetry.sampler.Sampler` thread that polls it and one
+  :class:`~gpuprof.telemetry.history.History`, sized by the client (a headless ``record`` never
+  reads History, so it keeps a tiny one), both for the session's whole life: a new source or a
+  prefill resets or reloads History in place (under ``sampler.exclusive()``) and bumps
+  :attr:`TelemetrySession.generation`, the one counter clients compare to know their views of
+  History are stale;
+- the optional :class:`~gpuprof.telemetry.session.recording.Recording`, the sampler's sink;
+- the source's static facts, read once per source (:meth:`TelemetrySession.static`);
 - replay control (play / pause / seek / speed) when the source is a replay;
-- a :class:`ProcessLedger` of the GPU processes seen, and the window of time a report covers.
+- a :class:`ProcessLedger` of the GPU processes seen, and the window of time a report covers;
+  :meth:`TelemetrySession.extract` hands a span of it all out as one frozen value.
 
 Callbacks: :meth:`TelemetrySession.subscribe` gets every snapshot on the sampler thread (or the
 caller's, for :meth:`poll_once`); :meth:`TelemetrySession.subscribe_state` gets a
@@ -25,29 +30,31 @@ its own wait (NVML skips ``nvmlShutdown`` when a call is stuck).
 
 from __future__ import annotations
 
-import inspect
 import logging
 import math
 import numbers
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.model import ProcessSample, Snapshot, SourceKind
+from gpuprof.telemetry.model import Snapshot, SourceKind
 from gpuprof.telemetry.sampler import Sampler
-from gpuprof.telemetry.source import TelemetrySource
+from gpuprof.telemetry.session.extract import SessionExtract, SourceFacts, extract_of
+from gpuprof.telemetry.session.ledger import ProcessLedger
+from gpuprof.telemetry.session.recording import Recording
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S, ReplayControl, TelemetrySource
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.store import SessionStore
 
 __all__ = [
     "CLOSE_TIMEOUT_S",
     "FULL_HISTORY",
     "MINIMAL_HISTORY",
-    "ProcessLedger",
-    "ProcessSeen",
     "ReplayState",
     "SessionState",
     "TelemetrySession",
@@ -59,10 +66,6 @@ log = logging.getLogger(__name__)
 FULL_HISTORY = 86_400
 #: History capacity for clients that only need the latest sample (``record``, the exporter).
 MINIMAL_HISTORY = 16
-#: The longest :meth:`TelemetrySession.close` waits for a poll in flight.
-CLOSE_TIMEOUT_S = 1.0
-#: Processes kept by the ledger; the least recently seen go first.
-MAX_PROCESSES = 1_000
 
 SnapshotCallback = Callable[[Snapshot], None]
 StateCallback = Callable[["SessionState"], None]
@@ -93,77 +96,20 @@ class SessionState:
     source_kind: SourceKind
     source_label: str
     interval_s: float
-    generation: int  # bumps whenever the source (and so History) is replaced
+    generation: int  # bumps whenever History is reset or reloaded (source, prefill, seek)
     recording_path: Path | None = None
     recording_error: str | None = None  # why the last recording stopped by itself
     replay: ReplayState | None = None
     closed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ProcessSeen:
-    """One GPU process over a session: the most memory it held and when it was seen (Unix s)."""
-
-    sample: ProcessSample  # the first sample seen (name, user, command line)
-    gpu_mem_max_bytes: int | None
-    first_s: float
-    last_s: float
-
-
-class ProcessLedger:
-    """Every (pid, GPU) seen in a session, with the most memory it held; bounded, thread-safe.
-
-    Reports list these instead of keeping a second buffer of snapshots.
-    """
-
-    def __init__(self, max_processes: int = MAX_PROCESSES) -> None:
-        self._max = max(1, int(max_processes))
-        self._rows: OrderedDict[tuple[int, int], ProcessSeen] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, snap: Snapshot) -> None:
-        with self._lock:
-            for p in snap.processes:
-                key = (p.pid, p.gpu_index)
-                old = self._rows.get(key)
-                if old is None:
-                    self._rows[key] = ProcessSeen(p, p.gpu_mem_bytes, snap.time_s, snap.time_s)
-                    if len(self._rows) > self._max:
-                        self._rows.popitem(last=False)
-                    continue
-                mem = old.gpu_mem_max_bytes
-                if p.gpu_mem_bytes is not None and (mem is None or p.gpu_mem_bytes > mem):
-                    mem = p.gpu_mem_bytes
-                self._rows[key] = replace(old, gpu_mem_max_bytes=mem, last_s=snap.time_s)
-                self._rows.move_to_end(key)
-
-    def extend(self, snaps: Iterable[Snapshot]) -> None:
-        for snap in snaps:
-            self.add(snap)
-
-    def rows(self, t0: float | None = None, t1: float | None = None) -> tuple[ProcessSeen, ...]:
-        """The processes seen in ``[t0, t1]`` (Unix s; ``None``: unbounded), oldest first."""
-        with self._lock:
-            return tuple(
-                r
-                for r in self._rows.values()
-                if (t0 is None or r.last_s >= t0) and (t1 is None or r.first_s <= t1)
-            )
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-
 class TelemetrySession:
     """A source sampled into History (and a recording), with subscriptions; see the module doc.
 
     ``history_capacity`` sizes History (samples), or ``history`` is a ready one (a perf script's
-    prefilled day); ``sampler_factory(source, interval_s, history)`` is injectable for tests. Nothing polls until :meth:`start` (or
-    :meth:`poll_once`).
+    prefilled day); ``sampler_factory(source, interval_s, history)`` is injectable for tests.
+    Nothing polls until :meth:`start` (or :meth:`poll_once`). :attr:`history` and
+    :attr:`sampler` are the same objects for the session's whole life.
     """
 
     def __init__(
@@ -178,24 +124,36 @@ class TelemetrySession:
         self._lock = threading.RLock()
         self._snapshot_cbs: list[SnapshotCallback] = []
         self._state_cbs: list[StateCallback] = []
-        self._history_capacity = int(history_capacity)
-        self._sampler_factory = sampler_factory
-        self._interval_s = float(interval_s)
         self._generation = 0
         self._closed = False
-        self._store: Any = None
-        self._recording_path: Path | None = None
-        self._prefill_live: list[Snapshot] | None = None
+        self._recording: Recording | None = None
+        self._recording_error: str | None = None
+        self._recording_failed_at: int | None = None  # the sampler's error count then
+        self._prefill_pending = False
+        self._static_lock = threading.Lock()
+        self._static: tuple[TelemetrySource, SourceFacts] | None = None
         self.processes = ProcessLedger()
         # What clients watch (processes' host statistics, GPM): read at every poll meanwhile.
         self._watchers = {"process_host": 0, "gpm": 0}
         #: Seconds of History a report covers, ending at the newest sample (None: all of it).
         self.report_window_s: float | None = None
-        self.source: TelemetrySource = source
-        self.history: History = (
-            history if history is not None else History(capacity=self._history_capacity)
-        )
-        self.sampler: Sampler = self._make_sampler(source, self.history)
+        self._source: TelemetrySource = source
+        self._history = history if history is not None else History(capacity=history_capacity)
+        self._sampler = sampler_factory(source, interval_s, self._history)
+        self._sampler.add_listener(self._on_snapshot)
+
+    @property
+    def source(self) -> TelemetrySource:
+        return self._source
+
+    @property
+    def history(self) -> History:
+        """The session's History (never replaced: :attr:`generation` says when it restarted)."""
+        return self._history
+
+    @property
+    def sampler(self) -> Sampler:
+        return self._sampler
 
     # -- subscriptions ---------------------------------------------------------------------
 
@@ -206,8 +164,8 @@ class TelemetrySession:
         return lambda: self._remove(self._snapshot_cbs, cb)
 
     def subscribe_state(self, cb: StateCallback) -> Callable[[], None]:
-        """Call ``cb(state)`` on every change of source, recording or replay; returns an
-        unsubscribe."""
+        """Call ``cb(state)`` on every change of source, History, recording or replay; returns
+        an unsubscribe."""
         with self._lock:
             self._state_cbs.append(cb)
         return lambda: self._remove(self._state_cbs, cb)
@@ -219,12 +177,8 @@ class TelemetrySession:
 
     def _on_snapshot(self, snap: Snapshot) -> None:
         # Sampler thread (or poll_once's caller), after History and the recording took it.
-        if self._store is not None and not self.sampler.recording:
-            self._recording_failed()
         self.processes.add(snap)
         with self._lock:
-            if self._prefill_live is not None:
-                self._prefill_live.append(snap)
             cbs = tuple(self._snapshot_cbs)
         _call_each(cbs, snap)
 
@@ -234,13 +188,19 @@ class TelemetrySession:
             cbs = tuple(self._state_cbs)
         _call_each(cbs, state)
 
+    def _invalidate(self) -> None:
+        """History was reset or reloaded: one bump of :attr:`generation`, then the clients."""
+        with self._lock:
+            self._generation += 1
+        self._notify_state()
+
     def state(self) -> SessionState:
         return SessionState(
             source_kind=self.source.kind,
             source_label=self.source.label,
             interval_s=self.interval_s,
             generation=self._generation,
-            recording_path=self._recording_path,
+            recording_path=self.recording_path,
             recording_error=self.recording_error,
             replay=self.replay_state(),
             closed=self._closed,
@@ -279,14 +239,10 @@ class TelemetrySession:
 
     # -- source and sampling ---------------------------------------------------------------
 
-    def _make_sampler(self, source: TelemetrySource, history: History) -> Sampler:
-        sampler = self._sampler_factory(source, self._interval_s, history)
-        sampler.add_listener(self._on_snapshot)
-        return sampler
-
     @property
     def generation(self) -> int:
-        """Bumps whenever the source (and with it History) is replaced."""
+        """Bumps once whenever History is reset or reloaded: a new source, a prefill, a replay
+        seek. The one counter a client compares to know what it drew from History is stale."""
         return self._generation
 
     @property
@@ -297,7 +253,6 @@ class TelemetrySession:
         """Poll every ``interval_s`` seconds, within :mod:`gpuprof.telemetry.interval`'s bounds
         (``ValueError`` otherwise)."""
         self.sampler.set_interval(interval_s)
-        self._interval_s = float(self.sampler.interval_s)
         self._notify_state()
 
     def start(self) -> None:
@@ -311,26 +266,33 @@ class TelemetrySession:
 
     @property
     def last_error(self) -> str | None:
+        """The last failure of a poll, or of the recording when that came after it."""
+        failed_at = self._recording_failed_at
+        if failed_at is not None and failed_at == self.sampler.error_count:
+            return f"recording failed: {self._recording_error}"
         return self.sampler.last_error
 
     def set_source(self, source: TelemetrySource, *, start: bool = True) -> None:
-        """Replace the source (stopping a recording and closing the old source) with a fresh
-        History; the replay speed and interval carry over."""
+        """Sample ``source`` instead (stopping a recording and closing the old source); History
+        restarts empty and :attr:`generation` bumps once. The replay speed and interval carry
+        over."""
         old_source = self.source
+        deadline = time.monotonic() + CLOSE_TIMEOUT_S
         self._stop_sampler(close_source=False)
         if old_source is not source:
-            self._close_source(old_source)
-        with self._lock:
-            self._generation += 1
-            self._prefill_live = None
-            self.source = source
+            self._close_source(old_source, max(0.0, deadline - time.monotonic()))
+        # A poll of the old source still hung in the driver lands nowhere: the sampler drops
+        # a snapshot whose source is no longer its own.
+        with self.sampler.exclusive(max(0.0, deadline - time.monotonic())), self._lock:
+            self._prefill_pending = False
+            self._source = source
+            self.sampler.set_source(source)
             for what, watchers in self._watchers.items():
                 if watchers:
                     _tell_source(source, what, True)
-            self.history = History(capacity=self._history_capacity)
+            self.history.reset()
             self.processes.clear()
-            self.sampler = self._make_sampler(source, self.history)
-        self._notify_state()
+        self._invalidate()
         if start:
             self.start()
 
@@ -338,82 +300,98 @@ class TelemetrySession:
         # One deadline for everything: a poll stuck in the driver costs timeout_s once, not
         # once for the sampler and again for the source.
         deadline = time.monotonic() + timeout_s
-        if self.sampler.recording:
-            self.stop_recording()
+        if self._recording is not None:
+            self.stop_recording(timeout_s)
         self.sampler.stop(timeout=max(0.0, deadline - time.monotonic()))
         if close_source:
             self._close_source(self.source, max(0.0, deadline - time.monotonic()))
 
     @staticmethod
     def _close_source(source: TelemetrySource, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
-        # Closing a broken source must not stop the exit. NVML's close takes a bound of its own
-        # (it then skips nvmlShutdown); the protocol's close() takes none.
+        # Closing a broken source must not stop the exit; its close bounds its own wait (NVML
+        # then skips nvmlShutdown).
         try:
-            close: Callable[..., None] = source.close
-            if "timeout_s" in inspect.signature(close).parameters:
-                close(timeout_s=timeout_s)
-            else:
-                close()
+            source.close(timeout_s=timeout_s)
         except Exception:
             log.exception("closing the telemetry source %s failed", source.label)
 
     def prefill(self, snapshots: Sequence[Snapshot]) -> None:
-        """Put earlier snapshots of this source into History, before the live ones.
-
-        Call :meth:`begin_prefill` before making them (in a thread, say) so that the live
-        snapshots polled meanwhile are kept too: History becomes the earlier snapshots, then
-        every live one that is newer, in time order. The swap happens between two polls.
-        """
+        """Put earlier snapshots of this source into History, before the live ones
+        (:meth:`History.load_before`: those not older than its oldest sample are left out),
+        between two polls; :attr:`generation` bumps once."""
         snaps = sorted(snapshots, key=lambda s: s.time_s)
-        history = History(capacity=self._history_capacity)
-        for snap in snaps:
-            history.append(snap)
-        last_t = snaps[-1].time_s if snaps else float("-inf")
-        with self.sampler.exclusive(CLOSE_TIMEOUT_S), self._lock:
-            live = list(self._prefill_live or ())
-            self._prefill_live = None
-            # The newest poll may be in History but not yet handed to the subscribers.
-            latest = self.history.latest()
-            if latest is not None and all(latest is not s for s in live):
-                live.append(latest)
-            for snap in sorted(live, key=lambda s: s.time_s):
-                if snap.time_s > last_t:
-                    history.append(snap)
-                    last_t = snap.time_s
-            self.history = history
-            self.sampler.history = history
+        with self.sampler.exclusive(CLOSE_TIMEOUT_S):
+            self.history.load_before(snaps)
+            self._prefill_pending = False
         self.processes.extend(snaps)
-        self._generation += 1
-        self._notify_state()
+        self._invalidate()
 
     def begin_prefill(self) -> None:
-        """Keep the live snapshots from now on until :meth:`prefill` merges them."""
-        with self._lock:
-            self._prefill_live = []
+        """Say that earlier snapshots are being made (in a thread, say) for :meth:`prefill`;
+        the live snapshots polled meanwhile stay in History and the earlier ones go before."""
+        self._prefill_pending = True
 
     def cancel_prefill(self) -> None:
         """Forget a :meth:`begin_prefill` (making the earlier snapshots failed)."""
-        with self._lock:
-            self._prefill_live = None
+        self._prefill_pending = False
 
     @property
     def prefill_pending(self) -> bool:
-        return self._prefill_live is not None
+        return self._prefill_pending
+
+    # -- static facts and extracts ---------------------------------------------------------
+
+    def static(self) -> SourceFacts:
+        """The source's static facts (system, devices, topology, status), read once per source
+        between two polls and cached until the source changes. Slow the first time (NVML's
+        static queries): ask from a worker, never from a subscriber."""
+        with self._static_lock:
+            source = self.source
+            cached = self._static
+            if cached is not None and cached[0] is source:
+                return cached[1]
+            with self.sampler.exclusive(CLOSE_TIMEOUT_S):
+                facts = SourceFacts.read(source)
+            if source is self.source:
+                self._static = (source, facts)
+            return facts
+
+    def extract(
+        self, t0: float | None = None, t1: float | None = None, *, samples: bool = True
+    ) -> SessionExtract:
+        """A frozen :class:`SessionExtract` of ``[t0, t1]`` (Unix s; ``None`` for both: the
+        :meth:`report_span`): the samples in range (copies; none without ``samples``), the
+        static facts, the throttle episodes, the processes seen, the source's label and
+        whether it is SIMULATED. Reads :meth:`static` (slow the first time)."""
+        static = self.static()
+        if t0 is None and t1 is None:
+            span = self.report_span()
+        else:
+            rng = self.history.time_range()
+            lo, hi = rng if rng is not None else (math.inf, -math.inf)
+            span = (lo if t0 is None else float(t0), hi if t1 is None else float(t1))
+            span = span if rng is not None else None
+        with self.history.consistent():
+            return extract_of(
+                self.history, self.processes.rows(), self.source, static, span, samples=samples
+            )
 
     # -- recording -------------------------------------------------------------------------
 
     @property
+    def recording(self) -> Recording | None:
+        """The recording in progress, or None."""
+        return self._recording
+
+    @property
     def recording_path(self) -> Path | None:
-        return self._recording_path
+        rec = self._recording
+        return rec.path if rec is not None else None
 
     @property
     def recording_error(self) -> str | None:
         """Why the last recording stopped by itself (a full disk, a size limit), or None."""
-        return self.sampler.recording_error
-
-    @property
-    def recording(self) -> bool:
-        return self._recording_path is not None
+        return self._recording_error
 
     def start_recording(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Record every following snapshot to the session file ``path`` (SQLite, WAL).
@@ -425,50 +403,74 @@ class TelemetrySession:
 
         if self._closed:
             raise RuntimeError("the telemetry session is closed")
-        if self.recording:
+        if self._recording is not None:
             self.stop_recording()
         out = Path(path)
         store = SessionStore.create(out, source=self.source, overwrite=overwrite)
-        self.sampler.start_recording(store)
-        with self._lock:
-            self._store = store
-            self._recording_path = out
-        self._notify_state()
+        self.record_to(store, out, owns_store=True)
         return out
 
-    def stop_recording(self) -> Path | None:
-        """Stop recording; the file is checkpointed and closed. Returns its path."""
+    def record_to(
+        self, store: SessionStore, path: Path | None = None, *, owns_store: bool = False
+    ) -> Recording:
+        """Record every following snapshot to an open ``store`` (a job profile's, which the
+        caller keeps and closes unless ``owns_store``); returns the :class:`Recording`."""
+        if self._closed:
+            raise RuntimeError("the telemetry session is closed")
+        if self._recording is not None:
+            self.stop_recording()
+        rec = Recording(
+            store,
+            Path(path if path is not None else store.path),
+            owns_store=owns_store,
+            on_failed=self._recording_failed,
+        )
         with self._lock:
-            store, self._store = self._store, None
-            path, self._recording_path = self._recording_path, None
-        if store is None:
+            self._recording = rec
+            self._recording_error = None
+            self._recording_failed_at = None
+        self.sampler.set_sink(rec)
+        self._notify_state()
+        return rec
+
+    def stop_recording(self, timeout_s: float = CLOSE_TIMEOUT_S) -> Path | None:
+        """Stop recording; the file is checkpointed and closed (a poll in flight finishes its
+        append first, unless it hangs in the driver for over ``timeout_s``). Returns its
+        path, or None when nothing was recording."""
+        with self._lock:
+            rec, self._recording = self._recording, None
+        if rec is None:
             return None
-        stopped = self.sampler.stop_recording() or store
+        self.sampler.set_sink(None)
         try:
-            stopped.close()
+            with self.sampler.exclusive(timeout_s):
+                rec.finish()
         finally:
             self._notify_state()
-        return path
+        return rec.path
 
-    def _recording_failed(self) -> None:
-        """The sampler stopped recording on a write error: keep what the file holds."""
+    def _recording_failed(self, rec: Recording) -> None:
+        """The recording's listener (sampler thread): an append failed and the recording
+        stopped; the file keeps what it committed."""
         with self._lock:
-            store, self._store = self._store, None
-            path, self._recording_path = self._recording_path, None
-        if store is not None:
-            try:
-                store.close()
-            except Exception as exc:  # the disk is still full: the committed rows stay
-                log.warning("closing the failed recording %s: %s", path, exc)
+            if self._recording is not rec:
+                return
+            self._recording = None
+            self._recording_error = rec.error
+            self._recording_failed_at = self.sampler.error_count
+        self.sampler.set_sink(None)
+        rec.finish()
         self._notify_state()
 
     # -- replay ----------------------------------------------------------------------------
 
     @property
-    def replay(self) -> Any:
-        """The replay source, or ``None`` when the source is not a replay."""
+    def replay(self) -> ReplayControl | None:
+        """The replay source's controls, or ``None`` when the source is not a replay."""
         src = self.source
-        return src if src.kind is SourceKind.REPLAY else None
+        if src.kind is SourceKind.REPLAY and isinstance(src, ReplayControl):
+            return src
+        return None
 
     def replay_state(self) -> ReplayState | None:
         src = self.replay
@@ -503,8 +505,9 @@ class TelemetrySession:
         self._notify_state()
 
     def seek(self, t_s: float) -> None:
-        """Jump to ``t_s`` seconds into the recording; History restarts from there. A paused
-        replay is polled once so that the new position shows at once.
+        """Jump to ``t_s`` seconds into the recording; History restarts from there (one bump of
+        :attr:`generation`). A paused replay is polled once so that the new position shows at
+        once.
 
         ``ValueError`` for a target that is not a finite number (NaN would become the replay's
         position, and every later read of it a failure), before anything changes."""
@@ -519,6 +522,8 @@ class TelemetrySession:
             src.seek(target)
             self.history.clear()
             self.processes.clear()
+            with self._lock:
+                self._generation += 1
         if src.paused:
             self.poll_once()
         self._notify_state()
