@@ -26,6 +26,24 @@ GOOD_RESULTS = ROOT / "tests" / "data" / "results-v1.sqlite"
 TIMEOUT_S = 60
 
 
+#: The faults :func:`hostile_files` makes a file for, in its order.
+FAULTS = (
+    "empty",
+    "truncated",
+    "random-bytes",
+    "non-utf8-text",
+    "nul-bytes",
+    "huge",
+    "a-folder",
+    "missing",
+    "newer-version",
+    "foreign-sqlite",
+)
+#: The faults a reader of text files meets: "newer-version" is a recording's (a schema
+#: version); to a text reader it is one more foreign SQLite file.
+TEXT_FAULTS = tuple(f for f in FAULTS if f != "newer-version")
+
+
 def hostile_files(folder: Path, good: Path = GOOD_SESSION) -> dict[str, Path]:
     """One file per fault, made in ``folder`` from the good file ``good`` where it needs one."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -59,6 +77,7 @@ def hostile_files(folder: Path, good: Path = GOOD_SESSION) -> dict[str, Path]:
     conn.commit()
     conn.close()
     out["foreign-sqlite"] = foreign
+    assert tuple(out) == FAULTS
     return out
 
 

@@ -6,26 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof
-
-FAULTS = (
-    "empty",
-    "truncated",
-    "random-bytes",
-    "non-utf8-text",
-    "nul-bytes",
-    "huge",
-    "a-folder",
-    "missing",
-    "foreign-sqlite",
-)
+from tests.faults.hostile import TEXT_FAULTS, assert_one_clear_error, hostile_files, run_gpuprof
 
 
 @pytest.mark.parametrize("flag", ["--thresholds", "--reference"])
 @pytest.mark.slow
 def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
     files = hostile_files(tmp_path / "in")
-    for fault in FAULTS:
+    for fault in TEXT_FAULTS:
         path = files[fault]
         ran = run_gpuprof(["check", "--device", "cpu", flag, str(path)], tmp_path)
         assert_one_clear_error(ran, path.name)

@@ -49,6 +49,7 @@ from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store.read import _warned
 from tests.faults.hostile import (
+    FAULTS,
     GOOD_SESSION,
     TIMEOUT_S,
     assert_one_clear_error,
@@ -57,7 +58,6 @@ from tests.faults.hostile import (
     python_job,
     run_gpuprof,
 )
-from tests.faults.test_readers import FAULTS
 
 T = 1_800_000_000.0
 GOOD = StepMarker(T, 1, 0.5, tokens=10.0, run="r", pid=1)

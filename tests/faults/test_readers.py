@@ -13,24 +13,12 @@ from pathlib import Path
 import pytest
 
 from tests.faults.hostile import (
+    FAULTS,
     GOOD_RESULTS,
     GOOD_SESSION,
     assert_one_clear_error,
     hostile_files,
     run_gpuprof,
-)
-
-FAULTS = (
-    "empty",
-    "truncated",
-    "random-bytes",
-    "non-utf8-text",
-    "nul-bytes",
-    "huge",
-    "a-folder",
-    "missing",
-    "newer-version",
-    "foreign-sqlite",
 )
 
 #: Readers that take the file on the command line: name -> arguments for FILE.
