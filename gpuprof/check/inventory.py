@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
 from gpuprof.check.inventory_amd import amd_items
-from gpuprof.check.model import CheckItem, Status, Thresholds, inventory_item
+from gpuprof.check.model import CheckItem, Status, Thresholds, inventory_item, peer_links
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.telemetry.model import DeviceInfo, GpuSample, SystemInfo, Topology
@@ -224,21 +224,19 @@ def inventory_items(
 def _links(
     d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
 ) -> list[CheckItem]:
-    nvlink_part = spec is not None and "nvlink" in (spec.interconnect or "").lower()
-    if not nvlink_part or n < 2:
-        return [
-            inventory_item(
-                "inventory.nvlink",
-                d,
-                Status.SKIP,
-                d.nvlink_count,
-                None,
-                reason=N_("not an NVLink part, or a single GPU"),
-            )
-        ]
-    peers = [i for i in (topology.gpu_indices if topology else ()) if i != d.index]
-    links = [topology.link(d.index, p) if topology else None for p in peers]
-    if not peers or any(x is None for x in links):
+    links = peer_links(
+        "inventory.nvlink",
+        d,
+        spec,
+        n,
+        topology,
+        fabric="nvlink",
+        link_count=d.nvlink_count,
+        skip_reason=N_("not an NVLink part, or a single GPU"),
+    )
+    if isinstance(links, CheckItem):
+        return [links]
+    if not links or any(x is None for _, x in links):
         st = Status.PASS if d.nvlink_count > 0 else Status.FAIL
         return [
             inventory_item(
@@ -253,8 +251,8 @@ def _links(
                 else N_("check the fabric manager (nvidia-fabricmanager) service"),
             )
         ]
-    missing = [p for p, x in zip(peers, links, strict=True) if not str(x).startswith("NV")]
-    shown = " ".join(f"{p}:{x}" for p, x in zip(peers, links, strict=True))
+    missing = [p for p, x in links if not str(x).startswith("NV")]
+    shown = " ".join(f"{p}:{x}" for p, x in links)
     if missing:
         return [
             inventory_item(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gpuprof.catalog.specs import GpuSpec
-from gpuprof.check.model import CheckItem, Status, inventory_item
+from gpuprof.check.model import CheckItem, Status, inventory_item, peer_links
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import DeviceInfo, Topology
 
@@ -20,20 +20,20 @@ def expected_xgmi_links(spec: GpuSpec | None) -> int | None:
 
 
 def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None) -> CheckItem:
-    xgmi_part = spec is not None and "xgmi" in (spec.interconnect or "").lower()
-    if not xgmi_part or n < 2:
-        return inventory_item(
-            "inventory.xgmi",
-            d,
-            Status.SKIP,
-            d.xgmi_link_count,
-            None,
-            reason=N_("not an XGMI part, or a single GPU"),
-        )
-    peers = [i for i in (topology.gpu_indices if topology else ()) if i != d.index]
-    links = [topology.link(d.index, p) if topology else None for p in peers]
-    shown = " ".join(f"{p}:{x}" for p, x in zip(peers, links, strict=True))
-    missing = [p for p, x in zip(peers, links, strict=True) if x != "XGMI"]
+    links = peer_links(
+        "inventory.xgmi",
+        d,
+        spec,
+        n,
+        topology,
+        fabric="xgmi",
+        link_count=d.xgmi_link_count,
+        skip_reason=N_("not an XGMI part, or a single GPU"),
+    )
+    if isinstance(links, CheckItem):
+        return links
+    shown = " ".join(f"{p}:{x}" for p, x in links)
+    missing = [p for p, x in links if x != "XGMI"]
     want = expected_xgmi_links(spec)
     if missing:
         return inventory_item(

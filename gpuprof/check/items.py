@@ -72,19 +72,10 @@ def health_items(
         )
     for d in devices:
         before, after = ecc_before.get(d.index), ecc_after.get(d.index)
-        if before is None or after is None:
-            items.append(
-                CheckItem(
-                    item_id="health.ecc",
-                    group=g,
-                    status=Status.SKIP,
-                    gpu_index=d.index,
-                    reason=N_("ECC counters not available"),
-                )
-            )
-            continue
-        unc = _delta(before.volatile_uncorrected, after.volatile_uncorrected)
-        cor = _delta(before.volatile_corrected, after.volatile_corrected)
+        unc = cor = None
+        if before is not None and after is not None:
+            unc = _delta(before.volatile_uncorrected, after.volatile_uncorrected)
+            cor = _delta(before.volatile_corrected, after.volatile_corrected)
         if unc is None and cor is None:
             items.append(
                 CheckItem(
@@ -119,6 +110,8 @@ def health_items(
                     gpu_index=d.index,
                 )
             )
+        if before is None or after is None:
+            continue  # no retirement item without both snapshots of the counters
         pending = bool(after.retired_pages_pending) or bool(after.remapped_rows_pending)
         failed = bool(after.remapped_rows_failure)
         known = after.retired_pages_pending is not None or after.remapped_rows_pending is not None

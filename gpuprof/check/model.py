@@ -24,7 +24,8 @@ from gpuprof.jsonin import read_json
 from gpuprof.units import fmt_sig
 
 if TYPE_CHECKING:
-    from gpuprof.telemetry.model import DeviceInfo
+    from gpuprof.catalog.specs import GpuSpec
+    from gpuprof.telemetry.model import DeviceInfo, Topology
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -37,6 +38,7 @@ __all__ = [
     "exit_code_of",
     "fmt_value",
     "inventory_item",
+    "peer_links",
     "load_thresholds",
     "result_to_dict",
     "verdict",
@@ -159,6 +161,27 @@ def inventory_item(
         source=source,
         gpu_index=d.index,
     )
+
+
+def peer_links(
+    item_id: str,
+    d: DeviceInfo,
+    spec: GpuSpec | None,
+    n: int,
+    topology: Topology | None,
+    *,
+    fabric: str,
+    link_count: int,
+    skip_reason: str,
+) -> CheckItem | list[tuple[int, str | None]]:
+    """GPU ``d``'s link to each other GPU of ``topology`` (None where it does not say), or the
+    SKIP item ``item_id`` where ``d``'s spec row is not a ``fabric`` part (``nvlink``,
+    ``xgmi``) or the machine has a single GPU (``n``)."""
+    part = spec is not None and fabric in (spec.interconnect or "").lower()
+    if not part or n < 2:
+        return inventory_item(item_id, d, Status.SKIP, link_count, None, reason=skip_reason)
+    peers = [i for i in (topology.gpu_indices if topology else ()) if i != d.index]
+    return [(p, topology.link(d.index, p) if topology else None) for p in peers]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -378,8 +378,9 @@ def grade_runs(
                 planned=len(runs),
             )
         )
-    items.extend(_p2p_items(runs, model, spec, thresholds, golden))
-    items.extend(_collective_items(runs, model, spec, thresholds, golden))
+    between = _LinkGrading(model, spec, thresholds, golden)
+    items.extend(_p2p_items(runs, between))
+    items.extend(_collective_items(runs, between))
     # What no run measured, once (a shape skipped in one run and measured in another is not).
     measured = {r.key for results in runs for r in results if r.ok}
     skipped: dict[str, Result] = {}
@@ -394,10 +395,23 @@ def grade_runs(
     return items
 
 
-def _link_peak_gbs(spec: GpuSpec | None) -> float | None:
-    if spec is None or not spec.interconnect_gbs_bidir:
-        return None
-    return spec.interconnect_gbs_bidir / 2  # one direction
+@dataclass(frozen=True, slots=True)
+class _LinkGrading:
+    """What the GPU-to-GPU items (peer copies, all-reduce) are graded against: the GPU model's
+    references and its spec's link peak, one direction."""
+
+    model: str
+    spec: GpuSpec | None
+    thresholds: Thresholds
+    golden: Mapping[tuple[str, str], Reference] | None
+
+    @property
+    def peak_gbs(self) -> float | None:
+        bidir = self.spec.interconnect_gbs_bidir if self.spec else None
+        return bidir / 2 if bidir else None  # one direction
+
+    def reference(self, metric: str) -> Reference | None:
+        return lookup(self.model, metric, peak=self.peak_gbs, unit="GB/s", golden=self.golden)
 
 
 def _p2p_gbs(results: Sequence[Result]) -> dict[tuple[int, int], float]:
@@ -413,25 +427,18 @@ def _p2p_gbs(results: Sequence[Result]) -> dict[tuple[int, int], float]:
     return out
 
 
-def _p2p_items(
-    runs: Sequence[Sequence[Result]],
-    model: str,
-    spec: GpuSpec | None,
-    thresholds: Thresholds,
-    golden: Mapping[tuple[str, str], Reference] | None,
-) -> list[CheckItem]:
+def _p2p_items(runs: Sequence[Sequence[Result]], link: _LinkGrading) -> list[CheckItem]:
     pairs = _series(runs, _p2p_gbs)
     if not pairs:
         return []
-    peak = _link_peak_gbs(spec)
-    ref = lookup(model, "p2p_uni", peak=peak, unit="GB/s", golden=golden)
+    ref = link.reference("p2p_uni")
     return [
         _graded(
             f"perf.p2p_{src}_{dst}",
             values,
             ref,
-            peak,
-            thresholds,
+            link.peak_gbs,
+            link.thresholds,
             unit="GB/s",
             hint=N_(
                 "check the fabric manager (nvidia-fabricmanager) service and `nvidia-smi topo -m`"
@@ -448,26 +455,17 @@ def _largest_allreduce(results: Sequence[Result]) -> CollectiveResult | None:
     return max(rows, key=lambda c: c.size_bytes) if rows else None
 
 
-def _collective_items(
-    runs: Sequence[Sequence[Result]],
-    model: str,
-    spec: GpuSpec | None,
-    thresholds: Thresholds,
-    golden: Mapping[tuple[str, str], Reference] | None,
-) -> list[CheckItem]:
+def _collective_items(runs: Sequence[Sequence[Result]], link: _LinkGrading) -> list[CheckItem]:
     largest = [c for c in map(_largest_allreduce, runs) if c is not None]
     if not largest:
         return []
-    peak = _link_peak_gbs(spec)
     # Published busbw is per world size (nccl-tests on a whole 8-GPU node, say): keyed by it.
-    metric = f"allreduce_busbw_{largest[0].world_size}gpu"
-    ref = lookup(model, metric, peak=peak, unit="GB/s", golden=golden)
     item = _graded(
         "perf.allreduce_busbw",
         [c.busbw_bytes_s / 1e9 for c in largest],
-        ref,
-        peak,
-        thresholds,
+        link.reference(f"allreduce_busbw_{largest[0].world_size}gpu"),
+        link.peak_gbs,
+        link.thresholds,
         unit="GB/s",
         hint=N_("check NCCL_* settings, the fabric manager and NVLink state"),
         noise_hint=_GPU_NOISE_HINT,
