@@ -33,9 +33,15 @@ def parse_count(text: str) -> float:
     return value
 
 
+#: Currency signs an amount may be typed with; the amount is in the display currency whatever
+#: the sign (``recommend --currency``, the GUI's setting): ``¥50k`` with ``--currency CNY``.
+_MONEY_SIGNS = str.maketrans("", "", "$¥￥€")
+
+
 def parse_usd(text: str) -> float:
-    """``5000``, ``$5k`` → US dollars."""
-    return parse_count(text.replace("$", ""))
+    """``5000``, ``$5k``, ``¥50k`` → an amount in the display currency (US dollars unless one
+    is chosen)."""
+    return parse_count(text.translate(_MONEY_SIGNS))
 
 
 def parse_hours(text: str) -> float:

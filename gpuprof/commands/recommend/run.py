@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
+from typing import Any
 
 from gpuprof.commands.recommend.args import workload_of
 from gpuprof.commands.recommend.local import calibrated, local_machine, print_calibration
@@ -12,6 +14,7 @@ from gpuprof.commands.recommend.output import print_table, row_json, verdict_lin
 from gpuprof.commands.recommend.trace import print_trace, simulate_top, trace_defaults
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.termtext import plain
 
 __all__ = ["run"]
 
@@ -96,6 +99,9 @@ def _run(args: argparse.Namespace) -> int:
             "local": row_json(rec.local, wl) if rec.local else None,
             "warnings": list(rec.warnings),
             "formulas": list(rec.formulas),
+            "budget": None
+            if wl.budget_usd is None
+            else {"amount": wl.budget_usd, "currency": cat.currency},
             "currency": {
                 "code": cat.currency,
                 "rates": [
@@ -122,12 +128,36 @@ def _run(args: argparse.Namespace) -> int:
     from gpuprof.termtext import console
 
     print_rates_used(cat)
+    if wl.budget_usd is not None:
+        print(budget_line(wl.budget_usd, cat), file=sys.stderr)
     console().print(architecture_note(wl), markup=False, highlight=False)
     print_table(rec, verdict)
     print_calibration(cals, wl.compute_dtype)
     if trace is not None:
         print_trace(trace, sims, wl)
     return 0
+
+
+def budget_line(budget: float, cat: Any) -> str:
+    """What ``--budget`` was read as: an amount in the display currency (``--currency``), the
+    one every price was converted to, at the rate (and its date) that converted them."""
+    from gpuprof.units import fmt_usd
+
+    rate = cat.rates.get(cat.currency) if cat.currency != "USD" else None
+    if rate is None:
+        return tr(
+            "gpuprof: budget {b} in {c}, the display currency (--currency): every price is "
+            "compared in {c}",
+            b=fmt_usd(budget, digits=0),
+            c=cat.currency,
+        )
+    return tr(
+        "gpuprof: budget {b} in {c}, the display currency (--currency): prices in USD are "
+        "compared at {r}",
+        b=fmt_usd(budget, digits=0),
+        c=cat.currency,
+        r=plain(rate.describe(), one_line=True),
+    )
 
 
 def _split(text: str | None) -> list[str] | None:
