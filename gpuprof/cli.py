@@ -219,7 +219,7 @@ def _register_front_ends() -> None:
     from gpuprof.report import render
 
     def qt_pdf() -> render.Renderer:
-        from gpuprof.ui.report_pdf import pdf_renderer
+        from gpuprof.ui.report.pdf import pdf_renderer
 
         made: render.Renderer = pdf_renderer()
         return made
@@ -244,7 +244,7 @@ def _prometheus_client(args: argparse.Namespace) -> PrometheusClient:
 def _run_gui(args: argparse.Namespace) -> int:
     client = _prometheus_client(args) if getattr(args, "prometheus", None) else None
     try:
-        from gpuprof.ui.app import run_app
+        from gpuprof.ui.shell.app import run_app
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("gpuprof.ui"):
             raise GpuprofError(
@@ -252,7 +252,7 @@ def _run_gui(args: argparse.Namespace) -> int:
             ) from None
         raise GpuprofError(tr("the desktop app needs {m}: {e}", m=exc.name, e=exc)) from None
     if client is not None:
-        from gpuprof.ui.fleet_tab import set_launch_client
+        from gpuprof.ui.fleet.tab import set_launch_client
 
         set_launch_client(client)
     return int(run_app(args))

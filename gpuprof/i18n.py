@@ -3,14 +3,14 @@
 The catalog is Qt Linguist's ``.ts`` file, ``resources/i18n/gpuprof_<lang>.ts``, so translators
 can use Qt Linguist; it is read here with the standard library (the core never imports Qt). The
 desktop app installs a translator that looks its ``tr()`` texts up in the same catalog (see
-``gpuprof.ui.app``). Lookups go by the English text alone: the same words read the same
+``gpuprof.ui.shell.app``). Lookups go by the English text alone: the same words read the same
 everywhere. A text with no finished translation shows in English.
 
 The language is chosen once at start-up by :func:`set_language`: ``--lang``, else
 ``GPUPROF_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh…`` → ``zh_CN``).
 Update the catalog after changing texts with::
 
-    pyside6-lupdate ui/*.py $(git ls-files 'gpuprof/*.py') -tr-function-alias tr+=_t,tr+=N_ \\
+    pyside6-lupdate $(git ls-files 'ui/*.py' 'gpuprof/*.py') -tr-function-alias tr+=_t,tr+=N_ \\
         -locations none -no-obsolete -ts resources/i18n/gpuprof_zh_CN.ts
 """
 

@@ -117,8 +117,8 @@ def main() -> int:
     p.add_argument("--repeat", type=int, default=9)
     args = p.parse_args()
 
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.bench_tab import BenchTab
+    from gpuprof.ui.bench.tab import BenchTab
+    from gpuprof.ui.shell.app import make_app
     from PySide6.QtWidgets import QApplication
 
     make_app()

@@ -117,8 +117,8 @@ def _render_qt(fleet: Fleet) -> object:
     the whole tab painted into an image, as a refresh does on screen."""
     if not _QT:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from gpuprof.ui.app import make_app
-        from gpuprof.ui.fleet_tab import FleetTab
+        from gpuprof.ui.fleet.tab import FleetTab
+        from gpuprof.ui.shell.app import make_app
 
         app = make_app()
         tab = FleetTab(PrometheusClient(fleet.url), autorefresh=False)

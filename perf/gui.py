@@ -56,9 +56,9 @@ def _prefill(history, n_samples: int, start: float) -> None:
 
 
 def _window(tmp: Path, n_samples: int):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.main_window import MainWindow
+    from gpuprof.ui.shell.settings import UiSettings
 
     from gpuprof.telemetry.history import History
     from gpuprof.telemetry.sampler import Sampler
@@ -200,7 +200,7 @@ def measure_cpu(tmp: Path, seconds: float) -> dict[str, object]:
 def _startup_child() -> None:
     """Run the real entry point; report when the main window paints its first frame."""
     launched = float(os.environ["GPUPROF_PERF_LAUNCH"])
-    import gpuprof.ui.app as app_mod
+    import gpuprof.ui.shell.app as app_mod
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 

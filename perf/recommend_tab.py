@@ -25,8 +25,8 @@ def main() -> int:
     p.add_argument("--repeat", type=int, default=15)
     args = p.parse_args()
 
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import ROW_LIMIT, RecommendTab
+    from gpuprof.ui.recommend.tab import ROW_LIMIT, RecommendTab
+    from gpuprof.ui.shell.app import make_app
     from recommend import synthetic  # perf/recommend.py
 
     from gpuprof.catalog.instances import load_catalog

@@ -35,7 +35,7 @@ PREVIEW_TIMEOUT_S = 60.0
 
 
 def render_part(repeat: int) -> dict[str, Any]:
-    from gpuprof.ui.report_pdf import ensure_gui_app, write_pdf
+    from gpuprof.ui.report.pdf import ensure_gui_app, write_pdf
 
     from gpuprof.report import build
     from gpuprof.report.html import render_html
@@ -72,9 +72,9 @@ def render_part(repeat: int) -> dict[str, Any]:
 
 def _demo_window(tmp: Path) -> Any:
     """A shown MainWindow on the demo source with its prefilled history, static facts read."""
-    from gpuprof.ui.app import demo_source, make_app
-    from gpuprof.ui.main_window import MainWindow
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.app import demo_source, make_app
+    from gpuprof.ui.shell.main_window import MainWindow
+    from gpuprof.ui.shell.settings import UiSettings
 
     from gpuprof.telemetry.history import History
 

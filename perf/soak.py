@@ -18,7 +18,7 @@ to the OS before each reading (glibc keeps the pages of a closed report's images
 that what grows is memory still in use.
 
 Measured on the shared 2-core machine (load 2-10 while other work ran): 30 minutes at 0.1 s,
-``--report-every 0``, 17,849 snapshots: before the window trimmed the heap (ui/heap.py) 21.5 MB
+``--report-every 0``, 17,849 snapshots: before the window trimmed the heap (ui/shell/heap.py) 21.5 MB
 of growth after the warm-up; after it **9.3 MB** (329.1 → 338.4 MB after a 270 s warm-up;
 slope 31.7 MB/h; peak 346.2 MB): the target is met, with little room.
 """
@@ -72,9 +72,9 @@ def soak(
     trim: bool = False,
 ) -> dict[str, object]:
     """Run the demo window for ``minutes``; the RSS over time and its growth after warm-up."""
-    from gpuprof.ui.app import build_window, make_app
-    from gpuprof.ui.heap import trim_heap
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.app import build_window, make_app
+    from gpuprof.ui.shell.heap import trim_heap
+    from gpuprof.ui.shell.settings import UiSettings
     from PySide6.QtCore import QTimer
 
     duration_s = minutes * 60.0

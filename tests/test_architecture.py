@@ -257,10 +257,10 @@ def test_only_the_entry_point_imports_the_ui(graph) -> None:
 
 def test_the_checks_see_a_planted_cycle_and_a_planted_import(graph) -> None:
     planted = {k: set(v) for k, v in graph.items()}
-    planted["gpuprof.ui.health_tab"].add("gpuprof.ui.app")
-    planted["gpuprof.report.build"] = {"gpuprof.ui.report_pdf"}
-    assert any("gpuprof.ui.health_tab" in c for c in _cycles(planted, "gpuprof.ui"))
-    assert "gpuprof.ui.report_pdf" in planted["gpuprof.report.build"]
+    planted["gpuprof.ui.health.tab"].add("gpuprof.ui.shell.app")
+    planted["gpuprof.report.build"] = {"gpuprof.ui.report.pdf"}
+    assert any("gpuprof.ui.health.tab" in c for c in _cycles(planted, "gpuprof.ui"))
+    assert "gpuprof.ui.report.pdf" in planted["gpuprof.report.build"]
     assert any(
         dep.startswith("gpuprof.ui")
         for m, deps in planted.items()
@@ -295,18 +295,18 @@ def test_no_module_is_over_about_600_lines() -> None:
     assert long == {}
 
 
-# -- the window is a shell: features reach it through ui/features.py -----------------------------
+# -- the window is a shell: features reach it through ui/shell/features.py -----------------------------
 def _feature_modules(graph) -> set[str]:
-    """The modules ui/features.py takes its features from (beside the context itself)."""
-    return graph["gpuprof.ui.features"] - {"gpuprof.ui.context"}
+    """The modules ui/shell/features.py takes its features from (beside the context itself)."""
+    return graph["gpuprof.ui.shell.features"] - {"gpuprof.ui.shell.context"}
 
 
 def test_the_window_and_the_menus_import_no_feature(graph) -> None:
-    """A new feature is a module plus one line in ui/features.py: neither the window nor the
+    """A new feature is a module plus one line in ui/shell/features.py: neither the window nor the
     menus module knows one (issue 25)."""
     features = _feature_modules(graph)
-    assert {"gpuprof.ui.report_dialog", "gpuprof.ui.check_tab", "gpuprof.ui.fleet_tab"} <= features
-    shell = ("gpuprof.ui.main_window", "gpuprof.ui.menus")
+    assert {"gpuprof.ui.report.dialog", "gpuprof.ui.check.tab", "gpuprof.ui.fleet.tab"} <= features
+    shell = ("gpuprof.ui.shell.main_window", "gpuprof.ui.shell.menus")
     assert {(m, dep) for m in shell for dep in graph[m] & features} == set()
 
 
@@ -368,9 +368,9 @@ def test_the_window_checks_see_planted_faults(graph, tmp_path: Path) -> None:
     )
     assert len(_assigns_on_a_window(planted)) == 3
     faulty = {m: set(deps) for m, deps in graph.items()}
-    faulty["gpuprof.ui.menus"].add("gpuprof.ui.fleet_tab")
-    assert ("gpuprof.ui.menus", "gpuprof.ui.fleet_tab") in {
+    faulty["gpuprof.ui.shell.menus"].add("gpuprof.ui.fleet.tab")
+    assert ("gpuprof.ui.shell.menus", "gpuprof.ui.fleet.tab") in {
         (m, dep)
-        for m in ("gpuprof.ui.main_window", "gpuprof.ui.menus")
+        for m in ("gpuprof.ui.shell.main_window", "gpuprof.ui.shell.menus")
         for dep in faulty[m] & _feature_modules(faulty)
     }

@@ -80,7 +80,7 @@ def test_a_date_without_its_day_is_old_and_says_so() -> None:
 
 def test_every_view_marks_old_dates_the_same_way() -> None:
     # the issue: recommend printed "prices as of 2023 … 2026-01-21" with nothing marked
-    from gpuprof.ui.recommend_details import summary_text
+    from gpuprof.ui.recommend.details import summary_text
 
     from gpuprof.catalog.asof import dated
     from gpuprof.report.summaries import summarize_recommendation

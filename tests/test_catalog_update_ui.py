@@ -32,8 +32,8 @@ def _catalog() -> Catalog:
 
 @pytest.fixture
 def make_tab(qtbot: Any, tmp_path: Path) -> Any:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     loads: list[int] = []

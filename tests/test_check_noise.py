@@ -276,8 +276,8 @@ def test_the_check_page_shows_the_same_figures(tmp_path: Path) -> None:
 
 def test_the_check_tab_shows_the_same_figures(qtbot: Any) -> None:
     pytest.importorskip("PySide6")
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.check_scorecard import STATUS_COLOURS, Scorecard
+    from gpuprof.ui.check.scorecard import STATUS_COLOURS, Scorecard
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     card = Scorecard()

@@ -130,7 +130,7 @@ def test_bundled_catalog_is_finished_and_keeps_placeholders_and_accelerators():
 )
 def test_every_text_in_the_code_is_in_the_catalog(tmp_path):
     lupdate = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent))
-    files = sorted(str(p) for p in (ROOT / "ui").glob("*.py")) + sorted(
+    files = sorted(str(p) for p in (ROOT / "ui").rglob("*.py")) + sorted(
         str(p) for p in (ROOT / "gpuprof").rglob("*.py")
     )
     fresh = tmp_path / "fresh.ts"
@@ -220,7 +220,7 @@ def test_window_in_chinese_and_the_language_menu_remembers(make_window, settings
 def test_app_language_precedence(monkeypatch):
     from argparse import Namespace
 
-    from gpuprof.ui.app import choose_language
+    from gpuprof.ui.shell.app import choose_language
 
     monkeypatch.delenv("GPUPROF_LANG", raising=False)
     monkeypatch.setenv("LANG", "en_US.UTF-8")
@@ -233,7 +233,7 @@ def test_app_language_precedence(monkeypatch):
 
 
 def test_missing_chinese_font_is_reported(make_window, monkeypatch):
-    from gpuprof.ui.app import missing_font_warning
+    from gpuprof.ui.shell.app import missing_font_warning
     from PySide6.QtGui import QFontDatabase
 
     make_window()  # the QApplication
@@ -248,7 +248,7 @@ def test_missing_chinese_font_is_reported(make_window, monkeypatch):
 def test_no_translated_text_hides_inside_an_f_string():
     # lupdate does not look inside f-strings: tr('…') / _t('…') there never reaches the catalog.
     hidden = []
-    for path in sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "gpuprof").rglob("*.py")]):
+    for path in sorted([*(ROOT / "ui").rglob("*.py"), *(ROOT / "gpuprof").rglob("*.py")]):
         for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
             if re.search(r"""\{[^{}]*\b(?:tr|_t|N_)\((['"])""", line) and re.search(
                 r"""\bf['"]""", line

@@ -450,7 +450,7 @@ def test_bilingual_gives_both_languages():
 def _marked_texts() -> dict[str, str]:
     """Every literal passed to tr / _t / N_ / self.tr in gpuprof/ and ui/, and where."""
     found: dict[str, str] = {}
-    files = [*(ROOT / "gpuprof").rglob("*.py"), *(ROOT / "ui").glob("*.py")]
+    files = [*(ROOT / "gpuprof").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]
     for path in files:
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):

@@ -27,7 +27,7 @@ def test_updating_the_catalog_keeps_every_translation_the_code_uses(tmp_path: Pa
     assert LUPDATE is not None
     copy = tmp_path / "gpuprof_zh_CN.ts"
     shutil.copyfile(CATALOG, copy)
-    files = sorted(str(p) for p in (ROOT / "ui").glob("*.py")) + sorted(
+    files = sorted(str(p) for p in (ROOT / "ui").rglob("*.py")) + sorted(
         str(p) for p in (ROOT / "gpuprof").rglob("*.py")
     )
     proc = subprocess.run(

@@ -59,7 +59,7 @@ def _rows(now_s: float = 1.7e9) -> tuple[ProcessSample, ...]:
 
 
 def _col(tab: Any, attr: str) -> int:
-    from gpuprof.ui.process_model import COLUMN
+    from gpuprof.ui.telemetry.processes.model import COLUMN
 
     return COLUMN[attr]
 
@@ -152,7 +152,7 @@ def _snap(
 
 
 def test_history_is_bounded_and_starts_afresh() -> None:
-    from gpuprof.ui.process_chart import ProcessHistory
+    from gpuprof.ui.telemetry.processes.chart import ProcessHistory
 
     h = ProcessHistory(max_points=4, max_processes=2)
     a = ProcessSample(pid=1, gpu_index=0, gpu_mem_bytes=1, start_time_s=10.0)
@@ -187,8 +187,8 @@ def test_no_signals_for_simulated_or_replayed_rows(
 
     sent: list[Any] = []
     monkeypatch.setattr(procctl, "send_signal", lambda *a, **k: sent.append(a))
-    from gpuprof.ui.processes import ProcessesTab
-    from gpuprof.ui.state import UiState
+    from gpuprof.ui.shell.state import UiState
+    from gpuprof.ui.telemetry.processes.tab import ProcessesTab
 
     # The tab alone, on what a replay or the simulator delivers (pids that may even be real).
     state = UiState(history=None, latest=_snap(1.7e9, (*_rows(), _me()), kind))

@@ -26,6 +26,8 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     for init in (ROOT / "gpuprof").rglob("__init__.py"):
         rel = init.parent.relative_to(ROOT)
         found.add(".".join(rel.parts))
+    for init in (ROOT / "ui").rglob("__init__.py"):
+        found.add(".".join(("gpuprof", *init.parent.relative_to(ROOT).parts)))
     assert found == listed, "pyproject [tool.setuptools] packages is out of step with the folders"
 
 

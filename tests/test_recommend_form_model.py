@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.recommend_form import WorkloadForm
+from ui.recommend.form import WorkloadForm
 
 
 def test_choosing_a_model_fills_the_workload_and_locks_the_count(qtbot: Any) -> None:

@@ -436,7 +436,7 @@ def test_the_app_shows_the_remote_host_and_a_banner_when_the_connection_drops(
 def test_file_connect_opens_the_dialog_and_switches_the_source(
     make_window: Any, qtbot: Any
 ) -> None:
-    from gpuprof.ui.connect_dialog import ConnectDialog
+    from gpuprof.ui.telemetry.connect_dialog import ConnectDialog
     from PySide6.QtGui import QAction
 
     from gpuprof.exporter import Exporter
@@ -466,7 +466,7 @@ def test_file_connect_opens_the_dialog_and_switches_the_source(
 def test_the_app_command_line_opens_a_remote_source(demo: Child) -> None:
     import argparse
 
-    from gpuprof.ui.app import _open_source
+    from gpuprof.ui.shell.app import _open_source
 
     args = argparse.Namespace(replay=None, demo=False, connect=demo.url, token_file=None)
     source, prefill = _open_source(args)

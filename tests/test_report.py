@@ -377,7 +377,7 @@ def test_json_has_no_nan(report: Report) -> None:
 
 @pytest.mark.slow
 def test_pdf_a4_and_letter(report: Report, tmp_path: Path, qapp: object) -> None:
-    from gpuprof.ui.report_pdf import write_pdf
+    from gpuprof.ui.report.pdf import write_pdf
 
     sizes = {}
     for paper in ("a4", "letter"):

@@ -143,7 +143,7 @@ def test_the_check_page_survives_json_and_a_liar_file_is_graded_again(base_repor
 
 @pytest.mark.slow
 def test_the_pdf_first_page_is_the_check(base_report: Report, tmp_path: Path, qapp: object) -> None:
-    from gpuprof.ui.report_pdf import write_pdf
+    from gpuprof.ui.report.pdf import write_pdf
 
     result = _result(hostname='node-17 <b>"x"</b>')
     report = with_check(base_report, check_section_of(result))
@@ -167,7 +167,7 @@ def test_a_check_with_many_gpus_keeps_its_rows_whole_in_the_pdf(
     base_report: Report, tmp_path: Path, qapp: object
 ) -> None:
     """Eight GPUs and 60 items run over page 1: every row is on one page, each item once."""
-    from gpuprof.ui.report_pdf import write_pdf
+    from gpuprof.ui.report.pdf import write_pdf
 
     base = _result()
     gpus = [dict(base.identity["gpus"][0], index=k, serial=f"SN{k:04d}") for k in range(8)]

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 @pytest.fixture
 def heap():
-    from gpuprof.ui import heap
+    from gpuprof.ui.shell import heap
 
     heap._malloc_trim.cache_clear()
     yield heap
@@ -77,7 +77,7 @@ def test_a_periodic_trim_runs_every_period(qtbot, monkeypatch, heap) -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc only")
 @pytest.mark.slow
 def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, monkeypatch) -> None:
-    from gpuprof.ui import report_dialog
+    from gpuprof.ui.report import dialog as report_dialog
 
     trims: list[bool] = []
     monkeypatch.setattr(report_dialog, "trim_heap", lambda: trims.append(True) or True)
@@ -96,9 +96,9 @@ def test_closing_the_dialog_trims_once_the_preview_is_gone(make_window, qtbot, m
 def test_the_window_trims_the_heap_every_minute(qtbot, tmp_path) -> None:
     import argparse
 
-    from gpuprof.ui.app import build_window
-    from gpuprof.ui.heap import TRIM_PERIOD_MS
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.app import build_window
+    from gpuprof.ui.shell.heap import TRIM_PERIOD_MS
+    from gpuprof.ui.shell.settings import UiSettings
 
     args = argparse.Namespace(demo=True, replay=None, interval=1.0, tab=None)
     w = build_window(args, settings=UiSettings(tmp_path / "ui.ini"))

@@ -56,7 +56,7 @@ def test_export_report_action_preview_and_save(window, qtbot, tmp_path: Path) ->
 
 def test_report_covers_the_plots_time_window(window, qtbot) -> None:
     """The report reads the session's History over what the plots show (View → Time window)."""
-    from gpuprof.ui.report_dialog import report_from_window
+    from gpuprof.ui.report.dialog import report_from_window
 
     for _ in range(100):
         window.poll_now()
@@ -76,7 +76,8 @@ def test_report_covers_the_plots_time_window(window, qtbot) -> None:
 def gate(monkeypatch):
     """Hold the report's build (in the worker) until ``gate.set()``; record the threads that
     render chart images."""
-    from gpuprof.ui import report_dialog, report_pdf
+    from gpuprof.ui.report import dialog as report_dialog
+    from gpuprof.ui.report import pdf as report_pdf
 
     gate = threading.Event()
     gate.chart_threads = []
@@ -183,7 +184,7 @@ def test_chart_images_are_the_same_without_the_svg_image_plugin(qapp, monkeypatc
     """Charts are read through Qt's SVG image plugin (it paints without holding the GIL, so
     the preview worker leaves the GUI thread alone); without the plugin, QSvgRenderer paints
     the same pixels."""
-    from gpuprof.ui import report_pdf
+    from gpuprof.ui.report import pdf as report_pdf
 
     from gpuprof.report import build
     from gpuprof.report.html import iter_charts

@@ -285,7 +285,7 @@ def test_amdsmi_not_installed_is_unavailable(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_exactly_one_module_imports_amdsmi() -> None:
     importers = []
-    for path in [*ROOT.joinpath("gpuprof").rglob("*.py"), *ROOT.joinpath("ui").glob("*.py")]:
+    for path in [*ROOT.joinpath("gpuprof").rglob("*.py"), *ROOT.joinpath("ui").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             names = (
                 [a.name for a in node.names]

@@ -62,7 +62,7 @@ def test_the_help_states_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_saved_setting_is_held_to_the_bounds(tmp_path) -> None:
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     settings = UiSettings(tmp_path / "s.ini")
     settings.interval_s = MAX_INTERVAL_S * 2

@@ -395,7 +395,7 @@ def test_monitor_watches_what_it_shows(
 def test_the_cadences_are_stated_in_tooltips_and_help(
     make_window: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gpuprof.ui.process_model import COLUMN
+    from gpuprof.ui.telemetry.processes.model import COLUMN
     from PySide6.QtCore import Qt
 
     from gpuprof.cli import main

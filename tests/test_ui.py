@@ -359,7 +359,7 @@ def test_settings_round_trip(make_window, settings, qtbot):
     w.select_tab("processes")
     saved_size = w.size()
     w.close()
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     again = UiSettings(settings.path)
     assert (again.theme, again.interval_s, again.time_window_s) == ("dark", 0.5, 3600)
@@ -488,7 +488,7 @@ def test_hanging_source_never_freezes_the_window(make_window, qtbot):
 
 @pytest.mark.slow
 def test_demo_source_through_the_real_sampler(make_window, qtbot):
-    from gpuprof.ui.app import demo_source
+    from gpuprof.ui.shell.app import demo_source
 
     from gpuprof.telemetry.sampler import Sampler
 

@@ -31,7 +31,7 @@ def _sample(box: str, index: int = 0):  # type: ignore[no-untyped-def]
 
 
 def test_mi300x_card_shows_junction_xgmi_partition_and_reasons(qtbot) -> None:
-    from gpuprof.ui.overview import GpuCard
+    from gpuprof.ui.telemetry.overview import GpuCard
 
     sample, info = _sample("mi300x8", 3)
     card = GpuCard(3)
@@ -53,7 +53,7 @@ def test_mi300x_card_shows_junction_xgmi_partition_and_reasons(qtbot) -> None:
 
 
 def test_nvidia_card_has_no_amd_rows(qtbot) -> None:
-    from gpuprof.ui.overview import GpuCard
+    from gpuprof.ui.telemetry.overview import GpuCard
 
     from tests.fakes.devices import h100_info, h100_sample
 
@@ -65,7 +65,7 @@ def test_nvidia_card_has_no_amd_rows(qtbot) -> None:
 
 
 def test_radeon_card_lists_what_it_lacks(qtbot) -> None:
-    from gpuprof.ui.overview import GpuCard
+    from gpuprof.ui.telemetry.overview import GpuCard
 
     sample, info = _sample("radeon_w7700")
     card = GpuCard(0)

@@ -74,8 +74,8 @@ def _factory(cases: list[Case]) -> Callable:
 
 @pytest.fixture
 def make_tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.bench_tab import BenchTab
+    from gpuprof.ui.bench.tab import BenchTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     tabs = []
@@ -232,7 +232,7 @@ def test_each_case_has_one_state_in_the_table() -> None:
     """A case skipped as too slow is a skipped row with its over-budget note (it was a
     second, "ok" row before); a case whose measurement failed says so without an invented
     "unknown error"."""
-    from gpuprof.ui.bench_table import rows_for_run
+    from gpuprof.ui.bench.table import rows_for_run
 
     from gpuprof.bench.runner import CaseRecord, Environment
 
@@ -382,8 +382,8 @@ def test_device_list_is_probed_when_opened(make_tab, qtbot) -> None:
 def test_lite_build_explains_how_to_get_benchmarks(
     qtbot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.bench_tab import BenchTab, torch_available
+    from gpuprof.ui.bench.tab import BenchTab, torch_available
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` now raises ImportError
@@ -405,9 +405,9 @@ def test_constructing_the_tab_does_not_import_torch(tmp_path: Path) -> None:
         "import os, sys\n"
         "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
         f"os.environ['GPUPROF_DATA_DIR'] = {str(tmp_path)!r}\n"
-        "from gpuprof.ui.app import make_app\n"
+        "from gpuprof.ui.shell.app import make_app\n"
         "app = make_app()\n"
-        "from gpuprof.ui.bench_tab import BenchTab\n"
+        "from gpuprof.ui.bench.tab import BenchTab\n"
         "tab = BenchTab()\n"
         "tab.resize(1600, 1000)\n"
         "tab.show()\n"

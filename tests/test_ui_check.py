@@ -17,8 +17,8 @@ DATA = Path(__file__).resolve().parent / "data" / "compare"
 
 @pytest.fixture
 def tab(qtbot: Any) -> Any:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.check_tab import CheckTab
+    from gpuprof.ui.check.tab import CheckTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     t = CheckTab()
@@ -32,7 +32,7 @@ def tab(qtbot: Any) -> Any:
 def test_a_real_cpu_quick_check_fills_the_scorecard_item_by_item_and_exports(
     qtbot: Any, tab: Any, tmp_path: Path
 ) -> None:
-    from gpuprof.ui.check_scorecard import STATUS_COLOURS
+    from gpuprof.ui.check.scorecard import STATUS_COLOURS
 
     live: list[Any] = []
     tab.worker.item.connect(live.append)
@@ -93,7 +93,7 @@ def test_cancel_mid_run_grades_what_was_done_and_skips_the_rest(qtbot: Any, tab:
 def test_a_check_cancelled_before_anything_ran_is_incomplete_not_a_green_pass(
     qtbot: Any, tab: Any
 ) -> None:
-    from gpuprof.ui.check_scorecard import STATUS_COLOURS
+    from gpuprof.ui.check.scorecard import STATUS_COLOURS
 
     from gpuprof.check.model import Status
 
@@ -146,7 +146,7 @@ def test_the_expectation_picker_offers_catalog_instances_the_parser_accepts(tab:
 
 
 def test_the_window_has_a_lazy_check_tab_and_file_compare(make_window: Any) -> None:
-    from gpuprof.ui.check_tab import CheckTab
+    from gpuprof.ui.check.tab import CheckTab
 
     w = make_window()
     assert "check" in w.tab_names and w.tabs.is_lazy("check")
@@ -159,8 +159,8 @@ def test_the_window_has_a_lazy_check_tab_and_file_compare(make_window: Any) -> N
 def test_compare_dialog_flags_the_planted_outliers_and_lists_bad_files(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.compare_dialog import CompareDialog
+    from gpuprof.ui.report.compare import CompareDialog
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     corrupt = tmp_path / "corrupt.json"
@@ -191,8 +191,8 @@ def test_compare_dialog_flags_the_planted_outliers_and_lists_bad_files(
 
 
 def test_compare_dialog_with_one_readable_file_says_to_add_more(qtbot: Any, tmp_path: Path) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.compare_dialog import CompareDialog
+    from gpuprof.ui.report.compare import CompareDialog
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     shutil.copy(DATA / "node-a.json", tmp_path / "a.json")
@@ -206,8 +206,8 @@ def test_compare_dialog_with_one_readable_file_says_to_add_more(qtbot: Any, tmp_
 def test_compare_dialog_lists_every_hostile_file_and_still_compares_the_good_ones(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.compare_dialog import CompareDialog
+    from gpuprof.ui.report.compare import CompareDialog
+    from gpuprof.ui.shell.app import make_app
 
     from tests.faults.hostile import hostile_files
 
@@ -224,9 +224,9 @@ def test_compare_dialog_lists_every_hostile_file_and_still_compares_the_good_one
 
 
 def test_the_check_tab_and_compare_dialog_speak_chinese(qtbot: Any) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.check_tab import CheckTab
-    from gpuprof.ui.compare_dialog import CompareDialog
+    from gpuprof.ui.check.tab import CheckTab
+    from gpuprof.ui.report.compare import CompareDialog
+    from gpuprof.ui.shell.app import make_app
 
     from gpuprof import i18n
 

@@ -62,7 +62,7 @@ class SlowCheck:
 
 
 def _check_tab(window: Any) -> Any:
-    from gpuprof.ui.check_tab import CheckTab
+    from gpuprof.ui.check.tab import CheckTab
 
     window.select_tab("check")
     tab = window.tabs.currentWidget()

@@ -158,9 +158,9 @@ def test_a_failing_redraw_is_logged_with_its_traceback(make_window, caplog) -> N
         raise RuntimeError("paint bug")
 
     w.overview.refresh = broken
-    with caplog.at_level(logging.ERROR, logger="gpuprof.ui.main_window"):
+    with caplog.at_level(logging.ERROR, logger="gpuprof.ui.shell.main_window"):
         w.refresh_visible(force=True)
-    record = next(r for r in caplog.records if r.name == "gpuprof.ui.main_window")
+    record = next(r for r in caplog.records if r.name == "gpuprof.ui.shell.main_window")
     assert "overview" in record.getMessage() and record.exc_info[1].args == ("paint bug",)
     assert "paint bug" in w.statusBar().currentMessage()
 

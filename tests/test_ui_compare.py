@@ -24,8 +24,8 @@ def _slow_copy(tmp_path: Path) -> Path:
 def test_two_machines_show_the_ratio_column_and_no_zero_outliers(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.compare_dialog import OUTLIER_BACKGROUND, CompareDialog
+    from gpuprof.ui.report.compare import OUTLIER_BACKGROUND, CompareDialog
+    from gpuprof.ui.shell.app import make_app
     from PySide6.QtGui import QColor
 
     make_app()
@@ -51,8 +51,8 @@ def test_two_machines_show_the_ratio_column_and_no_zero_outliers(
 
 
 def test_three_machines_have_no_ratio_column(qtbot: Any, tmp_path: Path) -> None:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.compare_dialog import CompareDialog
+    from gpuprof.ui.report.compare import CompareDialog
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     dialog = CompareDialog()

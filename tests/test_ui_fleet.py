@@ -35,7 +35,7 @@ def own_fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
 
 
 def _tab(make_window: Any, url: str, qtbot: Any, *, timeout_s: float = 10.0) -> Any:
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -81,7 +81,7 @@ def test_grid_shows_every_gpu_and_the_metric_switch_recolours(make_window, qtbot
 
 
 def test_demo_exporters_are_labelled_simulated(make_window, qtbot, own_fleet):
-    from gpuprof.ui.fleet_grid import NODE_ROLE
+    from gpuprof.ui.fleet.grid import NODE_ROLE
 
     tab = _tab(make_window, own_fleet.url, qtbot)
     _loaded(tab, qtbot)
@@ -111,7 +111,7 @@ def test_filter_by_label(make_window, qtbot, own_fleet):
 
 
 def test_click_a_gpu_draws_its_node_plots(make_window, qtbot, own_fleet):
-    from gpuprof.ui.fleet_grid import NODE_ROLE
+    from gpuprof.ui.fleet.grid import NODE_ROLE
 
     tab = _tab(make_window, own_fleet.url, qtbot)
     _loaded(tab, qtbot)
@@ -157,7 +157,7 @@ class HeldProxy(StaticMetrics):
 
 
 def _click_gpu(tab: Any, instance: str, gpu: int) -> None:
-    from gpuprof.ui.fleet_grid import NODE_ROLE
+    from gpuprof.ui.fleet.grid import NODE_ROLE
 
     grid = tab.grid
     row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).data(NODE_ROLE)[1] == instance)
@@ -168,7 +168,7 @@ DRILL_HINT = "Click a node or a GPU for its plots."
 
 
 def test_switching_servers_clears_the_drill_down(make_window, qtbot, own_fleet):
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -193,7 +193,7 @@ def test_switching_servers_clears_the_drill_down(make_window, qtbot, own_fleet):
 def test_a_late_drill_down_answer_from_the_old_server_is_dropped(make_window, qtbot, own_fleet):
     """The old server's drill-down answer is held until after the switch; when it comes it
     neither draws the old node nor ends the new server's pending drill-down."""
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -270,7 +270,7 @@ def test_a_silent_prometheus_never_freezes_the_window(make_window, qtbot, tmp_pa
 def test_the_no_gpu_banner_is_not_on_the_fleet_or_recommend_tab(make_window, qtbot):
     """The window's banner is about its own source ("No NVIDIA GPU" here): not shown on the
     Fleet tab (a cluster's GPUs) nor on Recommend (cloud machines); back on the other tabs."""
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
     from tests.ui_fakes import FakeSource
@@ -345,8 +345,8 @@ def _fleet_by_hand() -> Any:
 
 
 def test_stale_lost_and_mig_cells_without_a_server(qtbot):
-    from gpuprof.ui.fleet_grid import DOWN_COLOUR
-    from gpuprof.ui.fleet_tab import FleetTab
+    from gpuprof.ui.fleet.grid import DOWN_COLOUR
+    from gpuprof.ui.fleet.tab import FleetTab
     from PySide6.QtCore import Qt
 
     from gpuprof.fleet.client import PrometheusClient
@@ -376,7 +376,7 @@ def test_stale_lost_and_mig_cells_without_a_server(qtbot):
 def test_a_simulated_finding_says_so_without_a_server(qtbot):
     from dataclasses import replace
 
-    from gpuprof.ui.fleet_tab import FleetTab
+    from gpuprof.ui.fleet.tab import FleetTab
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -395,7 +395,7 @@ def test_a_simulated_finding_says_so_without_a_server(qtbot):
 
 @pytest.mark.slow
 def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
-    from gpuprof.ui import fleet_tab
+    from gpuprof.ui.fleet import tab as fleet_tab
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -420,9 +420,9 @@ def test_prometheus_flag_opens_the_fleet_tab(make_window, qtbot):
 def test_prometheus_with_tab_opens_that_tab(qtbot, tmp_path: Path, tab: str, shown: str):
     """``gpuprof --prometheus URL --tab fleet`` opens on the Fleet tab on URL (it was refused:
     the tab was made after ``--tab`` was applied); another ``--tab`` wins over the Fleet tab."""
-    from gpuprof.ui import fleet_tab
-    from gpuprof.ui.app import build_window
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.fleet import tab as fleet_tab
+    from gpuprof.ui.shell.app import build_window
+    from gpuprof.ui.shell.settings import UiSettings
 
     from gpuprof.cli import _prometheus_client, build_parser
 
@@ -467,7 +467,7 @@ def test_cli_prometheus_tab_fleet_is_accepted(tmp_path: Path):
 
 @pytest.mark.slow
 def test_connecting_again_replaces_the_prometheus(make_window, qtbot, own_fleet):
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 
@@ -489,8 +489,8 @@ def test_grid_sort_click_and_refresh_on_the_model(qtbot):
     fleet's order until a column is picked; a picked column (header click) holds across
     refreshes and keeps the filter; a mouse click on a GPU cell asks for that node's plots;
     another Prometheus empties it."""
-    from gpuprof.ui.fleet_grid import GPU_ROLE, NODE_ROLE
-    from gpuprof.ui.fleet_tab import FleetTab
+    from gpuprof.ui.fleet.grid import GPU_ROLE, NODE_ROLE
+    from gpuprof.ui.fleet.tab import FleetTab
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
 
@@ -551,7 +551,7 @@ def test_grid_sort_keys_order_as_the_values_do():
     by code point, None as "~") does in Python, for any numbers and any text."""
     import random
 
-    from gpuprof.ui.fleet_grid import _order_key
+    from gpuprof.ui.fleet.grid import _order_key
 
     def python_key(v: float | str | None) -> tuple[int, float, str]:
         return (0, v, "") if isinstance(v, float) else (1, 0.0, str(v or "~"))

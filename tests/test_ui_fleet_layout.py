@@ -30,7 +30,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
 def test_fleet_tab_layout_before_and_after_a_drill_down(
     make_window: Any, qtbot: Any, fleet: Fleet
 ) -> None:
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 

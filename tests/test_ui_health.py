@@ -40,8 +40,8 @@ class Clock:
 
 @pytest.fixture
 def make_tab(qtbot):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.health_tab import HealthTab
+    from gpuprof.ui.health.tab import HealthTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
 
@@ -365,8 +365,8 @@ def test_load_checks_run_before_static_facts_arrive(make_tab):
 
 
 def test_theme_changes_severity_colours(make_tab):
-    from gpuprof.ui.health_tab import severity_colours
-    from gpuprof.ui.theme import THEMES
+    from gpuprof.ui.health.tab import severity_colours
+    from gpuprof.ui.shell.theme import THEMES
 
     tab = make_tab()
     _src, snaps = throttling_demo()
@@ -383,7 +383,7 @@ def test_theme_changes_severity_colours(make_tab):
 
 
 def test_in_the_main_window(make_window, qtbot):
-    from gpuprof.ui.health_tab import HealthTab
+    from gpuprof.ui.health.tab import HealthTab
 
     w = make_window()
     # The window builds the tab and feeds it snapshots and the static facts.

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 
 def test_hidden_tabs_wait_until_shown(make_window):
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
 
     w = make_window()
     assert w.current_tab_name() == "overview"

@@ -1,4 +1,4 @@
-"""The menus and the toolbar built from the action registry (ui/context.py): the same entries,
+"""The menus and the toolbar built from the action registry (ui/shell/context.py): the same entries,
 order, shortcuts and separators as the window had when it set them up by hand, and a feature
 added to the list shows in them without touching the window or the menus module."""
 
@@ -94,7 +94,7 @@ class _Hello:
         self.bar = QLabel("hello strip")
 
     def actions(self) -> list[Any]:
-        from gpuprof.ui.context import ActionSpec
+        from gpuprof.ui.shell.context import ActionSpec
 
         return [
             ActionSpec(
@@ -118,7 +118,7 @@ class _Hello:
 def test_a_new_feature_is_one_line_in_the_list(
     make_window: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gpuprof.ui import features, main_window
+    from gpuprof.ui.shell import features, main_window
 
     monkeypatch.setattr(main_window, "FEATURES", (*features.FEATURES, _Hello))
     w = make_window()
@@ -157,7 +157,7 @@ def test_every_feature_is_asked_to_shut_down_with_one_deadline(
 def test_closing_the_window_stops_the_fleet_tab(make_window: Any) -> None:
     """The Fleet tab stops refreshing with the window (its own closeEvent never ran there: Qt
     does not send Close to a tab when its window closes, so its timer went on)."""
-    from gpuprof.ui.fleet_tab import open_fleet
+    from gpuprof.ui.fleet.tab import open_fleet
 
     from gpuprof.fleet.client import PrometheusClient
 

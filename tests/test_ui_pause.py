@@ -43,7 +43,7 @@ def test_opening_a_recording_after_pause_unchecks_pause(make_window: Any, tmp_pa
 
 
 def test_connecting_elsewhere_after_pause_unchecks_pause(make_window: Any, qtbot: Any) -> None:
-    from gpuprof.ui.connect_dialog import ConnectDialog
+    from gpuprof.ui.telemetry.connect_dialog import ConnectDialog
     from PySide6.QtGui import QAction
 
     from gpuprof.exporter import Exporter

@@ -166,7 +166,7 @@ def test_the_dialog_shows_argv_builds_the_request_and_remembers(make_window, tmp
     assert req.cwd == tmp_path.resolve() and req.out == tmp_path / "run.gpuprof"
     assert (req.torch, req.interval_s, req.name) == (True, 0.5, "run-1")
 
-    from gpuprof.ui.profile_dialog import profiler_argv
+    from gpuprof.ui.profile.dialog import profiler_argv
 
     argv = profiler_argv(req, tmp_path / "s.json")
     assert argv[:4] == [sys.executable, "-m", "gpuprof", "profile"]
@@ -182,7 +182,7 @@ def test_the_dialog_shows_argv_builds_the_request_and_remembers(make_window, tmp
     monkey_req = dialog.check()
     assert monkey_req.out.suffix == ".gpuprof" and "run-1" in monkey_req.out.name
     dialog.reject()
-    from gpuprof.ui.profile_dialog import ProfileDialog, ProfileSettings
+    from gpuprof.ui.profile.dialog import ProfileDialog, ProfileSettings
 
     dialog.accept()
     again = ProfileDialog(ProfileSettings(settings.path))
@@ -194,8 +194,8 @@ def test_the_dialog_shows_argv_builds_the_request_and_remembers(make_window, tmp
 
 
 def test_bad_remembered_values_fall_back_with_a_warning(tmp_path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.profile_dialog import ProfileDialog, ProfileSettings
+    from gpuprof.ui.profile.dialog import ProfileDialog, ProfileSettings
+    from gpuprof.ui.shell.app import make_app
     from PySide6.QtCore import QSettings
 
     make_app()
@@ -245,7 +245,7 @@ def fake_profiler(tmp_path, monkeypatch):
     script = tmp_path / "fake_profiler.py"
     script.write_text(FAKE_PROFILER)
     Path(str(script) + ".json").write_text(json.dumps(to_jsonable(_profile(name="fake"))))
-    import gpuprof.ui.profile_status as status
+    import gpuprof.ui.profile.status as status
 
     real = status.profiler_argv
     seen: list[list[str]] = []
@@ -260,7 +260,7 @@ def fake_profiler(tmp_path, monkeypatch):
 
 
 def _start(w, tmp_path, command: list[str], **kwargs):
-    from gpuprof.ui.profile_dialog import ProfileRequest
+    from gpuprof.ui.profile.dialog import ProfileRequest
 
     req = ProfileRequest(argv=tuple(command), cwd=tmp_path, out=tmp_path / "job.gpuprof", **kwargs)
     return w.feature("jobs").start(req)
@@ -310,7 +310,7 @@ def test_stop_interrupts_a_sleeping_job_and_its_profile_is_kept(
 
 
 def test_a_profiler_that_fails_is_one_clear_error(make_window, tmp_path, qtbot, monkeypatch):
-    import gpuprof.ui.profile_status as status
+    import gpuprof.ui.profile.status as status
 
     monkeypatch.setattr(
         status,
@@ -417,7 +417,7 @@ def test_project_this_job_lists_instances(make_window, qtbot):
 
 
 def test_read_summary_refuses_what_is_not_a_profile(tmp_path):
-    from gpuprof.ui.profile_status import read_summary
+    from gpuprof.ui.profile.status import read_summary
 
     from gpuprof.errors import InputError
 
@@ -435,7 +435,7 @@ def test_read_summary_refuses_what_is_not_a_profile(tmp_path):
 
 # -- job profiles -----------------------------------------------------------------------------------
 def test_the_list_shows_recordings_with_a_profile_and_not_the_others(make_window, tmp_path, qtbot):
-    from gpuprof.ui.profiles_list import ProfilesListDialog
+    from gpuprof.ui.profile.profiles import ProfilesListDialog
 
     folder = tmp_path / "data"
     (folder / "profiles").mkdir(parents=True)
@@ -510,7 +510,7 @@ def test_ticks_merge_in_one_pixel_column_and_cost_nothing_without_markers(make_w
 
 
 def test_ticks_follow_the_recording_of_a_job_being_profiled(make_window, tmp_path, qtbot):
-    from gpuprof.ui.plot_ticks import RecordingTicks
+    from gpuprof.ui.telemetry.plot.ticks import RecordingTicks
 
     w = make_window(tab="telemetry")
     feeder: RecordingTicks = w.feature("jobs").ticks

@@ -34,8 +34,8 @@ def _catalog() -> Catalog:
 
 @pytest.fixture
 def make_tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     ini = tmp_path / "ui.ini"
@@ -52,13 +52,13 @@ def make_tab(qtbot, tmp_path: Path):
 
 
 def _col(key: str) -> int:
-    from gpuprof.ui.recommend_model import column
+    from gpuprof.ui.recommend.model import column
 
     return column(key)
 
 
 def _shown_rows(tab):
-    from gpuprof.ui.recommend_model import ROW_ROLE
+    from gpuprof.ui.recommend.model import ROW_ROLE
 
     return [tab.proxy.index(i, 0).data(ROW_ROLE) for i in range(tab.proxy.rowCount())]
 
@@ -203,7 +203,7 @@ def test_pareto_points_highlighted(make_tab, key):
 
 
 def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_tab):
-    from gpuprof.ui.recommend_tab import ROW_LIMIT
+    from gpuprof.ui.recommend.tab import ROW_LIMIT
 
     cat = _catalog()
     many = tuple(
@@ -331,7 +331,7 @@ def test_settings_round_trip(make_tab):
 
 @pytest.mark.slow
 def test_debounce_runs_once_and_only_when_visible(make_tab, qtbot):
-    from gpuprof.ui.recommend_tab import DEBOUNCE_MS
+    from gpuprof.ui.recommend.tab import DEBOUNCE_MS
 
     tab = make_tab()
     qtbot.wait(DEBOUNCE_MS * 2)
@@ -349,8 +349,8 @@ def test_debounce_runs_once_and_only_when_visible(make_tab, qtbot):
 
 
 def test_log_axis_labels_and_unit_formatters():
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_plot import LogAxis
+    from gpuprof.ui.recommend.plot import LogAxis
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     axis = LogAxis("bottom")
@@ -364,7 +364,7 @@ def test_log_axis_labels_and_unit_formatters():
 
 
 def test_tab_in_the_main_window_gets_the_local_gpus(make_window, qtbot):
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
 
     w = make_window()
     # The window builds the tab and hands it the NVML names of its GPUs.
@@ -384,11 +384,12 @@ def test_tab_in_the_main_window_gets_the_local_gpus(make_window, qtbot):
 def test_details_pane_shows_the_error_band_and_summary_the_advice(qapp) -> None:  # type: ignore[no-untyped-def]
     """Issue 23: the GUI shows a training row's band, the node count that would meet the
     deadline, and that the top rows overlap."""
+    from gpuprof.ui.recommend import details as recommend_details
+
     from gpuprof.catalog.instances import Catalog, Instance
     from gpuprof.catalog.specs import load_specs
     from gpuprof.recommend.rank import recommend
     from gpuprof.recommend.workload import Workload
-    from ui import recommend_details
 
     def node(name: str, price: float) -> Instance:
         return Instance(provider=name, instance=name, gpu_model="H100 SXM", gpu_name="H100 SXM",

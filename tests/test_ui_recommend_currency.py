@@ -22,8 +22,8 @@ def _usd_after() -> Iterator[None]:
 
 
 def _tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     t = RecommendTab(

@@ -31,8 +31,8 @@ def _catalog() -> Catalog:
 
 @pytest.fixture
 def tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     t = RecommendTab(
@@ -58,7 +58,7 @@ def _serve(tab) -> None:
 
 
 def _visible(tab, key: str) -> bool:
-    from gpuprof.ui.recommend_model import column
+    from gpuprof.ui.recommend.model import column
 
     return not tab.table.isColumnHidden(column(key))
 
@@ -114,7 +114,7 @@ def test_the_tab_shows_the_clis_serving_numbers(tab) -> None:
     )
     assert ran.returncode == 0, ran.stderr
     cli = json.loads(ran.stdout)["rows"]
-    from gpuprof.ui.recommend_model import ROW_ROLE, column
+    from gpuprof.ui.recommend.model import ROW_ROLE, column
 
     shown = [tab.proxy.index(i, 0).data(ROW_ROLE) for i in range(5)]
     for r, c in zip(shown, cli, strict=True):

@@ -44,8 +44,8 @@ def _wait(until: Any, timeout_s: float) -> None:
 @pytest.fixture(scope="module")
 def demo_window(qapp: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The window of ``gpuprof --demo --screenshot``, at its default size, with its history."""
-    from gpuprof.ui.app import build_window
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.app import build_window
+    from gpuprof.ui.shell.settings import UiSettings
 
     from gpuprof.cli import build_parser
 

@@ -142,7 +142,7 @@ def test_plots_are_built_when_the_tab_is_first_shown(make_window):
     assert w.telemetry.is_built()
     w.telemetry.refresh(force=True)
     # Built after the theme changed: it has the dark theme's colours.
-    from gpuprof.ui.theme import THEMES
+    from gpuprof.ui.shell.theme import THEMES
 
     axis = w.telemetry.plots["util"].item.getAxis("left")
     assert axis.textPen().color().name() == THEMES["dark"].plot_fg

@@ -102,7 +102,7 @@ def test_checkbox_overrides_both_ways_and_is_saved(telemetry_window, settings):
 
 @pytest.mark.slow
 def test_the_choice_survives_a_restart(telemetry_window, settings, tmp_path):
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     w = telemetry_window(8)
     w.telemetry.secondary_check.setChecked(True)

@@ -13,7 +13,7 @@ GREY = "#868e96"
 
 
 def test_throttle_colour_by_flag_name_or_alias():
-    from gpuprof.ui.theme import THROTTLE_COLOURS, throttle_colour
+    from gpuprof.ui.shell.theme import THROTTLE_COLOURS, throttle_colour
 
     for reason, colour in THROTTLE_COLOURS.items():
         assert throttle_colour(reason) == colour
@@ -24,7 +24,7 @@ def test_throttle_colour_by_flag_name_or_alias():
 
 
 def test_several_reasons_take_the_most_severe_colour_and_the_rest_are_grey():
-    from gpuprof.ui.theme import THROTTLE_COLOURS, throttle_colour
+    from gpuprof.ui.shell.theme import THROTTLE_COLOURS, throttle_colour
 
     both = R.SW_POWER_CAP | R.HW_THERMAL_SLOWDOWN
     assert throttle_colour(both) == THROTTLE_COLOURS[R.HW_THERMAL_SLOWDOWN]
@@ -34,8 +34,8 @@ def test_several_reasons_take_the_most_severe_colour_and_the_rest_are_grey():
 
 
 def test_gpu_card_badge_names_the_reasons_in_the_most_severe_colour(qtbot):
-    from gpuprof.ui.overview import GpuCard
-    from gpuprof.ui.theme import THROTTLE_COLOURS
+    from gpuprof.ui.shell.theme import THROTTLE_COLOURS
+    from gpuprof.ui.telemetry.overview import GpuCard
 
     card = GpuCard(0)
     qtbot.addWidget(card)

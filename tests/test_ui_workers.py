@@ -1,4 +1,4 @@
-"""ui/workers.py CancellableWorker: the thread-to-signal bridge under the bench and check workers."""
+"""ui/shell/workers.py CancellableWorker: the thread-to-signal bridge under the bench and check workers."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 
 def _worker(qtbot: Any) -> Any:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.workers import CancellableWorker
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.workers import CancellableWorker
 
     make_app()
 
@@ -72,8 +72,8 @@ def test_cancel_reaches_the_job_and_detach_drops_what_it_reports_after(qtbot: An
 def test_a_thread_runs_under_the_name_of_what_it_does(qtbot: Any) -> None:
     """run_in_thread names its thread (every one was ``gpuprof-static-info``, issue 25); the
     exception itself reaches on_error."""
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.workers import run_in_thread
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.workers import run_in_thread
 
     make_app()
     names: list[str] = []
@@ -114,8 +114,8 @@ def test_every_worker_thread_of_the_app_has_its_own_name() -> None:
 def test_a_failed_check_reports_the_exception_itself(qtbot: Any) -> None:
     """errored carries the exception (superqt's way): the tab words it, the log keeps its type
     and traceback, rather than a string made in the worker thread."""
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.check_worker import CheckWorker, error_text
+    from gpuprof.ui.check.worker import CheckWorker, error_text
+    from gpuprof.ui.shell.app import make_app
 
     from gpuprof.errors import InputError
 
@@ -139,7 +139,7 @@ def test_closing_a_window_cancels_the_workers_it_holds_and_no_others(
 ) -> None:
     """superqt's await_workers, for one window: every worker under it (a tab's, at any depth)
     is cancelled and waited for with the window's deadline; another window's goes on."""
-    from gpuprof.ui.workers import CancellableWorker, shutdown_workers
+    from gpuprof.ui.shell.workers import CancellableWorker, shutdown_workers
     from PySide6.QtWidgets import QWidget
 
     class UntilCancelled(CancellableWorker):

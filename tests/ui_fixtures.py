@@ -17,7 +17,7 @@ from tests.ui_fakes import FakeSource, ManualSampler
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Any:
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     return UiSettings(tmp_path / "ui.ini")
 
@@ -27,8 +27,8 @@ def make_window(qtbot: Any, settings: Any) -> Iterator[Callable[..., Any]]:
     """``make_window(source=None, *, n_gpus=2, tab=None, ...)``: a shown MainWindow on a fake
     source, polled by hand (``ManualSampler``), once it has read the static facts; closed after
     the test."""
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.main_window import MainWindow
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.main_window import MainWindow
 
     make_app()
     windows: list[Any] = []

@@ -6,7 +6,7 @@ SVG drawn by :mod:`gpuprof.report.svg`; CSS is inline; there is no script, no fo
 no link that leaves the file. ``@media print`` rules and page breaks make it print well.
 
 ``flavor="qt"`` renders the same template for Qt's rich-text engine (the PDF route in
-``gpuprof.ui.report_pdf``): charts become ``<img src="chart:KEY">`` resources that the caller
+``gpuprof.ui.report.pdf``): charts become ``<img src="chart:KEY">`` resources that the caller
 rasterizes from the same SVG, and the CSS stays within what QTextDocument understands.
 """
 

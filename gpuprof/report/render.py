@@ -2,7 +2,7 @@
 
 The core registers HTML and JSON. PDF is drawn by Qt (``QPdfWriter``), so the core never imports
 it: the front end injects it. ``gpuprof.cli`` (the entry point, which also starts the app)
-registers the Qt renderer lazily, and ``gpuprof.ui.report_pdf`` registers itself when imported.
+registers the Qt renderer lazily, and ``gpuprof.ui.report.pdf`` registers itself when imported.
 A PNG is a screenshot of the app, not a rendering of the report model: the entry point injects
 the function that takes it (:func:`set_app_screenshot`).
 
@@ -92,7 +92,7 @@ def renderer(fmt: str) -> Renderer:
 
 
 def set_app_screenshot(take: Callable[[argparse.Namespace], int]) -> None:
-    """Inject the app's screenshot taker (``gpuprof.ui.app.run_app`` with ``--screenshot``)."""
+    """Inject the app's screenshot taker (``gpuprof.ui.shell.app.run_app`` with ``--screenshot``)."""
     _APP_SCREENSHOT[:] = [take]
 
 

@@ -70,8 +70,8 @@ class _ModelSpy:
 
 
 def _ranked_tab(qtbot: Any, tmp_path: Path) -> Any:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     ini = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
@@ -87,8 +87,8 @@ def _ranked_tab(qtbot: Any, tmp_path: Path) -> Any:
 def test_theme_change_signals_are_paired_and_recolour_the_rows(qtbot, tmp_path) -> None:
     """A theme change only recolours: dataChanged, never a bare layoutChanged (which left the
     proxy's persistent indexes dangling and crashed the app with a selected row)."""
-    from gpuprof.ui.recommend_model import column
-    from gpuprof.ui.theme import THEMES
+    from gpuprof.ui.recommend.model import column
+    from gpuprof.ui.shell.theme import THEMES
 
     tab = _ranked_tab(qtbot, tmp_path)
     tab.proxy.setSourceModel(None)  # the model alone: an unpaired signal fails, not crashes
@@ -367,7 +367,7 @@ def test_report_preview_is_readable_in_the_dark_theme(make_window, qtbot) -> Non
 
 
 def test_the_report_dialog_keeps_no_history_and_one_dialog(make_window, qtbot) -> None:
-    from gpuprof.ui.report_dialog import ReportDialog
+    from gpuprof.ui.report.dialog import ReportDialog
 
     w = make_window()
     polls(w, 5)

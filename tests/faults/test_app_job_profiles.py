@@ -73,7 +73,7 @@ def _hostile_summaries(folder: Path) -> dict[str, Path]:
 
 
 def test_a_hostile_summary_is_one_line_naming_the_file(tmp_path):
-    from gpuprof.ui.profile_status import read_summary
+    from gpuprof.ui.profile.status import read_summary
 
     cases = _hostile_summaries(tmp_path)
     assert len(cases) == 24
@@ -90,8 +90,8 @@ def test_a_hostile_summary_is_one_line_naming_the_file(tmp_path):
 
 def _run_with_summary(make_window, tmp_path, qtbot, monkeypatch, text: str | None, *, rec=None):
     """A run whose stand-in profiler writes ``text`` as the summary (None: writes none)."""
-    import gpuprof.ui.profile_status as status
-    from gpuprof.ui.profile_dialog import ProfileRequest
+    import gpuprof.ui.profile.status as status
+    from gpuprof.ui.profile.dialog import ProfileRequest
 
     content = tmp_path / "content.txt"
     if text is not None:
@@ -158,7 +158,7 @@ def _poke(path: Path, sql: str, *args: object) -> None:
 
 
 def test_the_list_skips_hostile_recordings_and_counts_the_unreadable(tmp_path):
-    from gpuprof.ui.profiles_list import find_job_profiles
+    from gpuprof.ui.profile.profiles import find_job_profiles
 
     folder = tmp_path / "data"
     files = hostile_files(tmp_path / "src")
@@ -189,7 +189,7 @@ def test_the_list_skips_hostile_recordings_and_counts_the_unreadable(tmp_path):
 def test_ticks_from_hostile_recordings_are_none_and_bad_markers_are_left_out(
     make_window, tmp_path, qtbot
 ):
-    from gpuprof.ui.plot_ticks import read_step_times
+    from gpuprof.ui.telemetry.plot.ticks import read_step_times
 
     for name, path in hostile_files(tmp_path / "h").items():
         with pytest.raises(InputError, match=r"^" + str(path).replace("\\", "\\\\")):

@@ -107,12 +107,12 @@ def _write(path: Path, values: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("bad", HOSTILE, ids=lambda v: repr(v)[:12])
 def test_every_window_setting_falls_back_on_a_bad_value(tmp_path, bad, caplog) -> None:
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     ini = tmp_path / "ui.ini"
     _write(ini, dict.fromkeys(UI_KEYS, bad))
     settings = UiSettings(ini)
-    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
         got = {key: getattr(settings, _PROPERTY[key]) for key in UI_KEYS}
     for key, ok in UI_KEYS.items():
         assert ok(got[key]), (key, bad, got[key])
@@ -126,7 +126,7 @@ def test_every_window_setting_falls_back_on_a_bad_value(tmp_path, bad, caplog) -
 
 
 def test_good_window_settings_still_read_back(tmp_path) -> None:
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     ini = tmp_path / "ui.ini"
     s = UiSettings(ini)
@@ -140,11 +140,11 @@ def test_good_window_settings_still_read_back(tmp_path) -> None:
 
 
 def test_a_nan_interval_no_longer_stops_the_window(make_window, tmp_path, caplog) -> None:
-    from gpuprof.ui.settings import UiSettings
+    from gpuprof.ui.shell.settings import UiSettings
 
     ini = tmp_path / "bad.ini"
     _write(ini, {"sampling/interval_s": "nan", "view/theme": "purple"})
-    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
         w = make_window(ui_settings=UiSettings(ini))
     assert w.interval_s == 1.0 and w.session.interval_s == 1.0
     assert w.chrome.interval_combo.currentData() == 1.0
@@ -156,8 +156,8 @@ def test_a_nan_interval_no_longer_stops_the_window(make_window, tmp_path, caplog
 
 
 def _tab(qtbot: Any, ini: Path) -> Any:
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.recommend_tab import RecommendTab
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
 
     make_app()
     tab = RecommendTab(
@@ -174,7 +174,7 @@ def test_a_bad_saved_recommend_form_still_ranks(qtbot, tmp_path, bad, caplog) ->
     value it can hold, and a ranking comes out (or a form error names a field: never blank)."""
     ini = tmp_path / "ui.ini"
     _write(ini, {f"recommend/{key}": bad for key in RECOMMEND_KEYS})
-    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
         tab = _tab(qtbot, ini)
     for spin in (tab.epochs, tab.seq_len, tab.batch, tab.working_set, tab.node_limit):
         assert spin.minimum() <= spin.value() <= spin.maximum()
@@ -194,7 +194,7 @@ def test_a_batch_of_1e10_falls_back_and_the_tab_ranks(qtbot, tmp_path, caplog) -
     assert good.run_now() is not None
     good.close()
     QSettings(str(ini), QSettings.Format.IniFormat).setValue("recommend/batch", "1e10")
-    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
         tab = _tab(qtbot, ini)
     assert tab.batch.value() == 0  # auto
     assert "recommend/batch" in caplog.text and "1e10" in caplog.text

@@ -180,7 +180,7 @@ def test_exporter_labels_hide_secrets() -> None:
 
 
 def test_process_table_shows_no_secret(qtbot) -> None:
-    from gpuprof.ui.processes import COLUMNS, ProcessModel
+    from gpuprof.ui.telemetry.processes.tab import COLUMNS, ProcessModel
     from PySide6.QtCore import Qt
 
     model = ProcessModel()

@@ -54,8 +54,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
 
 def _printed(report: Report, paper: str) -> Any:
     """The document as write_pdf prints it (its page size and row moves)."""
-    from gpuprof.ui import report_pdf
-    from gpuprof.ui.report_pdf import PAPER_SIZES, build_document
+    from gpuprof.ui.report import pdf as report_pdf
+    from gpuprof.ui.report.pdf import PAPER_SIZES, build_document
     from PySide6.QtCore import QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize
 
@@ -159,7 +159,7 @@ def test_the_text_reads_the_same(report, qapp) -> None:
 
 @pytest.mark.slow
 def test_write_pdf_still_writes_every_page(report, tmp_path: Path, qapp) -> None:
-    from gpuprof.ui.report_pdf import write_pdf
+    from gpuprof.ui.report.pdf import write_pdf
 
     data = write_pdf(report, tmp_path / "r.pdf", "a4").read_bytes()
     assert data.startswith(b"%PDF")

@@ -102,7 +102,7 @@ def test_open_source_and_the_app_start_the_demo_in_training():
     finally:
         src.close()
     pytest.importorskip("PySide6")
-    from gpuprof.ui.app import demo_source
+    from gpuprof.ui.shell.app import demo_source
 
     live, make_past = demo_source(prefill_s=60.0)
     now = time.time()
@@ -129,7 +129,7 @@ def test_an_unknown_demo_scenario_says_so_in_the_language_in_use():
 
 
 def test_the_missing_font_warning_is_in_both_languages(make_window, monkeypatch):
-    from gpuprof.ui.app import missing_font_warning
+    from gpuprof.ui.shell.app import missing_font_warning
     from PySide6.QtGui import QFontDatabase
 
     make_window()  # the QApplication

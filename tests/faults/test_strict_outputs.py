@@ -270,8 +270,8 @@ def test_a_replay_of_a_simulated_session_stays_simulated(tmp_path: Path) -> None
 
 def test_the_window_labels_a_replay_of_simulated_data(qtbot: Any) -> None:
     pytest.importorskip("PySide6")
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.status_line import StatusLine
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.status_line import StatusLine
     from PySide6.QtWidgets import QMainWindow
 
     from gpuprof.telemetry.model import SourceKind, SystemInfo
@@ -345,8 +345,8 @@ def test_a_machine_without_the_driver_is_not_labelled_nvml(fake_nvml: Any) -> No
 
 def test_health_with_no_gpu_is_not_all_clear(qtbot: Any) -> None:
     pytest.importorskip("PySide6")
-    from gpuprof.ui.app import make_app
-    from gpuprof.ui.health_tab import HealthTab
+    from gpuprof.ui.health.tab import HealthTab
+    from gpuprof.ui.shell.app import make_app
 
     from gpuprof.telemetry.model import HostSample, Snapshot, SourceKind, SystemInfo
 

@@ -1,0 +1,1 @@
+"""The Benchmarks tab: the run worker, table, panels, charts and screenshot."""

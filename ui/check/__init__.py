@@ -1,0 +1,1 @@
+"""The Check tab: the worker that runs the check and the scorecard."""

@@ -1,0 +1,1 @@
+"""The Health tab: findings, its widgets and its screenshot."""

@@ -1,0 +1,1 @@
+"""Job profiles: the profile dialog, status strip, summary and the list of recorded profiles."""

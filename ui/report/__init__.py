@@ -1,0 +1,1 @@
+"""Reports: the report dialog, the Qt PDF renderer and the compare dialog."""

@@ -1,0 +1,1 @@
+"""The Telemetry tab: the live plots, overview, topology, replay, recording and the connect dialog."""

@@ -1,0 +1,1 @@
+"""The Telemetry tab's plots: data, items, lines, specs and axis ticks."""

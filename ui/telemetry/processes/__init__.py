@@ -1,0 +1,1 @@
+"""The Processes tab: model and filter, per-process chart, terminate/kill actions."""
