@@ -92,3 +92,13 @@ def test_the_output_states_the_budgets_currency_and_the_rate(
     # in dollars: the same number is $6,000 and nothing is converted
     assert main(ARGS) == 0
     assert "budget $6,000 in USD" in capsys.readouterr().err
+
+
+def test_the_serving_tables_legend_names_the_display_currency(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["recommend", "--model", "qwen2.5-72b", "--scenario", "serve", "--rate", "2"]
+    assert main([*args, "--provider", "alibaba", "--currency", "CNY", "--limit", "2"]) == 0
+    legend = " ".join(capsys.readouterr().out.split())
+    assert "¥/h for all of them; ¥/M out = per million output tokens" in legend
+    assert "$/h" not in legend and "$/M" not in legend

@@ -324,7 +324,7 @@ def _print_serving(rec: Any, title: str) -> None:
             p=w.prompt_len,
             o=w.gen_len,
             pct=w.slo_percentile,
-        )
+        ).replace("$/", money_sign() + "/")  # in the command's currency, as the headers
     )
     _print_top_reasons(con, rec)
 
