@@ -39,6 +39,7 @@ from gpuprof.profile.model import (
     JobProfile,
     Phase,
     PhaseMark,
+    RunFacts,
     StepMarker,
     StepStats,
     TimeBreakdown,
@@ -64,17 +65,9 @@ MAX_SERIES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
-class JobRun:
-    """The facts of a run that the telemetry does not hold."""
+class JobRun(RunFacts):
+    """The run being profiled: its facts and how it was sampled."""
 
-    name: str
-    command: tuple[str, ...]
-    pid: int
-    started_s: float
-    ended_s: float
-    attached: bool = False
-    exit_code: int | None = None
-    exit_signal: str | None = None
     interval_s: float = 1.0
     notes: tuple[str, ...] = ()
     dtype: str | None = None  # for MFU: the spec peak at this dtype

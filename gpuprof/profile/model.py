@@ -22,6 +22,7 @@ __all__ = [
     "PhaseMark",
     "Projection",
     "RankBreakdown",
+    "RunFacts",
     "StepMarker",
     "StepStats",
     "TimeBreakdown",
@@ -193,8 +194,10 @@ class TimeBreakdown:
 
 
 @dataclass(frozen=True, slots=True)
-class JobProfile:
-    """Everything gpuprof measured about one job; stored inside its recording."""
+class RunFacts:
+    """What a job's run was, which telemetry does not hold: its name, command and process,
+    when it started and ended, and how it ended. Both the run being profiled
+    (:class:`gpuprof.profile.build.JobRun`) and its :class:`JobProfile` begin with them."""
 
     name: str
     command: tuple[str, ...]
@@ -204,6 +207,12 @@ class JobProfile:
     attached: bool = False
     exit_code: int | None = None  # None: unknown (attached) or killed by a signal
     exit_signal: str | None = None  # e.g. "SIGINT"
+
+
+@dataclass(frozen=True, slots=True)
+class JobProfile(RunFacts):
+    """Everything gpuprof measured about one job; stored inside its recording."""
+
     source: str = "nvml"  # SourceKind value of the telemetry: "simulated" is labelled so
     interval_s: float = 1.0
     gpu_indices: tuple[int, ...] = ()
