@@ -177,24 +177,30 @@ def test_fp8_training_times_attention_at_the_bf16_peak() -> None:
     fp8, bf16 = spec.peak_tflops("fp8"), spec.peak_tflops("bf16")
     assert fp8 and bf16
     # Per token: linear 6 × 8.03e9 = 4.818e10 FLOPs in FP8, attention 12 × 32 × 4096 × 8192 =
-    # 1.28849e10 in BF16, each at the stack's fitted share of its peak; the memory-bound
-    # operators (issue 23) add the same time whatever the matmul dtype.
+    # 1.28849e10 in BF16; the linear layers at the stack's fitted share of their peak, the
+    # attention at its own fitted share of the 16-bit peak (issue 23: fused attention kernels
+    # are not GEMMs); the memory-bound operators add the same time whatever the matmul dtype.
     from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY as te
 
     g = te.gemm["tuned"] * te.generation_share("Hopper")
+    a = te.attention_share("tuned", "Hopper")
+    assert te.attention is not None and a == pytest.approx(
+        te.attention * te.attention_generation["Hopper"]
+    )
     membound = 1e9 * te.bytes_per_token_layer_hidden * 32 * 4096 / (3350e9 * 0.70)
     linear, attn = 6 * 8.03e9, 12 * 32 * 4096 * 8192
     run = 1 + te.run_overhead  # a whole pretraining run
-    expected = (1e9 * (linear / (fp8 * 1e12 * g) + attn / (bf16 * 1e12 * g)) + membound) * run
+    expected = (1e9 * (linear / (fp8 * 1e12 * g) + attn / (bf16 * 1e12 * a)) + membound) * run
     assert _seconds(w, _one("H100 SXM", 1)) == pytest.approx(expected, rel=1e-9)
     assert w.attention_flops() == pytest.approx(1e9 * attn)
-    # bf16 training: one rate for every matmul.
+    # bf16 training: the linear layers at the bf16 peak, attention as in FP8.
     wb = w.with_(precision="bf16")
     assert _seconds(wb, _one("H100 SXM", 1)) == pytest.approx(
-        (1e9 * (linear + attn) / (bf16 * 1e12 * g) + membound) * run, rel=1e-9
+        (1e9 * (linear / (bf16 * 1e12 * g) + attn / (bf16 * 1e12 * a)) + membound) * run,
+        rel=1e-9,
     )
     # FP8 in another stack: its linear layers at fp8_other of the tuned FP8 rate (fitted).
     wf = w.with_(stack="fsdp")
     gf = te.gemm["fsdp"] * te.generation_share("Hopper")
-    expected = 1e9 * (linear / (fp8 * 1e12 * gf * te.fp8_other) + attn / (bf16 * 1e12 * gf))
+    expected = 1e9 * (linear / (fp8 * 1e12 * gf * te.fp8_other) + attn / (bf16 * 1e12 * a))
     assert _seconds(wf, _one("H100 SXM", 1)) == pytest.approx((expected + membound) * run)

@@ -97,16 +97,26 @@ class TrainEfficiency:
     #: A whole pretraining run takes (1 + this) × its steady-state time: restarts after
     #: failures, checkpoints, evaluations (published GPU-hours against steady throughput).
     run_overhead: float = 0.0
+    #: The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``)
+    #: reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None:
+    #: the stack's GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they
+    #: skip the masked half of a causal product but run their softmax between the matmuls.
+    attention: float | None = None
+    #: :attr:`attention` of an architecture relative to Ampere's: attention kernels gain less
+    #: from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak
+    #: where a GEMM reaches 70-80 %: Shah et al. 2024, "FlashAttention-3", arXiv 2407.08608).
+    attention_generation: dict[str, float] = field(default_factory=dict)
+
+    def attention_share(self, stack: str, architecture: str | None) -> float:
+        """The attention matmuls' share of the 16-bit peak (:attr:`attention`)."""
+        if self.attention is None:
+            return self.gemm_share(stack) * self.generation_share(architecture)
+        return self.attention * _of_generation(self.attention_generation, architecture)
 
     def generation_share(self, architecture: str | None) -> float:
         """:attr:`generation` of ``architecture``; a Blackwell GPU takes Hopper's (the newest
         generation with published runs here), any other 1 (Ampere's, the reference)."""
-        arch = (architecture or "").split(" ")[0]
-        if arch in self.generation:
-            return self.generation[arch]
-        if arch.startswith("Blackwell") and "Hopper" in self.generation:
-            return self.generation["Hopper"]
-        return 1.0
+        return _of_generation(self.generation, architecture)
 
     def recompute_factor(self, recompute: str) -> float:
         return self.recompute_full if recompute == "full" else 1.0
@@ -125,18 +135,29 @@ class TrainEfficiency:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+def _of_generation(table: dict[str, float], architecture: str | None) -> float:
+    arch = (architecture or "").split(" ")[0]
+    if arch in table:
+        return table[arch]
+    if arch.startswith("Blackwell") and "Hopper" in table:
+        return table["Hopper"]
+    return 1.0
+
+
 #: Fitted by ``perf/truth.py`` on the 60 training rows of 10 publications measured on GPUs the
 #: catalog has (it prints the refit;
 #: ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
 TRAIN_EFFICIENCY = TrainEfficiency(
-    gemm={"tuned": 0.657, "fsdp": 0.588},
-    bytes_per_token_layer_hidden=116.8,
-    generation={"Hopper": 0.774},
-    recompute_full=1.087,
-    fp8_other=1.0,  # not fitted: one publication (llm-foundry) shows FP8 outside the tuned stack
-    run_overhead=0.307,
+    gemm={"tuned": 0.675, "fsdp": 0.603},
+    bytes_per_token_layer_hidden=37.8,
+    generation={"Hopper": 0.815},
+    recompute_full=1.129,
+    fp8_other=0.744,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
+    run_overhead=0.587,
+    attention=0.513,
+    attention_generation={"Hopper": 0.535},
     source=N_(
         "fitted to 60 published training runs of 10 publications (perf/truth.py, leave-one-"
         "source-out cross-validated): achieved share of the matmul peak per stack, plus the "

@@ -337,6 +337,18 @@ def estimate(
             sources.append(src)
         m_eff[j], m_src[j], m_measured[j] = eff, sources.index(src), was
     base = m_eff[arr.model_idx]
+    # The attention matmuls' rate relative to the linear layers' (issue 23), per GPU model.
+    m_attn = np.array(
+        [
+            train_eff.attention_share(w.stack, s.architecture if s else None)
+            / max(
+                train_eff.gemm_share(w.stack)
+                * train_eff.generation_share(s.architecture if s else None),
+                1e-9,
+            )
+            for s in (specs.get(name) for name in arr.models)
+        ]
+    )
     peak = arr.peak[dtype]
     supported = arr.supported.get(dtype, np.full(len(arr), np.nan))
     wb = WEIGHT_BYTES[w.precision]
@@ -361,6 +373,7 @@ def estimate(
         train_eff=train_eff,
         layers=layers,
         hidden=hidden,
+        attention=base * m_attn[arr.model_idx],
     )
     # A whole pretraining run: restarts, checkpoints, evaluations (fitted to published runs'
     # GPU-hours against their steady throughput).

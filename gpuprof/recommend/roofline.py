@@ -3,9 +3,10 @@
 
 * Matmuls: the linear layers' FLOPs at the dtype's peak × the stack's GEMM share × the GPU
   generation's factor (FP8 in a stack other than the tuned default × ``fp8_other``: those
-  stacks' FP8 recipes reach less of the FP8 peak than Transformer Engine's); FP8 training's
-  attention score/context matmuls at the 16-bit peak (Transformer Engine's FP8 recipe covers
-  the linear layers only).
+  stacks' FP8 recipes reach less of the FP8 peak than Transformer Engine's).
+* Attention score/context matmuls (``12·L·h·s`` per token): at the 16-bit peak in every
+  precision (Transformer Engine's FP8 recipe covers the linear layers only) × their own fitted
+  share, ``attention × attention_generation`` (fused attention kernels are not GEMMs: issue 23).
 * Memory-bound operators: ``k × hidden`` bytes per token per layer at
   :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the bandwidth.
 * Full activation recomputation: both × ``recompute_full``.
@@ -53,15 +54,18 @@ def training_work(
     train_eff: TrainEfficiency,
     layers: int,
     hidden: int,
+    attention: Arr | None = None,
 ) -> tuple[Arr, Arr]:
     """(the job's GPU-seconds at ``base`` efficiency, of which matmuls) per candidate.
 
-    ``peak``: FLOP/s at the job's dtype; ``peak16``: the 16-bit peak (FP8 attention)."""
+    ``peak``: FLOP/s at the job's dtype; ``peak16``: the 16-bit peak (attention);
+    ``attention``: the attention matmuls' share of ``peak16`` (None: ``base``)."""
     fp8 = w.compute_dtype == "fp8"
-    attn = w.attention_flops() if fp8 else 0.0
+    attn = w.attention_flops() if llm else 0.0
     linear = base * (train_eff.fp8_other if fp8 and llm and w.stack != DEFAULT_STACK else 1.0)
+    attn_rate = base if attention is None else attention
     with np.errstate(divide="ignore", invalid="ignore"):
-        matmul: Arr = (flops - attn) / (peak * linear) + attn / (peak16 * base)
+        matmul: Arr = (flops - attn) / (peak * linear) + attn / (peak16 * attn_rate)
         if not llm:
             return matmul, matmul
         work: Arr = matmul + np.nan_to_num(
