@@ -376,6 +376,9 @@ def training(
             "error_pct_held_out": round(cv.held_out[m.id], 1),
             "source_group": m.group,
             "stack": m.stack,
+            # A row counted relative to another of its run (``relative_to``): both ratios.
+            "published": m.observed,
+            "relative_to": m.ref.id if m.ref is not None else None,
         }
     in_sample = {
         m.id: (per_row[m.id]["estimate"] - m.observed) / m.observed * 100.0 for m in models
@@ -458,7 +461,7 @@ def main() -> int:
     for row in csv_rows:
         if row["id"] in train:
             t = train[row["id"]]
-            pub = float(row["published"])
+            pub = float(t.get("published", row["published"]))
             out.append(
                 {
                     "id": row["id"],
@@ -473,6 +476,7 @@ def main() -> int:
                     "layout": t["layout"],
                     "source_group": t["source_group"],
                     "stack": t["stack"],
+                    **({"relative_to": t["relative_to"]} if t.get("relative_to") else {}),
                 }
             )
             continue
