@@ -92,6 +92,11 @@ class ModelArch:
     def has_kv_cache(self) -> bool:
         return self.kind in ("llm", "moe")
 
+    @property
+    def _kv_by_heads(self) -> bool:
+        """The cache is ``2·kv_heads·head_dim`` per token per layer (not a latent of its own)."""
+        return abs(self.kv_per_token_layer - 2.0 * self.kv_heads * self.head_dim) < 0.5
+
     def workload_fields(self) -> dict[str, object]:
         """The :class:`~gpuprof.recommend.workload.Workload` fields this architecture sets."""
         return {
@@ -100,6 +105,9 @@ class ModelArch:
             "layers": self.layers,
             "hidden": self.hidden,
             "kv_per_token_layer": self.kv_per_token_layer if self.has_kv_cache else 0.0,
+            # A cache of its own width (MLA's latent) is one piece every GPU keeps whole.
+            "kv_heads": self.kv_heads if self._kv_by_heads else 1,
+            "attn_width": self.heads * self.head_dim,
             "model": self.name,
         }
 

@@ -182,15 +182,27 @@ class _Shape:
     hidden: int
     prompt: float
     output: float
+    kv_heads: float  # pieces tensor parallel can split the cache into (inf: any number)
+    attn: float  # query heads × head size
+    kv_read: float  # bytes read per cached byte in a decode step (per-head kernels: the group)
+    held: float  # cached tokens the scheduler holds per sequence in flight
 
     @property
     def ctx(self) -> float:
         """Mean cached tokens of a sequence in flight."""
         return self.prompt + self.output / 2.0
 
+    def kv_copies(self, tp: Arr) -> Arr:
+        """Copies of each KV head a tensor-parallel group keeps: beyond ``kv_heads`` GPUs every
+        GPU still holds a whole head (vLLM and TensorRT-LLM replicate it)."""
+        return np.maximum(tp / self.kv_heads, 1.0)
+
 
 def _shape(w: Workload) -> _Shape:
     layers, hidden = model_shape(w)
+    attn = float(w.attn_width or hidden)
+    kv_layer = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
+    grouped = w.attention_kernel == "grouped" or (w.kv_heads or 2) < 2 or kv_layer <= 0
     return _Shape(
         params=w.params,
         active=w.params_per_token,
@@ -200,6 +212,14 @@ def _shape(w: Workload) -> _Shape:
         hidden=hidden,
         prompt=float(w.prompt_len),
         output=float(max(w.gen_len, 1)),
+        kv_heads=float(w.kv_heads) if w.kv_heads else math.inf,
+        attn=attn,
+        kv_read=1.0 if grouped else max(2.0 * attn / kv_layer, 1.0),
+        held=(
+            float(w.prompt_len) + float(max(w.gen_len, 1)) / 2.0
+            if w.kv_admission == "on-demand"
+            else float(w.prompt_len + max(w.gen_len, 1))
+        ),
     )
 
 
@@ -242,8 +262,8 @@ def _step(
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
     w_comp = 2.0 * s.active * tokens / rate
-    kv_mem = b * ctx * s.kv_token / (hw.tp * hw.pp) / bw
-    kv_comp = 4.0 * s.layers * s.hidden * (b * ctx + prefill * prompt / 2.0) / rate
+    kv_mem = b * ctx * s.kv_token * s.kv_read * s.kv_copies(hw.tp) / (hw.tp * hw.pp) / bw
+    kv_comp = 4.0 * s.layers * s.attn * (b * ctx + prefill * prompt / 2.0) / rate
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
@@ -316,11 +336,11 @@ def _layout_eval(
     devices = cfg.tp * cfg.pp
     weights = s.params * s.wbytes / devices
     acts = TOKEN_BUDGET * ACT_BYTES_PER_TOKEN_HIDDEN * s.hidden / cfg.tp
-    kv_room = np.maximum(usable - weights - acts, 0.0) * devices
+    kv_room = np.maximum(usable - weights - acts, 0.0) * devices / s.kv_copies(cfg.tp)
     kv_tokens = kv_room / s.kv_token if s.kv_token > 0 else np.full_like(usable, np.inf)
     cap = float(w.batch) if w.batch is not None else float(MAX_SEQS)
     with np.errstate(divide="ignore", invalid="ignore"):
-        b_max = np.minimum(np.floor(kv_tokens / s.ctx), cap)
+        b_max = np.minimum(np.floor(kv_tokens / s.held), cap)
     fits = cfg.valid & (b_max >= 1.0) & np.isfinite(hw.mem_bw) & np.isfinite(hw.flops)
     b_max = np.where(fits, b_max, 1.0)
     grid = np.minimum(BATCH_GRID[None, :], b_max[:, None])
@@ -380,7 +400,7 @@ def _layout_eval(
             np.where(c_b >= m_b, 2, np.where(b_best >= b_max, 3, 4)),
         ),
     ).astype(np.int64)
-    need = weights + acts + b_max * s.ctx * s.kv_token / devices
+    need = weights + acts + b_max * s.held * s.kv_token * s.kv_copies(cfg.tp) / devices
     cap_tokens = cap_req * s.output * cfg.dp
     with np.errstate(divide="ignore", invalid="ignore"):
         load = lam / (cap_req * instances * cfg.dp)

@@ -246,7 +246,7 @@ def simulate(w: Workload, sv: ServeArrays, i: int, trace: Trace, replicas: int) 
     steps = 0
     truncated = False
     for queue in per:
-        steps, stopped = _run_replica(s, hw, queue, kv_cap, b_cap, steps)
+        steps, stopped = _run_replica(s, hw, queue, kv_cap, b_cap, steps, w.kv_admission)
         truncated |= stopped
     done = [r for r in reqs if math.isfinite(r.done)]
     ttft = [r.first - r.arrival for r in done]
@@ -273,8 +273,20 @@ def simulate(w: Workload, sv: ServeArrays, i: int, trace: Trace, replicas: int) 
     )
 
 
+def _held(r: _Req, admission: str) -> float:
+    """Cache tokens a request is counted for: its whole sequence (``reserve``) or, blocks being
+    allocated as tokens come (``on-demand``), what it holds on average over its life."""
+    return r.prompt + (r.output if admission == "reserve" else r.output / 2.0)
+
+
 def _run_replica(
-    s: _Shape, hw: _Hw, queue: list[_Req], kv_cap: float, b_cap: int, steps: int
+    s: _Shape,
+    hw: _Hw,
+    queue: list[_Req],
+    kv_cap: float,
+    b_cap: int,
+    steps: int,
+    admission: str = "reserve",
 ) -> tuple[int, bool]:
     """Simulate one replica over its requests; returns (steps so far, stopped early)."""
     rep = _Replica()
@@ -287,10 +299,10 @@ def _run_replica(
             now = max(now, pending[0].arrival)
         while pending and pending[0].arrival <= now:
             rep.waiting.append(pending.popleft())
-        # Admit while a slot and the KV cache allow (the whole sequence reserved).
+        # Admit while a slot and the KV cache allow (the engine's admission: _held).
         while rep.waiting and len(rep.running) < b_cap:
             r = rep.waiting[0]
-            need = r.prompt + r.output
+            need = _held(r, admission)
             if rep.kv_used + need > kv_cap and rep.running:
                 break
             rep.waiting.popleft()
@@ -338,5 +350,5 @@ def _run_replica(
                     finished.append(r)
         for r in finished:
             rep.running.remove(r)
-            rep.kv_used -= r.prompt + r.output
+            rep.kv_used -= _held(r, admission)
     return steps, False

@@ -83,6 +83,16 @@ LIMITS: dict[str, float] = {
 #: TensorRT-LLM's published throughput runs (the CUDA-graph batch sizes of perf-overview.md's
 #: llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it.
 MAX_SEQS = 8192
+#: How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for
+#: its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM's XQA kernel); ``per-head``
+#: once per query head (Hugging Face eager attention's ``repeat_kv``; TensorRT-LLM's masked
+#: multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA).
+ATTENTION_KERNELS = ("grouped", "per-head")
+#: What the engine's scheduler holds for a sequence in flight: ``on-demand`` allocates cache
+#: blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and
+#: ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused
+#: (TensorRT-LLM's default capacity policy, GUARANTEED_NO_EVICT).
+KV_ADMISSION = ("on-demand", "reserve")
 #: More total work than this (FLOPs) gets a warning: 10x the largest training runs to date.
 PLAUSIBLE_FLOPS = 1e27
 
@@ -125,6 +135,16 @@ class Workload:
     #: K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden``
     #: (full multi-head attention, the default architecture of a bare ``--params``).
     kv_per_token_layer: float | None = None
+    #: KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past
+    #: this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA).
+    #: None: as many as the GPUs (a bare ``--params``).
+    kv_heads: int | None = None
+    #: Query heads × head size, the width attention scores are computed at (None: ``hidden``).
+    attn_width: int | None = None
+    #: Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`).
+    attention_kernel: str = "grouped"
+    #: Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`).
+    kv_admission: str = "on-demand"
     #: The architecture's name in resources/models.csv when ``--model`` filled the fields.
     model: str = ""
     #: LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed).
@@ -234,6 +254,26 @@ class Workload:
                         all=", ".join(KV_DTYPES),
                     )
                 )
+        kernel = self.attention_kernel.strip().lower()
+        if kernel not in ATTENTION_KERNELS:
+            raise InputError(
+                tr(
+                    "unknown attention kernel {k!r}; use one of {all}",
+                    k=self.attention_kernel[:40],
+                    all=", ".join(ATTENTION_KERNELS),
+                )
+            )
+        object.__setattr__(self, "attention_kernel", kernel)
+        admission = self.kv_admission.strip().lower()
+        if admission not in KV_ADMISSION:
+            raise InputError(
+                tr(
+                    "unknown KV admission {k!r}; use one of {all}",
+                    k=self.kv_admission[:40],
+                    all=", ".join(KV_ADMISSION),
+                )
+            )
+        object.__setattr__(self, "kv_admission", admission)
         object.__setattr__(self, "slo_percentile", self.slo_percentile.strip().lower())
         if self.slo_percentile not in PERCENTILES:
             raise InputError(
@@ -283,6 +323,10 @@ class Workload:
             raise InputError("prompt_len must be >= 0 and below seq_len")
         if self.prompt_len and scenario != "inference":
             raise InputError(tr("--prompt-len is for inference (a prompt prefilled, then decoded)"))
+        for name in ("kv_heads", "attn_width"):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= 1 << 20:
+                raise InputError(f"{name} must be from 1 to {1 << 20}, got {value}")
         if self.active_params is not None and not 0 < self.active_params <= self.params:
             raise InputError(tr("active parameters must be > 0 and at most the total"))
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):

@@ -23,7 +23,7 @@ from gpuprof.commands.recommend.args import (
 from gpuprof.commands.recommend.run import run
 from gpuprof.i18n import tr
 from gpuprof.recommend import parse as core_parse
-from gpuprof.recommend.workload import LIMITS
+from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, LIMITS
 
 __all__ = [
     "params_arg",
@@ -145,6 +145,24 @@ def register(subparsers: Any) -> None:
     sv.add_argument(
         "--kv-dtype",
         help=tr("serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights')"),
+    )
+    sv.add_argument(
+        "--kv-admission",
+        choices=KV_ADMISSION,
+        help=tr(
+            "serving: the KV cache the engine holds per sequence: on-demand (vLLM, SGLang: "
+            "blocks as tokens are generated) or reserve (TensorRT-LLM's default: the whole "
+            "prompt + output at admission); default on-demand"
+        ),
+    )
+    sv.add_argument(
+        "--attention-kernel",
+        choices=ATTENTION_KERNELS,
+        help=tr(
+            "serving: grouped (each KV head read once for its query heads: FlashAttention, "
+            "XQA) or per-head (once per query head: Hugging Face eager attention, "
+            "TensorRT-LLM before v0.8); default grouped"
+        ),
     )
     sv.add_argument(
         "--tp",

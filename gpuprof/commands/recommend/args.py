@@ -65,6 +65,8 @@ def workload_of(args: argparse.Namespace) -> Any:
         "slo_percentile": getattr(args, "slo", None),
         "kv_dtype": getattr(args, "kv_dtype", None),
         "tp": getattr(args, "tp", None),
+        "kv_admission": getattr(args, "kv_admission", None),
+        "attention_kernel": getattr(args, "attention_kernel", None),
         "stack": getattr(args, "stack", None),
         "recompute": getattr(args, "recompute", None),
     }

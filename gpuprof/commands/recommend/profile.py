@@ -45,6 +45,8 @@ WORKLOAD_FLAGS = (
     ("slo", "--slo"),
     ("kv_dtype", "--kv-dtype"),
     ("tp", "--tp"),
+    ("kv_admission", "--kv-admission"),
+    ("attention_kernel", "--attention-kernel"),
     ("trace", "--trace"),
     ("stack", "--stack"),
     ("recompute", "--recompute"),
