@@ -115,39 +115,21 @@ class SampleRing:
         lo, hi = first, self._n
         cap = self.capacity
         times = self._times
-        if side == "left":
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if times[mid % cap] < t:
-                    lo = mid + 1
-                else:
-                    hi = mid
-        else:
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if times[mid % cap] <= t:
-                    lo = mid + 1
-                else:
-                    hi = mid
+        right = side == "right"  # past the samples at exactly t, not before them
+        while lo < hi:
+            mid = (lo + hi) // 2
+            at = times[mid % cap]
+            if at < t or (right and at == t):
+                lo = mid + 1
+            else:
+                hi = mid
         return lo
 
     def _series(
         self, ch: _Channel, fi: int, t0: float | None, t1: float | None, max_points: int | None
     ) -> tuple[np.ndarray, np.ndarray]:
-        t, v = self._series_rows(ch, np.array([fi], dtype=np.intp), t0, t1, max_points)
-        return t, v[0]
-
-    def _series_rows(
-        self,
-        ch: _Channel,
-        fis: np.ndarray,
-        t0: float | None,
-        t1: float | None,
-        max_points: int | None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Times ``(n,)`` and values ``(len(fis), n)`` (float64) of several fields at once."""
-        view = self._block(ch, fis, t0, t1, max_points)
-        return view.t_s, view.values
+        view = self._block(ch, np.array([fi], dtype=np.intp), t0, t1, max_points)
+        return view.t_s, view.values[0]
 
     def _block(
         self,
@@ -157,6 +139,8 @@ class SampleRing:
         t1: float | None,
         max_points: int | None,
     ) -> Block:
+        """Times ``(n,)`` and values ``(len(fis), n)`` (float64) of several fields at once,
+        decimated to min/max buckets beyond ``max_points``."""
         if not self._n:
             return Block(*_empty_rows(len(fis)))
         s0, s1 = self._seq_window(t0, t1)
