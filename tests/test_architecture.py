@@ -414,3 +414,88 @@ def test_the_window_checks_see_planted_faults(graph, tmp_path: Path) -> None:
         for m in ("gpuprof.ui.shell.main_window", "gpuprof.ui.shell.menus")
         for dep in faulty[m] & _feature_modules(faulty)
     }
+
+
+# -- ui/ is packages: the shell and the packages of its tabs and features (issue 25) -------------
+#: The top of the shell: the app, the window and its menus, and the feature list. The rest of
+#: ui/shell/ (context, settings, state, theme, workers, widgets, png, heap, ...) are the helpers
+#: every package may use.
+UI_SHELL_TOP = frozenset(
+    f"gpuprof.ui.shell.{m}" for m in ("app", "main_window", "menus", "features")
+)
+#: The window's own tabs, which main_window.py (and menus.py: the Telemetry tab's actions) build;
+#: every other package is a feature, reached only through ui/shell/features.py.
+UI_WINDOW_TABS = frozenset({"telemetry", "health", "bench", "recommend"})
+#: Imports from one ui package into another (beside the shell's helpers), each with its reason.
+UI_CROSS_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("gpuprof.ui.profile.status", "gpuprof.ui.telemetry.plot.ticks"): (
+        "a profiled job's steps are drawn as ticks on the Telemetry plots (RecordingTicks)"
+    ),
+    ("gpuprof.ui.recommend.price_update", "gpuprof.ui.health.widgets"): (
+        "the Qt-style %1 substitution, arg(), lives with the Health tab's widgets; to go when it "
+        "moves to the shell's helpers"
+    ),
+    ("gpuprof.ui.report.dialog", "gpuprof.ui.check.tab"): (
+        "the report includes the check last run in the window's Check tab (found with findChild; "
+        "to go when the session hands reports their inputs, issue 25)"
+    ),
+}
+
+
+def _ui_package(module: str) -> str:
+    """``gpuprof.ui.telemetry.plot.ticks`` -> ``telemetry``; ``gpuprof.ui`` itself -> ``""``."""
+    parts = module.split(".")
+    return parts[2] if len(parts) >= 3 and parts[:2] == ["gpuprof", "ui"] else ""
+
+
+def _ui_package_faults(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Imports that break the ui's package rules: a tab or feature package imports another one
+    (unlisted) or the shell's top (its screenshot module, an entry point, may import the app);
+    the shell imports a feature package other than through features.py."""
+    bad: set[tuple[str, str]] = set()
+    for m, deps in graph.items():
+        mine = _ui_package(m)
+        if not mine:
+            continue
+        for dep in deps:
+            theirs = _ui_package(dep)
+            if not theirs or theirs == mine:
+                continue
+            if mine == "shell":
+                window = m in {"gpuprof.ui.shell.main_window", "gpuprof.ui.shell.menus"}
+                if m != "gpuprof.ui.shell.features" and not (window and theirs in UI_WINDOW_TABS):
+                    bad.add((m, dep))
+            elif theirs == "shell":
+                if dep in UI_SHELL_TOP and not m.endswith(".screenshot"):
+                    bad.add((m, dep))
+            elif (m, dep) not in UI_CROSS_EXCEPTIONS:
+                bad.add((m, dep))
+    return bad
+
+
+def test_every_ui_module_is_in_a_package() -> None:
+    """ui/ holds packages along its seams (shell/, telemetry/, bench/, ...), not flat modules."""
+    assert [p.name for p in ROOT.joinpath("ui").glob("*.py")] == ["__init__.py"]
+
+
+def test_the_ui_packages_keep_to_their_lanes(graph) -> None:
+    assert _ui_package_faults(graph) == set()
+
+
+def test_the_ui_cross_exceptions_are_still_needed(graph) -> None:
+    assert {pair for pair in UI_CROSS_EXCEPTIONS if pair[1] not in graph[pair[0]]} == set()
+
+
+def test_the_ui_package_checks_see_planted_faults(graph) -> None:
+    planted = {m: set(deps) for m, deps in graph.items()}
+    planted["gpuprof.ui.bench.tab"].add("gpuprof.ui.recommend.model")  # tab -> tab
+    planted["gpuprof.ui.check.tab"].add("gpuprof.ui.shell.main_window")  # up to the window
+    planted["gpuprof.ui.shell.main_window"].add("gpuprof.ui.fleet.tab")  # around features.py
+    planted["gpuprof.ui.shell.theme"].add("gpuprof.ui.telemetry.tab")  # a helper knows a tab
+    planted["gpuprof.ui.health.screenshot"].add("gpuprof.ui.shell.app")  # allowed: entry point
+    assert _ui_package_faults(planted) - _ui_package_faults(graph) == {
+        ("gpuprof.ui.bench.tab", "gpuprof.ui.recommend.model"),
+        ("gpuprof.ui.check.tab", "gpuprof.ui.shell.main_window"),
+        ("gpuprof.ui.shell.main_window", "gpuprof.ui.fleet.tab"),
+        ("gpuprof.ui.shell.theme", "gpuprof.ui.telemetry.tab"),
+    }
