@@ -5,10 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 from gpuprof.cli import main
 from gpuprof.telemetry.store import CSV_HEADER as CSV_COLUMNS
+from tests.faults.hostile import run_gpuprof, start_gpuprof
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -137,20 +136,9 @@ def test_replay_of_garbage_file_names_the_file(capsys, tmp_path: Path) -> None:
 def test_record_killed_with_sigkill_replays(tmp_path: Path) -> None:
     """record → kill -9 → replay, as a user would: at most the last second is lost."""
     out_file = tmp_path / "killed.gpuprof"
-    env = dict(os.environ)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpuprof",
-            "record",
-            "--out",
-            str(out_file),
-            "--interval",
-            "0.1",
-            "--demo",
-        ],
-        env=env,
+    proc = start_gpuprof(
+        ["record", "--out", str(out_file), "--interval", "0.1", "--demo"],
+        tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -163,13 +151,7 @@ def test_record_killed_with_sigkill_replays(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-    replay = subprocess.run(
-        [sys.executable, "-m", "gpuprof", "replay", str(out_file), "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    replay = run_gpuprof(["replay", str(out_file), "--json"], tmp_path)
     assert replay.returncode == 0, replay.stderr
     snaps = [json.loads(line) for line in replay.stdout.splitlines()]
     assert len(snaps) >= 5

@@ -32,6 +32,7 @@ from tests.faults.hostile import (
     profile_argv,
     python_job,
     run_gpuprof,
+    start_gpuprof,
 )
 from tests.schema_paths import documented_fields, json_paths
 
@@ -85,15 +86,6 @@ def scripts(tmp_path: Path) -> dict[str, Path]:
         path.write_text(text)
         out[name] = path
     return out
-
-
-def _env(home: Path) -> dict[str, str]:
-    return dict(
-        os.environ,
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-    )
 
 
 @pytest.mark.slow
@@ -174,19 +166,14 @@ def test_a_job_killed_by_a_signal_exits_128_plus_signo(tmp_path: Path) -> None:
 
 
 def _start_profile(tmp_path: Path, got: Path, mode: str, *extra: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpuprof",
-            *profile_argv(
-                *extra,
-                "--out",
-                str(tmp_path / "sig.gpuprof"),
-                job=[sys.executable, str(tmp_path / "catcher.py"), str(got), mode],
-            ),
-        ],
-        env=_env(tmp_path),
+    proc = start_gpuprof(
+        profile_argv(
+            *extra,
+            "--out",
+            str(tmp_path / "sig.gpuprof"),
+            job=[sys.executable, str(tmp_path / "catcher.py"), str(got), mode],
+        ),
+        tmp_path,
         stderr=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -255,11 +242,8 @@ def test_attach_follows_a_running_process_until_it_exits(tmp_path: Path) -> None
     sleeper = subprocess.Popen([sys.executable, "-c", waits + "time.sleep(0.3)"])
     out, summary = tmp_path / "a.gpuprof", tmp_path / "a.json"
     try:
-        proc = subprocess.Popen(
+        proc = start_gpuprof(
             [
-                sys.executable,
-                "-m",
-                "gpuprof",
                 "profile",
                 "--attach",
                 str(sleeper.pid),
@@ -270,7 +254,7 @@ def test_attach_follows_a_running_process_until_it_exits(tmp_path: Path) -> None
                 "--json",
                 str(summary),
             ],
-            env=_env(tmp_path),
+            tmp_path,
             stderr=subprocess.PIPE,
             text=True,
         )

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A recording of today's format (4 SIMULATED snapshots), kept by tests/test_migrations.py.
@@ -92,6 +93,28 @@ class Ran:
         return [line for line in self.stderr.splitlines() if line.strip()]
 
 
+def gpuprof_env(home: Path) -> dict[str, str]:
+    """The environment of a gpuprof child: data and config folders in ``home``, offscreen Qt,
+    English."""
+    return dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        GPUPROF_DATA_DIR=str(home / "data"),
+        GPUPROF_CONFIG_DIR=str(home / "config"),
+        GPUPROF_LANG="en",
+    )
+
+
+def start_gpuprof(
+    args: Sequence[str], home: Path, *, cwd: Path | None = None, **popen: Any
+) -> subprocess.Popen[Any]:
+    """``python -m gpuprof ARGS`` started in the background with :func:`gpuprof_env`; the
+    caller waits for it (``popen``: Popen's other arguments, such as ``stderr``)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gpuprof", *args], env=gpuprof_env(home), cwd=cwd or home, **popen
+    )
+
+
 def run_gpuprof(
     args: list[str],
     home: Path,
@@ -101,13 +124,7 @@ def run_gpuprof(
 ) -> Ran:
     """``python -m gpuprof ARGS`` in a child with its own data and config folders (``home``),
     offscreen Qt, and optionally a file-size limit (a disk that fills up: writes fail EFBIG)."""
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-    )
+    env = gpuprof_env(home)
 
     def limit() -> None:
         if file_size_limit is not None:

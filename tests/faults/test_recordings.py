@@ -37,7 +37,13 @@ from gpuprof.errors import InputError
 from gpuprof.telemetry.replay import ReplaySource
 from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store.read import MAX_TIME_S
-from tests.faults.hostile import GOOD_SESSION, TIMEOUT_S, assert_one_clear_error, run_gpuprof
+from tests.faults.hostile import (
+    GOOD_SESSION,
+    TIMEOUT_S,
+    assert_one_clear_error,
+    run_gpuprof,
+    start_gpuprof,
+)
 
 GOOD_ROWS = 4  # snapshots in GOOD_SESSION, ids 1..4, one second apart
 
@@ -416,23 +422,12 @@ def _killed_recording(folder: Path, at_least: int) -> Path:
     -wal) holds ``at_least`` samples: the recorder checkpoints every few seconds."""
     folder.mkdir()
     out = folder / "rec.gpuprof"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_LANG="en")
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpuprof",
-            "record",
-            "--demo",
-            "--interval",
-            "0.1",
-            "--out",
-            str(out),
-        ],
+    child = start_gpuprof(
+        ["record", "--demo", "--interval", "0.1", "--out", str(out)],
+        folder.parent,
+        cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=env,
-        cwd=folder,
     )
     probe = folder.parent / "probe"
     probe.mkdir()

@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.hostile import GOOD_RESULTS, GOOD_SESSION, assert_one_clear_error, run_gpuprof
+from tests.faults.hostile import (
+    GOOD_RESULTS,
+    GOOD_SESSION,
+    assert_one_clear_error,
+    run_gpuprof,
+    start_gpuprof,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Smaller than every output below (the smallest, a CSV of 8 rows, is about 2.7 kB).
@@ -143,27 +149,15 @@ def test_atomic_open_keeps_the_target_when_the_block_or_the_disk_fails(
 def test_concurrent_recorders_do_not_damage_each_other(tmp_path: Path) -> None:
     """`record --force` onto a file another recorder is writing refuses, naming its pid."""
     import subprocess
-    import sys
     import time
 
     out = tmp_path / "live.gpuprof"
-    env = dict(os.environ, GPUPROF_DATA_DIR=str(tmp_path / "data"))
-    first = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpuprof",
-            "record",
-            "--demo",
-            "--interval",
-            "0.2",
-            "--out",
-            str(out),
-        ],
+    first = start_gpuprof(
+        ["record", "--demo", "--interval", "0.2", "--out", str(out)],
+        tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
     )
     try:
         deadline = time.monotonic() + 30
