@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from gpuprof.catalog.asof import as_of_date, in_future
 from gpuprof.catalog.row import CatalogIssue, Instance
@@ -34,6 +35,7 @@ __all__ = [
     "load_rates",
     "parse_fx_rate",
     "published_prices",
+    "rates_note",
     "rates_path",
     "reprice",
     "save_rate",
@@ -270,3 +272,12 @@ def rates_from(specs: Iterable[str], base: Rates | None = None) -> dict[str, FxR
         rate = parse_fx_rate(spec)
         rates[rate.currency] = rate
     return rates
+
+
+def rates_note(catalog: Any) -> str:
+    """The dated rates a catalog's prices were converted at, as one line ("1 USD = 7.2 CNY as
+    of 2026-11-30 (…)"): those of every currency other than USD that its rows were published
+    in or that it is shown in; "" when no conversion was needed or none could be made."""
+    used = {i.currency for i in catalog.instances} | {catalog.currency}
+    found = (catalog.rates.get(code) for code in sorted(used - {"USD"}))
+    return "; ".join(r.describe() for r in found if r is not None)

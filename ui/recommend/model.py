@@ -360,8 +360,16 @@ class RecommendModel(QAbstractTableModel):
         self.muted = QColor("#868e96")
         self.local_bg = QColor(28, 126, 214, 36)
         self.pareto_fg = QColor("#e8590c")
+        self.currency = "USD"  # the tab's display currency: every amount is in it
+        self.rate_note = ""  # the dated exchange rate that converted them ("" when none)
 
     # -- data in --------------------------------------------------------------------------------
+    def set_currency(self, code: str, rate_note: str = "") -> None:
+        """Amounts are in ``code`` now, converted at ``rate_note``: headers and their tooltips
+        say so."""
+        self.currency, self.rate_note = code, rate_note
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+
     def set_rows(self, rows: Sequence[RecommendationRow], local: RecommendationRow | None) -> None:
         self.beginResetModel()
         self._rows = self._sorted(list(rows))
@@ -438,7 +446,13 @@ class RecommendModel(QAbstractTableModel):
             # amounts are in the tab's currency (its Currency setting): so are the headers
             return _t(COLUMNS[section][1]).replace("$", money_sign())
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _t(COLUMNS[section][2])
+            tip = _t(COLUMNS[section][2])
+            if "USD" not in tip:
+                return tip
+            tip = tip.replace("USD", self.currency)
+            if self.rate_note:
+                tip += "\n" + _t("Converted at %1.").replace("%1", self.rate_note)
+            return tip
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

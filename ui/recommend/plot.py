@@ -50,7 +50,8 @@ class LogAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
 
 class CostTimeScatter(QWidget):
-    """Every viable configuration as a point (x: hours, y: USD); ``point_clicked(row_index)``."""
+    """Every viable configuration as a point (x: hours, y: cost in the tab's currency);
+    ``point_clicked(row_index)``."""
 
     point_clicked = Signal(int)
 
@@ -116,6 +117,8 @@ class CostTimeScatter(QWidget):
         self._xy: dict[int, tuple[float, float]] = {}
         self._serving = False
         self._job_tip = self.view.toolTip()
+        self._currency = "USD"  # the tab's display currency: the cost axis is in it
+        self._rate_note = ""  # the dated exchange rate that converted the prices, if any
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -204,7 +207,9 @@ class CostTimeScatter(QWidget):
     def _set_labels(self) -> None:
         if self._serving:
             self.plot.setLabel("bottom", _t("output tokens/s per instance"), units="")
-            self.plot.setLabel("left", _t("USD per million output tokens"), units="")
+            self.plot.setLabel(
+                "left", _t("%1 per million output tokens").replace("%1", self._currency), units=""
+            )
             self.plot.setTitle(
                 _t("Cost per million vs throughput per instance (log–log); ★ Pareto front"),
                 size="9pt",
@@ -216,12 +221,32 @@ class CostTimeScatter(QWidget):
                     "instances the traffic needs, both on log scales. Orange points joined by "
                     "a line are the Pareto front. Click a point to select its row."
                 )
+                + self._currency_tip()
             )
         else:
             self.plot.setLabel("bottom", _t("time"), units=_t("hours"))
-            self.plot.setLabel("left", _t("job cost"), units=_t("USD"))
+            self.plot.setLabel("left", _t("job cost"), units=self._currency)
             self.plot.setTitle(_t("Time vs cost (log–log); ★ Pareto front"), size="9pt")
-            self.view.setToolTip(self._job_tip)
+            self.view.setToolTip(self._job_tip + self._currency_tip())
+
+    def set_currency(self, code: str, rate_note: str = "") -> None:
+        """Costs are in ``code`` (the tab's Currency setting), converted at ``rate_note`` (the
+        dated rate, "1 USD = 7.2 CNY as of 2026-11-30 (…)"; "" when none was needed)."""
+        self._currency, self._rate_note = code, rate_note
+        self._set_labels()
+
+    def currency(self) -> str:
+        return self._currency
+
+    def _currency_tip(self) -> str:
+        """The tooltip's last line: the costs' currency and the rate that converted them."""
+        if not self._rate_note:
+            return "\n" + _t("Costs in %1.").replace("%1", self._currency)
+        return "\n" + (
+            _t("Costs in %1, converted at %2.")
+            .replace("%1", self._currency)
+            .replace("%2", self._rate_note)
+        )
 
     def _autorange(
         self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], local_hours: float | None
@@ -272,7 +297,11 @@ class CostTimeScatter(QWidget):
             line = line.replace("%2", fmt_usd(10.0**y))
             if r is None:
                 return _t("%1 (beyond the table's rows)").replace("%1", line)
-            return f"{r.label} — {r.instance.region or '?'}\n{line}" + (" ★" if r.pareto else "")
+            return (
+                f"{r.label} — {r.instance.region or '?'}\n{line}"
+                + (" ★" if r.pareto else "")
+                + self._currency_tip()
+            )
         if r is None:
             return (
                 _t("%1 · %2 (beyond the table's rows)")
@@ -281,7 +310,9 @@ class CostTimeScatter(QWidget):
             )
         return (
             f"{r.label} — {r.instance.region or '?'}\n"
-            f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}" + (" ★" if r.pareto else "")
+            f"{fmt_hours(r.hours)} · {fmt_usd(r.cost_usd, digits=0)}"
+            + (" ★" if r.pareto else "")
+            + self._currency_tip()
         )
 
     def apply_theme(self, theme: Theme) -> None:

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
 from gpuprof.catalog.instances import Catalog
+from gpuprof.catalog.money import rates_note
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
 from gpuprof.recommend.workload import Workload
@@ -293,6 +294,10 @@ class RecommendTab(QWidget):
         cat = self._in_currency.get(code)
         if cat is None:
             cat = self._in_currency[code] = self._priced_catalog()
+        note = rates_note(cat)
+        if (self.model.currency, self.model.rate_note) != (cat.currency, note):
+            self.model.set_currency(cat.currency, note)
+            self.scatter.set_currency(cat.currency, note)
         key = (
             str(self.provider_filter.currentData() or ""),
             str(self.region_filter.currentData() or ""),
