@@ -113,3 +113,12 @@ def test_serving_plots_cost_per_million_in_the_currency(qtbot, tmp_path: Path) -
     label = str(plot.plot.getAxis("left").labelText)
     assert label.startswith("CNY per million output tokens")
     assert "converted at 1 USD = 7.2 CNY as of 2026-11-30" in plot.view.toolTip()
+
+
+def test_the_budget_field_is_in_the_display_currency(qtbot, tmp_path: Path) -> None:
+    money.save_rate(money.FxRate("CNY", 7.2, "2026-11-30", "bank"))
+    tab = _tab(qtbot, tmp_path)
+    tab.currency.setCurrentIndex(tab.currency.findData("CNY"))
+    tab.run_now()
+    assert tab.form.budget_label.text() == "Budget (CNY)"
+    assert "in CNY, the display currency" in tab.form.budget.toolTip()

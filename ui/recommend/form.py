@@ -335,7 +335,8 @@ class WorkloadForm(QScrollArea):
         gform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         gform.addRow(self.tr("Deadline"), self.deadline)
         gform.addRow(self.tr("Throughput"), self.throughput)
-        gform.addRow(self.tr("Budget (USD)"), self.budget)
+        self.budget_label = QLabel(self.tr("Budget (USD)"))
+        gform.addRow(self.budget_label, self.budget)
         gform.addRow(self.tr("Node limit"), self.node_limit)
         gform.addRow(self.spot)
         gform.addRow(self.tr("Objective"), self.objective)
@@ -387,6 +388,17 @@ class WorkloadForm(QScrollArea):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             combo.setMinimumContentsLength(10)
+
+    def set_currency(self, code: str) -> None:
+        """The budget is an amount in the tab's display currency (its Currency setting): the
+        one every price is compared in."""
+        self.budget_label.setText(self.tr("Budget (%1)").replace("%1", code))
+        self.budget.setToolTip(
+            self.tr(
+                "Money for the whole job in %1, the display currency, e.g. 5000 or 5k; "
+                "empty: no budget"
+            ).replace("%1", code)
+        )
 
     def fill_form(self, w: Workload) -> None:
         """Show ``w`` in the form (no ranking is triggered per field)."""

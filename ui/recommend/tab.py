@@ -298,6 +298,7 @@ class RecommendTab(QWidget):
         if (self.model.currency, self.model.rate_note) != (cat.currency, note):
             self.model.set_currency(cat.currency, note)
             self.scatter.set_currency(cat.currency, note)
+            self.form.set_currency(cat.currency)
         key = (
             str(self.provider_filter.currentData() or ""),
             str(self.region_filter.currentData() or ""),
