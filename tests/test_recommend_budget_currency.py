@@ -102,3 +102,12 @@ def test_the_serving_tables_legend_names_the_display_currency(
     legend = " ".join(capsys.readouterr().out.split())
     assert "¥/h for all of them; ¥/M out = per million output tokens" in legend
     assert "$/h" not in legend and "$/M" not in legend
+
+
+def test_the_help_says_the_budget_is_in_the_display_currency(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["recommend", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--budget" in text and "in the display currency (--currency" in text

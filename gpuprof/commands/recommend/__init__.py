@@ -184,7 +184,15 @@ def register(subparsers: Any) -> None:
         type=count_arg("throughput_per_s"),
         help=tr("target tokens or samples per second (serving: output tokens per second)"),
     )
-    c.add_argument("--budget", type=usd_arg, help=tr("USD for the whole job"))
+    c.add_argument(
+        "--budget",
+        type=usd_arg,
+        help=tr(
+            "money for the whole job, in the display currency (--currency, default USD): "
+            "--currency CNY --budget 50k is ¥50,000, compared with prices converted at the "
+            "dated rate"
+        ),
+    )
     c.add_argument("--spot", action="store_true", help=tr("allow spot/preemptible prices"))
     c.add_argument(
         "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
