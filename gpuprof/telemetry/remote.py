@@ -237,12 +237,15 @@ class RemoteSource:
         )
         with self._lock:
             self._status = status
-        gpus = tuple(GpuSample(index=d.index, uuid=d.uuid) for d in self._devices)
+        return self._empty(status)
+
+    def _empty(self, status: SourceStatus) -> Snapshot:
+        """A snapshot without readings (one empty sample per GPU) that says ``status``."""
         return Snapshot(
             time_s=float(self._clock()),
             source=self._kind,
             host=HostSample(),
-            gpus=gpus,
+            gpus=tuple(GpuSample(index=d.index, uuid=d.uuid) for d in self._devices),
             status=status,
         )
 
@@ -358,14 +361,7 @@ class RemoteSource:
                 "the exporter on {h} has no data: its GPUs have not answered",
                 h=self.hostname or self.url,
             )
-        gpus = tuple(GpuSample(index=d.index, uuid=d.uuid) for d in self._devices)
-        return Snapshot(
-            time_s=float(self._clock()),
-            source=self._kind,
-            host=HostSample(),
-            gpus=gpus,
-            status=SourceStatus(SourceState.ERROR, message=message),
-        )
+        return self._empty(SourceStatus(SourceState.ERROR, message=message))
 
     def _not_gpuprof(self, path: str, exc: BaseException) -> RemoteError:
         return RemoteError(self.url, shape_error(path, exc))
