@@ -62,10 +62,11 @@ def test_a_tight_tpot_lowers_the_batch_and_raises_the_cost(catalog: Catalog) -> 
     w = _serve("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
     free = _one(catalog, "H100", 8, w).rows[0].serving
     assert free is not None and free.meets_targets
-    tight = _one(catalog, "H100", 8, w.with_(tpot_s=free.tpot_p99_s * 0.8)).rows[0].serving
+    # (at 0.8 a wider tensor-parallel layout still meets it on the same two instances)
+    tight = _one(catalog, "H100", 8, w.with_(tpot_s=free.tpot_p99_s * 0.6)).rows[0].serving
     assert tight is not None and tight.meets_targets
     assert tight.batch_best < free.batch_best
-    assert tight.tpot_p99_s is not None and tight.tpot_p99_s <= free.tpot_p99_s * 0.8
+    assert tight.tpot_p99_s is not None and tight.tpot_p99_s <= free.tpot_p99_s * 0.6
     assert tight.instances >= free.instances
     assert tight.usd_per_hour is not None and free.usd_per_hour is not None
     assert tight.usd_per_hour > free.usd_per_hour

@@ -50,6 +50,8 @@ class RowFacts:
     context_parallel: int = 1
     virtual_stages: int = 1
     full_shard: bool = False
+    #: serving: the share of the memory left after the weights the KV cache takes (no headroom)
+    kv_free_fraction: float | None = None
 
 
 def global_warnings(w: Workload, local_util_pct: float | None) -> tuple[str, ...]:
@@ -91,7 +93,18 @@ def row_notes(
     warnings: list[str] = []
     usable = f.mem_bytes * (1.0 - HEADROOM)
     share = f.need_bytes / f.mem_bytes if f.mem_bytes else float("nan")
-    if f.fits:
+    if f.fits and f.kv_free_fraction is not None:
+        reasons.append(
+            tr(
+                "fits: {need} per GPU of {mem} ({share:.0%}): the weights, one step's activations "
+                "and the KV cache in {kv:.0%} of the rest",
+                need=fmt_bytes(f.need_bytes),
+                mem=fmt_bytes(f.mem_bytes),
+                share=share,
+                kv=f.kv_free_fraction,
+            )
+        )
+    elif f.fits:
         reasons.append(
             tr(
                 "fits: {need} per GPU of {mem} ({share:.0%}; limit {limit:.0%} keeps {headroom:.0%} headroom)",

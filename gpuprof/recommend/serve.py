@@ -10,7 +10,9 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
 
 * **Memory**: per GPU the weights ``N·bytes/(t·p)``, the activations of one step's tokens
   (:data:`TOKEN_BUDGET` tokens × ``34·h`` bytes ÷ ``t``, one layer's working set: Korthikanti
-  et al. 2022, as in :mod:`.memory`) and the KV cache in what is left of 85 % of the memory.
+  et al. 2022, as in :mod:`.memory`) and the KV cache in :data:`KV_FREE_FRACTION` of what is
+  left. Tensor parallel splits the cache by KV head: past ``kv_heads`` GPUs each GPU keeps a
+  copy of one head (a latent cache, MLA, is one head every GPU keeps).
   A sequence in flight holds on average ``P + O/2`` tokens of cache (paged attention allocates
   blocks as tokens are generated; vLLM, Kwon et al. 2023), so the cache holds
   ``b_max = KV bytes ÷ ((P + O/2) × KV bytes per token)`` sequences, at most ``--batch``
@@ -65,11 +67,12 @@ from gpuprof.recommend.decode import (
     allreduce_seconds,
     moe_read_fraction,
 )
-from gpuprof.recommend.memory import HEADROOM, kv_bytes_per_token, model_shape
+from gpuprof.recommend.memory import kv_bytes_per_token, model_shape
 from gpuprof.recommend.workload import MAX_SEQS, WEIGHT_BYTES, Workload
 
 __all__ = [
     "BOUNDS",
+    "KV_FREE_FRACTION",
     "TOKEN_BUDGET",
     "ServeArrays",
     "ServeConfig",
@@ -79,6 +82,10 @@ __all__ = [
 
 Arr = npt.NDArray[np.float64]
 
+#: Share of the memory left after the weights and one step's activations that the engine gives
+#: its KV cache: TensorRT-LLM's default ``free_gpu_memory_fraction`` (KvCacheConfig; its
+#: published benchmarks use 0.95). Serving engines own their GPUs: no training-style headroom.
+KV_FREE_FRACTION = 0.9
 #: Tokens one engine step takes (decode + prefill chunk): TensorRT-LLM's default
 #: ``max_num_tokens`` (8192, tensorrt_llm BuildConfig / LLM API); vLLM's chunked prefill
 #: budget ``max_num_batched_tokens`` is of the same order.
@@ -336,7 +343,8 @@ def _layout_eval(
     devices = cfg.tp * cfg.pp
     weights = s.params * s.wbytes / devices
     acts = TOKEN_BUDGET * ACT_BYTES_PER_TOKEN_HIDDEN * s.hidden / cfg.tp
-    kv_room = np.maximum(usable - weights - acts, 0.0) * devices / s.kv_copies(cfg.tp)
+    free = np.maximum(usable - weights - acts, 0.0) * KV_FREE_FRACTION
+    kv_room = free * devices / s.kv_copies(cfg.tp)
     kv_tokens = kv_room / s.kv_token if s.kv_token > 0 else np.full_like(usable, np.inf)
     cap = float(w.batch) if w.batch is not None else float(MAX_SEQS)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -467,7 +475,7 @@ def serve_estimates(
     """
     s = _shape(w)
     lam = w.requests_per_s
-    usable = mem_bytes * (1.0 - HEADROOM)
+    usable = mem_bytes  # the KV cache takes KV_FREE_FRACTION of what is left
     per_node = np.maximum(np.ceil(count), 1.0)
     best: dict[str, Arr] | None = None
     for n in node_options:

@@ -21,7 +21,7 @@ from gpuprof.recommend.rank.rows import (
     opt,
     pareto_front,
 )
-from gpuprof.recommend.serve import BOUNDS, ServeArrays
+from gpuprof.recommend.serve import BOUNDS, KV_FREE_FRACTION, ServeArrays
 from gpuprof.recommend.workload import Workload
 
 __all__ = ["rank_serving", "serving_arrays_of", "serving_row"]
@@ -171,6 +171,7 @@ def serving_row(
         meets_deadline=None,
         within_budget=None,
         memory_bound=bool(est.memory_bound[i]),
+        kv_free_fraction=KV_FREE_FRACTION,
     )
     reasons, warnings = row_notes(w, inst, spec, row_facts)
     s_reasons, s_warnings = serving_notes(w, inst, facts, fits)
