@@ -191,8 +191,8 @@ def test_no_signals_for_simulated_or_replayed_rows(
     from gpuprof.ui.telemetry.processes.tab import ProcessesTab
 
     # The tab alone, on what a replay or the simulator delivers (pids that may even be real).
-    state = UiState(history=None, latest=_snap(1.7e9, (*_rows(), _me()), kind))
-    state.generation = 1
+    state = UiState(latest=_snap(1.7e9, (*_rows(), _me()), kind))
+    state.updates = 1
     tab = ProcessesTab(state)
     qtbot.addWidget(tab)
     tab.refresh()

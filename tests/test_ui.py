@@ -525,7 +525,7 @@ def test_a_recording_that_fails_to_write_is_shown_and_kept(make_window, tmp_path
     def full(_snap):
         raise sqlite3.OperationalError("database or disk is full")
 
-    w.session.sampler._store.append = full
+    w.session.recording.store.append = full
     polls(w, 1)
     assert not w.feature("recording").label.isVisible() and not w.action("file.record").isChecked()
     assert "Recording stopped: OperationalError: database or disk is full" in (

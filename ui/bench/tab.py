@@ -55,13 +55,18 @@ def torch_available() -> bool:
 
 def _default_runner(device: str | None, suite: str, only: tuple[str, ...], source: Any) -> Any:
     """Runs in the worker thread. Without a given ``source`` a GPU run opens its own NVML
-    source (``runner.owned_source``; the worker closes it after the run)."""
+    source, which the runner owns (it closes it when the run ends)."""
     from gpuprof.bench.runner import Runner, open_run_telemetry
 
-    owned = open_run_telemetry(device) if source is None else None
-    runner = Runner(device=device, suite=suite, only=only, source=source or owned)
-    runner.owned_source = owned  # type: ignore[attr-defined]
-    return runner
+    if source is not None:
+        return Runner(device=device, suite=suite, only=only, source=source)
+    owned = open_run_telemetry(device)
+    try:
+        return Runner(device=device, suite=suite, only=only, source=owned, owns_source=True)
+    except Exception:
+        if owned is not None:
+            owned.close()
+        raise
 
 
 class BenchTab(QWidget):

@@ -27,8 +27,8 @@ log = logging.getLogger(__name__)
 class BenchWorker(CancellableWorker):
     """Runs ``runner.run`` in a thread; lives in the GUI thread so that its signals are queued.
 
-    ``progress`` carries a RunProgress, ``finished`` the BenchRun. A runner's ``owned_source``
-    (a telemetry source opened for the run) is closed after it. ``save(run)`` (optional) is
+    ``progress`` carries a RunProgress, ``finished`` the BenchRun. A telemetry source opened
+    for the run is the runner's to close (``Runner(owns_source=True)``). ``save(run)`` (optional) is
     called in the worker thread before ``finished`` (the results database); a failure to save
     is reported through ``errored`` after ``finished``.
     """
@@ -45,7 +45,6 @@ class BenchWorker(CancellableWorker):
         send = self._send
 
         def body(token: CancelToken) -> None:
-            runner = None
             try:
                 runner = make_runner()
                 run = runner.run(
@@ -58,10 +57,6 @@ class BenchWorker(CancellableWorker):
                 log.exception("the benchmark run failed")
                 send("errored", exc)
                 return
-            finally:
-                owned = getattr(runner, "owned_source", None)
-                if owned is not None:
-                    owned.close()
             problem: Exception | None = None
             if save is not None:
                 try:

@@ -83,27 +83,20 @@ def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -
 
 
 def report_maker(window: WindowContext) -> Callable[[bool], Report]:
-    """``make(include_cmdlines)``: a report on what ``window`` shows: its session's History over
-    the time window of the plots, the processes its session saw, and the static facts it read.
+    """``make(include_cmdlines)``: a report on what ``window`` shows: its session's extract of
+    the plots' time window (the processes it saw, its source's static facts, read once by the
+    session) and its History over that span.
 
-    Call this in the GUI thread (it takes the window's facts now); ``make`` reads only the
-    session (History and ledger are locked), so it may run in a worker."""
+    ``make`` reads only the session (History and ledger are locked), so it may run in a
+    worker."""
     from gpuprof.report.build import from_telemetry_session
 
-    state, session = window.state, window.session
+    session = window.session
     if session is None:  # the window makes its session before any feature can ask
         raise RuntimeError("the window has no telemetry session")
-    system, topology = state.system, state.topology
-    devices = tuple(state.devices[i] for i in sorted(state.devices))
 
     def make(include_cmdlines: bool) -> Report:
-        return from_telemetry_session(
-            session,
-            system=system,
-            devices=devices,
-            topology=topology,
-            include_cmdlines=include_cmdlines,
-        )
+        return from_telemetry_session(session, include_cmdlines=include_cmdlines)
 
     return make
 

@@ -110,7 +110,6 @@ class MainWindow(QMainWindow):
         self.watches = TabWatches()  # what the shown tab reads at every poll
         self.snapshot_count = 0
         self.state = UiState(
-            history=None,
             time_window_s=self.settings.time_window_s,
             selected_gpus=self.settings.selected_gpus,
         )
@@ -120,6 +119,7 @@ class MainWindow(QMainWindow):
         self._last_frame: dict[str, float] = {}
         self._frame_cost_s = 0.0
         self._closing = False
+        self._drawn_generation = -1  # the session generation the tabs were last forced at
         self.theme = THEMES[self.settings.theme]
 
         self.banner = Banner(self)
@@ -323,6 +323,7 @@ class MainWindow(QMainWindow):
             if self._sampler_factory is not None:
                 kwargs["sampler_factory"] = self._sampler_factory
             self.session = TelemetrySession(source, **kwargs)
+            self.state.session = self.session
             self.session.report_window_s = float(self.state.time_window_s) or None
             self.bridge = SessionBridge(self.session, self)
             self.bridge.snapshot.connect(self.on_snapshot)
@@ -331,10 +332,11 @@ class MainWindow(QMainWindow):
         else:
             self.session.set_source(source, start=False)
         self._reset_for_new_source()
-        self.replay_bar.attach(self.session)
+        session = self.session
+        self.replay_bar.attach(session)
         self.session_changed.emit()
         run_in_thread(
-            lambda: StaticFacts.read(source),
+            lambda: StaticFacts.read(session),
             self._on_static,
             self._on_static_error,
             self,
@@ -345,23 +347,20 @@ class MainWindow(QMainWindow):
 
     def _reset_for_new_source(self) -> None:
         assert self.session is not None
-        self.state.history = self.session.history
         self.health.clear()
         self.state.latest = None
         self.state.status = SourceStatus()
-        self.state.generation += 1
         self.snapshot_count = 0
         self.set_paused(False)  # a new source plays: Pause (menu, button) unchecked with it
         self._update_title_and_source()
 
     def _on_session_state(self, state: SessionState) -> None:
-        # Queued from whichever thread changed the session: History may have been swapped
-        # (a prefill) and the recording may have stopped on its own.
+        # Queued from whichever thread changed the session: History may have been reset or
+        # reloaded (a prefill; the generation moved) and the recording may have stopped.
         if self.session is None or self._closing:
             return
-        if self.state.history is not self.session.history:
-            self.state.history = self.session.history
-            self.state.generation += 1
+        if state.generation != self._drawn_generation:
+            self._drawn_generation = state.generation
             self.refresh_visible(force=True)
         self.session_changed.emit()
 
@@ -382,7 +381,7 @@ class MainWindow(QMainWindow):
         if self.state.latest is None:
             self.state.status = status
             self._update_banner()
-        self.state.generation += 1
+        self.state.updates += 1
         self._update_title_and_source()
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
@@ -428,12 +427,10 @@ class MainWindow(QMainWindow):
         prefill_async(self, make)
 
     def after_prefill(self, snapshots: list[Snapshot]) -> None:
-        """The session merged earlier snapshots into a new History: show it."""
+        """The session put earlier snapshots into its History: show them."""
         if self.session is None:
             return
         self.health.add_snapshots(snapshots[-WINDOW_SNAPSHOTS:])
-        self.state.history = self.session.history
-        self.state.generation += 1
         self.refresh_visible(force=True)
 
     def poll_now(self) -> Snapshot:
@@ -448,7 +445,7 @@ class MainWindow(QMainWindow):
         self.snapshot_count += 1
         self.state.latest = snap
         self.state.status = snap.status
-        self.state.generation += 1
+        self.state.updates += 1
         self._update_banner()
         self._update_status_bar()
         self.snapshot_received.emit(snap)
@@ -569,8 +566,7 @@ class MainWindow(QMainWindow):
 
     def _on_replay_seeked(self, _t_s: float) -> None:
         self.health.clear(static=False)
-        self.state.view_end_s = None
-        self.state.generation += 1
+        self.state.view_end_s = None  # History restarted: the session's generation moved
 
     # -- chrome ---------------------------------------------------------------------------------
     def _update_title_and_source(self) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceStatus, SystemInfo, Topology
+from gpuprof.telemetry.session import TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["Measurements", "StaticFacts", "UiState"]
@@ -26,25 +27,34 @@ class StaticFacts:
     measured: Measurements  # benchmarks run here earlier, for these GPU models
 
     @classmethod
-    def read(cls, src: TelemetrySource) -> StaticFacts:
-        """Read them (slow: NVML static queries and the results database)."""
+    def read(cls, session: TelemetrySession) -> StaticFacts:
+        """Read them (slow: the session reads its source's facts once, NVML's static queries;
+        then the results database). ``source`` is the one they were asked of: a window that
+        changed source meanwhile drops them."""
         from gpuprof.recommend.calibrate import local_measurements
 
-        devices = src.devices()
+        src = session.source
+        facts = session.static()
+        devices = facts.devices
         measured = local_measurements(gpu_names=[d.name for d in devices]) if devices else {}
-        return cls(src, src.system_info(), devices, src.topology(), src.status(), measured)
+        return cls(src, facts.system, devices, facts.topology, facts.status, measured)
+
+
+#: What the tabs read before the window has a session: nothing.
+_NO_HISTORY = History(capacity=2)
 
 
 @dataclass
 class UiState:
     """Mutable view state owned by the main window; tabs read it in ``refresh()``.
 
-    ``history`` is a :class:`gpuprof.telemetry.history.History`. ``time_window_s == 0`` means
-    the whole history. ``view_end_s`` pins the right edge (paused, or replay scrubbing); ``None``
-    follows the latest sample.
+    ``session`` is the window's :class:`TelemetrySession` (None until it has one); tabs read
+    its History through :attr:`history`, never a copy. ``time_window_s == 0`` means the whole
+    history. ``view_end_s`` pins the right edge (paused, or replay scrubbing); ``None`` follows
+    the latest sample.
     """
 
-    history: Any
+    session: TelemetrySession | None = None
     latest: Snapshot | None = None
     system: SystemInfo = field(default_factory=SystemInfo)
     devices: dict[int, DeviceInfo] = field(default_factory=dict)
@@ -54,7 +64,19 @@ class UiState:
     time_window_s: int = 600
     paused: bool = False
     view_end_s: float | None = None
-    generation: int = 0  # bumps on each new snapshot; tabs skip redraws when unchanged
+    updates: int = 0  # bumps on each new snapshot and new static facts
+
+    @property
+    def history(self) -> History:
+        """The session's History (one for the session's life; empty without a session)."""
+        return self.session.history if self.session is not None else _NO_HISTORY
+
+    @property
+    def generation(self) -> tuple[int, int]:
+        """What tabs compare to skip redraws: the session's generation (History reset or
+        reloaded) and the view's :attr:`updates`."""
+        session = self.session
+        return (session.generation if session is not None else -1, self.updates)
 
     def gpu_indices(self) -> list[int]:
         """Indices seen so far: from static facts and from the latest snapshot."""

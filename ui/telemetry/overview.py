@@ -433,7 +433,7 @@ class OverviewTab(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(scroll)
         self._columns = 0
-        self._generation = -1
+        self._generation: tuple[int, int] | None = None
         self._relayout()
 
     def _column_count(self) -> int:

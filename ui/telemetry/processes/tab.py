@@ -148,7 +148,7 @@ class ProcessesTab(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(split, 1)
-        self._generation = -1
+        self._generation: tuple[int, int] | None = None
         self._selected: ProcessKey | None = None  # the user's choice, kept across resets
         self._open_chart(False)
         self._update_actions()
