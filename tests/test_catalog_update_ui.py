@@ -13,44 +13,27 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
-from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.instances import Catalog
 from gpuprof.catalog.update import Fetched, UpdateCancelled
 from gpuprof.errors import InputError
+from tests.ui_fixtures import shipped_catalog
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-_CATALOG: list[Catalog] = []
-
-
-def _catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog(overlays=False))
-    return _CATALOG[0]
-
 
 @pytest.fixture
-def make_tab(qtbot: Any, tmp_path: Path) -> Any:
-    from gpuprof.ui.recommend.tab import RecommendTab
-    from gpuprof.ui.shell.app import make_app
-
-    make_app()
+def make_tab(make_recommend_tab: Any) -> Any:
     loads: list[int] = []
 
     def loader() -> Catalog:
         loads.append(1)
-        return _catalog()
+        return shipped_catalog()
 
     def make(update: Any) -> Any:
-        ini = tmp_path / "ui.ini"
-        tab = RecommendTab(
-            catalog_loader=loader,
-            settings=QSettings(str(ini), QSettings.Format.IniFormat),
-            price_update=update,
-        )
+        tab = make_recommend_tab(size=None, catalog_loader=loader, price_update=update)
         tab.loads = loads
-        qtbot.addWidget(tab)
         return tab
 
     return make

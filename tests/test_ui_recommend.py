@@ -5,50 +5,23 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
-from gpuprof.catalog.instances import Catalog, load_catalog
 from gpuprof.recommend.rank import LocalMachine
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import fmt_count, fmt_hours
+from tests.ui_fixtures import shipped_catalog
 
 # The offscreen platform plugin warns whenever a top-level window gets size constraints.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 GiB = 2**30
-_CATALOG: list[Catalog] = []
-
-
-def _catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog(overlays=False))
-    return _CATALOG[0]
-
-
-@pytest.fixture
-def make_tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.recommend.tab import RecommendTab
-    from gpuprof.ui.shell.app import make_app
-
-    make_app()
-    ini = tmp_path / "ui.ini"
-
-    def make(**kwargs):
-        kwargs.setdefault("catalog_loader", _catalog)
-        kwargs.setdefault("settings", QSettings(str(ini), QSettings.Format.IniFormat))
-        tab = RecommendTab(**kwargs)
-        qtbot.addWidget(tab)
-        tab.resize(1600, 1000)
-        return tab
-
-    return make
 
 
 def _col(key: str) -> int:
@@ -68,8 +41,8 @@ def _cell(tab, row: int, key: str, role=Qt.ItemDataRole.DisplayRole):
 
 
 @pytest.mark.parametrize("key", list(Workload.presets()))
-def test_preset_fills_form_and_produces_rows(make_tab, key):
-    tab = make_tab()
+def test_preset_fills_form_and_produces_rows(make_recommend_tab, key):
+    tab = make_recommend_tab()
     tab.select_preset("custom")
     tab.params.setText("1")  # something else in the form first
     tab.select_preset(key)
@@ -100,8 +73,8 @@ def test_preset_fills_form_and_produces_rows(make_tab, key):
     assert first.viable and first.rank == 1
 
 
-def test_preset_form_text(make_tab):
-    tab = make_tab()
+def test_preset_form_text(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("llm-100b-train")
     assert tab.params.text() == "100B"
     assert tab.tokens.text() == "200B"
@@ -113,8 +86,8 @@ def test_preset_form_text(make_tab):
     assert tab.working_set.value() == pytest.approx(64.0)
 
 
-def test_70b_full_finetune_never_shows_a_single_24gb_gpu_as_fitting(make_tab):
-    tab = make_tab(local=LocalMachine.from_names(["NVIDIA GeForce RTX 4090"]))
+def test_70b_full_finetune_never_shows_a_single_24gb_gpu_as_fitting(make_recommend_tab):
+    tab = make_recommend_tab(local=LocalMachine.from_names(["NVIDIA GeForce RTX 4090"]))
     tab.select_preset("custom")
     tab.scenario.setCurrentIndex(tab.scenario.findData("finetune-full"))
     tab.precision.setCurrentIndex(tab.precision.findData("bf16"))
@@ -139,8 +112,8 @@ def test_70b_full_finetune_never_shows_a_single_24gb_gpu_as_fitting(make_tab):
             assert not (r.gpus_total == 1 and r.mem_per_gpu_bytes <= 24.5 * GiB)
 
 
-def test_provider_and_region_filters_change_the_rows(make_tab):
-    tab = make_tab()
+def test_provider_and_region_filters_change_the_rows(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("cv-train")
     tab.fits_only.setChecked(False)
     tab.run_now()
@@ -162,8 +135,8 @@ def test_provider_and_region_filters_change_the_rows(make_tab):
     assert len(_shown_rows(tab)) == len(everything)
 
 
-def test_sorting_by_cost(make_tab):
-    tab = make_tab()
+def test_sorting_by_cost(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("nlp-inference-t4")
     rec = tab.run_now()
     assert rec is not None
@@ -183,8 +156,8 @@ def test_sorting_by_cost(make_tab):
 
 
 @pytest.mark.parametrize("key", ["cv-train", "nlp-inference-t4", "video-analytics"])
-def test_pareto_points_highlighted(make_tab, key):
-    tab = make_tab()
+def test_pareto_points_highlighted(make_recommend_tab, key):
+    tab = make_recommend_tab()
     tab.select_preset(key)
     rec = tab.run_now()
     assert rec is not None
@@ -202,17 +175,17 @@ def test_pareto_points_highlighted(make_tab, key):
     assert highlight != tab.scatter.points.opts["brush"].color().name()
 
 
-def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_tab):
+def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_recommend_tab):
     from gpuprof.ui.recommend.tab import ROW_LIMIT
 
-    cat = _catalog()
+    cat = shipped_catalog()
     many = tuple(
         dataclasses.replace(i, instance=f"{i.instance}-{k}")
         for k in range(4)
         for i in cat.instances
     )
     big = dataclasses.replace(cat, instances=many)
-    tab = make_tab(catalog_loader=lambda: big)
+    tab = make_recommend_tab(catalog_loader=lambda: big)
     tab.select_preset("nlp-inference-t4")
     rec = tab.run_now()
     assert rec is not None and rec.candidates == len(many) > ROW_LIMIT
@@ -224,8 +197,8 @@ def test_large_catalog_table_holds_row_limit_and_scatter_every_point(make_tab):
     assert tab.selected_row() is before
 
 
-def test_details_pane_shows_reasons_of_the_selected_row(make_tab):
-    tab = make_tab()
+def test_details_pane_shows_reasons_of_the_selected_row(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("llm-100b-train")
     rec = tab.run_now()
     assert rec is not None
@@ -244,10 +217,10 @@ def test_details_pane_shows_reasons_of_the_selected_row(make_tab):
     assert rec.rows[plotted[-1]].reasons[0] in tab.details.toPlainText()
 
 
-def test_details_escape_text_from_the_catalog(make_tab):
-    cat = _catalog()
+def test_details_escape_text_from_the_catalog(make_recommend_tab):
+    cat = shipped_catalog()
     evil = dataclasses.replace(cat.instances[0], instance="<b>x</b>&<script>", source="<i>s</i>")
-    tab = make_tab(catalog_loader=lambda: dataclasses.replace(cat, instances=(evil,)))
+    tab = make_recommend_tab(catalog_loader=lambda: dataclasses.replace(cat, instances=(evil,)))
     tab.select_preset("nlp-inference-t4")
     tab.fits_only.setChecked(False)
     tab.run_now()
@@ -257,8 +230,8 @@ def test_details_escape_text_from_the_catalog(make_tab):
     assert "<i>s</i>" in text
 
 
-def test_compare_with_this_machine_shows_speedup_column(make_tab):
-    tab = make_tab()
+def test_compare_with_this_machine_shows_speedup_column(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("cv-train")
     assert not tab.compare.isEnabled()
     tab.run_now()
@@ -289,8 +262,8 @@ def test_compare_with_this_machine_shows_speedup_column(make_tab):
     assert tab.model.rowCount() == len(rec.rows)
 
 
-def test_bad_input_shows_the_error_and_recovers(make_tab):
-    tab = make_tab()
+def test_bad_input_shows_the_error_and_recovers(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.show()
     tab.select_preset("llm-100b-train")
     tab.params.setText("lots")
@@ -306,8 +279,8 @@ def test_bad_input_shows_the_error_and_recovers(make_tab):
     assert tab.run_now() is None and "inference" in (tab.error or "")
 
 
-def test_settings_round_trip(make_tab):
-    tab = make_tab()
+def test_settings_round_trip(make_recommend_tab):
+    tab = make_recommend_tab()
     tab.select_preset("cv-train")
     tab.epochs.setValue(10)
     tab.deadline.setText("48h")
@@ -317,7 +290,7 @@ def test_settings_round_trip(make_tab):
     tab.fits_only.setChecked(False)
     tab.set_filters(provider="AWS")
     first = tab.workload()
-    again = make_tab()
+    again = make_recommend_tab()
     assert again.preset.currentData() == "cv-train"
     assert again.epochs.value() == 10
     assert again.deadline.text() == "48h" and again.budget.text() == "5k"
@@ -330,10 +303,10 @@ def test_settings_round_trip(make_tab):
 
 
 @pytest.mark.slow
-def test_debounce_runs_once_and_only_when_visible(make_tab, qtbot):
+def test_debounce_runs_once_and_only_when_visible(make_recommend_tab, qtbot):
     from gpuprof.ui.recommend.tab import DEBOUNCE_MS
 
-    tab = make_tab()
+    tab = make_recommend_tab()
     qtbot.wait(DEBOUNCE_MS * 2)
     assert tab.run_count == 0  # hidden: start-up pays nothing
     tab.show()

@@ -7,41 +7,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QSettings
-
-from gpuprof.catalog.instances import Catalog, load_catalog
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-_CATALOG: list[Catalog] = []
-
-
-def _catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog(overlays=False))
-    return _CATALOG[0]
-
 
 @pytest.fixture
-def tab(qtbot, tmp_path: Path):
-    from gpuprof.ui.recommend.tab import RecommendTab
-    from gpuprof.ui.shell.app import make_app
-
-    make_app()
-    t = RecommendTab(
-        catalog_loader=_catalog,
-        settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat),
-    )
-    qtbot.addWidget(t)
-    t.resize(1600, 1000)
-    return t
+def tab(make_recommend_tab):
+    return make_recommend_tab()
 
 
 def _serve(tab) -> None:

@@ -6,12 +6,14 @@ imported inside the fixtures only: non-UI tests never load it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gpuprof.catalog.instances import Catalog, load_catalog
 from tests.ui_fakes import FakeSource, ManualSampler
 
 
@@ -65,3 +67,36 @@ def polls(w: Any, n: int) -> None:
     """Poll the window's source ``n`` times (each snapshot is delivered as a live one)."""
     for _ in range(n):
         w.poll_now()
+
+
+@functools.cache
+def shipped_catalog() -> Catalog:
+    """The shipped catalog without the user's overlays, read once per test run (a Recommend
+    tab's ``catalog_loader``)."""
+    return load_catalog(overlays=False)
+
+
+@pytest.fixture
+def make_recommend_tab(qtbot: Any, tmp_path: Path) -> Callable[..., Any]:
+    """``make_recommend_tab(ini=None, *, size=(1600, 1000), **kwargs)``: a RecommendTab over
+    :func:`shipped_catalog` keeping its settings in the INI file ``ini`` (default
+    ``tmp_path/ui.ini``), resized to ``size`` (None: not resized); ``kwargs`` go to the tab."""
+    from gpuprof.ui.recommend.tab import RecommendTab
+    from gpuprof.ui.shell.app import make_app
+    from PySide6.QtCore import QSettings
+
+    make_app()
+
+    def make(
+        ini: Path | None = None, *, size: tuple[int, int] | None = (1600, 1000), **kwargs: Any
+    ) -> Any:
+        kwargs.setdefault("catalog_loader", shipped_catalog)
+        path = str(ini or tmp_path / "ui.ini")
+        kwargs.setdefault("settings", QSettings(path, QSettings.Format.IniFormat))
+        tab = RecommendTab(**kwargs)
+        qtbot.addWidget(tab)
+        if size is not None:
+            tab.resize(*size)
+        return tab
+
+    return make

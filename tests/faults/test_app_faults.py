@@ -15,23 +15,14 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from gpuprof.catalog.instances import Catalog, load_catalog
 from tests.faults.hostile import run_gpuprof
 from tests.ui_fakes import FakeSource
 from tests.ui_fixtures import polls
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-_CATALOG: list[Catalog] = []
-
-
-def _catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog(overlays=False))
-    return _CATALOG[0]
 
 
 class _ModelSpy:
@@ -69,28 +60,16 @@ class _ModelSpy:
 # -- theme change with a selected Recommend row -------------------------------------------------
 
 
-def _ranked_tab(qtbot: Any, tmp_path: Path) -> Any:
-    from gpuprof.ui.recommend.tab import RecommendTab
-    from gpuprof.ui.shell.app import make_app
-
-    make_app()
-    ini = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
-    tab = RecommendTab(catalog_loader=_catalog, settings=ini)
-    qtbot.addWidget(tab)
-    tab.resize(1600, 1000)
-    tab.select_preset("llm-100b-train")
-    assert tab.run_now() is not None
-    tab.table.selectRow(2)
-    return tab
-
-
-def test_theme_change_signals_are_paired_and_recolour_the_rows(qtbot, tmp_path) -> None:
+def test_theme_change_signals_are_paired_and_recolour_the_rows(make_recommend_tab) -> None:
     """A theme change only recolours: dataChanged, never a bare layoutChanged (which left the
     proxy's persistent indexes dangling and crashed the app with a selected row)."""
     from gpuprof.ui.recommend.model import column
     from gpuprof.ui.shell.theme import THEMES
 
-    tab = _ranked_tab(qtbot, tmp_path)
+    tab = make_recommend_tab()
+    tab.select_preset("llm-100b-train")
+    assert tab.run_now() is not None
+    tab.table.selectRow(2)
     tab.proxy.setSourceModel(None)  # the model alone: an unpaired signal fails, not crashes
     spy = _ModelSpy(tab.model)
     for name in ("dark", "dark", "light"):  # the theme already on counts too

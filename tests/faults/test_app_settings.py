@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import math
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,8 +15,6 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
 from PySide6.QtCore import QSettings
-
-from gpuprof.catalog.instances import Catalog, load_catalog
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -89,14 +86,6 @@ RECOMMEND_KEYS = [
     "region",
 ]
 
-_CATALOG: list[Catalog] = []
-
-
-def _catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog(overlays=False))
-    return _CATALOG[0]
-
 
 def _write(path: Path, values: dict[str, str]) -> None:
     s = QSettings(str(path), QSettings.Format.IniFormat)
@@ -155,27 +144,15 @@ def test_a_nan_interval_no_longer_stops_the_window(make_window, tmp_path, caplog
     assert w.snapshot_count == 1
 
 
-def _tab(qtbot: Any, ini: Path) -> Any:
-    from gpuprof.ui.recommend.tab import RecommendTab
-    from gpuprof.ui.shell.app import make_app
-
-    make_app()
-    tab = RecommendTab(
-        catalog_loader=_catalog, settings=QSettings(str(ini), QSettings.Format.IniFormat)
-    )
-    qtbot.addWidget(tab)
-    return tab
-
-
 @pytest.mark.parametrize("bad", HOSTILE, ids=lambda v: repr(v)[:12])
 @pytest.mark.slow
-def test_a_bad_saved_recommend_form_still_ranks(qtbot, tmp_path, bad, caplog) -> None:
+def test_a_bad_saved_recommend_form_still_ranks(make_recommend_tab, tmp_path, bad, caplog) -> None:
     """Every saved Recommend field at once holds ``bad``: the tab opens, each field keeps a
     value it can hold, and a ranking comes out (or a form error names a field: never blank)."""
     ini = tmp_path / "ui.ini"
     _write(ini, {f"recommend/{key}": bad for key in RECOMMEND_KEYS})
     with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
-        tab = _tab(qtbot, ini)
+        tab = make_recommend_tab(ini, size=None)
     for spin in (tab.epochs, tab.seq_len, tab.batch, tab.working_set, tab.node_limit):
         assert spin.minimum() <= spin.value() <= spin.maximum()
         assert math.isfinite(spin.value())
@@ -186,16 +163,16 @@ def test_a_bad_saved_recommend_form_still_ranks(qtbot, tmp_path, bad, caplog) ->
         assert tab.form_error.isVisible() or tab.form_error.text()
 
 
-def test_a_batch_of_1e10_falls_back_and_the_tab_ranks(qtbot, tmp_path, caplog) -> None:
+def test_a_batch_of_1e10_falls_back_and_the_tab_ranks(make_recommend_tab, tmp_path, caplog) -> None:
     """The issue's case: the saved preset with batch=1e10 (over the spin box's range)."""
     ini = tmp_path / "ui.ini"
-    good = _tab(qtbot, ini)
+    good = make_recommend_tab(ini, size=None)
     good.select_preset("llm-100b-train")
     assert good.run_now() is not None
     good.close()
     QSettings(str(ini), QSettings.Format.IniFormat).setValue("recommend/batch", "1e10")
     with caplog.at_level(logging.WARNING, logger="gpuprof.ui.shell.settings"):
-        tab = _tab(qtbot, ini)
+        tab = make_recommend_tab(ini, size=None)
     assert tab.batch.value() == 0  # auto
     assert "recommend/batch" in caplog.text and "1e10" in caplog.text
     assert tab.run_now() is not None and tab.recommendation.rows
