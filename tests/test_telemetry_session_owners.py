@@ -220,3 +220,22 @@ def test_every_source_takes_a_close_timeout():
     session = _manual(FakeSource(1))
     assert session.replay is None  # a live source has no replay controls
     session.close(timeout_s=0.1)
+
+
+def test_a_report_is_built_from_the_extract_while_the_session_goes_on():
+    from gpuprof.report.build import from_extract
+
+    src = FakeSource(2)
+    src.throttled[0] = ("sw_thermal_slowdown",)
+    session = _manual(src)
+    for _ in range(10):
+        session.poll_once()
+    ex = session.extract(1.7e9 + 2, 1.7e9 + 8, samples=False)
+    report = from_extract(ex, session.history, created_s=1.7e9 + 20)
+    assert report.simulated and [g.index for g in report.gpus] == [0, 1]
+    assert report.machine is not None
+    tel = report.telemetry
+    assert tel is not None and (tel.start_s, tel.end_s) == ex.span and tel.sample_count == 7
+    assert tel.source_label == "SIMULATED — fake"
+    assert [e.gpu_index for e in tel.throttle_events] == [e.gpu_index for e in ex.events] == [0]
+    session.close()

@@ -581,12 +581,7 @@ def from_telemetry_session(session: TelemetrySession, **kwargs: Any) -> Report:
         kwargs["job"] = job_of_source(
             session.source, include_cmdlines=kwargs.get("include_cmdlines", False)
         )
-    extract = session.extract(samples=False)
-    given = {k: kwargs.pop(k) for k in ("system", "devices", "topology") if k in kwargs}
-    if given:  # facts the caller read already
-        static = dataclasses.replace(extract.static, **given)
-        extract = dataclasses.replace(extract, static=static)
-    return from_extract(extract, session.history, **kwargs)
+    return from_extract(session.extract(samples=False), session.history, **kwargs)
 
 
 def from_extract(extract: SessionExtract, history: History, **kwargs: Any) -> Report:
