@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_int
@@ -259,6 +259,26 @@ def _flags(result: Any) -> str:
     return "; ".join(parts)
 
 
+def _print_table(
+    console: Console,
+    title: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    text: Container[str] = ("case", "op", "notes"),
+) -> None:
+    """A table of ``rows`` under ``columns`` (translated); the ``text`` columns are aligned
+    left, the numbers right."""
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in columns:
+        t.add_column(tr(col), justify="left" if col in text else "right")
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)
+
+
 def render_run(run: BenchRun, console: Console) -> None:
     """The results of a run as rich tables, one per benchmark family."""
     from rich.table import Table
@@ -305,50 +325,49 @@ def render_run(run: BenchRun, console: Console) -> None:
     results = run.results
     gemm = [r for r in results if isinstance(r, GemmResult)]
     if gemm:
-        t = Table(title=tr("GEMM"))
-        for col in (
-            N_("case"),
-            N_("TFLOPS median"),
-            N_("mean"),
-            N_("max"),
-            N_("% of peak"),
-            N_("iters"),
-            N_("notes"),
-        ):
-            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for g in gemm:
-            t.add_row(
-                g.case,
-                _tflops(g.tflops_median),
-                _tflops(g.tflops_mean),
-                _tflops(g.tflops_max),
-                fmt_pct(g.pct_of_peak, digits=1),
-                str(g.iterations),
-                _flags(g),
-            )
-        console.print(t)
+        _print_table(
+            console,
+            tr("GEMM"),
+            (
+                N_("case"),
+                N_("TFLOPS median"),
+                N_("mean"),
+                N_("max"),
+                N_("% of peak"),
+                N_("iters"),
+                N_("notes"),
+            ),
+            [
+                (
+                    g.case,
+                    _tflops(g.tflops_median),
+                    _tflops(g.tflops_mean),
+                    _tflops(g.tflops_max),
+                    fmt_pct(g.pct_of_peak, digits=1),
+                    str(g.iterations),
+                    _flags(g),
+                )
+                for g in gemm
+            ],
+        )
     mem = [r for r in results if isinstance(r, MemoryResult)]
     if mem:
-        t = Table(title=tr("memory bandwidth (bytes copied)"))
-        for col in (
-            N_("case"),
-            N_("median"),
-            N_("best"),
-            N_("samples"),
-            N_("verified"),
-            N_("notes"),
-        ):
-            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for m in mem:
-            t.add_row(
-                m.case,
-                fmt_rate(m.bandwidth_bytes_s),
-                fmt_rate(m.bandwidth_max_bytes_s),
-                str(m.samples),
-                tr("yes") if m.verified else tr("NO"),
-                _flags(m),
-            )
-        console.print(t)
+        _print_table(
+            console,
+            tr("memory bandwidth (bytes copied)"),
+            (N_("case"), N_("median"), N_("best"), N_("samples"), N_("verified"), N_("notes")),
+            [
+                (
+                    m.case,
+                    fmt_rate(m.bandwidth_bytes_s),
+                    fmt_rate(m.bandwidth_max_bytes_s),
+                    str(m.samples),
+                    tr("yes") if m.verified else tr("NO"),
+                    _flags(m),
+                )
+                for m in mem
+            ],
+        )
     for p in (x for x in results if isinstance(x, P2PResult) and x.ok):
         t = Table(
             title=tr(
@@ -368,34 +387,40 @@ def render_run(run: BenchRun, console: Console) -> None:
         console.print(t)
     coll = [r for r in results if isinstance(r, CollectiveResult)]
     if coll:
-        t = Table(title=tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size))
-        for col in (N_("op"), N_("size"), "algbw", "busbw", "p50", "p99", N_("notes")):
-            t.add_column(tr(col), justify="left" if col in ("op", "notes") else "right")
-        for c in coll:
-            t.add_row(
-                c.op,
-                fmt_bytes(c.size_bytes),
-                fmt_rate(c.algbw_bytes_s),
-                fmt_rate(c.busbw_bytes_s),
-                fmt_latency(c.latency_p50_s),
-                fmt_latency(c.latency_p99_s),
-                _flags(c),
-            )
-        console.print(t)
+        _print_table(
+            console,
+            tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size),
+            (N_("op"), N_("size"), "algbw", "busbw", "p50", "p99", N_("notes")),
+            [
+                (
+                    c.op,
+                    fmt_bytes(c.size_bytes),
+                    fmt_rate(c.algbw_bytes_s),
+                    fmt_rate(c.busbw_bytes_s),
+                    fmt_latency(c.latency_p50_s),
+                    fmt_latency(c.latency_p99_s),
+                    _flags(c),
+                )
+                for c in coll
+            ],
+        )
     work = [r for r in results if isinstance(r, WorkloadResult)]
     if work:
-        t = Table(title=tr("training step"))
-        for col in (N_("case"), N_("throughput"), N_("step"), N_("steps"), N_("notes")):
-            t.add_column(tr(col), justify="left" if col in ("case", "notes") else "right")
-        for w in work:
-            t.add_row(
-                w.case,
-                fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0),
-                fmt_latency(w.step_time_median_s),
-                str(w.steps),
-                _flags(w),
-            )
-        console.print(t)
+        _print_table(
+            console,
+            tr("training step"),
+            (N_("case"), N_("throughput"), N_("step"), N_("steps"), N_("notes")),
+            [
+                (
+                    w.case,
+                    fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0),
+                    fmt_latency(w.step_time_median_s),
+                    str(w.steps),
+                    _flags(w),
+                )
+                for w in work
+            ],
+        )
     # One place per case: a case that measured nothing is a "not measured" row with its own
     # notes (e.g. the time it took to find out it was too slow), not a second line below.
     other = [(case, r) for case in run.cases for r in case.results if not r.ok]
@@ -416,24 +441,26 @@ def render_run(run: BenchRun, console: Console) -> None:
 
 
 def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console: Console) -> None:
-    from rich.table import Table
 
-    t = Table(title=tr("{a} (A) vs {b} (B)", a=a.run_id, b=b.run_id))
-    for col in (N_("measurement"), "A", "B", "B/A"):
-        t.add_column(tr(col), justify="left" if col == "measurement" else "right")
-    for row in rows:
-        ratio = row.ratio
-        t.add_row(
-            row.key,
-            fmt_measure(row.unit, row.a)
-            if row.a is not None
-            else (tr_text(row.a_status or "") or "-"),
-            fmt_measure(row.unit, row.b)
-            if row.b is not None
-            else (tr_text(row.b_status or "") or "-"),
-            f"{ratio:.3f}" if ratio is not None else NA,
-        )
-    console.print(t)
+    _print_table(
+        console,
+        tr("{a} (A) vs {b} (B)", a=a.run_id, b=b.run_id),
+        (N_("measurement"), "A", "B", "B/A"),
+        [
+            (
+                row.key,
+                fmt_measure(row.unit, row.a)
+                if row.a is not None
+                else (tr_text(row.a_status or "") or "-"),
+                fmt_measure(row.unit, row.b)
+                if row.b is not None
+                else (tr_text(row.b_status or "") or "-"),
+                f"{row.ratio:.3f}" if row.ratio is not None else NA,
+            )
+            for row in rows
+        ],
+        text=("measurement",),
+    )
     if a.environment.gpu_name != b.environment.gpu_name or a.device != b.device:
         console.print(
             tr(
