@@ -239,3 +239,24 @@ def test_a_report_is_built_from_the_extract_while_the_session_goes_on():
     assert tel.source_label == "SIMULATED — fake"
     assert [e.gpu_index for e in tel.throttle_events] == [e.gpu_index for e in ex.events] == [0]
     session.close()
+
+
+def test_a_bench_runner_closes_only_a_source_it_owns():
+    from gpuprof.bench.runner import Runner
+
+    for owns in (True, False):
+        src = FakeSource(1)  # SIMULATED: not attached to results, but the runner holds it
+        runner = Runner(
+            device="cpu",
+            cases=[],
+            source=src,
+            owns_source=owns,
+            capture_env=False,
+            telemetry_interval_s=None,
+        )
+        runner.run()
+        assert src.closed is owns
+        runner.close()  # idempotent
+    src = FakeSource(1)
+    Runner(device="cpu", cases=[], source=src, owns_source=True).close()
+    assert src.closed
