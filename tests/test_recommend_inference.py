@@ -7,28 +7,16 @@ the weights take 140e9 B, leaving 6,028,888,064 B; one 4096-token sequence cache
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gpuprof", "recommend", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
-    )
-
+from tests.helpers.cli import recommend_cli
 
 BASE = ("--scenario", "inference", "--model", "llama-2-70b", "--tokens", "1e8", "--seq-len", "4096")
 
 
 @pytest.mark.slow
 def test_the_batch_that_fits_is_computed_and_used() -> None:
-    ran = _cli(*BASE, "--batch", "512", "--gpu", "A100-80GB", "--gpus", "2")
+    ran = recommend_cli(*BASE, "--batch", "512", "--gpu", "A100-80GB", "--gpus", "2")
     assert ran.returncode == 0, ran.stderr
     assert "4 of the 512 requested sequences fit in memory beside the weights" in ran.stdout
     # need = 70 GB of weights + 2 sequences' cache per GPU = 67.7 GiB
@@ -37,13 +25,13 @@ def test_the_batch_that_fits_is_computed_and_used() -> None:
 
 
 def test_a_batch_that_fits_is_kept_and_not_mentioned() -> None:
-    ran = _cli(*BASE, "--batch", "4", "--gpu", "A100-80GB", "--gpus", "2")
+    ran = recommend_cli(*BASE, "--batch", "4", "--gpu", "A100-80GB", "--gpus", "2")
     assert ran.returncode == 0, ran.stderr
     assert "requested sequences fit" not in ran.stdout
 
 
 def test_weights_alone_over_memory_do_not_fit() -> None:
-    ran = _cli(*BASE, "--batch", "1", "--gpu", "A100-80GB", "--gpus", "1", "--json")
+    ran = recommend_cli(*BASE, "--batch", "1", "--gpu", "A100-80GB", "--gpus", "1", "--json")
     assert ran.returncode == 0, ran.stderr
     assert '"fits": false' in ran.stdout
 
@@ -51,7 +39,7 @@ def test_weights_alone_over_memory_do_not_fit() -> None:
 def test_a_throughput_target_ranks_by_the_cost_of_sustaining_it() -> None:
     import json
 
-    ran = _cli(
+    ran = recommend_cli(
         "--scenario",
         "inference",
         "--model",

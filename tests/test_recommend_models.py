@@ -6,8 +6,6 @@ Hand-worked numbers: the KV cache of one token is ``layers × (K+V elements) × 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -16,6 +14,7 @@ from gpuprof.errors import InputError
 from gpuprof.recommend.memory import kv_bytes_per_token, memory_need
 from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.workload import Workload
+from tests.helpers.cli import recommend_cli
 
 MODELS = load_models()
 
@@ -105,18 +104,10 @@ def test_active_params_above_the_total_are_refused() -> None:
         Workload(scenario="inference", params=7e9, active_params=8e9, tokens=1.0)
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gpuprof", "recommend", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
-    )
-
-
 def test_cli_model_fills_the_workload_and_says_the_architecture() -> None:
-    ran = _cli("--scenario", "inference", "--model", "mixtral-8x7b", "--tokens", "1e9", "--json")
+    ran = recommend_cli(
+        "--scenario", "inference", "--model", "mixtral-8x7b", "--tokens", "1e9", "--json"
+    )
     assert ran.returncode == 0, ran.stderr
     out = json.loads(ran.stdout)
     assert out["workload"]["params"] == 46.7e9 and out["workload"]["active_params"] == 12.9e9
@@ -125,7 +116,9 @@ def test_cli_model_fills_the_workload_and_says_the_architecture() -> None:
 
 
 def test_cli_bare_params_states_the_default_architecture() -> None:
-    ran = _cli("--scenario", "inference", "--params", "6.7e9", "--tokens", "1e9", "--limit", "1")
+    ran = recommend_cli(
+        "--scenario", "inference", "--params", "6.7e9", "--tokens", "1e9", "--limit", "1"
+    )
     assert ran.returncode == 0, ran.stderr
     # N = 12·L·(128·L)² → L = round((6.7e9 / 196608)^(1/3)) = 32, h = 4096
     assert "architecture: default from --params (32 layers, hidden 4096, full multi-head" in (
@@ -134,13 +127,13 @@ def test_cli_bare_params_states_the_default_architecture() -> None:
 
 
 def test_cli_model_and_params_together_is_one_error() -> None:
-    ran = _cli("--scenario", "inference", "--model", "mistral-7b", "--params", "7e9")
+    ran = recommend_cli("--scenario", "inference", "--model", "mistral-7b", "--params", "7e9")
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     assert "--model or --params" in ran.stderr
 
 
 def test_cli_lists_the_models_as_json() -> None:
-    ran = _cli("--list-models", "--json")
+    ran = recommend_cli("--list-models", "--json")
     assert ran.returncode == 0, ran.stderr
     names = [m["name"] for m in json.loads(ran.stdout)]
     assert names == list(MODELS)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, Workload
+from tests.helpers.cli import recommend_cli
 
 DATA = Path(__file__).parent / "data"
 
@@ -110,22 +109,12 @@ def test_bad_engine_inputs_are_one_clear_error(kw: dict[str, Any], needle: str) 
         Workload(scenario="serve", params=7e9, rate_per_s=1, output_len=100, **kw)
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gpuprof", "recommend", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin", "COLUMNS": "250"},
-    )
-
-
 def test_the_cli_takes_the_engine_flags_and_reports_them() -> None:
     base = ("--scenario", "serve", "--model", "llama-2-70b", "--precision", "fp8")
     traffic = ("--rate", "1", "--prompt-len", "128", "--output-len", "2048")
     where = ("--gpu", "H100", "--gpus", "4", "--tp", "4", "--json")
-    plain = _cli(*base, *traffic, *where)
-    engine = _cli(
+    plain = recommend_cli(*base, *traffic, *where)
+    engine = recommend_cli(
         *base, *traffic, *where, "--kv-admission", "reserve", "--attention-kernel", "per-head"
     )
     assert plain.returncode == 0 and engine.returncode == 0, plain.stderr + engine.stderr
@@ -136,7 +125,7 @@ def test_the_cli_takes_the_engine_flags_and_reports_them() -> None:
     sa, sb = a["rows"][0]["serving"], b["rows"][0]["serving"]
     assert sb["batch_max"] < sa["batch_max"]
     assert sb["capacity_tokens_per_s_per_instance"] < sa["capacity_tokens_per_s_per_instance"]
-    bad = _cli(*base, *traffic, *where, "--kv-admission", "sometimes")
+    bad = recommend_cli(*base, *traffic, *where, "--kv-admission", "sometimes")
     assert bad.returncode == 2 and "--kv-admission" in bad.stderr
 
 

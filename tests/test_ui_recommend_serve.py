@@ -5,14 +5,13 @@ million against throughput per instance, and the numbers are the CLI's."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
+from tests.helpers.cli import recommend_cli
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -63,32 +62,22 @@ def test_the_tab_shows_the_clis_serving_numbers(tab) -> None:
         assert _visible(tab, key), key
     for key in ("hours", "cost", "efficiency"):
         assert not _visible(tab, key), key
-    ran = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gpuprof",
-            "recommend",
-            "--scenario",
-            "serve",
-            "--model",
-            "llama-3-70b",
-            "--throughput",
-            "5000",
-            "--prompt-len",
-            "1000",
-            "--output-len",
-            "200",
-            "--tpot",
-            "40ms",
-            "--limit",
-            "5",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
+    ran = recommend_cli(
+        "--scenario",
+        "serve",
+        "--model",
+        "llama-3-70b",
+        "--throughput",
+        "5000",
+        "--prompt-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--tpot",
+        "40ms",
+        "--limit",
+        "5",
+        "--json",
     )
     assert ran.returncode == 0, ran.stderr
     cli = json.loads(ran.stdout)["rows"]

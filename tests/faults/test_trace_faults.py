@@ -5,8 +5,6 @@ one clear line naming the file (and the line), exit 2 through the CLI, never a t
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -14,6 +12,7 @@ import pytest
 
 from gpuprof.errors import InputError
 from gpuprof.recommend.trace import read_trace
+from tests.helpers.cli import recommend_cli
 
 GOOD = "arrival_s,prompt_tokens,output_tokens\n0.0,100,20\n0.5,200,30\n"
 
@@ -107,22 +106,12 @@ def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
     assert "not a regular file (a FIFO)" in str(outcome[0]) and str(fifo) in str(outcome[0])
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gpuprof", "recommend", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin"},
-    )
-
-
 SERVE = ("--scenario", "serve", "--model", "llama-3.1-8b", "--limit", "3")
 
 
 def test_the_cli_says_one_line_and_exits_2(tmp_path: Path) -> None:
     path = _write(tmp_path, b"0,100,20\n\xfe\xfe,1,1\n")
-    ran = _cli(*SERVE, "--trace", str(path))
+    ran = recommend_cli(*SERVE, "--trace", str(path))
     assert ran.returncode == 2
     err = [ln for ln in ran.stderr.splitlines() if ln.strip()]
     assert len(err) == 1 and str(path) in err[0] and "line 2" in err[0], err
@@ -136,7 +125,7 @@ def test_the_cli_simulates_a_good_trace_on_the_top_rows(tmp_path: Path) -> None:
         f"{i * 0.05:.2f},{300 + (i % 7) * 50},{50 + (i % 5) * 10}\n" for i in range(400)
     )
     path = _write(tmp_path, lines)
-    ran = _cli(*SERVE, "--trace", str(path), "--ttft", "2s", "--tpot", "100ms", "--json")
+    ran = recommend_cli(*SERVE, "--trace", str(path), "--ttft", "2s", "--tpot", "100ms", "--json")
     assert ran.returncode == 0, ran.stderr
     doc = json.loads(ran.stdout)
     assert doc["workload"]["prompt_len"] == 450 and doc["workload"]["output_len"] == 70
@@ -148,11 +137,13 @@ def test_the_cli_simulates_a_good_trace_on_the_top_rows(tmp_path: Path) -> None:
         assert 0 < s["ttft_s"]["p50"] <= s["ttft_s"]["p99"]
         assert 0 < s["tpot_s"]["p50"] <= s["tpot_s"]["p99"]
         assert 0.0 <= s["goodput_share"] <= 1.0
-    text = _cli(*SERVE, "--trace", str(path))
+    text = recommend_cli(*SERVE, "--trace", str(path))
     assert text.returncode == 0 and "SIMULATED" in text.stdout
 
 
 def test_a_trace_with_a_training_workload_is_refused(tmp_path: Path) -> None:
     path = _write(tmp_path, GOOD)
-    ran = _cli("--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9", "--trace", str(path))
+    ran = recommend_cli(
+        "--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9", "--trace", str(path)
+    )
     assert ran.returncode == 2 and "--trace" in ran.stderr

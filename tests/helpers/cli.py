@@ -1,0 +1,19 @@
+"""``gpuprof`` run as a user would, in a child process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def recommend_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m gpuprof recommend ARGS`` in a bare environment: English, PATH /usr/bin:/bin
+    and nothing else (no GPU tools, no local GPU row, no user settings), 250 columns (rich folds
+    no table cell)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gpuprof", "recommend", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin", "COLUMNS": "250"},
+    )
