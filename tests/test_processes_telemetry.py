@@ -19,10 +19,10 @@ from gpuprof.telemetry.containers import ContainerResolver
 from gpuprof.telemetry.host import ProcessInfoCache
 from gpuprof.telemetry.nvml.poll import UTIL_FRESH_S, _process_util
 from gpuprof.telemetry.nvml.query import DeviceState
-from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.procstat import HostUsage, ProcessUsageReader
 from tests.fakes.devices import h100_sxm_8gpu_box, t4_box
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess, mib
+from tests.fakes.fixtures import source_on
 
 DATA = Path(__file__).resolve().parent / "data" / "cgroup"
 
@@ -195,8 +195,7 @@ def test_gpu_processes_carry_host_cpu_rss_start_time_and_container(
     (tmp_path / "var" / "log" / "pods" / f"ml-team_llama-7b_{uid}").mkdir(parents=True)
     containers = ContainerResolver(proc_root=str(tmp_path / "proc"), root=str(tmp_path))
     cache = ProcessInfoCache(clock=fake.clock, containers=containers)
-    source = NvmlSource(nvml=fake, clock=fake.clock, processes=cache)
-    try:
+    with source_on(fake, processes=cache) as source:
         (first,) = source.poll().processes
         assert first.host_cpu_pct is None  # one reading: no interval yet
         assert first.host_rss_bytes and first.host_rss_bytes > 1 << 20
@@ -208,8 +207,6 @@ def test_gpu_processes_carry_host_cpu_rss_start_time_and_container(
         (second,) = source.poll().processes
         assert second.host_cpu_pct is not None and second.host_cpu_pct >= 0.0
         assert second.sm_util_pct == 40.0
-    finally:
-        source.close()
 
 
 def test_a_process_that_vanished_keeps_its_gpu_row_without_host_numbers(make_fake_nvml) -> None:
@@ -218,13 +215,10 @@ def test_a_process_that_vanished_keeps_its_gpu_row_without_host_numbers(make_fak
     box = h100_sxm_8gpu_box()
     box.devices[1].processes = [FakeProcess(pid=gone.pid, used_memory_bytes=mib(64))]
     fake = make_fake_nvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    with source_on(fake) as source:
         (p,) = source.poll().processes
         assert p.gpu_mem_bytes == mib(64)
         assert (p.host_cpu_pct, p.host_rss_bytes, p.start_time_s, p.name) == (None,) * 4
-    finally:
-        source.close()
 
 
 # --- per-process GPU utilization: the timestamp cursor --------------------------------------------
@@ -234,16 +228,13 @@ def test_newer_call_on_drivers_550_and_up_older_call_before(make_fake_nvml) -> N
     for box, newer in ((h100_sxm_8gpu_box(), True), (t4_box(), False)):
         box.devices[0].processes = [FakeProcess(pid=4321, used_memory_bytes=mib(1), sm_util_pct=70)]
         fake = make_fake_nvml(box)
-        source = NvmlSource(nvml=fake, clock=fake.clock)
-        try:
+        with source_on(fake) as source:
             (p,) = [p for p in source.poll().processes if p.pid == 4321]
             assert (p.sm_util_pct, p.mem_util_pct) == (70.0, 0.0)
             assert (fake.calls["nvmlDeviceGetProcessUtilization"] > 0) is not newer
             assert "nvmlDeviceGetProcessesUtilizationInfo" not in fake.unimplemented
             # An old driver without the newer call is not a failure to report.
             assert not source.diagnostics.has(0, "process_util_info", "FunctionNotFound")
-        finally:
-            source.close()
 
 
 def test_cursor_takes_each_sample_once_and_idle_processes_go_stale(make_fake_nvml) -> None:
@@ -251,8 +242,7 @@ def test_cursor_takes_each_sample_once_and_idle_processes_go_stale(make_fake_nvm
     busy = FakeProcess(pid=111, used_memory_bytes=mib(1), sm_util_pct=90, mem_util_pct=30)
     box.devices[0].processes = [busy]
     fake = make_fake_nvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    with source_on(fake) as source:
         assert source.poll().processes[0].sm_util_pct == 90.0
         cursor = source._devices[0].proc_util_ts
         assert cursor == int(fake.now_s * 1e6)
@@ -268,16 +258,13 @@ def test_cursor_takes_each_sample_once_and_idle_processes_go_stale(make_fake_nvm
         fake.advance(1.0)
         assert source.poll().processes[0].sm_util_pct == 10.0
         assert source._devices[0].proc_util_ts > cursor
-    finally:
-        source.close()
 
 
 def test_success_without_samples_is_no_new_samples_not_an_error(make_fake_nvml) -> None:
     box = h100_sxm_8gpu_box()
     box.devices[0].processes = [FakeProcess(pid=5, used_memory_bytes=mib(1), sm_util_pct=20)]
     fake = make_fake_nvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    with source_on(fake) as source:
         source.poll()
         fake.advance(1.0)
         # pynvml's wrappers raise NVMLError(0) when NVML reports success and no samples.
@@ -285,8 +272,6 @@ def test_success_without_samples_is_no_new_samples_not_an_error(make_fake_nvml) 
         assert source.poll().processes[0].sm_util_pct == 20.0
         assert "process_util_info" not in source._devices[0].skip
         assert not source.diagnostics.has(0, "process_util_info")
-    finally:
-        source.close()
 
 
 def test_no_permission_for_utilization_marks_the_status(make_fake_nvml) -> None:
@@ -294,14 +279,11 @@ def test_no_permission_for_utilization_marks_the_status(make_fake_nvml) -> None:
     box.devices[0].processes = [FakeProcess(pid=5, used_memory_bytes=mib(1), sm_util_pct=20)]
     fake = make_fake_nvml(box)
     fake.inject("nvmlDeviceGetProcessesUtilizationInfo", error=real_pynvml.NVML_ERROR_NO_PERMISSION)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    with source_on(fake) as source:
         snap = source.poll()
         assert snap.processes[0].sm_util_pct is None
         assert snap.processes[0].gpu_mem_bytes == mib(1)
         assert snap.status.process_info_permitted is False
-    finally:
-        source.close()
 
 
 class _StubQuery:

@@ -23,14 +23,13 @@ from gpuprof.telemetry.model import (
 )
 from gpuprof.telemetry.nvml import poll as nvml_poll
 from gpuprof.telemetry.nvml.gpm import GPM_INTERVAL_S, PROF_FIRST_SAMPLE
-from gpuprof.telemetry.nvml.source import NvmlSource
 from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S, ProcessUsageReader
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.session import MINIMAL_HISTORY, TelemetrySession
 from tests.fakes.devices import h100_sxm_8gpu_box, t4_box
 from tests.fakes.fake_gpm import FakeGpmActivity
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess, mib
-from tests.fakes.fixtures import FakeClock
+from tests.fakes.fixtures import FakeClock, source_on
 from tests.test_processes_telemetry import FakeProc
 from tests.ui_fakes import FakeSource
 
@@ -123,9 +122,8 @@ def _box_with(pids: list[int]) -> Any:
 def test_nobody_watching_the_processes_host_columns_cost_a_reading_per_interval() -> None:
     pids = [os.getpid(), os.getppid()]
     fake = FakeNvml(_box_with(pids))
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    reader = source._proc_cache.usage
-    try:
+    with source_on(fake) as source:
+        reader = source._proc_cache.usage
         source.poll()
         fake.advance(1.0)
         second = source.poll().processes
@@ -148,8 +146,6 @@ def test_nobody_watching_the_processes_host_columns_cost_a_reading_per_interval(
         fake.advance(1.0)
         source.poll()
         assert reader.readings == after + 3 * len(pids)
-    finally:
-        source.close()
 
 
 class _WatchedSource(FakeSource):
@@ -225,8 +221,7 @@ def test_gpm_is_not_entered_on_gpus_without_it(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(nvml_poll, "read_gpm", counted)
     fake = FakeNvml(t4_box())
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    with source_on(fake) as source:
         source.poll()
         assert calls == [0]  # asked once
         for _ in range(3):
@@ -234,17 +229,19 @@ def test_gpm_is_not_entered_on_gpus_without_it(monkeypatch: pytest.MonkeyPatch) 
             g = source.poll().gpus[0]
             assert g.prof_unavailable == "not supported on this GPU"
         assert calls == [0]
-    finally:
-        source.close()
+
+
+def _h100_gpu0_at_80() -> tuple[Any, FakeNvml]:
+    """The 8x H100 box (and its fake NVML) whose GPU 0's GPM says 80 % of SMs active."""
+    box = h100_sxm_8gpu_box()
+    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
+    return box, FakeNvml(box)
 
 
 def test_gpm_is_sampled_every_interval_and_repeated_in_between() -> None:
-    box = h100_sxm_8gpu_box()
-    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
-    fake = FakeNvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    gpus = len(box.devices)
-    try:
+    box, fake = _h100_gpu0_at_80()
+    with source_on(fake) as source:
+        gpus = len(box.devices)
         assert source.poll().gpus[0].prof_unavailable == PROF_FIRST_SAMPLE
         fake.advance(1.0)
         assert source.poll().gpus[0].prof_sm_active_pct == 80.0  # the pair at the next poll
@@ -258,17 +255,12 @@ def test_gpm_is_sampled_every_interval_and_repeated_in_between() -> None:
         g = source.poll().gpus[0]
         assert g.prof_sm_active_pct == 20.0  # the mean over the interval since the last sample
         assert fake.calls["nvmlGpmSampleGet"] == 3 * gpus
-    finally:
-        source.close()
 
 
 def test_while_watched_gpm_is_sampled_at_every_poll() -> None:
-    box = h100_sxm_8gpu_box()
-    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
-    fake = FakeNvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    gpus = len(box.devices)
-    try:
+    box, fake = _h100_gpu0_at_80()
+    with source_on(fake) as source:
+        gpus = len(box.devices)
         source.poll()
         fake.advance(1.0)
         source.poll()  # the pair: 2 samples per GPU
@@ -289,16 +281,11 @@ def test_while_watched_gpm_is_sampled_at_every_poll() -> None:
         fake.advance(1.0)
         source.poll()
         assert fake.calls["nvmlGpmSampleGet"] == 5 * gpus  # back to its cadence
-    finally:
-        source.close()
 
 
 def test_after_a_failed_gpm_poll_the_next_poll_tries_again() -> None:
-    box = h100_sxm_8gpu_box()
-    box.devices[0].gpm = FakeGpmActivity(sm_active_pct=80.0)
-    fake = FakeNvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock)
-    try:
+    _, fake = _h100_gpu0_at_80()
+    with source_on(fake) as source:
         source.poll()
         fake.advance(1.0)
         source.poll()
@@ -307,8 +294,6 @@ def test_after_a_failed_gpm_poll_the_next_poll_tries_again() -> None:
         assert source.poll().gpus[0].prof_unavailable == "GPM error: Unknown"
         fake.advance(1.0)  # under the interval, but the last poll failed
         assert source.poll().gpus[0].prof_sm_active_pct == 80.0
-    finally:
-        source.close()
 
 
 # --- the samples themselves ------------------------------------------------------------------
@@ -345,9 +330,8 @@ def test_throttle_names_per_mask_match_the_flag() -> None:
 def test_nvlink_far_end_is_read_once_and_again_when_the_link_state_changes() -> None:
     box = h100_sxm_8gpu_box()
     fake = FakeNvml(box)
-    source = NvmlSource(nvml=fake, clock=fake.clock, slow_interval_s=1.0)  # every poll slow
-    links = sum(len(d.nvlinks or ()) for d in box.devices)
-    try:
+    with source_on(fake, slow_interval_s=1.0) as source:  # every poll slow
+        links = sum(len(d.nvlinks or ()) for d in box.devices)
         for _ in range(3):
             source.poll()
             fake.advance(1.0)
@@ -364,8 +348,6 @@ def test_nvlink_far_end_is_read_once_and_again_when_the_link_state_changes() -> 
         fake.advance(1.0)
         g = source.poll().gpus[0]
         assert (g.nvlinks[3].active, g.nvlinks[3].remote_pci_bus_id) == (True, "00000000:0B:00.0")
-    finally:
-        source.close()
 
 
 def test_monitor_watches_what_it_shows(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -96,4 +97,15 @@ def nvml_source(fake_nvml: FakeNvml) -> Iterator[Any]:
     source.close()
 
 
-__all__ = ["FakeClock", "fake_clock", "fake_nvml", "make_fake_nvml", "nvml_source"]
+@contextlib.contextmanager
+def source_on(fake: FakeNvml, **kwargs: Any) -> Iterator[nvml.NvmlSource]:
+    """An NvmlSource reading ``fake`` on the fake's clock (``kwargs``: its other arguments),
+    closed when the block ends, failed or not."""
+    source = nvml.NvmlSource(nvml=fake, clock=fake.clock, **kwargs)
+    try:
+        yield source
+    finally:
+        source.close()
+
+
+__all__ = ["FakeClock", "fake_clock", "fake_nvml", "make_fake_nvml", "nvml_source", "source_on"]
