@@ -8,7 +8,8 @@
   name; with ``keep=True`` the whole line, still with the secrets hidden.
 - :func:`redact_text`: any text that leaves the machine (a process name, a hostname, a session
   label): cleaned and with the secrets hidden; :func:`redact_tree` applies
-  :func:`redact_secrets` to every string of a record (a report, a JSON payload).
+  :func:`redact_secrets` to every string of a record (a report, a JSON payload), and
+  :func:`clean_tree` :func:`clean_text`.
 
 The report model, the ``--json`` outputs, the UI's process table and the exporter's labels
 share these, so a secret is hidden the same way everywhere.
@@ -19,12 +20,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 __all__ = [
     "MASK",
     "REDACTED_ARGS",
     "clean_text",
+    "clean_tree",
+    "map_strings",
     "redact_cmdline",
     "redact_secrets",
     "redact_text",
@@ -184,17 +188,29 @@ def redact_text(text: object, max_len: int | None = None) -> str:
 
 
 def redact_tree(obj: _T) -> _T:
-    """``obj`` with :func:`redact_secrets` applied to every string in it: frozen dataclasses
+    """``obj`` with :func:`redact_secrets` applied to every string in it (see
+    :func:`map_strings`)."""
+    return map_strings(obj, redact_secrets)
+
+
+def clean_tree(obj: _T, max_len: int | None = None) -> _T:
+    """``obj`` with :func:`clean_text` (cut to ``max_len``) applied to every string in it (see
+    :func:`map_strings`)."""
+    return map_strings(obj, lambda s: clean_text(s, max_len))
+
+
+def map_strings(obj: _T, fn: Callable[[str], str]) -> _T:
+    """``obj`` with ``fn`` applied to every string in it but enum members: frozen dataclasses
     (copied with ``dataclasses.replace``), tuples, lists and dict values. Unchanged parts are
     returned as they are (the same objects)."""
-    return _redact_any(obj)  # type: ignore[no-any-return]
+    return _map_any(obj, fn)  # type: ignore[no-any-return]
 
 
-def _redact_any(obj: Any) -> Any:
+def _map_any(obj: Any, fn: Callable[[str], str]) -> Any:
     if isinstance(obj, str):
         if isinstance(obj, enum.Enum):
             return obj
-        out = redact_secrets(obj)
+        out = fn(obj)
         return obj if out == obj else out
     if isinstance(obj, (int, float, bool)) or obj is None:
         return obj
@@ -204,17 +220,17 @@ def _redact_any(obj: Any) -> Any:
             if not f.init:
                 continue
             value = getattr(obj, f.name)
-            new = _redact_any(value)
+            new = _map_any(value, fn)
             if new is not value:
                 changes[f.name] = new
         return dataclasses.replace(obj, **changes) if changes else obj
     if isinstance(obj, (tuple, list)):
-        items = [_redact_any(v) for v in obj]
+        items = [_map_any(v, fn) for v in obj]
         if all(a is b for a, b in zip(items, obj, strict=True)):
             return obj
         return type(obj)(items) if type(obj) in (tuple, list) else obj
     if isinstance(obj, dict):
-        new_items = {k: _redact_any(v) for k, v in obj.items()}
+        new_items = {k: _map_any(v, fn) for k, v in obj.items()}
         if all(new_items[k] is v for k, v in obj.items()):
             return obj
         return new_items

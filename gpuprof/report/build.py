@@ -17,7 +17,6 @@ command lines through :func:`gpuprof.redact.redact_cmdline`, so every renderer g
 from __future__ import annotations
 
 import dataclasses
-import enum
 import importlib.metadata
 import math
 import platform
@@ -33,7 +32,7 @@ from gpuprof import __version__
 from gpuprof.errors import InputError
 from gpuprof.health.diagnose import Finding, diagnose_series
 from gpuprof.i18n import N_, tr
-from gpuprof.redact import clean_text, redact_cmdline, redact_tree
+from gpuprof.redact import clean_text, clean_tree, redact_cmdline, redact_tree
 from gpuprof.report.demo import demo_snapshots
 from gpuprof.report.job import job_from_store, job_of_source
 from gpuprof.report.model import (
@@ -182,25 +181,6 @@ def versions(system: SystemInfo | None = None) -> Versions:
 
 def _opt_clean(text: str | None, max_len: int = 200) -> str | None:
     return None if text is None else clean_text(text, max_len)
-
-
-def _clean_record(obj: Any, max_len: int = 300) -> Any:
-    """A copy of a frozen record with every string field (also nested) passed through clean_text."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            cleaned = _clean_record(value, max_len)
-            if cleaned is not value:
-                changes[f.name] = cleaned
-        return dataclasses.replace(obj, **changes) if changes else obj
-    if isinstance(obj, str) and not isinstance(obj, enum.Enum):
-        cleaned_text = clean_text(obj, max_len)
-        return obj if cleaned_text == obj else cleaned_text
-    if isinstance(obj, tuple):
-        items = tuple(_clean_record(v, max_len) for v in obj)
-        return obj if all(a is b for a, b in zip(items, obj, strict=True)) else items
-    return obj
 
 
 def machine(system: SystemInfo) -> Machine:
@@ -498,10 +478,10 @@ def build_report(
         simulated=simulated,
         versions=versions(system),
         machine=host,
-        gpus=tuple(_clean_record(d) for d in devices),
-        topology=_clean_record(topology or Topology(), 20),
+        gpus=tuple(clean_tree(d, 300) for d in devices),
+        topology=clean_tree(topology or Topology(), 20),
         telemetry=telemetry,
-        findings=tuple(_clean_record(f, 2000) for f in findings),
+        findings=tuple(clean_tree(f, 2000) for f in findings),
         bench=summarize_bench(bench) if bench is not None else None,
         recommendation=summarize_recommendation(recommendation)
         if recommendation is not None

@@ -10,7 +10,6 @@ secret rules to the whole report.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import math
 import shlex
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from gpuprof.i18n import tr
 from gpuprof.profile.markers import Marker
 from gpuprof.profile.model import BREAKDOWN_CATEGORIES, JobProfile, StepMarker
 from gpuprof.profile.sane import sane_profile
-from gpuprof.redact import clean_text, redact_cmdline
+from gpuprof.redact import clean_text, clean_tree, redact_cmdline
 from gpuprof.report.model import Chart, ChartSeries, JobSection
 
 if TYPE_CHECKING:
@@ -43,25 +42,6 @@ PROJECTION_ROWS = 10
 MAX_STEP_POINTS = 480
 #: Runs (``track`` names × processes) drawn in the step-time chart; the rest are left out.
 MAX_STEP_SERIES = 8
-
-
-def _clean(obj: object, max_len: int = 300) -> object:
-    """``obj`` (a frozen record, nested) with every string through :func:`clean_text`."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            cleaned = _clean(value, max_len)
-            if cleaned is not value:
-                changes[f.name] = cleaned
-        return dataclasses.replace(obj, **changes) if changes else obj  # type: ignore[type-var]
-    if isinstance(obj, str) and not isinstance(obj, enum.Enum):
-        text = clean_text(obj, max_len)
-        return obj if text == obj else text
-    if isinstance(obj, tuple):
-        items = tuple(_clean(v, max_len) for v in obj)
-        return obj if all(a is b for a, b in zip(items, obj, strict=True)) else items
-    return obj
 
 
 def _finite(value: float | None) -> float | None:
@@ -169,7 +149,9 @@ def summarize_job(
     """The report section of ``profile``: its charts and, unless not ``projection``, its
     projection onto ``catalog`` (default: the catalog ``gpuprof catalog list`` shows)."""
     profile = sane_profile(profile)
-    cleaned = _clean(dataclasses.replace(profile, command=_command(profile, include_cmdlines)))
+    cleaned = clean_tree(
+        dataclasses.replace(profile, command=_command(profile, include_cmdlines)), 300
+    )
     assert isinstance(cleaned, JobProfile)
     charts = tuple(c for c in (step_chart(profile, markers), _breakdown_chart(profile)) if c)
     section = JobSection(profile=cleaned, charts=charts)
@@ -190,7 +172,7 @@ def summarize_job(
         )
     return dataclasses.replace(
         section,
-        projections=tuple(_clean(p, 1000) for p in found[:rows]),  # type: ignore[misc]
+        projections=tuple(clean_tree(p, 1000) for p in found[:rows]),
         projection_candidates=len(found),
         projection_basis=tuple(clean_text(line, 500) for line in basis.lines()),
     )
