@@ -15,7 +15,7 @@ from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import Recommendation, recommend
 from gpuprof.recommend.serve import BOUNDS
 from gpuprof.recommend.workload import Workload
-from tests.helpers.cli import recommend_cli
+from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +31,6 @@ def _serve(model: str, **kw: Any) -> Workload:
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
     cat, nodes = one_config_catalog(catalog, gpu, gpus)
     return recommend(w.with_(nodes=nodes, node_limit=max(16, nodes)), cat, limit=1)
-
-
-ISSUE = (
-    "--scenario",
-    "serve",
-    "--model",
-    "llama-3-70b",
-    "--throughput",
-    "5000",
-    "--prompt-len",
-    "1000",
-    "--output-len",
-    "200",
-)
 
 
 def test_a_tight_tpot_lowers_the_batch_and_raises_the_cost(catalog: Catalog) -> None:
@@ -172,7 +158,7 @@ def test_latency_grows_with_the_load_on_each_replica(catalog: Catalog) -> None:
 
 
 def test_the_issue_command_ranks_by_cost_per_million_and_names_each_bound() -> None:
-    ran = recommend_cli(*ISSUE, "--json", "--limit", "12")
+    ran = recommend_cli(*SERVE_LLAMA_70B, "--json", "--limit", "12")
     assert ran.returncode == 0, ran.stderr
     doc = json.loads(ran.stdout)
     rows = [r for r in doc["rows"] if r["fits"] and r["serving"]["meets_targets"]]
@@ -184,7 +170,7 @@ def test_the_issue_command_ranks_by_cost_per_million_and_names_each_bound() -> N
         assert r["cost_unit"] == "usd_per_hour" and r["hours"] is None and r["hours_reason"]
     # the best row keeps many sequences in flight, not 16
     assert max(r["serving"]["batch_max"] for r in rows) > 100
-    table = recommend_cli(*ISSUE, "--limit", "5")
+    table = recommend_cli(*SERVE_LLAMA_70B, "--limit", "5")
     assert table.returncode == 0, table.stderr
     assert "$/M out" in table.stdout and "bound" in table.stdout and "TPOT" in table.stdout
     assert "bound: " in table.stdout  # the reasons of the top rows say it in words
@@ -192,9 +178,9 @@ def test_the_issue_command_ranks_by_cost_per_million_and_names_each_bound() -> N
 
 
 def test_inference_is_an_alias_of_serve() -> None:
-    a = recommend_cli(*ISSUE, "--json", "--limit", "3")
+    a = recommend_cli(*SERVE_LLAMA_70B, "--json", "--limit", "3")
     b = recommend_cli(
-        *(x if x != "serve" else "inference" for x in ISSUE), "--json", "--limit", "3"
+        *(x if x != "serve" else "inference" for x in SERVE_LLAMA_70B), "--json", "--limit", "3"
     )
     assert a.returncode == b.returncode == 0
     assert json.loads(a.stdout)["rows"] == json.loads(b.stdout)["rows"]
@@ -234,7 +220,7 @@ def test_the_schema_document_names_every_field_of_a_serving_row() -> None:
         if line.startswith("| `")
         for name in re.findall(r"`([a-z_0-9]+)`", line.split("|")[1])
     }
-    ran = recommend_cli(*ISSUE, "--json", "--limit", "2")
+    ran = recommend_cli(*SERVE_LLAMA_70B, "--json", "--limit", "2")
     assert ran.returncode == 0, ran.stderr
     out = json.loads(ran.stdout)
     row = out["rows"][0]

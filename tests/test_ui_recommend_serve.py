@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.helpers.cli import recommend_cli
+from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -62,23 +62,7 @@ def test_the_tab_shows_the_clis_serving_numbers(tab) -> None:
         assert _visible(tab, key), key
     for key in ("hours", "cost", "efficiency"):
         assert not _visible(tab, key), key
-    ran = recommend_cli(
-        "--scenario",
-        "serve",
-        "--model",
-        "llama-3-70b",
-        "--throughput",
-        "5000",
-        "--prompt-len",
-        "1000",
-        "--output-len",
-        "200",
-        "--tpot",
-        "40ms",
-        "--limit",
-        "5",
-        "--json",
-    )
+    ran = recommend_cli(*SERVE_LLAMA_70B, "--tpot", "40ms", "--limit", "5", "--json")
     assert ran.returncode == 0, ran.stderr
     cli = json.loads(ran.stdout)["rows"]
     from gpuprof.ui.recommend.model import ROW_ROLE, column

@@ -17,3 +17,19 @@ def recommend_cli(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         env={"GPUPROF_LANG": "en", "PATH": "/usr/bin:/bin", "COLUMNS": "250"},
     )
+
+
+#: Issue 22's serving question as ``recommend`` arguments: Llama-3-70B at 5000 output tokens/s,
+#: 1000-token prompts, 200-token answers.
+SERVE_LLAMA_70B = (
+    "--scenario",
+    "serve",
+    "--model",
+    "llama-3-70b",
+    "--throughput",
+    "5000",
+    "--prompt-len",
+    "1000",
+    "--output-len",
+    "200",
+)
