@@ -33,6 +33,14 @@ def _missing(value: float | None) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def _finite(value: float | None) -> float | None:
+    """``value`` as a float; None when it is missing, NaN or infinite."""
+    if value is None:
+        return None
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
 def fmt_bytes(value: float | None, *, binary: bool = True, digits: int = 1) -> str:
     """``fmt_bytes(81559 * 2**20) == '79.6 GiB'``; decimal units with ``binary=False``."""
     if _missing(value):
@@ -73,11 +81,8 @@ def fmt_sig(value: float | None, unit: str = "", *, digits: int = 4) -> str:
     trailing zeros, so a small value keeps its digits: ``fmt_sig(0.000134, "TFLOPS") ==
     "0.000134 TFLOPS"`` (a CPU's figure, not "0"), ``fmt_sig(42.8, "GB/s") == "42.8 GB/s"``,
     ``fmt_sig(12345.6) == "12,346"``. ``N/A`` when missing or infinite."""
-    if _missing(value):
-        return NA
-    assert value is not None
-    v = float(value)
-    if not math.isfinite(v):
+    v = _finite(value)
+    if v is None:
         return NA
     if abs(v) >= 1000:
         text = f"{v:,.0f}"
@@ -94,11 +99,8 @@ def fmt_sig(value: float | None, unit: str = "", *, digits: int = 4) -> str:
 def fmt_duration(seconds: float | None) -> str:
     """``fmt_duration(93784) == '1d 2h 3m'``; sub-minute values keep seconds; an infinity
     (a hostile recording's time) is ``N/A``, like NaN."""
-    if _missing(seconds):
-        return NA
-    assert seconds is not None
-    s = float(seconds)
-    if not math.isfinite(s):
+    s = _finite(seconds)
+    if s is None:
         return NA
     if s < 60:
         return f"{s:.1f} s"
