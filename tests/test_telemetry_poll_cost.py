@@ -39,11 +39,16 @@ procfs = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="procfs
 # --- the reader's cadence ---------------------------------------------------------------------
 
 
-@procfs
-def test_between_readings_no_file_is_read_and_the_last_values_stand(tmp_path: Path) -> None:
+def _reader(tmp_path: Path) -> tuple[FakeClock, FakeProc, ProcessUsageReader]:
+    """A process reader on a fake clock and a fake /proc under ``tmp_path``, every 5 s."""
     clock = FakeClock()
     proc = FakeProc(tmp_path / "proc")
-    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    return clock, proc, ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+
+
+@procfs
+def test_between_readings_no_file_is_read_and_the_last_values_stand(tmp_path: Path) -> None:
+    clock, proc, reader = _reader(tmp_path)
     tick = 1.0 / os.sysconf("SC_CLK_TCK")
     proc.put(7, ticks=1000)
     proc.put(8, ticks=1000)
@@ -72,9 +77,7 @@ def proc_page() -> int:
 
 @procfs
 def test_a_new_process_is_read_at_once_and_one_that_left_is_forgotten(tmp_path: Path) -> None:
-    clock = FakeClock()
-    proc = FakeProc(tmp_path / "proc")
-    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    clock, proc, reader = _reader(tmp_path)
     proc.put(7, ticks=10)
     reader.read([7])
     clock.advance(1.0)
@@ -91,9 +94,7 @@ def test_a_new_process_is_read_at_once_and_one_that_left_is_forgotten(tmp_path: 
 
 @procfs
 def test_watching_reads_at_every_call_from_the_next_one(tmp_path: Path) -> None:
-    clock = FakeClock()
-    proc = FakeProc(tmp_path / "proc")
-    reader = ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
+    clock, proc, reader = _reader(tmp_path)
     proc.put(7, ticks=10)
     reader.read([7])
     clock.advance(1.0)
