@@ -13,6 +13,7 @@ from gpuprof.errors import InputError
 from gpuprof.recommend.memory import memory_need, model_shape
 from gpuprof.recommend.rank import LocalMachine, recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.cli import train_argv
 
 GiB = 2**30
 T = 4096 * 1024  # default tokens per optimizer step: seq 4096 × global batch 1024
@@ -324,22 +325,9 @@ def test_bad_workloads_raise_input_error() -> None:
 
 
 def test_cli_json_one_configuration(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "recommend",
-        "--scenario",
-        "train",
-        "--params",
-        "7e9",
-        "--precision",
-        "bf16",
-        "--tokens",
-        "2e10",
-        "--gpu",
-        "A100-80GB",
-        "--gpus",
-        "8",
-        "--json",
-    ]
+    argv = train_argv(
+        "7e9", "2e10", "--precision", "bf16", "--gpu", "A100-80GB", "--gpus", "8", "--json"
+    )
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     (row,) = out["rows"]
@@ -359,47 +347,11 @@ def test_cli_json_one_configuration(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        main(
-            [
-                "recommend",
-                "--scenario",
-                "train",
-                "--params",
-                "7B",
-                "--tokens",
-                "2e10",
-                "--instance",
-                "p4d.24xlarge",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert main(train_argv("7B", "2e10", "--instance", "p4d.24xlarge", "--json")) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert len(rows) == 2 and {r["price_as_of"] for r in rows} == {"2026-01-21", "2026-11-29"}
-    assert (
-        main(
-            [
-                "recommend",
-                "--scenario",
-                "train",
-                "--params",
-                "7e9",
-                "--tokens",
-                "2e10",
-                "--deadline",
-                "3d",
-                "--budget",
-                "5000",
-                "--provider",
-                "aws,gcp",
-                "--limit",
-                "5",
-            ]
-        )
-        == 0
-    )
+    ranked = train_argv("7e9", "2e10", "--deadline", "3d", "--budget", "5000")
+    assert main([*ranked, "--provider", "aws,gcp", "--limit", "5"]) == 0
     text = capsys.readouterr().out
     assert "as of" in text and ("AWS" in text or "GCP" in text)
 
@@ -407,43 +359,11 @@ def test_cli_instance_and_ranked_table(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     "argv",
     [
-        ["recommend", "--scenario", "train", "--params", "abc", "--tokens", "1e9"],
+        train_argv("abc", "1e9"),
         ["recommend", "--scenario", "dance", "--params", "7e9", "--tokens", "1e9"],
-        [
-            "recommend",
-            "--scenario",
-            "train",
-            "--params",
-            "7e9",
-            "--tokens",
-            "1e9",
-            "--deadline",
-            "soon",
-        ],
-        [
-            "recommend",
-            "--scenario",
-            "train",
-            "--params",
-            "7e9",
-            "--tokens",
-            "1e9",
-            "--instance",
-            "nope",
-        ],
-        [
-            "recommend",
-            "--scenario",
-            "train",
-            "--params",
-            "7e9",
-            "--tokens",
-            "1e9",
-            "--gpu",
-            "Z9000",
-            "--gpus",
-            "2",
-        ],
+        train_argv("7e9", "1e9", "--deadline", "soon"),
+        train_argv("7e9", "1e9", "--instance", "nope"),
+        train_argv("7e9", "1e9", "--gpu", "Z9000", "--gpus", "2"),
     ],
 )
 def test_cli_bad_values_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

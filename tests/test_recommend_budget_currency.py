@@ -15,6 +15,7 @@ from gpuprof.cli import main
 from gpuprof.recommend.parse import parse_usd
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.cli import train_argv
 
 RATE = FxRate("CNY", 7.0, "2026-11-30", "test")
 
@@ -60,19 +61,7 @@ def test_budget_text_takes_the_display_currencys_sign() -> None:
     assert parse_usd("€1.5k") == 1500
 
 
-ARGS = [
-    "recommend",
-    "--scenario",
-    "train",
-    "--params",
-    "7B",
-    "--tokens",
-    "2e10",
-    "--budget",
-    "6000",
-    "--limit",
-    "3",
-]
+ARGS = train_argv("7B", "2e10", "--budget", "6000", "--limit", "3")
 
 
 def test_the_output_states_the_budgets_currency_and_the_rate(

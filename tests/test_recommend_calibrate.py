@@ -25,6 +25,7 @@ from gpuprof.recommend.calibrate import (
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.memory import model_shape
 from gpuprof.recommend.workload import Workload
+from tests.helpers.cli import train_argv
 
 H100 = "NVIDIA H100 80GB HBM3"
 H100_MEM = 85_520_809_984  # bytes, nvidia-smi 81559 MiB
@@ -177,8 +178,7 @@ def test_default_database_is_not_created(tmp_path) -> None:
 
 def _job(gpu: str, *extra: str) -> list[str]:
     """``gpuprof recommend`` argv: the 1e9-parameter, 1e10-token training job on one ``gpu``."""
-    argv = ["recommend", "--scenario", "train", "--params", "1e9", "--tokens", "1e10"]
-    return [*argv, "--gpu", gpu, "--gpus", "1", *extra]
+    return train_argv("1e9", "1e10", "--gpu", gpu, "--gpus", "1", *extra)
 
 
 def _recommend_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:

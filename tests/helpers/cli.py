@@ -33,3 +33,9 @@ SERVE_LLAMA_70B = (
     "--output-len",
     "200",
 )
+
+
+def train_argv(params: str, tokens: str, *extra: str) -> list[str]:
+    """``recommend --scenario train --params PARAMS --tokens TOKENS EXTRA...`` (the argv of
+    ``gpuprof.cli.main`` or of :func:`recommend_cli` after its ``recommend``)."""
+    return ["recommend", "--scenario", "train", "--params", params, "--tokens", tokens, *extra]
