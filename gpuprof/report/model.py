@@ -192,6 +192,34 @@ class BenchSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class ServingRowSummary:
+    """A serving row's numbers (``gpuprof recommend --scenario serve``; see
+    :class:`gpuprof.recommend.rank.rows.ServingRow`): all for ``instances`` configurations of
+    ``tp`` × ``pp`` GPUs per replica. Seconds, tokens/s, USD."""
+
+    tp: int
+    pp: int
+    ep: int
+    replicas: int
+    instances: int
+    batch: float  # sequences in flight per replica at this load
+    batch_max: int  # sequences the KV cache holds
+    output_tokens_per_s: float  # the traffic
+    capacity_tokens_per_s_per_instance: float
+    load: float
+    ttft_p50_s: float | None
+    ttft_p99_s: float | None
+    tpot_p50_s: float | None
+    tpot_p99_s: float | None
+    slo_percentile: str
+    meets_targets: bool
+    bound: str
+    usd_per_hour: float | None
+    usd_per_million_output: float | None
+    usd_per_million_input: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class RecommendationRowSummary:
     """One ranked cloud configuration (see :class:`gpuprof.recommend.rank.RecommendationRow`)."""
 
@@ -215,6 +243,8 @@ class RecommendationRowSummary:
     speedup_vs_local: float | None = None
     reasons: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: serving rows only: the traffic, latency and cost columns that replace time and cost
+    serving: ServingRowSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)

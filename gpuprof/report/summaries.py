@@ -26,6 +26,7 @@ from gpuprof.report.model import (
     ChartSeries,
     RecommendationRowSummary,
     RecommendationSummary,
+    ServingRowSummary,
 )
 
 if TYPE_CHECKING:
@@ -224,6 +225,16 @@ def _rec_row(r: RecommendationRow) -> RecommendationRowSummary:
         speedup_vs_local=r.speedup_vs_local,
         reasons=tuple(r.reasons),
         warnings=tuple(r.warnings),
+        serving=_serving_row(r),
+    )
+
+
+def _serving_row(r: RecommendationRow) -> ServingRowSummary | None:
+    s = r.serving
+    if s is None:
+        return None
+    return ServingRowSummary(
+        **{f: getattr(s, f) for f in ServingRowSummary.__dataclass_fields__}  # same names
     )
 
 
@@ -244,10 +255,32 @@ def _workload_fields(w: Workload) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _serving_chart(pts: list[tuple[float, float, bool]]) -> Chart:
+    """Cost per million output tokens vs output tokens/s per instance (the serving scatter)."""
+    series = []
+    for label, on_front in ((tr("fits"), False), (tr("Pareto front"), True)):
+        sel = sorted((x, y) for x, y, p in pts if p == on_front)
+        if sel:
+            series.append(ChartSeries(label, tuple(x for x, _ in sel), tuple(y for _, y in sel)))
+    return Chart(
+        key="recommend.pareto",
+        title=tr("Cost per million output tokens vs throughput per instance"),
+        kind="scatter",
+        unit="usd",
+        series=tuple(series),
+        x_unit="tok/s",
+        x_label=tr("output tokens/s per instance"),
+        y_min=0.0,
+    )
+
+
 def summarize_recommendation(rec: Recommendation) -> RecommendationSummary:
     charts: list[Chart] = []
     pts = [(h, c, p) for h, c, p in rec.scatter if math.isfinite(h) and math.isfinite(c)]
-    if pts:
+    serving = rec.scatter_axes != ("hours", "cost_usd")
+    if pts and serving:
+        charts.append(_serving_chart(pts))
+    elif pts:
         others = [(h, c) for h, c, p in pts if not p]
         front = sorted((h, c) for h, c, p in pts if p)
         series = []

@@ -1,0 +1,72 @@
+"""The PDF report of a serving recommendation (issue 22): its wider table (instances, $/h, $ per
+million output and input tokens, throughput, batch, TTFT, TPOT, bound) fits the page on A4 and
+Letter, cuts no value from its unit, and reads the same numbers as the HTML."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from gpuprof.recommend.models import find_model, load_models
+from gpuprof.recommend.workload import Workload
+from gpuprof.report import build
+from gpuprof.report.model import Report
+from gpuprof.telemetry.model import SystemInfo
+from tests.faults.test_report_pdf_layout import _BREAKABLE, _NUMBER, _cells, _printed, _tables
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    arch = find_model("llama-3-70b", load_models(None))
+    w = Workload(
+        scenario="serve",
+        throughput_per_s=5000,
+        prompt_len=1000,
+        output_len=200,
+        tpot_s=0.05,
+        **arch.workload_fields(),
+    )
+    rec = build.summarize_recommendation(build.recommend_for(w, limit=10))
+    base = build.build_report(system=SystemInfo(hostname="h"), devices=(), created_s=0.0)
+    return dataclasses.replace(base, recommendation=rec)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.slow
+def test_the_serving_table_fits_and_keeps_values_whole(report, paper, qapp) -> None:
+    doc = _printed(report, paper)
+    layout = doc.documentLayout()
+    width = doc.pageSize().width()
+    tables = _tables(doc)
+    assert tables
+    for table in tables:
+        assert layout.frameBoundingRect(table).width() <= width + 2, table.cellAt(0, 0)
+        for _r, blocks in _cells(table):
+            for block in blocks:
+                text, lines = block.text(), block.layout()
+                for i in range(lines.lineCount() - 1):
+                    line = lines.lineAt(i)
+                    end = line.textStart() + line.textLength()
+                    if not 0 < end < len(text):
+                        continue
+                    before, after = text[:end], text[end:]
+                    assert before[-1] in _BREAKABLE or after[0] in _BREAKABLE, (
+                        f"{paper}: a word is cut: {before[-12:]!r} | {after[:12]!r}"
+                    )
+                    if before[-1] == "\u2028":
+                        continue
+                    unit_cut = _NUMBER.search(before.rstrip()) and re.match(r"[A-Za-z%°µ]", after)
+                    assert not unit_cut, f"{paper}: a value and its unit: {before[-12:]!r}"
+
+
+@pytest.mark.slow
+def test_the_pdf_text_has_the_serving_columns(report, qapp) -> None:
+    doc = _printed(report, "a4")
+    text = doc.toPlainText().replace("\u200b", "").replace("\u00a0", " ")
+    assert "$/M output" in text and "TPOT" in text and "p50 / p99" in text
+    top = report.recommendation.rows[0].serving  # type: ignore[union-attr]
+    assert top is not None and f"TP{top.tp} PP{top.pp}" in text
