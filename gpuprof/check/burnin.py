@@ -23,8 +23,7 @@ events seen, grades each GPU from its own series:
 * ``burnin.xid``: any XID event on the GPU during the load: FAIL.
 
 A sample counts as under load when its GPU utilization is at least ``min_util_pct`` (or unknown).
-The items are :class:`BurnInItem` records, field for field a check item
-(:meth:`BurnInItem.to_check_item`).
+The items are :class:`BurnInItem` records: check items of group ``diagnostics``.
 """
 
 from __future__ import annotations
@@ -34,8 +33,9 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gpuprof.check.model import CheckItem, Status
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import DeviceInfo, EccCounts, GpuSample, Snapshot
 from gpuprof.telemetry.reasons import BENIGN, ClockEventReason
@@ -73,35 +73,15 @@ class BurnInLimits:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BurnInItem:
-    """One graded line; ``status`` is PASS, WARN, FAIL or SKIP."""
+class BurnInItem(CheckItem):
+    """One graded line of the burn-in: a check item of group ``diagnostics``; ``status`` is
+    PASS, WARN, FAIL or SKIP."""
 
-    item_id: str
-    status: str
-    measured: float | str | None = None
-    expected: float | str | None = None
-    ratio: float | None = None
-    unit: str = ""
-    reason: str = ""
-    hint: str = ""
-    gpu_index: int | None = None
+    group: str = "diagnostics"
 
-    def to_check_item(self) -> Any:
-        """The :class:`gpuprof.check.model.CheckItem` of this line (group ``diagnostics``)."""
-        from gpuprof.check.model import CheckItem, Status
-
-        return CheckItem(
-            item_id=self.item_id,
-            group="diagnostics",
-            status=Status(self.status),
-            measured=self.measured,
-            expected=self.expected,
-            ratio=self.ratio,
-            unit=self.unit,
-            reason=self.reason,
-            hint=self.hint,
-            gpu_index=self.gpu_index,
-        )
+    def to_check_item(self) -> CheckItem:
+        """This line as the scorecard holds it."""
+        return self
 
 
 def _load_samples(snaps: Sequence[Snapshot], index: int, limits: BurnInLimits) -> list[GpuSample]:
@@ -122,7 +102,7 @@ def _clock_item(load: list[GpuSample], index: int, limits: BurnInLimits) -> Burn
     if not early or not [c for c in late if c is not None]:
         return BurnInItem(
             item_id="burnin.clock",
-            status="SKIP",
+            status=Status.SKIP,
             reason=tr("too few SM clock samples under load to compare"),
             gpu_index=index,
         )
@@ -134,32 +114,27 @@ def _clock_item(load: list[GpuSample], index: int, limits: BurnInLimits) -> Burn
         longest = max(longest, run)
     low = min(c for c in late if c is not None)
     ratio = low / base if base else None
-    if longest >= limits.sustained_samples:
-        return BurnInItem(
-            item_id="burnin.clock",
-            status="FAIL",
-            measured=low,
-            expected=base,
-            ratio=ratio,
-            unit="MHz",
-            reason=tr(
-                "SM clock fell to {low:.0f} MHz under load, {pct:.0f}% below its early-load "
-                "median of {base:.0f} MHz, for {n} samples",
-                low=low,
-                pct=100.0 * (1.0 - low / base),
-                base=base,
-                n=longest,
-            ),
-            hint=tr("check cooling, airflow and the power supply; see the throttle reasons"),
-            gpu_index=index,
-        )
+    fell = longest >= limits.sustained_samples
     return BurnInItem(
         item_id="burnin.clock",
-        status="PASS",
+        status=Status.FAIL if fell else Status.PASS,
         measured=low,
         expected=base,
         ratio=ratio,
         unit="MHz",
+        reason=tr(
+            "SM clock fell to {low:.0f} MHz under load, {pct:.0f}% below its early-load "
+            "median of {base:.0f} MHz, for {n} samples",
+            low=low,
+            pct=100.0 * (1.0 - low / base),
+            base=base,
+            n=longest,
+        )
+        if fell
+        else "",
+        hint=tr("check cooling, airflow and the power supply; see the throttle reasons")
+        if fell
+        else "",
         gpu_index=index,
     )
 
@@ -170,12 +145,14 @@ def _throttle_item(load: list[GpuSample], index: int) -> BurnInItem:
         seen |= g.clock_events
     bad = ClockEventReason(int(seen) & ~int(BENIGN))
     if not bad:
-        return BurnInItem(item_id="burnin.throttle", status="PASS", measured="", gpu_index=index)
+        return BurnInItem(
+            item_id="burnin.throttle", status=Status.PASS, measured="", gpu_index=index
+        )
     names = ", ".join(bad.names)
     fatal = bool(bad & _FATAL)
     return BurnInItem(
         item_id="burnin.throttle",
-        status="FAIL" if fatal else "WARN",
+        status=Status.FAIL if fatal else Status.WARN,
         measured=names,
         reason=tr("clocks slowed under load: {r}", r=names),
         hint=tr("hardware or thermal slowdown: check cooling, fans and the power brake signal")
@@ -193,7 +170,7 @@ def _temp_item(
     if not temps or slowdown is None:
         return BurnInItem(
             item_id="burnin.temperature",
-            status="SKIP",
+            status=Status.SKIP,
             measured=max(temps) if temps else None,
             unit="°C",
             reason=tr("no temperature or no slowdown temperature known"),
@@ -204,7 +181,7 @@ def _temp_item(
     ok = margin > limits.temp_margin_c
     return BurnInItem(
         item_id="burnin.temperature",
-        status="PASS" if ok else "FAIL",
+        status=Status.PASS if ok else Status.FAIL,
         measured=hottest,
         expected=slowdown,
         unit="°C",
@@ -230,7 +207,7 @@ def _power_item(load: list[GpuSample], index: int, limits: BurnInLimits) -> Burn
     if not pairs:
         return BurnInItem(
             item_id="burnin.power",
-            status="SKIP",
+            status=Status.SKIP,
             unit="W",
             reason=tr("no power reading or limit"),
             gpu_index=index,
@@ -240,7 +217,7 @@ def _power_item(load: list[GpuSample], index: int, limits: BurnInLimits) -> Burn
     over = top > limit * (1.0 + limits.power_over_pct / 100.0)
     return BurnInItem(
         item_id="burnin.power",
-        status="WARN" if over else "PASS",
+        status=Status.WARN if over else Status.PASS,
         measured=top,
         expected=limit,
         ratio=top / limit,
@@ -263,7 +240,7 @@ def _ecc_item(snaps: Sequence[Snapshot], index: int) -> BurnInItem:
     if not counts:
         return BurnInItem(
             item_id="burnin.ecc",
-            status="SKIP",
+            status=Status.SKIP,
             reason=tr("no ECC counters (ECC off or not supported)"),
             gpu_index=index,
         )
@@ -280,11 +257,11 @@ def _ecc_item(snaps: Sequence[Snapshot], index: int) -> BurnInItem:
         if after and not before
     ]
     if dbe or pending:
-        status = "FAIL"
+        status = Status.FAIL
     elif sbe:
-        status = "WARN"
+        status = Status.WARN
     else:
-        return BurnInItem(item_id="burnin.ecc", status="PASS", measured=0, gpu_index=index)
+        return BurnInItem(item_id="burnin.ecc", status=Status.PASS, measured=0, gpu_index=index)
     return BurnInItem(
         item_id="burnin.ecc",
         status=status,
@@ -303,11 +280,11 @@ def _ecc_item(snaps: Sequence[Snapshot], index: int) -> BurnInItem:
 def _xid_item(xids: Sequence[tuple[int, int]], index: int) -> BurnInItem:
     mine = sorted({x for i, x in xids if i == index})
     if not mine:
-        return BurnInItem(item_id="burnin.xid", status="PASS", measured="", gpu_index=index)
+        return BurnInItem(item_id="burnin.xid", status=Status.PASS, measured="", gpu_index=index)
     codes = ", ".join(str(x) for x in mine)
     return BurnInItem(
         item_id="burnin.xid",
-        status="FAIL",
+        status=Status.FAIL,
         measured=codes,
         reason=tr("XID errors during the load: {x}", x=codes),
         hint=tr("look the XID codes up in NVIDIA's XID catalog; check dmesg"),
@@ -335,7 +312,7 @@ def analyse_burnin(
             items.append(
                 BurnInItem(
                     item_id="burnin.clock",
-                    status="SKIP",
+                    status=Status.SKIP,
                     reason=tr("the GPU was never seen under load"),
                     gpu_index=index,
                 )
