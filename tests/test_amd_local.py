@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -15,29 +15,7 @@ from gpuprof.commands import kill as kill_cmd
 from gpuprof.commands.recommend.local import local_gpu_names
 from gpuprof.telemetry.amd import lib as amd_lib
 from tests.fakes.devices import BOXES as NVIDIA_BOXES
-from tests.fakes.fake_amdsmi import BOXES, FakeAmdProcess, FakeAmdSmi
-
-
-@pytest.fixture
-def install_amd(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], FakeAmdSmi]:
-    """Put a fake amdsmi for a named box where ``import amdsmi`` finds it."""
-
-    def install(box: str) -> FakeAmdSmi:
-        fake = FakeAmdSmi(BOXES[box]())
-        monkeypatch.setattr(amd_lib, "amdsmi", None)  # nothing cached from another test
-        monkeypatch.setitem(sys.modules, "amdsmi", fake)
-        return fake
-
-    return install
-
-
-@pytest.fixture
-def child() -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(["sleep", "60"])
-    yield proc
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
+from tests.fakes.fake_amdsmi import FakeAmdProcess, FakeAmdSmi
 
 
 class _Tty(io.StringIO):
@@ -46,38 +24,38 @@ class _Tty(io.StringIO):
 
 
 def test_kill_describes_an_amd_process_with_its_vram(
-    install_amd: Callable[[str], FakeAmdSmi], child: subprocess.Popen[bytes]
+    install_amd: Callable[[str], FakeAmdSmi], sleep_child: subprocess.Popen[bytes]
 ) -> None:
     import argparse
 
     fake = install_amd("mi300x8")
-    fake.box.gpus[5].processes.append(FakeAmdProcess(child.pid, "sleep", 3 * 2**30))
-    assert kill_cmd.gpu_use(child.pid) == [(5, 3 * 2**30)]
+    fake.box.gpus[5].processes.append(FakeAmdProcess(sleep_child.pid, "sleep", 3 * 2**30))
+    assert kill_cmd.gpu_use(sleep_child.pid) == [(5, 3 * 2**30)]
     out = io.StringIO()
-    args = argparse.Namespace(pid=child.pid, signal="TERM", yes=False)
+    args = argparse.Namespace(pid=sleep_child.pid, signal="TERM", yes=False)
     assert kill_cmd.cmd_kill(args, stdin=_Tty("n\n"), stdout=out) == 1
     assert "GPU 5, GPU memory 3.0 GiB" in out.getvalue()
-    assert "nothing was signalled" in out.getvalue() and child.poll() is None
+    assert "nothing was signalled" in out.getvalue() and sleep_child.poll() is None
 
 
 def test_kill_on_a_mixed_box_numbers_the_amd_gpu_after_the_nvidia_ones(
     install_amd: Callable[[str], FakeAmdSmi],
     make_fake_nvml: Callable[..., object],
-    child: subprocess.Popen[bytes],
+    sleep_child: subprocess.Popen[bytes],
 ) -> None:
     make_fake_nvml(NVIDIA_BOXES["rtx4090x2"]())
     fake = install_amd("mi210")
-    fake.box.gpus[0].processes.append(FakeAmdProcess(child.pid, "sleep", 2**30))
-    assert kill_cmd.gpu_use(child.pid) == [(2, 2**30)]
+    fake.box.gpus[0].processes.append(FakeAmdProcess(sleep_child.pid, "sleep", 2**30))
+    assert kill_cmd.gpu_use(sleep_child.pid) == [(2, 2**30)]
 
 
 def test_kill_without_any_gpu_library_says_unknown(
-    monkeypatch: pytest.MonkeyPatch, child: subprocess.Popen[bytes]
+    monkeypatch: pytest.MonkeyPatch, sleep_child: subprocess.Popen[bytes]
 ) -> None:
     monkeypatch.setattr(amd_lib, "amdsmi", None)
     monkeypatch.setitem(sys.modules, "amdsmi", None)
     monkeypatch.setattr(amd_lib, "amdsmi_installed", lambda: False)
-    assert kill_cmd.gpu_use(child.pid) is None
+    assert kill_cmd.gpu_use(sleep_child.pid) is None
 
 
 def test_recommend_probes_the_local_amd_gpu(install_amd: Callable[[str], FakeAmdSmi]) -> None:

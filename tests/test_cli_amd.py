@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,6 @@ from gpuprof.cli import main
 from gpuprof.telemetry.amd import lib as amd_lib
 from gpuprof.telemetry.sources import open_source
 from tests.fakes.devices import BOXES as NVIDIA_BOXES
-from tests.fakes.fake_amdsmi import BOXES, FakeAmdSmi
-
-
-@pytest.fixture
-def install_amd(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], FakeAmdSmi]:
-    """Put a fake amdsmi for a named box where ``import amdsmi`` finds it."""
-
-    def install(box: str) -> FakeAmdSmi:
-        fake = FakeAmdSmi(BOXES[box]())
-        monkeypatch.setattr(amd_lib, "amdsmi", None)  # nothing cached from another test
-        monkeypatch.setitem(sys.modules, "amdsmi", fake)
-        return fake
-
-    return install
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -25,15 +25,6 @@ STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); 
 
 
 @pytest.fixture
-def child() -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(["sleep", "60"])
-    yield proc
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-
-
-@pytest.fixture
 def stubborn() -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen([sys.executable, "-c", STUBBORN], stdout=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdout.readline().strip() == b"1"  # handler set
@@ -44,17 +35,17 @@ def stubborn() -> Iterator[subprocess.Popen[bytes]]:
     proc.stdout.close()
 
 
-def test_describe_a_child(child: subprocess.Popen[bytes]) -> None:
-    t = describe(child.pid)
-    assert t.pid == child.pid and t.name == "sleep" and t.cmdline == "sleep 60"
+def test_describe_a_child(sleep_child: subprocess.Popen[bytes]) -> None:
+    t = describe(sleep_child.pid)
+    assert t.pid == sleep_child.pid and t.name == "sleep" and t.cmdline == "sleep 60"
     assert t.uid == os.getuid() and t.user
-    assert t.label == f"pid {child.pid} (sleep)"
+    assert t.label == f"pid {sleep_child.pid} (sleep)"
 
 
-def test_terminate(child: subprocess.Popen[bytes]) -> None:
-    target = describe(child.pid)
+def test_terminate(sleep_child: subprocess.Popen[bytes]) -> None:
+    target = describe(sleep_child.pid)
     send_signal(target, Sig.TERM)
-    assert child.wait(timeout=10) == -signal.SIGTERM
+    assert sleep_child.wait(timeout=10) == -signal.SIGTERM
     assert wait_gone(target, 1.0)
 
 
@@ -68,34 +59,36 @@ def test_kill_ends_what_terminate_does_not(stubborn: subprocess.Popen[bytes]) ->
     assert wait_gone(target, 1.0)  # a zombie or reaped: exited either way
 
 
-def test_vanished_pid(child: subprocess.Popen[bytes]) -> None:
-    target = describe(child.pid)
-    child.kill()
-    child.wait()
+def test_vanished_pid(sleep_child: subprocess.Popen[bytes]) -> None:
+    target = describe(sleep_child.pid)
+    sleep_child.kill()
+    sleep_child.wait()
     with pytest.raises(SignalRefused) as refused:
         send_signal(target, Sig.TERM)
-    assert refused.value.reason is Refusal.GONE and str(child.pid) in str(refused.value)
+    assert refused.value.reason is Refusal.GONE and str(sleep_child.pid) in str(refused.value)
     with pytest.raises(SignalRefused, match="no process with pid"):
-        describe(child.pid)
+        describe(sleep_child.pid)
 
 
-def test_a_zombie_is_gone_not_signalled(child: subprocess.Popen[bytes]) -> None:
-    target = describe(child.pid)
-    os.kill(child.pid, signal.SIGKILL)
+def test_a_zombie_is_gone_not_signalled(sleep_child: subprocess.Popen[bytes]) -> None:
+    target = describe(sleep_child.pid)
+    os.kill(sleep_child.pid, signal.SIGKILL)
     assert wait_gone(target, 5.0)  # not reaped yet: a zombie
     with pytest.raises(SignalRefused) as refused:
         send_signal(target, Sig.KILL)
     assert refused.value.reason is Refusal.GONE
 
 
-def test_pid_reused_is_not_signalled(child: subprocess.Popen[bytes]) -> None:
+def test_pid_reused_is_not_signalled(sleep_child: subprocess.Popen[bytes]) -> None:
     # What a reused pid looks like: the same pid, another start time.
-    chosen = replace(describe(child.pid), start_time_s=describe(child.pid).start_time_s - 3600)
+    chosen = replace(
+        describe(sleep_child.pid), start_time_s=describe(sleep_child.pid).start_time_s - 3600
+    )
     with pytest.raises(SignalRefused) as refused:
         send_signal(chosen, Sig.KILL)
     assert refused.value.reason is Refusal.REUSED
     assert "different process" in str(refused.value) and "sleep" in str(refused.value)
-    assert child.poll() is None  # untouched
+    assert sleep_child.poll() is None  # untouched
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may signal every process")
@@ -106,16 +99,16 @@ def test_another_users_process_is_refused_pid_1() -> None:
     assert "only root" in str(refused.value)
 
 
-def test_another_users_process_is_refused_unless_root(child: subprocess.Popen[bytes]) -> None:
-    target = describe(child.pid)
+def test_another_users_process_is_refused_unless_root(sleep_child: subprocess.Popen[bytes]) -> None:
+    target = describe(sleep_child.pid)
     other = (target.uid or 0) + 1000
     with pytest.raises(SignalRefused) as refused:
         send_signal(target, Sig.KILL, euid=other)  # as if gpuprof ran as another user
     assert refused.value.reason is Refusal.NOT_OWNER
     assert f"belongs to user {target.user}" in str(refused.value)
-    assert child.poll() is None
+    assert sleep_child.poll() is None
     send_signal(target, Sig.TERM, euid=0)  # root may
-    assert child.wait(timeout=10) == -signal.SIGTERM
+    assert sleep_child.wait(timeout=10) == -signal.SIGTERM
 
 
 def test_gpuprof_itself_and_init_are_protected() -> None:
@@ -129,7 +122,7 @@ def test_gpuprof_itself_and_init_are_protected() -> None:
 
 
 def test_the_kernel_saying_no_is_a_clear_refusal(
-    child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
+    sleep_child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def denied(*_args: object) -> None:
         raise PermissionError(1, "Operation not permitted")
@@ -139,18 +132,18 @@ def test_the_kernel_saying_no_is_a_clear_refusal(
     # Only gpuprof uses pidfd_send_signal here: the fixtures still end their children.
     monkeypatch.setattr(procctl.signal, "pidfd_send_signal", denied)
     with pytest.raises(SignalRefused) as refused:
-        send_signal(describe(child.pid), Sig.TERM)
+        send_signal(describe(sleep_child.pid), Sig.TERM)
     assert refused.value.reason is Refusal.DENIED
     assert "Operation not permitted" in str(refused.value)
-    assert child.poll() is None
+    assert sleep_child.poll() is None
 
 
 def test_without_pidfd_os_kill_is_used(
-    child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
+    sleep_child: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delattr(procctl.os, "pidfd_open", raising=False)
-    send_signal(describe(child.pid), Sig.TERM)
-    assert child.wait(timeout=10) == -signal.SIGTERM
+    send_signal(describe(sleep_child.pid), Sig.TERM)
+    assert sleep_child.wait(timeout=10) == -signal.SIGTERM
 
 
 # --- gpuprof kill ---------------------------------------------------------------------------------
@@ -175,33 +168,33 @@ def _gpuprof(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_shows_the_process_and_terminates_it(
-    child: subprocess.Popen[bytes], tmp_path: Path
+    sleep_child: subprocess.Popen[bytes], tmp_path: Path
 ) -> None:
-    ran = _gpuprof(["kill", str(child.pid), "--yes"], tmp_path)
+    ran = _gpuprof(["kill", str(sleep_child.pid), "--yes"], tmp_path)
     assert ran.returncode == 0, ran.stderr
-    assert f"pid {child.pid} (sleep) exited" in ran.stdout
+    assert f"pid {sleep_child.pid} (sleep) exited" in ran.stdout
     for shown in ("sleep 60", "SIGTERM", "GPU"):
         assert shown in ran.stdout
-    assert child.wait(timeout=10) == -signal.SIGTERM
+    assert sleep_child.wait(timeout=10) == -signal.SIGTERM
 
 
 def test_cli_refuses_to_act_without_a_terminal_or_yes(
-    child: subprocess.Popen[bytes], tmp_path: Path
+    sleep_child: subprocess.Popen[bytes], tmp_path: Path
 ) -> None:
-    ran = _gpuprof(["kill", str(child.pid), "--signal", "KILL"], tmp_path)
+    ran = _gpuprof(["kill", str(sleep_child.pid), "--signal", "KILL"], tmp_path)
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     (line,) = ran.stderr.strip().splitlines()
-    assert "--yes" in line and str(child.pid) in line
-    assert child.poll() is None
+    assert "--yes" in line and str(sleep_child.pid) in line
+    assert sleep_child.poll() is None
 
 
-def test_cli_vanished_pid_is_one_line(child: subprocess.Popen[bytes], tmp_path: Path) -> None:
-    child.kill()
-    child.wait()
-    ran = _gpuprof(["kill", str(child.pid), "--yes"], tmp_path)
+def test_cli_vanished_pid_is_one_line(sleep_child: subprocess.Popen[bytes], tmp_path: Path) -> None:
+    sleep_child.kill()
+    sleep_child.wait()
+    ran = _gpuprof(["kill", str(sleep_child.pid), "--yes"], tmp_path)
     assert ran.returncode == 2
     (line,) = ran.stderr.strip().splitlines()
-    assert f"no process with pid {child.pid}" in line
+    assert f"no process with pid {sleep_child.pid}" in line
 
 
 class _Tty(io.StringIO):
@@ -218,12 +211,14 @@ def no_nvml(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kill_cmd, "gpu_use", lambda pid: [(3, 2 * 1024**3)])
 
 
-def test_cli_asks_and_a_no_sends_nothing(child: subprocess.Popen[bytes], no_nvml: None) -> None:
+def test_cli_asks_and_a_no_sends_nothing(
+    sleep_child: subprocess.Popen[bytes], no_nvml: None
+) -> None:
     out = io.StringIO()
-    assert kill_cmd.cmd_kill(_args(child.pid), stdin=_Tty("n\n"), stdout=out) == 1
+    assert kill_cmd.cmd_kill(_args(sleep_child.pid), stdin=_Tty("n\n"), stdout=out) == 1
     assert "nothing was signalled" in out.getvalue()
     assert "GPU 3, GPU memory 2.0 GiB" in out.getvalue()
-    assert child.poll() is None
+    assert sleep_child.poll() is None
 
 
 def test_cli_asks_and_a_yes_kills(stubborn: subprocess.Popen[bytes], no_nvml: None) -> None:
@@ -264,12 +259,12 @@ def test_cli_hides_secrets_in_the_command_line(no_nvml: None, tmp_path: Path) ->
 
 
 def test_describe_with_the_rows_start_time_refuses_a_reused_pid(
-    child: subprocess.Popen[bytes],
+    sleep_child: subprocess.Popen[bytes],
 ) -> None:
-    start = describe(child.pid).start_time_s
-    assert describe(child.pid, expected_start_s=start).pid == child.pid
+    start = describe(sleep_child.pid).start_time_s
+    assert describe(sleep_child.pid, expected_start_s=start).pid == sleep_child.pid
     with pytest.raises(SignalRefused) as refused:
-        describe(child.pid, expected_start_s=start - 60.0)
+        describe(sleep_child.pid, expected_start_s=start - 60.0)
     assert refused.value.reason is Refusal.REUSED
 
 
@@ -288,13 +283,13 @@ def _kthreadd() -> int:
     return 2
 
 
-def test_is_kernel_thread_reads_pf_kthread(child: subprocess.Popen[bytes]) -> None:
+def test_is_kernel_thread_reads_pf_kthread(sleep_child: subprocess.Popen[bytes]) -> None:
     assert procctl.is_kernel_thread(_kthreadd())
-    assert not procctl.is_kernel_thread(child.pid)
+    assert not procctl.is_kernel_thread(sleep_child.pid)
     assert not procctl.is_kernel_thread(os.getpid())
-    child.kill()
-    child.wait()
-    assert not procctl.is_kernel_thread(child.pid)  # gone: nothing to say
+    sleep_child.kill()
+    sleep_child.wait()
+    assert not procctl.is_kernel_thread(sleep_child.pid)  # gone: nothing to say
 
 
 def test_a_kernel_thread_is_refused_before_anything_is_asked() -> None:
@@ -305,12 +300,12 @@ def test_a_kernel_thread_is_refused_before_anything_is_asked() -> None:
     assert "kernel thread" in str(refused.value) and f"pid {pid}" in str(refused.value)
 
 
-def test_a_kernel_thread_is_refused_at_the_signal_too(child: subprocess.Popen[bytes]) -> None:
+def test_a_kernel_thread_is_refused_at_the_signal_too(sleep_child: subprocess.Popen[bytes]) -> None:
     # A target made by hand (or described before the pid became a kernel thread: not possible
     # today, but the signal does not rely on describe alone).
     pid = _kthreadd()
     start_s = float(psutil.Process(pid).create_time())
-    target = replace(describe(child.pid), pid=pid, uid=0, start_time_s=start_s)
+    target = replace(describe(sleep_child.pid), pid=pid, uid=0, start_time_s=start_s)
     with pytest.raises(SignalRefused) as refused:
         send_signal(target, Sig.TERM, euid=0)
     assert refused.value.reason is Refusal.PROTECTED and "kernel thread" in str(refused.value)

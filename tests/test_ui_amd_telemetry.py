@@ -7,7 +7,7 @@ processes, with their VRAM in the confirmation."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -103,28 +103,19 @@ def test_mi250x_keeps_its_edge_temperature(make_window: Any) -> None:
     assert [line.label.format for line in temp.lines] == ["junction slowdown 100 °C"]
 
 
-@pytest.fixture
-def child() -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(["sleep", "60"])
-    yield proc
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-
-
 def test_terminate_and_kill_are_offered_for_an_amd_process(
-    make_window: Any, child: subprocess.Popen[bytes]
+    make_window: Any, sleep_child: subprocess.Popen[bytes]
 ) -> None:
-    psutil.Process(child.pid)  # started
+    psutil.Process(sleep_child.pid)  # started
     fake = FakeAmdSmi(BOXES["mi300x8"]())
-    fake.box.gpus[4].processes.append(FakeAmdProcess(child.pid, "sleep", 3 * 2**30))
+    fake.box.gpus[4].processes.append(FakeAmdProcess(sleep_child.pid, "sleep", 3 * 2**30))
     w = _amd_window(make_window, fake)
     w.select_tab("processes")
     tab = w.processes
     tab.refresh(force=True)
-    assert tab.select_pid(child.pid)
+    assert tab.select_pid(sleep_child.pid)
     assert tab.terminate_button.isEnabled() and tab.kill_button.isEnabled()
     asked: list[tuple[str, str]] = []
     tab.confirm = lambda q, d: asked.append((q, d)) or False  # type: ignore[assignment]
     assert tab.terminate_selected() is False  # declined: nothing sent
-    assert "GPU: 4, GPU memory 3.0 GiB" in asked[0][1] and child.poll() is None
+    assert "GPU: 4, GPU memory 3.0 GiB" in asked[0][1] and sleep_child.poll() is None

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from gpuprof.telemetry.amd import lib as amd_lib
 from gpuprof.telemetry.nvml import source as nvml
 from tests.fakes.devices import BOXES
+from tests.fakes.fake_amdsmi import BOXES as AMD_BOXES
+from tests.fakes.fake_amdsmi import FakeAmdSmi
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 
 
@@ -108,4 +113,37 @@ def source_on(fake: FakeNvml, **kwargs: Any) -> Iterator[nvml.NvmlSource]:
         source.close()
 
 
-__all__ = ["FakeClock", "fake_clock", "fake_nvml", "make_fake_nvml", "nvml_source", "source_on"]
+@pytest.fixture
+def install_amd(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], FakeAmdSmi]:
+    """``install_amd(box)``: a fake amdsmi for the named AMD box (``tests.fakes.fake_amdsmi.
+    BOXES``) where ``import amdsmi`` finds it, as the real one would be."""
+
+    def install(box: str) -> FakeAmdSmi:
+        fake = FakeAmdSmi(AMD_BOXES[box]())
+        monkeypatch.setattr(amd_lib, "amdsmi", None)  # nothing cached from another test
+        monkeypatch.setitem(sys.modules, "amdsmi", fake)
+        return fake
+
+    return install
+
+
+@pytest.fixture
+def sleep_child() -> Iterator[subprocess.Popen[bytes]]:
+    """A ``sleep 60`` child process to signal; killed after the test if still there."""
+    proc = subprocess.Popen(["sleep", "60"])
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+
+
+__all__ = [
+    "FakeClock",
+    "fake_clock",
+    "fake_nvml",
+    "install_amd",
+    "make_fake_nvml",
+    "nvml_source",
+    "sleep_child",
+    "source_on",
+]
