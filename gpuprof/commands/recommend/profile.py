@@ -187,6 +187,7 @@ def _print_table(
     from rich.table import Table
     from rich.text import Text
 
+    from gpuprof.commands.recommend.output import LEAD_COLUMNS
     from gpuprof.profile.project import fmt_step, shown_derivation
     from gpuprof.termtext import console, plain, styled
     from gpuprof.units import NA, fmt_bytes, fmt_usd
@@ -203,11 +204,7 @@ def _print_table(
     )
     table = Table(title=title)
     for col in (
-        "#",
-        N_("provider / instance"),
-        N_("region"),
-        "GPUs",
-        N_("mem/GPU"),
+        *LEAD_COLUMNS,
         N_("step"),
         N_("job time"),
         N_("on-demand"),
