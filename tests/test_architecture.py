@@ -425,7 +425,7 @@ UI_SHELL_TOP = frozenset(
 )
 #: The window's own tabs, which main_window.py (and menus.py: the Telemetry tab's actions) build;
 #: every other package is a feature, reached only through ui/shell/features.py.
-UI_WINDOW_TABS = frozenset({"telemetry", "health", "bench", "recommend"})
+UI_WINDOW_TABS = frozenset({"telemetry", "health"})
 #: Imports from one ui package into another (beside the shell's helpers), each with its reason.
 UI_CROSS_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("gpuprof.ui.profile.status", "gpuprof.ui.telemetry.plot.ticks"): (

@@ -149,9 +149,12 @@ def test_every_feature_is_asked_to_shut_down_with_one_deadline(
     w.close()
     w.close()  # again (a test's teardown does): said once
     assert closing == [True]
-    in_order = ["jobs", "recording", "check", "connect", "fleet", "compare", "report"]
-    assert [n for n, _ in asked[:7]] == in_order
-    assert len({d for _, d in asked[:7]}) == 1
+    in_order = [
+        *("jobs", "recording", "benchmarks", "recommend", "check"),
+        *("connect", "fleet", "compare", "report"),
+    ]
+    assert [n for n, _ in asked[:9]] == in_order
+    assert len({d for _, d in asked[:9]}) == 1
 
 
 def test_closing_the_window_stops_the_fleet_tab(make_window: Any) -> None:

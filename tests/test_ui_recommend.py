@@ -341,7 +341,7 @@ def test_tab_in_the_main_window_gets_the_local_gpus(make_window, qtbot):
 
     w = make_window()
     # The window builds the tab and hands it the NVML names of its GPUs.
-    tab = w.recommend
+    tab = w.feature("recommend").widget()
     assert isinstance(tab, RecommendTab)
     assert tab.local is not None
     assert tab.run_count == 0  # hidden tab: nothing ranked yet

@@ -51,7 +51,7 @@ def test_recommend_tab_layout_at_the_default_window_size(make_window, qtbot):
     w = make_window(size=None)  # the window's own default size
     assert (w.width(), w.height()) == (1600, 1000)
     w.select_tab("recommend")
-    tab = w.recommend
+    tab = w.feature("recommend").widget()
     tab.run_now()
     QApplication.processEvents()
     height = tab.height()

@@ -96,7 +96,7 @@ def test_theme_change_with_a_selected_recommend_row_keeps_the_app_alive(
     """Ctrl+T and View → Light/Dark (even the theme already on), on the Recommend tab or on
     another tab and then back: the selection and its details stay."""
     w = make_window(tab="recommend")
-    tab = w.recommend
+    tab = w.feature("recommend").widget()
     qtbot.waitUntil(lambda: tab.run_count >= 1, timeout=10000)
     tab.table.selectRow(1)
     chosen = tab.selected_row()

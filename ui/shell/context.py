@@ -1,12 +1,12 @@
 """How a feature plugs into the window: the window as a feature sees it, the feature itself, and
 its actions as data (DESIGN.md, "Growing the app").
 
-A feature (report, compare, connect, fleet, job profiles, check, recording) is made from a
-:class:`WindowContext` and gives the window :class:`ActionSpec`\\ s, an optional strip above the
-tabs and a ``shutdown(deadline)``. The window builds its menus and toolbar from the specs with
-:func:`build_actions` and :func:`build_menus` (napari's declarative actions, without its
-app-model): no feature sets attributes on the window, looks for "the first menu" or inserts
-widgets into its layout by position. :mod:`.features` lists the features.
+A feature (report, compare, connect, fleet, job profiles, check, recording, benchmarks,
+recommend) is made from a :class:`WindowContext` and gives the window :class:`ActionSpec`\\ s,
+an optional strip above the tabs and a ``shutdown(deadline)``. The window builds its menus and
+toolbar from the specs with :func:`build_actions` and :func:`build_menus` (napari's declarative
+actions, without its app-model): no feature sets attributes on the window, looks for "the first
+menu" or inserts widgets into its layout by position. :mod:`.features` lists the features.
 """
 
 from __future__ import annotations
@@ -92,6 +92,17 @@ class WindowContext(Protocol):
     @property
     def snapshot_received(self) -> SignalInstance:
         """``(Snapshot)`` in the GUI thread, after the window took it in."""
+        ...
+
+    @property
+    def static_received(self) -> SignalInstance:
+        """``(StaticFacts)`` of the source being watched, in the GUI thread, once they are read."""
+        ...
+
+    @property
+    def measured_here(self) -> SignalInstance:
+        """``(Measurements)`` a benchmark run on this machine measured, ``{GPU model: {dtype:
+        TFLOPS}}``: a feature that measures emits it, one that ranks with it listens."""
         ...
 
     @property

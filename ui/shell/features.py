@@ -9,9 +9,11 @@ See docs/features.md.
 
 from __future__ import annotations
 
+from ..bench.feature import BenchFeature
 from ..check.tab import CheckFeature
 from ..fleet.tab import FleetFeature
 from ..profile.status import JobProfiles
+from ..recommend.feature import RecommendFeature
 from ..report.compare import CompareFeature
 from ..report.dialog import ReportFeature
 from ..telemetry.connect_dialog import ConnectFeature
@@ -23,6 +25,8 @@ __all__ = ["FEATURES"]
 FEATURES: tuple[FeatureFactory, ...] = (
     JobProfiles,  # first to shut down: a job saving its profile gets the most time
     RecordingFeature,  # File → Start recording, the REC mark
+    BenchFeature,  # the Benchmarks tab (Alt+6)
+    RecommendFeature,  # the Recommend tab (Alt+7)
     CheckFeature,  # the Check tab (Alt+8)
     ConnectFeature,
     FleetFeature,  # the Fleet tab, when --prometheus asked for it at start

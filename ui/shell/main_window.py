@@ -15,14 +15,13 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from gpuprof.recommend.calibrate import measurements_from_run
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import Snapshot, SourceStatus
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
-from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -44,7 +43,7 @@ from .context import CLOSE_BUDGET_S, Feature
 from .features import FEATURES
 from .menus import about_text, build_chrome, save_screenshot, show_about, sync_interval_controls
 from .settings import TIME_WINDOWS_S, UiSettings
-from .state import Measurements, StaticFacts, UiState
+from .state import StaticFacts, UiState
 from .status_line import StatusLine
 from .tab_host import TabHost
 from .tab_watches import TabWatches
@@ -53,11 +52,8 @@ from .widgets import Banner
 from .workers import SessionBridge, run_in_thread, shutdown_workers
 
 if TYPE_CHECKING:
-    from gpuprof.bench.runner import BenchRun
     from gpuprof.telemetry.sampler import Sampler
 
-    from ..bench.tab import BenchTab
-    from ..recommend.tab import RecommendTab
     from ..telemetry.plot.ticks import StepTicks
 
 __all__ = ["MainWindow", "REDRAW_PERIOD_MS", "status_message"]
@@ -85,6 +81,10 @@ class MainWindow(QMainWindow):
 
     #: Emitted in the GUI thread after each snapshot was taken into the state.
     snapshot_received = Signal(object)
+    #: ``(StaticFacts)`` of the source being watched, in the GUI thread, once read.
+    static_received = Signal(object)
+    #: ``(Measurements)`` a benchmark run on this machine measured (a feature emits it).
+    measured_here = Signal(object)
 
     #: Emitted once when the window starts closing, before its features shut down.
     about_to_close = Signal()
@@ -113,9 +113,6 @@ class MainWindow(QMainWindow):
             time_window_s=self.settings.time_window_s,
             selected_gpus=self.settings.selected_gpus,
         )
-        self._bench: BenchTab | None = None
-        self._recommend: RecommendTab | None = None
-        self._recommend_local: tuple[list[str], Measurements | None] | None = None
         self._last_frame: dict[str, float] = {}
         self._frame_cost_s = 0.0
         self._closing = False
@@ -150,19 +147,6 @@ class MainWindow(QMainWindow):
         self.health.summary_changed.connect(self._on_health_summary)
         self.snapshot_received.connect(self.health.add_snapshot)
         self.snapshot_received.connect(self.processes.add_snapshot)  # its per-process history
-        # Built when first shown (or used): their modules and widgets cost ~0.1 s of start-up.
-        self.tabs.add_lazy(
-            "benchmarks",
-            self._make_bench,
-            self.tr("Benchmarks"),
-            self.tr("GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"),
-        )
-        self.tabs.add_lazy(
-            "recommend",
-            self._make_recommend,
-            self.tr("Recommend"),
-            self.tr("Cloud configurations for a workload: fit, time and cost (Alt+7)"),
-        )
         self.telemetry.selection_changed.connect(self.set_selected_gpus)
         self.telemetry.time_window_changed.connect(self.set_time_window)
         self.telemetry.pause_toggled.connect(self.set_paused)
@@ -242,44 +226,6 @@ class MainWindow(QMainWindow):
     @property
     def step_ticks(self) -> StepTicks:
         return self.telemetry.step_ticks
-
-    def _make_bench(self) -> QWidget:
-        from ..bench.tab import BenchTab
-
-        bench = BenchTab()
-        bench.run_finished.connect(self._on_bench_finished)
-        self._bench = bench
-        return bench
-
-    def _make_recommend(self) -> QWidget:
-        from ..recommend.tab import RecommendTab
-
-        recommend = RecommendTab(
-            settings=QSettings(str(self.settings.path), QSettings.Format.IniFormat)
-        )
-        if self._recommend_local is not None:
-            names, measured = self._recommend_local
-            recommend.set_local(names, measurements=measured)
-        self._recommend = recommend
-        for line in recommend.settings_problems[-1:]:
-            self.statusBar().showMessage(line, 15000)
-        return recommend
-
-    @property
-    def bench(self) -> BenchTab:
-        """The Benchmarks tab (built on first use)."""
-        if self._bench is None:
-            self.tabs.realize("benchmarks")
-        assert self._bench is not None
-        return self._bench
-
-    @property
-    def recommend(self) -> RecommendTab:
-        """The Recommend tab (built on first use)."""
-        if self._recommend is None:
-            self.tabs.realize("recommend")
-        assert self._recommend is not None
-        return self._recommend
 
     @property
     def tab_names(self) -> tuple[str, ...]:
@@ -367,16 +313,13 @@ class MainWindow(QMainWindow):
     def _on_static(self, result: object) -> None:
         assert isinstance(result, StaticFacts)
         src, system, devices = result.source, result.system, result.devices
-        topology, status, measured = result.topology, result.status, result.measured
+        topology, status = result.topology, result.status
         if src is not self.source or self._closing:
             return
         self.state.system = system
         self.state.devices = {d.index: d for d in devices}
         self.health.set_static(devices, system)
-        names = [d.name for d in devices]
-        self._recommend_local = (names, measured or None)
-        if self._recommend is not None:
-            self._recommend.set_local(names, measurements=measured or None)
+        self.static_received.emit(result)  # for features: this machine's GPUs, what was measured
         self.state.topology = topology
         if self.state.latest is None:
             self.state.status = status
@@ -385,11 +328,6 @@ class MainWindow(QMainWindow):
         self._update_title_and_source()
         self.telemetry.sync_controls()
         self.refresh_visible(force=True)
-
-    def _on_bench_finished(self, run: object) -> None:
-        measured = measurements_from_run(cast("BenchRun", run))  # {} for CPU, unknown GPUs
-        if measured:
-            self.recommend.set_local(self.recommend.local, measurements=measured)
 
     def _on_health_summary(self, summary: str) -> None:
         title = self.tr("Health")
