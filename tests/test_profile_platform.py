@@ -8,13 +8,12 @@ Windows' ``os`` and ``signal`` lack), with ``sys.platform`` set to ``"win32"``.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-from tests.faults.hostile import ROOT, TIMEOUT_S
+from tests.faults.hostile import ROOT, TIMEOUT_S, gpuprof_env
 
 WINDOWS_LIKE = """
 import os, signal, sys
@@ -32,19 +31,11 @@ sys.platform = "win32"
 def _run(body: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     script = tmp_path / "windows_like.py"
     script.write_text(WINDOWS_LIKE + textwrap.dedent(body))
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-        GPUPROF_CONFIG_DIR=str(tmp_path / "config"),
-    )
-    env.pop("GPUPROF_MARKERS", None)
-    env.pop("GPUPROF_TORCH_DIR", None)
     return subprocess.run(
         [sys.executable, str(script), str(tmp_path)],
         capture_output=True,
         text=True,
-        env=env,
+        env=gpuprof_env(tmp_path, PYTHONPATH=str(ROOT)),
         timeout=TIMEOUT_S,
         check=False,
     )

@@ -27,6 +27,7 @@ from gpuprof.profile.torch_breakdown import (
 )
 from gpuprof.profile.torch_window import breakdown_path, parse_schedule, trace_path
 from gpuprof.telemetry.codec import from_jsonable
+from tests.faults.hostile import run_gpuprof
 
 ROOT = Path(__file__).resolve().parents[1]
 H100_TRACE = ROOT / "tests" / "data" / "trace-h100-small.json"
@@ -412,25 +413,14 @@ def test_profile_torch_end_to_end_on_the_cpu(tmp_path: Path) -> None:
     from gpuprof.profile.storage import read_job_profile
 
     run = tmp_path / "RUN.gpuprof"
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-        GPUPROF_CONFIG_DIR=str(tmp_path / "config"),
-        GPUPROF_LANG="en",
-    )
-    done = subprocess.run(
+    done = run_gpuprof(
         [
-            sys.executable, "-m", "gpuprof", "profile", "--torch", "--demo", "--interval", "0.2",
-            "--out", str(run), "--", sys.executable, str(ROOT / "tests" / "data" / "train_small.py"),
-            "--steps", "15",
+            "profile", "--torch", "--demo", "--interval", "0.2", "--out", str(run), "--",
+            sys.executable, str(ROOT / "tests" / "data" / "train_small.py"), "--steps", "15",
         ],
-        capture_output=True,
-        text=True,
+        tmp_path,
         timeout=300,
-        env=env,
-        cwd=tmp_path,
-        check=False,
+        env={"PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr

@@ -14,8 +14,6 @@ breakdowns that DDP run wrote, and on hand-made ones for the cases a real run do
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +25,7 @@ from gpuprof.profile.model import BREAKDOWN_CATEGORIES, OpTime, TimeBreakdown, T
 from gpuprof.profile.storage import read_job_profile
 from gpuprof.profile.torch_breakdown import summarize_trace
 from gpuprof.profile.torch_merge import merge_breakdowns
-from tests.faults.hostile import ROOT
+from tests.faults.hostile import ROOT, Ran, run_gpuprof
 from tests.schema_paths import documented_fields, json_paths
 
 pytest.importorskip("torch")
@@ -39,25 +37,10 @@ def shares(b: TimeBreakdown) -> dict[str, float]:
     return {s.category: s.share_pct for s in b.shares}
 
 
-def _profile(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-        GPUPROF_CONFIG_DIR=str(tmp_path / "config"),
-        GPUPROF_LANG="en",
-    )
-    env.pop("GPUPROF_TORCH_DIR", None)
-    env.pop("GPUPROF_TORCH_ASKED_DIR", None)
-    return subprocess.run(
-        [sys.executable, "-m", "gpuprof", "profile", "--interval", "0.2", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=tmp_path,
-        check=False,
-    )
+def _profile(tmp_path: Path, *args: str) -> Ran:
+    """``gpuprof profile --interval 0.2 ARGS`` with this checkout on the job's PYTHONPATH."""
+    argv = ["profile", "--interval", "0.2", *args]
+    return run_gpuprof(argv, tmp_path, timeout=300, env={"PYTHONPATH": str(ROOT)})
 
 
 @pytest.mark.slow

@@ -93,16 +93,28 @@ class Ran:
         return [line for line in self.stderr.splitlines() if line.strip()]
 
 
-def gpuprof_env(home: Path) -> dict[str, str]:
+#: What ``gpuprof profile`` hands its job: a test run under a profiler passes none of it on.
+JOB_VARIABLES = (
+    "GPUPROF_MARKERS",
+    "GPUPROF_TORCH_DIR",
+    "GPUPROF_TORCH_ASKED_DIR",
+    "GPUPROF_TORCH_SCHEDULE",
+)
+
+
+def gpuprof_env(home: Path, **extra: str) -> dict[str, str]:
     """The environment of a gpuprof child: data and config folders in ``home``, offscreen Qt,
-    English."""
-    return dict(
+    English, none of :data:`JOB_VARIABLES`, plus ``extra``."""
+    env = dict(
         os.environ,
         QT_QPA_PLATFORM="offscreen",
         GPUPROF_DATA_DIR=str(home / "data"),
         GPUPROF_CONFIG_DIR=str(home / "config"),
         GPUPROF_LANG="en",
     )
+    for name in JOB_VARIABLES:
+        env.pop(name, None)
+    return {**env, **extra}
 
 
 def start_gpuprof(
@@ -121,10 +133,13 @@ def run_gpuprof(
     *,
     file_size_limit: int | None = None,
     cwd: Path | None = None,
+    timeout: float = TIMEOUT_S,
+    env: dict[str, str] | None = None,
 ) -> Ran:
     """``python -m gpuprof ARGS`` in a child with its own data and config folders (``home``),
-    offscreen Qt, and optionally a file-size limit (a disk that fills up: writes fail EFBIG)."""
-    env = gpuprof_env(home)
+    offscreen Qt (:func:`gpuprof_env`, plus ``env``), and optionally a file-size limit (a disk
+    that fills up: writes fail EFBIG)."""
+    child_env = gpuprof_env(home, **(env or {}))
 
     def limit() -> None:
         if file_size_limit is not None:
@@ -135,9 +150,9 @@ def run_gpuprof(
         capture_output=True,
         text=True,
         errors="replace",
-        env=env,
+        env=child_env,
         cwd=cwd or home,
-        timeout=TIMEOUT_S,
+        timeout=timeout,
         preexec_fn=limit,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
