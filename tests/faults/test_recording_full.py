@@ -30,7 +30,7 @@ def _session() -> tuple[TelemetrySession, list[float]]:
         t[0] += 1.0
         return t[0]
 
-    src = SimulatedSource("h100x8", seed=1, clock=clock)
+    src = SimulatedSource("rtx4090x2", seed=1, clock=clock)
     return TelemetrySession(src, sampler_factory=ManualSampler), t
 
 
@@ -46,12 +46,12 @@ def test_a_full_disk_stops_the_recording_and_its_listener_hears_it_once(tmp_path
     for _ in range(3):
         session.poll_once()
     _no_room(store)
-    for _ in range(30):
+    for _ in range(20):
         session.poll_once()  # History and the subscribers go on
     assert len(failures) == 1 and failures[0] is rec
     assert not rec.active and rec.error == "OperationalError: database or disk is full"
     assert rec.stopped_s is not None and rec.stopped_s >= rec.started_s
-    assert len(session.history) == 33
+    assert len(session.history) == 23
     rec.finish()  # closing a full database logs, never raises
     with SessionStore.open(out) as back:
         assert back.count() >= 3
@@ -68,7 +68,7 @@ def test_the_session_hears_of_the_failure_from_its_recording(tmp_path: Path):
     for _ in range(3):
         session.poll_once()
     _no_room(rec.store)
-    for _ in range(30):
+    for _ in range(20):
         session.poll_once()
     assert session.recording is None and session.recording_path is None
     assert session.recording_error == "OperationalError: database or disk is full"
