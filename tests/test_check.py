@@ -24,7 +24,7 @@ from gpuprof.check.model import (
     result_to_dict,
     verdict,
 )
-from gpuprof.check.perf import grade_results, pcie_bytes_s, perf_runs
+from gpuprof.check.perf import grade_runs, pcie_bytes_s, perf_runs
 from gpuprof.check.reference import (
     DERIVED_RATIO,
     Reference,
@@ -294,13 +294,13 @@ def test_gemm_is_graded_against_the_published_reference_and_the_peak() -> None:
         gemm_result("bf16", 600.0, dtype="bf16"),
         gemm_result("bf16", 720.0, dtype="bf16"),
     ]
-    (item,) = grade_results(results, device="cuda", spec=spec, thresholds=Thresholds())
+    (item,) = grade_runs([results], device="cuda", spec=spec, thresholds=Thresholds())
     assert item.item_id == "perf.gemm_bf16" and item.expected == 794.5
     assert item.ratio == pytest.approx(720 / 794.5, abs=1e-4) and item.status is Status.PASS
     assert "ml-engineering" in item.source and "published" in item.source
     assert "73% of spec peak 989" in item.reason
-    (low,) = grade_results(
-        [gemm_result("bf16", 400.0, dtype="bf16")],
+    (low,) = grade_runs(
+        [[gemm_result("bf16", 400.0, dtype="bf16")]],
         device="cuda",
         spec=spec,
         thresholds=Thresholds(),
@@ -310,8 +310,8 @@ def test_gemm_is_graded_against_the_published_reference_and_the_peak() -> None:
 
 def test_without_a_published_value_the_reference_is_derived_and_says_so() -> None:
     spec = load_specs()["L40S"]
-    (item,) = grade_results(
-        [gemm_result("bf16", 250.0, dtype="bf16")],
+    (item,) = grade_runs(
+        [[gemm_result("bf16", 250.0, dtype="bf16")]],
         device="cuda",
         spec=spec,
         thresholds=Thresholds(),
@@ -345,8 +345,8 @@ def test_pinned_h2d_against_the_pcie_link_and_skips_kept() -> None:
         bandwidth_max_bytes_s=31e9,
     )
     skip = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
-    items = grade_results(
-        [mem, skip], device="cuda", spec=spec, thresholds=Thresholds(), pcie=(5, 16)
+    items = grade_runs(
+        [[mem, skip]], device="cuda", spec=spec, thresholds=Thresholds(), pcie=(5, 16)
     )
     h2d = items[0]
     assert h2d.item_id == "perf.memcpy_h2d" and h2d.status is Status.FAIL  # 30 of 50.4 GB/s
@@ -533,15 +533,13 @@ def _allreduce(world: int, busbw_gbs: float) -> Result:
 
 def test_allreduce_busbw_uses_the_published_figure_only_for_its_world_size() -> None:
     spec = load_specs()["H100 SXM"]
-    busbw, p99 = grade_results(
-        [_allreduce(8, 300.0)], device="cuda", spec=spec, thresholds=Thresholds()
+    busbw, p99 = grade_runs(
+        [[_allreduce(8, 300.0)]], device="cuda", spec=spec, thresholds=Thresholds()
     )
     assert busbw.item_id == "perf.allreduce_busbw" and busbw.expected == 460.0
     assert busbw.status is Status.FAIL and "alayanew" in busbw.source  # 65 % of 460
     assert p99.measured == 5000.0 and p99.unit == "µs"
-    two, _ = grade_results(
-        [_allreduce(2, 300.0)], device="cuda", spec=spec, thresholds=Thresholds()
-    )
+    two, _ = grade_runs([[_allreduce(2, 300.0)]], device="cuda", spec=spec, thresholds=Thresholds())
     assert two.source.startswith("derived:")
 
 

@@ -29,7 +29,6 @@ from gpuprof.i18n import N_
 __all__ = [
     "CPU_GEMM_SHAPES",
     "CaseBudget",
-    "grade_results",
     "grade_runs",
     "pcie_bytes_s",
     "perf_budgets",
@@ -266,21 +265,6 @@ def _copy_gbs(results: Sequence[Result]) -> dict[tuple[str, int], float]:
             gbs = r.bandwidth_bytes_s * r.traffic_factor / 1e9
             out[key] = max(out.get(key, 0.0), gbs)
     return out
-
-
-def grade_results(
-    results: Sequence[Result],
-    *,
-    device: str,
-    spec: GpuSpec | None,
-    thresholds: Thresholds,
-    golden: Mapping[tuple[str, str], Reference] | None = None,
-    pcie: tuple[int | None, int | None] = (None, None),
-) -> list[CheckItem]:
-    """Scorecard items from one run's benchmark results (see :func:`grade_runs`)."""
-    return grade_runs(
-        [results], device=device, spec=spec, thresholds=thresholds, golden=golden, pcie=pcie
-    )
 
 
 def grade_runs(
