@@ -109,6 +109,7 @@ def test_bad_engine_inputs_are_one_clear_error(kw: dict[str, Any], needle: str) 
         Workload(scenario="serve", params=7e9, rate_per_s=1, output_len=100, **kw)
 
 
+@pytest.mark.slow
 def test_the_cli_takes_the_engine_flags_and_reports_them() -> None:
     base = ("--scenario", "serve", "--model", "llama-2-70b", "--precision", "fp8")
     traffic = ("--rate", "1", "--prompt-len", "128", "--output-len", "2048")

@@ -14,7 +14,8 @@ does): each engine step first advances every running sequence by one token, then
 rest of the step's token budget (:data:`~gpuprof.recommend.serve.TOKEN_BUDGET`) with prompt
 chunks of waiting or partly prefilled requests, first come first served (chunked prefill). A
 request is admitted when the replica has fewer than ``batch_max`` sequences and its KV cache
-can hold the request's whole prompt + output (reserved at admission: no preemption). A step
+can hold what the engine holds for it (``--kv-admission``: the whole prompt + output reserved,
+or, blocks allocated as tokens come, prompt + output/2 on average; no preemption). A step
 takes :func:`gpuprof.recommend.serve._step` for its decode tokens, prefill tokens and the
 running sequences' mean context. A request's first token comes at the end of the step that
 finishes its prompt; each later step adds one.
@@ -31,6 +32,7 @@ import math
 import os
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -41,13 +43,19 @@ from gpuprof.jsonin import read_regular
 from gpuprof.recommend.serve import TOKEN_BUDGET, ServeArrays, _Hw, _Shape, _shape, _step
 from gpuprof.recommend.workload import Workload
 
+if TYPE_CHECKING:
+    from gpuprof.recommend.rank import Recommendation, RecommendationRow
+
 __all__ = [
     "MAX_REQUESTS",
     "MAX_TRACE_BYTES",
+    "TRACE_TOP",
     "Trace",
     "TraceResult",
     "read_trace",
     "simulate",
+    "simulate_top",
+    "trace_traffic",
 ]
 
 Arr = npt.NDArray[np.float64]
@@ -84,6 +92,36 @@ class Trace:
     def rate_per_s(self) -> float:
         """Requests per second over the trace (its arrivals' span; one request: 1 s)."""
         return len(self) / max(self.duration_s, 1.0) if len(self) > 1 else float(len(self))
+
+
+#: Configurations a trace is simulated on: the best rows that fit.
+TRACE_TOP = 3
+
+
+def trace_traffic(trace: Trace) -> dict[str, float]:
+    """The traffic ``trace`` shows — mean prompt and output tokens and its request rate: what
+    ``--trace`` (and the Recommend tab's trace file) fill in where no flag or field gave one."""
+    return {
+        "prompt_len": round(float(trace.prompt.mean())),
+        "output_len": max(1, round(float(trace.output.mean()))),
+        "rate_per_s": trace.rate_per_s,
+    }
+
+
+def simulate_top(
+    rec: Recommendation, trace: Trace, top: int = TRACE_TOP
+) -> list[tuple[RecommendationRow, TraceResult]]:
+    """(row, result) of ``trace`` simulated on the ``top`` best rows of ``rec`` that fit, each
+    on all the replicas of its instances (the CLI's ``--trace`` and the Recommend tab)."""
+    from gpuprof.recommend.rank import serving_arrays_of
+
+    out = []
+    for row in [r for r in rec.rows if r.fits and r.serving is not None][:top]:
+        assert row.serving is not None
+        sv, i = serving_arrays_of(rec, row)
+        replicas = row.serving.instances * row.serving.replicas_per_instance
+        out.append((row, simulate(rec.workload, sv, i, trace, replicas)))
+    return out
 
 
 def _bad(path: str, line: int, why: str) -> InputError:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.settings import SettingsReader
+from .trace_input import TraceInput
 
 __all__ = ["CUSTOM", "WorkloadForm"]
 
@@ -290,6 +291,9 @@ class WorkloadForm(QScrollArea):
             self.tr("Tensor-parallel GPUs per replica; auto: the cheapest of 1, 2, 4, 8")
         )
 
+        self.trace = TraceInput()  # a request trace: fills the traffic, simulated by the tab
+        self.trace.loaded.connect(self._on_trace)
+        self.trace.cleared.connect(self._on_changed)
         self.form_error = QLabel()
         self.form_error.setWordWrap(True)
         self.form_error.setTextFormat(Qt.TextFormat.PlainText)
@@ -351,6 +355,7 @@ class WorkloadForm(QScrollArea):
         sform.addRow(self.tr("Targets hold for"), self.slo)
         sform.addRow(self.tr("KV cache"), self.kv_dtype)
         sform.addRow(self.tr("Tensor parallel"), self.tp)
+        sform.addRow(self.tr("Request trace"), self.trace)
         self._job_rows = (
             (form, self.epochs),
             (form, self.flops_total),
@@ -472,7 +477,8 @@ class WorkloadForm(QScrollArea):
         if arch is not None:
             values.update(arch.workload_fields())
         else:
-            values.update(model="", active_params=None, kv_per_token_layer=None)
+            values.update(model="", active_params=None, kv_per_token_layer=None, kv_heads=None)
+            values.update(attn_width=None)
         if values["params"] is None:
             if scenario not in ("hpc-fp64", "render"):
                 raise ValueError(self.tr("give the parameter count, e.g. 7B"))
@@ -522,6 +528,15 @@ class WorkloadForm(QScrollArea):
         self.serving.setVisible(serving)
         for layout, widget in self._job_rows:
             layout.setRowVisible(widget, not serving)
+
+    def _on_trace(self, traffic: dict[str, float]) -> None:
+        """A trace was read: its mean prompt and output tokens fill those fields, and its rate
+        the requests/s unless a rate or throughput is given (as ``--trace`` does)."""
+        self.prompt_len.setValue(int(traffic["prompt_len"]))
+        self.output_len.setValue(int(traffic["output_len"]))
+        if not self.rate.text().strip() and not self.throughput.text().strip():
+            self.rate.setText(f"{traffic['rate_per_s']:.12g}")
+        self._on_changed()
 
     def _on_changed(self, *_: object) -> None:
         if not self.filling:

@@ -17,6 +17,7 @@ from gpuprof.catalog.instances import Catalog
 from gpuprof.catalog.money import rates_note
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
+from gpuprof.recommend.trace import TraceResult, simulate_top
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import set_money_currency
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
@@ -30,6 +31,7 @@ from .form import WorkloadForm
 from .model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
 from .price_update import PriceUpdateBar
 from .results import ResultsPanel
+from .trace_input import trace_results_text
 
 __all__ = ["RecommendTab", "DEBOUNCE_MS", "ROW_LIMIT"]
 
@@ -90,6 +92,8 @@ class RecommendTab(QWidget):
         #: Values of the saved form that were bad, dropped with a warning (one line each).
         self.settings_problems: list[str] = []
         self.run_count = 0
+        #: The request trace simulated on the top rows at the last run (issue 22), if any.
+        self.trace_results: list[tuple[RecommendationRow, TraceResult]] = []
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -155,6 +159,7 @@ class RecommendTab(QWidget):
         self.local_label = panel.local_label
         self.summary = panel.summary
         self.notes = panel.notes
+        self.trace_view = panel.trace_view
         self.model = panel.model
         self.proxy = panel.proxy
         self.table = panel.table
@@ -401,7 +406,12 @@ class RecommendTab(QWidget):
         self._dirty = False
         self.run_count += 1
         self._save()
+        self.trace_results = []
+        self.trace_view.hide()
+        trace = self.form.trace
         try:
+            if trace.error is not None:  # a bad trace file: no estimate, as --trace refuses it
+                raise ValueError(trace.error)
             w = self.workload()
             rec = recommend(
                 w,
@@ -422,6 +432,10 @@ class RecommendTab(QWidget):
             return None
         self.error = None
         self.form_error.hide()
+        if trace.trace is not None and rec.workload.is_serving:  # same core function as --trace
+            self.trace_results = simulate_top(rec, trace.trace)
+            self.trace_view.setText(trace_results_text(trace.trace, self.trace_results))
+            self.trace_view.show()
         self.recommendation = rec
         self._show_results(keep_selection=True)
         self.recommendation_changed.emit(rec)

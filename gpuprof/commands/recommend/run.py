@@ -11,7 +11,7 @@ from typing import Any
 from gpuprof.commands.recommend.args import workload_of
 from gpuprof.commands.recommend.local import calibrated, local_machine, print_calibration
 from gpuprof.commands.recommend.output import print_table, row_json, verdict_lines
-from gpuprof.commands.recommend.trace import print_trace, simulate_top, trace_defaults
+from gpuprof.commands.recommend.trace import print_trace, trace_defaults
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.termtext import plain
@@ -82,6 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         rec = annotate(rec, cals)
     verdict = [*verdict_lines(rec), *wl.plausibility_warnings()]
     from gpuprof.commands.recommend.models import architecture_note
+    from gpuprof.recommend.trace import simulate_top
 
     sims = simulate_top(rec, trace) if trace is not None else []
     if args.json:

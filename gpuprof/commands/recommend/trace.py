@@ -10,41 +10,26 @@ from typing import Any
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 
-#: Configurations the trace is simulated on: the best rows that fit.
-TRACE_TOP = 3
-
 
 def trace_defaults(args: argparse.Namespace) -> Any:
     """Read ``--trace`` (or None) and take the traffic it shows where the flags gave none:
-    mean prompt and output lengths, and its request rate."""
+    mean prompt and output lengths, and its request rate (:func:`trace_traffic`)."""
     path = getattr(args, "trace", None)
     if not path:
         return None
-    from gpuprof.recommend.trace import read_trace
+    from gpuprof.recommend.trace import read_trace, trace_traffic
 
     if (args.scenario or "").strip().lower() not in ("serve", "serving", "inference", "infer"):
         raise InputError(tr("--trace is for --scenario serve (LLM serving traffic)"))
     trace = read_trace(path)
+    traffic = trace_traffic(trace)
     if args.prompt_len is None:
-        args.prompt_len = round(float(trace.prompt.mean()))
+        args.prompt_len = int(traffic["prompt_len"])
     if args.output_len is None:
-        args.output_len = max(1, round(float(trace.output.mean())))
+        args.output_len = int(traffic["output_len"])
     if args.rate is None and args.throughput is None:
-        args.rate = trace.rate_per_s
+        args.rate = traffic["rate_per_s"]
     return trace
-
-
-def simulate_top(rec: Any, trace: Any) -> list[tuple[Any, Any]]:
-    """(row, result) of the trace simulated on the top rows that fit."""
-    from gpuprof.recommend.rank import serving_arrays_of
-    from gpuprof.recommend.trace import simulate
-
-    out = []
-    for row in [r for r in rec.rows if r.fits and r.serving is not None][:TRACE_TOP]:
-        sv, i = serving_arrays_of(rec, row)
-        replicas = row.serving.instances * row.serving.replicas_per_instance
-        out.append((row, simulate(rec.workload, sv, i, trace, replicas)))
-    return out
 
 
 def print_trace(trace: Any, sims: list[tuple[Any, Any]], w: Any) -> None:

@@ -1,0 +1,157 @@
+"""The Recommend tab's request trace (issue 22): a CSV of arrivals, prompt and output tokens per
+request, chosen with a file picker and read by the core's :func:`~gpuprof.recommend.trace.read_trace`
+(the reader and limits of ``gpuprof recommend --trace``; a bad file is one message naming the file
+and line, shown under the field). Loading one fills the form's traffic with what the trace shows
+(:func:`~gpuprof.recommend.trace.trace_traffic`, as the CLI does where no flag gave it), and the
+tab simulates it on the top configurations (:func:`~gpuprof.recommend.trace.simulate_top`),
+labelled SIMULATED."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gpuprof.errors import GpuprofError
+from gpuprof.recommend.explain import fmt_duration_ms
+from gpuprof.recommend.trace import Trace, TraceResult, read_trace, trace_traffic
+from gpuprof.units import NA
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from gpuprof.recommend.rank import RecommendationRow
+
+__all__ = ["TraceInput", "trace_results_text"]
+
+_ERROR_COLOR = "color: #c92a2a;"
+
+
+class TraceInput(QWidget):
+    """A trace file field: path, Choose…, Clear and what the file holds (or why it is unusable).
+
+    ``loaded`` carries the traffic of a trace just read (``trace_traffic``), ``cleared`` says the
+    trace was taken away; :attr:`trace` is the trace in use (``None``: none, or a bad file)."""
+
+    loaded = Signal(dict)
+    cleared = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.trace: Trace | None = None
+        self.error: str | None = None
+        self.path = QLineEdit()
+        self.path.setReadOnly(True)
+        self.path.setPlaceholderText(self.tr("none"))
+        self.path.setToolTip(
+            self.tr(
+                "A request trace (CSV: arrival_s, prompt_tokens, output_tokens per line) "
+                "simulated on the top configurations"
+            )
+        )
+        self.choose = QPushButton(self.tr("Choose…"))
+        self.clear = QPushButton(self.tr("Clear"))
+        self.clear.setEnabled(False)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setObjectName("muted")
+        self.status.hide()
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.path, 1)
+        row.addWidget(self.choose)
+        row.addWidget(self.clear)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        self.choose.clicked.connect(self._on_choose)
+        self.clear.clicked.connect(self.clear_trace)
+
+    def _on_choose(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Request trace"),
+            self.path.text(),
+            self.tr("CSV files (*.csv *.txt);;All files (*)"),
+        )
+        if path:
+            self.load(path)
+
+    def load(self, path: str) -> Trace | None:
+        """Read ``path`` as a trace; on success emit ``loaded``, else show why (and keep none)."""
+        self.path.setText(path)
+        try:
+            trace = read_trace(path)
+        except (GpuprofError, OSError) as exc:
+            self.trace, self.error = None, str(exc)
+            self.status.setText(self.tr("Cannot use this trace: %1").replace("%1", self.error))
+            self.status.setStyleSheet(_ERROR_COLOR)
+            self.status.show()
+            self.clear.setEnabled(True)
+            self.cleared.emit()
+            return None
+        self.trace, self.error = trace, None
+        traffic = trace_traffic(trace)
+        self.status.setStyleSheet("")
+        self.status.setText(
+            self.tr("%1 requests over %2 s: mean prompt %3, output %4 tokens, %5 requests/s")
+            .replace("%1", f"{len(trace):,}")
+            .replace("%2", f"{trace.duration_s:,.4g}")
+            .replace("%3", f"{traffic['prompt_len']:,.0f}")
+            .replace("%4", f"{traffic['output_len']:,.0f}")
+            .replace("%5", f"{traffic['rate_per_s']:,.4g}")
+        )
+        self.status.show()
+        self.clear.setEnabled(True)
+        self.loaded.emit(traffic)
+        return trace
+
+    def clear_trace(self) -> None:
+        """No trace (the traffic fields keep what they show)."""
+        self.trace, self.error = None, None
+        self.path.clear()
+        self.status.hide()
+        self.clear.setEnabled(False)
+        self.cleared.emit()
+
+
+def trace_results_text(trace: Trace, sims: Sequence[tuple[RecommendationRow, TraceResult]]) -> str:
+    """The simulated trace on the top rows, one line each (plain text, labelled SIMULATED)."""
+
+    def ms(x: float) -> str:
+        return fmt_duration_ms(x) if math.isfinite(x) else NA
+
+    tr = QCoreApplication.translate
+    lines = [
+        tr("RecommendTab", "SIMULATED: the trace (%1 requests over %2 s) on the top configurations")
+        .replace("%1", f"{len(trace):,}")
+        .replace("%2", f"{trace.duration_s:,.4g}")
+    ]
+    for row, res in sims:
+        lines.append(
+            tr(
+                "RecommendTab",
+                "%1. %2 × %3 replicas: TTFT p50 %4, p99 %5; TPOT p50 %6, p99 %7; "
+                "%8 tokens/s; goodput %9",
+            )
+            .replace("%1", str(row.rank))
+            .replace("%2", row.label)
+            .replace("%3", str(res.replicas))
+            .replace("%4", ms(res.ttft_s["p50"]))
+            .replace("%5", ms(res.ttft_s["p99"]))
+            .replace("%6", ms(res.tpot_s["p50"]))
+            .replace("%7", ms(res.tpot_s["p99"]))
+            .replace("%8", f"{res.output_tokens_per_s:,.0f}")
+            .replace("%9", f"{res.goodput_share:.1%}" + (" !" if res.truncated else ""))
+        )
+    return "\n".join(lines)
