@@ -136,3 +136,33 @@ def test_the_command_exits_1_for_an_unexplained_outlier(
     out = json.loads(capsys.readouterr().out)
     mine = [f for f in out["findings"] if f["provider"] == "Mine"]
     assert [f["rule"] for f in mine] == ["spot"] and out["unexplained"] == 1
+
+
+def test_rows_priced_in_cny_are_audited_once_their_rate_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # without a rate the CNY rows escape the price rules, and the command says how many
+    assert main(["catalog", "audit", "--no-overlays", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["not_compared"]["CNY"] >= 30
+    # with one, the shipped CNY rows are compared and none is an outlier
+    rate = ["--fx-rate", "CNY=7.2@2026-11-30"]
+    assert main(["catalog", "audit", "--no-overlays", "--json", *rate]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["not_compared"] == {} and out["unexplained"] == 0
+    # a CNY row ten times its GPU's going rate is found in USD and in CNY
+    overlays = tmp_path / "overlays"
+    overlays.mkdir()
+    (overlays / "mine.csv").write_text(
+        "provider,instance,gpu_model,gpu_count,price_ondemand_usd_hr,as_of,currency\n"
+        "Mine,a100x8,A100 80GB SXM,8,3000,2026-11-30,CNY\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
+    for currency in ("USD", "CNY"):
+        assert main(["catalog", "audit", "--json", "--currency", currency, *rate]) == 1
+        out = json.loads(capsys.readouterr().out)
+        mine = [f for f in out["findings"] if f["provider"] == "Mine"]
+        assert [f["rule"] for f in mine] == ["band"] and out["currency"] == currency
+    assert main(["catalog", "audit"]) == 0  # no rate: the row is not compared, and says so
+    assert "rows priced in CNY were not checked" in capsys.readouterr().err

@@ -64,8 +64,9 @@ def test_tencent_families_and_zones_in_china_and_abroad(shipped: Catalog) -> Non
     assert xp.gpu_model == "V100 SXM2 32GB" and "法兰克福" in xp.notes and "广州" in xp.notes
     gn7 = tencent["GN7.2XLARGE32"]
     assert gn7.price_ondemand_usd_hr == 1.26 and gn7.zone == "ap-guangzhou-3"
-    # the stored price page has no date: the row's is the day gpuprof read it, and it says so
-    assert gn7.as_of == "2026-12-02" and "snapshot date: 2026-12-02" in gn7.notes
+    # the price page as Tencent's own documentation repository keeps it: dated by its commits
+    assert gn7.as_of == "2024-12-24" and "tencentyun/intlcloud-documents" in gn7.source
+    assert "last changed on 2023-06-30" in gn7.notes and "snapshot date:" not in gn7.notes
 
 
 @pytest.mark.parametrize(
@@ -115,3 +116,51 @@ def test_baidu_hgn5_from_baidus_own_api_reference() -> None:
     )
     assert "cloud.baidu.com/doc/BCC/s/imqoohncm" in row.source and row.as_of == "2026-12-02"
     assert row.price_ondemand_usd_hr is None and "no public price found" in row.notes
+
+
+def test_alibaba_a100_v100_t4_a10_list_prices_from_a_dated_copy(shipped: Catalog) -> None:
+    ali = {
+        i.instance: i
+        for i in shipped.filter(providers=["阿里云"]).instances
+        if i.region == "cn-shanghai"
+    }
+    assert len(ali) >= 28
+    for inst in ali.values():
+        assert inst.currency == "CNY" and inst.as_of == "2023-06-17", inst
+        assert "arthurchiao.github.io" in inst.source and "ecs-buy.aliyun.com" in inst.source
+        assert published_prices(inst)[0] and published_prices(inst)[4], inst  # hour and 包月
+    gn7e = ali["ecs.gn7e-c16g1.32xlarge"]
+    assert (gn7e.gpu_model, gn7e.gpu_count, gn7e.vcpus, gn7e.ram_gib, gn7e.network_gbps) == (
+        "A100 80GB SXM",
+        8,
+        128,
+        1000,
+        64,
+    )
+    assert published_prices(gn7e)[0] == 277.93 and published_prices(gn7e)[4] == 133408
+    assert "阿里云 GPU计算型 gn7e" in gn7e.notes
+
+
+def test_tencent_v100_prices_from_tencents_own_documentation_repository(
+    shipped: Catalog,
+) -> None:
+    tencent = {i.instance: i for i in shipped.filter(providers=["tencent"]).instances}
+    expected = {"GN10Xp.20XLARGE320": 13.78, "GN10X.18XLARGE320": 21.71, "GN7.20XLARGE320": 8.06}
+    for name, usd in expected.items():
+        row = tencent[name]
+        assert row.price_ondemand_usd_hr == usd and row.currency == "USD", row
+        assert (row.region, row.zone, row.as_of) == ("ap-guangzhou", "ap-guangzhou-3", "2024-12-24")
+        assert "no public price found" not in row.notes
+
+
+def test_the_china_clouds_give_a_priced_answer_for_a_72b_model(shipped: Catalog) -> None:
+    # the done-when: rows of Alibaba, Tencent and Huawei that hold Qwen2.5-72B's 145 GB
+    # of bf16 weights on one node, with a price and a full date
+    china = shipped.filter(providers=["alibaba", "tencent", "huawei"]).instances
+    big = [
+        i
+        for i in china
+        if i.gpu_count * (i.gpu_mem_gib or 0) >= 160 and published_prices(i)[0] is not None
+    ]
+    assert {i.provider for i in big} >= {"Alibaba Cloud", "Tencent Cloud"}
+    assert len(big) >= 8 and all(len(i.as_of) == 10 for i in big)

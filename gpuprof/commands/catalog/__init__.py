@@ -172,6 +172,7 @@ def register(subparsers: Any) -> None:
     )
     aud.add_argument("--json", action="store_true", help=tr("print JSON"))
     aud.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    add_currency_args(aud)  # rows priced in CNY are checked once their rate is given
     aud.set_defaults(func=audit)
     fx_p = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
     fx_p.add_argument(

@@ -96,6 +96,27 @@ def fx(args: argparse.Namespace) -> int:
     return 0
 
 
+def not_compared(cat: Any) -> dict[str, list[Any]]:
+    """Rows with a published price that has no comparable one in ``cat`` (no rate for their
+    currency), per currency: the audit's price rules cannot see them."""
+    from gpuprof.catalog.money import published_prices
+
+    out: dict[str, list[Any]] = {}
+    for inst in cat.instances:
+        comparable = (
+            inst.price_ondemand_usd_hr,
+            inst.price_spot_usd_hr,
+            inst.price_reserved_1y_usd_hr,
+            inst.price_reserved_3y_usd_hr,
+            inst.price_monthly_usd,
+        )
+        if all(p is None for p in comparable) and any(
+            p is not None for p in published_prices(inst)
+        ):
+            out.setdefault(inst.currency, []).append(inst)
+    return out
+
+
 def audit(args: argparse.Namespace) -> int:
     """Exit 0: every finding is one the row already states (doubtful); 1: some finding is
     unexplained (a row without the day it was read is one); 2: the catalog cannot be read."""
@@ -106,20 +127,35 @@ def audit(args: argparse.Namespace) -> int:
     for issue in cat.issues:
         if issue.severity == "error":
             print(f"gpuprof: {issue.severity}: {plain(issue, one_line=True)}", file=sys.stderr)
+    cat = in_display_currency(cat, args)
+    print_rates_used(cat)
     findings = audit(cat)
     unexplained = sum(1 for f in findings if not f.known)
+    unchecked = not_compared(cat)
     if args.json:
         from gpuprof.jsonout import print_json
 
         print_json(
             {
                 "rows": len(cat.instances),
+                "currency": cat.currency,
                 "summary": summary(findings),
                 "unexplained": unexplained,
+                "not_compared": {c: len(rows) for c, rows in sorted(unchecked.items())},
                 "findings": [f.as_dict() for f in findings],
             }
         )
         return 1 if unexplained else 0
+    for code, rows in sorted(unchecked.items()):
+        print(
+            tr(
+                "{n} rows priced in {c} were not checked against the price bands: no "
+                "exchange rate for {c} (--fx-rate {c}=RATE@YYYY-MM-DD)",
+                n=len(rows),
+                c=code,
+            ),
+            file=sys.stderr,
+        )
     from rich.table import Table
 
     from gpuprof.termtext import console
