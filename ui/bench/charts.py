@@ -17,10 +17,10 @@ import pyqtgraph as pg
 from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult, Result
 from gpuprof.units import fmt_bytes
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from ..shell.theme import GPU_COLOURS, Theme
+from ..shell.theme import GPU_COLOURS, Theme, style_plot
 
 __all__ = ["BenchCharts", "Log2Axis", "DTYPE_COLOURS"]
 
@@ -88,6 +88,26 @@ def _x_range(plot: Any, xs: Sequence[float]) -> None:
     lo, hi = min(xs), max(xs)
     margin = max(0.5, 0.08 * (hi - lo))  # room for the end tick labels ("256 MiB")
     plot.setXRange(lo - margin, hi + margin, padding=0)
+
+
+def _dotted_line(
+    sizes: Sequence[float],
+    ys: np.ndarray,
+    colour: str,
+    name: str,
+    style: Qt.PenStyle = Qt.PenStyle.SolidLine,
+) -> pg.PlotDataItem:
+    """A named line over log2 of ``sizes`` (bytes, or a GEMM's side), with a dot at each."""
+    return pg.PlotDataItem(
+        np.log2(sizes),
+        ys,
+        pen=pg.mkPen(colour, width=2, style=style),
+        symbol="o",
+        symbolSize=6,
+        symbolBrush=colour,
+        symbolPen=None,
+        name=name,
+    )
 
 
 def _new_plot(
@@ -273,20 +293,8 @@ class BenchCharts(QWidget):
             colour = DTYPE_COLOURS[dtype]
             squares = sorted((r for r in mine if r.m == r.n == r.k), key=lambda r: r.m)
             shaped = [r for r in mine if not r.m == r.n == r.k]
-            xs = np.log2([float(r.m) for r in squares])
             ys = np.array([r.tflops_median for r in squares])
-            plot.addItem(
-                pg.PlotDataItem(
-                    xs,
-                    ys,
-                    pen=pg.mkPen(colour, width=2),
-                    symbol="o",
-                    symbolSize=6,
-                    symbolBrush=colour,
-                    symbolPen=None,
-                    name=dtype.upper(),
-                )
-            )
+            plot.addItem(_dotted_line([float(r.m) for r in squares], ys, colour, dtype.upper()))
             if shaped:
                 sx = np.log2([float(r.m * r.n * r.k) ** (1 / 3) for r in shaped])
                 sy = np.array([r.tflops_median for r in shaped])
@@ -342,19 +350,9 @@ class BenchCharts(QWidget):
                 direction.upper() + {True: _t(" pinned"), False: _t(" pageable"), None: ""}[pinned]
             )
             style = Qt.PenStyle.DashLine if pinned is False else Qt.PenStyle.SolidLine
-            xs = np.log2([float(r.size_bytes) for r in mine])
             ys = np.array([r.bandwidth_bytes_s / 1e9 for r in mine])
             plot.addItem(
-                pg.PlotDataItem(
-                    xs,
-                    ys,
-                    pen=pg.mkPen(colour, width=2, style=style),
-                    symbol="o",
-                    symbolSize=6,
-                    symbolBrush=colour,
-                    symbolPen=None,
-                    name=label,
-                )
+                _dotted_line([float(r.size_bytes) for r in mine], ys, colour, label, style)
             )
             self.drawn["memory"][label] = {
                 "size_bytes": [r.size_bytes for r in mine],
@@ -375,21 +373,9 @@ class BenchCharts(QWidget):
         for op in sorted({r.op for r in ok}, key=lambda o: (o != "all_reduce", o)):
             mine = sorted((r for r in ok if r.op == op), key=lambda r: r.size_bytes)
             colour = _OPS_COLOURS.get(op, "#7f7f7f")
-            xs = np.log2([float(r.size_bytes) for r in mine])
             ys = np.array([r.busbw_bytes_s / 1e9 for r in mine])
             name = op.replace("_", "-") + f" ({mine[0].backend}, {mine[0].world_size})"
-            plot.addItem(
-                pg.PlotDataItem(
-                    xs,
-                    ys,
-                    pen=pg.mkPen(colour, width=2),
-                    symbol="o",
-                    symbolSize=6,
-                    symbolBrush=colour,
-                    symbolPen=None,
-                    name=name,
-                )
-            )
+            plot.addItem(_dotted_line([float(r.size_bytes) for r in mine], ys, colour, name))
             self.drawn["collective"][op] = {
                 "size_bytes": [r.size_bytes for r in mine],
                 "busbw_gb_s": ys.tolist(),
@@ -455,16 +441,8 @@ class BenchCharts(QWidget):
     def apply_theme(self, theme: Theme) -> None:
         self._theme = theme
         self._text_colour = theme.plot_fg
-        fg = QColor(theme.plot_fg)
         for view in self.plots.values():
             view.setBackground(theme.plot_bg)
-            plot = view.getPlotItem()
-            for name in ("left", "bottom"):
-                axis = plot.getAxis(name)
-                axis.setPen(fg)
-                axis.setTextPen(fg)
-            plot.titleLabel.setText(plot.titleLabel.text, color=theme.plot_fg, size="9pt")
-            if plot.legend is not None:
-                plot.legend.setLabelTextColor(fg)
+            style_plot(view.getPlotItem(), theme)
         self._signatures.clear()
         self.set_results(*self._last)  # grids, placeholder text and cell labels take the colours

@@ -19,7 +19,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ..shell.theme import Theme
+from ..shell.theme import Theme, style_plot
 
 __all__ = ["CostTimeScatter", "LogAxis"]
 
@@ -317,10 +317,5 @@ class CostTimeScatter(QWidget):
 
     def apply_theme(self, theme: Theme) -> None:
         self.view.setBackground(theme.plot_bg)
-        fg = QColor(theme.plot_fg)
-        for name in ("left", "bottom"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(fg)
-            axis.setTextPen(fg)
-        self.plot.titleLabel.setText(self.plot.titleLabel.text, color=theme.plot_fg, size="9pt")
+        style_plot(self.plot, theme)
         self.plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpuprof.telemetry.reasons import ClockEventReason
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+
 __all__ = [
+    "style_plot",
     "GPU_COLOURS",
     "THROTTLE_COLOURS",
     "Theme",
@@ -164,3 +169,16 @@ def apply_theme(app: QApplication, name: str) -> Theme:
     app.setPalette(_palette(theme))
     app.setStyleSheet(_QSS.format(**theme.__dict__))
     return theme
+
+
+def style_plot(plot: pg.PlotItem, theme: Theme) -> None:
+    """``plot``'s axes, title and legend (where it has one) in ``theme``'s plot colour; the
+    background is its view's."""
+    fg = QColor(theme.plot_fg)
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(fg)
+        axis.setTextPen(fg)
+    plot.titleLabel.setText(plot.titleLabel.text, color=theme.plot_fg, size="9pt")
+    if plot.legend is not None:
+        plot.legend.setLabelTextColor(fg)

@@ -26,7 +26,7 @@ from gpuprof.i18n import tr
 from gpuprof.telemetry.prof import prof_reason
 from gpuprof.units import fmt_num
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPen, QShowEvent
+from PySide6.QtGui import QPen, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.settings import SECONDARY_MODES, TIME_WINDOWS_S
 from ..shell.state import UiState
-from ..shell.theme import THEMES, Theme, gpu_colour
+from ..shell.theme import THEMES, Theme, gpu_colour, style_plot
 from .plot.data import Fetched, FrameFetcher
 from .plot.items import Grid, PlotPanel, Series, TimedLayoutWidget, blend, cache_axis
 from .plot.lines import draw_limit_lines
@@ -241,13 +241,8 @@ class TelemetryTab(QWidget):
         self.refresh(force=True)
 
     def _style_plots(self, theme: Theme) -> None:
-        fg = QColor(theme.plot_fg)
         for item in [*(p.item for p in self.plots.values()), self.band]:
-            for name in ("left", "bottom"):
-                axis = item.getAxis(name)
-                axis.setPen(fg)
-                axis.setTextPen(fg)
-            item.titleLabel.setText(item.titleLabel.text, color=theme.plot_fg, size="9pt")
+            style_plot(item, theme)
         self._titles_key = None
         grid = blend(theme.plot_fg, theme.plot_bg, theme.grid_alpha)
         for g in self._grids():

@@ -15,10 +15,9 @@ import numpy as np
 import pyqtgraph as pg
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SourceKind
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ...shell.theme import Theme
+from ...shell.theme import Theme, style_plot
 
 __all__ = ["ProcessChart", "ProcessHistory", "ProcessKey", "Trace"]
 
@@ -179,14 +178,6 @@ class ProcessChart(QWidget):
         self.points = len(x)
 
     def apply_theme(self, theme: Theme) -> None:
-        fg = QColor(theme.plot_fg)
         for view in (self.memory, self.activity):
             view.setBackground(theme.plot_bg)
-            plot = view.getPlotItem()
-            for name in ("left", "bottom"):
-                axis = plot.getAxis(name)
-                axis.setPen(fg)
-                axis.setTextPen(fg)
-            plot.titleLabel.setText(plot.titleLabel.text, color=theme.plot_fg, size="9pt")
-            if plot.legend is not None:
-                plot.legend.setLabelTextColor(fg)
+            style_plot(view.getPlotItem(), theme)
