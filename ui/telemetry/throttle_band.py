@@ -8,10 +8,10 @@ only shifted, at the cost of moving one item.
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from gpuprof.telemetry.history import History
 from gpuprof.telemetry.reasons import ClockEventReason
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
@@ -61,7 +61,7 @@ class ThrottleBand:
 
     def draw(
         self,
-        history: Any,
+        history: History,
         visible: list[int],
         t0: float,
         t1: float,

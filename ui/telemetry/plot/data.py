@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
-from gpuprof.telemetry.history import Block
+from gpuprof.telemetry.history import Block, History
 
 from .specs import GPU_FIELDS, GPU_PRIMARY_FIELDS, HOST_FIELDS
 
@@ -35,7 +34,7 @@ class FrameFetcher:
 
     def fetch(
         self,
-        history: Any,
+        history: History,
         visible: list[int],
         t0: float,
         t1: float,
@@ -69,7 +68,7 @@ class FrameFetcher:
 
 
 def _fetch_one(
-    history: Any, gpu: int, fields: tuple[str, ...], t0: float, t1: float, max_points: int
+    history: History, gpu: int, fields: tuple[str, ...], t0: float, t1: float, max_points: int
 ) -> Fetched:
     stored: dict[str, str] = {}
     try:
