@@ -26,7 +26,8 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
   bandwidth; *compute* is ``2·N_act`` FLOPs per token plus attention (``4·L·h`` per token per
   cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average) at the peak ×
   base efficiency of the weights' dtype; *communication* two tensor-parallel all-reduces per
-  layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`) and,
+  layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`, at
+  :data:`NCCL_LINK_EFFICIENCY` of the link's line rate: NCCL's protocol overhead) and,
   across nodes, one send per pipeline boundary over the network. With ``p`` stages each of
   ``p`` micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step.
 * **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
@@ -86,6 +87,10 @@ Arr = npt.NDArray[np.float64]
 #: its KV cache: TensorRT-LLM's default ``free_gpu_memory_fraction`` (KvCacheConfig; its
 #: published benchmarks use 0.95). Serving engines own their GPUs: no training-style headroom.
 KV_FREE_FRACTION = 0.9
+#: Share of a link's line rate NCCL moves data at: "450GB/s is the line rate. With the protocol
+#: overhead (~20%) NCCL can get an effective NVLink bandwidth of 370GB/s" (NCCL's maintainer,
+#: github NVIDIA/nccl-tests issue #212, on H100). The tensor-parallel all-reduces run at it.
+NCCL_LINK_EFFICIENCY = 370.0 / 450.0
 #: Tokens one engine step takes (decode + prefill chunk): TensorRT-LLM's default
 #: ``max_num_tokens`` (8192, tensorrt_llm BuildConfig / LLM API); vLLM's chunked prefill
 #: budget ``max_num_batched_tokens`` is of the same order.
@@ -274,7 +279,7 @@ def _step(
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
-    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
+    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link * NCCL_LINK_EFFICIENCY)
     hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
     t_comm = t_comm + np.where(hw.pp > 1, (hw.pp - 1.0) * hop, 0.0)
     return t_mem, t_comp, t_comm
