@@ -116,9 +116,14 @@ class RowModel:
         redo: float = 1.0,
         fp8: float = 1.0,
         attention: float | None = None,
+        full: bool = False,
     ) -> float:
         attn = self.attn_s / (gemm if attention is None else attention)
-        work = ((self.matmul_s + self.fp8_s / fp8) / gemm + attn + self.membound_s * k) * redo
+        # Full recomputation runs the attention forward again: 4/3 of its FLOPs, whatever the
+        # micro-batch (the fitted ``redo`` of the rest is less: its GEMMs grow with the batch).
+        attn_redo = RECOMPUTE["full"] if full else 1.0
+        work = ((self.matmul_s + self.fp8_s / fp8) / gemm + self.membound_s * k) * redo
+        work += attn * attn_redo
         return math.exp(float(np.interp(math.log(work), self.log_work, self.log_seconds)))
 
     def metric(self, seconds: float) -> float:
@@ -143,6 +148,7 @@ def _workload(row: dict[str, str], models: dict[str, Any]) -> Any:
         batch=int(row["batch"]),
         stack=row["stack"],
         recompute=row.get("recompute") or "none",
+        layout=row.get("layout") or "",
         **arch.workload_fields(),  # type: ignore[arg-type]
     )
 
@@ -283,7 +289,8 @@ def _predict(params: dict[str, float], m: RowModel) -> float:
     redo = eff.recompute_factor(m.row.get("recompute") or "none")
     fp8 = eff.fp8_other if m.stack != STACKS[0] else 1.0
     attention = eff.attention_share(m.stack, m.arch)
-    seconds = m.seconds(gemm, params["k"], redo, fp8, attention)
+    full = (m.row.get("recompute") or "none") == "full"
+    seconds = m.seconds(gemm, params["k"], redo, fp8, attention, full)
     if whole_run(m.row):  # a whole run (all pretraining here)
         seconds *= 1.0 + eff.run_overhead
     return m.metric(seconds)

@@ -98,6 +98,7 @@ def training_models() -> list:
     return tt.build(tt.read_rows(ROOT / "tests" / "data" / "published_runs.csv"))
 
 
+@pytest.mark.slow
 def test_shipped_constants_are_the_fit_of_all_published_sources(training_models: list) -> None:
     import truth_train as tt
 
@@ -116,3 +117,42 @@ def test_the_table_the_fit_uses_is_the_recommenders_estimate(training_models: li
     for m in training_models[::7]:  # a spread of rows: the full check runs in perf/truth.py
         real, _layout = tt.estimate_metric(m)
         assert tt.predict(shipped, m) == pytest.approx(real, rel=0.005), m.id
+
+
+@pytest.mark.slow
+def test_a_planted_outlier_among_the_real_rows_shows_held_out_not_in_the_fit(
+    training_models: list,
+) -> None:
+    """The real fit, with a made-up publication added: llm-foundry's seven A100 80GB rows
+    copied as a source of their own whose runs are 1.6 times as fast. Held out (the fit of the
+    real sources, as :func:`leave_one_source_out` does for that source), it is predicted by
+    constants it did not shape: 1/1.6 − 1 = −37.5 % off the copied row's own error; in the fit
+    of all sources it barely moves the constants, so the real rows keep their in-sample errors."""
+    import copy
+
+    import truth_train as tt
+
+    planted = []
+    for m in training_models:
+        if m.id.startswith("foundry-a100-mpt"):
+            p = copy.copy(m)
+            p.row = {**m.row, "id": "planted-" + m.id, "group": "planted"}
+            p.row["published"] = str(float(m.row["published"]) * 1.6)
+            planted.append(p)
+    assert len(planted) == 7
+    real = tt.fit(training_models)  # = the fit without the planted source
+    both = tt.fit([*training_models, *planted])
+
+    def err(params: dict[str, float], m: object) -> float:
+        return (tt.predict(params, m) / m.observed - 1.0) * 100.0  # type: ignore[attr-defined]
+
+    for p in planted:
+        original = err(real, next(m for m in training_models if "planted-" + m.id == p.id))
+        expected = ((1.0 + original / 100.0) / 1.6 - 1.0) * 100.0
+        assert err(real, p) == pytest.approx(expected, abs=0.01)
+        assert err(real, p) < -25.0
+    # The fit of all sources: the real rows' errors move by a few points at most...
+    moved = [abs(err(both, m) - err(real, m)) for m in training_models]
+    assert max(moved) < 6.0 and sorted(moved)[len(moved) // 2] < 2.0
+    # ... and the planted rows are fitted far less than half-way (the L1 fit follows the many).
+    assert all(err(both, p) < -20.0 for p in planted)

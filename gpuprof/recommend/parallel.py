@@ -73,7 +73,14 @@ from gpuprof.recommend.decode import allreduce_seconds
 from gpuprof.recommend.memory import memory_need
 from gpuprof.recommend.workload import Workload
 
-__all__ = ["TP_SIZES", "TrainLayout", "row_groups", "train_layout"]
+__all__ = [
+    "LAYOUT_WORDS",
+    "TP_SIZES",
+    "TrainLayout",
+    "pinned_layout",
+    "row_groups",
+    "train_layout",
+]
 
 Arr = npt.NDArray[np.float64]
 
@@ -108,6 +115,28 @@ class TrainLayout:
     fits: npt.NDArray[np.bool_]
     cp: Arr  # context parallel size (issue 23)
     vp: Arr  # virtual pipeline stages per GPU (interleaved 1F1B)
+
+
+#: Words of a layout text (:func:`pinned_layout`): sizes, and ``overlap``.
+LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "mbs")
+
+
+def pinned_layout(text: str) -> dict[str, int]:
+    """What a layout text fixes: ``"TP4 PP8 CP2 VP4"`` → ``{"tp": 4, "pp": 8, "cp": 2, "vp":
+    4}``; ``mbsN``: N sequences per micro-batch (torchtitan splits a replica's batch into as
+    many micro-batches as pipeline stages); ``overlap``: tensor-parallel communication
+    overlapped with the GEMMs (torchtitan's AsyncTP, Megatron-Core's ``tp_comm_overlap``).
+    Case and order free; other words ignored."""
+    out: dict[str, int] = {}
+    for word in text.lower().replace(",", " ").split():
+        if word == "overlap":
+            out["overlap"] = 1
+            continue
+        key = word.rstrip("0123456789")
+        num = word[len(key) :]
+        if key in LAYOUT_WORDS and num.isdigit() and int(num) >= 1:
+            out[key] = int(num)
+    return out
 
 
 def _cp_options(w: Workload) -> tuple[int, ...]:
@@ -214,13 +243,18 @@ def _layouts(
     pps = [1] if per_sample or w.stack in DATA_PARALLEL_ONLY else _pp_options(layers, nodes)
     g_max = float(np.max(g_total, initial=1.0))
     cps = (1,) if per_sample else _cp_options(w)
+    pin = pinned_layout(w.layout) if not per_sample else {}
+    # A layout held fixed (a published run's): its sizes whatever the stack's own search tries.
+    tps = (pin["tp"],) if "tp" in pin else tps
+    pps = [pin["pp"]] if "pp" in pin else pps
+    cps = (pin["cp"],) if "cp" in pin else cps
     quads = [
         (t, p, v, c)
         for t in tps
         for c in cps
         for p in pps
         if t * p * c == 1 or t * p * c <= g_max
-        for v in _virtual_options(p, layers, w.stack)
+        for v in ((pin["vp"],) if "vp" in pin and p > 1 else _virtual_options(p, layers, w.stack))
     ]
     # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
     t = np.array([[float(q[0])] for q in quads])
@@ -231,7 +265,7 @@ def _layouts(
     valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
     valid &= (mp * c <= g_total) | (mp * c == 1.0)
     d = np.maximum(np.floor(g_total / (mp * c)), 1.0)
-    mb = batch / d if per_sample else np.ones_like(d)  # sequences per micro-batch
+    mb = batch / d if per_sample else np.full_like(d, float(pin.get("mbs", 1)))  # per micro-batch
     m = np.maximum(batch / (d * mb), 1.0)
     # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
     stage_layers = np.ceil(layers / p)
@@ -255,6 +289,8 @@ def _layouts(
         # Interleaved: each micro-batch crosses v times as many stage boundaries.
         tau_pp = np.where(p > 1.0, 2.0 * local / t / pp_link * v, 0.0)
         tau_cp = np.where(c > 1.0, stage_layers * cp_bytes / cp_link, 0.0)
+    if "overlap" in pin:  # tensor-parallel communication hidden under the GEMMs it feeds
+        tau_tp = np.maximum(tau_tp - tau_c, 0.0)
     tau = tau_c + tau_tp + tau_pp + tau_cp
     # 1F1B: the bubble is (p − 1) micro-batch times; interleaved over v virtual stages per
     # GPU, (p − 1) / v (Narayanan et al. 2021 sec. 2.2.2).

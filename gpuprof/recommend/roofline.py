@@ -9,7 +9,8 @@
   share, ``attention × attention_generation`` (fused attention kernels are not GEMMs: issue 23).
 * Memory-bound operators: ``k × hidden`` bytes per token per layer at
   :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the bandwidth.
-* Full activation recomputation: both × ``recompute_full``.
+* Full activation recomputation: the linear layers and memory-bound operators ×
+  ``recompute_full`` (fitted), the attention × 4/3 (its forward again).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy.typing as npt
 
 from gpuprof.recommend.decode import MEM_BW_EFFICIENCY
 from gpuprof.recommend.efficiency import DEFAULT_STACK, TrainEfficiency
+from gpuprof.recommend.workload import RECOMPUTE
 
 if TYPE_CHECKING:
     from gpuprof.recommend.workload import Workload
@@ -65,11 +67,17 @@ def training_work(
     linear = base * (train_eff.fp8_other if fp8 and llm and w.stack != DEFAULT_STACK else 1.0)
     attn_rate = base if attention is None else attention
     with np.errstate(divide="ignore", invalid="ignore"):
-        matmul: Arr = (flops - attn) / (peak * linear) + attn / (peak16 * attn_rate)
+        t_attn: Arr = attn / (peak16 * attn_rate)
+        matmul: Arr = (flops - attn) / (peak * linear) + t_attn
         if not llm:
             return matmul, matmul
-        work: Arr = matmul + np.nan_to_num(
-            memory_bound_seconds(w, mem_bw, train_eff, layers, hidden)
+        work: Arr = (
+            matmul
+            - t_attn
+            + np.nan_to_num(memory_bound_seconds(w, mem_bw, train_eff, layers, hidden))
         )
         redo = train_eff.recompute_factor(w.recompute)  # the forward again, operators and all
-    return work * redo, matmul
+        # Full recomputation runs the attention forward again: 4/3 of its FLOPs, whatever the
+        # micro-batch (the fitted factor of the rest is less: its GEMMs grow with the batch).
+        attn_redo = RECOMPUTE["full"] if w.recompute == "full" else 1.0
+    return work * redo + t_attn * attn_redo, matmul

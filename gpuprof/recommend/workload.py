@@ -176,6 +176,9 @@ class Workload:
     #: percent, not costed) or ``full`` (every layer's forward again in the backward: 4/3 of
     #: the compute). Memory is costed as with recomputation either way.
     recompute: str = "none"
+    #: Training: a layout held fixed, e.g. ``"tp4 pp8 cp2"`` (sizes left out are searched; see
+    #: :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits.
+    layout: str = ""
 
     def __post_init__(self) -> None:
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
