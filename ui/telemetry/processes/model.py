@@ -14,6 +14,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -116,7 +117,7 @@ def _container_tip(p: ProcessSample) -> str | None:
 class ProcessModel(QAbstractTableModel):
     """Rows of :class:`ProcessSample`; ``Qt.UserRole`` gives raw values for sorting."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[ProcessSample] = []
         self._now_s: float | None = None
@@ -129,7 +130,7 @@ class ProcessModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> Any:  # noqa: ANN401 - Qt API: a header's value is the role's (text, tooltip)
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         attr, header = COLUMNS[section]
@@ -142,7 +143,7 @@ class ProcessModel(QAbstractTableModel):
             return tip
         return None
 
-    def value(self, row: ProcessSample, attr: str) -> Any:
+    def value(self, row: ProcessSample, attr: str) -> str | float | None:
         """The raw value of a column (``run_time_s``, ``container``: derived)."""
         if attr == "run_time_s":
             if row.start_time_s is None or self._now_s is None:
@@ -150,9 +151,11 @@ class ProcessModel(QAbstractTableModel):
             return max(0.0, self._now_s - row.start_time_s)
         if attr == "container":
             return container_text(row)
-        return getattr(row, attr)
+        raw: str | float | None = getattr(row, attr)
+        return raw
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    # Qt API: the value's type depends on the role (text, number, colour, alignment, None).
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: ANN401
         if not index.isValid():
             return None
         row = self._rows[index.row()]
@@ -161,13 +164,15 @@ class ProcessModel(QAbstractTableModel):
             value = self.value(row, attr)
             if value is None:
                 return NA
+            if isinstance(value, str):
+                return shown_text(value)
             if attr in ("gpu_mem_bytes", "host_rss_bytes"):
                 return fmt_bytes(value)
             if attr in ("sm_util_pct", "mem_util_pct", "host_cpu_pct"):
                 return fmt_pct(value)
             if attr == "run_time_s":
                 return fmt_duration(value)
-            return shown_text(value) if isinstance(value, str) else str(value)
+            return str(value)
         if role == Qt.ItemDataRole.UserRole:
             # Sort key: numbers as numbers, missing values first, text case-insensitive.
             value = self.value(row, attr)
@@ -218,7 +223,7 @@ class ProcessFilter(QSortFilterProxyModel):
     """Sorts on ``Qt.UserRole``; keeps the rows whose pid, name, user, command line (as shown,
     secrets hidden), container id or pod contains the filter text, case-insensitively."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._needle = ""
         self.setSortRole(Qt.ItemDataRole.UserRole)
