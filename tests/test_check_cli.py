@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuprof.check.reference import Reference, reference_file_dict
-from tests.faults.hostile import run_gpuprof
+from tests.faults.hostile import gpuprof_env, run_gpuprof
 
 
 @pytest.mark.slow
@@ -118,19 +118,13 @@ def test_gpu_quick_check(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ctrl_c_keeps_what_was_done_and_exits_130(tmp_path: Path) -> None:
-    import os
     import signal
     import subprocess
     import sys
     import time
 
     out = tmp_path / "c.json"
-    env = dict(
-        os.environ,
-        GPUPROF_LANG="en",
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-        GPUPROF_CONFIG_DIR=str(tmp_path / "config"),
-    )
+    env = gpuprof_env(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "gpuprof", "check", "--device", "cpu", "--json", str(out)],
         stdout=subprocess.PIPE,

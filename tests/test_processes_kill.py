@@ -18,7 +18,7 @@ import pytest
 from gpuprof.commands import kill as kill_cmd
 from gpuprof.telemetry import procctl
 from gpuprof.telemetry.procctl import Refusal, Sig, SignalRefused, describe, send_signal, wait_gone
-from tests.faults.hostile import ROOT, TIMEOUT_S
+from tests.faults.hostile import ROOT, TIMEOUT_S, gpuprof_env
 
 #: Ignores SIGTERM, so that only SIGKILL ends it.
 STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(1, flush=True); time.sleep(60)"
@@ -150,18 +150,12 @@ def test_without_pidfd_os_kill_is_used(
 
 
 def _gpuprof(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-    )
     return subprocess.run(
         [sys.executable, "-m", "gpuprof", *args],
         stdin=subprocess.DEVNULL,  # not a terminal
         capture_output=True,
         text=True,
-        env=env,
+        env=gpuprof_env(home),
         cwd=ROOT,
         timeout=TIMEOUT_S,
     )

@@ -30,7 +30,7 @@ import pytest
 
 from gpuprof.profile.foreground import TerminalHandoff
 from gpuprof.profile.storage import read_job_profile
-from tests.faults.hostile import ROOT, TIMEOUT_S
+from tests.faults.hostile import ROOT, TIMEOUT_S, gpuprof_env
 from tests.vtscreen import Screen
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
@@ -67,14 +67,8 @@ class PtyRun:
         """``size``: (rows, columns) of the pty (else 0 x 0: unknown, as nobody sized it);
         ``stdin_null``: standard input not the terminal (no handoff: gpuprof keeps it);
         ``shell``: the session leader instead of gpuprof, given gpuprof's argv after its own."""
-        env = dict(
-            os.environ,
-            PYTHONPATH=str(ROOT),
-            GPUPROF_DATA_DIR=str(home / "data"),
-            GPUPROF_CONFIG_DIR=str(home / "config"),
-            GPUPROF_LANG="en",
-            COLUMNS=str(size[1]) if size else "200",
-            TERM=term,
+        env = gpuprof_env(
+            home, PYTHONPATH=str(ROOT), COLUMNS=str(size[1]) if size else "200", TERM=term
         )
         if size:
             env["LINES"] = str(size[0])

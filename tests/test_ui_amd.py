@@ -3,7 +3,6 @@ data has and, for each absent one, the reason; a headless screenshot of 8 MI300X
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -15,6 +14,7 @@ pytest.importorskip("PySide6")
 
 from gpuprof.telemetry.amd import AmdSmiSource
 from tests.fakes.fake_amdsmi import BOXES, FakeAmdSmi
+from tests.faults.hostile import gpuprof_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,12 +94,7 @@ def test_screenshot_of_eight_mi300x(tmp_path: Path) -> None:
                        "--size", "1600x1000", "--after", "1.5"]))
         """
     )
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-    )
+    env = gpuprof_env(tmp_path)
     proc = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -12,16 +11,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
+from tests.faults.hostile import gpuprof_env
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(args: list[str], tmp_path: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-    )
+    env = gpuprof_env(tmp_path)
     return subprocess.run(
         [sys.executable, "-m", "gpuprof", *args],
         cwd=ROOT,
@@ -59,7 +55,7 @@ def test_screenshot_command_writes_a_png_of_the_requested_size(tmp_path):
     colours = {img.pixel(x, y) for x in range(0, 900, 7) for y in range(0, 640, 7)}
     assert len(colours) > 20
     # The screenshot used a throwaway settings file, not the user's.
-    assert not (tmp_path / "cfg" / "gpuprof-ui.ini").exists()
+    assert not (tmp_path / "config" / "gpuprof-ui.ini").exists()
 
 
 @pytest.mark.slow

@@ -6,7 +6,6 @@ the form, the table and the reasons, and every test passed. These tests measure 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
+
+from tests.faults.hostile import gpuprof_env
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -101,13 +102,7 @@ def test_the_recommend_screenshot_has_no_blank_band(tmp_path):
     """The README's screenshot path (``gpuprof --demo --screenshot … --tab recommend``) at the
     default size: no band of one colour across the whole width."""
     out = tmp_path / "recommend.png"
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_CONFIG_DIR=str(tmp_path / "cfg"),
-        GPUPROF_DATA_DIR=str(tmp_path / "data"),
-        GPUPROF_LANG="en",
-    )
+    env = gpuprof_env(tmp_path)
     args = ["--demo", "--screenshot", str(out), "--tab", "recommend", "--after", "0.5"]
     done = subprocess.run(
         [sys.executable, "-m", "gpuprof", *args],

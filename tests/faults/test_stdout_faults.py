@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 
 from gpuprof.cli import main
-from tests.faults.hostile import GOOD_RESULTS, GOOD_SESSION, TIMEOUT_S, Ran, assert_one_clear_error
+from tests.faults.hostile import (
+    GOOD_RESULTS,
+    GOOD_SESSION,
+    TIMEOUT_S,
+    Ran,
+    assert_one_clear_error,
+    gpuprof_env,
+)
 
 COMPARE = Path(__file__).resolve().parents[1] / "data" / "compare"
 
@@ -53,19 +60,12 @@ PRINTERS: dict[str, list[str]] = {
 
 
 def _run_to(args: list[str], home: Path, stdout: int) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-    )
     return subprocess.run(
         [sys.executable, "-m", "gpuprof", *args],
         stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=gpuprof_env(home),
         cwd=home,
         timeout=TIMEOUT_S,
     )
@@ -124,18 +124,11 @@ def test_other_os_errors_are_not_taken_for_stdout(
 def _run_with_stdout_closed(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     """``gpuprof ARGS >&-``: the child starts with descriptor 1 closed (Python's sys.stdout is
     then None)."""
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-    )
     return subprocess.run(
         ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "gpuprof", *args],
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=gpuprof_env(home),
         cwd=home,
         timeout=TIMEOUT_S,
     )
@@ -177,13 +170,12 @@ def test_a_full_stderr_still_exits_with_the_error_status(args: list[str], tmp_pa
     """``export --csv /dev/stderr 2>/dev/full`` exited 1 with nothing said: the error line
     itself met the full stderr and became an unexpected error. There is nowhere to say it, so
     the status (2, a clear error) is all that is left, and it is the right one."""
-    env = dict(os.environ, GPUPROF_LANG="en", GPUPROF_DATA_DIR=str(tmp_path / "data"))
     with open(os.devnull, "w") as devnull, open("/dev/full", "w") as full:
         done = subprocess.run(
             [sys.executable, "-m", "gpuprof", *args],
             stdout=devnull,
             stderr=full,
-            env=env,
+            env=gpuprof_env(tmp_path),
             cwd=tmp_path,
             timeout=TIMEOUT_S,
         )

@@ -28,6 +28,7 @@ from tests.faults.hostile import (
     ROOT,
     TIMEOUT_S,
     assert_one_clear_error,
+    gpuprof_env,
     run_gpuprof,
 )
 
@@ -370,13 +371,7 @@ def test_health_with_no_gpu_is_not_all_clear(qtbot: Any) -> None:
 def _run_python(
     code: str, home: Path, extra_path: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        GPUPROF_DATA_DIR=str(home / "data"),
-        GPUPROF_CONFIG_DIR=str(home / "config"),
-        GPUPROF_LANG="en",
-        QT_QPA_PLATFORM="offscreen",
-    )
+    env = gpuprof_env(home)
     if extra_path is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(extra_path), str(ROOT)])
     return subprocess.run(
