@@ -7,7 +7,7 @@ frozen window), shows what failed in one line and stays open, or hands the sourc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from PySide6.QtCore import QCoreApplication, Qt
@@ -26,6 +26,9 @@ from PySide6.QtWidgets import (
 
 from ..shell.context import ActionSpec, WindowContext
 from ..shell.workers import run_in_thread
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.source import TelemetrySource
 
 __all__ = ["ConnectDialog", "ConnectFeature"]
 
@@ -109,7 +112,7 @@ class ConnectDialog(QDialog):
         self.connect_button.setEnabled(False)
         self.message.setText(self.tr("Connecting to %1…").replace("%1", url))
 
-        def open_remote() -> Any:
+        def open_remote() -> TelemetrySource:
             from gpuprof.telemetry.sources import open_source
 
             return open_source(connect=url, token_file=token, ca_file=ca)
