@@ -18,14 +18,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from gpuprof.findings import Severity
-from gpuprof.fleet.model import FleetFinding, FleetGpu, FleetNode
+from gpuprof.fleet.model import FleetFinding, FleetGpu, FleetNode, FleetQuery
 from gpuprof.i18n import tr
-
-if TYPE_CHECKING:
-    from gpuprof.fleet.read import FleetQuery
 
 __all__ = ["BUSY_UTIL_PCT", "THROTTLED_SHARE", "fleet_findings"]
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuprof.findings import Severity
+from gpuprof.fleet.selector import Selector
 
 __all__ = [
     "GRID_METRICS",
@@ -21,6 +22,7 @@ __all__ = [
     "FleetFinding",
     "FleetGpu",
     "FleetNode",
+    "FleetQuery",
     "NodeKey",
 ]
 
@@ -263,3 +265,18 @@ class Fleet:
             "nodes": [n.to_json() for n in self.nodes],
             "findings": [f.to_json() for f in self.findings],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class FleetQuery:
+    """What to ask: the selector and the windows (seconds). ``throttle_window_s``: 0 reads the
+    throttle reasons at the latest sample, more their share of that window (dearer: the alert
+    rules watch "for 5 minutes"). ``idle_util_pct``: at or below it a GPU counts as idle;
+    ``idle_mem_bytes``: memory in use that means a job holds it."""
+
+    selector: Selector = field(default_factory=Selector)
+    lookback_s: float = 3600.0
+    throttle_window_s: float = 0.0
+    idle_window_s: float = 1800.0
+    idle_util_pct: float = 1.0
+    idle_mem_bytes: float = 2.0**30

@@ -26,13 +26,13 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from gpuprof.fleet.client import FleetError, PrometheusClient, Target
 from gpuprof.fleet.findings import fleet_findings
-from gpuprof.fleet.model import SIMULATED_SOURCE, Fleet, FleetGpu, FleetNode, NodeKey
-from gpuprof.fleet.selector import GPU_LABELS, Selector
+from gpuprof.fleet.model import SIMULATED_SOURCE, Fleet, FleetGpu, FleetNode, FleetQuery, NodeKey
+from gpuprof.fleet.selector import GPU_LABELS
 
 __all__ = [
     "THROTTLE_BITS",
@@ -105,21 +105,6 @@ _DCGM_ONLY = ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_RE
 
 #: A GPU series' key inside its node: the index (or device, or UUID) and the MIG instance.
 GpuKey = tuple[str, str, str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class FleetQuery:
-    """What to ask: the selector and the windows (seconds). ``throttle_window_s``: 0 reads the
-    throttle reasons at the latest sample, more their share of that window (dearer: the alert
-    rules watch "for 5 minutes"). ``idle_util_pct``: at or below it a GPU counts as idle;
-    ``idle_mem_bytes``: memory in use that means a job holds it."""
-
-    selector: Selector = field(default_factory=Selector)
-    lookback_s: float = 3600.0
-    throttle_window_s: float = 0.0
-    idle_window_s: float = 1800.0
-    idle_util_pct: float = 1.0
-    idle_mem_bytes: float = 2.0**30
 
 
 def gpu_key(labels: Mapping[str, str]) -> GpuKey:
