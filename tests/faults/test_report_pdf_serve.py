@@ -5,7 +5,6 @@ Letter, cuts no value from its unit, and reads the same numbers as the HTML."""
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import pytest
 
@@ -16,7 +15,7 @@ from gpuprof.recommend.workload import Workload
 from gpuprof.report import build
 from gpuprof.report.model import Report
 from gpuprof.telemetry.model import SystemInfo
-from tests.faults.test_report_pdf_layout import _BREAKABLE, _NUMBER, _cells, _printed, _tables
+from tests.faults.test_report_pdf_layout import _printed, assert_tables_fit_and_keep_words
 
 
 @pytest.fixture(scope="module")
@@ -38,29 +37,7 @@ def report() -> Report:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.slow
 def test_the_serving_table_fits_and_keeps_values_whole(report, paper, qapp) -> None:
-    doc = _printed(report, paper)
-    layout = doc.documentLayout()
-    width = doc.pageSize().width()
-    tables = _tables(doc)
-    assert tables
-    for table in tables:
-        assert layout.frameBoundingRect(table).width() <= width + 2, table.cellAt(0, 0)
-        for _r, blocks in _cells(table):
-            for block in blocks:
-                text, lines = block.text(), block.layout()
-                for i in range(lines.lineCount() - 1):
-                    line = lines.lineAt(i)
-                    end = line.textStart() + line.textLength()
-                    if not 0 < end < len(text):
-                        continue
-                    before, after = text[:end], text[end:]
-                    assert before[-1] in _BREAKABLE or after[0] in _BREAKABLE, (
-                        f"{paper}: a word is cut: {before[-12:]!r} | {after[:12]!r}"
-                    )
-                    if before[-1] == "\u2028":
-                        continue
-                    unit_cut = _NUMBER.search(before.rstrip()) and re.match(r"[A-Za-z%°µ]", after)
-                    assert not unit_cut, f"{paper}: a value and its unit: {before[-12:]!r}"
+    assert_tables_fit_and_keep_words(_printed(report, paper), paper)
 
 
 @pytest.mark.slow
