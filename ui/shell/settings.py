@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Generic, TypeVar, cast, overload
 
 from gpuprof.i18n import LANGUAGES
 from gpuprof.paths import config_dir
@@ -40,6 +40,14 @@ SECONDARY_MODES: tuple[str, ...] = ("auto", "on", "off")
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+
+
+def _as_float(raw: object) -> float:
+    """A stored value as a number; NaN when it is not one."""
+    try:
+        return float(cast(str, raw))
+    except (TypeError, ValueError):
+        return math.nan
 
 
 def settings_path() -> Path:
@@ -84,10 +92,7 @@ class SettingsReader:
         raw = self.raw(key)
         if raw is None:
             return default
-        try:
-            value = float(cast(str, raw))
-        except (TypeError, ValueError):
-            value = math.nan
+        value = _as_float(raw)
         if not math.isfinite(value) or not lo <= value <= hi:
             self.drop(key, raw, f"a number from {lo:g} to {hi:g}", default)
             return default
@@ -98,10 +103,7 @@ class SettingsReader:
         raw = self.raw(key)
         if raw is None:
             return default
-        try:
-            value = float(cast(str, raw))
-        except (TypeError, ValueError):
-            value = math.nan
+        value = _as_float(raw)
         if not math.isfinite(value) or value != int(value) or not lo <= value <= hi:
             self.drop(key, raw, f"a whole number from {lo} to {hi}", default)
             return default
@@ -171,6 +173,32 @@ class SettingsReader:
         return out
 
 
+class _Choice(Generic[_T]):
+    """A :class:`UiSettings` value that is one of ``choices``: read through
+    :meth:`SettingsReader.choice` (``default`` when missing or not one of them), written as the
+    default's type (a speed as a float, a window as an int)."""
+
+    def __init__(self, key: str, default: _T, choices: Sequence[_T]) -> None:
+        self.key = key
+        self.default = default
+        self.choices = tuple(choices)
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Choice[_T]: ...
+
+    @overload
+    def __get__(self, obj: UiSettings, owner: type) -> _T: ...
+
+    def __get__(self, obj: UiSettings | None, owner: type) -> _Choice[_T] | _T:
+        if obj is None:
+            return self
+        return obj.reader.choice(self.key, self.default, self.choices)
+
+    def __set__(self, obj: UiSettings, value: _T) -> None:
+        as_default: Callable[[_T], object] = type(self.default)
+        obj.reader.qsettings.setValue(self.key, as_default(value))
+
+
 class UiSettings:
     """Typed access to the few values the window keeps between runs (read through a
     :class:`SettingsReader`: a bad value falls back to its default with a warning)."""
@@ -185,14 +213,19 @@ class UiSettings:
         """The values dropped so far (one line each, naming the file and the key)."""
         return self._read.problems
 
-    # -- plain values -------------------------------------------------------------------------
     @property
-    def theme(self) -> str:
-        return self._read.choice("view/theme", "light", ("light", "dark"))
+    def reader(self) -> SettingsReader:
+        return self._read
 
-    @theme.setter
-    def theme(self, value: str) -> None:
-        self._s.setValue("view/theme", value)
+    # -- plain values -------------------------------------------------------------------------
+    #: View → Theme.
+    theme = _Choice("view/theme", "light", ("light", "dark"))
+    #: View → Language: ``"auto"`` (the locale), ``"en"`` or ``"zh_CN"``; read at start-up.
+    language = _Choice("view/language", "auto", ("auto", *LANGUAGES))
+    #: The replay bar's speed, × real time.
+    replay_speed = _Choice("replay/speed", 1.0, REPLAY_SPEEDS)
+    #: The Telemetry tab's time window in seconds (``0``: all).
+    time_window_s = _Choice("telemetry/time_window_s", 600, TIME_WINDOWS_S)
 
     @property
     def interval_s(self) -> float:
@@ -201,31 +234,6 @@ class UiSettings:
     @interval_s.setter
     def interval_s(self, value: float) -> None:
         self._s.setValue("sampling/interval_s", float(value))
-
-    @property
-    def language(self) -> str:
-        """View → Language: ``"auto"`` (the locale), ``"en"`` or ``"zh_CN"``; read at start-up."""
-        return self._read.choice("view/language", "auto", ("auto", *LANGUAGES))
-
-    @language.setter
-    def language(self, value: str) -> None:
-        self._s.setValue("view/language", value)
-
-    @property
-    def replay_speed(self) -> float:
-        return self._read.choice("replay/speed", 1.0, REPLAY_SPEEDS)
-
-    @replay_speed.setter
-    def replay_speed(self, value: float) -> None:
-        self._s.setValue("replay/speed", float(value))
-
-    @property
-    def time_window_s(self) -> int:
-        return self._read.choice("telemetry/time_window_s", 600, TIME_WINDOWS_S)
-
-    @time_window_s.setter
-    def time_window_s(self, value: int) -> None:
-        self._s.setValue("telemetry/time_window_s", int(value))
 
     @property
     def secondary_series(self) -> str:
