@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
@@ -38,6 +38,9 @@ from PySide6.QtWidgets import (
 
 from ..shell.workers import run_in_thread
 from .summary import fmt_duration
+
+if TYPE_CHECKING:
+    from .status import JobProfiles
 
 __all__ = ["JobEntry", "ProfilesListDialog", "find_job_profiles"]
 
@@ -121,7 +124,11 @@ class ProfilesListDialog(QDialog):
     """The job profiles found; ``jobs`` is the window's :class:`~.status.JobProfiles`."""
 
     def __init__(
-        self, jobs: Any, parent: QWidget | None = None, *, folders: Sequence[Path] | None = None
+        self,
+        jobs: JobProfiles | None,
+        parent: QWidget | None = None,
+        *,
+        folders: Sequence[Path] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("jobProfiles")

@@ -18,11 +18,11 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
-from gpuprof.profile.model import JobProfile, Projection
+from gpuprof.profile.model import GpuJobStats, JobProfile, Projection
 from gpuprof.units import (
     NA,
     fmt_bytes,
@@ -49,6 +49,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.workers import run_in_thread
+
+if TYPE_CHECKING:
+    from gpuprof.catalog.instances import Catalog
+
+    #: :func:`gpuprof.profile.project.project`: the job on every catalog instance.
+    ProjectFn = Callable[[JobProfile, Catalog], list[Projection]]
 
 __all__ = ["ProfileSummaryDialog", "ProjectionDialog", "details_html", "exit_text"]
 
@@ -221,7 +227,7 @@ _GPU_COLUMNS = (
 )  # fmt: skip
 
 
-def _gpu_row(g: Any) -> list[str]:
+def _gpu_row(g: GpuJobStats) -> list[str]:
     throttled = ", ".join(f"{name} {fmt_duration(s)}" for name, s in g.throttle_s if s > 0)
     return [
         str(g.index), g.name or NA, fmt_pct(g.util_gpu_mean_pct), fmt_pct(g.sm_active_mean_pct),
@@ -393,7 +399,9 @@ def _projection_row(p: Projection, how: str | None = None) -> list[str]:
 class ProjectionDialog(QDialog):
     """The job on each catalog instance (the best :data:`MAX_PROJECTION_ROWS`)."""
 
-    def __init__(self, profile: JobProfile, project: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, profile: JobProfile, project: ProjectFn, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("profileProjection")
         self.setWindowTitle(_t("Project this job — %1").replace("%1", profile.name or NA))
