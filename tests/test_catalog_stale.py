@@ -4,6 +4,7 @@ so the tables and the report built from them) warn."""
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 
 import pytest
 
@@ -98,3 +99,36 @@ def test_every_view_marks_old_dates_the_same_way() -> None:
     assert {r.price_as_of for r in rows} == {"2023 (year only)", "2026-01-21 (old)"}
     warned = [w for r in rec.rows for w in r.warnings if "dated only 2023" in w]
     assert warned  # the row's warning says why, not "over 90 days old"
+
+
+def test_the_serving_and_job_tables_mark_old_prices_as_catalog_list_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the serving table's "as of" column printed the raw date: one function now gives every
+    # view its date, marked when a priced row is old and plain when the row has no price
+    from gpuprof.catalog.asof import price_dated
+    from gpuprof.catalog.money import shown_as_of
+    from gpuprof.commands.recommend.output import print_table
+
+    assert price_dated("2026-01-21", True, DAY) == "2026-01-21 (old)"
+    assert price_dated("2026-01-21", False, DAY) == "2026-01-21"
+    assert price_dated("2023", True, DAY) == "2023 (year only)" and price_dated("", True) == ""
+    unpriced = replace(_row("2023-06-17"), price_ondemand_usd_hr=None)
+    assert shown_as_of(unpriced) == "2023-06-17" and shown_as_of(_row("2023-06-17")).endswith(
+        "(old)"
+    )
+    monkeypatch.setenv("COLUMNS", "400")  # one line per row: the date and its mark together
+    today = datetime.date.today()
+    old = (today - datetime.timedelta(days=STALE_DAYS + 5)).isoformat()
+    cat = Catalog(instances=(_row(old),), specs=load_catalog().specs, issues=())
+    serve = Workload(scenario="serve", params=7e9, rate_per_s=1, output_len=100)
+    train = Workload(scenario="train", params=7e9, tokens=2e10)
+    for w in (serve, train):
+        rec = recommend(w, cat, limit=None)
+        assert rec.rows and rec.rows[0].instance.as_of == old
+        print_table(rec)
+        out = capsys.readouterr().out
+        assert f"{old} (old)" in out, (w.scenario, out)
+    # the reasons' "prices as of" sentence carries the mark as well
+    rec = recommend(train, cat, limit=None)
+    assert any(f"prices as of {old} (old)" in n for n in rec.rows[0].reasons)

@@ -24,6 +24,7 @@ __all__ = [
     "in_future",
     "is_stale",
     "price_age_days",
+    "price_dated",
     "stale_mark",
     "stale_note",
     "staleness",
@@ -140,6 +141,14 @@ def dated(as_of: str, today: datetime.date | None = None) -> str:
         return ""
     mark = stale_mark(text, today)
     return f"{text} {mark}" if mark else text
+
+
+def price_dated(as_of: str, priced: bool = True, today: datetime.date | None = None) -> str:
+    """A catalog row's "as of" as every view shows it (``catalog list``, recommend's job and
+    serving tables and reasons, the GUI's table and tooltips): the date marked when the row has
+    a price and it is old (:func:`dated`); a row without a price keeps its plain date (there is
+    no price to go stale); "" for no date. Rows: :func:`gpuprof.catalog.money.shown_as_of`."""
+    return dated(as_of, today) if priced else as_of.strip()
 
 
 def stale_note(as_of: str, today: datetime.date | None = None) -> str:

@@ -12,6 +12,7 @@ out of the comparison, with one issue saying which rate to set.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import math
 import re
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gpuprof.catalog.asof import as_of_date, in_future
+from gpuprof.catalog.asof import as_of_date, in_future, price_dated
 from gpuprof.catalog.row import CatalogIssue, Instance
 from gpuprof.csvsafe import unguard
 from gpuprof.errors import InputError
@@ -32,6 +33,7 @@ __all__ = [
     "Rates",
     "convert",
     "fmt_money",
+    "has_price",
     "load_rates",
     "parse_fx_rate",
     "published_prices",
@@ -39,6 +41,7 @@ __all__ = [
     "rates_path",
     "reprice",
     "save_rate",
+    "shown_as_of",
 ]
 
 #: The display currencies and how an amount in each is written.
@@ -201,6 +204,17 @@ def published_prices(inst: Instance) -> tuple[float | None, ...]:
         inst.price_reserved_3y_usd_hr,
         inst.price_monthly_usd,
     )
+
+
+def has_price(inst: Instance) -> bool:
+    """Whether the row's source gives any price (on-demand, spot, reserved or monthly)."""
+    return any(p is not None for p in published_prices(inst))
+
+
+def shown_as_of(inst: Instance, today: datetime.date | None = None) -> str:
+    """The row's "as of" as every table shows it: :func:`~gpuprof.catalog.asof.price_dated`
+    ("2026-01-21 (old)" for an old price, the plain date of a row without a price)."""
+    return price_dated(inst.as_of, has_price(inst), today)
 
 
 def reprice(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuprof.catalog.instances import Instance
+from gpuprof.catalog.money import shown_as_of
 from gpuprof.catalog.specs import GpuSpec
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
@@ -230,7 +231,9 @@ def row_notes(
             )
         )
     if f.cost_usd is not None:
-        reasons.append(_price_note(f.cost_usd, f.cost_basis, inst.as_of or tr("unknown date")))
+        # the date as every table shows it: "2026-01-21 (old)" (catalog.asof.price_dated)
+        as_of = shown_as_of(inst) or tr("unknown date")
+        reasons.append(_price_note(f.cost_usd, f.cost_basis, as_of))
     elif f.seconds is not None and inst.provider != "local":
         warnings.append(
             tr("no spot price in the catalog")

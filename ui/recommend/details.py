@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 
 from gpuprof.catalog.asof import dated
+from gpuprof.catalog.money import shown_as_of
 from gpuprof.recommend.rank import Recommendation, RecommendationRow
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
 from PySide6.QtCore import QCoreApplication
@@ -116,7 +117,7 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
     """The reasoning of ``r`` as HTML; every text from the catalog or the core is escaped."""
     e = html.escape
     inst = r.instance
-    as_of = dated(inst.as_of) or _t("unknown date")
+    as_of = shown_as_of(inst) or _t("unknown date")
     parts: list[str] = []
     title = r.label if inst.provider != "local" else _t("This machine")
     rank = f"#{r.rank} " if r.rank else ""

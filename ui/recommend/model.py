@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gpuprof.catalog.money import shown_as_of
 from gpuprof.i18n import N_
 from gpuprof.recommend.rank import RecommendationRow
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd, money_sign
@@ -188,7 +189,7 @@ COLUMNS: tuple[_Col, ...] = (
         "as_of",
         N_("Prices as of"),
         N_("Date of the prices in this row (prices change; check the provider)"),
-        lambda r: r.instance.as_of or NA,
+        lambda r: shown_as_of(r.instance) or NA,  # "2026-01-21 (old)", as every view
         lambda r: r.instance.as_of,
     ),
     (
@@ -488,7 +489,7 @@ class RecommendModel(QAbstractTableModel):
     def _tooltip(r: RecommendationRow, key: str) -> str:
         inst = r.instance
         if key in _PRICE_KEYS:
-            as_of = inst.as_of or _t("unknown date")
+            as_of = shown_as_of(inst) or _t("unknown date")
             return (
                 _t("Price as of %1 — source: %2")
                 .replace("%1", as_of)

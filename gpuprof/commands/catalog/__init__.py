@@ -203,9 +203,9 @@ def _split(text: str | None) -> list[str] | None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from gpuprof.catalog.asof import STALE_DAYS, is_stale, stale_mark
+    from gpuprof.catalog.asof import STALE_DAYS, is_stale
     from gpuprof.catalog.instances import load_catalog
-    from gpuprof.catalog.money import fmt_money, published_prices
+    from gpuprof.catalog.money import fmt_money, has_price, published_prices, shown_as_of
     from gpuprof.units import NA, fmt_num
 
     cat = load_catalog(overlays=not args.no_overlays).filter(
@@ -258,7 +258,6 @@ def _list(args: argparse.Namespace) -> int:
     for i in page:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
         own = published_prices(i)
-        priced = any(p is not None for p in own)
 
         def money(
             value: float | None,
@@ -284,11 +283,11 @@ def _list(args: argparse.Namespace) -> int:
             money(i.price_ondemand_usd_hr, own[0], 3),
             money(i.price_spot_usd_hr, own[1], 3),
             money(i.price_monthly_usd, own[4], 0),
-            " ".join(x for x in (i.as_of or NA, stale_mark(i.as_of) if priced else "") if x),
+            shown_as_of(i) or NA,
             i.source + ("; " + tr("doubtful: {why}", why=i.doubt) if i.doubt else ""),
         )
     console().print(table)
-    if any(is_stale(i.as_of) and any(p is not None for p in published_prices(i)) for i in page):
+    if any(is_stale(i.as_of) and has_price(i) for i in page):
         print(
             tr(
                 "gpuprof: rows marked (old) have prices over {n} days old, and (year only) or "

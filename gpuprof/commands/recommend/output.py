@@ -162,6 +162,7 @@ def band_text(r: Any) -> str:
 def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     from rich.table import Table
 
+    from gpuprof.catalog.money import shown_as_of
     from gpuprof.recommend.band import fmt_hours_span
     from gpuprof.termtext import console, styled
     from gpuprof.units import NA, fmt_duration, fmt_pct, fmt_usd, money_sign
@@ -221,7 +222,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
             hours,
             cost,
             fmt_usd(r.price_per_hour_usd),
-            inst.as_of or NA,
+            shown_as_of(inst) or NA,
             fmt_pct(r.efficiency * 100) if r.efficiency is not None else NA,
             "★" if r.pareto else "",
             vs,
@@ -241,6 +242,7 @@ def _print_serving(rec: Any, title: str) -> None:
     """The serving table: cost per million tokens, instances, throughput, latency, bound."""
     from rich.table import Table
 
+    from gpuprof.catalog.money import shown_as_of
     from gpuprof.recommend.explain import fmt_duration_ms
     from gpuprof.termtext import console, styled
     from gpuprof.units import NA, fmt_usd, money_sign
@@ -276,7 +278,7 @@ def _print_serving(rec: Any, title: str) -> None:
             return [
                 *_lead_cells(r),
                 *blank,
-                inst.as_of or NA,
+                shown_as_of(inst) or NA,
                 "",
             ]
         layout = (
@@ -308,7 +310,7 @@ def _print_serving(rec: Any, title: str) -> None:
             ttft,
             tpot,
             tr(s.bound),
-            inst.as_of or NA,
+            shown_as_of(inst) or NA,
             "★" if r.pareto else "",
         ]
 
