@@ -125,39 +125,19 @@ def rows_for_run(run: BenchRun) -> list[TableRow]:
         if case.state is RunState.FAILURE:
             # No error: a measurement failed, and its own row (above) says how; the note counts.
             error = [_t("failed: %1").replace("%1", case.error)] if case.error else []
-            rows.append(
-                TableRow(
-                    key=None,
-                    case=case.name,
-                    metric="",
-                    value="",
-                    pct_of_peak="",
-                    notes="; ".join([*error, *case.notes]),
-                    kind="failed",
-                )
-            )
+            rows.append(_case_row(case.name, "; ".join([*error, *case.notes]), "failed"))
         elif case.state is RunState.INTERRUPTED:
-            rows.append(
-                TableRow(
-                    key=None,
-                    case=case.name,
-                    metric="",
-                    value="",
-                    pct_of_peak="",
-                    notes="; ".join(case.notes) or _t("cancelled"),
-                    kind="interrupted",
-                )
-            )
+            notes = "; ".join(case.notes) or _t("cancelled")
+            rows.append(_case_row(case.name, notes, "interrupted"))
         elif case.notes:
-            rows.append(
-                TableRow(
-                    key=None,
-                    case=case.name,
-                    metric="",
-                    value="",
-                    pct_of_peak="",
-                    notes="; ".join(case.notes),
-                    kind="skipped" if case.state is RunState.SKIPPED else "ok",
-                )
-            )
+            kind = "skipped" if case.state is RunState.SKIPPED else "ok"
+            rows.append(_case_row(case.name, "; ".join(case.notes), kind))
     return rows
+
+
+def _case_row(case: str, notes: str, kind: str) -> TableRow:
+    """A row of a whole case, with no measurement: its notes (why it failed, was cancelled or
+    skipped)."""
+    return TableRow(
+        key=None, case=case, metric="", value="", pct_of_peak="", notes=notes, kind=kind
+    )
