@@ -15,6 +15,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
+from gpuprof.ui.report.pdf import _tables
+
 from gpuprof.report import build
 from gpuprof.report.model import ProcessRow, Report
 from gpuprof.telemetry.sources import SimulatedSource
@@ -54,37 +56,11 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
 
 def _printed(report: Report, paper: str) -> Any:
     """The document as write_pdf prints it (its page size and row moves)."""
-    from gpuprof.ui.report import pdf as report_pdf
-    from gpuprof.ui.report.pdf import PAPER_SIZES, build_document
-    from PySide6.QtCore import QMarginsF, QSizeF
-    from PySide6.QtGui import QPageLayout, QPageSize
+    from gpuprof.ui.report.pdf import build_document, lay_out, page_layout
 
     doc = build_document(report, paper)
-    layout = QPageLayout(
-        QPageSize(PAPER_SIZES[paper]),
-        QPageLayout.Orientation.Portrait,
-        QMarginsF(12, 14, 12, 14),
-        QPageLayout.Unit.Millimeter,
-    )
-    rect = layout.paintRect(QPageLayout.Unit.Millimeter)
-    doc.setPageSize(QSizeF(rect.width() / 25.4 * 96.0, rect.height() / 25.4 * 96.0))
-    report_pdf.keep_rows_together(doc)
+    lay_out(doc, page_layout(paper))
     return doc
-
-
-def _tables(doc: Any) -> list[Any]:
-    from PySide6.QtGui import QTextTable
-
-    out: list[Any] = []
-
-    def walk(frame: Any) -> None:
-        for child in frame.childFrames():
-            if isinstance(child, QTextTable):
-                out.append(child)
-            walk(child)
-
-    walk(doc.rootFrame())
-    return out
 
 
 def _cells(table: Any) -> list[tuple[int, list[Any]]]:

@@ -204,6 +204,26 @@ def soften_long_words(doc: QTextDocument) -> int:
     return edits
 
 
+def page_layout(paper: str) -> QPageLayout:
+    """The page of a PDF report on ``paper`` (a key of :data:`PAPER_SIZES`): portrait, 12 mm
+    margins left and right, 14 mm top and bottom."""
+    return QPageLayout(
+        QPageSize(PAPER_SIZES[paper]),
+        QPageLayout.Orientation.Portrait,
+        QMarginsF(12, 14, 12, 14),
+        QPageLayout.Unit.Millimeter,
+    )
+
+
+def lay_out(doc: QTextDocument, page: QPageLayout) -> None:
+    """Lay ``doc`` out on the printable area of ``page`` at 96 px per inch, the unit the HTML's
+    pixel sizes (chart images) are in (print_() then scales it onto the page), with no table
+    row cut by a page break."""
+    rect_mm = page.paintRect(QPageLayout.Unit.Millimeter)
+    doc.setPageSize(QSizeF(rect_mm.width() / 25.4 * 96.0, rect_mm.height() / 25.4 * 96.0))
+    keep_rows_together(doc)
+
+
 def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     """Write ``report`` to ``path`` as PDF on A4 or Letter paper; returns the path."""
     key = paper.lower()
@@ -221,19 +241,8 @@ def write_pdf(report: Report, path: str | Path, paper: str = "a4") -> Path:
     writer.setTitle(report.title)
     writer.setCreator(f"gpuprof {report.versions.gpuprof}")
     writer.setResolution(300)
-    writer.setPageLayout(
-        QPageLayout(
-            QPageSize(PAPER_SIZES[key]),
-            QPageLayout.Orientation.Portrait,
-            QMarginsF(12, 14, 12, 14),
-            QPageLayout.Unit.Millimeter,
-        )
-    )
-    # Lay the document out on the printable area at 96 px per inch, the unit the HTML's pixel
-    # sizes (chart images) are in; print_() then scales it onto the page.
-    rect_mm = writer.pageLayout().paintRect(QPageLayout.Unit.Millimeter)
-    doc.setPageSize(QSizeF(rect_mm.width() / 25.4 * 96.0, rect_mm.height() / 25.4 * 96.0))
-    keep_rows_together(doc)
+    writer.setPageLayout(page_layout(key))
+    lay_out(doc, writer.pageLayout())
     doc.print_(writer)
     del writer  # finishes the document
     data = bytes(buffer.data().data())
