@@ -13,11 +13,22 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from gpuprof.errors import GpuprofError, InputError, OutputError
 from gpuprof.i18n import tr
 from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
+
+if TYPE_CHECKING:
+    from gpuprof.telemetry.model import Snapshot
+    from gpuprof.telemetry.simulated import SimulatedSource
+    from gpuprof.telemetry.source import TelemetrySource
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from .main_window import MainWindow
+    from .settings import UiSettings
+    from .theme import Theme
 
 __all__ = [
     "run_app",
@@ -79,7 +90,7 @@ def _check_display() -> None:
     )
 
 
-def make_app(argv: list[str] | None = None) -> Any:
+def make_app(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created once), with names set and pyqtgraph configured."""
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from PySide6.QtWidgets import QApplication
@@ -94,10 +105,10 @@ def make_app(argv: list[str] | None = None) -> Any:
 
     # Antialiasing doubles the paint time of dense curves; the min/max view keeps them legible.
     pg.setConfigOptions(antialias=False, useNumba=False, background="w", foreground="k")
-    return app
+    return cast(QApplication, app)  # instance() is typed QCoreApplication
 
 
-def _install_translator(app: Any) -> None:
+def _install_translator(app: QCoreApplication) -> None:
     """Qt's ``tr()`` looks its texts up in gpuprof's catalog (:mod:`gpuprof.i18n`), once per app."""
     if getattr(app, "_gpuprof_translator", None) is not None:
         return
@@ -115,7 +126,7 @@ def _install_translator(app: Any) -> None:
 
     translator = CatalogTranslator(app)
     app.installTranslator(translator)
-    app._gpuprof_translator = translator
+    app._gpuprof_translator = translator  # type: ignore[attr-defined]
 
 
 def choose_language(args: argparse.Namespace, settings_language: str) -> str:
@@ -148,7 +159,7 @@ def missing_font_warning() -> str | None:
     )
 
 
-def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
+def offscreen_app(theme: str = "light") -> tuple[QApplication, Theme]:
     """The QApplication on the offscreen platform (unless one is set) with ``theme`` applied:
     for rendering widgets to PNG without a display. Returns (app, the applied theme)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -158,7 +169,19 @@ def offscreen_app(theme: str = "light") -> tuple[Any, Any]:
     return app, apply_theme(app, theme)
 
 
-def save_png(widget: Any, out: Path) -> Path:
+def screenshot_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The arguments of every tab's screenshot script: ``OUT.png``, ``--size WxH`` (default
+    1600x1000, read as a (width, height) pair) and ``--theme light|dark``."""
+    from gpuprof.argtypes import window_size
+
+    p = argparse.ArgumentParser(description=doc)
+    p.add_argument("out", type=Path)
+    p.add_argument("--size", type=window_size, default=(1600, 1000), metavar="WxH")
+    p.add_argument("--theme", default="light", choices=("light", "dark"))
+    return p
+
+
+def save_png(widget: QWidget, out: Path) -> Path:
     """Render ``widget`` to the PNG ``out`` (its folder made if missing); ``OutputError``
     naming the file when it cannot be written."""
     from .png import write_png
@@ -178,7 +201,7 @@ DEMO_PREFILL_STEP_S = 2.0
 
 def demo_source(
     scenario: str = "h100x8", prefill_s: float = DEMO_PREFILL_S
-) -> tuple[Any, Callable[[], list[Any]]]:
+) -> tuple[SimulatedSource, Callable[[], list[Snapshot]]]:
     """The demo's SimulatedSource (in its training phase now, looping its script for as long
     as it runs), and a function making its last ``prefill_s`` seconds.
 
@@ -194,7 +217,7 @@ def demo_source(
 
     n = int(prefill_s / DEMO_PREFILL_STEP_S)
 
-    def make() -> list[Any]:
+    def make() -> list[Snapshot]:
         ticks = iter([first + k * DEMO_PREFILL_STEP_S for k in range(n)])
         twin = SimulatedSource(scenario, clock=lambda: next(ticks), start_s=start)
         try:
@@ -205,7 +228,9 @@ def demo_source(
     return SimulatedSource(scenario, start_s=start), make
 
 
-def _open_source(args: argparse.Namespace) -> tuple[Any, Callable[[], list[Any]] | None]:
+def _open_source(
+    args: argparse.Namespace,
+) -> tuple[TelemetrySource, Callable[[], list[Snapshot]] | None]:
     from gpuprof.telemetry.sources import open_source
 
     if args.replay:  # the session reader names what is wrong: missing, a folder, corrupt
@@ -221,7 +246,7 @@ def _open_source(args: argparse.Namespace) -> tuple[Any, Callable[[], list[Any]]
     return open_source(), None
 
 
-def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
+def build_window(args: argparse.Namespace, *, settings: UiSettings | None = None) -> MainWindow:
     """The MainWindow for ``args`` (source, interval, tab); raises GpuprofError on bad input."""
     from .main_window import MainWindow
 
@@ -256,7 +281,7 @@ def build_window(args: argparse.Namespace, *, settings: Any = None) -> Any:
     return window
 
 
-def take_screenshot(window: Any, out: Path, size: tuple[int, int], after_s: float) -> int:
+def take_screenshot(window: MainWindow, out: Path, size: tuple[int, int], after_s: float) -> int:
     """Show ``window`` at ``size``, collect ``after_s`` seconds of data, save a PNG; exit code."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication

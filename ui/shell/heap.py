@@ -11,7 +11,10 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QObject, QTimer
 
 __all__ = ["TRIM_PERIOD_MS", "start_periodic_trim", "trim_heap"]
 
@@ -43,7 +46,7 @@ def trim_heap() -> bool:
     return True
 
 
-def start_periodic_trim(parent: Any, period_ms: int = TRIM_PERIOD_MS) -> Any:
+def start_periodic_trim(parent: QObject, period_ms: int = TRIM_PERIOD_MS) -> QTimer | None:
     """A QTimer owned by ``parent`` that trims the heap every ``period_ms``; None without glibc."""
     if _malloc_trim() is None:
         return None
