@@ -164,3 +164,76 @@ def test_the_china_clouds_give_a_priced_answer_for_a_72b_model(shipped: Catalog)
     ]
     assert {i.provider for i in big} >= {"Alibaba Cloud", "Tencent Cloud"}
     assert len(big) >= 8 and all(len(i.as_of) == 10 for i in big)
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance", "kind", "code"),
+    [
+        ("Alibaba Cloud", "ecs.gn7i-c8g1.2xlarge", "GPU compute", "gn7i"),
+        ("Alibaba Cloud", "ecs.ebmgn7e.32xlarge", "GPU compute bare metal", "ebmgn7e"),
+        ("Alibaba Cloud", "ecs.vgn6i-m4.xlarge", "vGPU accelerated", "vgn6i"),
+        ("Tencent Cloud", "GN10Xp.20XLARGE320", "GPU compute", "GN10Xp"),
+        ("Tencent Cloud", "HCCPNV4h.48XLARGE1024", "HPC cluster", "HCCPNV4h"),
+        ("Huawei Cloud", "p2s.2xlarge.8", "computing-accelerated", "P2s"),
+        ("Huawei Cloud", "pi2.2xlarge.4", "inference-accelerated", "Pi2"),
+        ("Huawei Cloud", "g6.10xlarge.7", "graphics-accelerated", "G6"),
+        ("Volcano Engine", "ecs.gni2.3xlarge", "GPU compute", "gni2"),
+        ("Baidu AI Cloud", "bcc.hgn5IB.c116m978.8A100-80g", "GPU compute", "hgn5IB"),
+    ],
+)
+def test_instance_families_as_the_clouds_name_them(
+    provider: str, instance: str, kind: str, code: str
+) -> None:
+    from gpuprof.catalog.families import family_of, instance_label
+
+    assert family_of(provider, instance) == (kind, code)
+    assert instance_label(provider, instance) == f"{instance} ({kind} {code})"
+
+
+def test_no_family_for_other_clouds_or_a_bare_family_name() -> None:
+    from gpuprof.catalog.families import family_of, instance_label
+
+    assert family_of("AWS", "p4d.24xlarge") is None and family_of("Alibaba Cloud", "x") is None
+    assert instance_label("AWS", "p4d.24xlarge") == "p4d.24xlarge"
+    assert instance_label("Tencent Cloud", "GN10Xp") == "GN10Xp"  # the seed rows' names
+    assert instance_label("Alibaba Cloud", "ecs.gn7i") == "ecs.gn7i"
+
+
+#: The zh_CN words this interface uses for the families (the helper's translation list; the
+#: bundled catalog's own entries win once it carries them).
+_ZH = {
+    "GPU compute": "GPU计算型",
+    "GPU compute bare metal": "GPU计算型弹性裸金属",
+    "computing-accelerated": "计算加速型",
+    "inference-accelerated": "推理加速型",
+    "graphics-accelerated": "图形加速型",
+    "{kind} {code}": "{kind} {code}",
+    "{instance} ({family})": "{instance}（{family}）",
+}
+
+
+def test_catalog_list_in_chinese_names_providers_and_families(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpuprof import i18n
+    from gpuprof.cli import main
+
+    monkeypatch.setenv("GPUPROF_LANG", "zh_CN")
+    monkeypatch.setenv("COLUMNS", "400")
+    zh = i18n._bundled("zh_CN")
+    for en, text in _ZH.items():
+        if en not in zh:
+            monkeypatch.setitem(zh, en, text)
+    providers = "alibaba,tencent,huawei,baidu,volcano"
+    try:
+        args = ["catalog", "list", "--no-overlays", "--limit", "0", "--provider", providers]
+        assert main(args) == 0
+    finally:
+        i18n.set_language("en")
+    out = capsys.readouterr().out
+    for name in ("阿里云", "腾讯云", "华为云", "百度智能云", "火山引擎"):
+        assert name in out, name
+    assert "ecs.gn7i-c8g1.2xlarge（GPU计算型 gn7i）" in out
+    assert "ecs.ebmgn7e.32xlarge（GPU计算型弹性裸金属 ebmgn7e）" in out
+    assert "GN10Xp.20XLARGE320（GPU计算型 GN10Xp）" in out
+    assert "p2s.2xlarge.8（计算加速型 P2s）" in out and "pi2.2xlarge.4（推理加速型 Pi2）" in out

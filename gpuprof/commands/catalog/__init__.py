@@ -204,6 +204,7 @@ def _split(text: str | None) -> list[str] | None:
 
 def _list(args: argparse.Namespace) -> int:
     from gpuprof.catalog.asof import STALE_DAYS, is_stale
+    from gpuprof.catalog.families import instance_label
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.catalog.money import fmt_money, has_price, published_prices, shown_as_of
     from gpuprof.units import NA, fmt_num
@@ -272,7 +273,7 @@ def _list(args: argparse.Namespace) -> int:
 
         table.add_row(
             provider_label(i.provider),
-            i.instance,
+            instance_label(i.provider, i.instance),  # "ecs.gn7i-c8g1.2xlarge (GPU计算型 gn7i)"
             i.region or NA,
             gpu,
             f"{i.gpu_count:g}",
