@@ -23,6 +23,7 @@ __all__ = [
     "positive_float",
     "positive_int",
     "process_id",
+    "window_size",
 ]
 
 
@@ -179,3 +180,16 @@ def output_file(*, stdout: bool = False) -> Callable[[str], str]:
 
     parse.__name__ = "file"
     return parse
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """A window's size in pixels, ``WIDTHxHEIGHT`` (``1600x1000``), each from 200 to 8000."""
+    try:
+        w, h = (int(p) for p in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            tr("size must look like 1600x1000, got {t!r}", t=text)
+        ) from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError(tr("size {t} is out of range 200..8000", t=text))
+    return w, h

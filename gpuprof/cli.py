@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from gpuprof import __version__
-from gpuprof.argtypes import finite_float
+from gpuprof.argtypes import finite_float, window_size
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES, set_language, tr, translate_argparse
 from gpuprof.netlimits import (
@@ -57,18 +57,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line and exit 2, like every other bad input (argparse adds the usage block).
         self.exit(2, f"{self.prog}: error: {plain(message, one_line=True)}\n")
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(p) for p in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr("size must look like 1600x1000, got {t!r}", t=text)
-        ) from None
-    if not (200 <= w <= 8000 and 200 <= h <= 8000):
-        raise argparse.ArgumentTypeError(tr("size {t} is out of range 200..8000", t=text))
-    return w, h
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--size",
         metavar="WxH",
-        type=_size,
+        type=window_size,
         default=(1600, 1000),
         help=tr("with --screenshot: window size (default 1600x1000)"),
     )

@@ -9,7 +9,6 @@ The runs are real measurements on this machine, kept in a temporary results data
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -66,16 +65,14 @@ def render(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("out", type=Path)
+    from ..shell.app import screenshot_parser
+
+    p = screenshot_parser(__doc__)
     p.add_argument("--device", default="cpu")
     p.add_argument("--suite", default="quick", choices=("quick", "standard", "full"))
     p.add_argument("--only", help="comma-separated benchmarks (default: all)")
     p.add_argument("--runs", type=int, default=1)
-    p.add_argument("--size", default="1600x1000")
-    p.add_argument("--theme", default="light", choices=("light", "dark"))
     args = p.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
     only = [s.strip() for s in args.only.split(",")] if args.only else None
     render(
         args.out,
@@ -83,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         suite=args.suite,
         only=only,
         runs=max(1, args.runs),
-        size=(w, h),
+        size=args.size,
         theme=args.theme,
     )
     print(args.out)

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -44,19 +43,17 @@ def render(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("out", type=Path)
+    from ..shell.app import screenshot_parser
+
+    p = screenshot_parser(__doc__)
     p.add_argument("--preset", default="llm-100b-train")
-    p.add_argument("--size", default="1600x1000")
     p.add_argument("--local", action="append", default=[])
-    p.add_argument("--theme", default="light", choices=("light", "dark"))
     p.add_argument("--row", type=int, default=0, help="model row to select")
     args = p.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
     render(
         args.out,
         preset=args.preset,
-        size=(w, h),
+        size=args.size,
         local=args.local,
         theme=args.theme,
         select_row=args.row,
