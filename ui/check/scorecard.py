@@ -7,9 +7,7 @@ source.
 
 from __future__ import annotations
 
-from typing import Any
-
-from gpuprof.check.model import fmt_value
+from gpuprof.check.model import CheckItem, fmt_value
 from gpuprof.i18n import tr_text
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -67,13 +65,13 @@ class Scorecard(QTableWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
-        self.items_shown: list[Any] = []
+        self.items_shown: list[CheckItem] = []
 
     def clear_items(self) -> None:
         self.setRowCount(0)
         self.items_shown = []
 
-    def add_item(self, item: Any) -> None:
+    def add_item(self, item: CheckItem) -> None:
         """Append one :class:`~gpuprof.check.model.CheckItem`."""
         row = self.rowCount()
         self.insertRow(row)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import tr_text
@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
 
 from ..shell.context import ActionSpec, WindowContext, remaining_s
 from .scorecard import STATUS_COLOURS, Scorecard
-from .worker import CheckWorker, error_text, make_check
+from .worker import CheckMaker, CheckWorker, error_text, make_check
 
 if TYPE_CHECKING:
-    from gpuprof.check.model import CheckResult
+    from gpuprof.check.model import CheckItem, CheckResult
     from gpuprof.check.run import CheckProgress
 
 
@@ -71,7 +71,7 @@ class CheckTab(QWidget):
         self,
         parent: QWidget | None = None,
         *,
-        make: Any = make_check,
+        make: CheckMaker = make_check,
         open_report: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(parent)
@@ -243,7 +243,7 @@ class CheckTab(QWidget):
         if not (self.worker.cancel_token and self.worker.cancel_token.cancelled):
             self.stage.setText(tr_text(progress.stage))
 
-    def _on_item(self, item: Any) -> None:
+    def _on_item(self, item: CheckItem) -> None:
         self.scorecard.add_item(item)
 
     def _on_finished(self, result: CheckResult) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Signal
 
@@ -20,8 +20,10 @@ from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
+    from gpuprof.check.inventory import Expectation
+    from gpuprof.check.run import CheckRun
 
-__all__ = ["CheckWorker", "make_check"]
+__all__ = ["CheckMaker", "CheckWorker", "make_check"]
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +37,7 @@ class CheckWorker(CancellableWorker):
     job_name = "a check"
     thread_name = "gpuprof-check"
 
-    def start(self, make: Callable[[], tuple[Any, Callable[[], None]]]) -> None:
+    def start(self, make: Callable[[], tuple[CheckRun, Callable[[], None]]]) -> None:
         """``make()`` (in the worker thread) gives the :class:`CheckRun` and a close function."""
         send = self._send
 
@@ -73,9 +75,17 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+class CheckMaker(Protocol):
+    """Builds a check and the function that closes what it opened (:func:`make_check`)."""
+
+    def __call__(
+        self, *, level: str, device: str, expect: Expectation | None, minutes: float
+    ) -> tuple[CheckRun, Callable[[], None]]: ...
+
+
 def make_check(
-    *, level: str, device: str, expect: Any, minutes: float
-) -> tuple[Any, Callable[[], None]]:
+    *, level: str, device: str, expect: Expectation | None, minutes: float
+) -> tuple[CheckRun, Callable[[], None]]:
     """As ``gpuprof check`` builds it (:func:`gpuprof.check.run.open_check`). Run in the worker."""
     from gpuprof.check.run import open_check
 
