@@ -237,3 +237,11 @@ def test_catalog_list_in_chinese_names_providers_and_families(
     assert "ecs.ebmgn7e.32xlarge（GPU计算型弹性裸金属 ebmgn7e）" in out
     assert "GN10Xp.20XLARGE320（GPU计算型 GN10Xp）" in out
     assert "p2s.2xlarge.8（计算加速型 P2s）" in out and "pi2.2xlarge.4（推理加速型 Pi2）" in out
+
+
+def test_gt4_has_a_dated_monthly_price_and_no_invented_hourly_one(shipped: Catalog) -> None:
+    (gt4,) = [i for i in shipped.instances if i.instance == "GT4.4XLARGE96"]
+    assert gt4.currency == "CNY" and gt4.as_of == "2026-06-15"
+    assert published_prices(gt4) == (None, None, None, None, 12948)
+    assert "buy.cloud.tencent.com/price/cvm/overview" in gt4.source
+    assert "no public pay-as-you-go price found" in gt4.notes
