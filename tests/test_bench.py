@@ -29,7 +29,7 @@ from gpuprof.bench.runner import BenchRun, Case, Environment, Runner, TelemetryP
 from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile, summarize
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
-from tests.fakes.fixtures import gemm_result
+from tests.fakes.fixtures import bench_case, bench_run, gemm_result
 
 # --- fakes ----------------------------------------------------------------------------------------
 
@@ -426,7 +426,6 @@ def test_importing_the_bench_package_does_not_import_torch():
 
 
 def _sample_run(run_id: str, tflops: float, started: float = 1.7e9) -> BenchRun:
-    from gpuprof.bench.runner import CaseRecord
 
     results: tuple[Result, ...] = (
         _gemm("fp32 1024x1024x1024", tflops),
@@ -482,25 +481,14 @@ def _sample_run(run_id: str, tflops: float, started: float = 1.7e9) -> BenchRun:
         ),
         Result(bench="p2p", case="matrix", status="skipped: needs 2 CUDA devices"),
     )
-    case = CaseRecord(
-        bench="gemm",
-        name="all",
-        state=RunState.SUCCESS,
-        elapsed_s=1.5,
-        budget_s=5.0,
-        notes=("note",),
-        results=results,
-    )
-    return BenchRun(
+    case = bench_case("gemm", "all", *results, elapsed_s=1.5, budget_s=5.0, notes=("note",))
+    return bench_run(
+        case,
         run_id=run_id,
-        suite="quick",
-        device="cpu",
-        only=("gemm",),
-        state=RunState.SUCCESS,
         started_s=started,
-        ended_s=started + 2,
+        seconds=2,
+        only=("gemm",),
         environment=Environment(hostname="h", torch_threads=2, compute_capability=(9, 0)),
-        cases=(case,),
         telemetry=(
             TelemetryPoint(time_s=started, gpu_index=0, power_w=100.0, throttle_reasons=("x",)),
         ),

@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from gpuprof.bench.base import RunState
 from gpuprof.bench.results import run_to_dict
-from gpuprof.bench.runner import BenchRun, CaseRecord, Environment
+from gpuprof.bench.runner import Environment
 from gpuprof.check.compare import Machine, Metric, compare, load_result, load_results
 from gpuprof.cli import main
-from tests.fakes.fixtures import gemm_result
+from tests.fakes.fixtures import bench_case, bench_run, gemm_result
 
 DATA = Path(__file__).parent / "data" / "compare"
 NODES = [DATA / f"node-{c}.json" for c in "abcd"]
@@ -67,23 +66,12 @@ def test_two_machines_have_too_few_peers_for_outliers() -> None:
 
 
 def _bench_file(tmp_path: Path, host: str, device: str, tflops: float) -> Path:
-    run = BenchRun(
+    run = bench_run(
+        bench_case("gemm", "bf16", gemm_result("bf16-4096", tflops, dtype="bf16")),
         run_id=f"{host}-{device}",
-        suite="quick",
         device=device,
-        only=(),
-        state=RunState.SUCCESS,
         started_s=1.0,
-        ended_s=2.0,
         environment=Environment(hostname=host),
-        cases=(
-            CaseRecord(
-                bench="gemm",
-                name="bf16",
-                state=RunState.SUCCESS,
-                results=(gemm_result("bf16-4096", tflops, dtype="bf16"),),
-            ),
-        ),
     )
     path = tmp_path / f"{host}-{device.replace(':', '')}.json"
     path.write_text(json.dumps(run_to_dict(run)), encoding="utf-8")

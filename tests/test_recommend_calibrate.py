@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from gpuprof.bench.base import GemmResult, Result, RunState
+from gpuprof.bench.base import GemmResult, Result
 from gpuprof.bench.results import ResultsDB
-from gpuprof.bench.runner import BenchRun, CaseRecord, Environment
+from gpuprof.bench.runner import BenchRun, Environment
 from gpuprof.cli import main
 from gpuprof.recommend.calibrate import (
     calibrations_from_run,
@@ -25,6 +25,7 @@ from gpuprof.recommend.calibrate import (
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.memory import model_shape
 from gpuprof.recommend.workload import Workload
+from tests.fakes.fixtures import bench_case, bench_run
 from tests.helpers.cli import train_argv
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -70,17 +71,14 @@ def _run(
         gpu_memory_total_bytes=mem if device != "cpu" else None,
         cpu_model="Some CPU",
     )
-    case = CaseRecord(bench="gemm", name="gemm", state=RunState.SUCCESS, results=tuple(results))
-    return BenchRun(
+    return bench_run(
+        bench_case("gemm", "gemm", *results),
         run_id=run_id,
-        suite="quick",
         device=device,
-        only=("gemm",),
-        state=RunState.SUCCESS,
         started_s=started_s,
-        ended_s=started_s + 30,
+        seconds=30,
+        only=("gemm",),
         environment=env,
-        cases=(case,),
     )
 
 

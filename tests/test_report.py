@@ -25,6 +25,7 @@ from gpuprof.report.svg import render_svg
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SystemInfo
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
+from tests.fakes.fixtures import bench_case, bench_run
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_S = 4.0
@@ -55,8 +56,8 @@ def report(session_file: Path) -> Report:
 
 
 def _bench_run():  # type: ignore[no-untyped-def]
-    from gpuprof.bench.base import GemmResult, MemoryResult, Result, RunState
-    from gpuprof.bench.runner import BenchRun, CaseRecord, Environment
+    from gpuprof.bench.base import GemmResult, MemoryResult, Result
+    from gpuprof.bench.runner import Environment
 
     gemm = GemmResult(
         bench="gemm",
@@ -95,20 +96,15 @@ def _bench_run():  # type: ignore[no-untyped-def]
         torch_version="2.13.0",
         cuda_runtime_version="12.4",
     )
-    return BenchRun(
+    return bench_run(
+        bench_case("gemm", "bf16", gemm),
+        bench_case("memory", "h2d", copy),
+        bench_case("p2p", "p2p", skipped),
         run_id="20260101-000000-abcd",
-        suite="quick",
         device="cuda:0",
-        only=(),
-        state=RunState.SUCCESS,
         started_s=1_750_000_000.0,
-        ended_s=1_750_000_030.0,
+        seconds=30,
         environment=env,
-        cases=(
-            CaseRecord(bench="gemm", name="bf16", state=RunState.SUCCESS, results=(gemm,)),
-            CaseRecord(bench="memory", name="h2d", state=RunState.SUCCESS, results=(copy,)),
-            CaseRecord(bench="p2p", name="p2p", state=RunState.SUCCESS, results=(skipped,)),
-        ),
     )
 
 

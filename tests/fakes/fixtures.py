@@ -49,6 +49,44 @@ def gemm_result(
     )
 
 
+def bench_case(bench: str, name: str, *results: Any, **fields: Any) -> Any:
+    """A case of a benchmark run holding ``results``; SUCCESS unless ``fields`` says
+    otherwise (``fields``: CaseRecord's others: state, notes, elapsed_s, budget_s)."""
+    from gpuprof.bench.base import RunState
+    from gpuprof.bench.runner import CaseRecord
+
+    fields.setdefault("state", RunState.SUCCESS)
+    return CaseRecord(bench=bench, name=name, results=results, **fields)
+
+
+def bench_run(
+    *cases: Any,
+    run_id: str = "r",
+    device: str = "cpu",
+    started_s: float = 0.0,
+    seconds: float = 1.0,
+    **fields: Any,
+) -> Any:
+    """A benchmark run of the quick suite made of ``cases`` on ``device``, ``seconds`` long,
+    ended SUCCESS unless ``fields`` says otherwise (``fields``: BenchRun's others: state, only,
+    environment (default: an empty one), telemetry, notes)."""
+    from gpuprof.bench.base import RunState
+    from gpuprof.bench.runner import BenchRun, Environment
+
+    fields.setdefault("state", RunState.SUCCESS)
+    fields.setdefault("only", ())
+    fields.setdefault("environment", Environment())
+    return BenchRun(
+        run_id=run_id,
+        suite="quick",
+        device=device,
+        started_s=started_s,
+        ended_s=started_s + seconds,
+        cases=cases,
+        **fields,
+    )
+
+
 class FakeClock:
     """A monotonic clock that moves only when told to."""
 
@@ -138,6 +176,8 @@ def sleep_child() -> Iterator[subprocess.Popen[bytes]]:
 
 
 __all__ = [
+    "bench_case",
+    "bench_run",
     "FakeClock",
     "fake_clock",
     "fake_nvml",

@@ -14,6 +14,7 @@ import pytest
 
 from gpuprof.check.compare import Machine
 from gpuprof.cli import main
+from tests.fakes.fixtures import bench_run
 from tests.faults.hostile import Ran, assert_one_clear_error, hostile_files, run_gpuprof
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "compare"
@@ -206,20 +207,10 @@ def _reference_doc() -> dict[str, object]:
 
 
 def _bench_doc() -> dict[str, object]:
-    from gpuprof.bench.base import RunState
     from gpuprof.bench.results import run_to_dict
-    from gpuprof.bench.runner import BenchRun, Environment
+    from gpuprof.bench.runner import Environment
 
-    run = BenchRun(
-        run_id="r1",
-        suite="quick",
-        device="cpu",
-        only=(),
-        state=RunState.SUCCESS,
-        started_s=12345.5,
-        ended_s=12346.5,
-        environment=Environment(hostname="node-a"),
-    )
+    run = bench_run(run_id="r1", started_s=12345.5, environment=Environment(hostname="node-a"))
     return run_to_dict(run)
 
 

@@ -21,6 +21,7 @@ from gpuprof import csvsafe
 from gpuprof.catalog.instances import COLUMNS
 from gpuprof.cli import main
 from gpuprof.telemetry.store import SessionStore
+from tests.fakes.fixtures import bench_case, bench_run
 from tests.faults.hostile import ROOT, run_gpuprof
 from tests.faults.hostile_text import (
     HOSTILE_TEXT,
@@ -221,34 +222,22 @@ def test_export_to_stdout_and_report_messages_are_safe(tmp_path: Path) -> None:
 
 
 def test_bench_list_and_show_print_recorded_strings_literally(capsys) -> None:
-    from gpuprof.bench.base import Result, RunState
+    from gpuprof.bench.base import Result
     from gpuprof.bench.environment import Environment
     from gpuprof.bench.results import ResultsDB
-    from gpuprof.bench.runner import BenchRun, CaseRecord
 
     texts = list(HOSTILE_TEXT.values())
     results = tuple(
         Result(bench="p2p", case=f"c{k}-{t}", status=f"skipped: {t}", notes=(t,))
         for k, t in enumerate(texts)
     )
-    run = BenchRun(
+    run = bench_run(
+        bench_case("p2p", texts[2], *results, notes=(texts[3],)),
         run_id="20260101-000000-evil",
-        suite="quick",
         device="cuda:0",
-        only=(),
-        state=RunState.SUCCESS,
         started_s=1_750_000_000.0,
-        ended_s=1_750_000_030.0,
+        seconds=30,
         environment=Environment(hostname=texts[0], gpu_name=texts[1]),
-        cases=(
-            CaseRecord(
-                bench="p2p",
-                name=texts[2],
-                state=RunState.SUCCESS,
-                results=results,
-                notes=(texts[3],),
-            ),
-        ),
         notes=(texts[4],),
     )
     ResultsDB().save(run)
