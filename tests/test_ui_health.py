@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,13 +92,24 @@ def healthy(n: int = 30) -> tuple[list[DeviceInfo], SystemInfo, list[Snapshot]]:
     return devices, system, snaps
 
 
-def test_throttling_demo_shows_power_throttling(make_tab, qtbot):
+def _diagnose(tab: Any, devices: Any, system: Any, snaps: list[Snapshot]) -> None:
+    """Give the tab the machine and its snapshots, and diagnose them now."""
+    tab.set_static(devices, system)
+    tab.add_snapshots(snaps)
+    tab.run_now()
+
+
+def _diagnosed_demo(make_tab: Any) -> tuple[Any, SimulatedSource]:
+    """A shown tab that has diagnosed the throttling demo, and the demo's source."""
     tab = make_tab()
     src, snaps = throttling_demo()
     tab.show()
-    tab.set_static(src.devices(), src.system_info())
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, src.devices(), src.system_info(), snaps)
+    return tab, src
+
+
+def test_throttling_demo_shows_power_throttling(make_tab, qtbot):
+    tab, _ = _diagnosed_demo(make_tab)
     codes = {(f.code, f.gpu_index) for f in tab.findings}
     assert {("power_throttling", i) for i in range(8)} <= codes
     assert ("thermal_throttling", 7) in codes  # the last demo GPU also overheats
@@ -116,9 +128,7 @@ def test_healthy_set_shows_all_clear_with_the_checks(make_tab):
     tab = make_tab(torch_cuda_version="12.6")
     devices, system, snaps = healthy()
     tab.show()
-    tab.set_static(devices, system)
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, devices, system, snaps)
     assert tab.findings == []
     assert tab.worst_severity is None
     assert tab.summary == "All clear"
@@ -140,9 +150,7 @@ def test_idle_window_says_the_load_checks_had_nothing_to_judge(make_tab):
         for s in snaps
     ]
     tab.show()
-    tab.set_static(devices, system)
-    tab.add_snapshots(idle)
-    tab.run_now()
+    _diagnose(tab, devices, system, idle)
     assert tab.summary == "All clear"
     assert "nothing to judge" in tab.clear_note.text()
     not_run = dict(tab.not_run_checks())
@@ -158,9 +166,7 @@ def test_a_check_that_did_not_run_is_listed_as_not_run_not_as_passed(make_tab):
     tab = make_tab(torch_cuda_version=None)
     devices, system, snaps = healthy()
     tab.show()
-    tab.set_static(devices, system)
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, devices, system, snaps)
     assert tab.summary == "All clear"
     driver = "The driver supports the CUDA version the installed torch was built for"
     why = "no CUDA build of torch is installed: nothing to compare"
@@ -182,12 +188,7 @@ def test_a_check_that_did_not_run_is_listed_as_not_run_not_as_passed(make_tab):
 
 
 def test_selecting_a_row_shows_detail_and_hint(make_tab):
-    tab = make_tab()
-    src, snaps = throttling_demo()
-    tab.show()
-    tab.set_static(src.devices(), src.system_info())
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    tab, src = _diagnosed_demo(make_tab)
     row = next(r for r, f in enumerate(tab.findings) if f.code == "thermal_throttling")
     tab.select_finding(row)
     f = tab.selected_finding()
@@ -219,9 +220,7 @@ def test_details_escape_system_text_and_show_commands_as_code(make_tab):
         replace(d, name="<script>alert(1)</script>", persistence_mode=False) for d in devices
     ]
     tab.show()
-    tab.set_static(devices, system)
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, devices, system, snaps)
     f = tab.findings[0]
     assert f.code == "persistence_off"
     body = tab.details_html(f)
@@ -235,9 +234,7 @@ def test_summary_signal_and_worst_severity(make_tab, qtbot):
     tab.show()
     seen: list[str] = []
     tab.summary_changed.connect(seen.append)
-    tab.set_static(devices, system)
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, devices, system, snaps)
     assert seen[-1] == "All clear"
     assert tab.summary_icon().isNull()
     # GPU 1 reports an uncorrectable ECC error and GPU 0 a power limit below default.
@@ -327,9 +324,7 @@ def test_copy_findings_puts_plain_text_on_the_clipboard(make_tab, qtbot):
     src, snaps = throttling_demo()
     tab.show()
     assert not tab.copy_button.isEnabled()
-    tab.set_static(src.devices(), src.system_info())
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, src.devices(), src.system_info(), snaps)
     QApplication.clipboard().clear()
     qtbot.mouseClick(tab.copy_button, Qt.MouseButton.LeftButton)
     text = QApplication.clipboard().text()
@@ -346,9 +341,7 @@ def test_copy_when_all_clear_lists_the_checks(make_tab):
     tab = make_tab()
     devices, system, snaps = healthy(3)
     tab.show()
-    tab.set_static(devices, system)
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    _diagnose(tab, devices, system, snaps)
     tab.copy_findings()
     text = QApplication.clipboard().text()
     assert "All clear" in text and "What was checked:" in text
