@@ -15,12 +15,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gpuprof.bench.base import BENCH_NAMES, Result, RunState
 from gpuprof.bench.results import Comparison, ResultsDB, RunSummary, compare_runs
-from gpuprof.bench.runner import BenchRun, RunProgress
+from gpuprof.bench.runner import BenchRun, Runner, RunProgress
 from gpuprof.i18n import tr_text
+from gpuprof.telemetry.source import TelemetrySource
 from gpuprof.units import NA, fmt_duration
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
@@ -40,7 +41,8 @@ __all__ = ["BenchTab", "DeviceCombo", "torch_available", "REDRAW_DELAY_MS"]
 #: Live results are drawn at most this often (ms): a chart redraw per result would be wasted.
 REDRAW_DELAY_MS = 150
 
-RunnerFactory = Callable[[str | None, str, tuple[str, ...], Any], Any]
+#: ``(device, suite, only, source)`` -> the Runner, called in the worker thread.
+RunnerFactory = Callable[[str | None, str, tuple[str, ...], TelemetrySource | None], Runner]
 
 
 def torch_available() -> bool:
@@ -53,7 +55,9 @@ def torch_available() -> bool:
         return False
 
 
-def _default_runner(device: str | None, suite: str, only: tuple[str, ...], source: Any) -> Any:
+def _default_runner(
+    device: str | None, suite: str, only: tuple[str, ...], source: TelemetrySource | None
+) -> Runner:
     """Runs in the worker thread. Without a given ``source`` a GPU run opens its own NVML
     source, which the runner owns (it closes it when the run ends)."""
     from gpuprof.bench.runner import Runner, open_run_telemetry
@@ -87,7 +91,7 @@ class BenchTab(QWidget):
         *,
         db: ResultsDB | str | Path | None = None,
         runner_factory: RunnerFactory | None = None,
-        source: Any = None,
+        source: TelemetrySource | None = None,
         has_torch: Callable[[], bool] | None = None,
         save_runs: bool = True,
         parent: QWidget | None = None,
@@ -210,7 +214,7 @@ class BenchTab(QWidget):
         self.stack.setCurrentWidget(self.main_page if ok else self.lite_page)
         return ok
 
-    def set_source(self, source: Any) -> None:
+    def set_source(self, source: TelemetrySource | None) -> None:
         """A telemetry source to sample during runs instead of the tab's own NVML source (tests,
         fakes). Not the window's live source: it must not be polled from two threads."""
         self._source = source

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 
@@ -18,6 +18,7 @@ from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
+    from gpuprof.bench.runner import BenchRun, Runner
 
 __all__ = ["BenchWorker", "probe_devices"]
 
@@ -39,7 +40,7 @@ class BenchWorker(CancellableWorker):
     thread_name = "gpuprof-bench"
 
     def start(
-        self, make_runner: Callable[[], Any], save: Callable[[Any], None] | None = None
+        self, make_runner: Callable[[], Runner], save: Callable[[BenchRun], None] | None = None
     ) -> None:
         """Build the runner (imports torch) and run it, both in the worker thread."""
         send = self._send
