@@ -106,50 +106,10 @@ def register(subparsers: Any) -> None:
 def _serving_arguments(rec: Any) -> None:
     """The model and traffic flags of ``gpuprof recommend --scenario serve`` (same types and
     help): a report's recommendation can be a serving one, with its serving columns."""
-    from gpuprof.argtypes import bounded, int_range, positive_int
-    from gpuprof.commands.recommend.args import count_arg
-    from gpuprof.recommend import parse as core_parse
-    from gpuprof.recommend.workload import LIMITS
+    from gpuprof.commands.recommend.args import add_shared_flags
 
-    rec.add_argument(
-        "--model",
-        help=tr(
-            "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
-            "parameters; see --list-models)"
-        ),
-    )
-    rec.add_argument(
-        "--prompt-len",
-        type=int_range(0, int(LIMITS["seq_len"])),
-        help=tr(
-            "inference: prompt tokens per sequence, prefilled before decoding; each sequence "
-            "then generates seq-len minus this many (default 0: no prefill)"
-        ),
-    )
-    rec.add_argument(
-        "--output-len",
-        type=positive_int(int(LIMITS["output_len"])),
-        help=tr("serving: mean generated tokens per request (default seq-len minus prompt-len)"),
-    )
-    rec.add_argument(
-        "--rate",
-        type=bounded(core_parse.parse_count, 0.0, LIMITS["rate_per_s"], lo_open=True),
-        help=tr("serving: requests per second to sustain (or --throughput in output tokens/s)"),
-    )
-    rec.add_argument(
-        "--throughput",
-        type=count_arg("throughput_per_s"),
-        help=tr("target tokens or samples per second (serving: output tokens per second)"),
-    )
-    rec.add_argument(
-        "--ttft",
-        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["ttft_s"], lo_open=True),
-        help=tr("serving: time-to-first-token target, e.g. 2s or 500ms"),
-    )
-    rec.add_argument(
-        "--tpot",
-        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["tpot_s"], lo_open=True),
-        help=tr("serving: time-per-output-token target, e.g. 50ms"),
+    add_shared_flags(
+        rec, "--model", "--prompt-len", "--output-len", "--rate", "--throughput", "--ttft", "--tpot"
     )
 
 

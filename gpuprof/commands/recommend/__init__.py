@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpuprof.argtypes import bounded, finite_float, int_range, positive_int
+from gpuprof.argtypes import finite_float, int_range, positive_int
 from gpuprof.commands.recommend.args import (
+    add_shared_flags,
     count_arg,
     params_arg,
     parse_count,
@@ -22,7 +23,6 @@ from gpuprof.commands.recommend.args import (
 )
 from gpuprof.commands.recommend.run import run
 from gpuprof.i18n import tr
-from gpuprof.recommend import parse as core_parse
 from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, LIMITS
 
 __all__ = [
@@ -58,13 +58,7 @@ def register(subparsers: Any) -> None:
         help=tr("pretrain|train, finetune-full, finetune-lora, serve|inference, hpc-fp64, render"),
     )
     w.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7e9 or 7B"))
-    w.add_argument(
-        "--model",
-        help=tr(
-            "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
-            "parameters; see --list-models)"
-        ),
-    )
+    add_shared_flags(w, "--model")
     w.add_argument("--models-file", metavar="CSV", help=tr("read architectures from this CSV file"))
     w.add_argument(
         "--list-models", action="store_true", help=tr("list the known model architectures")
@@ -105,38 +99,12 @@ def register(subparsers: Any) -> None:
         type=positive_int(int(LIMITS["batch"])),
         help=tr("global batch (training) or concurrent sequences (inference)"),
     )
-    w.add_argument(
-        "--prompt-len",
-        type=int_range(0, int(LIMITS["seq_len"])),
-        help=tr(
-            "inference: prompt tokens per sequence, prefilled before decoding; each sequence "
-            "then generates seq-len minus this many (default 0: no prefill)"
-        ),
-    )
+    add_shared_flags(w, "--prompt-len")
     w.add_argument(
         "--flops", type=count_arg("flops_total"), help=tr("total FLOPs (HPC, rendering)")
     )
     sv = p.add_argument_group(tr("serving (--scenario serve)"))
-    sv.add_argument(
-        "--output-len",
-        type=positive_int(int(LIMITS["output_len"])),
-        help=tr("serving: mean generated tokens per request (default seq-len minus prompt-len)"),
-    )
-    sv.add_argument(
-        "--rate",
-        type=bounded(core_parse.parse_count, 0.0, LIMITS["rate_per_s"], lo_open=True),
-        help=tr("serving: requests per second to sustain (or --throughput in output tokens/s)"),
-    )
-    sv.add_argument(
-        "--ttft",
-        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["ttft_s"], lo_open=True),
-        help=tr("serving: time-to-first-token target, e.g. 2s or 500ms"),
-    )
-    sv.add_argument(
-        "--tpot",
-        type=bounded(core_parse.parse_seconds, 0.0, LIMITS["tpot_s"], lo_open=True),
-        help=tr("serving: time-per-output-token target, e.g. 50ms"),
-    )
+    add_shared_flags(sv, "--output-len", "--rate", "--ttft", "--tpot")
     sv.add_argument(
         "--slo",
         choices=("p50", "p99"),
@@ -179,11 +147,7 @@ def register(subparsers: Any) -> None:
     )
     c = p.add_argument_group(tr("constraints"))
     c.add_argument("--deadline", type=parse_hours, help=tr("finish within, e.g. 72h or 3d"))
-    c.add_argument(
-        "--throughput",
-        type=count_arg("throughput_per_s"),
-        help=tr("target tokens or samples per second (serving: output tokens per second)"),
-    )
+    add_shared_flags(c, "--throughput")
     c.add_argument(
         "--budget",
         type=usd_arg,

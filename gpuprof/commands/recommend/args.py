@@ -7,13 +7,14 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from gpuprof.argtypes import bounded
+from gpuprof.argtypes import bounded, int_range, positive_int
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.recommend import parse as core_parse
 from gpuprof.recommend.workload import LIMITS
 
 __all__ = [
+    "add_shared_flags",
     "count_arg",
     "params_arg",
     "parse_count",
@@ -36,6 +37,52 @@ parse_hours = bounded(core_parse.parse_hours, 0.0, LIMITS["deadline_hours"], lo_
 params_arg = count_arg("params", zero=True)
 tokens_arg = count_arg("tokens")
 usd_arg = bounded(core_parse.parse_usd, 0.0, LIMITS["budget_usd"], lo_open=True)
+
+
+def add_shared_flags(group: argparse._ActionsContainer, *names: str) -> None:
+    """Adds the ``gpuprof recommend`` flags ``names`` to ``group`` (a parser or an argument
+    group), with their types and help: ``gpuprof report``'s recommendation takes them too."""
+    flags: dict[str, dict[str, Any]] = {
+        "--model": {
+            "help": tr(
+                "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
+                "parameters; see --list-models)"
+            )
+        },
+        "--prompt-len": {
+            "type": int_range(0, int(LIMITS["seq_len"])),
+            "help": tr(
+                "inference: prompt tokens per sequence, prefilled before decoding; each sequence "
+                "then generates seq-len minus this many (default 0: no prefill)"
+            ),
+        },
+        "--output-len": {
+            "type": positive_int(int(LIMITS["output_len"])),
+            "help": tr(
+                "serving: mean generated tokens per request (default seq-len minus prompt-len)"
+            ),
+        },
+        "--rate": {
+            "type": bounded(core_parse.parse_count, 0.0, LIMITS["rate_per_s"], lo_open=True),
+            "help": tr(
+                "serving: requests per second to sustain (or --throughput in output tokens/s)"
+            ),
+        },
+        "--ttft": {
+            "type": bounded(core_parse.parse_seconds, 0.0, LIMITS["ttft_s"], lo_open=True),
+            "help": tr("serving: time-to-first-token target, e.g. 2s or 500ms"),
+        },
+        "--tpot": {
+            "type": bounded(core_parse.parse_seconds, 0.0, LIMITS["tpot_s"], lo_open=True),
+            "help": tr("serving: time-per-output-token target, e.g. 50ms"),
+        },
+        "--throughput": {
+            "type": count_arg("throughput_per_s"),
+            "help": tr("target tokens or samples per second (serving: output tokens per second)"),
+        },
+    }
+    for name in names:
+        group.add_argument(name, **flags[name])
 
 
 def workload_of(args: argparse.Namespace) -> Any:
