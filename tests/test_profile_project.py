@@ -157,7 +157,12 @@ def test_a100_to_h100_from_the_torch_breakdown_worked_by_hand() -> None:
     assert "P50 of 100 measured steps" in d and "1× A100 80GB SXM" in d
     assert "split breakdown: compute 60% / memory 40%" in d
     assert "bf16 peak 312 → 989 TFLOPS" in d and "2039 → 3350 GB/s" in d
-    assert "compute × 1.29 more (H100 SXM's fitted share of its peak ÷ A100 80GB SXM's)" in d
+    more = f"{1 / H100_GEN:.3g}"  # the fitted Hopper factor's inverse (issue 23)
+    assert f"compute × {more} more (H100 SXM's fitted share of its peak ÷ A100 80GB SXM's)" in d
+    # Issue 23: the projection's band, from pairs of published runs on Ampere and Hopper.
+    assert row.time_ratio_low is not None and row.time_ratio_high is not None
+    assert row.time_ratio_low < row.time_ratio_high and row.band_rows >= 6
+    assert row.band_basis == "pairs of one publication's runs on Ampere and Hopper"
     assert "no collectives on one GPU" in d
 
 

@@ -254,3 +254,10 @@ class Projection:
     mem_need_bytes: int | None = None  # the job's measured peak per GPU
     mem_per_gpu_bytes: int | None = None  # the instance's memory per GPU
     speedup_vs_here: float | None = None  # step here / step there (> 1: faster there)
+    #: Issue 23: the step, job time and costs may be ``low``…``high`` × the projection (10th–
+    #: 90th percentile over pairs of published runs: :func:`gpuprof.recommend.band.
+    #: projection_band`); None on the GPUs measured (the measurement itself) or without one.
+    time_ratio_low: float | None = None
+    time_ratio_high: float | None = None
+    band_basis: str = ""  # the pairs it rests on, in words (English)
+    band_rows: int = 0  # how many pairs

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.names import gpu_for_nvml_name, is_mig_name
@@ -40,6 +41,9 @@ from gpuprof.profile.split import ASSUMED_SPLIT, Split, split_of, split_short
 from gpuprof.profile.split import positive as _pos
 from gpuprof.recommend.estimate import BASE_EFFICIENCY, PCIE_GBS, SPOT_OVERHEAD
 from gpuprof.units import fmt_bytes, fmt_duration
+
+if TYPE_CHECKING:
+    from gpuprof.recommend.band import Band
 
 __all__ = [
     "ASSUMED_EFFICIENCY",
@@ -337,6 +341,7 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
     )
     split = N_("split {src}: {sp}").format(src=basis.split.source, sp=split_short(basis.split))
     derivation = "; ".join([*lead, step_here, split, how, fit_text]) + "."
+    band = _band(basis, spec, n_here, n_there) if step_t is not None else None
     return Projection(
         provider=inst.provider,
         instance_type=inst.instance,
@@ -356,6 +361,23 @@ def project_instance(basis: Basis, inst: Instance, spec: GpuSpec | None) -> Proj
         mem_need_bytes=basis.mem_peak_bytes,
         mem_per_gpu_bytes=per_gpu,
         speedup_vs_here=speedup,
+        time_ratio_low=band.low if band else None,
+        time_ratio_high=band.high if band else None,
+        band_basis=band.basis if band else "",
+        band_rows=band.rows if band else 0,
+    )
+
+
+def _band(basis: Basis, there: GpuSpec | None, n_here: int, n_there: float) -> Band | None:
+    """The projection's error band (issue 23); none where the projection is the measurement
+    (the same GPU model and count as here)."""
+    from gpuprof.recommend.band import projection_band
+
+    here = basis.spec
+    if here is not None and there is not None and here.key == there.key and n_here == n_there:
+        return None
+    return projection_band(
+        here.architecture if here else None, there.architecture if there else None
     )
 
 

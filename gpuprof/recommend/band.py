@@ -8,6 +8,12 @@ scale (one node, up to 256 GPUs, more); where fewer than :data:`MIN_ROWS` runs a
 the scale, then the architecture, then the stack are dropped from the comparison, and the band
 says which runs it rests on. Time and cost scale with the ratio; throughput with its inverse.
 
+A job profiled here and projected onto other instances (``recommend --from-profile``) takes
+its band from pairs of published runs of one publication (:func:`projection_band`): the
+measured step stands for one run, the projection for the other, so its error is the ratio of
+the two runs' held-out errors — over pairs across the same change of GPU generation where a
+publication has runs on both.
+
 LLM inference jobs and serving take theirs from the published inference and serving runs
 (:func:`inference_band`; no constant of those estimates is fitted to them, so their errors
 there are out-of-fit errors too): the same GPU architecture, one GPU or several.
@@ -32,6 +38,7 @@ __all__ = [
     "fmt_hours_span",
     "inference_band",
     "load_residuals",
+    "projection_band",
     "top_rows_overlap",
     "training_band",
 ]
@@ -71,6 +78,8 @@ class Band:
         template, stack, arch, scale = self.basis_parts
         if not template:
             return self.basis
+        if "{here}" in template or "{there}" in template:  # a projection: (here, there)
+            return tr_text(template).format(here=stack, there=arch)
         return tr_text(template).format(stack=stack, arch=arch, scale=tr_text(scale))
 
     def overlaps(self, value_a: float, other: Band, value_b: float) -> bool:
@@ -230,3 +239,64 @@ def inference_band(
                 basis_parts=(text, "", arch or "?", scale),
             )
     return None
+
+
+def _pair_ratios(
+    res: tuple[Residual, ...], keep: Callable[[Residual, Residual], bool]
+) -> list[float]:
+    """``b.time_ratio / a.time_ratio`` over the ordered pairs (a, b) of different runs of one
+    publication that ``keep`` accepts (a: the run measured, b: the run projected to)."""
+    by_group: dict[str, list[Residual]] = {}
+    for r in res:
+        by_group.setdefault(r.group, []).append(r)
+    return [
+        b.time_ratio / a.time_ratio
+        for rows in by_group.values()
+        for a in rows
+        for b in rows
+        if a.id != b.id and keep(a, b)
+    ]
+
+
+@functools.cache
+def _projection_band(here: str, there: str, res: tuple[Residual, ...]) -> Band | None:
+    tiers: tuple[tuple[str, Callable[[Residual, Residual], bool]], ...] = (
+        (
+            N_("pairs of one publication's runs on {here} and {there}")
+            if here != there
+            else N_("pairs of one publication's runs on {here}"),
+            lambda a, b: a.architecture == here and b.architecture == there,
+        ),
+        (
+            N_("pairs of one publication's runs across a GPU generation")
+            if here != there
+            else N_("pairs of one publication's runs on one GPU generation"),
+            lambda a, b: (a.architecture != b.architecture) == (here != there),
+        ),
+        (N_("pairs of one publication's runs"), lambda a, b: True),
+    )
+    for text, keep in tiers:
+        chosen = _pair_ratios(res, keep)
+        if len(chosen) >= MIN_ROWS:
+            return Band(
+                low=_percentile(chosen, LOW_PCT),
+                high=_percentile(chosen, HIGH_PCT),
+                rows=len(chosen),
+                basis=text.format(here=here or "?", there=there or "?"),
+                basis_parts=(text, here or "?", there or "?", ""),
+            )
+    return None
+
+
+def projection_band(
+    here: str | None, there: str | None, residuals: tuple[Residual, ...] | None = None
+) -> Band | None:
+    """The band of a profiled job's step projected from a GPU of architecture ``here`` onto one
+    of ``there``: the 10th–90th percentile of the ratio of two runs' held-out errors over pairs
+    of runs of one publication — on those two architectures where :data:`MIN_ROWS` pairs
+    exist, else across any change of generation (or within one, when here is there), else any
+    pair. ``rows`` counts pairs."""
+    res = tuple(
+        r for r in (load_residuals() if residuals is None else residuals) if r.kind == "train"
+    )
+    return _projection_band(here or "", there or "", res) if res else None

@@ -14,16 +14,24 @@ differ for a reason rather than by one constant:
   tables, torchtitan's performance.md).
 * Communication (tensor, pipeline, data parallel) is :mod:`gpuprof.recommend.parallel`'s.
 
-Three more effects are constants of the fit, each because the published runs show it:
+More effects are constants of the fit, each because the published runs show it:
 
 * ``generation``: Hopper GPUs reach a smaller share of their (3.2x larger) matmul peak than
   Ampere's (llm-foundry's own tables: 55–64 % MFU on A100, 40–46 % on H100);
+* ``attention`` and ``attention_generation`` (issue 23): the attention score/context matmuls
+  (``12·L·h·s`` FLOPs per token, 16-bit in every precision) at their own share of the 16-bit
+  peak, with their own Hopper factor: fused attention kernels gain less from Hopper than GEMMs
+  (FlashAttention-2 reaches about 35 % of an H100's peak: Shah et al. 2024, "FlashAttention-3",
+  arXiv 2407.08608). Long sequences (torchtitan's 32K–256K context-parallel runs, NeMo's and
+  llm-foundry's 8K rows) fix them;
 * ``fp8_other``: FP8 outside the tuned stack reaches less of the FP8 peak than Transformer
-  Engine's recipe — a constant only once two publications on the catalog's GPUs show it
-  (today llm-foundry's ``amp_fp8`` alone: 1, and its FP8 rows miss by +42 to +59 % held out);
-* ``recompute_full`` (less than the 4/3 of its FLOPs: the larger micro-batches it allows run
-  the GEMMs better) and ``run_overhead``: a whole pretraining run's GPU-hours against its
-  steady throughput (restarts, checkpoints, evaluations: Llama 2, Llama 3.1, OPT, BLOOM).
+  Engine's recipe, fitted where a publication in the fit shows it: llm-foundry's ``amp_fp8``
+  and torchtitan's Float8 (FP8 ÷ BF16 of one run), each predicting the other held out;
+* ``recompute_full`` (the linear layers and memory-bound operators again: less than the 4/3 of
+  their FLOPs, the larger micro-batches it allows run the GEMMs better; the attention's forward
+  is repeated at 4/3 exactly) and ``run_overhead``: a whole pretraining run's GPU-hours
+  against its steady throughput (restarts, checkpoints, evaluations: Llama 2, Llama 3.1, OPT,
+  BLOOM; not LLaMA, whose hours its paper derives from a steady 380 tokens/s/GPU).
 
 ``gemm[stack]``, ``k`` and these are the free constants. They are fitted to the training rows of
 ``tests/data/published_runs.csv`` by ``perf/truth.py`` (median |log error|), and the error
@@ -144,8 +152,8 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
     return 1.0
 
 
-#: Fitted by ``perf/truth.py`` on the 60 training rows of 10 publications measured on GPUs the
-#: catalog has (it prints the refit;
+#: Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (62 on GPUs the
+#: catalog has, 10 of torchtitan's H100 runs as ratios within their run; it prints the refit;
 #: ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
@@ -159,8 +167,9 @@ TRAIN_EFFICIENCY = TrainEfficiency(
     attention=0.606,
     attention_generation={"Hopper": 0.646},
     source=N_(
-        "fitted to 60 published training runs of 10 publications (perf/truth.py, leave-one-"
-        "source-out cross-validated): achieved share of the matmul peak per stack, plus the "
-        "memory-bound operators' bytes at 70% of the memory bandwidth"
+        "fitted to 72 published training runs of 10 publications (perf/truth.py, leave-one-"
+        "source-out cross-validated): achieved share of the matmul peak per stack, the "
+        "attention's own share, plus the memory-bound operators' bytes at 70% of the memory "
+        "bandwidth"
     ),
 )

@@ -157,6 +157,11 @@ def _row_json(r: Projection) -> dict[str, object]:
     if r.step_s is None:
         for key in ("step_s", "job_hours", "speedup_vs_here"):
             d[key + "_reason"] = r.derivation
+    # issue 23: the band of the step, the job time and the costs (None where there is none)
+    for key in ("step_s", "job_hours", "cost_ondemand_usd", "cost_spot_usd", "cost_reserved_usd"):
+        value = getattr(r, key)
+        for end, ratio in (("low", r.time_ratio_low), ("high", r.time_ratio_high)):
+            d[f"{key}_{end}"] = value * ratio if value is not None and ratio is not None else None
     for key in ("cost_ondemand_usd", "cost_spot_usd", "cost_reserved_usd"):
         if d.get(key) is None and key + "_reason" not in d:
             d[key + "_reason"] = (
@@ -230,7 +235,7 @@ def _print_table(
             plain(f"{gpus}× {r.gpu_model}", one_line=True, max_len=60),
             mem,
             fmt_step(r.step_s) if r.step_s is not None else NA,
-            fmt_step(r.job_hours * 3600) if r.job_hours is not None else NA,
+            _job_time(r),
             usd(r.cost_ondemand_usd),
             usd(r.cost_spot_usd),
             usd(r.cost_reserved_usd),
@@ -241,6 +246,30 @@ def _print_table(
     for k, r in enumerate(rows[:3], 1):
         con.print(styled(plain(f"{k}. {r.provider} {r.instance_type}", one_line=True), "bold"))
         con.print(f"   {plain(shown_derivation(r.derivation), one_line=True)}", highlight=False)
+        if r.time_ratio_low is not None and r.time_ratio_high is not None:
+            line = tr(
+                "error band × {lo:.2f}–{hi:.2f}: 10th–90th percentile over {n} {basis}",
+                lo=r.time_ratio_low,
+                hi=r.time_ratio_high,
+                n=r.band_rows,
+                basis=tr_text(r.band_basis),
+            )
+            con.print(f"   • {plain(line, one_line=True)}", highlight=False)
+
+
+def _job_time(r: Projection) -> str:
+    """The job time, with its band where there is one: ``3.2 h (2.9–3.8 h)``."""
+    from gpuprof.profile.project import fmt_step
+    from gpuprof.units import NA
+
+    if r.job_hours is None:
+        return NA
+    text = fmt_step(r.job_hours * 3600)
+    if r.time_ratio_low is None or r.time_ratio_high is None:
+        return text
+    lo = fmt_step(r.job_hours * 3600 * r.time_ratio_low)
+    hi = fmt_step(r.job_hours * 3600 * r.time_ratio_high)
+    return f"{text} ({lo}–{hi})"
 
 
 def add_arguments(p: Any) -> None:
