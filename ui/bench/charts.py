@@ -83,7 +83,7 @@ def _short_link(label: str | None) -> str | None:
     return label
 
 
-def _x_range(plot: Any, xs: Sequence[float]) -> None:
+def _x_range(plot: pg.PlotItem, xs: Sequence[float]) -> None:
     """Fit x to the points with a margin, so the first and last points are not on the frame."""
     lo, hi = min(xs), max(xs)
     margin = max(0.5, 0.08 * (hi - lo))  # room for the end tick labels ("256 MiB")
@@ -186,7 +186,7 @@ class BenchCharts(QWidget):
             offset = (-10, -10) if key == "gemm" else (10, 10)
             view.getPlotItem().addLegend(offset=offset, labelTextSize="8pt", verSpacing=-6)
         self.p2p.getPlotItem().invertY(True)
-        self._colour_bar: Any = None
+        self._colour_bar: pg.ColorBarItem | None = None
         self._signatures: dict[str, tuple[Any, ...]] = {}
         self._keep: dict[str, list[Result]] = {}
         self._last: tuple[tuple[Result, ...], dict[str, float] | None, frozenset[str]] = (
@@ -253,7 +253,7 @@ class BenchCharts(QWidget):
             return _t("waiting for results…")
         return _t("not run yet: press Run (Ctrl+B)")
 
-    def _reset(self, view: pg.PlotWidget) -> Any:
+    def _reset(self, view: pg.PlotWidget) -> pg.PlotItem:
         plot = view.getPlotItem()
         plot.clear()
         plot.enableAutoRange()
