@@ -35,7 +35,6 @@ import os
 import signal
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gpuprof.i18n import tr
@@ -160,12 +159,7 @@ class StatusBar:
         self.start()
         return self
 
-    def __exit__(
-        self,
-        _type: type[BaseException] | None,
-        _value: BaseException | None,
-        _tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> None:

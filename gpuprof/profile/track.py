@@ -50,7 +50,6 @@ import time
 import weakref
 from collections import deque
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.profile import markers as _markers
@@ -344,12 +343,7 @@ class Tracker:
     def __enter__(self) -> Tracker:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     # -- markers -----------------------------------------------------------------------------

@@ -47,7 +47,6 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from gpuprof.errors import InputError
@@ -490,12 +489,7 @@ class SessionStore:
     def __enter__(self) -> SessionStore:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- reading ---------------------------------------------------------------------------
