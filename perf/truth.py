@@ -123,7 +123,7 @@ TP8; H200, H100, L40S, A100 FP16), added after (1)-(3), out of sample for them: 
 to +55 %), mixtures of experts at TP2-8 on Hopper (Mixtral +30 to +59 %, 8x22B +32 to +51 %,
 Qwen3 on H100 and prefill-heavy +31 to +47 %: expert GEMMs, routing and expert imbalance are
 slower than the dense GEMMs the estimate assumes) and a 70B near its memory limit at 5000/500
-(+42 to +52 %). All 162: median |error| 15.2 %, 125 within +-30 %, max 58.7 %.
+(+42 to +52 %). All 162: median |error| 15.2 %, 126 within +-30 %, max 58.7 %.
 
 Issue 23, "Estimates that hold on runs they were not fitted to": 66 training and fine-tuning
 rows of 10 publications (NeMo's performance summary, the LLaMA and Llama 2 papers, the Llama 3.1
