@@ -5,13 +5,13 @@ two published runs' held-out errors (:func:`gpuprof.recommend.band.projection_ba
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from gpuprof.recommend.band import MIN_ROWS, Residual, projection_band
 from gpuprof.telemetry.codec import to_jsonable
+from tests.helpers.profiles import a100_job_profile, job_recording
 
 T0 = 1.7e9
 GiB = 1024**3
@@ -48,44 +48,8 @@ def test_the_band_is_the_spread_of_pairs_within_a_publication_across_the_same_ch
 
 def _recording(folder: Path) -> Path:
     """A recording whose job ran 50 steps of 1.0 s on one A100 80GB, 60 % matmul."""
-    from gpuprof.profile.model import (
-        GpuJobStats,
-        JobProfile,
-        Phase,
-        StepStats,
-        TimeBreakdown,
-        TimeShare,
-    )
-    from gpuprof.profile.storage import PROFILE_KEY
-    from gpuprof.report.build import demo_snapshots
-    from gpuprof.telemetry.store import SessionStore
-
-    profile = JobProfile(
-        name="tiny-lm",
-        command=("python", "train.py"),
-        pid=5,
-        started_s=T0,
-        ended_s=T0 + 60.0,
-        gpu_indices=(0,),
-        gpu_seconds=60.0,
-        gpus=(GpuJobStats(0, "NVIDIA A100-SXM4-80GB", job_mem_peak_bytes=20 * GiB),),
-        phases=(Phase("steady", T0 + 5, T0 + 55),),
-        steps=StepStats(count=50, p50_s=1.0, mean_s=1.0, tokens_per_s=1000.0, mfu_dtype="bf16"),
-        breakdown=TimeBreakdown(
-            "cuda", 5, 5.0, shares=(TimeShare("matmul", 3, 60.0), TimeShare("memcpy", 2, 40.0))
-        ),
-    )
-    path = folder / "job.gpuprof"
-    source, snaps = demo_snapshots(duration_s=20.0, step_s=2.0, end_s=T0 + 60.0)
-    store = SessionStore.create(path, source=source)
-    for snap in snaps:
-        store.append(snap)
-    store.close()
-    text = json.dumps(to_jsonable(profile, keep_defaults=True))
-    with sqlite3.connect(path) as conn:
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (PROFILE_KEY, text))
-    conn.close()
-    return path
+    text = json.dumps(to_jsonable(a100_job_profile("tiny-lm", T0), keep_defaults=True))
+    return job_recording(folder / "job.gpuprof", text, end_s=T0 + 60.0)
 
 
 def test_the_cli_shows_the_projections_band_in_json_and_the_table(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,17 +22,13 @@ import pytest
 
 from gpuprof.jsonout import loads_strict
 from gpuprof.profile.model import (
-    GpuJobStats,
     JobProfile,
-    Phase,
-    StepStats,
-    TimeBreakdown,
-    TimeShare,
 )
 from gpuprof.profile.sane import sane_profile
-from gpuprof.profile.storage import PROFILE_KEY, read_job_profile
+from gpuprof.profile.storage import read_job_profile
 from gpuprof.telemetry.codec import to_jsonable
 from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof
+from tests.helpers.profiles import a100_job_profile, job_recording
 
 T0 = 1.7e9
 GiB = 1024**3
@@ -41,22 +36,7 @@ EVIL = "\x1b[31mred\x1b[0m [bold]b[/] <script>x</script> \u202eevil"
 
 
 def _good() -> dict[str, Any]:
-    profile = JobProfile(
-        name="train",
-        command=("python", "train.py"),
-        pid=5,
-        started_s=T0,
-        ended_s=T0 + 60.0,
-        gpu_indices=(0,),
-        gpu_seconds=60.0,
-        gpus=(GpuJobStats(0, "NVIDIA A100-SXM4-80GB", job_mem_peak_bytes=20 * GiB),),
-        phases=(Phase("steady", T0 + 5, T0 + 55),),
-        steps=StepStats(count=50, p50_s=1.0, mean_s=1.0, tokens_per_s=1000.0, mfu_dtype="bf16"),
-        breakdown=TimeBreakdown(
-            "cuda", 5, 5.0, shares=(TimeShare("matmul", 3, 60.0), TimeShare("memcpy", 2, 40.0))
-        ),
-    )
-    data: dict[str, Any] = to_jsonable(profile, keep_defaults=True)
+    data: dict[str, Any] = to_jsonable(a100_job_profile("train", T0), keep_defaults=True)
     return data
 
 
@@ -136,22 +116,7 @@ UNREADABLE: dict[str, Callable[[dict[str, Any]], None] | str] = {
 
 def _recording(folder: Path, name: str, text: str | None) -> Path:
     """A closed recording of SIMULATED snapshots with ``text`` as its job profile's meta row."""
-    from gpuprof.report.build import demo_snapshots
-    from gpuprof.telemetry.store import SessionStore
-
-    path = folder / f"{name}.gpuprof"
-    source, snaps = demo_snapshots(duration_s=20.0, step_s=2.0, end_s=T0 + 60.0)
-    store = SessionStore.create(path, source=source)
-    for snap in snaps:
-        store.append(snap)
-    store.close()
-    if text is not None:
-        with sqlite3.connect(path) as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (PROFILE_KEY, text)
-            )
-        conn.close()
-    return path
+    return job_recording(folder / f"{name}.gpuprof", text, end_s=T0 + 60.0)
 
 
 def _profile_text(change: Callable[[dict[str, Any]], None] | str) -> str:
