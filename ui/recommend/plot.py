@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -284,11 +283,15 @@ class CostTimeScatter(QWidget):
         return tuple(sorted(self._rows))
 
     # -- events -----------------------------------------------------------------------------------
-    def _on_clicked(self, item: Any, points: Any, *args: Any) -> None:
+    def _on_clicked(
+        self, item: pg.ScatterPlotItem, points: npt.NDArray[np.object_], *args: object
+    ) -> None:
+        """pyqtgraph's sigClicked: the item and the SpotItems under the click."""
         if len(points) and int(points[0].data()) >= 0:
             self.point_clicked.emit(int(points[0].data()))
 
-    def _tip(self, x: float, y: float, data: Any) -> str:
+    def _tip(self, x: float, y: float, data: int | np.int64 | None) -> str:
+        """pyqtgraph's hover tip of a point; ``data`` is its row index (-1: none)."""
         r = self._rows.get(int(data)) if data is not None else None
         if self._serving:
             line = _t("%1 tok/s per instance · %2 per million").replace(
