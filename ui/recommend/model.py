@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -93,7 +94,9 @@ def _num(value: float | None) -> float:
 # (key, header, tooltip, display(row), sort key(row): a float or str); headers and tooltips are translated when
 # shown. Prices are the whole job's cost; "as of" sits next to the ranking price, and every price
 # cell's tooltip repeats it with the source.
-_Col = tuple[str, str, str, Callable[[RecommendationRow], str], Callable[[RecommendationRow], Any]]
+_Col = tuple[
+    str, str, str, Callable[[RecommendationRow], str], Callable[[RecommendationRow], float | str]
+]
 COLUMNS: tuple[_Col, ...] = (
     (
         "rank",
@@ -353,7 +356,7 @@ def column(key: str) -> int:
 class RecommendModel(QAbstractTableModel):
     """Ranked rows plus, optionally, this machine's row (drawn in italics at the end)."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[RecommendationRow] = []
         self._local: RecommendationRow | None = None
@@ -440,7 +443,7 @@ class RecommendModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> Any:  # noqa: ANN401 - Qt API: a header's value is the role's (text, tooltip)
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -456,7 +459,8 @@ class RecommendModel(QAbstractTableModel):
             return tip
         return None
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    # Qt API: the value's type depends on the role (text, sort key, row, brush, font, None).
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: ANN401
         if not index.isValid():
             return None
         r = self.row_at(index.row())
@@ -516,7 +520,7 @@ class RecommendProxy(QSortFilterProxyModel):
     """Filters (``fits_only`` hides rows that do not fit; this machine stays) and hands sorting
     to the source model, whose order it then keeps."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._fits_only = False
         self.setSortRole(Qt.ItemDataRole.UserRole)
