@@ -9,38 +9,21 @@ import sys
 import threading
 from collections.abc import Iterator
 
+from gpuprof.argtypes import finite_float
 from gpuprof.i18n import tr
+from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = ["add_interval", "interval_arg", "stop_on_signals", "token_from_file"]
 
 
-def interval_arg(text: str) -> float:
-    """argparse type for ``--interval``: seconds within the sampler's range."""
-    from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr("interval must be a number of seconds, got {t!r}", t=text)
-        ) from None
-    if not MIN_INTERVAL_S <= value <= MAX_INTERVAL_S:
-        raise argparse.ArgumentTypeError(
-            tr(
-                "interval {v} s is outside {lo}–{hi} s",
-                v=value,
-                lo=MIN_INTERVAL_S,
-                hi=MAX_INTERVAL_S,
-            )
-        )
-    return value
+#: argparse type for ``--interval``: seconds within the sampler's range (one line, exit 2,
+#: like every numeric flag: ``61 is outside 0.1–60 s``).
+interval_arg = finite_float(MIN_INTERVAL_S, MAX_INTERVAL_S, unit=" s")
 
 
 def add_interval(p: argparse.ArgumentParser) -> None:
     """``--interval S`` (default 1 s) of the commands that sample: ``monitor``, ``record`` and
     ``profile``."""
-    from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
-
     p.add_argument(
         "--interval",
         type=interval_arg,
