@@ -245,3 +245,17 @@ def test_gt4_has_a_dated_monthly_price_and_no_invented_hourly_one(shipped: Catal
     assert published_prices(gt4) == (None, None, None, None, 12948)
     assert "buy.cloud.tencent.com/price/cvm/overview" in gt4.source
     assert "no public pay-as-you-go price found" in gt4.notes
+
+
+def test_tencent_pnv4_a10_sizes_with_their_allowlist_note(shipped: Catalog) -> None:
+    pnv4 = {i.instance: i for i in shipped.instances if i.instance.startswith("PNV4.")}
+    assert sorted((i.gpu_count, i.vcpus, i.network_gbps) for i in pnv4.values()) == [
+        (1, 28, 13),
+        (2, 56, 25),
+        (4, 112, 50),
+        (8, 224, 100),
+    ]
+    for row in pnv4.values():
+        assert row.gpu_model == "A10" and row.price_ondemand_usd_hr is None
+        assert "no public price found" in row.notes and "allowlist" in row.notes
+        assert row.as_of == "2026-12-02" and "snapshot date: 2026-12-02" in row.notes
