@@ -131,15 +131,16 @@ def trace_results_text(trace: Trace, sims: Sequence[tuple[RecommendationRow, Tra
     def ms(x: float) -> str:
         return fmt_duration_ms(x) if math.isfinite(x) else NA
 
-    tr = QCoreApplication.translate
     lines = [
-        tr("RecommendTab", "SIMULATED: the trace (%1 requests over %2 s) on the top configurations")
+        QCoreApplication.translate(
+            "RecommendTab", "SIMULATED: the trace (%1 requests over %2 s) on the top configurations"
+        )
         .replace("%1", f"{len(trace):,}")
         .replace("%2", f"{trace.duration_s:,.4g}")
     ]
     for row, res in sims:
         lines.append(
-            tr(
+            QCoreApplication.translate(
                 "RecommendTab",
                 "%1. %2 × %3 replicas: TTFT p50 %4, p99 %5; TPOT p50 %6, p99 %7; "
                 "%8 tokens/s; goodput %9",
