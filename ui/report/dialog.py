@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
@@ -254,7 +254,7 @@ class ReportDialog(QDialog):
         self.paper_box.currentIndexChanged.connect(self._refresh_preview)
         self.cmdline_box.toggled.connect(self._refresh_preview)
         self.resize(900, 760)
-        self._doc: Any = None
+        self._doc: QTextDocument | None = None
         self.finished.connect(self._release_preview)
         self._refresh_preview()
 

@@ -23,16 +23,24 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gpuprof.errors import InputError, OutputError
 from gpuprof.fileio import write_atomic
 from gpuprof.i18n import tr
 from gpuprof.report.html import CHART_SIZE, iter_charts, render_html
-from gpuprof.report.model import Report
+from gpuprof.report.model import Chart, Report
 from gpuprof.report.render import Renderer, register
 from gpuprof.report.svg import render_svg
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSize, QSizeF, QUrl
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QMarginsF,
+    QSize,
+    QSizeF,
+    QUrl,
+)
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -74,7 +82,7 @@ PAPER_SIZES: dict[str, QPageSize.PageSizeId] = {
 CHART_SCALE = 2.5
 
 
-def ensure_gui_app() -> Any:
+def ensure_gui_app() -> QCoreApplication:
     """The running Q(Gui)Application, or a new one on the offscreen platform when there is
     no display (fonts and painting need one; no window is shown)."""
     app = QGuiApplication.instance()
@@ -85,7 +93,7 @@ def ensure_gui_app() -> Any:
     return app
 
 
-def render_chart_image(chart: Any, scale: float = CHART_SCALE) -> QImage:
+def render_chart_image(chart: Chart, scale: float = CHART_SCALE) -> QImage:
     """The chart's SVG (the one the HTML shows) as a white-background image.
 
     Read through Qt's SVG image plugin (QImageReader), which PySide runs without holding the
@@ -345,7 +353,7 @@ def keep_rows_together(doc: QTextDocument, max_moves: int = 500) -> int:
 def pdf_renderer() -> Renderer:
     """The PDF renderer for :mod:`gpuprof.report.render` (paper: ``a4`` or ``letter``)."""
 
-    def write(report: Report, path: str | Path, *, paper: str = "a4", **_options: Any) -> Path:
+    def write(report: Report, path: str | Path, *, paper: str = "a4", **_options: object) -> Path:
         return write_pdf(report, path, paper)
 
     return Renderer("pdf", ".pdf", True, write)
