@@ -14,7 +14,6 @@ from gpuprof.telemetry.codec import to_jsonable
 from tests.helpers.profiles import a100_job_profile, job_recording
 
 T0 = 1.7e9
-GiB = 1024**3
 
 
 def _res(i: str, group: str, arch: str, ratio: float) -> Residual:

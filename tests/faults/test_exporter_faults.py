@@ -20,7 +20,6 @@ import signal
 import socket
 import struct
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -47,6 +46,7 @@ from gpuprof.telemetry.nvml.source import NvmlSource
 from tests.fakes.devices import h100_info, h100_sample, h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.fixtures import FakeClock
+from tests.faults.hostile import start_gpuprof
 
 GPU_SERIES = "DCGM_FI_DEV_GPU_UTIL"
 #: A bounded wait for something the sampler thread does; a hang fails, slowness does not.
@@ -464,16 +464,8 @@ def test_a_first_poll_that_hangs_still_lets_the_exporter_start(fake: FakeNvml) -
 
 
 def test_the_command_survives_hostile_clients_quietly(tmp_path: Path) -> None:
-    env = dict(os.environ, GPUPROF_DATA_DIR=str(tmp_path / "data"), GPUPROF_LANG="en")
     args = ["exporter", "--demo", "--port", "0", "--stale-after", "30"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gpuprof", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-    )
+    proc = start_gpuprof(args, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

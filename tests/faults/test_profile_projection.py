@@ -31,7 +31,6 @@ from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpup
 from tests.helpers.profiles import a100_job_profile, job_recording
 
 T0 = 1.7e9
-GiB = 1024**3
 EVIL = "\x1b[31mred\x1b[0m [bold]b[/] <script>x</script> \u202eevil"
 
 

@@ -24,7 +24,6 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 import tracemalloc
 import zlib
@@ -513,7 +512,7 @@ def test_recover_writes_a_closed_copy_and_leaves_the_recording_alone(
     assert_one_clear_error(again, out.name)  # exists: --force to overwrite
 
 
-RECORD = [sys.executable, "-m", "gpuprof", "record", "--demo", "--interval", "0.1"]
+RECORD = ["record", "--demo", "--interval", "0.1"]
 
 
 def test_recover_force_never_replaces_a_recording_in_progress(tmp_path: Path) -> None:
@@ -523,14 +522,12 @@ def test_recover_force_never_replaces_a_recording_in_progress(tmp_path: Path) ->
     from gpuprof.telemetry.store.files import live_writer
 
     out = tmp_path / "live.gpuprof"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUPROF_LANG="en")
-    recorder = subprocess.Popen(
+    recorder = start_gpuprof(
         [*RECORD, "--out", str(out)],
+        tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
-        cwd=tmp_path,
     )
     try:
         deadline = time.monotonic() + TIMEOUT_S

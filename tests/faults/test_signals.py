@@ -3,29 +3,21 @@ end the long-running commands cleanly: a recording is closed into one self-conta
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.faults.hostile import start_gpuprof
+
 SIGNALS = [signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
 
 
 def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
-    env = dict(os.environ, GPUPROF_DATA_DIR=str(tmp_path / "data"), GPUPROF_LANG="en")
-    return subprocess.Popen(
-        [sys.executable, "-m", "gpuprof", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-    )
+    return start_gpuprof(args, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _wait_for(predicate, timeout_s: float = 30.0) -> None:  # type: ignore[no-untyped-def]
