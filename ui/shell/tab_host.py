@@ -7,11 +7,14 @@ and puts it in its place. Its modules and widgets cost about 0.1 s of start-up o
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTabWidget, QWidget
+
+if TYPE_CHECKING:
+    from .theme import Theme
 
 __all__ = ["TabHost"]
 
@@ -23,7 +26,7 @@ def _t(text: str) -> str:
 class TabHost(QTabWidget):
     """Tabs with names; ``theme()`` gives the theme a new tab's ``apply_theme`` gets."""
 
-    def __init__(self, theme: Callable[[], Any], parent: QWidget | None = None) -> None:
+    def __init__(self, theme: Callable[[], Theme | None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setDocumentMode(True)
         self._theme = theme
