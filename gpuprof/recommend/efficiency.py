@@ -158,14 +158,14 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
 TRAIN_EFFICIENCY = TrainEfficiency(
-    gemm={"tuned": 0.685, "fsdp": 0.593},
-    bytes_per_token_layer_hidden=110.5,
-    generation={"Hopper": 0.817},
-    recompute_full=1.082,
-    fp8_other=0.719,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
-    run_overhead=0.536,
-    attention=0.606,
-    attention_generation={"Hopper": 0.646},
+    gemm={"tuned": 0.686, "fsdp": 0.597},
+    bytes_per_token_layer_hidden=76.6,
+    generation={"Hopper": 0.775},
+    recompute_full=1.097,
+    fp8_other=0.710,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
+    run_overhead=0.547,
+    attention=0.585,
+    attention_generation={"Hopper": 0.675},
     source=N_(
         "fitted to 72 published training runs of 10 publications (perf/truth.py, leave-one-"
         "source-out cross-validated): achieved share of the matmul peak per stack, the "
