@@ -79,15 +79,7 @@ def test_report_hides_secrets_in_names_hostname_and_label(include: bool, tmp_pat
 
     source = _source(cmdline=f"python train.py {' '.join(KEPT[:2])} --password=cmdpw15")
     snaps = [source.poll() for _ in range(3)]
-    report = build.build_report(
-        system=source.system_info(),
-        devices=source.devices(),
-        topology=source.topology(),
-        snapshots=snaps,
-        source_kind=source.kind,
-        source_label=source.label,
-        include_cmdlines=include,
-    )
+    report = build.from_source(source, snapshots=snaps, include_cmdlines=include)
     assert report.telemetry is not None and len(report.telemetry.processes) == len(SECRETS)
     html = write_html(report, tmp_path / "r.html").read_text("utf-8")
     text = dumps_report(report)

@@ -183,18 +183,11 @@ def test_the_shared_writer_turns_non_finite_numbers_into_null_with_a_reason(tmp_
 
 @pytest.mark.slow
 def test_a_report_with_non_finite_numbers_is_strict_json() -> None:
-    from gpuprof.report.build import build_report, demo_snapshots
+    from gpuprof.report.build import demo_snapshots, from_source
     from gpuprof.report.json import dumps_report, loads_report
 
     source, snaps = demo_snapshots()
-    report = build_report(
-        system=source.system_info(),
-        devices=source.devices(),
-        topology=source.topology(),
-        snapshots=snaps,
-        source_kind=source.kind,
-        source_label=source.label,
-    )
+    report = from_source(source, snapshots=snaps)
     source.close()
     tel = report.telemetry
     assert tel is not None and tel.stats
