@@ -9,15 +9,26 @@ it runs the button reads "Cancel": the fetch stops between chunks and nothing is
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from ..health.widgets import arg
 
-__all__ = ["PriceUpdateBar", "PriceUpdater"]
+if TYPE_CHECKING:
+    from gpuprof.catalog.update import Fetched, Progress
+
+
+__all__ = ["PriceUpdate", "PriceUpdateBar", "PriceUpdater"]
+
+
+class PriceUpdate(Protocol):
+    """What fetches the catalogs: :func:`gpuprof.catalog.update.update_catalogs`."""
+
+    def __call__(
+        self, *, progress: Progress | None, cancel: threading.Event | None
+    ) -> list[Fetched]: ...
 
 
 class PriceUpdater(QObject):
@@ -28,7 +39,7 @@ class PriceUpdater(QObject):
     failed = Signal(str)  # one line, naming the URL
     cancelled = Signal()
 
-    def __init__(self, update: Callable[..., Any] | None = None, parent: QObject | None = None):
+    def __init__(self, update: PriceUpdate | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self._update = update
         self._thread: threading.Thread | None = None
@@ -78,7 +89,7 @@ class PriceUpdateBar(QWidget):
 
     updated = Signal()
 
-    def __init__(self, update: Callable[..., Any] | None = None, parent: QWidget | None = None):
+    def __init__(self, update: PriceUpdate | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.worker = PriceUpdater(update, self)
         self.button = QPushButton(self.tr("Update prices…"))

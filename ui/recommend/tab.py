@@ -29,7 +29,7 @@ from ..shell.theme import Theme
 from . import details as recommend_details
 from .form import WorkloadForm
 from .model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
-from .price_update import PriceUpdateBar
+from .price_update import PriceUpdate, PriceUpdateBar
 from .results import ResultsPanel
 from .trace_input import trace_results_text
 
@@ -74,7 +74,7 @@ class RecommendTab(QWidget):
         *,
         catalog_loader: Callable[[], Catalog] | None = None,
         settings: QSettings | None = None,
-        price_update: Callable[..., object] | None = None,
+        price_update: PriceUpdate | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
