@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.money import shown_as_of
 from gpuprof.catalog.specs import GpuSpec
-from gpuprof.i18n import N_, tr, tr_text
+from gpuprof.i18n import tr, tr_text
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.memory import HEADROOM
 from gpuprof.recommend.workload import Workload
+from gpuprof.units import fmt_bytes, fmt_duration, fmt_pct, fmt_usd
 
-if TYPE_CHECKING:
-    from gpuprof.recommend.rank import ServingRow
-from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct, fmt_usd
-
-__all__ = ["RowFacts", "UTIL_THRESHOLD_PCT", "global_warnings", "row_notes", "serving_notes"]
+__all__ = ["RowFacts", "UTIL_THRESHOLD_PCT", "global_warnings", "row_notes"]
 
 #: Below this local GPU utilization, buying a bigger GPU will not help (seed: "利用率>70%时再升级").
 UTIL_THRESHOLD_PCT = 70.0
@@ -217,7 +213,7 @@ def row_notes(
             )
         )
     elif w.is_serving and f.fits:
-        pass  # serving rows carry their own numbers (serving_notes)
+        pass  # serving rows carry their own numbers (rank.serving.serving_notes)
     elif not inst.gpu_known:
         warnings.append(
             tr("GPU {name!r} is not in the spec table: time unknown", name=inst.gpu_name)
@@ -338,84 +334,8 @@ def _price_note(cost_usd: float, basis: str, as_of: str) -> str:
     return tr("{cost} on-demand (prices as of {date})", cost=fmt_usd(cost_usd), date=as_of)
 
 
-#: The bound names of :data:`gpuprof.recommend.serve.BOUNDS`, for translation where shown.
-_BOUND_TEXT = {
-    "latency target": N_("latency target"),
-    "communication": N_("communication"),
-    "compute": N_("compute"),
-    "memory capacity": N_("memory capacity"),
-    "memory bandwidth": N_("memory bandwidth"),
-}
-
-
-def _ms(seconds: float | None) -> str:
-    return NA if seconds is None else fmt_duration_ms(seconds)
-
-
 def fmt_duration_ms(seconds: float) -> str:
     """Latency: milliseconds below 10 s, else the usual duration."""
     if seconds < 10.0:
         return f"{seconds * 1000.0:.0f} ms" if seconds >= 0.01 else f"{seconds * 1000.0:.1f} ms"
     return fmt_duration(seconds)
-
-
-def serving_notes(
-    w: Workload, inst: Instance, s: ServingRow, fits: bool
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(reasons, warnings) of a serving row: layout, batch, latency at load, replicas, cost."""
-    if not fits:
-        return (), ()
-    reasons = [
-        tr(
-            "{n} × this instance sustain {rate:.4g} requests/s ({tok:.4g} output tokens/s): "
-            "{usd}/h, {per_m} per million output tokens",
-            n=s.instances,
-            rate=s.request_rate_per_s,
-            tok=s.output_tokens_per_s,
-            usd=fmt_usd(s.usd_per_hour),
-            per_m=fmt_usd(
-                None
-                if s.usd_per_hour is None or s.output_tokens_per_s <= 0
-                else s.usd_per_hour / (s.output_tokens_per_s * 3600.0 / 1e6)
-            ),
-        ),
-        tr(
-            "layout: tensor parallel {tp} × pipeline {pp}{ep}; {dp} replica(s) per instance, "
-            "{r} in all",
-            tp=s.tp,
-            pp=s.pp,
-            ep=tr(" × expert parallel {e}", e=s.ep) if s.ep > 1 else "",
-            dp=s.replicas_per_instance,
-            r=s.replicas,
-        ),
-        tr(
-            "batch: {b:.3g} sequences in flight per replica at {load:.0%} load; up to {best} "
-            "(throughput-best{targets}), {bmax} fit in the KV cache ({kv:.3g} tokens)",
-            b=s.batch,
-            load=s.load,
-            best=s.batch_best,
-            targets=tr(" within the latency targets") if w.ttft_s or w.tpot_s else "",
-            bmax=s.batch_max,
-            kv=s.kv_cache_tokens,
-        ),
-        tr(
-            "at this load: TTFT p50 {t50}, p99 {t99}; TPOT p50 {p50}, p99 {p99} (step {step})",
-            t50=_ms(s.ttft_p50_s),
-            t99=_ms(s.ttft_p99_s),
-            p50=_ms(s.tpot_p50_s),
-            p99=_ms(s.tpot_p99_s),
-            step=_ms(s.step_s),
-        ),
-        tr("bound: {b}", b=tr_text(_BOUND_TEXT.get(s.bound, s.bound))),
-    ]
-    warnings = []
-    if not s.meets_targets:
-        warnings.append(
-            tr(
-                "misses the latency targets ({p}: TTFT {ttft}, TPOT {tpot}) at any batch",
-                p=s.slo_percentile,
-                ttft=_ms(w.ttft_s),
-                tpot=_ms(w.tpot_s),
-            )
-        )
-    return tuple(reasons), tuple(warnings)

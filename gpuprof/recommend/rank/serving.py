@@ -9,10 +9,11 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.catalog.instances import Catalog
+from gpuprof.catalog.instances import Catalog, Instance
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.band import inference_band
 from gpuprof.recommend.estimate import CandidateArrays, Estimates
-from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes, serving_notes
+from gpuprof.recommend.explain import RowFacts, fmt_duration_ms, global_warnings, row_notes
 from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
@@ -23,6 +24,7 @@ from gpuprof.recommend.rank.rows import (
 )
 from gpuprof.recommend.serve import BOUNDS, KV_FREE_FRACTION, ServeArrays
 from gpuprof.recommend.workload import Workload
+from gpuprof.units import NA, fmt_usd
 
 __all__ = ["rank_serving", "serving_arrays_of", "serving_row"]
 
@@ -216,3 +218,79 @@ def serving_row(
         if fits
         else None,
     )
+
+
+#: The bound names of :data:`gpuprof.recommend.serve.BOUNDS`, for translation where shown.
+_BOUND_TEXT = {
+    "latency target": N_("latency target"),
+    "communication": N_("communication"),
+    "compute": N_("compute"),
+    "memory capacity": N_("memory capacity"),
+    "memory bandwidth": N_("memory bandwidth"),
+}
+
+
+def _ms(seconds: float | None) -> str:
+    return NA if seconds is None else fmt_duration_ms(seconds)
+
+
+def serving_notes(
+    w: Workload, inst: Instance, s: ServingRow, fits: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(reasons, warnings) of a serving row: layout, batch, latency at load, replicas, cost."""
+    if not fits:
+        return (), ()
+    reasons = [
+        tr(
+            "{n} × this instance sustain {rate:.4g} requests/s ({tok:.4g} output tokens/s): "
+            "{usd}/h, {per_m} per million output tokens",
+            n=s.instances,
+            rate=s.request_rate_per_s,
+            tok=s.output_tokens_per_s,
+            usd=fmt_usd(s.usd_per_hour),
+            per_m=fmt_usd(
+                None
+                if s.usd_per_hour is None or s.output_tokens_per_s <= 0
+                else s.usd_per_hour / (s.output_tokens_per_s * 3600.0 / 1e6)
+            ),
+        ),
+        tr(
+            "layout: tensor parallel {tp} × pipeline {pp}{ep}; {dp} replica(s) per instance, "
+            "{r} in all",
+            tp=s.tp,
+            pp=s.pp,
+            ep=tr(" × expert parallel {e}", e=s.ep) if s.ep > 1 else "",
+            dp=s.replicas_per_instance,
+            r=s.replicas,
+        ),
+        tr(
+            "batch: {b:.3g} sequences in flight per replica at {load:.0%} load; up to {best} "
+            "(throughput-best{targets}), {bmax} fit in the KV cache ({kv:.3g} tokens)",
+            b=s.batch,
+            load=s.load,
+            best=s.batch_best,
+            targets=tr(" within the latency targets") if w.ttft_s or w.tpot_s else "",
+            bmax=s.batch_max,
+            kv=s.kv_cache_tokens,
+        ),
+        tr(
+            "at this load: TTFT p50 {t50}, p99 {t99}; TPOT p50 {p50}, p99 {p99} (step {step})",
+            t50=_ms(s.ttft_p50_s),
+            t99=_ms(s.ttft_p99_s),
+            p50=_ms(s.tpot_p50_s),
+            p99=_ms(s.tpot_p99_s),
+            step=_ms(s.step_s),
+        ),
+        tr("bound: {b}", b=tr_text(_BOUND_TEXT.get(s.bound, s.bound))),
+    ]
+    warnings = []
+    if not s.meets_targets:
+        warnings.append(
+            tr(
+                "misses the latency targets ({p}: TTFT {ttft}, TPOT {tpot}) at any batch",
+                p=s.slo_percentile,
+                ttft=_ms(w.ttft_s),
+                tpot=_ms(w.tpot_s),
+            )
+        )
+    return tuple(reasons), tuple(warnings)
