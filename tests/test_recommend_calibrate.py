@@ -25,7 +25,7 @@ from gpuprof.recommend.calibrate import (
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.memory import model_shape
 from gpuprof.recommend.workload import Workload
-from tests.fakes.fixtures import bench_case, bench_run
+from tests.fakes.fixtures import bench_case, bench_run, gemm_result
 from tests.helpers.cli import train_argv
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -36,23 +36,15 @@ A100 = "NVIDIA A100-SXM4-80GB"
 def _gemm(
     dtype: str, size: int, tflops: float, *, status: str = "ok", throttle: tuple[str, ...] = ()
 ) -> GemmResult:
-    t = 2.0 * size**3 / (tflops * 1e12)
-    return GemmResult(
-        bench="gemm",
-        case=f"{dtype} {size}x{size}x{size}",
-        status=status,
+    return gemm_result(
+        f"{dtype} {size}x{size}x{size}",
+        tflops,
         dtype=dtype,
-        m=size,
-        n=size,
-        k=size,
-        iterations=10,
-        time_mean_s=t,
-        time_median_s=t,
-        time_min_s=t,
-        tflops_mean=tflops,
-        tflops_median=tflops,
-        tflops_max=tflops * 1.01,
+        size=size,
+        status=status,
         throttle_reasons=throttle,
+        iterations=10,
+        tflops_max=tflops * 1.01,
     )
 
 

@@ -25,12 +25,14 @@ def gemm_result(
     dtype: str = "fp32",
     size: int = 1024,
     peak: float | None = None,
+    **fields: Any,
 ) -> Any:
-    """A square GEMM result measured at exactly ``tflops`` (no torch), % of ``peak`` if given."""
+    """A square GEMM result measured at exactly ``tflops`` (no torch), % of ``peak`` if given;
+    ``fields``: GemmResult's others (status, throttle_reasons, ...) or values to replace."""
     from gpuprof.bench.base import GemmResult
 
     t = 2.0 * size**3 / (tflops * 1e12)
-    return GemmResult(
+    values: dict[str, Any] = dict(
         bench="gemm",
         case=case,
         dtype=dtype,
@@ -47,6 +49,7 @@ def gemm_result(
         peak_tflops=peak,
         pct_of_peak=100.0 * tflops / peak if peak else None,
     )
+    return GemmResult(**{**values, **fields})
 
 
 def bench_case(bench: str, name: str, *results: Any, **fields: Any) -> Any:
