@@ -8,18 +8,22 @@ __all__ = ["FORMULAS"]
 FORMULAS = (
     "training FLOPs = 6 x N x tokens (LoRA: 4 x N x tokens); inference = 2 x N per token",
     "time = FLOPs / (GPUs x peak[dtype] x efficiency); efficiency = base x scaling",
-    "LLM training (fitted, leave-one-source-out checked): matmuls at gemm[stack] x generation"
-    " of the peak (FP8 outside the tuned stack x fp8_other) + k x L x h bytes per token at 0.70"
-    " x bandwidth; full recompute x recompute_full; a pretraining run x (1 + run_overhead)",
+    "LLM training (fitted, leave-one-source-out checked): linear-layer matmuls at gemm[stack] x"
+    " generation of the peak (FP8 outside the tuned stack x fp8_other) + attention 12 x L x h x"
+    " s FLOPs per token at attention x attention_generation of the 16-bit peak + k x L x h bytes"
+    " per token at 0.70 x bandwidth; full recompute: the rest x recompute_full, the attention x"
+    " 4/3; a pretraining run x (1 + run_overhead)",
     "fp8 training: attention score/context FLOPs at the bf16 peak (FP8 covers linear layers)",
     "decode step = max(2 x N_active x b / rate, (N x bytes x (1-(1-N_active/N)^b) + KV) / GPUs"
     " / (0.70 x bandwidth)) + 2 x L x all-reduce(b x h x 2 bytes)",
     "all-reduce = 5.56 us + 1.98 us x 2(G-1) + 2(G-1)/G x bytes / link (NCCL, DGX-A100)",
-    "training layout: tensor parallel t <= 8 in a node x pipeline p x data parallel d, the"
-    " fastest that fits",
-    "training step = (m + p - 1) x (micro-batch compute / (t p) + 4 all-reduces per layer of"
-    " s x h x 2 bytes over t) + gradient all-reduce 2(d-1)/d x 2N/(t p) bytes beyond the"
-    " backward it overlaps",
+    "training layout: tensor parallel t <= 8 in a node x pipeline p (v virtual stages) x context"
+    " parallel c x data parallel d, the fastest that fits (or a layout given: tp/pp/cp/vp, micro-"
+    "batch size, tensor-parallel overlap)",
+    "training step = (m + (p - 1) / v) x (micro-batch compute / (t p c) + 4 all-reduces per"
+    " layer of s x h x 2 / c bytes over t (with overlap: only what exceeds the compute) + K/V"
+    " ring over c) + gradient all-reduce 2(d-1)/d x 2N/(t p) bytes beyond the backward it"
+    " overlaps",
     "scaling = ideal time / estimated time (inference: 1 / (1 + all-reduce / step))",
     "memory per GPU (training, ZeRO-1) = 4 bytes x N / (t p) + 12 bytes x N / G + activations / t;"
     " fits if <= 85% of GPU memory",

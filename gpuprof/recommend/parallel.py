@@ -55,6 +55,16 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   parallel: activations ÷ ``c``, each layer's K/V passed around the ring forward and back,
   gradients reduced over the data × context parallel GPUs).
 
+* **A layout given** (issue 23, ``Workload.layout``; ``perf/truth.py`` costs each published
+  run at its own, e.g. NeMo's ``"tp4 pp8 cp1 vp6 mbs2"``): those sizes only, the rest searched.
+  ``mbsN``: N sequences per micro-batch (a replica's batch in fewer micro-batches, so a bigger
+  bubble: torchtitan splits it into as many as there are stages); ``overlap``: the tensor-
+  parallel all-reduces hidden under the GEMMs they feed (torchtitan's AsyncTP, Megatron-Core's
+  ``--tp-comm-overlap``), only what exceeds the micro-batch's compute exposed. Checked as
+  ratios within torchtitan's H100 runs: 70B TP8 without / with AsyncTP 829 / 876 tokens/s/GPU,
+  405B 1F1B / interleaved 100 / 128 (docs/performance.md Tables 4, 5). The search itself
+  assumes no overlap (whether a stack enables it is per run).
+
 Checked against NVIDIA NeMo's published GPT-3 175B runs on 128 and 512 H100 (TP4 PP8; ``perf/
 truth.py``). For scale: published large-run MFU on H100 is 38–43 % in BF16 (Llama 3 405B on 8K
 to 16K H100: 43 %, 41 %, 38 %; Dubey et al. 2024, "The Llama 3 Herd of Models", arXiv
