@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.widgets import FoldingPane
 from ..shell.workers import run_in_thread
 from .drill import DRILL_WINDOWS, FleetDrill
 from .grid import GPU_ROLE, GRID_CHOICES, NODE_ROLE, FleetGrid, legend_html
@@ -43,7 +44,6 @@ __all__ = ["FleetTab", "FleetFeature", "open_fleet", "set_launch_client"]
 #: window built opens its Fleet tab on it.
 _LAUNCH: list[PrometheusClient] = []
 #: Qt's QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.
-_NO_MAX_PX = (1 << 24) - 1
 
 
 def _t(text: str) -> str:
@@ -144,9 +144,10 @@ class FleetTab(QWidget):
         split.addWidget(top)
         split.addWidget(lower)
         split.setChildrenCollapsible(False)
-        self._split, self._lower = split, lower
-        self._drill_sizes: list[int] | None = None  # the split while plots were shown
-        self._drill_open = True
+        self._split = split
+        self._drill_pane = FoldingPane(
+            self, split, lower, lambda: self.drill_title.sizeHint().height()
+        )
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
@@ -337,20 +338,9 @@ class FleetTab(QWidget):
         """Before a node is chosen the drill-down is its one-line hint and the grid takes the
         height (the empty plots' pane was a blank band above the status line); with plots it
         gets two fifths of the split, or what it had when last shown."""
-        if shown == self._drill_open:
-            return
-        self._drill_open = shown
-        total = sum(self._split.sizes())
-        self.drill.setVisible(shown)
-        if shown:
-            self._lower.setMaximumHeight(_NO_MAX_PX)
-            top_px = total * 3 // 5 if self._drill_sizes is None else self._drill_sizes[0]
-            self._split.setSizes([top_px, total - top_px])
-        else:
-            if self.isVisible():  # the split the user saw (not the one before the first layout)
-                self._drill_sizes = self._split.sizes()
-            self._lower.setMaximumHeight(self.drill_title.sizeHint().height())
-            self._split.setSizes([total, 0])
+        if shown != self._drill_pane.is_open:
+            self.drill.setVisible(shown)
+        self._drill_pane.set_open(shown)
 
     def _drill_again(self) -> None:
         if self._drill_target is not None:

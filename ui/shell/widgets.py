@@ -1,8 +1,10 @@
-"""Small painted widgets: sparkline, meter bar, colour swatch, state banner."""
+"""Small painted widgets: sparkline, meter bar, colour swatch, state banner; a splitter's
+folding lower pane."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
@@ -12,12 +14,16 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
+    QSplitter,
     QTabWidget,
     QToolButton,
     QWidget,
 )
 
-__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner"]
+__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane"]
+
+#: Qt's QWIDGETSIZE_MAX: no maximum height.
+_NO_MAX_PX = (1 << 24) - 1
 
 
 class Sparkline(QWidget):
@@ -207,3 +213,31 @@ class Banner(QFrame):
 
     def text(self) -> str:
         return self.message.text() if not self.isHidden() else ""
+
+
+class FoldingPane:
+    """The lower pane of ``owner``'s vertical ``split`` that folds to a one-line hint
+    (``hint_px()`` high, the upper pane taking the height) and opens again with the split it had
+    when last open: the user's, or three fifths above it at first."""
+
+    def __init__(
+        self, owner: QWidget, split: QSplitter, pane: QWidget, hint_px: Callable[[], int]
+    ) -> None:
+        self._owner, self._split, self._pane, self._hint_px = owner, split, pane, hint_px
+        self._sizes: list[int] | None = None  # the split while the pane was last open
+        self.is_open = True
+
+    def set_open(self, shown: bool) -> None:
+        if shown == self.is_open:
+            return
+        self.is_open = shown
+        total = sum(self._split.sizes())
+        if shown:
+            self._pane.setMaximumHeight(_NO_MAX_PX)
+            top_px = total * 3 // 5 if self._sizes is None else self._sizes[0]
+            self._split.setSizes([top_px, total - top_px])
+        else:
+            if self._owner.isVisible():  # the split the user saw (not the one before the layout)
+                self._sizes = self._split.sizes()
+            self._pane.setMaximumHeight(self._hint_px())
+            self._split.setSizes([total, 0])

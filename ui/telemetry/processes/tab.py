@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
 
 from ...shell.state import UiState
 from ...shell.theme import Theme
+from ...shell.widgets import FoldingPane
 from .actions import confirmation_text, unavailable_reason
 from .chart import ProcessChart, ProcessHistory, ProcessKey
 from .model import COLUMN, COLUMNS, ProcessFilter, ProcessModel, shown_text
 
 #: Qt's QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.
-_NO_MAX_PX = (1 << 24) - 1
 
 __all__ = ["COLUMNS", "ProcessModel", "ProcessesTab", "shown_text"]
 
@@ -142,8 +142,7 @@ class ProcessesTab(QWidget):
         split.setSizes([520, 400])
         split.setChildrenCollapsible(False)
         self._split = split
-        self._chart_sizes: list[int] | None = None  # the split while a process's chart was shown
-        self._chart_open = True
+        self._chart_pane = FoldingPane(self, split, self.chart, self.chart.hint_height_px)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
@@ -242,19 +241,7 @@ class ProcessesTab(QWidget):
         """Without a selected process the chart is its one-line hint and the table takes the
         height (the empty chart's pane was a blank band over half the tab); with one, the split
         is as it was when a chart was last shown (the user's, or 3:2)."""
-        if shown == self._chart_open:
-            return
-        self._chart_open = shown
-        total = sum(self._split.sizes())
-        if shown:
-            self.chart.setMaximumHeight(_NO_MAX_PX)
-            table_px = total * 3 // 5 if self._chart_sizes is None else self._chart_sizes[0]
-            self._split.setSizes([table_px, total - table_px])
-        else:
-            if self.isVisible():  # the split the user saw (not the one before the first layout)
-                self._chart_sizes = self._split.sizes()
-            self.chart.setMaximumHeight(self.chart.hint_height_px())
-            self._split.setSizes([total, 0])
+        self._chart_pane.set_open(shown)
 
     # -- actions -------------------------------------------------------------------------------
     def signal_unavailable(self) -> str | None:
