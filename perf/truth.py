@@ -171,8 +171,8 @@ the sequence than attention's FLOPs from CP4 on), LLaMA 7B (-28 %), Korthikanti'
 (-25 %).
 
 torchtitan's H100 runs were on 96GB HBM2e H100s at a 500 W limit (its docs/performance.md: "the
-actual peak TFLOPs number is between SXM and NVL, and we don't know its exact value"). Ten of
-them count as ratios to a row of the same run (FP8 / BF16, 64K-256K / 32K tokens, CP1 32K /
+actual peak TFLOPs number is between SXM and NVL, and we don't know its exact value"). Twelve
+of them count as ratios to a row of the same run (FP8 / BF16, 64K-256K / 32K tokens, CP1 32K /
 8K, no AsyncTP / AsyncTP, 1F1B / interleaved): the unknown clock cancels to first order. The
 four rows they are ratios to stay out (``train_other_hardware``: predicted with the shipped
 constants as if on an H100 SXM: median 8.8 %, max 19 %).
