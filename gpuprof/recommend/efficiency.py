@@ -152,8 +152,8 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
     return 1.0
 
 
-#: Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (62 on GPUs the
-#: catalog has, 10 of torchtitan's H100 runs as ratios within their run; it prints the refit;
+#: Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the
+#: catalog has, 12 of torchtitan's H100 runs as ratios within their run; it prints the refit;
 #: ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
