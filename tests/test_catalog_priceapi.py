@@ -175,17 +175,25 @@ def test_tencent_prices_with_zone_and_image(api: str, tmp_path: Path) -> None:
     assert all(r.zone == "ap-guangzhou-3" and r.currency == "CNY" for r in rows)
 
 
+def _update_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str, comment: str = ""
+) -> tuple[list[str], Path]:
+    """``catalog update --provider PROVIDER --credentials FILE`` with a key file of mode 0600
+    (``comment`` first), and the overlay folder the command writes to."""
+    cred = tmp_path / "keys"
+    cred.write_text(f"{comment}id = testid\nsecret = testsecret\n", encoding="utf-8")
+    os.chmod(cred, 0o600)
+    overlays = tmp_path / "overlays"
+    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
+    return ["catalog", "update", "--provider", provider, "--credentials", str(cred)], overlays
+
+
 def test_the_command_reads_the_credentials_file(
     api: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from gpuprof.cli import main
 
-    cred = tmp_path / "keys"
-    cred.write_text("# mine\nid = testid\nsecret = testsecret\n", encoding="utf-8")
-    os.chmod(cred, 0o600)
-    overlays = tmp_path / "overlays"
-    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
-    args = ["catalog", "update", "--provider", "alibaba", "--credentials", str(cred)]
+    args, overlays = _update_command(tmp_path, monkeypatch, "alibaba", "# mine\n")
     assert main([*args, "--region", "cn-hangzhou", "--endpoint", api + "/ali/"]) == 0
     assert "prices from alibaba's API" in capsys.readouterr().out
     assert (overlays / "api-alibaba-cn-hangzhou.csv").is_file()
@@ -235,12 +243,7 @@ def test_the_command_prices_huawei_flavors_with_a_project(
 ) -> None:
     from gpuprof.cli import main
 
-    cred = tmp_path / "keys"
-    cred.write_text("id = testid\nsecret = testsecret\n", encoding="utf-8")
-    os.chmod(cred, 0o600)
-    overlays = tmp_path / "overlays"
-    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
-    args = ["catalog", "update", "--provider", "huawei", "--credentials", str(cred)]
+    args, overlays = _update_command(tmp_path, monkeypatch, "huawei")
     endpoint = api + "/v2/bills/ratings/on-demand-resources"
     assert main([*args, "--region", "cn-north-4", "--endpoint", endpoint]) == 2  # no project
     assert "--project-id" in capsys.readouterr().err

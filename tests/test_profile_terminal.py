@@ -178,16 +178,23 @@ def test_a_job_that_reads_at_once_is_not_left_stopped(tmp_path: Path, on_pty) ->
     assert "sh got:typed ahead" in run.text()
 
 
-@pytest.mark.slow
-def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, on_pty) -> None:
+def _catcher_started(tmp_path: Path, on_pty: Any, name: str) -> tuple[Any, Path, Path]:
+    """``gpuprof profile`` of the signal catcher on a terminal, once the job has set its
+    handlers: (the terminal, the file the job writes what it got to, the recording)."""
     script, got = tmp_path / "catcher.py", tmp_path / "got.txt"
     script.write_text(CATCHER)
-    out = tmp_path / "int.gpuprof"
+    out = tmp_path / f"{name}.gpuprof"
     run = on_pty(*_profile(out, sys.executable, str(script), str(got)))
     deadline = time.monotonic() + TIMEOUT_S
     while not Path(f"{got}.ready").exists():
         assert time.monotonic() < deadline, run.text()
         run._read(0.05)
+    return run, got, out
+
+
+@pytest.mark.slow
+def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, on_pty) -> None:
+    run, got, out = _catcher_started(tmp_path, on_pty, "int")
     run.send(b"\x03")  # Ctrl-C at the terminal (ISIG): SIGINT to the foreground group
     assert run.wait() == 7, run.text()  # the job's own exit code after it handled it
     assert got.read_text().split() == ["SIGINT"]  # once: gpuprof did not forward a second one
@@ -199,14 +206,7 @@ def test_ctrl_c_reaches_the_job_once_then_the_profile_is_saved(tmp_path: Path, o
 @pytest.mark.slow
 def test_sigterm_to_gpuprof_still_goes_to_the_job_on_a_terminal(tmp_path: Path, on_pty) -> None:
     """The job holds the terminal; a SIGTERM sent to gpuprof itself is forwarded to it."""
-    script, got = tmp_path / "catcher.py", tmp_path / "got.txt"
-    script.write_text(CATCHER)
-    out = tmp_path / "term.gpuprof"
-    run = on_pty(*_profile(out, sys.executable, str(script), str(got)))
-    deadline = time.monotonic() + TIMEOUT_S
-    while not Path(f"{got}.ready").exists():
-        assert time.monotonic() < deadline, run.text()
-        run._read(0.05)
+    run, got, _ = _catcher_started(tmp_path, on_pty, "term")
     assert os.tcgetpgrp(run.fd) != os.getpgid(run.pid)  # the job's group has the terminal
     os.kill(run.pid, signal.SIGTERM)
     assert run.wait() == 7, run.text()
