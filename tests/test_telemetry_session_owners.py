@@ -80,6 +80,29 @@ def test_load_before_keeps_the_newest_samples_within_capacity_and_a_past_only_gp
     assert v1[:5].tolist() == [7.0] * 5 and np.isnan(v1[5:]).all()
 
 
+def test_load_before_keeps_a_live_sample_that_lands_while_the_past_is_staged():
+    """The past goes into a scratch History without the lock: a poll landing meanwhile (here
+    the first one, with a GPU the past never had) is kept after it, and nothing overlaps."""
+    h = History(capacity=64)
+    past = [_snap(T0 + k, GpuSample(index=0, power_w=float(k))) for k in range(10)]
+    real = h._scratch
+    landed = []
+
+    def scratch_then_a_poll(names):
+        out = real(names)
+        if not landed:  # the live poll, while the past is being staged
+            landed.append(_snap(T0 + 5, GpuSample(index=0, power_w=50.0), GpuSample(index=1)))
+            h.append(landed[0])
+        return out
+
+    h._scratch = scratch_then_a_poll  # type: ignore[method-assign]
+    assert h.load_before(past) == 5  # T0 + 5 .. T0 + 9 are not older than the live sample
+    t, v = h.gpu_series(0, "power_w")
+    assert t.tolist() == [T0 + k for k in range(6)] and v.tolist() == [0, 1, 2, 3, 4, 50]
+    assert h.gpu_indices == (0, 1) and h.latest() is landed[0]
+    assert h.gpu_samples(1) == [(T0 + 5, GpuSample(index=1))]  # absent in the past
+
+
 def test_load_before_into_an_empty_history():
     h = History(capacity=16)
     assert h.load_before([_snap(T0 + k, GpuSample(index=0, power_w=1.0)) for k in range(4)]) == 4

@@ -54,6 +54,23 @@ SHARED_RINGS: dict[str, str] = {
     "nvlink_tx_bytes_s": "xgmi_write_bytes_s",
 }
 
+#: What :meth:`History.load_before` takes over from its scratch History: every sample's state.
+_CONTENT = (
+    "_times",
+    "_n",
+    "_bucket_cache",
+    "_host",
+    "_gpus",
+    "_state",
+    "_reason",
+    "_row_names",
+    "_undecided",
+    "_reason_sets",
+    "_reason_ids",
+    "_latest",
+    "_lost",
+)
+
 #: A snapshot older than the newest by more than this clears the history (seek or clock jump).
 BACKWARD_RESET_S = 5.0
 
@@ -241,28 +258,57 @@ class History(SampleRing):
     def load_before(self, snapshots: Sequence[Snapshot]) -> int:
         """Put ``snapshots`` (earlier ones of the same source, a demo's past) before the samples
         kept now, which stay as they are; returns how many went in. Those not older than the
-        oldest kept sample are left out; beyond ``capacity`` the oldest go."""
+        oldest kept sample are left out; beyond ``capacity`` the oldest go.
+
+        The earlier ones go into a scratch History first, without this one's lock (readers
+        and appends go on); the lock is held only to copy the kept rows after them and take
+        the scratch's rings."""
         snaps = sorted(snapshots, key=lambda s: s.time_s)
         with self._lock:
             rng = self.time_range()
-            earlier = [s for s in snaps if rng is None or s.time_s < rng[0]]
-            if not earlier:
-                return 0
+            names = {i: (self._row_names[i], self._undecided[i]) for i in self._gpus}
+        earlier = [s for s in snaps if rng is None or s.time_s < rng[0]]
+        if not earlier:
+            return 0
+        scratch = self._scratch(names)
+        for snap in earlier:
+            scratch._append_locked(snap)
+        with self._lock:
+            now = self.time_range()
+            if now is not None and (rng is None or now[0] != rng[0]):
+                # Samples came or went meanwhile at the old end (a first poll, a wrap): again,
+                # against what is kept now.
+                earlier = [s for s in earlier if s.time_s < now[0]]
+                scratch = self._scratch(
+                    {i: (self._row_names[i], self._undecided[i]) for i in self._gpus}
+                )
+                for snap in earlier:
+                    scratch._append_locked(snap)
             kept = self._kept_rows()
-            latest, lost = self._latest, set(self._lost)
-            row_names, undecided = dict(self._row_names), dict(self._undecided)
-            self._init_content()
-            for index in kept[2]:  # the kept rows' shared rings hold what they held
-                self._add_gpu(index)
-                self._row_names[index] = row_names[index]
-                self._undecided[index] = undecided[index]
-            for snap in earlier:
-                self._append_locked(snap)
-            self._write_rows(*kept)
+            for index in self._gpus:  # a GPU that appeared meanwhile: absent in the past
+                if index not in scratch._gpus:
+                    scratch._add_gpu(index)
+                    scratch._row_names[index] = self._row_names[index]
+                    scratch._undecided[index] = self._undecided[index]
+            scratch._write_rows(*kept)
+            latest, lost = self._latest, self._lost
+            for name in _CONTENT:
+                setattr(self, name, getattr(scratch, name))
             if kept[0].size:
                 self._latest, self._lost = latest, lost
             self._version += 1
             return len(earlier)
+
+    def _scratch(self, names: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]) -> History:
+        """An empty History like this one whose GPUs' shared rings hold what ``names`` say."""
+        scratch = History(
+            capacity=self.capacity, gpu_fields=self.gpu_fields, host_fields=self.host_fields
+        )
+        for index, (row_names, undecided) in names.items():
+            scratch._add_gpu(index)
+            scratch._row_names[index] = row_names
+            scratch._undecided[index] = undecided
+        return scratch
 
     def _kept_rows(
         self,
