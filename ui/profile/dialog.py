@@ -18,7 +18,7 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -249,12 +249,7 @@ class ProfileDialog(QDialog):
         self.argv_label.setToolTip(_t("The arguments the job will get (argv)"))
         self.cwd = QLineEdit(str(saved["cwd"]) or str(Path.cwd()), self)
         self.cwd.setToolTip(_t("The folder the command runs in"))
-        browse_cwd = QPushButton(_t("Browse…"), self)
-        browse_cwd.setToolTip(_t("Choose the working folder"))
-        browse_cwd.clicked.connect(self._browse_cwd)
-        cwd_row = QHBoxLayout()
-        cwd_row.addWidget(self.cwd, 1)
-        cwd_row.addWidget(browse_cwd)
+        cwd_row = self._browse_row(self.cwd, _t("Choose the working folder"), self._browse_cwd)
         self.env = QPlainTextEdit(str(saved["env"]), self)
         self.env.setPlaceholderText(_t("One KEY=VALUE a line, e.g. CUDA_VISIBLE_DEVICES=0"))
         self.env.setToolTip(_t("Added to the environment of the command"))
@@ -280,12 +275,7 @@ class ProfileDialog(QDialog):
         self._out_dir = str(saved["out_dir"])
         self.out.setPlaceholderText(_t("(a new file in %1)").replace("%1", self._default_dir()))
         self.out.setToolTip(_t("The recording to write; the job profile is stored inside it"))
-        browse_out = QPushButton(_t("Browse…"), self)
-        browse_out.setToolTip(_t("Choose the recording to write"))
-        browse_out.clicked.connect(self._browse_out)
-        out_row = QHBoxLayout()
-        out_row.addWidget(self.out, 1)
-        out_row.addWidget(browse_out)
+        out_row = self._browse_row(self.out, _t("Choose the recording to write"), self._browse_out)
 
         form = QFormLayout()
         form.addRow(_t("Command:"), self.command)
@@ -330,6 +320,16 @@ class ProfileDialog(QDialog):
             self.argv_label.setText(str(exc))
             return
         self.argv_label.setText("argv: " + json.dumps(argv, ensure_ascii=False))
+
+    def _browse_row(self, field: QLineEdit, tip: str, browse: Callable[[], None]) -> QHBoxLayout:
+        """``field`` with a Browse… button (tooltip ``tip``) that calls ``browse``."""
+        button = QPushButton(_t("Browse…"), self)
+        button.setToolTip(tip)
+        button.clicked.connect(browse)
+        row = QHBoxLayout()
+        row.addWidget(field, 1)
+        row.addWidget(button)
+        return row
 
     def _browse_cwd(self) -> None:
         chosen = QFileDialog.getExistingDirectory(self, _t("Working folder"), self.cwd.text())
