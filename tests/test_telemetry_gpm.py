@@ -19,7 +19,6 @@ from gpuprof.cli import main
 from gpuprof.telemetry.model import GpuSample, SourceKind, SourceState
 from gpuprof.telemetry.nvml import values as nvml_values
 from gpuprof.telemetry.nvml.gpm import (
-    GPM_MIN_INTERVAL_S,
     PROF_FIRST_SAMPLE,
     PROF_MIG_ONLY,
     PROF_NOT_PERMITTED,
@@ -39,7 +38,8 @@ from tests.fakes.devices import (
     t4_box,
 )
 from tests.fakes.fake_gpm import FakeGpmActivity
-from tests.fakes.fake_nvml import FakeBox, FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.fixtures import gpm_source
 
 nv = real_pynvml
 # The sample's GPM fields: the activity percentages and the byte rates.
@@ -64,13 +64,6 @@ GEMM = FakeGpmActivity(
     nvdec_pct=[14.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     nvjpg_pct=[0.0] * 6 + [7.0],
 )
-
-
-def source_on(box: FakeBox) -> tuple[FakeNvml, NvmlSource]:
-    """A source that samples GPM at every poll (these tests take a poll a second; the default
-    cadence, GPM_INTERVAL_S, has its own tests in test_telemetry_poll_cost.py)."""
-    fake = FakeNvml(box)
-    return fake, NvmlSource(nvml=fake, clock=fake.clock, gpm_interval_s=GPM_MIN_INTERVAL_S)
 
 
 def prof(g: GpuSample) -> dict[str, object]:
@@ -178,7 +171,7 @@ def test_first_poll_has_no_values_then_they_follow_the_activity() -> None:
     box = h100_sxm_8gpu_box()
     box.devices[0].gpm = GEMM
     box.devices[0].nvlinks[0].rx_bytes_s = 20e9  # type: ignore[index]
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     first = source.poll()
     for g in first.gpus:
         assert absent(g) and g.prof_unavailable == PROF_FIRST_SAMPLE
@@ -220,7 +213,7 @@ def test_first_poll_has_no_values_then_they_follow_the_activity() -> None:
 def test_polls_closer_than_100_ms_reuse_the_last_values() -> None:
     box = h100_sxm_8gpu_box()
     box.devices[0].gpm = GEMM
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     source.poll()
     fake.advance(1.0)
     before = prof(source.poll().gpus[0])
@@ -239,7 +232,7 @@ def test_polls_closer_than_100_ms_reuse_the_last_values() -> None:
 
 @pytest.mark.parametrize("make_box", [t4_box, rtx4090_pcie_2gpu_box, a100_mig_box])
 def test_before_hopper_the_values_are_absent_with_the_reason(make_box) -> None:
-    fake, source = source_on(make_box())
+    fake, source = gpm_source(make_box())
     n = len(fake.box.devices)
     for _ in range(3):
         snap = source.poll()
@@ -282,7 +275,7 @@ def test_before_hopper_the_values_are_absent_with_the_reason(make_box) -> None:
     ids=["unsupported", "no-permission", "sampling-refused", "old-driver"],
 )
 def test_one_gpu_without_gpm_keeps_the_others(setup, reason) -> None:
-    fake, source = source_on(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     setup(fake)
     for _ in range(4):
         snap = source.poll()
@@ -310,7 +303,7 @@ def test_an_old_pynvml_without_the_metrics_struct() -> None:
 
 
 def test_a_transient_support_error_is_asked_again_later() -> None:
-    fake, source = source_on(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     fake.inject("nvmlGpmQueryDeviceSupport", error=nv.NVML_ERROR_UNKNOWN, device=2, times=1)
     g = source.poll().gpus[2]
     assert absent(g) and g.prof_unavailable == "GPM error: Unknown"
@@ -332,7 +325,7 @@ def test_a_gpu_lost_between_two_samples(polls_before: int) -> None:
     box = h100_sxm_8gpu_box()
     for dev in box.devices:
         dev.gpm = FakeGpmActivity(sm_active_pct=50.0)
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     for _ in range(polls_before):
         source.poll()
         fake.advance(1.0)
@@ -352,7 +345,7 @@ def test_a_gpu_lost_between_two_samples(polls_before: int) -> None:
 
 
 def test_a_gpu_lost_as_the_metrics_are_computed() -> None:
-    fake, source = source_on(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     source.poll()
     fake.advance(1.0)
     fake.gpm.fail_metric(nv.NVML_GPM_METRIC_SM_UTIL, nv.NVML_ERROR_GPU_IS_LOST, device=5)
@@ -367,7 +360,7 @@ def test_a_gpu_lost_as_the_metrics_are_computed() -> None:
 def test_an_error_mid_session_costs_that_poll_only(function: str) -> None:
     box = h100_sxm_8gpu_box()
     box.devices[2].gpm = GEMM
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     source.poll()
     fake.advance(1.0)
     source.poll()
@@ -395,7 +388,7 @@ def test_an_error_mid_session_costs_that_poll_only(function: str) -> None:
 def test_a_failing_metric_costs_only_its_field() -> None:
     box = h100_sxm_8gpu_box()
     box.devices[0].gpm = GEMM
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     source.poll()
     fake.advance(1.0)
     fake.gpm.fail_metric(nv.NVML_GPM_METRIC_DRAM_BW_UTIL, nv.NVML_ERROR_UNKNOWN, device=0)
@@ -424,7 +417,7 @@ def test_mig_instances_are_sampled_per_gpu_instance() -> None:
             sm_active_pct=10.0 * (k + 1), tensor_active_pct=5.0 * (k + 1), dram_active_pct=30.0
         )
     dev.gpm = FakeGpmActivity(sm_active_pct=55.0)
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     first = source.poll().gpus[0]
     assert first.prof_unavailable == PROF_FIRST_SAMPLE
     assert [m.gpu_instance_id for m in first.mig_prof] == [2, 3, 9, 10]
@@ -446,7 +439,7 @@ def test_mig_instances_are_sampled_per_gpu_instance() -> None:
 def test_mig_gpu_not_sampled_as_a_whole_keeps_its_instances() -> None:
     box = h100_mig_box()
     box.devices[0].mig_devices[1].gpm = FakeGpmActivity(sm_active_pct=33.0)
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     fake.inject("nvmlGpmSampleGet", error=nv.NVML_ERROR_NOT_SUPPORTED, device=0)
     for _ in range(3):
         snap = source.poll()
@@ -464,7 +457,7 @@ def test_mig_gpu_not_sampled_as_a_whole_keeps_its_instances() -> None:
 
 
 def test_every_sample_buffer_is_freed_on_close_and_reopen_starts_over() -> None:
-    fake, source = source_on(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     for _ in range(5):
         source.poll()
         fake.advance(1.0)
@@ -484,7 +477,7 @@ def test_every_sample_buffer_is_freed_at_exit(monkeypatch: pytest.MonkeyPatch) -
     from gpuprof.telemetry.nvml import source as nvml
 
     monkeypatch.setattr(nvml, "_exiting", False)
-    fake, source = source_on(h100_mig_box())
+    fake, source = gpm_source(h100_mig_box())
     source.poll()
     assert fake.gpm.outstanding() == 10
     assert nvml._shutdown_all()  # what atexit runs
@@ -562,7 +555,7 @@ def test_recordings_replay_and_export_carry_the_fields(tmp_path: Path) -> None:
     box = h100_mig_box()
     box.devices[0].gpm = GEMM
     box.devices[0].mig_devices[0].gpm = FakeGpmActivity(sm_active_pct=12.5)
-    fake, source = source_on(box)
+    fake, source = gpm_source(box)
     path = tmp_path / "gpm.gpuprof"
     store = SessionStore.create(path, source=source)
     snaps = []

@@ -143,6 +143,16 @@ def nvml_source(fake_nvml: FakeNvml) -> Iterator[Any]:
     source.close()
 
 
+def gpm_source(box: FakeBox) -> tuple[FakeNvml, nvml.NvmlSource]:
+    """A fake NVML on ``box`` and a source reading it that samples GPM at every poll (the GPM
+    tests poll once a second; the default cadence, GPM_INTERVAL_S, has tests of its own in
+    test_telemetry_poll_cost.py)."""
+    from gpuprof.telemetry.nvml.gpm import GPM_MIN_INTERVAL_S
+
+    fake = FakeNvml(box)
+    return fake, nvml.NvmlSource(nvml=fake, clock=fake.clock, gpm_interval_s=GPM_MIN_INTERVAL_S)
+
+
 @contextlib.contextmanager
 def source_on(fake: FakeNvml, **kwargs: Any) -> Iterator[nvml.NvmlSource]:
     """An NvmlSource reading ``fake`` on the fake's clock (``kwargs``: its other arguments),
@@ -184,6 +194,7 @@ __all__ = [
     "FakeClock",
     "fake_clock",
     "fake_nvml",
+    "gpm_source",
     "install_amd",
     "make_fake_nvml",
     "nvml_source",

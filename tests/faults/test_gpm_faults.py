@@ -15,12 +15,11 @@ import pytest
 from gpuprof.jsonout import dumps
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.nvml.gpm import GPM_MIN_INTERVAL_S, PROF_FIRST_SAMPLE, RETRY_S
-from gpuprof.telemetry.nvml.source import NvmlSource
+from gpuprof.telemetry.nvml.gpm import PROF_FIRST_SAMPLE, RETRY_S
 from gpuprof.telemetry.store.csv_export import csv_rows
 from tests.fakes.devices import h100_mig_box, h100_sxm_8gpu_box
 from tests.fakes.fake_gpm import FakeGpmActivity
-from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.fixtures import gpm_source
 
 PCT_METRICS = {
     nv.NVML_GPM_METRIC_SM_UTIL: "prof_sm_active_pct",
@@ -49,11 +48,6 @@ HOSTILE = {
 }
 
 
-def _source(box) -> tuple[FakeNvml, NvmlSource]:  # type: ignore[no-untyped-def]
-    fake = FakeNvml(box)  # GPM sampled at every poll, as these tests poll once a second
-    return fake, NvmlSource(nvml=fake, clock=fake.clock, gpm_interval_s=GPM_MIN_INTERVAL_S)
-
-
 def _strict_json(obj: object) -> object:
     def refuse(name: str) -> None:
         raise AssertionError(f"{name} in the JSON")
@@ -66,7 +60,7 @@ def test_hostile_metric_values_are_absent_or_clipped(name: str) -> None:
     value, pct, rate = HOSTILE[name]
     box = h100_sxm_8gpu_box()
     box.devices[0].gpm = FakeGpmActivity(sm_active_pct=50.0, nvdec_pct=[0.0] * 7)
-    fake, source = _source(box)
+    fake, source = gpm_source(box)
     for mid in (*PCT_METRICS, *RATE_METRICS):
         fake.gpm.force_value(mid, value, device=0)
     source.poll()
@@ -96,7 +90,7 @@ def test_hostile_metric_values_are_absent_or_clipped(name: str) -> None:
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_values_of_a_mig_instance(name: str) -> None:
     value, pct, _rate = HOSTILE[name]
-    fake, source = _source(h100_mig_box())
+    fake, source = gpm_source(h100_mig_box())
     fake.gpm.force_value(nv.NVML_GPM_METRIC_SM_UTIL, value)
     source.poll()
     fake.advance(1.0)
@@ -109,7 +103,7 @@ def test_hostile_values_of_a_mig_instance(name: str) -> None:
 
 
 def test_a_buffer_that_cannot_be_allocated_leaks_nothing_and_is_tried_again() -> None:
-    fake, source = _source(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     alloc = fake.gpm.alloc
     calls = [0]
 
@@ -133,7 +127,7 @@ def test_a_buffer_that_cannot_be_allocated_leaks_nothing_and_is_tried_again() ->
 
 
 def test_buffers_that_cannot_be_freed_do_not_stop_the_shutdown() -> None:
-    fake, source = _source(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     source.poll()
     fake.inject("nvmlGpmSampleFree", error=nv.NVML_ERROR_UNKNOWN)
     source.close()
@@ -142,7 +136,7 @@ def test_buffers_that_cannot_be_freed_do_not_stop_the_shutdown() -> None:
 
 
 def test_a_gpm_call_that_never_returns_does_not_hang_close_nor_leak() -> None:
-    fake, source = _source(h100_sxm_8gpu_box())
+    fake, source = gpm_source(h100_sxm_8gpu_box())
     source.poll()
     fake.advance(1.0)
     stuck = fake.block("nvmlGpmMetricsGet", device=4)
