@@ -19,9 +19,10 @@ def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
         assert_one_clear_error(ran, path.name)
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
+#: Files that parse and say the wrong thing, by the flag that reads them (the thresholds' with
+#: a 100,000-deep nesting among them take longer: slow).
+WRONG_FILES = {
+    "--thresholds": [
         '{"pass": 0.5, "warn": 0.9}',
         '{"pass": -1}',
         '{"pass": 1e999}',
@@ -29,32 +30,29 @@ def test_a_hostile_file_is_one_clear_error(tmp_path: Path, flag: str) -> None:
         '{"pass": 0.9, "extra": 1}',
         "[" * 100000,
     ],
-)
-@pytest.mark.slow
-def test_a_wrong_thresholds_file_is_one_clear_error(tmp_path: Path, content: str) -> None:
-    path = tmp_path / "thr.json"
-    path.write_text(content)
-    assert_one_clear_error(
-        run_gpuprof(["check", "--device", "cpu", "--thresholds", str(path)], tmp_path), "thr.json"
-    )
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
+    "--reference": [
         '{"schema": "gpuprof.check-reference", "schema_version": 2, "rows": []}',
         '{"schema": "gpuprof.check", "schema_version": 1, "rows": []}',
         '{"schema": "gpuprof.check-reference", "schema_version": 1, "rows": [{"gpu_model": "CPU",'
         ' "metric": "gemm_fp32", "value": -1, "unit": "TFLOPS", "source": "x"}]}',
         '{"schema": "gpuprof.check-reference", "schema_version": 1, "rows": {}}',
     ],
+}
+
+
+@pytest.mark.parametrize(
+    ("flag", "content"),
+    [
+        pytest.param(flag, content, marks=[pytest.mark.slow] if flag == "--thresholds" else [])
+        for flag, contents in WRONG_FILES.items()
+        for content in contents
+    ],
 )
-def test_a_wrong_reference_file_is_one_clear_error(tmp_path: Path, content: str) -> None:
-    path = tmp_path / "ref.json"
+def test_a_wrong_file_is_one_clear_error(tmp_path: Path, flag: str, content: str) -> None:
+    path = tmp_path / "wrong.json"
     path.write_text(content)
-    assert_one_clear_error(
-        run_gpuprof(["check", "--device", "cpu", "--reference", str(path)], tmp_path), "ref.json"
-    )
+    ran = run_gpuprof(["check", "--device", "cpu", flag, str(path)], tmp_path)
+    assert_one_clear_error(ran, "wrong.json")
 
 
 @pytest.mark.parametrize(
