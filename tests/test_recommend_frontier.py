@@ -172,3 +172,27 @@ def test_hours_derived_from_a_steady_throughput_carry_no_run_overhead(tt) -> Non
     assert tt.predict(params, m_run) == pytest.approx(
         tt.predict(no_overhead, m_run) * (1.0 + params["run_overhead"])
     )
+
+
+def test_a_layout_word_the_model_does_not_know_is_refused_not_ignored() -> None:
+    from gpuprof.errors import InputError
+
+    w = Workload("pretrain", 7e9, tokens=1e9, layout=" TP4,  pp8 Overlap")
+    assert w.layout == "tp4 pp8 overlap"
+    for bad in ("tpp4", "tp0", "interleaved", "fsdp8"):
+        with pytest.raises(InputError, match="unknown layout word"):
+            Workload("pretrain", 7e9, tokens=1e9, layout=bad)
+
+
+def test_the_cli_takes_a_layout_and_costs_that_one(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from gpuprof.cli import main
+
+    args = ["recommend", "--scenario", "pretrain", "--model", "llama-3-8b", "--tokens", "1e9"]
+    args += ["--seq-len", "8192", "--batch", "64", "--gpu", "H100 SXM", "--gpus", "8", "--json"]
+    assert main([*args, "--layout", "tp2 pp2 cp1"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert (row["layout"]["tp"], row["layout"]["pp"], row["layout"]["dp"]) == (2, 2, 2)
+    assert main([*args, "--layout", "tp3x"]) == 2
+    assert "unknown layout word" in capsys.readouterr().err

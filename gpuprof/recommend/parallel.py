@@ -136,7 +136,7 @@ def pinned_layout(text: str) -> dict[str, int]:
     4}``; ``mbsN``: N sequences per micro-batch (torchtitan splits a replica's batch into as
     many micro-batches as pipeline stages); ``overlap``: tensor-parallel communication
     overlapped with the GEMMs (torchtitan's AsyncTP, Megatron-Core's ``tp_comm_overlap``).
-    Case and order free; other words ignored."""
+    Case and order free (:class:`~gpuprof.recommend.workload.Workload` refuses other words)."""
     out: dict[str, int] = {}
     for word in text.lower().replace(",", " ").split():
         if word == "overlap":

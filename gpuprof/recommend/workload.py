@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from gpuprof.errors import InputError
@@ -10,6 +11,7 @@ from gpuprof.i18n import N_, tr
 from gpuprof.recommend.efficiency import STACKS, normalize_stack
 
 __all__ = [
+    "BILLINGS",
     "KV_DTYPES",
     "LIMITS",
     "PERCENTILES",
@@ -44,6 +46,9 @@ RECOMPUTE = {"none": 1.0, "selective": 1.0, "full": 4.0 / 3.0}
 KV_DTYPES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0}
 #: Latency targets are met at this percentile of requests (``--slo``).
 PERCENTILES = ("p50", "p99")
+#: The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved
+#: for 1 or 3 years, or a monthly subscription (包月, whole months of the instance).
+BILLINGS = ("on-demand", "spot", "reserved-1y", "reserved-3y", "monthly")
 
 #: Bytes per parameter of the weights as stored in GPU memory, by precision.
 WEIGHT_BYTES = {
@@ -179,8 +184,23 @@ class Workload:
     #: Training: a layout held fixed, e.g. ``"tp4 pp8 cp2"`` (sizes left out are searched; see
     #: :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits.
     layout: str = ""
+    #: The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``"spot"``.
+    billing: str = "on-demand"
 
     def __post_init__(self) -> None:
+        billing = self.billing.strip().lower()
+        if billing not in BILLINGS:
+            raise InputError(
+                tr(
+                    "unknown billing {b!r}; use one of {all}",
+                    b=billing[:40],
+                    all=", ".join(BILLINGS),
+                )
+            )
+        if self.spot and billing == "on-demand":  # --spot: an alias of --billing spot
+            billing = "spot"
+        object.__setattr__(self, "billing", billing)
+        object.__setattr__(self, "spot", billing == "spot")
         scenario = _ALIASES.get(self.scenario.strip().lower(), self.scenario.strip().lower())
         object.__setattr__(self, "scenario", scenario)
         object.__setattr__(self, "precision", self.precision.strip().lower())
@@ -212,6 +232,20 @@ class Workload:
                 )
             )
         object.__setattr__(self, "recompute", recompute)
+        layout = " ".join(self.layout.lower().replace(",", " ").split())
+        bad = [
+            word
+            for word in layout.split()
+            if word != "overlap" and not re.fullmatch(r"(tp|pp|cp|vp|mbs)[1-9][0-9]{0,5}", word)
+        ]
+        if bad:
+            raise InputError(
+                tr(
+                    "unknown layout word {w!r}; use tpN, ppN, cpN, vpN, mbsN and overlap",
+                    w=bad[0][:40],
+                )
+            )
+        object.__setattr__(self, "layout", layout)
         for name in (
             "params",
             "tokens",

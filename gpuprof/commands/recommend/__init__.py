@@ -78,6 +78,14 @@ def register(subparsers: Any) -> None:
             "layer's forward again)"
         ),
     )
+    w.add_argument(
+        "--layout",
+        metavar="TEXT",
+        help=tr(
+            "training: hold the parallel layout, e.g. 'tp4 pp8 cp1 vp6 mbs2 overlap' (sizes "
+            "left out are searched; overlap: tensor-parallel communication under the GEMMs)"
+        ),
+    )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     w.add_argument(
         "--samples",

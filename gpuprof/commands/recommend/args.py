@@ -116,6 +116,7 @@ def workload_of(args: argparse.Namespace) -> Any:
         "attention_kernel": getattr(args, "attention_kernel", None),
         "stack": getattr(args, "stack", None),
         "recompute": getattr(args, "recompute", None),
+        "layout": getattr(args, "layout", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
     if args.spot:

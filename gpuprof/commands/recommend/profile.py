@@ -50,6 +50,7 @@ WORKLOAD_FLAGS = (
     ("trace", "--trace"),
     ("stack", "--stack"),
     ("recompute", "--recompute"),
+    ("layout", "--layout"),
 )
 
 
