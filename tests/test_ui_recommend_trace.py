@@ -63,13 +63,14 @@ def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, mo
 
 
 @pytest.mark.slow
-def test_the_tab_simulates_the_trace_with_the_clis_numbers(tab, tmp_path) -> None:
+def test_the_tab_simulates_the_trace_with_the_clis_numbers(tab, tmp_path, qtbot) -> None:
     path = _write_trace(tmp_path / "trace.csv")
     _serving_form(tab)
     tab.form.trace.load(str(path))
-    rec = tab.run_now()
+    with qtbot.waitSignal(tab.trace_simulated, timeout=60_000):
+        rec = tab.run_now()
     assert rec is not None and tab.error is None and rec.workload.is_serving
-    assert tab.trace_results and not tab.trace_view.isHidden()
+    assert tab.trace_results and not tab.trace_view.isHidden() and tab.trace_busy.isHidden()
     assert tab.trace_view.text().startswith("SIMULATED")
     ran = recommend_cli(
         "--scenario", "serve", "--model", "llama-3-70b", "--trace", str(path), "--json"

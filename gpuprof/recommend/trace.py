@@ -31,6 +31,7 @@ import codecs
 import math
 import os
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,7 @@ __all__ = [
     "MAX_TRACE_BYTES",
     "TRACE_TOP",
     "Trace",
+    "TraceCancelled",
     "TraceResult",
     "read_trace",
     "simulate",
@@ -96,6 +98,21 @@ class Trace:
 
 #: Configurations a trace is simulated on: the best rows that fit.
 TRACE_TOP = 3
+#: Engine steps between two calls of a simulation's ``tick`` (progress, cancel).
+TICK_STEPS = 512
+
+#: ``tick(fraction_done)``: called every :data:`TICK_STEPS` engine steps with the share of the
+#: work done (0..1); returns True to stop the simulation (it raises :class:`TraceCancelled`).
+Tick = Callable[[float], bool]
+
+
+class TraceCancelled(Exception):
+    """A simulation stopped because its ``tick`` asked it to (the user cancelled it)."""
+
+
+def _part(tick: Tick, offset: float, scale: float, whole: float) -> Tick:
+    """``tick`` for a part of the work: ``x`` of the part is ``(offset + scale·x) / whole``."""
+    return lambda x: tick((offset + scale * x) / whole)
 
 
 def trace_traffic(trace: Trace) -> dict[str, float]:
@@ -109,18 +126,21 @@ def trace_traffic(trace: Trace) -> dict[str, float]:
 
 
 def simulate_top(
-    rec: Recommendation, trace: Trace, top: int = TRACE_TOP
+    rec: Recommendation, trace: Trace, top: int = TRACE_TOP, *, tick: Tick | None = None
 ) -> list[tuple[RecommendationRow, TraceResult]]:
     """(row, result) of ``trace`` simulated on the ``top`` best rows of ``rec`` that fit, each
-    on all the replicas of its instances (the CLI's ``--trace`` and the Recommend tab)."""
+    on all the replicas of its instances (the CLI's ``--trace`` and the Recommend tab, which
+    runs it in a worker: ``tick`` gets the share done over all the rows, and may cancel)."""
     from gpuprof.recommend.rank import serving_arrays_of
 
+    rows = [r for r in rec.rows if r.fits and r.serving is not None][:top]
     out = []
-    for row in [r for r in rec.rows if r.fits and r.serving is not None][:top]:
+    for k, row in enumerate(rows):
         assert row.serving is not None
         sv, i = serving_arrays_of(rec, row)
         replicas = row.serving.instances * row.serving.replicas_per_instance
-        out.append((row, simulate(rec.workload, sv, i, trace, replicas)))
+        sub = None if tick is None else _part(tick, k, 1, len(rows))
+        out.append((row, simulate(rec.workload, sv, i, trace, replicas, tick=sub)))
     return out
 
 
@@ -268,8 +288,12 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     return {p: float(np.percentile(a, q)) for p, q in (("p50", 50), ("p90", 90), ("p99", 99))}
 
 
-def simulate(w: Workload, sv: ServeArrays, i: int, trace: Trace, replicas: int) -> TraceResult:
-    """Run ``trace`` through ``replicas`` engine replicas of candidate ``i``'s layout."""
+def simulate(
+    w: Workload, sv: ServeArrays, i: int, trace: Trace, replicas: int, *, tick: Tick | None = None
+) -> TraceResult:
+    """Run ``trace`` through ``replicas`` engine replicas of candidate ``i``'s layout;
+    ``tick(share of the requests finished)`` every :data:`TICK_STEPS` steps may cancel it
+    (:class:`TraceCancelled`)."""
     s = _shape(w)
     hw = _Hw(
         *(np.asarray([float(a[i])]) for a in (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net))
@@ -283,9 +307,13 @@ def simulate(w: Workload, sv: ServeArrays, i: int, trace: Trace, replicas: int) 
     per: list[list[_Req]] = [reqs[k::replicas] for k in range(replicas)]
     steps = 0
     truncated = False
+    total = max(len(reqs), 1)
+    before = 0  # requests of the replicas already simulated
     for queue in per:
-        steps, stopped = _run_replica(s, hw, queue, kv_cap, b_cap, steps, w.kv_admission)
+        sub = None if tick is None else _part(tick, before, 1, total)
+        steps, stopped = _run_replica(s, hw, queue, kv_cap, b_cap, steps, w.kv_admission, tick=sub)
         truncated |= stopped
+        before += len(queue)
     done = [r for r in reqs if math.isfinite(r.done)]
     ttft = [r.first - r.arrival for r in done]
     tpot = [(r.done - r.first) / (r.output - 1) for r in done if r.output > 1]
@@ -325,14 +353,21 @@ def _run_replica(
     b_cap: int,
     steps: int,
     admission: str = "reserve",
+    *,
+    tick: Tick | None = None,
 ) -> tuple[int, bool]:
-    """Simulate one replica over its requests; returns (steps so far, stopped early)."""
+    """Simulate one replica over its requests; returns (steps so far, stopped early).
+    ``tick(requests finished here)`` every :data:`TICK_STEPS` steps: True cancels
+    (:class:`TraceCancelled`)."""
     rep = _Replica()
     pending = deque(queue)
     now = 0.0
+    finished_here = 0
     while pending or rep.waiting or rep.running:
         if steps >= MAX_STEPS:
             return steps, True
+        if tick is not None and steps % TICK_STEPS == 0 and tick(finished_here):
+            raise TraceCancelled("the trace simulation was cancelled")
         if not rep.waiting and not rep.running:
             now = max(now, pending[0].arrival)
         while pending and pending[0].arrival <= now:
@@ -389,4 +424,5 @@ def _run_replica(
         for r in finished:
             rep.running.remove(r)
             rep.kv_used -= _held(r, admission)
+        finished_here += len(finished)
     return steps, False

@@ -563,6 +563,7 @@ class WorkloadForm(QScrollArea):
         s.setValue("slo", str(self.slo.currentData()))
         s.setValue("kv_dtype", str(self.kv_dtype.currentData()))
         s.setValue("tp", str(self.tp.currentData()))
+        s.setValue("trace_path", self.trace.last_path)
 
     def restore(self, read: SettingsReader) -> None:
         """Fill the form from saved values (``read``: the tab's group); call with
@@ -608,6 +609,7 @@ class WorkloadForm(QScrollArea):
         ):
             ispin.setValue(read.integer(name, ispin.value(), ispin.minimum(), ispin.maximum()))
         self.spot.setChecked(read.flag("spot", False))
+        self.trace.last_path = read.text("trace_path", "", max_len=4096)
         self._show_scenario_fields()
 
 

@@ -11,6 +11,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QProgressBar,
+    QPushButton,
     QSizePolicy,
     QSplitter,
     QTableView,
@@ -96,6 +98,18 @@ class ResultsPanel(QSplitter):
         self.trace_view.setWordWrap(True)
         self.trace_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.trace_view.hide()
+        # While a trace simulates (in a worker): its progress and a Cancel button.
+        self.trace_progress = QProgressBar()
+        self.trace_progress.setRange(0, 100)
+        self.trace_progress.setFormat(self.tr("Simulating the trace… %p%"))
+        self.trace_cancel = QPushButton(self.tr("Cancel"))
+        self.trace_cancel.setToolTip(self.tr("Stop simulating the request trace"))
+        self.trace_busy = QWidget()
+        busy = QHBoxLayout(self.trace_busy)
+        busy.setContentsMargins(0, 0, 0, 0)
+        busy.addWidget(self.trace_progress, 1)
+        busy.addWidget(self.trace_cancel)
+        self.trace_busy.hide()
 
         self.model = RecommendModel(self)
         self.proxy = RecommendProxy(self)
@@ -143,6 +157,7 @@ class ResultsPanel(QSplitter):
         top_layout.addLayout(compare_row)
         top_layout.addWidget(self.summary)
         top_layout.addWidget(self.notes)
+        top_layout.addWidget(self.trace_busy)
         top_layout.addWidget(self.trace_view)
         top_layout.addWidget(self.table, 1)
         bottom = QSplitter(Qt.Orientation.Horizontal)

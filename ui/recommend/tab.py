@@ -5,7 +5,10 @@ The form lives in :mod:`.form`, the results' widgets in :mod:`.results`, the
 reasoning HTML in :mod:`.details`; this module wires them to the ranking.
 
 Ranking the packaged catalog takes ≈ 40 ms here (perf/recommend.py: ≤ 50 ms for 10,000 rows),
-so it runs in the GUI thread, on a short debounce timer after each edit, not in a worker.
+so it runs in the GUI thread, on a short debounce timer after each edit, not in a worker. A
+request trace's simulation can take minutes: it runs in a :class:`~.trace_worker.TraceWorker`
+(progress bar, Cancel), and its result is shown only if the ranking and the trace it simulated
+are still the tab's (an edit cancels it; a stale result is dropped).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from gpuprof.catalog.instances import Catalog
 from gpuprof.catalog.money import rates_note
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
-from gpuprof.recommend.trace import TraceResult, simulate_top
+from gpuprof.recommend.trace import Trace, TraceResult
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import set_money_currency
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
@@ -32,6 +35,7 @@ from .model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
 from .price_update import PriceUpdate, PriceUpdateBar
 from .results import ResultsPanel
 from .trace_input import trace_results_text
+from .trace_worker import TraceWorker
 
 __all__ = ["RecommendTab", "DEBOUNCE_MS", "ROW_LIMIT"]
 
@@ -65,6 +69,8 @@ class RecommendTab(QWidget):
     shows_source_state = False
     #: Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input).
     recommendation_changed = Signal(object)
+    #: Emitted when a trace simulation's results are shown (the list of (row, TraceResult)).
+    trace_simulated = Signal(object)
 
     def __init__(
         self,
@@ -94,6 +100,10 @@ class RecommendTab(QWidget):
         self.run_count = 0
         #: The request trace simulated on the top rows at the last run (issue 22), if any.
         self.trace_results: list[tuple[RecommendationRow, TraceResult]] = []
+        #: The worker simulating the trace now (None: none running).
+        self.trace_worker: TraceWorker | None = None
+        #: Results that came back for inputs no longer shown, dropped (tests).
+        self.stale_traces = 0
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -160,6 +170,10 @@ class RecommendTab(QWidget):
         self.summary = panel.summary
         self.notes = panel.notes
         self.trace_view = panel.trace_view
+        self.trace_busy = panel.trace_busy
+        self.trace_progress = panel.trace_progress
+        self.trace_cancel = panel.trace_cancel
+        self.trace_cancel.clicked.connect(self.cancel_trace)
         self.model = panel.model
         self.proxy = panel.proxy
         self.table = panel.table
@@ -385,7 +399,9 @@ class RecommendTab(QWidget):
     # ------------------------------------------------------------------------------------------
     # ranking
     def schedule(self) -> None:
-        """Rank again after :data:`DEBOUNCE_MS` without further edits."""
+        """Rank again after :data:`DEBOUNCE_MS` without further edits (an edit stops a trace
+        simulation of the old inputs at once)."""
+        self._stop_trace()
         self._timer.start()
 
     def _on_timer(self) -> None:
@@ -406,6 +422,7 @@ class RecommendTab(QWidget):
         self._dirty = False
         self.run_count += 1
         self._save()
+        self._stop_trace()
         self.trace_results = []
         self.trace_view.hide()
         trace = self.form.trace
@@ -432,14 +449,81 @@ class RecommendTab(QWidget):
             return None
         self.error = None
         self.form_error.hide()
-        if trace.trace is not None and rec.workload.is_serving:  # same core function as --trace
-            self.trace_results = simulate_top(rec, trace.trace)
-            self.trace_view.setText(trace_results_text(trace.trace, self.trace_results))
-            self.trace_view.show()
         self.recommendation = rec
         self._show_results(keep_selection=True)
         self.recommendation_changed.emit(rec)
+        if trace.trace is not None and rec.workload.is_serving:  # same core function as --trace
+            self._start_trace(rec, trace.trace)
         return rec
+
+    # ------------------------------------------------------------------------------------------
+    # the request trace, simulated in a worker
+    def _start_trace(self, rec: Recommendation, trace: Trace) -> None:
+        worker = TraceWorker(rec, trace, self)
+        worker.progress.connect(self._on_trace_progress)
+        worker.finished.connect(self._on_trace_finished)
+        worker.cancelled.connect(self._on_trace_cancelled)
+        worker.errored.connect(self._on_trace_error)
+        self.trace_worker = worker
+        self.trace_progress.setValue(0)
+        self.trace_busy.show()
+        worker.start()
+
+    def _stop_trace(self) -> None:
+        """Cancel the running simulation and forget it: whatever it still reports is dropped."""
+        worker, self.trace_worker = self.trace_worker, None
+        if worker is not None:
+            worker.detach()
+        self.trace_busy.hide()
+
+    def cancel_trace(self) -> None:
+        """The Cancel button: stop the simulation (it says so where its results would be)."""
+        if self.trace_worker is not None:
+            self.trace_worker.cancel()
+            self.trace_cancel.setEnabled(False)
+
+    def _current(self, worker: object) -> TraceWorker | None:
+        """The sender if it is the running worker and its inputs are still the tab's."""
+        w = self.trace_worker
+        if w is None or worker is not w:
+            return None
+        if w.rec is not self.recommendation or w.trace is not self.form.trace.trace:
+            return None
+        return w
+
+    def _end_trace(self) -> None:
+        self.trace_worker = None
+        self.trace_busy.hide()
+        self.trace_cancel.setEnabled(True)
+
+    def _on_trace_progress(self, pct: object) -> None:
+        if self._current(self.sender()) is not None and isinstance(pct, int):
+            self.trace_progress.setValue(pct)
+
+    def _on_trace_finished(self, result: object) -> None:
+        w = self._current(self.sender())
+        if w is None or not isinstance(result, list):
+            self.stale_traces += 1
+            return
+        self._end_trace()
+        self.trace_results = result
+        self.trace_view.setText(trace_results_text(w.trace, result))
+        self.trace_view.show()
+        self.trace_simulated.emit(result)
+
+    def _on_trace_cancelled(self, _: object) -> None:
+        if self._current(self.sender()) is None:
+            return
+        self._end_trace()
+        self.trace_view.setText(self.tr("The trace simulation was cancelled."))
+        self.trace_view.show()
+
+    def _on_trace_error(self, exc: object) -> None:
+        if self._current(self.sender()) is None:
+            return
+        self._end_trace()
+        self.trace_view.setText(self.tr("The trace simulation failed: %1").replace("%1", str(exc)))
+        self.trace_view.show()
 
     def _show_results(self, *, keep_selection: bool) -> None:
         rec = self.recommendation

@@ -48,6 +48,9 @@ class TraceInput(QWidget):
         super().__init__(parent)
         self.trace: Trace | None = None
         self.error: str | None = None
+        #: The last file chosen (kept in the settings): where the file picker opens. Not read
+        #: again at start-up: a large trace takes about a second to read.
+        self.last_path = ""
         self.path = QLineEdit()
         self.path.setReadOnly(True)
         self.path.setPlaceholderText(self.tr("none"))
@@ -81,7 +84,7 @@ class TraceInput(QWidget):
         path, _ = QFileDialog.getOpenFileName(
             self,
             self.tr("Request trace"),
-            self.path.text(),
+            self.path.text() or self.last_path,
             self.tr("CSV files (*.csv *.txt);;All files (*)"),
         )
         if path:
@@ -90,6 +93,7 @@ class TraceInput(QWidget):
     def load(self, path: str) -> Trace | None:
         """Read ``path`` as a trace; on success emit ``loaded``, else show why (and keep none)."""
         self.path.setText(path)
+        self.last_path = path
         try:
             trace = read_trace(path)
         except (GpuprofError, OSError) as exc:
