@@ -6,37 +6,17 @@ import json
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, Instance, load_catalog
-from gpuprof.catalog.specs import load_specs
+from gpuprof.catalog.instances import load_catalog
 from gpuprof.cli import main
 from gpuprof.errors import InputError
 from gpuprof.recommend.memory import memory_need, model_shape
 from gpuprof.recommend.rank import LocalMachine, recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import catalog_of, offer
 from tests.helpers.cli import train_argv
 
 GiB = 2**30
 T = 4096 * 1024  # default tokens per optimizer step: seq 4096 × global batch 1024
-
-
-def _cat(*rows: Instance) -> Catalog:
-    return Catalog(load_specs(), rows)
-
-
-def _inst(
-    name: str, gpu: str, count: float, mem: float, price: float | None, **kw: object
-) -> Instance:
-    return Instance(
-        provider=kw.pop("provider", "X"),
-        instance=name,
-        gpu_model=gpu,
-        gpu_name=gpu,
-        gpu_count=count,
-        gpu_mem_gib=mem,
-        price_ondemand_usd_hr=price,
-        as_of="2026",
-        **kw,
-    )  # type: ignore[arg-type]
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -140,7 +120,7 @@ def test_8xa100_vs_8xh100_time_is_a_roofline_of_matmul_peak_and_memory_bandwidth
     from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
     from gpuprof.recommend.memory import model_shape
 
-    cat = _cat(_inst("a", "A100 80GB SXM", 8, 80, 20.0), _inst("h", "H100 SXM", 8, 80, 40.0))
+    cat = catalog_of(offer("a", "A100 80GB SXM", 8, 80, 20.0), offer("h", "H100 SXM", 8, 80, 40.0))
     w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
     rows = {r.instance.instance: r for r in recommend(w, cat).rows}
     # Data parallel over 8 (ZeRO-1 fits): the gradient all-reduce hides under the backward of
@@ -169,8 +149,8 @@ def test_8xa100_vs_8xh100_time_is_a_roofline_of_matmul_peak_and_memory_bandwidth
 
 
 def test_cost_is_hours_times_price_and_spot_adds_ten_percent() -> None:
-    cat = _cat(
-        _inst(
+    cat = catalog_of(
+        offer(
             "a", "A100 80GB SXM", 8, 80, 20.0, price_spot_usd_hr=8.0, price_reserved_3y_usd_hr=10.0
         )
     )
@@ -190,9 +170,9 @@ def test_cost_is_hours_times_price_and_spot_adds_ten_percent() -> None:
 
 
 def test_multi_node_scaling_uses_the_network_and_warns_about_zones() -> None:
-    p5 = _inst("p5", "H100 SXM", 8, 80, 55.04, network_gbps=3200.0)
+    p5 = offer("p5", "H100 SXM", 8, 80, 55.04, network_gbps=3200.0)
     w = Workload("pretrain", 70e9, "bf16", tokens=1e10)
-    r = recommend(w, _cat(p5)).rows[0]
+    r = recommend(w, catalog_of(p5)).rows[0]
     # Shape from N: L = 71, h = 9088. 16 bytes × 70e9 = 1.12e12 of state: 8 GPUs hold at most
     # 140e9 each; 16 (2 nodes) as one replica hold 70e9 + activations ÷ tp. Activations
     # 2·4096·9088·71 + 34·4096·9088 = 6.55e9: tp 8 → 0.82e9, tp 4 → 1.64e9 fit in 73.0e9,
@@ -222,15 +202,15 @@ def test_multi_node_scaling_uses_the_network_and_warns_about_zones() -> None:
     assert r.cost_usd == pytest.approx(r.hours * 55.04 * 2)
     assert any("one zone" in t for t in r.warnings)
     # Without a known network, a row never goes multi-node.
-    alone = recommend(w, _cat(_inst("nonet", "H100 SXM", 8, 80, 30.0))).rows[0]
+    alone = recommend(w, catalog_of(offer("nonet", "H100 SXM", 8, 80, 30.0))).rows[0]
     assert alone.nodes == 1 and not alone.viable
 
 
 def test_deadline_objective_and_pareto() -> None:
-    slow = _inst("slow", "A100 80GB SXM", 8, 80, 10.0)
-    fast = _inst("fast", "H100 SXM", 8, 80, 40.0)
-    dominated = _inst("dom", "A100 80GB SXM", 8, 80, 50.0)
-    cat = _cat(slow, fast, dominated)
+    slow = offer("slow", "A100 80GB SXM", 8, 80, 10.0)
+    fast = offer("fast", "H100 SXM", 8, 80, 40.0)
+    dominated = offer("dom", "A100 80GB SXM", 8, 80, 50.0)
+    cat = catalog_of(slow, fast, dominated)
     w = Workload("pretrain", 7e9, "bf16", tokens=2e10)
     base = {r.instance.instance: r for r in recommend(w, cat).rows}
     assert next(r.instance.instance for r in recommend(w, cat).rows) == "slow"  # cheapest
@@ -246,7 +226,7 @@ def test_deadline_objective_and_pareto() -> None:
 
 
 def test_local_row_speedup_and_measured_efficiency() -> None:
-    cat = _cat(_inst("h", "H100 SXM", 8, 80, 40.0))
+    cat = catalog_of(offer("h", "H100 SXM", 8, 80, 40.0))
     w = Workload("pretrain", 1e9, "bf16", tokens=1e9)
     local = LocalMachine((("NVIDIA A100-SXM4-80GB", 1),), measured_tflops={"bf16": 250.0})
     rec = recommend(w, cat, local=local, local_util_pct=50)
@@ -268,11 +248,11 @@ def test_local_row_speedup_and_measured_efficiency() -> None:
 
 
 def test_compatibility_and_fp64_pitfalls() -> None:
-    cat = _cat(
-        _inst("a100", "A100 80GB SXM", 1, 80, 3.0),
-        _inst("t4", "T4", 1, 16, 0.5),
-        _inst("l4", "L4", 1, 24, 0.8),
-        _inst("mi", "MI300X", 8, 192, 48.0),
+    cat = catalog_of(
+        offer("a100", "A100 80GB SXM", 1, 80, 3.0),
+        offer("t4", "T4", 1, 16, 0.5),
+        offer("l4", "L4", 1, 24, 0.8),
+        offer("mi", "MI300X", 8, 192, 48.0),
     )
     fp8 = {
         r.instance.instance: r
@@ -296,7 +276,7 @@ def test_compatibility_and_fp64_pitfalls() -> None:
 
 
 def test_unknown_rates_give_unknown_time_not_a_guess() -> None:
-    cat = _cat(_inst("rtxpro", "RTX PRO 6000 Blackwell", 1, 96, 3.4))
+    cat = catalog_of(offer("rtxpro", "RTX PRO 6000 Blackwell", 1, 96, 3.4))
     r = recommend(Workload("pretrain", 1e9, "bf16", tokens=1e9), cat).rows[0]
     assert r.hours is None and r.cost_usd is None
     assert any("no bf16 rate" in t for t in r.warnings)

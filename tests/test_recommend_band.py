@@ -8,32 +8,13 @@ import json
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, Instance
-from gpuprof.catalog.specs import load_specs
 from gpuprof.cli import main
 from gpuprof.commands.recommend.output import verdict_lines
 from gpuprof.recommend.band import MIN_ROWS, Residual, load_residuals, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
-
-
-def _inst(name: str, price: float | None, **kw: object) -> Instance:
-    return Instance(
-        provider=str(kw.pop("provider", "X")),
-        instance=name,
-        gpu_model="H100 SXM",
-        gpu_name="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        price_ondemand_usd_hr=price,
-        as_of="2026",
-        **kw,  # type: ignore[arg-type]
-    )
-
-
-def _cat(*rows: Instance) -> Catalog:
-    return Catalog(load_specs(), rows)
+from tests.helpers.catalog import catalog_of, offer
 
 
 def test_the_shipped_residuals_cover_every_training_row_of_ten_sources() -> None:
@@ -92,11 +73,8 @@ def test_every_training_row_has_a_band_in_json_and_the_table(
 def test_unpriced_rows_never_rank_above_priced_rows_under_cheapest() -> None:
     # The unpriced node (B200) is faster and meets the deadline; the priced one (H100) misses
     # it. The priced row still comes first under 'cheapest'; the unpriced one is marked.
-    fast = Instance(
-        provider="Z", instance="unpriced", gpu_model="B200", gpu_name="B200", gpu_count=8,
-        gpu_mem_gib=180, price_ondemand_usd_hr=None, as_of="2026",
-    )  # fmt: skip
-    cat = _cat(fast, _inst("priced", 40.0))
+    fast = offer("unpriced", "B200", 8, 180, None, provider="Z")
+    cat = catalog_of(fast, offer("priced", price=40.0))
     w = Workload("pretrain", 7e9, tokens=2e10)
     hours = {r.instance.instance: r.hours for r in recommend(w, cat).rows}
     assert hours["unpriced"] < hours["priced"]
@@ -130,20 +108,20 @@ def test_the_issues_pretrain_example_says_which_node_count_would_meet_the_deadli
 
 
 def test_top_rows_overlapping_within_their_bands_are_said_to() -> None:
-    cat = _cat(_inst("a", 40.0), _inst("b", 41.0, provider="Y"))
+    cat = catalog_of(offer("a", price=40.0), offer("b", price=41.0, provider="Y"))
     rec = recommend(Workload("pretrain", 7e9, tokens=2e10), cat)
     assert rec.rows[0].band is not None
     assert any("overlap within their error bands" in t for t in verdict_lines(rec))
-    far = _cat(_inst("a", 40.0), _inst("b", 400.0, provider="Y"))
+    far = catalog_of(offer("a", price=40.0), offer("b", price=400.0, provider="Y"))
     rec = recommend(Workload("pretrain", 7e9, tokens=2e10), far)
     assert not any("overlap" in t for t in verdict_lines(rec))
 
 
 def test_spot_and_reserved_costs_are_for_the_rows_own_nodes() -> None:
-    node = _inst(
-        "p5", 55.0, network_gbps=3200.0, price_spot_usd_hr=30.0, price_reserved_1y_usd_hr=40.0
+    node = offer(
+        "p5", price=55.0, network_gbps=3200.0, price_spot_usd_hr=30.0, price_reserved_1y_usd_hr=40.0
     )
-    r = recommend(Workload("pretrain", 70e9, tokens=1e10), _cat(node)).rows[0]
+    r = recommend(Workload("pretrain", 70e9, tokens=1e10), catalog_of(node)).rows[0]
     assert r.nodes > 1
     assert r.cost_ondemand_usd == pytest.approx(r.hours * 55.0 * r.nodes)
     assert r.cost_spot_usd == pytest.approx(r.hours * (1 + SPOT_OVERHEAD) * 30.0 * r.nodes)

@@ -23,6 +23,7 @@ from gpuprof.recommend.decode import (
 from gpuprof.recommend.estimate import build_arrays, estimate
 from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 
 BW = 2039e9  # A100 80GB SXM, bytes/s
 RATE_1 = 312e12 * 0.5  # one A100, bf16 at the inference base efficiency
@@ -128,16 +129,7 @@ def test_prefill_is_compute_plus_bandwidth_bound_allreduces() -> None:
 
 
 def _one(gpu: str, count: float, mem: float = 80.0) -> Instance:
-    return Instance(
-        provider="X",
-        instance="x",
-        gpu_model=gpu,
-        gpu_name=gpu,
-        gpu_count=count,
-        gpu_mem_gib=mem,
-        price_ondemand_usd_hr=1.0,
-        as_of="2026",
-    )
+    return offer("x", gpu, count, mem, 1.0)
 
 
 def _seconds(w: Workload, inst: Instance) -> float:

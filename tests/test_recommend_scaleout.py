@@ -11,12 +11,12 @@ import math
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, Instance
-from gpuprof.catalog.specs import load_specs
+from gpuprof.catalog.instances import Catalog
 from gpuprof.cli import main
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import catalog_of, offer
 
 GEMM = TRAIN_EFFICIENCY.gemm["tuned"] * TRAIN_EFFICIENCY.generation_share("Hopper")
 K = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden
@@ -36,18 +36,7 @@ TAU_H100_7B, SHARE_7B = _tau(7e9, 33, 4224)  # ≈ 0.366 s, 0.84
 
 
 def _h100_node(name: str, gbps: float | None) -> Catalog:
-    inst = Instance(
-        provider="X",
-        instance=name,
-        gpu_model="H100 SXM",
-        gpu_name="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        network_gbps=gbps,
-        price_ondemand_usd_hr=50.0,
-        as_of="2026",
-    )
-    return Catalog(load_specs(), (inst,))
+    return catalog_of(offer(name, network_gbps=gbps))
 
 
 def _ar(n: int, nbytes: float, bw: float) -> float:
