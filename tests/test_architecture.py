@@ -431,14 +431,6 @@ UI_CROSS_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("gpuprof.ui.profile.status", "gpuprof.ui.telemetry.plot.ticks"): (
         "a profiled job's steps are drawn as ticks on the Telemetry plots (RecordingTicks)"
     ),
-    ("gpuprof.ui.recommend.price_update", "gpuprof.ui.health.widgets"): (
-        "the Qt-style %1 substitution, arg(), lives with the Health tab's widgets; to go when it "
-        "moves to the shell's helpers"
-    ),
-    ("gpuprof.ui.report.dialog", "gpuprof.ui.check.tab"): (
-        "the report includes the check last run in the window's Check tab (found with findChild; "
-        "to go when the session hands reports their inputs, issue 25)"
-    ),
 }
 
 

@@ -350,10 +350,11 @@ class CheckFeature:
 
     def _make(self) -> CheckTab:
         self.tab = CheckTab(open_report=self._open_report)
+        self.tab.check_finished.connect(self._context.checked_here.emit)
         return self.tab
 
     def _open_report(self) -> None:
-        # The report feature's action: it opens with this tab's last check (report_dialog.last_check).
+        # The report feature's action: it opens with the last check (the window's checked_here).
         self._context.action("file.export_report").trigger()
 
     def actions(self) -> list[ActionSpec]:

@@ -52,10 +52,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.theme import Theme
+from ..shell.widgets import arg
 from .widgets import (
     CHECK_CODES,
     AllClearPage,
-    arg,
     gpus_from_snapshots,
     hint_html,
     index_ranges,

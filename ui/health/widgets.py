@@ -15,10 +15,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap, QPolygonF
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from ..shell.widgets import arg
+
 __all__ = [
     "CHECK_CODES",
     "AllClearPage",
-    "arg",
     "gpus_from_snapshots",
     "hint_html",
     "index_ranges",
@@ -71,13 +72,6 @@ _TEXT = {
 def severity_colours(dark: bool) -> dict[Severity | str, str]:
     """Text colour per severity (and ``"ok"``) for a light or dark background."""
     return dict(_TEXT["dark" if dark else "light"])
-
-
-def arg(text: str, *values: object) -> str:
-    """Qt-style ``%1``..``%n`` substitution (highest first, so ``%1`` never eats ``%10``)."""
-    for i in range(len(values), 0, -1):
-        text = text.replace(f"%{i}", str(values[i - 1]))
-    return text
 
 
 def severity_icon(severity: Severity) -> QIcon:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-from ..health.widgets import arg
+from ..shell.widgets import arg
 
 if TYPE_CHECKING:
     from gpuprof.catalog.update import Fetched, Progress

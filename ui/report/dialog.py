@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import CheckSection, Report
-from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -46,6 +46,7 @@ from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
+    from gpuprof.check.model import CheckResult
 
     from .pdf import DocumentParts
 
@@ -106,14 +107,10 @@ def report_from_window(window: WindowContext, *, include_cmdlines: bool = False)
     return report_maker(window)(include_cmdlines)
 
 
-def last_check(window: QObject) -> CheckSection | None:
-    """The page of the check last run in ``window``'s Check tab (None: none ran)."""
+def last_check(result: CheckResult | None) -> CheckSection | None:
+    """The report's first page for the check last run in the window (None: none ran)."""
     from gpuprof.report.check import check_section_of
 
-    from ..check.tab import CheckTab
-
-    tab = window.findChild(CheckTab)
-    result = getattr(tab, "result", None) if tab is not None else None
     return check_section_of(result) if result is not None else None
 
 
@@ -432,6 +429,12 @@ class ReportFeature:
     def __init__(self, context: WindowContext) -> None:
         self._context = context
         self.dialog: ReportDialog | None = None
+        #: The last acceptance check run in this window (the Check feature announces it).
+        self.check_result: CheckResult | None = None
+        context.checked_here.connect(self._on_checked)
+
+    def _on_checked(self, result: CheckResult) -> None:
+        self.check_result = result
 
     def actions(self) -> list[ActionSpec]:
         return [
@@ -464,7 +467,9 @@ class ReportFeature:
             old.setParent(None)
             self.dialog = None
         window = self._context.widget()
-        dialog = ReportDialog(report_maker(self._context), window, check=last_check(window))
+        dialog = ReportDialog(
+            report_maker(self._context), window, check=last_check(self.check_result)
+        )
         self.dialog = dialog
         dialog.open()
         return dialog

@@ -106,6 +106,12 @@ class WindowContext(Protocol):
         ...
 
     @property
+    def checked_here(self) -> SignalInstance:
+        """``(CheckResult)`` of an acceptance check run in this window: the Check feature emits
+        it when a run ends, the report feature keeps the last one for its first page."""
+        ...
+
+    @property
     def session_changed(self) -> SignalInstance:
         """A new source, or the session's state changed (a recording stopped on its own)."""
         ...

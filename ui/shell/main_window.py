@@ -85,6 +85,8 @@ class MainWindow(QMainWindow):
     static_received = Signal(object)
     #: ``(Measurements)`` a benchmark run on this machine measured (a feature emits it).
     measured_here = Signal(object)
+    #: ``(CheckResult)`` of an acceptance check run in this window (a feature emits it).
+    checked_here = Signal(object)
 
     #: Emitted once when the window starts closing, before its features shut down.
     about_to_close = Signal()

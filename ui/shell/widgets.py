@@ -20,10 +20,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane"]
+__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane", "arg"]
 
 #: Qt's QWIDGETSIZE_MAX: no maximum height.
 _NO_MAX_PX = (1 << 24) - 1
+
+
+def arg(text: str, *values: object) -> str:
+    """Qt-style ``%1``..``%n`` substitution (highest first, so ``%1`` never eats ``%10``)."""
+    for i in range(len(values), 0, -1):
+        text = text.replace(f"%{i}", str(values[i - 1]))
+    return text
 
 
 class Sparkline(QWidget):
