@@ -4,6 +4,7 @@ the standalone ``gpuprof check --html`` page (the same piece), and hostile text 
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -193,9 +194,11 @@ def test_the_check_page_fits_the_paper_and_cuts_no_row_or_word(
 ) -> None:
     """The layout rules of tests/faults/test_report_pdf_layout.py, on a report that opens with
     an 8-GPU check (long UUIDs, serials, bus IDs, reasons and sources)."""
-    import math
-
-    from tests.faults.test_report_pdf_layout import _BREAKABLE, _cells, _printed, _tables
+    from tests.faults.test_report_pdf_layout import (
+        _printed,
+        assert_no_row_cut,
+        assert_tables_fit_and_keep_words,
+    )
 
     base = _result()
     gpus = [dict(base.identity["gpus"][0], index=k, serial=f"SN{k:012d}") for k in range(8)]
@@ -205,23 +208,6 @@ def test_the_check_page_fits_the_paper_and_cuts_no_row_or_word(
     )
     result = dataclasses.replace(base, items=items, identity={**base.identity, "gpus": gpus})
     doc = _printed(with_check(base_report, check_section_of(result)), paper)
-    layout, page = doc.documentLayout(), doc.pageSize()
-    tables = _tables(doc)
     assert "GPU acceptance check" in doc.begin().text()
-    for table in tables:
-        assert layout.frameBoundingRect(table).width() <= page.width() + 2, table.cellAt(0, 0)
-        for _r, blocks in _cells(table):
-            rects = [layout.blockBoundingRect(b) for b in blocks]
-            top, bottom = min(x.top() for x in rects), max(x.bottom() for x in rects)
-            first, last = (
-                math.floor((top + 2) / page.height()),
-                math.floor((bottom - 2) / page.height()),
-            )
-            assert first == last, (paper, blocks[0].text()[:40])
-            for block in blocks:
-                text, lines = block.text(), block.layout()
-                for i in range(lines.lineCount() - 1):
-                    end = lines.lineAt(i).textStart() + lines.lineAt(i).textLength()
-                    if 0 < end < len(text):
-                        before, after = text[:end], text[end:]
-                        assert before[-1] in _BREAKABLE or after[0] in _BREAKABLE, (before, after)
+    assert_tables_fit_and_keep_words(doc, paper)
+    assert_no_row_cut(doc, paper, taller=math.inf)  # every row, however tall
