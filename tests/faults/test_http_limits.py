@@ -92,22 +92,16 @@ def test_catalog_update_bounds_a_redirect_whose_body_never_ends(tmp_path: Path) 
 
 
 def test_catalog_update_cli_says_the_limit_in_one_line(tmp_path: Path) -> None:
-    with HostileServer(trickle_body(_catalog_body())) as server:
-        ran = run_gpuprof(
-            ["catalog", "update", "--providers", "lambda", "--url-base", server.url,
-             "--timeout", "1"],
-            tmp_path,
-        )  # fmt: skip
-    assert_one_clear_error(ran, f"{server.url}/lambda/vms.csv")
-    assert "no complete answer within 1 s" in ran.stderr
-    with HostileServer(endless_body("text/csv")) as server:
-        ran = run_gpuprof(
-            ["catalog", "update", "--providers", "lambda", "--url-base", server.url,
-             "--max-mib", "1"],
-            tmp_path,
-        )  # fmt: skip
-    assert_one_clear_error(ran, f"{server.url}/lambda/vms.csv")
-    assert "larger than 1 MiB" in ran.stderr
+    limits = (
+        (trickle_body(_catalog_body()), ["--timeout", "1"], "no complete answer within 1 s"),
+        (endless_body("text/csv"), ["--max-mib", "1"], "larger than 1 MiB"),
+    )
+    for script, limit, says in limits:
+        with HostileServer(script) as server:
+            update = ["catalog", "update", "--providers", "lambda", "--url-base", server.url]
+            ran = run_gpuprof([*update, *limit], tmp_path)
+        assert_one_clear_error(ran, f"{server.url}/lambda/vms.csv")
+        assert says in ran.stderr
 
 
 # -- the Prometheus client (gpuprof fleet, the Fleet tab) --------------------------------------
