@@ -54,7 +54,8 @@ def test_eight_mi300x_for_24_h_stay_within_the_budget_and_keep_the_junction() ->
 def test_a_block_and_a_decimated_view_answer_for_the_held_field_only() -> None:
     h = History(capacity=600)
     _fill(h, _snapshots("mi300x8", 120))
-    t, v = h.gpu_block(0, ("temp_gpu_c", "temp_hotspot_c", "power_w"), max_points=20)
+    view = h.gpu_view(0, ("temp_gpu_c", "temp_hotspot_c", "power_w"), max_points=20)
+    t, v = view.t_s, view.values
     assert len(t) <= 20 and np.isnan(v[0]).all()
     assert np.isfinite(v[1]).all() and np.isfinite(v[2]).all()
 

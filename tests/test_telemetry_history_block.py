@@ -1,4 +1,4 @@
-"""History.gpu_block / host_block: several fields at once, equal to one gpu_series per field."""
+"""History.gpu_view / host_view: several fields at once, equal to one gpu_series per field."""
 
 from __future__ import annotations
 
@@ -53,13 +53,15 @@ def test_block_rows_equal_single_series(n: int, capacity: int, max_points: int |
         (last + 10, last + 20),
     ]:
         for gpu in (0, 1):
-            t, v = h.gpu_block(gpu, FIELDS, t0, t1, max_points)
+            view = h.gpu_view(gpu, FIELDS, t0, t1, max_points)
+            t, v = view.t_s, view.values
             assert v.shape == (len(FIELDS), len(t))
             for row, field in enumerate(FIELDS):
                 ts, vs = h.gpu_series(gpu, field, t0, t1, max_points)
                 np.testing.assert_array_equal(t, ts)
                 np.testing.assert_array_equal(v[row], vs)
-        t, v = h.host_block(("net_rx_bytes_s", "cpu_pct"), t0, t1, max_points)
+        host = h.host_view(("net_rx_bytes_s", "cpu_pct"), t0, t1, max_points)
+        t, v = host.t_s, host.values
         np.testing.assert_array_equal(v[1], h.host_series("cpu_pct", t0, t1, max_points)[1])
         np.testing.assert_array_equal(t, h.host_series("cpu_pct", t0, t1, max_points)[0])
 
@@ -67,21 +69,23 @@ def test_block_rows_equal_single_series(n: int, capacity: int, max_points: int |
 @pytest.mark.slow
 def test_block_keeps_spikes_and_gaps_when_decimating() -> None:
     h = make_history(20_000, 30_000)
-    t, v = h.gpu_block(0, FIELDS, max_points=400)
+    view = h.gpu_view(0, FIELDS, max_points=400)
+    t, v = view.t_s, view.values
     assert len(t) <= 400
     assert np.nanmax(v[1]) == pytest.approx(5000.0)
     # 300 unsupported samples span whole buckets: those stay NaN (a gap), the rest are finite.
     assert 0 < np.isnan(v[2]).sum() <= 2 * 300 * len(t) // 2 // 20_000 + 4
     assert np.isfinite(v[2]).sum() > len(t) - 10
-    _, v = h.gpu_block(0, FIELDS, T0 + 150, T0 + 350, max_points=40)
+    v = h.gpu_view(0, FIELDS, T0 + 150, T0 + 350, max_points=40).values
     assert np.isnan(v[2]).all() and np.isfinite(v[0]).all()
 
 
 def test_block_unknown_gpu_and_field() -> None:
     h = make_history(50, 100)
-    t, v = h.gpu_block(7, FIELDS, max_points=10)
+    view = h.gpu_view(7, FIELDS, max_points=10)
+    t, v = view.t_s, view.values
     assert t.shape == (0,) and v.shape == (3, 0)
     with pytest.raises(KeyError, match="clock_sm_mhz"):
-        h.gpu_block(0, ("power_w", "clock_sm_mhz"))
+        h.gpu_view(0, ("power_w", "clock_sm_mhz"))
     with pytest.raises(KeyError, match="bogus"):
-        h.host_block(("bogus",))
+        h.host_view(("bogus",))

@@ -31,13 +31,11 @@ def filled(n: int, capacity: int) -> History:
 
 
 @pytest.mark.slow
-def test_view_matches_block_and_reports_buckets() -> None:
+def test_view_reports_buckets() -> None:
     h = filled(36_000, 40_000)
     last = h.time_range()[1]
     view = h.gpu_view(0, FIELDS, last - 3600, last, 1474)
-    t, v = h.gpu_block(0, FIELDS, last - 3600, last, 1474)
-    np.testing.assert_array_equal(view.t_s, t)
-    np.testing.assert_array_equal(view.values, v)
+    t = view.t_s
     assert view.bucket_samples == 64 and len(t) <= 1474
     # Everything but the newest, partial bucket is final: 36,000 % 64 = 32 samples in it.
     assert view.n_final == len(t) - 2

@@ -273,7 +273,8 @@ def summarize_telemetry(
         raise InputError(tr("no telemetry samples to report on"))
     t0, t1 = span if span is not None else rng
     host_fields = [f for f, _, _ in HOST_METRICS]
-    host_t, host_values = history.host_block(host_fields, t0, t1)
+    host_view = history.host_view(host_fields, t0, t1)
+    host_t, host_values = host_view.t_s, host_view.values
     if host_t.size == 0:
         raise InputError(tr("no telemetry samples to report on"))
     t0, t1 = float(host_t[0]), float(host_t[-1])
@@ -281,7 +282,7 @@ def summarize_telemetry(
     gpu_fields = [f for f, _, _ in GPU_METRICS]
     stats: list[MetricStat] = []
     series: dict[str, list[ChartSeries]] = {k: [] for k in _GPU_CHARTS}
-    raw = {gpu: history.gpu_block(gpu, gpu_fields, t0, t1)[1] for gpu in gpus}
+    raw = {gpu: history.gpu_view(gpu, gpu_fields, t0, t1).values for gpu in gpus}
     for fi, (field, label, unit) in enumerate(GPU_METRICS):
         for gpu in gpus:
             values = raw[gpu][fi] if raw[gpu].shape[1] else np.empty(0)

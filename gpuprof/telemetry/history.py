@@ -463,23 +463,6 @@ class History(SampleRing):
         with self._lock:
             return self._series(self._host, fi, t0, t1, max_points)
 
-    def gpu_block(
-        self,
-        gpu_index: int,
-        fields: Sequence[str],
-        t0: float | None = None,
-        t1: float | None = None,
-        max_points: int | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Several fields of one GPU at once: times ``(n,)`` and values ``(len(fields), n)``.
-
-        Row ``i`` equals ``gpu_series(gpu_index, fields[i], t0, t1, max_points)[1]`` (the
-        buckets are shared), at about the cost of one such call. Unknown GPU: ``n == 0``.
-        Unknown field: ``KeyError``.
-        """
-        view = self.gpu_view(gpu_index, fields, t0, t1, max_points)
-        return view.t_s, view.values
-
     def gpu_view(
         self,
         gpu_index: int,
@@ -488,7 +471,13 @@ class History(SampleRing):
         t1: float | None = None,
         max_points: int | None = None,
     ) -> Block:
-        """:meth:`gpu_block` with its bucket size and how many leading points are final."""
+        """Several fields of one GPU at once: times ``(n,)`` and values ``(len(fields), n)``,
+        with the bucket size and how many leading points are final (:class:`Block`).
+
+        Row ``i`` equals ``gpu_series(gpu_index, fields[i], t0, t1, max_points)[1]`` (the
+        buckets are shared), at about the cost of one such call. Unknown GPU: ``n == 0``.
+        Unknown field: ``KeyError``.
+        """
         fis = self._field_rows(self._gpu_read_index, fields, "GPU")
         with self._lock:
             ch = self._gpus.get(gpu_index)
@@ -501,17 +490,6 @@ class History(SampleRing):
         if other and view.values.size:
             view.values[other] = np.nan  # a fresh array of this call's, not a cached one
         return view
-
-    def host_block(
-        self,
-        fields: Sequence[str],
-        t0: float | None = None,
-        t1: float | None = None,
-        max_points: int | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Like :meth:`gpu_block`, for host fields."""
-        view = self.host_view(fields, t0, t1, max_points)
-        return view.t_s, view.values
 
     def host_view(
         self,

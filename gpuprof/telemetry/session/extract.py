@@ -103,14 +103,15 @@ def extract_of(
     t0, t1 = span if span is not None else (math.inf, -math.inf)
     samples = samples and span is not None
     if samples:
-        times, host = history.host_block(history.host_fields, t0, t1)
+        view = history.host_view(history.host_fields, t0, t1)
+        times, host = view.t_s, view.values
     else:
         times, host = np.empty(0), np.empty((len(history.host_fields), 0))
     gpus: dict[int, np.ndarray] = {}
     events: list[ThrottleEpisode] = []
     for index in history.gpu_indices if span is not None else ():
         if samples:
-            gpus[index] = _frozen(history.gpu_block(index, history.gpu_fields, t0, t1)[1])
+            gpus[index] = _frozen(history.gpu_view(index, history.gpu_fields, t0, t1).values)
         events.extend(
             ThrottleEpisode(index, a, b, names)
             for a, b, names in history.throttle_intervals(index, t0, t1)
