@@ -96,6 +96,16 @@ def test_a_pod_that_starts_later_is_found_after_the_refresh_interval(tmp_path: P
     assert pods.lookup(uid) == ("late", "default")
 
 
+def _pod(tmp_path: Path, pid: int, layout: str) -> tuple[Path, Path]:
+    """Process ``pid`` in the pod of the cgroup file ``layout`` (as :func:`_proc`), and that
+    pod's kubelet folder, made empty."""
+    uid = CASES[layout]["pod_uid"]
+    assert uid is not None
+    pod_dir = tmp_path / "var" / "lib" / "kubelet" / "pods" / uid
+    pod_dir.mkdir(parents=True)
+    return _proc(tmp_path, pid, layout), pod_dir
+
+
 @pytest.mark.parametrize(
     ("hosts", "want"),
     [
@@ -107,11 +117,7 @@ def test_pod_name_from_the_kubelet_hosts_file(
     tmp_path: Path, hosts: str, want: tuple[str | None, str | None]
 ) -> None:
     layout = "k8s-containerd-v1.cgroup"
-    uid = CASES[layout]["pod_uid"]
-    assert uid is not None
-    proc = _proc(tmp_path, 77, layout)
-    pod_dir = tmp_path / "var" / "lib" / "kubelet" / "pods" / uid
-    pod_dir.mkdir(parents=True)
+    proc, pod_dir = _pod(tmp_path, 77, layout)
     shutil.copyfile(DATA / hosts, pod_dir / "etc-hosts")
     got = ContainerResolver(proc_root=str(proc), root=str(tmp_path)).placement(77)
     assert (got.pod_name, got.pod_namespace) == want
@@ -120,18 +126,15 @@ def test_pod_name_from_the_kubelet_hosts_file(
 
 def test_unreadable_kubelet_files_leave_the_pod_unnamed(tmp_path: Path) -> None:
     layout = "k8s-crio-v2-systemd.cgroup"
-    uid = CASES[layout]["pod_uid"]
-    assert uid is not None
-    proc = _proc(tmp_path, 9, layout)
-    pod_dir = tmp_path / "var" / "lib" / "kubelet" / "pods" / uid
-    pod_dir.mkdir(parents=True)
+    proc, pod_dir = _pod(tmp_path, 9, layout)
     # Hostile: random bytes (they once held a line that read as host "6g"), and a file that
     # looks like hosts but is not the kubelet's.
     (pod_dir / "etc-hosts").write_bytes(os.urandom(8192) + b"\n10.0.0.1 6g\n")
     (tmp_path / "var" / "log").mkdir(parents=True)
     (tmp_path / "var" / "log" / "pods").write_text("a file where a folder should be")
     got = ContainerResolver(proc_root=str(proc), root=str(tmp_path)).placement(9)
-    assert got.pod_uid == uid and got.container_id == CASES[layout]["container_id"]
+    assert got.pod_uid == CASES[layout]["pod_uid"]
+    assert got.container_id == CASES[layout]["container_id"]
     assert (got.pod_name, got.pod_namespace) == (None, None)
 
 
