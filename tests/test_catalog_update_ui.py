@@ -39,6 +39,16 @@ def make_tab(make_recommend_tab: Any) -> Any:
     return make
 
 
+def _click_update(qtbot: Any, tab: Any, until: str) -> int:
+    """Load the catalog, click "Update prices…" and wait for ``until`` in the status line;
+    returns how many times the catalog had been read before the click."""
+    tab.catalog()
+    before = len(tab.loads)
+    qtbot.mouseClick(tab.prices.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: until in tab.prices.status.text(), timeout=5000)
+    return before
+
+
 def test_update_then_rank_with_the_new_catalog(qtbot: Any, make_tab: Any) -> None:
     gui = threading.get_ident()
     ran_in: list[int] = []
@@ -49,10 +59,7 @@ def test_update_then_rank_with_the_new_catalog(qtbot: Any, make_tab: Any) -> Non
         return [Fetched("aws", "https://x/aws/vms.csv", Path("a.csv"), 7, 0, ())]
 
     tab = make_tab(update)
-    tab.catalog()
-    before = len(tab.loads)
-    qtbot.mouseClick(tab.prices.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Prices updated" in tab.prices.status.text(), timeout=5000)
+    before = _click_update(qtbot, tab, "Prices updated")
     assert "7 instances from 1 catalogs" in tab.prices.status.text()
     assert ran_in and ran_in[0] != gui  # off the GUI thread
     assert len(tab.loads) == before + 1  # the catalog is read again
@@ -64,10 +71,7 @@ def test_a_failed_update_keeps_the_prices_and_says_why(qtbot: Any, make_tab: Any
         raise InputError("https://x/gcp/vms.csv: HTTP 500 Internal Server Error")
 
     tab = make_tab(update)
-    tab.catalog()
-    before = len(tab.loads)
-    qtbot.mouseClick(tab.prices.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "failed" in tab.prices.status.text(), timeout=5000)
+    before = _click_update(qtbot, tab, "failed")
     assert "https://x/gcp/vms.csv: HTTP 500" in tab.prices.status.text()
     assert len(tab.loads) == before
 
