@@ -231,11 +231,7 @@ def row_notes(
         as_of = shown_as_of(inst) or tr("unknown date")
         reasons.append(_price_note(f.cost_usd, f.cost_basis, as_of))
     elif f.seconds is not None and inst.provider != "local":
-        warnings.append(
-            tr("no spot price in the catalog")
-            if f.cost_basis == "spot"
-            else tr("no on-demand price in the catalog")
-        )
+        warnings.append(_no_price_note(f.cost_basis))
     if f.meets_deadline is False:
         warnings.append(
             tr(
@@ -328,10 +324,36 @@ def row_notes(
 
 
 def _price_note(cost_usd: float, basis: str, as_of: str) -> str:
-    """The job's cost on ``basis`` ("spot" or "on-demand") and the prices' date, one sentence."""
+    """The job's cost on ``basis`` (``--billing``) and the prices' date, one sentence."""
     if basis == "spot":
         return tr("{cost} spot (prices as of {date})", cost=fmt_usd(cost_usd), date=as_of)
-    return tr("{cost} on-demand (prices as of {date})", cost=fmt_usd(cost_usd), date=as_of)
+    if basis == "on-demand":
+        return tr("{cost} on-demand (prices as of {date})", cost=fmt_usd(cost_usd), date=as_of)
+    if basis == "monthly":
+        return tr(
+            "{cost} on a monthly subscription, in whole months (prices as of {date})",
+            cost=fmt_usd(cost_usd),
+            date=as_of,
+        )
+    from gpuprof.recommend.rank.billing import basis_label
+
+    return tr(
+        "{cost} {basis} (prices as of {date})",
+        cost=fmt_usd(cost_usd),
+        basis=basis_label(basis),
+        date=as_of,
+    )
+
+
+def _no_price_note(basis: str) -> str:
+    """What a row lacks to be priced on ``basis`` (``--billing``)."""
+    if basis == "spot":
+        return tr("no spot price in the catalog")
+    if basis == "on-demand":
+        return tr("no on-demand price in the catalog")
+    from gpuprof.recommend.rank.billing import basis_label
+
+    return tr("no {basis} price in the catalog", basis=basis_label(basis))
 
 
 def fmt_duration_ms(seconds: float) -> str:

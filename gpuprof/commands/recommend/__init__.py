@@ -23,7 +23,7 @@ from gpuprof.commands.recommend.args import (
 )
 from gpuprof.commands.recommend.run import run
 from gpuprof.i18n import tr
-from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, LIMITS
+from gpuprof.recommend.workload import ATTENTION_KERNELS, BILLINGS, KV_ADMISSION, LIMITS
 
 __all__ = [
     "params_arg",
@@ -165,7 +165,16 @@ def register(subparsers: Any) -> None:
             "dated rate"
         ),
     )
-    c.add_argument("--spot", action="store_true", help=tr("allow spot/preemptible prices"))
+    c.add_argument(
+        "--billing",
+        choices=BILLINGS,
+        help=tr(
+            "the price rankings compare: on-demand (default), spot (+10%% time), reserved-1y, "
+            "reserved-3y, or monthly (a monthly subscription, paid in whole months); a row "
+            "without that price is listed after the priced ones"
+        ),
+    )
+    c.add_argument("--spot", action="store_true", help=tr("rank by spot prices (= --billing spot)"))
     c.add_argument(
         "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
     )

@@ -119,8 +119,11 @@ def workload_of(args: argparse.Namespace) -> Any:
         "layout": getattr(args, "layout", None),
     }
     given = {k: v for k, v in fields.items() if v is not None}
-    if args.spot:
-        given["spot"] = True
+    billing = getattr(args, "billing", None)
+    if args.spot and billing not in (None, "spot"):
+        raise InputError(tr("--spot is --billing spot: give one of them"))
+    if args.spot or billing:
+        given["billing"] = "spot" if args.spot else billing
     model = getattr(args, "model", None)  # other commands (report) share this parser's fields
     if model:
         from gpuprof.recommend.models import find_model, load_models

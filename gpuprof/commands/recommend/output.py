@@ -96,6 +96,17 @@ def verdict_lines(rec: Any) -> list[str]:
     return out
 
 
+#: The cost fields a ``--json`` row explains when null.
+_COST_KEYS = ("cost_usd", "cost_ondemand_usd", "cost_spot_usd", "cost_monthly_usd")
+
+
+def basis_header(label: str, billing: str) -> str:
+    """A cost column's header that names the price basis: "cost (monthly)"."""
+    from gpuprof.recommend.rank.billing import basis_label
+
+    return f"{label} ({basis_label(billing)})"
+
+
 def row_json(r: Any, w: Any) -> dict[str, object]:
     """A row for ``--json``: what is unknown is ``null`` with a ``<field>_reason``."""
     d: dict[str, object] = r.to_dict()
@@ -103,7 +114,7 @@ def row_json(r: Any, w: Any) -> dict[str, object]:
         why = tr("serving: a rate to sustain, not a job; see serving and cost_unit")
         for key in ("hours", "hours_spot", "efficiency", "achieved_tflops"):
             d[key + "_reason"] = why
-        for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+        for key in (*_COST_KEYS, "usd_per_million_monthly"):
             if d.get(key) is None:
                 d[key + "_reason"] = (
                     tr("does not fit") if not r.fits else tr("no such price in the catalog")
@@ -125,7 +136,7 @@ def row_json(r: Any, w: Any) -> dict[str, object]:
             if value is None or (isinstance(value, float) and not math.isfinite(value)):
                 d[key] = None
                 d[key + "_reason"] = why
-    for key in ("cost_usd", "cost_ondemand_usd", "cost_spot_usd"):
+    for key in _COST_KEYS:
         if d.get(key) is None and key + "_reason" not in d:
             d[key + "_reason"] = (
                 tr("time unknown") if r.hours is None else tr("no such price in the catalog")
@@ -189,7 +200,7 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     for col in (
         *LEAD_COLUMNS,
         N_("time"),
-        N_("cost"),
+        basis_header(tr("cost"), w.billing),  # the ranking's price basis (--billing)
         money_sign() + "/h",
         N_("as of"),
         N_("eff."),
@@ -206,15 +217,8 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
             hours = f"{hours} ({fmt_hours_span(r.hours, r.band)})"
         if r.meets_deadline is False:
             hours = styled(f"{hours} ✗", "red")
-        cost: str | Text = (
-            (
-                tr("{cost} spot", cost=fmt_usd(r.cost_usd, digits=0))
-                if r.cost_basis == "spot"
-                else fmt_usd(r.cost_usd, digits=0)
-            )
-            if r.cost_usd is not None
-            else NA
-        )
+        # the basis is in the column's header
+        cost: str | Text = fmt_usd(r.cost_usd, digits=0) if r.cost_usd is not None else NA
         if r.within_budget is False:
             cost = styled(f"{cost} ✗", "red")
         return [
@@ -255,7 +259,11 @@ def _print_serving(rec: Any, title: str) -> None:
         N_("layout"),
         N_("batch"),
         N_("instances"),
-        money_sign() + "/h",
+        # the ranking's price basis (--billing); a monthly subscription per month
+        basis_header(
+            tr("{sign}/month", sign=money_sign()) if w.billing == "monthly" else "$/h",
+            w.billing,
+        ),
         N_("$/M out"),
         N_("tok/s/inst"),
         N_("TTFT"),
@@ -298,7 +306,7 @@ def _print_serving(rec: Any, title: str) -> None:
             layout,
             f"{s.batch:.0f}/{s.batch_max}",
             str(s.instances),
-            fmt_usd(r.price_per_hour_usd),
+            fmt_usd(r.cost_monthly_usd if w.billing == "monthly" else r.price_per_hour_usd),
             fmt_usd(r.usd_per_million)
             + (
                 f" ({fmt_usd(r.usd_per_million * r.band.low)}–"

@@ -91,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         out = {
             "workload": dataclasses.asdict(wl),
             "objective": rec.objective,
+            "billing": wl.billing,
             "candidates": rec.candidates,
             "viable": rec.viable,
             "verdict": verdict,

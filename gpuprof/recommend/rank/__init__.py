@@ -20,7 +20,7 @@ from gpuprof.catalog.names import normalize_gpu_model, provider_key
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import CandidateArrays, build_arrays, estimate
-from gpuprof.recommend.rank.job import job_row, priced_and_meeting, rank_jobs
+from gpuprof.recommend.rank.job import job_costs, job_row, priced_and_meeting, rank_jobs
 from gpuprof.recommend.rank.rows import (
     LocalMachine,
     Recommendation,
@@ -128,8 +128,7 @@ def _more_nodes(
         est = estimate(wl, arr, catalog.specs, measurements)
         ok = priced_and_meeting(wl, arr, est, mask)
         if ok.any():
-            hours = est.seconds / 3600.0
-            cost = hours * arr.price_ondemand * est.nodes
+            _price, cost, hours, _rep = job_costs(wl, arr, est, None)
             i = int(np.argmin(np.where(ok, cost, np.inf)))
             inst = arr.instances[i]
             text = tr(
@@ -188,13 +187,14 @@ def _local_row(
     )
     one = Catalog(catalog.specs, (inst,))
     # A single machine: no second node.
-    rec_w = w.with_(node_limit=1, spot=False, budget_usd=None)
+    rec_w = w.with_(node_limit=1, spot=False, billing="on-demand", budget_usd=None)
     arr = build_arrays(one.instances, one.specs)
     est = estimate(rec_w, arr, one.specs, measurements)
     if est.serving is not None:
         no = np.zeros(1, dtype=bool)
         viable_one = est.fits & ~(est.supported == 0)
-        return serving_row(rec_w, one, arr, est, est.serving, 0, 0, no, viable_one, no)
+        rate = np.full(1, math.nan)
+        return serving_row(rec_w, one, arr, est, est.serving, 0, 0, rate, viable_one, no)
     nan = np.array([math.nan])
     ones = np.ones(1, dtype=bool)
     viable = est.fits & ~(est.supported == 0)
@@ -209,7 +209,6 @@ def _local_row(
         nan,
         nan,
         hours_b,
-        ~ones,
         viable,
         ~ones,
         None,

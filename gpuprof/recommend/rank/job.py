@@ -16,6 +16,13 @@ from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
 from gpuprof.recommend.parallel import FULL_SHARD_STACKS
+from gpuprof.recommend.rank.billing import (
+    basis_hours,
+    hourly_price,
+    months_billed,
+    unpriced_note,
+)
+from gpuprof.recommend.rank.billing import job_cost as basis_cost
 from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
@@ -26,7 +33,7 @@ from gpuprof.recommend.rank.rows import (
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
 
-__all__ = ["job_row", "priced_and_meeting", "rank_jobs"]
+__all__ = ["job_costs", "job_row", "priced_and_meeting", "rank_jobs"]
 
 
 def rank_jobs(
@@ -52,7 +59,7 @@ def rank_jobs(
         objective = "fastest" if (deadline is None and w.budget_usd is not None) else "cheapest"
 
     hours = est.seconds / 3600.0
-    price, cost, hours_basis, use_spot, replicas = _costs(w, arr, est, window)
+    price, cost, hours_basis, replicas = job_costs(w, arr, est, window)
     viable = est.fits & ~(est.supported == 0) & mask
     has_time = np.isfinite(hours)
     has_cost = np.isfinite(cost)
@@ -96,7 +103,6 @@ def rank_jobs(
             price,
             cost,
             hours_basis,
-            use_spot,
             viable,
             pareto,
             deadline,
@@ -113,9 +119,10 @@ def rank_jobs(
             for r, i in zip(rows, take, strict=True)
         )
     if objective == "cheapest":
-        last = tr("no price: listed after every priced row under 'cheapest'")
         rows = tuple(
-            replace(r, warnings=(*r.warnings, last)) if r.cost_usd is None and r.viable else r
+            replace(r, warnings=(*r.warnings, unpriced_note(w.billing, r.instance)))
+            if r.cost_usd is None and r.viable
+            else r
             for r in rows
         )
     sc = np.flatnonzero(viable & has_time & has_cost)
@@ -134,30 +141,29 @@ def rank_jobs(
     )
 
 
-def _costs(
+def job_costs(
     w: Workload, arr: CandidateArrays, est: Estimates, window: float | None
 ) -> tuple[
     npt.NDArray[np.float64],
     npt.NDArray[np.float64],
     npt.NDArray[np.float64],
-    npt.NDArray[np.bool_],
     npt.NDArray[np.float64],
 ]:
-    """(price per hour, cost, hours on the ranking basis, spot?, replicas) of every row, each
-    for the row's own nodes (and replicas, for a throughput target over ``window`` hours)."""
-    hours = est.seconds / 3600.0
-    use_spot: npt.NDArray[np.bool_] = w.spot & np.isfinite(arr.price_spot)
-    price = np.where(use_spot, arr.price_spot, arr.price_ondemand) * est.nodes
-    hours_basis = np.where(use_spot, hours * (1.0 + SPOT_OVERHEAD), hours)
-    cost = hours_basis * price
+    """(price per hour, cost, hours, replicas) of every row on the ranking basis
+    (``w.billing``, :mod:`.billing`), each for the row's own nodes (and replicas, for a
+    throughput target over ``window`` hours); NaN price and cost where the row has no price on
+    the basis."""
+    hours_basis = basis_hours(est.seconds / 3600.0, w.billing)
+    price = hourly_price(arr, w.billing) * est.nodes
+    cost = basis_cost(arr, w.billing, hours_basis, est.nodes)
     replicas: npt.NDArray[np.float64] = np.full(len(arr), np.nan)
     if window is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             replicas = np.maximum(np.ceil(hours_basis / window * (1.0 - 1e-9)), 1.0)
         price = price * replicas
-        cost = price * window
+        cost = basis_cost(arr, w.billing, np.full(len(arr), window), est.nodes * replicas)
         hours_basis = hours_basis / replicas
-    return price, cost, hours_basis, use_spot, replicas
+    return price, cost, hours_basis, replicas
 
 
 def priced_and_meeting(
@@ -165,7 +171,7 @@ def priced_and_meeting(
 ) -> npt.NDArray[np.bool_]:
     """Rows that fit, have a price and meet the deadline and the budget (issue 23: whether a
     larger ``--nodes`` would give one)."""
-    _price, cost, hours_basis, _spot, _rep = _costs(w, arr, est, None)
+    _price, cost, hours_basis, _rep = job_costs(w, arr, est, None)
     ok = est.fits & ~(est.supported == 0) & mask & np.isfinite(cost) & np.isfinite(hours_basis)
     if w.deadline_hours is not None:
         ok &= hours_basis <= w.deadline_hours
@@ -196,6 +202,9 @@ def sustained(
         # The same replicas, provisioned for the whole window, on each price basis.
         return None if price is None else price * row.nodes * replicas * window
 
+    monthly = inst.price_monthly_usd
+    months = float(months_billed(window))
+
     return replace(
         row,
         instances_needed=int(replicas),
@@ -208,6 +217,7 @@ def sustained(
         cost_spot_usd=for_window(inst.price_spot_usd_hr),
         cost_reserved_1y_usd=for_window(inst.price_reserved_1y_usd_hr),
         cost_reserved_3y_usd=for_window(inst.price_reserved_3y_usd_hr),
+        cost_monthly_usd=None if monthly is None else months * monthly * row.nodes * replicas,
         reasons=(note, *row.reasons),
     )
 
@@ -222,7 +232,6 @@ def job_row(
     price: npt.NDArray[np.float64],
     cost: npt.NDArray[np.float64],
     hours_basis: npt.NDArray[np.float64],
-    use_spot: npt.NDArray[np.bool_],
     viable: npt.NDArray[np.bool_],
     pareto: npt.NDArray[np.bool_],
     deadline: float | None,
@@ -241,13 +250,17 @@ def job_row(
     eff = opt(est.efficiency[i]) if hours is not None else None
     sup = est.supported[i]
     cost_i = opt(cost[i])
-    basis = "spot" if use_spot[i] else "on-demand"
+    basis = w.billing
 
     def job_cost(p: float, spot: bool = False) -> float | None:
         if hours is None or not math.isfinite(p):
             return None
         return hours * (1.0 + SPOT_OVERHEAD if spot else 1.0) * p * nodes
 
+    monthly = inst.price_monthly_usd
+    cost_monthly = None
+    if hours is not None and monthly is not None:
+        cost_monthly = float(months_billed(hours)) * monthly * nodes
     achieved = opt(est.achieved_flops[i])
     price_i = opt(price[i])
     facts = RowFacts(
@@ -296,6 +309,7 @@ def job_row(
         cost_spot_usd=job_cost(arr.price_spot[i], spot=True),
         cost_reserved_1y_usd=job_cost(arr.price_r1[i]),
         cost_reserved_3y_usd=job_cost(arr.price_r3[i]),
+        cost_monthly_usd=cost_monthly,
         efficiency=eff,
         efficiency_base=facts.base_eff,
         scaling_efficiency=facts.scaling,

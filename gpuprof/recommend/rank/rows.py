@@ -111,7 +111,7 @@ class RecommendationRow:
     hours_spot: float | None
     price_per_hour_usd: float | None  # for the chosen basis, all nodes
     cost_usd: float | None  # for the chosen basis
-    cost_basis: str  # "on-demand" or "spot"
+    cost_basis: str  # the ranking's basis (Workload.billing): "on-demand", "spot", "monthly" …
     cost_ondemand_usd: float | None
     cost_spot_usd: float | None
     cost_reserved_1y_usd: float | None
@@ -144,6 +144,11 @@ class RecommendationRow:
     #: LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated
     #: errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise.
     band: Band | None = None
+    #: A monthly subscription (包月): a job in whole months (at least one) of its instances;
+    #: serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price.
+    cost_monthly_usd: float | None = None
+    #: Serving: the cost per million output tokens of those instances on the monthly price.
+    usd_per_million_monthly: float | None = None
 
     @property
     def label(self) -> str:
@@ -175,6 +180,7 @@ class RecommendationRow:
             "cost_spot_usd": self.cost_spot_usd,
             "cost_reserved_1y_usd": self.cost_reserved_1y_usd,
             "cost_reserved_3y_usd": self.cost_reserved_3y_usd,
+            "cost_monthly_usd": self.cost_monthly_usd,
             "efficiency": self.efficiency,
             "efficiency_base": self.efficiency_base,
             "scaling_efficiency": self.scaling_efficiency,
@@ -190,6 +196,7 @@ class RecommendationRow:
             "source": inst.source,
             "instances_needed": self.instances_needed,
             "usd_per_million": self.usd_per_million,
+            "usd_per_million_monthly": self.usd_per_million_monthly,
             "layout": (
                 None
                 if self.layout is None

@@ -5,6 +5,7 @@ per instance."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +15,11 @@ from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.band import inference_band
 from gpuprof.recommend.estimate import CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts, fmt_duration_ms, global_warnings, row_notes
+from gpuprof.recommend.rank.billing import (
+    HOURS_PER_MONTH,
+    hourly_price,
+    unpriced_note,
+)
 from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
@@ -43,8 +49,8 @@ def rank_serving(
     """Serving: rank by the cost per million output tokens of the instances the rate needs
     (those meeting the latency targets first); the scatter is cost per million vs throughput
     per instance."""
-    use_spot = w.spot & np.isfinite(arr.price_spot)
-    per_h = np.where(use_spot, arr.price_spot, arr.price_ondemand) * sv.nodes * sv.instances
+    rate = hourly_price(arr, w.billing)  # per instance-hour on the ranking basis (NaN: none)
+    per_h = rate * sv.nodes * sv.instances
     # The scatter's y: the row's own cost per million output tokens (its whole instances at
     # this traffic), so that a point and its table row say the same number.
     millions = w.requests_per_s * w.gen_len * 3600.0 / 1e6
@@ -61,8 +67,15 @@ def rank_serving(
     pareto = pareto_front(-sv.tokens_s_instance, per_m_inst, ok)
     take = order if limit is None else order[:limit]
     rows = tuple(
-        serving_row(w, catalog, arr, est, sv, int(i), rank + 1, use_spot, viable, pareto)
+        serving_row(w, catalog, arr, est, sv, int(i), rank + 1, rate, viable, pareto)
         for rank, i in enumerate(take)
+    )
+    # A row without a price on the basis is not the cheapest: it comes after every priced one.
+    rows = tuple(
+        replace(r, warnings=(*r.warnings, unpriced_note(w.billing, r.instance)))
+        if r.cost_usd is None and r.viable
+        else r
+        for r in rows
     )
     sc = np.flatnonzero(ok)
     scatter = tuple(
@@ -103,11 +116,12 @@ def serving_row(
     sv: ServeArrays,
     i: int,
     rank: int,
-    use_spot: npt.NDArray[np.bool_],
+    rate: npt.NDArray[np.float64],
     viable: npt.NDArray[np.bool_],
     pareto: npt.NDArray[np.bool_],
 ) -> RecommendationRow:
-    """One serving row: every number for the same layout and instance count."""
+    """One serving row: every number for the same layout and instance count; ``rate``: each
+    instance's price per hour on the ranking basis (``w.billing``)."""
     inst = arr.instances[i]
     spec = catalog.spec_for(inst)
     nodes = int(sv.nodes[i])
@@ -117,10 +131,15 @@ def serving_row(
     def per_hour(price: float) -> float | None:
         return opt(price * nodes * instances) if fits else None
 
-    basis = "spot" if use_spot[i] else "on-demand"
-    usd_h = per_hour(arr.price_spot[i] if use_spot[i] else arr.price_ondemand[i])
+    basis = w.billing
+    usd_h = per_hour(rate[i])
     lam = w.requests_per_s
     out_m = lam * w.gen_len * 3600.0 / 1e6
+    monthly = inst.price_monthly_usd
+    per_month = None if monthly is None or not fits else monthly * nodes * instances
+    per_m_monthly = None
+    if per_month is not None and out_m > 0:
+        per_m_monthly = per_month / (out_m * HOURS_PER_MONTH)
     in_m = lam * w.prompt_len * 3600.0 / 1e6
     share = float(sv.prefill_share[i])
     facts = ServingRow(
@@ -214,6 +233,8 @@ def serving_row(
         instances_needed=instances if fits else None,
         usd_per_million=usd_h / out_m if usd_h is not None and out_m > 0 else None,
         serving=facts,
+        cost_monthly_usd=per_month,
+        usd_per_million_monthly=per_m_monthly,
         band=inference_band("serve", spec.architecture if spec else None, float(est.gpus[i]))
         if fits
         else None,
