@@ -456,12 +456,8 @@ class History(SampleRing):
         max_points: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Like :meth:`gpu_series`, for a host field (``cpu_pct``, ``net_rx_bytes_s``, ...)."""
-        try:
-            fi = self._host_field_index[field]
-        except KeyError:
-            raise KeyError(f"History does not keep host field {field!r}") from None
-        with self._lock:
-            return self._series(self._host, fi, t0, t1, max_points)
+        view = self.host_view((field,), t0, t1, max_points)
+        return view.t_s, view.values[0]
 
     def gpu_view(
         self,

@@ -125,12 +125,6 @@ class SampleRing:
                 hi = mid
         return lo
 
-    def _series(
-        self, ch: _Channel, fi: int, t0: float | None, t1: float | None, max_points: int | None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        view = self._block(ch, np.array([fi], dtype=np.intp), t0, t1, max_points)
-        return view.t_s, view.values[0]
-
     def _block(
         self,
         ch: _Channel,
