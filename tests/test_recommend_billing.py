@@ -224,3 +224,12 @@ def test_cli_spot_is_billing_spot_and_not_another_basis(
     assert bad.value.code == 2
     assert main([*JOB, "--spot", "--billing", "monthly"]) == 2
     assert "--spot is --billing spot" in capsys.readouterr().err
+
+
+def test_cli_from_profile_refuses_billing(
+    capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    # a profiled job's projection shows every basis side by side: no ranking basis to pick
+    argv = ["recommend", "--from-profile", str(tmp_path) + "/run.gpuprof", "--billing", "monthly"]
+    assert main(argv) == 2
+    assert "drop --billing" in capsys.readouterr().err

@@ -51,6 +51,7 @@ WORKLOAD_FLAGS = (
     ("stack", "--stack"),
     ("recompute", "--recompute"),
     ("layout", "--layout"),
+    ("billing", "--billing"),
 )
 
 
