@@ -233,3 +233,21 @@ def test_cli_from_profile_refuses_billing(
     argv = ["recommend", "--from-profile", str(tmp_path) + "/run.gpuprof", "--billing", "monthly"]
     assert main(argv) == 2
     assert "drop --billing" in capsys.readouterr().err
+
+
+def test_a_monthly_cost_band_is_in_whole_months() -> None:
+    dearer = offer("dearer", "A100 80GB SXM", 1, 80, None, price_monthly_usd=1050.0)
+    cat = catalog_of(MONTHLY_ONLY, dearer)
+    rec = recommend(_job().with_(billing="monthly"), cat)
+    top = rec.rows[0]
+    assert top.band is not None and top.band.high > 1.0  # an LLM training band
+    assert top.cost_span() == (1000.0, 1000.0)  # well under a month either way
+    band = top.to_dict()["band"]
+    assert isinstance(band, dict) and band["cost_usd_high"] == 1000.0
+    from gpuprof.recommend.band import top_rows_overlap
+
+    assert not top_rows_overlap(list(rec.rows), "cheapest")  # ¥1000 vs ¥1050, both one month
+    hourly = recommend(_job(), catalog_of(HOURLY_ONLY)).rows[0]
+    assert hourly.cost_span() == pytest.approx(
+        (hourly.cost_usd * hourly.band.low, hourly.cost_usd * hourly.band.high)
+    )

@@ -205,6 +205,12 @@ def top_rows_overlap(rows: list[object], objective: str) -> bool:
     va, vb = getattr(a, key, None), getattr(b, key, None)
     if band_a is None or band_b is None or va is None or vb is None:
         return False
+    span = getattr(a, "cost_span", None), getattr(b, "cost_span", None)
+    if key == "cost_usd" and callable(span[0]) and callable(span[1]):
+        # a row's own span of cost (a monthly subscription's is in whole months)
+        sa, sb = span[0](), span[1]()
+        if sa is not None and sb is not None:
+            return bool(sa[0] <= sb[1] and sb[0] <= sa[1])
     return bool(band_a.overlaps(va, band_b, vb))
 
 

@@ -63,8 +63,9 @@ def _band_fact(r: RecommendationRow) -> str:
     band = r.band
     assert band is not None and r.hours is not None
     span = fmt_hours_span(r.hours, band)
-    if r.cost_usd is not None:
-        span += ", " + money(r.cost_usd * band.low) + "–" + money(r.cost_usd * band.high)
+    cost = r.cost_span()  # a monthly subscription: whole months
+    if cost is not None:
+        span += ", " + money(cost[0]) + "–" + money(cost[1])
     return (
         _t(
             "Error band: %1 (10th–90th percentile of the errors on %2 comparable published runs "

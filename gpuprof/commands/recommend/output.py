@@ -151,13 +151,9 @@ def band_text(r: Any) -> str:
 
     b = r.band
     cost = ""
-    if r.cost_usd is not None:
-        cost = (
-            ", "
-            + fmt_usd(r.cost_usd * b.low, digits=0)
-            + "–"
-            + fmt_usd(r.cost_usd * b.high, digits=0)
-        )
+    span = r.cost_span() if hasattr(r, "cost_span") else None
+    if span is not None:
+        cost = ", " + fmt_usd(span[0], digits=0) + "–" + fmt_usd(span[1], digits=0)
     return tr(
         "error band {span}{cost}: {lo:g}th–{hi:g}th percentile of the errors on {n} comparable "
         "published runs not fitted to ({basis})",

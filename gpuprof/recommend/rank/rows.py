@@ -150,6 +150,20 @@ class RecommendationRow:
     #: Serving: the cost per million output tokens of those instances on the monthly price.
     usd_per_million_monthly: float | None = None
 
+    def cost_span(self) -> tuple[float, float] | None:
+        """``cost_usd`` over the error band (None: no band or no cost). A monthly subscription
+        is paid in whole months, so its span is the months the band's hours would bill."""
+        band, cost = self.band, self.cost_usd
+        if band is None or cost is None:
+            return None
+        if self.cost_basis == "monthly" and self.hours and self.instances_needed is None:
+            from gpuprof.recommend.rank.billing import months_billed
+
+            per_month = cost / float(months_billed(self.hours))
+            low, high = (float(months_billed(self.hours * r)) for r in (band.low, band.high))
+            return per_month * low, per_month * high
+        return cost * band.low, cost * band.high
+
     @property
     def label(self) -> str:
         inst = self.instance
@@ -212,6 +226,7 @@ class RecommendationRow:
                 None
                 if self.band is None
                 else self.band.to_dict(self.hours, self.cost_usd, self.usd_per_million)
+                | _cost_span(self.cost_span())
             ),
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
@@ -245,6 +260,11 @@ class Recommendation:
     @property
     def pareto(self) -> tuple[RecommendationRow, ...]:
         return tuple(r for r in self.rows if r.pareto)
+
+
+def _cost_span(span: tuple[float, float] | None) -> dict[str, float | None]:
+    low, high = span or (None, None)
+    return {"cost_usd_low": low, "cost_usd_high": high}
 
 
 def opt(x: float) -> float | None:
