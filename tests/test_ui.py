@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +22,14 @@ from tests.ui_fixtures import polls
 # The offscreen platform plugin warns whenever a top-level window gets size constraints; it is
 # a limitation of the plugin, not of the app (a real display never prints it).
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+def _telemetry_shown(w: Any, n: int) -> Any:
+    """The window ``w`` after ``n`` polls, on its Telemetry tab, the plots drawn."""
+    polls(w, n)
+    w.select_tab("telemetry")
+    w.telemetry.refresh(force=True)
+    return w
 
 
 @pytest.mark.parametrize("n_gpus", [0, 1, 8])
@@ -54,10 +63,7 @@ def test_window_opens_with_0_1_8_gpus(make_window, n_gpus):
 @pytest.mark.slow
 def test_curves_receive_history_data(make_window):
     src = FakeSource(2)
-    w = make_window(src)
-    polls(w, 40)
-    w.select_tab("telemetry")
-    w.telemetry.refresh(force=True)
+    w = _telemetry_shown(make_window(src), 40)
     x, y = w.telemetry.plots["util"].data[(0, "util_gpu_pct")]
     assert len(x) == 40
     assert x[-1] == 0.0 and x[0] == pytest.approx(-39.0)
@@ -72,10 +78,7 @@ def test_curves_receive_history_data(make_window):
 
 @pytest.mark.slow
 def test_gpu_selection_changes_what_is_drawn(make_window, settings):
-    w = make_window(n_gpus=3)
-    polls(w, 10)
-    w.select_tab("telemetry")
-    w.telemetry.refresh(force=True)
+    w = _telemetry_shown(make_window(n_gpus=3), 10)
     assert (1, "util_gpu_pct") in w.telemetry.plots["util"].data
     w.telemetry.gpu_checks[1].setChecked(False)
     assert w.state.selected_gpus == {0, 2}
@@ -125,10 +128,7 @@ def test_plots_get_about_two_points_per_pixel_column(make_window):
 
 @pytest.mark.slow
 def test_pause_freezes_the_plots(make_window):
-    w = make_window(n_gpus=1)
-    polls(w, 10)
-    w.select_tab("telemetry")
-    w.telemetry.refresh(force=True)
+    w = _telemetry_shown(make_window(n_gpus=1), 10)
     w.telemetry.pause_button.click()
     assert w.state.paused and w.action("view.pause").isChecked()
     frozen = w.telemetry.plots["util"].data[(0, "util_gpu_pct")][0].copy()
@@ -143,10 +143,7 @@ def test_pause_freezes_the_plots(make_window):
 
 @pytest.mark.slow
 def test_crosshair_lists_values_under_the_cursor(make_window):
-    w = make_window(n_gpus=2)
-    polls(w, 20)
-    w.select_tab("telemetry")
-    w.telemetry.refresh(force=True)
+    w = _telemetry_shown(make_window(n_gpus=2), 20)
     text = w.telemetry.show_values_at(0.0, "power")
     assert "GPU 0" in text and "GPU 1" in text and " W" in text
     assert w.telemetry.plots["util"].crosshair.isVisible()

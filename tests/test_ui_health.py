@@ -99,12 +99,16 @@ def _diagnose(tab: Any, devices: Any, system: Any, snaps: list[Snapshot]) -> Non
     tab.run_now()
 
 
-def _diagnosed_demo(make_tab: Any) -> tuple[Any, SimulatedSource]:
-    """A shown tab that has diagnosed the throttling demo, and the demo's source."""
+def _diagnosed_demo(make_tab: Any, *, static: bool = True) -> tuple[Any, SimulatedSource]:
+    """A shown tab that has diagnosed the throttling demo, given its static facts first
+    unless ``static`` is false; and the demo's source."""
     tab = make_tab()
     src, snaps = throttling_demo()
     tab.show()
-    _diagnose(tab, src.devices(), src.system_info(), snaps)
+    if static:
+        tab.set_static(src.devices(), src.system_info())
+    tab.add_snapshots(snaps)
+    tab.run_now()
     return tab, src
 
 
@@ -349,11 +353,7 @@ def test_copy_when_all_clear_lists_the_checks(make_tab):
 
 
 def test_load_checks_run_before_static_facts_arrive(make_tab):
-    tab = make_tab()
-    _, snaps = throttling_demo()
-    tab.show()
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    tab, _ = _diagnosed_demo(make_tab, static=False)
     assert any(f.code == "power_throttling" for f in tab.findings)
 
 
@@ -361,11 +361,7 @@ def test_theme_changes_severity_colours(make_tab):
     from gpuprof.ui.health.tab import severity_colours
     from gpuprof.ui.shell.theme import THEMES
 
-    tab = make_tab()
-    _src, snaps = throttling_demo()
-    tab.show()
-    tab.add_snapshots(snaps)
-    tab.run_now()
+    tab, _ = _diagnosed_demo(make_tab, static=False)
     tab.apply_theme(THEMES["dark"])
     dark = tab.table.topLevelItem(0).foreground(0).color().name()
     tab.apply_theme(THEMES["light"])
