@@ -26,15 +26,13 @@ setup(qt=True)
 
 def _results() -> list:
     from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult
+    from gpuprof.catalog.specs import load_specs
 
+    h100 = load_specs()["H100 SXM"]  # the spec table's peaks, not a copy of them
     out: list = []
-    for d, peak in (
-        ("fp32", 67.0),
-        ("tf32", 494.5),
-        ("fp16", 989.0),
-        ("bf16", 989.0),
-        ("fp8", 1979.0),
-    ):
+    for d in ("fp32", "tf32", "fp16", "bf16", "fp8"):
+        peak = h100.peak_tflops(d)
+        assert peak is not None
         for s in range(1024, 16385, 1024):
             tf = peak * 0.75 * min(1.0, s / 8192)
             out.append(
