@@ -624,8 +624,24 @@
         <translation>{want} 个请求序列中只有 {b:.0f} 个能与权重一起放入显存：按批大小 {b:.0f} 估算</translation>
     </message>
     <message>
+        <source>reserved 1y</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reserved 3y</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>no price: listed after every priced row under &apos;cheapest&apos;</source>
         <translation>无价格：在“最便宜”排序下列于所有有价格的行之后</translation>
+    </message>
+    <message>
+        <source>no {basis} price: listed after every priced row (--billing {b})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no {basis} price: listed after every priced row (--billing {b}); it has a price on --billing {others}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million</source>
@@ -633,6 +649,7 @@
     </message>
     <message>
         <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
+        <extracomment>The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>
     <message>
@@ -657,7 +674,6 @@
     </message>
     <message>
         <source>give --model or --params, not both</source>
-        <extracomment>The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
         <translation>请指定 --model 或 --params，不能同时指定</translation>
     </message>
     <message>
@@ -800,6 +816,7 @@
     </message>
     <message>
         <source>on-demand</source>
+        <extracomment>Hours in a billed month (365 × 24 ÷ 12): a monthly price&apos;s hourly equivalent and the span one month of a subscription covers.</extracomment>
         <translation>按需</translation>
     </message>
     <message>
@@ -809,6 +826,10 @@
     <message>
         <source>derivation</source>
         <translation>推算依据</translation>
+    </message>
+    <message>
+        <source>error band × {lo:.2f}–{hi:.2f}: 10th–90th percentile over {n} {basis}</source>
+        <translation>误差带 × {lo:.2f}–{hi:.2f}：基于 {n} 个{basis}的第 10–90 百分位</translation>
     </message>
     <message>
         <source>a profiled job instead of a workload</source>
@@ -838,6 +859,14 @@
     <message>
         <source>--steps needs --from-profile RUN.gpuprof</source>
         <translation>--steps 需要 --from-profile RUN.gpuprof</translation>
+    </message>
+    <message>
+        <source>gpuprof: budget {b} in {c}, the display currency (--currency): every price is compared in {c}</source>
+        <translation>gpuprof：预算 {b}，单位 {c}，即显示币种（--currency）：所有价格都按 {c} 比较</translation>
+    </message>
+    <message>
+        <source>gpuprof: budget {b} in {c}, the display currency (--currency): prices in USD are compared at {r}</source>
+        <translation>gpuprof：预算 {b}，单位 {c}，即显示币种（--currency）：以美元标价的价格按 {r} 换算后比较</translation>
     </message>
     <message>
         <source>no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a desktop session or with `ssh -X`, render headless with `gpuprof --screenshot OUT.png`, or use the terminal commands (`gpuprof --help`)</source>
@@ -1285,7 +1314,7 @@
     </message>
     <message>
         <source>exit code %1</source>
-        <extracomment>Rows shown in the projection table (the catalog has thousands; the best come first).</extracomment>
+        <extracomment>:func:`gpuprof.profile.project.project`: the job on every catalog instance. Rows shown in the projection table (the catalog has thousands; the best come first).</extracomment>
         <translation>退出码 %1</translation>
     </message>
     <message>
@@ -1601,12 +1630,12 @@
         <translation>作业成本</translation>
     </message>
     <message>
-        <source>Cost of the whole job on the basis used for ranking (on-demand, or spot when spot is allowed and offered), USD</source>
-        <translation>按排序所用计价方式（按需；允许且提供竞价时为竞价）计算的整个作业成本，USD</translation>
-    </message>
-    <message>
         <source>spot</source>
         <translation>竞价</translation>
+    </message>
+    <message>
+        <source>Cost of the whole job on the price the ranking compares (Billing: on-demand, spot, reserved, or a monthly subscription in whole months), USD</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>$/h</source>
@@ -1625,12 +1654,25 @@
         <translation>本行价格的日期（价格会变动，请向云厂商核实）</translation>
     </message>
     <message>
+        <source>Monthly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A monthly subscription: the whole job in whole months of every node (at least one); serving: one month of the instances the rate needs, USD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Instances</source>
         <translation>实例数</translation>
     </message>
     <message>
         <source>Instances that together sustain the request rate</source>
         <translation>共同维持该请求速率所需的实例数</translation>
+    </message>
+    <message>
+        <source>Converted at %1.</source>
+        <extracomment>The job&apos;s columns, hidden for serving; the serving ones, hidden for a job. The columns on the ranking&apos;s price basis: their headers name it (the Billing setting).</extracomment>
+        <translation>按 %1 换算。</translation>
     </message>
     <message>
         <source>$/M out</source>
@@ -1727,6 +1769,14 @@
     <message>
         <source>the top rows overlap within their error bands</source>
         <translation>排名靠前的行在误差范围内重叠</translation>
+    </message>
+    <message>
+        <source>Monthly: %1/month per node (as of %2) → %3/month for %4 instance(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monthly: %1/month per node (as of %2) → job %3 in whole months</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Error band: %1 (10th–90th percentile of the errors on %2 comparable published runs not fitted to: %3)</source>
@@ -1874,7 +1924,6 @@
     </message>
     <message>
         <source>unknown date</source>
-        <extracomment>The job&apos;s columns, hidden for serving; the serving ones, hidden for a job.</extracomment>
         <translation>日期未知</translation>
     </message>
     <message>
@@ -1922,8 +1971,8 @@
         <translation>每实例输出 token/秒</translation>
     </message>
     <message>
-        <source>USD per million output tokens</source>
-        <translation>每百万输出 token 的美元成本</translation>
+        <source>%1 per million output tokens</source>
+        <translation>每百万输出 token 的费用（%1）</translation>
     </message>
     <message>
         <source>Cost per million vs throughput per instance (log–log); ★ Pareto front</source>
@@ -1932,6 +1981,14 @@
     <message>
         <source>Each point is one configuration that fits: output tokens per second one instance sustains against the cost per million output tokens of the instances the traffic needs, both on log scales. Orange points joined by a line are the Pareto front. Click a point to select its row.</source>
         <translation>每个点是一个放得下的配置：单个实例可维持的每秒输出 token 数，对比满足流量所需实例的每百万输出 token 成本，两轴均为对数刻度。连线的橙色点是帕累托前沿。点击一个点可选中对应行。</translation>
+    </message>
+    <message>
+        <source>Costs in %1.</source>
+        <translation>费用以 %1 计。</translation>
+    </message>
+    <message>
+        <source>Costs in %1, converted at %2.</source>
+        <translation>费用以 %1 计，按 %2 换算。</translation>
     </message>
     <message>
         <source>%1 tok/s per instance · %2 per million</source>
@@ -2008,6 +2065,7 @@
     </message>
     <message>
         <source>Export &amp;report…</source>
+        <extracomment>The last acceptance check run in this window (the Check feature announces it).</extracomment>
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
@@ -2098,11 +2156,11 @@
     </message>
     <message>
         <source>Name</source>
-        <extracomment>Folders below the data folder looked into (``profiles/NAME/x.gpuprof`` is 2 down). Recordings opened at most per scan (a data folder full of sessions stays quick).
+        <extracomment>Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.
 ----------
-Detail rows: (label, getter). Labels are translated when shown.
+Folders below the data folder looked into (``profiles/NAME/x.gpuprof`` is 2 down). Recordings opened at most per scan (a data folder full of sessions stays quick).
 ----------
-Monitor columns: (header, min terminal width to show it). Narrow terminals keep the essentials.</extracomment>
+Detail rows: (label, getter). Labels are translated when shown.</extracomment>
         <translation>名称</translation>
     </message>
     <message>
@@ -2542,13 +2600,13 @@ Monitor columns: (header, min terminal width to show it). Narrow terminals keep 
         <source>gpuprof — watch what your NVIDIA GPUs are doing, measure what they can really do, and decide which cloud machine a workload should run on, at what cost.
 
 Without a sub-command, opens the desktop app.</source>
+        <extracomment>Modules under gpuprof.commands that add sub-commands, in --help order.</extracomment>
         <translation>gpuprof — 观察你的 NVIDIA GPU 在做什么，测量它们的真实能力，并决定某个工作负载应在哪台云机器上运行、花费多少。
 
 不带子命令时打开桌面应用。</translation>
     </message>
     <message>
         <source>size must look like 1600x1000, got {t!r}</source>
-        <extracomment>Modules under gpuprof.commands that add sub-commands, in --help order.</extracomment>
         <translation>尺寸格式应类似 1600x1000，实际为 {t!r}</translation>
     </message>
     <message>
@@ -2668,14 +2726,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>gpuprof: unexpected error: {t}: {e} (run with --debug for the traceback)</source>
         <translation>gpuprof: 意外错误：{t}: {e}（加 --debug 运行可查看回溯信息）</translation>
-    </message>
-    <message>
-        <source>interval must be a number of seconds, got {t!r}</source>
-        <translation>间隔必须是秒数，实际为 {t!r}</translation>
-    </message>
-    <message>
-        <source>interval {v} s is outside {lo}–{hi} s</source>
-        <translation>间隔 {v} s 超出 {lo}–{hi} s 的范围</translation>
     </message>
     <message>
         <source>gpuprof: warning: {w}</source>
@@ -2880,10 +2930,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>或：用你自己的密钥从云厂商的价格 API 获取当前价格</translation>
     </message>
     <message>
-        <source>alibaba (DescribePrice) or tencent (InquiryPriceRunInstances)</source>
-        <translation>`alibaba`（`DescribePrice`）或 `tencent`（`InquiryPriceRunInstances`）</translation>
-    </message>
-    <message>
         <source>a file with &apos;id = ...&apos; and &apos;secret = ...&apos; lines, readable by you only</source>
         <translation>含有 &apos;id = ...&apos; 和 &apos;secret = ...&apos; 两行的文件，仅你本人可读</translation>
     </message>
@@ -2900,10 +2946,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>腾讯云（`tencent`）：用于询价的镜像（img-...）</translation>
     </message>
     <message>
-        <source>tencent: the currency your account is billed in (default CNY)</source>
-        <translation>腾讯云（`tencent`）：你的账户结算货币（默认 CNY）</translation>
-    </message>
-    <message>
         <source>the API&apos;s address (default: the provider&apos;s)</source>
         <translation>API 地址（默认：云厂商的地址）</translation>
     </message>
@@ -2918,10 +2960,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>check every row: price band per GPU model, its own notes, spot &lt;= on-demand, GPU count and memory, the date it was read; exit 1 when an outlier is unexplained</source>
         <translation>检查每一行：按 GPU 型号的每 GPU 小时价格区间、该行自己的备注、竞价 &lt;= 按需、GPU 数量与显存、读取价格的日期；有无法解释的异常时退出码为 1</translation>
-    </message>
-    <message>
-        <source>list every row dated only by year or month (default: counted per source)</source>
-        <translation>逐行列出只标注到年或月的行（默认按来源计数）</translation>
     </message>
     <message>
         <source>show or set the exchange rates prices are compared at</source>
@@ -3000,6 +3038,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>未设置汇率：其他货币的价格不参与比较（gpuprof catalog fx --set CNY=汇率@YYYY-MM-DD）</translation>
     </message>
     <message>
+        <source>{n} rows priced in {c} were not checked against the price bands: no exchange rate for {c} (--fx-rate {c}=RATE@YYYY-MM-DD)</source>
+        <translation>{n} 行以 {c} 标价的数据未做价格区间检查：没有 {c} 的汇率（--fx-rate {c}=RATE@YYYY-MM-DD）</translation>
+    </message>
+    <message>
         <source>catalog audit: {n} rows, {k} findings</source>
         <translation>目录审核：{n} 行，{k} 项发现</translation>
     </message>
@@ -3020,12 +3062,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>无法解释</translation>
     </message>
     <message>
-        <source>{p}: {n} rows {why}</source>
-        <translation>{p}：{n} 行 {why}</translation>
-    </message>
-    <message>
-        <source>{u} unexplained findings; {k} known (rows marked doubtful, or prices whose source gives no day, shown as old)</source>
-        <translation>{u} 项无法解释的发现；{k} 项已知（标为存疑的行，或来源未给出日期、按过期显示的价格）</translation>
+        <source>{u} unexplained findings; {k} known (rows marked doubtful: why)</source>
+        <translation>{u} 项无法解释的发现；{k} 项已知（标为存疑的行：doubtful: why）</translation>
     </message>
     <message>
         <source>--provider needs --credentials FILE (your own API keys)</source>
@@ -3134,6 +3172,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>not a duration: {t!r} (e.g. 72h, 3d, 90m)</source>
+        <extracomment>Currency signs an amount may be typed with; the amount is in the display currency whatever the sign (``recommend --currency``, the GUI&apos;s setting): ``¥50k`` with ``--currency CNY``.</extracomment>
         <translation>不是有效的时长：{t!r}（例如 72h、3d、90m）</translation>
     </message>
     <message>
@@ -3181,6 +3220,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>训练：激活重计算 none（默认）、selective、full（每层的前向再算一遍）</translation>
     </message>
     <message>
+        <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; (sizes left out are searched; overlap: tensor-parallel communication under the GEMMs)</source>
+        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap'（未给出的维度仍会搜索；overlap：张量并行通信与 GEMM 重叠）</translation>
+    </message>
+    <message>
         <source>tokens to train on / to generate</source>
         <translation>用于训练 / 要生成的 token 数</translation>
     </message>
@@ -3209,6 +3252,18 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>在线服务（--scenario serve）</translation>
     </message>
     <message>
+        <source>money for the whole job, in the display currency (--currency, default USD): --currency CNY --budget 50k is ¥50,000, compared with prices converted at the dated rate</source>
+        <translation>整个作业的预算，单位为显示币种（--currency，默认 USD）：--currency CNY --budget 50k 即 ¥50,000，与按带日期的汇率换算后的价格比较</translation>
+    </message>
+    <message>
+        <source>the price rankings compare: on-demand (default), spot (+10%% time), reserved-1y, reserved-3y, or monthly (a monthly subscription, paid in whole months); a row without that price is listed after the priced ones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank by spot prices (= --billing spot)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>serving: mean generated tokens per request (default seq-len minus prompt-len)</source>
         <translation>在线服务：每个请求平均生成的 token 数（默认 seq-len 减去 prompt-len）</translation>
     </message>
@@ -3225,12 +3280,24 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>在线服务：每个输出 token 的时间目标，例如 50ms</translation>
     </message>
     <message>
+        <source>--spot is --billing spot: give one of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>serving: the percentile of requests the targets hold for (default p99)</source>
         <translation>在线服务：目标适用的请求百分位（默认 p99）</translation>
     </message>
     <message>
         <source>serving: KV-cache precision fp16, bf16, fp8, int8 (default: the weights&apos;)</source>
         <translation>在线服务：KV 缓存精度 fp16、bf16、fp8、int8（默认与权重相同）</translation>
+    </message>
+    <message>
+        <source>serving: the KV cache the engine holds per sequence: on-demand (vLLM, SGLang: blocks as tokens are generated) or reserve (TensorRT-LLM&apos;s default: the whole prompt + output at admission); default on-demand</source>
+        <translation>服务：引擎为每个序列保留的 KV 缓存：on-demand（vLLM、SGLang：随生成的 token 分配块）或 reserve（TensorRT-LLM 的默认：准入时即保留完整的提示 + 输出）；默认 on-demand</translation>
+    </message>
+    <message>
+        <source>serving: grouped (each KV head read once for its query heads: FlashAttention, XQA) or per-head (once per query head: Hugging Face eager attention, TensorRT-LLM before v0.8); default grouped</source>
+        <translation>服务：grouped（每个 KV 头为其查询头只读一次：FlashAttention、XQA）或 per-head（每个查询头各读一次：Hugging Face eager 注意力、v0.8 之前的 TensorRT-LLM）；默认 grouped</translation>
     </message>
     <message>
         <source>serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)</source>
@@ -3269,20 +3336,16 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>实例数</translation>
     </message>
     <message>
+        <source>{sign}/month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
         <source>Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how many sustain the rate; $/h for all of them; $/M out = per million output tokens; batch = sequences in flight per replica at this load / that fit; TTFT and TPOT {pct} at this load; tok/s/inst = output tokens/s one instance sustains. P ★ = Pareto front of cost per million vs throughput per instance. ✗ = misses a target.</source>
         <translation>服务 {rate:.4g} 请求/秒，提示 {p} 个、输出 {o} 个 token：实例数 = 维持该速率所需的实例数；$/h 为全部实例的费用；$/百万输出 = 每百万输出 token 的费用；批量 = 该负载下每个副本在途的序列数 / 可容纳的序列数；TTFT 和 TPOT 为该负载下的 {pct}；tok/s/实例 = 单个实例可维持的输出 token/秒。P ★ = 每百万成本与单实例吞吐的帕累托前沿。✗ = 未达到目标。</translation>
-    </message>
-    <message>
-        <source>USD for the whole job</source>
-        <translation>整个作业的预算（USD）</translation>
-    </message>
-    <message>
-        <source>allow spot/preemptible prices</source>
-        <translation>允许使用竞价/可抢占价格</translation>
     </message>
     <message>
         <source>node limit (default 16)</source>
@@ -3375,6 +3438,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>serving: a rate to sustain, not a job; see serving and cost_unit</source>
+        <extracomment>The cost fields a ``--json`` row explains when null.</extracomment>
         <translation>在线服务：需要维持的速率，不是一次性作业；见 serving 和 cost_unit</translation>
     </message>
     <message>
@@ -4009,6 +4073,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>帕累托前沿</translation>
     </message>
     <message>
+        <source>Cost per million output tokens vs throughput per instance</source>
+        <translation>每百万输出 token 成本与每实例吞吐量</translation>
+    </message>
+    <message>
         <source>Time vs cost of every fitting configuration</source>
         <translation>所有可容纳配置的时间与成本</translation>
     </message>
@@ -4173,7 +4241,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>{p}: cannot read: {e}</source>
-        <extracomment>The most a credentials file may hold. ``quote(credentials, instance_type, region, options)`` → the API&apos;s price.</extracomment>
+        <extracomment>The most a credentials file may hold.</extracomment>
         <translation>{p}：无法读取：{e}</translation>
     </message>
     <message>
@@ -4234,7 +4302,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
-        <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;). training (issue 23): context parallel size, virtual pipeline stages per GPU, and whether data parallelism shards the weights too (FSDP) rather than ZeRO-1</extracomment>
+        <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;). training (issue 23): context parallel size, virtual pipeline stages per GPU, and whether data parallelism shards the weights too (FSDP) rather than ZeRO-1 serving: the share of the memory left after the weights the KV cache takes (no headroom)</extracomment>
         <translation>本机 GPU 利用率为 {util}（&lt; {threshold:.0f}%）：先优化输入管线（DataLoader 的 workers/prefetch、DALI、更快的存储）——换更大的 GPU 也只会空转（种子文档中的坑：BERT 在 H100 上利用率 &lt;30%，成本是 A100 方案的 2.8×）</translation>
     </message>
     <message>
@@ -4244,6 +4312,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>spot: +{pct:.0f}% time assumed for checkpoints and restarts; save checkpoints often (interruptions come with little or no notice) and keep inference on on-demand or reserved capacity</source>
         <translation>竞价：按 +{pct:.0f}% 时间估算检查点与重启开销；请频繁保存检查点（中断几乎没有或完全没有预告），推理服务请放在按需或预留实例上</translation>
+    </message>
+    <message>
+        <source>fits: {need} per GPU of {mem} ({share:.0%}): the weights, one step&apos;s activations and the KV cache in {kv:.0%} of the rest</source>
+        <translation>可容纳：每 GPU {need}，共 {mem}（{share:.0%}）：权重、一步的激活，以及占其余 {kv:.0%} 的 KV 缓存</translation>
     </message>
     <message>
         <source>fits: {need} per GPU of {mem} ({share:.0%}; limit {limit:.0%} keeps {headroom:.0%} headroom)</source>
@@ -4292,6 +4364,18 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>≈ {time} at {eff:.0%} efficiency (base {base:.0%} × scaling {scaling:.0%}; {kind}); base from {source}</source>
         <translation>≈ {time}，效率 {eff:.0%}（基准 {base:.0%} × 扩展系数 {scaling:.0%}；{kind}）；基准来源：{source}</translation>
+    </message>
+    <message>
+        <source>{cost} on a monthly subscription, in whole months (prices as of {date})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{cost} {basis} (prices as of {date})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no {basis} price in the catalog</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>GPU {name!r} is not in the spec table: time unknown</source>
@@ -4424,7 +4508,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>doubtful catalog row: {why}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. A monthly subscription (包月): a job in whole months (at least one) of its instances; serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price. Serving: the cost per million output tokens of those instances on the monthly price. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
         <translation>存疑的目录行：{why}</translation>
     </message>
     <message>
@@ -4539,6 +4623,18 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>逗号分隔的云服务商，例如 aws,gcp（默认：我们读取的全部六个 SkyPilot 目录）</translation>
     </message>
     <message>
+        <source>alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei (ListOnDemandResourceRatings)</source>
+        <translation>alibaba（DescribePrice）、tencent（InquiryPriceRunInstances）或 huawei（ListOnDemandResourceRatings）</translation>
+    </message>
+    <message>
+        <source>huawei: any project ID of your account (the inquiry asks for one)</source>
+        <translation>huawei：您账号下任意一个项目 ID（询价接口需要）</translation>
+    </message>
+    <message>
+        <source>tencent, huawei: the currency your account is billed in (default CNY; Huawei&apos;s answer names its own)</source>
+        <translation>tencent、huawei：您账号的结算币种（默认 CNY；华为云的应答会给出其币种）</translation>
+    </message>
+    <message>
         <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
         <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
     </message>
@@ -4588,13 +4684,21 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>无数据</translation>
     </message>
     <message>
+        <source>unknown billing {b!r}; use one of {all}</source>
+        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved for 1 or 3 years, or a monthly subscription (包月, whole months of the instance). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM&apos;s XQA kernel); ``per-head`` once per query head (Hugging Face eager attention&apos;s ``repeat_kv``; TensorRT-LLM&apos;s masked multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA). What the engine&apos;s scheduler holds for a sequence in flight: ``on-demand`` allocates cache blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused (TensorRT-LLM&apos;s default capacity policy, GUARANTEED_NO_EVICT). More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA). None: as many as the GPUs (a bare ``--params``). Query heads × head size, the width attention scores are computed at (None: ``hidden``). Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`). Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way. Training: a layout held fixed, e.g. ``&quot;tp4 pp8 cp2&quot;`` (sizes left out are searched; see :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits. The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``&quot;spot&quot;``.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>unknown stack {s!r}; use one of {all}</source>
-        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way.</extracomment>
         <translation>未知的训练框架 {s!r}；可用：{all}</translation>
     </message>
     <message>
         <source>unknown recompute {r!r}; use one of {all}</source>
         <translation>未知的重计算方式 {r!r}；可用：{all}</translation>
+    </message>
+    <message>
+        <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, mbsN and overlap</source>
+        <translation>未知的布局词 {w!r}；请使用 tpN、ppN、cpN、vpN、mbsN 和 overlap</translation>
     </message>
     <message>
         <source>--output-len must be at least 1</source>
@@ -4603,6 +4707,14 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>unknown KV-cache dtype {d!r}; use one of {all}</source>
         <translation>未知的 KV 缓存数据类型 {d!r}；请使用 {all} 之一</translation>
+    </message>
+    <message>
+        <source>unknown attention kernel {k!r}; use one of {all}</source>
+        <translation>未知的注意力内核 {k!r}；请使用 {all} 之一</translation>
+    </message>
+    <message>
+        <source>unknown KV admission {k!r}; use one of {all}</source>
+        <translation>未知的 KV 准入方式 {k!r}；请使用 {all} 之一</translation>
     </message>
     <message>
         <source>unknown percentile {p!r}; use one of {all}</source>
@@ -4763,7 +4875,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>--trace is for --scenario serve (LLM serving traffic)</source>
-        <extracomment>Configurations the trace is simulated on: the best rows that fit.</extracomment>
         <translation>--trace 用于 --scenario serve（LLM 在线服务流量）</translation>
     </message>
     <message>
@@ -5091,7 +5202,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>no candidate fits this workload ({c} considered): none has enough GPU memory or supports {p}</source>
-        <extracomment>A best time longer than this (hours) is not a plan: said above the table.</extracomment>
         <translation>没有候选能容纳此工作负载（共考虑 {c} 个）：都没有足够的显存或不支持 {p}</translation>
     </message>
     <message>
@@ -5160,6 +5270,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>provider / instance</source>
+        <extracomment>A best time longer than this (hours) is not a plan: said above the table. The first columns of every recommend table (job, serving, a profiled job&apos;s projection).</extracomment>
         <translation>云厂商 / 实例</translation>
     </message>
     <message>
@@ -5287,10 +5398,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>verified</source>
         <translation>已校验</translation>
-    </message>
-    <message>
-        <source>{cost} spot</source>
-        <translation>{cost}（竞价）</translation>
     </message>
     <message>
         <source>{dtype} GEMM {tflops:.0f} TFLOPS = {ratio:.0%} of spec {peak:g}; x {eff:.0%} published/assumed ÷ {ceiling:.0%} typical GEMM ceiling ({why})</source>
@@ -5571,6 +5678,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>seconds between samples, {lo:g}–{hi:g} (default 1)</source>
+        <extracomment>argparse type for ``--interval``: seconds within the sampler&apos;s range (one line, exit 2, like every numeric flag: ``61 is outside 0.1–60 s``).</extracomment>
         <translation>采样间隔秒数，{lo:g}–{hi:g}（默认 1）</translation>
     </message>
     <message>
@@ -5790,9 +5898,9 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>GPU utilization</source>
-        <extracomment>Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. The colour of a down node&apos;s or a stale GPU&apos;s cells. What the grid can be coloured by: key → (title, unit, low end, high end of the scale).
+        <extracomment>(key, title, unit, PromQL metric, scale): the six plots of a node.
 ----------
-(key, title, unit, PromQL metric, scale): the six plots of a node.</extracomment>
+Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. The colour of a down node&apos;s or a stale GPU&apos;s cells. What the grid can be coloured by: key → (title, unit, low end, high end of the scale).</extracomment>
         <translation>GPU 利用率</translation>
     </message>
     <message>
@@ -7423,7 +7531,7 @@ recording to %3</source>
     </message>
     <message>
         <source>trace {f}: line {n}: {why}</source>
-        <extracomment>The largest trace read (bytes): ~30 bytes a line makes this ~8 M requests&apos; worth. The most requests simulated (the simulation is pure Python: ~1 s per 10⁵ engine steps). The most engine steps simulated over all replicas; past it the run stops, says so. Sanity limits of one request.</extracomment>
+        <extracomment>The largest trace read (bytes): ~30 bytes a line makes this ~8 M requests&apos; worth. The most requests simulated (the simulation is pure Python: ~1 s per 10⁵ engine steps). The most engine steps simulated over all replicas; past it the run stops, says so. Sanity limits of one request. Configurations a trace is simulated on: the best rows that fit. Engine steps between two calls of a simulation&apos;s ``tick`` (progress, cancel). ``tick(fraction_done)``: called every :data:`TICK_STEPS` engine steps with the share of the work done (0..1); returns True to stop the simulation (it raises :class:`TraceCancelled`).</extracomment>
         <translation>轨迹 {f}：第 {n} 行：{why}</translation>
     </message>
     <message>
@@ -7471,9 +7579,9 @@ recording to %3</source>
         <translation>轨迹 {f}：其中没有请求</translation>
     </message>
     <message>
-        <source>dated only {d}: the source gives no day the price was read ({s})</source>
-        <extracomment>How far a per-GPU-hour price may sit from its model&apos;s median (a 1-GPU VM with a 64-vCPU host is 4.5x the T4 median: AWS g4dn.16xlarge). The most a note&apos;s price may differ from the row&apos;s nearest price before it disagrees. Per GPU-hour, in USD: below and above these no offer exists. The GPU count some providers write into the instance name.</extracomment>
-        <translation>只标注到 {d}：来源未给出读取价格的日期（{s}）</translation>
+        <source>dated only {d}: give the day the row was read (where the source has no date, the day its copy was read, and a notes clause &apos;snapshot date: why&apos;)</source>
+        <extracomment>A notes clause ``snapshot date: why``: the row&apos;s date is the day its source was copied or read by gpuprof, the source itself carrying none (its prices may be older). How far a per-GPU-hour price may sit from its model&apos;s median (a 1-GPU VM with a 64-vCPU host is 4.5x the T4 median: AWS g4dn.16xlarge). The most a note&apos;s price may differ from the row&apos;s nearest price before it disagrees. Per GPU-hour, in USD: below and above these no offer exists. The GPU count some providers write into the instance name.</extracomment>
+        <translation>只标注到 {d}：请给出读取该行的日期（来源没有日期时，给出读取其副本的日期，并在备注中加一句 'snapshot date: why'）</translation>
     </message>
     <message>
         <source>no date the price was read</source>
@@ -7626,8 +7734,21 @@ recording to %3</source>
         <translation>{u}：不是腾讯云 API 的应答</translation>
     </message>
     <message>
+        <source>Huawei&apos;s price inquiry needs --project-id (any project of your account)</source>
+        <extracomment>The answer&apos;s measure_id for the currency&apos;s main unit (元 / dollar); 2 and 3 are 角 / 分.</extracomment>
+        <translation>华为云的询价需要 --project-id（您账号下任意一个项目 ID）</translation>
+    </message>
+    <message>
+        <source>{u}: not a Huawei Cloud API answer</source>
+        <translation>{u}：不是华为云 API 的应答</translation>
+    </message>
+    <message>
         <source>{u}: {i}: {c}: {m}</source>
         <translation>{u}：{i}：{c}：{m}</translation>
+    </message>
+    <message>
+        <source>{u}: no price for {i} in the answer (expected amount)</source>
+        <translation>{u}：应答中没有 {i} 的价格（应有 amount）</translation>
     </message>
     <message>
         <source>{u}: no price for {i} in the answer (expected Price.InstancePrice)</source>
@@ -7719,9 +7840,65 @@ recording to %3</source>
         <translation>该类的所有公开运行</translation>
     </message>
     <message>
-        <source>fitted to 60 published training runs of 10 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
-        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). Fitted by ``perf/truth.py`` on the 60 training rows of 10 publications measured on GPUs the catalog has (it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
-        <translation>由 10 份出版物的 60 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
+        <source>pairs of one publication&apos;s runs on {here} and {there}</source>
+        <translation>同一出版物在 {here} 与 {there} 上的运行对</translation>
+    </message>
+    <message>
+        <source>pairs of one publication&apos;s runs on {here}</source>
+        <translation>同一出版物在 {here} 上的运行对</translation>
+    </message>
+    <message>
+        <source>pairs of one publication&apos;s runs across a GPU generation</source>
+        <translation>同一出版物跨 GPU 代际的运行对</translation>
+    </message>
+    <message>
+        <source>pairs of one publication&apos;s runs on one GPU generation</source>
+        <translation>同一出版物在同一 GPU 代际上的运行对</translation>
+    </message>
+    <message>
+        <source>pairs of one publication&apos;s runs</source>
+        <translation>同一出版物的运行对</translation>
+    </message>
+    <message>
+        <source>GPU compute</source>
+        <translation>GPU计算型</translation>
+    </message>
+    <message>
+        <source>GPU compute bare metal</source>
+        <translation>GPU计算型弹性裸金属</translation>
+    </message>
+    <message>
+        <source>vGPU accelerated</source>
+        <translation>vGPU加速型</translation>
+    </message>
+    <message>
+        <source>HPC cluster</source>
+        <translation>高性能计算集群</translation>
+    </message>
+    <message>
+        <source>computing-accelerated</source>
+        <translation>计算加速型</translation>
+    </message>
+    <message>
+        <source>inference-accelerated</source>
+        <translation>推理加速型</translation>
+    </message>
+    <message>
+        <source>graphics-accelerated</source>
+        <translation>图形加速型</translation>
+    </message>
+    <message>
+        <source>{kind} {code}</source>
+        <translation>{kind} {code}</translation>
+    </message>
+    <message>
+        <source>{instance} ({family})</source>
+        <translation>{instance}（{family}）</translation>
+    </message>
+    <message>
+        <source>fitted to 72 published training runs of 10 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
+        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
+        <translation>由 10 份出版物的 72 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
     </message>
 </context>
 <context>
@@ -7764,6 +7941,7 @@ recording to %3</source>
     <name>Banner</name>
     <message>
         <source>Hide this message until the state changes</source>
+        <extracomment>Qt&apos;s QWIDGETSIZE_MAX: no maximum height.</extracomment>
         <translation>在状态变化之前隐藏此消息</translation>
     </message>
 </context>
@@ -7870,7 +8048,7 @@ recording to %3</source>
     <name>BenchTab</name>
     <message>
         <source>idle</source>
-        <extracomment>Live results are drawn at most this often (ms): a chart redraw per result would be wasted. Emitted with the :class:`BenchRun` when a run ends (success, interrupted or failure).</extracomment>
+        <extracomment>Live results are drawn at most this often (ms): a chart redraw per result would be wasted. ``(device, suite, only, source)`` -&gt; the Runner, called in the worker thread. Emitted with the :class:`BenchRun` when a run ends (success, interrupted or failure).</extracomment>
         <translation>空闲</translation>
     </message>
     <message>
@@ -8458,7 +8636,7 @@ net %3 in / %4 out</source>
     <name>MainWindow</name>
     <message>
         <source>Overview</source>
-        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Emitted in the GUI thread after each snapshot was taken into the state. Emitted once when the window starts closing, before its features shut down. A new source, or the session&apos;s state changed (a recording stopped on its own).</extracomment>
+        <extracomment>The redraw timer period: at most 20 frames a second (DESIGN.md, data flow). A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh). Emitted in the GUI thread after each snapshot was taken into the state. ``(StaticFacts)`` of the source being watched, in the GUI thread, once read. ``(Measurements)`` a benchmark run on this machine measured (a feature emits it). ``(CheckResult)`` of an acceptance check run in this window (a feature emits it). Emitted once when the window starts closing, before its features shut down. A new source, or the session&apos;s state changed (a recording stopped on its own).</extracomment>
         <translation>概览</translation>
     </message>
     <message>
@@ -8628,7 +8806,7 @@ net %3 in / %4 out</source>
     <name>RecommendTab</name>
     <message>
         <source>All providers</source>
-        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source; this tab is about cloud machines: the banner is hidden here. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Values of the saved form that were bad, dropped with a warning (one line each).</extracomment>
+        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source; this tab is about cloud machines: the banner is hidden here. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Emitted when a trace simulation&apos;s results are shown (the list of (row, TraceResult)). Values of the saved form that were bad, dropped with a warning (one line each). The request trace simulated on the top rows at the last run (issue 22), if any. The worker simulating the trace now (None: none running). Results that came back for inputs no longer shown, dropped (tests).</extracomment>
         <translation>所有云厂商</translation>
     </message>
     <message>
@@ -8652,12 +8830,28 @@ net %3 in / %4 out</source>
         <translation>无法估算：%1</translation>
     </message>
     <message>
+        <source>The trace simulation was cancelled.</source>
+        <translation>请求轨迹模拟已取消。</translation>
+    </message>
+    <message>
+        <source>The trace simulation failed: %1</source>
+        <translation>请求轨迹模拟失败：%1</translation>
+    </message>
+    <message>
         <source>No estimate: fix the workload on the left.</source>
         <translation>无估算结果：请修正左侧的工作负载。</translation>
     </message>
     <message>
         <source>No instance in the catalog matches the filters.</source>
         <translation>目录中没有符合筛选条件的实例。</translation>
+    </message>
+    <message>
+        <source>SIMULATED: the trace (%1 requests over %2 s) on the top configurations</source>
+        <translation>SIMULATED：轨迹（%2 秒内 %1 个请求）在排名最前的配置上</translation>
+    </message>
+    <message>
+        <source>%1. %2 × %3 replicas: TTFT p50 %4, p99 %5; TPOT p50 %6, p99 %7; %8 tokens/s; goodput %9</source>
+        <translation>%1. %2 × %3 个副本：TTFT p50 %4、p99 %5；TPOT p50 %6、p99 %7；%8 token/秒；有效吞吐 %9</translation>
     </message>
 </context>
 <context>
@@ -8723,6 +8917,30 @@ net %3 in / %4 out</source>
         <translation>以此货币比较和显示价格，使用 gpuprof catalog fx --set CNY=汇率@YYYY-MM-DD 设置的带日期汇率</translation>
     </message>
     <message>
+        <source>On-demand</source>
+        <translation type="unfinished">按需</translation>
+    </message>
+    <message>
+        <source>Spot</source>
+        <translation type="unfinished">竞价</translation>
+    </message>
+    <message>
+        <source>Reserved 1y</source>
+        <translation type="unfinished">预留 1 年</translation>
+    </message>
+    <message>
+        <source>Reserved 3y</source>
+        <translation type="unfinished">预留 3 年</translation>
+    </message>
+    <message>
+        <source>Monthly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank by this price: on-demand, spot (+10% time), reserved for 1 or 3 years, or a monthly subscription paid in whole months. Rows without it come last.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Only configurations that fit</source>
         <translation>仅显示可容纳的配置</translation>
     </message>
@@ -8745,6 +8963,22 @@ net %3 in / %4 out</source>
     <message>
         <source>Currency</source>
         <translation>货币</translation>
+    </message>
+    <message>
+        <source>Billing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulating the trace… %p%</source>
+        <translation>正在模拟请求轨迹… %p%</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop simulating the request trace</source>
+        <translation>停止模拟请求轨迹</translation>
     </message>
     <message>
         <source>Configurations ranked for the workload; click a header to sort, a row for its reasoning</source>
@@ -8978,6 +9212,42 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
+    </message>
+</context>
+<context>
+    <name>TraceInput</name>
+    <message>
+        <source>none</source>
+        <extracomment>The last file chosen (kept in the settings): where the file picker opens. Not read again at start-up: a large trace takes about a second to read.</extracomment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>A request trace (CSV: arrival_s, prompt_tokens, output_tokens per line) simulated on the top configurations</source>
+        <translation>请求轨迹（CSV：每行 arrival_s, prompt_tokens, output_tokens），在排名最前的配置上模拟</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Request trace</source>
+        <translation>请求轨迹</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot use this trace: %1</source>
+        <translation>无法使用此轨迹：%1</translation>
+    </message>
+    <message>
+        <source>%1 requests over %2 s: mean prompt %3, output %4 tokens, %5 requests/s</source>
+        <translation>%2 秒内 %1 个请求：平均提示 %3、输出 %4 个 token，%5 请求/秒</translation>
     </message>
 </context>
 <context>
@@ -9326,6 +9596,18 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>Tensor parallel</source>
         <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Request trace</source>
+        <translation>请求轨迹</translation>
+    </message>
+    <message>
+        <source>Budget (%1)</source>
+        <translation>预算（%1）</translation>
+    </message>
+    <message>
+        <source>Money for the whole job in %1, the display currency, e.g. 5000 or 5k; empty: no budget</source>
+        <translation>整个作业的预算，单位 %1（显示币种），例如 5000 或 5k；留空：不限预算</translation>
     </message>
     <message>
         <source>give the parameter count, e.g. 7B</source>
