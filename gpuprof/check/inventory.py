@@ -224,16 +224,7 @@ def inventory_items(
 def _links(
     d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None
 ) -> list[CheckItem]:
-    links = peer_links(
-        "inventory.nvlink",
-        d,
-        spec,
-        n,
-        topology,
-        fabric="nvlink",
-        link_count=d.nvlink_count,
-        skip_reason=N_("not an NVLink part, or a single GPU"),
-    )
+    links = peer_links(d, spec, n, topology, "nvlink")
     if isinstance(links, CheckItem):
         return [links]
     if not links or any(x is None for _, x in links):

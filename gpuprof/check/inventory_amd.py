@@ -20,16 +20,7 @@ def expected_xgmi_links(spec: GpuSpec | None) -> int | None:
 
 
 def _xgmi(d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None) -> CheckItem:
-    links = peer_links(
-        "inventory.xgmi",
-        d,
-        spec,
-        n,
-        topology,
-        fabric="xgmi",
-        link_count=d.xgmi_link_count,
-        skip_reason=N_("not an XGMI part, or a single GPU"),
-    )
+    links = peer_links(d, spec, n, topology, "xgmi")
     if isinstance(links, CheckItem):
         return links
     shown = " ".join(f"{p}:{x}" for p, x in links)

@@ -163,23 +163,25 @@ def inventory_item(
     )
 
 
+#: Why a GPU has no item for its GPU-to-GPU fabric, by fabric.
+_NOT_A_PART = {
+    "nvlink": N_("not an NVLink part, or a single GPU"),
+    "xgmi": N_("not an XGMI part, or a single GPU"),
+}
+
+
 def peer_links(
-    item_id: str,
-    d: DeviceInfo,
-    spec: GpuSpec | None,
-    n: int,
-    topology: Topology | None,
-    *,
-    fabric: str,
-    link_count: int,
-    skip_reason: str,
+    d: DeviceInfo, spec: GpuSpec | None, n: int, topology: Topology | None, fabric: str
 ) -> CheckItem | list[tuple[int, str | None]]:
     """GPU ``d``'s link to each other GPU of ``topology`` (None where it does not say), or the
-    SKIP item ``item_id`` where ``d``'s spec row is not a ``fabric`` part (``nvlink``,
-    ``xgmi``) or the machine has a single GPU (``n``)."""
+    SKIP item ``inventory.<fabric>`` where ``d``'s spec row is not a ``fabric`` part
+    (``nvlink``, ``xgmi``) or the machine has a single GPU (``n``)."""
     part = spec is not None and fabric in (spec.interconnect or "").lower()
     if not part or n < 2:
-        return inventory_item(item_id, d, Status.SKIP, link_count, None, reason=skip_reason)
+        count = d.nvlink_count if fabric == "nvlink" else d.xgmi_link_count
+        return inventory_item(
+            f"inventory.{fabric}", d, Status.SKIP, count, None, reason=_NOT_A_PART[fabric]
+        )
     peers = [i for i in (topology.gpu_indices if topology else ()) if i != d.index]
     return [(p, topology.link(d.index, p) if topology else None) for p in peers]
 
