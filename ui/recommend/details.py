@@ -56,6 +56,25 @@ def summary_text(rec: Recommendation) -> str:
     return text
 
 
+def _monthly_fact(r: RecommendationRow, as_of: str) -> str:
+    """A monthly subscription (包月, issue 24): its price and what the row pays on it."""
+    per_month = money(r.instance.price_monthly_usd)
+    if r.serving is not None:  # serving: a month of the instances the rate needs
+        return (
+            _t("Monthly: %1/month per node (as of %2) → %3/month for %4 instance(s)")
+            .replace("%1", per_month)
+            .replace("%2", as_of)
+            .replace("%3", money(r.cost_monthly_usd))
+            .replace("%4", str(r.serving.instances))
+        )
+    return (
+        _t("Monthly: %1/month per node (as of %2) → job %3 in whole months")
+        .replace("%1", per_month)
+        .replace("%2", as_of)
+        .replace("%3", money(r.cost_monthly_usd))
+    )
+
+
 def _band_fact(r: RecommendationRow) -> str:
     """Issue 23: the time (and cost) band from cross-validated errors of comparable runs."""
     from gpuprof.recommend.band import fmt_hours_span
@@ -203,6 +222,8 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
                 .replace("%3", as_of)
                 .replace("%4", money(job))
             )
+        if inst.price_monthly_usd is not None:
+            rows.append(_monthly_fact(r, as_of))
         if r.usd_per_pflop_hour is not None:
             rows.append(
                 _t("%1 per achieved PFLOP-hour").replace("%1", fmt_usd(r.usd_per_pflop_hour))

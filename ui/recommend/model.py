@@ -14,6 +14,7 @@ from typing import Any
 from gpuprof.catalog.money import shown_as_of
 from gpuprof.i18n import N_
 from gpuprof.recommend.rank import RecommendationRow
+from gpuprof.recommend.rank.billing import basis_label
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd, money_sign
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -172,8 +173,8 @@ COLUMNS: tuple[_Col, ...] = (
         "cost",
         N_("Job cost"),
         N_(
-            "Cost of the whole job on the basis used for ranking (on-demand, or "
-            "spot when spot is allowed and offered), USD"
+            "Cost of the whole job on the price the ranking compares (Billing: on-demand, "
+            "spot, reserved, or a monthly subscription in whole months), USD"
         ),
         lambda r: (
             _usd(r.cost_usd)
@@ -222,6 +223,16 @@ COLUMNS: tuple[_Col, ...] = (
         N_("Whole job at the 3-year reserved price, USD"),
         lambda r: _usd(r.cost_reserved_3y_usd),
         lambda r: _num(r.cost_reserved_3y_usd),
+    ),
+    (
+        "monthly",
+        N_("Monthly"),
+        N_(
+            "A monthly subscription: the whole job in whole months of every node (at least "
+            "one); serving: one month of the instances the rate needs, USD"
+        ),
+        lambda r: _usd(r.cost_monthly_usd),
+        lambda r: _num(r.cost_monthly_usd),
     ),
     (
         "efficiency",
@@ -333,6 +344,7 @@ _RIGHT = {
     "spot",
     "reserved1",
     "reserved3",
+    "monthly",
     "per_hour",
     "efficiency",
     "pflop",
@@ -345,7 +357,18 @@ _RIGHT = {
     "ttft",
     "tpot",
 }
-_PRICE_KEYS = {"cost", "ondemand", "spot", "reserved1", "reserved3", "per_hour", "per_million"}
+_PRICE_KEYS = {
+    "cost",
+    "ondemand",
+    "spot",
+    "reserved1",
+    "reserved3",
+    "monthly",
+    "per_hour",
+    "per_million",
+}
+#: The columns on the ranking's price basis: their headers name it (the Billing setting).
+_BASIS_KEYS = ("cost", "per_hour", "per_million")
 
 
 def column(key: str) -> int:
@@ -366,12 +389,18 @@ class RecommendModel(QAbstractTableModel):
         self.pareto_fg = QColor("#e8590c")
         self.currency = "USD"  # the tab's display currency: every amount is in it
         self.rate_note = ""  # the dated exchange rate that converted them ("" when none)
+        self.billing = "on-demand"  # the price basis of the ranking (the Billing setting)
 
     # -- data in --------------------------------------------------------------------------------
     def set_currency(self, code: str, rate_note: str = "") -> None:
         """Amounts are in ``code`` now, converted at ``rate_note``: headers and their tooltips
         say so."""
         self.currency, self.rate_note = code, rate_note
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+
+    def set_billing(self, billing: str) -> None:
+        """The ranking compares ``billing`` prices now: the cost columns' headers say so."""
+        self.billing = billing
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
     def set_rows(self, rows: Sequence[RecommendationRow], local: RecommendationRow | None) -> None:
@@ -448,7 +477,10 @@ class RecommendModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             # amounts are in the tab's currency (its Currency setting): so are the headers
-            return _t(COLUMNS[section][1]).replace("$", money_sign())
+            text = _t(COLUMNS[section][1]).replace("$", money_sign())
+            if COLUMNS[section][0] in _BASIS_KEYS:
+                text += f" ({basis_label(self.billing)})"
+            return text
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = _t(COLUMNS[section][2])
             if "USD" not in tip:

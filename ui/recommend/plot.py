@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from gpuprof.recommend.rank import RecommendationRow
+from gpuprof.recommend.rank.billing import basis_label
 from gpuprof.units import fmt_count, fmt_hours, fmt_usd
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor
@@ -117,6 +118,7 @@ class CostTimeScatter(QWidget):
         self._serving = False
         self._job_tip = self.view.toolTip()
         self._currency = "USD"  # the tab's display currency: the cost axis is in it
+        self._billing = "on-demand"  # the price basis of the costs (the Billing setting)
         self._rate_note = ""  # the dated exchange rate that converted the prices, if any
 
         layout = QVBoxLayout(self)
@@ -206,9 +208,8 @@ class CostTimeScatter(QWidget):
     def _set_labels(self) -> None:
         if self._serving:
             self.plot.setLabel("bottom", _t("output tokens/s per instance"), units="")
-            self.plot.setLabel(
-                "left", _t("%1 per million output tokens").replace("%1", self._currency), units=""
-            )
+            per_m = _t("%1 per million output tokens").replace("%1", self._currency)
+            self.plot.setLabel("left", f"{per_m} ({basis_label(self._billing)})", units="")
             self.plot.setTitle(
                 _t("Cost per million vs throughput per instance (log–log); ★ Pareto front"),
                 size="9pt",
@@ -224,9 +225,15 @@ class CostTimeScatter(QWidget):
             )
         else:
             self.plot.setLabel("bottom", _t("time"), units=_t("hours"))
-            self.plot.setLabel("left", _t("job cost"), units=self._currency)
+            cost = f"{_t('job cost')} ({basis_label(self._billing)})"  # the Billing setting
+            self.plot.setLabel("left", cost, units=self._currency)
             self.plot.setTitle(_t("Time vs cost (log–log); ★ Pareto front"), size="9pt")
             self.view.setToolTip(self._job_tip + self._currency_tip())
+
+    def set_billing(self, billing: str) -> None:
+        """Costs are on the ``billing`` price basis (the tab's Billing setting)."""
+        self._billing = billing
+        self._set_labels()
 
     def set_currency(self, code: str, rate_note: str = "") -> None:
         """Costs are in ``code`` (the tab's Currency setting), converted at ``rate_note`` (the

@@ -50,6 +50,22 @@ class ResultsPanel(QSplitter):
                 "gpuprof catalog fx --set CNY=RATE@YYYY-MM-DD"
             )
         )
+        # The price basis the ranking compares (issue 24: monthly subscriptions, 包月).
+        self.billing = QComboBox()
+        for key, label in (
+            ("on-demand", self.tr("On-demand")),
+            ("spot", self.tr("Spot")),
+            ("reserved-1y", self.tr("Reserved 1y")),
+            ("reserved-3y", self.tr("Reserved 3y")),
+            ("monthly", self.tr("Monthly")),
+        ):
+            self.billing.addItem(label, key)
+        self.billing.setToolTip(
+            self.tr(
+                "Rank by this price: on-demand, spot (+10% time), reserved for 1 or 3 years, or "
+                "a monthly subscription paid in whole months. Rows without it come last."
+            )
+        )
         self.fits_only = QCheckBox(self.tr("Only configurations that fit"))
         self.fits_only.setToolTip(
             self.tr(
@@ -76,6 +92,8 @@ class ResultsPanel(QSplitter):
         filters.addWidget(self.spot_filter)
         filters.addWidget(QLabel(self.tr("Currency")))
         filters.addWidget(self.currency)
+        filters.addWidget(QLabel(self.tr("Billing")))
+        filters.addWidget(self.billing)
         filters.addStretch(1)
         # A second row, so that the tab (and so the window) stays usable at ~1000 px wide.
         compare_row = QHBoxLayout()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from ..shell.settings import SettingsReader
 from ..shell.theme import Theme
 from . import details as recommend_details
+from .billing import BillingControl
 from .form import WorkloadForm
 from .model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
 from .price_update import PriceUpdate, PriceUpdateBar
@@ -164,6 +165,9 @@ class RecommendTab(QWidget):
         self.spot_filter = panel.spot_filter
         self.currency = panel.currency
         self._currency_tip = panel.currency.toolTip()
+        self.billing = panel.billing  # the price basis, one setting with the form's spot box
+        self._billing = BillingControl(panel.billing, self.spot, panel.model, panel.scatter)
+        self._billing.changed.connect(self._on_form_changed)
         self.fits_only = panel.fits_only
         self.compare = panel.compare
         self.local_label = panel.local_label
@@ -196,7 +200,7 @@ class RecommendTab(QWidget):
 
     def workload(self) -> Workload:
         """The form as a :class:`Workload`; raises ``ValueError`` or ``GpuprofError`` if invalid."""
-        return self.form.workload()
+        return self._billing.apply(self.form.workload())
 
     def select_preset(self, key: str) -> None:
         """Choose a preset by key (``Workload.presets()``) or ``"custom"``."""
@@ -555,6 +559,8 @@ class RecommendTab(QWidget):
             column("reserved3"),
             serving or all(r.cost_reserved_3y_usd is None for r in rec.rows),
         )
+        hide = all(r.cost_monthly_usd is None for r in rec.rows)  # 包月: few rows have one
+        self.table.setColumnHidden(column("monthly"), hide)
         local_hours = local_row.hours if local_row is not None else None
         self.scatter.set_rows(rec.rows, local_hours, rec.scatter, axes=rec.scatter_axes)
         if not self._sized and rec.rows:
@@ -635,6 +641,7 @@ class RecommendTab(QWidget):
         s.setValue("region", str(self.region_filter.currentData() or ""))
         s.setValue("spot_only", self.spot_filter.isChecked())
         s.setValue("currency", str(self.currency.currentData() or "USD"))
+        self._billing.save(s)
         s.setValue("fits_only", self.fits_only.isChecked())
         s.setValue("compare", self.compare.isChecked())
         s.endGroup()
@@ -649,6 +656,7 @@ class RecommendTab(QWidget):
         self.form.filling = True
         try:
             self.form.restore(read)
+            self._billing.restore(read)
             self.spot_filter.setChecked(read.flag("spot_only", False))
             self.fits_only.setChecked(read.flag("fits_only", True))
             self.compare.setChecked(read.flag("compare", False))
