@@ -18,10 +18,12 @@ from tests.helpers.cli import recommend_cli
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
-def _write_trace(path: Path, n: int = 120) -> Path:
+def write_trace(path: Path, n: int = 120, gap_s: float = 0.1) -> Path:
+    """A request trace of ``n`` requests ``gap_s`` apart (10 a second by default), prompts of
+    800..1199 tokens and answers of 150..249."""
     lines = ["arrival_s,prompt_tokens,output_tokens"]
-    for k in range(n):  # 10 requests/s, prompts 800..1199, answers 150..249 tokens
-        lines.append(f"{k * 0.1:.3f},{800 + (k * 37) % 400},{150 + (k * 53) % 100}")
+    for k in range(n):
+        lines.append(f"{k * gap_s:.4f},{800 + (k * 37) % 400},{150 + (k * 53) % 100}")
     path.write_text("\n".join(lines) + "\n", "utf-8")
     return path
 
@@ -31,7 +33,8 @@ def tab(make_recommend_tab):
     return make_recommend_tab()
 
 
-def _serving_form(tab) -> None:
+def serving_form(tab) -> None:
+    """The form set for serving Llama-3-70B, its traffic fields empty."""
     form = tab.form
     tab.select_preset("custom")
     tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
@@ -45,8 +48,8 @@ def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, mo
 
     from gpuprof.recommend.trace import read_trace, trace_traffic
 
-    path = _write_trace(tmp_path / "trace.csv")
-    _serving_form(tab)
+    path = write_trace(tmp_path / "trace.csv")
+    serving_form(tab)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     tab.form.trace.choose.click()
     traffic = trace_traffic(read_trace(path))
@@ -64,8 +67,8 @@ def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, mo
 
 @pytest.mark.slow
 def test_the_tab_simulates_the_trace_with_the_clis_numbers(tab, tmp_path, qtbot) -> None:
-    path = _write_trace(tmp_path / "trace.csv")
-    _serving_form(tab)
+    path = write_trace(tmp_path / "trace.csv")
+    serving_form(tab)
     tab.form.trace.load(str(path))
     with qtbot.waitSignal(tab.trace_simulated, timeout=60_000):
         rec = tab.run_now()
@@ -95,7 +98,7 @@ def test_the_tab_simulates_the_trace_with_the_clis_numbers(tab, tmp_path, qtbot)
 def test_a_bad_trace_is_shown_and_gives_no_estimate(tab, tmp_path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("0.0,100,20\n0.5,lots,20\n", "utf-8")
-    _serving_form(tab)
+    serving_form(tab)
     tab.throughput.setText("1000")
     tab.form.trace.load(str(bad))
     status = tab.form.trace.status

@@ -5,36 +5,20 @@ the result of the old inputs; the last trace file chosen is remembered for the f
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
+from tests.test_ui_recommend_trace import serving_form, write_trace
+
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-
-def _write_trace(path: Path, n: int, gap_s: float = 0.1) -> Path:
-    lines = ["arrival_s,prompt_tokens,output_tokens"]
-    for k in range(n):
-        lines.append(f"{k * gap_s:.4f},{800 + (k * 37) % 400},{150 + (k * 53) % 100}")
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-    return path
 
 
 @pytest.fixture
 def tab(make_recommend_tab):
     return make_recommend_tab()
-
-
-def _serving_form(tab) -> None:
-    form = tab.form
-    tab.select_preset("custom")
-    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
-    form.model.setCurrentIndex(form.model.findData("llama-3-70b"))
-    for edit in (tab.tokens, tab.samples, tab.throughput, form.rate):
-        edit.setText("")
 
 
 @pytest.mark.slow
@@ -44,8 +28,8 @@ def test_the_window_stays_responsive_while_a_large_trace_simulates_and_cancel_st
     from PySide6.QtCore import QTimer
 
     # 100,000 requests: millions of engine steps over the top rows (seconds to minutes).
-    path = _write_trace(tmp_path / "big.csv", 100_000, gap_s=0.002)
-    _serving_form(tab)
+    path = write_trace(tmp_path / "big.csv", 100_000, gap_s=0.002)
+    serving_form(tab)
     tab.form.trace.load(str(path))
     ticks = []
     timer = QTimer()
@@ -95,9 +79,9 @@ def test_a_result_of_inputs_since_edited_is_dropped(tab, tmp_path, qtbot, monkey
     from gpuprof.ui.recommend import tab as tab_module
 
     monkeypatch.setattr(tab_module, "trace_results_text", lambda t, r: f"SIMULATED {r}")
-    first = _write_trace(tmp_path / "first.csv", 50)
-    second = _write_trace(tmp_path / "second.csv", 60)
-    _serving_form(tab)
+    first = write_trace(tmp_path / "first.csv", 50)
+    second = write_trace(tmp_path / "second.csv", 60)
+    serving_form(tab)
     tab.form.trace.load(str(first))
     assert tab.run_now() is not None
     old = tab.trace_worker
@@ -125,8 +109,8 @@ def test_a_result_for_another_recommendation_is_not_applied(
 
     gate = _Gate()
     monkeypatch.setattr(trace_worker, "simulate_top", gate)
-    path = _write_trace(tmp_path / "t.csv", 50)
-    _serving_form(tab)
+    path = write_trace(tmp_path / "t.csv", 50)
+    serving_form(tab)
     tab.form.trace.load(str(path))
     assert tab.run_now() is not None
     worker = tab.trace_worker
@@ -143,9 +127,9 @@ def test_the_last_trace_path_is_remembered_for_the_file_picker(
     from PySide6.QtWidgets import QFileDialog
 
     ini = tmp_path / "ui.ini"
-    path = _write_trace(tmp_path / "mine.csv", 20)
+    path = write_trace(tmp_path / "mine.csv", 20)
     tab = make_recommend_tab(ini)
-    _serving_form(tab)
+    serving_form(tab)
     tab.form.trace.load(str(path))
     tab.run_now()  # saves the form
     tab.cancel_trace()
