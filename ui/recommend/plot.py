@@ -225,7 +225,7 @@ class CostTimeScatter(QWidget):
             )
         else:
             self.plot.setLabel("bottom", _t("time"), units=_t("hours"))
-            cost = f"{_t('job cost')} ({basis_label(self._billing)})"  # the Billing setting
+            cost = _t("job cost") + f" ({basis_label(self._billing)})"  # the Billing setting
             self.plot.setLabel("left", cost, units=self._currency)
             self.plot.setTitle(_t("Time vs cost (log–log); ★ Pareto front"), size="9pt")
             self.view.setToolTip(self._job_tip + self._currency_tip())
