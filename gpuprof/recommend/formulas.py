@@ -28,7 +28,9 @@ FORMULAS = (
     "memory per GPU (training, ZeRO-1) = 4 bytes x N / (t p) + 12 bytes x N / G + activations / t;"
     " fits if <= 85% of GPU memory",
     "inference memory per GPU = (N x bytes + KV cache 2 x L x h x seq x batch x bytes) / G",
-    "cost = hours x price per hour; spot hours = hours x 1.10",
+    "cost = hours x price per hour; spot hours = hours x 1.10; a monthly subscription (--billing"
+    " monthly) = max(1, ceil(hours / 730)) months x monthly price, its hourly equivalent monthly"
+    " price / 730",
     "serving step (continuous batching, b in flight, chunked prefill b x P/O tokens) ="
     " max(weights read, 2 x N_active x tokens / rate) + max(KV read, attention FLOPs / rate)"
     " + 2 x L all-reduces; reads at 0.70 x bandwidth",
