@@ -27,7 +27,19 @@ from typing import Any
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
-__all__ = ["BadNumber", "loads_strict", "read_json", "read_regular"]
+__all__ = ["BadNumber", "checked_version", "loads_strict", "read_json", "read_regular"]
+
+
+def checked_version(version: object, newest: int, newer: str) -> int:
+    """A document's ``schema_version`` as this gpuprof reads it: ``InputError`` when it is not
+    a whole number, or ``newer`` (an ``N_`` text with ``{v}`` and ``{m}``) when it is above
+    ``newest``."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise InputError(tr("schema_version is not a whole number"))
+    if version > newest:
+        raise InputError(tr(newer, v=version, m=newest))
+    return version
+
 
 #: The largest integer a float holds (1.8e308, 309 digits): past it, float() overflows.
 _FLOAT_MAX_INT = int(1.7976931348623157e308)

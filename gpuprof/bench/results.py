@@ -31,7 +31,8 @@ from typing import Any
 from gpuprof.bench.base import RESULT_TYPES, Result, RunState
 from gpuprof.bench.runner import SCHEMA_VERSION, BenchRun, CaseRecord, Environment, TelemetryPoint
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
+from gpuprof.jsonin import checked_version
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
 __all__ = [
@@ -113,15 +114,11 @@ def run_to_dict(run: BenchRun) -> dict[str, Any]:
 def run_from_dict(data: dict[str, Any]) -> BenchRun:
     if data.get("format") != _FORMAT:
         raise InputError(tr("not a gpuprof benchmark run (format is {f!r})", f=data.get("format")))
-    version = int(data.get("schema_version", 0))
-    if version > SCHEMA_VERSION:
-        raise InputError(
-            tr(
-                "benchmark run schema {v} is newer than this gpuprof reads ({m})",
-                v=version,
-                m=SCHEMA_VERSION,
-            )
-        )
+    version = checked_version(
+        data.get("schema_version", 0),
+        SCHEMA_VERSION,
+        N_("benchmark run schema {v} is newer than this gpuprof reads ({m})"),
+    )
     return BenchRun(
         run_id=str(data["run_id"]),
         suite=str(data["suite"]),

@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import GpuprofError, InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
+from gpuprof.jsonin import checked_version
 from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
 __all__ = [
     "BENCH_FORMAT",
     "CHECK_SCHEMA",
+    "CHECK_NEWER",
     "CHECK_SCHEMA_VERSION",
     "Machine",
     "Metric",
@@ -43,6 +45,8 @@ __all__ = [
 CHECK_SCHEMA = "gpuprof.check"
 #: The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).
 CHECK_SCHEMA_VERSION = 1
+#: Why a check result of a newer schema is refused.
+CHECK_NEWER = N_("check result schema {v} is newer than this gpuprof reads ({m})")
 BENCH_FORMAT = "gpuprof-bench-run"
 
 
@@ -117,17 +121,7 @@ def _text(value: Any, max_len: int = 80) -> str:
 
 
 def _check_machine(data: dict[str, Any], path: Path) -> Machine:
-    version = data.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise InputError(tr("schema_version is not a whole number"))
-    if version > CHECK_SCHEMA_VERSION:
-        raise InputError(
-            tr(
-                "check result schema {v} is newer than this gpuprof reads ({m})",
-                v=version,
-                m=CHECK_SCHEMA_VERSION,
-            )
-        )
+    checked_version(data.get("schema_version"), CHECK_SCHEMA_VERSION, CHECK_NEWER)
     items = data.get("items")
     if not isinstance(items, list):
         raise InputError(tr("a check result without a list of items"))

@@ -159,21 +159,17 @@ def load_check(path: str | Path) -> CheckSection:
     """A file written by ``gpuprof check --json`` as a report page; an :class:`InputError`
     naming the file when it is not one (not JSON, another program's, a newer schema, too big)."""
     from gpuprof.check.compare import CHECK_SCHEMA, CHECK_SCHEMA_VERSION, read_result_json
+    from gpuprof.check.machines import CHECK_NEWER
+    from gpuprof.jsonin import checked_version
 
     p = Path(path)
     data = read_result_json(p)
     if data.get("schema") != CHECK_SCHEMA:
         raise InputError(tr("{p}: not a gpuprof check result (gpuprof check --json)", p=p))
-    version = data.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise InputError(tr("{p}: {e}", p=p, e=tr("schema_version is not a whole number")))
-    if version > CHECK_SCHEMA_VERSION:
-        newer = tr(
-            "check result schema {v} is newer than this gpuprof reads ({m})",
-            v=version,
-            m=CHECK_SCHEMA_VERSION,
-        )
-        raise InputError(tr("{p}: {e}", p=p, e=newer))
+    try:
+        checked_version(data.get("schema_version"), CHECK_SCHEMA_VERSION, CHECK_NEWER)
+    except InputError as exc:
+        raise InputError(tr("{p}: {e}", p=p, e=exc)) from None
     items = data.get("items")
     if not isinstance(items, list):
         raise InputError(tr("{p}: {e}", p=p, e=tr("a check result without a list of items")))

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
-from gpuprof.jsonin import loads_strict, read_regular
+from gpuprof.i18n import N_, tr
+from gpuprof.jsonin import checked_version, loads_strict, read_regular
 from gpuprof.jsonout import dumps, strict
 from gpuprof.jsonout import write_json as _write_json
 from gpuprof.report.model import REPORT_FORMAT, REPORT_SCHEMA_VERSION, Report
@@ -52,15 +52,11 @@ def loads_report(text: str | bytes) -> Report:
                 f=data.get("format") if isinstance(data, dict) else None,
             )
         )
-    version = int(data.get("schema_version", 0))
-    if version > REPORT_SCHEMA_VERSION:
-        raise InputError(
-            tr(
-                "report schema {v} is newer than this gpuprof reads ({m})",
-                v=version,
-                m=REPORT_SCHEMA_VERSION,
-            )
-        )
+    checked_version(
+        data.get("schema_version", 0),
+        REPORT_SCHEMA_VERSION,
+        N_("report schema {v} is newer than this gpuprof reads ({m})"),
+    )
     try:
         return from_jsonable(Report, data)
     except (TypeError, ValueError, KeyError) as exc:
