@@ -210,7 +210,8 @@ def test_cli_serving_json_and_table_name_the_basis(capsys: pytest.CaptureFixture
     assert top["cost_monthly_usd"] == pytest.approx(12948.0 * top["instances_needed"])
     assert top["usd_per_million_monthly"] == pytest.approx(top["usd_per_million"])
     assert main(serve) == 0
-    assert "¥/month (monthly)" in capsys.readouterr().out
+    table = capsys.readouterr().out
+    assert "¥/month (monthly)" in table and "--billing monthly: ¥/month" in table
     assert main([*JOB, "--billing", "reserved-1y"]) == 0
     assert "cost (reserved 1y)" in capsys.readouterr().out
 

@@ -332,6 +332,14 @@ def _print_serving(rec: Any, title: str) -> None:
             pct=w.slo_percentile,
         ).replace("$/", money_sign() + "/")  # in the command's currency, as the headers
     )
+    if w.billing == "monthly":
+        con.print(
+            tr(
+                "--billing monthly: {sign}/month = a month (730 h) of all of those instances on "
+                "their monthly price; {sign}/M out and {sign}/h are at that price",
+                sign=money_sign(),
+            )
+        )
     _print_top_reasons(con, rec)
 
 
