@@ -12,6 +12,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
 from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
+from tests.ui_fixtures import serving_form
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -23,15 +24,10 @@ def tab(make_recommend_tab):
 
 def _serve(tab) -> None:
     """The issue's question typed into the form: Llama-3-70B at 5000 output tokens/s."""
-    form = tab.form
-    tab.select_preset("custom")
-    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
-    form.model.setCurrentIndex(form.model.findData("llama-3-70b"))
-    tab.tokens.setText("")
-    tab.samples.setText("")
+    serving_form(tab)
     tab.throughput.setText("5000")
-    form.prompt_len.setValue(1000)
-    form.output_len.setValue(200)
+    tab.form.prompt_len.setValue(1000)
+    tab.form.output_len.setValue(200)
 
 
 def _visible(tab, key: str) -> bool:

@@ -14,6 +14,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
 from tests.helpers.cli import recommend_cli
+from tests.ui_fixtures import serving_form
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -31,16 +32,6 @@ def write_trace(path: Path, n: int = 120, gap_s: float = 0.1) -> Path:
 @pytest.fixture
 def tab(make_recommend_tab):
     return make_recommend_tab()
-
-
-def serving_form(tab) -> None:
-    """The form set for serving Llama-3-70B, its traffic fields empty."""
-    form = tab.form
-    tab.select_preset("custom")
-    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
-    form.model.setCurrentIndex(form.model.findData("llama-3-70b"))
-    for edit in (tab.tokens, tab.samples, tab.throughput, form.rate):
-        edit.setText("")
 
 
 def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, monkeypatch) -> None:

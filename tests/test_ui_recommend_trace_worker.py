@@ -11,7 +11,8 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.test_ui_recommend_trace import serving_form, write_trace
+from tests.test_ui_recommend_trace import write_trace
+from tests.ui_fixtures import serving_form
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 

@@ -100,3 +100,14 @@ def make_recommend_tab(qtbot: Any, tmp_path: Path) -> Callable[..., Any]:
         return tab
 
     return make
+
+
+def serving_form(tab: Any) -> None:
+    """A Recommend tab's form set for serving Llama-3-70B (custom preset, inference), its
+    token, sample and traffic fields empty."""
+    form = tab.form
+    tab.select_preset("custom")
+    tab.scenario.setCurrentIndex(tab.scenario.findData("inference"))
+    form.model.setCurrentIndex(form.model.findData("llama-3-70b"))
+    for edit in (tab.tokens, tab.samples, tab.throughput, form.rate):
+        edit.setText("")
