@@ -336,27 +336,6 @@ SERVING_ONLY = (
     "bound",
 )
 _KEYS = tuple(c[0] for c in COLUMNS)
-_RIGHT = {
-    "rank",
-    "hours",
-    "cost",
-    "ondemand",
-    "spot",
-    "reserved1",
-    "reserved3",
-    "monthly",
-    "per_hour",
-    "efficiency",
-    "pflop",
-    "speedup",
-    "memory",
-    "instances",
-    "per_million",
-    "batch",
-    "throughput",
-    "ttft",
-    "tpot",
-}
 _PRICE_KEYS = {
     "cost",
     "ondemand",
@@ -366,6 +345,20 @@ _PRICE_KEYS = {
     "monthly",
     "per_hour",
     "per_million",
+}
+#: Right-aligned: the numbers (every price among them).
+_RIGHT = _PRICE_KEYS | {
+    "rank",
+    "hours",
+    "efficiency",
+    "pflop",
+    "speedup",
+    "memory",
+    "instances",
+    "batch",
+    "throughput",
+    "ttft",
+    "tpot",
 }
 #: The columns on the ranking's price basis: their headers name it (the Billing setting).
 _BASIS_KEYS = ("cost", "per_hour", "per_million")
