@@ -163,6 +163,20 @@ def test_the_pdf_first_page_is_the_check(base_report: Report, tmp_path: Path, qa
     assert squash(plain[0]).startswith(squash("GPU report"))
 
 
+def _eight_gpus(items: int, *, serial: str, item: str) -> CheckResult:
+    """:func:`_result` on eight GPUs (serials ``serial.format(k)``) with ``items`` copies of its
+    GEMM item over them in turn, named ``item.format(k=, gpu=, round=)``."""
+    base = _result()
+    gpus = [dict(base.identity["gpus"][0], index=k, serial=serial.format(k)) for k in range(8)]
+    rows = tuple(
+        dataclasses.replace(
+            base.items[1], gpu_index=k % 8, item_id=item.format(k=k, gpu=k % 8, round=k // 8)
+        )
+        for k in range(items)
+    )
+    return dataclasses.replace(base, items=rows, identity={**base.identity, "gpus": gpus})
+
+
 @pytest.mark.slow
 def test_a_check_with_many_gpus_keeps_its_rows_whole_in_the_pdf(
     base_report: Report, tmp_path: Path, qapp: object
@@ -170,13 +184,7 @@ def test_a_check_with_many_gpus_keeps_its_rows_whole_in_the_pdf(
     """Eight GPUs and 60 items run over page 1: every row is on one page, each item once."""
     from gpuprof.ui.report.pdf import write_pdf
 
-    base = _result()
-    gpus = [dict(base.identity["gpus"][0], index=k, serial=f"SN{k:04d}") for k in range(8)]
-    items = tuple(
-        dataclasses.replace(base.items[1], gpu_index=k % 8, item_id=f"perf.item{k:02d}")
-        for k in range(60)
-    )
-    result = dataclasses.replace(base, items=items, identity={**base.identity, "gpus": gpus})
+    result = _eight_gpus(60, serial="SN{:04d}", item="perf.item{k:02d}")
     pages = page_texts(
         write_pdf(
             with_check(base_report, check_section_of(result)), tmp_path / "m.pdf"
@@ -200,13 +208,7 @@ def test_the_check_page_fits_the_paper_and_cuts_no_row_or_word(
         assert_tables_fit_and_keep_words,
     )
 
-    base = _result()
-    gpus = [dict(base.identity["gpus"][0], index=k, serial=f"SN{k:012d}") for k in range(8)]
-    items = tuple(
-        dataclasses.replace(base.items[1], gpu_index=k % 8, item_id=f"perf.p2p_{k % 8}_{k // 8}")
-        for k in range(40)
-    )
-    result = dataclasses.replace(base, items=items, identity={**base.identity, "gpus": gpus})
+    result = _eight_gpus(40, serial="SN{:012d}", item="perf.p2p_{gpu}_{round}")
     doc = _printed(with_check(base_report, check_section_of(result)), paper)
     assert "GPU acceptance check" in doc.begin().text()
     assert_tables_fit_and_keep_words(doc, paper)
