@@ -125,6 +125,30 @@ Qwen3 on H100 and prefill-heavy +31 to +47 %: expert GEMMs, routing and expert i
 slower than the dense GEMMs the estimate assumes) and a 70B near its memory limit at 5000/500
 (+42 to +52 %). All 162: median |error| 15.2 %, 126 within +-30 %, max 58.7 %.
 
+Serving, third pass (issue 22, no constant fitted; gpuprof/recommend/serve.py): (6) chunked
+prefill comes in full chunks of the step's token budget, so a share (b*P/O)/(budget - b) of the
+steps carries a compute-bound chunk and the rest only decode (``_cycle``); spread thin over every
+step, the prompts' compute hid under the weight reads of a memory-bound decode step; (7) GPUs
+with no GPU link all-reduce over PCIe through the host bridge at NCCL's own figure for the link
+(src/graph/topo.cc kvDictPciGen: 24 GB/s for Gen4 x16; topo.h INTEL_P2P_OVERHEAD 6/5: 20 GB/s),
+not at 370/450 of the PCIe line rate (26 GB/s). Before -> after (``python perf/truth.py``):
+
+  rows (count)                          before (6),(7)        after
+  L40S, tensor parallel over PCIe (20)  -8.5 .. +58.7 %, 5    -8.8 .. +32.3 %, 19 within +-30 %
+  70B at 5000/500 (15)                  -14.9 .. +52.0 %, 11  -17.4 .. +18.6 %, 15 within
+  dense, not L40S (79)                  -27.6 .. +52.0 %, 76  -27.8 .. +28.5 %, 79 within
+  Mixtral 8x7B / 8x22B (64)             -0.0 .. +58.7 %, 42   -4.8 .. +58.5 %, 51 within
+  Qwen3-235B (7)                        -6.2 .. +47.3 %, 3    -6.2 .. +47.2 %, 5 within
+  all 162: median |error|               15.2 %                11.9 %
+           within +-30 %                126                   147
+
+What still misses is the mixtures of experts on Hopper at TP4-8 (Mixtral +30 to +58 %, 8x22B
++32 to +51 %, Qwen3-235B at 5000/500 +38 / +47 %), all too optimistic. Not modelled: the
+grouped-GEMM efficiency of small per-expert batches, expert load imbalance, and whether these
+FP8 checkpoints quantize the KV cache (a 16-bit cache halves the batch that fits: Mixtral
+8x7B on 8x H200 at 128/2048 would be +18 % instead of +58 %; the checkpoint's
+``kv_cache_quant_algo`` was not found in a source, so the rows keep the weights' precision).
+
 Issue 23, "Estimates that hold on runs they were not fitted to": 76 training and fine-tuning
 rows of 10 publications (NeMo's performance summary, the LLaMA and Llama 2 papers, the Llama 3.1
 model card, OPT, BLOOM, llm-foundry's benchmark tables, torchtitan's performance.md,

@@ -181,6 +181,8 @@ class CandidateArrays:
     mem_bw: Arr  # bytes/s per GPU (NaN unknown)
     intra_bw: Arr  # bytes/s per GPU per direction inside a node
     net_bw_node: Arr  # bytes/s per node (NaN unknown)
+    #: The PCIe generation a GPU's peers talk over; NaN where a GPU link (NVLink) joins them.
+    pcie_gen: Arr
     supported: dict[str, Arr]  # 1 yes, 0 no, NaN unknown
     price_ondemand: Arr
     price_spot: Arr
@@ -255,6 +257,12 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
             for s in m_specs
         ]
     )
+    m_pcie = np.array(
+        [
+            math.nan if s and s.peer_link_gbs_bidir else float((s.pcie_gen if s else None) or 3)
+            for s in m_specs
+        ]
+    )
     # Instances that state a fabric in the catalog but whose spec lacks it keep PCIe: say less.
     return CandidateArrays(
         instances=tuple(instances),
@@ -264,6 +272,7 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
         mem_bw=m_bw[idx],
         intra_bw=m_intra[idx],
         net_bw_node=net,
+        pcie_gen=m_pcie[idx],
         supported={d: a[idx] for d, a in m_sup.items()},
         price_ondemand=prices[0],
         price_spot=prices[1],
@@ -432,6 +441,7 @@ def _serving(
         intra_bw=arr.intra_bw[first],
         net_bw_node=arr.net_bw_node[first],
         node_options=[w.nodes] if w.nodes else _node_options(w.node_limit),
+        pcie_gen=arr.pcie_gen[first],
     )
     sv = ServeArrays(**{f: getattr(one, f)[inverse] for f in ServeArrays.__dataclass_fields__})
     nan = np.full(len(arr), np.nan)

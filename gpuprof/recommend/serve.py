@@ -18,16 +18,21 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
   ``b_max = KV bytes ÷ ((P + O/2) × KV bytes per token)`` sequences, at most ``--batch``
   (else :data:`~gpuprof.recommend.workload.MAX_SEQS`).
 * **One engine step** (every sequence in flight advances one token; chunked prefill rides
-  along): ``b`` decode tokens plus, in steady state, ``b·P/O`` prompt tokens (each sequence
-  brings ``P`` prompt tokens over its ``O`` steps). Step time ``τ = max(memory, compute) +
-  communication``: *memory* reads the weights once (a mixture of experts only the experts the
+  along): ``b`` decode tokens and, in steady state, ``b·P/O`` prompt tokens per step on
+  average (each sequence brings ``P`` prompt tokens over its ``O`` steps). They come as full
+  chunks of the step's token budget (``budget − b`` tokens), so a share ``(b·P/O)/(budget −
+  b)`` of the steps carries a chunk and the rest only decode: the mean step is that mix
+  (:func:`_cycle`), not one step with the prompts spread thin, whose compute would hide under
+  a memory-bound decode. A step's time ``τ = max(memory, compute) + communication``: *memory* reads the weights once (a mixture of experts only the experts the
   step's tokens are routed to, ``1 − (1 − N_act/N)^tokens``: :mod:`.decode`) and each
   sequence's KV cache at :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the spec
   bandwidth; *compute* is ``2·N_act`` FLOPs per token plus attention (``4·L·h`` per token per
   cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average) at the peak ×
   base efficiency of the weights' dtype; *communication* two tensor-parallel all-reduces per
   layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`, at
-  :data:`NCCL_LINK_EFFICIENCY` of the link's line rate: NCCL's protocol overhead) and,
+  :data:`NCCL_LINK_EFFICIENCY` of a GPU link's line rate: NCCL's protocol overhead; GPUs with
+  no GPU link over PCIe through the host bridge at NCCL's own figure, 20 GB/s for Gen4 x16:
+  :func:`allreduce_link`) and,
   across nodes, one send per pipeline boundary over the network. With ``p`` stages each of
   ``p`` micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step.
 * **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
@@ -91,6 +96,17 @@ KV_FREE_FRACTION = 0.9
 #: overhead (~20%) NCCL can get an effective NVLink bandwidth of 370GB/s" (NCCL's maintainer,
 #: github NVIDIA/nccl-tests issue #212, on H100). The tensor-parallel all-reduces run at it.
 NCCL_LINK_EFFICIENCY = 370.0 / 450.0
+#: A PCIe link as NCCL models it (NVIDIA/nccl src/graph/topo.cc, ``kvDictPciGen``: a lane's
+#: rate in 100 Mb/s units — 60 at 8 GT/s, doubling each generation — × the width ÷ 80): 12 GB/s
+#: for a Gen3 x16 link (topo.h: ``PCI_BW 12.0 // PCI Gen3 x16``), 24 GB/s for Gen4, 48 for
+#: Gen5. Its NVLink figure is the same kind of number: ``SM90_NVLINK_BW 20.6`` GB/s × 18 links
+#: = the 370 GB/s above, so it already counts the protocol's overhead.
+NCCL_PCI_GEN3_X16 = 12e9
+#: GPU-to-GPU traffic through the host bridge costs more PCIe bandwidth than the data it moves:
+#: "Intel CPU convert GPU P2P traffic into 64B PCI TLPs, so GPU to GPU traffic consumes more PCI
+#: bandwidth" (NCCL topo.h, ``INTEL_P2P_OVERHEAD(bw) = bw*6/5``). GPUs without a GPU link
+#: (L40S, L4, A10) meet through it in the servers clouds rent.
+P2P_TLP_OVERHEAD = 6.0 / 5.0
 #: Tokens one engine step takes (decode + prefill chunk): TensorRT-LLM's default
 #: ``max_num_tokens`` (8192, tensorrt_llm BuildConfig / LLM API); vLLM's chunked prefill
 #: budget ``max_num_batched_tokens`` is of the same order.
@@ -279,10 +295,27 @@ def _step(
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
-    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link * NCCL_LINK_EFFICIENCY)
+    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
     hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
     t_comm = t_comm + np.where(hw.pp > 1, (hw.pp - 1.0) * hop, 0.0)
     return t_mem, t_comp, t_comm
+
+
+def _cycle(s: _Shape, hw: _Hw, b: Arr, demand: Arr) -> tuple[Arr, Arr, Arr]:
+    """(memory, compute, communication) seconds of the mean step of ``b`` decoding sequences
+    when prompts arrive at ``demand`` tokens per step: chunked prefill fills a step's token
+    budget with prompt chunks (``budget − b`` tokens: TensorRT-LLM's scheduler and vLLM's
+    chunked prefill both fill ``max_num_tokens`` / ``max_num_batched_tokens``), so a share
+    ``demand / (budget − b)`` of the steps carries a full chunk and the rest decode only. The
+    mean is that mix, not one step with the prompts spread thin over every step: a chunk is
+    compute bound, and its work cannot hide under the weight reads of a memory-bound decode
+    step (spread thin, it would)."""
+    room = np.maximum(TOKEN_BUDGET - b, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.clip(demand / room, 0.0, 1.0)
+    d = _step(s, hw, b, np.zeros_like(b * room))
+    full = _step(s, hw, b, room + 0.0 * b)
+    return tuple(d0 + share * (f0 - d0) for d0, f0 in zip(d, full, strict=True))  # type: ignore[return-value]
 
 
 def _queue_wait(rho: Arr, service: Arr) -> tuple[Arr, Arr]:
@@ -316,7 +349,7 @@ def _latency(
         alone = _step(s, hw, np.zeros_like(b), np.full_like(b, s.prompt))[1]
         comp_mean, comp_99 = _queue_wait(rho_c, alone)
         first = rounds * tau_pf
-        m, c, x = _step(s, hw, b, demand * (1.0 + Z99 / np.sqrt(np.maximum(b, 1.0))))
+        m, c, x = _cycle(s, hw, b, demand * (1.0 + Z99 / np.sqrt(np.maximum(b, 1.0))))
         tpot99 = m + c + x
     ttft50 = np.where(ok, first + np.maximum(budget_mean, comp_mean), np.inf)
     ttft99 = np.where(ok, first + np.maximum(budget_99, comp_99), np.inf)
@@ -360,7 +393,7 @@ def _layout_eval(
     grid = np.concatenate([grid, b_max[:, None]], axis=1)
     col = _Hw(*(a[:, None] for a in (hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)))
     demand = grid * s.prompt / s.output
-    m, c, x = _step(s, col, grid, demand)
+    m, c, x = _cycle(s, col, grid, demand)
     tau = m + c + x
     runs = _latency(s, col, grid, tau, np.zeros_like(grid))[4]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -392,7 +425,7 @@ def _layout_eval(
         lam_r = lam / (instances * dp)
     b_load = _batch_at(grid, req_s, runs & (grid <= b_best[:, None]), lam_r, b_best)
     dem_l = b_load * s.prompt / s.output
-    m_l, c_l, x_l = _step(s, hw, b_load, dem_l)
+    m_l, c_l, x_l = _cycle(s, hw, b_load, dem_l)
     tau_l = m_l + c_l + x_l
     with np.errstate(divide="ignore", invalid="ignore"):
         rho_load = np.minimum(lam_r / cap, 1.0)
@@ -403,7 +436,7 @@ def _layout_eval(
         prefill_share = np.where(tau_l > 0, np.clip(1.0 - tau_decode / tau_l, 0.0, 1.0), 0.0)
     meets_row = _meets(w, t50, t99, p50, p99) & any_meets
     # The bound at the chosen batch.
-    m_b, c_b, x_b = _step(s, hw, b_best, b_best * s.prompt / s.output)
+    m_b, c_b, x_b = _cycle(s, hw, b_best, b_best * s.prompt / s.output)
     bound = np.where(
         target_bound,
         0,
@@ -461,6 +494,20 @@ def _batch_at(grid: Arr, req_s: Arr, ok: npt.NDArray[np.bool_], lam_r: Arr, b_be
     return np.where(found & np.isfinite(out), out, b_best)
 
 
+def allreduce_link(intra_bw: Arr, pcie_gen: Arr | None = None) -> Arr:
+    """The bandwidth (bytes/s per direction) a tensor-parallel all-reduce moves data at inside
+    a node: a GPU link at :data:`NCCL_LINK_EFFICIENCY` of its line rate; GPUs that meet only
+    over PCIe (``pcie_gen`` not NaN) at NCCL's figure for their link
+    (:data:`NCCL_PCI_GEN3_X16` × 2^(gen − 3)) ÷ :data:`P2P_TLP_OVERHEAD`: 20 GB/s for Gen4 x16."""
+    link = np.asarray(intra_bw, dtype=np.float64) * NCCL_LINK_EFFICIENCY
+    if pcie_gen is None:
+        return link
+    gen = np.asarray(pcie_gen, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        pcie = NCCL_PCI_GEN3_X16 * np.power(2.0, gen - 3.0) / P2P_TLP_OVERHEAD
+    return np.where(np.isnan(gen), link, pcie)
+
+
 def serve_estimates(
     w: Workload,
     *,
@@ -471,6 +518,7 @@ def serve_estimates(
     intra_bw: Arr,
     net_bw_node: Arr,
     node_options: list[int],
+    pcie_gen: Arr | None = None,
 ) -> ServeArrays:
     """The serving estimate of every candidate (``count`` GPUs per node, per-GPU arrays).
 
@@ -483,8 +531,9 @@ def serve_estimates(
     usable = mem_bytes  # the KV cache takes KV_FREE_FRACTION of what is left
     per_node = np.maximum(np.ceil(count), 1.0)
     best: dict[str, Arr] | None = None
+    # Tensor parallel stays inside a node; pipeline hops cross the network.
+    link = allreduce_link(intra_bw, pcie_gen)
     for n in node_options:
-        link = intra_bw  # tensor parallel stays inside a node; pipeline hops cross the network
         for cfg in tp_options(count, n):
             valid = cfg.valid & (np.isfinite(net_bw_node) if n > 1 else True)
             if w.tp is not None:  # asked for: that tensor-parallel size only

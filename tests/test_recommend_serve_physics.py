@@ -1,0 +1,121 @@
+"""Serving physics of issue 22's second pass: chunked prefill comes in full chunks of the step's
+token budget (its work does not hide under a memory-bound decode step), and GPUs without a GPU
+link all-reduce over PCIe at NCCL's own figure for the link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.commands.recommend.config import one_config_catalog
+from gpuprof.recommend.models import find_model, load_models
+from gpuprof.recommend.rank import Recommendation, recommend, serving_arrays_of
+from gpuprof.recommend.serve import (
+    NCCL_LINK_EFFICIENCY,
+    TOKEN_BUDGET,
+    _cycle,
+    _Hw,
+    _shape,
+    _step,
+    allreduce_link,
+)
+from gpuprof.recommend.workload import Workload
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def _serve(model: str, **kw: Any) -> Workload:
+    arch = find_model(model, load_models(None))
+    return Workload(scenario="serve", **{**arch.workload_fields(), **kw})
+
+
+def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
+    cat, nodes = one_config_catalog(catalog, gpu, gpus)
+    return recommend(w.with_(nodes=nodes, node_limit=max(16, nodes), tp=gpus), cat, limit=1)
+
+
+def _hw(rec: Recommendation) -> tuple[Any, int, _Hw]:
+    sv, i = serving_arrays_of(rec, rec.rows[0])
+    hw = _Hw(
+        *(np.array([float(a[i])]) for a in (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net))
+    )
+    return sv, i, hw
+
+
+def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Catalog) -> None:
+    # Llama 3.1 70B in FP8 on one H100 at 5000/500: few sequences fit, decode reads the weights
+    # (memory bound) and each sequence brings 10 prompt tokens per step.
+    w = _serve("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=5000, output_len=500)
+    rec = _one(catalog, "H100", 1, w)
+    sv, i, hw = _hw(rec)
+    s = _shape(rec.workload)
+    b = np.array([float(sv.batch_best[i])])
+    demand = b * s.prompt / s.output
+    room = TOKEN_BUDGET - b
+    decode = sum(_step(s, hw, b, np.zeros(1)))
+    chunk = sum(_step(s, hw, b, room))
+    spread = sum(_step(s, hw, b, demand))
+    mixed = sum(_cycle(s, hw, b, demand))
+    # The mean step mixes decode-only steps and steps with a full chunk ...
+    assert float(mixed[0]) == pytest.approx(float((decode + demand / room * (chunk - decode))[0]))
+    # ... and costs more than the prompts spread thin over every step, whose compute hid under
+    # the weight reads of a memory-bound step.
+    m, c, _ = _step(s, hw, b, np.zeros(1))
+    assert float(m[0]) > float(c[0])  # decode alone is memory bound
+    assert float(mixed[0]) > 1.05 * float(spread[0])
+    # The estimate's capacity is b / that mean step.
+    tokens_s = float(sv.tokens_s_instance[i])
+    assert tokens_s == pytest.approx(float(b[0] / mixed[0]), rel=1e-6)
+
+
+def test_a_decode_only_workload_is_unchanged_by_the_chunk_mix(catalog: Catalog) -> None:
+    w = _serve("llama-3.1-8b", precision="fp8", rate_per_s=0.001, prompt_len=0, output_len=500)
+    rec = _one(catalog, "H100", 1, w)
+    sv, i, hw = _hw(rec)
+    s = _shape(rec.workload)
+    b = np.array([float(sv.batch_best[i])])
+    assert float(sum(_cycle(s, hw, b, np.zeros(1)))[0]) == pytest.approx(
+        float(sum(_step(s, hw, b, np.zeros(1)))[0])
+    )
+
+
+def test_pcie_gpus_all_reduce_at_nccls_pcie_figure_and_nvlink_at_its_efficiency() -> None:
+    intra = np.array([450e9, 32e9, 16e9, 64e9])
+    gen = np.array([np.nan, 4.0, 3.0, 5.0])
+    link = allreduce_link(intra, gen)
+    assert link[0] == pytest.approx(450e9 * NCCL_LINK_EFFICIENCY)  # NVLink: 370 GB/s
+    # NCCL's PCIe model: 12 GB/s per Gen3 x16, doubling per generation, ÷ 6/5 through the
+    # host bridge (P2P TLP overhead).
+    assert link[1] == pytest.approx(20e9)
+    assert link[2] == pytest.approx(10e9)
+    assert link[3] == pytest.approx(40e9)
+    assert np.array_equal(allreduce_link(intra), intra * NCCL_LINK_EFFICIENCY)
+
+
+def test_l40s_tensor_parallel_pays_the_pcie_all_reduce(catalog: Catalog) -> None:
+    w = _serve("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=128, output_len=2048)
+    l40s = _one(catalog, "L40S", 4, w)
+    sv, i, hw = _hw(l40s)
+    assert float(sv.link[i]) == pytest.approx(20e9)
+    h100 = _one(catalog, "H100", 4, w)
+    sv_h, j, hw_h = _hw(h100)
+    assert float(sv_h.link[j]) > 15 * float(sv.link[i])
+    # at the same batch, communication is a larger share of an L40S step than of an H100 step
+    s = _shape(l40s.workload)
+    b = np.array([256.0])
+    m, c, x = _cycle(s, hw, b, b * s.prompt / s.output)
+    mh, ch, xh = _cycle(s, hw_h, b, b * s.prompt / s.output)
+    assert float((x / (m + c + x))[0]) > 1.5 * float((xh / (mh + ch + xh))[0])
+    # the all-reduces: two per layer, a ring at 20 GB/s; affine in the bytes, so the mean of
+    # decode-only and full-chunk steps is the ring over the mean tokens of a step
+    from gpuprof.recommend.decode import allreduce_seconds
+
+    tokens = float(b[0] * (1 + s.prompt / s.output))
+    ring = 2 * s.layers * allreduce_seconds(4.0, tokens * s.hidden * 2.0, 20e9)
+    assert float(x[0]) == pytest.approx(float(ring))
