@@ -339,7 +339,7 @@ def estimate_metric(m: RowModel, eff: TrainEfficiency = TRAIN_EFFICIENCY) -> tup
 
     est = estimate(m.workload, m.arrays, m.specs, train_eff=eff)
     layout = est.layout[0] if est.layout is not None else None
-    names = ("tp", "pp", "dp", "cp", "vp")
+    names = ("tp", "pp", "dp", "cp", "vp", "ep")
     shown = None if layout is None else dict(zip(names, map(int, layout), strict=True))
     seconds = float(est.seconds[0])
     if m.workload.scenario == "pretrain" and not whole_run(m.row):

@@ -92,7 +92,7 @@ def test_bigger_micro_batches_mean_fewer_of_them_and_a_bigger_pipeline_bubble() 
     # (70B on 4 nodes: pipeline 8 × data parallel 4, batch 128.)
     w = _llama("llama-3-70b", precision="bf16", tokens=1e9, seq_len=4096, batch=128)
     one_s, lay = _run(w.with_(layout="tp1 pp8 cp1 vp1"), nodes=4)
-    assert lay == [1, 8, 4, 1, 1]
+    assert lay == [1, 8, 4, 1, 1, 1]  # tp pp dp cp vp ep
     four_s, _ = _run(w.with_(layout="tp1 pp8 cp1 vp1 mbs4"), nodes=4)
     assert four_s / one_s == pytest.approx((15 / 8) / (39 / 32), rel=0.02)
     # Interleaving (2 virtual stages) halves the bubble: (8 + 3.5) / 8.

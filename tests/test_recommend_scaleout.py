@@ -130,7 +130,8 @@ def test_cli_gpus_beyond_a_node_builds_a_cluster_of_the_catalogs_instance(
     assert row["nodes"] == 8 and row["gpus_total"] == 64
     assert "p5.48xlarge" in row["instance"]
     lay = row["layout"]
-    assert set(lay) == {"tp", "pp", "dp", "cp", "vp"}  # context parallel, virtual stages
+    assert set(lay) == {"tp", "pp", "dp", "cp", "vp", "ep"}  # context, virtual, expert
+    assert lay["ep"] == 1  # a dense model
     assert lay["tp"] * lay["pp"] * lay["dp"] <= 64 and lay["tp"] <= 8
 
 

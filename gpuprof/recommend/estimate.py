@@ -544,9 +544,11 @@ def _choose_nodes(
             "membound": (t_memory > t_compute).astype(np.float64),
             "batch": batch,
             "layout": (
-                np.full((len(arr), 5), np.nan)
+                np.full((len(arr), 6), np.nan)
                 if layout is None
-                else np.stack([layout.tp, layout.pp, layout.dp, layout.cp, layout.vp], axis=1)
+                else np.stack(
+                    [layout.tp, layout.pp, layout.dp, layout.cp, layout.vp, layout.ep], axis=1
+                )
             ),
         }
         if best is None:

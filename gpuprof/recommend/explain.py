@@ -46,6 +46,7 @@ class RowFacts:
     #: whether data parallelism shards the weights too (FSDP) rather than ZeRO-1
     context_parallel: int = 1
     virtual_stages: int = 1
+    expert_parallel: int = 1
     full_shard: bool = False
     #: serving: the share of the memory left after the weights the KV cache takes (no headroom)
     kv_free_fraction: float | None = None
@@ -181,6 +182,8 @@ def row_notes(
             text += "; " + tr("context parallel {c}", c=f.context_parallel)
         if f.virtual_stages > 1:
             text += "; " + tr("interleaved 1F1B, {v} stages per GPU", v=f.virtual_stages)
+        if f.expert_parallel > 1:
+            text += "; " + tr("expert parallel {e}", e=f.expert_parallel)
         reasons.append(text)
     if f.fits and f.batch is not None and w.batch is None:
         reasons.append(

@@ -103,13 +103,17 @@ def memory_need(
     tp: Arr | float = 1.0,
     pp: Arr | float = 1.0,
     cp: Arr | float = 1.0,
+    ep: Arr | float = 1.0,
     zero3: bool = False,
 ) -> MemoryNeed:
     """Bytes per GPU when the job runs on ``gpus`` GPUs in total (vectorized over ``gpus``).
 
     Training: ``tp × pp`` GPUs hold one model replica (tensor × pipeline parallel), the rest
     are data-parallel replicas with ZeRO-1 optimizer sharding (``zero3``: weights and
-    gradients sharded over all GPUs too, as FSDP's FULL_SHARD). Inference shards over all GPUs.
+    gradients sharded over all GPUs too, as FSDP's FULL_SHARD). A mixture of experts' routed
+    experts (``w.expert_params``) are split ``ep`` ways on top (expert parallel): their weights
+    and gradients are ``÷ ep``; the optimizer states are over all GPUs either way. Inference
+    shards over all GPUs.
     """
     g = np.maximum(np.asarray(gpus, dtype=np.float64), 1.0)
     tp_a = np.maximum(np.asarray(tp, dtype=np.float64), 1.0)
@@ -144,7 +148,11 @@ def memory_need(
         wbytes = 4.0 if w.precision == "fp32" else 2.0  # fp8 training keeps 16-bit weights (TE)
         opt = 8.0 if w.precision == "fp32" else 12.0
         shard = g if zero3 else mp
-        return MemoryNeed(n * wbytes / shard, n * wbytes / shard, n * opt / g, acts, zero, zero)
+        # Expert parallel: the routed experts split ep ways (already over all GPUs in ZeRO-3).
+        experts = w.expert_params * stage if w.experts > 1 else 0.0
+        ep_a = 1.0 if zero3 else np.maximum(np.asarray(ep, dtype=np.float64), 1.0)
+        held = (n - experts) / shard + experts / (shard * ep_a)
+        return MemoryNeed(held * wbytes, held * wbytes, n * opt / g, acts, zero, zero)
     if w.scenario == "inference":
         if per_sample:  # small models: every GPU holds a replica (data parallel)
             return MemoryNeed(zero + n * wb, zero, zero, zero, zero, zero)

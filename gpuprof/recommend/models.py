@@ -2,7 +2,11 @@
 
 Each row is one published architecture — layers, hidden size, attention heads, KV heads
 (grouped-query attention), head size, vocabulary, total and active parameters (mixture of
-experts) — with its source. The KV cache an inference workload needs comes from the row's KV
+experts) — with its source. A mixture of experts also gives its routed experts (``experts``,
+``top_k`` of them per token, ``shared_experts`` always on), the layers that have them
+(``moe_layers``) and each expert's FFN width (``expert_ffn``): the routed experts' parameters,
+``moe_layers × experts × 3 × hidden × expert_ffn`` (SwiGLU: gate, up, down), are what expert
+parallelism shards in training (:mod:`gpuprof.recommend.parallel`). The KV cache an inference workload needs comes from the row's KV
 heads (``2·kv_heads·head_dim`` elements per token per layer, or the row's own
 ``kv_per_token_layer`` for latent attention such as DeepSeek-V3's MLA); FLOPs use the active
 parameters and memory the total.
@@ -56,6 +60,8 @@ COLUMNS = (
     "source",
     "notes",
 )
+#: Mixture-of-experts columns, optional (a file without them, or an empty cell: dense).
+MOE_COLUMNS = ("experts", "top_k", "shared_experts", "moe_layers", "expert_ffn")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 #: Bounds of each integer column: beyond them a number is a typo, not an architecture.
 _INT_LIMITS = {
@@ -87,6 +93,16 @@ class ModelArch:
     kv_per_token_layer: float
     source: str
     notes: str = ""
+    experts: int = 0
+    top_k: int = 0
+    shared_experts: int = 0
+    moe_layers: int = 0
+    expert_ffn: int = 0
+
+    @property
+    def expert_params(self) -> float:
+        """Parameters of all routed experts (SwiGLU: three ``hidden × expert_ffn`` matrices)."""
+        return 3.0 * self.moe_layers * self.experts * self.hidden * self.expert_ffn
 
     @property
     def has_kv_cache(self) -> bool:
@@ -109,6 +125,11 @@ class ModelArch:
             "kv_heads": self.kv_heads if self._kv_by_heads else 1,
             "attn_width": self.heads * self.head_dim,
             "model": self.name,
+            **(
+                {"experts": self.experts, "top_k": self.top_k, "expert_params": self.expert_params}
+                if self.experts > 1
+                else {}
+            ),
         }
 
 
@@ -225,6 +246,7 @@ def _row(path: Path, line: int, cells: dict[str, str]) -> ModelArch:
     source = cells["source"].strip()
     if not source:
         raise InputError(tr("{p}: line {n}: every model needs its source", p=path, n=line))
+    moe = _moe(path, line, cells, ints, total)
     return ModelArch(
         name=name,
         family=cells["family"].strip()[:80],
@@ -240,7 +262,39 @@ def _row(path: Path, line: int, cells: dict[str, str]) -> ModelArch:
         kv_per_token_layer=kv,
         source=source[:500],
         notes=cells.get("notes", "").strip()[:300],
+        **moe,
     )
+
+
+def _moe(
+    path: Path, line: int, cells: dict[str, str], ints: dict[str, int], total: float
+) -> dict[str, int]:
+    """The optional mixture-of-experts cells, checked against the row's shape."""
+    out = {}
+    for col in MOE_COLUMNS:
+        text = cells.get(col, "").strip()
+        value = _number(path, line, col, text, integer=True) if text else 0.0
+        if value > 1 << 20:
+            raise InputError(
+                tr("{p}: line {n}: {c} {v:g} is out of range", p=path, n=line, c=col, v=value)
+            )
+        out[col] = int(value)
+    experts = out["experts"]
+    if experts and (
+        not 1 <= out["top_k"] <= experts
+        or not 1 <= out["moe_layers"] <= ints["layers"]
+        or out["expert_ffn"] < 1
+        or 3.0 * out["moe_layers"] * experts * ints["hidden"] * out["expert_ffn"] >= total
+    ):
+        raise InputError(
+            tr(
+                "{p}: line {n}: experts need top_k (1 to experts), moe_layers (1 to layers) "
+                "and expert_ffn, and their parameters must be under the total",
+                p=path,
+                n=line,
+            )
+        )
+    return out
 
 
 def load_models(path: Path | None = None) -> dict[str, ModelArch]:

@@ -55,6 +55,24 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   parallel: activations ÷ ``c``, each layer's K/V passed around the ring forward and back,
   gradients reduced over the data × context parallel GPUs).
 
+* **Expert parallel** (issue 23; a mixture of experts, ``Workload.experts``, in the ``tuned`` and
+  ``torchtitan`` stacks): ``e`` = 1, 2, 4 … up to the experts (dividing them) GPUs of the
+  data × context parallel group split the routed experts (Megatron-Core's
+  ``--expert-model-parallel-size``, rank order tp-cp-ep-dp-pp: the EP group is a sub-group of
+  data parallel, moe/README.md "MoE Parallel Folding"). The routed experts' weights and
+  gradients are ``÷ e`` on each GPU (the dense part and shared experts as before; the
+  distributed optimizer already shards every state over all GPUs); their gradients are reduced
+  over the ``d·c / e`` GPUs that hold the same experts, the dense part's over ``d·c``. Every
+  MoE layer (every layer of the stage assumed one: DeepSeek-V3 has 58 of 61) adds four
+  all-to-alls per micro-batch (dispatch and combine, forward and backward; Megatron-Core's
+  ``alltoall`` token dispatcher) of ``tokens × hidden × top_k × 2`` bytes per GPU (16-bit
+  activations; the GPU's ``s / (t·c)`` tokens under sequence parallelism), ``(e − 1) / e`` of
+  them leaving the GPU: over NVLink to the EP peers in the node (``n / (t·c)`` of them), over
+  the GPU's share of the node's network to the rest (:func:`moe_alltoall_seconds`); on the
+  critical path (no overlap with the expert GEMMs assumed: DeepSeek's DualPipe hides them,
+  Megatron-Core's default does not). Compute uses the active parameters (``6·N_active``),
+  balanced over the experts. The search picks ``e`` like the other sizes: the fastest that fits.
+
 * **A layout given** (issue 23, ``Workload.layout``; ``perf/truth.py`` costs each published
   run at its own, e.g. NeMo's ``"tp4 pp8 cp1 vp6 mbs2"``): those sizes only, the rest searched.
   ``mbsN``: N sequences per micro-batch (a replica's batch in fewer micro-batches, so a bigger
@@ -84,9 +102,11 @@ from gpuprof.recommend.memory import memory_need
 from gpuprof.recommend.workload import Workload
 
 __all__ = [
+    "EP_STACKS",
     "LAYOUT_WORDS",
     "TP_SIZES",
     "TrainLayout",
+    "moe_alltoall_seconds",
     "pinned_layout",
     "row_groups",
     "train_layout",
@@ -110,6 +130,12 @@ INTERLEAVING_STACKS = frozenset({"tuned", "torchtitan"})
 #: Stacks that split a sequence over GPUs (context parallelism), and from what length.
 CONTEXT_PARALLEL_STACKS = frozenset({"tuned", "torchtitan"})
 CP_MIN_SEQ = 8192
+#: Stacks with expert parallelism for a mixture of experts (Megatron-Core / NeMo, torchtitan).
+EP_STACKS = frozenset({"tuned", "torchtitan"})
+#: Largest expert-parallel size tried (DeepSeek-V3 trained with 64, its paper sec. 3.2.1).
+EP_MAX = 256
+#: All-to-alls per MoE layer per micro-batch: dispatch and combine, forward and backward.
+EP_ALLTOALLS_PER_LAYER = 4.0
 
 
 @dataclass(frozen=True)
@@ -125,15 +151,16 @@ class TrainLayout:
     fits: npt.NDArray[np.bool_]
     cp: Arr  # context parallel size (issue 23)
     vp: Arr  # virtual pipeline stages per GPU (interleaved 1F1B)
+    ep: Arr  # expert parallel size (a mixture of experts; 1 for a dense model)
 
 
 #: Words of a layout text (:func:`pinned_layout`): sizes, and ``overlap``.
-LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "mbs")
+LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "ep", "mbs")
 
 
 def pinned_layout(text: str) -> dict[str, int]:
     """What a layout text fixes: ``"TP4 PP8 CP2 VP4"`` → ``{"tp": 4, "pp": 8, "cp": 2, "vp":
-    4}``; ``mbsN``: N sequences per micro-batch (torchtitan splits a replica's batch into as
+    4}``; ``epN``: N-way expert parallel (a mixture of experts); ``mbsN``: N sequences per micro-batch (torchtitan splits a replica's batch into as
     many micro-batches as pipeline stages); ``overlap``: tensor-parallel communication
     overlapped with the GEMMs (torchtitan's AsyncTP, Megatron-Core's ``tp_comm_overlap``).
     Case and order free (:class:`~gpuprof.recommend.workload.Workload` refuses other words)."""
@@ -155,6 +182,40 @@ def _cp_options(w: Workload) -> tuple[int, ...]:
     if w.stack not in CONTEXT_PARALLEL_STACKS or w.seq_len < CP_MIN_SEQ:
         return (1,)
     return (1, 2, 4, 8)
+
+
+def _ep_options(w: Workload) -> tuple[int, ...]:
+    """Expert-parallel sizes tried: 1, and for a mixture of experts in a stack that has expert
+    parallelism the powers of two that divide its routed experts, up to :data:`EP_MAX`."""
+    if w.experts < 2 or w.stack not in EP_STACKS:
+        return (1,)
+    return tuple(
+        e for e in (2**i for i in range(9)) if e <= min(w.experts, EP_MAX) and not w.experts % e
+    )
+
+
+def moe_alltoall_seconds(
+    ep: Arr | float,
+    tokens: Arr | float,
+    hidden: float,
+    top_k: float,
+    *,
+    peers_in_node: Arr | float,
+    intra_bw: Arr | float,
+    inter_bw: Arr | float,
+) -> Arr:
+    """One all-to-all (a dispatch or a combine) of an MoE layer on one GPU of an ``ep``-wide
+    expert-parallel group: ``tokens × hidden × top_k × 2`` bytes (16-bit), ``(ep − 1) / ep`` of
+    them sent away; to the ``peers_in_node − 1`` others in the node at ``intra_bw`` (NVLink)
+    and to the rest at ``inter_bw`` (the GPU's share of the node's network), both at once.
+    Zero for ``ep`` 1."""
+    e = np.asarray(ep, dtype=np.float64)
+    nbytes = np.asarray(tokens, dtype=np.float64) * hidden * top_k * 2.0
+    local = np.minimum(e, np.maximum(np.asarray(peers_in_node, dtype=np.float64), 1.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near = nbytes * (local - 1.0) / e / intra_bw
+        far = np.where(e > local, nbytes * (e - local) / e / inter_bw, 0.0)
+    return np.where(e > 1.0, np.maximum(near, far), 0.0)
 
 
 def _virtual_options(p: int, layers: int, stack: str) -> tuple[int, ...]:
@@ -253,28 +314,34 @@ def _layouts(
     pps = [1] if per_sample or w.stack in DATA_PARALLEL_ONLY else _pp_options(layers, nodes)
     g_max = float(np.max(g_total, initial=1.0))
     cps = (1,) if per_sample else _cp_options(w)
+    eps = (1,) if per_sample else _ep_options(w)
     pin = pinned_layout(w.layout) if not per_sample else {}
     # A layout held fixed (a published run's): its sizes whatever the stack's own search tries.
     tps = (pin["tp"],) if "tp" in pin else tps
     pps = [pin["pp"]] if "pp" in pin else pps
     cps = (pin["cp"],) if "cp" in pin else cps
+    eps = (pin["ep"],) if "ep" in pin else eps
     quads = [
-        (t, p, v, c)
+        (t, p, v, c, e)
         for t in tps
         for c in cps
         for p in pps
         if t * p * c == 1 or t * p * c <= g_max
         for v in ((pin["vp"],) if "vp" in pin and p > 1 else _virtual_options(p, layers, w.stack))
+        for e in eps
+        if e == 1 or t * p * c * e <= g_max
     ]
     # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
     t = np.array([[float(q[0])] for q in quads])
     p = np.array([[float(q[1])] for q in quads])
     v = np.array([[float(q[2])] for q in quads])
     c = np.array([[float(q[3])] for q in quads])
+    e = np.array([[float(q[4])] for q in quads])
     mp = t * p
     valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
     valid &= (mp * c <= g_total) | (mp * c == 1.0)
     d = np.maximum(np.floor(g_total / (mp * c)), 1.0)
+    valid &= (np.mod(d * c, e) == 0) | (e == 1.0)  # the EP group is carved from data × context
     mb = batch / d if per_sample else np.full_like(d, float(pin.get("mbs", 1)))  # per micro-batch
     m = np.maximum(batch / (d * mb), 1.0)
     # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
@@ -301,7 +368,23 @@ def _layouts(
         tau_cp = np.where(c > 1.0, stage_layers * cp_bytes / cp_link, 0.0)
     if "overlap" in pin:  # tensor-parallel communication hidden under the GEMMs it feeds
         tau_tp = np.maximum(tau_tp - tau_c, 0.0)
-    tau = tau_c + tau_tp + tau_pp + tau_cp
+    # Expert parallel: each MoE layer's dispatch and combine, forward and backward.
+    tau_ep = (
+        stage_layers
+        * EP_ALLTOALLS_PER_LAYER
+        * moe_alltoall_seconds(
+            e,
+            mb * s / (c * t),
+            float(hidden),
+            float(w.top_k),
+            peers_in_node=np.maximum(per_node, 1.0) / (t * c),
+            intra_bw=intra_bw,
+            inter_bw=inter if nodes > 1 else intra_bw,
+        )
+        if w.experts > 1
+        else np.zeros_like(tau_c)
+    )
+    tau = tau_c + tau_tp + tau_pp + tau_cp + tau_ep
     # 1F1B: the bubble is (p − 1) micro-batch times; interleaved over v virtual stages per
     # GPU, (p − 1) / v (Narayanan et al. 2021 sec. 2.2.2).
     pipeline = (m + (p - 1.0) / v) * tau
@@ -309,7 +392,12 @@ def _layouts(
     across = (t * d > per_node) & (nodes > 1)
     dp_bw = np.where(across, np.minimum(intra_bw, net_bw_node / t), intra_bw)
     # Gradients are reduced over the data × context parallel GPUs (they hold the same weights).
-    t_dp = allreduce_seconds(d * c, 2.0 * trainable / mp * fullest, dp_bw)  # the fullest stage's
+    # (the fullest stage's); a mixture of experts' routed experts over the d·c / e GPUs that
+    # hold the same experts, 1/e of them each.
+    expert = trainable * (w.expert_params / w.params if w.experts > 1 else 0.0)
+    t_dp = allreduce_seconds(d * c, 2.0 * (trainable - expert) / mp * fullest, dp_bw)
+    if expert > 0.0:
+        t_dp = t_dp + allreduce_seconds(d * c / e, 2.0 * expert / (mp * e) * fullest, dp_bw)
     if zero3:
         # FSDP FULL_SHARD: the weights are all-gathered for the forward and again for the
         # backward, the gradients reduce-scattered: 1.5 all-reduces' volume per step,
@@ -323,7 +411,7 @@ def _layouts(
     step = pipeline + exposed
     seconds = np.where(valid, steps * step, math.inf)
     need = np.where(
-        valid, memory_need(w, d * mp * c, tp=t, pp=p, cp=c, zero3=zero3).total, math.inf
+        valid, memory_need(w, d * mp * c, tp=t, pp=p, cp=c, ep=e, zero3=zero3).total, math.inf
     )
     fits = valid & (need <= usable)
     # The fastest layout that fits; where none fits, the one that needs the least memory.
@@ -342,6 +430,7 @@ def _layouts(
             "pp": at(p),
             "cp": at(c),
             "vp": at(v),
+            "ep": at(e),
             "dp": at(d),
             "seconds": at(seconds),
             "need": at(need),
@@ -358,4 +447,5 @@ def _layouts(
         fits=best["fits"] > 0,
         cp=best["cp"],
         vp=best["vp"],
+        ep=best["ep"],
     )

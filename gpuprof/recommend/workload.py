@@ -137,6 +137,12 @@ class Workload:
     name: str = ""
     #: Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory).
     active_params: float | None = None
+    #: Mixture of experts in training (:mod:`gpuprof.recommend.parallel`): routed experts, the
+    #: experts each token goes to, and the parameters of all routed experts (what expert
+    #: parallelism shards); 0 = dense.
+    experts: int = 0
+    top_k: int = 0
+    expert_params: float = 0.0
     #: K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden``
     #: (full multi-head attention, the default architecture of a bare ``--params``).
     kv_per_token_layer: float | None = None
@@ -236,12 +242,12 @@ class Workload:
         bad = [
             word
             for word in layout.split()
-            if word != "overlap" and not re.fullmatch(r"(tp|pp|cp|vp|mbs)[1-9][0-9]{0,5}", word)
+            if word != "overlap" and not re.fullmatch(r"(tp|pp|cp|vp|ep|mbs)[1-9][0-9]{0,5}", word)
         ]
         if bad:
             raise InputError(
                 tr(
-                    "unknown layout word {w!r}; use tpN, ppN, cpN, vpN, mbsN and overlap",
+                    "unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, mbsN and overlap",
                     w=bad[0][:40],
                 )
             )
@@ -366,6 +372,12 @@ class Workload:
                 raise InputError(f"{name} must be from 1 to {1 << 20}, got {value}")
         if self.active_params is not None and not 0 < self.active_params <= self.params:
             raise InputError(tr("active parameters must be > 0 and at most the total"))
+        if self.experts and not (
+            0 < self.top_k <= self.experts and 0 < self.expert_params < self.params
+        ):
+            raise InputError(
+                tr("experts need 1 to experts routed per token and expert parameters < total")
+            )
         if self.is_training and scenario != "finetune-lora" and self.precision in ("int8", "int4"):
             raise InputError(
                 f"{self.precision} is for inference or LoRA (QLoRA), not full training"

@@ -82,8 +82,9 @@ def register(subparsers: Any) -> None:
         "--layout",
         metavar="TEXT",
         help=tr(
-            "training: hold the parallel layout, e.g. 'tp4 pp8 cp1 vp6 mbs2 overlap' (sizes "
-            "left out are searched; overlap: tensor-parallel communication under the GEMMs)"
+            "training: hold the parallel layout, e.g. 'tp4 pp8 cp1 vp6 mbs2 overlap' or "
+            "'tp1 pp4 vp8 ep8' (sizes left out are searched; epN: expert parallel, a mixture of "
+            "experts; overlap: tensor-parallel communication under the GEMMs)"
         ),
     )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))

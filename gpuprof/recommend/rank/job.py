@@ -284,6 +284,7 @@ def job_row(
         layout=_layout(est, i),
         context_parallel=_extra(est, i, 3),
         virtual_stages=_extra(est, i, 4),
+        expert_parallel=_extra(est, i, 5),
         full_shard=w.stack in FULL_SHARD_STACKS and w.is_training,
     )
     reasons, warnings = row_notes(w, inst, spec, facts)
@@ -326,6 +327,7 @@ def job_row(
         layout=facts.layout,
         context_parallel=facts.context_parallel,
         virtual_stages=facts.virtual_stages,
+        expert_parallel=facts.expert_parallel,
         band=_band(w, spec, float(est.gpus[i])) if hours is not None else None,
     )
 
@@ -342,7 +344,8 @@ def _band(w: Workload, spec: object, gpus: float) -> Band | None:
 
 
 def _extra(est: Estimates, i: int, col: int) -> int:
-    """Context parallel (col 3) or virtual stages (col 4) of row ``i``; 1 when not training."""
+    """Context parallel (col 3), virtual stages (col 4) or expert parallel (col 5) of row
+    ``i``; 1 when not training."""
     if est.layout is None or est.layout.shape[1] <= col or not np.isfinite(est.layout[i, col]):
         return 1
     return int(est.layout[i, col])

@@ -138,6 +138,8 @@ class RecommendationRow:
     #: Training (issue 23): context parallel size and virtual pipeline stages per GPU.
     context_parallel: int = 1
     virtual_stages: int = 1
+    #: Training a mixture of experts: the expert-parallel size (1: dense, or none chosen).
+    expert_parallel: int = 1
     #: Serving traffic: the continuous-batching estimate (then ``hours`` is None and every
     #: ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job.
     serving: ServingRow | None = None
@@ -218,6 +220,7 @@ class RecommendationRow:
                     **dict(zip(("tp", "pp", "dp"), self.layout, strict=True)),
                     "cp": self.context_parallel,
                     "vp": self.virtual_stages,
+                    "ep": self.expert_parallel,
                 }
             ),
             "cost_unit": "usd_per_hour" if self.serving is not None else "usd",

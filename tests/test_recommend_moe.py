@@ -1,0 +1,144 @@
+"""Expert parallelism for training a mixture of experts (issue 23, gpuprof/recommend/parallel.py):
+the routed experts' memory split over EP, the all-to-all dispatch/combine per MoE layer, and the
+layout search choosing EP; the shipped MoE architectures' expert columns."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gpuprof.cli import main
+from gpuprof.errors import InputError
+from gpuprof.recommend.memory import memory_need
+from gpuprof.recommend.models import find_model, load_models
+from gpuprof.recommend.parallel import moe_alltoall_seconds, pinned_layout
+from gpuprof.recommend.workload import Workload
+
+MODELS = load_models()
+
+
+def _moe(name: str, **kw: object) -> Workload:
+    fields = find_model(name, MODELS).workload_fields()
+    return Workload("pretrain", **{**fields, "tokens": 1e9, **kw})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "experts", "top_k", "share"),
+    [
+        ("mixtral-8x7b", 8, 2, (0.95, 0.98)),
+        ("mixtral-8x22b", 8, 2, (0.94, 0.97)),
+        ("deepseek-v3", 256, 8, (0.96, 0.985)),
+        ("qwen3-235b-a22b", 128, 8, (0.95, 0.98)),
+    ],
+)
+def test_the_shipped_moe_rows_carry_their_experts(
+    name: str, experts: int, top_k: int, share: tuple[float, float]
+) -> None:
+    arch = find_model(name, MODELS)
+    assert (arch.experts, arch.top_k) == (experts, top_k)
+    # The routed experts are most of the total; the rest is attention, embeddings, dense layers.
+    assert share[0] < arch.expert_params / arch.params_total < share[1]
+
+
+def test_expert_parallel_halves_the_expert_weights_and_gradients_per_doubling() -> None:
+    w = _moe("mixtral-8x22b")
+    dense = (w.params - w.expert_params) * 2.0  # 16-bit weights, one replica per GPU (tp pp 1)
+
+    def parts(ep: int) -> tuple[float, float, float]:
+        m = memory_need(w, 64.0, tp=1.0, pp=1.0, ep=float(ep)).breakdown()
+        return m["weights"] - dense, m["grads"] - dense, m["optimizer"]
+
+    for ep in (1, 2, 4):
+        w1, g1, o1 = parts(ep)
+        w2, g2, o2 = parts(2 * ep)
+        assert w2 == pytest.approx(w1 / 2) and g2 == pytest.approx(g1 / 2)
+        assert o2 == pytest.approx(o1)  # the distributed optimizer is over all GPUs already
+    assert parts(1)[0] == pytest.approx(w.expert_params * 2.0)
+    # A dense model has no experts to split: EP changes nothing.
+    llama = Workload("pretrain", 70e9, tokens=1e9)
+    a = memory_need(llama, 64.0, ep=1.0).total
+    b = memory_need(llama, 64.0, ep=8.0).total
+    assert float(a) == pytest.approx(float(b))
+
+
+def test_all_to_all_scales_with_tokens_times_top_k_and_crosses_the_network_past_a_node() -> None:
+    nv, net = 450e9, 50e9
+
+    def a2a(ep: int, tokens: float, k: int, inter: float = net) -> float:
+        return float(
+            moe_alltoall_seconds(
+                ep, tokens, 4096.0, k, peers_in_node=8.0, intra_bw=nv, inter_bw=inter
+            )
+        )
+
+    base = a2a(8, 4096, 2)
+    # tokens × hidden × top-k × 2 bytes, 7/8 of them to the other GPUs of the node.
+    assert base == pytest.approx(4096 * 4096 * 2 * 2 * 7 / 8 / nv)
+    assert a2a(8, 8192, 2) == pytest.approx(2 * base)
+    assert a2a(8, 4096, 4) == pytest.approx(2 * base)
+    assert a2a(1, 4096, 2) == 0.0
+    # Inside one node the network does not matter; past it, half the bytes leave on it.
+    assert a2a(8, 4096, 2, inter=1.0) == pytest.approx(base)
+    assert a2a(16, 4096, 2) == pytest.approx(4096 * 4096 * 2 * 2 * 8 / 16 / net)
+    assert a2a(16, 4096, 2) > 5 * base
+    assert a2a(16, 4096, 2, inter=2 * net) == pytest.approx(a2a(16, 4096, 2) / 2)
+
+
+def test_the_layout_search_picks_expert_parallel_for_a_large_moe_on_64_gpus(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # (Top-8 models such as DeepSeek-V3 send 8 copies of each token: there the search may
+    # prefer tensor × pipeline parallel, whose all-reduces move less; see parallel.py.)
+    for model, gpus in (("mixtral-8x22b", "64"), ("mixtral-8x22b", "256"), ("mixtral-8x7b", "64")):
+        argv = ["recommend", "--scenario", "train", "--model", model, "--tokens", "1e11"]
+        assert main([*argv, "--gpu", "H100", "--gpus", gpus, "--json"]) == 0
+        (row,) = json.loads(capsys.readouterr().out)["rows"]
+        lay = row["layout"]
+        assert lay["ep"] > 1, (model, lay)
+        assert lay["tp"] * lay["pp"] * lay["cp"] * lay["dp"] <= int(gpus)
+        assert (lay["dp"] * lay["cp"]) % lay["ep"] == 0  # EP is carved from data × context
+
+
+def test_a_layout_with_ep8_parses_and_is_the_one_costed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert pinned_layout("TP1 PP4 VP8 EP8") == {"tp": 1, "pp": 4, "vp": 8, "ep": 8}
+    assert Workload("pretrain", 7e9, tokens=1e9, layout="ep8").layout == "ep8"
+    with pytest.raises(InputError, match="epN"):
+        Workload("pretrain", 7e9, tokens=1e9, layout="ep0")
+    argv = ["recommend", "--scenario", "train", "--model", "mixtral-8x7b", "--tokens", "1e11"]
+    argv += ["--gpu", "H100", "--gpus", "64", "--layout", "tp1 pp4 vp8 ep8", "--json"]
+    assert main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert {k: row["layout"][k] for k in ("tp", "pp", "vp", "ep", "dp")} == {
+        "tp": 1,
+        "pp": 4,
+        "vp": 8,
+        "ep": 8,
+        "dp": 16,
+    }
+
+
+def test_expert_parallel_costs_time_when_it_leaves_the_node() -> None:
+    from gpuprof.recommend.parallel import train_layout
+
+    w = _moe("mixtral-8x7b", seq_len=4096, batch=256)
+    one = np.ones(1)
+
+    def secs(layout: str) -> float:
+        lay = train_layout(
+            w.with_(layout=layout),
+            per_sample=False,
+            per_node=one * 8,
+            nodes=8,
+            work=one * 1e5,
+            intra_bw=one * 450e9,
+            net_bw_node=one * 400e9,
+            usable=one * 1e15,
+            layers=32,
+            hidden=4096,
+        )
+        return float(lay.seconds[0])
+
+    # Two experts per GPU in the node (EP 4 under TP 2: 8 GPUs) against EP 8 spanning 2 nodes.
+    assert secs("tp2 pp1 cp1 ep8") > secs("tp2 pp1 cp1 ep4")
