@@ -31,9 +31,11 @@ FORMULAS = (
     "cost = hours x price per hour; spot hours = hours x 1.10; a monthly subscription (--billing"
     " monthly) = max(1, ceil(hours / 730)) months x monthly price, its hourly equivalent monthly"
     " price / 730",
-    "serving step (continuous batching, b in flight, chunked prefill b x P/O tokens) ="
-    " max(weights read, 2 x N_active x tokens / rate) + max(KV read, attention FLOPs / rate)"
-    " + 2 x L all-reduces; reads at 0.70 x bandwidth",
+    "serving step (continuous batching, b in flight) = max(weights read, 2 x N_active x tokens"
+    " / rate) + max(KV read, attention FLOPs / rate) + 2 x L all-reduces; reads at 0.70 x"
+    " bandwidth; prompts come as chunks of the token budget B: the mean step = decode step +"
+    " (b x P/O) / (B - b) x (step with a chunk - decode step); all-reduces at 370/450 of"
+    " NVLink, over PCIe at NCCL's figure (12 GB/s x 2^(gen-3) / 1.2)",
     "serving b_max = KV room / ((P + O/2) x KV bytes per token); batch = the throughput-best"
     " b <= b_max meeting TTFT/TPOT; replicas = ceil(rate / (b / (O x step)) / 0.9)",
     "serving TPOT = step at the load (Little's law b = rate x O x step); TTFT = prefill"
