@@ -39,6 +39,7 @@ _KEPT = """
     token simulated source custom x cuda aws gcp vCPU SQLite ROCm ResNet ImageNet
     PaLM Megatron Chowdhery Narayanan ml Frontier Summit
     PromQL Authorization Bearer chmod shell python serve
+    Volta Turing Ampere Ada Lovelace Hopper Blackwell CDNA
 """
 KEPT = frozenset(_KEPT.split())
 #: Scenario tabs named in ``--tab``'s help: values a user types.
@@ -127,8 +128,9 @@ def _leftovers(text: str) -> list[str]:
     for line in text.splitlines():
         scrubbed = line
         for value in _data_values():
-            if len(value) > 1:
-                scrubbed = scrubbed.replace(value, " ")
+            if len(value) > 1 and value in scrubbed:
+                # A whole value, not a piece of a word: Baidu's region "bj" is not in "--objective".
+                scrubbed = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", scrubbed)
         scrubbed = SCRUB.sub(" ", scrubbed)
         words = [w for w in WORD.findall(scrubbed) if w not in kept and not w.isupper()]
         if words:

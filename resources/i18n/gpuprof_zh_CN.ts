@@ -145,6 +145,7 @@
     </message>
     <message>
         <source>not an NVLink part, or a single GPU</source>
+        <extracomment>Measured, not graded: no reference to compare with, or runs too noisy to grade. A whole check&apos;s verdict, never an item&apos;s: cancelled before anything failed. Why a GPU has no item for its GPU-to-GPU fabric, by fabric.</extracomment>
         <translation>不是 NVLink 型号，或只有一块 GPU</translation>
     </message>
     <message>
@@ -391,7 +392,6 @@
     </message>
     <message>
         <source>thresholds file</source>
-        <extracomment>Measured, not graded: no reference to compare with, or runs too noisy to grade. A whole check&apos;s verdict, never an item&apos;s: cancelled before anything failed.</extracomment>
         <translation>阈值文件</translation>
     </message>
     <message>
@@ -625,11 +625,11 @@
     </message>
     <message>
         <source>reserved 1y</source>
-        <translation type="unfinished"></translation>
+        <translation>预留 1 年</translation>
     </message>
     <message>
         <source>reserved 3y</source>
-        <translation type="unfinished"></translation>
+        <translation>预留 3 年</translation>
     </message>
     <message>
         <source>no price: listed after every priced row under &apos;cheapest&apos;</source>
@@ -637,11 +637,11 @@
     </message>
     <message>
         <source>no {basis} price: listed after every priced row (--billing {b})</source>
-        <translation type="unfinished"></translation>
+        <translation>无{basis}价格：排在所有有价格的行之后（--billing {b}）</translation>
     </message>
     <message>
         <source>no {basis} price: listed after every priced row (--billing {b}); it has a price on --billing {others}</source>
-        <translation type="unfinished"></translation>
+        <translation>无{basis}价格：排在所有有价格的行之后（--billing {b}）；它有以下计费方式的价格：--billing {others}</translation>
     </message>
     <message>
         <source>{n} × this instance sustain {rate:.4g}/s: {usd}/h, {per_m} per million</source>
@@ -694,7 +694,7 @@
     </message>
     <message>
         <source>unknown model {m!r}; known: {names} (gpuprof recommend --list-models)</source>
-        <extracomment>The shipped file (package data ``gpuprof.resources``; on disk in every install layout we ship). A models file larger than this is not a models file (the shipped one is ~6 KB). Bounds of each integer column: beyond them a number is a typo, not an architecture.</extracomment>
+        <extracomment>The shipped file (package data ``gpuprof.resources``; on disk in every install layout we ship). A models file larger than this is not a models file (the shipped one is ~6 KB). Mixture-of-experts columns, optional (a file without them, or an empty cell: dense). Bounds of each integer column: beyond them a number is a typo, not an architecture.</extracomment>
         <translation>未知模型 {m!r}；已知：{names}（gpuprof recommend --list-models）</translation>
     </message>
     <message>
@@ -756,6 +756,10 @@
     <message>
         <source>{p}: not UTF-8 text (byte {b})</source>
         <translation>{p}：不是 UTF-8 文本（字节 {b}）</translation>
+    </message>
+    <message>
+        <source>{p}: line {n}: experts need top_k (1 to experts), moe_layers (1 to layers) and expert_ffn, and their parameters must be under the total</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{p}: line {n}: not CSV: {e}</source>
@@ -1635,7 +1639,7 @@
     </message>
     <message>
         <source>Cost of the whole job on the price the ranking compares (Billing: on-demand, spot, reserved, or a monthly subscription in whole months), USD</source>
-        <translation type="unfinished"></translation>
+        <translation>整个作业按排名所比较价格计算的费用（计费方式：按需、竞价、预留，或按整月计费的包月），USD</translation>
     </message>
     <message>
         <source>$/h</source>
@@ -1655,11 +1659,11 @@
     </message>
     <message>
         <source>Monthly</source>
-        <translation type="unfinished"></translation>
+        <translation>包月</translation>
     </message>
     <message>
         <source>A monthly subscription: the whole job in whole months of every node (at least one); serving: one month of the instances the rate needs, USD</source>
-        <translation type="unfinished"></translation>
+        <translation>包月：整个作业按每个节点的整月数计费（至少一个月）；推理服务：该速率所需实例一个月的费用，USD</translation>
     </message>
     <message>
         <source>Instances</source>
@@ -1671,7 +1675,7 @@
     </message>
     <message>
         <source>Converted at %1.</source>
-        <extracomment>The job&apos;s columns, hidden for serving; the serving ones, hidden for a job. The columns on the ranking&apos;s price basis: their headers name it (the Billing setting).</extracomment>
+        <extracomment>The job&apos;s columns, hidden for serving; the serving ones, hidden for a job. Right-aligned: the numbers (every price among them). The columns on the ranking&apos;s price basis: their headers name it (the Billing setting).</extracomment>
         <translation>按 %1 换算。</translation>
     </message>
     <message>
@@ -1772,11 +1776,11 @@
     </message>
     <message>
         <source>Monthly: %1/month per node (as of %2) → %3/month for %4 instance(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>包月：每节点 %1/月（截至 %2）→ %4 个实例 %3/月</translation>
     </message>
     <message>
         <source>Monthly: %1/month per node (as of %2) → job %3 in whole months</source>
-        <translation type="unfinished"></translation>
+        <translation>包月：每节点 %1/月（截至 %2）→ 作业按整月计 %3</translation>
     </message>
     <message>
         <source>Error band: %1 (10th–90th percentile of the errors on %2 comparable published runs not fitted to: %3)</source>
@@ -3221,7 +3225,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; (sizes left out are searched; overlap: tensor-parallel communication under the GEMMs)</source>
-        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap'（未给出的维度仍会搜索；overlap：张量并行通信与 GEMM 重叠）</translation>
+        <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos;（未给出的维度仍会搜索；`overlap`：张量并行通信与 GEMM 重叠）</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
@@ -3257,11 +3261,11 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>the price rankings compare: on-demand (default), spot (+10%% time), reserved-1y, reserved-3y, or monthly (a monthly subscription, paid in whole months); a row without that price is listed after the priced ones</source>
-        <translation type="unfinished"></translation>
+        <translation>排名所比较的价格：on-demand（按需，默认）、spot（竞价，时间 +10%%）、reserved-1y、reserved-3y，或 monthly（包月，按整月计费）；没有该价格的行排在有价格的行之后</translation>
     </message>
     <message>
         <source>rank by spot prices (= --billing spot)</source>
-        <translation type="unfinished"></translation>
+        <translation>按竞价价格排名（= --billing spot）</translation>
     </message>
     <message>
         <source>serving: mean generated tokens per request (default seq-len minus prompt-len)</source>
@@ -3281,7 +3285,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>--spot is --billing spot: give one of them</source>
-        <translation type="unfinished"></translation>
+        <translation>--spot 即 --billing spot：二者只需给出其一</translation>
     </message>
     <message>
         <source>serving: the percentile of requests the targets hold for (default p99)</source>
@@ -3293,11 +3297,11 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>serving: the KV cache the engine holds per sequence: on-demand (vLLM, SGLang: blocks as tokens are generated) or reserve (TensorRT-LLM&apos;s default: the whole prompt + output at admission); default on-demand</source>
-        <translation>服务：引擎为每个序列保留的 KV 缓存：on-demand（vLLM、SGLang：随生成的 token 分配块）或 reserve（TensorRT-LLM 的默认：准入时即保留完整的提示 + 输出）；默认 on-demand</translation>
+        <translation>服务：引擎为每个序列保留的 KV 缓存：on-demand（`vLLM`、`SGLang`：随生成的 token 分配块）或 reserve（TensorRT-LLM 的默认：准入时即保留完整的提示 + 输出）；默认 on-demand</translation>
     </message>
     <message>
         <source>serving: grouped (each KV head read once for its query heads: FlashAttention, XQA) or per-head (once per query head: Hugging Face eager attention, TensorRT-LLM before v0.8); default grouped</source>
-        <translation>服务：grouped（每个 KV 头为其查询头只读一次：FlashAttention、XQA）或 per-head（每个查询头各读一次：Hugging Face eager 注意力、v0.8 之前的 TensorRT-LLM）；默认 grouped</translation>
+        <translation>服务：grouped（每个 KV 头为其查询头只读一次：`FlashAttention`、XQA）或 per-head（每个查询头各读一次：`Hugging Face eager` 注意力、v0.8 之前的 TensorRT-LLM）；默认 grouped</translation>
     </message>
     <message>
         <source>serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)</source>
@@ -3337,7 +3341,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>{sign}/month</source>
-        <translation type="unfinished"></translation>
+        <translation>{sign}/月</translation>
     </message>
     <message>
         <source>bound</source>
@@ -3346,6 +3350,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>Serving {rate:.4g} requests/s, prompt {p} and output {o} tokens: instances = how many sustain the rate; $/h for all of them; $/M out = per million output tokens; batch = sequences in flight per replica at this load / that fit; TTFT and TPOT {pct} at this load; tok/s/inst = output tokens/s one instance sustains. P ★ = Pareto front of cost per million vs throughput per instance. ✗ = misses a target.</source>
         <translation>服务 {rate:.4g} 请求/秒，提示 {p} 个、输出 {o} 个 token：实例数 = 维持该速率所需的实例数；$/h 为全部实例的费用；$/百万输出 = 每百万输出 token 的费用；批量 = 该负载下每个副本在途的序列数 / 可容纳的序列数；TTFT 和 TPOT 为该负载下的 {pct}；tok/s/实例 = 单个实例可维持的输出 token/秒。P ★ = 每百万成本与单实例吞吐的帕累托前沿。✗ = 未达到目标。</translation>
+    </message>
+    <message>
+        <source>--billing monthly: {sign}/month = a month (730 h) of all of those instances on their monthly price; {sign}/M out and {sign}/h are at that price</source>
+        <translation>--billing monthly：{sign}/月 = 上述全部实例按包月价格计一个月（730 小时）；{sign}/M out 与 {sign}/h 均按该价格计算</translation>
     </message>
     <message>
         <source>node limit (default 16)</source>
@@ -4161,11 +4169,11 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>schema_version is not a whole number</source>
-        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION).</extracomment>
         <translation>schema_version 不是整数</translation>
     </message>
     <message>
         <source>check result schema {v} is newer than this gpuprof reads ({m})</source>
+        <extracomment>The newest check-result schema this reader knows (gpuprof.check.model.SCHEMA_VERSION). Why a check result of a newer schema is refused.</extracomment>
         <translation>检查结果的格式版本 {v} 比此版本 gpuprof 能读取的（{m}）更新</translation>
     </message>
     <message>
@@ -4350,6 +4358,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>交错 1F1B，每个 GPU {v} 个阶段</translation>
     </message>
     <message>
+        <source>expert parallel {e}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>batch {b:.0f}: the most sequences whose KV cache fits beside the weights</source>
         <translation>批量 {b:.0f}：权重之外显存可容纳其 KV 缓存的最多序列数</translation>
     </message>
@@ -4367,15 +4379,15 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>{cost} on a monthly subscription, in whole months (prices as of {date})</source>
-        <translation type="unfinished"></translation>
+        <translation>包月 {cost}，按整月计费（价格截至 {date}）</translation>
     </message>
     <message>
         <source>{cost} {basis} (prices as of {date})</source>
-        <translation type="unfinished"></translation>
+        <translation>{basis} {cost}（价格截至 {date}）</translation>
     </message>
     <message>
         <source>no {basis} price in the catalog</source>
-        <translation type="unfinished"></translation>
+        <translation>目录中没有{basis}价格</translation>
     </message>
     <message>
         <source>GPU {name!r} is not in the spec table: time unknown</source>
@@ -4508,7 +4520,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>doubtful catalog row: {why}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. A monthly subscription (包月): a job in whole months (at least one) of its instances; serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price. Serving: the cost per million output tokens of those instances on the monthly price. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Training a mixture of experts: the expert-parallel size (1: dense, or none chosen). Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. A monthly subscription (包月): a job in whole months (at least one) of its instances; serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price. Serving: the cost per million output tokens of those instances on the monthly price. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
         <translation>存疑的目录行：{why}</translation>
     </message>
     <message>
@@ -4624,15 +4636,15 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei (ListOnDemandResourceRatings)</source>
-        <translation>alibaba（DescribePrice）、tencent（InquiryPriceRunInstances）或 huawei（ListOnDemandResourceRatings）</translation>
+        <translation>`alibaba`（`DescribePrice`）、`tencent`（`InquiryPriceRunInstances`）或 `huawei`（`ListOnDemandResourceRatings`）</translation>
     </message>
     <message>
         <source>huawei: any project ID of your account (the inquiry asks for one)</source>
-        <translation>huawei：您账号下任意一个项目 ID（询价接口需要）</translation>
+        <translation>`huawei`：您账号下任意一个项目 ID（询价接口需要）</translation>
     </message>
     <message>
         <source>tencent, huawei: the currency your account is billed in (default CNY; Huawei&apos;s answer names its own)</source>
-        <translation>tencent、huawei：您账号的结算币种（默认 CNY；华为云的应答会给出其币种）</translation>
+        <translation>`tencent`、`huawei`：您账号的结算币种（默认 CNY；华为云的应答会给出其币种）</translation>
     </message>
     <message>
         <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
@@ -4685,8 +4697,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>unknown billing {b!r}; use one of {all}</source>
-        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved for 1 or 3 years, or a monthly subscription (包月, whole months of the instance). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM&apos;s XQA kernel); ``per-head`` once per query head (Hugging Face eager attention&apos;s ``repeat_kv``; TensorRT-LLM&apos;s masked multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA). What the engine&apos;s scheduler holds for a sequence in flight: ``on-demand`` allocates cache blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused (TensorRT-LLM&apos;s default capacity policy, GUARANTEED_NO_EVICT). More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA). None: as many as the GPUs (a bare ``--params``). Query heads × head size, the width attention scores are computed at (None: ``hidden``). Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`). Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way. Training: a layout held fixed, e.g. ``&quot;tp4 pp8 cp2&quot;`` (sizes left out are searched; see :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits. The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``&quot;spot&quot;``.</extracomment>
-        <translation type="unfinished"></translation>
+        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved for 1 or 3 years, or a monthly subscription (包月, whole months of the instance). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM&apos;s XQA kernel); ``per-head`` once per query head (Hugging Face eager attention&apos;s ``repeat_kv``; TensorRT-LLM&apos;s masked multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA). What the engine&apos;s scheduler holds for a sequence in flight: ``on-demand`` allocates cache blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused (TensorRT-LLM&apos;s default capacity policy, GUARANTEED_NO_EVICT). More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). Mixture of experts in training (:mod:`gpuprof.recommend.parallel`): routed experts, the experts each token goes to, and the parameters of all routed experts (what expert parallelism shards); 0 = dense. K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA). None: as many as the GPUs (a bare ``--params``). Query heads × head size, the width attention scores are computed at (None: ``hidden``). Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`). Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way. Training: a layout held fixed, e.g. ``&quot;tp4 pp8 cp2&quot;`` (sizes left out are searched; see :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits. The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``&quot;spot&quot;``.</extracomment>
+        <translation>未知的计费方式 {b!r}；请使用以下之一：{all}</translation>
     </message>
     <message>
         <source>unknown stack {s!r}; use one of {all}</source>
@@ -4697,8 +4709,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>未知的重计算方式 {r!r}；可用：{all}</translation>
     </message>
     <message>
-        <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, mbsN and overlap</source>
-        <translation>未知的布局词 {w!r}；请使用 tpN、ppN、cpN、vpN、mbsN 和 overlap</translation>
+        <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, mbsN and overlap</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>--output-len must be at least 1</source>
@@ -4735,6 +4747,10 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     <message>
         <source>give --rate (requests/s) or --throughput (tokens/s), not both</source>
         <translation>请给出 --rate（请求/秒）或 --throughput（token/秒），不要同时给出</translation>
+    </message>
+    <message>
+        <source>experts need 1 to experts routed per token and expert parameters &lt; total</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>100B-parameter training (200B tokens, bf16)</source>
@@ -7581,7 +7597,7 @@ recording to %3</source>
     <message>
         <source>dated only {d}: give the day the row was read (where the source has no date, the day its copy was read, and a notes clause &apos;snapshot date: why&apos;)</source>
         <extracomment>A notes clause ``snapshot date: why``: the row&apos;s date is the day its source was copied or read by gpuprof, the source itself carrying none (its prices may be older). How far a per-GPU-hour price may sit from its model&apos;s median (a 1-GPU VM with a 64-vCPU host is 4.5x the T4 median: AWS g4dn.16xlarge). The most a note&apos;s price may differ from the row&apos;s nearest price before it disagrees. Per GPU-hour, in USD: below and above these no offer exists. The GPU count some providers write into the instance name.</extracomment>
-        <translation>只标注到 {d}：请给出读取该行的日期（来源没有日期时，给出读取其副本的日期，并在备注中加一句 'snapshot date: why'）</translation>
+        <translation>只标注到 {d}：请给出读取该行的日期（来源没有日期时，给出读取其副本的日期，并在备注中加一句 &apos;snapshot date: why&apos;）</translation>
     </message>
     <message>
         <source>no date the price was read</source>
@@ -8918,27 +8934,27 @@ net %3 in / %4 out</source>
     </message>
     <message>
         <source>On-demand</source>
-        <translation type="unfinished">按需</translation>
+        <translation>按需</translation>
     </message>
     <message>
         <source>Spot</source>
-        <translation type="unfinished">竞价</translation>
+        <translation>竞价</translation>
     </message>
     <message>
         <source>Reserved 1y</source>
-        <translation type="unfinished">预留 1 年</translation>
+        <translation>预留 1 年</translation>
     </message>
     <message>
         <source>Reserved 3y</source>
-        <translation type="unfinished">预留 3 年</translation>
+        <translation>预留 3 年</translation>
     </message>
     <message>
         <source>Monthly</source>
-        <translation type="unfinished"></translation>
+        <translation>包月</translation>
     </message>
     <message>
         <source>Rank by this price: on-demand, spot (+10% time), reserved for 1 or 3 years, or a monthly subscription paid in whole months. Rows without it come last.</source>
-        <translation type="unfinished"></translation>
+        <translation>按此价格排名：按需、竞价（时间 +10%）、预留 1 年或 3 年，或按整月计费的包月。没有该价格的行排在最后。</translation>
     </message>
     <message>
         <source>Only configurations that fit</source>
@@ -8966,7 +8982,7 @@ net %3 in / %4 out</source>
     </message>
     <message>
         <source>Billing</source>
-        <translation type="unfinished"></translation>
+        <translation>计费方式</translation>
     </message>
     <message>
         <source>Simulating the trace… %p%</source>
