@@ -22,6 +22,7 @@ import socket
 import ssl
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from http.client import HTTPMessage
@@ -137,8 +138,13 @@ def _budget_of(req: urllib.request.Request) -> Budget | None:
 
 
 class BudgetRedirectHandler(urllib.request.HTTPRedirectHandler):
-    """Redirects that keep the first request's budget (the base of any handler that follows
-    them; urllib's makes a plain request for the new URL)."""
+    """Redirects that keep the first request's budget (urllib's makes a plain request for the
+    new URL). ``check(url)``, when given, sees each redirect's absolute URL first and raises to
+    refuse it (a catalog download that began on HTTPS is not sent to plain HTTP elsewhere)."""
+
+    def __init__(self, check: Callable[[str], object] | None = None) -> None:
+        super().__init__()
+        self._check = check
 
     def redirect_request(
         self,
@@ -149,6 +155,12 @@ class BudgetRedirectHandler(urllib.request.HTTPRedirectHandler):
         headers: HTTPMessage,
         newurl: str,
     ) -> urllib.request.Request | None:
+        if self._check is not None:
+            try:
+                self._check(urllib.parse.urljoin(req.full_url, newurl))
+            except BaseException:
+                fp.close()  # urllib closes the redirect's answer only after this returns
+                raise
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         budget = _budget_of(req)
         if new is None or budget is None:

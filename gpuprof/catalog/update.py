@@ -21,9 +21,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from http.client import HTTPMessage
 from pathlib import Path
-from typing import IO
 
 from gpuprof.catalog.instances import CatalogIssue, Instance, write_instances_csv
 from gpuprof.catalog.names import file_stem
@@ -95,28 +93,9 @@ def _fetchable(url: str) -> str:
     return url
 
 
-class _SameRuleRedirects(BudgetRedirectHandler):
-    """Redirects are followed only to URLs :func:`catalog_url` would accept: an HTTPS server
-    cannot send the download to plain HTTP elsewhere."""
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: HTTPMessage,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        try:
-            _fetchable(urllib.parse.urljoin(req.full_url, newurl))
-        except InputError:
-            fp.close()  # urllib closes the redirect's answer only after this returns
-            raise
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-_OPENER = build_opener(_SameRuleRedirects())
+#: Redirects are followed only to URLs :func:`catalog_url` would accept: an HTTPS server
+#: cannot send the download to plain HTTP elsewhere.
+_OPENER = build_opener(BudgetRedirectHandler(check=_fetchable))
 
 
 def _texts() -> ServerTexts:
@@ -156,7 +135,7 @@ def _download(
             progress(provider, got, total)
 
     try:
-        # schemes: catalog_url, and _SameRuleRedirects for redirects
+        # schemes: catalog_url, and _fetchable for redirects
         with _OPENER.open(request, timeout=budget.left_s()) as resp:
             return read_body(resp, budget, before_read=before_read)
     except HttpLimitError as exc:
