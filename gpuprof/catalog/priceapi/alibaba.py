@@ -17,16 +17,14 @@ import json
 import urllib.parse
 import uuid
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote
-from gpuprof.catalog.update import _download, _fetchable
+from gpuprof.catalog.priceapi.model import Credentials, Quote, ask
+from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
 __all__ = ["quote", "signed_query"]
 
 VERSION = "2014-05-26"
-_MAX_ANSWER = 1 << 20
-_TIMEOUT_S = 30.0
 
 
 def _enc(text: str) -> str:
@@ -63,9 +61,7 @@ def quote(cred: Credentials, itype: str, region: str, options: dict[str, str]) -
     url = _fetchable(endpoint.rstrip("/") + "/?" + signed_query(params, cred.secret))
     shown = endpoint  # the signed query carries the key id: never in a message
     try:
-        data = _download(
-            url, "alibaba", timeout=_TIMEOUT_S, max_bytes=_MAX_ANSWER, progress=None, cancel=None
-        )
+        data = ask(url, "alibaba")
     except InputError as exc:
         raise InputError(str(exc).replace(url, shown)) from None
     return _parse(data, itype, shown)

@@ -22,8 +22,8 @@ import math
 import time
 import urllib.parse
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote
-from gpuprof.catalog.update import _download, _fetchable
+from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask
+from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -32,8 +32,6 @@ __all__ = ["ENDPOINT", "authorization", "quote"]
 ENDPOINT = "https://bss.myhuaweicloud.com/v2/bills/ratings/on-demand-resources"
 ALGORITHM = "SDK-HMAC-SHA256"
 _SIGNED = ("content-type", "host", "x-sdk-date")
-_MAX_ANSWER = 1 << 20
-_TIMEOUT_S = 30.0
 #: The answer's measure_id for the currency's main unit (元 / dollar); 2 and 3 are 角 / 分.
 _MAIN_UNIT = 1
 
@@ -105,16 +103,7 @@ def quote(cred: Credentials, itype: str, region: str, options: dict[str, str]) -
     stamp = datetime.datetime.fromtimestamp(now, datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
     headers = {"Content-Type": "application/json;charset=UTF-8", "Host": host, "X-Sdk-Date": stamp}
     headers["Authorization"] = authorization(cred, endpoint, headers, payload, stamp)
-    data = _download(
-        endpoint,
-        "huawei",
-        timeout=_TIMEOUT_S,
-        max_bytes=_MAX_ANSWER,
-        progress=None,
-        cancel=None,
-        data=payload,
-        headers=headers,
-    )
+    data = ask(endpoint, "huawei", data=payload, headers=headers)
     return _parse(data, itype, endpoint, options.get("currency", "CNY"))
 
 
@@ -126,15 +115,7 @@ def _parse(data: bytes, itype: str, where: str, currency: str) -> Quote:
     if not isinstance(answer, dict):
         raise InputError(tr("{u}: not a Huawei Cloud API answer", u=where))
     if "error_code" in answer:
-        raise InputError(
-            tr(
-                "{u}: {i}: {c}: {m}",
-                u=where,
-                i=itype,
-                c=str(answer.get("error_code", "?"))[:80],
-                m=str(answer.get("error_msg", ""))[:300],
-            )
-        )
+        raise api_error(where, itype, answer.get("error_code", "?"), answer.get("error_msg", ""))
     try:
         value = float(answer["amount"])
         unit = int(answer.get("measure_id", _MAIN_UNIT))

@@ -18,8 +18,8 @@ import json
 import time
 import urllib.parse
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote
-from gpuprof.catalog.update import _download, _fetchable
+from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask
+from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
@@ -27,8 +27,6 @@ __all__ = ["authorization", "quote"]
 
 VERSION = "2017-03-12"
 SERVICE = "cvm"
-_MAX_ANSWER = 1 << 20
-_TIMEOUT_S = 30.0
 
 
 def _hmac(key: bytes, text: str) -> bytes:
@@ -87,16 +85,7 @@ def quote(cred: Credentials, itype: str, region: str, options: dict[str, str]) -
         "X-TC-Region": region,
         "Authorization": authorization(cred, host, payload, timestamp),
     }
-    data = _download(
-        endpoint,
-        "tencent",
-        timeout=_TIMEOUT_S,
-        max_bytes=_MAX_ANSWER,
-        progress=None,
-        cancel=None,
-        data=payload,
-        headers=headers,
-    )
+    data = ask(endpoint, "tencent", data=payload, headers=headers)
     return _parse(data, itype, endpoint, options.get("currency", "CNY"))
 
 
@@ -107,15 +96,7 @@ def _parse(data: bytes, itype: str, where: str, currency: str) -> Quote:
         raise InputError(tr("{u}: not a Tencent Cloud API answer", u=where)) from None
     if isinstance(answer, dict) and isinstance(answer.get("Error"), dict):
         err = answer["Error"]
-        raise InputError(
-            tr(
-                "{u}: {i}: {c}: {m}",
-                u=where,
-                i=itype,
-                c=str(err.get("Code", "?"))[:80],
-                m=str(err.get("Message", ""))[:300],
-            )
-        )
+        raise api_error(where, itype, err.get("Code", "?"), err.get("Message", ""))
     try:
         price = answer["Price"]["InstancePrice"]
         value = float(price.get("UnitPriceDiscount", price["UnitPrice"]))
