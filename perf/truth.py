@@ -144,10 +144,9 @@ not at 370/450 of the PCIe line rate (26 GB/s). Before -> after (``python perf/t
 
 What still misses is the mixtures of experts on Hopper at TP4-8 (Mixtral +30 to +58 %, 8x22B
 +32 to +51 %, Qwen3-235B at 5000/500 +38 / +47 %), all too optimistic. Not modelled: the
-grouped-GEMM efficiency of small per-expert batches, expert load imbalance, and whether these
-FP8 checkpoints quantize the KV cache (a 16-bit cache halves the batch that fits: Mixtral
-8x7B on 8x H200 at 128/2048 would be +18 % instead of +58 %; the checkpoint's
-``kv_cache_quant_algo`` was not found in a source, so the rows keep the weights' precision).
+grouped-GEMM efficiency of small per-expert batches and expert load imbalance. (The KV cache
+is FP8 in these rows, as modelled: "If you specify FP8 quantization, the KV cache will
+automatically be set to FP8 as well", perf-overview.md's engine-building section.)
 
 Issue 23, "Estimates that hold on runs they were not fitted to": 76 training and fine-tuning
 rows of 10 publications (NeMo's performance summary, the LLaMA and Llama 2 papers, the Llama 3.1
