@@ -14,7 +14,7 @@ from gpuprof.catalog.instances import Catalog
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
-from gpuprof.recommend.explain import RowFacts, global_warnings, row_notes
+from gpuprof.recommend.explain import global_warnings, row_notes
 from gpuprof.recommend.parallel import FULL_SHARD_STACKS
 from gpuprof.recommend.rank.billing import (
     basis_hours,
@@ -27,6 +27,7 @@ from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
     catalog_warnings,
+    estimate_facts,
     opt,
     pareto_front,
 )
@@ -248,7 +249,6 @@ def job_row(
     hours = opt(est.seconds[i] / 3600.0)
     seconds = opt(est.seconds[i] / split)
     eff = opt(est.efficiency[i]) if hours is not None else None
-    sup = est.supported[i]
     cost_i = opt(cost[i])
     basis = w.billing
 
@@ -263,23 +263,14 @@ def job_row(
         cost_monthly = float(months_billed(hours)) * monthly * nodes
     achieved = opt(est.achieved_flops[i])
     price_i = opt(price[i])
-    facts = RowFacts(
-        fits=bool(est.fits[i]),
-        supported=None if math.isnan(sup) else bool(sup),
-        need_bytes=float(est.need_bytes[i]),
-        mem_bytes=float(arr.mem_bytes[i]),
-        gpus=float(est.gpus[i]),
-        nodes=nodes,
+    facts = replace(
+        estimate_facts(est, arr, i, nodes, basis),
         seconds=seconds,
         efficiency=eff,
-        base_eff=float(est.base_eff[i]),
         scaling=float(est.scaling[i]),
-        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
         cost_usd=cost_i,
-        cost_basis=basis,
         meets_deadline=None if deadline is None or hours is None else bool(meets[i]),
         within_budget=None if w.budget_usd is None or cost_i is None else bool(within[i]),
-        memory_bound=bool(est.memory_bound[i]),
         batch=None if est.batch is None else opt(float(est.batch[i])),
         layout=_layout(est, i),
         context_parallel=_extra(est, i, 3),

@@ -15,7 +15,8 @@ from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.money import published_prices
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band
-from gpuprof.recommend.estimate import FORMULAS
+from gpuprof.recommend.estimate import FORMULAS, CandidateArrays, Estimates
+from gpuprof.recommend.explain import RowFacts
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import Workload
 
@@ -25,6 +26,7 @@ __all__ = [
     "RecommendationRow",
     "ServingRow",
     "catalog_warnings",
+    "estimate_facts",
     "opt",
     "pareto_front",
 ]
@@ -297,3 +299,30 @@ def catalog_warnings(inst: Instance, warnings: tuple[str, ...]) -> tuple[str, ..
     # one judgement of a price's date for every view (gpuprof.catalog.asof.staleness)
     note = stale_note(inst.as_of) if any(p is not None for p in published_prices(inst)) else ""
     return (*warnings, note) if note else warnings
+
+
+def estimate_facts(
+    est: Estimates, arr: CandidateArrays, i: int, nodes: int, basis: str
+) -> RowFacts:
+    """What the estimate says of candidate ``i``, read the same way for a job's row and for a
+    serving row; the row's own time, efficiency, cost and verdicts are left empty (``None``,
+    scaling 1) for its builder to ``replace``."""
+    sup = est.supported[i]
+    return RowFacts(
+        fits=bool(est.fits[i]),
+        supported=None if math.isnan(sup) else bool(sup),
+        need_bytes=float(est.need_bytes[i]),
+        mem_bytes=float(arr.mem_bytes[i]),
+        gpus=float(est.gpus[i]),
+        nodes=nodes,
+        seconds=None,
+        efficiency=None,
+        base_eff=float(est.base_eff[i]),
+        scaling=1.0,
+        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
+        cost_usd=None,
+        cost_basis=basis,
+        meets_deadline=None,
+        within_budget=None,
+        memory_bound=bool(est.memory_bound[i]),
+    )

@@ -14,7 +14,7 @@ from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.band import inference_band
 from gpuprof.recommend.estimate import CandidateArrays, Estimates
-from gpuprof.recommend.explain import RowFacts, fmt_duration_ms, global_warnings, row_notes
+from gpuprof.recommend.explain import fmt_duration_ms, global_warnings, row_notes
 from gpuprof.recommend.rank.billing import (
     HOURS_PER_MONTH,
     hourly_price,
@@ -25,6 +25,7 @@ from gpuprof.recommend.rank.rows import (
     RecommendationRow,
     ServingRow,
     catalog_warnings,
+    estimate_facts,
     opt,
     pareto_front,
 )
@@ -174,25 +175,8 @@ def serving_row(
         ),
         usd_per_million_input=(usd_h * share / in_m if usd_h is not None and in_m > 0 else None),
     )
-    sup = est.supported[i]
-    row_facts = RowFacts(
-        fits=fits,
-        supported=None if math.isnan(sup) else bool(sup),
-        need_bytes=float(est.need_bytes[i]),
-        mem_bytes=float(arr.mem_bytes[i]),
-        gpus=float(est.gpus[i]),
-        nodes=nodes,
-        seconds=None,
-        efficiency=None,
-        base_eff=float(est.base_eff[i]),
-        scaling=1.0,
-        eff_source=est.eff_sources[int(est.eff_source_idx[i])],
-        cost_usd=None,
-        cost_basis=basis,
-        meets_deadline=None,
-        within_budget=None,
-        memory_bound=bool(est.memory_bound[i]),
-        kv_free_fraction=KV_FREE_FRACTION,
+    row_facts = replace(
+        estimate_facts(est, arr, i, nodes, basis), kv_free_fraction=KV_FREE_FRACTION
     )
     reasons, warnings = row_notes(w, inst, spec, row_facts)
     s_reasons, s_warnings = serving_notes(w, inst, facts, fits)
