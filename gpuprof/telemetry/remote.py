@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
@@ -46,6 +45,7 @@ from gpuprof.telemetry.model import (
 from gpuprof.telemetry.remote_http import (
     DEFAULT_TIMEOUT_S,
     MAX_ANSWER_BYTES,
+    ClientOptions,
     ExporterClient,
     RemoteError,
     base_url,
@@ -121,30 +121,26 @@ def _text(value: object) -> str:
 class RemoteSource:
     """The exporter at ``url`` as a :class:`~gpuprof.telemetry.source.TelemetrySource`.
 
-    Connects at once (``RemoteError`` when the exporter cannot be read). ``token_file`` holds
-    the bearer token (:func:`gpuprof.tokenfile.read_token`); ``ca_file`` the CA that signed
+    Connects at once (``RemoteError`` when the exporter cannot be read). The ``options``
+    (:class:`~gpuprof.telemetry.remote_http.ClientOptions`) go to its client: ``token_file``
+    holds the bearer token (:func:`gpuprof.tokenfile.read_token`); ``ca_file`` the CA that signed
     an ``https://`` exporter's certificate (default: the system's store). ``clock`` gives the
-    snapshots' Unix time; ``monotonic`` times the notices.
+    snapshots' Unix time; ``monotonic`` times the requests and the notices.
     """
 
     def __init__(
         self,
         url: str,
         *,
-        token_file: str | os.PathLike[str] | None = None,
-        ca_file: str | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
         clock: Callable[[], float] = time.time,
-        monotonic: Callable[[], float] = time.monotonic,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        self.client = ExporterClient(
-            url, token_file=token_file, ca_file=ca_file, timeout_s=timeout_s, monotonic=monotonic
-        )
+        self.client = ExporterClient(url, **options)
         self.url = self.client.url
         for line in self.client.warnings:
             log.warning("%s", line)
         self._clock = clock
-        self._monotonic = monotonic
+        self._monotonic = self.client.monotonic
         self._lock = threading.Lock()
         self._closed = False
         self._down_since: float | None = None

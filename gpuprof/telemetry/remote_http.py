@@ -21,7 +21,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from gpuprof import __version__
 from gpuprof.errors import InputError
@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "MAX_ANSWER_BYTES",
     "MAX_DEPTH",
+    "ClientOptions",
     "ExporterClient",
     "RemoteError",
     "base_url",
@@ -154,29 +155,34 @@ def _check_tree(obj: Any, depth: int = 0) -> None:
         raise ValueError("an integer out of range")
 
 
+class ClientOptions(TypedDict, total=False):
+    """How an :class:`ExporterClient` (and the remote source over it) reads the exporter: the
+    bearer token's file, the CA file of an ``https://`` exporter, each request's timeout and
+    the clock that times it."""
+
+    token_file: str | os.PathLike[str] | None
+    ca_file: str | None
+    timeout_s: float
+    monotonic: Callable[[], float]
+
+
 class ExporterClient:
     """GETs of the exporter at ``url``'s JSON documents, with the bearer token in
     ``token_file`` and, for ``https://``, the CA in ``ca_file`` (default: the system's store).
     ``InputError`` for a bad URL, token file or CA file; :attr:`warnings` (a token file that
     every user may read) are the caller's to show."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        token_file: str | os.PathLike[str] | None = None,
-        ca_file: str | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, url: str, **options: Unpack[ClientOptions]) -> None:
         self.base, self.url = base_url(url)
-        self.timeout_s = float(timeout_s)
+        self.timeout_s = float(options.get("timeout_s", DEFAULT_TIMEOUT_S))
         self.warnings: list[str] = []
         self.token: str | None = None
+        token_file = options.get("token_file")
         if token_file is not None:
             self.token, self.warnings = read_token(token_file)
-        self._opener = _opener(self.base.startswith("https:"), ca_file)
-        self._monotonic = monotonic
+        self._opener = _opener(self.base.startswith("https:"), options.get("ca_file"))
+        #: the clock of the requests' deadlines (a remote source times its notices on it too)
+        self.monotonic = options.get("monotonic", time.monotonic)
 
     @property
     def hostname(self) -> str:
@@ -222,7 +228,7 @@ class ExporterClient:
         return doc
 
     def _fetch(self, path: str) -> tuple[bytes, str]:
-        budget = Budget(self.timeout_s, MAX_ANSWER_BYTES, monotonic=self._monotonic)
+        budget = Budget(self.timeout_s, MAX_ANSWER_BYTES, monotonic=self.monotonic)
         req = BoundedRequest(
             self.base + path,
             budget,
