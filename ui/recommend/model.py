@@ -17,7 +17,6 @@ from gpuprof.recommend.rank import RecommendationRow
 from gpuprof.recommend.rank.billing import basis_label
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd, money_sign
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QObject,
@@ -26,6 +25,8 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor, QFont
+
+from ..shell.table_model import ColumnsModel
 
 __all__ = [
     "COLUMNS",
@@ -369,7 +370,7 @@ def column(key: str) -> int:
     return _KEYS.index(key)
 
 
-class RecommendModel(QAbstractTableModel):
+class RecommendModel(ColumnsModel):
     """Ranked rows plus, optionally, this machine's row (drawn in italics at the end)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -460,29 +461,24 @@ class RecommendModel(QAbstractTableModel):
             return 0
         return len(self._rows) + (1 if self._local is not None else 0)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
-        return 0 if parent.isValid() else len(COLUMNS)
+    def column_count(self) -> int:
+        return len(COLUMNS)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: ANN401 - Qt API: a header's value is the role's (text, tooltip)
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            # amounts are in the tab's currency (its Currency setting): so are the headers
-            text = _t(COLUMNS[section][1]).replace("$", money_sign())
-            if COLUMNS[section][0] in _BASIS_KEYS:
-                text += f" ({basis_label(self.billing)})"
-            return text
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = _t(COLUMNS[section][2])
-            if "USD" not in tip:
-                return tip
-            tip = tip.replace("USD", self.currency)
-            if self.rate_note:
-                tip += "\n" + _t("Converted at %1.").replace("%1", self.rate_note)
+    def header_text(self, section: int) -> str:
+        # amounts are in the tab's currency (its Currency setting): so are the headers
+        text = _t(COLUMNS[section][1]).replace("$", money_sign())
+        if COLUMNS[section][0] in _BASIS_KEYS:
+            text += f" ({basis_label(self.billing)})"
+        return text
+
+    def header_tip(self, section: int) -> str:
+        tip = _t(COLUMNS[section][2])
+        if "USD" not in tip:
             return tip
-        return None
+        tip = tip.replace("USD", self.currency)
+        if self.rate_note:
+            tip += "\n" + _t("Converted at %1.").replace("%1", self.rate_note)
+        return tip
 
     # Qt API: the value's type depends on the role (text, sort key, row, brush, font, None).
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: ANN401

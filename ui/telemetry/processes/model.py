@@ -11,7 +11,6 @@ from gpuprof.telemetry.model import ProcessSample
 from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QObject,
@@ -21,6 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from ...shell.table_model import ColumnsModel
 from ...shell.theme import gpu_colour
 
 __all__ = ["COLUMNS", "ProcessFilter", "ProcessModel", "container_text", "shown_text"]
@@ -114,7 +114,7 @@ def _container_tip(p: ProcessSample) -> str | None:
     return "\n".join(lines) or None
 
 
-class ProcessModel(QAbstractTableModel):
+class ProcessModel(ColumnsModel):
     """Rows of :class:`ProcessSample`; ``Qt.UserRole`` gives raw values for sorting."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -125,23 +125,18 @@ class ProcessModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt API
-        return 0 if parent.isValid() else len(COLUMNS)
+    def column_count(self) -> int:
+        return len(COLUMNS)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: ANN401 - Qt API: a header's value is the role's (text, tooltip)
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        attr, header = COLUMNS[section]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _t(header)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = _t(_TOOLTIPS[attr])
-            if attr in ("host_cpu_pct", "host_rss_bytes"):
-                tip += "\n" + _t(_HOST_CADENCE).replace("%1", f"{PROCESS_HOST_INTERVAL_S:g}")
-            return tip
-        return None
+    def header_text(self, section: int) -> str:
+        return _t(COLUMNS[section][1])
+
+    def header_tip(self, section: int) -> str:
+        attr = COLUMNS[section][0]
+        tip = _t(_TOOLTIPS[attr])
+        if attr in ("host_cpu_pct", "host_rss_bytes"):
+            tip += "\n" + _t(_HOST_CADENCE).replace("%1", f"{PROCESS_HOST_INTERVAL_S:g}")
+        return tip
 
     def value(self, row: ProcessSample, attr: str) -> str | float | None:
         """The raw value of a column (``run_time_s``, ``container``: derived)."""
