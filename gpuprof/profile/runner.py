@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.fileio import regular_target
 from gpuprof.profile import markers as marker_protocol
-from gpuprof.profile.build import JobRun, build_profile
+from gpuprof.profile.build import JobRun
 from gpuprof.profile.foreground import TerminalHandoff
 from gpuprof.profile.job_files import (
     TORCH_ENV_VAR,
@@ -54,7 +54,7 @@ from gpuprof.profile.job_files import (
     trace_path_for,
 )
 from gpuprof.profile.model import JobProfile, StepMarker
-from gpuprof.profile.storage import append_markers, read_markers_counted, write_job_profile
+from gpuprof.profile.storage import append_markers, profile_of_store, write_job_profile
 from gpuprof.profile.tail import MarkerTail
 from gpuprof.profile.torch_window import ENV_ASKED as TORCH_ASKED_ENV_VAR
 from gpuprof.profile.tree import ProcessTree, has_exited
@@ -526,7 +526,6 @@ class JobRunner:
         if opts.attach_pid is not None:
             notes.append("attached: exit code unknown; no step markers unless the job sends them")
         breakdown, trace = torch_outputs(torch_dir, out, notes, asked=opts.torch)
-        markers, skipped = read_markers_counted(store)
         command = tuple(opts.command) or self._command
         run = JobRun(
             name=opts.name or job_name(command) or f"pid {self.pid}",
@@ -541,16 +540,8 @@ class JobRunner:
             notes=tuple(notes),
             dtype=opts.dtype,
         )
-        store.flush()
-        profile = build_profile(
-            run,
-            store.snapshots(),
-            devices=store.devices(),
-            tree=info,
-            markers=markers,
-            markers_skipped=tail.skipped + skipped,
-            breakdown=breakdown,
-            source=store.source_kind,
+        profile = profile_of_store(
+            store, run, tree=info, tail_skipped=tail.skipped, breakdown=breakdown
         )
         save_error = recording_error
         try:

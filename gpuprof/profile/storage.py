@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.errors import InputError
+from gpuprof.profile.build import JobRun, build_profile
 from gpuprof.profile.markers import MAX_LINE, Marker, decode_line, encode
-from gpuprof.profile.model import SCHEMA_VERSION, JobProfile
+from gpuprof.profile.model import SCHEMA_VERSION, JobProfile, TimeBreakdown
 from gpuprof.profile.sane import sane_profile
+from gpuprof.profile.tree import TreeInfo
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 from gpuprof.telemetry.store.read import (
     MAX_META_BYTES,
@@ -47,6 +49,7 @@ __all__ = [
     "append_marker_rows",
     "append_markers",
     "copy_job",
+    "profile_of_store",
     "read_job_profile",
     "read_markers",
     "read_markers_counted",
@@ -191,6 +194,31 @@ def _dumps(profile: JobProfile) -> str:
         return value
 
     return json.dumps(clean(to_jsonable(profile)), ensure_ascii=True, allow_nan=False)
+
+
+def profile_of_store(
+    store: SessionStore,
+    run: JobRun,
+    *,
+    tree: TreeInfo | None,
+    tail_skipped: int,
+    breakdown: TimeBreakdown | None,
+) -> JobProfile:
+    """The profile of ``run`` from what ``store`` recorded (flushed first): its snapshots,
+    devices, source and markers; the records skipped as not markers count with
+    ``tail_skipped``, the marker lines the tail reader skipped."""
+    store.flush()
+    markers, skipped = read_markers_counted(store)
+    return build_profile(
+        run,
+        store.snapshots(),
+        devices=store.devices(),
+        tree=tree,
+        markers=markers,
+        markers_skipped=tail_skipped + skipped,
+        breakdown=breakdown,
+        source=store.source_kind,
+    )
 
 
 def write_job_profile(store: SessionStore, profile: JobProfile) -> None:

@@ -51,11 +51,11 @@ import psutil
 
 # Imported with this module (when a standalone block starts), not on the sampler thread's first
 # poll: the job's first steps do not pay for it.
-from gpuprof.profile.build import JobRun, build_profile
+from gpuprof.profile.build import JobRun
 from gpuprof.profile.job_files import default_out, torch_outputs
 from gpuprof.profile.storage import (
     append_marker_rows,
-    read_markers_counted,
+    profile_of_store,
     write_job_profile,
 )
 from gpuprof.profile.tail import MarkerTail
@@ -319,8 +319,6 @@ class Recorder:
         torch_dir = self.torch_dir if window is not None and self.torch_dir.is_dir() else None
         breakdown, _trace = torch_outputs(torch_dir, self.out, notes)
         info = self.tree.finish() if self.tree is not None else None
-        store.flush()
-        markers, skipped = read_markers_counted(store)
         job = JobRun(
             name=run,
             command=tuple(sys.argv),
@@ -331,15 +329,8 @@ class Recorder:
             notes=tuple(notes),
             dtype=dtype,
         )
-        profile = build_profile(
-            job,
-            store.snapshots(),
-            devices=store.devices(),
-            tree=info,
-            markers=markers,
-            markers_skipped=self.tail.skipped + skipped,
-            breakdown=breakdown,
-            source=store.source_kind,
+        profile = profile_of_store(
+            store, job, tree=info, tail_skipped=self.tail.skipped, breakdown=breakdown
         )
         write_job_profile(store, profile)
 
