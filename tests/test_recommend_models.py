@@ -77,8 +77,9 @@ def test_moe_flops_use_active_parameters_and_memory_the_total() -> None:
     assert wl.total_flops() == pytest.approx(2 * 12.9e9 * 1e6)  # 2.58e16
     assert float(memory_need(wl, 2.0).weights) == pytest.approx(46.7e9 * 2 / 2)
     train = _wl("deepseek-v3", scenario="pretrain", tokens=1e9)
-    # 6 × 37e9 (active) + attention 12 × 61 × 7168 × 4096 per token
-    assert train.total_flops() == pytest.approx((6 * 37e9 + 12 * 61 * 7168 * 4096) * 1e9)
+    # 6 × 37e9 (active) + attention 12 × 61 × (128 heads × 128) × 4096 per token: scores at
+    # the attention's own width, not the 7,168 hidden
+    assert train.total_flops() == pytest.approx((6 * 37e9 + 12 * 61 * 16384 * 4096) * 1e9)
     assert float(memory_need(train, 1024.0).optimizer) == pytest.approx(671e9 * 12 / 1024)
 
 

@@ -516,7 +516,10 @@ class Workload:
         # out: 12·L·h·s per token for forward + backward (Narayanan et al. 2021, "Efficient
         # Large-Scale Language Model Training on GPU Clusters", the s/6h term of eq. 3);
         # LoRA has no weight gradients but still back-propagates through attention (2/3).
-        attn = 12.0 * self.layers * self.hidden * self.seq_len
+        # The width the scores are computed at: query heads × head size (Qwen3-235B: 8,192 on
+        # a 4,096 hidden; DeepSeek-V3's MLA: 128 × 128 — its 192-wide query-key heads would
+        # add a fifth more), the hidden size when not given.
+        attn = 12.0 * self.layers * float(self.attn_width or self.hidden) * self.seq_len
         return attn * (2.0 / 3.0 if self.scenario == "finetune-lora" else 1.0)
 
     def attention_flops(self) -> float:
