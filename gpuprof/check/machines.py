@@ -36,6 +36,7 @@ __all__ = [
     "Machine",
     "Metric",
     "Skipped",
+    "check_items",
     "fmt_cell",
     "load_result",
     "load_results",
@@ -120,19 +121,28 @@ def _text(value: Any, max_len: int = 80) -> str:
     return plain(value, one_line=True, max_len=max_len)
 
 
-def _check_machine(data: dict[str, Any], path: Path) -> Machine:
+def check_items(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The items of the check result ``data`` (``gpuprof check --json``), of a schema version
+    this gpuprof reads and each an object with an ``item_id``; an :class:`InputError` (the
+    caller names the file) if not. Also the report's check page reader."""
     checked_version(data.get("schema_version"), CHECK_SCHEMA_VERSION, CHECK_NEWER)
     items = data.get("items")
     if not isinstance(items, list):
         raise InputError(tr("a check result without a list of items"))
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("item_id"), str):
+            raise InputError(tr("an item that is not an object with an item_id"))
+    return items
+
+
+def _check_machine(data: dict[str, Any], path: Path) -> Machine:
+    items = check_items(data)
     _check_count(len(items))
     identity = data.get("identity")
     host = identity.get("hostname") if isinstance(identity, dict) else None
     metrics: dict[str, Metric] = {}
     groups: dict[str, tuple[str, int]] = {}
     for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("item_id"), str):
-            raise InputError(tr("an item that is not an object with an item_id"))
         gpu = item.get("gpu_index")
         key = _text(item["item_id"], 120)
         if isinstance(gpu, int) and not isinstance(gpu, bool):

@@ -158,23 +158,17 @@ def check_section_of(result: CheckResult) -> CheckSection:
 def load_check(path: str | Path) -> CheckSection:
     """A file written by ``gpuprof check --json`` as a report page; an :class:`InputError`
     naming the file when it is not one (not JSON, another program's, a newer schema, too big)."""
-    from gpuprof.check.compare import CHECK_SCHEMA, CHECK_SCHEMA_VERSION, read_result_json
-    from gpuprof.check.machines import CHECK_NEWER
-    from gpuprof.jsonin import checked_version
+    from gpuprof.check.compare import CHECK_SCHEMA, read_result_json
+    from gpuprof.check.machines import check_items
 
     p = Path(path)
     data = read_result_json(p)
     if data.get("schema") != CHECK_SCHEMA:
         raise InputError(tr("{p}: not a gpuprof check result (gpuprof check --json)", p=p))
     try:
-        checked_version(data.get("schema_version"), CHECK_SCHEMA_VERSION, CHECK_NEWER)
+        check_items(data)
     except InputError as exc:
         raise InputError(tr("{p}: {e}", p=p, e=exc)) from None
-    items = data.get("items")
-    if not isinstance(items, list):
-        raise InputError(tr("{p}: {e}", p=p, e=tr("a check result without a list of items")))
-    if not all(isinstance(i, dict) and isinstance(i.get("item_id"), str) for i in items):
-        raise InputError(tr("{p}: {e}", p=p, e=tr("an item that is not an object with an item_id")))
     return check_section(data)
 
 
