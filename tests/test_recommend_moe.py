@@ -117,6 +117,15 @@ def test_a_layout_with_ep8_parses_and_is_the_one_costed(capsys: pytest.CaptureFi
         "ep": 8,
         "dp": 16,
     }
+    # A dense model has no experts to split: ep in its layout text changes nothing.
+    argv = ["recommend", "--scenario", "train", "--model", "llama-3-8b", "--tokens", "1e10"]
+    argv += ["--gpu", "H100", "--gpus", "8", "--json"]
+    assert main([*argv, "--layout", "tp1 pp1 ep8"]) == 0
+    (pinned,) = json.loads(capsys.readouterr().out)["rows"]
+    assert main([*argv, "--layout", "tp1 pp1"]) == 0
+    (free,) = json.loads(capsys.readouterr().out)["rows"]
+    assert pinned["layout"] == free["layout"] and pinned["layout"]["ep"] == 1
+    assert pinned["hours"] == pytest.approx(free["hours"])
 
 
 def test_expert_parallel_costs_time_when_it_leaves_the_node() -> None:

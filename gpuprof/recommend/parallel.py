@@ -320,7 +320,7 @@ def _layouts(
     tps = (pin["tp"],) if "tp" in pin else tps
     pps = [pin["pp"]] if "pp" in pin else pps
     cps = (pin["cp"],) if "cp" in pin else cps
-    eps = (pin["ep"],) if "ep" in pin else eps
+    eps = (pin["ep"],) if "ep" in pin and w.experts > 1 else eps  # a dense model has no experts
     quads = [
         (t, p, v, c, e)
         for t in tps
