@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from gpuprof.bench.base import CaseContext, GemmResult, Progress, Result, RunState
 from gpuprof.bench.results import ResultsDB
 from gpuprof.bench.runner import BenchRun, Case, Runner
-from tests.fakes.fixtures import gemm_result
+from tests.fakes.fixtures import bench_run, gemm_result
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -234,35 +234,26 @@ def test_each_case_has_one_state_in_the_table() -> None:
     "unknown error"."""
     from gpuprof.ui.bench.table import rows_for_run
 
-    from gpuprof.bench.runner import CaseRecord, Environment
+    from gpuprof.bench.runner import CaseRecord
 
     too_slow = Result(bench="workload", case="transformer", status="skipped: one step takes 14.1 s")
     wrong = Result(bench="collective", case="all_reduce 8 B", status="failed: wrong values")
-    run = BenchRun(
-        run_id="r",
-        suite="quick",
-        device="cpu",
-        only=(),
-        state=RunState.FAILURE,
-        started_s=0.0,
-        ended_s=1.0,
-        environment=Environment(),
-        cases=(
-            CaseRecord(
-                bench="workload",
-                name="workload transformer bf16",
-                state=RunState.SKIPPED,
-                notes=("took 43.2 s, over its 5 s budget",),
-                results=(too_slow,),
-            ),
-            CaseRecord(
-                bench="collective",
-                name="collectives",
-                state=RunState.FAILURE,
-                notes=("1 of 1 measurements failed",),
-                results=(wrong,),
-            ),
+    run = bench_run(
+        CaseRecord(
+            bench="workload",
+            name="workload transformer bf16",
+            state=RunState.SKIPPED,
+            notes=("took 43.2 s, over its 5 s budget",),
+            results=(too_slow,),
         ),
+        CaseRecord(
+            bench="collective",
+            name="collectives",
+            state=RunState.FAILURE,
+            notes=("1 of 1 measurements failed",),
+            results=(wrong,),
+        ),
+        state=RunState.FAILURE,
     )
     rows = [(r.case, r.kind, r.notes) for r in rows_for_run(run)]
     assert rows == [
