@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import load_specs
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.estimate import build_arrays, estimate
@@ -20,23 +19,14 @@ from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.parallel import pinned_layout
 from gpuprof.recommend.roofline import training_work
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "tests" / "data" / "published_runs.csv"
 
 
 def _arrays(nodes_gpus: int = 8, gbps: float = 3200.0):  # type: ignore[no-untyped-def]
-    inst = Instance(
-        provider="X",
-        instance="p5",
-        gpu_model="H100 SXM",
-        gpu_name="H100 SXM",
-        gpu_count=nodes_gpus,
-        gpu_mem_gib=80,
-        network_gbps=gbps,
-        price_ondemand_usd_hr=50.0,
-        as_of="2026",
-    )
+    inst = offer("p5", count=nodes_gpus, network_gbps=gbps)
     specs = load_specs()
     return build_arrays((inst,), specs), specs
 
