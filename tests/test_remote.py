@@ -8,7 +8,6 @@ TLS and restart cases need the command line's flags and a process to kill); the 
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import re
@@ -19,11 +18,10 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +31,7 @@ from gpuprof.errors import InputError
 from gpuprof.telemetry.model import SourceKind, SourceState
 from gpuprof.telemetry.remote import RemoteError, RemoteSource, base_url
 from tests.faults.hostile import assert_one_clear_error, run_gpuprof
+from tests.helpers.loopback import QuietHandler, http_server
 
 #: A bounded wait for a child or a socket; a hang fails, slowness does not.
 WAIT_S = 30.0
@@ -343,7 +342,7 @@ def test_connection_refused(tmp_path: Path) -> None:
     assert not shot.exists()
 
 
-class _Html(http.server.BaseHTTPRequestHandler):
+class _Html(QuietHandler):
     def do_GET(self) -> None:
         body = b"<html><body>a router's login page</body></html>"
         self.send_response(200)
@@ -352,29 +351,12 @@ class _Html(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
-
-@pytest.fixture
-def serve() -> Iterator[Callable[[type[http.server.BaseHTTPRequestHandler]], str]]:
-    servers: list[http.server.HTTPServer] = []
-
-    def start(handler: type[http.server.BaseHTTPRequestHandler]) -> str:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_port}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-
-
-def test_not_a_gpuprof_exporter(serve: Callable[..., str]) -> None:
-    url = serve(_Html)
-    with pytest.raises(RemoteError, match="not a gpuprof exporter") as info:
+def test_not_a_gpuprof_exporter() -> None:
+    with (
+        http_server(_Html) as url,
+        pytest.raises(RemoteError, match="not a gpuprof exporter") as info,
+    ):
         RemoteSource(url)
     assert url in str(info.value) and "text/html" in str(info.value)
 
