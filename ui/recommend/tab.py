@@ -463,6 +463,9 @@ class RecommendTab(QWidget):
     # ------------------------------------------------------------------------------------------
     # the request trace, simulated in a worker
     def _start_trace(self, rec: Recommendation, trace: Trace) -> None:
+        for old in self.findChildren(TraceWorker):  # runs that ended: their objects can go
+            if not old.running:
+                old.deleteLater()
         worker = TraceWorker(rec, trace, self)
         worker.progress.connect(self._on_trace_progress)
         worker.finished.connect(self._on_trace_finished)
@@ -477,7 +480,7 @@ class RecommendTab(QWidget):
         """Cancel the running simulation and forget it: whatever it still reports is dropped."""
         worker, self.trace_worker = self.trace_worker, None
         if worker is not None:
-            worker.detach()
+            worker.detach()  # it reports nothing more
         self.trace_busy.hide()
 
     def cancel_trace(self) -> None:
