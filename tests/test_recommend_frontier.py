@@ -15,11 +15,11 @@ import pytest
 from gpuprof.catalog.specs import load_specs
 from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.estimate import build_arrays, estimate
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.parallel import pinned_layout
 from gpuprof.recommend.roofline import training_work
 from gpuprof.recommend.workload import Workload
 from tests.helpers.catalog import offer
+from tests.helpers.workloads import model_workload
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "tests" / "data" / "published_runs.csv"
@@ -32,8 +32,7 @@ def _arrays(nodes_gpus: int = 8, gbps: float = 3200.0):  # type: ignore[no-untyp
 
 
 def _llama(name: str, **kw: object) -> Workload:
-    fields = find_model(name, load_models()).workload_fields()
-    return Workload("pretrain", **{**fields, **kw})  # type: ignore[arg-type]
+    return model_workload("pretrain", name, **kw)
 
 
 def _run(w: Workload, nodes: int = 1) -> tuple[float, list[int]]:

@@ -15,13 +15,13 @@ from gpuprof.recommend.memory import memory_need
 from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.parallel import moe_alltoall_seconds, pinned_layout
 from gpuprof.recommend.workload import Workload
+from tests.helpers.workloads import model_workload
 
 MODELS = load_models()
 
 
 def _moe(name: str, **kw: object) -> Workload:
-    fields = find_model(name, MODELS).workload_fields()
-    return Workload("pretrain", **{**fields, "tokens": 1e9, **kw})  # type: ignore[arg-type]
+    return model_workload("pretrain", name, **{"tokens": 1e9, **kw})
 
 
 @pytest.mark.parametrize(

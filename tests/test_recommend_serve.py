@@ -16,6 +16,7 @@ from gpuprof.recommend.rank import Recommendation, recommend
 from gpuprof.recommend.serve import BOUNDS
 from gpuprof.recommend.workload import Workload
 from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
+from tests.helpers.workloads import model_workload
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,7 @@ def catalog() -> Catalog:
 
 
 def _serve(model: str, **kw: Any) -> Workload:
-    arch = find_model(model, load_models(None))
-    return Workload(scenario="serve", **kw, **arch.workload_fields())
+    return model_workload("serve", model, **kw)
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:

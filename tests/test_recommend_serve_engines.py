@@ -21,6 +21,7 @@ from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, Workload
 from tests.helpers.cli import recommend_cli
+from tests.helpers.workloads import model_workload
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,8 +32,7 @@ def catalog() -> Catalog:
 
 
 def _serve(model: str, **kw: Any) -> Workload:
-    arch = find_model(model, load_models(None))
-    return Workload(scenario="serve", **{**arch.workload_fields(), **kw})
+    return model_workload("serve", model, **kw)
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> ServeArrays | Any:

@@ -11,7 +11,6 @@ import pytest
 
 from gpuprof.catalog.instances import Catalog, load_catalog
 from gpuprof.commands.recommend.config import one_config_catalog
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import Recommendation, recommend, serving_arrays_of
 from gpuprof.recommend.serve import (
     NCCL_LINK_EFFICIENCY,
@@ -23,6 +22,7 @@ from gpuprof.recommend.serve import (
     allreduce_link,
 )
 from gpuprof.recommend.workload import Workload
+from tests.helpers.workloads import model_workload
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +31,7 @@ def catalog() -> Catalog:
 
 
 def _serve(model: str, **kw: Any) -> Workload:
-    arch = find_model(model, load_models(None))
-    return Workload(scenario="serve", **{**arch.workload_fields(), **kw})
+    return model_workload("serve", model, **kw)
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
