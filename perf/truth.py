@@ -148,9 +148,9 @@ grouped-GEMM efficiency of small per-expert batches and expert load imbalance. (
 is FP8 in these rows, as modelled: "If you specify FP8 quantization, the KV cache will
 automatically be set to FP8 as well", perf-overview.md's engine-building section.)
 
-Issue 23, "Estimates that hold on runs they were not fitted to": 78 training and fine-tuning
-rows of 12 publications (NeMo's performance summary, Megatron-Core's MoE README, the DeepSeek-V3
-report, the LLaMA and Llama 2 papers, the Llama 3.1
+Issue 23, "Estimates that hold on runs they were not fitted to": 79 training and fine-tuning
+rows of 13 publications (NeMo's performance summary, Megatron-Core's MoE README, the DeepSeek-V2
+and V3 reports, the LLaMA and Llama 2 papers, the Llama 3.1
 model card, OPT, BLOOM, llm-foundry's benchmark tables, torchtitan's performance.md,
 Korthikanti et al. 2022, llm.c). Training is now a roofline (:mod:`gpuprof.recommend.
 efficiency`): matmuls at a stack's fitted share of the peak plus memory-bound operators at 70 %
@@ -188,7 +188,9 @@ Mixtures of experts in training (expert parallel, gpuprof/recommend/parallel.py)
 MoE README's Mixtral 8x7B, 468 TFLOPS/GPU on 64 H100 = 5,643 tokens/s/GPU by Megatron's own
 FLOP formula of that release: -4.8 % in-sample, -5.2 % held out (its own source left out).
 DeepSeek-V3's 180K H800-hours per trillion tokens on 2,048 H800 at PP16 EP64, FP8 (hardware
-other: H800 has no catalog instance, its network is unknown here): 160K estimated, -10.9 %.
+other: H800 has no catalog instance, its network is unknown here): 160K estimated, -10.9 %;
+DeepSeek-V2's 172.8K per trillion at PP16 EP8, BF16 (GPU count unpublished: 1,024): 143K,
+-17.2 % (both report DualPipe / shared-expert overlap of the all-to-all, costed here in full).
 Adding the Mixtral row moves the refit (attention_hopper 0.675 -> 0.696, k 76.6 -> 78.0) and
 with it the held-out median from 9.3 to 10.4 % (llm.c's rows +5 points: a flat direction of
 the fit, not the new row, which is within 6 %). Not yet in the table: Megatron-Bridge's

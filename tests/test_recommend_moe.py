@@ -30,6 +30,7 @@ def _moe(name: str, **kw: object) -> Workload:
         ("mixtral-8x7b", 8, 2, (0.95, 0.98)),
         ("mixtral-8x22b", 8, 2, (0.94, 0.97)),
         ("deepseek-v3", 256, 8, (0.96, 0.985)),
+        ("deepseek-v2", 160, 6, (0.93, 0.96)),
         ("qwen3-235b-a22b", 128, 8, (0.95, 0.98)),
     ],
 )
