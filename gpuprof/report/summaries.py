@@ -255,8 +255,11 @@ def _workload_fields(w: Workload) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _serving_chart(pts: list[tuple[float, float, bool]]) -> Chart:
-    """Cost per million output tokens vs output tokens/s per instance (the serving scatter)."""
+def _pareto_chart(
+    pts: list[tuple[float, float, bool]], title: str, x_unit: str, x_label: str
+) -> Chart:
+    """The recommendation's scatter: cost (y) against ``x`` of every fitting configuration,
+    ``(x, y, on the Pareto front)``, the front a series of its own."""
     series = []
     for label, on_front in ((tr("fits"), False), (tr("Pareto front"), True)):
         sel = sorted((x, y) for x, y, p in pts if p == on_front)
@@ -264,12 +267,12 @@ def _serving_chart(pts: list[tuple[float, float, bool]]) -> Chart:
             series.append(ChartSeries(label, tuple(x for x, _ in sel), tuple(y for _, y in sel)))
     return Chart(
         key="recommend.pareto",
-        title=tr("Cost per million output tokens vs throughput per instance"),
+        title=title,
         kind="scatter",
         unit="usd",
         series=tuple(series),
-        x_unit="tok/s",
-        x_label=tr("output tokens/s per instance"),
+        x_unit=x_unit,
+        x_label=x_label,
         y_min=0.0,
     )
 
@@ -279,31 +282,21 @@ def summarize_recommendation(rec: Recommendation) -> RecommendationSummary:
     pts = [(h, c, p) for h, c, p in rec.scatter if math.isfinite(h) and math.isfinite(c)]
     serving = rec.scatter_axes != ("hours", "cost_usd")
     if pts and serving:
-        charts.append(_serving_chart(pts))
-    elif pts:
-        others = [(h, c) for h, c, p in pts if not p]
-        front = sorted((h, c) for h, c, p in pts if p)
-        series = []
-        if others:
-            series.append(
-                ChartSeries(tr("fits"), tuple(h for h, _ in others), tuple(c for _, c in others))
-            )
-        if front:
-            series.append(
-                ChartSeries(
-                    tr("Pareto front"), tuple(h for h, _ in front), tuple(c for _, c in front)
-                )
-            )
         charts.append(
-            Chart(
-                key="recommend.pareto",
-                title=tr("Time vs cost of every fitting configuration"),
-                kind="scatter",
-                unit="usd",
-                series=tuple(series),
-                x_unit="hours",
-                x_label=tr("time to finish"),
-                y_min=0.0,
+            _pareto_chart(
+                pts,
+                tr("Cost per million output tokens vs throughput per instance"),
+                "tok/s",
+                tr("output tokens/s per instance"),
+            )
+        )
+    elif pts:
+        charts.append(
+            _pareto_chart(
+                pts,
+                tr("Time vs cost of every fitting configuration"),
+                "hours",
+                tr("time to finish"),
             )
         )
     return RecommendationSummary(
