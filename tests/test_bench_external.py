@@ -90,26 +90,17 @@ MSMF (max sustainable, saturated):   702.4 TFLOPS @ 8192x8192x4096
 """
 
 
-def test_mamf_finder_median_summary_of_v3() -> None:
-    best = parse_mamf_finder(MAMF_V3)
-    assert (best.statistic, best.tflops, best.m, best.n, best.k) == (
-        "median",
-        742.9,
-        11264,
-        4096,
-        4096,
-    )
-
-
-def test_mamf_finder_mamf_headline_of_v4() -> None:
-    best = parse_mamf_finder(MAMF_V4)
-    assert (best.statistic, best.tflops, best.m, best.n, best.k) == (
-        "MAMF",
-        781.2,
-        6144,
-        17920,
-        2816,
-    )
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (MAMF_V3, ("median", 742.9, 11264, 4096, 4096)),
+        (MAMF_V4, ("MAMF", 781.2, 6144, 17920, 2816)),
+    ],
+    ids=["v3 median summary", "v4 MAMF headline"],
+)
+def test_mamf_finder_headline(text: str, want: tuple[str, float, int, int, int]) -> None:
+    best = parse_mamf_finder(text)
+    assert (best.statistic, best.tflops, best.m, best.n, best.k) == want
 
 
 def test_mamf_finder_interrupted_before_its_summary_is_an_error() -> None:
