@@ -119,19 +119,25 @@ def test_the_shipped_catalog_has_no_unexplained_outlier() -> None:
     assert gcp and all(f.known for f in gcp) and "87.83" in gcp[0].reason
 
 
+def _my_overlay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, csv_text: str) -> None:
+    """The user's catalog folder holds one overlay, ``mine.csv``, of ``csv_text``."""
+    overlays = tmp_path / "overlays"
+    overlays.mkdir()
+    (overlays / "mine.csv").write_text(csv_text, encoding="utf-8")
+    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
+
+
 def test_the_command_exits_1_for_an_unexplained_outlier(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert main(["catalog", "audit", "--no-overlays"]) == 0
     assert "0 unexplained findings" in capsys.readouterr().out
-    overlays = tmp_path / "overlays"
-    overlays.mkdir()
-    (overlays / "mine.csv").write_text(
+    _my_overlay(
+        tmp_path,
+        monkeypatch,
         "provider,instance,gpu_model,gpu_count,price_ondemand_usd_hr,price_spot_usd_hr,as_of\n"
         "Mine,h100x8,H100 SXM,8,20,25,2026-11-30\n",
-        encoding="utf-8",
     )
-    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
     assert main(["catalog", "audit", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     mine = [f for f in out["findings"] if f["provider"] == "Mine"]
@@ -151,14 +157,12 @@ def test_rows_priced_in_cny_are_audited_once_their_rate_is_given(
     out = json.loads(capsys.readouterr().out)
     assert out["not_compared"] == {} and out["unexplained"] == 0
     # a CNY row ten times its GPU's going rate is found in USD and in CNY
-    overlays = tmp_path / "overlays"
-    overlays.mkdir()
-    (overlays / "mine.csv").write_text(
+    _my_overlay(
+        tmp_path,
+        monkeypatch,
         "provider,instance,gpu_model,gpu_count,price_ondemand_usd_hr,as_of,currency\n"
         "Mine,a100x8,A100 80GB SXM,8,3000,2026-11-30,CNY\n",
-        encoding="utf-8",
     )
-    monkeypatch.setattr("gpuprof.paths.user_catalog_dir", lambda: overlays)
     for currency in ("USD", "CNY"):
         assert main(["catalog", "audit", "--json", "--currency", currency, *rate]) == 1
         out = json.loads(capsys.readouterr().out)
