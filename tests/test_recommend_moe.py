@@ -152,3 +152,19 @@ def test_expert_parallel_costs_time_when_it_leaves_the_node() -> None:
 
     # Two experts per GPU in the node (EP 4 under TP 2: 8 GPUs) against EP 8 spanning 2 nodes.
     assert secs("tp2 pp1 cp1 ep8") > secs("tp2 pp1 cp1 ep4")
+
+
+def test_expert_parallel_beyond_data_parallel_folds_over_tensor_parallel(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Megatron-Core's MoE parallel folding: Qwen3-235B on 256 H100 at TP2 PP8 EP32 (data
+    # parallel 16 < EP 32: the EP group spans the tensor-parallel pairs, whole experts per GPU).
+    argv = ["recommend", "--scenario", "train", "--model", "qwen3-235b-a22b", "--tokens", "1e10"]
+    argv += ["--gpu", "H100", "--gpus", "256", "--batch", "2048", "--json"]
+    assert main([*argv, "--layout", "tp2 pp8 vp4 ep32"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert row["fits"] and (row["layout"]["dp"], row["layout"]["ep"]) == (16, 32)
+    # A layout no candidate has the GPUs for is a row that does not fit, not a crash.
+    assert main([*argv, "--layout", "tp8 pp64 ep128"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert not row["fits"]

@@ -59,8 +59,9 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   ``torchtitan`` stacks): ``e`` = 1, 2, 4 … up to the experts (dividing them) GPUs of the
   data × context parallel group split the routed experts (Megatron-Core's
   ``--expert-model-parallel-size``, rank order tp-cp-ep-dp-pp: the EP group is a sub-group of
-  data parallel, moe/README.md "MoE Parallel Folding"). The routed experts' weights and
-  gradients are ``÷ e`` on each GPU (the dense part and shared experts as before; the
+  data parallel), or, for ``e`` beyond ``d·c``, of the tensor × data × context GPUs with whole
+  experts per GPU (moe/README.md "MoE Parallel Folding", expert tensor parallel 1). The routed
+  experts' weights and gradients are ``÷ e`` on each GPU (the dense part and shared experts as before; the
   distributed optimizer already shards every state over all GPUs); their gradients are reduced
   over the ``d·c / e`` GPUs that hold the same experts, the dense part's over ``d·c``. Every
   MoE layer (every layer of the stage assumed one: DeepSeek-V3 has 58 of 61) adds four
@@ -321,16 +322,22 @@ def _layouts(
     pps = [pin["pp"]] if "pp" in pin else pps
     cps = (pin["cp"],) if "cp" in pin else cps
     eps = (pin["ep"],) if "ep" in pin and w.experts > 1 else eps  # a dense model has no experts
-    quads = [
+    every = [
         (t, p, v, c, e)
         for t in tps
         for c in cps
         for p in pps
-        if t * p * c == 1 or t * p * c <= g_max
         for v in ((pin["vp"],) if "vp" in pin and p > 1 else _virtual_options(p, layers, w.stack))
         for e in eps
-        if e == 1 or t * p * c * e <= g_max
     ]
+    # Those that some candidate has the GPUs for (EP folded over tensor parallel needs p·c·e;
+    # the exact check per candidate is ``valid``); all of them when none (a layout held fixed
+    # that no candidate can run: every candidate then says it does not fit).
+    quads = [
+        (t, p, v, c, e)
+        for t, p, v, c, e in every
+        if (t * p * c == 1 or t * p * c <= g_max) and (e == 1 or p * c * max(e, t) <= g_max)
+    ] or every
     # Every layout at once: rows are layouts (K x 1), columns candidates (1 x N).
     t = np.array([[float(q[0])] for q in quads])
     p = np.array([[float(q[1])] for q in quads])
@@ -341,7 +348,13 @@ def _layouts(
     valid = (np.mod(np.maximum(per_node, 1.0), t) == 0) & ((per_node >= t) | (t == 1.0))
     valid &= (mp * c <= g_total) | (mp * c == 1.0)
     d = np.maximum(np.floor(g_total / (mp * c)), 1.0)
-    valid &= (np.mod(d * c, e) == 0) | (e == 1.0)  # the EP group is carved from data × context
+    # The EP group is carved from data × context parallel, the experts split t ways too (expert
+    # tensor parallel = t); or, past d·c, from tensor × data × context with whole experts
+    # (Megatron-Core's MoE parallel folding, expert tensor parallel 1: e.g. TP2 EP32 on 256
+    # GPUs at PP8). ``ep_shard``: the routed experts' split beyond the t·p of the dense part.
+    fold = np.mod(d * c, e) != 0
+    valid &= (np.mod(t * d * c, e) == 0) | (e == 1.0)
+    ep_shard = np.where(fold, e / t, e)
     mb = batch / d if per_sample else np.full_like(d, float(pin.get("mbs", 1)))  # per micro-batch
     m = np.maximum(batch / (d * mb), 1.0)
     # Stages hold whole layers: the step waits for the fullest, ceil(L / p) of them.
@@ -377,7 +390,7 @@ def _layouts(
             mb * s / (c * t),
             float(hidden),
             float(w.top_k),
-            peers_in_node=np.maximum(per_node, 1.0) / (t * c),
+            peers_in_node=np.maximum(per_node, 1.0) / (np.where(fold, 1.0, t) * c),
             intra_bw=intra_bw,
             inter_bw=inter if nodes > 1 else intra_bw,
         )
@@ -397,7 +410,9 @@ def _layouts(
     expert = trainable * (w.expert_params / w.params if w.experts > 1 else 0.0)
     t_dp = allreduce_seconds(d * c, 2.0 * (trainable - expert) / mp * fullest, dp_bw)
     if expert > 0.0:
-        t_dp = t_dp + allreduce_seconds(d * c / e, 2.0 * expert / (mp * e) * fullest, dp_bw)
+        t_dp = t_dp + allreduce_seconds(
+            d * c / ep_shard, 2.0 * expert / (mp * ep_shard) * fullest, dp_bw
+        )
     if zero3:
         # FSDP FULL_SHARD: the weights are all-gathered for the forward and again for the
         # backward, the gradients reduce-scattered: 1.5 all-reduces' volume per step,
@@ -411,7 +426,9 @@ def _layouts(
     step = pipeline + exposed
     seconds = np.where(valid, steps * step, math.inf)
     need = np.where(
-        valid, memory_need(w, d * mp * c, tp=t, pp=p, cp=c, ep=e, zero3=zero3).total, math.inf
+        valid,
+        memory_need(w, d * mp * c, tp=t, pp=p, cp=c, ep=ep_shard, zero3=zero3).total,
+        math.inf,
     )
     fits = valid & (need <= usable)
     # The fastest layout that fits; where none fits, the one that needs the least memory.
