@@ -70,6 +70,16 @@ def prof(g: GpuSample) -> dict[str, object]:
     return {name: getattr(g, name) for name in PROF_FIELDS}
 
 
+def _gemm_after_first_poll() -> tuple[FakeNvml, NvmlSource]:
+    """An 8-GPU box whose GPU 0 runs a GEMM, read by a GPM source one poll and a second in."""
+    box = h100_sxm_8gpu_box()
+    box.devices[0].gpm = GEMM
+    fake, source = gpm_source(box)
+    source.poll()
+    fake.advance(1.0)
+    return fake, source
+
+
 def absent(g: GpuSample) -> bool:
     return all(getattr(g, name) is None for name in PROF_FIELDS) and not g.mig_prof
 
@@ -211,14 +221,10 @@ def test_first_poll_has_no_values_then_they_follow_the_activity() -> None:
 
 
 def test_polls_closer_than_100_ms_reuse_the_last_values() -> None:
-    box = h100_sxm_8gpu_box()
-    box.devices[0].gpm = GEMM
-    fake, source = gpm_source(box)
-    source.poll()
-    fake.advance(1.0)
+    fake, source = _gemm_after_first_poll()
     before = prof(source.poll().gpus[0])
     samples = fake.calls["nvmlGpmSampleGet"]
-    box.devices[0].gpm = FakeGpmActivity()
+    fake.box.devices[0].gpm = FakeGpmActivity()
     fake.advance(0.05)
     assert prof(source.poll().gpus[0]) == before
     assert fake.calls["nvmlGpmSampleGet"] == samples  # no sample NVML would refuse
@@ -386,11 +392,7 @@ def test_an_error_mid_session_costs_that_poll_only(function: str) -> None:
 
 
 def test_a_failing_metric_costs_only_its_field() -> None:
-    box = h100_sxm_8gpu_box()
-    box.devices[0].gpm = GEMM
-    fake, source = gpm_source(box)
-    source.poll()
-    fake.advance(1.0)
+    fake, source = _gemm_after_first_poll()
     fake.gpm.fail_metric(nv.NVML_GPM_METRIC_DRAM_BW_UTIL, nv.NVML_ERROR_UNKNOWN, device=0)
     fake.gpm.fail_metric(nv.NVML_GPM_METRIC_FP64_UTIL, nv.NVML_ERROR_NOT_SUPPORTED, device=0)
     g = source.poll().gpus[0]
