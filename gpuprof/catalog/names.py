@@ -96,25 +96,29 @@ def _mem_in_text(t: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _a100(t: str, memory_gib: float | None) -> str | None:
+def _sold_size(
+    t: str, memory_gib: float | None, sizes: tuple[int, int], split: float
+) -> int | None:
+    """The memory (GB) of a GPU sold in two ``sizes``: the one its name says, else the larger
+    when the reported ``memory_gib`` is at least ``split``, else the smaller; None for a size
+    it was not sold in."""
     mem = _mem_in_text(t)
-    if mem is None and memory_gib is not None:
-        mem = 80 if memory_gib >= 60 else 40
     if mem is None:
-        mem = 40
-    if mem not in (40, 80):
+        mem = sizes[1] if memory_gib is not None and memory_gib >= split else sizes[0]
+    return mem if mem in sizes else None
+
+
+def _a100(t: str, memory_gib: float | None) -> str | None:
+    mem = _sold_size(t, memory_gib, (40, 80), 60)
+    if mem is None:
         return None  # e.g. the A100-SXM-64GB custom SKU: no row
     form = "PCIe" if "PCIE" in t else "SXM"
     return f"A100 {mem}GB {form}"
 
 
 def _v100(t: str, memory_gib: float | None) -> str | None:
-    mem = _mem_in_text(t)
-    if mem is None and memory_gib is not None:
-        mem = 32 if memory_gib >= 24 else 16
+    mem = _sold_size(t, memory_gib, (16, 32), 24)
     if mem is None:
-        mem = 16
-    if mem not in (16, 32):
         return None
     form = "PCIe" if "PCIE" in t else "SXM2"
     return f"V100 {form} {mem}GB"
