@@ -27,7 +27,14 @@ from typing import Any
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
-__all__ = ["BadNumber", "checked_version", "loads_strict", "read_json", "read_regular"]
+__all__ = [
+    "BadNumber",
+    "checked_version",
+    "loads_strict",
+    "read_json",
+    "read_regular",
+    "utf8_text",
+]
 
 
 def checked_version(version: object, newest: int, newer: str) -> int:
@@ -164,6 +171,15 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> 
     if size > max_bytes:
         raise InputError(tr("{p}: larger than {n}, not a {w}", p=p, n=_size(max_bytes), w=what))
     return b"".join(chunks)
+
+
+def utf8_text(data: bytes, where: object) -> str:
+    """``data`` as UTF-8 text (a byte-order mark dropped); an :class:`InputError` naming
+    ``where`` (a file, a URL) and the first byte that is not UTF-8 otherwise."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(tr("{p}: not UTF-8 text (byte {n})", p=where, n=exc.start)) from None
 
 
 def _size(n: int) -> str:

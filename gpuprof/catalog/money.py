@@ -131,14 +131,11 @@ def load_rates(path: Path | None = None) -> dict[str, FxRate]:
     path = path or rates_path()
     if not path.exists() and not path.is_symlink():
         return {}
-    from gpuprof.jsonin import read_regular
+    from gpuprof.jsonin import read_regular, utf8_text
 
     # A regular file only, opened without waiting (a FIFO would block), at most the cap.
     data = read_regular(path, _MAX_FILE_BYTES, what=tr("rates file"))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(tr("{p}: not UTF-8 text (byte {n})", p=path, n=exc.start)) from None
+    text = utf8_text(data, path)
     if "\0" in text:
         raise InputError(tr("{p}: holds a NUL byte: not a rates file", p=path))
     return parse_rates_csv(text, name=str(path))

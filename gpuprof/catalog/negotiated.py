@@ -35,6 +35,7 @@ from gpuprof.catalog.names import file_stem
 from gpuprof.catalog.update import DEFAULT_TIMEOUT_S, MAX_BYTES, _download, _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.jsonin import utf8_text
 
 __all__ = ["NEGOTIATED_MARK", "MAX_ROWS", "Negotiated", "fetch_negotiated", "parse_price_list"]
 
@@ -91,10 +92,7 @@ def parse_price_list(
     data: bytes, url: str, *, today: datetime.date | None = None
 ) -> list[Instance]:
     """The rows of a price list (CSV or JSON, by its first character), marked negotiated."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(tr("{u}: not UTF-8 text (byte {b})", u=url, b=exc.start)) from None
+    text = utf8_text(data, url)
     if "\0" in text:
         raise InputError(tr("{u}: holds a NUL byte: not a price list", u=url))
     origin = f"negotiated-{_host(url)}.csv"

@@ -37,6 +37,7 @@ from gpuprof.httpread import (
     read_body,
 )
 from gpuprof.i18n import tr
+from gpuprof.jsonin import utf8_text
 from gpuprof.netlimits import CATALOG_MAX_BYTES, CATALOG_TIMEOUT_S
 
 __all__ = [
@@ -179,10 +180,7 @@ def update_catalogs(
         data = _download(
             url, prov, timeout=timeout, max_bytes=max_bytes, progress=progress, cancel=cancel
         )
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise InputError(tr("{u}: not UTF-8 text (byte {b})", u=url, b=exc.start)) from None
+        text = utf8_text(data, url)
         rows, issues = parse_skypilot_csv(text, name=url, provider=prov, as_of=as_of)
         if not rows:
             errors = "; ".join(i.reason for i in issues if i.severity == "error")[:300]

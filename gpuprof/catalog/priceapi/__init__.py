@@ -29,6 +29,7 @@ from gpuprof.catalog.priceapi import alibaba, huawei, tencent
 from gpuprof.catalog.priceapi.model import Credentials, Quote, QuoteFn
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.jsonin import utf8_text
 
 __all__ = ["API_PROVIDERS", "Credentials", "Quote", "fetch_api_prices", "read_credentials"]
 
@@ -57,11 +58,10 @@ def read_credentials(path: Path) -> Credentials:
             tr("{p}: over {n} bytes: not a credentials file", p=path, n=_MAX_CREDENTIALS_BYTES)
         )
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(tr("{p}: not UTF-8 text (byte {n})", p=path, n=exc.start)) from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise InputError(tr("{p}: cannot read: {e}", p=path, e=exc.strerror or exc)) from None
+    text = utf8_text(raw, path)
     values: dict[str, str] = {}
     for n, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
