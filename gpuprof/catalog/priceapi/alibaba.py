@@ -17,7 +17,7 @@ import json
 import urllib.parse
 import uuid
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote, ask
+from gpuprof.catalog.priceapi.model import Credentials, Quote, ask, no_price
 from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
@@ -74,13 +74,7 @@ def _parse(data: bytes, itype: str, where: str) -> Quote:
         value = float(price["TradePrice"])
         currency = str(price.get("Currency") or "CNY").upper()
     except (UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise InputError(
-            tr(
-                "{u}: no price for {i} in the answer (expected PriceInfo.Price.TradePrice)",
-                u=where,
-                i=itype,
-            )
-        ) from None
+        raise no_price(where, itype, "PriceInfo.Price.TradePrice") from None
     if not (value >= 0 and value < 1e6) or len(currency) != 3 or not currency.isalpha():
         raise InputError(
             tr("{u}: implausible price for {i}: {v} {c}", u=where, i=itype, v=value, c=currency)

@@ -22,7 +22,7 @@ import math
 import time
 import urllib.parse
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask
+from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask, no_price
 from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
@@ -120,9 +120,7 @@ def _parse(data: bytes, itype: str, where: str, currency: str) -> Quote:
         value = float(answer["amount"])
         unit = int(answer.get("measure_id", _MAIN_UNIT))
     except (KeyError, TypeError, ValueError):
-        raise InputError(
-            tr("{u}: no price for {i} in the answer (expected amount)", u=where, i=itype)
-        ) from None
+        raise no_price(where, itype, "amount") from None
     code = str(answer.get("currency") or currency).upper()
     if unit != _MAIN_UNIT or not math.isfinite(value) or not (0 <= value < 1e6):
         raise InputError(

@@ -9,7 +9,7 @@ from gpuprof.catalog.update import _download
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 
-__all__ = ["Credentials", "Quote", "QuoteFn", "api_error", "ask"]
+__all__ = ["Credentials", "Quote", "QuoteFn", "api_error", "ask", "no_price"]
 
 #: The most one price API answer may hold, and how long one request may take.
 MAX_ANSWER_BYTES = 1 << 20
@@ -60,4 +60,12 @@ def api_error(where: str, itype: str, code: object, message: object) -> InputErr
     """The API's own refusal of ``itype`` at ``where``: its error code and message (cut short)."""
     return InputError(
         tr("{u}: {i}: {c}: {m}", u=where, i=itype, c=str(code)[:80], m=str(message)[:300])
+    )
+
+
+def no_price(where: str, itype: str, expected: str) -> InputError:
+    """An answer at ``where`` without ``itype``'s price where the API puts it (``expected``:
+    the answer's field, e.g. ``Price.InstancePrice``)."""
+    return InputError(
+        tr("{u}: no price for {i} in the answer (expected {e})", u=where, i=itype, e=expected)
     )

@@ -18,7 +18,7 @@ import json
 import time
 import urllib.parse
 
-from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask
+from gpuprof.catalog.priceapi.model import Credentials, Quote, api_error, ask, no_price
 from gpuprof.catalog.update import _fetchable
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
@@ -102,13 +102,7 @@ def _parse(data: bytes, itype: str, where: str, currency: str) -> Quote:
         value = float(price.get("UnitPriceDiscount", price["UnitPrice"]))
         unit = str(price.get("ChargeUnit", "HOUR")).upper()
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise InputError(
-            tr(
-                "{u}: no price for {i} in the answer (expected Price.InstancePrice)",
-                u=where,
-                i=itype,
-            )
-        ) from None
+        raise no_price(where, itype, "Price.InstancePrice") from None
     if unit != "HOUR" or not (0 <= value < 1e6):
         raise InputError(
             tr("{u}: implausible price for {i}: {v} per {c}", u=where, i=itype, v=value, c=unit)
