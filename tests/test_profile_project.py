@@ -26,6 +26,7 @@ from gpuprof.profile.project import (
     project,
 )
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
+from tests.helpers.catalog import offer
 
 GiB = 1024**3
 T0 = 1.7e9
@@ -68,15 +69,15 @@ def _inst(
     r1: float | None = 4.5,
     known: bool = True,
 ) -> Instance:
-    return Instance(
+    return offer(
+        name,
+        gpu,
+        float(count),
+        mem_gib,
+        od,
         provider="P",
-        instance=name,
-        gpu_model=gpu,
-        gpu_count=float(count),
         region="r1",
         gpu_known=known,
-        gpu_mem_gib=mem_gib,
-        price_ondemand_usd_hr=od,
         price_spot_usd_hr=spot,
         price_reserved_1y_usd_hr=r1,
     )

@@ -12,7 +12,7 @@ def offer(
     name: str,
     gpu: str = "H100 SXM",
     count: float = 8,
-    mem: float = 80.0,
+    mem: float | None = 80.0,
     price: float | None = 50.0,
     **fields: Any,
 ) -> Instance:
