@@ -79,9 +79,9 @@ def test_a_result_of_inputs_since_edited_is_dropped(tab, tmp_path, qtbot, monkey
 
     gate = _Gate()
     monkeypatch.setattr(trace_worker, "simulate_top", gate)
-    from gpuprof.ui.recommend import tab as tab_module
+    from gpuprof.ui.recommend import trace_run
 
-    monkeypatch.setattr(tab_module, "trace_results_text", lambda t, r: f"SIMULATED {r}")
+    monkeypatch.setattr(trace_run, "trace_results_text", lambda t, r: f"SIMULATED {r}")
     first = write_trace(tmp_path / "first.csv", 50)
     second = write_trace(tmp_path / "second.csv", 60)
     serving_form(tab)

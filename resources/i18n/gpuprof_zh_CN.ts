@@ -759,7 +759,7 @@
     </message>
     <message>
         <source>{p}: line {n}: experts need top_k (1 to experts), moe_layers (1 to layers) and expert_ffn, and their parameters must be under the total</source>
-        <translation type="unfinished"></translation>
+        <translation>{p}：第 {n} 行：专家列需要 top_k（1 到 experts）、moe_layers（1 到 layers）和 expert_ffn，且专家参数须小于总参数</translation>
     </message>
     <message>
         <source>{p}: line {n}: not CSV: {e}</source>
@@ -3224,8 +3224,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>训练：激活重计算 none（默认）、selective、full（每层的前向再算一遍）</translation>
     </message>
     <message>
-        <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; (sizes left out are searched; overlap: tensor-parallel communication under the GEMMs)</source>
-        <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos;（未给出的维度仍会搜索；`overlap`：张量并行通信与 GEMM 重叠）</translation>
+        <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; or &apos;tp1 pp4 vp8 ep8&apos; (sizes left out are searched; epN: expert parallel, a mixture of experts; overlap: tensor-parallel communication under the GEMMs)</source>
+        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap' 或 'tp1 pp4 vp8 ep8'（未给出的维度会搜索；epN：专家并行，用于混合专家模型；overlap：张量并行通信与矩阵乘重叠）</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
@@ -4359,7 +4359,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>expert parallel {e}</source>
-        <translation type="unfinished"></translation>
+        <translation>专家并行 {e}</translation>
     </message>
     <message>
         <source>batch {b:.0f}: the most sequences whose KV cache fits beside the weights</source>
@@ -4582,10 +4582,6 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>{w}：不是对象</translation>
     </message>
     <message>
-        <source>{u}: not UTF-8 text (byte {b})</source>
-        <translation>{u}：不是 UTF-8 文本（字节 {b}）</translation>
-    </message>
-    <message>
         <source>{u}: holds a NUL byte: not a price list</source>
         <translation>{u}：含有 NUL 字节，不是价格表</translation>
     </message>
@@ -4710,7 +4706,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, mbsN and overlap</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的布局词 {w!r}；请使用 tpN、ppN、cpN、vpN、epN、mbsN 和 overlap</translation>
     </message>
     <message>
         <source>--output-len must be at least 1</source>
@@ -4750,7 +4746,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>experts need 1 to experts routed per token and expert parameters &lt; total</source>
-        <translation type="unfinished"></translation>
+        <translation>专家模型需要每个 token 路由 1 到 experts 个专家，且专家参数小于总参数</translation>
     </message>
     <message>
         <source>100B-parameter training (200B tokens, bf16)</source>
@@ -6507,6 +6503,7 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
     </message>
     <message>
         <source>connection refused</source>
+        <extracomment>Redirects are followed only to URLs :func:`catalog_url` would accept: an HTTPS server cannot send the download to plain HTTP elsewhere.</extracomment>
         <translation>连接被拒绝</translation>
     </message>
     <message>
@@ -7440,6 +7437,7 @@ recording to %3</source>
     </message>
     <message>
         <source>no content type</source>
+        <extracomment>the clock of the requests&apos; deadlines (a remote source times its notices on it too)</extracomment>
         <translation>无内容类型</translation>
     </message>
     <message>
@@ -7734,10 +7732,6 @@ recording to %3</source>
         <translation>云厂商 API 为此账户报出的按量付费价格</translation>
     </message>
     <message>
-        <source>{u}: no price for {i} in the answer (expected PriceInfo.Price.TradePrice)</source>
-        <translation>{u}：应答中没有 {i} 的价格（应为 PriceInfo.Price.TradePrice）</translation>
-    </message>
-    <message>
         <source>{u}: implausible price for {i}: {v} {c}</source>
         <translation>{u}：{i} 的价格不合理：{v} {c}</translation>
     </message>
@@ -7760,15 +7754,12 @@ recording to %3</source>
     </message>
     <message>
         <source>{u}: {i}: {c}: {m}</source>
+        <extracomment>The most one price API answer may hold, and how long one request may take. ``quote(credentials, instance_type, region, options)`` → the API&apos;s price.</extracomment>
         <translation>{u}：{i}：{c}：{m}</translation>
     </message>
     <message>
-        <source>{u}: no price for {i} in the answer (expected amount)</source>
-        <translation>{u}：应答中没有 {i} 的价格（应有 amount）</translation>
-    </message>
-    <message>
-        <source>{u}: no price for {i} in the answer (expected Price.InstancePrice)</source>
-        <translation>{u}：应答中没有 {i} 的价格（应为 Price.InstancePrice）</translation>
+        <source>{u}: no price for {i} in the answer (expected {e})</source>
+        <translation>{u}：应答中没有 {i} 的价格（应为 {e}）</translation>
     </message>
     <message>
         <source>{u}: implausible price for {i}: {v} per {c}</source>
@@ -7912,9 +7903,18 @@ recording to %3</source>
         <translation>{instance}（{family}）</translation>
     </message>
     <message>
-        <source>fitted to 72 published training runs of 10 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
+        <source>fitted to 73 published training runs of 11 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
         <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
-        <translation>由 10 份出版物的 72 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
+        <translation>由 11 份出版物的 73 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
+    </message>
+    <message>
+        <source>The trace simulation was cancelled.</source>
+        <extracomment>The worker simulating now (None: none running). The last results shown. Results that came back for inputs no longer shown, dropped (tests).</extracomment>
+        <translation>请求轨迹模拟已取消。</translation>
+    </message>
+    <message>
+        <source>The trace simulation failed: %1</source>
+        <translation>请求轨迹模拟失败：%1</translation>
     </message>
 </context>
 <context>
@@ -8822,7 +8822,7 @@ net %3 in / %4 out</source>
     <name>RecommendTab</name>
     <message>
         <source>All providers</source>
-        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source; this tab is about cloud machines: the banner is hidden here. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Emitted when a trace simulation&apos;s results are shown (the list of (row, TraceResult)). Values of the saved form that were bad, dropped with a warning (one line each). The request trace simulated on the top rows at the last run (issue 22), if any. The worker simulating the trace now (None: none running). Results that came back for inputs no longer shown, dropped (tests).</extracomment>
+        <extracomment>Delay between the last edit and the new ranking, ms. Rows the table holds. Building a row (its reasons and warnings) is the costly part of a ranking: 10,000 rows take ≈ 400 ms, 300 rows ≈ 13 ms; the scatter still shows every point. The window&apos;s banner (no GPU here, a GPU lost, ...) is about its own source; this tab is about cloud machines: the banner is hidden here. Emitted after each ranking with the :class:`Recommendation` (or ``None`` on bad input). Emitted when a trace simulation&apos;s results are shown (the list of (row, TraceResult)). Values of the saved form that were bad, dropped with a warning (one line each).</extracomment>
         <translation>所有云厂商</translation>
     </message>
     <message>
@@ -8844,14 +8844,6 @@ net %3 in / %4 out</source>
     <message>
         <source>Cannot estimate: %1</source>
         <translation>无法估算：%1</translation>
-    </message>
-    <message>
-        <source>The trace simulation was cancelled.</source>
-        <translation>请求轨迹模拟已取消。</translation>
-    </message>
-    <message>
-        <source>The trace simulation failed: %1</source>
-        <translation>请求轨迹模拟失败：%1</translation>
     </message>
     <message>
         <source>No estimate: fix the workload on the left.</source>

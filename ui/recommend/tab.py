@@ -35,7 +35,7 @@ from .form import WorkloadForm
 from .model import JOB_ONLY, ROW_ROLE, SERVING_ONLY, column
 from .price_update import PriceUpdate, PriceUpdateBar
 from .results import ResultsPanel
-from .trace_input import trace_results_text
+from .trace_run import TraceRun
 from .trace_worker import TraceWorker
 
 __all__ = ["RecommendTab", "DEBOUNCE_MS", "ROW_LIMIT"]
@@ -99,12 +99,6 @@ class RecommendTab(QWidget):
         #: Values of the saved form that were bad, dropped with a warning (one line each).
         self.settings_problems: list[str] = []
         self.run_count = 0
-        #: The request trace simulated on the top rows at the last run (issue 22), if any.
-        self.trace_results: list[tuple[RecommendationRow, TraceResult]] = []
-        #: The worker simulating the trace now (None: none running).
-        self.trace_worker: TraceWorker | None = None
-        #: Results that came back for inputs no longer shown, dropped (tests).
-        self.stale_traces = 0
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -177,7 +171,15 @@ class RecommendTab(QWidget):
         self.trace_busy = panel.trace_busy
         self.trace_progress = panel.trace_progress
         self.trace_cancel = panel.trace_cancel
-        self.trace_cancel.clicked.connect(self.cancel_trace)
+        self.traces = TraceRun(
+            busy=panel.trace_busy,
+            progress=panel.trace_progress,
+            cancel=panel.trace_cancel,
+            view=panel.trace_view,
+            is_current=self._trace_is_current,
+            parent=self,
+        )
+        self.traces.simulated.connect(self.trace_simulated)
         self.model = panel.model
         self.proxy = panel.proxy
         self.table = panel.table
@@ -405,7 +407,7 @@ class RecommendTab(QWidget):
     def schedule(self) -> None:
         """Rank again after :data:`DEBOUNCE_MS` without further edits (an edit stops a trace
         simulation of the old inputs at once)."""
-        self._stop_trace()
+        self.traces.stop()
         self._timer.start()
 
     def _on_timer(self) -> None:
@@ -426,9 +428,7 @@ class RecommendTab(QWidget):
         self._dirty = False
         self.run_count += 1
         self._save()
-        self._stop_trace()
-        self.trace_results = []
-        self.trace_view.hide()
+        self.traces.clear()
         trace = self.form.trace
         try:
             if trace.error is not None:  # a bad trace file: no estimate, as --trace refuses it
@@ -457,80 +457,31 @@ class RecommendTab(QWidget):
         self._show_results(keep_selection=True)
         self.recommendation_changed.emit(rec)
         if trace.trace is not None and rec.workload.is_serving:  # same core function as --trace
-            self._start_trace(rec, trace.trace)
+            self.traces.start(rec, trace.trace)
         return rec
 
     # ------------------------------------------------------------------------------------------
-    # the request trace, simulated in a worker
-    def _start_trace(self, rec: Recommendation, trace: Trace) -> None:
-        for old in self.findChildren(TraceWorker):  # runs that ended: their objects can go
-            if not old.running:
-                old.deleteLater()
-        worker = TraceWorker(rec, trace, self)
-        worker.progress.connect(self._on_trace_progress)
-        worker.finished.connect(self._on_trace_finished)
-        worker.cancelled.connect(self._on_trace_cancelled)
-        worker.errored.connect(self._on_trace_error)
-        self.trace_worker = worker
-        self.trace_progress.setValue(0)
-        self.trace_busy.show()
-        worker.start()
+    # the request trace, simulated in a worker (trace_run.py)
+    @property
+    def trace_worker(self) -> TraceWorker | None:
+        """The worker simulating the trace now (None: none running)."""
+        return self.traces.worker
 
-    def _stop_trace(self) -> None:
-        """Cancel the running simulation and forget it: whatever it still reports is dropped."""
-        worker, self.trace_worker = self.trace_worker, None
-        if worker is not None:
-            worker.detach()  # it reports nothing more
-        self.trace_busy.hide()
+    @property
+    def trace_results(self) -> list[tuple[RecommendationRow, TraceResult]]:
+        """The request trace simulated on the top rows at the last run (issue 22), if any."""
+        return self.traces.results
+
+    @property
+    def stale_traces(self) -> int:
+        """Results that came back for inputs no longer shown, dropped (tests)."""
+        return self.traces.stale
 
     def cancel_trace(self) -> None:
-        """The Cancel button: stop the simulation (it says so where its results would be)."""
-        if self.trace_worker is not None:
-            self.trace_worker.cancel()
-            self.trace_cancel.setEnabled(False)
+        self.traces.cancel()
 
-    def _current(self, worker: object) -> TraceWorker | None:
-        """The sender if it is the running worker and its inputs are still the tab's."""
-        w = self.trace_worker
-        if w is None or worker is not w:
-            return None
-        if w.rec is not self.recommendation or w.trace is not self.form.trace.trace:
-            return None
-        return w
-
-    def _end_trace(self) -> None:
-        self.trace_worker = None
-        self.trace_busy.hide()
-        self.trace_cancel.setEnabled(True)
-
-    def _on_trace_progress(self, pct: object) -> None:
-        if self._current(self.sender()) is not None and isinstance(pct, int):
-            self.trace_progress.setValue(pct)
-
-    def _on_trace_finished(self, result: object) -> None:
-        w = self._current(self.sender())
-        if w is None or not isinstance(result, list):
-            self.stale_traces += 1
-            return
-        self._end_trace()
-        self.trace_results = result
-        self.trace_view.setText(trace_results_text(w.trace, result))
-        self.trace_view.show()
-        self.trace_simulated.emit(result)
-
-    def _on_trace_cancelled(self, _: object) -> None:
-        if self._current(self.sender()) is None:
-            return
-        self._end_trace()
-        self.trace_view.setText(self.tr("The trace simulation was cancelled."))
-        self.trace_view.show()
-
-    def _on_trace_error(self, exc: object) -> None:
-        if self._current(self.sender()) is None:
-            return
-        self._end_trace()
-        self.trace_view.setText(self.tr("The trace simulation failed: %1").replace("%1", str(exc)))
-        self.trace_view.show()
+    def _trace_is_current(self, rec: Recommendation, trace: Trace) -> bool:
+        return rec is self.recommendation and trace is self.form.trace.trace
 
     def _show_results(self, *, keep_selection: bool) -> None:
         rec = self.recommendation
