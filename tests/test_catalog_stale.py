@@ -13,6 +13,7 @@ from gpuprof.catalog.instances import price_age_days as age
 from gpuprof.cli import main
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 
 DAY = datetime.date(2026, 12, 1)
 
@@ -30,16 +31,7 @@ def test_age_counts_from_the_last_day_the_date_can_mean() -> None:
 
 
 def _row(as_of: str) -> Instance:
-    return Instance(
-        provider="Acme",
-        instance=f"h100.{as_of}",
-        gpu_model="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        price_ondemand_usd_hr=20.0,
-        as_of=as_of,
-        origin="test",
-    )
+    return offer(f"h100.{as_of}", price=20.0, provider="Acme", as_of=as_of, origin="test")
 
 
 def test_recommendation_rows_warn_about_old_prices() -> None:

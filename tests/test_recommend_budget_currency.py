@@ -9,28 +9,21 @@ import json
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, Instance, load_catalog
+from gpuprof.catalog.instances import Catalog, load_catalog
 from gpuprof.catalog.money import FxRate
 from gpuprof.cli import main
 from gpuprof.recommend.parse import parse_usd
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 from tests.helpers.cli import train_argv
 
 RATE = FxRate("CNY", 7.0, "2026-11-30", "test")
 
 
 def _catalog() -> Catalog:
-    row = Instance(
-        provider="Acme",
-        instance="h100x8",
-        gpu_model="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        price_ondemand_usd_hr=20.0,  # published in USD
-        as_of=datetime.date.today().isoformat(),
-        origin="test",
-    )
+    today = datetime.date.today().isoformat()
+    row = offer("h100x8", price=20.0, provider="Acme", as_of=today, origin="test")  # in USD
     return Catalog(instances=(row,), specs=load_catalog(overlays=False).specs, issues=())
 
 

@@ -11,19 +11,11 @@ from gpuprof.catalog.asof import STALE_DAYS
 from gpuprof.catalog.instances import Catalog, Instance, load_catalog
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 
 
 def _row(as_of: str, price: float | None) -> Instance:
-    return Instance(
-        provider="Acme",
-        instance=f"h100.{as_of}.{price}",
-        gpu_model="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        price_ondemand_usd_hr=price,
-        as_of=as_of,
-        origin="test",
-    )
+    return offer(f"h100.{as_of}.{price}", price=price, provider="Acme", as_of=as_of, origin="test")
 
 
 def test_the_gui_column_and_tooltip_mark_old_prices(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -18,8 +18,9 @@ def offer(
 ) -> Instance:
     """A catalog row ``name`` of provider X: ``count`` GPUs ``gpu`` (its model and its name)
     of ``mem`` GiB each at ``price`` USD an hour on demand, as of 2026; ``fields``: the row's
-    others (provider, network_gbps, the other prices, ...)."""
+    others (provider, as_of, network_gbps, the other prices, ...)."""
     fields.setdefault("provider", "X")
+    fields.setdefault("as_of", "2026")
     return Instance(
         instance=name,
         gpu_model=gpu,
@@ -27,7 +28,6 @@ def offer(
         gpu_count=count,
         gpu_mem_gib=mem,
         price_ondemand_usd_hr=price,
-        as_of="2026",
         **fields,
     )
 
