@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 # English whatever the developer's locale: tests assert English texts (tests/test_i18n.py
 # switches languages itself).
 os.environ["GPUPROF_LANG"] = "en"
+
+if TYPE_CHECKING:
+    from gpuprof.catalog.instances import Catalog
 
 pytest_plugins = ["tests.fakes.fixtures", "tests.ui_fixtures", "tests.prometheus_fixture"]
 
@@ -25,6 +29,14 @@ def _private_dirs(
     base = tmp_path_factory.mktemp("gpuprof-home")
     monkeypatch.setenv("GPUPROF_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("GPUPROF_CONFIG_DIR", str(base / "config"))
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    """The shipped catalog, loaded once a module (the serving tests rank on it)."""
+    from gpuprof.catalog.instances import load_catalog
+
+    return load_catalog()
 
 
 def _cuda_available() -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.instances import Catalog
 from gpuprof.commands.recommend.config import one_config_catalog
 from gpuprof.errors import InputError
 from gpuprof.recommend.models import find_model, load_models
@@ -16,16 +16,7 @@ from gpuprof.recommend.rank import Recommendation, recommend
 from gpuprof.recommend.serve import BOUNDS
 from gpuprof.recommend.workload import Workload
 from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
-from tests.helpers.workloads import model_workload
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-def _serve(model: str, **kw: Any) -> Workload:
-    return model_workload("serve", model, **kw)
+from tests.helpers.workloads import serving
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
@@ -34,7 +25,7 @@ def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
 
 
 def test_a_tight_tpot_lowers_the_batch_and_raises_the_cost(catalog: Catalog) -> None:
-    w = _serve("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
+    w = serving("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
     free = _one(catalog, "H100", 8, w).rows[0].serving
     assert free is not None and free.meets_targets
     # (at 0.8 a wider tensor-parallel layout still meets it on the same two instances)
@@ -54,7 +45,7 @@ def test_a_tight_tpot_lowers_the_batch_and_raises_the_cost(catalog: Catalog) -> 
 
 
 def test_a_ttft_target_the_replicas_cannot_meet_is_flagged_not_hidden(catalog: Catalog) -> None:
-    w = _serve("llama-3-70b", rate_per_s=5, prompt_len=1000, output_len=200, ttft_s=1e-4)
+    w = serving("llama-3-70b", rate_per_s=5, prompt_len=1000, output_len=200, ttft_s=1e-4)
     row = _one(catalog, "H100", 8, w).rows[0]
     assert row.serving is not None and not row.serving.meets_targets
     assert any("misses the latency targets" in t for t in row.warnings)
@@ -62,7 +53,7 @@ def test_a_ttft_target_the_replicas_cannot_meet_is_flagged_not_hidden(catalog: C
 
 def test_the_default_batch_is_the_one_that_fits_not_16(catalog: Catalog) -> None:
     # serving: the KV cache beside the weights of Llama-3-70B fp8 on 2 H100 holds hundreds
-    w = _serve("llama-3-70b", rate_per_s=1, prompt_len=1000, output_len=1000, precision="fp8")
+    w = serving("llama-3-70b", rate_per_s=1, prompt_len=1000, output_len=1000, precision="fp8")
     s = _one(catalog, "H100", 2, w).rows[0].serving
     assert s is not None and s.batch_max > 100 and s.batch_best > 16
     # an inference job with no --batch: the batch that fits, not 16
@@ -78,7 +69,7 @@ def test_the_default_batch_is_the_one_that_fits_not_16(catalog: Catalog) -> None
 
 
 def test_kv_fp8_holds_twice_the_sequences_of_bf16(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-8b", rate_per_s=1, prompt_len=2000, output_len=2000)
+    w = serving("llama-3.1-8b", rate_per_s=1, prompt_len=2000, output_len=2000)
     bf16 = _one(catalog, "H100", 1, w).rows[0].serving
     fp8 = _one(catalog, "H100", 1, w.with_(kv_dtype="fp8")).rows[0].serving
     assert bf16 is not None and fp8 is not None
@@ -87,17 +78,17 @@ def test_kv_fp8_holds_twice_the_sequences_of_bf16(catalog: Catalog) -> None:
 
 
 def test_moe_runs_expert_parallel_over_the_tensor_parallel_gpus(catalog: Catalog) -> None:
-    w = _serve("mixtral-8x7b", rate_per_s=2, prompt_len=500, output_len=500, tp=8)
+    w = serving("mixtral-8x7b", rate_per_s=2, prompt_len=500, output_len=500, tp=8)
     row = _one(catalog, "H100", 8, w).rows[0]
     assert row.serving is not None and row.serving.ep == 8 and row.serving.tp == 8
     assert any("expert parallel 8" in r for r in row.reasons)
-    dense = _serve("llama-3-70b", rate_per_s=2, prompt_len=500, output_len=500, tp=8)
+    dense = serving("llama-3-70b", rate_per_s=2, prompt_len=500, output_len=500, tp=8)
     s = _one(catalog, "H100", 8, dense).rows[0].serving
     assert s is not None and s.ep == 1
 
 
 def test_405b_in_bf16_needs_two_nodes_with_pipeline_across_them(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-405b", rate_per_s=1, prompt_len=1000, output_len=200)
+    w = serving("llama-3.1-405b", rate_per_s=1, prompt_len=1000, output_len=200)
     one = _one(catalog, "H100", 8, w).rows[0]
     assert not one.fits
     two = _one(catalog, "H100", 16, w).rows[0]
@@ -112,7 +103,7 @@ def test_405b_in_bf16_needs_two_nodes_with_pipeline_across_them(catalog: Catalog
 
 
 def test_every_number_of_a_serving_row_is_for_the_same_instances(catalog: Catalog) -> None:
-    w = _serve("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
+    w = serving("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
     rec = recommend(w, catalog, limit=40)
     fitting = [r for r in rec.rows if r.fits]
     assert len(fitting) >= 10
@@ -145,7 +136,7 @@ def test_every_number_of_a_serving_row_is_for_the_same_instances(catalog: Catalo
 
 
 def test_latency_grows_with_the_load_on_each_replica(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-8b", prompt_len=1000, output_len=200, rate_per_s=1)
+    w = serving("llama-3.1-8b", prompt_len=1000, output_len=200, rate_per_s=1)
     light = _one(catalog, "H100", 1, w).rows[0].serving
     cap = light.capacity_tokens_per_s_per_instance / 200 if light else 0.0
     heavy = _one(catalog, "H100", 1, w.with_(rate_per_s=cap * 0.85)).rows[0].serving
@@ -198,7 +189,7 @@ def test_inference_is_an_alias_of_serve() -> None:
 )
 def test_bad_serving_inputs_are_one_clear_error(kw: dict[str, Any], needle: str) -> None:
     with pytest.raises(InputError, match=needle):
-        _serve("llama-3.1-8b", prompt_len=100, output_len=100, **kw)
+        serving("llama-3.1-8b", prompt_len=100, output_len=100, **kw)
 
 
 def test_serving_flags_with_training_are_refused() -> None:
@@ -236,7 +227,7 @@ def test_the_trace_simulation_of_one_request_is_the_step_model(catalog: Catalog)
     from gpuprof.recommend.serve import _Hw, _shape, _step
     from gpuprof.recommend.trace import Trace, simulate
 
-    w = _serve("llama-3.1-8b", rate_per_s=1, prompt_len=1000, output_len=11)
+    w = serving("llama-3.1-8b", rate_per_s=1, prompt_len=1000, output_len=11)
     rec = _one(catalog, "H100", 1, w)
     sv, i = serving_arrays_of(rec, rec.rows[0])
     one = Trace("mem", np.array([5.0]), np.array([1000]), np.array([11]))

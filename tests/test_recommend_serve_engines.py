@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.instances import Catalog
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import load_specs
 from gpuprof.commands.recommend.config import one_config_catalog
@@ -21,18 +21,9 @@ from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, Workload
 from tests.helpers.cli import recommend_cli
-from tests.helpers.workloads import model_workload
+from tests.helpers.workloads import serving
 
 DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-def _serve(model: str, **kw: Any) -> Workload:
-    return model_workload("serve", model, **kw)
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> ServeArrays | Any:
@@ -55,7 +46,7 @@ def test_the_model_rows_say_how_tensor_parallel_can_split_their_cache() -> None:
 def test_past_the_kv_heads_every_gpu_keeps_a_copy_of_a_head(catalog: Catalog) -> None:
     # Qwen3-235B has 4 KV heads: at TP8 each head is on two GPUs, so the 8 GPUs hold half the
     # tokens they would if the cache split 8 ways, and each decode step reads twice the bytes.
-    w = _serve("qwen3-235b-a22b", precision="fp8", rate_per_s=1, prompt_len=1000, output_len=1000)
+    w = serving("qwen3-235b-a22b", precision="fp8", rate_per_s=1, prompt_len=1000, output_len=1000)
     four = _one(catalog, "H200", 8, w.with_(tp=8))
     split = _one(catalog, "H200", 8, w.with_(tp=8, kv_heads=8))
     assert four.kv_cache_tokens == pytest.approx(split.kv_cache_tokens / 2, rel=1e-6)
@@ -67,7 +58,7 @@ def test_past_the_kv_heads_every_gpu_keeps_a_copy_of_a_head(catalog: Catalog) ->
 
 
 def test_reserving_the_whole_sequence_holds_fewer_of_them(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-8b", precision="fp8", rate_per_s=1, prompt_len=128, output_len=2048)
+    w = serving("llama-3.1-8b", precision="fp8", rate_per_s=1, prompt_len=128, output_len=2048)
     demand = _one(catalog, "H100", 1, w)
     reserve = _one(catalog, "H100", 1, w.with_(kv_admission="reserve"))
     assert demand.kv_cache_tokens == pytest.approx(reserve.kv_cache_tokens)
@@ -76,7 +67,7 @@ def test_reserving_the_whole_sequence_holds_fewer_of_them(catalog: Catalog) -> N
 
 
 def test_per_head_attention_reads_the_cache_once_per_query_head(catalog: Catalog) -> None:
-    w = _serve(
+    w = serving(
         "llama-2-70b", precision="fp8", rate_per_s=1, prompt_len=2048, output_len=2048, batch=64
     )
     grouped = _one(catalog, "H100", 2, w.with_(tp=2))
@@ -87,7 +78,7 @@ def test_per_head_attention_reads_the_cache_once_per_query_head(catalog: Catalog
         0.6 * grouped.capacity_tokens_per_s_per_instance
     )
     # a model without grouped-query attention reads it once either way
-    mha = _serve("llama-2-7b", rate_per_s=1, prompt_len=2048, output_len=2048, batch=16)
+    mha = serving("llama-2-7b", rate_per_s=1, prompt_len=2048, output_len=2048, batch=16)
     a = _one(catalog, "H100", 1, mha)
     b = _one(catalog, "H100", 1, mha.with_(attention_kernel="per-head"))
     assert a.capacity_tokens_per_s_per_instance == pytest.approx(

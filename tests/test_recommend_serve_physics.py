@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.instances import Catalog
 from gpuprof.commands.recommend.config import one_config_catalog
 from gpuprof.recommend.rank import Recommendation, recommend, serving_arrays_of
 from gpuprof.recommend.serve import (
@@ -22,16 +22,7 @@ from gpuprof.recommend.serve import (
     allreduce_link,
 )
 from gpuprof.recommend.workload import Workload
-from tests.helpers.workloads import model_workload
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-def _serve(model: str, **kw: Any) -> Workload:
-    return model_workload("serve", model, **kw)
+from tests.helpers.workloads import serving
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
@@ -50,7 +41,7 @@ def _hw(rec: Recommendation) -> tuple[Any, int, _Hw]:
 def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Catalog) -> None:
     # Llama 3.1 70B in FP8 on one H100 at 5000/500: few sequences fit, decode reads the weights
     # (memory bound) and each sequence brings 10 prompt tokens per step.
-    w = _serve("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=5000, output_len=500)
+    w = serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=5000, output_len=500)
     rec = _one(catalog, "H100", 1, w)
     sv, i, hw = _hw(rec)
     s = _shape(rec.workload)
@@ -74,7 +65,7 @@ def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Cat
 
 
 def test_a_decode_only_workload_is_unchanged_by_the_chunk_mix(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-8b", precision="fp8", rate_per_s=0.001, prompt_len=0, output_len=500)
+    w = serving("llama-3.1-8b", precision="fp8", rate_per_s=0.001, prompt_len=0, output_len=500)
     rec = _one(catalog, "H100", 1, w)
     sv, i, hw = _hw(rec)
     s = _shape(rec.workload)
@@ -98,7 +89,7 @@ def test_pcie_gpus_all_reduce_at_nccls_pcie_figure_and_nvlink_at_its_efficiency(
 
 
 def test_l40s_tensor_parallel_pays_the_pcie_all_reduce(catalog: Catalog) -> None:
-    w = _serve("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=128, output_len=2048)
+    w = serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=128, output_len=2048)
     l40s = _one(catalog, "L40S", 4, w)
     sv, i, hw = _hw(l40s)
     assert float(sv.link[i]) == pytest.approx(20e9)

@@ -20,3 +20,8 @@ def model_workload(scenario: str, model: str, **kw: Any) -> Workload:
     model's."""
     fields = find_model(model, _shipped()).workload_fields()
     return Workload(scenario, **{**fields, **kw})
+
+
+def serving(model: str, **kw: Any) -> Workload:
+    """Serving the shipped table's ``model`` (:func:`model_workload` of scenario ``serve``)."""
+    return model_workload("serve", model, **kw)
