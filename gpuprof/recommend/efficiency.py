@@ -158,16 +158,16 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
 TRAIN_EFFICIENCY = TrainEfficiency(
-    gemm={"tuned": 0.690, "fsdp": 0.600},
-    bytes_per_token_layer_hidden=78.0,
-    generation={"Hopper": 0.773},
-    recompute_full=1.100,
-    fp8_other=0.709,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
-    run_overhead=0.550,
-    attention=0.575,
-    attention_generation={"Hopper": 0.696},
+    gemm={"tuned": 0.684, "fsdp": 0.602},
+    bytes_per_token_layer_hidden=71.2,
+    generation={"Hopper": 0.775},
+    recompute_full=1.105,
+    fp8_other=0.711,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
+    run_overhead=0.539,
+    attention=0.562,
+    attention_generation={"Hopper": 0.687},
     source=N_(
-        "fitted to 73 published training runs of 11 publications (perf/truth.py, leave-one-"
+        "fitted to 76 published training runs of 12 publications (perf/truth.py, leave-one-"
         "source-out cross-validated): achieved share of the matmul peak per stack, the "
         "attention's own share, plus the memory-bound operators' bytes at 70% of the memory "
         "bandwidth"
