@@ -14,6 +14,7 @@ from gpuprof.recommend.band import MIN_ROWS, Residual, load_residuals, training_
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from gpuprof.units import fmt_duration
 from tests.helpers.catalog import catalog_of, offer
 
 
@@ -126,3 +127,25 @@ def test_spot_and_reserved_costs_are_for_the_rows_own_nodes() -> None:
     assert r.cost_ondemand_usd == pytest.approx(r.hours * 55.0 * r.nodes)
     assert r.cost_spot_usd == pytest.approx(r.hours * (1 + SPOT_OVERHEAD) * 30.0 * r.nodes)
     assert r.cost_reserved_1y_usd == pytest.approx(r.hours * 40.0 * r.nodes)
+
+
+def test_nothing_meets_the_deadline_is_about_every_candidate_not_the_rows_shown() -> None:
+    # Shown: the cheapest row only (priced, late). Not shown: an unpriced node that meets the
+    # deadline. The verdict must not say that nothing meets it, nor quote the shown row's time
+    # as the fastest.
+    fast = offer("unpriced", "B200", 8, 180, None, provider="Z")
+    cat = catalog_of(fast, offer("priced", price=40.0))
+    w = Workload("pretrain", 7e9, tokens=2e10)
+    hours = {r.instance.instance: r.hours for r in recommend(w, cat).rows}
+    between = (hours["unpriced"] + hours["priced"]) / 2
+    shown = recommend(w.with_(deadline_hours=between), cat, objective="cheapest", limit=1)
+    assert [r.instance.instance for r in shown.rows] == ["priced"]
+    assert shown.fastest_hours == pytest.approx(hours["unpriced"])
+    assert not any(v.startswith("NOTHING MEETS THE DEADLINE") for v in verdict_lines(shown))
+    # Below every candidate's time: it does say so, with the fastest of all, shown or not.
+    tight = recommend(
+        w.with_(deadline_hours=hours["unpriced"] / 2), cat, objective="cheapest", limit=1
+    )
+    said = [v for v in verdict_lines(tight) if v.startswith("NOTHING MEETS THE DEADLINE")]
+    assert len(said) == 1
+    assert fmt_duration(hours["unpriced"] * 3600) in said[0]

@@ -56,8 +56,11 @@ def verdict_lines(rec: Any) -> list[str]:
     both = [r for r in meets if r.within_budget is not False]
     from gpuprof.units import fmt_duration, fmt_usd
 
-    if deadline and not meets:
-        best = min(r.hours for r in timed)
+    fastest = getattr(rec, "fastest_hours", None)  # of every candidate, shown or not
+    best = fastest if fastest is not None else min(r.hours for r in timed)
+    # The rows shown may be the cheapest few at their cheapest node counts: whether anything
+    # meets the deadline is a question about every candidate (a row not shown may, unpriced).
+    if deadline and not meets and not (w.deadline_hours and best <= w.deadline_hours):
         out.append(
             tr(
                 "NOTHING MEETS THE DEADLINE: the fastest fitting candidate needs {t}",
@@ -85,12 +88,11 @@ def verdict_lines(rec: Any) -> list[str]:
                 what=tr("cost") if rec.objective == "cheapest" else tr("time"),
             )
         )
-    fastest = min(r.hours for r in timed)
-    if fastest > IMPLAUSIBLE_HOURS:
+    if best > IMPLAUSIBLE_HOURS:
         out.append(
             tr(
                 "even the fastest candidate needs {t}, beyond any plan: check the workload's numbers",
-                t=fmt_duration(fastest * 3600),
+                t=fmt_duration(best * 3600),
             )
         )
     return out

@@ -130,7 +130,9 @@ def rank_jobs(
     scatter = tuple(
         zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
     )
+    timed = hours_basis[viable & has_time]
     return Recommendation(
+        fastest_hours=float(timed.min()) if timed.size else None,
         workload=w,
         objective=objective,
         rows=rows,

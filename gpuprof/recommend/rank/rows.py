@@ -261,6 +261,9 @@ class Recommendation:
     #: this many would (the smallest power of two tried), and the sentence that says so.
     nodes_needed: int | None = None
     advice: tuple[str, ...] = ()
+    #: A job: the shortest time of any candidate that fits, priced or not, shown or not (the
+    #: rows shown may be the cheapest few, each at its cheapest node count).
+    fastest_hours: float | None = None
 
     @property
     def pareto(self) -> tuple[RecommendationRow, ...]:
