@@ -12,11 +12,11 @@ import pytest
 from gpuprof.catalog.money import FxRate
 from gpuprof.cli import main
 from gpuprof.errors import InputError
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.rank.billing import HOURS_PER_MONTH, months_billed, price_kinds
 from gpuprof.recommend.workload import Workload
 from tests.helpers.catalog import catalog_of, offer
+from tests.helpers.workloads import serving
 
 #: One A100 each: a row with only a monthly price (like Tencent GT4), and one with only an
 #: hourly on-demand price.
@@ -29,10 +29,7 @@ def _job(tokens: float = 2e9) -> Workload:
 
 
 def _serve() -> Workload:
-    arch = find_model("llama-3.1-8b", load_models())
-    return Workload(
-        scenario="serve", rate_per_s=2, prompt_len=500, output_len=200, **arch.workload_fields()
-    )
+    return serving("llama-3.1-8b", rate_per_s=2, prompt_len=500, output_len=200)
 
 
 def _by_name(rec: object) -> dict[str, object]:

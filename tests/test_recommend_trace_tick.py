@@ -10,16 +10,11 @@ import pytest
 from gpuprof.catalog.instances import load_catalog
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.trace import TICK_STEPS, Trace, TraceCancelled, simulate_top
-from gpuprof.recommend.workload import Workload
+from tests.helpers.workloads import serving
 
 
 def _rec_and_trace(n: int = 3000):
-    from gpuprof.recommend.models import find_model, load_models
-
-    arch = find_model("llama-3.1-8b", load_models(None))
-    w = Workload(
-        scenario="serve", rate_per_s=20, prompt_len=500, output_len=100, **arch.workload_fields()
-    )
+    w = serving("llama-3.1-8b", rate_per_s=20, prompt_len=500, output_len=100)
     rec = recommend(w, load_catalog(), limit=20)
     k = np.arange(n)
     trace = Trace("mem", k * 0.05, 300 + (k * 37) % 400, 50 + (k * 53) % 100)

@@ -12,26 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.workload import Workload
 from gpuprof.report import build
 from gpuprof.report.html import render_html
 from gpuprof.report.json import dumps_report, loads_report, report_to_dict
 from gpuprof.report.model import RecommendationSummary, Report
 from gpuprof.telemetry.model import SystemInfo
+from tests.helpers.workloads import serving
 
 TRAFFIC = ("--throughput", "5000", "--prompt-len", "1000", "--output-len", "200")
 
 
 def _serving_workload() -> Workload:
-    arch = find_model("llama-3-70b", load_models(None))
-    return Workload(
-        scenario="serve",
-        throughput_per_s=5000,
-        prompt_len=1000,
-        output_len=200,
-        **arch.workload_fields(),
-    )
+    return serving("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200)
 
 
 @pytest.fixture(scope="module")

@@ -10,25 +10,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gpuprof.recommend.models import find_model, load_models
-from gpuprof.recommend.workload import Workload
 from gpuprof.report import build
 from gpuprof.report.model import Report
 from gpuprof.telemetry.model import SystemInfo
 from tests.faults.test_report_pdf_layout import _printed, assert_tables_fit_and_keep_words
+from tests.helpers.workloads import serving
 
 
 @pytest.fixture(scope="module")
 def report() -> Report:
-    arch = find_model("llama-3-70b", load_models(None))
-    w = Workload(
-        scenario="serve",
-        throughput_per_s=5000,
-        prompt_len=1000,
-        output_len=200,
-        tpot_s=0.05,
-        **arch.workload_fields(),
-    )
+    w = serving("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200, tpot_s=0.05)
     rec = build.summarize_recommendation(build.recommend_for(w, limit=10))
     base = build.build_report(system=SystemInfo(hostname="h"), devices=(), created_s=0.0)
     return dataclasses.replace(base, recommendation=rec)
