@@ -21,14 +21,13 @@ from gpuprof.recommend.decode import (
     prefill_seconds,
 )
 from gpuprof.recommend.estimate import build_arrays, estimate
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.workload import Workload
 from tests.helpers.catalog import offer
+from tests.helpers.workloads import model_workload
 
 BW = 2039e9  # A100 80GB SXM, bytes/s
 RATE_1 = 312e12 * 0.5  # one A100, bf16 at the inference base efficiency
 LINK = 300e9
-MODELS = load_models()
 
 
 def _f(x: object) -> float:
@@ -138,16 +137,14 @@ def _seconds(w: Workload, inst: Instance) -> float:
 
 
 def test_the_estimator_times_gptfast_70b_tp8_as_worked_above() -> None:
-    fields = find_model("llama-2-70b", MODELS).workload_fields()
-    w = Workload("inference", tokens=1e6, seq_len=256, batch=1, **fields)  # type: ignore[arg-type]
+    w = model_workload("inference", "llama-2-70b", tokens=1e6, seq_len=256, batch=1)
     s = _seconds(w, _one("A100 80GB SXM", 8))
     # 1e6 steps × 17.608 ms (the spec table's A100 numbers are the ones in the header).
     assert s == pytest.approx(1e6 * 17.608e-3, rel=2e-3)
 
 
 def test_prefill_adds_its_time_to_the_job() -> None:
-    fields = find_model("llama-2-7b", MODELS).workload_fields()
-    base = Workload("inference", tokens=1e6, seq_len=256, batch=1, **fields)  # type: ignore[arg-type]
+    base = model_workload("inference", "llama-2-7b", tokens=1e6, seq_len=256, batch=1)
     inst = _one("A100 80GB SXM", 1)
     # prompt 56 → 200 tokens generated per sequence → 5000 prefills of 2 × 6.74e9 × 56 FLOPs at
     # 156 TFLOPS = 4.8390 ms each: +24.195 s on one GPU (no all-reduces). And each of the 1e6
@@ -163,8 +160,7 @@ def test_prefill_adds_its_time_to_the_job() -> None:
 
 
 def test_fp8_training_times_attention_at_the_bf16_peak() -> None:
-    fields = find_model("llama-3-8b", MODELS).workload_fields()
-    w = Workload("pretrain", precision="fp8", tokens=1e9, seq_len=8192, **fields)  # type: ignore[arg-type]
+    w = model_workload("pretrain", "llama-3-8b", precision="fp8", tokens=1e9, seq_len=8192)
     spec = load_specs()["H100 SXM"]
     fp8, bf16 = spec.peak_tflops("fp8"), spec.peak_tflops("bf16")
     assert fp8 and bf16

@@ -17,6 +17,7 @@ from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
 from tests.helpers.catalog import catalog_of, offer
+from tests.helpers.workloads import model_workload
 
 GEMM = TRAIN_EFFICIENCY.gemm["tuned"] * TRAIN_EFFICIENCY.generation_share("Hopper")
 K = TRAIN_EFFICIENCY.bytes_per_token_layer_hidden
@@ -279,10 +280,7 @@ def test_long_sequences_split_over_gpus_with_context_parallelism() -> None:
     sequence on one GPU beside 44 GB of weights, gradients and optimizer (ZeRO-1) does not fit
     an H100; the tuned stack's layout search splits the sequence (context parallel) and says
     so; the ring's K/V traffic is part of its step."""
-    from gpuprof.recommend.models import find_model, load_models
-
-    fields = find_model("llama-3.1-8b", load_models()).workload_fields()
-    w = Workload("pretrain", tokens=1e9, seq_len=131072, batch=8, nodes=1, **fields)  # type: ignore[arg-type]
+    w = model_workload("pretrain", "llama-3.1-8b", tokens=1e9, seq_len=131072, batch=8, nodes=1)
     r = recommend(w, _h100_node("n", None)).rows[0]
     assert r.viable and r.context_parallel > 1
     assert any("context parallel" in t for t in r.reasons)

@@ -11,12 +11,11 @@ import pytest
 from gpuprof.catalog.instances import Catalog
 from gpuprof.commands.recommend.config import one_config_catalog
 from gpuprof.errors import InputError
-from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import Recommendation, recommend
 from gpuprof.recommend.serve import BOUNDS
 from gpuprof.recommend.workload import Workload
 from tests.helpers.cli import SERVE_LLAMA_70B, recommend_cli
-from tests.helpers.workloads import serving
+from tests.helpers.workloads import model_workload, serving
 
 
 def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
@@ -57,12 +56,7 @@ def test_the_default_batch_is_the_one_that_fits_not_16(catalog: Catalog) -> None
     s = _one(catalog, "H100", 2, w).rows[0].serving
     assert s is not None and s.batch_max > 100 and s.batch_best > 16
     # an inference job with no --batch: the batch that fits, not 16
-    job = Workload(
-        scenario="inference",
-        tokens=1e8,
-        seq_len=2048,
-        **find_model("llama-3-8b", load_models(None)).workload_fields(),
-    )
+    job = model_workload("inference", "llama-3-8b", tokens=1e8, seq_len=2048)
     est = _one(catalog, "H100", 1, job).rows[0]
     assert any("the most sequences whose KV cache fits" in r for r in est.reasons)
     assert not any("batch 16:" in r for r in est.reasons)
