@@ -9,7 +9,7 @@ import json
 import pytest
 
 from gpuprof.cli import main
-from gpuprof.commands.recommend.output import verdict_lines
+from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.recommend.band import MIN_ROWS, Residual, load_residuals, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.rank import recommend

@@ -21,6 +21,7 @@ from gpuprof.catalog.money import rates_note
 from gpuprof.errors import GpuprofError
 from gpuprof.recommend.rank import LocalMachine, Recommendation, RecommendationRow, recommend
 from gpuprof.recommend.trace import Trace, TraceResult
+from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import set_money_currency
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
@@ -526,8 +527,11 @@ class RecommendTab(QWidget):
                 )
             self._sized = True
         self.summary.setText(recommend_details.summary_text(rec))
-        if rec.warnings:
-            self.notes.setText("\n".join("⚠ " + w for w in rec.warnings))
+        # What the table cannot say (nothing meets the deadline, the node count that would, the
+        # top rows overlapping), as the CLI prints it above its table, then the warnings.
+        notes = [*verdict_lines(rec), *rec.warnings]
+        if notes:
+            self.notes.setText("\n".join("⚠ " + w for w in notes))
             self.notes.show()
         else:
             self.notes.hide()
