@@ -51,7 +51,11 @@ def test_alibaba_prices_are_kept_in_cny_with_the_monthly_quote(shipped: Catalog)
 
 
 def test_tencent_families_and_zones_in_china_and_abroad(shipped: Catalog) -> None:
-    tencent = {i.instance: i for i in shipped.filter(providers=["腾讯云"]).instances}
+    # the Guangzhou rows (a type also has a specs-only row abroad)
+    tencent = {
+        i.instance: i
+        for i in shipped.filter(providers=["腾讯云"], regions=["ap-guangzhou"]).instances
+    }
     gt4 = tencent["GT4.41XLARGE948"]
     assert (gt4.gpu_model, gt4.gpu_count, gt4.vcpus, gt4.ram_gib, gt4.network_gbps) == (
         "A100 40GB SXM",
@@ -144,7 +148,10 @@ def test_alibaba_a100_v100_t4_a10_list_prices_from_a_dated_copy(shipped: Catalog
 def test_tencent_v100_prices_from_tencents_own_documentation_repository(
     shipped: Catalog,
 ) -> None:
-    tencent = {i.instance: i for i in shipped.filter(providers=["tencent"]).instances}
+    tencent = {
+        i.instance: i
+        for i in shipped.filter(providers=["tencent"], regions=["ap-guangzhou"]).instances
+    }
     expected = {"GN10Xp.20XLARGE320": 13.78, "GN10X.18XLARGE320": 21.71, "GN7.20XLARGE320": 8.06}
     for name, usd in expected.items():
         row = tencent[name]

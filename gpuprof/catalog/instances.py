@@ -14,11 +14,14 @@ compares them in one currency at a dated exchange rate (:mod:`gpuprof.catalog.mo
 ``as_of`` is the day the price was read (YYYY-MM-DD; a year or month alone is read, and the
 price treated as old, :mod:`gpuprof.catalog.asof`). A bad row is reported as
 ``file:line: reason`` and skipped; the good rows load. A GPU name the spec table does not know is
-kept (its rates are unknown) and flagged. An overlay row with the same provider, instance and
-region as a packaged row replaces it (negotiated prices, private clouds). Rows that repeat an
-earlier one (same provider, instance, region, GPUs and prices: a SkyPilot file has one per zone)
-are merged into it, their zones joined, and said so: a recommendation never ranks one offer
-five times. Numbers are kept exactly as read (a written overlay reads back to the same floats).
+kept (its rates are unknown) and flagged. A ``region`` may name several regions joined by ``/``
+(a specs-only row of a family its document offers in each, or a quote that does not say which
+of them); ``Catalog.filter(regions=...)`` matches the whole or any one of them. An overlay row
+with the same provider, instance and region as a packaged row replaces it (negotiated prices,
+private clouds). Rows that repeat an earlier one (same provider, instance, region, GPUs and
+prices: a SkyPilot file has one per zone) are merged into it, their zones joined, and said so: a
+recommendation never ranks one offer five times. Numbers are kept exactly as read (a written
+overlay reads back to the same floats).
 """
 
 from __future__ import annotations
@@ -83,6 +86,12 @@ COLUMNS = (
 _REQUIRED = ("provider", "instance", "gpu_model", "gpu_count")
 
 
+def _region_parts(region: str) -> set[str]:
+    """The regions a row's ``region`` names: 'cn-shanghai/cn-shenzhen' names two."""
+    whole = region.strip().lower()
+    return {whole} | {part.strip() for part in whole.split("/") if part.strip()}
+
+
 @dataclass(frozen=True, eq=False)
 class Catalog:
     """Specs + instances + what went wrong while reading them (compared by identity)."""
@@ -129,7 +138,7 @@ class Catalog:
             rows = [r for r in rows if r.provider.lower() in wanted]
         if regions:
             wanted_r = {p.strip().lower() for p in regions if p.strip()}
-            rows = [r for r in rows if r.region.lower() in wanted_r]
+            rows = [r for r in rows if _region_parts(r.region) & wanted_r]
         if instance:
             rows = [r for r in rows if r.instance.lower() == instance.strip().lower()]
         return replace(self, instances=tuple(rows))
