@@ -57,7 +57,7 @@ def test_tencent_abroad_rows_are_specs_only_copies_of_the_guangzhou_types(
         assert not any(p is not None for p in published_prices(row)), row
         assert "no public price found" in row.notes and row.as_of == "2026-12-02"
         assert "cloud.tencent.com/document/product/560/19700" in row.source
-        assert "https://www.tencentcloud.com/document/api/213/35072" in row.source
+        assert "https://www.tencentcloud.com/zh/document/api/213/35072" in row.source
         assert row.zone.count("/") == row.region.count("/"), row  # one zone per region
     by_name = {(i.instance, i.region): i for i in abroad}
     gn10x = by_name[("GN10X.18XLARGE320", "ap-singapore/na-siliconvalley/eu-frankfurt")]
