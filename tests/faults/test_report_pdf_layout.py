@@ -63,6 +63,12 @@ def _printed(report: Report, paper: str) -> Any:
     return doc
 
 
+def printed_text(report: Report) -> str:
+    """The A4 document's text as a reader sees it: the invisible break points taken out and
+    the no-break spaces plain."""
+    return _printed(report, "a4").toPlainText().replace("\u200b", "").replace("\u00a0", " ")
+
+
 def _cells(table: Any) -> list[tuple[int, list[Any]]]:
     """(row, blocks of each cell in the row)."""
     out = []
@@ -139,8 +145,7 @@ def test_no_word_or_value_is_split_and_tables_fit_the_page(report, paper, qapp) 
 @pytest.mark.slow
 def test_the_text_reads_the_same(report, qapp) -> None:
     """Break points are invisible: the printed text, less them, is the report's own."""
-    doc = _printed(report, "a4")
-    text = doc.toPlainText().replace("\u200b", "").replace("\u00a0", " ")
+    text = printed_text(report)
     assert "shard-0123456789abcdef/" * 12 in text
     assert "00000000:18:00.0" in text and "NVIDIA H100 80GB HBM3" in text
 

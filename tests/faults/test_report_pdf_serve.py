@@ -13,7 +13,11 @@ pytest.importorskip("PySide6")
 from gpuprof.report import build
 from gpuprof.report.model import Report
 from gpuprof.telemetry.model import SystemInfo
-from tests.faults.test_report_pdf_layout import _printed, assert_tables_fit_and_keep_words
+from tests.faults.test_report_pdf_layout import (
+    _printed,
+    assert_tables_fit_and_keep_words,
+    printed_text,
+)
 from tests.helpers.workloads import serving
 
 
@@ -33,8 +37,7 @@ def test_the_serving_table_fits_and_keeps_values_whole(report, paper, qapp) -> N
 
 @pytest.mark.slow
 def test_the_pdf_text_has_the_serving_columns(report, qapp) -> None:
-    doc = _printed(report, "a4")
-    text = doc.toPlainText().replace("\u200b", "").replace("\u00a0", " ")
+    text = printed_text(report)
     assert "$/M output" in text and "TPOT" in text and "p50 / p99" in text
     top = report.recommendation.rows[0].serving  # type: ignore[union-attr]
     assert top is not None and f"TP{top.tp} PP{top.pp}" in text
