@@ -146,3 +146,28 @@ def test_the_last_trace_path_is_remembered_for_the_file_picker(
     )
     again.form.trace.choose.click()
     assert seen == [str(path)]
+
+
+def test_cancel_works_again_for_a_run_started_before_the_cancelled_one_ended(
+    tab, tmp_path, qtbot, monkeypatch
+) -> None:
+    from gpuprof.ui.recommend import trace_run, trace_worker
+
+    gate = _Gate()
+    monkeypatch.setattr(trace_worker, "simulate_top", gate)
+    monkeypatch.setattr(trace_run, "trace_results_text", lambda t, r: f"SIMULATED {r}")
+    path = write_trace(tmp_path / "t.csv", 50)
+    serving_form(tab)
+    tab.form.trace.load(str(path))
+    assert tab.run_now() is not None
+    old = tab.trace_worker
+    assert old is not None
+    tab.trace_cancel.click()  # disabled until the run says it stopped...
+    assert not tab.trace_cancel.isEnabled()
+    tab.run_now()  # ...but a new run replaces it first: its Cancel must be usable
+    new = tab.trace_worker
+    assert new is not None and new is not old
+    assert tab.trace_cancel.isEnabled()
+    gate.release.set()
+    assert old.wait(10) and new.wait(10)
+    qtbot.waitUntil(lambda: tab.trace_worker is None, timeout=10_000)

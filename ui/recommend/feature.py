@@ -78,5 +78,7 @@ class RecommendFeature:
         return None
 
     def shutdown(self, deadline: float) -> None:
-        """Nothing to wait for: ranking runs in the GUI thread, and a price update in a daemon
-        thread that cannot hold up the exit (:mod:`.price_update`)."""
+        """Nothing of its own to wait for: ranking runs in the GUI thread, a price update in a
+        daemon thread that cannot hold up the exit (:mod:`.price_update`), and a trace
+        simulation's worker is one of the window's (its worker sweep cancels it after every
+        feature, :mod:`.trace_run`)."""

@@ -62,6 +62,7 @@ class TraceRun(QObject):
         worker.errored.connect(self._on_error)
         self.worker = worker
         self._progress.setValue(0)
+        self._cancel.setEnabled(True)  # a Cancel clicked for a run since replaced stays usable
         self._busy.show()
         worker.start()
 
