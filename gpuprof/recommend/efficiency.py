@@ -166,10 +166,11 @@ TRAIN_EFFICIENCY = TrainEfficiency(
     run_overhead=0.539,
     attention=0.562,
     attention_generation={"Hopper": 0.687},
+    # One template (translated whatever the counts), filled with the fit's counts.
     source=N_(
-        "fitted to 76 published training runs of 12 publications (perf/truth.py, leave-one-"
+        "fitted to {n} published training runs of {s} publications (perf/truth.py, leave-one-"
         "source-out cross-validated): achieved share of the matmul peak per stack, the "
         "attention's own share, plus the memory-bound operators' bytes at 70% of the memory "
         "bandwidth"
-    ),
+    ).format(n=76, s=12),
 )

@@ -3225,7 +3225,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; or &apos;tp1 pp4 vp8 ep8&apos; (sizes left out are searched; epN: expert parallel, a mixture of experts; overlap: tensor-parallel communication under the GEMMs)</source>
-        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap' 或 'tp1 pp4 vp8 ep8'（未给出的维度会搜索；epN：专家并行，用于混合专家模型；overlap：张量并行通信与矩阵乘重叠）</translation>
+        <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; 或 &apos;tp1 pp4 vp8 ep8&apos;（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`overlap`：张量并行通信与矩阵乘重叠）</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
@@ -4520,7 +4520,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>doubtful catalog row: {why}</source>
-        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Training a mixture of experts: the expert-parallel size (1: dense, or none chosen). Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. A monthly subscription (包月): a job in whole months (at least one) of its instances; serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price. Serving: the cost per million output tokens of those instances on the monthly price. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so.</extracomment>
+        <extracomment>A throughput target: instances that together sustain it, and their cost per million tokens (or samples); ``price_per_hour_usd`` / ``cost_usd`` are then for all of them. Training: (tensor, pipeline, data) parallel sizes of the estimate; None otherwise. Training (issue 23): context parallel size and virtual pipeline stages per GPU. Training a mixture of experts: the expert-parallel size (1: dense, or none chosen). Serving traffic: the continuous-batching estimate (then ``hours`` is None and every ``cost_*`` is USD per hour of ``instances_needed`` instances); None for a job. LLM training: the error band of ``hours`` and ``cost_usd`` from the cross-validated errors of comparable published runs (:mod:`gpuprof.recommend.band`); None otherwise. A monthly subscription (包月): a job in whole months (at least one) of its instances; serving: one month (730 h) of ``instances_needed`` instances. None: no monthly price. Serving: the cost per million output tokens of those instances on the monthly price. (hours, cost_usd, pareto) of every viable candidate with both numbers: the scatter plot. Serving: (output tokens/s per instance, USD per million output tokens, pareto). What the scatter&apos;s two numbers are: (&quot;hours&quot;, &quot;cost_usd&quot;) or, for serving, (&quot;tokens_per_s_per_instance&quot;, &quot;usd_per_million&quot;). Serving: the estimate arrays and each row&apos;s index in them (for a trace simulation). Issue 23: nothing priced meets the deadline or budget within ``node_limit`` nodes, but this many would (the smallest power of two tried), and the sentence that says so. A job: the shortest time of any candidate that fits, priced or not, shown or not (the rows shown may be the cheapest few, each at its cheapest node count).</extracomment>
         <translation>存疑的目录行：{why}</translation>
     </message>
     <message>
@@ -5214,6 +5214,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>no candidate fits this workload ({c} considered): none has enough GPU memory or supports {p}</source>
+        <extracomment>A best time longer than this (hours) is not a plan: said above the table.</extracomment>
         <translation>没有候选能容纳此工作负载（共考虑 {c} 个）：都没有足够的显存或不支持 {p}</translation>
     </message>
     <message>
@@ -5282,7 +5283,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>provider / instance</source>
-        <extracomment>A best time longer than this (hours) is not a plan: said above the table. The first columns of every recommend table (job, serving, a profiled job&apos;s projection).</extracomment>
+        <extracomment>The first columns of every recommend table (job, serving, a profiled job&apos;s projection).</extracomment>
         <translation>云厂商 / 实例</translation>
     </message>
     <message>
@@ -7903,11 +7904,6 @@ recording to %3</source>
         <translation>{instance}（{family}）</translation>
     </message>
     <message>
-        <source>fitted to 73 published training runs of 11 publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
-        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
-        <translation>由 11 份出版物的 73 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
-    </message>
-    <message>
         <source>The trace simulation was cancelled.</source>
         <extracomment>The worker simulating now (None: none running). The last results shown. Results that came back for inputs no longer shown, dropped (tests).</extracomment>
         <translation>请求轨迹模拟已取消。</translation>
@@ -7915,6 +7911,11 @@ recording to %3</source>
     <message>
         <source>The trace simulation failed: %1</source>
         <translation>请求轨迹模拟失败：%1</translation>
+    </message>
+    <message>
+        <source>fitted to {n} published training runs of {s} publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
+        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
+        <translation>由 {s} 份出版物的 {n} 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
     </message>
 </context>
 <context>
