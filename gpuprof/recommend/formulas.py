@@ -36,6 +36,11 @@ FORMULAS = (
     " bandwidth; prompts come as chunks of the token budget B: the mean step = decode step +"
     " (b x P/O) / (B - b) x (step with a chunk - decode step); all-reduces at 370/450 of"
     " NVLink, over PCIe at NCCL's figure (12 GB/s x 2^(gen-3) / 1.2)",
+    "serving kernels tensor parallel does not split: every GPU reads (8 + [MoE: 2 + 2 x top-k])"
+    " x h x 2 bytes per token per layer (residual + RMSNorm twice, Megatron-LM duplicates them;"
+    " MoE permute and finalize, TensorRT-LLM's tensor-parallel MoE); routed experts' FLOPs x"
+    " E[sum ceil(m_e / 64) x 64] / (tokens x top-k), m_e ~ Binomial(tokens x top-k, 1/E)"
+    " (tile quantization, NVIDIA Matrix Multiplication Background guide)",
     "serving b_max = KV room / ((P + O/2) x KV bytes per token); batch = the throughput-best"
     " b <= b_max meeting TTFT/TPOT; replicas = ceil(rate / (b / (O x step)) / 0.9)",
     "serving TPOT = step at the load (Little's law b = rate x O x step); TTFT = prefill"

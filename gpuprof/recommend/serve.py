@@ -35,6 +35,15 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
   :func:`allreduce_link`) and,
   across nodes, one send per pipeline boundary over the network. With ``p`` stages each of
   ``p`` micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step.
+  Two kernels tensor parallel does not shrink (:mod:`.serve_kernels`): *memory* also moves,
+  on every GPU of the group, each token's residual + RMSNorm traffic and a mixture of
+  experts' permute and finalize, ``(8 + [2 + 2k])·h`` 16-bit elements per token per layer
+  (Megatron-LM duplicates layer norms and residuals across tensor-parallel GPUs, Shoeybi et
+  al. 2019; TensorRT-LLM's tensor-parallel MoE gives every GPU all tokens' hidden states,
+  its expert-parallelism docs); and the routed experts' GEMM FLOPs grow by the tile
+  quantization of their grouped GEMM (each expert's ``m`` tokens run as ``ceil(m/64)·64``
+  rows: NVIDIA's Matrix Multiplication Background guide), in expectation over uniform random
+  routing.
 * **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
 * **Latency at load** (the batch in flight follows the load by Little's law, ``b = λ_r·O·τ``):
   TPOT p50 = ``τ``; TPOT p99 = ``τ`` with the prefill of ``b + 2.33·√b`` arrivals over a
@@ -74,6 +83,7 @@ from gpuprof.recommend.decode import (
     moe_read_fraction,
 )
 from gpuprof.recommend.memory import kv_bytes_per_token, model_shape
+from gpuprof.recommend.serve_kernels import expert_tile_factor, replicated_bytes_per_token
 from gpuprof.recommend.workload import MAX_SEQS, WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -214,6 +224,10 @@ class _Shape:
     attn: float  # query heads × head size
     kv_read: float  # bytes read per cached byte in a decode step (per-head kernels: the group)
     held: float  # cached tokens the scheduler holds per sequence in flight
+    experts: int  # routed experts (0: dense)
+    top_k: int
+    expert_active: float  # routed-expert parameters one token uses (``expert_params·k/E``)
+    replicated: float  # bytes per token every tensor-parallel GPU moves: .serve_kernels
 
     @property
     def ctx(self) -> float:
@@ -231,6 +245,7 @@ def _shape(w: Workload) -> _Shape:
     attn = float(w.attn_width or hidden)
     kv_layer = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
     grouped = w.attention_kernel == "grouped" or (w.kv_heads or 2) < 2 or kv_layer <= 0
+    moe = w.experts > 1 and w.top_k > 0 and w.expert_params > 0
     return _Shape(
         params=w.params,
         active=w.params_per_token,
@@ -248,6 +263,10 @@ def _shape(w: Workload) -> _Shape:
             if w.kv_admission == "on-demand"
             else float(w.prompt_len + max(w.gen_len, 1))
         ),
+        experts=w.experts if moe else 0,
+        top_k=w.top_k if moe else 0,
+        expert_active=w.expert_params * w.top_k / w.experts if moe else 0.0,
+        replicated=replicated_bytes_per_token(hidden, layers, w.top_k, moe),
     )
 
 
@@ -289,10 +308,13 @@ def _step(
     rate = hw.tp * hw.pp * hw.flops
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
-    w_comp = 2.0 * s.active * tokens / rate
+    tile = expert_tile_factor(per_micro, s.experts, s.top_k) if s.experts else 1.0
+    w_comp = 2.0 * (s.active + s.expert_active * (tile - 1.0)) * tokens / rate
+    rep_mem = tokens * s.replicated / hw.pp / bw
     kv_mem = b * ctx * s.kv_token * s.kv_read * s.kv_copies(hw.tp) / (hw.tp * hw.pp) / bw
     kv_comp = 4.0 * s.layers * s.attn * (b * ctx + prefill * prompt / 2.0) / rate
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
+    t_mem = t_mem + rep_mem
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
     t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)

@@ -1,0 +1,100 @@
+"""Serving kernels tensor parallel does not shrink (issue 22, third pass): the residual/RMSNorm
+and MoE permute/finalize traffic every GPU of the group moves, and tile quantization of the
+routed experts' grouped GEMM (gpuprof/recommend/serve_kernels.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from gpuprof.recommend.decode import MEM_BW_EFFICIENCY
+from gpuprof.recommend.serve import _Hw, _shape, _step
+from gpuprof.recommend.serve_kernels import (
+    ACT_BYTES,
+    EXPERT_TILE_M,
+    expert_tile_factor,
+    replicated_bytes_per_token,
+)
+from tests.helpers.workloads import serving
+
+
+def _hw(tp: float, mem_bw: float = 4.8e12, flops: float = 1e15) -> _Hw:
+    one = np.array([1.0])
+    return _Hw(np.array([tp]), one, one * mem_bw, one * flops, one * 370e9, one * 50e9)
+
+
+def test_a_few_tokens_per_expert_cost_a_whole_tile() -> None:
+    # Two experts, top-1: 8 tokens give each expert ~4, 64 tokens ~32; both fit one 64-row
+    # tile per expert, so the grouped GEMM does the same math for 8 tokens as for 64.
+    padded_8 = 8.0 * float(expert_tile_factor(8.0, 2, 1)[()])
+    padded_64 = 64.0 * float(expert_tile_factor(64.0, 2, 1)[()])
+    assert padded_8 == pytest.approx(2 * EXPERT_TILE_M, rel=0.01)
+    assert padded_64 == pytest.approx(padded_8, rel=0.01)
+    # One token top-2 of 8 experts: two experts, a tile each: 64x the routed rows.
+    assert float(expert_tile_factor(1.0, 8, 2)[()]) == pytest.approx(EXPERT_TILE_M, rel=0.1)
+
+
+def test_the_tile_factor_falls_to_one_with_many_tokens_per_expert() -> None:
+    n = np.array([1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 8192.0])
+    f = expert_tile_factor(n, 8, 2)
+    assert np.all(np.diff(f) < 0)  # fewer tokens per expert: more padding per token
+    assert np.all(f >= 1.0)
+    assert float(f[-1]) < 1.03  # Mixtral's full 8,192-token step: ~2,048 rows per expert
+    assert np.all(expert_tile_factor(n, 1, 1) == 1.0)  # a dense model: no experts
+
+
+def test_random_routing_imbalance_pads_more_than_an_even_split() -> None:
+    # 256 tokens top-2 over 8 experts: 64 rows each if split evenly (exactly one tile, factor
+    # 1); routed at random about half the experts get more than 64 and start a second tile.
+    f = float(expert_tile_factor(256.0, 8, 2)[()])
+    assert 1.2 < f < 1.6
+
+
+def test_replicated_bytes_per_token_count_the_norms_and_the_moe_permute() -> None:
+    h, layers = 4096.0, 32.0
+    dense = replicated_bytes_per_token(h, layers, 0, moe=False)
+    assert dense == pytest.approx(8 * h * ACT_BYTES * layers)  # two fused add + RMSNorm
+    top2 = replicated_bytes_per_token(h, layers, 2, moe=True)
+    assert top2 - dense == pytest.approx((2 + 2 * 2) * h * ACT_BYTES * layers)
+    assert replicated_bytes_per_token(h, layers, 8, moe=True) > top2  # a copy per routed expert
+
+
+def test_replicated_traffic_does_not_shrink_with_tensor_parallel() -> None:
+    s = _shape(serving("mixtral-8x7b", precision="fp8", rate_per_s=0.001))
+    bare = dataclasses.replace(s, replicated=0.0)
+    tokens = np.array([4096.0])
+    extra = []
+    for tp in (1.0, 8.0):
+        with_rep = _step(s, _hw(tp), tokens, np.zeros(1))[0]
+        without = _step(bare, _hw(tp), tokens, np.zeros(1))[0]
+        extra.append(float((with_rep - without)[0]))
+    expected = 4096.0 * s.replicated / (4.8e12 * MEM_BW_EFFICIENCY)
+    assert extra == pytest.approx([expected, expected])
+    # Its share of the step grows with the tensor-parallel size (the weights' share shrinks).
+    share = [
+        e / float(sum(_step(s, _hw(tp), tokens, np.zeros(1)))[0])
+        for e, tp in zip(extra, (1.0, 8.0), strict=True)
+    ]
+    assert share[1] > 2 * share[0]
+
+
+def test_tile_quantization_makes_a_small_moe_step_compute_heavier() -> None:
+    # Qwen3-235B: 128 experts top-8; a decode step of 64 sequences gives each expert ~4 tokens,
+    # each paying a 64-row tile. With bandwidth to spare (compute bound), the weight GEMMs'
+    # time grows by the routed experts' share times the tile factor; a dense model's does not.
+    s = _shape(serving("qwen3-235b-a22b", precision="fp8", rate_per_s=0.001))
+    flat = dataclasses.replace(s, experts=0)
+    b = np.array([64.0])
+    fast_memory = _hw(8.0, mem_bw=1e18)
+    tiled = float(_step(s, fast_memory, b, np.zeros(1))[1][0])
+    even = float(_step(flat, fast_memory, b, np.zeros(1))[1][0])
+    f = float(expert_tile_factor(64.0, 128, 8)[()])
+    assert f > 8.0
+    attn = even - 2.0 * s.active * 64.0 / (8.0 * 1e15)  # attention FLOPs, the same in both
+    gemm = 2.0 * (s.active + s.expert_active * (f - 1.0)) * 64.0 / (8.0 * 1e15)
+    assert tiled == pytest.approx(attn + gemm, rel=1e-9)
+    assert tiled > 5.0 * even
+    dense = _shape(serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001))
+    assert dense.experts == 0 and dense.expert_active == 0.0
