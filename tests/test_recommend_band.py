@@ -9,10 +9,10 @@ import json
 import pytest
 
 from gpuprof.cli import main
-from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.recommend.band import MIN_ROWS, Residual, load_residuals, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.rank import recommend
+from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import fmt_duration
 from tests.helpers.catalog import catalog_of, offer

@@ -11,10 +11,10 @@ from typing import Any
 from gpuprof.commands.recommend.args import workload_of
 from gpuprof.commands.recommend.local import calibrated, local_machine, print_calibration
 from gpuprof.commands.recommend.output import print_table, row_json
-from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.commands.recommend.trace import print_trace, trace_defaults
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
+from gpuprof.recommend.verdict import verdict_lines
 from gpuprof.termtext import plain
 
 __all__ = ["run"]
