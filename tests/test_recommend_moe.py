@@ -168,3 +168,69 @@ def test_expert_parallel_beyond_data_parallel_folds_over_tensor_parallel(
     assert main([*argv, "--layout", "tp8 pp64 ep128"]) == 0
     (row,) = json.loads(capsys.readouterr().out)["rows"]
     assert not row["fits"]
+
+
+def test_a_deduplicating_dispatcher_sends_a_token_once_per_remote_node() -> None:
+    from gpuprof.recommend.parallel import remote_nodes_per_token
+
+    # 128 experts on 4 nodes, top-8: a remote node misses all 8 picks with probability
+    # C(96, 8) / C(128, 8) ~ 0.094, so ~2.72 of the 3 other nodes get the token.
+    got = float(remote_nodes_per_token(4.0, 128, 8))
+    miss = np.prod([(96 - i) / (128 - i) for i in range(8)])
+    assert got == pytest.approx(3 * (1 - miss)) and 2.6 < got < 2.8
+    assert float(remote_nodes_per_token(1.0, 128, 8)) == 0.0  # one node: nothing leaves it
+    # Top-1 can reach at most one node: the chance it is a remote one.
+    assert float(remote_nodes_per_token(4.0, 128, 1)) == pytest.approx(0.75)
+    nv, net = 450e9, 50e9
+
+    def a2a(ep: int, experts: int) -> float:
+        return float(
+            moe_alltoall_seconds(
+                ep, 2048, 4096.0, 8, peers_in_node=8.0, intra_bw=nv, inter_bw=net, experts=experts
+            )
+        )
+
+    # EP32 over 4 nodes: the plain all-to-all sends 8 x 24/32 = 6 copies across the network,
+    # DeepEP ~2.72: 2.2x less time; inside one node (EP8) both send the same.
+    assert a2a(32, 0) == pytest.approx(2048 * 4096 * 2 * 6 / net)
+    assert a2a(32, 0) / a2a(32, 128) == pytest.approx(6 / got)
+    assert a2a(8, 128) == pytest.approx(a2a(8, 0))
+
+
+def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None:
+    from gpuprof.recommend.parallel import train_layout
+
+    assert pinned_layout("tp4 pp8 ep8 etp1 deepep") == {
+        "tp": 4,
+        "pp": 8,
+        "ep": 8,
+        "etp": 1,
+        "deepep": 1,
+    }
+    assert Workload("pretrain", 7e9, tokens=1e9, layout="ETP1 DeepEP").layout == "etp1 deepep"
+    with pytest.raises(InputError, match="deepep"):
+        Workload("pretrain", 7e9, tokens=1e9, layout="deepep2x")
+    w = _moe("qwen3-235b-a22b", seq_len=4096, batch=2048)
+    one = np.ones(1)
+
+    def secs(layout: str) -> float:
+        lay = train_layout(
+            w.with_(layout=layout),
+            per_sample=False,
+            per_node=one * 8,
+            nodes=32,
+            work=one * 1e6,
+            intra_bw=one * 450e9,
+            net_bw_node=one * 400e9,
+            usable=one * 1e15,
+            layers=94,
+            hidden=4096,
+        )
+        return float(lay.seconds[0])
+
+    # EP32 spans 4 nodes: deduplicating the dispatch saves time.
+    assert secs("tp2 pp8 vp4 ep32 deepep") < secs("tp2 pp8 vp4 ep32")
+    # TP4 EP8: with the experts split over TP (ETP = TP) EP8 takes every 4th GPU, spanning
+    # 4 nodes; expert tensor parallel 1 puts EP8 in one node (Megatron-Core's folding).
+    assert secs("tp4 pp8 vp4 ep8 etp1") < secs("tp4 pp8 vp4 ep8")
+    assert secs("tp4 pp8 vp4 ep8 etp1 deepep") == pytest.approx(secs("tp4 pp8 vp4 ep8 etp1"))

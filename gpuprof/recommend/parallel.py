@@ -73,6 +73,11 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   critical path (no overlap with the expert GEMMs assumed: DeepSeek's DualPipe hides them,
   Megatron-Core's default does not). Compute uses the active parameters (``6·N_active``),
   balanced over the experts. The search picks ``e`` like the other sizes: the fastest that fits.
+  A layout can say ``etp1`` (expert tensor parallel 1: whole experts per GPU, the EP group
+  folded over tensor × data parallel even where data parallel alone would hold it, so EP8
+  under TP4 sits in one node) and ``deepep`` (a dispatcher that sends a token across the
+  network once per remote node holding one of its experts and forwards it over NVLink there:
+  DeepEP; DeepSeek-V3's report sec. 3.2.2), both as the Megatron-MoE ModelZoo states its runs.
 
 * **A layout given** (issue 23, ``Workload.layout``; ``perf/truth.py`` costs each published
   run at its own, e.g. NeMo's ``"tp4 pp8 cp1 vp6 mbs2"``): those sizes only, the rest searched.
@@ -100,15 +105,18 @@ import numpy.typing as npt
 
 from gpuprof.recommend.decode import allreduce_seconds
 from gpuprof.recommend.memory import memory_need
+from gpuprof.recommend.moe_dispatch import moe_alltoall_seconds, remote_nodes_per_token
 from gpuprof.recommend.workload import Workload
 
 __all__ = [
     "EP_STACKS",
+    "LAYOUT_FLAGS",
     "LAYOUT_WORDS",
     "TP_SIZES",
     "TrainLayout",
     "moe_alltoall_seconds",
     "pinned_layout",
+    "remote_nodes_per_token",
     "row_groups",
     "train_layout",
 ]
@@ -156,19 +164,22 @@ class TrainLayout:
 
 
 #: Words of a layout text (:func:`pinned_layout`): sizes, and ``overlap``.
-LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "ep", "mbs")
+LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "ep", "etp", "mbs")
+#: Words without a size: ``overlap`` (tensor-parallel communication under the GEMMs) and
+#: ``deepep`` (a node-deduplicating MoE dispatcher: :func:`moe_alltoall_seconds`).
+LAYOUT_FLAGS = ("overlap", "deepep")
 
 
 def pinned_layout(text: str) -> dict[str, int]:
     """What a layout text fixes: ``"TP4 PP8 CP2 VP4"`` → ``{"tp": 4, "pp": 8, "cp": 2, "vp":
     4}``; ``epN``: N-way expert parallel (a mixture of experts); ``mbsN``: N sequences per micro-batch (torchtitan splits a replica's batch into as
     many micro-batches as pipeline stages); ``overlap``: tensor-parallel communication
-    overlapped with the GEMMs (torchtitan's AsyncTP, Megatron-Core's ``tp_comm_overlap``).
-    Case and order free (:class:`~gpuprof.recommend.workload.Workload` refuses other words)."""
+    overlapped with the GEMMs (torchtitan's AsyncTP, Megatron-Core's ``tp_comm_overlap``);
+    ``deepep``: the MoE dispatch sends a token once per remote node (DeepEP). Case and order free (:class:`~gpuprof.recommend.workload.Workload` refuses other words)."""
     out: dict[str, int] = {}
     for word in text.lower().replace(",", " ").split():
-        if word == "overlap":
-            out["overlap"] = 1
+        if word in LAYOUT_FLAGS:
+            out[word] = 1
             continue
         key = word.rstrip("0123456789")
         num = word[len(key) :]
@@ -193,30 +204,6 @@ def _ep_options(w: Workload) -> tuple[int, ...]:
     return tuple(
         e for e in (2**i for i in range(9)) if e <= min(w.experts, EP_MAX) and not w.experts % e
     )
-
-
-def moe_alltoall_seconds(
-    ep: Arr | float,
-    tokens: Arr | float,
-    hidden: float,
-    top_k: float,
-    *,
-    peers_in_node: Arr | float,
-    intra_bw: Arr | float,
-    inter_bw: Arr | float,
-) -> Arr:
-    """One all-to-all (a dispatch or a combine) of an MoE layer on one GPU of an ``ep``-wide
-    expert-parallel group: ``tokens × hidden × top_k × 2`` bytes (16-bit), ``(ep − 1) / ep`` of
-    them sent away; to the ``peers_in_node − 1`` others in the node at ``intra_bw`` (NVLink)
-    and to the rest at ``inter_bw`` (the GPU's share of the node's network), both at once.
-    Zero for ``ep`` 1."""
-    e = np.asarray(ep, dtype=np.float64)
-    nbytes = np.asarray(tokens, dtype=np.float64) * hidden * top_k * 2.0
-    local = np.minimum(e, np.maximum(np.asarray(peers_in_node, dtype=np.float64), 1.0))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        near = nbytes * (local - 1.0) / e / intra_bw
-        far = np.where(e > local, nbytes * (e - local) / e / inter_bw, 0.0)
-    return np.where(e > 1.0, np.maximum(near, far), 0.0)
 
 
 def _virtual_options(p: int, layers: int, stack: str) -> tuple[int, ...]:
@@ -352,7 +339,7 @@ def _layouts(
     # tensor parallel = t); or, past d·c, from tensor × data × context with whole experts
     # (Megatron-Core's MoE parallel folding, expert tensor parallel 1: e.g. TP2 EP32 on 256
     # GPUs at PP8). ``ep_shard``: the routed experts' split beyond the t·p of the dense part.
-    fold = np.mod(d * c, e) != 0
+    fold = (np.mod(d * c, e) != 0) | ((pin.get("etp", 0) == 1) & (e > 1.0))
     valid &= (np.mod(t * d * c, e) == 0) | (e == 1.0)
     ep_shard = np.where(fold, e / t, e)
     mb = batch / d if per_sample else np.full_like(d, float(pin.get("mbs", 1)))  # per micro-batch
@@ -393,6 +380,7 @@ def _layouts(
             peers_in_node=np.maximum(per_node, 1.0) / (np.where(fold, 1.0, t) * c),
             intra_bw=intra_bw,
             inter_bw=inter if nodes > 1 else intra_bw,
+            experts=w.experts if "deepep" in pin else 0,
         )
         if w.experts > 1
         else np.zeros_like(tau_c)

@@ -242,12 +242,14 @@ class Workload:
         bad = [
             word
             for word in layout.split()
-            if word != "overlap" and not re.fullmatch(r"(tp|pp|cp|vp|ep|mbs)[1-9][0-9]{0,5}", word)
+            if word not in ("overlap", "deepep")
+            and not re.fullmatch(r"(tp|pp|cp|vp|ep|etp|mbs)[1-9][0-9]{0,5}", word)
         ]
         if bad:
             raise InputError(
                 tr(
-                    "unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, mbsN and overlap",
+                    "unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, etpN, mbsN, "
+                    "overlap and deepep",
                     w=bad[0][:40],
                 )
             )

@@ -84,7 +84,8 @@ def register(subparsers: Any) -> None:
         help=tr(
             "training: hold the parallel layout, e.g. 'tp4 pp8 cp1 vp6 mbs2 overlap' or "
             "'tp1 pp4 vp8 ep8' (sizes left out are searched; epN: expert parallel, a mixture of "
-            "experts; overlap: tensor-parallel communication under the GEMMs)"
+            "experts; etp1: whole experts per GPU; deepep: the MoE dispatch sends a token once "
+            "per remote node; overlap: tensor-parallel communication under the GEMMs)"
         ),
     )
     w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
