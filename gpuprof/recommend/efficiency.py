@@ -152,7 +152,7 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
     return 1.0
 
 
-#: Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the
+#: Fitted by ``perf/truth.py`` on the 76 training rows of 12 publications (64 on GPUs the
 #: catalog has, 12 of torchtitan's H100 runs as ratios within their run; it prints the refit;
 #: ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
