@@ -258,14 +258,21 @@ def _bounded_create_connection(budget: Budget) -> Callable[..., socket.socket]:
         address: tuple[str, int], timeout: Any = None, source_address: Any = None, **_: Any
     ) -> socket.socket:
         error: OSError | None = None
-        for _family, _kind, _proto, _name, sockaddr in resolve(address[0], address[1], budget):
+        for family, kind, proto, _name, sockaddr in resolve(address[0], address[1], budget):
+            # The whole address as resolved (an IPv6 one keeps its flow and scope id: a
+            # link-local peer needs the scope).
+            sock = socket.socket(family, kind, proto)
             try:
-                return socket.create_connection(
-                    (sockaddr[0], sockaddr[1]), budget.left_s(), source_address
-                )
+                sock.settimeout(budget.left_s())
+                if source_address:
+                    sock.bind(source_address)
+                sock.connect(sockaddr)
+                return sock
             except TimeoutError as exc:
+                sock.close()
                 raise budget.timed_out(exc) from None
             except OSError as exc:
+                sock.close()
                 error = exc
         raise error or OSError(f"{address[0]}: no address")
 

@@ -72,3 +72,38 @@ def test_localhost_is_looked_up_and_served_within_the_budget() -> None:
         PrometheusClient(f"http://localhost:{server.port}", max_bytes=2**20).query("up")
     assert err.value.kind == "too_big"
     assert server.connections, "the client reached the server by its name"
+
+
+def test_an_ipv6_loopback_server_is_reached_through_the_bounded_connect() -> None:
+    # The resolved address is connected to whole (family, flow and scope id kept), not
+    # re-resolved from its host string.
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    listener = socket.socket(socket.AF_INET6)
+    try:
+        listener.bind(("::1", 0))
+    except OSError:
+        listener.close()
+        pytest.skip("no IPv6 loopback here")
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            body = b'{"status":"success","data":{"resultType":"vector","result":[]}}'
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+
+    server = threading.Thread(target=answer, daemon=True)
+    server.start()
+    try:
+        assert PrometheusClient(f"http://[::1]:{port}", timeout_s=5.0).query("up") == []
+    finally:
+        server.join(5)
+        listener.close()
