@@ -34,7 +34,9 @@ def tab(make_recommend_tab):
     return make_recommend_tab()
 
 
-def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, monkeypatch) -> None:
+def test_the_file_picker_loads_a_trace_into_the_traffic_fields(
+    tab, tmp_path, monkeypatch, qtbot
+) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     from gpuprof.recommend.trace import read_trace, trace_traffic
@@ -42,7 +44,8 @@ def test_the_file_picker_loads_a_trace_into_the_traffic_fields(tab, tmp_path, mo
     path = write_trace(tmp_path / "trace.csv")
     serving_form(tab)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    tab.form.trace.choose.click()
+    tab.form.trace.choose.click()  # read in a worker (test_ui_recommend_trace_read.py)
+    qtbot.waitUntil(lambda: tab.form.trace.trace is not None, timeout=30_000)
     traffic = trace_traffic(read_trace(path))
     assert tab.form.trace.trace is not None and tab.form.trace.error is None
     assert tab.form.prompt_len.value() == traffic["prompt_len"]

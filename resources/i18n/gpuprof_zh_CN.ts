@@ -3224,8 +3224,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>训练：激活重计算 none（默认）、selective、full（每层的前向再算一遍）</translation>
     </message>
     <message>
-        <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; or &apos;tp1 pp4 vp8 ep8&apos; (sizes left out are searched; epN: expert parallel, a mixture of experts; overlap: tensor-parallel communication under the GEMMs)</source>
-        <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; 或 &apos;tp1 pp4 vp8 ep8&apos;（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`overlap`：张量并行通信与矩阵乘重叠）</translation>
+        <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; or &apos;tp1 pp4 vp8 ep8&apos; (sizes left out are searched; epN: expert parallel, a mixture of experts; etp1: whole experts per GPU; deepep: the MoE dispatch sends a token once per remote node; overlap: tensor-parallel communication under the GEMMs)</source>
+        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap' 或 'tp1 pp4 vp8 ep8'（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`etp1`：每个 GPU 持有完整的专家；`deepep`：MoE 分发时每个令牌对每个远端节点只发送一次；`overlap`：张量并行通信与矩阵乘重叠）</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
@@ -4705,8 +4705,8 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
         <translation>未知的重计算方式 {r!r}；可用：{all}</translation>
     </message>
     <message>
-        <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, mbsN and overlap</source>
-        <translation>未知的布局词 {w!r}；请使用 tpN、ppN、cpN、vpN、epN、mbsN 和 overlap</translation>
+        <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, etpN, mbsN, overlap and deepep</source>
+        <translation>未知的布局词 {w!r}；请使用 `tpN`、`ppN`、`cpN`、`vpN`、`epN`、`etpN`、`mbsN`、`overlap` 和 `deepep`</translation>
     </message>
     <message>
         <source>--output-len must be at least 1</source>
@@ -7914,7 +7914,7 @@ recording to %3</source>
     </message>
     <message>
         <source>fitted to {n} published training runs of {s} publications (perf/truth.py, leave-one-source-out cross-validated): achieved share of the matmul peak per stack, the attention&apos;s own share, plus the memory-bound operators&apos; bytes at 70% of the memory bandwidth</source>
-        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 72 training rows of 10 publications (60 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
+        <extracomment>Framework families with their own efficiency. ``tuned``: Megatron-LM, NeMo, Megatron-Core and hand-tuned in-house stacks (Meta&apos;s Llama runs, llm.c) — the default: a well-tuned stack. A stack whose constant was not fitted (no rows in the fit) uses this one&apos;s: torchtitan is built on FSDP2, DeepSpeed&apos;s ZeRO shards like FSDP, FSDP falls back on the tuned default. The share of the matmul peak a GPU architecture reaches relative to Ampere&apos;s (1). Time × this with full activation recomputation (4/3 in FLOPs; less in practice: the larger micro-batches it allows run the GEMMs better). FP8 matmuls in a stack other than the tuned default reach this share of the tuned FP8 recipe&apos;s (Transformer Engine) rate. A whole pretraining run takes (1 + this) × its steady-state time: restarts after failures, checkpoints, evaluations (published GPU-hours against steady throughput). The attention score/context matmuls (``12·L·h·s`` FLOPs per token, the full ``s × s``) reach this share of the 16-bit peak on Ampere (× :attr:`generation` elsewhere); None: the stack&apos;s GEMM share. Fused attention kernels (FlashAttention) are not GEMMs: they skip the masked half of a causal product but run their softmax between the matmuls. :attr:`attention` of an architecture relative to Ampere&apos;s: attention kernels gain less from a new generation than GEMMs (FlashAttention-2 on H100 reaches 35 % of the peak where a GEMM reaches 70-80 %: Shah et al. 2024, &quot;FlashAttention-3&quot;, arXiv 2407.08608). Fitted by ``perf/truth.py`` on the 76 training rows of 12 publications (64 on GPUs the catalog has, 12 of torchtitan&apos;s H100 runs as ratios within their run; it prints the refit; ``tests/test_recommend_crossval.py`` checks these are it). Only ``tuned`` (NeMo, Korthikanti 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.</extracomment>
         <translation>由 {s} 份出版物的 {n} 个公开训练运行拟合（perf/truth.py，留一来源交叉验证）：各框架达到的矩阵乘峰值比例、注意力计算自身的比例，加上受内存带宽限制的算子字节数（按内存带宽的 70%）</translation>
     </message>
 </context>
@@ -9227,7 +9227,7 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <name>TraceInput</name>
     <message>
         <source>none</source>
-        <extracomment>The last file chosen (kept in the settings): where the file picker opens. Not read again at start-up: a large trace takes about a second to read.</extracomment>
+        <extracomment>The file being read in the background (None: none). The last file chosen (kept in the settings): where the file picker opens. Not read again at start-up: a large trace takes about a second to read.</extracomment>
         <translation>无</translation>
     </message>
     <message>
@@ -9249,6 +9249,10 @@ Tick or untick to choose yourself; the choice is remembered.</source>
     <message>
         <source>CSV files (*.csv *.txt);;All files (*)</source>
         <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Reading the trace…</source>
+        <translation>正在读取请求轨迹…</translation>
     </message>
     <message>
         <source>Cannot use this trace: %1</source>

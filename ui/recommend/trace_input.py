@@ -16,7 +16,7 @@ from gpuprof.errors import GpuprofError
 from gpuprof.recommend.explain import fmt_duration_ms
 from gpuprof.recommend.trace import Trace, TraceResult, read_trace, trace_traffic
 from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -27,12 +27,41 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.workers import CancellableWorker
+
 if TYPE_CHECKING:
+    from gpuprof.bench.base import CancelToken
     from gpuprof.recommend.rank import RecommendationRow
 
-__all__ = ["TraceInput", "trace_results_text"]
+__all__ = ["TraceInput", "TraceReader", "trace_results_text"]
 
 _ERROR_COLOR = "color: #c92a2a;"
+
+
+class TraceReader(CancellableWorker):
+    """Reads one trace file in a worker thread: a trace at the 200,000-request limit takes about
+    a second to parse, and a file past the size limit as long to be refused; the window never
+    waits for it. ``finished(Trace)`` or ``errored(exception)``."""
+
+    job_name = "reading a trace"
+    thread_name = "gpuprof-trace-read"
+
+    def __init__(self, path: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+
+    def start(self) -> None:
+        path, send = self.path, self._send
+
+        def body(_token: CancelToken) -> None:
+            try:
+                trace = read_trace(path)
+            except (GpuprofError, OSError) as exc:
+                send("errored", exc)
+                return
+            send("finished", trace)
+
+        self._launch(body)
 
 
 class TraceInput(QWidget):
@@ -48,6 +77,8 @@ class TraceInput(QWidget):
         super().__init__(parent)
         self.trace: Trace | None = None
         self.error: str | None = None
+        #: The file being read in the background (None: none).
+        self.reader: TraceReader | None = None
         #: The last file chosen (kept in the settings): where the file picker opens. Not read
         #: again at start-up: a large trace takes about a second to read.
         self.last_path = ""
@@ -88,22 +119,65 @@ class TraceInput(QWidget):
             self.tr("CSV files (*.csv *.txt);;All files (*)"),
         )
         if path:
-            self.load(path)
+            self.load_in_background(path)
+
+    def load_in_background(self, path: str) -> TraceReader:
+        """Read ``path`` in a worker; the field says so meanwhile, and the trace is applied (or
+        its error shown) when the read ends, unless another file was chosen since."""
+        self._forget_reader()
+        self.path.setText(path)
+        self.last_path = path
+        self.trace, self.error = None, None
+        self.status.setStyleSheet("")
+        self.status.setText(self.tr("Reading the trace…"))
+        self.status.show()
+        self.clear.setEnabled(True)  # Clear also drops a read still going on
+        self.cleared.emit()  # no trace until this one is read
+        reader = TraceReader(path, self)
+        reader.finished.connect(self._on_read)
+        reader.errored.connect(self._on_read_error)
+        self.reader = reader
+        reader.start()
+        return reader
+
+    def _forget_reader(self) -> None:
+        reader, self.reader = self.reader, None
+        if reader is not None:
+            reader.detach()  # what it still reads is dropped
+
+    def _on_read(self, trace: object) -> None:
+        if self.sender() is self.reader and isinstance(trace, Trace):
+            self.reader = None
+            self._apply(trace)
+
+    def _on_read_error(self, exc: object) -> None:
+        if self.sender() is self.reader and isinstance(exc, Exception):
+            self.reader = None
+            self._fail(exc)
 
     def load(self, path: str) -> Trace | None:
-        """Read ``path`` as a trace; on success emit ``loaded``, else show why (and keep none)."""
+        """Read ``path`` as a trace now (scripts and tests; the file picker reads in the
+        background); on success emit ``loaded``, else show why (and keep none)."""
+        self._forget_reader()
         self.path.setText(path)
         self.last_path = path
         try:
             trace = read_trace(path)
         except (GpuprofError, OSError) as exc:
-            self.trace, self.error = None, str(exc)
-            self.status.setText(self.tr("Cannot use this trace: %1").replace("%1", self.error))
-            self.status.setStyleSheet(_ERROR_COLOR)
-            self.status.show()
-            self.clear.setEnabled(True)
-            self.cleared.emit()
+            self._fail(exc)
             return None
+        self._apply(trace)
+        return trace
+
+    def _fail(self, exc: Exception) -> None:
+        self.trace, self.error = None, str(exc)
+        self.status.setText(self.tr("Cannot use this trace: %1").replace("%1", self.error))
+        self.status.setStyleSheet(_ERROR_COLOR)
+        self.status.show()
+        self.clear.setEnabled(True)
+        self.cleared.emit()
+
+    def _apply(self, trace: Trace) -> None:
         self.trace, self.error = trace, None
         traffic = trace_traffic(trace)
         self.status.setStyleSheet("")
@@ -118,10 +192,10 @@ class TraceInput(QWidget):
         self.status.show()
         self.clear.setEnabled(True)
         self.loaded.emit(traffic)
-        return trace
 
     def clear_trace(self) -> None:
         """No trace (the traffic fields keep what they show)."""
+        self._forget_reader()
         self.trace, self.error = None, None
         self.path.clear()
         self.status.hide()
