@@ -247,7 +247,10 @@ B200 training row in the fit).
 Each addition was kept only where the held-out error says it generalizes. Tried and dropped: an
 FP8 cast term (bytes per token for the FP8 casts: fitted to ~0), the attention share without a
 Hopper factor of its own (held-out 6.5 % / 87 % / 60 %), the published layouts without the
-attention recompute (8.2 % / 87 % / 50 %). Goals: held-out median <= 12 % met (8.7 %); 90 %
+attention recompute (8.2 % / 87 % / 50 %), the MoE dispatch's permute / unpermute bytes
+(``(2 + 2k)·h`` elements per token and MoE layer, forward and backward, as serve_kernels.py
+counts them for serving: the ModelZoo rows move 1-2 points, the refit pushes Korthikanti's 22B
+past 25 %: 8.7 % / 88 % / 45 %). Goals: held-out median <= 12 % met (8.7 %); 90 %
 within +-25 % not met (89.5 %: 68 of 76; 90.4 % before the three ModelZoo rows); none beyond
 +-40 % not met: the ModelZoo's TP4 EP8 ETP1 row (-45.8 %, above) and the Llama 3.1 8B card's
 GPU-hours (-43.5 % held out, -42.9 % in-sample; 1.46M H100-hours for ~15T tokens is 14 % MFU
