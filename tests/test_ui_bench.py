@@ -427,7 +427,7 @@ def test_default_runner_opens_and_closes_its_own_telemetry_source(
         kind = type("K", (), {"value": "simulated"})()  # the runner does not attach simulated data
         closed = 0
 
-        def close(self) -> None:
+        def close(self, timeout_s: float = 1.0) -> None:
             FakeSource.closed += 1
 
     opened: list[FakeSource] = []

@@ -3225,7 +3225,7 @@ The schema version this gpuprof writes; older files migrate forward to it on ope
     </message>
     <message>
         <source>training: hold the parallel layout, e.g. &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; or &apos;tp1 pp4 vp8 ep8&apos; (sizes left out are searched; epN: expert parallel, a mixture of experts; etp1: whole experts per GPU; deepep: the MoE dispatch sends a token once per remote node; overlap: tensor-parallel communication under the GEMMs)</source>
-        <translation>训练：固定并行布局，例如 'tp4 pp8 cp1 vp6 mbs2 overlap' 或 'tp1 pp4 vp8 ep8'（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`etp1`：每个 GPU 持有完整的专家；`deepep`：MoE 分发时每个令牌对每个远端节点只发送一次；`overlap`：张量并行通信与矩阵乘重叠）</translation>
+        <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; 或 &apos;tp1 pp4 vp8 ep8&apos;（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`etp1`：每个 GPU 持有完整的专家；`deepep`：混合专家分发时每个令牌对每个远端节点只发送一次；`overlap`：张量并行通信与矩阵乘重叠）</translation>
     </message>
     <message>
         <source>tokens to train on / to generate</source>
