@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
@@ -40,9 +40,24 @@ from ..shell.workers import run_in_thread
 from .summary import fmt_duration
 
 if TYPE_CHECKING:
-    from .status import JobProfiles
+    from ..shell.context import WindowContext
+    from .dialog import ProfileSettings
 
-__all__ = ["JobEntry", "ProfilesListDialog", "find_job_profiles"]
+__all__ = ["JobEntry", "JobsHost", "ProfilesListDialog", "find_job_profiles"]
+
+
+class JobsHost(Protocol):
+    """What the list needs of the window's job profiles (:class:`~.status.JobProfiles`): the
+    recent recordings, the window to open one in, and the summary of one."""
+
+    @property
+    def settings(self) -> ProfileSettings: ...
+
+    @property
+    def window(self) -> WindowContext: ...
+
+    def show_summary(self, profile: JobProfile, recording: Path | None) -> object: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +136,11 @@ def _when(t_s: float) -> str:
 
 
 class ProfilesListDialog(QDialog):
-    """The job profiles found; ``jobs`` is the window's :class:`~.status.JobProfiles`."""
+    """The job profiles found; ``jobs`` is the window's job profiles (:class:`JobsHost`)."""
 
     def __init__(
         self,
-        jobs: JobProfiles | None,
+        jobs: JobsHost | None,
         parent: QWidget | None = None,
         *,
         folders: Sequence[Path] | None = None,

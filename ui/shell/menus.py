@@ -11,15 +11,24 @@ import platform
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from gpuprof import __version__
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES
 from gpuprof.units import NA
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QMessageBox, QToolBar, QWidget
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QMenuBar,
+    QMessageBox,
+    QStatusBar,
+    QToolBar,
+    QWidget,
+)
 
 from ..telemetry.tab import time_window_label
 from .context import (
@@ -34,9 +43,7 @@ from .context import (
 )
 from .png import write_png
 from .settings import INTERVALS_S, TIME_WINDOWS_S
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .theme import Theme
 
 __all__ = [
     "Chrome",
@@ -58,6 +65,44 @@ __all__ = [
 T = TypeVar("T")
 
 
+class ChromeHost(WindowContext, Protocol):
+    """The window as its menus, toolbar and About box see it (the main window): the
+    :class:`WindowContext` and the shell's own controls. Typed here, so that this module does
+    not import the window that imports it."""
+
+    chrome: Chrome
+    interval_s: float
+    theme: Theme
+
+    def addToolBar(self, toolbar: QToolBar) -> None: ...
+
+    def menuBar(self) -> QMenuBar: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+    def close(self) -> bool: ...
+
+    def apply_theme(self, name: str) -> None: ...
+
+    def copy_screenshot(self) -> None: ...
+
+    def current_tab_name(self) -> str: ...
+
+    def grab_image(self, what: str = "window") -> QPixmap: ...
+
+    def save_screenshot(
+        self, path: str | Path | None = None, what: str = "window"
+    ) -> Path | None: ...
+
+    def set_interval(self, seconds: float) -> None: ...
+
+    def set_paused(self, paused: bool) -> None: ...
+
+    def set_time_window(self, seconds: int) -> None: ...
+
+    def show_about(self) -> QMessageBox: ...
+
+
 def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
@@ -75,14 +120,14 @@ class Chrome:
         return [self.actions[s.id] for s in self.specs if s.exclusive == exclusive]
 
 
-def build_chrome(window: MainWindow, features: Iterable[Feature]) -> Chrome:
+def build_chrome(window: ChromeHost, features: Iterable[Feature]) -> Chrome:
     """The window's actions, menus, toolbar and strips: its own and its features'."""
     features = list(features)
     specs = (*shell_actions(window), *(s for f in features for s in f.actions()))
-    actions = build_actions(window, window, specs)
+    actions = build_actions(window.widget(), window, specs)
     build_menus(window.menuBar(), shell_menus(), specs, actions)
     combo = interval_combo(window)
-    toolbar = main_toolbar(window)
+    toolbar = main_toolbar(window.widget())
     build_toolbar(toolbar, specs, actions, shell_toolbar_items(combo))
     window.addToolBar(toolbar)
     for feature in features:
@@ -104,7 +149,7 @@ def shell_menus() -> list[MenuSpec]:
     ]
 
 
-def shell_actions(window: MainWindow) -> list[ActionSpec]:
+def shell_actions(window: ChromeHost) -> list[ActionSpec]:
     """The window's own actions. File's groups: 1 open and connect, 2 jobs, 3 save, 9 quit;
     View's: 1 theme, 2 sampling, 3 language."""
     theme_tip = _t("Switch the colour theme (Ctrl+T toggles)")
@@ -287,7 +332,7 @@ def _select_tab(context: WindowContext, index: int) -> None:
         context.tabs.setCurrentIndex(index)
 
 
-def interval_combo(window: MainWindow) -> QComboBox:
+def interval_combo(window: ChromeHost) -> QComboBox:
     """The toolbar's sampling interval choice (View → Sampling interval's twin)."""
     combo = QComboBox()
     for seconds in INTERVALS_S:
@@ -318,7 +363,7 @@ def main_toolbar(window: QWidget) -> QToolBar:
     return tools
 
 
-def sync_interval_controls(window: MainWindow) -> None:
+def sync_interval_controls(window: ChromeHost) -> None:
     """Show ``window.interval_s`` in View → Sampling interval and in the toolbar's combo
     (without the combo's signal: whichever control made the choice, both show it)."""
     for a in window.chrome.choices("interval"):
@@ -334,7 +379,7 @@ def sync_interval_controls(window: MainWindow) -> None:
         combo.blockSignals(False)
 
 
-def about_text(window: MainWindow) -> str:
+def about_text(window: ChromeHost) -> str:
     import numpy
     import pyqtgraph
     import PySide6
@@ -356,8 +401,8 @@ def about_text(window: MainWindow) -> str:
     return "\n".join(lines)
 
 
-def show_about(window: MainWindow) -> QMessageBox:
-    box = QMessageBox(window)
+def show_about(window: ChromeHost) -> QMessageBox:
+    box = QMessageBox(window.widget())
     box.setWindowTitle(_t("About gpuprof"))
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(about_text(window))
@@ -366,12 +411,12 @@ def show_about(window: MainWindow) -> QMessageBox:
     return box
 
 
-def save_screenshot(window: MainWindow, path: str | Path | None, what: str) -> Path | None:
+def save_screenshot(window: ChromeHost, path: str | Path | None, what: str) -> Path | None:
     """File → Save screenshot (Ctrl+S / Ctrl+Shift+S): ``what`` is "window" or "tab"."""
     if path is None:
         default = Path(window.settings.last_dir or ".") / f"gpuprof-{window.current_tab_name()}.png"
         chosen, _ = QFileDialog.getSaveFileName(
-            window, _t("Save screenshot"), str(default), _t("PNG images (*.png)")
+            window.widget(), _t("Save screenshot"), str(default), _t("PNG images (*.png)")
         )
         if not chosen:
             return None
@@ -387,11 +432,11 @@ def save_screenshot(window: MainWindow, path: str | Path | None, what: str) -> P
     return out
 
 
-def show_error(window: MainWindow, title: str, message: str) -> QMessageBox:
+def show_error(window: ChromeHost, title: str, message: str) -> QMessageBox:
     """A warning box (not modal-blocking: ``open()``, so no timer or test waits on it) and the
     same line in the status bar."""
     window.statusBar().showMessage(message, 10000)
-    box = QMessageBox(window)
+    box = QMessageBox(window.widget())
     box.setWindowTitle(title)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setTextFormat(Qt.TextFormat.PlainText)
@@ -400,7 +445,7 @@ def show_error(window: MainWindow, title: str, message: str) -> QMessageBox:
     return box
 
 
-def set_language(window: MainWindow, code: str) -> None:
+def set_language(window: ChromeHost, code: str) -> None:
     """View → Language: remembered, used from the next start (texts are made once)."""
     window.settings.language = code
     for a in window.chrome.choices("language"):

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gpuprof.telemetry.model import Snapshot
 from PySide6.QtCore import QCoreApplication, QTimer
 
+from ..shell.context import WindowContext
 from ..shell.workers import run_in_thread
 
-if TYPE_CHECKING:
-    from ..shell.main_window import MainWindow
+__all__ = ["PREFILL_DELAY_MS", "PrefillHost", "prefill_async"]
 
-__all__ = ["PREFILL_DELAY_MS", "prefill_async"]
+
+class PrefillHost(WindowContext, Protocol):
+    """The window as the prefill sees it: a :class:`WindowContext` that shows the merged
+    history (the main window)."""
+
+    def after_prefill(self, snapshots: list[Snapshot]) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +34,7 @@ log = logging.getLogger(__name__)
 PREFILL_DELAY_MS = 300
 
 
-def prefill_async(window: MainWindow, make: Callable[[], list[Snapshot]]) -> None:
+def prefill_async(window: PrefillHost, make: Callable[[], list[Snapshot]]) -> None:
     """Run ``make()`` in a thread after :data:`PREFILL_DELAY_MS` and merge its snapshots into
     ``window``'s session; a failure is logged and shown in the status bar."""
     session = window.session
@@ -46,7 +52,7 @@ def prefill_async(window: MainWindow, make: Callable[[], list[Snapshot]]) -> Non
     def failed(exc: BaseException) -> None:
         session.cancel_prefill()
         log.error("could not prepare the demo history", exc_info=exc)
-        window.statusBar().showMessage(
+        window.show_message(
             QCoreApplication.translate(
                 "MainWindow", "Could not prepare the demo history: %1"
             ).replace("%1", str(exc)),
@@ -55,6 +61,6 @@ def prefill_async(window: MainWindow, make: Callable[[], list[Snapshot]]) -> Non
 
     def start() -> None:
         if session is window.session and not window.closing:
-            run_in_thread(make, done, failed, window, name="gpuprof-demo-prefill")
+            run_in_thread(make, done, failed, window.widget(), name="gpuprof-demo-prefill")
 
     QTimer.singleShot(PREFILL_DELAY_MS, start)
