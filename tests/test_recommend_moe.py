@@ -130,25 +130,11 @@ def test_a_layout_with_ep8_parses_and_is_the_one_costed(capsys: pytest.CaptureFi
 
 
 def test_expert_parallel_costs_time_when_it_leaves_the_node() -> None:
-    from gpuprof.recommend.parallel import train_layout
 
     w = _moe("mixtral-8x7b", seq_len=4096, batch=256)
-    one = np.ones(1)
 
     def secs(layout: str) -> float:
-        lay = train_layout(
-            w.with_(layout=layout),
-            per_sample=False,
-            per_node=one * 8,
-            nodes=8,
-            work=one * 1e5,
-            intra_bw=one * 450e9,
-            net_bw_node=one * 400e9,
-            usable=one * 1e15,
-            layers=32,
-            hidden=4096,
-        )
-        return float(lay.seconds[0])
+        return _layout_seconds(w.with_(layout=layout), nodes=8, work=1e5, layers=32)
 
     # Two experts per GPU in the node (EP 4 under TP 2: 8 GPUs) against EP 8 spanning 2 nodes.
     assert secs("tp2 pp1 cp1 ep8") > secs("tp2 pp1 cp1 ep4")
@@ -198,7 +184,6 @@ def test_a_deduplicating_dispatcher_sends_a_token_once_per_remote_node() -> None
 
 
 def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None:
-    from gpuprof.recommend.parallel import train_layout
 
     assert pinned_layout("tp4 pp8 ep8 etp1 deepep") == {
         "tp": 4,
@@ -211,22 +196,9 @@ def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None
     with pytest.raises(InputError, match="deepep"):
         Workload("pretrain", 7e9, tokens=1e9, layout="deepep2x")
     w = _moe("qwen3-235b-a22b", seq_len=4096, batch=2048)
-    one = np.ones(1)
 
     def secs(layout: str) -> float:
-        lay = train_layout(
-            w.with_(layout=layout),
-            per_sample=False,
-            per_node=one * 8,
-            nodes=32,
-            work=one * 1e6,
-            intra_bw=one * 450e9,
-            net_bw_node=one * 400e9,
-            usable=one * 1e15,
-            layers=94,
-            hidden=4096,
-        )
-        return float(lay.seconds[0])
+        return _layout_seconds(w.with_(layout=layout), nodes=32, work=1e6, layers=94)
 
     # EP32 spans 4 nodes: deduplicating the dispatch saves time.
     assert secs("tp2 pp8 vp4 ep32 deepep") < secs("tp2 pp8 vp4 ep32")
@@ -234,3 +206,25 @@ def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None
     # 4 nodes; expert tensor parallel 1 puts EP8 in one node (Megatron-Core's folding).
     assert secs("tp4 pp8 vp4 ep8 etp1") < secs("tp4 pp8 vp4 ep8")
     assert secs("tp4 pp8 vp4 ep8 etp1 deepep") == pytest.approx(secs("tp4 pp8 vp4 ep8 etp1"))
+
+
+def _layout_seconds(w: Workload, *, nodes: int, work: float, layers: int) -> float:
+    """Seconds of ``w``'s held layout on ``nodes`` 8-GPU nodes (NVLink 450 GB/s inside, 400 GB/s
+    of network per node, 1 PB usable per GPU), ``work`` the job's GPU-seconds at base efficiency,
+    a model of ``layers`` × 4096."""
+    from gpuprof.recommend.parallel import train_layout
+
+    one = np.ones(1)
+    lay = train_layout(
+        w,
+        per_sample=False,
+        per_node=one * 8,
+        nodes=nodes,
+        work=one * work,
+        intra_bw=one * 450e9,
+        net_bw_node=one * 400e9,
+        usable=one * 1e15,
+        layers=layers,
+        hidden=4096,
+    )
+    return float(lay.seconds[0])
