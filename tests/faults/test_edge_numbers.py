@@ -22,6 +22,7 @@ NOT_FINITE = ("nan", "NaN", "inf", "-inf", "1e999", "abc", "")
 
 _WORKLOAD = ["recommend", "--scenario", "pretrain", "--params", "7e9", "--tokens", "1e9"]
 _SERVE = ["recommend", "--scenario", "serve", "--params", "7e9"]
+_REPORT_SERVE = ["report", "--out", "r.json", "--scenario", "serve", "--model", "llama-3-8b"]
 
 #: (sub-command path, flag) -> (arguments the flag needs around it, a good value, values out of
 #: its range besides NOT_FINITE).
@@ -78,6 +79,13 @@ NUMERIC_FLAGS: dict[tuple[str, str], tuple[list[str], str, tuple[str, ...]]] = {
         "1e9",
         ("0",),
     ),
+    # report's serving flags are recommend's (one definition, add_shared_flags).
+    ("report", "--prompt-len"): (_REPORT_SERVE, "1000", ("-1", "2.5", "1e12")),
+    ("report", "--output-len"): (_REPORT_SERVE, "200", ("0", "-1", "2.5", "1e12")),
+    ("report", "--rate"): (_REPORT_SERVE, "10", ("0", "-1", "1e20")),
+    ("report", "--throughput"): (_REPORT_SERVE, "1000", ("0", "1e20")),
+    ("report", "--ttft"): (_REPORT_SERVE, "2s", ("0", "-1s", "2h", "soon")),
+    ("report", "--tpot"): (_REPORT_SERVE, "50ms", ("0ms", "-5ms", "5m", "fast")),
     ("check", "--minutes"): (["check"], "10", ("0", "-1", "1441")),
     ("exporter", "--port"): (["exporter"], "9400", ("-1", "65536", "1.5")),
     ("exporter", "--interval"): (["exporter"], "1", ("0", "61")),
