@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,6 +15,12 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 # English whatever the developer's locale: tests assert English texts (tests/test_i18n.py
 # switches languages itself).
 os.environ["GPUPROF_LANG"] = "en"
+# Ctrl-C as a terminal delivers it: a shell that starts the suite in the background without job
+# control (`… &` in a script, nohup) ignores SIGINT, and an ignored SIGINT is inherited by every
+# child, so the tests of Ctrl-C (in-process and in the gpuprof children) would see nothing.
+# A handler, unlike SIG_IGN, is reset to the default in an exec'd child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 if TYPE_CHECKING:
     from gpuprof.catalog.instances import Catalog
