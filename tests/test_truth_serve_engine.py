@@ -1,0 +1,89 @@
+"""perf/truth.py asks the serving model the question the engine's benchmark ran (issue 22):
+trtllm-bench caps the engine's batch at 4,096 sequences (tensorrt_llm/bench/build/tuning.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _truth() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("truth_serve_probe", ROOT / "perf" / "truth.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _row(**over: str) -> dict[str, str]:
+    row = {
+        "id": "x",
+        "kind": "serve",
+        "model": "mixtral-8x7b",
+        "gpu": "H200",
+        "gpus": "8",
+        "precision": "fp8",
+        "batch": "",
+        "prompt_len": "128",
+        "output_len": "2048",
+        "kv_admission": "reserve",
+        "attention_kernel": "grouped",
+        "group": "trtllm-v0.17",
+        "source": "TensorRT-LLM v0.17 perf-overview",
+    }
+    row.update(over)
+    return row
+
+
+def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | None:
+    truth = _truth()
+    seen: list[list[str]] = []
+
+    def fake_run(args: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        seen.append(list(args))
+        layout = {"tp": 8, "pp": 1, "ep": 8, "batch_best": 1, "batch_max": 1, "bound": "compute"}
+        body = {"rows": [{"serving": {"capacity_tokens_per_s_per_instance": 1.0, **layout}}]}
+        return subprocess.CompletedProcess(args, 0, json.dumps(body), "")
+
+    monkeypatch.setattr(truth.subprocess, "run", fake_run)
+    truth.estimate_serve(row)
+    args = seen[0]
+    return args[args.index("--batch") + 1] if "--batch" in args else None
+
+
+@pytest.mark.parametrize("group", ["trtllm-v0.17", "trtllm-perf-overview"])
+def test_trtllm_bench_rows_run_at_its_batch_cap(
+    monkeypatch: pytest.MonkeyPatch, group: str
+) -> None:
+    assert _batch_flag(monkeypatch, _row(group=group)) == "4096"
+
+
+def test_a_stated_batch_wins_and_other_engines_pick_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _batch_flag(monkeypatch, _row(group="trtllm-v0.6.1", batch="64")) == "64"
+    assert _batch_flag(monkeypatch, _row(group="trtllm-v0.17", batch="256")) == "256"
+    assert _batch_flag(monkeypatch, _row(group="vllm-something")) is None
+
+
+@pytest.mark.slow
+def test_the_cap_binds_only_where_the_kv_cache_holds_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mixtral 8x7B TP8 at 128/2048: the H200's cache holds ~7,300 sequences (the cap binds),
+    the H100's ~4,000 (it does not); the estimate moves only where it binds."""
+    truth = _truth()
+    est = {}
+    for gpu in ("H200", "H100 SXM"):
+        for group in ("trtllm-v0.17", "vllm-something"):
+            tokens, layout = truth.estimate_serve(_row(gpu=gpu, group=group))
+            est[gpu, group] = (tokens, layout["batch_max"])
+    assert est["H200", "trtllm-v0.17"][1] == 4096 < est["H200", "vllm-something"][1]
+    assert est["H200", "trtllm-v0.17"][0] < est["H200", "vllm-something"][0]
+    assert est["H100 SXM", "trtllm-v0.17"] == est["H100 SXM", "vllm-something"]
