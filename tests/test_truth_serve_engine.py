@@ -59,11 +59,15 @@ def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | N
     return args[args.index("--batch") + 1] if "--batch" in args else None
 
 
-@pytest.mark.parametrize("group", ["trtllm-v0.17", "trtllm-perf-overview"])
-def test_trtllm_bench_rows_run_at_its_batch_cap(
-    monkeypatch: pytest.MonkeyPatch, group: str
-) -> None:
-    assert _batch_flag(monkeypatch, _row(group=group)) == "4096"
+def test_trtllm_bench_rows_run_at_its_batch_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _batch_flag(monkeypatch, _row(group="trtllm-perf-overview")) == "4096"
+    # v0.17's perf-overview sent 3,000 requests at 128/2048, 30,000 at 128/128: the engine
+    # holds at most that many, and never more than its 4,096.
+    assert _batch_flag(monkeypatch, _row()) == "3000"
+    assert _batch_flag(monkeypatch, _row(prompt_len="5000", output_len="500")) == "1500"
+    assert _batch_flag(monkeypatch, _row(prompt_len="128", output_len="128")) == "4096"
+    # Lengths the table does not list keep the engine's own cap.
+    assert _batch_flag(monkeypatch, _row(prompt_len="64", output_len="64")) == "4096"
 
 
 def test_a_stated_batch_wins_and_other_engines_pick_their_own(
@@ -76,14 +80,16 @@ def test_a_stated_batch_wins_and_other_engines_pick_their_own(
 
 @pytest.mark.slow
 def test_the_cap_binds_only_where_the_kv_cache_holds_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mixtral 8x7B TP8 at 128/2048: the H200's cache holds ~7,300 sequences (the cap binds),
-    the H100's ~4,000 (it does not); the estimate moves only where it binds."""
+    """Mixtral 8x7B TP8 at 128/2048: the H200's cache holds ~7,300 sequences (a 4,096 cap
+    binds), the H100's ~4,000 (it does not); the estimate moves only where it binds."""
     truth = _truth()
     est = {}
     for gpu in ("H200", "H100 SXM"):
-        for group in ("trtllm-v0.17", "vllm-something"):
+        for group in ("trtllm-perf-overview", "vllm-something"):
             tokens, layout = truth.estimate_serve(_row(gpu=gpu, group=group))
             est[gpu, group] = (tokens, layout["batch_max"])
-    assert est["H200", "trtllm-v0.17"][1] == 4096 < est["H200", "vllm-something"][1]
-    assert est["H200", "trtllm-v0.17"][0] < est["H200", "vllm-something"][0]
-    assert est["H100 SXM", "trtllm-v0.17"] == est["H100 SXM", "vllm-something"]
+    assert est["H200", "trtllm-perf-overview"][1] == 4096 < est["H200", "vllm-something"][1]
+    assert est["H200", "trtllm-perf-overview"][0] < est["H200", "vllm-something"][0]
+    assert est["H100 SXM", "trtllm-perf-overview"] == est["H100 SXM", "vllm-something"]
+    tokens, layout = truth.estimate_serve(_row(gpu="H100 SXM"))
+    assert layout["batch_max"] == 3000 and tokens < est["H100 SXM", "vllm-something"][0]
