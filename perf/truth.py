@@ -271,6 +271,11 @@ the Llama 3 8B's pretraining at 8K context alone 1.3M H100-hours (70B: 6.4M), as
 so Llama 3.1's long-context stage (attention at up to 128K) accounts for 0.16M hours at most;
 the Llama 3 paper publishes the 405B's layouts, not the 8B's: no term with a source closes
 this gap.
+Looked at and not added: the optimizer step per parameter (the ZeRO paper's 16 bytes of state,
+~32 bytes moved per parameter per step: <= 3 % of a step except Korthikanti's 22B, 6 %, already
+within 25 %), the cross-entropy over the vocabulary (<= 1 % on the rows past +-25 %; its bytes
+depend on each stack's kernel, fused or not), and torchtitan's context parallel (sharded head
+and tail to balance the causal load: no imbalance term). None moves a row across +-25 %.
 Next worst held out: llm-foundry's MPT-13B on 8 H100 (+32.9 %), torchtitan's CP8 rows (+27 to
 +29 %: the published time per token grows faster with the sequence than attention's FLOPs from
 CP4 on; their ring's K/V traffic is milliseconds against seconds of attention per layer), LLaMA
