@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpuprof.catalog.asof import dated
+from gpuprof.catalog.money import shown_as_of
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.redact import clean_text
@@ -219,7 +219,7 @@ def _rec_row(r: RecommendationRow) -> RecommendationRowSummary:
         cost_usd=r.cost_usd,
         cost_basis=r.cost_basis,
         price_per_hour_usd=r.price_per_hour_usd,
-        price_as_of=dated(inst.as_of),  # with its mark when old (catalog.asof)
+        price_as_of=shown_as_of(inst),  # as every view shows it (catalog.money.shown_as_of)
         efficiency=r.efficiency,
         pareto=r.pareto,
         speedup_vs_local=r.speedup_vs_local,
