@@ -41,6 +41,7 @@ from gpuprof.telemetry.nvml.events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 from tests.fakes.fixtures import gemm_result
+from tests.helpers.check import perf_item
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -373,35 +374,9 @@ def test_every_reference_row_is_cited_and_names_a_known_gpu() -> None:
 
 def test_golden_rows_round_trip(tmp_path: Path) -> None:
     items = (
-        CheckItem(
-            item_id="perf.gemm_bf16",
-            group="performance",
-            status=Status.PASS,
-            measured=780.0,
-            expected=794.5,
-            ratio=0.98,
-            unit="TFLOPS",
-            gpu_index=0,
-        ),
-        CheckItem(
-            item_id="perf.gemm_bf16",
-            group="performance",
-            status=Status.PASS,
-            measured=760.0,
-            expected=794.5,
-            ratio=0.96,
-            unit="TFLOPS",
-            gpu_index=1,
-        ),
-        CheckItem(
-            item_id="perf.gemm_fp32",
-            group="performance",
-            status=Status.PASS,
-            measured=0.2,
-            expected=0.21,
-            ratio=0.95,
-            unit="TFLOPS",
-        ),
+        perf_item("perf.gemm_bf16", Status.PASS, 780.0, 794.5, 0.98, gpu_index=0),
+        perf_item("perf.gemm_bf16", Status.PASS, 760.0, 794.5, 0.96, gpu_index=1),
+        perf_item("perf.gemm_fp32", Status.PASS, 0.2, 0.21, 0.95),
     )
     res = CheckResult(
         level="quick",

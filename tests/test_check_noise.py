@@ -24,6 +24,7 @@ from gpuprof.check.reference import Reference, golden_rows
 from gpuprof.check.run import CheckRun
 from gpuprof.units import fmt_sig
 from tests.fakes.fixtures import gemm_result
+from tests.helpers.check import perf_item
 
 CPU_GOLDEN = {
     ("CPU", "gemm_fp32"): Reference("CPU", "gemm_fp32", 0.1, "TFLOPS", "golden", "golden node-a"),
@@ -234,14 +235,12 @@ def test_fmt_sig_never_rounds_a_measured_figure_to_zero(value: float, shown: str
 
 
 def _tiny_result() -> CheckResult:
-    item = CheckItem(
-        item_id="perf.gemm_fp32",
-        group="performance",
-        status=Status.INFO,
-        measured=0.000134,
-        expected=0.000227,
-        ratio=0.59,
-        unit="TFLOPS",
+    item = perf_item(
+        "perf.gemm_fp32",
+        Status.INFO,
+        0.000134,
+        0.000227,
+        0.59,
         runs=(0.000134, 0.0002, 0.0001),
         spread=0.75,
         reason="too noisy to grade: spread 75% > margin 10% over 3 runs",
@@ -315,15 +314,8 @@ def test_a_measurement_only_one_run_made_is_not_graded_on_that_run() -> None:
 
 def test_a_golden_file_keeps_only_values_measured_steadily() -> None:
     def item(item_id: str, runs: tuple[float, ...], spread: float | None) -> CheckItem:
-        return CheckItem(
-            item_id=item_id,
-            group="performance",
-            status=Status.INFO,
-            measured=runs[len(runs) // 2],
-            unit="GB/s",
-            runs=runs,
-            spread=spread,
-        )
+        measured = runs[len(runs) // 2]
+        return perf_item(item_id, Status.INFO, measured, unit="GB/s", runs=runs, spread=spread)
 
     items = (
         item("perf.memcpy_host", (20.0, 20.5, 19.5), 0.05),

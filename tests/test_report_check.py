@@ -16,6 +16,7 @@ from gpuprof.report.check import check_section, check_section_of, with_check
 from gpuprof.report.html import check_page_html, render_check_html, render_html
 from gpuprof.report.json import dumps_report, loads_report
 from gpuprof.report.model import Report
+from tests.helpers.check import perf_item
 from tests.pdftext import page_texts, squash
 
 HOSTILE_HOST = '<script>alert("h")</script>\x1b[31m\u202enode'
@@ -27,14 +28,12 @@ def _result(hostname: str = "node-17", serial: str = "1654922011234") -> CheckRe
         CheckItem(
             item_id="inventory", group="inventory", status=Status.PASS, measured="8", expected="8"
         ),
-        CheckItem(
-            item_id="perf.gemm_bf16",
-            group="performance",
-            status=Status.WARN,
-            measured=612.5,
-            expected=759.0,
-            ratio=612.5 / 759.0,
-            unit="TFLOPS",
+        perf_item(
+            "perf.gemm_bf16",
+            Status.WARN,
+            612.5,
+            759.0,
+            612.5 / 759.0,
             reason="below the reference",
             hint="check clocks and power limits",
             source="ml-engineering mamf-finder (H100 SXM)",
