@@ -8,10 +8,9 @@ everywhere. A text with no finished translation shows in English.
 
 The language is chosen once at start-up by :func:`set_language`: ``--lang``, else
 ``GPUPROF_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh…`` → ``zh_CN``).
-Update the catalog after changing texts with::
-
-    pyside6-lupdate $(git ls-files 'ui/*.py' 'gpuprof/*.py') -tr-function-alias tr+=_t,tr+=N_ \\
-        -locations none -no-obsolete -ts resources/i18n/gpuprof_zh_CN.ts
+Update the catalog after changing texts with ``python scripts/update_catalog.py [--tsv FILE]``:
+it runs ``pyside6-lupdate`` over ``ui/`` and ``gpuprof/`` and keeps each text once, in one
+context, with the translation it had (or the one the tab-separated file gives).
 """
 
 from __future__ import annotations
