@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 from gpuprof.errors import InputError
@@ -102,6 +103,24 @@ KV_ADMISSION = ("on-demand", "reserve")
 PLAUSIBLE_FLOPS = 1e27
 
 
+def _lowered(word: str) -> str:
+    return word.strip().lower()
+
+
+def _one_of(
+    given: str,
+    allowed: Collection[str],
+    message: str,
+    normalize: Callable[[str], str | None] = _lowered,
+) -> str:
+    """``given`` normalized, or InputError(``message``) naming it (``{v}``, at most 40
+    characters) and the choices (``{all}``) when it is not one of ``allowed``."""
+    value = normalize(given)
+    if value is None or value not in allowed:
+        raise InputError(tr(message, v=given[:40], all=", ".join(allowed)))
+    return value
+
+
 @dataclass(frozen=True)
 class Workload:
     """Inputs of one estimate. Units: params (count), tokens/samples (count), hours, USD.
@@ -194,15 +213,7 @@ class Workload:
     billing: str = "on-demand"
 
     def __post_init__(self) -> None:
-        billing = self.billing.strip().lower()
-        if billing not in BILLINGS:
-            raise InputError(
-                tr(
-                    "unknown billing {b!r}; use one of {all}",
-                    b=billing[:40],
-                    all=", ".join(BILLINGS),
-                )
-            )
+        billing = _one_of(self.billing, BILLINGS, N_("unknown billing {v!r}; use one of {all}"))
         if self.spot and billing == "on-demand":  # --spot: an alias of --billing spot
             billing = "spot"
         object.__setattr__(self, "billing", billing)
@@ -218,25 +229,13 @@ class Workload:
             raise InputError(
                 f"unknown precision {self.precision!r}; use one of {', '.join(PRECISIONS)}"
             )
-        stack = normalize_stack(self.stack)
-        if stack is None:
-            raise InputError(
-                tr(
-                    "unknown stack {s!r}; use one of {all}",
-                    s=self.stack[:40],
-                    all=", ".join(STACKS),
-                )
-            )
+        stack = _one_of(
+            self.stack, STACKS, N_("unknown stack {v!r}; use one of {all}"), normalize_stack
+        )
         object.__setattr__(self, "stack", stack)
-        recompute = self.recompute.strip().lower()
-        if recompute not in RECOMPUTE:
-            raise InputError(
-                tr(
-                    "unknown recompute {r!r}; use one of {all}",
-                    r=self.recompute[:40],
-                    all=", ".join(RECOMPUTE),
-                )
-            )
+        recompute = _one_of(
+            self.recompute, RECOMPUTE, N_("unknown recompute {v!r}; use one of {all}")
+        )
         object.__setattr__(self, "recompute", recompute)
         layout = " ".join(self.layout.lower().replace(",", " ").split())
         bad = [
@@ -290,44 +289,24 @@ class Workload:
                 raise InputError(tr("--output-len must be at least 1"))
             object.__setattr__(self, "seq_len", int(self.prompt_len) + int(self.output_len))
         if self.kv_dtype is not None:
-            object.__setattr__(self, "kv_dtype", self.kv_dtype.strip().lower())
-            if self.kv_dtype not in KV_DTYPES:
-                raise InputError(
-                    tr(
-                        "unknown KV-cache dtype {d!r}; use one of {all}",
-                        d=self.kv_dtype,
-                        all=", ".join(KV_DTYPES),
-                    )
-                )
-        kernel = self.attention_kernel.strip().lower()
-        if kernel not in ATTENTION_KERNELS:
-            raise InputError(
-                tr(
-                    "unknown attention kernel {k!r}; use one of {all}",
-                    k=self.attention_kernel[:40],
-                    all=", ".join(ATTENTION_KERNELS),
-                )
+            kv_dtype = _one_of(
+                self.kv_dtype, KV_DTYPES, N_("unknown KV-cache dtype {v!r}; use one of {all}")
             )
+            object.__setattr__(self, "kv_dtype", kv_dtype)
+        kernel = _one_of(
+            self.attention_kernel,
+            ATTENTION_KERNELS,
+            N_("unknown attention kernel {v!r}; use one of {all}"),
+        )
         object.__setattr__(self, "attention_kernel", kernel)
-        admission = self.kv_admission.strip().lower()
-        if admission not in KV_ADMISSION:
-            raise InputError(
-                tr(
-                    "unknown KV admission {k!r}; use one of {all}",
-                    k=self.kv_admission[:40],
-                    all=", ".join(KV_ADMISSION),
-                )
-            )
+        admission = _one_of(
+            self.kv_admission, KV_ADMISSION, N_("unknown KV admission {v!r}; use one of {all}")
+        )
         object.__setattr__(self, "kv_admission", admission)
-        object.__setattr__(self, "slo_percentile", self.slo_percentile.strip().lower())
-        if self.slo_percentile not in PERCENTILES:
-            raise InputError(
-                tr(
-                    "unknown percentile {p!r}; use one of {all}",
-                    p=self.slo_percentile,
-                    all=", ".join(PERCENTILES),
-                )
-            )
+        percentile = _one_of(
+            self.slo_percentile, PERCENTILES, N_("unknown percentile {v!r}; use one of {all}")
+        )
+        object.__setattr__(self, "slo_percentile", percentile)
         for name in ("ttft_s", "tpot_s", "rate_per_s"):
             value = getattr(self, name)
             if value is not None and not (math.isfinite(value) and value > 0):
