@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gpuprof.bench.base import MemoryResult, Result
+from gpuprof.bench.base import CancelToken, MemoryResult, Result
 from gpuprof.catalog.specs import load_specs
 from gpuprof.check.inventory import parse_expect
 from gpuprof.check.model import (
@@ -215,13 +215,24 @@ def test_parse_device() -> None:
 # --- inventory and health through the fake NVML ----------------------------------------------
 
 
-def _run_on(box: FakeBox, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> CheckResult:
-    fake = FakeNvml(box)
+def _run_on(
+    box: FakeBox | FakeNvml,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    on_item: Callable[[CheckItem], None] | None = None,
+    cancel: CancelToken | None = None,
+    **kw: Any,
+) -> CheckResult:
+    """A check of ``box`` (or of a fake NVML made before, to act on it during the run) with
+    ``kw`` as CheckRun's other arguments; nothing is measured unless ``bench_results`` says."""
+    fake = box if isinstance(box, FakeNvml) else FakeNvml(box)
     monkeypatch.setattr(nvml, "pynvml", fake)
     source = nvml.NvmlSource(clock=fake.clock)
+    kw.setdefault("bench_results", lambda dev: ())
     try:
-        run = CheckRun(source=source, poll_interval_s=0.0, bench_results=lambda dev: (), **kw)
-        return run.run()
+        return CheckRun(source=source, poll_interval_s=0.0, **kw).run(
+            on_item=on_item, cancel=cancel
+        )
     finally:
         source.close()
 
@@ -406,11 +417,6 @@ def test_golden_rows_round_trip(tmp_path: Path) -> None:
 def test_a_cancelled_check_reports_what_it_did_and_skips_the_rest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from gpuprof.bench.base import CancelToken
-
-    fake = FakeNvml(make_fleet(2))
-    monkeypatch.setattr(nvml, "pynvml", fake)
-    source = nvml.NvmlSource(clock=fake.clock)
     cancel = CancelToken()
 
     def measured(dev: str) -> tuple[Result, ...]:
@@ -419,12 +425,9 @@ def test_a_cancelled_check_reports_what_it_did_and_skips_the_rest(
 
     seen: list[str] = []
     on_item: Callable[[CheckItem], None] = lambda i: seen.append(i.item_id)  # noqa: E731
-    try:
-        res = CheckRun(source=source, poll_interval_s=0.0, bench_results=measured).run(
-            on_item=on_item, cancel=cancel
-        )
-    finally:
-        source.close()
+    res = _run_on(
+        make_fleet(2), monkeypatch, bench_results=measured, on_item=on_item, cancel=cancel
+    )
     assert res.cancelled and res.exit_code == 130  # incomplete, not a PASS
     assert any(i.item_id == "perf.gemm_bf16" for i in res.items)
     assert any(
@@ -438,8 +441,6 @@ def test_an_xid_during_the_check_fails_it_through_the_nvml_event_set(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = FakeNvml(make_fleet(4))
-    monkeypatch.setattr(nvml, "pynvml", fake)
-    source = nvml.NvmlSource(clock=fake.clock)
     watch = XidWatch(nvml=fake, wait_ms=10)
     assert watch.start()
 
@@ -449,15 +450,9 @@ def test_an_xid_during_the_check_fails_it_through_the_nvml_event_set(
         return ()
 
     try:
-        res = CheckRun(
-            source=source,
-            poll_interval_s=0.0,
-            bench_results=measured,
-            xid_watch=lambda: _settled(watch),
-        ).run()
+        res = _run_on(fake, monkeypatch, bench_results=measured, xid_watch=lambda: _settled(watch))
     finally:
         watch.close()
-        source.close()
     (xid,) = _by_id(res, "health.xid")
     assert xid.status is Status.FAIL and xid.measured == "GPU 2: XID 48"
     assert fake.calls["nvmlEventSetFree"] == 1
