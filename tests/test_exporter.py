@@ -33,6 +33,7 @@ from gpuprof.telemetry.model import (
     Topology,
 )
 from tests.fakes.devices import h100_info, h100_sample
+from tests.fakes.fixtures import gemm_result
 
 MIB = 2**20
 
@@ -64,7 +65,7 @@ def _sample(i: int) -> GpuSample:
 
 
 @dataclass
-class FakeSource:
+class FakeSource(KeptFacts):
     """A TelemetrySource made of model dataclasses; counts polls."""
 
     n: int = 2
@@ -75,18 +76,10 @@ class FakeSource:
 
     def __post_init__(self) -> None:
         self.gpus = self.gpus or [_sample(i) for i in range(self.n)]
-
-    def system_info(self) -> SystemInfo:
-        return SystemInfo(hostname="node-a", driver_version="565.57.01", cuda_driver_version="12.7")
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return tuple(_device(i) for i in range(self.n))
-
-    def topology(self) -> Topology:
-        return Topology()
-
-    def status(self) -> SourceStatus:
-        return SourceStatus()
+        self._system = SystemInfo(
+            hostname="node-a", driver_version="565.57.01", cuda_driver_version="12.7"
+        )
+        self._devices = tuple(_device(i) for i in range(self.n))
 
     def poll(self) -> Snapshot:
         self.polls += 1
@@ -96,9 +89,6 @@ class FakeSource:
             host=HostSample(),
             gpus=tuple(self.gpus),
         )
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        pass
 
 
 def scrape(url: str) -> tuple[str, dict]:
@@ -474,25 +464,18 @@ def test_cli_rejects_bad_bind_address(capsys):
 def test_bench_values_of_a_run_take_headlines_of_ok_results():
     from types import SimpleNamespace
 
-    from gpuprof.bench.base import GemmResult, Result
+    from gpuprof.bench.base import Result
     from gpuprof.exporter import bench_values_of
 
-    gemm = GemmResult(
-        bench="gemm",
-        case="bf16 4096",
+    gemm = gemm_result(
+        "bf16 4096",
+        137.4,
         dtype="bf16",
-        m=4096,
-        n=4096,
-        k=4096,
-        iterations=10,
-        time_mean_s=1e-3,
-        time_median_s=1e-3,
-        time_min_s=1e-3,
-        tflops_mean=130.0,
-        tflops_median=137.4,
-        tflops_max=140.0,
-        peak_tflops=989.0,
+        size=4096,
+        peak=989.0,
         pct_of_peak=13.9,
+        tflops_mean=130.0,
+        tflops_max=140.0,
     )
     skipped = Result(bench="p2p", case="0->1", status="skipped: needs 2 CUDA devices")
     run = SimpleNamespace(device="cuda:0", results=(gemm, skipped))

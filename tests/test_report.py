@@ -25,7 +25,7 @@ from gpuprof.report.svg import render_svg
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SystemInfo
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
-from tests.fakes.fixtures import bench_case, bench_run
+from tests.fakes.fixtures import bench_case, bench_run, gemm_result
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_S = 4.0
@@ -56,25 +56,18 @@ def report(session_file: Path) -> Report:
 
 
 def _bench_run():  # type: ignore[no-untyped-def]
-    from gpuprof.bench.base import GemmResult, MemoryResult, Result
+    from gpuprof.bench.base import MemoryResult, Result
     from gpuprof.bench.runner import Environment
 
-    gemm = GemmResult(
-        bench="gemm",
-        case="bf16 8192x8192x8192",
+    gemm = gemm_result(
+        "bf16 8192x8192x8192",
+        550.0,
         dtype="bf16",
-        m=8192,
-        n=8192,
-        k=8192,
-        iterations=50,
-        time_mean_s=0.0021,
-        time_median_s=0.002,
-        time_min_s=0.0019,
-        tflops_mean=520.0,
-        tflops_median=550.0,
-        tflops_max=580.0,
-        peak_tflops=989.4,
+        size=8192,
+        peak=989.4,
         pct_of_peak=55.6,
+        tflops_mean=520.0,
+        tflops_max=580.0,
         throttle_reasons=("sw_power_cap",),
     )
     copy = MemoryResult(
