@@ -22,10 +22,12 @@ from gpuprof.i18n import tr
 from gpuprof.recommend.estimate import CandidateArrays, build_arrays, estimate
 from gpuprof.recommend.rank.job import job_costs, job_row, priced_and_meeting, rank_jobs
 from gpuprof.recommend.rank.rows import (
+    Candidates,
     LocalMachine,
     Recommendation,
     RecommendationRow,
     ServingRow,
+    viable_mask,
 )
 from gpuprof.recommend.rank.serving import rank_serving, serving_arrays_of, serving_row
 from gpuprof.recommend.workload import LIMITS, Workload
@@ -101,11 +103,10 @@ def recommend(
         wanted = {provider_key(p) for p in providers if p.strip()}
         mask = np.array([i.provider.lower() in wanted for i in arr.instances], dtype=bool)
     local_row = None if local is None else _local_row(w, local, catalog, measurements)
+    c = Candidates(w, catalog, arr, est)
     if est.serving is not None:
-        return rank_serving(
-            w, catalog, arr, est, est.serving, mask, local_row, local_util_pct, limit
-        )
-    rec = rank_jobs(w, catalog, arr, est, mask, objective, local_row, local_util_pct, limit)
+        return rank_serving(c, est.serving, mask, local_row, local_util_pct, limit)
+    rec = rank_jobs(c, mask, objective, local_row, local_util_pct, limit)
     constrained = w.deadline_hours is not None or w.budget_usd is not None
     if constrained and w.nodes is None and not priced_and_meeting(w, arr, est, mask).any():
         rec = _more_nodes(rec, w, catalog, arr, measurements, mask)
@@ -190,20 +191,17 @@ def _local_row(
     rec_w = w.with_(node_limit=1, spot=False, billing="on-demand", budget_usd=None)
     arr = build_arrays(one.instances, one.specs)
     est = estimate(rec_w, arr, one.specs, measurements)
+    c = Candidates(rec_w, one, arr, est)
+    viable = viable_mask(est)
     if est.serving is not None:
         no = np.zeros(1, dtype=bool)
-        viable_one = est.fits & ~(est.supported == 0)
         rate = np.full(1, math.nan)
-        return serving_row(rec_w, one, arr, est, est.serving, 0, 0, rate, viable_one, no)
+        return serving_row(c, est.serving, 0, 0, rate, viable, no)
     nan = np.array([math.nan])
     ones = np.ones(1, dtype=bool)
-    viable = est.fits & ~(est.supported == 0)
     hours_b = est.seconds / 3600.0
     return job_row(
-        rec_w,
-        one,
-        arr,
-        est,
+        c,
         0,
         0,
         nan,

@@ -10,26 +10,23 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.catalog.instances import Catalog
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
 from gpuprof.recommend.explain import global_warnings, row_notes
 from gpuprof.recommend.parallel import FULL_SHARD_STACKS
-from gpuprof.recommend.rank.billing import (
-    basis_hours,
-    hourly_price,
-    months_billed,
-    unpriced_note,
-)
+from gpuprof.recommend.rank.billing import basis_hours, hourly_price, months_billed
 from gpuprof.recommend.rank.billing import job_cost as basis_cost
 from gpuprof.recommend.rank.rows import (
+    Candidates,
     Recommendation,
     RecommendationRow,
     catalog_warnings,
     estimate_facts,
     opt,
     pareto_front,
+    viable_mask,
+    with_unpriced_notes,
 )
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
@@ -38,10 +35,7 @@ __all__ = ["job_costs", "job_row", "priced_and_meeting", "rank_jobs"]
 
 
 def rank_jobs(
-    w: Workload,
-    catalog: Catalog,
-    arr: CandidateArrays,
-    est: Estimates,
+    c: Candidates,
     mask: npt.NDArray[np.bool_],
     objective: str,
     local_row: RecommendationRow | None,
@@ -50,6 +44,7 @@ def rank_jobs(
 ) -> Recommendation:
     """A job: rank by cost (or time, ``objective``), those that fit and meet the deadline and
     the budget first; ``local_row`` is this machine's row (or None)."""
+    w, arr, est = c.w, c.arr, c.est
     deadline = w.deadline_hours
     # A throughput target without a deadline is a rate to sustain: replicas of an instance
     # reach it together; rank by what they cost over the window the target allows.
@@ -61,7 +56,7 @@ def rank_jobs(
 
     hours = est.seconds / 3600.0
     price, cost, hours_basis, replicas = job_costs(w, arr, est, window)
-    viable = est.fits & ~(est.supported == 0) & mask
+    viable = viable_mask(est) & mask
     has_time = np.isfinite(hours)
     has_cost = np.isfinite(cost)
     meets = np.ones(len(arr), dtype=bool) if deadline is None else hours_basis <= deadline
@@ -79,7 +74,7 @@ def rank_jobs(
     )
     # A row the data doubts (Instance.doubt) is listed with a warning but never wins silently:
     # it ranks after every undoubted row that is as good on the constraints.
-    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    doubtful = c.doubtful()
     if objective == "cheapest":
         # Issue 23: a row without a price cannot be the cheapest; it comes after every priced
         # row, even one that misses the deadline (and says so).
@@ -95,10 +90,7 @@ def rank_jobs(
     take = order if limit is None else order[:limit]
     rows = tuple(
         job_row(
-            w,
-            catalog,
-            arr,
-            est,
+            c,
             int(i),
             rank + 1,
             price,
@@ -120,12 +112,7 @@ def rank_jobs(
             for r, i in zip(rows, take, strict=True)
         )
     if objective == "cheapest":
-        rows = tuple(
-            replace(r, warnings=(*r.warnings, unpriced_note(w.billing, r.instance)))
-            if r.cost_usd is None and r.viable
-            else r
-            for r in rows
-        )
+        rows = with_unpriced_notes(rows, w.billing)
     sc = np.flatnonzero(viable & has_time & has_cost)
     scatter = tuple(
         zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
@@ -175,7 +162,7 @@ def priced_and_meeting(
     """Rows that fit, have a price and meet the deadline and the budget (issue 23: whether a
     larger ``--nodes`` would give one)."""
     _price, cost, hours_basis, _rep = job_costs(w, arr, est, None)
-    ok = est.fits & ~(est.supported == 0) & mask & np.isfinite(cost) & np.isfinite(hours_basis)
+    ok = viable_mask(est) & mask & np.isfinite(cost) & np.isfinite(hours_basis)
     if w.deadline_hours is not None:
         ok &= hours_basis <= w.deadline_hours
     if w.budget_usd is not None:
@@ -226,10 +213,7 @@ def sustained(
 
 
 def job_row(
-    w: Workload,
-    catalog: Catalog,
-    arr: CandidateArrays,
-    est: Estimates,
+    c: Candidates,
     i: int,
     rank: int,
     price: npt.NDArray[np.float64],
@@ -245,8 +229,9 @@ def job_row(
 ) -> RecommendationRow:
     """One ranked row. ``split``: replicas that share the work (a throughput target), so the
     time the reasons state is each replica's, like the row's ``hours``."""
+    w, arr, est = c.w, c.arr, c.est
     inst = arr.instances[i]
-    spec = catalog.spec_for(inst)
+    spec = c.catalog.spec_for(inst)
     nodes = int(est.nodes[i])
     hours = opt(est.seconds[i] / 3600.0)
     seconds = opt(est.seconds[i] / split)

@@ -5,22 +5,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from gpuprof.catalog.asof import stale_note
-from gpuprof.catalog.instances import Instance
+from gpuprof.catalog.instances import Catalog, Instance
 from gpuprof.catalog.money import published_prices
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band
 from gpuprof.recommend.estimate import FORMULAS, CandidateArrays, Estimates
 from gpuprof.recommend.explain import RowFacts
+from gpuprof.recommend.rank.billing import unpriced_note
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import Workload
 
 __all__ = [
+    "Candidates",
     "LocalMachine",
     "Recommendation",
     "RecommendationRow",
@@ -29,7 +31,24 @@ __all__ = [
     "estimate_facts",
     "opt",
     "pareto_front",
+    "viable_mask",
+    "with_unpriced_notes",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """What a ranking and each of its rows read: the workload, the catalog, the catalog's
+    candidate arrays and their estimates."""
+
+    w: Workload
+    catalog: Catalog
+    arr: CandidateArrays
+    est: Estimates
+
+    def doubtful(self) -> npt.NDArray[np.bool_]:
+        """The candidates whose catalog row the data doubts (``Instance.doubt``)."""
+        return np.array([bool(i.doubt) for i in self.arr.instances], dtype=bool)
 
 
 @dataclass(frozen=True)
@@ -302,6 +321,25 @@ def catalog_warnings(inst: Instance, warnings: tuple[str, ...]) -> tuple[str, ..
     # one judgement of a price's date for every view (gpuprof.catalog.asof.staleness)
     note = stale_note(inst.as_of) if any(p is not None for p in published_prices(inst)) else ""
     return (*warnings, note) if note else warnings
+
+
+def viable_mask(est: Estimates) -> npt.NDArray[np.bool_]:
+    """The candidates that fit, in a precision their GPU is not known to lack."""
+    ok: npt.NDArray[np.bool_] = est.fits & ~(est.supported == 0)
+    return ok
+
+
+def with_unpriced_notes(
+    rows: tuple[RecommendationRow, ...], billing: str
+) -> tuple[RecommendationRow, ...]:
+    """``rows`` with a note on each viable one without a price on ``billing``: it is listed
+    after every priced row."""
+    return tuple(
+        replace(r, warnings=(*r.warnings, unpriced_note(billing, r.instance)))
+        if r.cost_usd is None and r.viable
+        else r
+        for r in rows
+    )
 
 
 def estimate_facts(

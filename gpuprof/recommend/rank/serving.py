@@ -10,17 +10,13 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from gpuprof.catalog.instances import Catalog, Instance
+from gpuprof.catalog.instances import Instance
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.band import inference_band
-from gpuprof.recommend.estimate import CandidateArrays, Estimates
 from gpuprof.recommend.explain import fmt_duration_ms, global_warnings, row_notes
-from gpuprof.recommend.rank.billing import (
-    HOURS_PER_MONTH,
-    hourly_price,
-    unpriced_note,
-)
+from gpuprof.recommend.rank.billing import HOURS_PER_MONTH, hourly_price
 from gpuprof.recommend.rank.rows import (
+    Candidates,
     Recommendation,
     RecommendationRow,
     ServingRow,
@@ -28,6 +24,8 @@ from gpuprof.recommend.rank.rows import (
     estimate_facts,
     opt,
     pareto_front,
+    viable_mask,
+    with_unpriced_notes,
 )
 from gpuprof.recommend.serve import BOUNDS, KV_FREE_FRACTION, ServeArrays
 from gpuprof.recommend.workload import Workload
@@ -37,10 +35,7 @@ __all__ = ["rank_serving", "serving_arrays_of", "serving_row"]
 
 
 def rank_serving(
-    w: Workload,
-    catalog: Catalog,
-    arr: CandidateArrays,
-    est: Estimates,
+    c: Candidates,
     sv: ServeArrays,
     mask: npt.NDArray[np.bool_],
     local_row: RecommendationRow | None,
@@ -50,6 +45,7 @@ def rank_serving(
     """Serving: rank by the cost per million output tokens of the instances the rate needs
     (those meeting the latency targets first); the scatter is cost per million vs throughput
     per instance."""
+    w, arr = c.w, c.arr
     rate = hourly_price(arr, w.billing)  # per instance-hour on the ranking basis (NaN: none)
     per_h = rate * sv.nodes * sv.instances
     # The scatter's y: the row's own cost per million output tokens (its whole instances at
@@ -57,10 +53,10 @@ def rank_serving(
     millions = w.requests_per_s * w.gen_len * 3600.0 / 1e6
     with np.errstate(invalid="ignore", divide="ignore"):
         per_m_inst = per_h / millions if millions > 0 else np.full(len(arr), np.nan)
-    viable = est.fits & ~(est.supported == 0) & mask
+    viable = viable_mask(c.est) & mask
     has_cost = np.isfinite(per_h)
     tpot = sv.tpot_p99_s if w.slo_percentile == "p99" else sv.tpot_p50_s
-    doubtful = np.array([bool(i.doubt) for i in arr.instances], dtype=bool)
+    doubtful = c.doubtful()
     metric = np.where(has_cost, per_h, np.inf)
     order = np.lexsort((tpot, metric, doubtful, ~has_cost, ~sv.meets, ~viable, ~mask))
     order = order[mask[order]]
@@ -68,16 +64,10 @@ def rank_serving(
     pareto = pareto_front(-sv.tokens_s_instance, per_m_inst, ok)
     take = order if limit is None else order[:limit]
     rows = tuple(
-        serving_row(w, catalog, arr, est, sv, int(i), rank + 1, rate, viable, pareto)
-        for rank, i in enumerate(take)
+        serving_row(c, sv, int(i), rank + 1, rate, viable, pareto) for rank, i in enumerate(take)
     )
     # A row without a price on the basis is not the cheapest: it comes after every priced one.
-    rows = tuple(
-        replace(r, warnings=(*r.warnings, unpriced_note(w.billing, r.instance)))
-        if r.cost_usd is None and r.viable
-        else r
-        for r in rows
-    )
+    rows = with_unpriced_notes(rows, w.billing)
     sc = np.flatnonzero(ok)
     scatter = tuple(
         zip(
@@ -110,10 +100,7 @@ def serving_arrays_of(rec: Recommendation, row: RecommendationRow) -> tuple[Serv
 
 
 def serving_row(
-    w: Workload,
-    catalog: Catalog,
-    arr: CandidateArrays,
-    est: Estimates,
+    c: Candidates,
     sv: ServeArrays,
     i: int,
     rank: int,
@@ -123,8 +110,9 @@ def serving_row(
 ) -> RecommendationRow:
     """One serving row: every number for the same layout and instance count; ``rate``: each
     instance's price per hour on the ranking basis (``w.billing``)."""
+    w, arr, est = c.w, c.arr, c.est
     inst = arr.instances[i]
-    spec = catalog.spec_for(inst)
+    spec = c.catalog.spec_for(inst)
     nodes = int(sv.nodes[i])
     instances = int(sv.instances[i]) if math.isfinite(sv.instances[i]) else 1
     fits = bool(est.fits[i])
