@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from gpuprof.recommend.calibrate import measurements_from_run
 from PySide6.QtCore import QCoreApplication
 
-from ..shell.context import ActionSpec, WindowContext
+from ..shell.context import LazyTabFeature, WindowContext
 
 if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun
@@ -19,19 +19,16 @@ if TYPE_CHECKING:
 __all__ = ["BenchFeature"]
 
 
-class BenchFeature:
+class BenchFeature(LazyTabFeature["BenchTab"]):
     """The lazy Benchmarks tab; its module and widgets are built on first show (they cost about
     0.1 s of start-up, and torch is imported only by a run's worker thread)."""
 
     name = "benchmarks"
 
     def __init__(self, context: WindowContext) -> None:
-        self._context = context
-        self.tab: BenchTab | None = None
         # The title and tip keep the catalog context they had when the window made the tab.
-        context.tabs.add_lazy(
-            "benchmarks",
-            self._make,
+        super().__init__(
+            context,
             QCoreApplication.translate("MainWindow", "Benchmarks"),
             QCoreApplication.translate(
                 "MainWindow", "GEMM, memory, P2P, collective and training-step benchmarks (Alt+6)"
@@ -43,26 +40,12 @@ class BenchFeature:
 
         tab = BenchTab()
         tab.run_finished.connect(self._on_run_finished)
-        self.tab = tab
         return tab
-
-    def widget(self) -> BenchTab:
-        """The Benchmarks tab, built in place if it was not yet."""
-        if self.tab is None:
-            self._context.tabs.realize(self.name)
-        assert self.tab is not None
-        return self.tab
 
     def _on_run_finished(self, run: BenchRun) -> None:
         measured = measurements_from_run(run)  # {} for the CPU and for unknown GPUs
         if measured:
             self._context.measured_here.emit(measured)
-
-    def actions(self) -> list[ActionSpec]:
-        return []
-
-    def strip(self) -> None:
-        return None
 
     def shutdown(self, deadline: float) -> None:
         """A run's worker is one of the window's: after every feature, the window's worker

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..shell.context import ActionSpec, WindowContext, remaining_s
+from ..shell.context import LazyTabFeature, WindowContext, remaining_s
 from .scorecard import STATUS_COLOURS, Scorecard
 from .worker import CheckMaker, CheckWorker, error_text, make_check
 
@@ -329,18 +329,15 @@ class CheckTab(QWidget):
         return stopped
 
 
-class CheckFeature:
+class CheckFeature(LazyTabFeature["CheckTab"]):
     """The lazy Check tab (built when first shown, ``--tab check``); a check still running when
     the window closes is cancelled and waited for (2 s at most, then detached)."""
 
     name = "check"
 
     def __init__(self, context: WindowContext) -> None:
-        self._context = context
-        self.tab: CheckTab | None = None
-        context.tabs.add_lazy(
-            "check",
-            self._make,
+        super().__init__(
+            context,
             _t("Check"),
             _t(
                 "Acceptance check: is this machine what was paid for? A PASS/WARN/FAIL scorecard "
@@ -349,19 +346,13 @@ class CheckFeature:
         )
 
     def _make(self) -> CheckTab:
-        self.tab = CheckTab(open_report=self._open_report)
-        self.tab.check_finished.connect(self._context.checked_here.emit)
-        return self.tab
+        tab = CheckTab(open_report=self._open_report)
+        tab.check_finished.connect(self._context.checked_here.emit)
+        return tab
 
     def _open_report(self) -> None:
         # The report feature's action: it opens with the last check (the window's checked_here).
         self._context.action("file.export_report").trigger()
-
-    def actions(self) -> list[ActionSpec]:
-        return []
-
-    def strip(self) -> None:
-        return None
 
     def shutdown(self, deadline: float) -> None:
         if self.tab is not None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QSettings
 
-from ..shell.context import ActionSpec, WindowContext
+from ..shell.context import LazyTabFeature, WindowContext
 from ..shell.state import Measurements, StaticFacts
 
 if TYPE_CHECKING:
@@ -17,21 +17,18 @@ if TYPE_CHECKING:
 __all__ = ["RecommendFeature"]
 
 
-class RecommendFeature:
+class RecommendFeature(LazyTabFeature["RecommendTab"]):
     """The lazy Recommend tab; its module and widgets are built on first show (they cost about
     0.1 s of start-up)."""
 
     name = "recommend"
 
     def __init__(self, context: WindowContext) -> None:
-        self._context = context
-        self.tab: RecommendTab | None = None
         # This machine's GPU names and what was measured here, for a tab built later.
         self._local: tuple[list[str], Measurements | None] | None = None
         # The title and tip keep the catalog context they had when the window made the tab.
-        context.tabs.add_lazy(
-            "recommend",
-            self._make,
+        super().__init__(
+            context,
             QCoreApplication.translate("MainWindow", "Recommend"),
             QCoreApplication.translate(
                 "MainWindow", "Cloud configurations for a workload: fit, time and cost (Alt+7)"
@@ -48,17 +45,9 @@ class RecommendFeature:
         if self._local is not None:
             names, measured = self._local
             tab.set_local(names, measurements=measured)
-        self.tab = tab
         for line in tab.settings_problems[-1:]:
             self._context.show_message(line, 15000)
         return tab
-
-    def widget(self) -> RecommendTab:
-        """The Recommend tab, built in place if it was not yet."""
-        if self.tab is None:
-            self._context.tabs.realize(self.name)
-        assert self.tab is not None
-        return self.tab
 
     def _on_static(self, facts: StaticFacts) -> None:
         names = [d.name for d in facts.devices]
@@ -70,12 +59,6 @@ class RecommendFeature:
         """A benchmark run here measured ``measured``: rank with it (the tab is built for it)."""
         tab = self.widget()
         tab.set_local(tab.local, measurements=measured)
-
-    def actions(self) -> list[ActionSpec]:
-        return []
-
-    def strip(self) -> None:
-        return None
 
     def shutdown(self, deadline: float) -> None:
         """Nothing of its own to wait for: ranking runs in the GUI thread, a price update in a

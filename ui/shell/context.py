@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QToolBar, QWidget
@@ -36,6 +36,7 @@ __all__ = [
     "ActionSpec",
     "Feature",
     "FeatureFactory",
+    "LazyTabFeature",
     "MenuSpec",
     "StepTickMarks",
     "ToolbarItem",
@@ -173,6 +174,43 @@ class Feature(Protocol):
 
 #: Makes a feature for a window; :data:`.features.FEATURES` lists them.
 FeatureFactory = Callable[[WindowContext], Feature]
+
+#: The widget a lazy tab feature builds.
+TabW = TypeVar("TabW", bound=QWidget)
+
+
+class LazyTabFeature(Generic[TabW]):
+    """A feature that is one tab, built when first shown or asked for (:meth:`widget`): its
+    module and widgets cost start-up time only when used. A subclass names itself (``name``,
+    the tab's name too) and builds its tab in :meth:`_make`; no actions, no strip."""
+
+    name: str
+
+    def __init__(self, context: WindowContext, title: str, tip: str) -> None:
+        self._context = context
+        #: The tab, once built (None until then).
+        self.tab: TabW | None = None
+        context.tabs.add_lazy(self.name, self._build, title, tip)
+
+    def _make(self) -> TabW:
+        raise NotImplementedError
+
+    def _build(self) -> TabW:
+        self.tab = self._make()
+        return self.tab
+
+    def widget(self) -> TabW:
+        """The tab, built in place if it was not yet."""
+        if self.tab is None:
+            self._context.tabs.realize(self.name)
+        assert self.tab is not None
+        return self.tab
+
+    def actions(self) -> list[ActionSpec]:
+        return []
+
+    def strip(self) -> None:
+        return None
 
 
 #: Closing the window: everything that runs (a profiled job saving its profile, a check, a
