@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyqtgraph as pg
@@ -34,6 +34,10 @@ DTYPE_COLOURS: dict[str, str] = {
 }
 _DIRECTIONS = ("h2d", "d2h", "d2d", "host")
 _OPS_COLOURS = {"all_reduce": "#9467bd", "all_gather": "#8c564b"}
+
+
+#: A benchmark family's result type.
+R = TypeVar("R", bound=Result)
 
 
 def _t(text: str) -> str:
@@ -278,12 +282,21 @@ class BenchCharts(QWidget):
         item.setFont(font)
         plot.addItem(item)
 
-    def _draw_gemm(self, rows: list[GemmResult], peaks: dict[str, float], reason: str) -> None:
-        plot = self._reset(self.gemm)
+    def _start(
+        self, view: pg.PlotWidget, family: str, rows: list[R], reason: str
+    ) -> tuple[pg.PlotItem, list[R]]:
+        """``view`` cleared for ``family``'s rows: its plot and the rows that succeeded; with
+        none, the placeholder saying ``reason`` is drawn."""
+        plot = self._reset(view)
         ok = [r for r in rows if r.ok]
-        self.drawn["gemm"] = {}
+        self.drawn[family] = {}
         if not ok:
-            self._placeholder(self.gemm, reason)
+            self._placeholder(view, reason)
+        return plot, ok
+
+    def _draw_gemm(self, rows: list[GemmResult], peaks: dict[str, float], reason: str) -> None:
+        plot, ok = self._start(self.gemm, "gemm", rows, reason)
+        if not ok:
             return
         top = 0.0
         for dtype in DTYPE_COLOURS:
@@ -326,11 +339,8 @@ class BenchCharts(QWidget):
         plot.setYRange(0, top * 1.08 if top > 0 else 1, padding=0)
 
     def _draw_memory(self, rows: list[MemoryResult], reason: str) -> None:
-        plot = self._reset(self.memory)
-        ok = [r for r in rows if r.ok]
-        self.drawn["memory"] = {}
+        plot, ok = self._start(self.memory, "memory", rows, reason)
         if not ok:
-            self._placeholder(self.memory, reason)
             return
         groups: dict[tuple[str, bool | None], list[MemoryResult]] = {}
         for r in ok:
@@ -364,11 +374,8 @@ class BenchCharts(QWidget):
         _x_range(plot, [math.log2(r.size_bytes) for r in ok])
 
     def _draw_collective(self, rows: list[CollectiveResult], reason: str) -> None:
-        plot = self._reset(self.collective)
-        ok = [r for r in rows if r.ok]
-        self.drawn["collective"] = {}
+        plot, ok = self._start(self.collective, "collective", rows, reason)
         if not ok:
-            self._placeholder(self.collective, reason)
             return
         for op in sorted({r.op for r in ok}, key=lambda o: (o != "all_reduce", o)):
             mine = sorted((r for r in ok if r.op == op), key=lambda r: r.size_bytes)
