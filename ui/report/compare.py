@@ -43,6 +43,15 @@ def _t(text: str) -> str:
     return QCoreApplication.translate("CompareDialog", text)
 
 
+def _highlight(cell: QTableWidgetItem, why: str) -> None:
+    """An outlier or gap: bold on :data:`OUTLIER_BACKGROUND`, ``why`` as its tooltip."""
+    cell.setBackground(QBrush(QColor(OUTLIER_BACKGROUND)))
+    cell.setToolTip(why)
+    font = cell.font()
+    font.setBold(True)
+    cell.setFont(font)
+
+
 class CompareDialog(QDialog):
     """Results of several machines side by side."""
 
@@ -137,11 +146,7 @@ class CompareDialog(QDialog):
                 flag = why.get((m.label, key))
                 if flag is not None:
                     cell.setText("▼ " + text)
-                    cell.setBackground(QBrush(QColor(OUTLIER_BACKGROUND)))
-                    cell.setToolTip(flag)
-                    font = cell.font()
-                    font.setBold(True)
-                    cell.setFont(font)
+                    _highlight(cell, flag)
                 self.table.setItem(row, col, cell)
         if comp.pair:
             self._fill_ratios(comp)
@@ -161,11 +166,7 @@ class CompareDialog(QDialog):
         for row, ratio in enumerate(comp.ratios):
             cell = QTableWidgetItem(fmt_ratio(ratio))
             if comp.is_gap(ratio):
-                cell.setBackground(QBrush(QColor(OUTLIER_BACKGROUND)))
-                cell.setToolTip(tip)
-                font = cell.font()
-                font.setBold(True)
-                cell.setFont(font)
+                _highlight(cell, tip)
             self.table.setItem(row, col, cell)
 
     def flagged_cells(self) -> list[tuple[str, str]]:
