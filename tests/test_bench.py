@@ -30,6 +30,7 @@ from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile,
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
 from tests.fakes.fixtures import bench_case, bench_run, gemm_result
+from tests.helpers.bench import memory_result
 
 # --- fakes ----------------------------------------------------------------------------------------
 
@@ -429,16 +430,11 @@ def _sample_run(run_id: str, tflops: float, started: float = 1.7e9) -> BenchRun:
 
     results: tuple[Result, ...] = (
         _gemm("fp32 1024x1024x1024", tflops),
-        MemoryResult(
-            bench="memory",
-            case="host 1 MiB",
-            direction="host",
-            pinned=None,
-            size_bytes=2**20,
-            samples=5,
-            time_median_s=1e-4,
-            bandwidth_bytes_s=1e10,
-            bandwidth_max_bytes_s=1.2e10,
+        memory_result(
+            "host 1 MiB",
+            1e10,
+            size=2**20,
+            max_bytes_s=1.2e10,
             traffic_factor=2,
             verified=True,
             throttle_reasons=("sw_power_cap",),

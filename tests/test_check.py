@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gpuprof.bench.base import CancelToken, MemoryResult, Result
+from gpuprof.bench.base import CancelToken, Result
 from gpuprof.catalog.specs import load_specs
 from gpuprof.check.inventory import parse_expect
 from gpuprof.check.model import (
@@ -41,6 +41,7 @@ from gpuprof.telemetry.nvml.events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 from tests.fakes.fixtures import gemm_result
+from tests.helpers.bench import memory_result
 from tests.helpers.check import perf_item
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -345,17 +346,7 @@ def test_a_golden_reference_wins_over_the_published_one() -> None:
 def test_pinned_h2d_against_the_pcie_link_and_skips_kept() -> None:
     assert pcie_bytes_s(5, 16) == pytest.approx(63.008e9)
     spec = load_specs()["H100 SXM"]
-    mem = MemoryResult(
-        bench="memory",
-        case="h2d pinned",
-        direction="h2d",
-        pinned=True,
-        size_bytes=1 << 30,
-        samples=5,
-        time_median_s=0.02,
-        bandwidth_bytes_s=30e9,
-        bandwidth_max_bytes_s=31e9,
-    )
+    mem = memory_result("h2d pinned", 30e9, direction="h2d", pinned=True, max_bytes_s=31e9)
     skip = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
     items = grade_runs(
         [[mem, skip]], device="cuda", spec=spec, thresholds=Thresholds(), pcie=(5, 16)

@@ -24,6 +24,7 @@ from gpuprof.check.reference import Reference, golden_rows
 from gpuprof.check.run import CheckRun
 from gpuprof.units import fmt_sig
 from tests.fakes.fixtures import gemm_result
+from tests.helpers.bench import memory_result
 from tests.helpers.check import perf_item
 
 CPU_GOLDEN = {
@@ -38,18 +39,8 @@ def _gemm_runs(*tflops: float, dtype: str = "fp32") -> list[list[Result]]:
 
 
 def _copy(gbs: float, size: int = 32 << 20) -> MemoryResult:
-    return MemoryResult(
-        bench="memory",
-        case=f"host {size} B",
-        direction="host",
-        pinned=None,
-        size_bytes=size,
-        samples=5,
-        time_median_s=size / (gbs * 1e9 / 2),
-        bandwidth_bytes_s=gbs * 1e9 / 2,  # bytes copied; the traffic is twice that
-        bandwidth_max_bytes_s=gbs * 1e9 / 2,
-        traffic_factor=2,
-    )
+    # bytes copied; the traffic is twice that
+    return memory_result(f"host {size} B", gbs * 1e9 / 2, size=size, traffic_factor=2)
 
 
 def _cpu(runs: Sequence[Sequence[Result]], **kw: object) -> list[CheckItem]:

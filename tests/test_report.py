@@ -26,6 +26,7 @@ from gpuprof.telemetry.model import ProcessSample, Snapshot, SystemInfo
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
 from tests.fakes.fixtures import bench_case, bench_run, gemm_result
+from tests.helpers.bench import memory_result
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_S = 4.0
@@ -56,7 +57,7 @@ def report(session_file: Path) -> Report:
 
 
 def _bench_run():  # type: ignore[no-untyped-def]
-    from gpuprof.bench.base import MemoryResult, Result
+    from gpuprof.bench.base import Result
     from gpuprof.bench.runner import Environment
 
     gemm = gemm_result(
@@ -70,17 +71,8 @@ def _bench_run():  # type: ignore[no-untyped-def]
         tflops_max=580.0,
         throttle_reasons=("sw_power_cap",),
     )
-    copy = MemoryResult(
-        bench="memory",
-        case="h2d pinned 1 GiB",
-        direction="h2d",
-        pinned=True,
-        size_bytes=2**30,
-        samples=5,
-        time_median_s=0.02,
-        bandwidth_bytes_s=53.7e9,
-        bandwidth_max_bytes_s=54e9,
-        verified=True,
+    copy = memory_result(
+        "h2d pinned 1 GiB", 53.7e9, direction="h2d", pinned=True, max_bytes_s=54e9, verified=True
     )
     skipped = Result(bench="p2p", case="p2p", status="skipped: needs 2 CUDA devices")
     env = Environment(
