@@ -50,10 +50,9 @@ from gpuprof.telemetry.model import (
     NvLinkSample,
     Snapshot,
     SourceKind,
-    SourceStatus,
     SystemInfo,
-    Topology,
 )
+from gpuprof.telemetry.source import KeptFacts
 
 MIB = 2**20
 
@@ -133,28 +132,17 @@ def _snapshot(n: int, t: float, prof: bool = False) -> Snapshot:
 
 
 @dataclass
-class _Source:
+class _Source(KeptFacts):
     n: int
     kind: SourceKind = SourceKind.NVML
     label: str = "perf"
 
-    def system_info(self) -> SystemInfo:
-        return SystemInfo(hostname="perf-node")
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return _devices(self.n)
-
-    def topology(self) -> Topology:
-        return Topology()
-
-    def status(self) -> SourceStatus:
-        return SourceStatus()
+    def __post_init__(self) -> None:
+        self._system = SystemInfo(hostname="perf-node")
+        self._devices = _devices(self.n)
 
     def poll(self) -> Snapshot:
         return _snapshot(self.n, time.time())
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        pass
 
 
 def _median_ms(fn, n: int) -> tuple[float, float]:

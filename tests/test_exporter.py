@@ -28,10 +28,9 @@ from gpuprof.telemetry.model import (
     HostSample,
     Snapshot,
     SourceKind,
-    SourceStatus,
     SystemInfo,
-    Topology,
 )
+from gpuprof.telemetry.source import KeptFacts
 from tests.fakes.devices import h100_info, h100_sample
 from tests.fakes.fixtures import gemm_result
 

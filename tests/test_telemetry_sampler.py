@@ -8,8 +8,9 @@ import time
 import pytest
 
 from gpuprof.telemetry.history import History
-from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
+from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind, SystemInfo
 from gpuprof.telemetry.sampler import Sampler
+from gpuprof.telemetry.source import KeptFacts
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
 
@@ -22,7 +23,7 @@ class FakeClock:
         return self.t
 
 
-class ScriptedSource:
+class ScriptedSource(KeptFacts):
     """A source whose poll() can fail, hang or take (fake) time."""
 
     kind = SourceKind.SIMULATED
@@ -36,26 +37,7 @@ class ScriptedSource:
         self.block: threading.Event | None = None
         self.in_poll = False
 
-    def system_info(self):
-        from gpuprof.telemetry.model import SystemInfo
-
-        return SystemInfo(hostname="test")
-
-    def devices(self):
-        return ()
-
-    def topology(self):
-        from gpuprof.telemetry.model import Topology
-
-        return Topology()
-
-    def status(self):
-        from gpuprof.telemetry.model import SourceStatus
-
-        return SourceStatus()
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        pass
+    _system = SystemInfo(hostname="test")
 
     def poll(self) -> Snapshot:
         self.calls += 1

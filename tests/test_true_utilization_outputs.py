@@ -19,16 +19,14 @@ from gpuprof.cli import main
 from gpuprof.health import activity as dp
 from gpuprof.health.diagnose import diagnose
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     GpuSample,
     HostSample,
     ProcessSample,
     Snapshot,
     SourceKind,
-    SourceStatus,
     SystemInfo,
-    Topology,
 )
+from gpuprof.telemetry.source import KeptFacts
 from tests.fakes.devices import h100_info, h100_sample
 
 GIB = 2**30
@@ -241,7 +239,7 @@ def test_report_without_any_gpm_has_no_activity_chart_or_finding():
 # --- monitor, export -----------------------------------------------------------------------------
 
 
-class GpmSource:
+class GpmSource(KeptFacts):
     """Two H100s: GPU 0 with GPM values, GPU 1 without (the reason given)."""
 
     kind = SourceKind.NVML
@@ -250,18 +248,8 @@ class GpmSource:
     def __init__(self, *, gpm: bool = True) -> None:
         self.gpm = gpm
         self.t = 1.7e9
-
-    def system_info(self) -> SystemInfo:
-        return SystemInfo(hostname="node-a")
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return (h100_info(0), h100_info(1))
-
-    def topology(self) -> Topology:
-        return Topology()
-
-    def status(self) -> SourceStatus:
-        return SourceStatus()
+        self._system = SystemInfo(hostname="node-a")
+        self._devices = (h100_info(0), h100_info(1))
 
     def poll(self) -> Snapshot:
         self.t += 1.0
@@ -273,9 +261,6 @@ class GpmSource:
             gpus=(first, gpu(1, **NO_PROF, prof_unavailable=NOT_SUPPORTED)),
             processes=(ProcessSample(pid=42, gpu_index=0, gpu_mem_bytes=GIB),),
         )
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        pass
 
 
 @pytest.fixture

@@ -51,7 +51,7 @@ from gpuprof.telemetry.remote_http import (
     base_url,
     shape_error,
 )
-from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S, KeptFacts
 from gpuprof.telemetry.wire import SNAPSHOT_KIND, SNAPSHOT_PATH, STATIC_KIND, STATIC_PATH
 
 __all__ = [
@@ -118,7 +118,7 @@ def _text(value: object) -> str:
     return clean_text(value, _MAX_TEXT) if isinstance(value, str) else ""
 
 
-class RemoteSource:
+class RemoteSource(KeptFacts):
     """The exporter at ``url`` as a :class:`~gpuprof.telemetry.source.TelemetrySource`.
 
     Connects at once (``RemoteError`` when the exporter cannot be read). The ``options``
@@ -149,9 +149,6 @@ class RemoteSource:
         self._back_text = ""
         self._kind = SourceKind.NVML
         self._remote_label = ""
-        self._system = SystemInfo()
-        self._devices: tuple[DeviceInfo, ...] = ()
-        self._topology = Topology()
         self._read_static()  # raises: an exporter that cannot be read is not opened
         self._status = SourceStatus()
 
@@ -174,15 +171,6 @@ class RemoteSource:
     @property
     def hostname(self) -> str:
         return self._system.hostname
-
-    def system_info(self) -> SystemInfo:
-        return self._system
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return self._devices
-
-    def topology(self) -> Topology:
-        return self._topology
 
     def status(self) -> SourceStatus:
         with self._lock:

@@ -13,16 +13,8 @@ from typing import TYPE_CHECKING
 
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
-from gpuprof.telemetry.model import (
-    DeviceInfo,
-    Snapshot,
-    SourceKind,
-    SourceState,
-    SourceStatus,
-    SystemInfo,
-    Topology,
-)
-from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
+from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
+from gpuprof.telemetry.source import CLOSE_TIMEOUT_S, KeptFacts
 
 if TYPE_CHECKING:
     from gpuprof.telemetry.store import SessionStore
@@ -34,7 +26,7 @@ __all__ = ["GAP_SKIP_S", "ReplaySource"]
 GAP_SKIP_S = 60.0
 
 
-class ReplaySource:
+class ReplaySource(KeptFacts):
     """Plays a recorded session at ``speed``× real time; seekable. Always REPLAY.
 
     The snapshots keep their original recorded times (Unix s), so a plot shows when things
@@ -61,6 +53,9 @@ class ReplaySource:
             self.store.close()
             raise InputError(f"{self.path}: the recording holds no snapshots")
         self.start_s, self.end_s = rng
+        self._system = self.store.system_info()
+        self._devices = self.store.devices()
+        self._topology = self.store.topology()
         self._last: Snapshot | None = None
         #: A recording of the simulator stays SIMULATED when played back: in its label (the
         #: terminal banner, the window title) and in every snapshot it plays.
@@ -142,18 +137,6 @@ class ReplaySource:
         with self._lock:
             self._anchor_clock = self._clock()
             self._paused = False
-
-    def system_info(self) -> SystemInfo:
-        return self.store.system_info()
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return self.store.devices()
-
-    def topology(self) -> Topology:
-        return self.store.topology()
-
-    def status(self) -> SourceStatus:
-        return self._status
 
     def poll(self) -> Snapshot:
         """The recorded snapshot at the current replay position (its original time).

@@ -26,7 +26,6 @@ import numpy as np
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     EccCounts,
     GpuSample,
     HostSample,
@@ -36,13 +35,12 @@ from gpuprof.telemetry.model import (
     SourceKind,
     SourceState,
     SourceStatus,
-    SystemInfo,
     Topology,
 )
 from gpuprof.telemetry.nvml.gpm import PROF_NOT_SUPPORTED
 from gpuprof.telemetry.reasons import ClockEventReason
 from gpuprof.telemetry.scenarios import MIB, SCENARIOS
-from gpuprof.telemetry.source import CLOSE_TIMEOUT_S
+from gpuprof.telemetry.source import KeptFacts
 
 __all__ = [
     "CYCLE_S",
@@ -165,7 +163,7 @@ def phase_at(elapsed_s: float) -> str:
     return "idle"
 
 
-class SimulatedSource:
+class SimulatedSource(KeptFacts):
     """A deterministic, scripted machine for demos, screenshots and tests. Always SIMULATED.
 
     ``clock`` returns Unix seconds (default :func:`time.time`); the snapshot time is the clock
@@ -194,6 +192,7 @@ class SimulatedSource:
         self._clock = clock or time.time
         self.start_s = float(self._clock()) if start_s is None else float(start_s)
         self.label = self.scenario.label
+        self._system = self.scenario.system
         self._lock = threading.Lock()
         self._energy_j = [1.0e6 * (3 + i) for i in range(self.scenario.gpu_count)]
         self._last_t: float | None = None
@@ -229,22 +228,7 @@ class SimulatedSource:
         clock = clock or time.time
         return cls(scenario, seed, clock, start_s=demo_start_s(float(clock()), history_s))
 
-    # -- TelemetrySource -------------------------------------------------------------------
-
-    def system_info(self) -> SystemInfo:
-        return self.scenario.system
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return self._devices
-
-    def topology(self) -> Topology:
-        return self._topology
-
-    def status(self) -> SourceStatus:
-        return self._status
-
-    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
-        pass
+    # -- TelemetrySource (the static facts are KeptFacts') -------------------------------------
 
     def poll(self) -> Snapshot:
         with self._lock:

@@ -1,5 +1,7 @@
 """The small protocols of telemetry backends: every source (NVML, simulated, replay, remote)
-is a :class:`TelemetrySource`; a replay is also a :class:`ReplayControl`."""
+is a :class:`TelemetrySource`; a replay is also a :class:`ReplayControl`. :class:`KeptFacts` is
+the part of a source that only hands out facts it keeps (:class:`StaticFacts`, which a recording
+shares)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from gpuprof.telemetry.model import (
     Topology,
 )
 
-__all__ = ["CLOSE_TIMEOUT_S", "ReplayControl", "TelemetrySource"]
+__all__ = ["CLOSE_TIMEOUT_S", "KeptFacts", "ReplayControl", "StaticFacts", "TelemetrySource"]
 
 #: The longest a source's ``close()`` waits by default (for a call stuck in the driver).
 CLOSE_TIMEOUT_S = 1.0
@@ -77,3 +79,41 @@ class ReplayControl(Protocol):
     def pause(self) -> None: ...
 
     def resume(self) -> None: ...
+
+
+class StaticFacts:
+    """A source's static facts kept as values: ``_system``, ``_devices``, ``_topology``.
+
+    The subclass sets them (the defaults say nothing: no GPU, no links); a recording
+    (:class:`~gpuprof.telemetry.store.SessionStore`) keeps those of the source it recorded.
+    """
+
+    _system: SystemInfo = SystemInfo()
+    _devices: tuple[DeviceInfo, ...] = ()
+    _topology: Topology = Topology()
+
+    def system_info(self) -> SystemInfo:
+        return self._system
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        return self._devices
+
+    def topology(self) -> Topology:
+        return self._topology
+
+
+class KeptFacts(StaticFacts):
+    """The static half of a :class:`TelemetrySource` whose facts are values it keeps.
+
+    Beside :class:`StaticFacts`' facts, a subclass sets ``_status`` (default: OK) and adds
+    ``kind``, ``label`` and ``poll()``; ``close()`` releases nothing. Sources that read their
+    facts lazily (NVML, amdsmi) do not use it.
+    """
+
+    _status: SourceStatus = SourceStatus()
+
+    def status(self) -> SourceStatus:
+        return self._status
+
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+        """Nothing to release: the facts are plain values."""

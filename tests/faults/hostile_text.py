@@ -13,16 +13,14 @@ import re
 from collections.abc import Sequence
 
 from gpuprof.telemetry.model import (
-    DeviceInfo,
     ProcessSample,
     Snapshot,
     SourceKind,
     SourceState,
     SourceStatus,
-    SystemInfo,
-    Topology,
 )
 from gpuprof.telemetry.simulated import SimulatedSource
+from gpuprof.telemetry.source import KeptFacts
 from gpuprof.termtext import plain
 
 #: name -> a string that breaks a terminal, rich or a spreadsheet when shown as it is.
@@ -67,7 +65,7 @@ def groups(size: int = 8) -> list[list[str]]:
     return [names[i : i + size] for i in range(0, len(names), size)]
 
 
-class HostileSource:
+class HostileSource(KeptFacts):
     """The SIMULATED 8×H100 box whose device names, hostname, label, status, UUIDs and
     processes carry ``texts`` (device ``i`` is named ``texts[i % len(texts)]``)."""
 
@@ -87,6 +85,14 @@ class HostileSource:
         self.label = label if label is not None else " | ".join(self.texts)
         self._hostname = hostname if hostname is not None else " | ".join(self.texts)
         self._cmdline = cmdline
+        self._system = dataclasses.replace(
+            self._inner.system_info(), hostname=self._hostname, os=self._text(0)
+        )
+        self._devices = tuple(
+            dataclasses.replace(d, name=self._text(d.index), uuid=self._text(d.index))
+            for d in self._inner.devices()
+        )
+        self._topology = self._inner.topology()
         self._status = (
             SourceStatus(SourceState.ERROR, message=self.texts[0], hint=self.texts[-1])
             if status
@@ -95,23 +101,6 @@ class HostileSource:
 
     def _text(self, i: int) -> str:
         return self.texts[i % len(self.texts)]
-
-    def system_info(self) -> SystemInfo:
-        return dataclasses.replace(
-            self._inner.system_info(), hostname=self._hostname, os=self._text(0)
-        )
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return tuple(
-            dataclasses.replace(d, name=self._text(d.index), uuid=self._text(d.index))
-            for d in self._inner.devices()
-        )
-
-    def topology(self) -> Topology:
-        return self._inner.topology()
-
-    def status(self) -> SourceStatus:
-        return self._status
 
     def poll(self) -> Snapshot:
         snap = self._inner.poll()
@@ -128,6 +117,3 @@ class HostileSource:
         )
         gpus = tuple(dataclasses.replace(g, uuid=self._text(g.index)) for g in snap.gpus)
         return dataclasses.replace(snap, gpus=gpus, processes=procs, status=self._status)
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        self._inner.close()

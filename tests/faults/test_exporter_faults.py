@@ -37,12 +37,11 @@ from gpuprof.telemetry.model import (
     HostSample,
     Snapshot,
     SourceKind,
-    SourceStatus,
     SystemInfo,
-    Topology,
 )
 from gpuprof.telemetry.nvml import source as nvml
 from gpuprof.telemetry.nvml.source import NvmlSource
+from gpuprof.telemetry.source import KeptFacts
 from tests.fakes.devices import h100_info, h100_sample, h100_sxm_8gpu_box
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.fixtures import FakeClock
@@ -58,7 +57,7 @@ class PollFailed(RuntimeError):
 
 
 @dataclass
-class ScriptedSource:
+class ScriptedSource(KeptFacts):
     """A source whose poll succeeds, raises or blocks, as the test says; so may its facts."""
 
     n: int = 2
@@ -78,12 +77,6 @@ class ScriptedSource:
         if self.facts_fail:
             raise PollFailed("no devices")
         return tuple(replace(h100_info(i % 8), index=i) for i in range(self.n))
-
-    def topology(self) -> Topology:
-        return Topology()
-
-    def status(self) -> SourceStatus:
-        return SourceStatus()
 
     def poll(self) -> Snapshot:
         if self.failing:

@@ -54,7 +54,7 @@ from gpuprof.fileio import regular_target
 from gpuprof.i18n import tr
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo, Topology
-from gpuprof.telemetry.source import TelemetrySource
+from gpuprof.telemetry.source import StaticFacts, TelemetrySource
 from gpuprof.telemetry.store.files import (
     connect_readonly,
     hold_writer_lock,
@@ -157,7 +157,7 @@ def _encode(snap: Snapshot) -> bytes:
     return zlib.compress(text.encode("ascii"), 1)
 
 
-class SessionStore:
+class SessionStore(StaticFacts):
     """A recorded session. Create with :meth:`create` (writable) or :meth:`open` (read-only)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, *, writable: bool) -> None:
@@ -178,7 +178,7 @@ class SessionStore:
         self.label: str = fields.label
         self.created_s: float | None = fields.created_s
         self.meta: dict[str, Any] = fields.meta
-        self._system_info = fields.system_info
+        self._system = fields.system_info
         self._devices = fields.devices
         self._topology = fields.topology
         #: ``"recording"`` (not closed yet, or never: see :attr:`not_closed`), ``"closed"``, or
@@ -493,15 +493,6 @@ class SessionStore:
         self.close()
 
     # -- reading ---------------------------------------------------------------------------
-
-    def system_info(self) -> SystemInfo:
-        return self._system_info
-
-    def devices(self) -> tuple[DeviceInfo, ...]:
-        return self._devices
-
-    def topology(self) -> Topology:
-        return self._topology
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
