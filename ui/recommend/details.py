@@ -13,6 +13,8 @@ from gpuprof.recommend.rank import Recommendation, RecommendationRow
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
 from PySide6.QtCore import QCoreApplication
 
+from ..shell.widgets import arg
+
 __all__ = ["details_html", "money", "summary_text"]
 
 
@@ -205,23 +207,12 @@ def details_html(r: RecommendationRow, rec: Recommendation | None, comparing: bo
         ):
             if per_hour is None:
                 continue
+            price = (label, fmt_usd(per_hour), as_of, money(job))
             if r.serving is not None:  # serving: per hour of the instances the rate needs
-                rows.append(
-                    _t("%1: %2/h per node (as of %3) → %4/h for %5 instance(s)")
-                    .replace("%1", label)
-                    .replace("%2", fmt_usd(per_hour))
-                    .replace("%3", as_of)
-                    .replace("%4", money(job))
-                    .replace("%5", str(r.serving.instances))
-                )
-                continue
-            rows.append(
-                _t("%1: %2/h per node (as of %3) → job %4")
-                .replace("%1", label)
-                .replace("%2", fmt_usd(per_hour))
-                .replace("%3", as_of)
-                .replace("%4", money(job))
-            )
+                text = _t("%1: %2/h per node (as of %3) → %4/h for %5 instance(s)")
+                rows.append(arg(text, *price, r.serving.instances))
+            else:
+                rows.append(arg(_t("%1: %2/h per node (as of %3) → job %4"), *price))
         if inst.price_monthly_usd is not None:
             rows.append(_monthly_fact(r, as_of))
         if r.usd_per_pflop_hour is not None:
