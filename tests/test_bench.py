@@ -14,7 +14,6 @@ import pytest
 from gpuprof.bench.base import (
     CancelToken,
     CaseContext,
-    CollectiveResult,
     GemmResult,
     MemoryResult,
     P2PResult,
@@ -30,7 +29,7 @@ from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile,
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
 from tests.fakes.fixtures import bench_case, bench_run, gemm_result
-from tests.helpers.bench import memory_result
+from tests.helpers.bench import all_reduce_result, memory_result
 
 # --- fakes ----------------------------------------------------------------------------------------
 
@@ -439,19 +438,8 @@ def _sample_run(run_id: str, tflops: float, started: float = 1.7e9) -> BenchRun:
             verified=True,
             throttle_reasons=("sw_power_cap",),
         ),
-        CollectiveResult(
-            bench="collective",
-            case="all_reduce 8 B",
-            op="all_reduce",
-            backend="gloo",
-            world_size=2,
-            size_bytes=8,
-            dtype="fp32",
-            iterations=20,
-            latency_p50_s=1e-4,
-            latency_p99_s=2e-4,
-            algbw_bytes_s=8e4,
-            busbw_bytes_s=8e4,
+        all_reduce_result(
+            "all_reduce 8 B", 2, 8e4, p50_s=1e-4, p99_s=2e-4, backend="gloo", size=8, dtype="fp32"
         ),
         WorkloadResult(
             bench="workload",

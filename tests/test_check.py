@@ -41,7 +41,7 @@ from gpuprof.telemetry.nvml.events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
 from tests.fakes.fixtures import gemm_result
-from tests.helpers.bench import memory_result
+from tests.helpers.bench import all_reduce_result, memory_result
 from tests.helpers.check import perf_item
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -474,22 +474,7 @@ def test_without_event_sets_the_xid_item_is_skipped_with_the_reason(
 
 
 def _allreduce(world: int, busbw_gbs: float) -> Result:
-    from gpuprof.bench.base import CollectiveResult
-
-    return CollectiveResult(
-        bench="collective",
-        case="all_reduce 1 GiB",
-        op="all_reduce",
-        backend="nccl",
-        world_size=world,
-        size_bytes=1 << 30,
-        dtype="bf16",
-        iterations=20,
-        latency_p50_s=0.004,
-        latency_p99_s=0.005,
-        algbw_bytes_s=busbw_gbs * 1e9 * world / (2 * (world - 1)),
-        busbw_bytes_s=busbw_gbs * 1e9,
-    )
+    return all_reduce_result("all_reduce 1 GiB", world, busbw_gbs * 1e9, p50_s=0.004, p99_s=0.005)
 
 
 def test_allreduce_busbw_uses_the_published_figure_only_for_its_world_size() -> None:
