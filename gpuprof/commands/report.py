@@ -113,6 +113,24 @@ def _serving_arguments(rec: Any) -> None:
     )
 
 
+#: The ``gpuprof recommend`` flags a report's recommendation takes too, under the same names.
+_SHARED_FLAGS = (
+    "scenario",
+    "params",
+    "precision",
+    "tokens",
+    "model",
+    "throughput",
+    "prompt_len",
+    "output_len",
+    "rate",
+    "ttft",
+    "tpot",
+)
+#: The workload flags of ``gpuprof recommend`` that a report has not: never given.
+_NOT_GIVEN = ("samples", "epochs", "seq_len", "batch", "flops", "deadline", "budget", "nodes")
+
+
 def _workload(args: argparse.Namespace) -> Any:
     """The workload the recommend flags describe, or None; parsed by `gpuprof recommend`'s code."""
     given = [args.recommend, args.scenario, args.params, args.precision, args.tokens, args.model]
@@ -122,26 +140,9 @@ def _workload(args: argparse.Namespace) -> Any:
 
     ns = argparse.Namespace(
         preset=args.recommend,
-        scenario=args.scenario,
-        params=args.params,
-        precision=args.precision,
-        tokens=args.tokens,
-        samples=None,
-        epochs=None,
-        seq_len=None,
-        batch=None,
-        flops=None,
-        deadline=None,
-        throughput=args.throughput,
-        budget=None,
-        nodes=None,
         spot=False,
-        model=args.model,
-        prompt_len=args.prompt_len,
-        output_len=args.output_len,
-        rate=args.rate,
-        ttft=args.ttft,
-        tpot=args.tpot,
+        **{name: getattr(args, name) for name in _SHARED_FLAGS},
+        **dict.fromkeys(_NOT_GIVEN),
     )
     return recommend_workload(ns)
 
