@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import int_range, positive_float, positive_int
+from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import CATALOG_MAX_BYTES, CATALOG_TIMEOUT_S
@@ -224,8 +225,6 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         _print_json_rows(page)
         return 0
-    from rich.table import Table
-
     from gpuprof.termtext import console
 
     if len(page) == total:
@@ -238,24 +237,25 @@ def _list(args: argparse.Namespace) -> int:
             n=total,
         )
     # Cells are plain text (markup off): a catalog row is shown as it is, never as markup.
-    table = Table(title=title)
-    for col in (
-        N_("provider"),
-        N_("instance"),
-        N_("region"),
-        "GPU",
-        "×",
-        "GiB/GPU",
-        "vCPU",
-        N_("RAM GiB"),
-        N_("net Gbps"),
-        N_("on-demand /h"),
-        N_("spot /h"),
-        N_("monthly"),
-        N_("as of"),
-        N_("source"),
-    ):
-        table.add_column(tr(col), overflow="fold")
+    table = folded_table(
+        title,
+        (
+            N_("provider"),
+            N_("instance"),
+            N_("region"),
+            "GPU",
+            "×",
+            "GiB/GPU",
+            "vCPU",
+            N_("RAM GiB"),
+            N_("net Gbps"),
+            N_("on-demand /h"),
+            N_("spot /h"),
+            N_("monthly"),
+            N_("as of"),
+            N_("source"),
+        ),
+    )
     for i in page:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
         own = published_prices(i)
@@ -457,13 +457,11 @@ def _gpus(args: argparse.Namespace) -> int:
 
         print_json(out)
         return 0
-    from rich.table import Table
-
     from gpuprof.termtext import console
 
-    table = Table(title=tr("GPU specs (dense TFLOPS; blank = not in sources)"))
-    for col in ("GPU", "GiB", "GB/s"):
-        table.add_column(tr(col), overflow="fold")
+    table = folded_table(
+        tr("GPU specs (dense TFLOPS; blank = not in sources)"), ("GPU", "GiB", "GB/s")
+    )
     for dtype, _ in _RATE_COLUMNS:
         unit = "TOPS" if dtype == "int8" else "TFLOPS"
         table.add_column(f"{dtype.upper()} {unit}", justify="right", overflow="fold")

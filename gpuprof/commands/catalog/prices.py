@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.termtext import plain
@@ -156,23 +157,21 @@ def audit(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
-    from rich.table import Table
 
     from gpuprof.termtext import console
 
     shown = findings
-    table = Table(
-        title=tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings))
+    table = folded_table(
+        tr("catalog audit: {n} rows, {k} findings", n=len(cat.instances), k=len(findings)),
+        (
+            N_("rule"),
+            N_("provider"),
+            N_("instance"),
+            N_("region"),
+            N_("reason"),
+            N_("status"),
+        ),
     )
-    for col in (
-        N_("rule"),
-        N_("provider"),
-        N_("instance"),
-        N_("region"),
-        N_("reason"),
-        N_("status"),
-    ):
-        table.add_column(tr(col), overflow="fold")
     for f in shown:
         table.add_row(
             f.rule,

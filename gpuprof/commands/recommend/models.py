@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 from typing import Any
 
+from gpuprof.commands.tables import folded_table
 from gpuprof.i18n import N_, tr
 
 __all__ = ["architecture_note", "list_models"]
@@ -46,23 +47,23 @@ def list_models(args: argparse.Namespace) -> int:
 
         print_json([dataclasses.asdict(m) for m in models.values()])
         return 0
-    from rich.table import Table
 
     from gpuprof.termtext import console
 
-    table = Table(title=tr("model architectures"))
-    for col in (
-        N_("name"),
-        N_("kind"),
-        N_("layers"),
-        N_("hidden"),
-        N_("heads"),
-        N_("KV heads"),
-        N_("params"),
-        N_("active params"),
-        N_("source"),
-    ):
-        table.add_column(tr(col), overflow="fold")
+    table = folded_table(
+        tr("model architectures"),
+        (
+            N_("name"),
+            N_("kind"),
+            N_("layers"),
+            N_("hidden"),
+            N_("heads"),
+            N_("KV heads"),
+            N_("params"),
+            N_("active params"),
+            N_("source"),
+        ),
+    )
     for m in models.values():
         table.add_row(
             m.name,

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from gpuprof.commands.tables import folded_table
 from gpuprof.i18n import N_, tr
 
 if TYPE_CHECKING:
@@ -87,8 +88,6 @@ def band_text(r: Any) -> str:
 
 
 def print_table(rec: Any, verdict: list[str] | None = None) -> None:
-    from rich.table import Table
-
     from gpuprof.catalog.money import shown_as_of
     from gpuprof.recommend.band import fmt_hours_span
     from gpuprof.termtext import console, styled
@@ -112,18 +111,19 @@ def print_table(rec: Any, verdict: list[str] | None = None) -> None:
     if w.is_serving:
         _print_serving(rec, title)
         return
-    table = Table(title=title)
-    for col in (
-        *LEAD_COLUMNS,
-        N_("time"),
-        basis_header(tr("cost"), w.billing),  # the ranking's price basis (--billing)
-        money_sign() + "/h",
-        N_("as of"),
-        N_("eff."),
-        "P",
-        N_("vs here"),
-    ):
-        table.add_column(tr(col), overflow="fold")
+    table = folded_table(
+        title,
+        (
+            *LEAD_COLUMNS,
+            N_("time"),
+            basis_header(tr("cost"), w.billing),  # the ranking's price basis (--billing)
+            money_sign() + "/h",
+            N_("as of"),
+            N_("eff."),
+            "P",
+            N_("vs here"),
+        ),
+    )
 
     def line(r: Any) -> list[str | Text]:
         inst = r.instance

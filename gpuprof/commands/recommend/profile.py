@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr, tr_text
 
@@ -191,7 +192,6 @@ def _short(r: Projection) -> str:
 def _print_table(
     profile: JobProfile, basis: Basis, rows: list[Projection], total: int, fit: int
 ) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     from gpuprof.commands.recommend.output import LEAD_COLUMNS
@@ -209,18 +209,19 @@ def _print_table(
         n=total,
         f=fit,
     )
-    table = Table(title=title)
-    for col in (
-        *LEAD_COLUMNS,
-        N_("step"),
-        N_("job time"),
-        N_("on-demand"),
-        N_("spot"),
-        N_("1y reserved"),
-        N_("vs here"),
-        N_("derivation"),
-    ):
-        table.add_column(tr(col), overflow="fold")
+    table = folded_table(
+        title,
+        (
+            *LEAD_COLUMNS,
+            N_("step"),
+            N_("job time"),
+            N_("on-demand"),
+            N_("spot"),
+            N_("1y reserved"),
+            N_("vs here"),
+            N_("derivation"),
+        ),
+    )
 
     def usd(v: float | None) -> str:
         return fmt_usd(v, digits=2 if v < 100 else 0) if v is not None else NA

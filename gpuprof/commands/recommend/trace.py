@@ -7,6 +7,7 @@ import argparse
 import math
 from typing import Any
 
+from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 
@@ -33,8 +34,6 @@ def trace_defaults(args: argparse.Namespace) -> Any:
 
 
 def print_trace(trace: Any, sims: list[tuple[Any, Any]], w: Any) -> None:
-    from rich.table import Table
-
     from gpuprof.recommend.explain import fmt_duration_ms
     from gpuprof.termtext import console
     from gpuprof.units import NA
@@ -42,26 +41,25 @@ def print_trace(trace: Any, sims: list[tuple[Any, Any]], w: Any) -> None:
     def ms(x: float) -> str:
         return fmt_duration_ms(x) if math.isfinite(x) else NA
 
-    table = Table(
-        title=tr(
+    table = folded_table(
+        tr(
             "SIMULATED: trace {f} ({n} requests over {d:.4g} s) on the top configurations",
             f=trace.path,
             n=len(trace),
             d=trace.duration_s,
-        )
+        ),
+        (
+            "#",
+            N_("provider / instance"),
+            N_("replicas"),
+            N_("TTFT p50"),
+            N_("TTFT p99"),
+            N_("TPOT p50"),
+            N_("TPOT p99"),
+            N_("tok/s"),
+            N_("goodput"),
+        ),
     )
-    for col in (
-        "#",
-        N_("provider / instance"),
-        N_("replicas"),
-        N_("TTFT p50"),
-        N_("TTFT p99"),
-        N_("TPOT p50"),
-        N_("TPOT p99"),
-        N_("tok/s"),
-        N_("goodput"),
-    ):
-        table.add_column(tr(col), overflow="fold")
     for row, res in sims:
         table.add_row(
             str(row.rank),
