@@ -17,6 +17,7 @@ from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import ARCH_DTYPES, GpuSpec, arch_family, missing_dtypes
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.workload import Workload
+from tests.helpers.catalog import offer
 
 
 @pytest.fixture(scope="module")
@@ -113,16 +114,8 @@ def test_doubt_is_read_from_a_notes_clause() -> None:
 
 def _two_rows(doubt_on_cheaper: bool) -> Catalog:
     cat = load_catalog(overlays=False)
-    cheap = Instance(
-        provider="Acme",
-        instance="cheap.8x",
-        gpu_model="H100 SXM",
-        gpu_count=8,
-        gpu_mem_gib=80,
-        price_ondemand_usd_hr=10.0,
-        notes="doubtful: price from a typo" if doubt_on_cheaper else "",
-        origin="test",
-    )
+    notes = "doubtful: price from a typo" if doubt_on_cheaper else ""
+    cheap = offer("cheap.8x", price=10.0, provider="Acme", as_of="", notes=notes, origin="test")
     dear = Instance(**{**cheap.as_dict(), "instance": "dear.8x", "price_ondemand_usd_hr": 20.0})
     dear = Instance(**{**dear.as_dict(), "notes": ""})
     return Catalog(instances=(cheap, dear), specs=cat.specs, issues=())
