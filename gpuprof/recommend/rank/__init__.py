@@ -27,7 +27,6 @@ from gpuprof.recommend.rank.rows import (
     Recommendation,
     RecommendationRow,
     ServingRow,
-    viable_mask,
 )
 from gpuprof.recommend.rank.serving import rank_serving, serving_arrays_of, serving_row
 from gpuprof.recommend.workload import LIMITS, Workload
@@ -108,7 +107,7 @@ def recommend(
         return rank_serving(c, est.serving, mask, local_row, local_util_pct, limit)
     rec = rank_jobs(c, mask, objective, local_row, local_util_pct, limit)
     constrained = w.deadline_hours is not None or w.budget_usd is not None
-    if constrained and w.nodes is None and not priced_and_meeting(w, arr, est, mask).any():
+    if constrained and w.nodes is None and not priced_and_meeting(c, mask).any():
         rec = _more_nodes(rec, w, catalog, arr, measurements, mask)
     return rec
 
@@ -127,7 +126,7 @@ def _more_nodes(
     while limit <= int(LIMITS["node_limit"]):
         wl = w.with_(node_limit=limit)
         est = estimate(wl, arr, catalog.specs, measurements)
-        ok = priced_and_meeting(wl, arr, est, mask)
+        ok = priced_and_meeting(Candidates(wl, catalog, arr, est), mask)
         if ok.any():
             _price, cost, hours, _rep = job_costs(wl, arr, est, None)
             i = int(np.argmin(np.where(ok, cost, np.inf)))
@@ -192,13 +191,12 @@ def _local_row(
     arr = build_arrays(one.instances, one.specs)
     est = estimate(rec_w, arr, one.specs, measurements)
     c = Candidates(rec_w, one, arr, est)
-    viable = viable_mask(est)
-    if est.serving is not None:
-        no = np.zeros(1, dtype=bool)
-        rate = np.full(1, math.nan)
-        return serving_row(c, est.serving, 0, 0, rate, viable, no)
-    nan = np.array([math.nan])
     ones = np.ones(1, dtype=bool)
+    viable = c.viable(ones)
+    if est.serving is not None:
+        rate = np.full(1, math.nan)
+        return serving_row(c, est.serving, 0, 0, rate, viable, ~ones)
+    nan = np.array([math.nan])
     hours_b = est.seconds / 3600.0
     return job_row(
         c,

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band, inference_band, training_band
 from gpuprof.recommend.estimate import SPOT_OVERHEAD, CandidateArrays, Estimates
-from gpuprof.recommend.explain import global_warnings, row_notes
+from gpuprof.recommend.explain import row_notes
 from gpuprof.recommend.parallel import FULL_SHARD_STACKS
 from gpuprof.recommend.rank.billing import basis_hours, hourly_price, months_billed
 from gpuprof.recommend.rank.billing import job_cost as basis_cost
@@ -25,8 +25,6 @@ from gpuprof.recommend.rank.rows import (
     estimate_facts,
     opt,
     pareto_front,
-    viable_mask,
-    with_unpriced_notes,
 )
 from gpuprof.recommend.workload import Workload
 from gpuprof.units import NA, fmt_usd
@@ -56,7 +54,7 @@ def rank_jobs(
 
     hours = est.seconds / 3600.0
     price, cost, hours_basis, replicas = job_costs(w, arr, est, window)
-    viable = viable_mask(est) & mask
+    viable = c.viable(mask)
     has_time = np.isfinite(hours)
     has_cost = np.isfinite(cost)
     meets = np.ones(len(arr), dtype=bool) if deadline is None else hours_basis <= deadline
@@ -112,23 +110,14 @@ def rank_jobs(
             for r, i in zip(rows, take, strict=True)
         )
     if objective == "cheapest":
-        rows = with_unpriced_notes(rows, w.billing)
+        rows = c.with_unpriced_notes(rows)
     sc = np.flatnonzero(viable & has_time & has_cost)
     scatter = tuple(
         zip(hours_basis[sc].tolist(), cost[sc].tolist(), pareto[sc].tolist(), strict=True)
     )
     timed = hours_basis[viable & has_time]
-    return Recommendation(
-        fastest_hours=float(timed.min()) if timed.size else None,
-        workload=w,
-        objective=objective,
-        rows=rows,
-        candidates=int(mask.sum()),
-        viable=int(viable.sum()),
-        local=local_row,
-        warnings=global_warnings(w, local_util_pct),
-        scatter=scatter,
-    )
+    rec = c.recommendation(objective, rows, mask, viable, local_row, local_util_pct)
+    return replace(rec, fastest_hours=float(timed.min()) if timed.size else None, scatter=scatter)
 
 
 def job_costs(
@@ -156,13 +145,12 @@ def job_costs(
     return price, cost, hours_basis, replicas
 
 
-def priced_and_meeting(
-    w: Workload, arr: CandidateArrays, est: Estimates, mask: npt.NDArray[np.bool_]
-) -> npt.NDArray[np.bool_]:
+def priced_and_meeting(c: Candidates, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """Rows that fit, have a price and meet the deadline and the budget (issue 23: whether a
     larger ``--nodes`` would give one)."""
-    _price, cost, hours_basis, _rep = job_costs(w, arr, est, None)
-    ok = viable_mask(est) & mask & np.isfinite(cost) & np.isfinite(hours_basis)
+    w = c.w
+    _price, cost, hours_basis, _rep = job_costs(w, c.arr, c.est, None)
+    ok = c.viable(mask) & np.isfinite(cost) & np.isfinite(hours_basis)
     if w.deadline_hours is not None:
         ok &= hours_basis <= w.deadline_hours
     if w.budget_usd is not None:

@@ -16,7 +16,7 @@ from gpuprof.catalog.money import published_prices
 from gpuprof.i18n import tr
 from gpuprof.recommend.band import Band
 from gpuprof.recommend.estimate import FORMULAS, CandidateArrays, Estimates
-from gpuprof.recommend.explain import RowFacts
+from gpuprof.recommend.explain import RowFacts, global_warnings
 from gpuprof.recommend.rank.billing import unpriced_note
 from gpuprof.recommend.serve import ServeArrays
 from gpuprof.recommend.workload import Workload
@@ -31,8 +31,6 @@ __all__ = [
     "estimate_facts",
     "opt",
     "pareto_front",
-    "viable_mask",
-    "with_unpriced_notes",
 ]
 
 
@@ -46,9 +44,47 @@ class Candidates:
     arr: CandidateArrays
     est: Estimates
 
+    def viable(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """The candidates in ``mask`` that fit, in a precision their GPU is not known to lack."""
+        ok: npt.NDArray[np.bool_] = self.est.fits & ~(self.est.supported == 0) & mask
+        return ok
+
     def doubtful(self) -> npt.NDArray[np.bool_]:
         """The candidates whose catalog row the data doubts (``Instance.doubt``)."""
         return np.array([bool(i.doubt) for i in self.arr.instances], dtype=bool)
+
+    def with_unpriced_notes(
+        self, rows: tuple[RecommendationRow, ...]
+    ) -> tuple[RecommendationRow, ...]:
+        """``rows`` with :func:`~gpuprof.recommend.rank.billing.unpriced_note` on each viable one
+        without a price on the workload's billing basis."""
+        return tuple(
+            replace(r, warnings=(*r.warnings, unpriced_note(self.w.billing, r.instance)))
+            if r.cost_usd is None and r.viable
+            else r
+            for r in rows
+        )
+
+    def recommendation(
+        self,
+        objective: str,
+        rows: tuple[RecommendationRow, ...],
+        mask: npt.NDArray[np.bool_],
+        viable: npt.NDArray[np.bool_],
+        local_row: RecommendationRow | None,
+        local_util_pct: float | None,
+    ) -> Recommendation:
+        """What every ranking says: its rows among ``mask``'s candidates, how many were
+        ``viable``, this machine's row and the warnings about the workload."""
+        return Recommendation(
+            workload=self.w,
+            objective=objective,
+            rows=rows,
+            candidates=int(mask.sum()),
+            viable=int(viable.sum()),
+            local=local_row,
+            warnings=global_warnings(self.w, local_util_pct),
+        )
 
 
 @dataclass(frozen=True)
@@ -321,25 +357,6 @@ def catalog_warnings(inst: Instance, warnings: tuple[str, ...]) -> tuple[str, ..
     # one judgement of a price's date for every view (gpuprof.catalog.asof.staleness)
     note = stale_note(inst.as_of) if any(p is not None for p in published_prices(inst)) else ""
     return (*warnings, note) if note else warnings
-
-
-def viable_mask(est: Estimates) -> npt.NDArray[np.bool_]:
-    """The candidates that fit, in a precision their GPU is not known to lack."""
-    ok: npt.NDArray[np.bool_] = est.fits & ~(est.supported == 0)
-    return ok
-
-
-def with_unpriced_notes(
-    rows: tuple[RecommendationRow, ...], billing: str
-) -> tuple[RecommendationRow, ...]:
-    """``rows`` with a note on each viable one without a price on ``billing``: it is listed
-    after every priced row."""
-    return tuple(
-        replace(r, warnings=(*r.warnings, unpriced_note(billing, r.instance)))
-        if r.cost_usd is None and r.viable
-        else r
-        for r in rows
-    )
 
 
 def estimate_facts(

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from gpuprof.catalog.instances import Instance
 from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.band import inference_band
-from gpuprof.recommend.explain import fmt_duration_ms, global_warnings, row_notes
+from gpuprof.recommend.explain import fmt_duration_ms, row_notes
 from gpuprof.recommend.rank.billing import HOURS_PER_MONTH, hourly_price
 from gpuprof.recommend.rank.rows import (
     Candidates,
@@ -24,8 +24,6 @@ from gpuprof.recommend.rank.rows import (
     estimate_facts,
     opt,
     pareto_front,
-    viable_mask,
-    with_unpriced_notes,
 )
 from gpuprof.recommend.serve import BOUNDS, KV_FREE_FRACTION, ServeArrays
 from gpuprof.recommend.workload import Workload
@@ -53,7 +51,7 @@ def rank_serving(
     millions = w.requests_per_s * w.gen_len * 3600.0 / 1e6
     with np.errstate(invalid="ignore", divide="ignore"):
         per_m_inst = per_h / millions if millions > 0 else np.full(len(arr), np.nan)
-    viable = viable_mask(c.est) & mask
+    viable = c.viable(mask)
     has_cost = np.isfinite(per_h)
     tpot = sv.tpot_p99_s if w.slo_percentile == "p99" else sv.tpot_p50_s
     doubtful = c.doubtful()
@@ -67,7 +65,7 @@ def rank_serving(
         serving_row(c, sv, int(i), rank + 1, rate, viable, pareto) for rank, i in enumerate(take)
     )
     # A row without a price on the basis is not the cheapest: it comes after every priced one.
-    rows = with_unpriced_notes(rows, w.billing)
+    rows = c.with_unpriced_notes(rows)
     sc = np.flatnonzero(ok)
     scatter = tuple(
         zip(
@@ -77,14 +75,8 @@ def rank_serving(
             strict=True,
         )
     )
-    return Recommendation(
-        workload=w,
-        objective="cheapest",
-        rows=rows,
-        candidates=int(mask.sum()),
-        viable=int(viable.sum()),
-        local=local_row,
-        warnings=global_warnings(w, local_util_pct),
+    return replace(
+        c.recommendation("cheapest", rows, mask, viable, local_row, local_util_pct),
         scatter=scatter,
         scatter_axes=("tokens_per_s_per_instance", "usd_per_million"),
         serving_arrays=sv,
