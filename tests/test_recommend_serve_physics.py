@@ -17,6 +17,7 @@ from gpuprof.recommend.serve import (
     TOKEN_BUDGET,
     _cycle,
     _Hw,
+    _Shape,
     _shape,
     _step,
     allreduce_link,
@@ -38,14 +39,21 @@ def _hw(rec: Recommendation) -> tuple[Any, int, _Hw]:
     return sv, i, hw
 
 
+def _at_best_batch(
+    catalog: Catalog, model: str, prompt_len: int
+) -> tuple[Any, int, _Hw, _Shape, np.ndarray]:
+    """``model`` in FP8 served on one H100 with ``prompt_len``-token prompts and 500-token
+    answers: its serving arrays, row, hardware, shape and best batch (as a 1-element array)."""
+    w = serving(model, precision="fp8", rate_per_s=0.001, prompt_len=prompt_len, output_len=500)
+    rec = _one(catalog, "H100", 1, w)
+    sv, i, hw = _hw(rec)
+    return sv, i, hw, _shape(rec.workload), np.array([float(sv.batch_best[i])])
+
+
 def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Catalog) -> None:
     # Llama 3.1 70B in FP8 on one H100 at 5000/500: few sequences fit, decode reads the weights
     # (memory bound) and each sequence brings 10 prompt tokens per step.
-    w = serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001, prompt_len=5000, output_len=500)
-    rec = _one(catalog, "H100", 1, w)
-    sv, i, hw = _hw(rec)
-    s = _shape(rec.workload)
-    b = np.array([float(sv.batch_best[i])])
+    sv, i, hw, s, b = _at_best_batch(catalog, "llama-3.1-70b", prompt_len=5000)
     demand = b * s.prompt / s.output
     room = TOKEN_BUDGET - b
     decode = sum(_step(s, hw, b, np.zeros(1)))
@@ -65,11 +73,7 @@ def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Cat
 
 
 def test_a_decode_only_workload_is_unchanged_by_the_chunk_mix(catalog: Catalog) -> None:
-    w = serving("llama-3.1-8b", precision="fp8", rate_per_s=0.001, prompt_len=0, output_len=500)
-    rec = _one(catalog, "H100", 1, w)
-    sv, i, hw = _hw(rec)
-    s = _shape(rec.workload)
-    b = np.array([float(sv.batch_best[i])])
+    _, _, hw, s, b = _at_best_batch(catalog, "llama-3.1-8b", prompt_len=0)
     assert float(sum(_cycle(s, hw, b, np.zeros(1)))[0]) == pytest.approx(
         float(sum(_step(s, hw, b, np.zeros(1)))[0])
     )
