@@ -29,6 +29,15 @@ def write_trace(path: Path, n: int = 120, gap_s: float = 0.1) -> Path:
     return path
 
 
+def serve_trace(tab, path: Path, n: int = 120, gap_s: float = 0.1) -> Path:
+    """``tab``'s form set for serving (:func:`serving_form`) with the trace :func:`write_trace`
+    writes to ``path`` loaded."""
+    write_trace(path, n, gap_s)
+    serving_form(tab)
+    tab.form.trace.load(str(path))
+    return path
+
+
 @pytest.fixture
 def tab(make_recommend_tab):
     return make_recommend_tab()
@@ -61,9 +70,7 @@ def test_the_file_picker_loads_a_trace_into_the_traffic_fields(
 
 @pytest.mark.slow
 def test_the_tab_simulates_the_trace_with_the_clis_numbers(tab, tmp_path, qtbot) -> None:
-    path = write_trace(tmp_path / "trace.csv")
-    serving_form(tab)
-    tab.form.trace.load(str(path))
+    path = serve_trace(tab, tmp_path / "trace.csv")
     with qtbot.waitSignal(tab.trace_simulated, timeout=60_000):
         rec = tab.run_now()
     assert rec is not None and tab.error is None and rec.workload.is_serving

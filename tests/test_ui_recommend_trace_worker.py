@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from tests.test_ui_recommend_trace import write_trace
+from tests.test_ui_recommend_trace import serve_trace, write_trace
 from tests.ui_fixtures import serving_form
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -30,9 +30,7 @@ def test_the_window_stays_responsive_while_a_large_trace_simulates_and_cancel_st
 
     # 100,000 requests arriving far faster than the 1 request/s the replicas are sized for: the
     # queue builds up and the simulation runs for minutes of pure Python (until cancelled).
-    path = write_trace(tmp_path / "big.csv", 100_000, gap_s=0.002)
-    serving_form(tab)
-    tab.form.trace.load(str(path))
+    serve_trace(tab, tmp_path / "big.csv", 100_000, gap_s=0.002)
     tab.form.rate.setText("1")
     ticks = []
     timer = QTimer()
@@ -74,11 +72,19 @@ class _Gate:
         return [("row-of", trace.path)]
 
 
-def test_a_result_of_inputs_since_edited_is_dropped(tab, tmp_path, qtbot, monkeypatch) -> None:
+@pytest.fixture
+def gate(monkeypatch) -> _Gate:
+    """The trace worker's simulate_top held by a :class:`_Gate`."""
     from gpuprof.ui.recommend import trace_worker
 
-    gate = _Gate()
-    monkeypatch.setattr(trace_worker, "simulate_top", gate)
+    held = _Gate()
+    monkeypatch.setattr(trace_worker, "simulate_top", held)
+    return held
+
+
+def test_a_result_of_inputs_since_edited_is_dropped(
+    tab, tmp_path, qtbot, monkeypatch, gate
+) -> None:
     from gpuprof.ui.recommend import trace_run
 
     monkeypatch.setattr(trace_run, "trace_results_text", lambda t, r: f"SIMULATED {r}")
@@ -105,16 +111,8 @@ def test_a_result_of_inputs_since_edited_is_dropped(tab, tmp_path, qtbot, monkey
     assert str(second) in tab.trace_view.text() and str(first) not in tab.trace_view.text()
 
 
-def test_a_result_for_another_recommendation_is_not_applied(
-    tab, tmp_path, qtbot, monkeypatch
-) -> None:
-    from gpuprof.ui.recommend import trace_worker
-
-    gate = _Gate()
-    monkeypatch.setattr(trace_worker, "simulate_top", gate)
-    path = write_trace(tmp_path / "t.csv", 50)
-    serving_form(tab)
-    tab.form.trace.load(str(path))
+def test_a_result_for_another_recommendation_is_not_applied(tab, tmp_path, qtbot, gate) -> None:
+    serve_trace(tab, tmp_path / "t.csv", 50)
     assert tab.run_now() is not None
     worker = tab.trace_worker
     assert worker is not None
@@ -130,10 +128,8 @@ def test_the_last_trace_path_is_remembered_for_the_file_picker(
     from PySide6.QtWidgets import QFileDialog
 
     ini = tmp_path / "ui.ini"
-    path = write_trace(tmp_path / "mine.csv", 20)
     tab = make_recommend_tab(ini)
-    serving_form(tab)
-    tab.form.trace.load(str(path))
+    path = serve_trace(tab, tmp_path / "mine.csv", 20)
     tab.run_now()  # saves the form
     tab.cancel_trace()
     tab._settings.sync()
@@ -149,16 +145,12 @@ def test_the_last_trace_path_is_remembered_for_the_file_picker(
 
 
 def test_cancel_works_again_for_a_run_started_before_the_cancelled_one_ended(
-    tab, tmp_path, qtbot, monkeypatch
+    tab, tmp_path, qtbot, monkeypatch, gate
 ) -> None:
-    from gpuprof.ui.recommend import trace_run, trace_worker
+    from gpuprof.ui.recommend import trace_run
 
-    gate = _Gate()
-    monkeypatch.setattr(trace_worker, "simulate_top", gate)
     monkeypatch.setattr(trace_run, "trace_results_text", lambda t, r: f"SIMULATED {r}")
-    path = write_trace(tmp_path / "t.csv", 50)
-    serving_form(tab)
-    tab.form.trace.load(str(path))
+    serve_trace(tab, tmp_path / "t.csv", 50)
     assert tab.run_now() is not None
     old = tab.trace_worker
     assert old is not None
