@@ -46,6 +46,17 @@ def _reader(tmp_path: Path) -> tuple[FakeClock, FakeProc, ProcessUsageReader]:
     return clock, proc, ProcessUsageReader(clock=clock, proc_root=str(proc.root), interval_s=5.0)
 
 
+def _reader_of_7(tmp_path: Path) -> tuple[FakeClock, FakeProc, ProcessUsageReader]:
+    """:func:`_reader` after it read process 7 twice, 1 s apart (its first CPU %): two
+    readings, 7 known."""
+    clock, proc, reader = _reader(tmp_path)
+    proc.put(7, ticks=10)
+    reader.read([7])
+    clock.advance(1.0)
+    reader.read([7])
+    return clock, proc, reader
+
+
 @procfs
 def test_between_readings_no_file_is_read_and_the_last_values_stand(tmp_path: Path) -> None:
     clock, proc, reader = _reader(tmp_path)
@@ -77,11 +88,7 @@ def proc_page() -> int:
 
 @procfs
 def test_a_new_process_is_read_at_once_and_one_that_left_is_forgotten(tmp_path: Path) -> None:
-    clock, proc, reader = _reader(tmp_path)
-    proc.put(7, ticks=10)
-    reader.read([7])
-    clock.advance(1.0)
-    reader.read([7])  # 7's second reading
+    clock, proc, reader = _reader_of_7(tmp_path)
     proc.put(9, ticks=10, rss_pages=77)
     clock.advance(1.0)
     got = reader.read([7, 9])
@@ -94,11 +101,7 @@ def test_a_new_process_is_read_at_once_and_one_that_left_is_forgotten(tmp_path: 
 
 @procfs
 def test_watching_reads_at_every_call_from_the_next_one(tmp_path: Path) -> None:
-    clock, proc, reader = _reader(tmp_path)
-    proc.put(7, ticks=10)
-    reader.read([7])
-    clock.advance(1.0)
-    reader.read([7])
+    clock, _, reader = _reader_of_7(tmp_path)
     clock.advance(1.0)
     reader.read([7])
     assert reader.readings == 2
