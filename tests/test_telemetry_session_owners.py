@@ -188,12 +188,19 @@ def test_static_facts_are_read_once_per_source():
 # -- extracts --------------------------------------------------------------------------------
 
 
-def test_extract_is_frozen_and_covers_its_range_only():
+def _throttled_two_gpus(gpu: int, reasons: tuple[str, ...]) -> TelemetrySession:
+    """A session on a two-GPU fake source whose GPU ``gpu`` is throttled for ``reasons``,
+    polled ten times, one (fake) second apart."""
     src = FakeSource(2)
-    src.throttled[1] = ("hw_slowdown",)
+    src.throttled[gpu] = reasons
     session = _manual(src)
     for _ in range(10):
         session.poll_once()
+    return session
+
+
+def test_extract_is_frozen_and_covers_its_range_only():
+    session = _throttled_two_gpus(1, ("hw_slowdown",))
     ex = session.extract(1.7e9 + 3, 1.7e9 + 6)
     assert isinstance(ex, SessionExtract) and ex.span == (1.7e9 + 3, 1.7e9 + 6)
     assert ex.times_s.tolist() == [1.7e9 + 3, 1.7e9 + 4, 1.7e9 + 5, 1.7e9 + 6]
@@ -248,11 +255,7 @@ def test_every_source_takes_a_close_timeout():
 def test_a_report_is_built_from_the_extract_while_the_session_goes_on():
     from gpuprof.report.build import from_extract
 
-    src = FakeSource(2)
-    src.throttled[0] = ("sw_thermal_slowdown",)
-    session = _manual(src)
-    for _ in range(10):
-        session.poll_once()
+    session = _throttled_two_gpus(0, ("sw_thermal_slowdown",))
     ex = session.extract(1.7e9 + 2, 1.7e9 + 8, samples=False)
     report = from_extract(ex, session.history, created_s=1.7e9 + 20)
     assert report.simulated and [g.index for g in report.gpus] == [0, 1]
