@@ -25,8 +25,9 @@ setup(qt=True)
 
 
 def _results() -> list:
-    from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult
+    from gpuprof.bench.base import CollectiveResult, MemoryResult, P2PResult
     from gpuprof.catalog.specs import load_specs
+    from tests.fakes.fixtures import gemm_result
 
     h100 = load_specs()["H100 SXM"]  # the spec table's peaks, not a copy of them
     out: list = []
@@ -35,25 +36,7 @@ def _results() -> list:
         assert peak is not None
         for s in range(1024, 16385, 1024):
             tf = peak * 0.75 * min(1.0, s / 8192)
-            out.append(
-                GemmResult(
-                    bench="gemm",
-                    case=f"{d} {s}",
-                    dtype=d,
-                    m=s,
-                    n=s,
-                    k=s,
-                    iterations=50,
-                    time_mean_s=1,
-                    time_median_s=1,
-                    time_min_s=1,
-                    tflops_mean=tf,
-                    tflops_median=tf,
-                    tflops_max=tf,
-                    peak_tflops=peak,
-                    pct_of_peak=100 * tf / peak,
-                )
-            )
+            out.append(gemm_result(f"{d} {s}", tf, dtype=d, size=s, peak=peak, iterations=50))
     for direction, pinned in (
         ("h2d", False),
         ("h2d", True),
