@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpuprof.catalog.instances import Catalog, load_catalog
+from gpuprof.catalog.instances import Catalog, Instance, load_catalog
 from gpuprof.catalog.money import FxRate, published_prices
 from gpuprof.catalog.names import provider_key
 
@@ -14,6 +14,11 @@ from gpuprof.catalog.names import provider_key
 @pytest.fixture(scope="module")
 def shipped() -> Catalog:
     return load_catalog(overlays=False)
+
+
+def _machine(row: Instance) -> tuple[object, ...]:
+    """A row's machine: GPU model, GPU count, vCPUs, RAM (GiB), network (Gbit/s)."""
+    return (row.gpu_model, row.gpu_count, row.vcpus, row.ram_gib, row.network_gbps)
 
 
 def test_rows_per_provider(shipped: Catalog) -> None:
@@ -57,13 +62,7 @@ def test_tencent_families_and_zones_in_china_and_abroad(shipped: Catalog) -> Non
         for i in shipped.filter(providers=["腾讯云"], regions=["ap-guangzhou"]).instances
     }
     gt4 = tencent["GT4.41XLARGE948"]
-    assert (gt4.gpu_model, gt4.gpu_count, gt4.vcpus, gt4.ram_gib, gt4.network_gbps) == (
-        "A100 40GB SXM",
-        8,
-        164,
-        948,
-        50,
-    )
+    assert _machine(gt4) == ("A100 40GB SXM", 8, 164, 948, 50)
     xp = tencent["GN10Xp.20XLARGE320"]
     assert xp.gpu_model == "V100 SXM2 32GB" and "法兰克福" in xp.notes and "广州" in xp.notes
     gn7 = tencent["GN7.2XLARGE32"]
@@ -134,13 +133,7 @@ def test_alibaba_a100_v100_t4_a10_list_prices_from_a_dated_copy(shipped: Catalog
         assert "arthurchiao.github.io" in inst.source and "ecs-buy.aliyun.com" in inst.source
         assert published_prices(inst)[0] and published_prices(inst)[4], inst  # hour and 包月
     gn7e = ali["ecs.gn7e-c16g1.32xlarge"]
-    assert (gn7e.gpu_model, gn7e.gpu_count, gn7e.vcpus, gn7e.ram_gib, gn7e.network_gbps) == (
-        "A100 80GB SXM",
-        8,
-        128,
-        1000,
-        64,
-    )
+    assert _machine(gn7e) == ("A100 80GB SXM", 8, 128, 1000, 64)
     assert published_prices(gn7e)[0] == 277.93 and published_prices(gn7e)[4] == 133408
     assert "阿里云 GPU计算型 gn7e" in gn7e.notes
 
