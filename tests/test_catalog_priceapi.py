@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuprof.catalog.instances import load_catalog
+from gpuprof.catalog.instances import Instance, load_catalog
 from gpuprof.catalog.priceapi import Credentials, fetch_api_prices, huawei
 from gpuprof.catalog.priceapi.alibaba import signed_query
 from gpuprof.catalog.priceapi.tencent import authorization
@@ -129,17 +129,26 @@ def api() -> Iterator[str]:
         yield url
 
 
-def test_alibaba_prices_become_an_overlay_in_cny(api: str, tmp_path: Path) -> None:
+def _fetch(
+    provider: str, region: str, options: dict[str, str], tmp_path: Path, *instances: str
+) -> tuple[Path, list[Instance]]:
+    """``provider``'s prices in ``region`` from the test API (``options``) for the shipped
+    catalog's rows (or ``instances``) on DAY, with the test key; the overlay in ``tmp_path``."""
     cat = load_catalog(overlays=False)
-    dest, rows = fetch_api_prices(
-        "alibaba",
+    return fetch_api_prices(
+        provider,
         CRED,
         cat,
-        region="cn-hangzhou",
-        options={"endpoint": api + "/ali/"},
+        region=region,
+        options=options,
+        instances=list(instances) or None,
         dest_dir=tmp_path,
         today=DAY,
     )
+
+
+def test_alibaba_prices_become_an_overlay_in_cny(api: str, tmp_path: Path) -> None:
+    dest, rows = _fetch("alibaba", "cn-hangzhou", {"endpoint": api + "/ali/"}, tmp_path)
     assert dest.name == "api-alibaba-cn-hangzhou.csv"
     got = {r.instance: r for r in rows}
     assert got["ecs.gn7i-c8g1.2xlarge"].price_ondemand_usd_hr == 9.74
@@ -151,22 +160,14 @@ def test_alibaba_prices_become_an_overlay_in_cny(api: str, tmp_path: Path) -> No
 
 
 def test_tencent_prices_with_zone_and_image(api: str, tmp_path: Path) -> None:
-    cat = load_catalog(overlays=False)
     options = {
         "endpoint": api + "/tc/",
         "zone": "ap-guangzhou-3",
         "image": "img-1",
         "currency": "CNY",
     }
-    _, rows = fetch_api_prices(
-        "tencent",
-        CRED,
-        cat,
-        region="ap-guangzhou",
-        options=options,
-        instances=["GN7.2XLARGE32", "GT4.41XLARGE948"],
-        dest_dir=tmp_path,
-        today=DAY,
+    _, rows = _fetch(
+        "tencent", "ap-guangzhou", options, tmp_path, "GN7.2XLARGE32", "GT4.41XLARGE948"
     )
     assert {r.instance: r.price_ondemand_usd_hr for r in rows} == {
         "GN7.2XLARGE32": 8.68,
@@ -200,18 +201,8 @@ def test_the_command_reads_the_credentials_file(
 
 
 def test_huawei_prices_per_flavor_in_the_answers_currency(api: str, tmp_path: Path) -> None:
-    cat = load_catalog(overlays=False)
     options = {"endpoint": api + "/v2/bills/ratings/on-demand-resources", "project": "proj1"}
-    dest, rows = fetch_api_prices(
-        "huawei",
-        CRED,
-        cat,
-        region="cn-north-4",
-        options=options,
-        instances=["p2v.2xlarge.8", "g6.10xlarge.7"],
-        dest_dir=tmp_path,
-        today=DAY,
-    )
+    dest, rows = _fetch("huawei", "cn-north-4", options, tmp_path, "p2v.2xlarge.8", "g6.10xlarge.7")
     assert dest.name == "api-huawei-cn-north-4.csv"
     got = {r.instance: r for r in rows}
     assert {k: r.price_ondemand_usd_hr for k, r in got.items()} == {
