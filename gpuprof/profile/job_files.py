@@ -32,6 +32,7 @@ __all__ = [
     "rank_trace_path_for",
     "torch_outputs",
     "trace_path_for",
+    "untaken",
 ]
 
 TORCH_ENV_VAR = "GPUPROF_TORCH_DIR"
@@ -58,12 +59,15 @@ def default_out(name: str, *, now: float | None = None) -> Path:
     from gpuprof.catalog.names import file_stem
 
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
-    base = f"{stamp}-{file_stem(name or 'job', fallback='job')}"
-    folder = jobs_dir()
-    out = folder / f"{base}.gpuprof"
+    return untaken(jobs_dir(), f"{stamp}-{file_stem(name or 'job', fallback='job')}")
+
+
+def untaken(folder: Path, base: str, suffix: str = ".gpuprof") -> Path:
+    """``folder/BASE.gpuprof``, or ``BASE-2``, ``BASE-3``, ... : the first that does not exist."""
+    out = folder / f"{base}{suffix}"
     n = 2
     while out.exists():
-        out = folder / f"{base}-{n}.gpuprof"
+        out = folder / f"{base}-{n}{suffix}"
         n += 1
     return out
 

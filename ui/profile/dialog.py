@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpuprof.paths import data_dir
+from gpuprof.profile.job_files import untaken
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -144,13 +145,7 @@ def default_out(
     stem = name or (Path(argv[0]).name if argv else "job")
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.") or "job"
     base = folder if folder is not None else data_dir() / "profiles"
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = base / f"{stem[:60]}-{stamp}.gpuprof"
-    n = 2
-    while out.exists():
-        out = base / f"{stem[:60]}-{stamp}-{n}.gpuprof"
-        n += 1
-    return out
+    return untaken(base, f"{stem[:60]}-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
 def profiler_argv(
