@@ -21,6 +21,31 @@ from gpuprof.telemetry.sampler import Sampler
 
 GiB = 2**30
 
+#: A command line longer than any column.
+_LONG_CMDLINE = "python train.py --model llama-7b --batch-size 32 " + "x" * 200
+#: The processes a FakeSource shows unless told otherwise: (pid, GPU, GiB used, SM %, name,
+#: user, command line).
+_PROCESSES = (
+    (4242, 0, 30, 91.0, "python", "alice", _LONG_CMDLINE),
+    (1001, 1, 2, 5.0, "Xorg", "root", "/usr/lib/xorg/Xorg :0"),
+    (777, 1, 12, 40.0, "vllm", "bob", "vllm serve mistral"),
+)
+
+
+def _default_processes() -> tuple[ProcessSample, ...]:
+    return tuple(
+        ProcessSample(
+            pid=pid,
+            gpu_index=gpu,
+            gpu_mem_bytes=gib * GiB,
+            sm_util_pct=sm,
+            name=name,
+            user=user,
+            cmdline=cmdline,
+        )
+        for pid, gpu, gib, sm, name, user, cmdline in _PROCESSES
+    )
+
 
 class FakeSource:
     """``n_gpus`` H100-like GPUs whose values follow ``step``; a GPU can be marked lost.
@@ -49,39 +74,7 @@ class FakeSource:
         self.closed = False
         self.block = block  # poll() waits on it: a hanging driver call
         self.status_override: SourceStatus | None = None
-        self.processes = (
-            processes
-            if processes is not None
-            else (
-                ProcessSample(
-                    pid=4242,
-                    gpu_index=0,
-                    gpu_mem_bytes=30 * GiB,
-                    sm_util_pct=91.0,
-                    name="python",
-                    user="alice",
-                    cmdline="python train.py --model llama-7b --batch-size 32 " + "x" * 200,
-                ),
-                ProcessSample(
-                    pid=1001,
-                    gpu_index=1,
-                    gpu_mem_bytes=2 * GiB,
-                    sm_util_pct=5.0,
-                    name="Xorg",
-                    user="root",
-                    cmdline="/usr/lib/xorg/Xorg :0",
-                ),
-                ProcessSample(
-                    pid=777,
-                    gpu_index=1,
-                    gpu_mem_bytes=12 * GiB,
-                    sm_util_pct=40.0,
-                    name="vllm",
-                    user="bob",
-                    cmdline="vllm serve mistral",
-                ),
-            )
-        )
+        self.processes = processes if processes is not None else _default_processes()
 
     def system_info(self) -> SystemInfo:
         return SystemInfo(
