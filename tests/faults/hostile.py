@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -176,3 +176,20 @@ def assert_one_clear_error(ran: Ran, names: str, *, code: int = 2) -> None:
     errors = [line for line in ran.error_lines if "error" in line.lower()]
     assert len(errors) == 1, ran.stderr[-2000:]
     assert names in errors[0], (names, errors[0])
+
+
+def set_at(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+    """A change of a JSON document that puts ``value`` at ``path`` (keys and list indices
+    joined by dots: ``"gpus.0.name"``), for the tables of hostile documents."""
+
+    def change(d: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = d
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        if isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+
+    return change

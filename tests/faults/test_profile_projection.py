@@ -27,7 +27,7 @@ from gpuprof.profile.model import (
 from gpuprof.profile.sane import sane_profile
 from gpuprof.profile.storage import read_job_profile
 from gpuprof.telemetry.codec import to_jsonable
-from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof
+from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof, set_at
 from tests.helpers.profiles import a100_job_profile, job_recording
 
 T0 = 1.7e9
@@ -37,20 +37,6 @@ EVIL = "\x1b[31mred\x1b[0m [bold]b[/] <script>x</script> \u202eevil"
 def _good() -> dict[str, Any]:
     data: dict[str, Any] = to_jsonable(a100_job_profile("train", T0), keep_defaults=True)
     return data
-
-
-def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
-    def change(d: dict[str, Any]) -> None:
-        *keys, last = path.split(".")
-        node: Any = d
-        for k in keys:
-            node = node[int(k)] if isinstance(node, list) else node[k]
-        if isinstance(node, list):
-            node[int(last)] = value
-        else:
-            node[last] = value
-
-    return change
 
 
 def _all(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
@@ -64,49 +50,49 @@ def _all(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]
 #: Profiles that read (repaired): each must give a table, strict JSON and a report.
 READABLE: dict[str, Callable[[dict[str, Any]], None]] = {
     "nulls-in-required-floats": _all(
-        _set("phases.0.end_s", None),
-        _set("breakdown.total_s", None),
-        _set("gpu_seconds", None),
-        _set("breakdown.shares.0.time_s", None),
+        set_at("phases.0.end_s", None),
+        set_at("breakdown.total_s", None),
+        set_at("gpu_seconds", None),
+        set_at("breakdown.shares.0.time_s", None),
     ),
     "nan-and-inf-strings": _all(
-        _set("steps.p50_s", "nan"),
-        _set("steps.mean_s", "inf"),
-        _set("gpus.0.util_gpu_mean_pct", "-inf"),
-        _set("gpus.0.energy_j", "nan"),
-        _set("breakdown.shares.0.share_pct", "inf"),
+        set_at("steps.p50_s", "nan"),
+        set_at("steps.mean_s", "inf"),
+        set_at("gpus.0.util_gpu_mean_pct", "-inf"),
+        set_at("gpus.0.energy_j", "nan"),
+        set_at("breakdown.shares.0.share_pct", "inf"),
     ),
     "huge-numbers": _all(
-        _set("steps.p50_s", 1e300),
-        _set("gpu_seconds", 1e308),
-        _set("gpus.0.job_mem_peak_bytes", 1e30),
-        _set("steps.count", 1e20),
-        _set("steps.tokens_per_s", 1e308),
+        set_at("steps.p50_s", 1e300),
+        set_at("gpu_seconds", 1e308),
+        set_at("gpus.0.job_mem_peak_bytes", 1e30),
+        set_at("steps.count", 1e20),
+        set_at("steps.tokens_per_s", 1e308),
     ),
     "negative-numbers": _all(
-        _set("steps.p50_s", -1.0),
-        _set("steps.mean_s", -1.0),
-        _set("steps.count", -5),
-        _set("gpus.0.job_mem_peak_bytes", -(2**40)),
-        _set("breakdown.shares.0.share_pct", -60.0),
+        set_at("steps.p50_s", -1.0),
+        set_at("steps.mean_s", -1.0),
+        set_at("steps.count", -5),
+        set_at("gpus.0.job_mem_peak_bytes", -(2**40)),
+        set_at("breakdown.shares.0.share_pct", -60.0),
     ),
-    "fractional-counts": _all(_set("steps.count", 2.5), _set("gpus.0.index", 0.5)),
+    "fractional-counts": _all(set_at("steps.count", 2.5), set_at("gpus.0.index", 0.5)),
     "hostile-text": _all(
-        _set("name", EVIL),
-        _set("gpus.0.name", EVIL),
-        _set("command", [EVIL, "--password=hunter2"]),
-        _set("notes", [EVIL]),
+        set_at("name", EVIL),
+        set_at("gpus.0.name", EVIL),
+        set_at("command", [EVIL, "--password=hunter2"]),
+        set_at("notes", [EVIL]),
     ),
-    "gpu-names-that-are-no-gpu": _all(_set("gpus.0.name", "GRID A100-4C"), _set("steps", None)),
-    "floats-as-text": _all(_set("steps.p50_s", "1.0"), _set("phases.0.start_s", "1.7e9")),
+    "gpu-names-that-are-no-gpu": _all(set_at("gpus.0.name", "GRID A100-4C"), set_at("steps", None)),
+    "floats-as-text": _all(set_at("steps.p50_s", "1.0"), set_at("phases.0.start_s", "1.7e9")),
 }
 #: Profiles that cannot be read: the recording is then one of no job (one clear error).
 UNREADABLE: dict[str, Callable[[dict[str, Any]], None] | str] = {
     "empty-object": lambda d: d.clear(),
-    "name-is-a-number": _set("name", 5),
-    "times-are-null": _all(_set("started_s", None), _set("ended_s", None)),
-    "a-count-is-null": _set("steps.count", None),
-    "a-word-for-a-number": _set("phases.0.start_s", "soon"),
+    "name-is-a-number": set_at("name", 5),
+    "times-are-null": _all(set_at("started_s", None), set_at("ended_s", None)),
+    "a-count-is-null": set_at("steps.count", None),
+    "a-word-for-a-number": set_at("phases.0.start_s", "soon"),
     "not-json": "{{{",
     "a-list": "[1, 2, 3]",
     "deeply-nested": "[" * 100_000 + "]" * 100_000,
@@ -228,7 +214,7 @@ def test_an_unusable_file_is_one_clear_error_naming_it(name: str, tmp_path: Path
 def test_flags_that_do_not_go_with_a_profile_are_one_clear_error(
     extra: list[str], names: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = _profile_text(_set("steps.tokens_per_s", None))
+    text = _profile_text(set_at("steps.tokens_per_s", None))
     path = _recording(tmp_path, "job", text)
     rc, out, err = _main(["recommend", "--from-profile", str(path), *extra], capsys)
     assert rc == 2 and out == ""
@@ -284,17 +270,17 @@ def test_sane_profile_keeps_a_good_profile_as_it_is() -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        _all(_set("gpus", []), _set("gpu_indices", []), _set("breakdown", None)),
+        _all(set_at("gpus", []), set_at("gpu_indices", []), set_at("breakdown", None)),
         # Issue 23: 2.47 s CPU steps with FLOPs and a CPU breakdown, FP32 declared: once
         # scaled by peak ratios into 0.005 ms steps and $0.00 rows.
         _all(
-            _set("gpus", []),
-            _set("gpu_indices", []),
-            _set("steps.p50_s", 2.47),
-            _set("steps.mean_s", 2.47),
-            _set("steps.achieved_tflops", 0.02),
-            _set("steps.mfu_dtype", "fp32"),
-            _set("breakdown.device", "cpu"),
+            set_at("gpus", []),
+            set_at("gpu_indices", []),
+            set_at("steps.p50_s", 2.47),
+            set_at("steps.mean_s", 2.47),
+            set_at("steps.achieved_tflops", 0.02),
+            set_at("steps.mfu_dtype", "fp32"),
+            set_at("breakdown.device", "cpu"),
         ),
     ],
     ids=["without-flops", "with-flops"],

@@ -29,7 +29,7 @@ from gpuprof.exporter import SourceHealth, api
 from gpuprof.telemetry.model import SourceKind, SourceState
 from gpuprof.telemetry.remote import MAX_ANSWER_BYTES, RemoteError, RemoteSource
 from gpuprof.telemetry.sources import SimulatedSource
-from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof
+from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof, set_at
 
 Answer = bytes | Callable[[socket.socket], None]
 WAIT_S = 20.0
@@ -81,20 +81,6 @@ def doc(change: Callable[[dict[str, Any]], None], base: dict[str, Any] = SNAPSHO
     return http(json.dumps(d).encode("utf-8"))
 
 
-def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
-    def change(d: dict[str, Any]) -> None:
-        *parents, last = path.split(".")
-        target: Any = d
-        for key in parents:
-            target = target[int(key)] if isinstance(target, list) else target[key]
-        if isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value
-
-    return change
-
-
 def _stream(total: int) -> Callable[[socket.socket], None]:
     def send(conn: socket.socket) -> None:
         conn.sendall(http(b"", length=None))
@@ -134,7 +120,7 @@ HOSTILE: dict[str, tuple[Answer, str]] = {
     "non-utf8": (http(b'{"version": 1, "kind": "gpuprof.snapshot", "x": "\xff\xfe\xc3("}'), "UTF-8"),
     "nan": (http(_GOOD.replace(b'"cpu_pct": ', b'"cpu_pct": NaN, "x": ', 1)), "not valid JSON"),
     "deeply-nested": (http(b"[" * 200_000 + b"]" * 200_000), "not valid JSON"),
-    "nested-in-a-document": (doc(_set("snapshot.x", json.loads("[" * 60 + "]" * 60))), "shape"),
+    "nested-in-a-document": (doc(set_at("snapshot.x", json.loads("[" * 60 + "]" * 60))), "shape"),
     "huge-declared": (http(b"", length=MAX_ANSWER_BYTES + 1), "larger than 8 MiB"),
     "huge-streamed": (_stream(MAX_ANSWER_BYTES + (1 << 20)), "larger than 8 MiB"),
     "html": (http(b"<html>login</html>", ctype="text/html"), "not a gpuprof exporter"),
@@ -142,28 +128,28 @@ HOSTILE: dict[str, tuple[Answer, str]] = {
     "json-list": (http(b"[1, 2, 3]"), "other JSON"),
     "json-null": (http(b"null"), "other JSON"),
     "json-number": (http(b"42"), "other JSON"),
-    "wrong-kind": (doc(_set("kind", "gpuprof.static")), "other JSON"),
-    "newer-version": (doc(_set("version", 2)), "version 2"),
-    "version-as-text": (doc(_set("version", "1")), 'version "1"'),
-    "gpus-a-string": (doc(_set("snapshot.gpus", "eight")), "shape"),
-    "time-as-text": (doc(_set("snapshot.time_s", "now")), "shape"),
-    "host-a-list": (doc(_set("snapshot.host", [1, 2])), "shape"),
-    "unknown-kind": (doc(_set("source.kind", "quantum")), "shape"),
-    "snapshot-kind-unknown": (doc(_set("snapshot.source", "quantum")), "shape"),
-    "no-source": (doc(_set("source", None)), "shape"),
-    "index-as-text": (doc(_set("snapshot.gpus.0.index", "0")), "shape"),
-    "index-negative": (doc(_set("snapshot.gpus.0.index", -1)), "shape"),
-    "index-fraction": (doc(_set("snapshot.gpus.0.index", 1.5)), "shape"),
-    "index-duplicate": (doc(_set("snapshot.gpus.1.index", 0)), "shape"),
+    "wrong-kind": (doc(set_at("kind", "gpuprof.static")), "other JSON"),
+    "newer-version": (doc(set_at("version", 2)), "version 2"),
+    "version-as-text": (doc(set_at("version", "1")), 'version "1"'),
+    "gpus-a-string": (doc(set_at("snapshot.gpus", "eight")), "shape"),
+    "time-as-text": (doc(set_at("snapshot.time_s", "now")), "shape"),
+    "host-a-list": (doc(set_at("snapshot.host", [1, 2])), "shape"),
+    "unknown-kind": (doc(set_at("source.kind", "quantum")), "shape"),
+    "snapshot-kind-unknown": (doc(set_at("snapshot.source", "quantum")), "shape"),
+    "no-source": (doc(set_at("source", None)), "shape"),
+    "index-as-text": (doc(set_at("snapshot.gpus.0.index", "0")), "shape"),
+    "index-negative": (doc(set_at("snapshot.gpus.0.index", -1)), "shape"),
+    "index-fraction": (doc(set_at("snapshot.gpus.0.index", 1.5)), "shape"),
+    "index-duplicate": (doc(set_at("snapshot.gpus.1.index", 0)), "shape"),
     "a-thousand-gpus": (
-        doc(_set("snapshot.gpus", [{"index": i % 64} for i in range(1000)])),
+        doc(set_at("snapshot.gpus", [{"index": i % 64} for i in range(1000)])),
         "shape",
     ),
-    "int-out-of-range": (doc(_set("snapshot.gpus.0.mem_used_bytes", 10**30)), "shape"),
+    "int-out-of-range": (doc(set_at("snapshot.gpus.0.mem_used_bytes", 10**30)), "shape"),
     "int-of-5000-digits": (http(_GOOD.replace(b'"cpu_pct": ', b'"cpu_pct": ' + b"7" * 5000 + b", \"y\": ", 1)), "not valid JSON"),
-    "cores-by-the-million": (doc(_set("snapshot.host.cpu_per_core_pct", [1.0] * 100_000)), "shape"),
-    "processes-not-a-list": (doc(_set("snapshot.processes", {"pid": 1})), "shape"),
-    "state-unknown": (doc(_set("snapshot.status", {"state": "exploded"})), "shape"),
+    "cores-by-the-million": (doc(set_at("snapshot.host.cpu_per_core_pct", [1.0] * 100_000)), "shape"),
+    "processes-not-a-list": (doc(set_at("snapshot.processes", {"pid": 1})), "shape"),
+    "state-unknown": (doc(set_at("snapshot.status", {"state": "exploded"})), "shape"),
     "http-500": (http(b"boom", status="500 Internal Server Error", ctype="text/plain"), "HTTP 500"),
     "unauthorized": (http(b"no", status="401 Unauthorized", ctype="text/plain"), "401"),
     "redirect": (
@@ -282,7 +268,7 @@ def test_hostile_text_in_a_good_snapshot_is_cleaned_and_bounded(scripted: Script
         "hint": "\x9b31m" * 10,
         "lost_gpus": [3],
     }
-    scripted.snapshot = doc(_set("snapshot.status", status))
+    scripted.snapshot = doc(set_at("snapshot.status", status))
     snap = remote.poll()
     assert snap.status.state is SourceState.GPU_LOST and snap.status.lost_gpus == (3,)
     assert snap.status.message.startswith("sim-hgx-h100: ")  # the remote host is named
@@ -344,12 +330,12 @@ HOSTILE_STATIC = (
 @pytest.mark.slow
 def test_a_hostile_first_contact_refuses_to_open_in_one_line() -> None:
     bad_static = {
-        "gpus-as-devices": doc(_set("devices", "eight"), STATIC),
-        "device-index-duplicate": doc(_set("devices.1.index", 0), STATIC),
-        "topology-huge": doc(_set("topology.matrix", [["X"]] * 100), STATIC),
-        "name-a-number": doc(_set("devices.0.name", 7), STATIC),
-        "no-source": doc(_set("source", None), STATIC),
-        "hostname-a-list": doc(_set("system.hostname", ["a"]), STATIC),
+        "gpus-as-devices": doc(set_at("devices", "eight"), STATIC),
+        "device-index-duplicate": doc(set_at("devices.1.index", 0), STATIC),
+        "topology-huge": doc(set_at("topology.matrix", [["X"]] * 100), STATIC),
+        "name-a-number": doc(set_at("devices.0.name", 7), STATIC),
+        "no-source": doc(set_at("source", None), STATIC),
+        "hostname-a-list": doc(set_at("system.hostname", ["a"]), STATIC),
     }
     for name in HOSTILE_STATIC:
         bad_static[name] = HOSTILE[name][0]
