@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from gpuprof.findings import Severity
 from gpuprof.fleet.model import FleetFinding, FleetGpu, FleetNode, FleetQuery
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 __all__ = ["BUSY_UTIL_PCT", "THROTTLED_SHARE", "fleet_findings"]
 
@@ -30,6 +30,25 @@ THROTTLED_SHARE = 0.5
 #: Above this utilization a PCIe link should be at its full generation.
 BUSY_UTIL_PCT = 10.0
 _GIB = float(2**30)
+#: Error counters critical at any count above 0: (the FleetGpu field, also the finding's code,
+#: title, detail); ``{n}`` is the count, ``{g}`` the GPU.
+_ERROR_COUNTERS = (
+    (
+        "xid",
+        N_("XID {n} on {g}"),
+        N_("The driver reported XID error {n} (DCGM_FI_DEV_XID_ERRORS)."),
+    ),
+    (
+        "ecc_dbe",
+        N_("Double-bit ECC errors on {g}"),
+        N_("{n} uncorrectable (double-bit) ECC errors."),
+    ),
+    (
+        "row_remap_failure",
+        N_("Row remapping failed on {g}"),
+        N_("The GPU could not remap a failing memory row (DCGM_FI_DEV_ROW_REMAP_FAILURE)."),
+    ),
+)
 
 
 def _throttled(g: FleetGpu) -> list[str]:
@@ -101,46 +120,20 @@ def _gpu_findings(g: FleetGpu, query: FleetQuery) -> list[FleetFinding]:
     if g.down:
         return out
     drain = tr("Drain the node, then run `gpuprof check` or nvidia-smi -q on it.")
-    if g.lost:
-        add(
-            "gpu_lost",
-            Severity.CRITICAL,
-            tr("{g} fell off the bus", g=g.name),
-            tr("The exporter reports the GPU as lost (gpuprof_gpu_lost = 1)."),
-            drain,
-        )
-    elif g.stale:
-        add(
-            "gpu_lost",
-            Severity.CRITICAL,
-            tr("{g} stopped reporting", g=g.name),
-            tr("Its exporter is up, but serves no current value for this GPU."),
-            drain,
-        )
-    if g.xid is not None and g.xid > 0:
-        add(
-            "xid",
-            Severity.CRITICAL,
-            tr("XID {x} on {g}", x=int(g.xid), g=g.name),
-            tr("The driver reported XID error {x} (DCGM_FI_DEV_XID_ERRORS).", x=int(g.xid)),
-            drain,
-        )
-    if g.ecc_dbe is not None and g.ecc_dbe > 0:
-        add(
-            "ecc_dbe",
-            Severity.CRITICAL,
-            tr("Double-bit ECC errors on {g}", g=g.name),
-            tr("{n} uncorrectable (double-bit) ECC errors.", n=int(g.ecc_dbe)),
-            drain,
-        )
-    if g.row_remap_failure is not None and g.row_remap_failure > 0:
-        add(
-            "row_remap_failure",
-            Severity.CRITICAL,
-            tr("Row remapping failed on {g}", g=g.name),
-            tr("The GPU could not remap a failing memory row (DCGM_FI_DEV_ROW_REMAP_FAILURE)."),
-            drain,
-        )
+    if g.lost or g.stale:
+        # one finding, worded by how the GPU was lost
+        if g.lost:
+            title = tr("{g} fell off the bus", g=g.name)
+            detail = tr("The exporter reports the GPU as lost (gpuprof_gpu_lost = 1).")
+        else:
+            title = tr("{g} stopped reporting", g=g.name)
+            detail = tr("Its exporter is up, but serves no current value for this GPU.")
+        add("gpu_lost", Severity.CRITICAL, title, detail, drain)
+    for code, title, detail in _ERROR_COUNTERS:
+        count = getattr(g, code)
+        if count is not None and count > 0:
+            n = int(count)
+            add(code, Severity.CRITICAL, tr(title, n=n, g=g.name), tr(detail, n=n), drain)
     idle = g.idle_max_util_pct
     held = (g.mem_used_bytes or 0.0) >= query.idle_mem_bytes or bool(g.workload)
     if idle is not None and idle <= query.idle_util_pct and held and not g.stale:
