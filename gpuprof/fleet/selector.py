@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
 __all__ = ["GPU_LABELS", "Matcher", "Selector", "parse_selector"]
 
@@ -99,33 +99,30 @@ def parse_selector(text: str | None) -> Selector:
         body, offset = s, 0
     matchers: list[Matcher] = []
     n = len(body)
-    while True:
+
+    def skip_space() -> int:
+        nonlocal pos
         while pos < n and body[pos].isspace():
             pos += 1
-        if pos >= n:
-            break
-        name = _NAME.match(body, pos)
-        if name is None:
-            raise _error(s, pos + offset, tr("expected a label name"))
-        pos = name.end()
-        while pos < n and body[pos].isspace():
-            pos += 1
-        op = _OP.match(body, pos)
-        if op is None:
-            raise _error(s, pos + offset, tr("expected =, !=, =~ or !~"))
-        pos = op.end()
-        while pos < n and body[pos].isspace():
-            pos += 1
-        literal = _STRING.match(body, pos)
-        if literal is None:
-            raise _error(s, pos + offset, tr("expected a quoted value"))
-        pos = literal.end()
+        return pos
+
+    def token(pattern: re.Pattern[str], expected: str) -> re.Match[str]:
+        """The ``pattern`` after any white space, or the error saying what was ``expected``."""
+        nonlocal pos
+        found = pattern.match(body, skip_space())
+        if found is None:
+            raise _error(s, pos + offset, tr(expected))
+        pos = found.end()
+        return found
+
+    while skip_space() < n:
+        name = token(_NAME, N_("expected a label name"))
+        op = token(_OP, N_("expected =, !=, =~ or !~"))
+        literal = token(_STRING, N_("expected a quoted value"))
         if name.group() == "__name__":
             raise _error(s, name.start() + offset, tr("the metric name cannot be selected"))
         matchers.append(Matcher(name.group(), op.group(), literal.group()))
-        while pos < n and body[pos].isspace():
-            pos += 1
-        if pos < n:
+        if skip_space() < n:
             if body[pos] != ",":
                 raise _error(s, pos + offset, tr("expected , between matchers"))
             pos += 1
