@@ -13,9 +13,9 @@ import re
 import shutil
 import sqlite3
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +27,7 @@ from gpuprof.telemetry.model import SourceKind
 from gpuprof.telemetry.simulated import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
 from gpuprof.telemetry.store import session_store as store
+from tests.helpers.sqlite import execute, query
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -84,47 +85,48 @@ def _copy(src: Path, tmp_path: Path) -> Path:
 
 
 def _user_version(path: Path) -> int:
-    con = sqlite3.connect(path)
-    try:
-        return int(con.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        con.close()
+    return int(query(path, "PRAGMA user_version")[0][0])
 
 
 def _set_user_version(path: Path, version: int) -> None:
-    con = sqlite3.connect(path)
-    con.execute(f"PRAGMA user_version={version}")
-    con.commit()
-    con.close()
+    execute(path, f"PRAGMA user_version={version}")
 
 
-@pytest.fixture
-def session_v2(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """A later session schema, test-only: version 2 adds ``snapshots.n_gpus``, filled in."""
-    calls: list[int] = []
-
-    def step(conn: sqlite3.Connection) -> None:
-        calls.append(1)
-        conn.execute("ALTER TABLE snapshots ADD COLUMN n_gpus INTEGER")
-        conn.execute("UPDATE snapshots SET n_gpus = 2")
-
-    monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION + 1)
-    monkeypatch.setitem(store._MIGRATIONS, store.SCHEMA_VERSION - 1, step)
-    yield calls
-
-
-@pytest.fixture
-def results_v2(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """A later results schema, test-only: version 2 adds ``runs.note``."""
+def _later_schema(
+    monkeypatch: pytest.MonkeyPatch, module: Any, version_name: str, *statements: str
+) -> list[int]:
+    """``module``'s schema one version later, test-only: its migration from today's version
+    runs ``statements``; the list returned gets a 1 each time that migration runs."""
     calls: list[int] = []
 
     def step(con: sqlite3.Connection) -> None:
         calls.append(1)
-        con.execute("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''")
+        for sql in statements:
+            con.execute(sql)
 
-    monkeypatch.setattr(results, "DB_SCHEMA_VERSION", results.DB_SCHEMA_VERSION + 1)
-    monkeypatch.setitem(results._MIGRATIONS, results.DB_SCHEMA_VERSION - 1, step)
-    yield calls
+    version = getattr(module, version_name)
+    monkeypatch.setattr(module, version_name, version + 1)
+    monkeypatch.setitem(module._MIGRATIONS, version, step)
+    return calls
+
+
+@pytest.fixture
+def session_v2(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A later session schema, test-only: version 2 adds ``snapshots.n_gpus``, filled in."""
+    return _later_schema(
+        monkeypatch,
+        store,
+        "SCHEMA_VERSION",
+        "ALTER TABLE snapshots ADD COLUMN n_gpus INTEGER",
+        "UPDATE snapshots SET n_gpus = 2",
+    )
+
+
+@pytest.fixture
+def results_v2(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A later results schema, test-only: version 2 adds ``runs.note``."""
+    sql = "ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''"
+    return _later_schema(monkeypatch, results, "DB_SCHEMA_VERSION", sql)
 
 
 @pytest.fixture
@@ -261,9 +263,7 @@ def test_an_old_results_db_migrates_in_place_once(results_v2: list[int], tmp_pat
     path = _copy(DATA / "results-v1.sqlite", tmp_path)
     ResultsDB(path)
     assert results_v2 == [1] and _user_version(path) == 2
-    con = sqlite3.connect(path)
-    assert con.execute("SELECT run_id, note FROM runs").fetchall() == [(RESULTS_RUN_ID, "")]
-    con.close()
+    assert query(path, "SELECT run_id, note FROM runs") == [(RESULTS_RUN_ID, "")]
     assert ResultsDB(path).load("latest").run_id == RESULTS_RUN_ID
     assert results_v2 == [1]
 
@@ -272,9 +272,7 @@ def test_a_new_results_db_is_made_by_the_same_steps(results_v2: list[int], tmp_p
     path = tmp_path / "new.sqlite"
     ResultsDB(path)
     assert results_v2 == [1] and _user_version(path) == 2
-    con = sqlite3.connect(path)
-    assert "note" in {row[1] for row in con.execute("PRAGMA table_info(runs)")}
-    con.close()
+    assert "note" in {row[1] for row in query(path, "PRAGMA table_info(runs)")}
 
 
 def test_a_failing_results_migration_leaves_the_file_as_it_was(
@@ -331,15 +329,10 @@ def test_other_files_are_not_taken_for_a_results_db(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"garbage\.sqlite: not a gpuprof results database"):
         ResultsDB(garbage)
     other = tmp_path / "other.sqlite"
-    con = sqlite3.connect(other)
-    con.execute("CREATE TABLE t(x)")
-    con.commit()
-    con.close()
+    execute(other, "CREATE TABLE t(x)")
     with pytest.raises(InputError, match=r"other\.sqlite: not a gpuprof results database"):
         ResultsDB(other)
-    con = sqlite3.connect(other)
-    assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["t"]
-    con.close()
+    assert [r[0] for r in query(other, "SELECT name FROM sqlite_master")] == ["t"]
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ import dataclasses
 import enum
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -30,6 +29,7 @@ from gpuprof.telemetry.model import (
 )
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SCHEMA_VERSION, SessionStore, export_csv
+from tests.helpers.sqlite import execute
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -272,17 +272,11 @@ def test_corrupt_pages(tmp_path: Path) -> None:
 
 def test_other_sqlite_and_other_schema_version(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
-    conn = sqlite3.connect(other)
-    conn.execute("CREATE TABLE t(x)")
-    conn.commit()
-    conn.close()
+    execute(other, "CREATE TABLE t(x)")
     with pytest.raises(InputError, match=r"other\.db: not a gpuprof session"):
         SessionStore.open(other)
     path = _good_file(tmp_path, 3)
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
-    conn.commit()
-    conn.close()
+    execute(path, f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     with pytest.raises(
         InputError, match=rf"good\.gpuprof: session schema version {SCHEMA_VERSION + 1}"
     ):
