@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from gpuprof.commands import interval_arg
+    from gpuprof.commands.args import add_connect_auth, add_interval
 
     parser = _Parser(
         prog="gpuprof",
@@ -118,16 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
             n=PROMETHEUS_MAX_BYTES >> 20,
         ),
     )
-    gui.add_argument(
-        "--token-file",
-        metavar="FILE",
-        help=tr("with --connect: the file holding the exporter's bearer token"),
-    )
-    gui.add_argument(
-        "--ca-file",
-        metavar="FILE",
-        help=tr("with --connect https://…: the CA certificate (PEM) that signed the exporter's"),
-    )
+    add_connect_auth(gui)
     gui.add_argument(
         "--screenshot",
         metavar="OUT.png",
@@ -156,10 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=(1600, 1000),
         help=tr("with --screenshot: window size (default 1600x1000)"),
     )
-    gui.add_argument(
-        "--interval",
-        metavar="S",
-        type=interval_arg,
+    add_interval(
+        gui,
         default=None,
         help=tr(
             "sampling interval in seconds ({lo:g}–{hi:g})", lo=MIN_INTERVAL_S, hi=MAX_INTERVAL_S

@@ -2,39 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 
-from gpuprof.argtypes import finite_float
+from gpuprof.commands.args import add_interval, interval_arg
 from gpuprof.i18n import tr
-from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = ["add_interval", "interval_arg", "stop_on_signals", "token_from_file"]
-
-
-#: argparse type for ``--interval``: seconds within the sampler's range (one line, exit 2,
-#: like every numeric flag: ``61 is outside 0.1–60 s``).
-interval_arg = finite_float(MIN_INTERVAL_S, MAX_INTERVAL_S, unit=" s")
-
-
-def add_interval(p: argparse.ArgumentParser) -> None:
-    """``--interval S`` (default 1 s) of the commands that sample: ``monitor``, ``record`` and
-    ``profile``."""
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr(
-            "seconds between samples, {lo:g}–{hi:g} (default 1)",
-            lo=MIN_INTERVAL_S,
-            hi=MAX_INTERVAL_S,
-        ),
-    )
 
 
 def token_from_file(path: str | None) -> str | None:

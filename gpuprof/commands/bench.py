@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable, Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.argtypes import output_file, positive_int
+from gpuprof.argtypes import positive_int
+from gpuprof.commands.args import add_json_out
 from gpuprof.commands.progress import run_with_progress
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import N_, tr, tr_text
@@ -63,12 +64,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--device", metavar="DEV", help=tr("cuda:N or cpu (default: cuda:0 if available)")
     )
-    p.add_argument(
-        "--json",
-        metavar="OUT",
-        type=output_file(),
-        help=tr("also write the run as JSON (docs/bench-schema.md)"),
-    )
+    add_json_out(p, tr("also write the run as JSON (docs/bench-schema.md)"), stdout=False)
     p.add_argument(
         "--no-save", action="store_true", help=tr("do not store the run in the results database")
     )
@@ -81,12 +77,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     ls.set_defaults(func=_cmd_list)
     show = bsub.add_parser("show", help=tr("show one run (ID, a unique prefix, or 'latest')"))
     show.add_argument("run_id", metavar="ID")
-    show.add_argument(
-        "--json",
-        metavar="OUT",
-        type=output_file(stdout=True),
-        help=tr("write the run as JSON ('-' for stdout)"),
-    )
+    add_json_out(show, tr("write the run as JSON ('-' for stdout)"))
     show.set_defaults(func=_cmd_show)
     cmp_ = bsub.add_parser("compare", help=tr("compare two runs, measurement by measurement"))
     cmp_.add_argument("run_a", metavar="ID_A")

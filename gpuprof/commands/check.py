@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_float
+from gpuprof.commands.args import add_html_out, add_json_out
 from gpuprof.commands.progress import run_with_progress
 from gpuprof.i18n import tr, tr_text
 
@@ -63,13 +64,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "says), all or cpu (default all)"
         ),
     )
-    p.add_argument(
-        "--json",
-        metavar="OUT",
-        type=output_file(stdout=True),
-        help=tr("write the result as JSON ('-' for stdout; docs/check-schema.md)"),
-    )
-    p.add_argument("--html", metavar="OUT", type=output_file(), help=tr("write an HTML report"))
+    add_json_out(p, tr("write the result as JSON ('-' for stdout; docs/check-schema.md)"))
+    add_html_out(p, tr("write an HTML report"))
     p.add_argument(
         "--thresholds",
         metavar="FILE",

@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.argtypes import output_file
+from gpuprof.commands.args import add_html_out, add_json_out
 from gpuprof.i18n import tr
 from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
@@ -57,15 +57,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     p.add_argument("files", metavar="FILE", nargs="+", help=tr("result files (JSON)"))
-    p.add_argument(
-        "--html", metavar="OUT", type=output_file(), help=tr("also write an HTML page to OUT")
-    )
-    p.add_argument(
-        "--json",
-        metavar="OUT",
-        type=output_file(stdout=True),
-        help=tr("also write the comparison as JSON to OUT (- for standard output)"),
-    )
+    add_html_out(p, tr("also write an HTML page to OUT"))
+    add_json_out(p, tr("also write the comparison as JSON to OUT (- for standard output)"))
     p.set_defaults(func=cmd_compare)
 
 

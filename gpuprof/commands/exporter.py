@@ -9,7 +9,8 @@ import threading
 from typing import Any
 
 from gpuprof.argtypes import positive_float
-from gpuprof.commands import interval_arg, stop_on_signals, token_from_file
+from gpuprof.commands import stop_on_signals, token_from_file
+from gpuprof.commands.args import add_interval
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import tr
 
@@ -46,13 +47,7 @@ def register(subparsers: Any) -> None:
         metavar="ADDR",
         help=tr("address to listen on (default 127.0.0.1)"),
     )
-    p.add_argument(
-        "--interval",
-        type=interval_arg,
-        default=1.0,
-        metavar="S",
-        help=tr("sampling interval in seconds (default 1)"),
-    )
+    add_interval(p, help=tr("sampling interval in seconds (default 1)"))
     p.add_argument(
         "--stale-after",
         type=positive_float(unit=" s"),

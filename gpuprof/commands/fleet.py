@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from gpuprof.argtypes import positive_float, positive_int
-from gpuprof.i18n import tr
+from gpuprof.argtypes import positive_float
+from gpuprof.commands.args import add_read_limits
+from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import PROMETHEUS_MAX_BYTES, PROMETHEUS_TIMEOUT_S
 
 if TYPE_CHECKING:
@@ -64,26 +65,18 @@ def register(subparsers: Any) -> None:
         default=None,
         help=tr("send the token in FILE as a bearer token"),
     )
-    p.add_argument(
-        "--timeout",
-        type=positive_float(600.0, unit=" s"),
-        default=PROMETHEUS_TIMEOUT_S,
-        metavar="S",
-        help=tr(
+    add_read_limits(
+        p,
+        timeout_s=PROMETHEUS_TIMEOUT_S,
+        most_s=600.0,
+        max_bytes=PROMETHEUS_MAX_BYTES,
+        timeout_help=N_(
             "seconds each query may take in all, from connecting to the answer's last byte "
-            "(default {s:g})",
-            s=PROMETHEUS_TIMEOUT_S,
+            "(default {s:g})"
         ),
-    )
-    p.add_argument(
-        "--max-mib",
-        type=positive_int(4096),
-        default=PROMETHEUS_MAX_BYTES >> 20,
-        metavar="N",
-        help=tr(
+        size_help=N_(
             "the largest answer read, in MiB; a larger one is an error (default {n}: about 500 "
-            "nodes of 8 GPUs)",
-            n=PROMETHEUS_MAX_BYTES >> 20,
+            "nodes of 8 GPUs)"
         ),
     )
     p.add_argument(

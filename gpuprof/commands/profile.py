@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import finite_float, int_range, output_file
-from gpuprof.commands import add_interval
+from gpuprof.commands.args import add_interval, add_json_out
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import tr
 
@@ -38,12 +38,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="FILE",
         help=tr("recording to write (default: a timestamped file in the data folder)"),
     )
-    p.add_argument(
-        "--json",
-        type=output_file(stdout=True),
-        default=None,
-        metavar="SUMMARY",
-        help=tr("also write the job profile as JSON ('-' for standard output)"),
+    add_json_out(
+        p, tr("also write the job profile as JSON ('-' for standard output)"), metavar="SUMMARY"
     )
     p.add_argument("--name", default="", metavar="NAME", help=tr("a name for the job"))
     add_interval(p)

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gpuprof.argtypes import positive_float, positive_int
-from gpuprof.commands import add_interval, stop_on_signals
+from gpuprof.commands import stop_on_signals
+from gpuprof.commands.args import add_connect_auth, add_interval
 from gpuprof.commands.telemetry_views import (
     devices_table,
     gpu_table,
@@ -48,16 +49,7 @@ def _add_connect(p: argparse.ArgumentParser) -> None:
             n=EXPORTER_MAX_BYTES >> 20,
         ),
     )
-    p.add_argument(
-        "--token-file",
-        metavar="FILE",
-        help=tr("with --connect: the file holding the exporter's bearer token"),
-    )
-    p.add_argument(
-        "--ca-file",
-        metavar="FILE",
-        help=tr("with --connect https://…: the CA certificate (PEM) that signed the exporter's"),
-    )
+    add_connect_auth(p)
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:

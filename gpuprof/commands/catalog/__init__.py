@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpuprof.argtypes import int_range, positive_float, positive_int
+from gpuprof.argtypes import int_range
+from gpuprof.commands.args import add_read_limits
 from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
@@ -142,25 +143,17 @@ def register(subparsers: Any) -> None:
         metavar="URL",
         help=tr("where the catalogs are: URL/<provider>/vms.csv (default: SkyPilot's v8)"),
     )
-    upd.add_argument(
-        "--timeout",
-        type=positive_float(3600.0, unit=" s"),
-        default=CATALOG_TIMEOUT_S,
-        metavar="S",
-        help=tr(
+    add_read_limits(
+        upd,
+        timeout_s=CATALOG_TIMEOUT_S,
+        most_s=3600.0,
+        max_bytes=CATALOG_MAX_BYTES,
+        timeout_help=N_(
             "seconds each provider's download may take in all, from connecting to the last "
-            "byte (default {s:g})",
-            s=CATALOG_TIMEOUT_S,
+            "byte (default {s:g})"
         ),
-    )
-    upd.add_argument(
-        "--max-mib",
-        type=positive_int(4096),
-        default=CATALOG_MAX_BYTES >> 20,
-        metavar="N",
-        help=tr(
-            "the largest catalog file read, in MiB; a larger one is an error (default {n})",
-            n=CATALOG_MAX_BYTES >> 20,
+        size_help=N_(
+            "the largest catalog file read, in MiB; a larger one is an error (default {n})"
         ),
     )
     upd.set_defaults(func=_update)
