@@ -29,8 +29,9 @@ from __future__ import annotations
 import io
 import math
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -354,7 +355,7 @@ def check_plausible(inst: Instance) -> None:
 
 class RowMerger:
     """Rows of one file in order, each offer once: a repeat is merged into the first (zones
-    joined) and counted, and :meth:`issue` says so."""
+    joined) and counted, and :meth:`result` says so after the file's other issues."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -365,6 +366,23 @@ class RowMerger:
         self._at: dict[tuple[object, ...], int] = {}
         self.merged = 0
         self._first_line = 0
+        self.issues: list[CatalogIssue] = []
+
+    def on_issue(self, line: int, reason: str, severity: str) -> None:
+        """A problem with ``line`` of the file (``severity``: "error" or "warning")."""
+        self.issues.append(CatalogIssue(self.name, line, reason, severity))
+
+    def take(self, line: int, make: Callable[[], tuple[Instance, str | None]]) -> None:
+        """Add the row ``make`` builds from ``line``: a ValueError it raises is an error (the
+        row skipped), the warning it returns a warning."""
+        try:
+            inst, warning = make()
+        except ValueError as exc:
+            self.on_issue(line, str(exc), "error")
+            return
+        if warning:
+            self.on_issue(line, warning, "warning")
+        self.add(inst, line)
 
     def add(self, inst: Instance, line: int) -> None:
         key = inst.key
@@ -386,9 +404,13 @@ class RowMerger:
         self.merged += 1
         self._first_line = self._first_line or line
 
-    def issue(self) -> CatalogIssue | None:
+    def result(self) -> tuple[list[Instance], list[CatalogIssue]]:
+        """The rows, and the issues with the count of merged rows last."""
         if not self.merged:
-            return None
+            return self.rows, self.issues
+        return self.rows, [*self.issues, self._merged_issue()]
+
+    def _merged_issue(self) -> CatalogIssue:
         return CatalogIssue(
             self.name,
             self._first_line,
@@ -419,27 +441,19 @@ def parse_instances_csv(
 def _parse_lines(
     lines: Iterable[str], *, name: str, origin: str
 ) -> tuple[list[Instance], list[CatalogIssue]]:
-    issues: list[CatalogIssue] = []
-
-    def on_issue(line: int, reason: str, severity: str) -> None:
-        issues.append(CatalogIssue(name, line, reason, severity))
-
     merger = RowMerger(name)
     # Text cells our writer guarded against spreadsheet formulas ('=x) read back as =x.
     rows = read_cells(
-        lines, name=name, columns=COLUMNS, required=_REQUIRED, on_issue=on_issue, unguard=True
+        lines,
+        name=name,
+        columns=COLUMNS,
+        required=_REQUIRED,
+        on_issue=merger.on_issue,
+        unguard=True,
     )
     for line, cells in rows:
-        try:
-            inst, warning = instance_from_cells(cells, origin=origin)
-        except ValueError as exc:
-            on_issue(line, str(exc), "error")
-            continue
-        if warning:
-            on_issue(line, warning, "warning")
-        merger.add(inst, line)
-    merged = merger.issue()
-    return merger.rows, [*issues, merged] if merged else issues
+        merger.take(line, partial(instance_from_cells, cells, origin=origin))
+    return merger.result()
 
 
 def read_instances_file(path: Path) -> tuple[list[Instance], list[CatalogIssue]]:

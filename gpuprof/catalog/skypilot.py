@@ -67,26 +67,15 @@ def parse_skypilot_csv(
     """SkyPilot rows → Instances (one per InstanceType/Region; zones with the same prices merged).
 
     ``text`` is the file's text or its lines (a file opened with ``newline=""``)."""
-    issues: list[CatalogIssue] = []
-
-    def on_issue(line: int, reason: str, severity: str) -> None:
-        issues.append(CatalogIssue(name, line, reason, severity))
-
     lines = io.StringIO(text) if isinstance(text, str) else text
     merger = RowMerger(name)
+    on_issue = merger.on_issue
     missing = "not a SkyPilot vms.csv: missing {cols}"
     hosts: list[Host] = []
     attachable: list[Attachable] = []
 
     def add(row: dict[str, str], first_line: int) -> None:
-        try:
-            inst, warning = instance_from_row(row, origin=Path(name).name)
-        except ValueError as exc:
-            on_issue(first_line, str(exc), "error")
-            return
-        if warning:
-            on_issue(first_line, warning, "warning")
-        merger.add(inst, first_line)
+        merger.take(first_line, lambda: instance_from_row(row, origin=Path(name).name))
 
     for first_line, raw in read_rows(
         lines, name=name, required=_NEEDED, on_issue=on_issue, missing=missing
@@ -143,8 +132,7 @@ def parse_skypilot_csv(
             ),
             "warning",
         )
-    merged = merger.issue()
-    return merger.rows, [*issues, merged] if merged else issues
+    return merger.result()
 
 
 #: How a composed row's notes begin (``catalog import`` counts them).
