@@ -379,27 +379,16 @@ def test_pdf_a4_and_letter(report: Report, tmp_path: Path, qapp: object) -> None
 # --- CLI -------------------------------------------------------------------------------------------
 
 
+def _report_cli(session: Path, out: Path, *options: str) -> int:
+    """``gpuprof report --session SESSION --out OUT OPTIONS`` in this process (its data folder
+    the test's own, from conftest); its exit code."""
+    return main(["report", "--session", str(session), "--out", str(out), *options])
+
+
 @pytest.mark.slow
-def test_cli_session_to_json(
-    session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path / "data"))
+def test_cli_session_to_json(session_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "report",
-                "--session",
-                str(session_file),
-                "--out",
-                str(out),
-                "--recommend",
-                "cv-train",
-                "--include-cmdlines",
-            ]
-        )
-        == 0
-    )
+    assert _report_cli(session_file, out, "--recommend", "cv-train", "--include-cmdlines") == 0
     rep = load_report(out)
     assert rep.simulated and rep.cmdlines_included
     assert rep.recommendation is not None and rep.recommendation.rows
@@ -407,21 +396,13 @@ def test_cli_session_to_json(
 
 
 @pytest.mark.slow
-def test_cli_bench_from_results_db(
-    session_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cli_bench_from_results_db(session_file: Path, tmp_path: Path) -> None:
     from gpuprof.bench.results import ResultsDB
 
-    monkeypatch.setenv("GPUPROF_DATA_DIR", str(tmp_path / "data"))
     out = tmp_path / "r.html"
-    assert (
-        main(["report", "--session", str(session_file), "--out", str(out), "--bench", "latest"])
-        == 2
-    )
+    assert _report_cli(session_file, out, "--bench", "latest") == 2
     ResultsDB().save(_bench_run())
-    assert (
-        main(["report", "--session", str(session_file), "--out", str(out), "--bench", "2026"]) == 0
-    )
+    assert _report_cli(session_file, out, "--bench", "2026") == 0
     html = out.read_text("utf-8")
     assert "20260101-000000-abcd" in html and "GEMM throughput vs spec peak" in html
 
@@ -461,7 +442,7 @@ def test_cli_bad_input_exits_2(
 def test_broken_session_file_is_input_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.gpuprof"
     bad.write_bytes(b"not a database at all" * 100)
-    assert main(["report", "--session", str(bad), "--out", str(tmp_path / "r.html")]) == 2
+    assert _report_cli(bad, tmp_path / "r.html") == 2
 
 
 def test_the_pdf_renderer_is_injected_and_the_core_never_imports_qt() -> None:
