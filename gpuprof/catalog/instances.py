@@ -388,8 +388,7 @@ class RowMerger:
         key = inst.key
         first = self._first.get(key)
         if first is None:
-            self._first[key] = len(self.rows)
-            self.rows.append(inst)
+            self._first[key] = self._append(inst)
             return
         if key not in self._twice:
             self._twice.add(key)
@@ -397,12 +396,16 @@ class RowMerger:
         offer = inst.offer
         idx = self._at.get(offer)
         if idx is None:
-            self._at[offer] = len(self.rows)
-            self.rows.append(inst)
+            self._at[offer] = self._append(inst)
             return
         self.rows[idx] = _merge(self.rows[idx], inst)
         self.merged += 1
         self._first_line = self._first_line or line
+
+    def _append(self, inst: Instance) -> int:
+        """Add ``inst`` as a new row; its index."""
+        self.rows.append(inst)
+        return len(self.rows) - 1
 
     def result(self) -> tuple[list[Instance], list[CatalogIssue]]:
         """The rows, and the issues with the count of merged rows last."""
