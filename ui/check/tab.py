@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import LazyTabFeature, WindowContext, remaining_s
+from ..shell.widgets import button
 from .scorecard import STATUS_COLOURS, Scorecard
 from .worker import CheckMaker, CheckWorker, error_text, make_check
 
@@ -126,11 +127,12 @@ class CheckTab(QWidget):
         self.export_html_button.clicked.connect(lambda: self._ask_export("html"))
         self.export_json_button = QPushButton(_t("Export &JSON…"))
         self.export_json_button.clicked.connect(lambda: self._ask_export("json"))
-        self.export_report_button = QPushButton(_t("Export re&port…"))
-        self.export_report_button.setToolTip(
-            _t("The machine report (HTML or PDF) with this check as its first page (Ctrl+E)")
+        self.export_report_button = button(
+            _t("Export re&port…"),
+            _t("The machine report (HTML or PDF) with this check as its first page (Ctrl+E)"),
+            self.open_report,
+            None,
         )
-        self.export_report_button.clicked.connect(self.open_report)
         for b in (self.export_html_button, self.export_json_button, self.export_report_button):
             b.setEnabled(False)
 

@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QTextBrowser,
@@ -52,7 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.theme import Theme
-from ..shell.widgets import arg
+from ..shell.widgets import arg, button
 from .widgets import (
     CHECK_CODES,
     AllClearPage,
@@ -141,11 +140,14 @@ class HealthTab(QWidget):
             self.tr("These findings come from the simulated demo machine, not from a measurement")
         )
         self.sim_badge.hide()
-        self.copy_button = QPushButton(self.tr("Copy findings"), self)
-        self.copy_button.setToolTip(
-            self.tr("Copy the findings with their details and hints to the clipboard as plain text")
+        self.copy_button = button(
+            self.tr("Copy findings"),
+            self.tr(
+                "Copy the findings with their details and hints to the clipboard as plain text"
+            ),
+            self.copy_findings,
+            self,
         )
-        self.copy_button.clicked.connect(self.copy_findings)
         self.copy_button.setEnabled(False)
         header = QHBoxLayout()
         header.addWidget(self.summary_label)

@@ -36,12 +36,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..shell.settings import INTERVALS_S, SettingsReader
+from ..shell.widgets import button
 
 __all__ = [
     "ProfileDialog",
@@ -318,12 +318,9 @@ class ProfileDialog(QDialog):
 
     def _browse_row(self, field: QLineEdit, tip: str, browse: Callable[[], None]) -> QHBoxLayout:
         """``field`` with a Browse… button (tooltip ``tip``) that calls ``browse``."""
-        button = QPushButton(_t("Browse…"), self)
-        button.setToolTip(tip)
-        button.clicked.connect(browse)
         row = QHBoxLayout()
         row.addWidget(field, 1)
-        row.addWidget(button)
+        row.addWidget(button(_t("Browse…"), tip, browse, self))
         return row
 
     def _browse_cwd(self) -> None:

@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from ..shell.widgets import button
 from ..shell.workers import run_in_thread
 from .summary import fmt_duration
 
@@ -165,15 +165,18 @@ class ProfilesListDialog(QDialog):
         self.table.doubleClicked.connect(lambda _i: self.open_selected())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
-        self.open_button = QPushButton(_t("Open in &replay"), self)
-        self.open_button.setToolTip(_t("Replay the selected job's recording (double-click)"))
-        self.open_button.clicked.connect(self.open_selected)
-        self.summary_button = QPushButton(_t("&Summary…"), self)
-        self.summary_button.setToolTip(_t("Show the selected job's profile"))
-        self.summary_button.clicked.connect(self.show_selected)
-        self.refresh_button = QPushButton(_t("Re&fresh"), self)
-        self.refresh_button.setToolTip(_t("Look for job profiles again"))
-        self.refresh_button.clicked.connect(self.refresh)
+        self.open_button = button(
+            _t("Open in &replay"),
+            _t("Replay the selected job's recording (double-click)"),
+            self.open_selected,
+            self,
+        )
+        self.summary_button = button(
+            _t("&Summary…"), _t("Show the selected job's profile"), self.show_selected, self
+        )
+        self.refresh_button = button(
+            _t("Re&fresh"), _t("Look for job profiles again"), self.refresh, self
+        )
         for b in (self.open_button, self.summary_button, self.refresh_button):
             buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)

@@ -46,13 +46,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPlainTextEdit,
-    QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from ..shell.context import ActionSpec, WindowContext, remaining_s
+from ..shell.widgets import button
 from ..telemetry.plot.ticks import RecordingTicks
 from .dialog import ProfileRequest, ProfileSettings, profiler_argv
 
@@ -301,18 +301,19 @@ class ProfileStatus(QFrame):
         self.command.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.elapsed = QLabel(self)
         self.elapsed.setToolTip(_t("Time since the job started"))
-        self.stop_button = QPushButton(_t("&Stop"), self)
-        self.stop_button.setToolTip(
-            _t("Interrupt the job (SIGINT, as Ctrl+C would); the profile is saved. "
-               "Press again to terminate, a third time to kill.")
-        )  # fmt: skip
-        self.stop_button.clicked.connect(self.stop_requested)
-        self.summary_button = QPushButton(_t("S&ummary"), self)
-        self.summary_button.setToolTip(_t("Show the job profile again"))
-        self.summary_button.clicked.connect(self.summary_requested)
-        self.close_button = QPushButton(_t("Close"), self)
-        self.close_button.setToolTip(_t("Hide this strip"))
-        self.close_button.clicked.connect(self.hide)
+        self.stop_button = button(
+            _t("&Stop"),
+            _t(
+                "Interrupt the job (SIGINT, as Ctrl+C would); the profile is saved. "
+                "Press again to terminate, a third time to kill."
+            ),
+            self.stop_requested,
+            self,
+        )
+        self.summary_button = button(
+            _t("S&ummary"), _t("Show the job profile again"), self.summary_requested, self
+        )
+        self.close_button = button(_t("Close"), _t("Hide this strip"), self.hide, self)
         self.log_view = QPlainTextEdit(self)
         self.log_view.setReadOnly(True)
         self.log_view.setMaximumBlockCount(LOG_LINES)

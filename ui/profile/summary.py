@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -48,6 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.widgets import button
 from ..shell.workers import run_in_thread
 
 if TYPE_CHECKING:
@@ -296,17 +296,24 @@ class ProfileSummaryDialog(QDialog):
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
-        self.replay_button = QPushButton(_t("Open in &replay"), self)
-        self.replay_button.setToolTip(_t("Replay the job's recording in the window"))
-        self.replay_button.clicked.connect(self.open_in_replay)
-        self.project_button = QPushButton(_t("&Project this job…"), self)
-        self.project_button.setToolTip(
-            _t("Its step time, job time and cost on each cloud instance of the catalog")
+        self.replay_button = button(
+            _t("Open in &replay"),
+            _t("Replay the job's recording in the window"),
+            self.open_in_replay,
+            self,
         )
-        self.project_button.clicked.connect(self.project)
-        self.export_button = QPushButton(_t("&Export report…"), self)
-        self.export_button.setToolTip(_t("An HTML, PDF or JSON report of the job's recording"))
-        self.export_button.clicked.connect(self.export_report)
+        self.project_button = button(
+            _t("&Project this job…"),
+            _t("Its step time, job time and cost on each cloud instance of the catalog"),
+            self.project,
+            self,
+        )
+        self.export_button = button(
+            _t("&Export report…"),
+            _t("An HTML, PDF or JSON report of the job's recording"),
+            self.export_report,
+            self,
+        )
         for b in (self.replay_button, self.project_button, self.export_button):
             buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
         if recording is None:

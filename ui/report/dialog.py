@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.context import ActionSpec, WindowContext, remaining_s
 from ..shell.heap import trim_heap
+from ..shell.widgets import button
 from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
@@ -216,11 +216,12 @@ class ReportDialog(QDialog):
         self.cmdline_box.setToolTip(
             _t("Show process command lines; passwords and tokens stay hidden")
         )
-        self.check_button = QPushButton(_t("Add check result…"), self)
-        self.check_button.setToolTip(
-            _t("Put an acceptance check (gpuprof check --json) on the report's first page")
+        self.check_button = button(
+            _t("Add check result…"),
+            _t("Put an acceptance check (gpuprof check --json) on the report's first page"),
+            self._ask_check,
+            self,
         )
-        self.check_button.clicked.connect(self._ask_check)
         self.check_label = QLabel(self)
         self.check_label.setWordWrap(True)
         self.sim_label = QLabel(self)

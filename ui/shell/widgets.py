@@ -1,5 +1,5 @@
 """Small painted widgets: sparkline, meter bar, colour swatch, state banner; a splitter's
-folding lower pane."""
+folding lower pane; a push button made in one call."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QSplitter,
     QTabWidget,
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane", "arg"]
+__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane", "arg", "button"]
 
 #: Qt's QWIDGETSIZE_MAX: no maximum height.
 _NO_MAX_PX = (1 << 24) - 1
@@ -31,6 +32,17 @@ def arg(text: str, *values: object) -> str:
     for i in range(len(values), 0, -1):
         text = text.replace(f"%{i}", str(values[i - 1]))
     return text
+
+
+def button(
+    text: str, tip: str, on_click: Callable[[], object] | SignalInstance, parent: QWidget | None
+) -> QPushButton:
+    """A push button saying ``text``, with the tooltip ``tip``, calling ``on_click`` when
+    clicked (a signal: emitting it)."""
+    made = QPushButton(text, parent)
+    made.setToolTip(tip)
+    made.clicked.connect(on_click)
+    return made
 
 
 class Sparkline(QWidget):

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from ..shell.settings import SECONDARY_MODES, TIME_WINDOWS_S
 from ..shell.state import UiState
 from ..shell.theme import THEMES, Theme, gpu_colour, style_plot
+from ..shell.widgets import button
 from .plot.data import Fetched, FrameFetcher
 from .plot.items import Grid, PlotPanel, Series, TimedLayoutWidget, blend, cache_axis
 from .plot.lines import draw_limit_lines
@@ -114,9 +115,9 @@ class TelemetryTab(QWidget):
             self.tr("Freeze the plots; sampling and recording go on (Space)")
         )
         self.pause_button.toggled.connect(self.pause_toggled)
-        self.all_button = QPushButton(self.tr("All GPUs"), self)
-        self.all_button.setToolTip(self.tr("Show every GPU again"))
-        self.all_button.clicked.connect(self._select_all)
+        self.all_button = button(
+            self.tr("All GPUs"), self.tr("Show every GPU again"), self._select_all, self
+        )
         header = QHBoxLayout()
         legend_label = QLabel(self.tr("GPUs:"), self)
         legend_label.setToolTip(
