@@ -72,7 +72,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -91,6 +90,7 @@ from _common import calibration_s, setup, times_ms
 setup()
 
 from gpuprof.fleet import Fleet, PrometheusClient, node_history, read_fleet  # noqa: E402
+from tests.prometheus_fixture import free_port, start_prometheus  # noqa: E402
 
 STEP_S = 15
 TARGET_OVERVIEW_MS = 300.0
@@ -252,12 +252,6 @@ def generate(path: Path, nodes: int, gpus: int, start_s: int, end_s: int) -> int
     return samples
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _wait_ready(url: str, deadline_s: float = 120.0) -> None:
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
@@ -324,21 +318,12 @@ def main() -> None:
     (folder / "history.om").unlink()
     config = folder / "prometheus.yml"
     config.write_text("global:\n  scrape_interval: 15s\nscrape_configs: []\n", "utf-8")
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    log = (folder / "prometheus.log").open("wb")
-    proc = subprocess.Popen(
-        [
-            prometheus,
-            f"--config.file={config}",
-            f"--storage.tsdb.path={data}",
-            f"--web.listen-address=127.0.0.1:{port}",
-            "--storage.tsdb.retention.time=30d",
-            "--log.level=warn",
-        ],
-        stdout=log,
-        stderr=log,
-        start_new_session=True,
+    log = folder / "prometheus.log"
+    log.unlink(missing_ok=True)
+    proc = start_prometheus(
+        prometheus, config, data, port, log, "--storage.tsdb.retention.time=30d"
     )
     try:
         t0 = time.perf_counter()
@@ -417,7 +402,6 @@ def main() -> None:
     finally:
         os.killpg(proc.pid, 15)
         proc.wait(30)
-        log.close()
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
 

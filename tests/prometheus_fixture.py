@@ -204,6 +204,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_prometheus(
+    binary: str, config: Path, data: Path, port: int, log: Path, *flags: str
+) -> subprocess.Popen[bytes]:
+    """Prometheus on 127.0.0.1:``port`` with ``config`` and its TSDB in ``data``, logging
+    warnings to the end of ``log``; ``flags``: more of its options. It runs in a session of
+    its own, so that stopping its group stops it whole."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [
+                binary,
+                f"--config.file={config}",
+                f"--storage.tsdb.path={data}",
+                f"--web.listen-address=127.0.0.1:{port}",
+                "--log.level=warn",
+                *flags,
+            ],
+            stdout=out,
+            stderr=out,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM to the child's process group, SIGKILL after 5 s."""
     if proc.poll() is not None:
@@ -384,21 +407,7 @@ def start_fleet(
             config = folder / "prometheus.yml"
             config.write_text(_config(fleet), "utf-8")
             data = folder / f"tsdb{attempt}"
-            log = (folder / "prometheus.log").open("ab")
-            proc = subprocess.Popen(
-                [
-                    PROMETHEUS,
-                    f"--config.file={config}",
-                    f"--storage.tsdb.path={data}",
-                    f"--web.listen-address=127.0.0.1:{port}",
-                    "--log.level=warn",
-                ],
-                stdout=log,
-                stderr=log,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            log.close()
+            proc = start_prometheus(PROMETHEUS, config, data, port, folder / "prometheus.log")
             started.append(proc)
             fleet.prometheus = proc
             try:
