@@ -739,19 +739,20 @@ class FakeNvml:
             raise NVMLError(_real.NVML_ERROR_NOT_FOUND)
         return _Handle(handle.index, mig=index)
 
-    @_api
-    def nvmlDeviceGetGpuInstanceId(self, handle: _Handle) -> int:
+    def _mig_only(self, handle: _Handle) -> FakeMigDevice:
+        """The MIG device of ``handle``; a whole GPU's handle is an invalid argument there."""
         mig = self._mig(handle)
         if mig is None:
             raise NVMLError(_real.NVML_ERROR_INVALID_ARGUMENT)
-        return mig.gpu_instance_id
+        return mig
+
+    @_api
+    def nvmlDeviceGetGpuInstanceId(self, handle: _Handle) -> int:
+        return self._mig_only(handle).gpu_instance_id
 
     @_api
     def nvmlDeviceGetComputeInstanceId(self, handle: _Handle) -> int:
-        mig = self._mig(handle)
-        if mig is None:
-            raise NVMLError(_real.NVML_ERROR_INVALID_ARGUMENT)
-        return mig.compute_instance_id
+        return self._mig_only(handle).compute_instance_id
 
     # -- topology -------------------------------------------------------------------------------------
 
