@@ -32,6 +32,7 @@ from tests.faults.hostile import (
     profile_argv,
     python_job,
     run_gpuprof,
+    run_profile,
     start_gpuprof,
 )
 from tests.schema_paths import documented_fields, json_paths
@@ -91,18 +92,8 @@ def scripts(tmp_path: Path) -> dict[str, Path]:
 @pytest.mark.slow
 def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> None:
     out, summary = tmp_path / "run.gpuprof", tmp_path / "run.json"
-    ran = run_gpuprof(
-        profile_argv(
-            "--out",
-            str(out),
-            "--json",
-            str(summary),
-            "--name",
-            "tiny",
-            job=[sys.executable, str(scripts["job.py"]), "6", "0.05", "3"],
-        ),
-        tmp_path,
-    )
+    job = [sys.executable, str(scripts["job.py"]), "6", "0.05", "3"]
+    ran = run_profile(tmp_path, job, "--out", str(out), "--json", str(summary), "--name", "tiny")
     assert ran.returncode == 3, ran.stderr
     assert "Traceback" not in ran.stderr
     assert "Job profile: tiny" in ran.stderr and "exit code 3" in ran.stderr
@@ -126,15 +117,8 @@ def test_exit_code_markers_profile_and_strict_json(tmp_path: Path, scripts) -> N
 @pytest.mark.slow
 def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
     summary = tmp_path / "s.json"
-    ran = run_gpuprof(
-        profile_argv(
-            "--demo",
-            "--json",
-            str(summary),
-            job=[sys.executable, str(scripts["job.py"]), "3", "0.05", "0"],
-        ),
-        tmp_path,
-    )
+    job = [sys.executable, str(scripts["job.py"]), "3", "0.05", "0"]
+    ran = run_profile(tmp_path, job, "--demo", "--json", str(summary))
     assert ran.returncode == 0, ran.stderr
     doc = loads_strict(summary.read_text())
     assert doc["simulated"] is True and doc["source"] == "simulated"
@@ -149,16 +133,8 @@ def test_json_fields_are_the_documented_ones(tmp_path: Path, scripts) -> None:
 @pytest.mark.slow
 def test_a_job_killed_by_a_signal_exits_128_plus_signo(tmp_path: Path) -> None:
     out = tmp_path / "k.gpuprof"
-    ran = run_gpuprof(
-        profile_argv(
-            "--out",
-            str(out),
-            job=python_job(
-                "import os, signal, time; time.sleep(0.3); os.kill(os.getpid(), signal.SIGTERM)"
-            ),
-        ),
-        tmp_path,
-    )
+    code = "import os, signal, time; time.sleep(0.3); os.kill(os.getpid(), signal.SIGTERM)"
+    ran = run_profile(tmp_path, python_job(code), "--out", str(out))
     assert ran.returncode == 128 + signal.SIGTERM, ran.stderr
     profile = read_job_profile(out)
     assert profile is not None

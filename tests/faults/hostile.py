@@ -164,6 +164,12 @@ def profile_argv(*options: str, job: Sequence[str]) -> list[str]:
     return ["profile", "--interval", "0.1", *options, "--", *job]
 
 
+def run_profile(home: Path, job: Sequence[str], *options: str, **run: Any) -> Ran:
+    """``gpuprof profile OPTIONS -- JOB`` (:func:`profile_argv`) run as :func:`run_gpuprof`
+    runs a command (``run``: its keyword arguments, such as ``file_size_limit``)."""
+    return run_gpuprof(profile_argv(*options, job=job), home, **run)
+
+
 def python_job(code: str) -> list[str]:
     """The command line of a job that runs ``code`` in this Python."""
     return [sys.executable, "-c", code]

@@ -54,9 +54,9 @@ from tests.faults.hostile import (
     TIMEOUT_S,
     assert_one_clear_error,
     hostile_files,
-    profile_argv,
     python_job,
     run_gpuprof,
+    run_profile,
 )
 
 T = 1_800_000_000.0
@@ -258,9 +258,8 @@ def test_whatever_the_job_writes_costs_only_its_own_lines(tmp_path: Path) -> Non
     job = tmp_path / "hostile_job.py"
     job.write_text(HOSTILE_JOB)
     out, summary = tmp_path / "h.gpuprof", tmp_path / "h.json"
-    ran = run_gpuprof(
-        profile_argv("--out", str(out), "--json", str(summary), job=[sys.executable, str(job)]),
-        tmp_path,
+    ran = run_profile(
+        tmp_path, [sys.executable, str(job)], "--out", str(out), "--json", str(summary)
     )
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert "Traceback" not in ran.stderr
@@ -311,31 +310,16 @@ def test_a_hostile_breakdown_file_is_a_note(fault: str, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_full_disk_is_one_error_and_the_jobs_status_still_counts(tmp_path: Path) -> None:
     out = tmp_path / "full.gpuprof"
-    ran = run_gpuprof(
-        profile_argv(
-            "--demo",
-            "--out",
-            str(out),
-            job=python_job("import sys, time; time.sleep(2); sys.exit(4)"),
-        ),
-        tmp_path,
-        file_size_limit=120 * 1024,
-    )
+    job = python_job("import sys, time; time.sleep(2); sys.exit(4)")
+    ran = run_profile(tmp_path, job, "--demo", "--out", str(out), file_size_limit=120 * 1024)
     assert "Traceback" not in ran.stderr
     assert ran.returncode == 4  # the job's failure comes first
     errors = [line for line in ran.error_lines if line.startswith("gpuprof: error:")]
     assert len(errors) == 1 and str(out) in errors[0], ran.stderr[-2000:]
     assert "Job profile" in ran.stderr  # the summary is still shown
-    ran = run_gpuprof(
-        profile_argv(
-            "--demo",
-            "--out",
-            str(tmp_path / "f2.gpuprof"),
-            job=python_job("import time; time.sleep(2)"),
-        ),
-        tmp_path,
-        file_size_limit=120 * 1024,
-    )
+    job = python_job("import time; time.sleep(2)")
+    out = tmp_path / "f2.gpuprof"
+    ran = run_profile(tmp_path, job, "--demo", "--out", str(out), file_size_limit=120 * 1024)
     assert ran.returncode == 2  # the job succeeded: the failed write decides
     assert sum(line.startswith("gpuprof: error:") for line in ran.error_lines) == 1
 
