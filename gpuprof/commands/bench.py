@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Container, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gpuprof.argtypes import positive_int
 from gpuprof.commands.args import add_json_out
@@ -270,6 +270,73 @@ def _print_table(
     console.print(t)
 
 
+class _Family(NamedTuple):
+    """How one benchmark family's results print: the table's title (from its results), the
+    columns and the cells of a result's row."""
+
+    title: Callable[[Sequence[Any]], str]
+    columns: tuple[str, ...]
+    cells: Callable[[Any], tuple[str, ...]]
+
+
+def _print_family(console: Console, results: Iterable[object], kind: type, family: _Family) -> None:
+    """The table of the results of type ``kind``, one row each; nothing where there are none."""
+    rows = [r for r in results if isinstance(r, kind)]
+    if rows:
+        _print_table(console, family.title(rows), family.columns, map(family.cells, rows))
+
+
+def _gemm_cells(g: Any) -> tuple[str, ...]:
+    tflops = (_tflops(g.tflops_median), _tflops(g.tflops_mean), _tflops(g.tflops_max))
+    return (g.case, *tflops, fmt_pct(g.pct_of_peak, digits=1), str(g.iterations), _flags(g))
+
+
+def _memory_cells(m: Any) -> tuple[str, ...]:
+    rates = (fmt_rate(m.bandwidth_bytes_s), fmt_rate(m.bandwidth_max_bytes_s))
+    return (m.case, *rates, str(m.samples), tr("yes") if m.verified else tr("NO"), _flags(m))
+
+
+def _collective_cells(c: Any) -> tuple[str, ...]:
+    rates = (fmt_rate(c.algbw_bytes_s), fmt_rate(c.busbw_bytes_s))
+    latencies = (fmt_latency(c.latency_p50_s), fmt_latency(c.latency_p99_s))
+    return (c.op, fmt_bytes(c.size_bytes), *rates, *latencies, _flags(c))
+
+
+def _workload_cells(w: Any) -> tuple[str, ...]:
+    throughput = fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0)
+    return (w.case, throughput, fmt_latency(w.step_time_median_s), str(w.steps), _flags(w))
+
+
+_GEMM = _Family(
+    lambda _: tr("GEMM"),
+    (
+        N_("case"),
+        N_("TFLOPS median"),
+        N_("mean"),
+        N_("max"),
+        N_("% of peak"),
+        N_("iters"),
+        N_("notes"),
+    ),
+    _gemm_cells,
+)
+_MEMORY = _Family(
+    lambda _: tr("memory bandwidth (bytes copied)"),
+    (N_("case"), N_("median"), N_("best"), N_("samples"), N_("verified"), N_("notes")),
+    _memory_cells,
+)
+_COLLECTIVES = _Family(
+    lambda coll: tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size),
+    (N_("op"), N_("size"), "algbw", "busbw", "p50", "p99", N_("notes")),
+    _collective_cells,
+)
+_WORKLOAD = _Family(
+    lambda _: tr("training step"),
+    (N_("case"), N_("throughput"), N_("step"), N_("steps"), N_("notes")),
+    _workload_cells,
+)
+
+
 def render_run(run: BenchRun, console: Console) -> None:
     """The results of a run as rich tables, one per benchmark family."""
     from rich.table import Table
@@ -314,51 +381,8 @@ def render_run(run: BenchRun, console: Console) -> None:
     for note in run.notes:
         console.print(f"  {tr_text(note)}")
     results = run.results
-    gemm = [r for r in results if isinstance(r, GemmResult)]
-    if gemm:
-        _print_table(
-            console,
-            tr("GEMM"),
-            (
-                N_("case"),
-                N_("TFLOPS median"),
-                N_("mean"),
-                N_("max"),
-                N_("% of peak"),
-                N_("iters"),
-                N_("notes"),
-            ),
-            [
-                (
-                    g.case,
-                    _tflops(g.tflops_median),
-                    _tflops(g.tflops_mean),
-                    _tflops(g.tflops_max),
-                    fmt_pct(g.pct_of_peak, digits=1),
-                    str(g.iterations),
-                    _flags(g),
-                )
-                for g in gemm
-            ],
-        )
-    mem = [r for r in results if isinstance(r, MemoryResult)]
-    if mem:
-        _print_table(
-            console,
-            tr("memory bandwidth (bytes copied)"),
-            (N_("case"), N_("median"), N_("best"), N_("samples"), N_("verified"), N_("notes")),
-            [
-                (
-                    m.case,
-                    fmt_rate(m.bandwidth_bytes_s),
-                    fmt_rate(m.bandwidth_max_bytes_s),
-                    str(m.samples),
-                    tr("yes") if m.verified else tr("NO"),
-                    _flags(m),
-                )
-                for m in mem
-            ],
-        )
+    _print_family(console, results, GemmResult, _GEMM)
+    _print_family(console, results, MemoryResult, _MEMORY)
     for p in (x for x in results if isinstance(x, P2PResult) and x.ok):
         t = Table(
             title=tr(
@@ -376,42 +400,8 @@ def render_run(run: BenchRun, console: Console) -> None:
                 ]
             t.add_row(f"GPU{p.devices[i]}", *cells)
         console.print(t)
-    coll = [r for r in results if isinstance(r, CollectiveResult)]
-    if coll:
-        _print_table(
-            console,
-            tr("collectives ({b}, {n} ranks)", b=coll[0].backend, n=coll[0].world_size),
-            (N_("op"), N_("size"), "algbw", "busbw", "p50", "p99", N_("notes")),
-            [
-                (
-                    c.op,
-                    fmt_bytes(c.size_bytes),
-                    fmt_rate(c.algbw_bytes_s),
-                    fmt_rate(c.busbw_bytes_s),
-                    fmt_latency(c.latency_p50_s),
-                    fmt_latency(c.latency_p99_s),
-                    _flags(c),
-                )
-                for c in coll
-            ],
-        )
-    work = [r for r in results if isinstance(r, WorkloadResult)]
-    if work:
-        _print_table(
-            console,
-            tr("training step"),
-            (N_("case"), N_("throughput"), N_("step"), N_("steps"), N_("notes")),
-            [
-                (
-                    w.case,
-                    fmt_num(w.throughput_per_s, f"{w.unit}/s", digits=0),
-                    fmt_latency(w.step_time_median_s),
-                    str(w.steps),
-                    _flags(w),
-                )
-                for w in work
-            ],
-        )
+    _print_family(console, results, CollectiveResult, _COLLECTIVES)
+    _print_family(console, results, WorkloadResult, _WORKLOAD)
     # One place per case: a case that measured nothing is a "not measured" row with its own
     # notes (e.g. the time it took to find out it was too slow), not a second line below.
     other = [(case, r) for case in run.cases for r in case.results if not r.ok]
