@@ -114,17 +114,9 @@ def _breakdown_chart(profile: JobProfile) -> Chart | None:
     cats = tuple(c for c in BREAKDOWN_CATEGORIES if c in by) + tuple(
         clean_text(c, 40) for c in by if c not in BREAKDOWN_CATEGORIES
     )
-    values = tuple(by.get(c) for c in cats)
-    return Chart(
-        key="job.breakdown",
-        title=tr("Where the device time goes"),
-        kind="bar",
-        unit="pct",
-        series=(ChartSeries(tr("share"), tuple(float(i) for i in range(len(cats))), values),),
-        categories=cats,
-        y_min=0.0,
-        y_max=100.0,
-    )
+    bars = [(tr("share"), tuple(by.get(c) for c in cats))]
+    title = tr("Where the device time goes")
+    return Chart.bars("job.breakdown", title, "pct", cats, bars, y_max=100.0)
 
 
 def _command(profile: JobProfile, include_cmdlines: bool) -> tuple[str, ...]:

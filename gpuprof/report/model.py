@@ -13,6 +13,7 @@ The JSON form is ``to_jsonable(report, keep_defaults=True)`` (see docs/report-sc
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpuprof.health.diagnose import Finding
@@ -97,6 +98,33 @@ class Chart:
     y_max: float | None = None
     categories: tuple[str, ...] = ()
     t0_s: float | None = None
+
+    @classmethod
+    def bars(
+        cls,
+        key: str,
+        title: str,
+        unit: str,
+        categories: tuple[str, ...],
+        bars: Sequence[tuple[str, tuple[float | None, ...]]],
+        *,
+        x_unit: str = "s",
+        y_max: float | None = None,
+    ) -> Chart:
+        """A bar chart from 0 of ``categories``: one series per ``(label, a value per
+        category)`` of ``bars``."""
+        x = tuple(float(i) for i in range(len(categories)))
+        return cls(
+            key=key,
+            title=title,
+            kind="bar",
+            unit=unit,
+            series=tuple(ChartSeries(label, x, values) for label, values in bars),
+            x_unit=x_unit,
+            y_min=0.0,
+            y_max=y_max,
+            categories=categories,
+        )
 
 
 @dataclass(frozen=True, slots=True)

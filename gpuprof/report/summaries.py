@@ -100,50 +100,18 @@ def summarize_bench(run: BenchRun) -> BenchSummary:
     charts: list[Chart] = []
     if gemm_best:
         cats = tuple(gemm_best)
-        measured = ChartSeries(
-            tr("measured (best median)"),
-            tuple(float(i) for i in range(len(cats))),
-            tuple(gemm_best[c][0] for c in cats),
-        )
-        series = [measured]
+        bars: list[tuple[str, tuple[float | None, ...]]] = [
+            (tr("measured (best median)"), tuple(gemm_best[c][0] for c in cats))
+        ]
         if any(p is not None for _, p in gemm_best.values()):
-            series.append(
-                ChartSeries(
-                    tr("spec peak (dense)"), measured.x, tuple(gemm_best[c][1] for c in cats)
-                )
-            )
-        charts.append(
-            Chart(
-                key="bench.gemm",
-                title=tr("GEMM throughput vs spec peak"),
-                kind="bar",
-                unit="tflops",
-                series=tuple(series),
-                categories=cats,
-                y_min=0.0,
-                x_unit="",
-            )
-        )
+            bars.append((tr("spec peak (dense)"), tuple(gemm_best[c][1] for c in cats)))
+        title = tr("GEMM throughput vs spec peak")
+        charts.append(Chart.bars("bench.gemm", title, "tflops", cats, bars, x_unit=""))
     if copy_best:
         cats = tuple(copy_best)
-        charts.append(
-            Chart(
-                key="bench.memory",
-                title=tr("Copy bandwidth (largest size)"),
-                kind="bar",
-                unit="bytes_s",
-                series=(
-                    ChartSeries(
-                        tr("median"),
-                        tuple(float(i) for i in range(len(cats))),
-                        tuple(copy_best[c][1] for c in cats),
-                    ),
-                ),
-                categories=cats,
-                y_min=0.0,
-                x_unit="",
-            )
-        )
+        bars = [(tr("median"), tuple(copy_best[c][1] for c in cats))]
+        title = tr("Copy bandwidth (largest size)")
+        charts.append(Chart.bars("bench.memory", title, "bytes_s", cats, bars, x_unit=""))
     env = run.environment
     return BenchSummary(
         run_id=clean_text(run.run_id, 100),
