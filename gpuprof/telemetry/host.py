@@ -20,10 +20,17 @@ from typing import Any, TypeVar
 import psutil
 
 from gpuprof.telemetry.containers import ContainerResolver
-from gpuprof.telemetry.model import HostSample, SystemInfo
+from gpuprof.telemetry.model import HostSample, ProcessSample, SystemInfo
 from gpuprof.telemetry.procstat import HostUsage, ProcessUsageReader
 
-__all__ = ["HostSampler", "HostUsage", "ProcessInfo", "ProcessInfoCache", "host_system_info"]
+__all__ = [
+    "HostSampler",
+    "HostUsage",
+    "ProcessInfo",
+    "ProcessInfoCache",
+    "host_system_info",
+    "process_sample",
+]
 
 T = TypeVar("T")
 
@@ -288,6 +295,42 @@ class ProcessInfo:
 
 
 _UNKNOWN = ProcessInfo()
+
+
+def process_sample(
+    pid: int,
+    gpu_index: int,
+    info: ProcessInfo | None,
+    host: HostUsage,
+    *,
+    kind: str = "compute",
+    gpu_mem_bytes: int | None = None,
+    sm_util_pct: float | None = None,
+    mem_util_pct: float | None = None,
+    fallback_name: str | None = None,
+) -> ProcessSample:
+    """A GPU process as a frozen sample: what the vendor's library reads on the GPU (``kind``,
+    memory in bytes, SM and memory utilization in %), the static facts ``info`` (``None``: not
+    visible; its name, else the library's ``fallback_name`` where one is given) and the host
+    side ``host`` (CPU % of one core, RSS bytes)."""
+    info = info or _UNKNOWN
+    return ProcessSample(
+        pid=pid,
+        gpu_index=gpu_index,
+        kind=kind,
+        gpu_mem_bytes=gpu_mem_bytes,
+        sm_util_pct=sm_util_pct,
+        mem_util_pct=mem_util_pct,
+        name=info.name if fallback_name is None else (info.name or fallback_name),
+        user=info.user,
+        cmdline=info.cmdline,
+        host_cpu_pct=host.cpu_pct,
+        host_rss_bytes=host.rss_bytes,
+        start_time_s=info.start_time_s,
+        container_id=info.container_id,
+        pod_name=info.pod_name,
+        pod_namespace=info.pod_namespace,
+    )
 
 
 class ProcessInfoCache:

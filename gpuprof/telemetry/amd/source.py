@@ -33,6 +33,7 @@ from gpuprof.telemetry.amd.read import (
     read_topology,
     sample_gpu,
 )
+from gpuprof.telemetry.host import process_sample
 from gpuprof.telemetry.model import (
     GpuSample,
     ProcessSample,
@@ -174,23 +175,16 @@ class AmdSmiSource(PolledSource[AmdQuery, DeviceState]):
         out = []
         for dev, procs in raw:
             for pid, (name, vram, busy) in procs.items():
-                info = infos.get(pid)
                 host = usage.get(pid) or NO_USAGE
                 out.append(
-                    ProcessSample(
-                        pid=pid,
-                        gpu_index=dev.index,
+                    process_sample(
+                        pid,
+                        dev.index,
+                        infos.get(pid),
+                        host,
                         gpu_mem_bytes=vram,
                         sm_util_pct=busy,
-                        name=(info.name if info is not None else None) or name,
-                        user=None if info is None else info.user,
-                        cmdline=None if info is None else info.cmdline,
-                        host_cpu_pct=host.cpu_pct,
-                        host_rss_bytes=host.rss_bytes,
-                        start_time_s=None if info is None else info.start_time_s,
-                        container_id=None if info is None else info.container_id,
-                        pod_name=None if info is None else info.pod_name,
-                        pod_namespace=None if info is None else info.pod_namespace,
+                        fallback_name=name,
                     )
                 )
         return tuple(out)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache
+from gpuprof.telemetry.host import ProcessInfo, ProcessInfoCache, process_sample
 from gpuprof.telemetry.model import EccCounts, GpuSample, NvLinkSample, ProcessSample
 from gpuprof.telemetry.nvml.gpm import read_gpm
 from gpuprof.telemetry.nvml.query import (
@@ -423,22 +423,15 @@ def process_samples(
             if seen is not None and seen[0] == key:
                 sample = seen[1]
             else:
-                sample = ProcessSample(
-                    pid=pid,
-                    gpu_index=dev.index,
+                sample = process_sample(
+                    pid,
+                    dev.index,
+                    info,
+                    host,
                     kind=kind,
                     gpu_mem_bytes=used,
                     sm_util_pct=sm,
                     mem_util_pct=mem,
-                    name=info.name,
-                    user=info.user,
-                    cmdline=info.cmdline,
-                    host_cpu_pct=host.cpu_pct,
-                    host_rss_bytes=host.rss_bytes,
-                    start_time_s=info.start_time_s,
-                    container_id=info.container_id,
-                    pod_name=info.pod_name,
-                    pod_namespace=info.pod_namespace,
                 )
             built[pid] = (key, sample)
             out.append(sample)
