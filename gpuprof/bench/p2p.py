@@ -142,19 +142,33 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
         uni_on, uni_off, bi_on, bi_off = ([r[:] for r in empty] for _ in range(4))
         lat_on, lat_off = ([r[:] for r in empty] for _ in range(2))
         pairs = [(i, j) for i in range(n) for j in range(n)]
+
+        def direct_copy(src: Any, dst: Any) -> Callable[[], None]:
+            def run() -> None:
+                dst.copy_(src, non_blocking=True)
+
+            return run
+
+        def staged_copy(src: Any, dst: Any, host: Any, src_dev: Any) -> Callable[[], None]:
+            """Through pinned host memory: the device-to-host copy done before the next."""
+
+            def run() -> None:
+                host.copy_(src, non_blocking=True)
+                torch.cuda.synchronize(src_dev)
+                dst.copy_(host, non_blocking=True)
+
+            return run
+
         for idx, (i, j) in enumerate(pairs):
             ctx.check()
             if ctx.over_budget():
                 break
             yield Progress(idx / len(pairs), f"P2P GPU{i} → GPU{j}")
 
-            def direct(i: int = i, j: int = j) -> None:
-                recv[j].copy_(bufs[i], non_blocking=True)
-
-            def staged(i: int = i, j: int = j) -> None:
-                stage.copy_(bufs[i], non_blocking=True)
-                torch.cuda.synchronize(devs[i])
-                recv[j].copy_(stage, non_blocking=True)
+            direct = direct_copy(bufs[i], recv[j])
+            staged = staged_copy(bufs[i], recv[j], stage, devs[i])
+            tiny_direct = direct_copy(tiny[i], tiny_recv[j])
+            tiny_staged = staged_copy(tiny[i], tiny_recv[j], tiny_stage, devs[i])
 
             def both(i: int = i, j: int = j) -> None:
                 with torch.cuda.stream(streams[i]):
@@ -172,14 +186,6 @@ def p2p_bench(size_bytes: int | None = None) -> BenchFn:
                     recv[j].copy_(stage, non_blocking=True)
                 with torch.cuda.stream(streams[i]):
                     recv[i].copy_(stage_back, non_blocking=True)
-
-            def tiny_direct(i: int = i, j: int = j) -> None:
-                tiny_recv[j].copy_(tiny[i], non_blocking=True)
-
-            def tiny_staged(i: int = i, j: int = j) -> None:
-                tiny_stage.copy_(tiny[i], non_blocking=True)
-                torch.cuda.synchronize(devs[i])
-                tiny_recv[j].copy_(tiny_stage, non_blocking=True)
 
             med = _wall_median(direct, sync, iters, ctx.check, ctx.clock)
             uni_on[i][j] = size / med
