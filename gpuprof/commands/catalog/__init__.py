@@ -17,6 +17,7 @@ from gpuprof.termtext import plain
 
 from .prices import (
     add_currency_args,
+    add_price_api_args,
     audit,
     fx,
     in_display_currency,
@@ -97,47 +98,7 @@ def register(subparsers: Any) -> None:
     api = upd.add_argument_group(
         tr("or: current prices from a provider's price API, with your own keys")
     )
-    api.add_argument(
-        "--provider",
-        metavar="NAME",
-        help=tr(
-            "alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei "
-            "(ListOnDemandResourceRatings)"
-        ),
-    )
-    api.add_argument(
-        "--credentials",
-        metavar="FILE",
-        help=tr("a file with 'id = ...' and 'secret = ...' lines, readable by you only"),
-    )
-    api.add_argument(
-        "--region", metavar="ID", default="", help=tr("e.g. cn-hangzhou, ap-guangzhou")
-    )
-    api.add_argument("--zone", metavar="ID", default="", help=tr("tencent: e.g. ap-guangzhou-3"))
-    api.add_argument(
-        "--image-id", metavar="ID", default="", help=tr("tencent: an image to price with (img-...)")
-    )
-    api.add_argument(
-        "--project-id",
-        metavar="ID",
-        default="",
-        help=tr("huawei: any project ID of your account (the inquiry asks for one)"),
-    )
-    api.add_argument(
-        "--account-currency",
-        choices=("CNY", "USD"),
-        default="CNY",
-        help=tr(
-            "tencent, huawei: the currency your account is billed in (default CNY; Huawei's "
-            "answer names its own)"
-        ),
-    )
-    api.add_argument(
-        "--endpoint",
-        metavar="URL",
-        default="",
-        help=tr("the API's address (default: the provider's)"),
-    )
+    add_price_api_args(api)
     upd.add_argument(
         "--url-base",
         metavar="URL",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
@@ -17,6 +17,7 @@ from gpuprof.termtext import plain
 
 __all__ = [
     "add_currency_args",
+    "add_price_api_args",
     "audit",
     "fx",
     "in_display_currency",
@@ -193,6 +194,69 @@ def audit(args: argparse.Namespace) -> int:
     return 1 if unexplained else 0
 
 
+class _ApiOption(NamedTuple):
+    """A flag of ``catalog update --provider`` that the price API receives as ``options[key]``."""
+
+    key: str
+    flag: str
+    help: str  # marked with N_, translated when the flag is added
+    metavar: str | None = "ID"
+    default: str = ""
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.removeprefix("--").replace("-", "_")
+
+
+#: The price API's options, in --help order.
+_API_OPTIONS = (
+    _ApiOption("zone", "--zone", N_("tencent: e.g. ap-guangzhou-3")),
+    _ApiOption("image", "--image-id", N_("tencent: an image to price with (img-...)")),
+    _ApiOption(
+        "project",
+        "--project-id",
+        N_("huawei: any project ID of your account (the inquiry asks for one)"),
+    ),
+    _ApiOption(
+        "currency",
+        "--account-currency",
+        N_(
+            "tencent, huawei: the currency your account is billed in (default CNY; Huawei's "
+            "answer names its own)"
+        ),
+        metavar=None,
+        default="CNY",
+        choices=("CNY", "USD"),
+    ),
+    _ApiOption("endpoint", "--endpoint", N_("the API's address (default: the provider's)"), "URL"),
+)
+
+
+def add_price_api_args(group: argparse._ActionsContainer) -> None:
+    """The flags of ``catalog update --provider``: which API, your keys, and its options."""
+    group.add_argument(
+        "--provider",
+        metavar="NAME",
+        help=tr(
+            "alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei "
+            "(ListOnDemandResourceRatings)"
+        ),
+    )
+    group.add_argument(
+        "--credentials",
+        metavar="FILE",
+        help=tr("a file with 'id = ...' and 'secret = ...' lines, readable by you only"),
+    )
+    group.add_argument(
+        "--region", metavar="ID", default="", help=tr("e.g. cn-hangzhou, ap-guangzhou")
+    )
+    for o in _API_OPTIONS:
+        group.add_argument(
+            o.flag, metavar=o.metavar, default=o.default, choices=o.choices, help=tr(o.help)
+        )
+
+
 def update_from_api(args: argparse.Namespace) -> int:
     from gpuprof.catalog.instances import load_catalog
     from gpuprof.catalog.priceapi import fetch_api_prices, read_credentials
@@ -200,13 +264,7 @@ def update_from_api(args: argparse.Namespace) -> int:
     if not args.credentials:
         raise InputError(tr("--provider needs --credentials FILE (your own API keys)"))
     cred = read_credentials(Path(args.credentials))
-    options = {
-        "zone": args.zone,
-        "image": args.image_id,
-        "currency": args.account_currency,
-        "endpoint": args.endpoint,
-        "project": getattr(args, "project_id", ""),
-    }
+    options = {o.key: getattr(args, o.dest, o.default) for o in _API_OPTIONS}
     dest, rows = fetch_api_prices(
         args.provider, cred, load_catalog(), region=args.region, options=options
     )
