@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.money import shown_as_of
 from gpuprof.catalog.specs import GpuSpec
-from gpuprof.i18n import tr, tr_text
+from gpuprof.i18n import N_, tr, tr_text
 from gpuprof.recommend.estimate import SPOT_OVERHEAD
 from gpuprof.recommend.memory import HEADROOM
 from gpuprof.recommend.workload import Workload
@@ -250,25 +250,12 @@ def row_notes(
             w.compute_dtype, ""
         )
         cc = ".".join(map(str, spec.cuda_cc)) if spec.cuda_cc else "?"
-        if need:
-            warnings.append(
-                tr(
-                    "{precision} is not supported on {gpu} (compute capability {cc}; needs ≥ {need})",
-                    precision=w.precision,
-                    gpu=inst.gpu_model,
-                    cc=cc,
-                    need=need,
-                )
-            )
-        else:
-            warnings.append(
-                tr(
-                    "{precision} is not supported on {gpu} (compute capability {cc})",
-                    precision=w.precision,
-                    gpu=inst.gpu_model,
-                    cc=cc,
-                )
-            )
+        text = (
+            N_("{precision} is not supported on {gpu} (compute capability {cc}; needs ≥ {need})")
+            if need
+            else N_("{precision} is not supported on {gpu} (compute capability {cc})")
+        )
+        warnings.append(tr(text, precision=w.precision, gpu=inst.gpu_model, cc=cc, need=need))
     if spec is not None and not spec.is_nvidia:
         stack = "ROCm" if (spec.vendor or "").upper() == "AMD" else "AWS Neuron SDK"
         warnings.append(
