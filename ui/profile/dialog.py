@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.settings import INTERVALS_S, SettingsReader
-from ..shell.widgets import button
+from ..shell.widgets import button, plain_label
 
 __all__ = [
     "ProfileDialog",
@@ -238,9 +238,7 @@ class ProfileDialog(QDialog):
         self.command.setToolTip(
             _t("The command and its arguments, split as a shell would; no shell runs it")
         )
-        self.argv_label = QLabel(self)
-        self.argv_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.argv_label.setWordWrap(True)
+        self.argv_label = plain_label(parent=self)
         self.argv_label.setToolTip(_t("The arguments the job will get (argv)"))
         self.cwd = QLineEdit(str(saved["cwd"]) or str(Path.cwd()), self)
         self.cwd.setToolTip(_t("The folder the command runs in"))

@@ -22,20 +22,19 @@ from gpuprof.i18n import N_
 from gpuprof.paths import data_dir
 from gpuprof.profile.model import JobProfile
 from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ..shell.widgets import button
+from ..shell.widgets import button, plain_label
 from ..shell.workers import run_in_thread
 from .summary import fmt_duration
 
@@ -152,9 +151,7 @@ class ProfilesListDialog(QDialog):
         self._folders = list(folders) if folders is not None else [data_dir()]
         self.entries: list[JobEntry] = []
         self.scans = 0  # finished scans (tests wait on it)
-        self.status = QLabel(self)
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        self.status = plain_label(parent=self)
         self.table = QTableWidget(0, len(_COLUMNS), self)
         self.table.setHorizontalHeaderLabels([_t(c) for c in _COLUMNS])
         self.table.verticalHeader().hide()

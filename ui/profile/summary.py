@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..shell.widgets import button
+from ..shell.widgets import button, plain_label
 from ..shell.workers import run_in_thread
 
 if TYPE_CHECKING:
@@ -320,9 +320,7 @@ class ProfileSummaryDialog(QDialog):
             for b in (self.replay_button, self.export_button):
                 b.setEnabled(False)
                 b.setToolTip(_t("The job's recording is not at hand"))
-        self.message = QLabel(self)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setWordWrap(True)
+        self.message = plain_label(parent=self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.gpu_table)
@@ -413,9 +411,7 @@ class ProjectionDialog(QDialog):
         self.setObjectName("profileProjection")
         self.setWindowTitle(_t("Project this job — %1").replace("%1", profile.name or NA))
         self.rows: list[Projection] = []
-        self.status = QLabel(_t("Loading the catalog…"), self)
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        self.status = plain_label(_t("Loading the catalog…"), self)
         self.table = QTableWidget(0, len(_PROJECTION_COLUMNS), self)
         self.table.setHorizontalHeaderLabels([_t(c) for c in _PROJECTION_COLUMNS])
         self.table.verticalHeader().hide()

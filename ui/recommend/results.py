@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.widgets import plain_label
 from .model import SERVING_ONLY, RecommendModel, RecommendProxy, column
 from .plot import CostTimeScatter
 
@@ -102,18 +103,12 @@ class ResultsPanel(QSplitter):
         compare_row.addWidget(self.local_label, 1)
         self.local_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        self.summary = QLabel()
-        self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setWordWrap(True)
-        self.notes = QLabel()
-        self.notes.setTextFormat(Qt.TextFormat.PlainText)
-        self.notes.setWordWrap(True)
+        self.summary = plain_label()
+        self.notes = plain_label()
         self.notes.setObjectName("muted")
         self.notes.setStyleSheet("color: #a35c00;")
         self.notes.hide()
-        self.trace_view = QLabel()  # a request trace simulated on the top rows (SIMULATED)
-        self.trace_view.setTextFormat(Qt.TextFormat.PlainText)
-        self.trace_view.setWordWrap(True)
+        self.trace_view = plain_label()  # a request trace simulated on the top rows (SIMULATED)
         self.trace_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.trace_view.hide()
         # While a trace simulates (in a worker): its progress and a Cancel button.

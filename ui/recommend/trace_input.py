@@ -16,17 +16,17 @@ from gpuprof.errors import GpuprofError
 from gpuprof.recommend.explain import fmt_duration_ms
 from gpuprof.recommend.trace import Trace, TraceResult, read_trace, trace_traffic
 from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from ..shell.widgets import plain_label
 from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
@@ -94,9 +94,7 @@ class TraceInput(QWidget):
         self.choose = QPushButton(self.tr("Choose…"))
         self.clear = QPushButton(self.tr("Clear"))
         self.clear.setEnabled(False)
-        self.status = QLabel()
-        self.status.setWordWrap(True)
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = plain_label()
         self.status.setObjectName("muted")
         self.status.hide()
         row = QHBoxLayout()

@@ -1,5 +1,5 @@
 """Small painted widgets: sparkline, meter bar, colour swatch, state banner; a splitter's
-folding lower pane; a push button made in one call."""
+folding lower pane; a push button and a plain-text label made in one call."""
 
 from __future__ import annotations
 
@@ -21,7 +21,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["Sparkline", "MeterBar", "Swatch", "Banner", "FoldingPane", "arg", "button"]
+__all__ = [
+    "Sparkline",
+    "MeterBar",
+    "Swatch",
+    "Banner",
+    "FoldingPane",
+    "arg",
+    "button",
+    "plain_label",
+]
 
 #: Qt's QWIDGETSIZE_MAX: no maximum height.
 _NO_MAX_PX = (1 << 24) - 1
@@ -42,6 +51,15 @@ def button(
     made = QPushButton(text, parent)
     made.setToolTip(tip)
     made.clicked.connect(on_click)
+    return made
+
+
+def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
+    """A word-wrapped label showing ``text`` and whatever it is given later as plain text
+    (never as rich text: a path, a command or an error message is shown as it is)."""
+    made = QLabel(text, parent)
+    made.setTextFormat(Qt.TextFormat.PlainText)
+    made.setWordWrap(True)
     return made
 
 
@@ -178,9 +196,7 @@ class Banner(QFrame):
         self.setProperty("severity", "warning")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
-        self.message = QLabel(self)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setWordWrap(True)
+        self.message = plain_label(parent=self)
         self.message.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.close_button = QToolButton(self)
         self.close_button.setText("×")

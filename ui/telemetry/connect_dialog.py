@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.widgets import plain_label
 from ..shell.workers import run_in_thread
 
 if TYPE_CHECKING:
@@ -67,9 +67,7 @@ class ConnectDialog(QDialog):
         form.addRow(self.tr("&URL:"), self.url)
         form.addRow(self.tr("&Token file:"), self._with_browse(self.token_file))
         form.addRow(self.tr("&CA file:"), self._with_browse(self.ca_file))
-        self.message = QLabel(self)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setWordWrap(True)
+        self.message = plain_label(parent=self)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )

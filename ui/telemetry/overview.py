@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.state import UiState
 from ..shell.theme import gpu_colour, throttle_colour
-from ..shell.widgets import MeterBar, Sparkline, Swatch
+from ..shell.widgets import MeterBar, Sparkline, Swatch, plain_label
 
 __all__ = ["OverviewTab", "GpuCard", "HostCard"]
 
@@ -139,9 +139,7 @@ class GpuCard(_Card):
         )
         # AMD (amdsmi) readings NVML has no field for, and why any field is absent; both
         # hidden on NVIDIA GPUs, whose samples carry neither.
-        self.amd = QLabel(self)
-        self.amd.setTextFormat(Qt.TextFormat.PlainText)
-        self.amd.setWordWrap(True)
+        self.amd = plain_label(parent=self)
         self.amd_caption = self._row(
             self.tr("AMD"),
             self.amd,

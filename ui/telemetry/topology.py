@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.state import UiState
 from ..shell.theme import gpu_colour
+from ..shell.widgets import plain_label
 
 __all__ = ["TopologyTab", "DETAIL_ROWS", "link_tooltip"]
 
@@ -115,9 +116,7 @@ class TopologyTab(QWidget):
     def __init__(self, state: UiState, parent: QWidget | None = None):
         super().__init__(parent)
         self.state = state
-        self.system_label = QLabel(self)
-        self.system_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.system_label.setWordWrap(True)
+        self.system_label = plain_label(parent=self)
         self.matrix = QTableWidget(self)
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.matrix.setToolTip(
