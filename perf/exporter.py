@@ -123,7 +123,7 @@ def _snapshot(n: int, t: float, prof: bool = False) -> Snapshot:
             ),
             nvlink_rx_bytes_s=18e9,
             nvlink_tx_bytes_s=18e9,
-            ecc=EccCounts(0, 0, 0, 0, None, None, None, 0, 0, False, False),
+            ecc=EccCounts.clean(),
             **(PROF if prof else {}),
         )
         for i in range(n)
