@@ -36,6 +36,23 @@ __all__ = [
 
 #: Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.
 PAGE_ROWS = 50
+#: The columns of ``catalog list``.
+_LIST_COLUMNS = (
+    N_("provider"),
+    N_("instance"),
+    N_("region"),
+    "GPU",
+    "×",
+    "GiB/GPU",
+    "vCPU",
+    N_("RAM GiB"),
+    N_("net Gbps"),
+    N_("on-demand /h"),
+    N_("spot /h"),
+    N_("monthly"),
+    N_("as of"),
+    N_("source"),
+)
 
 
 def register(subparsers: Any) -> None:
@@ -191,25 +208,7 @@ def _list(args: argparse.Namespace) -> int:
             n=total,
         )
     # Cells are plain text (markup off): a catalog row is shown as it is, never as markup.
-    table = folded_table(
-        title,
-        (
-            N_("provider"),
-            N_("instance"),
-            N_("region"),
-            "GPU",
-            "×",
-            "GiB/GPU",
-            "vCPU",
-            N_("RAM GiB"),
-            N_("net Gbps"),
-            N_("on-demand /h"),
-            N_("spot /h"),
-            N_("monthly"),
-            N_("as of"),
-            N_("source"),
-        ),
-    )
+    table = folded_table(title, _LIST_COLUMNS)
     for i in page:
         gpu = i.gpu_model if i.gpu_known else f"{i.gpu_name} (?)"
         own = published_prices(i)
