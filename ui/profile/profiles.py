@@ -28,13 +28,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ..shell.widgets import button, plain_label
+from ..shell.widgets import button, close_buttons, plain_label, read_only_table
 from ..shell.workers import run_in_thread
 from .summary import fmt_duration
 
@@ -152,16 +151,12 @@ class ProfilesListDialog(QDialog):
         self.entries: list[JobEntry] = []
         self.scans = 0  # finished scans (tests wait on it)
         self.status = plain_label(parent=self)
-        self.table = QTableWidget(0, len(_COLUMNS), self)
-        self.table.setHorizontalHeaderLabels([_t(c) for c in _COLUMNS])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table([_t(c) for c in _COLUMNS], self)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda _i: self.open_selected())
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         self.open_button = button(
             _t("Open in &replay"),
             _t("Replay the selected job's recording (double-click)"),

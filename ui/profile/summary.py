@@ -40,14 +40,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHeaderView,
     QLabel,
-    QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from ..shell.widgets import button, plain_label
+from ..shell.widgets import button, close_buttons, plain_label, read_only_table
 from ..shell.workers import run_in_thread
 
 if TYPE_CHECKING:
@@ -278,10 +277,7 @@ class ProfileSummaryDialog(QDialog):
             label.setWordWrap(True)
             form.addRow(title, label)
             self.facts[key] = label
-        self.gpu_table = QTableWidget(len(profile.gpus), len(_GPU_COLUMNS), self)
-        self.gpu_table.setHorizontalHeaderLabels([_t(c) for c in _GPU_COLUMNS])
-        self.gpu_table.verticalHeader().hide()
-        self.gpu_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.gpu_table = read_only_table([_t(c) for c in _GPU_COLUMNS], self, len(profile.gpus))
         for r, g in enumerate(profile.gpus):
             for c, text in enumerate(_gpu_row(g)):
                 self.gpu_table.setItem(r, c, QTableWidgetItem(text))
@@ -294,8 +290,7 @@ class ProfileSummaryDialog(QDialog):
         self.details.setOpenLinks(False)
         self.details.setHtml(details_html(profile))
 
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         self.replay_button = button(
             _t("Open in &replay"),
             _t("Replay the job's recording in the window"),
@@ -412,13 +407,9 @@ class ProjectionDialog(QDialog):
         self.setWindowTitle(_t("Project this job — %1").replace("%1", profile.name or NA))
         self.rows: list[Projection] = []
         self.status = plain_label(_t("Loading the catalog…"), self)
-        self.table = QTableWidget(0, len(_PROJECTION_COLUMNS), self)
-        self.table.setHorizontalHeaderLabels([_t(c) for c in _PROJECTION_COLUMNS])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table = read_only_table([_t(c) for c in _PROJECTION_COLUMNS], self)
         self.table.setSortingEnabled(False)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)

@@ -18,7 +18,6 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QLabel,
     QListWidget,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.widgets import close_buttons
 
 if TYPE_CHECKING:
     from gpuprof.check.compare import Comparison
@@ -72,8 +72,7 @@ class CompareDialog(QDialog):
         self.left_out_label = QLabel(_t("Left out:"))
         self.left_out = QListWidget()
         self.left_out.setObjectName("compareLeftOut")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.add_button)
         layout.addWidget(self.status)

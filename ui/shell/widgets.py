@@ -1,21 +1,26 @@
 """Small painted widgets: sparkline, meter bar, colour swatch, state banner; a splitter's
-folding lower pane; a push button and a plain-text label made in one call."""
+folding lower pane; a push button, a plain-text label, a read-only table and a dialog's Close
+button made in one call."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QTableWidget,
     QTabWidget,
     QToolButton,
     QWidget,
@@ -61,6 +66,23 @@ def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
     made.setTextFormat(Qt.TextFormat.PlainText)
     made.setWordWrap(True)
     return made
+
+
+def read_only_table(headers: Sequence[str], parent: QWidget | None, rows: int = 0) -> QTableWidget:
+    """A table of ``rows`` empty rows under ``headers`` that is read, not edited; no row
+    numbers."""
+    table = QTableWidget(rows, len(headers), parent)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().hide()
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    return table
+
+
+def close_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """``dialog``'s button box with a Close button that closes it (rejects: Esc does too)."""
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    box.rejected.connect(dialog.reject)
+    return box
 
 
 class Sparkline(QWidget):
