@@ -50,13 +50,38 @@ class Scenario:
     process_cmd: str
     process_user: str
     graphics_process: tuple[str, str, int] | None  # name, user, memory bytes on GPU 0
-    host_cores: int
-    host_mem_bytes: int
     host_temps: tuple[str, ...]
     gpm: bool = False  # profiling activity (NVML GPM): Hopper and newer data-centre GPUs
     # The training job runs in this Kubernetes pod (name, namespace); None: on the host.
     process_pod: tuple[str, str] | None = None
     process_rss_bytes: int = 12 * GIB  # host memory of each rank (pinned buffers, loader)
+
+    @property
+    def host_cores(self) -> int:
+        """The host's logical CPUs, as its :class:`SystemInfo` says."""
+        return self.system.cpu_count_logical or 1
+
+    @property
+    def host_mem_bytes(self) -> int:
+        """The host's memory in bytes, as its :class:`SystemInfo` says."""
+        return self.system.memory_total_bytes or 0
+
+
+def _simulated_host(
+    hostname: str, driver: str, cuda: str, cpu_model: str, cpus: int, memory_gib: int
+) -> SystemInfo:
+    """A simulated Linux host with the NVIDIA ``driver`` for CUDA ``cuda``; NVML's version is
+    CUDA's major version and the driver's, as ``nvidia-smi -q`` prints it (12.565.57.01)."""
+    return SystemInfo(
+        hostname=hostname,
+        os="Linux (simulated)",
+        driver_version=driver,
+        cuda_driver_version=cuda,
+        nvml_version=f"{cuda.split('.')[0]}.{driver}",
+        cpu_model=cpu_model,
+        cpu_count_logical=cpus,
+        memory_total_bytes=memory_gib * GIB,
+    )
 
 
 # H100 SXM5 80GB facts: reference/nvidia-smi/h100-sxm5-80gb-hbm3.txt (driver 565.57.01).
@@ -138,15 +163,8 @@ SCENARIOS: dict[str, Scenario] = {
         gpu_count=8,
         device=H100_SXM5_80GB,
         bus_ids=H100_SXM5_BUS_IDS,
-        system=SystemInfo(
-            hostname="sim-hgx-h100",
-            os="Linux (simulated)",
-            driver_version="565.57.01",
-            cuda_driver_version="12.7",
-            nvml_version="12.565.57.01",
-            cpu_model="Intel(R) Xeon(R) Platinum 8480C",
-            cpu_count_logical=224,
-            memory_total_bytes=2048 * GIB,
+        system=_simulated_host(
+            "sim-hgx-h100", "565.57.01", "12.7", "Intel(R) Xeon(R) Platinum 8480C", 224, 2048
         ),
         link="NV18",
         nvlink_bytes_s_per_gpu=180e9,
@@ -170,8 +188,6 @@ SCENARIOS: dict[str, Scenario] = {
         process_cmd="/usr/bin/python3 -u train.py --config configs/llama2-7b.yaml --local-rank={rank}",
         process_user="mlops",
         graphics_process=None,
-        host_cores=224,
-        host_mem_bytes=2048 * GIB,
         host_temps=("Package id 0", "Package id 1"),
         gpm=True,
         process_pod=("llama2-7b-pretrain-0", "ml-training"),
@@ -183,15 +199,13 @@ SCENARIOS: dict[str, Scenario] = {
         gpu_count=2,
         device=RTX_4090,
         bus_ids=("00000000:01:00.0", "00000000:41:00.0"),
-        system=SystemInfo(
-            hostname="sim-workstation-4090",
-            os="Linux (simulated)",
-            driver_version="550.127.05",
-            cuda_driver_version="12.4",
-            nvml_version="12.550.127.05",
-            cpu_model="AMD Ryzen Threadripper 3975WX 32-Cores",
-            cpu_count_logical=64,
-            memory_total_bytes=256 * GIB,
+        system=_simulated_host(
+            "sim-workstation-4090",
+            "550.127.05",
+            "12.4",
+            "AMD Ryzen Threadripper 3975WX 32-Cores",
+            64,
+            256,
         ),
         link="PHB",
         nvlink_bytes_s_per_gpu=0.0,
@@ -215,8 +229,6 @@ SCENARIOS: dict[str, Scenario] = {
         process_cmd="python finetune.py --model mistral-7b --lora --local-rank={rank}",
         process_user="dev",
         graphics_process=("Xorg", "root", 254 * MIB),
-        host_cores=64,
-        host_mem_bytes=256 * GIB,
         host_temps=("Tctl", "Tccd1"),
         process_rss_bytes=9 * GIB,
     ),
