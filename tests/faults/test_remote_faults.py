@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from gpuprof.telemetry.model import SourceKind, SourceState
 from gpuprof.telemetry.remote import MAX_ANSWER_BYTES, RemoteError, RemoteSource
 from gpuprof.telemetry.sources import SimulatedSource
 from tests.faults.hostile import assert_one_clear_error, hostile_files, run_gpuprof, set_at
+from tests.faults.hostile_http import Conn, HostileServer
 
 Answer = bytes | Callable[[socket.socket], None]
 WAIT_S = 20.0
@@ -169,56 +169,31 @@ class Scripted:
 
     snapshot: Answer
     static: Answer | None = None
-    port: int = 0
     requests: int = 0
 
     def start(self) -> Scripted:
-        self._sock = socket.socket()
-        self._sock.bind(("127.0.0.1", 0))
-        self._sock.listen(16)
-        self.port = self._sock.getsockname()[1]
-        self._stop = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
+        self._server = HostileServer(self._answer)
         return self
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self._server.url
 
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+    def _answer(self, conn: Conn) -> None:
+        conn.sock.settimeout(WAIT_S)
+        self.requests += 1
+        path = conn.request.split(b" ", 2)[1].decode()
+        if path.endswith("/static"):
+            answer = self.static or http(json.dumps(STATIC).encode())
+        else:
+            answer = self.snapshot
+        if callable(answer):
+            answer(conn.sock)
+        else:
+            conn.sock.sendall(answer)
 
-    def _answer(self, conn: socket.socket) -> None:
-        with conn:
-            conn.settimeout(WAIT_S)
-            head = b""
-            try:
-                while b"\r\n\r\n" not in head:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        return
-                    head += chunk
-                self.requests += 1
-                path = head.split(b" ", 2)[1].decode()
-                if path.endswith("/static"):
-                    answer = self.static or http(json.dumps(STATIC).encode())
-                else:
-                    answer = self.snapshot
-                if callable(answer):
-                    answer(conn)
-                else:
-                    conn.sendall(answer)
-            except OSError:
-                pass
-
-    def close(self, timeout_s: float = 1.0) -> None:
-        self._stop.set()
-        self._sock.close()
+    def close(self) -> None:
+        self._server.close()
 
 
 @pytest.fixture
