@@ -1,7 +1,9 @@
 """The PDF report's layout (issue 11): Qt lays the report's HTML out on pages, and used to cut
 table rows across page breaks and words and units mid-token ("Memo|ry", "1,980 | MHz",
 "00000000:18:0|0.0"). Checked on the document exactly as :func:`write_pdf` prints it, for an
-8-GPU machine with a recommendation and a process with a long command line."""
+8-GPU machine with a recommendation and a process with a long command line, and for a serving
+recommendation (issue 22), whose wider table (instances, $/h, $ per million output and input
+tokens, throughput, batch, TTFT, TPOT, bound) must fit A4 and Letter too."""
 
 from __future__ import annotations
 
@@ -19,8 +21,10 @@ from gpuprof.ui.report.pdf import _tables
 
 from gpuprof.report import build
 from gpuprof.report.model import ProcessRow, Report
+from gpuprof.telemetry.model import SystemInfo
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
+from tests.helpers.workloads import serving
 
 #: Where a line may end: a space (also no-break, which Qt never breaks at anyway), a deliberate
 #: zero-width break point, a dash or a slash.
@@ -136,10 +140,22 @@ def assert_tables_fit_and_keep_words(doc: Any, paper: str) -> None:
                     assert not unit_cut, f"{paper}: a value and its unit: {before[-12:]!r}"
 
 
+@pytest.fixture(scope="module")
+def serving_report() -> Report:
+    """A report of a serving recommendation alone: Llama-3-70B at 5000 output tokens/s."""
+    w = serving("llama-3-70b", throughput_per_s=5000, prompt_len=1000, output_len=200, tpot_s=0.05)
+    rec = build.summarize_recommendation(build.recommend_for(w, limit=10))
+    base = build.build_report(system=SystemInfo(hostname="h"), devices=(), created_s=0.0)
+    return dataclasses.replace(base, recommendation=rec)
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("which", ["report", "serving_report"])
 @pytest.mark.slow
-def test_no_word_or_value_is_split_and_tables_fit_the_page(report, paper, qapp) -> None:
-    assert_tables_fit_and_keep_words(_printed(report, paper), paper)
+def test_no_word_or_value_is_split_and_tables_fit_the_page(
+    which: str, paper: str, request: pytest.FixtureRequest, qapp
+) -> None:
+    assert_tables_fit_and_keep_words(_printed(request.getfixturevalue(which), paper), paper)
 
 
 @pytest.mark.slow
@@ -157,3 +173,11 @@ def test_write_pdf_still_writes_every_page(report, tmp_path: Path, qapp) -> None
     data = write_pdf(report, tmp_path / "r.pdf", "a4").read_bytes()
     assert data.startswith(b"%PDF")
     assert len(re.findall(rb"/Type\s*/Page\b(?!s)", data)) == _printed(report, "a4").pageCount()
+
+
+@pytest.mark.slow
+def test_the_pdf_text_has_the_serving_columns(serving_report: Report, qapp) -> None:
+    text = printed_text(serving_report)
+    assert "$/M output" in text and "TPOT" in text and "p50 / p99" in text
+    top = serving_report.recommendation.rows[0].serving  # type: ignore[union-attr]
+    assert top is not None and f"TP{top.tp} PP{top.pp}" in text
