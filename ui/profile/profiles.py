@@ -26,7 +26,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QHeaderView,
     QTableWidgetItem,
     QVBoxLayout,
@@ -156,7 +155,6 @@ class ProfilesListDialog(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda _i: self.open_selected())
-        buttons = close_buttons(self)
         self.open_button = button(
             _t("Open in &replay"),
             _t("Replay the selected job's recording (double-click)"),
@@ -169,8 +167,7 @@ class ProfilesListDialog(QDialog):
         self.refresh_button = button(
             _t("Re&fresh"), _t("Look for job profiles again"), self.refresh, self
         )
-        for b in (self.open_button, self.summary_button, self.refresh_button):
-            buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons = close_buttons(self, self.open_button, self.summary_button, self.refresh_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)

@@ -35,7 +35,6 @@ from gpuprof.units import (
 from PySide6.QtCore import QCoreApplication, QProcess, Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHeaderView,
@@ -290,7 +289,6 @@ class ProfileSummaryDialog(QDialog):
         self.details.setOpenLinks(False)
         self.details.setHtml(details_html(profile))
 
-        buttons = close_buttons(self)
         self.replay_button = button(
             _t("Open in &replay"),
             _t("Replay the job's recording in the window"),
@@ -309,8 +307,7 @@ class ProfileSummaryDialog(QDialog):
             self.export_report,
             self,
         )
-        for b in (self.replay_button, self.project_button, self.export_button):
-            buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons = close_buttons(self, self.replay_button, self.project_button, self.export_button)
         if recording is None:
             for b in (self.replay_button, self.export_button):
                 b.setEnabled(False)

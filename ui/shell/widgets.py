@@ -78,10 +78,13 @@ def read_only_table(headers: Sequence[str], parent: QWidget | None, rows: int = 
     return table
 
 
-def close_buttons(dialog: QDialog) -> QDialogButtonBox:
-    """``dialog``'s button box with a Close button that closes it (rejects: Esc does too)."""
+def close_buttons(dialog: QDialog, *actions: QPushButton) -> QDialogButtonBox:
+    """``dialog``'s button box: the ``actions`` buttons, then Close, which closes it (rejects:
+    Esc does too)."""
     box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
     box.rejected.connect(dialog.reject)
+    for action in actions:
+        box.addButton(action, QDialogButtonBox.ButtonRole.ActionRole)
     return box
 
 
