@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gpuprof.catalog.names import normalize_gpu_model
 from gpuprof.catalog.specs import GpuSpec, load_specs
@@ -104,37 +105,29 @@ def inventory_items(
     items: list[CheckItem] = []
     g = "inventory"
     n = len(devices)
-    if expect.gpu_count is not None:
-        ok = n == expect.gpu_count
-        items.append(
-            CheckItem(
-                item_id="inventory.gpu_count",
-                group=g,
-                status=Status.PASS if ok else Status.FAIL,
-                measured=n,
-                expected=expect.gpu_count,
-                ratio=n / expect.gpu_count,
-                reason="" if ok else N_("GPU count differs from the expectation"),
-                hint=""
-                if ok
-                else N_(
-                    "check `nvidia-smi -L` and the kernel log for a GPU fallen off the bus "
-                    "(XID 79); ask the provider for the GPUs paid for"
-                ),
-                source=expect.source,
-            )
+    want = expect.gpu_count
+    status, reason, hint = Status.PASS, "", ""
+    if want is not None and n != want:
+        status, reason = Status.FAIL, N_("GPU count differs from the expectation")
+        hint = N_(
+            "check `nvidia-smi -L` and the kernel log for a GPU fallen off the bus "
+            "(XID 79); ask the provider for the GPUs paid for"
         )
-    else:
-        items.append(
-            CheckItem(
-                item_id="inventory.gpu_count",
-                group=g,
-                status=Status.PASS if n else Status.SKIP,
-                measured=n,
-                reason="" if n else N_("no NVIDIA GPU visible"),
-                source=expect.source,
-            )
+    elif want is None and not n:
+        status, reason = Status.SKIP, N_("no NVIDIA GPU visible")
+    items.append(
+        CheckItem(
+            item_id="inventory.gpu_count",
+            group=g,
+            status=status,
+            measured=n,
+            expected=want,
+            ratio=None if want is None else n / want,
+            reason=reason,
+            hint=hint,
+            source=expect.source,
         )
+    )
     for d in devices:
         spec = _spec_of(d)
         want_key = expect.gpu_model or (spec.key if spec else None)
@@ -293,56 +286,59 @@ def _pcie(d: DeviceInfo, spec: GpuSpec | None, samples: Sequence[GpuSample]) -> 
     ]
 
 
+class _Mode(NamedTuple):
+    """An on/off mode of a GPU: its item, the DeviceInfo field, the setting wanted, and what
+    to say when the field is unknown, how to set it and why it matters."""
+
+    item_id: str
+    field: str
+    want: bool
+    unknown: str
+    hint: str
+    reason: str = ""
+
+
+_MODES = (
+    _Mode(
+        "inventory.mig",
+        "mig_mode_current",
+        False,
+        N_("MIG not supported"),
+        N_("`nvidia-smi -mig 0` if the whole GPU was paid for"),
+        N_("MIG is on: whole-GPU measurements see one slice"),
+    ),
+    _Mode(
+        "inventory.ecc_mode",
+        "ecc_mode_current",
+        True,
+        N_("ECC not supported"),
+        N_("`nvidia-smi -e 1` and a reboot"),
+    ),
+    _Mode(
+        "inventory.persistence",
+        "persistence_mode",
+        True,
+        N_("persistence mode unknown"),
+        N_("`nvidia-smi -pm 1` (or nvidia-persistenced)"),
+    ),
+)
+
+
 def _modes(d: DeviceInfo) -> list[CheckItem]:
-    return [
-        _mode(
-            "inventory.mig",
-            d,
-            d.mig_mode_current,
-            want=False,
-            unknown=N_("MIG not supported"),
-            reason=N_("MIG is on: whole-GPU measurements see one slice"),
-            hint=N_("`nvidia-smi -mig 0` if the whole GPU was paid for"),
-        ),
-        _mode(
-            "inventory.ecc_mode",
-            d,
-            d.ecc_mode_current,
-            want=True,
-            unknown=N_("ECC not supported"),
-            hint=N_("`nvidia-smi -e 1` and a reboot"),
-        ),
-        _mode(
-            "inventory.persistence",
-            d,
-            d.persistence_mode,
-            want=True,
-            unknown=N_("persistence mode unknown"),
-            hint=N_("`nvidia-smi -pm 1` (or nvidia-persistenced)"),
-        ),
-    ]
+    return [_mode(m, d, getattr(d, m.field)) for m in _MODES]
 
 
-def _mode(
-    item_id: str,
-    d: DeviceInfo,
-    current: bool | None,
-    *,
-    want: bool,
-    unknown: str,
-    reason: str = "",
-    hint: str,
-) -> CheckItem:
+def _mode(m: _Mode, d: DeviceInfo, current: bool | None) -> CheckItem:
     """An on/off mode: SKIP when unknown, PASS when as wanted, else WARN with reason and hint."""
     if current is None:
-        return inventory_item(item_id, d, Status.SKIP, None, None, reason=unknown)
-    ok = bool(current) == want
+        return inventory_item(m.item_id, d, Status.SKIP, None, None, reason=m.unknown)
+    ok = bool(current) == m.want
     return inventory_item(
-        item_id,
+        m.item_id,
         d,
         Status.PASS if ok else Status.WARN,
         "on" if current else "off",
-        "on" if want else "off",
-        reason="" if ok else reason,
-        hint="" if ok else hint,
+        "on" if m.want else "off",
+        reason="" if ok else m.reason,
+        hint="" if ok else m.hint,
     )
