@@ -262,7 +262,6 @@ def h100_sxm_8gpu_box() -> FakeBox:
         devices=devices,
         driver_version="565.57.01",  # h100-sxm5-80gb-hbm3.txt: Driver Version
         cuda_driver_version=12070,  # CUDA Version : 12.7
-        nvml_version="12.565.57.01",
         common_ancestor=ancestors,
     )
 
@@ -317,7 +316,6 @@ def rtx4090_pcie_2gpu_box() -> FakeBox:
         ],
         driver_version="550.127.05",
         cuda_driver_version=12040,  # CUDA Version : 12.4
-        nvml_version="12.550.127.05",
         # topo-2gpu-pcie-rtx5090.txt: two consumer cards on one socket are PHB.
         common_ancestor={(0, 1): nv.NVML_TOPOLOGY_HOSTBRIDGE},
     )
@@ -410,7 +408,6 @@ def a100_mig_box() -> FakeBox:
         devices=[dev],
         driver_version="535.54.03",
         cuda_driver_version=12020,  # cuda_version 12.2
-        nvml_version="12.535.54.03",
     )
 
 
@@ -484,7 +481,6 @@ def t4_box() -> FakeBox:
         devices=[dev],
         driver_version="515.105.01",
         cuda_driver_version=11070,
-        nvml_version="11.515.105.01",
     )
 
 
@@ -515,7 +511,6 @@ def h200_box() -> FakeBox:
         devices=[dev],
         driver_version="550.90.12",
         cuda_driver_version=12040,
-        nvml_version="12.550.90.12",
     )
 
 
@@ -553,7 +548,6 @@ def h100_mig_box() -> FakeBox:
         devices=[dev],
         driver_version="590.48.01",
         cuda_driver_version=13010,  # CUDA Version : 13.1
-        nvml_version="13.590.48.01",
     )
 
 
@@ -599,7 +593,6 @@ def make_fleet(n: int, *, processes_per_gpu: int = 0, real_pids: bool = False) -
         devices=devices,
         driver_version="565.57.01",
         cuda_driver_version=12070,
-        nvml_version="12.565.57.01",
         common_ancestor=ancestors,
     )
 

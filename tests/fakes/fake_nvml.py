@@ -186,10 +186,15 @@ class FakeBox:
     devices: list[FakeDevice]
     driver_version: str = "550.127.05"
     cuda_driver_version: int = 12040
-    nvml_version: str = "12.550.127.05"
+    #: Empty: CUDA's major version and the driver's, as NVML reports it (12.550.127.05).
+    nvml_version: str = ""
     # (i, j) -> NVML_TOPOLOGY_* for i < j; missing pairs get ``default_ancestor``.
     common_ancestor: dict[tuple[int, int], int] = field(default_factory=dict)
     default_ancestor: int = _real.NVML_TOPOLOGY_SYSTEM
+
+    def __post_init__(self) -> None:
+        if not self.nvml_version:
+            self.nvml_version = f"{self.cuda_driver_version // 1000}.{self.driver_version}"
 
 
 @dataclass
