@@ -183,6 +183,35 @@ Left: H200 TP8 128/2048, +33.8 %: the model's step at 3,000 sequences costs ~10.
 sequence (at 4,096: memory 16, compute 14, all-reduces 12 ms), the published figure ~14.6.
 The dense A100 prefill-heavy rows are the other edge (-29.9 % at TP4 2048/128).
 
+Serving, fifth pass (issue 22, no constant fitted; gpuprof/recommend/serve_kernels.py): (10) the
+logits of each sequence that emits a token in a step. TensorRT-LLM's LM head is a vocabulary-
+parallel ColumnLinear with gather_output=True (models/llama/model.py): an all-gather of 2 bytes
+per vocabulary entry per sequence over the tensor-parallel link, every rank getting all of them;
+the engine marks them float32 (PretrainedConfig.logits_dtype) and its C++ decoder, in the
+default TopKTopP mode for beam width 1 (trtGptModelInflightBatching.cpp), copies them through
+the penalty kernel (PenaltyLayer::forwardAsync, invokeBatchApplyPenalty), takes their softmax
+(SamplingLayer skips it only without top-p) and samples: 26 bytes per vocabulary entry per
+sequence, on every GPU whatever the tensor-parallel size (``--sampler decoder``: the v0.17
+rows, TensorRT engines). vLLM V1's sampler casts to float32 and reads once (10 bytes:
+``--sampler argmax``, the default; the perf-overview rows ran the PyTorch backend's greedy
+TorchSampler; v0.6.1's decoder is not read, so the least is assumed). At Mixtral 8x7B TP8 and
+3,000 sequences that is 0.5 ms of gather and 0.7 ms of memory per 33 ms step (~0.4 us per
+sequence of the ~3.7 missing). Before -> after (``python perf/truth.py``):
+
+  row                                       before     after
+  Mixtral 8x7B H200 TP8 128/2048            +33.8 %    +29.0 %
+  Mixtral 8x7B H100 TP8 128/2048            +28.7 %    +23.7 %
+  Qwen3-235B H200 TP8 128/2048 (argmax)     -27.3 %    -29.9 %   (151,936-entry vocabulary)
+  Llama 3.1 70B A100 TP4 2048/128           -29.9 %    -29.9 %
+  all 162: median |error| 10.2 -> 9.7 %, within +-30 % 161 -> 162, max 33.8 -> 29.9 %.
+
+Left at the edges: Qwen3-235B H200 TP8 128/2048 (-29.9 %): perf-overview's MoE runs set
+enable_attention_dp (its llm_options.yml), where each GPU runs attention, the LM head and the
+sampler for its own share of the sequences and nothing is all-gathered; the model's tensor-
+parallel attention gathers and samples every sequence on every GPU (and keeps two copies of
+each of the 4 KV heads), so it is pessimistic there. The dense A100 prefill-heavy rows
+(-29.9 % at TP4 2048/128) are compute bound at the 50 % inference efficiency.
+
 Issue 23, "Estimates that hold on runs they were not fitted to": 82 training and fine-tuning
 rows of 14 publications (NeMo's performance summary, Megatron-Core's MoE README, the DeepSeek-V2
 and V3 reports, the Megatron-MoE ModelZoo, the LLaMA and Llama 2 papers, the Llama 3.1
@@ -523,6 +552,7 @@ def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
     for flag, key in (
         ("--kv-admission", "kv_admission"),
         ("--attention-kernel", "attention_kernel"),
+        ("--sampler", "sampler"),
     ):
         if row.get(key):
             args += [flag, row[key]]

@@ -19,7 +19,7 @@ from gpuprof.errors import InputError
 from gpuprof.recommend.models import find_model, load_models
 from gpuprof.recommend.rank import recommend
 from gpuprof.recommend.serve import ServeArrays
-from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, Workload
+from gpuprof.recommend.workload import ATTENTION_KERNELS, KV_ADMISSION, SAMPLERS, Workload
 from tests.helpers.cli import recommend_cli
 from tests.helpers.workloads import serving
 
@@ -91,6 +91,7 @@ def test_per_head_attention_reads_the_cache_once_per_query_head(catalog: Catalog
     [
         ({"attention_kernel": "flash"}, "unknown attention kernel"),
         ({"kv_admission": "lazy"}, "unknown KV admission"),
+        ({"sampler": "beam"}, "unknown sampler"),
         ({"kv_heads": 0}, "kv_heads must be"),
         ({"attn_width": 0}, "attn_width must be"),
     ],
@@ -119,6 +120,12 @@ def test_the_cli_takes_the_engine_flags_and_reports_them() -> None:
     assert sb["capacity_tokens_per_s_per_instance"] < sa["capacity_tokens_per_s_per_instance"]
     bad = recommend_cli(*base, *traffic, *where, "--kv-admission", "sometimes")
     assert bad.returncode == 2 and "--kv-admission" in bad.stderr
+    decoder = recommend_cli(*base, *traffic, *where, "--sampler", "decoder")
+    assert decoder.returncode == 0, decoder.stderr
+    c = json.loads(decoder.stdout)
+    assert c["workload"]["sampler"] == "decoder" and a["workload"]["sampler"] == "argmax"
+    sc = c["rows"][0]["serving"]
+    assert sc["capacity_tokens_per_s_per_instance"] < sa["capacity_tokens_per_s_per_instance"]
 
 
 def _serving_rows() -> list[dict[str, str]]:
@@ -134,6 +141,9 @@ def test_every_published_serving_row_says_its_source_and_engine() -> None:
         assert r["kind"] == "serve" and r["metric"] == "output_tokens_per_s", r["id"]
         assert "github" in r["source"] and r["group"], r["id"]
         assert r["kv_admission"] in KV_ADMISSION and r["attention_kernel"] in ATTENTION_KERNELS
+        assert r["sampler"] in ("", *SAMPLERS), r["id"]
+        # TensorRT engines (v0.17's trtllm-bench build) sample with the C++ decoder
+        assert (r["sampler"] == "decoder") == (r["group"] == "trtllm-v0.17"), r["id"]
         assert int(r["prompt_len"]) > 0 and int(r["output_len"]) > 0
         assert float(r["published"]) > 0 and int(r["gpus"]) in (1, 2, 4, 8)
         find_model(r["model"], models)  # a known architecture (raises if not)

@@ -1,6 +1,7 @@
 """Serving kernels tensor parallel does not shrink (issue 22, third pass): the residual/RMSNorm
-and MoE permute/finalize traffic every GPU of the group moves, and tile quantization of the
-routed experts' grouped GEMM (gpuprof/recommend/serve_kernels.py)."""
+and MoE permute/finalize traffic every GPU of the group moves, tile quantization of the
+routed experts' grouped GEMM, and the logits each emitted token carries through the sampler
+(gpuprof/recommend/serve_kernels.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import dataclasses
 import numpy as np
 import pytest
 
-from gpuprof.recommend.decode import MEM_BW_EFFICIENCY
+from gpuprof.recommend.decode import MEM_BW_EFFICIENCY, allgather_seconds
 from gpuprof.recommend.serve import _Hw, _shape, _step
 from gpuprof.recommend.serve_kernels import (
     ACT_BYTES,
     EXPERT_TILE_M,
+    LOGIT_GATHER_BYTES,
+    SAMPLER_BYTES_PER_VOCAB,
     expert_tile_factor,
     replicated_bytes_per_token,
+    sampling_bytes_per_token,
 )
+from gpuprof.recommend.workload import Workload
 from tests.helpers.workloads import serving
 
 
@@ -98,3 +103,36 @@ def test_tile_quantization_makes_a_small_moe_step_compute_heavier() -> None:
     assert tiled > 5.0 * even
     dense = _shape(serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001))
     assert dense.experts == 0 and dense.expert_active == 0.0
+
+
+def test_every_gpu_moves_the_logits_of_each_emitted_token_by_its_sampler() -> None:
+    w = serving("mixtral-8x7b", precision="fp8", rate_per_s=0.001, prompt_len=128, output_len=2048)
+    s = _shape(w)
+    assert s.sample_mem == SAMPLER_BYTES_PER_VOCAB["argmax"] * 32000  # Mixtral's vocabulary
+    assert s.sample_gather == LOGIT_GATHER_BYTES * 32000
+    dec = _shape(w.with_(sampler="decoder"))
+    # TensorRT-LLM's decoder copies, softmaxes and samples float32 logits: more than an argmax
+    assert dec.sample_mem > 2 * s.sample_mem
+    b, none = np.array([3000.0]), np.zeros(1)
+    for tp in (1.0, 8.0):  # every GPU of the group samples all of them: tp does not shrink it
+        extra = _step(dec, _hw(tp), b, none)[0] - _step(s, _hw(tp), b, none)[0]
+        expected = 3000.0 * (dec.sample_mem - s.sample_mem) / (4.8e12 * MEM_BW_EFFICIENCY)
+        assert float(extra[0]) == pytest.approx(expected)
+    # the vocabulary-parallel LM head's all-gather: only under tensor parallel
+    bare = dataclasses.replace(s, sample_gather=0.0)
+    assert float((_step(s, _hw(1.0), b, none)[2] - _step(bare, _hw(1.0), b, none)[2])[0]) == 0.0
+    gather = _step(s, _hw(8.0), b, none)[2] - _step(bare, _hw(8.0), b, none)[2]
+    assert float(gather[0]) == pytest.approx(float(allgather_seconds(8.0, 3000 * 64000.0, 370e9)))
+    # a prompt finished in the step emits its first token too
+    chunk = np.array([1280.0])  # ten 128-token prompts
+    more = (
+        _step(s, _hw(1.0), b, chunk)[0]
+        - _step(dataclasses.replace(s, sample_mem=0.0), _hw(1.0), b, chunk)[0]
+    )
+    assert float(more[0]) == pytest.approx(3010.0 * s.sample_mem / (4.8e12 * MEM_BW_EFFICIENCY))
+
+
+def test_an_unknown_vocabulary_costs_no_sampling() -> None:
+    s = _shape(Workload("serve", params=7e9, rate_per_s=1.0, prompt_len=100, output_len=100))
+    assert s.sample_mem == 0.0 and s.sample_gather == 0.0
+    assert sampling_bytes_per_token(0, "decoder") == (0.0, 0.0)

@@ -106,10 +106,14 @@ def test_l40s_tensor_parallel_pays_the_pcie_all_reduce(catalog: Catalog) -> None
     m, c, x = _cycle(s, hw, b, b * s.prompt / s.output)
     mh, ch, xh = _cycle(s, hw_h, b, b * s.prompt / s.output)
     assert float((x / (m + c + x))[0]) > 1.5 * float((xh / (mh + ch + xh))[0])
-    # the all-reduces: two per layer, a ring at 20 GB/s; affine in the bytes, so the mean of
-    # decode-only and full-chunk steps is the ring over the mean tokens of a step
-    from gpuprof.recommend.decode import allreduce_seconds
+    # the all-reduces: two per layer, a ring at 20 GB/s, and the all-gather of the logits of
+    # the sequences that emit a token; affine in the bytes, so the mean of decode-only and
+    # full-chunk steps is the ring over the mean tokens (and emitting sequences) of a step
+    from gpuprof.recommend.decode import allgather_seconds, allreduce_seconds
 
     tokens = float(b[0] * (1 + s.prompt / s.output))
     ring = 2 * s.layers * allreduce_seconds(4.0, tokens * s.hidden * 2.0, 20e9)
-    assert float(x[0]) == pytest.approx(float(ring))
+    emit = float(b[0] * (1 + 1 / s.output))
+    gather = allgather_seconds(4.0, emit * s.sample_gather, 20e9)
+    assert s.sample_gather == 2.0 * 128256  # Llama 3.1's vocabulary, 16-bit logits
+    assert float(x[0]) == pytest.approx(float(ring + gather))

@@ -1,5 +1,5 @@
 """Workload's named choices (billing, stack, recompute, KV dtype, attention kernel, KV
-admission, SLO percentile): a known word in any case is taken, an unknown one is one error
+admission, sampler, SLO percentile): a known word in any case is taken, an unknown one is one error
 naming it and the choices."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from gpuprof.recommend.workload import (
     KV_DTYPES,
     PERCENTILES,
     RECOMPUTE,
+    SAMPLERS,
     Workload,
 )
 
@@ -28,6 +29,7 @@ CASES = [
     ("kv_dtype", KV_DTYPES, "FP8", "fp8", SERVE),
     ("attention_kernel", ATTENTION_KERNELS, " Per-Head", "per-head", SERVE),
     ("kv_admission", KV_ADMISSION, "Reserve ", "reserve", SERVE),
+    ("sampler", SAMPLERS, " Decoder", "decoder", SERVE),
     ("slo_percentile", PERCENTILES, "P50", "p50", SERVE),
 ]
 

@@ -43,7 +43,7 @@ def _row(**over: str) -> dict[str, str]:
     return row
 
 
-def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | None:
+def _args(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> list[str]:
     truth = _truth()
     seen: list[list[str]] = []
 
@@ -55,8 +55,18 @@ def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | N
 
     monkeypatch.setattr(truth.subprocess, "run", fake_run)
     truth.estimate_serve(row)
-    args = seen[0]
+    return seen[0]
+
+
+def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | None:
+    args = _args(monkeypatch, row)
     return args[args.index("--batch") + 1] if "--batch" in args else None
+
+
+def test_a_row_runs_with_its_engines_sampler(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = _args(monkeypatch, _row(sampler="decoder"))
+    assert args[args.index("--sampler") + 1] == "decoder"
+    assert "--sampler" not in _args(monkeypatch, _row(sampler=""))  # the default, argmax
 
 
 def test_trtllm_bench_rows_run_at_its_batch_cap(monkeypatch: pytest.MonkeyPatch) -> None:

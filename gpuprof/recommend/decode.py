@@ -34,6 +34,7 @@ import numpy.typing as npt
 __all__ = [
     "ALLREDUCE_LATENCY",
     "MEM_BW_EFFICIENCY",
+    "allgather_seconds",
     "allreduce_seconds",
     "decode_step_seconds",
     "moe_read_fraction",
@@ -70,6 +71,18 @@ def allreduce_seconds(n: Arr | float, nbytes: Arr | float, link_bytes_s: Arr | f
     n = _arr(n)
     alpha0, per_step, _ = ALLREDUCE_LATENCY
     steps = 2.0 * np.maximum(n - 1.0, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = alpha0 + per_step * steps + steps / np.maximum(n, 1.0) * _arr(nbytes) / link_bytes_s
+    return np.where(n > 1.0, t, 0.0)
+
+
+def allgather_seconds(n: Arr | float, nbytes: Arr | float, link_bytes_s: Arr | float) -> Arr:
+    """One ring all-gather whose result is ``nbytes`` on every GPU: ``n − 1`` ring steps, each
+    at the per-step latency of :data:`ALLREDUCE_LATENCY` (an all-reduce takes ``2(n − 1)``),
+    plus ``(n − 1)/n × bytes / link``. Zero for one GPU."""
+    n = _arr(n)
+    alpha0, per_step, _ = ALLREDUCE_LATENCY
+    steps = np.maximum(n - 1.0, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = alpha0 + per_step * steps + steps / np.maximum(n, 1.0) * _arr(nbytes) / link_bytes_s
     return np.where(n > 1.0, t, 0.0)

@@ -124,6 +124,7 @@ class ModelArch:
             # A cache of its own width (MLA's latent) is one piece every GPU keeps whole.
             "kv_heads": self.kv_heads if self._kv_by_heads else 1,
             "attn_width": self.heads * self.head_dim,
+            "vocab": self.vocab,
             "model": self.name,
             **(
                 {"experts": self.experts, "top_k": self.top_k, "expert_params": self.expert_params}

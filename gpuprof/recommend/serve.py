@@ -43,7 +43,10 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
   its expert-parallelism docs); and the routed experts' GEMM FLOPs grow by the tile
   quantization of their grouped GEMM (each expert's ``m`` tokens run as ``ceil(m/64)·64``
   rows: NVIDIA's Matrix Multiplication Background guide), in expectation over uniform random
-  routing.
+  routing. Each sequence that emits a token (the decoding ones and the prompts a step
+  finishes) also carries its logits: the all-gather of the LM head's vocabulary slices
+  (communication) and what the sampler moves per vocabulary entry (``--sampler``; memory, on
+  every GPU of the group).
 * **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
 * **Latency at load** (the batch in flight follows the load by Little's law, ``b = λ_r·O·τ``):
   TPOT p50 = ``τ``; TPOT p99 = ``τ`` with the prefill of ``b + 2.33·√b`` arrivals over a
@@ -79,11 +82,16 @@ import numpy.typing as npt
 from gpuprof.recommend.decode import (
     ALLREDUCE_LATENCY,
     MEM_BW_EFFICIENCY,
+    allgather_seconds,
     allreduce_seconds,
     moe_read_fraction,
 )
 from gpuprof.recommend.memory import kv_bytes_per_token, model_shape
-from gpuprof.recommend.serve_kernels import expert_tile_factor, replicated_bytes_per_token
+from gpuprof.recommend.serve_kernels import (
+    expert_tile_factor,
+    replicated_bytes_per_token,
+    sampling_bytes_per_token,
+)
 from gpuprof.recommend.workload import MAX_SEQS, WEIGHT_BYTES, Workload
 
 __all__ = [
@@ -228,6 +236,8 @@ class _Shape:
     top_k: int
     expert_active: float  # routed-expert parameters one token uses (``expert_params·k/E``)
     replicated: float  # bytes per token every tensor-parallel GPU moves: .serve_kernels
+    sample_mem: float  # bytes per emitted token every GPU moves for its logits: .serve_kernels
+    sample_gather: float  # bytes of one emitted token's logits all-gathered across the group
 
     @property
     def ctx(self) -> float:
@@ -246,6 +256,7 @@ def _shape(w: Workload) -> _Shape:
     kv_layer = w.kv_per_token_layer if w.kv_per_token_layer is not None else 2.0 * hidden
     grouped = w.attention_kernel == "grouped" or (w.kv_heads or 2) < 2 or kv_layer <= 0
     moe = w.experts > 1 and w.top_k > 0 and w.expert_params > 0
+    sample_mem, sample_gather = sampling_bytes_per_token(w.vocab, w.sampler)
     return _Shape(
         params=w.params,
         active=w.params_per_token,
@@ -267,6 +278,8 @@ def _shape(w: Workload) -> _Shape:
         top_k=w.top_k if moe else 0,
         expert_active=w.expert_params * w.top_k / w.experts if moe else 0.0,
         replicated=replicated_bytes_per_token(hidden, layers, w.top_k, moe),
+        sample_mem=sample_mem,
+        sample_gather=sample_gather,
     )
 
 
@@ -311,6 +324,10 @@ def _step(
     tile = expert_tile_factor(per_micro, s.experts, s.top_k) if s.experts else 1.0
     w_comp = 2.0 * (s.active + s.expert_active * (tile - 1.0)) * tokens / rate
     rep_mem = tokens * s.replicated / hw.pp / bw
+    # Sequences that emit a token: the decoding ones and the prompts this step finishes. Their
+    # logits are sampled on the last stage only, so a pipeline does not split this.
+    emit = b + np.where(np.asarray(prompt) > 0, prefill / np.maximum(prompt, 1.0), 0.0)
+    rep_mem = rep_mem + emit * s.sample_mem / bw
     kv_mem = b * ctx * s.kv_token * s.kv_read * s.kv_copies(hw.tp) / (hw.tp * hw.pp) / bw
     kv_comp = 4.0 * s.layers * s.attn * (b * ctx + prefill * prompt / 2.0) / rate
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
@@ -318,6 +335,9 @@ def _step(
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
     t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
+    if s.sample_gather > 0:
+        gather = allgather_seconds(hw.tp, emit * s.sample_gather, hw.link)
+        t_comm = t_comm + np.where(emit > 0, gather, 0.0)
     hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
     t_comm = t_comm + np.where(hw.pp > 1, (hw.pp - 1.0) * hop, 0.0)
     return t_mem, t_comp, t_comm

@@ -26,6 +26,20 @@ Two mechanisms, each from its source, no constant fitted:
   is the factor the expert GEMMs' FLOPs grow by: ``T/m`` for a few tokens per expert, 1 for
   many (its expectation also counts the imbalance of random routing: a busy expert pads
   less, an idle one not at all).
+* **The logits and the sampler.** Each sequence that emits a token in a step gets a row of
+  ``V`` logits (the vocabulary), and under tensor parallel every GPU of the group gets all of
+  it: TensorRT-LLM's LM head is a ``ColumnLinear(..., gather_output=True)`` (its
+  models/llama/model.py), an all-gather of the vocabulary-parallel slices in the model's 16-bit
+  dtype (:data:`LOGIT_GATHER_BYTES`), and every rank runs the decoder. The engine marks the
+  logits as a float32 output (``PretrainedConfig.logits_dtype = 'float32'``,
+  models/modeling_utils.py), and its C++ decoder, in the default decoding mode for beam width 1
+  (``TopKTopP``, trtGptModelInflightBatching.cpp), copies them through the penalty kernel
+  (PenaltyLayer, ``invokeBatchApplyPenalty``, every step), takes their softmax (SamplingLayer
+  skips it only without top-p) and samples: :data:`SAMPLER_BYTES_PER_VOCAB` bytes per
+  vocabulary entry, read at the streaming bandwidth, on every GPU whatever ``t``. Engines
+  whose sampler only casts the logits to float32 and takes the next token from one read
+  (vLLM V1's ``Sampler.forward``: ``logits.to(torch.float32)``, then a greedy ``argmax``)
+  move fewer (``--sampler argmax``, the default).
 """
 
 from __future__ import annotations
@@ -38,8 +52,11 @@ import numpy.typing as npt
 __all__ = [
     "ACT_BYTES",
     "EXPERT_TILE_M",
+    "LOGIT_GATHER_BYTES",
+    "SAMPLER_BYTES_PER_VOCAB",
     "expert_tile_factor",
     "replicated_bytes_per_token",
+    "sampling_bytes_per_token",
 ]
 
 Arr = npt.NDArray[np.float64]
@@ -51,6 +68,17 @@ ACT_BYTES = 2.0
 #: tile of the guide's cuBLAS table is 64 rows ("Typical Tile Dimensions In cuBLAS": 256x128,
 #: 128x256, 128x128, 64x128, 128x64, 64x64; a small M takes a 64-row tile).
 EXPERT_TILE_M = 64.0
+#: Bytes one GPU moves per vocabulary entry of a sequence's logits after the LM head, per
+#: sampler (:data:`gpuprof.recommend.workload.SAMPLERS`): every one casts the gathered 16-bit
+#: logits to float32 (read 2, write 4); ``argmax`` then reads them once (4); TensorRT-LLM's
+#: ``decoder`` copies them through its penalty kernel (read 4, write 4), takes their softmax
+#: (read 4, write 4) and samples (read 4). See the module docstring.
+SAMPLER_BYTES_PER_VOCAB = {
+    "argmax": 2.0 + 4.0 + 4.0,
+    "decoder": 2.0 + 4.0 + (4.0 + 4.0) + (4.0 + 4.0) + 4.0,
+}
+#: Bytes of one logit in the LM head's all-gather (the model's 16-bit dtype).
+LOGIT_GATHER_BYTES = 2.0
 
 
 def replicated_bytes_per_token(hidden: float, layers: float, top_k: int, moe: bool) -> float:
@@ -59,6 +87,14 @@ def replicated_bytes_per_token(hidden: float, layers: float, top_k: int, moe: bo
     layer, plus ``(2 + 2k)·h`` for a mixture of experts' permute and finalize, 16-bit."""
     elements = 8.0 + ((2.0 + 2.0 * top_k) if moe else 0.0)
     return elements * hidden * ACT_BYTES * layers
+
+
+def sampling_bytes_per_token(vocab: float, sampler: str = "argmax") -> tuple[float, float]:
+    """(bytes every GPU moves in memory, bytes of the logits' all-gather before the ring's
+    ``(t − 1)/t`` share) per sequence that emits a token: :data:`SAMPLER_BYTES_PER_VOCAB`
+    and :data:`LOGIT_GATHER_BYTES` per vocabulary entry; (0, 0) for an unknown vocabulary."""
+    v = max(float(vocab), 0.0)
+    return SAMPLER_BYTES_PER_VOCAB[sampler] * v, LOGIT_GATHER_BYTES * v
 
 
 def expert_tile_factor(tokens: Arr | float, experts: int, top_k: int) -> Arr:

@@ -99,6 +99,12 @@ ATTENTION_KERNELS = ("grouped", "per-head")
 #: ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused
 #: (TensorRT-LLM's default capacity policy, GUARANTEED_NO_EVICT).
 KV_ADMISSION = ("on-demand", "reserve")
+#: What the engine does with each emitted token's logits (:mod:`gpuprof.recommend.serve_kernels`):
+#: ``argmax`` casts them to float32 and reads them once for the next token (vLLM V1's sampler,
+#: vllm/v1/sample/sampler.py; greedy sampling in SGLang and TensorRT-LLM's PyTorch backend);
+#: ``decoder`` is TensorRT-LLM's C++ decoder of TensorRT engines: float32 logits copied by its
+#: penalty kernel, a softmax, then sampling.
+SAMPLERS = ("argmax", "decoder")
 #: More total work than this (FLOPs) gets a warning: 10x the largest training runs to date.
 PLAUSIBLE_FLOPS = 1e27
 
@@ -171,10 +177,15 @@ class Workload:
     kv_heads: int | None = None
     #: Query heads × head size, the width attention scores are computed at (None: ``hidden``).
     attn_width: int | None = None
+    #: Vocabulary size (0: not known): the logits each emitted token carries (serving's sampler,
+    #: :mod:`gpuprof.recommend.serve_kernels`).
+    vocab: int = 0
     #: Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`).
     attention_kernel: str = "grouped"
     #: Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`).
     kv_admission: str = "on-demand"
+    #: Serving: what the engine does with each emitted token's logits (:data:`SAMPLERS`).
+    sampler: str = "argmax"
     #: The architecture's name in resources/models.csv when ``--model`` filled the fields.
     model: str = ""
     #: LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed).
@@ -303,6 +314,8 @@ class Workload:
             self.kv_admission, KV_ADMISSION, N_("unknown KV admission {v!r}; use one of {all}")
         )
         object.__setattr__(self, "kv_admission", admission)
+        sampler = _one_of(self.sampler, SAMPLERS, N_("unknown sampler {v!r}; use one of {all}"))
+        object.__setattr__(self, "sampler", sampler)
         percentile = _one_of(
             self.slo_percentile, PERCENTILES, N_("unknown percentile {v!r}; use one of {all}")
         )
@@ -351,6 +364,8 @@ class Workload:
             value = getattr(self, name)
             if value is not None and not 1 <= value <= 1 << 20:
                 raise InputError(f"{name} must be from 1 to {1 << 20}, got {value}")
+        if not 0 <= self.vocab <= 1 << 24:
+            raise InputError(f"vocab must be from 0 to {1 << 24}, got {self.vocab}")
         if self.active_params is not None and not 0 < self.active_params <= self.params:
             raise InputError(tr("active parameters must be > 0 and at most the total"))
         if self.experts and not (

@@ -478,7 +478,7 @@ class WorkloadForm(QScrollArea):
             values.update(arch.workload_fields())
         else:
             values.update(model="", active_params=None, kv_per_token_layer=None, kv_heads=None)
-            values.update(attn_width=None)
+            values.update(attn_width=None, vocab=0)
         if values["params"] is None:
             if scenario not in ("hpc-fp64", "render"):
                 raise ValueError(self.tr("give the parameter count, e.g. 7B"))

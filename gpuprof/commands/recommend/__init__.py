@@ -23,7 +23,7 @@ from gpuprof.commands.recommend.args import (
 )
 from gpuprof.commands.recommend.run import run
 from gpuprof.i18n import tr
-from gpuprof.recommend.workload import ATTENTION_KERNELS, BILLINGS, KV_ADMISSION, LIMITS
+from gpuprof.recommend.workload import ATTENTION_KERNELS, BILLINGS, KV_ADMISSION, LIMITS, SAMPLERS
 
 __all__ = [
     "params_arg",
@@ -140,6 +140,15 @@ def register(subparsers: Any) -> None:
             "serving: grouped (each KV head read once for its query heads: FlashAttention, "
             "XQA) or per-head (once per query head: Hugging Face eager attention, "
             "TensorRT-LLM before v0.8); default grouped"
+        ),
+    )
+    sv.add_argument(
+        "--sampler",
+        choices=SAMPLERS,
+        help=tr(
+            "serving: what the engine does with each token's logits: argmax (float32, read "
+            "once: vLLM, SGLang, TensorRT-LLM's PyTorch backend) or decoder (TensorRT-LLM's "
+            "C++ decoder of TensorRT engines: copied, softmax, sampled); default argmax"
         ),
     )
     sv.add_argument(

@@ -114,6 +114,7 @@ def workload_of(args: argparse.Namespace) -> Any:
         "tp": getattr(args, "tp", None),
         "kv_admission": getattr(args, "kv_admission", None),
         "attention_kernel": getattr(args, "attention_kernel", None),
+        "sampler": getattr(args, "sampler", None),
         "stack": getattr(args, "stack", None),
         "recompute": getattr(args, "recompute", None),
         "layout": getattr(args, "layout", None),

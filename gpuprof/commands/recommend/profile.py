@@ -48,6 +48,7 @@ WORKLOAD_FLAGS = (
     ("tp", "--tp"),
     ("kv_admission", "--kv-admission"),
     ("attention_kernel", "--attention-kernel"),
+    ("sampler", "--sampler"),
     ("trace", "--trace"),
     ("stack", "--stack"),
     ("recompute", "--recompute"),
