@@ -321,13 +321,15 @@ stand: held out 8.7 % / 89.5 % / 45.8 %). Inputs re-read at the source:
   (Megatron-LM's moe/README.md, "CPU Overhead Bottleneck": "Reduce kernel launches: Decrease TP
   size or increase micro-batch size"; TransformerEngine issue #1499: GroupedLinear's per-GEMM
   host ops) and of dropless routing imbalance (the source's own TP4 EP8 runs at 16K-128K:
-  forced balance 1.09-1.24x dropless). Out of sample, Megatron-Bridge's H100 runs (docs/
-  performance-summary-archive.md, 26.04.01 container: Qwen3-30B-A3B 16 GPUs FP8 EP16, 8,960
-  tokens/s/GPU; Qwen3-235B 256 GPUs FP8 TP2 PP8 VP4 EP32 alltoall, 1,712), whose recipes force
-  balanced routing and CUDA-graph the router and permutation (perf_recipes/qwen/h100/
-  qwen3_moe.py), come out +0.7 % and -10.2 % with the shipped constants (not in the CSV): the
-  machine terms hold; what the two rows miss is their software and routing, which no input of
-  the estimate states. Computed and not added: the experts' weight reads and FP32 gradient
+  forced balance 1.09-1.24x dropless). Out of sample (not in the CSV), Megatron-Bridge's H100
+  Qwen3-235B (docs/performance-summary-archive.md, 26.04.01 container: 256 GPUs FP8 TP2 PP8 VP4
+  EP32, 1,712 tokens/s/GPU), whose recipe forces balanced routing, CUDA-graphs the router and
+  permutation and dispatches with the plain all-to-all (perf_recipes/qwen/h100/qwen3_moe.py),
+  comes out -10.2 % with the shipped constants, like the ModelZoo's EP32 row: what the two
+  intra-node rows miss is their software and routing, which no input of the estimate states.
+  (Its Qwen3-30B-A3B, 16 GPUs FP8 EP16 with HybridEP, 8,960: +75 % with ``deepep``, +0.7 %
+  costed as the plain all-to-all: a node-deduplicated dispatch across two nodes is cheaper in
+  the model than in that run.) Computed and not added: the experts' weight reads and FP32 gradient
   accumulation per micro-batch (2 + 2 + 8 bytes per routed-expert weight on the GPU, a roofline
   per GEMM: memory-bound below ~900 tokens per expert on H100) moves the TP4 row by ~1.3 s
   (-45 -> ~-41 %) and no other row; an imbalance factor falling as 1/sqrt(sequences pooled in
