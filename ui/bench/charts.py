@@ -16,10 +16,11 @@ import numpy as np
 import pyqtgraph as pg
 from gpuprof.bench.base import CollectiveResult, GemmResult, MemoryResult, P2PResult, Result
 from gpuprof.units import fmt_bytes
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QWidget
 
+from ..shell.i18n import translate as _t
 from ..shell.theme import GPU_COLOURS, Theme, style_plot
 
 __all__ = ["BenchCharts", "Log2Axis", "DTYPE_COLOURS"]
@@ -38,10 +39,6 @@ _OPS_COLOURS = {"all_reduce": "#9467bd", "all_gather": "#8c564b"}
 
 #: A benchmark family's result type.
 R = TypeVar("R", bound=Result)
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("BenchCharts", text)
 
 
 def _fmt_size(value: float) -> str:

@@ -19,13 +19,10 @@ from gpuprof.bench.base import (
 )
 from gpuprof.bench.runner import BenchRun
 from gpuprof.units import NA, fmt_latency, fmt_measure, fmt_pct
-from PySide6.QtCore import QCoreApplication
+
+from ..shell.i18n import translate as _t
 
 __all__ = ["TableRow", "rows_for_results", "rows_for_run"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("BenchTable", text)
 
 
 @dataclass(frozen=True, slots=True)

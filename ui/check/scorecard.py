@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gpuprof.check.model import CheckItem, fmt_value
 from gpuprof.i18n import tr_text
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
+
+from ..shell.i18n import translate as _t
 
 __all__ = ["STATUS_COLOURS", "Scorecard", "fmt_value"]
 
@@ -31,10 +33,6 @@ STATUS_COLOURS = {
     "INFO": "#3a7fc0",  # measured, not graded
     "INCOMPLETE": "#7a6fd0",
 }
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("CheckTab", text)
 
 
 class Scorecard(QTableWidget):

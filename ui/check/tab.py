@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import tr_text
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import LazyTabFeature, WindowContext, remaining_s
+from ..shell.i18n import translate as _t
 from ..shell.widgets import button
 from .scorecard import STATUS_COLOURS, Scorecard
 from .worker import CheckMaker, CheckWorker, error_text, make_check
@@ -41,10 +42,6 @@ if TYPE_CHECKING:
 
 
 __all__ = ["CheckTab", "CheckFeature", "expectation_choices"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("CheckTab", text)
 
 
 def expectation_choices() -> list[str]:

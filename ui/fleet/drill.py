@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QGridLayout, QWidget
 
+from ..shell.i18n import translate as _t
 from ..shell.theme import gpu_colour
 
 if TYPE_CHECKING:
@@ -19,10 +19,6 @@ __all__ = ["DRILL_WINDOWS", "FleetDrill"]
 
 #: The windows offered: (seconds, label).
 DRILL_WINDOWS: tuple[tuple[int, str], ...] = ((900, "15 min"), (3600, "1 h"), (21600, "6 h"))
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("FleetTab", text)
 
 
 class FleetDrill(QWidget):

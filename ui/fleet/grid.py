@@ -11,9 +11,11 @@ import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
+
+from ..shell.i18n import translate as _t
 
 if TYPE_CHECKING:
     from gpuprof.fleet.model import Fleet, FleetGpu, FleetNode
@@ -26,10 +28,6 @@ GPU_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 SORT_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 #: The colour of a down node's or a stale GPU's cells.
 DOWN_COLOUR = "#9e9e9e"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("FleetTab", text)
 
 
 #: What the grid can be coloured by: key → (title, unit, low end, high end of the scale).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.i18n import translate as _t
 from ..shell.widgets import FoldingPane
 from ..shell.workers import run_in_thread
 from .drill import DRILL_WINDOWS, FleetDrill
@@ -44,10 +45,6 @@ __all__ = ["FleetTab", "FleetFeature", "open_fleet", "set_launch_client"]
 #: window built opens its Fleet tab on it.
 _LAUNCH: list[PrometheusClient] = []
 #: Qt's QWIDGETSIZE_MAX (PySide6 does not export it): no maximum height.
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("FleetTab", text)
 
 
 def _error_text(exc: BaseException) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from gpuprof.paths import data_dir
 from gpuprof.profile.job_files import untaken
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.i18n import translate as _t
 from ..shell.settings import INTERVALS_S, SettingsReader
 from ..shell.widgets import button, plain_label
 
@@ -60,10 +61,6 @@ _ENV_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Recently used recordings kept for File → Job profiles….
 MAX_RECENT = 20
 _MAX_NAME = 200
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProfileDialog", text)
 
 
 @dataclass(frozen=True)

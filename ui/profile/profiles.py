@@ -22,7 +22,6 @@ from gpuprof.i18n import N_
 from gpuprof.paths import data_dir
 from gpuprof.profile.model import JobProfile
 from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.i18n import translate as _t
 from ..shell.widgets import button, close_buttons, plain_label, read_only_table
 from ..shell.workers import run_in_thread
 from .summary import fmt_duration
@@ -64,10 +64,6 @@ MAX_DEPTH = 3
 MAX_FILES = 1000
 
 _COLUMNS = (N_("Name"), N_("Started"), N_("Command"), N_("Wall time"), N_("Exit"), N_("File"))
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProfilesList", text)
 
 
 @dataclass(frozen=True)

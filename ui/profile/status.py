@@ -31,7 +31,6 @@ from gpuprof.errors import GpuprofError, InputError
 from gpuprof.profile.model import JobProfile
 from gpuprof.telemetry.model import SourceKind
 from PySide6.QtCore import (
-    QCoreApplication,
     QObject,
     QProcess,
     QProcessEnvironment,
@@ -52,6 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext, remaining_s
+from ..shell.i18n import translate as _t
 from ..shell.widgets import button
 from ..telemetry.plot.ticks import RecordingTicks
 from .dialog import ProfileRequest, ProfileSettings, profiler_argv
@@ -73,10 +73,6 @@ MAX_SUMMARY_BYTES = 16 * 2**20
 CLOSE_WAIT_MS = 10_000
 #: What SIGTERM and SIGKILL each get to end the job.
 KILL_WAIT_MS = 2_000
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProfileStatus", text)
 
 
 def read_summary(path: Path) -> JobProfile:

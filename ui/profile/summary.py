@@ -32,7 +32,7 @@ from gpuprof.units import (
     fmt_pct,
     fmt_usd,
 )
-from PySide6.QtCore import QCoreApplication, QProcess, Qt
+from PySide6.QtCore import QProcess, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.i18n import translate as _t
 from ..shell.widgets import button, close_buttons, plain_label, read_only_table
 from ..shell.workers import run_in_thread
 
@@ -58,10 +59,6 @@ __all__ = ["ProfileSummaryDialog", "ProjectionDialog", "details_html", "exit_tex
 
 #: Rows shown in the projection table (the catalog has thousands; the best come first).
 MAX_PROJECTION_ROWS = 200
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProfileSummary", text)
 
 
 def exit_text(profile: JobProfile) -> str:

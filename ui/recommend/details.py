@@ -11,15 +11,11 @@ from gpuprof.catalog.asof import dated
 from gpuprof.catalog.money import shown_as_of
 from gpuprof.recommend.rank import Recommendation, RecommendationRow
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd
-from PySide6.QtCore import QCoreApplication
 
+from ..shell.i18n import translate as _t
 from ..shell.widgets import arg
 
 __all__ = ["details_html", "money", "summary_text"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("RecommendTab", text)
 
 
 def money(value: float | None) -> str:

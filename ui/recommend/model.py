@@ -17,7 +17,6 @@ from gpuprof.recommend.rank import RecommendationRow
 from gpuprof.recommend.rank.billing import basis_label
 from gpuprof.units import NA, fmt_bytes, fmt_hours, fmt_pct, fmt_usd, money_sign
 from PySide6.QtCore import (
-    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -26,6 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..shell.i18n import translate as _t
 from ..shell.table_model import ColumnsModel
 
 __all__ = [
@@ -41,10 +41,6 @@ __all__ = [
 _Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 _INF = math.inf
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("RecommendModel", text)
 
 
 def _usd(value: float | None) -> str:

@@ -15,10 +15,11 @@ import pyqtgraph as pg
 from gpuprof.recommend.rank import RecommendationRow
 from gpuprof.recommend.rank.billing import basis_label
 from gpuprof.units import fmt_count, fmt_hours, fmt_usd
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ..shell.i18n import translate as _t
 from ..shell.theme import Theme, style_plot
 
 __all__ = ["CostTimeScatter", "LogAxis"]
@@ -27,10 +28,6 @@ _POINT = "#4c6ef5"
 _PARETO = "#e8590c"
 _SELECTED = "#c92a2a"
 _LOCAL = "#2b8a3e"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("CostTimeScatter", text)
 
 
 class LogAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped

@@ -10,18 +10,14 @@ from collections.abc import Callable
 
 from gpuprof.recommend.rank import Recommendation, RecommendationRow
 from gpuprof.recommend.trace import Trace, TraceResult
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
+from ..shell.i18n import translate as _t
 from .trace_input import trace_results_text
 from .trace_worker import TraceWorker
 
 __all__ = ["TraceRun"]
-
-
-def _t(text: str) -> str:
-    # The texts keep the tab's translation context, where they were first written.
-    return QCoreApplication.translate("RecommendTab", text)
 
 
 class TraceRun(QObject):

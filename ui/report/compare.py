@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.i18n import translate as _t
 from ..shell.widgets import close_buttons
 
 if TYPE_CHECKING:
@@ -37,10 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["OUTLIER_BACKGROUND", "CompareDialog", "CompareFeature"]
 
 OUTLIER_BACKGROUND = "#f4b4b4"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("CompareDialog", text)
 
 
 def _highlight(cell: QTableWidgetItem, why: str) -> None:

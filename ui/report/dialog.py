@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import N_
 from gpuprof.report.model import CheckSection, Report
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.context import ActionSpec, WindowContext, remaining_s
 from ..shell.heap import trim_heap
+from ..shell.i18n import translate as _t
 from ..shell.widgets import button
 from ..shell.workers import CancellableWorker
 
@@ -68,10 +69,6 @@ _FORMATS = (
     ("pdf", N_("PDF"), "*.pdf"),
     ("json", N_("JSON (docs/report-schema.md)"), "*.json"),
 )
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ReportDialog", text)
 
 
 def save_report(report: Report, path: str | Path, fmt: str, paper: str = "a4") -> Path:

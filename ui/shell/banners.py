@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import Snapshot, SourceKind, SourceState, SourceStatus
-from PySide6.QtCore import QCoreApplication
+
+from .i18n import translate as _t
 
 __all__ = ["banner_message", "status_message"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 _DEFAULT_HINTS = {

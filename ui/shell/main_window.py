@@ -21,7 +21,7 @@ from gpuprof.telemetry.history import History
 from gpuprof.telemetry.model import Snapshot, SourceStatus
 from gpuprof.telemetry.session import SamplerFactory, SessionState, TelemetrySession
 from gpuprof.telemetry.source import TelemetrySource
-from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -41,6 +41,7 @@ from ..telemetry.topology import TopologyTab
 from .banners import banner_message, status_message
 from .context import CLOSE_BUDGET_S, Feature
 from .features import FEATURES
+from .i18n import translate as _t
 from .menus import about_text, build_chrome, save_screenshot, show_about, sync_interval_controls
 from .settings import TIME_WINDOWS_S, UiSettings
 from .state import StaticFacts, UiState
@@ -65,10 +66,6 @@ REDRAW_PERIOD_MS = 50
 #: A plot tab spends at most 1/DUTY_FACTOR of the GUI thread on redraws: a frame that took
 #: 40 ms waits DUTY_FACTOR × 40 ms before the next (paint costs about as much again as refresh).
 DUTY_FACTOR = 8.0
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 class MainWindow(QMainWindow):

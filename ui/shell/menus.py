@@ -17,7 +17,7 @@ from gpuprof import __version__
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES
 from gpuprof.units import NA
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,6 +41,7 @@ from .context import (
     build_menus,
     build_toolbar,
 )
+from .i18n import translate as _t
 from .png import write_png
 from .settings import INTERVALS_S, TIME_WINDOWS_S
 from .theme import Theme
@@ -101,10 +102,6 @@ class ChromeHost(WindowContext, Protocol):
     def set_time_window(self, seconds: int) -> None: ...
 
     def show_about(self) -> QMessageBox: ...
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTabWidget, QWidget
+
+from .i18n import translate as _t
 
 if TYPE_CHECKING:
     from .theme import Theme
 
 __all__ = ["TabHost"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 class TabHost(QTabWidget):

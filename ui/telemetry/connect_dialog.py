@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuprof.errors import GpuprofError
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.i18n import translate as _t
 from ..shell.widgets import plain_label
 from ..shell.workers import run_in_thread
 
@@ -34,10 +35,6 @@ __all__ = ["ConnectDialog", "ConnectFeature"]
 
 #: What the URL field suggests: the SSH tunnel's end (README, "One remote machine").
 EXAMPLE_URL = "http://127.0.0.1:9400"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 class ConnectDialog(QDialog):

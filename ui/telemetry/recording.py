@@ -13,18 +13,14 @@ from pathlib import Path
 
 from gpuprof.errors import GpuprofError
 from gpuprof.telemetry.session import TelemetrySession
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
 from ..shell.context import ActionSpec, WindowContext
+from ..shell.i18n import translate as _t
 
 __all__ = ["RecordingFeature"]
-
-
-def _t(text: str) -> str:
-    # The catalog's context for these texts (the class was RecordingController).
-    return QCoreApplication.translate("RecordingController", text)
 
 
 class RecordingFeature(QObject):

@@ -25,7 +25,7 @@ import pyqtgraph as pg
 from gpuprof.i18n import tr
 from gpuprof.telemetry.prof import prof_reason
 from gpuprof.units import fmt_num
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPen, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.i18n import translate as _t
 from ..shell.settings import SECONDARY_MODES, TIME_WINDOWS_S
 from ..shell.state import UiState
 from ..shell.theme import THEMES, Theme, gpu_colour, style_plot
@@ -58,10 +59,6 @@ from .plot.ticks import StepTicks
 from .throttle_band import ThrottleBand
 
 __all__ = ["TelemetryTab", "PlotSpec", "PLOT_SPECS", "SECONDARY_AUTO_MAX_GPUS", "time_window_label"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("TelemetryTab", text)
 
 
 def time_window_label(seconds: int) -> str:

@@ -13,18 +13,14 @@ import numpy as np
 import pyqtgraph as pg
 from gpuprof.telemetry.history import History
 from gpuprof.telemetry.reasons import ClockEventReason
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
+from ..shell.i18n import translate as _t
 from ..shell.theme import throttle_colour
 from .plot.items import Grid, cache_axis
 
 __all__ = ["ThrottleBand"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("TelemetryTab", text)
 
 
 class ThrottleBand:

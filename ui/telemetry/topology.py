@@ -7,7 +7,7 @@ from collections.abc import Callable
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import DeviceInfo, SystemInfo, Topology
 from gpuprof.units import NA, fmt_bytes, fmt_num
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,15 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..shell.i18n import translate as _t
 from ..shell.state import UiState
 from ..shell.theme import gpu_colour
 from ..shell.widgets import plain_label
 
 __all__ = ["TopologyTab", "DETAIL_ROWS", "link_tooltip"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("TopologyTab", text)
 
 
 _LINKS = {

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from gpuprof.units import fmt_num
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 
+from ...shell.i18n import translate as _t
 from ...shell.state import UiState
 from .items import PlotPanel
 
 __all__ = ["draw_limit_lines"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("TelemetryTab", text)
 
 
 def draw_limit_lines(

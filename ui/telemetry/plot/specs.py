@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from gpuprof.i18n import N_
 from gpuprof.telemetry.model import Snapshot
 from gpuprof.telemetry.prof import has_prof, prof_reason
-from PySide6.QtCore import QCoreApplication
+
+from ...shell.i18n import translate as _t
 
 __all__ = [
     "GPU_FIELDS",
@@ -28,10 +29,6 @@ __all__ = [
     "field_short",
     "nice_top",
 ]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("TelemetryTab", text)
 
 
 @dataclass(frozen=True)

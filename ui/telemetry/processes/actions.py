@@ -14,13 +14,10 @@ from gpuprof.redact import redact_cmdline
 from gpuprof.telemetry.model import ProcessSample, SourceKind
 from gpuprof.telemetry.procctl import ProcessTarget, Sig
 from gpuprof.units import NA, fmt_bytes, fmt_duration
-from PySide6.QtCore import QCoreApplication
+
+from ...shell.i18n import translate as _t
 
 __all__ = ["confirmation_text", "unavailable_reason"]
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProcessActions", text)
 
 
 def unavailable_reason(kind: SourceKind | None, row: ProcessSample | None) -> str | None:

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SourceKind
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ...shell.i18n import translate as _t
 from ...shell.theme import Theme, style_plot
 
 __all__ = ["ProcessChart", "ProcessHistory", "ProcessKey", "Trace"]
@@ -25,10 +26,6 @@ __all__ = ["ProcessChart", "ProcessHistory", "ProcessKey", "Trace"]
 ProcessKey = tuple[int, int]
 _GIB = float(2**30)
 _MEM, _SM, _CPU = "#1c7ed6", "#2f9e44", "#e8590c"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProcessChart", text)
 
 
 def _num(value: float | int | None) -> float:

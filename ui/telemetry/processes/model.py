@@ -11,7 +11,6 @@ from gpuprof.telemetry.model import ProcessSample
 from gpuprof.telemetry.procstat import PROCESS_HOST_INTERVAL_S
 from gpuprof.units import NA, fmt_bytes, fmt_duration, fmt_pct
 from PySide6.QtCore import (
-    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -20,16 +19,13 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from ...shell.i18n import translate as _t
 from ...shell.table_model import ColumnsModel
 from ...shell.theme import gpu_colour
 
 __all__ = ["COLUMNS", "ProcessFilter", "ProcessModel", "container_text", "shown_text"]
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ProcessModel", text)
 
 
 @functools.lru_cache(maxsize=4096)
