@@ -167,35 +167,43 @@ def soak(
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--minutes", type=float, default=30.0, help="how long to run (default 30)")
-    p.add_argument("--interval", type=float, default=0.1, help="sampling interval, s (0.1)")
-    p.add_argument("--warmup", type=float, default=None, help="warm-up, s (a tenth, ≥ 60)")
-    p.add_argument("--rss-every", type=float, default=10.0, help="RSS reading period, s")
-    p.add_argument("--tab-every", type=float, default=30.0, help="tab change period, s (0: off)")
+    # The dests are soak()'s parameters: the options go to it as they are.
     p.add_argument(
-        "--report-every", type=float, default=300.0, help="Export report period, s (0: off)"
+        "--interval", dest="interval_s", type=float, default=0.1, help="sampling interval, s (0.1)"
+    )
+    p.add_argument("--warmup", dest="warmup_s", type=float, help="warm-up, s (a tenth, ≥ 60)")
+    p.add_argument(
+        "--rss-every", dest="rss_every_s", type=float, default=10.0, help="RSS reading period, s"
+    )
+    p.add_argument(
+        "--tab-every",
+        dest="tab_every_s",
+        type=float,
+        default=30.0,
+        help="tab change period, s (0: off)",
+    )
+    p.add_argument(
+        "--report-every",
+        dest="report_every_s",
+        type=float,
+        default=300.0,
+        help="Export report period, s (0: off)",
     )
     p.add_argument(
         "--trim", action="store_true", help="malloc_trim before each reading (live memory)"
     )
     p.add_argument("--out", type=Path, default=None, help="also write the JSON here")
-    args = p.parse_args(argv)
-    if not args.minutes > 0:
+    options = vars(p.parse_args(argv))
+    if not options["minutes"] > 0:
         p.error("--minutes must be > 0")
-    result = soak(
-        args.minutes,
-        interval_s=args.interval,
-        warmup_s=args.warmup,
-        rss_every_s=args.rss_every,
-        tab_every_s=args.tab_every,
-        report_every_s=args.report_every,
-        trim=args.trim,
-    )
+    out = options.pop("out")
+    result = soak(**options)
     text = json.dumps(result, indent=2)
     print(text)
-    if args.out is not None:
+    if out is not None:
         from gpuprof.fileio import write_atomic
 
-        write_atomic(args.out, text + "\n")
+        write_atomic(out, text + "\n")
     return 0 if result["ok"] else 1
 
 
