@@ -1,4 +1,5 @@
-"""What the perf scripts share: the repository on sys.path, Qt offscreen, timing helpers."""
+"""What the perf scripts share: the repository on sys.path, Qt offscreen, timing helpers, the
+busy GPU's profiling activity."""
 
 from __future__ import annotations
 
@@ -11,6 +12,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: GPM's profiling activity of a busy GPU (issue 12), in %: what the sampler's fake NVML reports
+#: (tests.fakes.fake_gpm.FakeGpmActivity) and the exporter serves (GpuSample's ``prof_*``).
+BUSY_GPM_PCT = {
+    "sm_active_pct": 82.0,
+    "sm_occupancy_pct": 31.0,
+    "tensor_active_pct": 55.0,
+    "tensor_hmma_pct": 55.0,
+    "tensor_imma_pct": 0.0,
+    "tensor_dfma_pct": 0.0,
+    "dram_active_pct": 37.0,
+    "fp64_active_pct": 0.0,
+    "fp32_active_pct": 10.0,
+    "fp16_active_pct": 5.0,
+}
 
 
 def setup(*, qt: bool = False) -> None:

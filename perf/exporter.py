@@ -35,13 +35,13 @@ import sys
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from _common import BUSY_GPM_PCT
 from prometheus_client import CollectorRegistry, generate_latest
 
 from gpuprof.exporter import Exporter, SnapshotCollector, render_text
-from gpuprof.exporter.server import DEFAULT_MAX_THREADS
 from gpuprof.telemetry.model import (
     DeviceInfo,
     EccCounts,
@@ -52,7 +52,6 @@ from gpuprof.telemetry.model import (
     SourceKind,
     SystemInfo,
 )
-from gpuprof.telemetry.source import KeptFacts
 
 MIB = 2**20
 
@@ -72,16 +71,7 @@ def _devices(n: int) -> tuple[DeviceInfo, ...]:
 
 #: GPM's profiling activity of a busy GPU (issue 12), for the ``new_gpm`` render.
 PROF = {
-    "prof_sm_active_pct": 82.0,
-    "prof_sm_occupancy_pct": 31.0,
-    "prof_tensor_active_pct": 55.0,
-    "prof_tensor_hmma_pct": 55.0,
-    "prof_tensor_imma_pct": 0.0,
-    "prof_tensor_dfma_pct": 0.0,
-    "prof_dram_active_pct": 37.0,
-    "prof_fp64_active_pct": 0.0,
-    "prof_fp32_active_pct": 10.0,
-    "prof_fp16_active_pct": 5.0,
+    **{f"prof_{name}": pct for name, pct in BUSY_GPM_PCT.items()},
     "prof_pcie_rx_bytes_s": 1e9,
     "prof_pcie_tx_bytes_s": 2e8,
     "prof_nvlink_rx_bytes_s": 18e9,
@@ -131,18 +121,24 @@ def _snapshot(n: int, t: float, prof: bool = False) -> Snapshot:
     return Snapshot(time_s=t, source=SourceKind.NVML, host=HostSample(), gpus=gpus)
 
 
-@dataclass
-class _Source(KeptFacts):
-    n: int
-    kind: SourceKind = SourceKind.NVML
-    label: str = "perf"
+def _source(n: int) -> Any:
+    """The served source: ``n`` GPUs of :func:`_snapshot`. Its class is made here, not at import,
+    so that the render also runs against an earlier checkout (``--baseline``): only the serving
+    half needs this gpuprof's KeptFacts and server module."""
+    from gpuprof.telemetry.source import KeptFacts
 
-    def __post_init__(self) -> None:
-        self._system = SystemInfo(hostname="perf-node")
-        self._devices = _devices(self.n)
+    devices = _devices(n)
 
-    def poll(self) -> Snapshot:
-        return _snapshot(self.n, time.time())
+    class Source(KeptFacts):
+        kind = SourceKind.NVML
+        label = "perf"
+        _system = SystemInfo(hostname="perf-node")
+        _devices = devices
+
+        def poll(self) -> Snapshot:
+            return _snapshot(n, time.time())
+
+    return Source()
 
 
 def _median_ms(fn, n: int) -> tuple[float, float]:
@@ -160,7 +156,7 @@ def _median_ms(fn, n: int) -> tuple[float, float]:
 def _serve(gpus: int, timeout_s: float) -> None:
     """The child: serve until stdin closes."""
     with Exporter(
-        _Source(gpus), port=0, interval_s=1.0, bench_values=None, timeout_s=timeout_s
+        _source(gpus), port=0, interval_s=1.0, bench_values=None, timeout_s=timeout_s
     ) as exporter:
         print(exporter.port, flush=True)
         sys.stdin.read()
@@ -342,6 +338,8 @@ def main() -> None:
         if child.stdin is not None:
             child.stdin.close()
         child.wait(30)
+    from gpuprof.exporter.server import DEFAULT_MAX_THREADS
+
     threads_bound = threads_at_start + DEFAULT_MAX_THREADS  # + the worker pool, at most
     versus = (
         {} if args.baseline is None else _render_vs_old(args.baseline, args.gpus, args.n, args.runs)

@@ -76,6 +76,8 @@ def _real_pids(n: int) -> list[int]:
 
 
 def _box(gpm: bool) -> Any:
+    from _common import BUSY_GPM_PCT
+
     from tests.fakes.devices import make_fleet
     from tests.fakes.fake_gpm import FakeGpmActivity
     from tests.fakes.fake_nvml import FakeNvml, FakeProcess, mib
@@ -93,17 +95,7 @@ def _box(gpm: bool) -> Any:
         for link in dev.nvlinks or ():
             link.tx_bytes_s = link.rx_bytes_s = 20e9
         dev.gpm_supported = gpm
-        dev.gpm = FakeGpmActivity(
-            sm_active_pct=82.0,
-            sm_occupancy_pct=31.0,
-            tensor_active_pct=55.0,
-            tensor_hmma_pct=55.0,
-            dram_active_pct=37.0,
-            fp32_active_pct=10.0,
-            fp16_active_pct=5.0,
-            nvdec_pct=[0.0] * 7,
-            nvjpg_pct=[0.0] * 7,
-        )
+        dev.gpm = FakeGpmActivity(**BUSY_GPM_PCT, nvdec_pct=[0.0] * 7, nvjpg_pct=[0.0] * 7)
     return FakeNvml(box)
 
 
