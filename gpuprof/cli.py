@@ -1,8 +1,9 @@
 """The ``gpuprof`` entry point: the GUI by default, sub-commands for headless use.
 
 Exit codes: 0 success; 2 usage or bad input (one line, no traceback); 1 unexpected error.
-Sub-commands live in :mod:`gpuprof.commands`, one module per area, each with
-``register(subparsers)``; heavy imports (Qt, torch) stay inside the command functions.
+Sub-commands live in :mod:`gpuprof.commands`, one module per area, each listing its
+:class:`~gpuprof.commands.base.Command` rows in ``COMMANDS``; heavy imports (Qt, torch) stay
+inside the command functions.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from gpuprof.commands.args import add_connect_auth, add_interval
+    from gpuprof.commands.base import add_command
 
     parser = _Parser(
         prog="gpuprof",
@@ -162,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != f"gpuprof.commands.{name}":
                 raise
             continue
-        module.register(sub)
+        for command in module.COMMANDS:
+            add_command(sub, command)
     return parser
 
 

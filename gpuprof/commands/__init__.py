@@ -1,4 +1,5 @@
-"""CLI sub-commands; each module has ``register(subparsers)`` and keeps heavy imports lazy."""
+"""CLI sub-commands; each module lists its :class:`~gpuprof.commands.base.Command` rows in
+``COMMANDS`` and keeps heavy imports lazy."""
 
 from __future__ import annotations
 

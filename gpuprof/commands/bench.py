@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gpuprof.argtypes import positive_int
 from gpuprof.commands.args import add_json_out
+from gpuprof.commands.base import Command, add_actions
 from gpuprof.commands.progress import run_with_progress
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import N_, tr, tr_text
@@ -36,20 +37,10 @@ if TYPE_CHECKING:
     from gpuprof.bench.results import Comparison
     from gpuprof.bench.runner import BenchRun
 
-__all__ = ["register", "render_run", "render_comparison"]
+__all__ = ["COMMANDS", "render_comparison", "render_run"]
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "bench",
-        help=tr("run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)"),
-        description=tr(
-            "Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, "
-            "copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a "
-            "training step. Without a GPU the CPU versions run for real; what cannot run says "
-            "why. Results go to the results database; see `gpuprof bench list`."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--suite",
         choices=("quick", "standard", "full"),
@@ -68,21 +59,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--no-save", action="store_true", help=tr("do not store the run in the results database")
     )
-    p.set_defaults(func=_cmd_run)
-    bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
-    ls = bsub.add_parser("list", help=tr("list earlier runs, newest first"))
-    ls.add_argument(
+    add_actions(p, "bench_command", _ACTIONS)
+
+
+def _list_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
         "--limit", type=positive_int(), default=20, help=tr("how many runs (default 20)")
     )
-    ls.set_defaults(func=_cmd_list)
-    show = bsub.add_parser("show", help=tr("show one run (ID, a unique prefix, or 'latest')"))
-    show.add_argument("run_id", metavar="ID")
-    add_json_out(show, tr("write the run as JSON ('-' for stdout)"))
-    show.set_defaults(func=_cmd_show)
-    cmp_ = bsub.add_parser("compare", help=tr("compare two runs, measurement by measurement"))
-    cmp_.add_argument("run_a", metavar="ID_A")
-    cmp_.add_argument("run_b", metavar="ID_B")
-    cmp_.set_defaults(func=_cmd_compare)
+
+
+def _show_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_id", metavar="ID")
+    add_json_out(p, tr("write the run as JSON ('-' for stdout)"))
+
+
+def _compare_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_a", metavar="ID_A")
+    p.add_argument("run_b", metavar="ID_B")
 
 
 def _console() -> Console:
@@ -450,3 +443,31 @@ def render_comparison(a: BenchRun, b: BenchRun, rows: list[Comparison], console:
                 y=b.environment.gpu_name or b.device,
             )
         )
+
+
+_ACTIONS = (
+    Command("list", N_("list earlier runs, newest first"), _list_arguments, _cmd_list),
+    Command(
+        "show", N_("show one run (ID, a unique prefix, or 'latest')"), _show_arguments, _cmd_show
+    ),
+    Command(
+        "compare",
+        N_("compare two runs, measurement by measurement"),
+        _compare_arguments,
+        _cmd_compare,
+    ),
+)
+COMMANDS = (
+    Command(
+        "bench",
+        N_("run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)"),
+        add_arguments,
+        _cmd_run,
+        description=N_(
+            "Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, "
+            "copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a "
+            "training step. Without a GPU the CPU versions run for real; what cannot run says "
+            "why. Results go to the results database; see `gpuprof bench list`."
+        ),
+    ),
+)

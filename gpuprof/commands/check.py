@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import output_file, positive_float
 from gpuprof.commands.args import add_html_out, add_json_out
+from gpuprof.commands.base import Command
 from gpuprof.commands.progress import run_with_progress
-from gpuprof.i18n import tr, tr_text
+from gpuprof.i18n import N_, tr, tr_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,22 +22,10 @@ if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
     from gpuprof.check.model import CheckResult
 
-__all__ = ["register", "render_scorecard"]
+__all__ = ["COMMANDS", "render_scorecard"]
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "check",
-        help=tr("acceptance check of this machine: a PASS/WARN/FAIL scorecard"),
-        description=tr(
-            "Check a GPU server against what it should be: inventory against the expectation, "
-            "health (findings, ECC, XID), performance against published references, a memory "
-            "test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, "
-            "SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). "
-            "Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled "
-            "(verdict INCOMPLETE)."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--level",
         choices=("quick", "standard", "burn-in"),
@@ -82,7 +71,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=output_file(),
         help=tr("keep this run's measurements as the reference for other machines"),
     )
-    p.set_defaults(func=_cmd_check)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -227,3 +215,21 @@ def render_scorecard(result: CheckResult, console: Console) -> None:
             _STYLE[result.verdict.value],
         )
     )
+
+
+COMMANDS = (
+    Command(
+        "check",
+        N_("acceptance check of this machine: a PASS/WARN/FAIL scorecard"),
+        add_arguments,
+        _cmd_check,
+        description=N_(
+            "Check a GPU server against what it should be: inventory against the expectation, "
+            "health (findings, ECC, XID), performance against published references, a memory "
+            "test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, "
+            "SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). "
+            "Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled "
+            "(verdict INCOMPLETE)."
+        ),
+    ),
+)

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gpuprof.commands.args import add_html_out, add_json_out
-from gpuprof.i18n import tr
+from gpuprof.commands.base import Command
+from gpuprof.i18n import N_, tr
 from gpuprof.resultlimits import MAX_FILE_BYTES, MAX_ITEMS
 
 if TYPE_CHECKING:
     from gpuprof.check.compare import Comparison, Machine
 
-__all__ = ["cmd_compare", "register"]
+__all__ = ["COMMANDS", "cmd_compare"]
 
 #: Machines shown side by side in the terminal; --html and --json hold every one.
 _TERMINAL_COLUMNS = 12
@@ -31,35 +32,10 @@ _TERMINAL_COLUMNS = 12
 _TERMINAL_ROWS = 200
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "compare",
-        help=tr("compare check or benchmark results of several machines side by side"),
-        description=tr(
-            "Put the results of `gpuprof check --json` or `gpuprof bench --json` from several "
-            "machines side by side, one column per machine, and flag outliers: a value worse "
-            "than the median of its peers (the other machines, or the other GPUs of the same "
-            "machine) by more than 20% or than three robust deviations of the peers. A file "
-            "that cannot be read is named with the reason and left out. Exit 0: compared, no "
-            "outlier; 1: outliers flagged; 2: fewer than two files could be read."
-        )
-        + " "
-        + tr(
-            "Outliers between machines need three or more; with two, each row shows the ratio "
-            "second / first, and gaps over 20% are listed. A result file may hold at most "
-            "{items} items and {mib} MiB; only regular files are read. The terminal shows at "
-            "most {rows} rows and {cols} machines (those with something to see when there are "
-            "more); --html and --json hold every one.",
-            items=f"{MAX_ITEMS:,}",
-            mib=MAX_FILE_BYTES >> 20,
-            rows=_TERMINAL_ROWS,
-            cols=_TERMINAL_COLUMNS,
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", metavar="FILE", nargs="+", help=tr("result files (JSON)"))
     add_html_out(p, tr("also write an HTML page to OUT"))
     add_json_out(p, tr("also write the comparison as JSON to OUT (- for standard output)"))
-    p.set_defaults(func=cmd_compare)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -147,3 +123,36 @@ def _render(comp: Comparison) -> None:
         con.print(comp.summary(m))
     if comp.pair:
         con.print(comp.pair_line())
+
+
+COMMANDS = (
+    Command(
+        "compare",
+        N_("compare check or benchmark results of several machines side by side"),
+        add_arguments,
+        cmd_compare,
+        description=(
+            N_(
+                "Put the results of `gpuprof check --json` or `gpuprof bench --json` from several "
+                "machines side by side, one column per machine, and flag outliers: a value worse "
+                "than the median of its peers (the other machines, or the other GPUs of the same "
+                "machine) by more than 20% or than three robust deviations of the peers. A file "
+                "that cannot be read is named with the reason and left out. Exit 0: compared, no "
+                "outlier; 1: outliers flagged; 2: fewer than two files could be read."
+            ),
+            N_(
+                "Outliers between machines need three or more; with two, each row shows the ratio "
+                "second / first, and gaps over 20% are listed. A result file may hold at most "
+                "{items} items and {mib} MiB; only regular files are read. The terminal shows at "
+                "most {rows} rows and {cols} machines (those with something to see when there are "
+                "more); --html and --json hold every one."
+            ),
+        ),
+        values={
+            "items": f"{MAX_ITEMS:,}",
+            "mib": MAX_FILE_BYTES >> 20,
+            "rows": _TERMINAL_ROWS,
+            "cols": _TERMINAL_COLUMNS,
+        },
+    ),
+)

@@ -11,10 +11,11 @@ from typing import Any
 from gpuprof.argtypes import positive_float
 from gpuprof.commands import stop_on_signals, token_from_file
 from gpuprof.commands.args import add_interval
+from gpuprof.commands.base import Command
 from gpuprof.errors import GpuprofError, InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
-__all__ = ["register"]
+__all__ = ["COMMANDS"]
 
 
 def _port(text: str) -> int:
@@ -27,17 +28,7 @@ def _port(text: str) -> int:
     return value
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "exporter",
-        help=tr("serve Prometheus metrics (dcgm-exporter names) for Grafana"),
-        description=tr(
-            "Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric "
-            "names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). "
-            "Listens on loopback only unless --bind says otherwise. A remote gpuprof reads "
-            "/api/v1/snapshot (gpuprof --connect URL)."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--port", type=_port, default=9400, help=tr("TCP port (default 9400; 0 picks a free one)")
     )
@@ -88,7 +79,6 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help=tr("the PEM private key of --tls-cert (default: in the --tls-cert file)"),
     )
-    p.set_defaults(func=_run)
 
 
 def _security(args: argparse.Namespace) -> tuple[str | None, Any]:
@@ -175,3 +165,19 @@ def _run(args: argparse.Namespace) -> int:
         exporter.stop()
         source.close()
     return 0
+
+
+COMMANDS = (
+    Command(
+        "exporter",
+        N_("serve Prometheus metrics (dcgm-exporter names) for Grafana"),
+        add_arguments,
+        _run,
+        description=N_(
+            "Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter's metric "
+            "names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). "
+            "Listens on loopback only unless --bind says otherwise. A remote gpuprof reads "
+            "/api/v1/snapshot (gpuprof --connect URL)."
+        ),
+    ),
+)

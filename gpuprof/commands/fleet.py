@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import positive_float
 from gpuprof.commands.args import add_read_limits
+from gpuprof.commands.base import Command
 from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import PROMETHEUS_MAX_BYTES, PROMETHEUS_TIMEOUT_S
 
@@ -21,25 +22,14 @@ if TYPE_CHECKING:
 
     from gpuprof.fleet.model import Fleet, FleetGpu
 
-__all__ = ["register", "cmd_fleet", "fleet_table"]
+__all__ = ["COMMANDS", "cmd_fleet", "fleet_table"]
 
 _METRICS = ("util", "sm", "mem", "temp", "power")
 #: The grid's GPU columns at most (MIG instances included); --json has them all.
 MAX_COLUMNS = 32
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "fleet",
-        help=tr("summarize a cluster's GPUs and findings from Prometheus"),
-        description=tr(
-            "Ask a Prometheus that scrapes gpuprof exporters or dcgm-exporter for every node and "
-            "GPU it sees, print a node × GPU grid of one metric and the fleet-wide findings "
-            "(exporters down, lost GPUs, XID, ECC, throttling outliers, PCIe links below their "
-            "peers, idle GPUs held by a job). Talks only to the URL given. Exit status: 0, 1 "
-            "when a finding is critical, 2 when Prometheus could not be asked."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--prometheus",
         required=True,
@@ -86,7 +76,6 @@ def register(subparsers: Any) -> None:
         metavar="M",
         help=tr("a GPU held at ~0 %% utilization for M minutes is reported (default 30)"),
     )
-    p.set_defaults(func=cmd_fleet)
 
 
 def cmd_fleet(args: argparse.Namespace, *, out: Console | None = None) -> int:
@@ -218,3 +207,20 @@ def render_fleet(fleet: Fleet, metric: str, out: Console | None = None) -> None:
         con.print(f"    {f.hint}")
     if fleet.skipped_series:
         con.print(tr("{n} series with an unexpected shape were skipped.", n=fleet.skipped_series))
+
+
+COMMANDS = (
+    Command(
+        "fleet",
+        N_("summarize a cluster's GPUs and findings from Prometheus"),
+        add_arguments,
+        cmd_fleet,
+        description=N_(
+            "Ask a Prometheus that scrapes gpuprof exporters or dcgm-exporter for every node and "
+            "GPU it sees, print a node × GPU grid of one metric and the fleet-wide findings "
+            "(exporters down, lost GPUs, XID, ECC, throttling outliers, PCIe links below their "
+            "peers, idle GPUs held by a job). Talks only to the URL given. Exit status: 0, 1 "
+            "when a finding is critical, 2 when Prometheus could not be asked."
+        ),
+    ),
+)

@@ -8,27 +8,17 @@ import time
 from typing import IO, Any
 
 from gpuprof.argtypes import process_id
+from gpuprof.commands.base import Command
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
-__all__ = ["cmd_kill", "gpu_use", "register"]
+__all__ = ["COMMANDS", "cmd_kill", "gpu_use"]
 
 #: How long to watch for the process to exit after the signal.
 WAIT_S = 3.0
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "kill",
-        help=tr("terminate or kill a process using a GPU (asks first)"),
-        description=tr(
-            "Show the process (pid, name, user, GPU memory, command line with secrets hidden) "
-            "and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process "
-            "is checked again just before the signal, so a pid that was given to another "
-            "process in the meantime is not signalled. Another user's process needs root; the "
-            "init process, kernel threads and gpuprof itself are never signalled."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("pid", metavar="PID", type=process_id, help=tr("process id to signal"))
     p.add_argument(
         "--signal",
@@ -42,7 +32,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help=tr("do not ask for confirmation (needed when input is not a terminal)"),
     )
-    p.set_defaults(func=cmd_kill)
 
 
 def gpu_use(pid: int) -> list[tuple[int, int | None]] | None:
@@ -145,3 +134,20 @@ def cmd_kill(
         if sig is Sig.TERM:
             print(tr("`gpuprof kill {p} --signal KILL` ends it at once", p=target.pid), file=stdout)
     return 0
+
+
+COMMANDS = (
+    Command(
+        "kill",
+        N_("terminate or kill a process using a GPU (asks first)"),
+        add_arguments,
+        cmd_kill,
+        description=N_(
+            "Show the process (pid, name, user, GPU memory, command line with secrets hidden) "
+            "and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process "
+            "is checked again just before the signal, so a pid that was given to another "
+            "process in the meantime is not signalled. Another user's process needs root; the "
+            "init process, kernel threads and gpuprof itself are never signalled."
+        ),
+    ),
+)

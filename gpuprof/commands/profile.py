@@ -5,32 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from gpuprof.argtypes import finite_float, int_range, output_file
 from gpuprof.commands.args import add_interval, add_json_out
+from gpuprof.commands.base import Command
 from gpuprof.errors import InputError, OutputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
-__all__ = ["register"]
+__all__ = ["COMMANDS"]
 
 _DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "profile",
-        help=tr("run a command under the profiler and summarize the job"),
-        description=tr(
-            "Start CMD (no shell) with its own process group, record GPU and host telemetry "
-            "scoped to its process tree and the GPUs it uses, and when it ends store the job "
-            "profile inside the recording and print its summary. Inside the job, "
-            "`gpuprof.track` sends step markers (step time, tokens/s, MFU). CMD's exit code is "
-            "passed through; Ctrl-C and SIGTERM go to CMD first, then the profile is saved.\n\n"
-            "Example: gpuprof profile --json run.json -- python train.py --epochs 1"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out",
         type=output_file(),
@@ -77,7 +64,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS")
-    p.set_defaults(func=cmd_profile)
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
@@ -137,3 +123,22 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if errors:
         return result.exit_status or 2  # the job's own failure comes first
     return result.exit_status
+
+
+COMMANDS = (
+    Command(
+        "profile",
+        N_("run a command under the profiler and summarize the job"),
+        add_arguments,
+        cmd_profile,
+        description=N_(
+            "Start CMD (no shell) with its own process group, record GPU and host telemetry "
+            "scoped to its process tree and the GPUs it uses, and when it ends store the job "
+            "profile inside the recording and print its summary. Inside the job, "
+            "`gpuprof.track` sends step markers (step time, tokens/s, MFU). CMD's exit code is "
+            "passed through; Ctrl-C and SIGTERM go to CMD first, then the profile is saved.\n\n"
+            "Example: gpuprof profile --json run.json -- python train.py --epochs 1"
+        ),
+        raw_description=True,
+    ),
+)

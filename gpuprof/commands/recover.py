@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from gpuprof.i18n import tr
+from gpuprof.commands.base import Command
+from gpuprof.i18n import N_, tr
 
-__all__ = ["cmd_recover", "register"]
+__all__ = ["COMMANDS", "cmd_recover"]
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "recover",
-        help=tr("write a closed copy of a recording that was not closed"),
-        description=tr(
-            "Read what a recording holds (one whose recorder was killed, one copied without its "
-            "-wal file, or a damaged one) and write it as a clean, closed session file. "
-            "Records that cannot be read are left out; the recording itself is not changed."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help=tr("session file to recover"))
     p.add_argument(
         "--out",
@@ -29,7 +20,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=tr("file to write (default: FILE with .recovered before its suffix)"),
     )
     p.add_argument("--force", action="store_true", help=tr("overwrite OUT if it exists"))
-    p.set_defaults(func=cmd_recover)
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
@@ -55,3 +45,18 @@ def cmd_recover(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+COMMANDS = (
+    Command(
+        "recover",
+        N_("write a closed copy of a recording that was not closed"),
+        add_arguments,
+        cmd_recover,
+        description=N_(
+            "Read what a recording holds (one whose recorder was killed, one copied without its "
+            "-wal file, or a damaged one) and write it as a clean, closed session file. "
+            "Records that cannot be read are left out; the recording itself is not changed."
+        ),
+    ),
+)

@@ -17,31 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import finite_float
+from gpuprof.commands.base import Command
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 
-__all__ = ["FORMATS", "register", "build_from_args"]
+__all__ = ["COMMANDS", "FORMATS", "build_from_args"]
 
 #: File suffix → format.
 FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".png": "png"}
 
 
-def register(subparsers: Any) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     from gpuprof.commands.recommend import params_arg, tokens_arg
 
-    p = subparsers.add_parser(
-        "report",
-        help=tr("write a report: HTML, PDF, JSON (or a PNG screenshot)"),
-        description=tr(
-            "Write a report on this machine: host, GPUs and topology, a telemetry summary with "
-            "charts and throttle events, health findings, a benchmark run and cloud "
-            "recommendations. The format follows --out: .html (one self-contained file), .pdf "
-            "(A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the "
-            "app window or of --tab, like `gpuprof --screenshot`). Without --session, samples "
-            "the GPUs live for --duration seconds. Command lines are hidden unless "
-            "--include-cmdlines; passwords and tokens are hidden always."
-        ),
-    )
     p.add_argument(
         "--out",
         required=True,
@@ -100,7 +88,6 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--title", help=tr("report title (default: 'GPU report — HOSTNAME')"))
     p.add_argument("--tab", help=tr("with .png: the tab to capture (default: the whole window)"))
-    p.set_defaults(func=_run)
 
 
 def _serving_arguments(rec: Any) -> None:
@@ -256,3 +243,22 @@ def _png(args: argparse.Namespace, out: Path) -> int:
         note = tr(" (SIMULATED data)") if args.demo else ""
         print(tr("wrote {p}{n}", p=plain(out, one_line=True), n=note), file=sys.stderr)
     return code
+
+
+COMMANDS = (
+    Command(
+        "report",
+        N_("write a report: HTML, PDF, JSON (or a PNG screenshot)"),
+        add_arguments,
+        _run,
+        description=N_(
+            "Write a report on this machine: host, GPUs and topology, a telemetry summary with "
+            "charts and throttle events, health findings, a benchmark run and cloud "
+            "recommendations. The format follows --out: .html (one self-contained file), .pdf "
+            "(A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the "
+            "app window or of --tab, like `gpuprof --screenshot`). Without --session, samples "
+            "the GPUs live for --duration seconds. Command lines are hidden unless "
+            "--include-cmdlines; passwords and tokens are hidden always."
+        ),
+    ),
+)

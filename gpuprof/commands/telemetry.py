@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from gpuprof.argtypes import positive_float, positive_int
 from gpuprof.commands import stop_on_signals
 from gpuprof.commands.args import add_connect_auth, add_interval
+from gpuprof.commands.base import Command
 from gpuprof.commands.telemetry_views import (
     devices_table,
     gpu_table,
@@ -22,7 +23,7 @@ from gpuprof.commands.telemetry_views import (
     topology_table,
 )
 from gpuprof.errors import InputError
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
 from gpuprof.termtext import markup, safe
 from gpuprof.units import fmt_duration
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from gpuprof.telemetry.session import TelemetrySession
     from gpuprof.telemetry.source import TelemetrySource
 
-__all__ = ["register", "gpu_table"]
+__all__ = ["COMMANDS", "gpu_table"]
 
 
 def _add_connect(p: argparse.ArgumentParser) -> None:
@@ -52,28 +53,13 @@ def _add_connect(p: argparse.ArgumentParser) -> None:
     add_connect_auth(p)
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
-        "devices",
-        help=tr("list GPUs, versions and topology"),
-        description=tr(
-            "Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) "
-            "and the host. Without a GPU or driver, says why and still shows the host (exit 0)."
-        ),
-    )
+def _devices_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help=tr("print JSON instead of tables"))
     p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
     _add_connect(p)
-    p.set_defaults(func=cmd_devices)
 
-    p = sub.add_parser(
-        "monitor",
-        help=tr("live terminal view of GPU and host telemetry"),
-        description=tr(
-            "A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, "
-            "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
-        ),
-    )
+
+def _monitor_arguments(p: argparse.ArgumentParser) -> None:
     add_interval(p)
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
@@ -88,16 +74,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--count", type=positive_int(), default=None, metavar="N", help=tr("stop after N samples")
     )
     _add_connect(p)
-    p.set_defaults(func=cmd_monitor)
 
-    p = sub.add_parser(
-        "record",
-        help=tr("record a telemetry session to a file"),
-        description=tr(
-            "Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last "
-            "second). Stops after --duration seconds or on Ctrl-C."
-        ),
-    )
+
+def _record_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out", required=True, metavar="FILE", help=tr("session file to write (e.g. run.gpuprof)")
     )
@@ -112,13 +91,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
     p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
     _add_connect(p)
-    p.set_defaults(func=cmd_record)
 
-    p = sub.add_parser(
-        "replay",
-        help=tr("play a recorded session in the terminal"),
-        description=tr("Play a recorded session back at its own pace (or --speed times faster)."),
-    )
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "file", metavar="FILE", help=tr("session file written by `gpuprof record` or the app")
     )
@@ -134,15 +109,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help=tr("print each snapshot as one JSON line, as fast as possible"),
     )
-    p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser(
-        "export",
-        help=tr("export a recorded session"),
-        description=tr(
-            "Write a recorded session as CSV: one row per GPU per sample, units in the header."
-        ),
-    )
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help=tr("session file"))
     p.add_argument(
         "--csv",
@@ -150,7 +119,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="OUT",
         help=tr("CSV file to write ('-' for standard output)"),
     )
-    p.set_defaults(func=cmd_export)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -433,3 +401,53 @@ def cmd_export(args: argparse.Namespace) -> int:
     )
     print(done + (tr(" (SIMULATED data)") if sim else ""), file=sys.stderr)
     return 0
+
+
+COMMANDS = (
+    Command(
+        "devices",
+        N_("list GPUs, versions and topology"),
+        _devices_arguments,
+        cmd_devices,
+        description=N_(
+            "Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) "
+            "and the host. Without a GPU or driver, says why and still shows the host (exit 0)."
+        ),
+    ),
+    Command(
+        "monitor",
+        N_("live terminal view of GPU and host telemetry"),
+        _monitor_arguments,
+        cmd_monitor,
+        description=N_(
+            "A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, "
+            "refreshed every --interval seconds until Ctrl-C; or one snapshot with --once."
+        ),
+    ),
+    Command(
+        "record",
+        N_("record a telemetry session to a file"),
+        _record_arguments,
+        cmd_record,
+        description=N_(
+            "Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last "
+            "second). Stops after --duration seconds or on Ctrl-C."
+        ),
+    ),
+    Command(
+        "replay",
+        N_("play a recorded session in the terminal"),
+        _replay_arguments,
+        cmd_replay,
+        description=N_("Play a recorded session back at its own pace (or --speed times faster)."),
+    ),
+    Command(
+        "export",
+        N_("export a recorded session"),
+        _export_arguments,
+        cmd_export,
+        description=N_(
+            "Write a recorded session as CSV: one row per GPU per sample, units in the header."
+        ),
+    ),
+)

@@ -9,6 +9,7 @@ from typing import Any
 
 from gpuprof.argtypes import int_range
 from gpuprof.commands.args import add_read_limits
+from gpuprof.commands.base import Command, add_actions
 from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
@@ -26,12 +27,12 @@ from .prices import (
 )
 
 __all__ = [
+    "COMMANDS",
     "PAGE_ROWS",
     "add_currency_args",
     "in_display_currency",
     "print_rates_used",
     "provider_label",
-    "register",
 ]
 
 #: Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.
@@ -55,16 +56,13 @@ _LIST_COLUMNS = (
 )
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("catalog", help=tr("list cloud GPU instances; import user catalogs"))
-    sub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
-    ls = sub.add_parser("list", help=tr("list instances (packaged catalog + your overlays)"))
-    ls.add_argument("--gpu", help=tr("only this GPU model (e.g. H100, A100-80GB)"))
-    ls.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
-    ls.add_argument("--json", action="store_true", help=tr("print JSON"))
-    ls.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
-    add_currency_args(ls)
-    ls.add_argument(
+def _list_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gpu", help=tr("only this GPU model (e.g. H100, A100-80GB)"))
+    p.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    p.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    add_currency_args(p)
+    p.add_argument(
         "--limit",
         metavar="N",
         type=int_range(0),
@@ -73,37 +71,35 @@ def register(subparsers: Any) -> None:
             "show at most N rows (default {n} in the table, all with --json; 0: all)", n=PAGE_ROWS
         ),
     )
-    ls.add_argument(
+    p.add_argument(
         "--offset",
         metavar="N",
         type=int_range(0),
         default=0,
         help=tr("skip the first N rows (the next page: --offset {n})", n=PAGE_ROWS),
     )
-    ls.set_defaults(func=_list)
-    imp = sub.add_parser("import", help=tr("validate a catalog file and store it as an overlay"))
-    imp.add_argument("file", metavar="FILE")
-    imp.add_argument(
+
+
+def _import_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument(
         "--format",
         choices=("auto", "skypilot", "gpuprof"),
         default="auto",
         help=tr("skypilot (a vms.csv) or gpuprof (our CSV format); default: by header"),
     )
-    imp.add_argument(
-        "--provider", help=tr("provider name for SkyPilot rows (default: folder name)")
-    )
-    imp.set_defaults(func=_import)
-    upd = sub.add_parser(
-        "update", help=tr("download SkyPilot's current catalogs (prices dated the fetch day)")
-    )
-    upd.add_argument(
+    p.add_argument("--provider", help=tr("provider name for SkyPilot rows (default: folder name)"))
+
+
+def _update_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
         "--providers",
         metavar="LIST",
         help=tr(
             "comma-separated providers, e.g. aws,gcp (default: all six SkyPilot catalogs we read)"
         ),
     )
-    upd.add_argument(
+    p.add_argument(
         "--prices",
         metavar="URL",
         help=tr(
@@ -112,17 +108,17 @@ def register(subparsers: Any) -> None:
             "'negotiated'"
         ),
     )
-    api = upd.add_argument_group(
+    api = p.add_argument_group(
         tr("or: current prices from a provider's price API, with your own keys")
     )
     add_price_api_args(api)
-    upd.add_argument(
+    p.add_argument(
         "--url-base",
         metavar="URL",
         help=tr("where the catalogs are: URL/<provider>/vms.csv (default: SkyPilot's v8)"),
     )
     add_read_limits(
-        upd,
+        p,
         timeout_s=CATALOG_TIMEOUT_S,
         most_s=3600.0,
         max_bytes=CATALOG_MAX_BYTES,
@@ -134,33 +130,31 @@ def register(subparsers: Any) -> None:
             "the largest catalog file read, in MiB; a larger one is an error (default {n})"
         ),
     )
-    upd.set_defaults(func=_update)
-    aud = sub.add_parser(
-        "audit",
-        help=tr(
-            "check every row: price band per GPU model, its own notes, spot <= on-demand, "
-            "GPU count and memory, the date it was read; exit 1 when an outlier is unexplained"
-        ),
-    )
-    aud.add_argument("--json", action="store_true", help=tr("print JSON"))
-    aud.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
-    add_currency_args(aud)  # rows priced in CNY are checked once their rate is given
-    aud.set_defaults(func=audit)
-    fx_p = sub.add_parser("fx", help=tr("show or set the exchange rates prices are compared at"))
-    fx_p.add_argument(
+
+
+def _audit_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    p.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
+    add_currency_args(p)  # rows priced in CNY are checked once their rate is given
+
+
+def _fx_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
         "--set",
         metavar="CODE=RATE@DATE",
         action="append",
         default=[],
         help=tr("store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30"),
     )
-    fx_p.add_argument(
-        "--source", default="user", help=tr("where the rate is from (stored with it)")
-    )
-    fx_p.set_defaults(func=fx)
-    gpus = sub.add_parser("gpus", help=tr("show the GPU spec table"))
-    gpus.add_argument("--json", action="store_true", help=tr("print JSON"))
-    gpus.set_defaults(func=_gpus)
+    p.add_argument("--source", default="user", help=tr("where the rate is from (stored with it)"))
+
+
+def _gpus_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+
+
+def _catalog_arguments(p: argparse.ArgumentParser) -> None:
+    add_actions(p, "catalog_command", _ACTIONS, required=True)
 
 
 def provider_label(name: str) -> str:
@@ -434,3 +428,36 @@ def _gpus(args: argparse.Namespace) -> int:
         )
     console().print(table)
     return 0
+
+
+_ACTIONS = (
+    Command(
+        "list", N_("list instances (packaged catalog + your overlays)"), _list_arguments, _list
+    ),
+    Command(
+        "import",
+        N_("validate a catalog file and store it as an overlay"),
+        _import_arguments,
+        _import,
+    ),
+    Command(
+        "update",
+        N_("download SkyPilot's current catalogs (prices dated the fetch day)"),
+        _update_arguments,
+        _update,
+    ),
+    Command(
+        "audit",
+        N_(
+            "check every row: price band per GPU model, its own notes, spot <= on-demand, "
+            "GPU count and memory, the date it was read; exit 1 when an outlier is unexplained"
+        ),
+        _audit_arguments,
+        audit,
+    ),
+    Command("fx", N_("show or set the exchange rates prices are compared at"), _fx_arguments, fx),
+    Command("gpus", N_("show the GPU spec table"), _gpus_arguments, _gpus),
+)
+COMMANDS = (
+    Command("catalog", N_("list cloud GPU instances; import user catalogs"), _catalog_arguments),
+)

@@ -8,9 +8,10 @@ machine's GPUs and measurements :mod:`.local`, the tables :mod:`.output`, ``--tr
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
 
 from gpuprof.argtypes import finite_float, int_range, positive_int
+from gpuprof.commands.base import Command
 from gpuprof.commands.recommend.args import (
     add_shared_flags,
     count_arg,
@@ -22,29 +23,21 @@ from gpuprof.commands.recommend.args import (
     workload_of,
 )
 from gpuprof.commands.recommend.run import run
-from gpuprof.i18n import tr
+from gpuprof.i18n import N_, tr
 from gpuprof.recommend.workload import ATTENTION_KERNELS, BILLINGS, KV_ADMISSION, LIMITS, SAMPLERS
 
 __all__ = [
+    "COMMANDS",
     "params_arg",
     "parse_count",
     "parse_hours",
-    "register",
     "run",
     "tokens_arg",
     "workload_of",
 ]
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "recommend",
-        help=tr("rank cloud instances for a workload (fit, time, cost)"),
-        description=tr(
-            "Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × "
-            "efficiency); cost = hours × price. Prices show their as-of date."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     w = p.add_argument_group(tr("workload"))
     w.add_argument(
         "--preset",
@@ -229,9 +222,22 @@ def register(subparsers: Any) -> None:
         type=finite_float(0.0, 100.0, unit="%"),
         help=tr("GPU utilization seen locally, percent"),
     )
-    from gpuprof.commands.recommend.profile import add_arguments
+    from gpuprof.commands.recommend.profile import add_arguments as add_profile_arguments
 
-    add_arguments(p)
+    add_profile_arguments(p)
     p.add_argument("--limit", type=positive_int(), default=15, help=tr("rows to show (default 15)"))
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
-    p.set_defaults(func=run)
+
+
+COMMANDS = (
+    Command(
+        "recommend",
+        N_("rank cloud instances for a workload (fit, time, cost)"),
+        add_arguments,
+        run,
+        description=N_(
+            "Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × "
+            "efficiency); cost = hours × price. Prices show their as-of date."
+        ),
+    ),
+)
