@@ -212,6 +212,23 @@ parallel attention gathers and samples every sequence on every GPU (and keeps tw
 each of the 4 KV heads), so it is pessimistic there. The dense A100 prefill-heavy rows
 (-29.9 % at TP4 2048/128) are compute bound at the 50 % inference efficiency.
 
+Serving truth, one request alone (issue 22, "batch-1 figures"): the Low Latency tables of
+TensorRT-LLM's v0.6.1 performance.md (data from v0.5; H100 FP8, L40S FP8, A100 FP16; Llama 7B
+TP1 and 70B TP4 at 128 and 2048 prompt tokens): the time to the first token at batch 1, rows of
+metric ``ttft_ms``, summarized apart (``serve_ttft_*``; error > 0: the estimate is slower).
+Added after the model above, out of sample: median |error| 28.0 %, 6 of 10 within +-30 %. Kept
+though they miss: the 128-token prompts are too fast in the estimate (H100 7B -57 %, 70B TP4
+-53 %: a 3 ms estimate against 7 ms; a step's fixed cost, kernel launches and the engine's
+per-step work for ~32-80 layers, is not modelled, and at 128 tokens it is most of the step)
+and A100's 2048-token prompts too slow (7B +41 %, 70B TP4 +38 %: a compute-bound prefill at
+the 50 % inference efficiency; the engine ran its prefill faster than that). Neither is
+changed here: no sourced term, and the throughput rows' A100 prefill edge sits on the same
+efficiency. Not added: MLPerf Inference's Llama 2 70B Offline (OpenOrca): its output mean is
+citable (mlcommons/inference language/llama2-70b/README.md: "Tokens per sample: 294.45"), its
+input mean was not found in any source read (the README gives only the 1,024-token cap and the
+24,576 samples); vLLM / SGLang tables (sglang benchmark/blog_v0_2: commands only, the figures
+are plots; its random lengths are uniform up to the stated ones).
+
 Issue 23, "Estimates that hold on runs they were not fitted to": 82 training and fine-tuning
 rows of 14 publications (NeMo's performance summary, Megatron-Core's MoE README, the DeepSeek-V2
 and V3 reports, the Megatron-MoE ModelZoo, the LLaMA and Llama 2 papers, the Llama 3.1
@@ -491,6 +508,8 @@ TRTLLM_BENCH_GROUPS = frozenset({"trtllm-v0.17", "trtllm-perf-overview"})
 #: 4,608 at 128/2048 and 4,096 sequences; the serving model's 8,192 gives the same estimate
 #: there (a budget binds only where ``b·(1 + P/O)`` exceeds it), so it is not passed.
 TRTLLM_BENCH_MAX_BATCH = 4096
+#: Serving rows of one request alone: time to its first token, ms (the others: output tokens/s).
+TTFT_METRIC = "ttft_ms"
 #: Requests in each dataset of TensorRT-LLM v0.17's perf-overview ("Preparing a Dataset":
 #: ``$num_requests`` per input/output length): the engine never holds more sequences than
 #: the benchmark sends, so those rows run at ``min(4096, num_requests)``.
@@ -521,7 +540,8 @@ def engine_batch_cap(row: dict[str, str]) -> str | None:
 
 def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
     """(the configuration's output tokens/s at its throughput-best batch, its layout) from
-    ``gpuprof recommend --scenario serve`` on the row's GPUs at tensor parallel = the GPUs."""
+    ``gpuprof recommend --scenario serve`` on the row's GPUs at tensor parallel = the GPUs;
+    for a row of metric ``ttft_ms``, its TTFT p50 at that negligible load, milliseconds."""
     args = [
         sys.executable,
         "-m",
@@ -563,6 +583,8 @@ def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
         raise SystemExit(f"{row['id']}: {done.stderr.strip()}")
     serving = json.loads(done.stdout)["rows"][0]["serving"]
     layout = {k: serving[k] for k in ("tp", "pp", "ep", "batch_best", "batch_max", "bound")}
+    if row["metric"] == TTFT_METRIC:
+        return float(serving["ttft_p50_s"]) * 1e3, layout
     return float(serving["capacity_tokens_per_s_per_instance"]), layout
 
 
@@ -693,7 +715,7 @@ def training(
 def _time_ratio(metric: str, error_pct: float) -> float:
     """Published time ÷ estimated time, from (estimate − published) / published of a metric."""
     e = error_pct / 100.0
-    return 1.0 / (1.0 + e) if metric in ("gpu_hours", "step_seconds") else 1.0 + e
+    return 1.0 / (1.0 + e) if metric in ("gpu_hours", "step_seconds", TTFT_METRIC) else 1.0 + e
 
 
 def _write_residuals(
@@ -780,14 +802,18 @@ def main() -> int:
             }
         )
     infer = [abs(r["error_pct"]) for r in out if r["kind"] == "infer"]
-    serve = [abs(r["error_pct"]) for r in out if r["kind"] == "serve"]
+    # Throughput rows; one-request TTFT rows are summarized apart (serve_ttft_*).
+    serve = [
+        abs(r["error_pct"]) for r in out if r["kind"] == "serve" and r["metric"] != TTFT_METRIC
+    ]
+    ttft = {r["id"]: r["error_pct"] for r in out if r["metric"] == TTFT_METRIC}
     by_source: dict[str, list[float]] = {}
     for r in out:
-        if r["kind"] == "serve":
+        if r["kind"] == "serve" and r["metric"] != TTFT_METRIC:
             by_source.setdefault(r["source_group"], []).append(r["error_pct"])
     by_group: dict[str, list[float]] = {}
     for r in out:
-        if r["kind"] == "serve":
+        if r["kind"] == "serve" and r["metric"] != TTFT_METRIC:
             by_group.setdefault(r["source_group"], []).append(abs(r["error_pct"]))
     summary = {
         # Serving has no fitted constant: every serving row is out of sample (MEM_BW_EFFICIENCY
@@ -813,6 +839,13 @@ def main() -> int:
             }
             for k, v in sorted(by_group.items())
         },
+        # One request alone (batch 1): time to first token, ms.
+        "serve_ttft_rows": len(ttft),
+        "serve_ttft_median_abs_error_pct": (
+            round(statistics.median(abs(e) for e in ttft.values()), 1) if ttft else None
+        ),
+        "serve_ttft_within_30": sum(1 for e in ttft.values() if abs(e) <= 30.0),
+        "serve_ttft_error_pct": ttft,
         "infer_max_abs_error_pct": max(infer) if infer else None,
         "goal_infer_all_within_30": (max(infer) <= 30.0) if infer else None,
         **train_summary,

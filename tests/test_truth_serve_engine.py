@@ -38,24 +38,39 @@ def _row(**over: str) -> dict[str, str]:
         "attention_kernel": "grouped",
         "group": "trtllm-v0.17",
         "source": "TensorRT-LLM v0.17 perf-overview",
+        "metric": "output_tokens_per_s",
     }
     row.update(over)
     return row
 
 
-def _args(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> list[str]:
+def _run(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> tuple[list[str], float]:
     truth = _truth()
     seen: list[list[str]] = []
 
     def fake_run(args: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
         seen.append(list(args))
         layout = {"tp": 8, "pp": 1, "ep": 8, "batch_best": 1, "batch_max": 1, "bound": "compute"}
-        body = {"rows": [{"serving": {"capacity_tokens_per_s_per_instance": 1.0, **layout}}]}
+        serving = {"capacity_tokens_per_s_per_instance": 1.0, "ttft_p50_s": 0.025, **layout}
+        body = {"rows": [{"serving": serving}]}
         return subprocess.CompletedProcess(args, 0, json.dumps(body), "")
 
     monkeypatch.setattr(truth.subprocess, "run", fake_run)
-    truth.estimate_serve(row)
-    return seen[0]
+    value, _ = truth.estimate_serve(row)
+    return seen[0], value
+
+
+def _args(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> list[str]:
+    return _run(monkeypatch, row)[0]
+
+
+def test_a_time_to_first_token_row_reads_the_ttft_in_ms(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _run(monkeypatch, _row(metric="output_tokens_per_s"))[1] == 1.0
+    args, value = _run(monkeypatch, _row(metric="ttft_ms", batch="1", output_len="1"))
+    assert value == pytest.approx(25.0)
+    assert args[args.index("--batch") + 1] == "1"
+    # a time: a time ratio of published / estimated
+    assert _truth()._time_ratio("ttft_ms", 25.0) == pytest.approx(1 / 1.25)
 
 
 def _batch_flag(monkeypatch: pytest.MonkeyPatch, row: dict[str, str]) -> str | None:
