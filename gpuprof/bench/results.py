@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from gpuprof.bench.runner import SCHEMA_VERSION, BenchRun, CaseRecord, Environme
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
 from gpuprof.jsonin import checked_version
+from gpuprof.sqlitedb import Migration, migrate_schema
 from gpuprof.telemetry.codec import from_jsonable, to_jsonable
 
 __all__ = [
@@ -247,7 +248,6 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_key ON results(key);
 """
 
-Migration = Callable[[sqlite3.Connection], None]
 #: ``{N: step}``: ``step`` turns a version-``N`` database into version ``N + 1`` (module doc).
 _MIGRATIONS: dict[int, Migration] = {}
 
@@ -305,12 +305,7 @@ class ResultsDB:
                 for stmt in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                     con.execute(stmt)
                 version = _BASE_VERSION
-            for v in range(version, DB_SCHEMA_VERSION):
-                step = _MIGRATIONS.get(v)
-                if step is None:
-                    raise sqlite3.OperationalError(f"no migration from version {v} to {v + 1}")
-                step(con)
-            con.execute(f"PRAGMA user_version = {DB_SCHEMA_VERSION}")
+            migrate_schema(con, version, DB_SCHEMA_VERSION, _MIGRATIONS)
             con.execute("COMMIT")
         except sqlite3.Error as e:
             raise InputError(

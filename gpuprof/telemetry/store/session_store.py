@@ -44,7 +44,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from typing import Any
 from gpuprof.errors import InputError
 from gpuprof.fileio import regular_target
 from gpuprof.i18n import tr
+from gpuprof.sqlitedb import Migration, migrate_schema
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.model import DeviceInfo, Snapshot, SourceKind, SystemInfo, Topology
 from gpuprof.telemetry.source import StaticFacts, TelemetrySource
@@ -121,19 +122,13 @@ CREATE TABLE snapshots (id INTEGER PRIMARY KEY, time_s REAL NOT NULL, data BLOB 
 CREATE INDEX snapshots_time ON snapshots(time_s);
 """
 
-Migration = Callable[[sqlite3.Connection], None]
 #: ``{N: step}``: ``step`` turns a version-``N`` file into version ``N + 1`` (see the module doc).
 _MIGRATIONS: dict[int, Migration] = {}
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     """Run the steps from ``version`` to :data:`SCHEMA_VERSION` inside the open transaction."""
-    for v in range(version, SCHEMA_VERSION):
-        step = _MIGRATIONS.get(v)
-        if step is None:
-            raise sqlite3.OperationalError(f"no migration step from version {v} to {v + 1}")
-        step(conn)
-    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    migrate_schema(conn, version, SCHEMA_VERSION, _MIGRATIONS)
 
 
 def _remove_files(p: Path) -> None:
