@@ -61,7 +61,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from gpuprof.commands.args import add_connect_auth, add_interval
+    from gpuprof.commands.args import add_connect_auth, add_demo, add_interval
     from gpuprof.commands.base import add_command
 
     parser = _Parser(
@@ -95,9 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gui = parser.add_argument_group(tr("desktop app"))
     src = gui.add_mutually_exclusive_group()
-    src.add_argument(
-        "--demo", action="store_true", help=tr("show a SIMULATED 8×H100 fleet instead of real GPUs")
-    )
+    add_demo(src, tr("show a SIMULATED 8×H100 fleet instead of real GPUs"))
     src.add_argument("--replay", metavar="FILE", help=tr("open a recorded session for replay"))
     src.add_argument(
         "--connect",

@@ -11,9 +11,12 @@ from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 
 __all__ = [
     "add_connect_auth",
+    "add_demo",
+    "add_force",
     "add_html_out",
     "add_interval",
     "add_json_out",
+    "add_print_json",
     "add_read_limits",
     "interval_arg",
 ]
@@ -64,6 +67,30 @@ def add_json_out(
     """``--json OUT``: write the command's result as JSON to the file OUT (``-``: standard
     output, unless ``stdout`` is false); checked like every output path before work starts."""
     p.add_argument("--json", metavar=metavar, type=output_file(stdout=stdout), help=help)
+
+
+def add_print_json(p: argparse._ActionsContainer, help: str | None = None) -> None:
+    """``--json`` (a switch): print the result as JSON on standard output instead of tables."""
+    p.add_argument("--json", action="store_true", help=tr("print JSON") if help is None else help)
+
+
+def add_demo(p: argparse._ActionsContainer, help: str | None = None) -> None:
+    """``--demo``: read the SIMULATED 8×H100 machine (:mod:`gpuprof.telemetry.scenarios`)
+    instead of this machine's GPUs."""
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help=tr("use the SIMULATED 8×H100 box") if help is None else help,
+    )
+
+
+def add_force(p: argparse._ActionsContainer, help: str | None = None) -> None:
+    """``--force``: the file the command writes may replace one that is there."""
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=tr("overwrite FILE if it exists") if help is None else help,
+    )
 
 
 def add_html_out(p: argparse._ActionsContainer, help: str) -> None:

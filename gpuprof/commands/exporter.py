@@ -10,7 +10,7 @@ from typing import Any
 
 from gpuprof.argtypes import positive_float
 from gpuprof.commands import stop_on_signals, token_from_file
-from gpuprof.commands.args import add_interval
+from gpuprof.commands.args import add_demo, add_interval
 from gpuprof.commands.base import Command
 from gpuprof.errors import GpuprofError, InputError
 from gpuprof.i18n import N_, tr
@@ -58,11 +58,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             "figures are then read at every poll instead of every 5 s"
         ),
     )
-    p.add_argument(
-        "--demo",
-        action="store_true",
-        help=tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'),
-    )
+    add_demo(p, tr('serve a SIMULATED 8×H100 fleet (labelled source="simulated")'))
     p.add_argument(
         "--token-file",
         metavar="FILE",

@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from gpuprof.argtypes import positive_float
-from gpuprof.commands.args import add_read_limits
+from gpuprof.commands.args import add_print_json, add_read_limits
 from gpuprof.commands.base import Command
 from gpuprof.i18n import N_, tr
 from gpuprof.netlimits import PROMETHEUS_MAX_BYTES, PROMETHEUS_TIMEOUT_S
@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="util",
         help=tr("what the grid shows (default util)"),
     )
-    p.add_argument("--json", action="store_true", help=tr("print strict JSON instead of tables"))
+    add_print_json(p, tr("print strict JSON instead of tables"))
     p.add_argument(
         "--token-file",
         metavar="FILE",

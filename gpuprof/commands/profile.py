@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from gpuprof.argtypes import finite_float, int_range, output_file
-from gpuprof.commands.args import add_interval, add_json_out
+from gpuprof.commands.args import add_demo, add_force, add_interval, add_json_out
 from gpuprof.commands.base import Command
 from gpuprof.errors import InputError, OutputError
 from gpuprof.i18n import N_, tr
@@ -44,8 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PID",
         help=tr("profile a running process until it exits or Ctrl-C"),
     )
-    p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
-    p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
+    add_demo(p)
+    add_force(p)
     p.add_argument(
         "--dtype",
         choices=_DTYPES,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gpuprof.commands.args import add_force
 from gpuprof.commands.base import Command
 from gpuprof.i18n import N_, tr
 
@@ -19,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help=tr("file to write (default: FILE with .recovered before its suffix)"),
     )
-    p.add_argument("--force", action="store_true", help=tr("overwrite OUT if it exists"))
+    add_force(p, tr("overwrite OUT if it exists"))
 
 
 def cmd_recover(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import finite_float
+from gpuprof.commands.args import add_demo
 from gpuprof.commands.base import Command
 from gpuprof.errors import InputError
 from gpuprof.i18n import N_, tr
@@ -40,11 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument(
         "--session", metavar="FILE", help=tr("a recorded session (gpuprof record) to report on")
     )
-    src.add_argument(
-        "--demo",
-        action="store_true",
-        help=tr("use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED"),
-    )
+    add_demo(src, tr("use the SIMULATED 8×H100 machine (12 scripted minutes); labelled SIMULATED"))
     p.add_argument(
         "--duration",
         type=finite_float(0.5, 3600.0, unit=" s"),

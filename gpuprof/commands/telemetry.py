@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from gpuprof.argtypes import positive_float, positive_int
 from gpuprof.commands import stop_on_signals
-from gpuprof.commands.args import add_connect_auth, add_interval
+from gpuprof.commands.args import (
+    add_connect_auth,
+    add_demo,
+    add_force,
+    add_interval,
+    add_print_json,
+)
 from gpuprof.commands.base import Command
 from gpuprof.commands.telemetry_views import (
     devices_table,
@@ -54,8 +60,8 @@ def _add_connect(p: argparse.ArgumentParser) -> None:
 
 
 def _devices_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help=tr("print JSON instead of tables"))
-    p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
+    add_print_json(p, tr("print JSON instead of tables"))
+    add_demo(p)
     _add_connect(p)
 
 
@@ -63,13 +69,9 @@ def _monitor_arguments(p: argparse.ArgumentParser) -> None:
     add_interval(p)
     p.add_argument("--once", action="store_true", help=tr("print one snapshot and exit"))
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument(
-        "--json",
-        action="store_true",
-        help=tr("JSON: one object per snapshot (one line each when streaming)"),
-    )
+    add_print_json(fmt, tr("JSON: one object per snapshot (one line each when streaming)"))
     fmt.add_argument("--csv", action="store_true", help=tr("CSV: one row per GPU per sample"))
-    p.add_argument("--demo", action="store_true", help=tr("use the SIMULATED 8×H100 box"))
+    add_demo(p)
     p.add_argument(
         "--count", type=positive_int(), default=None, metavar="N", help=tr("stop after N samples")
     )
@@ -88,8 +90,8 @@ def _record_arguments(p: argparse.ArgumentParser) -> None:
         help=tr("seconds to record (default: until Ctrl-C)"),
     )
     add_interval(p)
-    p.add_argument("--demo", action="store_true", help=tr("record the SIMULATED 8×H100 box"))
-    p.add_argument("--force", action="store_true", help=tr("overwrite FILE if it exists"))
+    add_demo(p, tr("record the SIMULATED 8×H100 box"))
+    add_force(p)
     _add_connect(p)
 
 
@@ -104,11 +106,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=tr("playback speed factor (default 1)"),
     )
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help=tr("print each snapshot as one JSON line, as fast as possible"),
-    )
+    add_print_json(p, tr("print each snapshot as one JSON line, as fast as possible"))
 
 
 def _export_arguments(p: argparse.ArgumentParser) -> None:

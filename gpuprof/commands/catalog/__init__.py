@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import int_range
-from gpuprof.commands.args import add_read_limits
+from gpuprof.commands.args import add_print_json, add_read_limits
 from gpuprof.commands.base import Command, add_actions
 from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
@@ -59,9 +59,7 @@ _LIST_COLUMNS = (
 def _list_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu", help=tr("only this GPU model (e.g. H100, A100-80GB)"))
     p.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
-    p.add_argument("--json", action="store_true", help=tr("print JSON"))
-    p.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
-    add_currency_args(p)
+    _add_rows_args(p)
     p.add_argument(
         "--limit",
         metavar="N",
@@ -133,9 +131,16 @@ def _update_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _audit_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    _add_rows_args(p)
+
+
+def _add_rows_args(p: argparse.ArgumentParser) -> None:
+    """``--json``, ``--no-overlays`` and the currency flags of ``catalog list`` and ``catalog
+    audit``: the rows read and the currency they are compared in (``audit`` checks rows priced
+    in CNY once their rate is given)."""
+    add_print_json(p)
     p.add_argument("--no-overlays", action="store_true", help=tr("packaged catalog only"))
-    add_currency_args(p)  # rows priced in CNY are checked once their rate is given
+    add_currency_args(p)
 
 
 def _fx_arguments(p: argparse.ArgumentParser) -> None:
@@ -150,7 +155,7 @@ def _fx_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _gpus_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    add_print_json(p)
 
 
 def _catalog_arguments(p: argparse.ArgumentParser) -> None:
