@@ -17,6 +17,7 @@ __all__ = [
     "add_interval",
     "add_json_out",
     "add_print_json",
+    "add_providers",
     "add_read_limits",
     "interval_arg",
 ]
@@ -72,6 +73,12 @@ def add_json_out(
 def add_print_json(p: argparse._ActionsContainer, help: str | None = None) -> None:
     """``--json`` (a switch): print the result as JSON on standard output instead of tables."""
     p.add_argument("--json", action="store_true", help=tr("print JSON") if help is None else help)
+
+
+def add_providers(p: argparse._ActionsContainer) -> None:
+    """``--provider LIST``: only the instances of these cloud providers (``catalog list``,
+    ``recommend``)."""
+    p.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
 
 
 def add_demo(p: argparse._ActionsContainer, help: str | None = None) -> None:

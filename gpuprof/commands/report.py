@@ -29,7 +29,7 @@ FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".pn
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from gpuprof.commands.recommend import params_arg, tokens_arg
+    from gpuprof.commands.recommend import params_arg
 
     p.add_argument(
         "--out",
@@ -65,7 +65,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     rec.add_argument("--params", type=params_arg, help=tr("parameter count, e.g. 7B"))
     rec.add_argument("--precision", help=tr("fp32, bf16, fp16, fp8, int8, int4"))
-    rec.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
     _serving_arguments(rec)
     p.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help=tr("PDF paper size (default a4)")
@@ -88,12 +87,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _serving_arguments(rec: Any) -> None:
-    """The model and traffic flags of ``gpuprof recommend --scenario serve`` (same types and
-    help): a report's recommendation can be a serving one, with its serving columns."""
+    """``--tokens`` and the model and traffic flags of ``gpuprof recommend --scenario serve``
+    (same types and help): a report's recommendation can be a serving one, with its serving
+    columns."""
     from gpuprof.commands.recommend.args import add_shared_flags
 
     add_shared_flags(
-        rec, "--model", "--prompt-len", "--output-len", "--rate", "--throughput", "--ttft", "--tpot"
+        rec,
+        "--tokens",
+        "--model",
+        "--prompt-len",
+        "--output-len",
+        "--rate",
+        "--throughput",
+        "--ttft",
+        "--tpot",
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuprof.argtypes import int_range
-from gpuprof.commands.args import add_print_json, add_read_limits
+from gpuprof.commands.args import add_print_json, add_providers, add_read_limits
 from gpuprof.commands.base import Command, add_actions
 from gpuprof.commands.tables import folded_table
 from gpuprof.errors import InputError
@@ -58,7 +58,7 @@ _LIST_COLUMNS = (
 
 def _list_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu", help=tr("only this GPU model (e.g. H100, A100-80GB)"))
-    p.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
+    add_providers(p)
     _add_rows_args(p)
     p.add_argument(
         "--limit",

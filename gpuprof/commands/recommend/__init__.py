@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from gpuprof.argtypes import finite_float, int_range, positive_int
+from gpuprof.commands.args import add_print_json, add_providers
 from gpuprof.commands.base import Command
 from gpuprof.commands.recommend.args import (
     add_shared_flags,
@@ -18,7 +19,6 @@ from gpuprof.commands.recommend.args import (
     params_arg,
     parse_count,
     parse_hours,
-    tokens_arg,
     usd_arg,
     workload_of,
 )
@@ -32,7 +32,6 @@ __all__ = [
     "parse_count",
     "parse_hours",
     "run",
-    "tokens_arg",
     "workload_of",
 ]
 
@@ -81,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             "per remote node; overlap: tensor-parallel communication under the GEMMs)"
         ),
     )
-    w.add_argument("--tokens", type=tokens_arg, help=tr("tokens to train on / to generate"))
+    add_shared_flags(w, "--tokens")
     w.add_argument(
         "--samples",
         type=count_arg("samples"),
@@ -182,7 +181,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--nodes", type=positive_int(int(LIMITS["node_limit"])), help=tr("node limit (default 16)")
     )
-    c.add_argument("--provider", help=tr("comma-separated providers (aws,gcp,...)"))
+    add_providers(c)
     from gpuprof.commands.catalog import add_currency_args
 
     add_currency_args(c)
@@ -226,7 +225,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     add_profile_arguments(p)
     p.add_argument("--limit", type=positive_int(), default=15, help=tr("rows to show (default 15)"))
-    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    add_print_json(p)
 
 
 COMMANDS = (

@@ -43,6 +43,7 @@ def add_shared_flags(group: argparse._ActionsContainer, *names: str) -> None:
     """Adds the ``gpuprof recommend`` flags ``names`` to ``group`` (a parser or an argument
     group), with their types and help: ``gpuprof report``'s recommendation takes them too."""
     flags: dict[str, dict[str, Any]] = {
+        "--tokens": {"type": tokens_arg, "help": tr("tokens to train on / to generate")},
         "--model": {
             "help": tr(
                 "a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active "
