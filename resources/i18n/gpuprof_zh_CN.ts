@@ -856,12 +856,12 @@
         <translation>不支持 MIG</translation>
     </message>
     <message>
-        <source>MIG is on: whole-GPU measurements see one slice</source>
-        <translation>MIG 已开启：整卡测量只能看到一个切片</translation>
-    </message>
-    <message>
         <source>`nvidia-smi -mig 0` if the whole GPU was paid for</source>
         <translation>如果付费的是整块 GPU：`nvidia-smi -mig 0`</translation>
+    </message>
+    <message>
+        <source>MIG is on: whole-GPU measurements see one slice</source>
+        <translation>MIG 已开启：整卡测量只能看到一个切片</translation>
     </message>
     <message>
         <source>ECC not supported</source>
@@ -1306,14 +1306,6 @@ Without a sub-command, opens the desktop app.</source>
         <translation>打开位于 URL 的 Prometheus 的集群标签页（配合 --token-file：其 Bearer 令牌）；每次查询总共最多 {s:g} 秒，响应不超过 {n} MiB</translation>
     </message>
     <message>
-        <source>with --connect: the file holding the exporter&apos;s bearer token</source>
-        <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
-    </message>
-    <message>
-        <source>with --connect https://…: the CA certificate (PEM) that signed the exporter&apos;s</source>
-        <translation>配合 --connect https://…：签发导出器证书的 CA 证书（PEM）</translation>
-    </message>
-    <message>
         <source>render the window offscreen, save a PNG and exit</source>
         <translation>在屏幕外渲染窗口，保存 PNG 后退出</translation>
     </message>
@@ -1354,21 +1346,37 @@ Without a sub-command, opens the desktop app.</source>
         <translation>gpuprof: 意外错误：{t}: {e}（加 --debug 运行可查看回溯信息）</translation>
     </message>
     <message>
+        <source>gpuprof: warning: {w}</source>
+        <translation>gpuprof：警告：{w}</translation>
+    </message>
+    <message>
         <source>seconds between samples, {lo:g}–{hi:g} (default 1)</source>
         <extracomment>argparse type for ``--interval``: seconds within the sampler&apos;s range (one line, exit 2, like every numeric flag: ``61 is outside 0.1–60 s``).</extracomment>
         <translation>采样间隔秒数，{lo:g}–{hi:g}（默认 1）</translation>
     </message>
     <message>
-        <source>gpuprof: warning: {w}</source>
-        <translation>gpuprof：警告：{w}</translation>
+        <source>with --connect: the file holding the exporter&apos;s bearer token</source>
+        <translation>配合 --connect：存放导出器 Bearer 令牌的文件</translation>
     </message>
     <message>
-        <source>run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)</source>
-        <translation>运行 GPU 微基准测试（GEMM、内存、P2P、集合通信、训练步）</translation>
+        <source>with --connect https://…: the CA certificate (PEM) that signed the exporter&apos;s</source>
+        <translation>配合 --connect https://…：签发导出器证书的 CA 证书（PEM）</translation>
     </message>
     <message>
-        <source>Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a training step. Without a GPU the CPU versions run for real; what cannot run says why. Results go to the results database; see `gpuprof bench list`.</source>
-        <translation>测量这块 GPU 的真实表现：按数据类型的 GEMM TFLOPS 与规格峰值的对比、拷贝带宽、GPU 间带宽、all-reduce / all-gather 总线带宽，以及一个训练步。没有 GPU 时会真实运行 CPU 版本；无法运行的项目会说明原因。结果存入结果数据库；参见 `gpuprof bench list`。</translation>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
+        <source>comma-separated providers (aws,gcp,...)</source>
+        <translation>逗号分隔的云厂商（aws,gcp,...）</translation>
+    </message>
+    <message>
+        <source>use the SIMULATED 8×H100 box</source>
+        <translation>使用 SIMULATED（模拟）的 8×H100 机器</translation>
+    </message>
+    <message>
+        <source>overwrite FILE if it exists</source>
+        <translation>如果 FILE 已存在则覆盖</translation>
     </message>
     <message>
         <source>how much to measure (quick ≈ 30 s on one GPU; default quick)</source>
@@ -1391,24 +1399,12 @@ Without a sub-command, opens the desktop app.</source>
         <translation>不将本次运行存入结果数据库</translation>
     </message>
     <message>
-        <source>list earlier runs, newest first</source>
-        <translation>列出以前的运行，最新的在前</translation>
-    </message>
-    <message>
         <source>how many runs (default 20)</source>
         <translation>显示多少次运行（默认 20）</translation>
     </message>
     <message>
-        <source>show one run (ID, a unique prefix, or &apos;latest&apos;)</source>
-        <translation>显示一次运行（ID、唯一前缀或 &apos;latest&apos;）</translation>
-    </message>
-    <message>
         <source>write the run as JSON (&apos;-&apos; for stdout)</source>
         <translation>将运行写为 JSON（&apos;-&apos; 表示 stdout）</translation>
-    </message>
-    <message>
-        <source>compare two runs, measurement by measurement</source>
-        <translation>逐项比较两次运行的测量结果</translation>
     </message>
     <message>
         <source>this build of gpuprof has no benchmarks (the lite executable, without PyTorch); use the full build, or `pip install &apos;gpuprof[bench]&apos;`</source>
@@ -1472,16 +1468,12 @@ Without a sub-command, opens the desktop app.</source>
         <translation>已降频：{r}</translation>
     </message>
     <message>
-        <source>[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s</source>
-        <translation>[bold]运行 {i}[/bold]  套件 {s}  设备 {d}（{w}）  状态 {st}  {t:.0f} s</translation>
+        <source>yes</source>
+        <translation>是</translation>
     </message>
     <message>
-        <source>driver {v}</source>
-        <translation>驱动 {v}</translation>
-    </message>
-    <message>
-        <source>power limit {w:.0f} W</source>
-        <translation>功耗上限 {w:.0f} W</translation>
+        <source>NO</source>
+        <translation>否</translation>
     </message>
     <message>
         <source>GEMM</source>
@@ -1536,18 +1528,6 @@ Without a sub-command, opens the desktop app.</source>
         <translation>已校验</translation>
     </message>
     <message>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <source>NO</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <source>P2P unidirectional bandwidth, peer access on ({s})</source>
-        <translation>P2P 单向带宽，已开启对等访问（{s}）</translation>
-    </message>
-    <message>
         <source>collectives ({b}, {n} ranks)</source>
         <translation>集合通信（{b}，{n} 个 rank）</translation>
     </message>
@@ -1577,6 +1557,22 @@ Without a sub-command, opens the desktop app.</source>
         <translation>步数</translation>
     </message>
     <message>
+        <source>[bold]run {i}[/bold]  suite {s}  on {d} ({w})  state {st}  {t:.0f} s</source>
+        <translation>[bold]运行 {i}[/bold]  套件 {s}  设备 {d}（{w}）  状态 {st}  {t:.0f} s</translation>
+    </message>
+    <message>
+        <source>driver {v}</source>
+        <translation>驱动 {v}</translation>
+    </message>
+    <message>
+        <source>power limit {w:.0f} W</source>
+        <translation>功耗上限 {w:.0f} W</translation>
+    </message>
+    <message>
+        <source>P2P unidirectional bandwidth, peer access on ({s})</source>
+        <translation>P2P 单向带宽，已开启对等访问（{s}）</translation>
+    </message>
+    <message>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
@@ -1597,140 +1593,28 @@ Without a sub-command, opens the desktop app.</source>
         <translation>注意：两次运行在不同的设备上（{x} / {y}）</translation>
     </message>
     <message>
-        <source>list cloud GPU instances; import user catalogs</source>
-        <extracomment>Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time.</extracomment>
-        <translation>列出云 GPU 实例；导入用户目录</translation>
+        <source>list earlier runs, newest first</source>
+        <translation>列出以前的运行，最新的在前</translation>
     </message>
     <message>
-        <source>list instances (packaged catalog + your overlays)</source>
-        <translation>列出实例（内置目录 + 你的叠加目录）</translation>
+        <source>show one run (ID, a unique prefix, or &apos;latest&apos;)</source>
+        <translation>显示一次运行（ID、唯一前缀或 &apos;latest&apos;）</translation>
     </message>
     <message>
-        <source>only this GPU model (e.g. H100, A100-80GB)</source>
-        <translation>仅限此 GPU 型号（例如 H100、A100-80GB）</translation>
+        <source>compare two runs, measurement by measurement</source>
+        <translation>逐项比较两次运行的测量结果</translation>
     </message>
     <message>
-        <source>comma-separated providers (aws,gcp,...)</source>
-        <translation>逗号分隔的云厂商（aws,gcp,...）</translation>
+        <source>run GPU microbenchmarks (GEMM, memory, P2P, collectives, a training step)</source>
+        <translation>运行 GPU 微基准测试（GEMM、内存、P2P、集合通信、训练步）</translation>
     </message>
     <message>
-        <source>print JSON</source>
-        <translation>输出 JSON</translation>
-    </message>
-    <message>
-        <source>packaged catalog only</source>
-        <translation>仅内置目录</translation>
-    </message>
-    <message>
-        <source>show at most N rows (default {n} in the table, all with --json; 0: all)</source>
-        <translation>最多显示 N 行（表格默认 {n} 行，--json 时全部；0 表示全部）</translation>
-    </message>
-    <message>
-        <source>skip the first N rows (the next page: --offset {n})</source>
-        <translation>跳过前 N 行（下一页：--offset {n}）</translation>
-    </message>
-    <message>
-        <source>validate a catalog file and store it as an overlay</source>
-        <translation>校验目录文件并将其存为叠加目录</translation>
-    </message>
-    <message>
-        <source>skypilot (a vms.csv) or gpuprof (our CSV format); default: by header</source>
-        <translation>skypilot（vms.csv）或 gpuprof（我们的 CSV 格式）；默认：按表头判断</translation>
-    </message>
-    <message>
-        <source>provider name for SkyPilot rows (default: folder name)</source>
-        <translation>SkyPilot 行的云厂商名称（默认：文件夹名）</translation>
-    </message>
-    <message>
-        <source>download SkyPilot&apos;s current catalogs (prices dated the fetch day)</source>
-        <translation>下载 SkyPilot 当前的目录（价格日期为下载当天）</translation>
-    </message>
-    <message>
-        <source>comma-separated providers, e.g. aws,gcp (default: all six SkyPilot catalogs we read)</source>
-        <translation>逗号分隔的云服务商，例如 aws,gcp（默认：我们读取的全部六个 SkyPilot 目录）</translation>
-    </message>
-    <message>
-        <source>instead: fetch your team&apos;s negotiated prices (our catalog CSV, or JSON: an array of rows with the same keys) from URL; they override public prices and are marked &apos;negotiated&apos;</source>
-        <translation>改为：从 URL 获取团队协商价格（本工具的目录 CSV，或 JSON：同样键名的行数组）；它们覆盖公开价格并标为 &quot;negotiated&quot;</translation>
-    </message>
-    <message>
-        <source>or: current prices from a provider&apos;s price API, with your own keys</source>
-        <translation>或：用你自己的密钥从云厂商的价格 API 获取当前价格</translation>
-    </message>
-    <message>
-        <source>alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei (ListOnDemandResourceRatings)</source>
-        <translation>`alibaba`（`DescribePrice`）、`tencent`（`InquiryPriceRunInstances`）或 `huawei`（`ListOnDemandResourceRatings`）</translation>
-    </message>
-    <message>
-        <source>a file with &apos;id = ...&apos; and &apos;secret = ...&apos; lines, readable by you only</source>
-        <translation>含有 &apos;id = ...&apos; 和 &apos;secret = ...&apos; 两行的文件，仅你本人可读</translation>
-    </message>
-    <message>
-        <source>e.g. cn-hangzhou, ap-guangzhou</source>
-        <translation>例如 cn-hangzhou、ap-guangzhou</translation>
-    </message>
-    <message>
-        <source>tencent: e.g. ap-guangzhou-3</source>
-        <translation>腾讯云（`tencent`）：例如 ap-guangzhou-3</translation>
-    </message>
-    <message>
-        <source>tencent: an image to price with (img-...)</source>
-        <translation>腾讯云（`tencent`）：用于询价的镜像（img-...）</translation>
-    </message>
-    <message>
-        <source>huawei: any project ID of your account (the inquiry asks for one)</source>
-        <translation>`huawei`：您账号下任意一个项目 ID（询价接口需要）</translation>
-    </message>
-    <message>
-        <source>tencent, huawei: the currency your account is billed in (default CNY; Huawei&apos;s answer names its own)</source>
-        <translation>`tencent`、`huawei`：您账号的结算币种（默认 CNY；华为云的应答会给出其币种）</translation>
-    </message>
-    <message>
-        <source>the API&apos;s address (default: the provider&apos;s)</source>
-        <translation>API 地址（默认：云厂商的地址）</translation>
-    </message>
-    <message>
-        <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
-        <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
-    </message>
-    <message>
-        <source>seconds each provider&apos;s download may take in all, from connecting to the last byte (default {s:g})</source>
-        <translation>每个云服务商的下载总共可用的秒数，从连接到最后一个字节（默认 {s:g}）</translation>
-    </message>
-    <message>
-        <source>the largest catalog file read, in MiB; a larger one is an error (default {n})</source>
-        <translation>读取的目录文件大小上限（MiB）；超过即报错（默认 {n}）</translation>
-    </message>
-    <message>
-        <source>check every row: price band per GPU model, its own notes, spot &lt;= on-demand, GPU count and memory, the date it was read; exit 1 when an outlier is unexplained</source>
-        <translation>检查每一行：按 GPU 型号的每 GPU 小时价格区间、该行自己的备注、竞价 &lt;= 按需、GPU 数量与显存、读取价格的日期；有无法解释的异常时退出码为 1</translation>
-    </message>
-    <message>
-        <source>show or set the exchange rates prices are compared at</source>
-        <translation>显示或设置比较价格所用的汇率</translation>
-    </message>
-    <message>
-        <source>store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30</source>
-        <translation>保存汇率：当日每美元折合的单位数，例如 CNY=7.2@2026-11-30</translation>
-    </message>
-    <message>
-        <source>where the rate is from (stored with it)</source>
-        <translation>汇率来源（随汇率一起保存）</translation>
-    </message>
-    <message>
-        <source>show the GPU spec table</source>
-        <translation>显示 GPU 规格表</translation>
-    </message>
-    <message>
-        <source>{n} instances</source>
-        <translation>{n} 个实例</translation>
-    </message>
-    <message>
-        <source>instances {a}–{b} of {n}</source>
-        <translation>实例 {a}–{b}，共 {n} 个</translation>
+        <source>Measure what this GPU really delivers: GEMM TFLOPS by dtype against the spec peak, copy bandwidth, GPU-to-GPU bandwidth, all-reduce / all-gather bus bandwidth and a training step. Without a GPU the CPU versions run for real; what cannot run says why. Results go to the results database; see `gpuprof bench list`.</source>
+        <translation>测量这块 GPU 的真实表现：按数据类型的 GEMM TFLOPS 与规格峰值的对比、拷贝带宽、GPU 间带宽、all-reduce / all-gather 总线带宽，以及一个训练步。没有 GPU 时会真实运行 CPU 版本；无法运行的项目会说明原因。结果存入结果数据库；参见 `gpuprof bench list`。</translation>
     </message>
     <message>
         <source>provider</source>
+        <extracomment>Rows of one ``catalog list`` table: a 100,000-row catalog is shown a page at a time. The columns of ``catalog list``.</extracomment>
         <translation>云厂商</translation>
     </message>
     <message>
@@ -1768,6 +1652,70 @@ Without a sub-command, opens the desktop app.</source>
     <message>
         <source>source</source>
         <translation>来源</translation>
+    </message>
+    <message>
+        <source>only this GPU model (e.g. H100, A100-80GB)</source>
+        <translation>仅限此 GPU 型号（例如 H100、A100-80GB）</translation>
+    </message>
+    <message>
+        <source>show at most N rows (default {n} in the table, all with --json; 0: all)</source>
+        <translation>最多显示 N 行（表格默认 {n} 行，--json 时全部；0 表示全部）</translation>
+    </message>
+    <message>
+        <source>skip the first N rows (the next page: --offset {n})</source>
+        <translation>跳过前 N 行（下一页：--offset {n}）</translation>
+    </message>
+    <message>
+        <source>skypilot (a vms.csv) or gpuprof (our CSV format); default: by header</source>
+        <translation>skypilot（vms.csv）或 gpuprof（我们的 CSV 格式）；默认：按表头判断</translation>
+    </message>
+    <message>
+        <source>provider name for SkyPilot rows (default: folder name)</source>
+        <translation>SkyPilot 行的云厂商名称（默认：文件夹名）</translation>
+    </message>
+    <message>
+        <source>comma-separated providers, e.g. aws,gcp (default: all six SkyPilot catalogs we read)</source>
+        <translation>逗号分隔的云服务商，例如 aws,gcp（默认：我们读取的全部六个 SkyPilot 目录）</translation>
+    </message>
+    <message>
+        <source>instead: fetch your team&apos;s negotiated prices (our catalog CSV, or JSON: an array of rows with the same keys) from URL; they override public prices and are marked &apos;negotiated&apos;</source>
+        <translation>改为：从 URL 获取团队协商价格（本工具的目录 CSV，或 JSON：同样键名的行数组）；它们覆盖公开价格并标为 &quot;negotiated&quot;</translation>
+    </message>
+    <message>
+        <source>or: current prices from a provider&apos;s price API, with your own keys</source>
+        <translation>或：用你自己的密钥从云厂商的价格 API 获取当前价格</translation>
+    </message>
+    <message>
+        <source>where the catalogs are: URL/&lt;provider&gt;/vms.csv (default: SkyPilot&apos;s v8)</source>
+        <translation>目录所在位置：URL/&lt;provider&gt;/vms.csv（默认：SkyPilot 的 v8）</translation>
+    </message>
+    <message>
+        <source>seconds each provider&apos;s download may take in all, from connecting to the last byte (default {s:g})</source>
+        <translation>每个云服务商的下载总共可用的秒数，从连接到最后一个字节（默认 {s:g}）</translation>
+    </message>
+    <message>
+        <source>the largest catalog file read, in MiB; a larger one is an error (default {n})</source>
+        <translation>读取的目录文件大小上限（MiB）；超过即报错（默认 {n}）</translation>
+    </message>
+    <message>
+        <source>packaged catalog only</source>
+        <translation>仅内置目录</translation>
+    </message>
+    <message>
+        <source>store a rate, units per US dollar on that day, e.g. CNY=7.2@2026-11-30</source>
+        <translation>保存汇率：当日每美元折合的单位数，例如 CNY=7.2@2026-11-30</translation>
+    </message>
+    <message>
+        <source>where the rate is from (stored with it)</source>
+        <translation>汇率来源（随汇率一起保存）</translation>
+    </message>
+    <message>
+        <source>{n} instances</source>
+        <translation>{n} 个实例</translation>
+    </message>
+    <message>
+        <source>instances {a}–{b} of {n}</source>
+        <translation>实例 {a}–{b}，共 {n} 个</translation>
     </message>
     <message>
         <source>doubtful: {why}</source>
@@ -1827,6 +1775,34 @@ Without a sub-command, opens the desktop app.</source>
         <translation>互连</translation>
     </message>
     <message>
+        <source>list instances (packaged catalog + your overlays)</source>
+        <translation>列出实例（内置目录 + 你的叠加目录）</translation>
+    </message>
+    <message>
+        <source>validate a catalog file and store it as an overlay</source>
+        <translation>校验目录文件并将其存为叠加目录</translation>
+    </message>
+    <message>
+        <source>download SkyPilot&apos;s current catalogs (prices dated the fetch day)</source>
+        <translation>下载 SkyPilot 当前的目录（价格日期为下载当天）</translation>
+    </message>
+    <message>
+        <source>check every row: price band per GPU model, its own notes, spot &lt;= on-demand, GPU count and memory, the date it was read; exit 1 when an outlier is unexplained</source>
+        <translation>检查每一行：按 GPU 型号的每 GPU 小时价格区间、该行自己的备注、竞价 &lt;= 按需、GPU 数量与显存、读取价格的日期；有无法解释的异常时退出码为 1</translation>
+    </message>
+    <message>
+        <source>show or set the exchange rates prices are compared at</source>
+        <translation>显示或设置比较价格所用的汇率</translation>
+    </message>
+    <message>
+        <source>show the GPU spec table</source>
+        <translation>显示 GPU 规格表</translation>
+    </message>
+    <message>
+        <source>list cloud GPU instances; import user catalogs</source>
+        <translation>列出云 GPU 实例；导入用户目录</translation>
+    </message>
+    <message>
         <source>compare and show prices in this currency (default USD); rows published in another need its rate</source>
         <translation>以此货币比较和显示价格（默认 USD）；以其他货币公布的行需要其汇率</translation>
     </message>
@@ -1875,20 +1851,45 @@ Without a sub-command, opens the desktop app.</source>
         <translation>{u} 项无法解释的发现；{k} 项已知（标为存疑的行：doubtful: why）</translation>
     </message>
     <message>
+        <source>tencent: e.g. ap-guangzhou-3</source>
+        <extracomment>The price API&apos;s options, in --help order.</extracomment>
+        <translation>腾讯云（`tencent`）：例如 ap-guangzhou-3</translation>
+    </message>
+    <message>
+        <source>tencent: an image to price with (img-...)</source>
+        <translation>腾讯云（`tencent`）：用于询价的镜像（img-...）</translation>
+    </message>
+    <message>
+        <source>huawei: any project ID of your account (the inquiry asks for one)</source>
+        <translation>`huawei`：您账号下任意一个项目 ID（询价接口需要）</translation>
+    </message>
+    <message>
+        <source>tencent, huawei: the currency your account is billed in (default CNY; Huawei&apos;s answer names its own)</source>
+        <translation>`tencent`、`huawei`：您账号的结算币种（默认 CNY；华为云的应答会给出其币种）</translation>
+    </message>
+    <message>
+        <source>the API&apos;s address (default: the provider&apos;s)</source>
+        <translation>API 地址（默认：云厂商的地址）</translation>
+    </message>
+    <message>
+        <source>alibaba (DescribePrice), tencent (InquiryPriceRunInstances) or huawei (ListOnDemandResourceRatings)</source>
+        <translation>`alibaba`（`DescribePrice`）、`tencent`（`InquiryPriceRunInstances`）或 `huawei`（`ListOnDemandResourceRatings`）</translation>
+    </message>
+    <message>
+        <source>a file with &apos;id = ...&apos; and &apos;secret = ...&apos; lines, readable by you only</source>
+        <translation>含有 &apos;id = ...&apos; 和 &apos;secret = ...&apos; 两行的文件，仅你本人可读</translation>
+    </message>
+    <message>
+        <source>e.g. cn-hangzhou, ap-guangzhou</source>
+        <translation>例如 cn-hangzhou、ap-guangzhou</translation>
+    </message>
+    <message>
         <source>--provider needs --credentials FILE (your own API keys)</source>
         <translation>--provider 需要 --credentials FILE（你自己的 API 密钥）</translation>
     </message>
     <message>
         <source>{n} prices from {p}&apos;s API stored in {d}</source>
         <translation>已将来自 {p} API 的 {n} 条价格保存到 {d}</translation>
-    </message>
-    <message>
-        <source>acceptance check of this machine: a PASS/WARN/FAIL scorecard</source>
-        <translation>本机验收检查：PASS/WARN/FAIL 评分表</translation>
-    </message>
-    <message>
-        <source>Check a GPU server against what it should be: inventory against the expectation, health (findings, ECC, XID), performance against published references, a memory test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled (verdict INCOMPLETE).</source>
-        <translation>按应有的配置检查 GPU 服务器：清单与预期对比、健康（问题、ECC、XID）、与公开参考值对比的性能、显存测试，以及 --level burn-in 时的持续负载。每一项为 PASS、WARN、FAIL、SKIP 或 INFO（已测量但不评级：没有参考值，或多次运行结果相差太大）。退出码：0 全部通过，1 有 FAIL，3 只有 WARN，2 用法错误，130 已取消（结论 INCOMPLETE）。</translation>
     </message>
     <message>
         <source>how much to run (default quick)</source>
@@ -1955,20 +1956,16 @@ Without a sub-command, opens the desktop app.</source>
         <translation>结论：{v}（退出码 {c}）</translation>
     </message>
     <message>
-        <source>compare check or benchmark results of several machines side by side</source>
-        <extracomment>Machines shown side by side in the terminal; --html and --json hold every one. Rows shown in the terminal; --html and --json hold every one.</extracomment>
-        <translation>并排对比多台机器的检查或基准测试结果</translation>
+        <source>acceptance check of this machine: a PASS/WARN/FAIL scorecard</source>
+        <translation>本机验收检查：PASS/WARN/FAIL 评分表</translation>
     </message>
     <message>
-        <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
-        <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
-    </message>
-    <message>
-        <source>Outliers between machines need three or more; with two, each row shows the ratio second / first, and gaps over 20% are listed. A result file may hold at most {items} items and {mib} MiB; only regular files are read. The terminal shows at most {rows} rows and {cols} machines (those with something to see when there are more); --html and --json hold every one.</source>
-        <translation>机器之间的离群值需要三台或更多机器；只有两台时，每行显示第二台 / 第一台的比值，并列出相差超过 20% 的项。一个结果文件最多 {items} 项、{mib} MiB；只读取普通文件。终端最多显示 {rows} 行和 {cols} 台机器（超出时只显示值得关注的）；--html 和 --json 包含全部。</translation>
+        <source>Check a GPU server against what it should be: inventory against the expectation, health (findings, ECC, XID), performance against published references, a memory test and, with --level burn-in, a sustained load. Each item is PASS, WARN, FAIL, SKIP or INFO (measured, not graded: no reference, or repeated runs too far apart). Exit code: 0 all pass, 1 any FAIL, 3 only WARNs, 2 usage errors, 130 cancelled (verdict INCOMPLETE).</source>
+        <translation>按应有的配置检查 GPU 服务器：清单与预期对比、健康（问题、ECC、XID）、与公开参考值对比的性能、显存测试，以及 --level burn-in 时的持续负载。每一项为 PASS、WARN、FAIL、SKIP 或 INFO（已测量但不评级：没有参考值，或多次运行结果相差太大）。退出码：0 全部通过，1 有 FAIL，3 只有 WARN，2 用法错误，130 已取消（结论 INCOMPLETE）。</translation>
     </message>
     <message>
         <source>result files (JSON)</source>
+        <extracomment>Machines shown side by side in the terminal; --html and --json hold every one. Rows shown in the terminal; --html and --json hold every one.</extracomment>
         <translation>结果文件（JSON）</translation>
     </message>
     <message>
@@ -2000,20 +1997,24 @@ Without a sub-command, opens the desktop app.</source>
         <translation>显示 {k} 行中的 {r} 行、{n} 台机器中的 {c} 台（有离群值、WARN、FAIL 或差距的）；--html 和 --json 包含全部</translation>
     </message>
     <message>
+        <source>compare check or benchmark results of several machines side by side</source>
+        <translation>并排对比多台机器的检查或基准测试结果</translation>
+    </message>
+    <message>
+        <source>Put the results of `gpuprof check --json` or `gpuprof bench --json` from several machines side by side, one column per machine, and flag outliers: a value worse than the median of its peers (the other machines, or the other GPUs of the same machine) by more than 20% or than three robust deviations of the peers. A file that cannot be read is named with the reason and left out. Exit 0: compared, no outlier; 1: outliers flagged; 2: fewer than two files could be read.</source>
+        <translation>把多台机器的 `gpuprof check --json` 或 `gpuprof bench --json` 结果并排显示，每台机器一列，并标出离群值：比同类（其他机器，或同一机器的其他 GPU）中位数差 20% 以上、且超过同类三个稳健偏差的值。无法读取的文件会注明原因并排除。退出码 0：已对比，无离群值；1：发现离群值；2：可读取的文件少于两个。</translation>
+    </message>
+    <message>
+        <source>Outliers between machines need three or more; with two, each row shows the ratio second / first, and gaps over 20% are listed. A result file may hold at most {items} items and {mib} MiB; only regular files are read. The terminal shows at most {rows} rows and {cols} machines (those with something to see when there are more); --html and --json hold every one.</source>
+        <translation>机器之间的离群值需要三台或更多机器；只有两台时，每行显示第二台 / 第一台的比值，并列出相差超过 20% 的项。一个结果文件最多 {items} 项、{mib} MiB；只读取普通文件。终端最多显示 {rows} 行和 {cols} 台机器（超出时只显示值得关注的）；--html 和 --json 包含全部。</translation>
+    </message>
+    <message>
         <source>port must be an integer, got {t!r}</source>
         <translation>端口必须是整数，实际为 {t!r}</translation>
     </message>
     <message>
         <source>port {t} is out of range 0–65535</source>
         <translation>端口 {t} 超出范围 0–65535</translation>
-    </message>
-    <message>
-        <source>serve Prometheus metrics (dcgm-exporter names) for Grafana</source>
-        <translation>为 Grafana 提供 Prometheus 指标（dcgm-exporter 命名）</translation>
-    </message>
-    <message>
-        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
-        <translation>在 http://BIND:PORT/metrics 以 NVIDIA dcgm-exporter 的指标名和标签提供 GPU 遥测，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。远程 gpuprof 读取 /api/v1/snapshot（gpuprof --connect URL）。</translation>
     </message>
     <message>
         <source>TCP port (default 9400; 0 picks a free one)</source>
@@ -2084,16 +2085,16 @@ Without a sub-command, opens the desktop app.</source>
         <translation>gpuprof exporter：已停止</translation>
     </message>
     <message>
-        <source>summarize a cluster&apos;s GPUs and findings from Prometheus</source>
-        <extracomment>The grid&apos;s GPU columns at most (MIG instances included); --json has them all.</extracomment>
-        <translation>从 Prometheus 汇总集群的 GPU 和发现的问题</translation>
+        <source>serve Prometheus metrics (dcgm-exporter names) for Grafana</source>
+        <translation>为 Grafana 提供 Prometheus 指标（dcgm-exporter 命名）</translation>
     </message>
     <message>
-        <source>Ask a Prometheus that scrapes gpuprof exporters or dcgm-exporter for every node and GPU it sees, print a node × GPU grid of one metric and the fleet-wide findings (exporters down, lost GPUs, XID, ECC, throttling outliers, PCIe links below their peers, idle GPUs held by a job). Talks only to the URL given. Exit status: 0, 1 when a finding is critical, 2 when Prometheus could not be asked.</source>
-        <translation>向抓取 gpuprof 导出器或 dcgm-exporter 的 Prometheus 查询它看到的每个节点和 GPU，打印某一指标的“节点 × GPU”网格以及整个集群范围的问题（导出器停止、GPU 丢失、XID、ECC、异常降频、PCIe 链路低于同型号、被作业占用却空闲的 GPU）。只访问所给的 URL。退出状态：0；有严重问题时为 1；无法查询 Prometheus 时为 2。</translation>
+        <source>Serve GPU telemetry at http://BIND:PORT/metrics with NVIDIA dcgm-exporter&apos;s metric names and labels, plus gpuprof_* metrics (throttle reasons, benchmark results). Listens on loopback only unless --bind says otherwise. A remote gpuprof reads /api/v1/snapshot (gpuprof --connect URL).</source>
+        <translation>在 http://BIND:PORT/metrics 以 NVIDIA dcgm-exporter 的指标名和标签提供 GPU 遥测，另加 gpuprof_* 指标（降频原因、基准测试结果）。除非 --bind 另行指定，否则只监听回环地址。远程 gpuprof 读取 /api/v1/snapshot（gpuprof --connect URL）。</translation>
     </message>
     <message>
         <source>Prometheus&apos;s address, e.g. http://127.0.0.1:9090</source>
+        <extracomment>The grid&apos;s GPU columns at most (MIG instances included); --json has them all.</extracomment>
         <translation>Prometheus 的地址，例如 http://127.0.0.1:9090</translation>
     </message>
     <message>
@@ -2186,16 +2187,16 @@ Without a sub-command, opens the desktop app.</source>
         <translation>已跳过 {n} 个格式异常的序列。</translation>
     </message>
     <message>
-        <source>terminate or kill a process using a GPU (asks first)</source>
-        <extracomment>How long to watch for the process to exit after the signal.</extracomment>
-        <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
+        <source>summarize a cluster&apos;s GPUs and findings from Prometheus</source>
+        <translation>从 Prometheus 汇总集群的 GPU 和发现的问题</translation>
     </message>
     <message>
-        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root; the init process, kernel threads and gpuprof itself are never signalled.</source>
-        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限；1 号进程、内核线程和 gpuprof 自身永远不会收到信号。</translation>
+        <source>Ask a Prometheus that scrapes gpuprof exporters or dcgm-exporter for every node and GPU it sees, print a node × GPU grid of one metric and the fleet-wide findings (exporters down, lost GPUs, XID, ECC, throttling outliers, PCIe links below their peers, idle GPUs held by a job). Talks only to the URL given. Exit status: 0, 1 when a finding is critical, 2 when Prometheus could not be asked.</source>
+        <translation>向抓取 gpuprof 导出器或 dcgm-exporter 的 Prometheus 查询它看到的每个节点和 GPU，打印某一指标的“节点 × GPU”网格以及整个集群范围的问题（导出器停止、GPU 丢失、XID、ECC、异常降频、PCIe 链路低于同型号、被作业占用却空闲的 GPU）。只访问所给的 URL。退出状态：0；有严重问题时为 1；无法查询 Prometheus 时为 2。</translation>
     </message>
     <message>
         <source>process id to signal</source>
+        <extracomment>How long to watch for the process to exit after the signal.</extracomment>
         <translation>要发送信号的进程 ID</translation>
     </message>
     <message>
@@ -2271,16 +2272,12 @@ Without a sub-command, opens the desktop app.</source>
         <translation>`gpuprof kill {p} --signal KILL` 可立即结束它</translation>
     </message>
     <message>
-        <source>run a command under the profiler and summarize the job</source>
-        <translation>在性能分析器下运行命令并汇总该作业</translation>
+        <source>terminate or kill a process using a GPU (asks first)</source>
+        <translation>终止或强制结束使用 GPU 的进程（会先确认）</translation>
     </message>
     <message>
-        <source>Start CMD (no shell) with its own process group, record GPU and host telemetry scoped to its process tree and the GPUs it uses, and when it ends store the job profile inside the recording and print its summary. Inside the job, `gpuprof.track` sends step markers (step time, tokens/s, MFU). CMD&apos;s exit code is passed through; Ctrl-C and SIGTERM go to CMD first, then the profile is saved.
-
-Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
-        <translation>启动 CMD（不经过 shell），使其拥有独立的进程组，记录限定于其进程树及其所用 GPU 的 GPU 和主机遥测数据；作业结束时将作业画像存入录制文件并打印摘要。在作业内部，`gpuprof.track` 发送步骤标记（步骤时间、tokens/s、MFU）。CMD 的退出码会被原样传回；Ctrl-C 和 SIGTERM 先发给 CMD，然后保存画像。
-
-示例：gpuprof profile --json run.json -- python train.py --epochs 1</translation>
+        <source>Show the process (pid, name, user, GPU memory, command line with secrets hidden) and, once confirmed, send it SIGTERM (or SIGKILL with --signal KILL). The process is checked again just before the signal, so a pid that was given to another process in the meantime is not signalled. Another user&apos;s process needs root; the init process, kernel threads and gpuprof itself are never signalled.</source>
+        <translation>显示该进程（PID、名称、用户、GPU 显存、隐藏了密钥的命令行），确认后向它发送 SIGTERM（使用 --signal KILL 时发送 SIGKILL）。发送信号前会再次核对进程，因此期间已分配给其他进程的 PID 不会收到信号。其他用户的进程需要超级用户权限；1 号进程、内核线程和 gpuprof 自身永远不会收到信号。</translation>
     </message>
     <message>
         <source>recording to write (default: a timestamped file in the data folder)</source>
@@ -2301,14 +2298,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>profile a running process until it exits or Ctrl-C</source>
         <translation>分析一个正在运行的进程，直到它退出或按下 Ctrl-C</translation>
-    </message>
-    <message>
-        <source>use the SIMULATED 8×H100 box</source>
-        <translation>使用 SIMULATED（模拟）的 8×H100 机器</translation>
-    </message>
-    <message>
-        <source>overwrite FILE if it exists</source>
-        <translation>如果 FILE 已存在则覆盖</translation>
     </message>
     <message>
         <source>the math precision of the job, for MFU against the spec peak (default bf16)</source>
@@ -2335,6 +2324,18 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>torch 跟踪文件：{p}</translation>
     </message>
     <message>
+        <source>run a command under the profiler and summarize the job</source>
+        <translation>在性能分析器下运行命令并汇总该作业</translation>
+    </message>
+    <message>
+        <source>Start CMD (no shell) with its own process group, record GPU and host telemetry scoped to its process tree and the GPUs it uses, and when it ends store the job profile inside the recording and print its summary. Inside the job, `gpuprof.track` sends step markers (step time, tokens/s, MFU). CMD&apos;s exit code is passed through; Ctrl-C and SIGTERM go to CMD first, then the profile is saved.
+
+Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
+        <translation>启动 CMD（不经过 shell），使其拥有独立的进程组，记录限定于其进程树及其所用 GPU 的 GPU 和主机遥测数据；作业结束时将作业画像存入录制文件并打印摘要。在作业内部，`gpuprof.track` 发送步骤标记（步骤时间、tokens/s、MFU）。CMD 的退出码会被原样传回；Ctrl-C 和 SIGTERM 先发给 CMD，然后保存画像。
+
+示例：gpuprof profile --json run.json -- python train.py --epochs 1</translation>
+    </message>
+    <message>
         <source>{sim}{t} · GPUs {g} · util {u} · SM {s} · mem {m} · {p} · steps {n} ({st})</source>
         <extracomment>Fewer rows than this: no room for a reserved line (and 0 x 0 is a pty nobody sized). Signals whose default action stops or ends gpuprof: handled (the region reset first) only while nobody else handles or ignores them. None on Windows.</extracomment>
         <translation>{sim}{t} · GPU {g} · 利用率 {u} · SM {s} · 显存 {m} · {p} · 步数 {n}（{st}）</translation>
@@ -2346,14 +2347,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>cancelling…</source>
         <translation>正在取消…</translation>
-    </message>
-    <message>
-        <source>rank cloud instances for a workload (fit, time, cost)</source>
-        <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
-    </message>
-    <message>
-        <source>Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × efficiency); cost = hours × price. Prices show their as-of date.</source>
-        <translation>为工作负载对云 GPU 实例排序。时间 = FLOPs / (GPU 数 × 规格峰值 × 效率)；成本 = 小时数 × 价格。价格会标明其截止日期。</translation>
     </message>
     <message>
         <source>workload</source>
@@ -2396,10 +2389,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>训练：固定并行布局，例如 &apos;tp4 pp8 cp1 vp6 mbs2 overlap&apos; 或 &apos;tp1 pp4 vp8 ep8&apos;（未给出的维度会搜索；`epN`：专家并行，用于混合专家模型；`etp1`：每个 GPU 持有完整的专家；`deepep`：混合专家分发时每个令牌对每个远端节点只发送一次；`overlap`：张量并行通信与矩阵乘重叠）</translation>
     </message>
     <message>
-        <source>tokens to train on / to generate</source>
-        <translation>用于训练 / 要生成的 token 数</translation>
-    </message>
-    <message>
         <source>samples (images, queries) instead of tokens</source>
         <translation>以样本数（图像、查询）代替 token 数</translation>
     </message>
@@ -2438,6 +2427,10 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>serving: grouped (each KV head read once for its query heads: FlashAttention, XQA) or per-head (once per query head: Hugging Face eager attention, TensorRT-LLM before v0.8); default grouped</source>
         <translation>服务：grouped（每个 KV 头为其查询头只读一次：`FlashAttention`、XQA）或 per-head（每个查询头各读一次：`Hugging Face eager` 注意力、v0.8 之前的 TensorRT-LLM）；默认 grouped</translation>
+    </message>
+    <message>
+        <source>serving: what the engine does with each token&apos;s logits: argmax (float32, read once: vLLM, SGLang, TensorRT-LLM&apos;s PyTorch backend) or decoder (TensorRT-LLM&apos;s C++ decoder of TensorRT engines: copied, softmax, sampled); default argmax</source>
+        <translation>服务：引擎对每个词元的 `logits` 的处理：`argmax`（转为 float32，只读一次：`vLLM`、`SGLang`、`TensorRT-LLM` 的 PyTorch 后端）或 `decoder`（`TensorRT` 引擎的 `TensorRT-LLM` C++ 解码器：复制、`softmax`、采样）；默认 `argmax`</translation>
     </message>
     <message>
         <source>serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)</source>
@@ -2512,8 +2505,20 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>显示的行数（默认 15）</translation>
     </message>
     <message>
-        <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
+        <source>rank cloud instances for a workload (fit, time, cost)</source>
+        <translation>为工作负载对云实例排序（能否容纳、时间、成本）</translation>
+    </message>
+    <message>
+        <source>Rank cloud GPU instances for a workload. Time = FLOPs / (GPUs × spec peak × efficiency); cost = hours × price. Prices show their as-of date.</source>
+        <translation>为工作负载对云 GPU 实例排序。时间 = FLOPs / (GPU 数 × 规格峰值 × 效率)；成本 = 小时数 × 价格。价格会标明其截止日期。</translation>
+    </message>
+    <message>
+        <source>tokens to train on / to generate</source>
         <extracomment>The core&apos;s parsers (gpuprof.recommend.parse) for argparse: bad text is a usage error.</extracomment>
+        <translation>用于训练 / 要生成的 token 数</translation>
+    </message>
+    <message>
+        <source>a model architecture, e.g. llama-3.1-70b (layers, KV heads, total and active parameters; see --list-models)</source>
         <translation>模型架构，例如 llama-3.1-70b（层数、KV 头数、总参数与激活参数；见 --list-models）</translation>
     </message>
     <message>
@@ -2871,14 +2876,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>有效吞吐 = 满足 TTFT 和 TPOT 目标（{t}、{p}）的请求；这是连续批处理调度器的离散事件模型，不是实测</translation>
     </message>
     <message>
-        <source>write a closed copy of a recording that was not closed</source>
-        <translation>为未正常关闭的录制文件写一个已关闭的副本</translation>
-    </message>
-    <message>
-        <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
-        <translation>读取录制文件中的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的），并写成一个干净、已关闭的会话文件。无法读取的记录会被略去；录制文件本身不会改动。</translation>
-    </message>
-    <message>
         <source>session file to recover</source>
         <translation>要恢复的会话文件</translation>
     </message>
@@ -2899,16 +2896,16 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>略去了 {k} 条无法读取的记录</translation>
     </message>
     <message>
-        <source>write a report: HTML, PDF, JSON (or a PNG screenshot)</source>
-        <extracomment>File suffix → format.</extracomment>
-        <translation>生成报告：HTML、PDF、JSON（或 PNG 截图）</translation>
+        <source>write a closed copy of a recording that was not closed</source>
+        <translation>为未正常关闭的录制文件写一个已关闭的副本</translation>
     </message>
     <message>
-        <source>Write a report on this machine: host, GPUs and topology, a telemetry summary with charts and throttle events, health findings, a benchmark run and cloud recommendations. The format follows --out: .html (one self-contained file), .pdf (A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the app window or of --tab, like `gpuprof --screenshot`). Without --session, samples the GPUs live for --duration seconds. Command lines are hidden unless --include-cmdlines; passwords and tokens are hidden always.</source>
-        <translation>生成本机报告：主机、GPU 与拓扑、带图表和降频事件的遥测摘要、健康检查结果、一次基准测试运行以及云端推荐。格式由 --out 决定：.html（单个自包含文件）、.pdf（A4 或 Letter）、.json（schema：docs/report-schema.md）或 .png（应用窗口或 --tab 的截图，同 `gpuprof --screenshot`）。不带 --session 时，对 GPU 实时采样 --duration 秒。除非指定 --include-cmdlines，否则隐藏命令行；密码和令牌始终隐藏。</translation>
+        <source>Read what a recording holds (one whose recorder was killed, one copied without its -wal file, or a damaged one) and write it as a clean, closed session file. Records that cannot be read are left out; the recording itself is not changed.</source>
+        <translation>读取录制文件中的内容（录制进程被强行终止的、复制时缺少 -wal 文件的或已损坏的），并写成一个干净、已关闭的会话文件。无法读取的记录会被略去；录制文件本身不会改动。</translation>
     </message>
     <message>
         <source>FILE.html, FILE.pdf, FILE.json or FILE.png</source>
+        <extracomment>File suffix → format.</extracomment>
         <translation>FILE.html、FILE.pdf、FILE.json 或 FILE.png</translation>
     </message>
     <message>
@@ -2969,6 +2966,7 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     </message>
     <message>
         <source>--out must end in .html, .pdf, .json or .png, got {p}</source>
+        <extracomment>The ``gpuprof recommend`` flags a report&apos;s recommendation takes too, under the same names. The workload flags of ``gpuprof recommend`` that a report has not: never given.</extracomment>
         <translation>--out 必须以 .html、.pdf、.json 或 .png 结尾，实际为 {p}</translation>
     </message>
     <message>
@@ -2992,28 +2990,20 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>.png 是应用的截图；--bench、--check 和 --recommend 需要 .html、.pdf 或 .json</translation>
     </message>
     <message>
+        <source>write a report: HTML, PDF, JSON (or a PNG screenshot)</source>
+        <translation>生成报告：HTML、PDF、JSON（或 PNG 截图）</translation>
+    </message>
+    <message>
+        <source>Write a report on this machine: host, GPUs and topology, a telemetry summary with charts and throttle events, health findings, a benchmark run and cloud recommendations. The format follows --out: .html (one self-contained file), .pdf (A4 or Letter), .json (schema: docs/report-schema.md) or .png (a screenshot of the app window or of --tab, like `gpuprof --screenshot`). Without --session, samples the GPUs live for --duration seconds. Command lines are hidden unless --include-cmdlines; passwords and tokens are hidden always.</source>
+        <translation>生成本机报告：主机、GPU 与拓扑、带图表和降频事件的遥测摘要、健康检查结果、一次基准测试运行以及云端推荐。格式由 --out 决定：.html（单个自包含文件）、.pdf（A4 或 Letter）、.json（schema：docs/report-schema.md）或 .png（应用窗口或 --tab 的截图，同 `gpuprof --screenshot`）。不带 --session 时，对 GPU 实时采样 --duration 秒。除非指定 --include-cmdlines，否则隐藏命令行；密码和令牌始终隐藏。</translation>
+    </message>
+    <message>
         <source>read another machine&apos;s `gpuprof exporter` at URL instead of the local GPUs; each answer must come whole within {s:g} s, or the sampling interval when longer, and be at most {n} MiB</source>
         <translation>读取位于 URL 的另一台机器的 `gpuprof exporter`，而非本机 GPU；每个响应须在 {s:g} 秒内完整到达（采样间隔更长时以采样间隔为准），且不超过 {n} MiB</translation>
     </message>
     <message>
-        <source>list GPUs, versions and topology</source>
-        <translation>列出 GPU、版本和拓扑</translation>
-    </message>
-    <message>
-        <source>Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) and the host. Without a GPU or driver, says why and still shows the host (exit 0).</source>
-        <translation>本机 NVIDIA GPU 及主机的清单（类似 `nvidia-smi -q` 和 `nvidia-smi topo -m`）。没有 GPU 或驱动时会说明原因，仍显示主机信息（退出码 0）。</translation>
-    </message>
-    <message>
         <source>print JSON instead of tables</source>
         <translation>输出 JSON 而不是表格</translation>
-    </message>
-    <message>
-        <source>live terminal view of GPU and host telemetry</source>
-        <translation>GPU 与主机遥测的实时终端视图</translation>
-    </message>
-    <message>
-        <source>A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, refreshed every --interval seconds until Ctrl-C; or one snapshot with --once.</source>
-        <translation>每个 GPU（即 `nvidia-smi dmon` 显示的内容，排版更易读）及主机的实时表格，每 --interval 秒刷新一次，直到按下 Ctrl-C；或用 --once 输出单个快照。</translation>
     </message>
     <message>
         <source>print one snapshot and exit</source>
@@ -3032,14 +3022,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>采样 N 次后停止</translation>
     </message>
     <message>
-        <source>record a telemetry session to a file</source>
-        <translation>将遥测会话录制到文件</translation>
-    </message>
-    <message>
-        <source>Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last second). Stops after --duration seconds or on Ctrl-C.</source>
-        <translation>将遥测采样写入 SQLite 会话文件（WAL：录制进程被强行终止时最多丢失最后一秒）。在 --duration 秒后或按下 Ctrl-C 时停止。</translation>
-    </message>
-    <message>
         <source>session file to write (e.g. run.gpuprof)</source>
         <translation>要写入的会话文件（例如 run.gpuprof）</translation>
     </message>
@@ -3052,14 +3034,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
         <translation>录制 SIMULATED（模拟）的 8×H100 机器</translation>
     </message>
     <message>
-        <source>play a recorded session in the terminal</source>
-        <translation>在终端中播放录制的会话</translation>
-    </message>
-    <message>
-        <source>Play a recorded session back at its own pace (or --speed times faster).</source>
-        <translation>按原始节奏回放录制的会话（或用 --speed 指定加速倍数）。</translation>
-    </message>
-    <message>
         <source>session file written by `gpuprof record` or the app</source>
         <translation>由 `gpuprof record` 或应用写入的会话文件</translation>
     </message>
@@ -3070,14 +3044,6 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>print each snapshot as one JSON line, as fast as possible</source>
         <translation>以最快速度将每个快照输出为一行 JSON</translation>
-    </message>
-    <message>
-        <source>export a recorded session</source>
-        <translation>导出录制的会话</translation>
-    </message>
-    <message>
-        <source>Write a recorded session as CSV: one row per GPU per sample, units in the header.</source>
-        <translation>将录制的会话写为 CSV：每个 GPU 每次采样一行，单位写在表头中。</translation>
     </message>
     <message>
         <source>session file</source>
@@ -3130,6 +3096,46 @@ Example: gpuprof profile --json run.json -- python train.py --epochs 1</source>
     <message>
         <source>wrote {n} samples ({r} rows, one per GPU) to {p}</source>
         <translation>已写入 {n} 个采样（{r} 行，每个 GPU 一行）到 {p}</translation>
+    </message>
+    <message>
+        <source>list GPUs, versions and topology</source>
+        <translation>列出 GPU、版本和拓扑</translation>
+    </message>
+    <message>
+        <source>Inventory of the NVIDIA GPUs on this machine (like `nvidia-smi -q` and `nvidia-smi topo -m`) and the host. Without a GPU or driver, says why and still shows the host (exit 0).</source>
+        <translation>本机 NVIDIA GPU 及主机的清单（类似 `nvidia-smi -q` 和 `nvidia-smi topo -m`）。没有 GPU 或驱动时会说明原因，仍显示主机信息（退出码 0）。</translation>
+    </message>
+    <message>
+        <source>live terminal view of GPU and host telemetry</source>
+        <translation>GPU 与主机遥测的实时终端视图</translation>
+    </message>
+    <message>
+        <source>A live table of every GPU (what `nvidia-smi dmon` shows, laid out to read) and the host, refreshed every --interval seconds until Ctrl-C; or one snapshot with --once.</source>
+        <translation>每个 GPU（即 `nvidia-smi dmon` 显示的内容，排版更易读）及主机的实时表格，每 --interval 秒刷新一次，直到按下 Ctrl-C；或用 --once 输出单个快照。</translation>
+    </message>
+    <message>
+        <source>record a telemetry session to a file</source>
+        <translation>将遥测会话录制到文件</translation>
+    </message>
+    <message>
+        <source>Sample telemetry into a SQLite session file (WAL: a killed recording loses at most the last second). Stops after --duration seconds or on Ctrl-C.</source>
+        <translation>将遥测采样写入 SQLite 会话文件（WAL：录制进程被强行终止时最多丢失最后一秒）。在 --duration 秒后或按下 Ctrl-C 时停止。</translation>
+    </message>
+    <message>
+        <source>play a recorded session in the terminal</source>
+        <translation>在终端中播放录制的会话</translation>
+    </message>
+    <message>
+        <source>Play a recorded session back at its own pace (or --speed times faster).</source>
+        <translation>按原始节奏回放录制的会话（或用 --speed 指定加速倍数）。</translation>
+    </message>
+    <message>
+        <source>export a recorded session</source>
+        <translation>导出录制的会话</translation>
+    </message>
+    <message>
+        <source>Write a recorded session as CSV: one row per GPU per sample, units in the header.</source>
+        <translation>将录制的会话写为 CSV：每个 GPU 每次采样一行，单位写在表头中。</translation>
     </message>
     <message>
         <source>[bold yellow]SIMULATED[/] {what} — demo data, not measured on this machine</source>
@@ -3488,8 +3494,32 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
         <translation>SM 时钟</translation>
     </message>
     <message>
+        <source>XID {n} on {g}</source>
+        <extracomment>A reason active for at least this share of the throttle window counts as throttling. Above this utilization a PCIe link should be at its full generation. Error counters critical at any count above 0: (the FleetGpu field, also the finding&apos;s code, title, detail); ``{n}`` is the count, ``{g}`` the GPU.</extracomment>
+        <translation>{g} 上出现 XID {n}</translation>
+    </message>
+    <message>
+        <source>The driver reported XID error {n} (DCGM_FI_DEV_XID_ERRORS).</source>
+        <translation>驱动程序报告了 XID 错误 {n}（DCGM_FI_DEV_XID_ERRORS）。</translation>
+    </message>
+    <message>
+        <source>Double-bit ECC errors on {g}</source>
+        <translation>{g} 上出现双比特 ECC 错误</translation>
+    </message>
+    <message>
+        <source>{n} uncorrectable (double-bit) ECC errors.</source>
+        <translation>{n} 个不可纠正（双比特）ECC 错误。</translation>
+    </message>
+    <message>
+        <source>Row remapping failed on {g}</source>
+        <translation>{g} 的行重映射失败</translation>
+    </message>
+    <message>
+        <source>The GPU could not remap a failing memory row (DCGM_FI_DEV_ROW_REMAP_FAILURE).</source>
+        <translation>该 GPU 无法重映射出错的显存行（DCGM_FI_DEV_ROW_REMAP_FAILURE）。</translation>
+    </message>
+    <message>
         <source>Prometheus cannot scrape {i} (job {j}): up is 0, so its {n} GPUs are not seen.</source>
-        <extracomment>A reason active for at least this share of the throttle window counts as throttling. Above this utilization a PCIe link should be at its full generation.</extracomment>
         <translation>Prometheus 无法抓取 {i}（job {j}）：up 为 0，因此看不到它的 {n} 个 GPU。</translation>
     </message>
     <message>
@@ -3535,30 +3565,6 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
     <message>
         <source>Its exporter is up, but serves no current value for this GPU.</source>
         <translation>它的导出器在运行，但没有提供该 GPU 的当前数值。</translation>
-    </message>
-    <message>
-        <source>XID {x} on {g}</source>
-        <translation>{g} 上出现 XID {x}</translation>
-    </message>
-    <message>
-        <source>The driver reported XID error {x} (DCGM_FI_DEV_XID_ERRORS).</source>
-        <translation>驱动程序报告了 XID 错误 {x}（DCGM_FI_DEV_XID_ERRORS）。</translation>
-    </message>
-    <message>
-        <source>Double-bit ECC errors on {g}</source>
-        <translation>{g} 上出现双比特 ECC 错误</translation>
-    </message>
-    <message>
-        <source>{n} uncorrectable (double-bit) ECC errors.</source>
-        <translation>{n} 个不可纠正（双比特）ECC 错误。</translation>
-    </message>
-    <message>
-        <source>Row remapping failed on {g}</source>
-        <translation>{g} 的行重映射失败</translation>
-    </message>
-    <message>
-        <source>The GPU could not remap a failing memory row (DCGM_FI_DEV_ROW_REMAP_FAILURE).</source>
-        <translation>该 GPU 无法重映射出错的显存行（DCGM_FI_DEV_ROW_REMAP_FAILURE）。</translation>
     </message>
     <message>
         <source> by {w}</source>
@@ -5111,17 +5117,17 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
         <translation>即使最快的候选也需要 {t}，超出任何计划：请检查工作负载的数值</translation>
     </message>
     <message>
-        <source>unknown billing {b!r}; use one of {all}</source>
-        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved for 1 or 3 years, or a monthly subscription (包月, whole months of the instance). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM&apos;s XQA kernel); ``per-head`` once per query head (Hugging Face eager attention&apos;s ``repeat_kv``; TensorRT-LLM&apos;s masked multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA). What the engine&apos;s scheduler holds for a sequence in flight: ``on-demand`` allocates cache blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused (TensorRT-LLM&apos;s default capacity policy, GUARANTEED_NO_EVICT). More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). Mixture of experts in training (:mod:`gpuprof.recommend.parallel`): routed experts, the experts each token goes to, and the parameters of all routed experts (what expert parallelism shards); 0 = dense. K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA). None: as many as the GPUs (a bare ``--params``). Query heads × head size, the width attention scores are computed at (None: ``hidden``). Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`). Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way. Training: a layout held fixed, e.g. ``&quot;tp4 pp8 cp2&quot;`` (sizes left out are searched; see :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits. The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``&quot;spot&quot;``.</extracomment>
-        <translation>未知的计费方式 {b!r}；请使用以下之一：{all}</translation>
+        <source>unknown billing {v!r}; use one of {all}</source>
+        <extracomment>Activation recomputation choices and the compute each multiplies (issue 23): full recomputation runs every layer&apos;s forward (2N of the 6N FLOPs per token) twice. KV-cache element types (``--kv-dtype``) and their bytes per element. Latency targets are met at this percentile of requests (``--slo``). The price a ranking compares (``--billing``): hourly on-demand, spot (+10 % time), reserved for 1 or 3 years, or a monthly subscription (包月, whole months of the instance). Bytes per parameter of the weights as stored in GPU memory, by precision. The largest value each field can mean; beyond it a number is a typo (``1e30`` parameters, a deadline in the next century), and the estimate it would give is noise: the workload refuses it with one line. Generous: 50-100x the largest published jobs. Inference without ``--batch``: at most this many sequences in flight, the largest batch in TensorRT-LLM&apos;s published throughput runs (the CUDA-graph batch sizes of perf-overview.md&apos;s llm_options.yml go to 8192; github NVIDIA/TensorRT-LLM commit 00f37686). Memory cuts it. How decode attention reads a grouped-query KV cache: ``grouped`` reads each KV head once for its group of query heads (FlashAttention, FlashInfer, TensorRT-LLM&apos;s XQA kernel); ``per-head`` once per query head (Hugging Face eager attention&apos;s ``repeat_kv``; TensorRT-LLM&apos;s masked multi-head attention before XQA, v0.8: its blog measured Llama-70B 2.4x faster with XQA). What the engine&apos;s scheduler holds for a sequence in flight: ``on-demand`` allocates cache blocks as tokens are generated (vLLM, SGLang: ``prompt + output/2`` on average) and ``reserve`` the whole ``prompt + output`` at admission, so no request is ever paused (TensorRT-LLM&apos;s default capacity policy, GUARANTEED_NO_EVICT). What the engine does with each emitted token&apos;s logits (:mod:`gpuprof.recommend.serve_kernels`): ``argmax`` casts them to float32 and reads them once for the next token (vLLM V1&apos;s sampler, vllm/v1/sample/sampler.py; greedy sampling in SGLang and TensorRT-LLM&apos;s PyTorch backend); ``decoder`` is TensorRT-LLM&apos;s C++ decoder of TensorRT engines: float32 logits copied by its penalty kernel, a softmax, then sampling. More total work than this (FLOPs) gets a warning: 10x the largest training runs to date. Mixture of experts: parameters used per token (FLOPs); ``params`` is the total (memory). Mixture of experts in training (:mod:`gpuprof.recommend.parallel`): routed experts, the experts each token goes to, and the parameters of all routed experts (what expert parallelism shards); 0 = dense. K+V elements cached per token per layer (``2·kv_heads·head_dim``); None = ``2·hidden`` (full multi-head attention, the default architecture of a bare ``--params``). KV heads (grouped-query attention). Tensor parallel splits the cache by head, so past this many GPUs each keeps a copy of one head; 1 = a latent every GPU keeps whole (MLA). None: as many as the GPUs (a bare ``--params``). Query heads × head size, the width attention scores are computed at (None: ``hidden``). Vocabulary size (0: not known): the logits each emitted token carries (serving&apos;s sampler, :mod:`gpuprof.recommend.serve_kernels`). Serving: how decode attention reads a grouped-query KV cache (:data:`ATTENTION_KERNELS`). Serving: the KV cache a sequence in flight holds (:data:`KV_ADMISSION`). Serving: what the engine does with each emitted token&apos;s logits (:data:`SAMPLERS`). The architecture&apos;s name in resources/models.csv when ``--model`` filled the fields. LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed). Each sequence then generates ``seq_len - prompt_len`` tokens (see :mod:`gpuprof.recommend.decode`). One configuration: exactly this many nodes (None: the fewest of 1, 2, 4 … node_limit that fit, more while a deadline is missed). Serving (:mod:`gpuprof.recommend.serve`): requests per second to sustain; the output token rate ``throughput_per_s`` is the other way to say it (÷ ``output_len``). Serving: mean generated tokens per request (None: ``seq_len - prompt_len``). When given, ``seq_len`` becomes ``prompt_len + output_len``. Serving latency targets, seconds: time to first token, time per output token. The percentile of requests the targets hold for: &quot;p50&quot; or &quot;p99&quot;. KV-cache precision (None: the weights&apos; for 16/32-bit and fp8, else fp16). Serving: tensor-parallel size of each replica (None: the best of 1, 2, 4, 8 per node). Training: the framework family (:data:`gpuprof.recommend.efficiency.STACKS`; aliases such as ``megatron`` or ``nemo`` accepted), whose fitted efficiency times the job. Training: activation recomputation, ``none``, ``selective`` (attention only: a few percent, not costed) or ``full`` (every layer&apos;s forward again in the backward: 4/3 of the compute). Memory is costed as with recomputation either way. Training: a layout held fixed, e.g. ``&quot;tp4 pp8 cp2&quot;`` (sizes left out are searched; see :func:`gpuprof.recommend.parallel.pinned_layout`). Empty: the fastest that fits. The price basis rankings compare (:data:`BILLINGS`); ``spot=True`` is ``&quot;spot&quot;``.</extracomment>
+        <translation>未知的计费方式 {v!r}；请使用以下之一：{all}</translation>
     </message>
     <message>
-        <source>unknown stack {s!r}; use one of {all}</source>
-        <translation>未知的训练框架 {s!r}；可用：{all}</translation>
+        <source>unknown stack {v!r}; use one of {all}</source>
+        <translation>未知的训练框架 {v!r}；可用：{all}</translation>
     </message>
     <message>
-        <source>unknown recompute {r!r}; use one of {all}</source>
-        <translation>未知的重计算方式 {r!r}；可用：{all}</translation>
+        <source>unknown recompute {v!r}; use one of {all}</source>
+        <translation>未知的重计算方式 {v!r}；可用：{all}</translation>
     </message>
     <message>
         <source>unknown layout word {w!r}; use tpN, ppN, cpN, vpN, epN, etpN, mbsN, overlap and deepep</source>
@@ -5132,20 +5138,24 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
         <translation>--output-len 至少为 1</translation>
     </message>
     <message>
-        <source>unknown KV-cache dtype {d!r}; use one of {all}</source>
-        <translation>未知的 KV 缓存数据类型 {d!r}；请使用 {all} 之一</translation>
+        <source>unknown KV-cache dtype {v!r}; use one of {all}</source>
+        <translation>未知的 KV 缓存数据类型 {v!r}；请使用 {all} 之一</translation>
     </message>
     <message>
-        <source>unknown attention kernel {k!r}; use one of {all}</source>
-        <translation>未知的注意力内核 {k!r}；请使用 {all} 之一</translation>
+        <source>unknown attention kernel {v!r}; use one of {all}</source>
+        <translation>未知的注意力内核 {v!r}；请使用 {all} 之一</translation>
     </message>
     <message>
-        <source>unknown KV admission {k!r}; use one of {all}</source>
-        <translation>未知的 KV 准入方式 {k!r}；请使用 {all} 之一</translation>
+        <source>unknown KV admission {v!r}; use one of {all}</source>
+        <translation>未知的 KV 准入方式 {v!r}；请使用 {all} 之一</translation>
     </message>
     <message>
-        <source>unknown percentile {p!r}; use one of {all}</source>
-        <translation>未知的百分位 {p!r}；请使用 {all} 之一</translation>
+        <source>unknown sampler {v!r}; use one of {all}</source>
+        <translation>未知的采样器 {v!r}；请使用 {all} 之一</translation>
+    </message>
+    <message>
+        <source>unknown percentile {v!r}; use one of {all}</source>
+        <translation>未知的百分位 {v!r}；请使用 {all} 之一</translation>
     </message>
     <message>
         <source>{name} must be a finite number &gt; 0, got {v}</source>
@@ -5282,12 +5292,12 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
         <translation>自作业开始的时间</translation>
     </message>
     <message>
-        <source>Where the device time goes</source>
-        <translation>设备时间的去向</translation>
-    </message>
-    <message>
         <source>share</source>
         <translation>占比</translation>
+    </message>
+    <message>
+        <source>Where the device time goes</source>
+        <translation>设备时间的去向</translation>
     </message>
     <message>
         <source>no projection: {e}</source>
@@ -5655,7 +5665,7 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
     </message>
     <message>
         <source>GEMM throughput by size (dashed: spec peak)</source>
-        <extracomment>One colour per GEMM dtype, the same in every run.</extracomment>
+        <extracomment>One colour per GEMM dtype, the same in every run. A benchmark family&apos;s result type.</extracomment>
         <translation>各尺寸的 GEMM 吞吐（虚线：规格峰值）</translation>
     </message>
     <message>
