@@ -208,10 +208,58 @@ def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None
     assert secs("tp4 pp8 vp4 ep8 etp1 deepep") == pytest.approx(secs("tp4 pp8 vp4 ep8 etp1"))
 
 
-def _layout_seconds(w: Workload, *, nodes: int, work: float, layers: int) -> float:
+def test_expert_weight_traffic_is_a_roofline_per_gemm_pass() -> None:
+    from gpuprof.recommend.decode import MEM_BW_EFFICIENCY
+    from gpuprof.recommend.moe_dispatch import expert_weight_seconds
+
+    bw = 3.35e12
+    rate = bw * MEM_BW_EFFICIENCY
+    weights = 300e6
+    # Plenty of math per weight (a dense GEMM's thousands of tokens): nothing waits.
+    assert expert_weight_seconds(weights, 1.0, bw, recompute=False) == 0.0
+    # No math at all: two 16-bit reads and the FP32 gradient's read and write, all exposed.
+    assert expert_weight_seconds(weights, 0.0, bw, recompute=False) == pytest.approx(
+        weights * (2 + 2 + 8) / rate
+    )
+    # Between: only the weight-gradient pass (8 bytes a weight) outlasts its third of the math.
+    third = weights * 4.0 / rate
+    assert expert_weight_seconds(weights, 3 * third, bw, recompute=False) == pytest.approx(
+        weights * 8.0 / rate - third
+    )
+    # Full recomputation reads the weights once more; no bandwidth known: not costed.
+    assert expert_weight_seconds(weights, 0.0, bw, recompute=True) == pytest.approx(
+        weights * 14.0 / rate
+    )
+    assert expert_weight_seconds(weights, 0.0, float("nan"), recompute=False) == 0.0
+
+
+def test_few_tokens_per_expert_wait_on_the_expert_weights() -> None:
+    # Qwen3-235B at TP4 EP8 ETP1: 16 experts a GPU, ~512 tokens each per micro-batch; at TP2
+    # EP32 4 experts of ~4,096 tokens; Mixtral at EP8: one expert of ~8,192 tokens.
+    qwen = _moe("qwen3-235b-a22b", seq_len=4096, batch=2048)
+    mixtral = _moe("mixtral-8x7b", seq_len=4096, batch=256)
+
+    def secs(w: Workload, layout: str, nodes: int, layers: int, bw: float) -> float:
+        work = w.total_flops() / (989e12 * 0.5)  # an H100 at half its 16-bit peak
+        return _layout_seconds(
+            w.with_(layout=layout), nodes=nodes, work=work, layers=layers, mem_bw=bw
+        )
+
+    small = ("tp4 pp8 vp4 ep8 etp1 deepep", 32, 94)
+    assert secs(qwen, *small, 3.35e12) > 1.05 * secs(qwen, *small, float("nan"))
+    for w, args in (
+        (qwen, ("tp2 pp8 vp4 ep32 deepep", 32, 94)),
+        (mixtral, ("tp1 pp4 vp8 ep8", 8, 32)),
+    ):
+        assert secs(w, *args, 3.35e12) == pytest.approx(secs(w, *args, float("nan")))
+
+
+def _layout_seconds(
+    w: Workload, *, nodes: int, work: float, layers: int, mem_bw: float | None = None
+) -> float:
     """Seconds of ``w``'s held layout on ``nodes`` 8-GPU nodes (NVLink 450 GB/s inside, 400 GB/s
     of network per node, 1 PB usable per GPU), ``work`` the job's GPU-seconds at base efficiency,
-    a model of ``layers`` × 4096."""
+    a model of ``layers`` × 4096; ``mem_bw`` bytes/s of each GPU's memory (None: not given)."""
     from gpuprof.recommend.parallel import train_layout
 
     one = np.ones(1)
@@ -226,5 +274,6 @@ def _layout_seconds(w: Workload, *, nodes: int, work: float, layers: int) -> flo
         usable=one * 1e15,
         layers=layers,
         hidden=4096,
+        mem_bw=None if mem_bw is None else one * mem_bw,
     )
     return float(lay.seconds[0])

@@ -499,6 +499,7 @@ def _choose_nodes(
                 layers=layers,
                 hidden=hidden,
                 groups=arr.groups,
+                mem_bw=arr.mem_bw,
             )
             need, fits = layout.need, layout.fits
         elif kind == "llm-inference":

@@ -1,14 +1,25 @@
 """The all-to-all of a mixture of experts' token dispatch in training (issue 23): the bytes one
 GPU of an expert-parallel group sends per dispatch or combine, over NVLink inside its node and
 the network past it (:func:`moe_alltoall_seconds`), and what a node-deduplicating dispatcher
-(DeepEP) saves (:func:`remote_nodes_per_token`). Used by :mod:`gpuprof.recommend.parallel`."""
+(DeepEP) saves (:func:`remote_nodes_per_token`), and the routed experts' weight traffic per
+micro-batch that their small GEMMs cannot hide (:func:`expert_weight_seconds`). Used by
+:mod:`gpuprof.recommend.parallel`."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["moe_alltoall_seconds", "remote_nodes_per_token"]
+from gpuprof.recommend.decode import MEM_BW_EFFICIENCY
+
+__all__ = ["expert_weight_seconds", "moe_alltoall_seconds", "remote_nodes_per_token"]
+
+#: Bytes per weight each GEMM pass of a micro-batch moves: the forward (and its recomputation)
+#: and the input-gradient GEMM read the 16-bit weights; the weight-gradient GEMM accumulates into
+#: the FP32 main gradient, read and written (Megatron-LM's gradient-accumulation fusion and FP32
+#: ``main_grads_dtype``, both on by default: megatron/training/arguments.py).
+READ_BYTES = 2.0
+ACCUMULATE_BYTES = 8.0
 
 Arr = npt.NDArray[np.float64]
 
@@ -65,3 +76,26 @@ def moe_alltoall_seconds(
             )
         far = np.where(e > local, remote / inter_bw, 0.0)
     return np.where(e > 1.0, np.maximum(near, far), 0.0)
+
+
+def expert_weight_seconds(
+    weights: Arr | float, compute_s: Arr | float, mem_bw: Arr | float, *, recompute: bool
+) -> Arr:
+    """Seconds per micro-batch that a GPU's routed-expert GEMMs wait on memory beyond their math.
+
+    ``weights``: routed-expert weights on the GPU (elements, the pipeline stage's layers);
+    ``compute_s``: those GEMMs' math per micro-batch (forward, input and weight gradients, and
+    the forward again when ``recompute``, equal shares). Each pass is a roofline, the larger of
+    its share of ``compute_s`` and its bytes (:data:`READ_BYTES` or :data:`ACCUMULATE_BYTES` per
+    weight) at :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of ``mem_bw``; the excess is
+    returned. A dense GEMM has thousands of tokens per weight and never waits: an expert's few
+    hundred do (H100: the weight-gradient pass is memory-bound below ~900 tokens per expert)."""
+    rate = np.asarray(mem_bw, dtype=np.float64) * MEM_BW_EFFICIENCY
+    reads = 3.0 if recompute else 2.0
+    share = np.asarray(compute_s, dtype=np.float64) / (reads + 1.0)
+    w = np.asarray(weights, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: Arr = reads * np.maximum(w * READ_BYTES / rate - share, 0.0) + np.maximum(
+            w * ACCUMULATE_BYTES / rate - share, 0.0
+        )
+    return np.nan_to_num(out, nan=0.0, posinf=0.0)

@@ -78,6 +78,10 @@ the estimate keeps, per candidate, the fastest layout whose memory fits (:func:`
   under TP4 sits in one node) and ``deepep`` (a dispatcher that sends a token across the
   network once per remote node holding one of its experts and forwards it over NVLink there:
   DeepEP; DeepSeek-V3's report sec. 3.2.2), both as the Megatron-MoE ModelZoo states its runs.
+  Each micro-batch also reads the GPU's routed-expert weights twice (forward, input gradient;
+  three times under full recomputation) and accumulates their FP32 gradients: with a few
+  hundred tokens per expert those passes are memory-bound, the excess is added
+  (:func:`~gpuprof.recommend.moe_dispatch.expert_weight_seconds`, when the GPU's bandwidth is given).
 
 * **A layout given** (issue 23, ``Workload.layout``; ``perf/truth.py`` costs each published
   run at its own, e.g. NeMo's ``"tp4 pp8 cp1 vp6 mbs2"``): those sizes only, the rest searched.
@@ -105,7 +109,11 @@ import numpy.typing as npt
 
 from gpuprof.recommend.decode import allreduce_seconds
 from gpuprof.recommend.memory import memory_need
-from gpuprof.recommend.moe_dispatch import moe_alltoall_seconds, remote_nodes_per_token
+from gpuprof.recommend.moe_dispatch import (
+    expert_weight_seconds,
+    moe_alltoall_seconds,
+    remote_nodes_per_token,
+)
 from gpuprof.recommend.workload import Workload
 
 __all__ = [
@@ -240,23 +248,26 @@ def train_layout(
     layers: int,
     hidden: int,
     groups: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None,
+    mem_bw: Arr | None = None,
 ) -> TrainLayout:
     """The fastest layout that fits, per candidate (the smallest memory need when none fits).
 
     ``per_node`` GPUs per node (fractional for a GPU partition), ``work`` the job's GPU-seconds
     at base efficiency (compute only), ``intra_bw`` bytes/s per GPU per direction inside a node,
-    ``net_bw_node`` bytes/s of one node's network (NaN unknown), ``usable`` bytes per GPU.
+    ``net_bw_node`` bytes/s of one node's network (NaN unknown), ``usable`` bytes per GPU,
+    ``mem_bw`` bytes/s of each GPU's memory (None: the experts' weight traffic is not costed).
     Catalog rows that differ only in price or region share one evaluation (``groups``: the
     :func:`row_groups` of those five arrays, when the caller has them already).
     """
-    cols = (per_node, work, intra_bw, net_bw_node, usable)
+    bw = np.full_like(work, np.nan) if mem_bw is None else mem_bw
+    cols = (per_node, work, intra_bw, net_bw_node, usable, bw)
     first, inverse = groups if groups is not None else row_groups(*cols)
     if len(first) < len(per_node):
-        pn, wk, ib, nb, us = (c[first] for c in cols)
-        u = _layouts(w, per_sample, nodes, pn, wk, ib, nb, us, layers, hidden)
+        pn, wk, ib, nb, us, mb = (c[first] for c in cols)
+        u = _layouts(w, per_sample, nodes, pn, wk, ib, nb, us, layers, hidden, mb)
         return TrainLayout(**{k: getattr(u, k)[inverse] for k in TrainLayout.__dataclass_fields__})
     return _layouts(
-        w, per_sample, nodes, per_node, work, intra_bw, net_bw_node, usable, layers, hidden
+        w, per_sample, nodes, per_node, work, intra_bw, net_bw_node, usable, layers, hidden, bw
     )
 
 
@@ -284,6 +295,7 @@ def _layouts(
     usable: Arr,
     layers: int,
     hidden: int,
+    mem_bw: Arr,
 ) -> TrainLayout:
     g_total = per_node * float(nodes)
     s = 1.0 if per_sample else float(w.seq_len)
@@ -385,7 +397,20 @@ def _layouts(
         if w.experts > 1
         else np.zeros_like(tau_c)
     )
-    tau = tau_c + tau_tp + tau_pp + tau_cp + tau_ep
+    # The routed experts' weight reads and FP32 gradient accumulation per micro-batch beyond
+    # what their GEMMs' math hides (:func:`expert_weight_seconds`); the math is the experts'
+    # share of the FLOPs (6 × their active weights per token), balanced like the rest.
+    tau_w = np.zeros_like(tau_c)
+    if w.experts > 1 and w.expert_params > 0.0 and not per_sample:
+        active = w.expert_params * w.top_k / w.experts
+        share = min(6.0 * active * w.work_units / max(w.total_flops(), 1e-30), 1.0)
+        tau_w = expert_weight_seconds(
+            w.expert_params / (mp * ep_shard) * fullest,
+            tau_c * share,
+            mem_bw,
+            recompute=w.recompute == "full",
+        )
+    tau = tau_c + tau_tp + tau_pp + tau_cp + tau_ep + tau_w
     # 1F1B: the bubble is (p − 1) micro-batch times; interleaved over v virtual stages per
     # GPU, (p − 1) / v (Narayanan et al. 2021 sec. 2.2.2).
     pipeline = (m + (p - 1.0) / v) * tau
