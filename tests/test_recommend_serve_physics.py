@@ -33,9 +33,8 @@ def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
 
 def _hw(rec: Recommendation) -> tuple[Any, int, _Hw]:
     sv, i = serving_arrays_of(rec, rec.rows[0])
-    hw = _Hw(
-        *(np.array([float(a[i])]) for a in (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net))
-    )
+    fields = (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net, sv.pf_flops, sv.attn_flops)
+    hw = _Hw(*(np.array([float(a[i])]) for a in fields))
     return sv, i, hw
 
 

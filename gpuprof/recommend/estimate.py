@@ -42,7 +42,7 @@ from gpuprof.catalog.instances import Instance
 from gpuprof.catalog.specs import DTYPES, GpuSpec
 from gpuprof.i18n import N_
 from gpuprof.recommend.decode import MEM_BW_EFFICIENCY, decode_step_seconds, prefill_seconds
-from gpuprof.recommend.efficiency import TRAIN_EFFICIENCY, TrainEfficiency
+from gpuprof.recommend.efficiency import DEFAULT_STACK, TRAIN_EFFICIENCY, TrainEfficiency
 from gpuprof.recommend.formulas import FORMULAS
 from gpuprof.recommend.memory import (
     HEADROOM,
@@ -367,7 +367,18 @@ def estimate(
     usable = arr.mem_bytes * (1.0 - HEADROOM)
 
     if w.is_serving:
-        return _serving(w, arr, base, peak, supported, m_measured, m_src, sources)
+        # Prompt tokens: large GEMMs at a tuned stack's share of the matmul peak and attention
+        # at its own share of the 16-bit peak (:mod:`.efficiency`), scaled as ``base`` is by a
+        # local measurement; decode tokens stay at ``base``.
+        archs = [s.architecture if s else None for s in (specs.get(n) for n in arr.models)]
+        m_gemm = np.array(
+            [train_eff.gemm_share(DEFAULT_STACK) * train_eff.generation_share(a) for a in archs]
+        )
+        m_att = np.array([train_eff.attention_share(DEFAULT_STACK, a) for a in archs])
+        scale = base / BASE_EFFICIENCY["llm-inference"][0]
+        p16 = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
+        prompt_rates = (peak * m_gemm[arr.model_idx] * scale, p16 * m_att[arr.model_idx] * scale)
+        return _serving(w, arr, base, peak, supported, m_measured, m_src, sources, prompt_rates)
     # FP8 training: the attention matmuls stay 16-bit (their share timed at the bf16 peak).
     peak16 = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
     # Seconds per GPU-FLOP/s of base-efficiency rate: the whole job's compute is this ÷ G.
@@ -423,6 +434,7 @@ def _serving(
     m_measured: npt.NDArray[np.bool_],
     m_src: npt.NDArray[np.int64],
     sources: list[str],
+    prompt_rates: tuple[Arr, Arr],
 ) -> Estimates:
     """Serving traffic: continuous batching per candidate (:mod:`gpuprof.recommend.serve`).
 
@@ -442,6 +454,8 @@ def _serving(
         net_bw_node=arr.net_bw_node[first],
         node_options=[w.nodes] if w.nodes else _node_options(w.node_limit),
         pcie_gen=arr.pcie_gen[first],
+        prefill_flops_per_gpu=prompt_rates[0][first],
+        attention_flops_per_gpu=prompt_rates[1][first],
     )
     sv = ServeArrays(**{f: getattr(one, f)[inverse] for f in ServeArrays.__dataclass_fields__})
     nan = np.full(len(arr), np.nan)

@@ -96,6 +96,7 @@ from gpuprof.recommend.workload import MAX_SEQS, WEIGHT_BYTES, Workload
 
 __all__ = [
     "BOUNDS",
+    "EAGER_LAYER_S",
     "KV_FREE_FRACTION",
     "TOKEN_BUDGET",
     "ServeArrays",
@@ -137,6 +138,13 @@ BATCH_GRID = np.unique(np.round(np.geomspace(1.0, float(MAX_SEQS), 72)))
 #: With no TTFT target, replicas are sized for at most this share of their capacity: near
 #: capacity the queue's wait grows as 1 / (1 − load) (M/D/1), so some headroom is the norm.
 MAX_LOAD = 0.9
+#: Seconds a layer's kernels cost per step beyond their work when launched one by one (no CUDA
+#: graph): vLLM's CUDA graphs took a batch-1 decode step of Llama 2 7B (32 layers) from 1.2 s to
+#: 1.05 s per 100 tokens (github vllm-project/vllm PR #1440): 1.5 ms a step, 47 us a layer.
+#: Engines capture graphs for decode-only steps (vLLM, TensorRT-LLM's GptSession, LoRAX "only
+#: during the decoding steps", predibase/lorax PR #154); a step that carries a prompt chunk
+#: launches its kernels from the host, and for a short prompt that cost is most of the step.
+EAGER_LAYER_S = 1.5e-3 / 32.0
 #: Standard normal quantile of 0.99.
 Z99 = 2.326
 #: Tensor-parallel sizes tried inside a node.
@@ -193,6 +201,8 @@ class ServeArrays:
     flops: Arr
     link: Arr
     net: Arr
+    pf_flops: Arr  # the prompt tokens' GEMMs
+    attn_flops: Arr  # the prompt tokens' attention
 
 
 def tp_options(count: Arr, nodes: int) -> list[ServeConfig]:
@@ -293,6 +303,9 @@ class _Hw:
     flops: Arr  # per GPU, peak × base efficiency
     link: Arr  # tensor-parallel all-reduce bandwidth per direction
     net: Arr  # pipeline send bandwidth per GPU across nodes
+    #: Per GPU: the prompt tokens' weight GEMMs (None: ``flops``) and their attention's rate.
+    pf_flops: Arr | None = None
+    attn_flops: Arr | None = None
 
 
 def _step(
@@ -319,19 +332,24 @@ def _step(
     per_micro = tokens / hw.pp
     bw = hw.mem_bw * MEM_BW_EFFICIENCY
     rate = hw.tp * hw.pp * hw.flops
+    pf_rate = rate if hw.pf_flops is None else hw.tp * hw.pp * hw.pf_flops
+    attn_rate = rate if hw.attn_flops is None else hw.tp * hw.pp * hw.attn_flops
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
     tile = expert_tile_factor(per_micro, s.experts, s.top_k) if s.experts else 1.0
-    w_comp = 2.0 * (s.active + s.expert_active * (tile - 1.0)) * tokens / rate
+    w_comp = 2.0 * (s.active + s.expert_active * (tile - 1.0)) * (b / rate + prefill / pf_rate)
     rep_mem = tokens * s.replicated / hw.pp / bw
     # Sequences that emit a token: the decoding ones and the prompts this step finishes. Their
     # logits are sampled on the last stage only, so a pipeline does not split this.
     emit = b + np.where(np.asarray(prompt) > 0, prefill / np.maximum(prompt, 1.0), 0.0)
     rep_mem = rep_mem + emit * s.sample_mem / bw
     kv_mem = b * ctx * s.kv_token * s.kv_read * s.kv_copies(hw.tp) / (hw.tp * hw.pp) / bw
-    kv_comp = 4.0 * s.layers * s.attn * (b * ctx + prefill * prompt / 2.0) / rate
+    kv_comp = 4.0 * s.layers * s.attn * (b * ctx / rate + prefill * prompt / 2.0 / attn_rate)
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
-    t_mem = t_mem + rep_mem
+    # A step with prompt tokens runs eagerly (CUDA graphs replay decode batches only): its
+    # layers' kernel launches show between the kernels, time the GPU waits (with the memory
+    # side: neither math nor a link).
+    t_mem = t_mem + rep_mem + np.where(np.asarray(prefill) > 0, s.layers * EAGER_LAYER_S, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
     t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
@@ -433,7 +451,16 @@ def _layout_eval(
     b_max = np.where(fits, b_max, 1.0)
     grid = np.minimum(BATCH_GRID[None, :], b_max[:, None])
     grid = np.concatenate([grid, b_max[:, None]], axis=1)
-    col = _Hw(*(a[:, None] for a in (hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)))
+    col = _Hw(
+        hw.tp[:, None],
+        hw.pp[:, None],
+        hw.mem_bw[:, None],
+        hw.flops[:, None],
+        hw.link[:, None],
+        hw.net[:, None],
+        None if hw.pf_flops is None else hw.pf_flops[:, None],
+        None if hw.attn_flops is None else hw.attn_flops[:, None],
+    )
     demand = grid * s.prompt / s.output
     m, c, x = _cycle(s, col, grid, demand)
     tau = m + c + x
@@ -561,6 +588,8 @@ def serve_estimates(
     net_bw_node: Arr,
     node_options: list[int],
     pcie_gen: Arr | None = None,
+    prefill_flops_per_gpu: Arr | None = None,
+    attention_flops_per_gpu: Arr | None = None,
 ) -> ServeArrays:
     """The serving estimate of every candidate (``count`` GPUs per node, per-GPU arrays).
 
@@ -581,7 +610,16 @@ def serve_estimates(
             if w.tp is not None:  # asked for: that tensor-parallel size only
                 valid = valid & (cfg.tp == w.tp)
             cfg = ServeConfig(cfg.nodes, cfg.tp, cfg.pp, cfg.dp, valid)
-            hw = _Hw(cfg.tp, cfg.pp, mem_bw, flops_per_gpu, link, net_bw_node / per_node)
+            hw = _Hw(
+                cfg.tp,
+                cfg.pp,
+                mem_bw,
+                flops_per_gpu,
+                link,
+                net_bw_node / per_node,
+                prefill_flops_per_gpu,
+                attention_flops_per_gpu,
+            )
             cand = _layout_eval(w, s, cfg, usable, hw, lam)
             cand.update(tp=cfg.tp, pp=cfg.pp, dp=cfg.dp, nodes=np.full_like(count, float(n)))
             cand.update(hw_link=link + 0.0 * count, hw_net=net_bw_node / per_node)
@@ -635,6 +673,8 @@ def serve_estimates(
         flops=flops_per_gpu,
         link=best["hw_link"],
         net=best["hw_net"],
+        pf_flops=flops_per_gpu if prefill_flops_per_gpu is None else prefill_flops_per_gpu,
+        attn_flops=flops_per_gpu if attention_flops_per_gpu is None else attention_flops_per_gpu,
     )
 
 

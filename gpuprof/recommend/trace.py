@@ -296,7 +296,19 @@ def simulate(
     (:class:`TraceCancelled`)."""
     s = _shape(w)
     hw = _Hw(
-        *(np.asarray([float(a[i])]) for a in (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net))
+        *(
+            np.asarray([float(a[i])])
+            for a in (
+                sv.tp,
+                sv.pp,
+                sv.mem_bw,
+                sv.flops,
+                sv.link,
+                sv.net,
+                sv.pf_flops,
+                sv.attn_flops,
+            )
+        )
     )
     kv_cap = float(sv.kv_tokens[i])
     b_cap = int(sv.batch_max[i])
