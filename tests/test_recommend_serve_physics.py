@@ -116,3 +116,54 @@ def test_l40s_tensor_parallel_pays_the_pcie_all_reduce(catalog: Catalog) -> None
     gather = allgather_seconds(4.0, emit * s.sample_gather, 20e9)
     assert s.sample_gather == 2.0 * 128256  # Llama 3.1's vocabulary, 16-bit logits
     assert float(x[0]) == pytest.approx(float(ring + gather))
+
+
+@pytest.mark.parametrize("gpu", ["A100 80GB SXM", "H100"])
+def test_prompt_tokens_run_at_the_generations_gemm_share_and_decode_tokens_at_the_base(
+    catalog: Catalog, gpu: str
+) -> None:
+    from gpuprof.catalog.specs import load_specs
+    from gpuprof.recommend.efficiency import DEFAULT_STACK, TRAIN_EFFICIENCY
+
+    w = serving("llama-2-7b", precision="fp16", rate_per_s=0.001, prompt_len=2048, output_len=1)
+    rec = _one(catalog, gpu, 1, w)
+    sv, i, hw = _hw(rec)
+    row = rec.rows[0]
+    spec = load_specs()[row.instance.gpu_model]
+    arch = spec.architecture
+    peak = float(sv.flops[i]) / row.efficiency_base
+    assert peak == pytest.approx((spec.peak_tflops("fp16") or 0) * 1e12)
+    gemm = TRAIN_EFFICIENCY.gemm_share(DEFAULT_STACK) * TRAIN_EFFICIENCY.generation_share(arch)
+    assert float(sv.pf_flops[i]) == pytest.approx(peak * gemm)
+    att = TRAIN_EFFICIENCY.attention_share(DEFAULT_STACK, arch)
+    assert float(sv.attn_flops[i]) == pytest.approx((spec.peak_tflops("bf16") or 0) * 1e12 * att)
+    # A long prompt alone is compute bound: its GEMMs at the prompt rate, its causal attention
+    # (half the P x P product) at the attention rate; a decode token's GEMMs at the base rate.
+    s = _shape(rec.workload)
+    p = np.array([2048.0])
+    c = _step(s, hw, np.zeros(1), p, ctx=0.0, prompt=2048.0)[1]
+    gemms = 2.0 * s.active * 2048.0 / float(sv.pf_flops[i])
+    attention = 4.0 * s.layers * s.attn * 2048.0 * 1024.0 / float(sv.attn_flops[i])
+    assert float(c[0]) == pytest.approx(gemms + attention)
+    base_only = _Hw(hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)
+    b = np.array([4096.0])
+    assert float(_step(s, hw, b, np.zeros(1), ctx=0.0)[1][0]) == pytest.approx(
+        float(_step(s, base_only, b, np.zeros(1), ctx=0.0)[1][0])
+    )
+
+
+def test_a_step_with_a_prompt_pays_eager_kernel_launches_a_decode_step_does_not(
+    catalog: Catalog,
+) -> None:
+    from gpuprof.recommend.serve import EAGER_LAYER_S
+
+    w = serving("llama-2-7b", precision="fp8", rate_per_s=0.001, prompt_len=1, output_len=1)
+    rec = _one(catalog, "H100", 1, w)
+    _, _, hw = _hw(rec)
+    s = _shape(rec.workload)
+    # One token either way: the same weights read, the same logits sampled; no cache to read.
+    decode = _step(s, hw, np.ones(1), np.zeros(1), ctx=0.0, prompt=1.0)
+    prompt = _step(s, hw, np.zeros(1), np.ones(1), ctx=0.0, prompt=1.0)
+    assert EAGER_LAYER_S > 0.0
+    assert float(prompt[0][0] - decode[0][0]) == pytest.approx(s.layers * EAGER_LAYER_S)
+    assert float(prompt[2][0]) == pytest.approx(float(decode[2][0]))
