@@ -95,6 +95,8 @@ class RowModel:
     specs: Any = None
     #: A row counted as its ratio to this one (``relative_to``; see :func:`read_rows`).
     ref: RowModel | None = None
+    #: The run's other stages (``stages``; see :func:`stage_rows`): their time adds to this one's.
+    stages: tuple[RowModel, ...] = ()
 
     @property
     def id(self) -> str:
@@ -140,6 +142,39 @@ class RowModel:
         return float(self.row["tokens"]) / (seconds * self.gpus)  # tokens_per_s_per_gpu
 
 
+def stage_rows(row: dict[str, str]) -> list[dict[str, str]]:
+    """The row as the stages it ran in: itself at ``seq_len``, less the tokens of the stages
+    its column ``stages`` names, then those stages.
+
+    ``stages`` = ``TOKENS@FIRST-LAST/N``: TOKENS of the row's tokens ran in N stages of equal
+    tokens whose sequence length rose geometrically from FIRST (the row's ``seq_len``, not a
+    stage) to LAST, at the row's tokens per batch (Llama 3's long-context pre-training: ~800B
+    tokens in six stages from the 8K window to 128K, arXiv 2407.21783 sec. 3.4.2). Attention
+    costs grow with the length; the layout is chosen for each stage."""
+    spec = (row.get("stages") or "").strip()
+    if not spec:
+        return [row]
+    tokens_s, lengths = spec.split("@")
+    span, n_s = lengths.split("/")
+    first, last = (float(x) for x in span.split("-"))
+    n, tokens = int(n_s), float(tokens_s)
+    per_batch = float(row["batch"]) * float(row["seq_len"])
+    out = [{**row, "stages": "", "tokens": repr(float(row["tokens"]) - tokens)}]
+    for i in range(1, n + 1):
+        seq = round(first * (last / first) ** (i / n))
+        batch = max(round(per_batch / seq), 1)
+        out.append(
+            {
+                **row,
+                "stages": "",
+                "tokens": repr(tokens / n),
+                "seq_len": str(seq),
+                "batch": str(batch),
+            }
+        )
+    return out
+
+
 def _workload(row: dict[str, str], models: dict[str, Any]) -> Any:
     from gpuprof.recommend.models import find_model
     from gpuprof.recommend.workload import Workload
@@ -174,7 +209,8 @@ def build(rows: Sequence[dict[str, Any]]) -> list[RowModel]:
     models = {**load_models(), **load_models(MODELS)}
     cat = load_catalog()
     out = []
-    for row in rows:
+    for full_row in rows:
+        row, *later = stage_rows(full_row)
         w = _workload(row, models)
         with contextlib.redirect_stderr(io.StringIO()):  # the "costed as N nodes" note
             one, nodes = one_config_catalog(cat, row["gpu"], int(row["gpus"]))
@@ -242,6 +278,7 @@ def build(rows: Sequence[dict[str, Any]]) -> list[RowModel]:
                 arrays=arr,
                 specs=one.specs,
                 ref=build([row["_ref"]])[0] if row.get("_ref") else None,
+                stages=tuple(build(later)),
             )
         )
     return out
@@ -296,7 +333,7 @@ def _predict(params: dict[str, float], m: RowModel) -> float:
     fp8 = eff.fp8_other if m.stack != STACKS[0] else 1.0
     attention = eff.attention_share(m.stack, m.arch)
     full = (m.row.get("recompute") or "none") == "full"
-    seconds = m.seconds(gemm, params["k"], redo, fp8, attention, full)
+    seconds = sum(p.seconds(gemm, params["k"], redo, fp8, attention, full) for p in (m, *m.stages))
     if whole_run(m.row):  # a whole run (all pretraining here)
         seconds *= 1.0 + eff.run_overhead
     return m.metric(seconds)
@@ -350,6 +387,10 @@ def estimate_metric(m: RowModel, eff: TrainEfficiency = TRAIN_EFFICIENCY) -> tup
     names = ("tp", "pp", "dp", "cp", "vp", "ep")
     shown = None if layout is None else dict(zip(names, map(int, layout), strict=True))
     seconds = float(est.seconds[0])
+    for stage in m.stages:  # the later stages' time, each at its own layout
+        seconds += float(
+            estimate(stage.workload, stage.arrays, stage.specs, train_eff=eff).seconds[0]
+        )
     if m.workload.scenario == "pretrain" and not whole_run(m.row):
         seconds /= 1.0 + eff.run_overhead  # a benchmark's steady state, not a whole run
     if m.ref is not None:  # the reference's own metric, not its ratio

@@ -156,3 +156,27 @@ def test_a_planted_outlier_among_the_real_rows_shows_held_out_not_in_the_fit(
     assert max(moved) < 6.0 and sorted(moved)[len(moved) // 2] < 2.0
     # ... and the planted rows are fitted far less than half-way (the L1 fit follows the many).
     assert all(err(both, p) < -20.0 for p in planted)
+
+
+def test_a_run_in_stages_is_costed_stage_by_stage(training_models: list) -> None:
+    """The Llama 3.1 card rows ran ~800B of their tokens in six long-context stages (column
+    ``stages``): the stages keep the row's tokens and tokens per batch, their lengths rise to
+    128K, and each one's attention makes the run dearer than the same tokens at 8K."""
+    import truth_train as tt
+
+    row = {"id": "r", "tokens": "15e12", "seq_len": "8192", "batch": "2048"}
+    parts = tt.stage_rows({**row, "stages": "8e11@8192-131072/6"})
+    assert len(parts) == 7 and tt.stage_rows(row) == [row]
+    assert sum(float(p["tokens"]) for p in parts) == pytest.approx(15e12)
+    lengths = [int(p["seq_len"]) for p in parts]
+    assert lengths == sorted(lengths) and lengths[0] == 8192 and lengths[-1] == 131072
+    assert all(
+        int(p["seq_len"]) * int(p["batch"]) == pytest.approx(2048 * 8192, rel=0.01) for p in parts
+    )
+
+    card = next(m for m in training_models if m.id == "llama31-8b-gpu-hours")
+    assert len(card.stages) == 6
+    shipped = {**tt.params_of(TRAIN_EFFICIENCY), "fitted_tuned": 1.0, "fitted_fsdp": 1.0}
+    one_stage = tt.predict(shipped, tt.RowModel(**{**card.__dict__, "stages": ()}))
+    at_8k = one_stage * 15e12 / float(card.workload.tokens)  # the stages' tokens at 8K instead
+    assert tt.predict(shipped, card) > at_8k * 1.05

@@ -158,14 +158,14 @@ def _of_generation(table: dict[str, float], architecture: str | None) -> float:
 #: 2022, the Llama papers and cards, llm.c) and ``fsdp`` (llm-foundry, OPT) are seen in two or
 #: more publications; ``torchtitan`` and ``deepspeed`` (one each) follow :data:`FALLBACK`.
 TRAIN_EFFICIENCY = TrainEfficiency(
-    gemm={"tuned": 0.681, "fsdp": 0.596},
-    bytes_per_token_layer_hidden=52.6,
+    gemm={"tuned": 0.681, "fsdp": 0.598},
+    bytes_per_token_layer_hidden=50.0,
     generation={"Hopper": 0.829},
-    recompute_full=1.103,
-    fp8_other=0.729,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
-    run_overhead=0.552,
-    attention=0.572,
-    attention_generation={"Hopper": 0.563},
+    recompute_full=1.107,
+    fp8_other=0.730,  # llm-foundry's amp_fp8 and torchtitan's Float8 (as FP8 ÷ BF16 ratios)
+    run_overhead=0.556,
+    attention=0.570,
+    attention_generation={"Hopper": 0.561},
     # One template (translated whatever the counts), filled with the fit's counts.
     source=N_(
         "fitted to {n} published training runs of {s} publications (perf/truth.py, leave-one-"
