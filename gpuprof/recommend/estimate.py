@@ -170,6 +170,30 @@ def base_efficiency(
     return eff, source, False
 
 
+def _prompt_shares(
+    measured: str | None, spec: GpuSpec | None, train_eff: TrainEfficiency
+) -> tuple[str, tuple[float, float]]:
+    """Serving: the efficiency source text and (share of the matmul peak, share of the 16-bit
+    peak) a prompt's GEMMs and attention run at: a tuned stack's fitted training constants for
+    the GPU's generation (:mod:`.efficiency`; a prompt chunk's GEMMs are as large as a training
+    micro-batch's). ``measured``: the local measurement's text, which scales both."""
+    arch = spec.architecture if spec else None
+    gemm = train_eff.gemm_share(DEFAULT_STACK) * train_eff.generation_share(arch)
+    attn = train_eff.attention_share(DEFAULT_STACK, arch)
+    if measured is not None:
+        text = N_(
+            "{source}; serving: a prompt's GEMMs at {gemm:.0%} of the peak and its attention at "
+            "{attn:.0%} of the 16-bit peak (a tuned stack's fitted training shares)"
+        ).format(source=measured, gemm=gemm, attn=attn)
+    else:
+        text = N_(
+            "assumption: 50% of peak for a decode token's math; a prompt's GEMMs at {gemm:.0%} "
+            "of the peak and its attention at {attn:.0%} of the 16-bit peak (a tuned stack's "
+            "fitted training shares); decode bounded by memory bandwidth at 70% of peak"
+        ).format(gemm=gemm, attn=attn)
+    return text, (gemm, attn)
+
+
 @dataclass(frozen=True)
 class CandidateArrays:
     """Per-instance numbers the estimate needs, one array entry per instance."""
@@ -338,10 +362,13 @@ def estimate(
     m_eff = np.empty(len(arr.models))
     m_src = np.empty(len(arr.models), dtype=np.int64)
     m_measured = np.zeros(len(arr.models), dtype=bool)
+    m_prompt = np.ones((len(arr.models), 2))  # serving: a prompt's GEMM and attention shares
     for j, name in enumerate(arr.models):
         spec = specs.get(name)
         measured = (local_measurements or {}).get(name, {}).get(dtype)
         eff, src, was = base_efficiency(w, spec, measured, train_eff)
+        if w.is_serving:
+            src, m_prompt[j] = _prompt_shares(src if was else None, spec, train_eff)
         if src not in sources:
             sources.append(src)
         m_eff[j], m_src[j], m_measured[j] = eff, sources.index(src), was
@@ -367,17 +394,12 @@ def estimate(
     usable = arr.mem_bytes * (1.0 - HEADROOM)
 
     if w.is_serving:
-        # Prompt tokens: large GEMMs at a tuned stack's share of the matmul peak and attention
-        # at its own share of the 16-bit peak (:mod:`.efficiency`), scaled as ``base`` is by a
-        # local measurement; decode tokens stay at ``base``.
-        archs = [s.architecture if s else None for s in (specs.get(n) for n in arr.models)]
-        m_gemm = np.array(
-            [train_eff.gemm_share(DEFAULT_STACK) * train_eff.generation_share(a) for a in archs]
-        )
-        m_att = np.array([train_eff.attention_share(DEFAULT_STACK, a) for a in archs])
+        # A prompt's tokens at :func:`_prompt_shares`, scaled as ``base`` is by a local
+        # measurement; decode tokens stay at ``base``.
         scale = base / BASE_EFFICIENCY["llm-inference"][0]
         p16 = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)
-        prompt_rates = (peak * m_gemm[arr.model_idx] * scale, p16 * m_att[arr.model_idx] * scale)
+        share = m_prompt[arr.model_idx]
+        prompt_rates = (peak * share[:, 0] * scale, p16 * share[:, 1] * scale)
         return _serving(w, arr, base, peak, supported, m_measured, m_src, sources, prompt_rates)
     # FP8 training: the attention matmuls stay 16-bit (their share timed at the bf16 peak).
     peak16 = np.where(np.isfinite(arr.peak["bf16"]), arr.peak["bf16"], peak)

@@ -27,8 +27,15 @@ numpy over the candidates × a grid of batch sizes; no per-row constant.
   step's tokens are routed to, ``1 − (1 − N_act/N)^tokens``: :mod:`.decode`) and each
   sequence's KV cache at :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the spec
   bandwidth; *compute* is ``2·N_act`` FLOPs per token plus attention (``4·L·h`` per token per
-  cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average) at the peak ×
-  base efficiency of the weights' dtype; *communication* two tensor-parallel all-reduces per
+  cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average): a decode
+  token's at the peak × base efficiency of the weights' dtype; a prompt token's GEMMs (large:
+  a chunk's tokens are their rows) at a tuned stack's share of that peak for the GPU's
+  generation and its attention at the attention kernels' share of the 16-bit peak (the
+  training constants of :mod:`.efficiency`, fitted to training runs only: an A100 runs a long
+  prompt at 68 % of its peak, where 50 % made the 2,048-token first tokens 40 % slow). A step
+  that carries a prompt chunk also pays :data:`EAGER_LAYER_S` per layer: engines replay CUDA
+  graphs for decode-only steps, a prompt's kernels are launched one by one (memory side:
+  the GPU waits); *communication* two tensor-parallel all-reduces per
   layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`, at
   :data:`NCCL_LINK_EFFICIENCY` of a GPU link's line rate: NCCL's protocol overhead; GPUs with
   no GPU link over PCIe through the host bridge at NCCL's own figure, 20 GB/s for Gen4 x16:
