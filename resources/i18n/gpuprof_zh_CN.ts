@@ -4650,6 +4650,14 @@ Role of a cell&apos;s node key ``(job, instance)`` and of its GPU column name. T
         <translation>本机实测：{detail}</translation>
     </message>
     <message>
+        <source>{source}; serving: a prompt&apos;s GEMMs at {gemm:.0%} of the peak and its attention at {attn:.0%} of the 16-bit peak (a tuned stack&apos;s fitted training shares)</source>
+        <translation>{source}；服务：提示词的 GEMM 达到峰值的 {gemm:.0%}，其注意力达到 16 位峰值的 {attn:.0%}（调优软件栈在训练运行上拟合的占比）</translation>
+    </message>
+    <message>
+        <source>assumption: 50% of peak for a decode token&apos;s math; a prompt&apos;s GEMMs at {gemm:.0%} of the peak and its attention at {attn:.0%} of the 16-bit peak (a tuned stack&apos;s fitted training shares); decode bounded by memory bandwidth at 70% of peak</source>
+        <translation>假设：解码词元的计算达到峰值的 50%；提示词的 GEMM 达到峰值的 {gemm:.0%}，其注意力达到 16 位峰值的 {attn:.0%}（调优软件栈在训练运行上拟合的占比）；解码受显存带宽限制，为峰值的 70%</translation>
+    </message>
+    <message>
         <source>local GPU utilization is {util} (&lt; {threshold:.0f}%): fix the input pipeline first (DataLoader workers/prefetch, DALI, faster storage) — a bigger GPU would idle too (seed pitfall: BERT on H100 at &lt;30% utilization cost 2.8× an A100 setup)</source>
         <extracomment>Below this local GPU utilization, buying a bigger GPU will not help (seed: &quot;利用率&gt;70%时再升级&quot;). training (issue 23): context parallel size, virtual pipeline stages per GPU, and whether data parallelism shards the weights too (FSDP) rather than ZeRO-1 serving: the share of the memory left after the weights the KV cache takes (no headroom)</extracomment>
         <translation>本机 GPU 利用率为 {util}（&lt; {threshold:.0f}%）：先优化输入管线（DataLoader 的 workers/prefetch、DALI、更快的存储）——换更大的 GPU 也只会空转（种子文档中的坑：BERT 在 H100 上利用率 &lt;30%，成本是 A100 方案的 2.8×）</translation>
