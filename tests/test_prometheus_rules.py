@@ -70,7 +70,8 @@ def test_promtool_check_config_of_the_example():
 
 
 def _finding_codes() -> set[str]:
-    """The first argument of every FleetFinding(...) and add(...) in gpuprof/fleet/findings.py."""
+    """The first argument of every FleetFinding(...) and add(...) in gpuprof/fleet/findings.py, and
+    the codes of its error-counter table."""
     tree = ast.parse((ROOT / "gpuprof" / "fleet" / "findings.py").read_text("utf-8"))
     codes = set()
     for node in ast.walk(tree):
@@ -81,7 +82,9 @@ def _finding_codes() -> set[str]:
             and isinstance(node.args[0], ast.Constant)
         ):
             codes.add(node.args[0].value)
-    return codes
+    from gpuprof.fleet import findings  # the error counters' findings are a table a loop reads
+
+    return codes | {code for code, _title, _detail in findings._ERROR_COUNTERS}
 
 
 def test_every_fleet_finding_has_its_alert():

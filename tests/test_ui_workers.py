@@ -94,6 +94,50 @@ def test_a_thread_runs_under_the_name_of_what_it_does(qtbot: Any) -> None:
     assert errors == [boom]
 
 
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_result_after_the_receiver_was_deleted_is_dropped_quietly(
+    qtbot: Any, fails: bool
+) -> None:
+    """The tab that asked closes while the thread runs: its result (or error) reaches no one, and
+    the thread ends without an exception of its own (it raised "Signal source has been
+    deleted")."""
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.workers import run_in_thread
+    from PySide6.QtCore import QObject
+
+    make_app()
+    parent = QObject()
+    release = threading.Event()
+    got: list[object] = []
+    thread_errors: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda hook_args: thread_errors.append(hook_args.exc_value)
+
+    def job() -> str:
+        release.wait(5.0)
+        if fails:
+            raise OSError("the exporter went away")
+        return "late"
+
+    try:
+        thread = run_in_thread(job, got.append, got.append, parent, name="gpuprof-test-late")
+        parent.deleteLater()
+        qtbot.waitUntil(lambda: not _alive(parent), timeout=5000)
+        release.set()
+        thread.join(5.0)
+        qtbot.wait(50)
+    finally:
+        threading.excepthook = previous
+    assert not thread.is_alive()
+    assert thread_errors == [] and got == []
+
+
+def _alive(obj: Any) -> bool:
+    from shiboken6 import isValid
+
+    return bool(isValid(obj))
+
+
 def test_every_worker_thread_of_the_app_has_its_own_name() -> None:
     """Each run_in_thread call in ui/ passes a literal name=, and no two share one."""
     import ast

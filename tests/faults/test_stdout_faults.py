@@ -9,6 +9,7 @@ their standard output on /dev/full or on a pipe whose reader has gone.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import shutil
@@ -115,7 +116,11 @@ def test_other_os_errors_are_not_taken_for_stdout(
             print("some output first")
             raise exc
 
-        monkeypatch.setattr(telemetry, "cmd_devices", fail)
+        rows = tuple(
+            dataclasses.replace(c, run=fail) if c.name == "devices" else c
+            for c in telemetry.COMMANDS
+        )
+        monkeypatch.setattr(telemetry, "COMMANDS", rows)  # the parser is made from the rows
         assert main(["devices", "--demo"]) == 1
         err = capsys.readouterr().err
         assert "unexpected error" in err and "stdout" not in err

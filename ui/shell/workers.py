@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
@@ -64,6 +64,16 @@ class _Carrier(QObject):
     failed = Signal(object)
 
 
+def _report(carrier: _Carrier, signal: SignalInstance, value: object) -> None:
+    """Emit ``value`` and let the carrier go; a carrier whose parent was deleted meanwhile (the
+    tab or window closed while ``fn`` ran) has no one left to tell."""
+    try:
+        signal.emit(value)
+        carrier.deleteLater()
+    except RuntimeError:  # "Signal source has been deleted"
+        log.debug("a worker's result arrived after its receiver was deleted")
+
+
 def run_in_thread(
     fn: Callable[[], object],
     on_done: Callable[[object], None],
@@ -93,11 +103,9 @@ def run_in_thread(
                 getattr(fn, "__qualname__", fn),
                 exc_info=exc,
             )
-            carrier.failed.emit(exc)
+            _report(carrier, carrier.failed, exc)
         else:
-            carrier.done.emit(result)
-        finally:
-            carrier.deleteLater()
+            _report(carrier, carrier.done, result)
 
     thread = threading.Thread(target=body, name=name, daemon=True)
     thread.start()
