@@ -19,7 +19,6 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from gpuprof import __version__
 from gpuprof.argtypes import finite_float, window_size
 from gpuprof.errors import GpuprofError
 from gpuprof.i18n import LANGUAGES, set_language, tr, translate_argparse
@@ -31,6 +30,7 @@ from gpuprof.netlimits import (
 )
 from gpuprof.telemetry.interval import MAX_INTERVAL_S, MIN_INTERVAL_S
 from gpuprof.termtext import plain
+from gpuprof.version import __version__
 
 if TYPE_CHECKING:
     from gpuprof.fleet.client import PrometheusClient

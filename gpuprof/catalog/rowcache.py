@@ -81,9 +81,9 @@ _SOURCES = (
 @functools.lru_cache(maxsize=1)
 def _code_fingerprint() -> str:
     """What turns rows into instances: these modules' sources, the spec table, the version."""
-    import gpuprof
+    from gpuprof.version import __version__
 
-    digest = hashlib.blake2b(gpuprof.__version__.encode(), digest_size=16)
+    digest = hashlib.blake2b(__version__.encode(), digest_size=16)
     here = Path(__file__).resolve().parent
     for name in _SOURCES:
         try:

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gpuprof import __version__
 from gpuprof.errors import InputError
 from gpuprof.health.diagnose import Finding, diagnose_series
 from gpuprof.i18n import N_, tr
@@ -61,6 +60,7 @@ from gpuprof.telemetry.model import (
     SystemInfo,
     Topology,
 )
+from gpuprof.version import __version__
 
 if TYPE_CHECKING:
     from gpuprof.bench.runner import BenchRun

@@ -23,7 +23,6 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any, TypedDict, Unpack
 
-from gpuprof import __version__
 from gpuprof.errors import InputError
 from gpuprof.httperrors import NETWORK_KINDS, ServerTexts, describe_url_error
 from gpuprof.httpread import BoundedRequest, Budget, HttpLimitError, build_opener, read_body
@@ -32,6 +31,7 @@ from gpuprof.netlimits import EXPORTER_MAX_BYTES, EXPORTER_MIN_TIMEOUT_S
 from gpuprof.redact import clean_text
 from gpuprof.telemetry.wire import API_VERSION, SNAPSHOT_PATH, STATIC_PATH
 from gpuprof.tokenfile import read_token
+from gpuprof.version import __version__
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
