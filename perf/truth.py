@@ -497,106 +497,29 @@ CSV = ROOT / "tests" / "data" / "published_runs.csv"
 SERVING_CSV = ROOT / "tests" / "data" / "published_serving.csv"
 
 
-#: error_pct of each row before the issue-16 model changes (commit 0b3eda1).
-BEFORE = {
-    "nemo-llama2-7b": 10.2,
-    "nemo-llama2-13b": 11.4,
-    "nemo-llama2-70b": -5.5,
-    "nemo-llama3-8b": 19.9,
-    "nemo-llama3-70b": 7.9,
-    "nemo-gpt3-175b-128": -21.0,
-    "nemo-gpt3-175b-512": -12.6,
-    "llama2-7b-gpu-hours": 0.7,
-    "llama2-13b-gpu-hours": -5.3,
-    "llama2-70b-gpu-hours": 4.7,
-    "llama31-405b-gpu-hours": -12.3,
-    "gptfast-llama2-7b-tp1": -0.1,
-    "gptfast-llama2-7b-tp2": 24.1,
-    "gptfast-llama2-7b-tp8": 154.1,
-    "gptfast-llama2-70b-tp4": 7.1,
-    "gptfast-llama2-70b-tp8": 30.1,
-    "gptfast-mixtral-tp8": -46.4,
-}
-
-
-#: error_pct of each row with the model before the scale-out change (commit 77a46a9).
-PREVIOUS = {
-    "nemo-llama2-7b": -2.8,
-    "nemo-llama2-13b": 0.4,
-    "nemo-llama2-70b": -10.7,
-    "nemo-llama3-8b": -0.8,
-    "nemo-llama3-70b": -3.6,
-    "nemo-gpt3-175b-128": -21.0,
-    "nemo-gpt3-175b-512": -12.6,
-    "llama2-7b-gpu-hours": 0.7,
-    "llama2-13b-gpu-hours": -5.3,
-    "llama2-70b-gpu-hours": 4.7,
-    "llama31-405b-gpu-hours": -12.3,
-    "gptfast-llama2-7b-tp1": -0.1,
-    "gptfast-llama2-7b-tp2": 10.1,
-    "gptfast-llama2-7b-tp8": -8.4,
-    "gptfast-llama2-70b-tp4": -3.8,
-    "gptfast-llama2-70b-tp8": -9.1,
-    "gptfast-mixtral-tp8": -0.1,
-}
-
-
-#: error_pct of each serving row (issue 22) with the model before it (commit 8e63911): the same
-#: question asked as an inference job, ``--scenario inference --tokens 1e8 --seq-len ISL+OSL
-#: --prompt-len ISL`` (no ``--batch`` for in-flight rows: the old default of 16 sequences).
-BEFORE_SERVE = {
-    "trtllm-llama31-8b-h200-tp1-128-2048": -77.9,
-    "trtllm-llama31-8b-h200-tp1-1000-1000": -71.1,
-    "trtllm-llama31-8b-h200-tp1-2048-128": -37.2,
-    "trtllm-llama31-8b-h200-tp1-5000-500": -38.1,
-    "trtllm-llama31-8b-h100-tp1-128-2048": -82.2,
-    "trtllm-llama31-8b-h100-tp1-1000-1000": -75.9,
-    "trtllm-llama31-8b-h100-tp1-2048-128": -45.6,
-    "trtllm-llama31-8b-h100-tp1-5000-500": -44.7,
-    "trtllm-llama31-70b-h200-tp1-128-2048": -83.3,
-    "trtllm-llama31-70b-h200-tp1-1000-1000": -77.5,
-    "trtllm-llama31-70b-h200-tp1-2048-128": -38.8,
-    "trtllm-llama31-70b-h200-tp1-5000-500": -41.0,
-    "trtllm-llama31-70b-h100-tp2-128-2048": -86.2,
-    "trtllm-llama31-70b-h100-tp2-1000-1000": -79.7,
-    "trtllm-llama31-70b-h100-tp2-2048-128": -44.2,
-    "trtllm-llama31-70b-h100-tp2-5000-500": -44.2,
-    "trtllm-llama31-405b-h200-tp8-128-2048": -87.7,
-    "trtllm-llama31-405b-h200-tp8-1000-1000": -81.8,
-    "trtllm-llama31-405b-h200-tp8-2048-128": -40.3,
-    "trtllm-llama31-405b-h200-tp8-5000-500": -46.8,
-    "trtllm-llama31-405b-h100-tp8-128-2048": -88.1,
-    "trtllm-llama31-405b-h100-tp8-1000-1000": -83.4,
-    "trtllm-llama31-405b-h100-tp8-2048-128": -46.0,
-    "trtllm-llama31-405b-h100-tp8-5000-500": -50.6,
-    "trtllm-qwen3-235b-h200-tp8-128-2048": -97.2,
-    "trtllm-qwen3-235b-h200-tp8-1000-1000": -95.0,
-    "trtllm-qwen3-235b-h200-tp8-2048-128": -70.7,
-    "trtllm-qwen3-235b-h200-tp8-5000-500": -71.4,
-    "trtllm-qwen3-235b-h100-tp8-128-2048": -95.0,
-    "trtllm-qwen3-235b-h100-tp8-1000-1000": -93.5,
-    "trtllm-qwen3-235b-h100-tp8-5000-500": -73.3,
-    "trtllm061-a100-llama7b-128-128": -1.4,
-    "trtllm061-a100-llama7b-128-2048": -15.0,
-    "trtllm061-a100-llama7b-2048-128": -27.7,
-    "trtllm061-h100-llama7b-128-128": 30.8,
-    "trtllm061-h100-llama7b-128-2048": -5.6,
-    "trtllm061-h100-llama7b-2048-128": -9.1,
-    "trtllm061-h100-llama7b-2048-2048": -12.5,
-    "trtllm061-h100-llama70b-128-128": 21.7,
-    "trtllm061-h100-llama70b-128-2048": 217.5,
-    "trtllm061-h100-llama70b-2048-128": 10.7,
-    "trtllm061-h100-llama70b-2048-2048": 104.6,
-    "trtllm061-l40s-llama7b-128-128": 4.9,
-    "trtllm061-l40s-llama7b-128-2048": -8.8,
-    "trtllm061-l40s-llama7b-2048-128": -7.1,
-    "trtllm061-l40s-llama7b-2048-2048": -8.8,
-}
-
-
 def rows(path: Path) -> list[dict[str, str]]:
     lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
     return list(csv.DictReader(lines))
+
+
+#: Each row's error_pct under earlier models, one column a snapshot (commits named in the file).
+HISTORY_CSV = ROOT / "perf" / "truth_history.csv"
+
+
+def history(path: Path = HISTORY_CSV) -> dict[str, dict[str, float]]:
+    """{snapshot: {row id: error_pct}} from ``path``; a row without a value is not in it."""
+    out: dict[str, dict[str, float]] = {}
+    for row in rows(path):
+        for key, value in row.items():
+            if key != "id" and value:
+                out.setdefault(key, {})[row["id"]] = float(value)
+    return out
+
+
+_HISTORY = history()
+#: error_pct before the issue-16 model changes (commit 0b3eda1), before the scale-out change
+#: (commit 77a46a9), and of the serving rows asked as inference jobs before issue 22 (8e63911).
+BEFORE, PREVIOUS, BEFORE_SERVE = (_HISTORY[k] for k in ("before", "previous", "before_serve"))
 
 
 #: Publications measured with ``trtllm-bench throughput`` on engines ``trtllm-bench build`` sized.
