@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gpuprof.recommend.decode import MEM_BW_EFFICIENCY, allgather_seconds
-from gpuprof.recommend.serve import _Hw, _shape, _step
+from gpuprof.recommend.serve.step import Hardware, shape_of, step_seconds
 from gpuprof.recommend.serve_kernels import (
     ACT_BYTES,
     EXPERT_TILE_M,
@@ -25,9 +25,9 @@ from gpuprof.recommend.workload import Workload
 from tests.helpers.workloads import serving
 
 
-def _hw(tp: float, mem_bw: float = 4.8e12, flops: float = 1e15) -> _Hw:
+def _hw(tp: float, mem_bw: float = 4.8e12, flops: float = 1e15) -> Hardware:
     one = np.array([1.0])
-    return _Hw(np.array([tp]), one, one * mem_bw, one * flops, one * 370e9, one * 50e9)
+    return Hardware(np.array([tp]), one, one * mem_bw, one * flops, one * 370e9, one * 50e9)
 
 
 def test_a_few_tokens_per_expert_cost_a_whole_tile() -> None:
@@ -67,19 +67,19 @@ def test_replicated_bytes_per_token_count_the_norms_and_the_moe_permute() -> Non
 
 
 def test_replicated_traffic_does_not_shrink_with_tensor_parallel() -> None:
-    s = _shape(serving("mixtral-8x7b", precision="fp8", rate_per_s=0.001))
+    s = shape_of(serving("mixtral-8x7b", precision="fp8", rate_per_s=0.001))
     bare = dataclasses.replace(s, replicated=0.0)
     tokens = np.array([4096.0])
     extra = []
     for tp in (1.0, 8.0):
-        with_rep = _step(s, _hw(tp), tokens, np.zeros(1))[0]
-        without = _step(bare, _hw(tp), tokens, np.zeros(1))[0]
+        with_rep = step_seconds(s, _hw(tp), tokens, np.zeros(1))[0]
+        without = step_seconds(bare, _hw(tp), tokens, np.zeros(1))[0]
         extra.append(float((with_rep - without)[0]))
     expected = 4096.0 * s.replicated / (4.8e12 * MEM_BW_EFFICIENCY)
     assert extra == pytest.approx([expected, expected])
     # Its share of the step grows with the tensor-parallel size (the weights' share shrinks).
     share = [
-        e / float(sum(_step(s, _hw(tp), tokens, np.zeros(1)))[0])
+        e / float(sum(step_seconds(s, _hw(tp), tokens, np.zeros(1)))[0])
         for e, tp in zip(extra, (1.0, 8.0), strict=True)
     ]
     assert share[1] > 2 * share[0]
@@ -89,50 +89,53 @@ def test_tile_quantization_makes_a_small_moe_step_compute_heavier() -> None:
     # Qwen3-235B: 128 experts top-8; a decode step of 64 sequences gives each expert ~4 tokens,
     # each paying a 64-row tile. With bandwidth to spare (compute bound), the weight GEMMs'
     # time grows by the routed experts' share times the tile factor; a dense model's does not.
-    s = _shape(serving("qwen3-235b-a22b", precision="fp8", rate_per_s=0.001))
+    s = shape_of(serving("qwen3-235b-a22b", precision="fp8", rate_per_s=0.001))
     flat = dataclasses.replace(s, experts=0)
     b = np.array([64.0])
     fast_memory = _hw(8.0, mem_bw=1e18)
-    tiled = float(_step(s, fast_memory, b, np.zeros(1))[1][0])
-    even = float(_step(flat, fast_memory, b, np.zeros(1))[1][0])
+    tiled = float(step_seconds(s, fast_memory, b, np.zeros(1))[1][0])
+    even = float(step_seconds(flat, fast_memory, b, np.zeros(1))[1][0])
     f = float(expert_tile_factor(64.0, 128, 8)[()])
     assert f > 8.0
     attn = even - 2.0 * s.active * 64.0 / (8.0 * 1e15)  # attention FLOPs, the same in both
     gemm = 2.0 * (s.active + s.expert_active * (f - 1.0)) * 64.0 / (8.0 * 1e15)
     assert tiled == pytest.approx(attn + gemm, rel=1e-9)
     assert tiled > 5.0 * even
-    dense = _shape(serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001))
+    dense = shape_of(serving("llama-3.1-70b", precision="fp8", rate_per_s=0.001))
     assert dense.experts == 0 and dense.expert_active == 0.0
 
 
 def test_every_gpu_moves_the_logits_of_each_emitted_token_by_its_sampler() -> None:
     w = serving("mixtral-8x7b", precision="fp8", rate_per_s=0.001, prompt_len=128, output_len=2048)
-    s = _shape(w)
+    s = shape_of(w)
     assert s.sample_mem == SAMPLER_BYTES_PER_VOCAB["argmax"] * 32000  # Mixtral's vocabulary
     assert s.sample_gather == LOGIT_GATHER_BYTES * 32000
-    dec = _shape(w.with_(sampler="decoder"))
+    dec = shape_of(w.with_(sampler="decoder"))
     # TensorRT-LLM's decoder copies, softmaxes and samples float32 logits: more than an argmax
     assert dec.sample_mem > 2 * s.sample_mem
     b, none = np.array([3000.0]), np.zeros(1)
     for tp in (1.0, 8.0):  # every GPU of the group samples all of them: tp does not shrink it
-        extra = _step(dec, _hw(tp), b, none)[0] - _step(s, _hw(tp), b, none)[0]
+        extra = step_seconds(dec, _hw(tp), b, none)[0] - step_seconds(s, _hw(tp), b, none)[0]
         expected = 3000.0 * (dec.sample_mem - s.sample_mem) / (4.8e12 * MEM_BW_EFFICIENCY)
         assert float(extra[0]) == pytest.approx(expected)
     # the vocabulary-parallel LM head's all-gather: only under tensor parallel
     bare = dataclasses.replace(s, sample_gather=0.0)
-    assert float((_step(s, _hw(1.0), b, none)[2] - _step(bare, _hw(1.0), b, none)[2])[0]) == 0.0
-    gather = _step(s, _hw(8.0), b, none)[2] - _step(bare, _hw(8.0), b, none)[2]
+    assert (
+        float((step_seconds(s, _hw(1.0), b, none)[2] - step_seconds(bare, _hw(1.0), b, none)[2])[0])
+        == 0.0
+    )
+    gather = step_seconds(s, _hw(8.0), b, none)[2] - step_seconds(bare, _hw(8.0), b, none)[2]
     assert float(gather[0]) == pytest.approx(float(allgather_seconds(8.0, 3000 * 64000.0, 370e9)))
     # a prompt finished in the step emits its first token too
     chunk = np.array([1280.0])  # ten 128-token prompts
     more = (
-        _step(s, _hw(1.0), b, chunk)[0]
-        - _step(dataclasses.replace(s, sample_mem=0.0), _hw(1.0), b, chunk)[0]
+        step_seconds(s, _hw(1.0), b, chunk)[0]
+        - step_seconds(dataclasses.replace(s, sample_mem=0.0), _hw(1.0), b, chunk)[0]
     )
     assert float(more[0]) == pytest.approx(3010.0 * s.sample_mem / (4.8e12 * MEM_BW_EFFICIENCY))
 
 
 def test_an_unknown_vocabulary_costs_no_sampling() -> None:
-    s = _shape(Workload("serve", params=7e9, rate_per_s=1.0, prompt_len=100, output_len=100))
+    s = shape_of(Workload("serve", params=7e9, rate_per_s=1.0, prompt_len=100, output_len=100))
     assert s.sample_mem == 0.0 and s.sample_gather == 0.0
     assert sampling_bytes_per_token(0, "decoder") == (0.0, 0.0)

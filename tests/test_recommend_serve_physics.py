@@ -12,15 +12,15 @@ import pytest
 from gpuprof.catalog.instances import Catalog
 from gpuprof.commands.recommend.config import one_config_catalog
 from gpuprof.recommend.rank import Recommendation, recommend, serving_arrays_of
-from gpuprof.recommend.serve import (
+from gpuprof.recommend.serve.step import (
     NCCL_LINK_EFFICIENCY,
     TOKEN_BUDGET,
-    _cycle,
-    _Hw,
-    _Shape,
-    _shape,
-    _step,
+    Hardware,
+    Shape,
     allreduce_link,
+    cycle_seconds,
+    shape_of,
+    step_seconds,
 )
 from gpuprof.recommend.workload import Workload
 from tests.helpers.workloads import serving
@@ -31,22 +31,22 @@ def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
     return recommend(w.with_(nodes=nodes, node_limit=max(16, nodes), tp=gpus), cat, limit=1)
 
 
-def _hw(rec: Recommendation) -> tuple[Any, int, _Hw]:
+def _hw(rec: Recommendation) -> tuple[Any, int, Hardware]:
     sv, i = serving_arrays_of(rec, rec.rows[0])
     fields = (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net, sv.pf_flops, sv.attn_flops)
-    hw = _Hw(*(np.array([float(a[i])]) for a in fields))
+    hw = Hardware(*(np.array([float(a[i])]) for a in fields))
     return sv, i, hw
 
 
 def _at_best_batch(
     catalog: Catalog, model: str, prompt_len: int
-) -> tuple[Any, int, _Hw, _Shape, np.ndarray]:
+) -> tuple[Any, int, Hardware, Shape, np.ndarray]:
     """``model`` in FP8 served on one H100 with ``prompt_len``-token prompts and 500-token
     answers: its serving arrays, row, hardware, shape and best batch (as a 1-element array)."""
     w = serving(model, precision="fp8", rate_per_s=0.001, prompt_len=prompt_len, output_len=500)
     rec = _one(catalog, "H100", 1, w)
     sv, i, hw = _hw(rec)
-    return sv, i, hw, _shape(rec.workload), np.array([float(sv.batch_best[i])])
+    return sv, i, hw, shape_of(rec.workload), np.array([float(sv.batch_best[i])])
 
 
 def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Catalog) -> None:
@@ -55,15 +55,15 @@ def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Cat
     sv, i, hw, s, b = _at_best_batch(catalog, "llama-3.1-70b", prompt_len=5000)
     demand = b * s.prompt / s.output
     room = TOKEN_BUDGET - b
-    decode = sum(_step(s, hw, b, np.zeros(1)))
-    chunk = sum(_step(s, hw, b, room))
-    spread = sum(_step(s, hw, b, demand))
-    mixed = sum(_cycle(s, hw, b, demand))
+    decode = sum(step_seconds(s, hw, b, np.zeros(1)))
+    chunk = sum(step_seconds(s, hw, b, room))
+    spread = sum(step_seconds(s, hw, b, demand))
+    mixed = sum(cycle_seconds(s, hw, b, demand))
     # The mean step mixes decode-only steps and steps with a full chunk ...
     assert float(mixed[0]) == pytest.approx(float((decode + demand / room * (chunk - decode))[0]))
     # ... and costs more than the prompts spread thin over every step, whose compute hid under
     # the weight reads of a memory-bound step.
-    m, c, _ = _step(s, hw, b, np.zeros(1))
+    m, c, _ = step_seconds(s, hw, b, np.zeros(1))
     assert float(m[0]) > float(c[0])  # decode alone is memory bound
     assert float(mixed[0]) > 1.05 * float(spread[0])
     # The estimate's capacity is b / that mean step.
@@ -73,8 +73,8 @@ def test_prefill_comes_in_full_chunks_that_do_not_hide_under_decode(catalog: Cat
 
 def test_a_decode_only_workload_is_unchanged_by_the_chunk_mix(catalog: Catalog) -> None:
     _, _, hw, s, b = _at_best_batch(catalog, "llama-3.1-8b", prompt_len=0)
-    assert float(sum(_cycle(s, hw, b, np.zeros(1)))[0]) == pytest.approx(
-        float(sum(_step(s, hw, b, np.zeros(1)))[0])
+    assert float(sum(cycle_seconds(s, hw, b, np.zeros(1)))[0]) == pytest.approx(
+        float(sum(step_seconds(s, hw, b, np.zeros(1)))[0])
     )
 
 
@@ -100,10 +100,10 @@ def test_l40s_tensor_parallel_pays_the_pcie_all_reduce(catalog: Catalog) -> None
     sv_h, j, hw_h = _hw(h100)
     assert float(sv_h.link[j]) > 15 * float(sv.link[i])
     # at the same batch, communication is a larger share of an L40S step than of an H100 step
-    s = _shape(l40s.workload)
+    s = shape_of(l40s.workload)
     b = np.array([256.0])
-    m, c, x = _cycle(s, hw, b, b * s.prompt / s.output)
-    mh, ch, xh = _cycle(s, hw_h, b, b * s.prompt / s.output)
+    m, c, x = cycle_seconds(s, hw, b, b * s.prompt / s.output)
+    mh, ch, xh = cycle_seconds(s, hw_h, b, b * s.prompt / s.output)
     assert float((x / (m + c + x))[0]) > 1.5 * float((xh / (mh + ch + xh))[0])
     # the all-reduces: two per layer, a ring at 20 GB/s, and the all-gather of the logits of
     # the sequences that emit a token; affine in the bytes, so the mean of decode-only and
@@ -139,16 +139,16 @@ def test_prompt_tokens_run_at_the_generations_gemm_share_and_decode_tokens_at_th
     assert float(sv.attn_flops[i]) == pytest.approx((spec.peak_tflops("bf16") or 0) * 1e12 * att)
     # A long prompt alone is compute bound: its GEMMs at the prompt rate, its causal attention
     # (half the P x P product) at the attention rate; a decode token's GEMMs at the base rate.
-    s = _shape(rec.workload)
+    s = shape_of(rec.workload)
     p = np.array([2048.0])
-    c = _step(s, hw, np.zeros(1), p, ctx=0.0, prompt=2048.0)[1]
+    c = step_seconds(s, hw, np.zeros(1), p, ctx=0.0, prompt=2048.0)[1]
     gemms = 2.0 * s.active * 2048.0 / float(sv.pf_flops[i])
     attention = 4.0 * s.layers * s.attn * 2048.0 * 1024.0 / float(sv.attn_flops[i])
     assert float(c[0]) == pytest.approx(gemms + attention)
-    base_only = _Hw(hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)
+    base_only = Hardware(hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)
     b = np.array([4096.0])
-    assert float(_step(s, hw, b, np.zeros(1), ctx=0.0)[1][0]) == pytest.approx(
-        float(_step(s, base_only, b, np.zeros(1), ctx=0.0)[1][0])
+    assert float(step_seconds(s, hw, b, np.zeros(1), ctx=0.0)[1][0]) == pytest.approx(
+        float(step_seconds(s, base_only, b, np.zeros(1), ctx=0.0)[1][0])
     )
 
 
@@ -160,10 +160,10 @@ def test_a_step_with_a_prompt_pays_eager_kernel_launches_a_decode_step_does_not(
     w = serving("llama-2-7b", precision="fp8", rate_per_s=0.001, prompt_len=1, output_len=1)
     rec = _one(catalog, "H100", 1, w)
     _, _, hw = _hw(rec)
-    s = _shape(rec.workload)
+    s = shape_of(rec.workload)
     # One token either way: the same weights read, the same logits sampled; no cache to read.
-    decode = _step(s, hw, np.ones(1), np.zeros(1), ctx=0.0, prompt=1.0)
-    prompt = _step(s, hw, np.zeros(1), np.ones(1), ctx=0.0, prompt=1.0)
+    decode = step_seconds(s, hw, np.ones(1), np.zeros(1), ctx=0.0, prompt=1.0)
+    prompt = step_seconds(s, hw, np.zeros(1), np.ones(1), ctx=0.0, prompt=1.0)
     assert EAGER_LAYER_S > 0.0
     assert float(prompt[0][0] - decode[0][0]) == pytest.approx(s.layers * EAGER_LAYER_S)
     assert float(prompt[2][0]) == pytest.approx(float(decode[2][0]))

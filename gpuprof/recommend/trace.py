@@ -11,12 +11,12 @@ one :class:`~gpuprof.errors.InputError` naming the file and line.
 
 **Scheduler** (per replica; requests go to the replicas round-robin, as a plain load balancer
 does): each engine step first advances every running sequence by one token, then fills the
-rest of the step's token budget (:data:`~gpuprof.recommend.serve.TOKEN_BUDGET`) with prompt
+rest of the step's token budget (:data:`~gpuprof.recommend.serve.step.TOKEN_BUDGET`) with prompt
 chunks of waiting or partly prefilled requests, first come first served (chunked prefill). A
 request is admitted when the replica has fewer than ``batch_max`` sequences and its KV cache
 can hold what the engine holds for it (``--kv-admission``: the whole prompt + output reserved,
 or, blocks allocated as tokens come, prompt + output/2 on average; no preemption). A step
-takes :func:`gpuprof.recommend.serve._step` for its decode tokens, prefill tokens and the
+takes :func:`gpuprof.recommend.serve.step.step_seconds` for its decode tokens, prefill tokens and the
 running sequences' mean context. A request's first token comes at the end of the step that
 finishes its prompt; each later step adds one.
 
@@ -41,7 +41,8 @@ import numpy.typing as npt
 from gpuprof.errors import InputError
 from gpuprof.i18n import tr
 from gpuprof.jsonin import read_regular
-from gpuprof.recommend.serve import TOKEN_BUDGET, ServeArrays, _Hw, _Shape, _shape, _step
+from gpuprof.recommend.serve import ServeArrays
+from gpuprof.recommend.serve.step import TOKEN_BUDGET, Hardware, Shape, shape_of, step_seconds
 from gpuprof.recommend.workload import Workload
 
 if TYPE_CHECKING:
@@ -294,8 +295,8 @@ def simulate(
     """Run ``trace`` through ``replicas`` engine replicas of candidate ``i``'s layout;
     ``tick(share of the requests finished)`` every :data:`TICK_STEPS` steps may cancel it
     (:class:`TraceCancelled`)."""
-    s = _shape(w)
-    hw = _Hw(
+    s = shape_of(w)
+    hw = Hardware(
         *(
             np.asarray([float(a[i])])
             for a in (
@@ -358,8 +359,8 @@ def _held(r: _Req, admission: str) -> float:
 
 
 def _run_replica(
-    s: _Shape,
-    hw: _Hw,
+    s: Shape,
+    hw: Hardware,
     queue: list[_Req],
     kv_cap: float,
     b_cap: int,
@@ -407,7 +408,7 @@ def _run_replica(
         b = float(len(decoding))
         ctx = sum(r.prompt + r.generated for r in decoding) / len(decoding) if decoding else 0.0
         p_mean = (sum(r.prompt for r, _ in chunks) / len(chunks)) if chunks else 0.0
-        m, c, x = _step(
+        m, c, x = step_seconds(
             s,
             hw,
             np.asarray([b]),
