@@ -11,20 +11,24 @@ from collections.abc import Generator
 
 import pytest
 
-from gpuprof.bench.base import (
+from gpuprof.bench import (
+    BenchRun,
     CancelToken,
+    Case,
     CaseContext,
+    Environment,
     GemmResult,
     MemoryResult,
     P2PResult,
     Progress,
     Result,
+    Runner,
     RunState,
+    TelemetryPoint,
     WorkloadResult,
-    drain,
-    is_oom,
 )
-from gpuprof.bench.runner import BenchRun, Case, Environment, Runner, TelemetryPoint, parse_only
+from gpuprof.bench.base import drain, is_oom
+from gpuprof.bench.runner import parse_only
 from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile, summarize
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
