@@ -17,11 +17,6 @@ from tests.ui_fixtures import serving_form
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
-@pytest.fixture
-def tab(make_recommend_tab):
-    return make_recommend_tab()
-
-
 def _serve(tab) -> None:
     """The issue's question typed into the form: Llama-3-70B at 5000 output tokens/s."""
     serving_form(tab)

@@ -38,11 +38,6 @@ def serve_trace(tab, path: Path, n: int = 120, gap_s: float = 0.1) -> Path:
     return path
 
 
-@pytest.fixture
-def tab(make_recommend_tab):
-    return make_recommend_tab()
-
-
 def test_the_file_picker_loads_a_trace_into_the_traffic_fields(
     tab, tmp_path, monkeypatch, qtbot
 ) -> None:

@@ -17,11 +17,6 @@ from tests.ui_fixtures import serving_form
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
-@pytest.fixture
-def tab(make_recommend_tab):
-    return make_recommend_tab()
-
-
 @pytest.mark.slow
 def test_the_window_stays_responsive_while_a_large_trace_simulates_and_cancel_stops_it(
     tab, tmp_path, qtbot

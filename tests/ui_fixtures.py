@@ -102,6 +102,13 @@ def make_recommend_tab(qtbot: Any, tmp_path: Path) -> Callable[..., Any]:
     return make
 
 
+@pytest.fixture
+def tab(make_recommend_tab: Callable[..., Any]) -> Any:
+    """The Recommend tab as :func:`make_recommend_tab` makes it by default: the ``tab`` of the
+    Recommend tab's test modules (a module testing another tab defines its own ``tab``)."""
+    return make_recommend_tab()
+
+
 def serving_form(tab: Any) -> None:
     """A Recommend tab's form set for serving Llama-3-70B (custom preset, inference), its
     token, sample and traffic fields empty."""
