@@ -170,6 +170,30 @@ class TrainLayout:
     vp: Arr  # virtual pipeline stages per GPU (interleaved 1F1B)
     ep: Arr  # expert parallel size (a mixture of experts; 1 for a dense model)
 
+    def take(self, rows: npt.NDArray[np.intp]) -> TrainLayout:
+        """These entries at ``rows`` (e.g. a shared evaluation spread back over its rows)."""
+        return TrainLayout(**{k: getattr(self, k)[rows] for k in self.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What the layout search reads of each candidate (arrays, one entry per candidate)."""
+
+    per_node: Arr  # GPUs per node (fractional for a GPU partition)
+    work: Arr  # the job's GPU-seconds at base efficiency (compute only)
+    intra_bw: Arr  # bytes/s per GPU per direction inside a node
+    net_bw_node: Arr  # bytes/s of one node's network (NaN unknown)
+    usable: Arr  # bytes of memory per GPU
+    mem_bw: Arr  # bytes/s of each GPU's memory (NaN: the experts' weight traffic not costed)
+
+    def groups(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """:func:`row_groups` of these arrays: candidates alike in all of them are costed once."""
+        return row_groups(*(getattr(self, k) for k in self.__dataclass_fields__))
+
+    def take(self, rows: npt.NDArray[np.intp]) -> Candidates:
+        """The candidates at ``rows``."""
+        return Candidates(**{k: getattr(self, k)[rows] for k in self.__dataclass_fields__})
+
 
 #: Words of a layout text (:func:`pinned_layout`): sizes, and ``overlap``.
 LAYOUT_WORDS = ("tp", "pp", "cp", "vp", "ep", "etp", "mbs")
@@ -252,23 +276,16 @@ def train_layout(
 ) -> TrainLayout:
     """The fastest layout that fits, per candidate (the smallest memory need when none fits).
 
-    ``per_node`` GPUs per node (fractional for a GPU partition), ``work`` the job's GPU-seconds
-    at base efficiency (compute only), ``intra_bw`` bytes/s per GPU per direction inside a node,
-    ``net_bw_node`` bytes/s of one node's network (NaN unknown), ``usable`` bytes per GPU,
-    ``mem_bw`` bytes/s of each GPU's memory (None: the experts' weight traffic is not costed).
-    Catalog rows that differ only in price or region share one evaluation (``groups``: the
-    :func:`row_groups` of those five arrays, when the caller has them already).
+    The arrays are :class:`Candidates`' (``mem_bw`` None: the experts' weight traffic is not
+    costed). Catalog rows that differ only in price or region share one evaluation (``groups``:
+    the :func:`row_groups` of those arrays, when the caller has them already).
     """
     bw = np.full_like(work, np.nan) if mem_bw is None else mem_bw
-    cols = (per_node, work, intra_bw, net_bw_node, usable, bw)
-    first, inverse = groups if groups is not None else row_groups(*cols)
+    cand = Candidates(per_node, work, intra_bw, net_bw_node, usable, bw)
+    first, inverse = groups if groups is not None else cand.groups()
     if len(first) < len(per_node):
-        pn, wk, ib, nb, us, mb = (c[first] for c in cols)
-        u = _layouts(w, per_sample, nodes, pn, wk, ib, nb, us, layers, hidden, mb)
-        return TrainLayout(**{k: getattr(u, k)[inverse] for k in TrainLayout.__dataclass_fields__})
-    return _layouts(
-        w, per_sample, nodes, per_node, work, intra_bw, net_bw_node, usable, layers, hidden, bw
-    )
+        return _layouts(w, per_sample, nodes, cand.take(first), layers, hidden).take(inverse)
+    return _layouts(w, per_sample, nodes, cand, layers, hidden)
 
 
 def row_groups(*cols: Arr) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
@@ -285,18 +302,10 @@ def row_groups(*cols: Arr) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
 
 
 def _layouts(
-    w: Workload,
-    per_sample: bool,
-    nodes: int,
-    per_node: Arr,
-    work: Arr,
-    intra_bw: Arr,
-    net_bw_node: Arr,
-    usable: Arr,
-    layers: int,
-    hidden: int,
-    mem_bw: Arr,
+    w: Workload, per_sample: bool, nodes: int, cand: Candidates, layers: int, hidden: int
 ) -> TrainLayout:
+    per_node, work, usable = cand.per_node, cand.work, cand.usable
+    intra_bw, net_bw_node, mem_bw = cand.intra_bw, cand.net_bw_node, cand.mem_bw
     g_total = per_node * float(nodes)
     s = 1.0 if per_sample else float(w.seq_len)
     seqs = max(w.work_units / s, 1e-12)
