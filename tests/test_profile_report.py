@@ -9,23 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from gpuprof.findings import Finding, Severity
 from gpuprof.jsonout import loads_strict
-from gpuprof.profile.model import (
-    GpuJobStats,
-    HostJobStats,
-    JobProfile,
-    OpTime,
-    Phase,
-    StepMarker,
-    StepStats,
-    TimeBreakdown,
-    TimeShare,
-)
+from gpuprof.profile.model import JobProfile, StepMarker
 from gpuprof.report import build
 from gpuprof.report.html import iter_charts, render_html
 from gpuprof.report.job import MAX_STEP_POINTS, step_chart, summarize_job
 from gpuprof.report.json import dumps_report, loads_report
+from tests.helpers.profiles import job_profile
 
 T0 = 1.7e9
 GiB = 1024**3
@@ -38,36 +28,30 @@ def _profile(**kw: object) -> JobProfile:
         name=HOSTILE,
         command=("python", "train.py", f"--token={SECRET}"),
         pid=77,
-        started_s=T0,
-        ended_s=T0 + 60.0,
-        exit_code=0,
         source="simulated",
-        gpu_indices=(0,),
-        gpu_seconds=60.0,
         gpus=(
-            GpuJobStats(
-                0,
-                "NVIDIA H100 80GB HBM3",
+            dict(
+                name="NVIDIA H100 80GB HBM3",
                 util_gpu_mean_pct=90.0,
                 energy_j=7.2e6,  # 2 kWh
                 job_mem_peak_bytes=40 * GiB,
                 throttle_s=(("SW_POWER_CAP", 3.0),),
             ),
         ),
-        host=HostJobStats(cpu_mean_pct=110.0, rss_peak_bytes=8 * GiB),
-        phases=(Phase("startup", T0, T0 + 5), Phase("steady", T0 + 5, T0 + 55)),
-        steps=StepStats(count=50, p50_s=1.0, p90_s=1.1, p99_s=1.3, mean_s=1.0, mfu_dtype="bf16"),
-        breakdown=TimeBreakdown(
-            "cuda",
-            5,
-            5.0,
-            shares=(TimeShare("matmul", 3.0, 60.0), TimeShare("memcpy", 2.0, 40.0)),
-            top=(OpTime(HOSTILE, "matmul", 2.0, 100, 40.0),),
+        host=dict(cpu_mean_pct=110.0, rss_peak_bytes=8 * GiB),
+        phases=(("startup", 0, 5), ("steady", 5, 55)),
+        steps=dict(count=50, p50_s=1.0, p90_s=1.1, p99_s=1.3, mean_s=1.0, mfu_dtype="bf16"),
+        breakdown=dict(
+            device="cuda",
+            steps=5,
+            total_s=5.0,
+            shares=(("matmul", 3.0, 60.0), ("memcpy", 2.0, 40.0)),
+            top=((HOSTILE, "matmul", 2.0, 100, 40.0),),
         ),
-        findings=(Finding("x.y", Severity.WARNING, HOSTILE, "detail", "hint"),),
+        findings=(("x.y", HOSTILE, "detail", "hint"),),
     )
     fields.update(kw)
-    return JobProfile(**fields)  # type: ignore[arg-type]
+    return job_profile(T0, 60.0, **fields)  # type: ignore[arg-type]
 
 
 def _markers(n: int = 50, *, run: str = "train") -> list[StepMarker]:
@@ -168,10 +152,10 @@ def test_hostile_numbers_render_and_stay_strict(tmp_path: Path) -> None:
     nan, inf = float("nan"), float("inf")
     prof = _profile(
         gpu_seconds=inf,
-        gpus=(GpuJobStats(0, "x", util_gpu_mean_pct=nan, energy_j=inf, power_mean_w=-inf),),
-        phases=(Phase("steady", T0, T0 + inf),),
-        steps=StepStats(count=3, p50_s=nan, p90_s=inf, mean_s=-1.0, trend_pct=nan),
-        breakdown=TimeBreakdown("cuda", 1, inf, shares=(TimeShare("matmul", nan, inf),)),
+        gpus=(dict(name="x", util_gpu_mean_pct=nan, energy_j=inf, power_mean_w=-inf),),
+        phases=(("steady", 0, inf),),
+        steps=dict(count=3, p50_s=nan, p90_s=inf, mean_s=-1.0, trend_pct=nan),
+        breakdown=dict(device="cuda", steps=1, total_s=inf, shares=(("matmul", nan, inf),)),
     )
     hostile = [StepMarker(T0 + 1, 1, nan), StepMarker(T0 + 2, 2, inf), StepMarker(inf, 3, 1.0)]
     assert step_chart(prof, hostile) is None  # nothing drawable

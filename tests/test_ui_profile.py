@@ -16,19 +16,10 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
-from gpuprof.findings import Finding, Severity
-from gpuprof.profile.model import (
-    GpuJobStats,
-    JobProfile,
-    OpTime,
-    Phase,
-    StepMarker,
-    StepStats,
-    TimeBreakdown,
-    TimeShare,
-)
+from gpuprof.profile.model import JobProfile, StepMarker
 from gpuprof.telemetry.codec import to_jsonable
 from gpuprof.telemetry.model import SourceKind
+from tests.helpers.profiles import job_profile
 from tests.ui_fakes import FakeSource
 from tests.ui_fixtures import polls
 
@@ -39,34 +30,28 @@ needs_profiler = pytest.mark.skipif(not REAL_PROFILER, reason="gpuprof profile n
 
 
 def _profile(**changes: object) -> JobProfile:
-    base = JobProfile(
+    base = job_profile(
+        1.7e9,
+        125.0,
         name="train <b>big</b>",
         command=("python", "train.py", "--lr", "3e-4"),
         pid=4242,
-        started_s=1.7e9,
-        ended_s=1.7e9 + 125.0,
         exit_code=3,
         source="simulated",
-        gpu_indices=(0, 1),
-        gpu_seconds=250.0,
         gpus=(
-            GpuJobStats(index=0, name="NVIDIA H100", util_gpu_mean_pct=88.0, energy_j=36_000.0),
-            GpuJobStats(index=1, name="NVIDIA H100", util_gpu_mean_pct=71.0, energy_j=36_000.0),
+            dict(name="NVIDIA H100", util_gpu_mean_pct=88.0, energy_j=36_000.0),
+            dict(name="NVIDIA H100", util_gpu_mean_pct=71.0, energy_j=36_000.0),
         ),
-        phases=(Phase("startup", 1.7e9, 1.7e9 + 5), Phase("steady", 1.7e9 + 5, 1.7e9 + 120)),
-        steps=StepStats(count=100, p50_s=1.1, p90_s=1.3, p99_s=1.5, tokens_per_s=12_000.0),
-        breakdown=TimeBreakdown(
+        phases=(("startup", 0, 5), ("steady", 5, 120)),
+        steps=dict(count=100, p50_s=1.1, p90_s=1.3, p99_s=1.5, tokens_per_s=12_000.0),
+        breakdown=dict(
             device="cpu",
             steps=5,
             total_s=5.5,
-            shares=(TimeShare("matmul", 4.0, 72.7), TimeShare("idle", 1.5, 27.3)),
-            top=(OpTime("aten::mm <script>", "matmul", 4.0, 50, 72.7),),
+            shares=(("matmul", 4.0, 72.7), ("idle", 1.5, 27.3)),
+            top=(("aten::mm <script>", "matmul", 4.0, 50, 72.7),),
         ),
-        findings=(
-            Finding(
-                "input-starved", Severity.WARNING, "Input <pipeline>", "GPU idle", "More workers"
-            ),
-        ),
+        findings=(("input-starved", "Input <pipeline>", "GPU idle", "More workers"),),
         notes=("a note",),
     )
     from dataclasses import replace

@@ -19,30 +19,15 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 
 from gpuprof.errors import InputError
-from gpuprof.profile.model import (
-    GpuJobStats,
-    HostJobStats,
-    JobProfile,
-    Phase,
-    StepMarker,
-    StepStats,
-    TimeBreakdown,
-    TimeShare,
-)
+from gpuprof.profile.model import JobProfile, StepMarker
 from gpuprof.telemetry.codec import to_jsonable
 from tests.faults.hostile import hostile_files
+from tests.helpers.profiles import job_profile
 from tests.ui_fakes import FakeSource
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-GOOD = JobProfile(
-    name="job",
-    command=("python", "train.py"),
-    pid=1,
-    started_s=1.7e9,
-    ended_s=1.7e9 + 60,
-    exit_code=0,
-)
+GOOD = job_profile(1.7e9, 60.0, name="job")
 
 #: Summary texts that are not a job profile, by what is wrong with them.
 HOSTILE_SUMMARIES: dict[str, str] = {
@@ -215,23 +200,25 @@ def test_ticks_from_hostile_recordings_are_none_and_bad_markers_are_left_out(
 def test_a_damaged_profile_still_shows(make_window):
     nan, inf = math.nan, math.inf
     text = "<script>alert(1)</script>\x1b[31m\u202e" + "x" * 5000
-    profile = replace(
-        GOOD,
+    profile = job_profile(
+        1.7e9,
+        60.0,
         name=text,
         command=(text, "\udcff", ""),
         exit_code=None,
         exit_signal=text[:50],
         gpu_seconds=inf,
+        gpu_indices=(),
         gpus=(
-            GpuJobStats(index=0, name=text, util_gpu_mean_pct=nan, energy_j=-inf,
-                        mem_peak_bytes=-1, power_mean_w=1e308, throttle_s=(("x", inf),)),
+            dict(name=text, util_gpu_mean_pct=nan, energy_j=-inf, mem_peak_bytes=-1,
+                 power_mean_w=1e308, throttle_s=(("x", inf),)),
         ),
-        host=HostJobStats(cpu_mean_pct=inf, rss_peak_bytes=10**30),
-        phases=(Phase("steady", -inf, inf), Phase(text, nan, nan)),
-        steps=StepStats(count=-3, p50_s=nan, p90_s=inf, p99_s=-1.0, trend_pct=nan,
-                        mfu_dtype=text, peak_tflops=inf, note=text),
-        breakdown=TimeBreakdown(device=text, steps=-1, total_s=nan,
-                                shares=(TimeShare(text, inf, nan),), trace_file=text),
+        host=dict(cpu_mean_pct=inf, rss_peak_bytes=10**30),
+        phases=(("steady", -inf, inf), (text, nan, nan)),
+        steps=dict(count=-3, p50_s=nan, p90_s=inf, p99_s=-1.0, trend_pct=nan, mfu_dtype=text,
+                   peak_tflops=inf, note=text),
+        breakdown=dict(device=text, steps=-1, total_s=nan, shares=((text, inf, nan),),
+                       trace_file=text),
     )  # fmt: skip
     w = make_window()
     dialog = w.feature("jobs").show_summary(profile, None)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from gpuprof.findings import Finding, Severity
 from gpuprof.profile.model import (
     GpuJobStats,
+    HostJobStats,
     JobProfile,
+    OpTime,
     Phase,
     StepStats,
     TimeBreakdown,
@@ -16,6 +21,50 @@ from gpuprof.profile.model import (
 from gpuprof.profile.storage import PROFILE_KEY
 from gpuprof.report.build import demo_snapshots
 from gpuprof.telemetry.store import SessionStore
+
+
+def job_profile(
+    t0: float = 1.7e9,
+    wall_s: float = 60.0,
+    *,
+    gpus: Sequence[Mapping[str, Any]] = (),
+    host: Mapping[str, Any] | None = None,
+    phases: Sequence[tuple[str, float, float]] = (),
+    steps: Mapping[str, Any] | None = None,
+    breakdown: Mapping[str, Any] | None = None,
+    findings: Sequence[tuple[str, str, str, str]] = (),
+    **fields: Any,
+) -> JobProfile:
+    """A job profile of a run from ``t0`` to ``t0 + wall_s``, its sections given as plain
+    values: ``gpus`` one mapping of :class:`GpuJobStats` fields per GPU (``index``: its
+    position unless given; the job's ``gpu_indices``, and ``gpu_seconds`` = wall time x GPUs,
+    unless given), ``host`` :class:`HostJobStats`' fields, ``phases`` (name, start, end) in
+    seconds from ``t0``, ``steps`` :class:`StepStats`' fields, ``breakdown``
+    :class:`TimeBreakdown`'s with ``shares`` as (category, s, %) and ``top`` as (name, category,
+    s, calls, %), ``findings`` warnings as (code, title, detail, hint); ``fields`` the
+    :class:`JobProfile`'s own (default: ``python train.py``, pid 1, exit code 0)."""
+    made = tuple(GpuJobStats(**{"index": i, **g}) for i, g in enumerate(gpus))
+    section = dict(breakdown or {})
+    if breakdown is not None:
+        section["shares"] = tuple(TimeShare(*s) for s in section.get("shares", ()))
+        section["top"] = tuple(OpTime(*o) for o in section.get("top", ()))
+    base: dict[str, Any] = dict(
+        name="train",
+        command=("python", "train.py"),
+        pid=1,
+        started_s=t0,
+        ended_s=t0 + wall_s,
+        exit_code=0,
+        gpu_indices=tuple(g.index for g in made),
+        gpu_seconds=wall_s * len(made),
+        gpus=made,
+        host=HostJobStats(**(host or {})),
+        phases=tuple(Phase(name, t0 + start, t0 + end) for name, start, end in phases),
+        steps=None if steps is None else StepStats(**steps),
+        breakdown=None if breakdown is None else TimeBreakdown(**section),
+        findings=tuple(Finding(code, Severity.WARNING, *texts) for code, *texts in findings),
+    )
+    return JobProfile(**{**base, **fields})
 
 
 def a100_job_profile(name: str = "train", t0: float = 1.7e9) -> JobProfile:
