@@ -19,14 +19,13 @@ from gpuprof.units import NA
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
-from ..shell.widgets import plain_label
+from ..shell.widgets import field_row, plain_label
 from ..shell.workers import CancellableWorker
 
 if TYPE_CHECKING:
@@ -97,14 +96,9 @@ class TraceInput(QWidget):
         self.status = plain_label()
         self.status.setObjectName("muted")
         self.status.hide()
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.path, 1)
-        row.addWidget(self.choose)
-        row.addWidget(self.clear)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
+        layout.addWidget(field_row(self.path, self.choose, self.clear))
         layout.addWidget(self.status)
         self.choose.clicked.connect(self._on_choose)
         self.clear.clicked.connect(self.clear_trace)

@@ -34,6 +34,7 @@ __all__ = [
     "FoldingPane",
     "arg",
     "button",
+    "field_row",
     "plain_label",
 ]
 
@@ -76,6 +77,18 @@ def read_only_table(headers: Sequence[str], parent: QWidget | None, rows: int = 
     table.verticalHeader().hide()
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     return table
+
+
+def field_row(field: QWidget, *buttons: QPushButton, parent: QWidget | None = None) -> QWidget:
+    """``field`` taking the row's width and ``buttons`` after it (a path and its Browse…), no
+    margins: one widget, for a form's row."""
+    box = QWidget(parent)
+    row = QHBoxLayout(box)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(field, 1)
+    for made in buttons:
+        row.addWidget(made)
+    return box
 
 
 def close_buttons(dialog: QDialog, *actions: QPushButton) -> QDialogButtonBox:

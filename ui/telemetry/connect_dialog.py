@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..shell.context import ActionSpec, WindowContext
 from ..shell.i18n import translate as _t
-from ..shell.widgets import plain_label
+from ..shell.widgets import field_row, plain_label
 from ..shell.workers import run_in_thread
 
 if TYPE_CHECKING:
@@ -80,20 +79,14 @@ class ConnectDialog(QDialog):
         self._busy = False
 
     def _with_browse(self, field: QLineEdit) -> QWidget:
-        box = QWidget(self)
-        row = QHBoxLayout(box)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(field, 1)
-        browse = QPushButton(self.tr("Browse…"), box)
-
         def choose() -> None:
             chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), field.text())
             if chosen:
                 field.setText(chosen)
 
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(choose)
-        row.addWidget(browse)
-        return box
+        return field_row(field, browse, parent=self)
 
     def try_connect(self) -> None:
         """Connect in a thread; on success the window watches the exporter and the dialog
