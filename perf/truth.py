@@ -562,15 +562,22 @@ def engine_batch_cap(row: dict[str, str]) -> str | None:
     return str(cap)
 
 
+def recommend(row: dict[str, str], flags: list[str]) -> list[dict[str, Any]]:
+    """The rows of ``gpuprof recommend FLAGS --json``, run as its own process (as a user runs
+    it); a failure ends the run with its message, naming ``row``."""
+    args = [sys.executable, "-m", "gpuprof", "recommend", *flags, "--json"]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    if done.returncode != 0:
+        raise SystemExit(f"{row['id']}: {done.stderr.strip()}")
+    rows: list[dict[str, Any]] = json.loads(done.stdout)["rows"]
+    return rows
+
+
 def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
     """(the configuration's output tokens/s at its throughput-best batch, its layout) from
     ``gpuprof recommend --scenario serve`` on the row's GPUs at tensor parallel = the GPUs;
     for a row of metric ``ttft_ms``, its TTFT p50 at that negligible load, milliseconds."""
     args = [
-        sys.executable,
-        "-m",
-        "gpuprof",
-        "recommend",
         "--scenario",
         "serve",
         "--model",
@@ -589,7 +596,6 @@ def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
         row["gpus"],
         "--tp",
         row["gpus"],
-        "--json",
     ]
     if row["batch"]:
         args += ["--batch", row["batch"]]
@@ -602,10 +608,7 @@ def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
     ):
         if row.get(key):
             args += [flag, row[key]]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    if done.returncode != 0:
-        raise SystemExit(f"{row['id']}: {done.stderr.strip()}")
-    serving = json.loads(done.stdout)["rows"][0]["serving"]
+    serving = recommend(row, args)[0]["serving"]
     layout = {k: serving[k] for k in ("tp", "pp", "ep", "batch_best", "batch_max", "bound")}
     if row["metric"] == TTFT_METRIC:
         return float(serving["ttft_p50_s"]) * 1e3, layout
@@ -617,10 +620,6 @@ def estimate(row: dict[str, str]) -> tuple[float, Any]:
     if row["kind"] == "serve":
         return estimate_serve(row)
     args = [
-        sys.executable,
-        "-m",
-        "gpuprof",
-        "recommend",
         "--scenario",
         "pretrain" if row["kind"] == "train" else "inference",
         "--precision",
@@ -635,13 +634,9 @@ def estimate(row: dict[str, str]) -> tuple[float, Any]:
         row["gpu"],
         "--gpus",
         row["gpus"],
-        "--json",
     ]
     args += ["--model", row["model"]] if row["model"] else ["--params", row["params"]]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    if done.returncode != 0:
-        raise SystemExit(f"{row['id']}: {done.stderr.strip()}")
-    best = json.loads(done.stdout)["rows"][0]
+    best = recommend(row, args)[0]
     hours, gpus = float(best["hours"]), float(best["gpus_total"])
     layout = best.get("layout")
     if row["metric"] == "gpu_hours":
