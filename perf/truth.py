@@ -252,21 +252,47 @@ with CUDA graphs, vllm-project/vllm PR #1440): ``EAGER_LAYER_S`` per layer of su
   ttft: median |error| 28.0 -> 9.4 %, within +-30 % 6 -> 7 of 10, worst -57.2 -> -38.6 %;
   throughput: 162 all within +-30 %, median 9.7 -> 10.1 %, max 29.9 %.
 
-Still missing, so three 128-token rows miss (kept): TensorRT-LLM v0.5's context phase of a short
-prompt costs more than its weight reads, its GEMMs at the roofline and 47 us a layer of launches.
-Beyond the estimate, the published figures leave 78 us a layer (H100 7B, 32 layers), 125 (70B
-TP4, 80 layers) and 150 (A100 7B); L40S only 28. The gap grows as the GPU's ridge point nears the
-128-token GEMMs' intensity (A100 FP16: 128 FLOP/byte against a ridge of ~150 at the shares above;
-H100 FP8 256 against ~480; L40S FP8 256 against ~830), so part of it is the GEMMs near the ridge,
-where memory and math do not overlap as the roofline's max assumes (the weight GEMMs' time as
-their sum puts all ten within 30 %, worst -23.2 %, but it is not sourced, and on every step it
-breaks Qwen3-235B H200 TP8 128/2048: -37.8 %); part is what a
-TensorRT 9 engine of v0.5 launches per layer (FP8 quantize kernels per GEMM under
---strongly_typed, the gated MLP as two GEMMs and a SwiGLU kernel: performance.md's Known Issues,
-RMSNorm from element-wise layers without its plugin), for which no kernel count or per-kernel
-cost was found; and a 128-row GEMM runs one row of tiles on 108-132 SMs (the Matrix
-Multiplication Background guide's wave quantization), whose share of the bandwidth was not found
-either. A per-layer cost on every step instead of prompt steps only breaks the throughput rows of
+Left then: three 128-token rows too fast (H100 7B -35.7 %, H100 70B TP4 -38.6 %, A100 7B
+-30.3 %), the gap largest where the GPU's ridge point nears a 128-token GEMM's intensity.
+
+Serving, seventh pass (issue 22, no constant fitted; gpuprof/recommend/serve_kernels.py,
+serve/step.py): (13) a prompt's dense GEMMs run in waves of tiles over the GPU's SMs (the Matrix
+Multiplication Background guide, "Wave Quantization": a partial last wave leaves SMs idle). A
+128-token prompt gives each projection one row of 128 x 128 tiles (the guide's cuBLAS tile table):
+Llama 2 7B's 4,096-wide output projection is 32 tiles, one wave that idles 76 of an A100's 108 SMs
+(100 of an H100's 132); 70B at TP4 splits the QKV projection to 20 tiles a GPU. The layer's GEMMs
+(QKV, output, the gated MLP as two GEMMs as v0.5 builds it, down; the MLP width from the layer's
+parameters) take ``waves x SMs`` tiles of math, FLOP-weighted: x1.9 (A100), x2.3 (H100), x2.5
+(L40S) for 128 tokens at TP1, x1.04-1.07 at 2,048, x1.00-1.03 for a full 8,192-token chunk; decode
+tokens keep their rate. SM counts from the GPU table (H100 SXM and H200 132, L40S 142 added with
+their sources; unknown: no waves). What v0.5's "1st token latency" measures
+(benchmarks/cpp/gptSessionBenchmark.cpp and GptSession::generateSingleBatch, read at a later commit
+of NVIDIA/TensorRT-LLM): one generate() of one new token, wall clock to the stream's synchronize:
+the context phase, one decoder step over the logits and the host's buffer setup; no tokenization,
+warm-up runs excluded: nothing to add there. The TP4 all-reduce of a 128-token prompt (2 MB at h =
+8,192) is 25 us in the model (alpha 17 us + the ring at 370 GB/s); no published NCCL time at 2 MB
+on four H100s was found, so it is not changed.
+Before -> after (``python perf/truth.py``):
+
+  row (ttft_ms)                   before     after      row (throughput)              before   after
+  H100 Llama 7B 128               -35.7 %    -27.4 %    Llama 3.1 70B A100 TP8 2048/128  -6.2    -9.1
+  H100 Llama 70B TP4 128          -38.6 %    -26.8 %    Llama 3.1 70B A100 TP8 5000/500  +2.1    -0.7
+  A100 Llama 7B 128               -30.3 %     +3.9 %    Llama 3.1 70B H200 TP8 2048/128 -12.2   -14.8
+  A100 Llama 70B TP4 128          -27.5 %    +16.9 %    Qwen3-235B H200 TP8 128/2048    -29.9   -29.9
+  L40S Llama 7B 128                -6.4 %     -6.4 %
+  H100 Llama 7B 2048              -12.4 %     -9.7 %
+  H100 Llama 70B TP4 2048          -2.8 %     +4.3 %
+  L40S Llama 7B 2048               -5.2 %     -1.4 %
+  A100 Llama 7B 2048               +5.7 %     +9.4 %
+  A100 Llama 70B TP4 2048          +5.9 %    +11.0 %
+  ttft: within +-30 % 7 -> 10 of 10, median |error| 9.4 -> 9.6 %, worst -38.6 -> -27.4 %;
+  throughput: 162 all within +-30 %, median 10.1 -> 10.4 %, max 29.9 % (Qwen3-235B, unchanged).
+
+The H100 128-token rows stay the most optimistic (-27 %): L40S is memory bound even with the
+waves; on H100 what a TensorRT 9 engine of v0.5 launches per layer beyond the 47 us (FP8
+quantize kernels under --strongly_typed, a SwiGLU kernel, RMSNorm from element-wise layers:
+performance.md's Known Issues) is still not counted, for want of a kernel count or cost. A
+per-layer cost on every step instead of prompt steps only breaks the throughput rows of
 engines that graph their decode steps (Qwen3-235B H200 TP8 128/2048 -29.9 -> -32.6 % at 30 us a
 layer). Not added: MLPerf Inference's Llama 2 70B Offline (OpenOrca): its output mean is
 citable (mlcommons/inference language/llama2-70b/README.md: "Tokens per sample: 294.45"), its

@@ -17,9 +17,12 @@ from gpuprof.recommend.serve_kernels import (
     EXPERT_TILE_M,
     LOGIT_GATHER_BYTES,
     SAMPLER_BYTES_PER_VOCAB,
+    WAVE_TILE,
+    dense_gemms,
     expert_tile_factor,
     replicated_bytes_per_token,
     sampling_bytes_per_token,
+    wave_factor,
 )
 from gpuprof.recommend.workload import Workload
 from tests.helpers.workloads import serving
@@ -139,3 +142,59 @@ def test_an_unknown_vocabulary_costs_no_sampling() -> None:
     s = shape_of(Workload("serve", params=7e9, rate_per_s=1.0, prompt_len=100, output_len=100))
     assert s.sample_mem == 0.0 and s.sample_gather == 0.0
     assert sampling_bytes_per_token(0, "decoder") == (0.0, 0.0)
+
+
+def test_a_short_prompts_gemm_runs_one_partial_wave() -> None:
+    # 128 tokens x a 4,096-wide projection: 32 tiles of 128 x 128, one wave on 108 SMs whose
+    # other 76 SMs idle: the math takes 108 tiles' time. 8,192 tokens: 2,048 tiles in 19
+    # waves, within 0.2 % of ideal. An unknown SM count leaves the math as it is.
+    one = ((4096.0, 4096.0, True),)
+    short = float(wave_factor(np.array(128.0), np.array(1.0), np.array(108.0), one)[()])
+    assert short == pytest.approx(108.0 / 32.0)
+    long = float(wave_factor(np.array(8192.0), np.array(1.0), np.array(108.0), one)[()])
+    assert long == pytest.approx(19.0 * 108.0 / 2048.0)
+    assert float(wave_factor(np.array(128.0), np.array(1.0), np.array(np.nan), one)[()]) == 1.0
+    # One token: a shorter tile (no padded rows counted), the same 76 idle SMs.
+    single = float(wave_factor(np.array(1.0), np.array(1.0), np.array(108.0), one)[()])
+    assert single == pytest.approx(short)
+    # Tensor parallel splits N of a column GEMM (fewer tiles per GPU: more idle SMs) but not
+    # of a row GEMM (it splits K).
+    col = float(wave_factor(np.array(128.0), np.array(4.0), np.array(108.0), one)[()])
+    row = ((4096.0, 4096.0, False),)
+    assert col == pytest.approx(108.0 / 8.0)
+    assert float(wave_factor(np.array(128.0), np.array(4.0), np.array(108.0), row)[()]) == (
+        pytest.approx(short)
+    )
+    assert WAVE_TILE == 128.0
+
+
+def test_dense_gemms_recover_the_mlp_width() -> None:
+    # Llama 2 7B's layer: h 4,096, MHA (K+V 8,192), MLP 11,008 (SwiGLU): QKV, output, gate,
+    # up and down; a layer with no room for an MLP as wide as h keeps attention only.
+    h, f = 4096.0, 11008.0
+    layer = h * (2.0 * h + 2.0 * h) + 3.0 * h * f
+    gemms = dense_gemms(h, h, 2.0 * h, layer)
+    assert [g[0] for g in gemms] == pytest.approx([3.0 * h, h, f, f, h])
+    assert [g[2] for g in gemms] == [True, False, True, True, False]
+    assert len(dense_gemms(h, h, 2.0 * h, 4.0 * h * h + 3.0 * h * 100.0)) == 2
+
+
+def test_wave_quantization_slows_a_short_prompt_only() -> None:
+    # Llama 2 7B on 108 SMs, bandwidth to spare: a 128-token prompt's GEMM math grows by the
+    # wave factor (x ~1.9), a 8,192-token chunk's barely, a decode step's not at all.
+    s = shape_of(serving("llama-2-7b", precision="bf16", rate_per_s=0.001))
+    base = _hw(1.0, mem_bw=1e18)
+    sms = dataclasses.replace(base, sms=np.array([108.0]))
+    zero = np.zeros(1)
+
+    def ratio(b: float, prefill: float) -> float:
+        with_waves = step_seconds(s, sms, np.array([b]), np.array([prefill]), ctx=0.0, prompt=1.0)
+        without = step_seconds(s, base, np.array([b]), np.array([prefill]), ctx=0.0, prompt=1.0)
+        return float(with_waves[1][0] / without[1][0])
+
+    assert ratio(0.0, 128.0) > 1.6
+    assert ratio(0.0, 8192.0) < 1.05
+    assert ratio(64.0, 0.0) == pytest.approx(1.0)
+    assert float(step_seconds(s, sms, np.array([64.0]), zero)[0][0]) == pytest.approx(
+        float(step_seconds(s, base, np.array([64.0]), zero)[0][0])
+    )

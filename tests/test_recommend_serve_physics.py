@@ -33,7 +33,17 @@ def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
 
 def _hw(rec: Recommendation) -> tuple[Any, int, Hardware]:
     sv, i = serving_arrays_of(rec, rec.rows[0])
-    fields = (sv.tp, sv.pp, sv.mem_bw, sv.flops, sv.link, sv.net, sv.pf_flops, sv.attn_flops)
+    fields = (
+        sv.tp,
+        sv.pp,
+        sv.mem_bw,
+        sv.flops,
+        sv.link,
+        sv.net,
+        sv.pf_flops,
+        sv.attn_flops,
+        sv.sms,
+    )
     hw = Hardware(*(np.array([float(a[i])]) for a in fields))
     return sv, i, hw
 
@@ -137,12 +147,18 @@ def test_prompt_tokens_run_at_the_generations_gemm_share_and_decode_tokens_at_th
     assert float(sv.pf_flops[i]) == pytest.approx(peak * gemm)
     att = TRAIN_EFFICIENCY.attention_share(DEFAULT_STACK, arch)
     assert float(sv.attn_flops[i]) == pytest.approx((spec.peak_tflops("bf16") or 0) * 1e12 * att)
-    # A long prompt alone is compute bound: its GEMMs at the prompt rate, its causal attention
-    # (half the P x P product) at the attention rate; a decode token's GEMMs at the base rate.
+    # A long prompt alone is compute bound: its GEMMs at the prompt rate (their dense share in
+    # waves of tiles over the GPU's SMs), its causal attention (half the P x P product) at the
+    # attention rate; a decode token's GEMMs at the base rate.
+    from gpuprof.recommend.serve_kernels import wave_factor
+
     s = shape_of(rec.workload)
     p = np.array([2048.0])
     c = step_seconds(s, hw, np.zeros(1), p, ctx=0.0, prompt=2048.0)[1]
-    gemms = 2.0 * s.active * 2048.0 / float(sv.pf_flops[i])
+    assert float(sv.sms[i]) == spec.sm_count
+    waves = float(wave_factor(p, hw.tp, np.asarray(sv.sms[i]), s.gemms)[0])
+    assert 1.0 < waves < 1.1
+    gemms = 2.0 * s.active * 2048.0 * (1.0 + s.gemm_share * (waves - 1.0)) / float(sv.pf_flops[i])
     attention = 4.0 * s.layers * s.attn * 2048.0 * 1024.0 / float(sv.attn_flops[i])
     assert float(c[0]) == pytest.approx(gemms + attention)
     base_only = Hardware(hw.tp, hw.pp, hw.mem_bw, hw.flops, hw.link, hw.net)

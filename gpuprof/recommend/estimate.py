@@ -214,6 +214,7 @@ class CandidateArrays:
     price_r3: Arr
     model_idx: npt.NDArray[np.int64]  # index into models
     models: tuple[str, ...]
+    sm_count: Arr | None = None  # SMs per GPU (NaN unknown): a short prompt's GEMM waves
 
     def __len__(self) -> int:
         return len(self.instances)
@@ -270,6 +271,7 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
             vals.append(math.nan if ok is None else float(ok))
         m_sup[d] = np.array(vals)
     m_bw = np.array([_f(s.memory_bw_gbs) * 1e9 if s else math.nan for s in m_specs])
+    m_sms = np.array([float(s.sm_count) if s and s.sm_count else math.nan for s in m_specs])
     m_intra = np.array(
         [
             (
@@ -294,6 +296,7 @@ def build_arrays(instances: Sequence[Instance], specs: Mapping[str, GpuSpec]) ->
         mem_bytes=mem,
         peak={d: a[idx] for d, a in m_peak.items()},
         mem_bw=m_bw[idx],
+        sm_count=m_sms[idx],
         intra_bw=m_intra[idx],
         net_bw_node=net,
         pcie_gen=m_pcie[idx],
@@ -478,6 +481,7 @@ def _serving(
         pcie_gen=arr.pcie_gen[first],
         prefill_flops_per_gpu=prompt_rates[0][first],
         attention_flops_per_gpu=prompt_rates[1][first],
+        sm_count=None if arr.sm_count is None else arr.sm_count[first],
     )
     sv = ServeArrays(**{f: getattr(one, f)[inverse] for f in ServeArrays.__dataclass_fields__})
     nan = np.full(len(arr), np.nan)

@@ -40,6 +40,15 @@ Two mechanisms, each from its source, no constant fitted:
   whose sampler only casts the logits to float32 and takes the next token from one read
   (vLLM V1's ``Sampler.forward``: ``logits.to(torch.float32)``, then a greedy ``argmax``)
   move fewer (``--sampler argmax``, the default).
+* **Wave quantization of a short prompt's GEMMs.** A GEMM's output tiles run in waves of one
+  tile per SM, and a partial last wave leaves the other SMs idle (NVIDIA, Matrix
+  Multiplication Background User's Guide, "Wave Quantization"). A prompt of ``M`` tokens gives
+  a weight GEMM of ``N`` output columns ``ceil(M/T)·ceil(N/T)`` tiles of ``T = 128``
+  (:data:`WAVE_TILE`): 128 tokens × a 4,096-wide projection are 32 tiles, one wave that
+  leaves 76 of an A100's 108 SMs idle, so the GEMM takes the time of 108 tiles' math. Its
+  time is ``waves × SMs`` tiles' worth of math (:func:`wave_factor`, per GEMM of a layer,
+  weighted by its FLOPs): about 1 for thousands of tokens, 2-3 for a 128-token prompt. Only
+  a step's prompt tokens take it (a decode-only step's GEMMs are memory bound).
 """
 
 from __future__ import annotations
@@ -54,9 +63,12 @@ __all__ = [
     "EXPERT_TILE_M",
     "LOGIT_GATHER_BYTES",
     "SAMPLER_BYTES_PER_VOCAB",
+    "WAVE_TILE",
+    "dense_gemms",
     "expert_tile_factor",
     "replicated_bytes_per_token",
     "sampling_bytes_per_token",
+    "wave_factor",
 ]
 
 Arr = npt.NDArray[np.float64]
@@ -79,6 +91,10 @@ SAMPLER_BYTES_PER_VOCAB = {
 }
 #: Bytes of one logit in the LM head's all-gather (the model's 16-bit dtype).
 LOGIT_GATHER_BYTES = 2.0
+#: Output tile (rows × columns) of a dense weight GEMM for wave quantization: 128 × 128, the
+#: square tile of the guide's cuBLAS table ("Typical Tile Dimensions In cuBLAS") that a
+#: 128-row prompt fills exactly.
+WAVE_TILE = 128.0
 
 
 def replicated_bytes_per_token(hidden: float, layers: float, top_k: int, moe: bool) -> float:
@@ -95,6 +111,46 @@ def sampling_bytes_per_token(vocab: float, sampler: str = "argmax") -> tuple[flo
     and :data:`LOGIT_GATHER_BYTES` per vocabulary entry; (0, 0) for an unknown vocabulary."""
     v = max(float(vocab), 0.0)
     return SAMPLER_BYTES_PER_VOCAB[sampler] * v, LOGIT_GATHER_BYTES * v
+
+
+def dense_gemms(
+    hidden: float, attn: float, kv_layer: float, dense_params_layer: float, gated: bool = True
+) -> tuple[tuple[float, float, bool], ...]:
+    """A layer's dense weight GEMMs as ``(N, K, tensor parallel splits N)``: the fused QKV
+    projection (``N = attn + kv``), the attention output (``K = attn``, split along K) and,
+    where the layer's parameters leave an MLP of width ``f = (P − h·(2·attn + kv)) / (3h)``, its
+    gate and up projections (two GEMMs, as TensorRT-LLM v0.5 builds the gated MLP) and its down
+    projection (split along K). An MLP narrower than the hidden size (a mixture of experts'
+    dense remainder) is left out."""
+    h = max(float(hidden), 1.0)
+    out: list[tuple[float, float, bool]] = [(attn + kv_layer, h, True), (h, attn, False)]
+    ffn = (dense_params_layer - h * (2.0 * attn + kv_layer)) / (3.0 * h)
+    if gated and ffn >= h:
+        out += [(ffn, h, True), (ffn, h, True), (h, ffn, False)]
+    return tuple(out)
+
+
+def wave_factor(rows: Arr, tp: Arr, sms: Arr, gemms: tuple[tuple[float, float, bool], ...]) -> Arr:
+    """Math time ÷ ideal math time of ``gemms`` over ``rows`` tokens on ``sms`` SMs per GPU
+    (tensor parallel ``tp``), FLOP-weighted: each GEMM takes ``ceil(tiles / SMs)`` waves of
+    :data:`WAVE_TILE`-wide tiles, as tall as the rows up to :data:`WAVE_TILE` (fewer rows than
+    a tile get a shorter tile or a GEMV kernel: only the idle SMs are counted, not padded
+    rows). 1 where the SM count is unknown (NaN)."""
+    m = np.maximum(np.round(np.asarray(rows, dtype=np.float64)), 1.0)
+    t = np.maximum(np.asarray(tp, dtype=np.float64), 1.0)
+    n_sm = np.asarray(sms, dtype=np.float64)
+    ideal = np.zeros(np.broadcast(m, t, n_sm).shape)
+    padded = np.zeros_like(ideal)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for n, k, split_n in gemms:
+            n_gpu = n / t if split_n else n + 0.0 * t
+            k_gpu = k + 0.0 * t if split_n else k / t
+            tiles = np.ceil(m / WAVE_TILE) * np.ceil(n_gpu / WAVE_TILE)
+            waves = np.ceil(tiles / n_sm)
+            ideal = ideal + m * n_gpu * k_gpu
+            padded = padded + waves * n_sm * np.minimum(m, WAVE_TILE) * WAVE_TILE * k_gpu
+        out: Arr = np.where(np.isfinite(n_sm) & (n_sm > 0) & (ideal > 0), padded / ideal, 1.0)
+    return out
 
 
 def expert_tile_factor(tokens: Arr | float, experts: int, top_k: int) -> Arr:

@@ -308,6 +308,7 @@ def simulate(
                 sv.net,
                 sv.pf_flops,
                 sv.attn_flops,
+                sv.sms,
             )
         )
     )

@@ -8,12 +8,12 @@ TPOT at load). Everything is numpy over the candidates × a grid of batch sizes.
 
 * **Memory**: per GPU the weights ``N·bytes/(t·p)``, the activations of one step's tokens
   (:data:`TOKEN_BUDGET` tokens × ``34·h`` bytes ÷ ``t``, one layer's working set: Korthikanti
-  et al. 2022, as in :mod:`.memory`) and the KV cache in :data:`KV_FREE_FRACTION` of what is
-  left. Tensor parallel splits the cache by KV head: past ``kv_heads`` GPUs each GPU keeps a
-  copy of one head (a latent cache, MLA, is one head every GPU keeps).
-  A sequence in flight holds on average ``P + O/2`` tokens of cache (paged attention allocates
-  blocks as tokens are generated; vLLM, Kwon et al. 2023), so the cache holds
-  ``b_max = KV bytes ÷ ((P + O/2) × KV bytes per token)`` sequences, at most ``--batch``
+  et al. 2022, as in :mod:`~gpuprof.recommend.memory`) and the KV cache in
+  :data:`KV_FREE_FRACTION` of what is left. Tensor parallel splits the cache by KV head: past
+  ``kv_heads`` GPUs each GPU keeps a copy of one head (a latent cache, MLA, is one head every
+  GPU keeps). A sequence in flight holds on average ``P + O/2`` tokens of cache (paged
+  attention allocates blocks as tokens are generated; vLLM, Kwon et al. 2023), so the cache
+  holds ``b_max = KV bytes ÷ ((P + O/2) × KV bytes per token)`` sequences, at most ``--batch``
   (else :data:`~gpuprof.recommend.workload.MAX_SEQS`).
 * **The batch**: the throughput-best ``b ≤ b_max`` whose TTFT and TPOT (at ``--slo`` p50 or
   p99) meet the targets; with no targets the best is the largest that runs. **Replicas**
@@ -64,7 +64,7 @@ Arr = npt.NDArray[np.float64]
 #: published benchmarks use 0.95). Serving engines own their GPUs: no training-style headroom.
 KV_FREE_FRACTION = 0.9
 #: Activation bytes per token of a step per unit of hidden size: one layer's working set,
-#: ``34·s·h`` (Korthikanti et al. 2022, as :mod:`.memory` uses for training).
+#: ``34·s·h`` (Korthikanti et al. 2022, as :mod:`~gpuprof.recommend.memory` uses for training).
 ACT_BYTES_PER_TOKEN_HIDDEN = 34.0
 #: The batch sizes tried per configuration (geometric, 1 … MAX_SEQS) plus its own b_max.
 BATCH_GRID = np.unique(np.round(np.geomspace(1.0, float(MAX_SEQS), 72)))
@@ -127,6 +127,7 @@ class ServeArrays:
     net: Arr
     pf_flops: Arr  # the prompt tokens' GEMMs
     attn_flops: Arr  # the prompt tokens' attention
+    sms: Arr  # SMs per GPU (NaN: unknown)
 
 
 def tp_options(count: Arr, nodes: int) -> list[ServeConfig]:
@@ -181,6 +182,7 @@ def _layout_eval(
         hw.net[:, None],
         None if hw.pf_flops is None else hw.pf_flops[:, None],
         None if hw.attn_flops is None else hw.attn_flops[:, None],
+        None if hw.sms is None else hw.sms[:, None],
     )
     demand = grid * s.prompt / s.output
     m, c, x = cycle_seconds(s, col, grid, demand)
@@ -297,6 +299,7 @@ def serve_estimates(
     pcie_gen: Arr | None = None,
     prefill_flops_per_gpu: Arr | None = None,
     attention_flops_per_gpu: Arr | None = None,
+    sm_count: Arr | None = None,
 ) -> ServeArrays:
     """The serving estimate of every candidate (``count`` GPUs per node, per-GPU arrays).
 
@@ -305,6 +308,7 @@ def serve_estimates(
     and meets the targets wins; more nodes only where fewer do not fit.
     """
     s = shape_of(w)
+    sms = None if sm_count is None else np.asarray(sm_count, dtype=np.float64)
     lam = w.requests_per_s
     usable = mem_bytes  # the KV cache takes KV_FREE_FRACTION of what is left
     per_node = np.maximum(np.ceil(count), 1.0)
@@ -326,6 +330,7 @@ def serve_estimates(
                 net_bw_node / per_node,
                 prefill_flops_per_gpu,
                 attention_flops_per_gpu,
+                sms,
             )
             cand = _layout_eval(w, s, cfg, usable, hw, lam)
             cand.update(tp=cfg.tp, pp=cfg.pp, dp=cfg.dp, nodes=np.full_like(count, float(n)))
@@ -382,6 +387,7 @@ def serve_estimates(
         net=best["hw_net"],
         pf_flops=flops_per_gpu if prefill_flops_per_gpu is None else prefill_flops_per_gpu,
         attn_flops=flops_per_gpu if attention_flops_per_gpu is None else attention_flops_per_gpu,
+        sms=np.full_like(mem_bw, np.nan) if sms is None else sms,
     )
 
 

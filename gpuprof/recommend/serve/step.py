@@ -4,42 +4,43 @@ The step model of :mod:`gpuprof.recommend.serve` (continuous batching, vectorize
 candidates × a grid of batch sizes; no per-row constant):
 
 * **One engine step** (every sequence in flight advances one token; chunked prefill rides
-  along): ``b`` decode tokens and, in steady state, ``b·P/O`` prompt tokens per step on
-  average (each sequence brings ``P`` prompt tokens over its ``O`` steps). They come as full
-  chunks of the step's token budget (``budget − b`` tokens), so a share ``(b·P/O)/(budget −
-  b)`` of the steps carries a chunk and the rest only decode: the mean step is that mix
-  (:func:`cycle_seconds`), not one step with the prompts spread thin, whose compute would hide under
-  a memory-bound decode. A step's time ``τ = max(memory, compute) + communication``: *memory* reads the weights once (a mixture of experts only the experts the
-  step's tokens are routed to, ``1 − (1 − N_act/N)^tokens``: :mod:`.decode`) and each
+  along): ``b`` decode tokens and, in steady state, ``b·P/O`` prompt tokens per step on average
+  (each sequence brings ``P`` prompt tokens over its ``O`` steps). They come as full chunks of
+  the step's token budget (``budget − b`` tokens), so a share ``(b·P/O)/(budget − b)`` of the
+  steps carries a chunk and the rest only decode: the mean step is that mix
+  (:func:`cycle_seconds`), not one step with the prompts spread thin, whose compute would hide
+  under a memory-bound decode. A step's time ``τ = max(memory, compute) + communication``:
+  *memory* reads the weights once (a mixture of experts only the experts the step's tokens are
+  routed to, ``1 − (1 − N_act/N)^tokens``: :mod:`~gpuprof.recommend.decode`) and each
   sequence's KV cache at :data:`~gpuprof.recommend.decode.MEM_BW_EFFICIENCY` of the spec
   bandwidth; *compute* is ``2·N_act`` FLOPs per token plus attention (``4·L·h`` per token per
-  cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average): a decode
-  token's at the peak × base efficiency of the weights' dtype; a prompt token's GEMMs (large:
-  a chunk's tokens are their rows) at a tuned stack's share of that peak for the GPU's
-  generation and its attention at the attention kernels' share of the 16-bit peak (the
-  training constants of :mod:`.efficiency`, fitted to training runs only: an A100 runs a long
-  prompt at 68 % of its peak, where 50 % made the 2,048-token first tokens 40 % slow). A step
-  that carries a prompt chunk also pays :data:`EAGER_LAYER_S` per layer: engines replay CUDA
-  graphs for decode-only steps, a prompt's kernels are launched one by one (memory side:
-  the GPU waits); *communication* two tensor-parallel all-reduces per
-  layer of the step's activations (:func:`~gpuprof.recommend.decode.allreduce_seconds`, at
-  :data:`NCCL_LINK_EFFICIENCY` of a GPU link's line rate: NCCL's protocol overhead; GPUs with
-  no GPU link over PCIe through the host bridge at NCCL's own figure, 20 GB/s for Gen4 x16:
-  :func:`allreduce_link`) and,
-  across nodes, one send per pipeline boundary over the network. With ``p`` stages each of
-  ``p`` micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step.
-  Two kernels tensor parallel does not shrink (:mod:`.serve_kernels`): *memory* also moves,
-  on every GPU of the group, each token's residual + RMSNorm traffic and a mixture of
+  cached position: decode over ``P + O/2``, a prompt over ``P/2`` on average): a decode token's
+  at the peak × base efficiency of the weights' dtype; a prompt token's GEMMs (large: a chunk's
+  tokens are their rows) at a tuned stack's share of that peak for the GPU's generation and its
+  attention at the attention kernels' share of the 16-bit peak (the training constants of
+  :mod:`~gpuprof.recommend.efficiency`, fitted to training runs only: an A100 runs a long
+  prompt at 68 % of its peak, where 50 % made the 2,048-token first tokens 40 % slow), its
+  dense GEMMs in waves of tiles over the GPU's SMs (a 128-token prompt leaves most SMs idle:
+  :func:`~gpuprof.recommend.serve_kernels.wave_factor`). A step that carries a prompt chunk
+  also pays :data:`EAGER_LAYER_S` per layer: engines replay CUDA graphs for decode-only steps,
+  a prompt's kernels are launched one by one (memory side: the GPU waits); *communication* two
+  tensor-parallel all-reduces per layer of the step's activations
+  (:func:`~gpuprof.recommend.decode.allreduce_seconds`, at :data:`NCCL_LINK_EFFICIENCY` of a
+  GPU link's line rate: NCCL's protocol overhead; GPUs with no GPU link over PCIe through the
+  host bridge at NCCL's own figure, 20 GB/s for Gen4 x16: :func:`allreduce_link`) and, across
+  nodes, one send per pipeline boundary over the network. With ``p`` stages each of ``p``
+  micro-batches reads its stage's weights, so a GPU reads ``N·bytes/t`` per step. Two kernels
+  tensor parallel does not shrink (:mod:`~gpuprof.recommend.serve_kernels`): *memory* also
+  moves, on every GPU of the group, each token's residual + RMSNorm traffic and a mixture of
   experts' permute and finalize, ``(8 + [2 + 2k])·h`` 16-bit elements per token per layer
-  (Megatron-LM duplicates layer norms and residuals across tensor-parallel GPUs, Shoeybi et
-  al. 2019; TensorRT-LLM's tensor-parallel MoE gives every GPU all tokens' hidden states,
-  its expert-parallelism docs); and the routed experts' GEMM FLOPs grow by the tile
-  quantization of their grouped GEMM (each expert's ``m`` tokens run as ``ceil(m/64)·64``
-  rows: NVIDIA's Matrix Multiplication Background guide), in expectation over uniform random
-  routing. Each sequence that emits a token (the decoding ones and the prompts a step
-  finishes) also carries its logits: the all-gather of the LM head's vocabulary slices
-  (communication) and what the sampler moves per vocabulary entry (``--sampler``; memory, on
-  every GPU of the group).
+  (Megatron-LM duplicates layer norms and residuals across tensor-parallel GPUs, Shoeybi et al.
+  2019; TensorRT-LLM's tensor-parallel MoE gives every GPU all tokens' hidden states, its
+  expert-parallelism docs); and the routed experts' GEMM FLOPs grow by the tile quantization of
+  their grouped GEMM (each expert's ``m`` tokens run as ``ceil(m/64)·64`` rows: NVIDIA's Matrix
+  Multiplication Background guide), in expectation over uniform random routing. Each sequence
+  that emits a token (the decoding ones and the prompts a step finishes) also carries its
+  logits: the all-gather of the LM head's vocabulary slices (communication) and what the
+  sampler moves per vocabulary entry (``--sampler``; memory, on every GPU of the group).
 * **Throughput** of a replica at batch ``b``: ``b/τ`` output tokens/s, ``b/(O·τ)`` requests/s.
 """
 
@@ -60,9 +61,11 @@ from gpuprof.recommend.decode import (
 )
 from gpuprof.recommend.memory import kv_bytes_per_token, model_shape
 from gpuprof.recommend.serve_kernels import (
+    dense_gemms,
     expert_tile_factor,
     replicated_bytes_per_token,
     sampling_bytes_per_token,
+    wave_factor,
 )
 from gpuprof.recommend.workload import WEIGHT_BYTES, Workload
 
@@ -129,9 +132,13 @@ class Shape:
     experts: int  # routed experts (0: dense)
     top_k: int
     expert_active: float  # routed-expert parameters one token uses (``expert_params·k/E``)
-    replicated: float  # bytes per token every tensor-parallel GPU moves: .serve_kernels
-    sample_mem: float  # bytes per emitted token every GPU moves for its logits: .serve_kernels
+    replicated: float  # bytes per token every tensor-parallel GPU moves: serve_kernels
+    sample_mem: float  # bytes per emitted token every GPU moves for its logits: serve_kernels
     sample_gather: float  # bytes of one emitted token's logits all-gathered across the group
+    #: A layer's dense weight GEMMs (N, K, split N) and the share of the non-expert parameters
+    #: they hold, for the wave quantization of a prompt's GEMMs (serve_kernels).
+    gemms: tuple[tuple[float, float, bool], ...] = ()
+    gemm_share: float = 0.0
 
     @property
     def ctx(self) -> float:
@@ -151,6 +158,12 @@ def shape_of(w: Workload) -> Shape:
     grouped = w.attention_kernel == "grouped" or (w.kv_heads or 2) < 2 or kv_layer <= 0
     moe = w.experts > 1 and w.top_k > 0 and w.expert_params > 0
     sample_mem, sample_gather = sampling_bytes_per_token(w.vocab, w.sampler)
+    expert_active = w.expert_params * w.top_k / w.experts if moe else 0.0
+    dense = w.params_per_token - expert_active
+    embed = 2.0 * float(w.vocab) * hidden
+    gemms = dense_gemms(hidden, attn, kv_layer, max(dense - embed, 0.0) / max(layers, 1))
+    covered = layers * sum(n * k for n, k, _ in gemms)
+    gemm_share = min(covered / dense, 1.0) if dense > 0 else 0.0
     return Shape(
         params=w.params,
         active=w.params_per_token,
@@ -170,10 +183,12 @@ def shape_of(w: Workload) -> Shape:
         ),
         experts=w.experts if moe else 0,
         top_k=w.top_k if moe else 0,
-        expert_active=w.expert_params * w.top_k / w.experts if moe else 0.0,
+        expert_active=expert_active,
         replicated=replicated_bytes_per_token(hidden, layers, w.top_k, moe),
         sample_mem=sample_mem,
         sample_gather=sample_gather,
+        gemms=gemms,
+        gemm_share=gemm_share,
     )
 
 
@@ -190,6 +205,8 @@ class Hardware:
     #: Per GPU: the prompt tokens' weight GEMMs (None: ``flops``) and their attention's rate.
     pf_flops: Arr | None = None
     attn_flops: Arr | None = None
+    #: SMs per GPU (NaN or None: unknown, no wave quantization).
+    sms: Arr | None = None
 
 
 def step_seconds(
@@ -221,7 +238,16 @@ def step_seconds(
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
     tile = expert_tile_factor(per_micro, s.experts, s.top_k) if s.experts else 1.0
-    w_comp = 2.0 * (s.active + s.expert_active * (tile - 1.0)) * (b / rate + prefill / pf_rate)
+    # A prompt's dense GEMMs run in waves of tiles over the SMs (serve_kernels.wave_factor):
+    # for a short prompt most SMs idle in the last wave; decode tokens stay at their base rate.
+    wave: Arr | float = 1.0
+    if hw.sms is not None and s.gemm_share > 0:
+        waves = wave_factor(per_micro, hw.tp, hw.sms, s.gemms)
+        wave = 1.0 + s.gemm_share * (waves - 1.0)
+    dense = s.active - s.expert_active
+    w_comp = 2.0 * dense * (b / rate + prefill * wave / pf_rate) + 2.0 * (
+        s.expert_active * tile
+    ) * (b / rate + prefill / pf_rate)
     rep_mem = tokens * s.replicated / hw.pp / bw
     # Sequences that emit a token: the decoding ones and the prompts this step finishes. Their
     # logits are sampled on the last stage only, so a pipeline does not split this.
