@@ -206,6 +206,16 @@ def test_layout_words_deepep_and_etp1_change_the_cost_where_they_apply() -> None
     # 4 nodes; expert tensor parallel 1 puts EP8 in one node (Megatron-Core's folding).
     assert secs("tp4 pp8 vp4 ep8 etp1") < secs("tp4 pp8 vp4 ep8")
     assert secs("tp4 pp8 vp4 ep8 etp1 deepep") == pytest.approx(secs("tp4 pp8 vp4 ep8 etp1"))
+    # Folded, the expert grid takes consecutive ranks whatever the attention's context
+    # parallelism: EP8 under TP4 CP8 stays in its node (nothing for DeepEP to deduplicate).
+    long = w.with_(seq_len=131072, batch=256)
+
+    def long_secs(layout: str) -> float:
+        return _layout_seconds(long.with_(layout=layout), nodes=32, work=1e7, layers=94)
+
+    inside = long_secs("tp4 pp8 vp4 ep8 etp1 cp8")
+    assert long_secs("tp4 pp8 vp4 ep8 etp1 cp8 deepep") == pytest.approx(inside)
+    assert long_secs("tp4 pp8 vp4 ep8 cp8") > inside  # unfolded: EP8 strides over 8 nodes
 
 
 def test_expert_weight_traffic_is_a_roofline_per_gemm_pass() -> None:

@@ -389,7 +389,11 @@ def _layouts(
         tau_cp = np.where(c > 1.0, stage_layers * cp_bytes / cp_link, 0.0)
     if "overlap" in pin:  # tensor-parallel communication hidden under the GEMMs it feeds
         tau_tp = np.maximum(tau_tp - tau_c, 0.0)
-    # Expert parallel: each MoE layer's dispatch and combine, forward and backward.
+    # Expert parallel: each MoE layer's dispatch and combine, forward and backward. Whole
+    # experts per GPU (folded) take consecutive ranks, whatever the attention's TP and CP:
+    # Megatron-Core orders the expert grid etp-ep-dp-pp apart from the attention's (MoE
+    # parallel folding, arXiv 2504.14960), so EP8 stays in a node under TP4 CP8; unfolded, the
+    # EP group strides over the tensor × context parallel GPUs.
     tau_ep = (
         stage_layers
         * EP_ALLTOALLS_PER_LAYER
@@ -398,7 +402,7 @@ def _layouts(
             mb * s / (c * t),
             float(hidden),
             float(w.top_k),
-            peers_in_node=np.maximum(per_node, 1.0) / (np.where(fold, 1.0, t) * c),
+            peers_in_node=np.maximum(per_node, 1.0) / np.where(fold, 1.0, t * c),
             intra_bw=intra_bw,
             inter_bw=inter if nodes > 1 else intra_bw,
             experts=w.experts if "deepep" in pin else 0,
