@@ -38,6 +38,7 @@ BOUNDS = {
     "run_overhead": (0.001, 1.0),
     "attention": (0.1, 1.5),
     "attention_hopper": (0.2, 1.5),
+    "attention_other_hopper": (0.2, 2.0),
 }
 GRID = 240
 #: Rounds of the coordinate search and golden-section steps per constant: enough to converge.
@@ -50,6 +51,9 @@ MIN_SOURCES = 2
 #: ``fp8_other`` is fitted when this many publications in the fit show FP8 outside the tuned
 #: stack (the leave-one-source-out check of the other publication stands for the second).
 FP8_MIN_SOURCES = 1
+#: ``attention_other_hopper`` is fitted when this many publications in the fit run a stack other
+#: than the tuned one on Hopper (the same check as :data:`FP8_MIN_SOURCES`).
+ATTENTION_OTHER_MIN_SOURCES = 1
 
 
 def read_rows(path: Path, hardware: str = "catalog") -> list[dict[str, Any]]:
@@ -294,6 +298,7 @@ def params_of(eff: TrainEfficiency) -> dict[str, float]:
         "run_overhead": eff.run_overhead,
         **({} if eff.attention is None else {"attention": eff.attention}),
         **{f"attention_{a.lower()}": v for a, v in eff.attention_generation.items()},
+        **{f"attention_other_{a.lower()}": v for a, v in eff.attention_other.items()},
     }
 
 
@@ -309,6 +314,11 @@ def efficiency_of(params: dict[str, float], stacks: Sequence[str] = STACKS) -> T
         run_overhead=params.get("run_overhead", 0.0),
         attention=params.get("attention"),
         attention_generation={"Hopper": params.get("attention_hopper", 1.0)},
+        attention_other=(
+            {"Hopper": params["attention_other_hopper"]}
+            if "attention_other_hopper" in params
+            else {}
+        ),
     )
 
 
@@ -351,6 +361,12 @@ def fit(models: Sequence[RowModel]) -> dict[str, float]:
     start = {f"gemm_{s}": 0.5 for s in STACKS if s in own}
     start.update(k=100.0, hopper=1.0, recompute_full=1.1, run_overhead=0.1)
     start.update(attention=0.5, attention_hopper=0.8)
+    # Attention outside the tuned stack on Hopper (FlashAttention-2-class kernels against
+    # Transformer Engine's fused attention): a constant when a publication in the fit shows
+    # it; held out, llm-foundry's and torchtitan's H100 rows each check the other's.
+    other_hopper = {m.group for m in models if m.stack != STACKS[0] and m.arch.startswith("Hopper")}
+    if len(other_hopper) >= ATTENTION_OTHER_MIN_SOURCES:
+        start["attention_other_hopper"] = 1.0
     fixed = {f"fitted_{s}": 1.0 if s in own else 0.0 for s in STACKS}
     # FP8 outside the tuned stack: a constant when a publication in the fit shows it. Held
     # out, each of the two that do (llm-foundry's amp_fp8, torchtitan's Float8) is predicted

@@ -90,6 +90,20 @@ def test_a_stack_without_its_own_constant_follows_its_fallback() -> None:
     assert TrainEfficiency(gemm={"tuned": 0.6}).gemm_share("torchtitan") == 0.6
 
 
+def test_attention_outside_the_tuned_stack_has_its_own_hopper_factor() -> None:
+    eff = TrainEfficiency(
+        gemm={"tuned": 0.6},
+        attention=0.5,
+        attention_generation={"Hopper": 0.8},
+        attention_other={"Hopper": 0.5},
+    )
+    assert eff.attention_share("tuned", "Hopper") == pytest.approx(0.4)
+    assert eff.attention_share("torchtitan", "Hopper") == pytest.approx(0.2)
+    assert eff.attention_share("fsdp", "Blackwell") == pytest.approx(0.2)  # Hopper's
+    # On Ampere both kinds of stack run FlashAttention-2-class kernels: no factor.
+    assert eff.attention_share("fsdp", "Ampere") == eff.attention_share("tuned", "Ampere") == 0.5
+
+
 @pytest.fixture(scope="module")
 def training_models() -> list:
     sys.path.insert(0, str(ROOT / "perf"))
