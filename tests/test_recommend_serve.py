@@ -218,7 +218,7 @@ def test_the_trace_simulation_of_one_request_is_the_step_model(catalog: Catalog)
     import numpy as np
 
     from gpuprof.recommend.rank import serving_arrays_of
-    from gpuprof.recommend.serve.step import Hardware, shape_of, step_seconds
+    from gpuprof.recommend.serve.step import shape_of, step_seconds
     from gpuprof.recommend.trace import Trace, simulate
 
     w = serving("llama-3.1-8b", rate_per_s=1, prompt_len=1000, output_len=11)
@@ -226,18 +226,7 @@ def test_the_trace_simulation_of_one_request_is_the_step_model(catalog: Catalog)
     sv, i = serving_arrays_of(rec, rec.rows[0])
     one = Trace("mem", np.array([5.0]), np.array([1000]), np.array([11]))
     res = simulate(w, sv, i, one, 1)
-    fields = (
-        sv.tp,
-        sv.pp,
-        sv.mem_bw,
-        sv.flops,
-        sv.link,
-        sv.net,
-        sv.pf_flops,
-        sv.attn_flops,
-        sv.sms,
-    )
-    hw = Hardware(*(np.array([float(a[i])]) for a in fields))
+    hw = sv.hardware(i)
     s = shape_of(w)
     prefill = sum(step_seconds(s, hw, np.array([0.0]), np.array([1000.0]), ctx=0.0, prompt=1000.0))
     assert res.ttft_s["p50"] == pytest.approx(float(prefill[0]))

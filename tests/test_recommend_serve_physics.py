@@ -33,19 +33,7 @@ def _one(catalog: Catalog, gpu: str, gpus: int, w: Workload) -> Recommendation:
 
 def _hw(rec: Recommendation) -> tuple[Any, int, Hardware]:
     sv, i = serving_arrays_of(rec, rec.rows[0])
-    fields = (
-        sv.tp,
-        sv.pp,
-        sv.mem_bw,
-        sv.flops,
-        sv.link,
-        sv.net,
-        sv.pf_flops,
-        sv.attn_flops,
-        sv.sms,
-    )
-    hw = Hardware(*(np.array([float(a[i])]) for a in fields))
-    return sv, i, hw
+    return sv, i, sv.hardware(i)
 
 
 def _at_best_batch(

@@ -296,22 +296,7 @@ def simulate(
     ``tick(share of the requests finished)`` every :data:`TICK_STEPS` steps may cancel it
     (:class:`TraceCancelled`)."""
     s = shape_of(w)
-    hw = Hardware(
-        *(
-            np.asarray([float(a[i])])
-            for a in (
-                sv.tp,
-                sv.pp,
-                sv.mem_bw,
-                sv.flops,
-                sv.link,
-                sv.net,
-                sv.pf_flops,
-                sv.attn_flops,
-                sv.sms,
-            )
-        )
-    )
+    hw = sv.hardware(i)
     kv_cap = float(sv.kv_tokens[i])
     b_cap = int(sv.batch_max[i])
     reqs = [

@@ -129,6 +129,12 @@ class ServeArrays:
     attn_flops: Arr  # the prompt tokens' attention
     sms: Arr  # SMs per GPU (NaN: unknown)
 
+    def hardware(self, i: int) -> Hardware:
+        """Candidate ``i``'s chosen layout as one step's :class:`Hardware` (columns of one row)."""
+        fields: tuple[Arr, ...] = (self.tp, self.pp, self.mem_bw, self.flops, self.link, self.net)
+        fields += (self.pf_flops, self.attn_flops, self.sms)
+        return Hardware(*(np.asarray([float(a[i])]) for a in fields))
+
 
 def tp_options(count: Arr, nodes: int) -> list[ServeConfig]:
     """Layouts per candidate: one node runs ``count / t`` replicas of ``t`` GPUs each (``t`` in
