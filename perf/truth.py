@@ -345,7 +345,10 @@ catalog GPUs' training rows plus torchtitan's H100 runs counted as ratios within
     per GEMM pass), the fit run to convergence
     (commit e2d58e2)                                    4.6   95 %   43    8.3   89 %   44
   + the Llama 3.1 card rows' long-context stages
-    (CSV column ``stages``, commit 71bb1e4; now)         4.7   95 %   41    8.0   89 %   42
+    (CSV column ``stages``, commit 71bb1e4)              4.7   95 %   41    8.0   89 %   42
+  + attention outside the tuned stack with its own
+    Hopper factor, the ModelZoo's long-context table
+    (80 rows, commit 1a35c9b; now; fifth look below)    4.4   93 %   43    7.3   91 %   57
 
 Mixtures of experts in training (expert parallel, gpuprof/recommend/parallel.py): Megatron-Core
 MoE README's Mixtral 8x7B, 468 TFLOPS/GPU on 64 H100 = 5,643 tokens/s/GPU by Megatron's own
@@ -495,6 +498,54 @@ num_gemms torch.empty: TransformerEngine issue #1499), 16 local experts at EP8 a
 fit the pattern of the misses, but no measured per-GEMM host cost for that release on H100 was
 found (TE PR #3134 measures ~25 us per expert GEMM of dispatch for NVFP4 on Blackwell; TE issue
 #2897 ~3.3 ms of host time per grouped MLP forward + backward for MXFP8 on GB200): not added.
+
+Fifth look (issue 23): attention by stack, and Megatron-Core's long context in the truth set. (1)
+Four rows added, the Megatron-MoE ModelZoo's long-context table (best_practice/Qwen3/readme.md at
+c1ad0b5; command in run_235b.sh: Qwen3-235B on 256 H100, TP4 EP8 ETP1 PP8 VPP4 DeepEP, CP 1 / 2 / 4
+/ 8 at 16K / 32K / 64K / 128K, GBS 256, MBS 1): its TFLOPS as step time through Megatron-LM's own
+FLOP count with causal attention (``s/2h``; it reproduces the table's 4K rows within 0.5 %),
+dropless, the router's default (the table's forced-balance figures, 1.09-1.25x faster, are its
+test mode, ``--moe-router-force-load-balancing``); same group as the 4K rows, so held out together.
+(2) ``etp1`` under context parallelism: the folded expert grid takes consecutive ranks
+(Megatron-Core orders it etp-ep-dp-pp apart from the attention's), so EP8 under TP4 CP8 stays in
+its node; the model had spread it over 8 nodes (at 128K ~58 s of a ~250 s step in all-to-alls;
+commit 9d8ef6d, no earlier row moves). (3) ``attention_other`` (gpuprof/recommend/efficiency.py): a
+stack other than the tuned one runs attention at its own share of the tuned stack's on Hopper
+(FlashAttention-2-class kernels, ~35 % of an H100's peak, against Transformer Engine's fused
+attention at FlashAttention-3's ~75 %: Shah et al. 2024, arXiv 2407.08608; on Ampere both are
+FlashAttention-2 class, so no Ampere factor), fitted like ``fp8_other``: llm-foundry's and
+torchtitan's H100 rows each predict the other held out. Fitted 0.550; the tuned stack's attention
+on Hopper 0.570 x 0.561 = 0.32 -> 0.718 x 0.724 = 0.52 of the 16-bit peak (over the full ``s x
+s``), the other stacks' 0.29. Variants (training held out median / within +-25 % / max, then
+in-sample; the baseline 8.0 / 89.5 / 41.7 and 4.7 / 94.7 / 41.2 on 76 rows):
+
+  variant                                            held out             in-sample (refit)
+  (3) alone, 76 rows                                 8.2 / 90.8 / 43.0    3.7 / 93.4 / 41.6
+  + (1) forced balance, one attention (no (3))       6.1 / 83.8 / 93.2    4.3 / 86.3 / 53.3
+  + (1) forced balance and (3), before (2)           8.2 / 90.0 / 83.7    5.5 / 93.8 / 44.4
+  + (1) forced balance, (2), (3)                     8.6 / 91.2 / 70.7    5.5 / 95.0 / 44.7
+  + (1) dropless, (2), (3): shipped                  7.3 / 91.2 / 56.8    4.4 / 92.5 / 42.7
+  (in-sample through the recommender's estimate at the shipped constants: 4.4 / 92.5 / 42.7)
+
+Shipped: the 90 % goal is met (73 of 80 within +-25 % held out) and the median improves; the worst
+row is now the 128K row (+56.8 % held out, +39.1 % in-sample): held out, no other tuned source runs
+past 8K and the tuned attention comes from NeMo's, Meta's and llm.c's short rows; in-sample, the
+model's time per token grows with the length faster than the published (16K -16.7 %, 32K 0.0 %, 64K
++20.9 %, 128K +39.1 %): the published time per token grows 2.4x from 16K to 128K where attention's
+FLOPs per token grow 8x, so attention is about a fifth of the 16K step if the rest costs the same
+per token; in the model it is two fifths. Not modelled and stated in the command: the MoE layers'
+forward recomputed (``--recompute-modules moe``: about a fifth more linear-layer FLOPs at every
+length), which points the same way. torchtitan's CP rows: CP8 8B +25.9 -> +14.9 %, 405B +28.0 ->
++8.6 %, CP4 8B +21.6 -> +12.8 % held out (their CP1 rows, the ratios' reference, -5.4 -> -19.6 %
+and -8.2 -> -17.4 %). Moved the other way: the ModelZoo's TP4 EP8 ETP1 row -41.7 -> -43.0 %, the
+Llama 3.1 8B card -38.8 -> -41.9 %, the 405B card +23.3 -> +27.0 % (the tuned attention on Hopper
+is faster, the GEMMs' Hopper factor 0.829 -> 0.762 slower). Constants: gemm 0.667 / 0.619, k 77.2,
+Hopper 0.762, recompute 1.156, fp8_other 0.746, run overhead 0.548. Serving reads the tuned stack's
+training shares for a prompt (GEMMs 56.5 -> 50.8 % of an H100's peak, attention 32 -> 52 %), out of
+sample: 162 throughput rows all within +-30 %, median 10.4 -> 11.6 %, max 29.9 -> 30.0 %
+(Qwen3-235B H200 TP8 128/2048 -29.9 -> -30.0 %; the prefill-heavy H100 rows 4-7 points lower, e.g.
+Llama 3.1 8B H100 2048/128 -11.7 -> -18.2 %); TTFT median 9.6 -> 10.3 %, 10 of 10 within 30 % (H100
+128-token prompts -27.4 -> -22.0 % and -26.8 -> -22.3 %).
 
 torchtitan's H100 runs were on 96GB HBM2e H100s at a 500 W limit (its docs/performance.md: "the
 actual peak TFLOPs number is between SXM and NVL, and we don't know its exact value"). Twelve
