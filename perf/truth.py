@@ -893,7 +893,8 @@ def main() -> int:
                 "metric": row["metric"],
                 "estimate": round(est, 1),
                 "published": pub,
-                "error_pct": round((est - pub) / pub * 100.0, 1),
+                # Two decimals: a goal's edge (±30 %) is judged on them, not on a rounded 30.0.
+                "error_pct": round((est - pub) / pub * 100.0, 2),
                 "error_pct_before": BEFORE.get(row["id"], BEFORE_SERVE.get(row["id"])),
                 "error_pct_previous": PREVIOUS.get(row["id"]),
                 "layout": layout,
