@@ -3,7 +3,7 @@
     python scripts/update_catalog.py [--tsv FILE ...] [--check]
 
 ``pyside6-lupdate`` finds every ``tr()``, ``_t()`` and ``N_()`` text in ``ui/`` and ``gpuprof/``;
-this script keeps each text once, in the order lupdate lists them, with the translation the
+this script keeps each text once, sorted by its English words, with the translation the
 catalog already has (or the one a ``--tsv`` file gives: ``English<TAB>Chinese`` a line), and
 writes the catalog as one context. Lookups go by the English text alone (:mod:`gpuprof.i18n`,
 the app's translator), so the per-class contexts lupdate would make only repeat a text, and
@@ -44,7 +44,7 @@ def code_files(root: Path = ROOT) -> list[str]:
 
 
 def texts_in_code(root: Path = ROOT) -> list[Message]:
-    """Every text the code marks for translation, once each, in lupdate's order."""
+    """Every text the code marks for translation, once each, sorted by the English text."""
     lupdate = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent))
     lupdate = lupdate or shutil.which("pyside6-lupdate")
     if lupdate is None:
@@ -57,7 +57,9 @@ def texts_in_code(root: Path = ROOT) -> list[Message]:
         )
         if proc.returncode != 0:
             raise SystemExit(f"pyside6-lupdate failed:\n{proc.stderr}")
-        return dedupe(read_messages(fresh.read_text("utf-8")))
+        found = dedupe(read_messages(fresh.read_text("utf-8")))
+    # Sorted by the text: moving code between modules leaves the catalog as it is.
+    return sorted(found, key=lambda m: (m.source.casefold(), m.source))
 
 
 def read_messages(text: str) -> list[Message]:
