@@ -12,7 +12,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
@@ -59,19 +59,18 @@ class SessionBridge(QObject):
             unsubscribe()
 
 
+_V = TypeVar("_V")
+
+
 class _Carrier(QObject):
     done = Signal(object)
     failed = Signal(object)
 
 
 def _report(carrier: _Carrier, signal: SignalInstance, value: object) -> None:
-    """Emit ``value`` and let the carrier go; a carrier whose parent was deleted meanwhile (the
-    tab or window closed while ``fn`` ran) has no one left to tell."""
-    try:
-        signal.emit(value)
-        carrier.deleteLater()
-    except RuntimeError:  # "Signal source has been deleted"
-        log.debug("a worker's result arrived after its receiver was deleted")
+    """Emit ``value`` (delivered in the GUI thread) and let the carrier go."""
+    signal.emit(value)
+    carrier.deleteLater()
 
 
 def run_in_thread(
@@ -86,11 +85,27 @@ def run_in_thread(
     thread dump or py-spy shows it); ``on_done(result)`` / ``on_error(exc)`` run in the GUI thread.
 
     A daemon thread, not a QThreadPool task: a hanging driver call must not block app exit.
+    ``parent`` is the receiver: once it is deleted (its tab or window closed while ``fn`` ran)
+    the result is dropped. The carrier of the result is nobody's child, so the GUI thread never
+    deletes it under the worker's emit; the worker lets it go after the last one.
     """
-    carrier = _Carrier(parent)
-    carrier.done.connect(on_done)
+    carrier = _Carrier()
+    receiver = {"alive": True}
+    if parent is not None:
+        parent.destroyed.connect(lambda *_: receiver.update(alive=False))
+
+    def deliver(callback: Callable[[_V], None]) -> Callable[[_V], None]:
+        def call(value: _V) -> None:
+            if receiver["alive"]:
+                callback(value)
+            else:
+                log.debug("a worker's result arrived after its receiver was deleted")
+
+        return call
+
+    carrier.done.connect(deliver(on_done))
     if on_error is not None:
-        carrier.failed.connect(on_error)
+        carrier.failed.connect(deliver(on_error))
 
     def body() -> None:
         try:
