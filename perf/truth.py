@@ -688,6 +688,8 @@ def estimate_serve(row: dict[str, str]) -> tuple[float, Any]:
     ):
         if row.get(key):
             args += [flag, row[key]]
+    if row.get("attention_dp") == "true":
+        args += ["--attention-dp"]
     serving = recommend(row, args)[0]["serving"]
     layout = {k: serving[k] for k in ("tp", "pp", "ep", "batch_best", "batch_max", "bound")}
     if row["metric"] == TTFT_METRIC:

@@ -186,6 +186,11 @@ class Workload:
     kv_admission: str = "on-demand"
     #: Serving: what the engine does with each emitted token's logits (:data:`SAMPLERS`).
     sampler: str = "argmax"
+    #: Serving: attention data parallel (TensorRT-LLM's ``enable_attention_dp``): each GPU of the
+    #: tensor-parallel group runs attention, the LM head and the sampler for its own share of the
+    #: sequences (whole attention weights, all KV heads, no attention all-reduce); the MoE layers
+    #: stay expert parallel, tokens all-gathered before them and reduce-scattered after.
+    attention_dp: bool = False
     #: The architecture's name in resources/models.csv when ``--model`` filled the fields.
     model: str = ""
     #: LLM inference: prompt tokens per sequence, prefilled before decoding (0 = not costed).

@@ -144,6 +144,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ),
     )
     sv.add_argument(
+        "--attention-dp",
+        action="store_true",
+        default=None,
+        help=tr(
+            "serving: attention data parallel (TensorRT-LLM's enable_attention_dp): each GPU "
+            "runs attention, the LM head and the sampler for its own share of the sequences; "
+            "MoE layers stay expert parallel"
+        ),
+    )
+    sv.add_argument(
         "--tp",
         type=int_range(1, 64),
         help=tr("serving: tensor-parallel GPUs per replica (default: the cheapest of 1, 2, 4, 8)"),

@@ -116,6 +116,7 @@ def workload_of(args: argparse.Namespace) -> Any:
         "kv_admission": getattr(args, "kv_admission", None),
         "attention_kernel": getattr(args, "attention_kernel", None),
         "sampler": getattr(args, "sampler", None),
+        "attention_dp": getattr(args, "attention_dp", None),
         "stack": getattr(args, "stack", None),
         "recompute": getattr(args, "recompute", None),
         "layout": getattr(args, "layout", None),

@@ -49,6 +49,7 @@ WORKLOAD_FLAGS = (
     ("kv_admission", "--kv-admission"),
     ("attention_kernel", "--attention-kernel"),
     ("sampler", "--sampler"),
+    ("attention_dp", "--attention-dp"),
     ("trace", "--trace"),
     ("stack", "--stack"),
     ("recompute", "--recompute"),

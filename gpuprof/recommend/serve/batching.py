@@ -168,6 +168,8 @@ def _layout_eval(
     """The serving numbers of one layout for every candidate (1-D arrays)."""
     devices = cfg.tp * cfg.pp
     weights = s.params * s.wbytes / devices
+    if s.attention_dp:  # the non-expert weights whole on every GPU, the experts split
+        weights = (s.params - s.expert_total + s.expert_total / cfg.tp) * s.wbytes / cfg.pp
     acts = TOKEN_BUDGET * ACT_BYTES_PER_TOKEN_HIDDEN * s.hidden / cfg.tp
     free = np.maximum(usable - weights - acts, 0.0) * KV_FREE_FRACTION
     kv_room = free * devices / s.kv_copies(cfg.tp)

@@ -139,6 +139,10 @@ class Shape:
     #: they hold, for the wave quantization of a prompt's GEMMs (serve_kernels).
     gemms: tuple[tuple[float, float, bool], ...] = ()
     gemm_share: float = 0.0
+    #: Attention data parallel (``--attention-dp``): each GPU runs attention, the LM head and
+    #: the sampler for its own sequences; ``expert_total`` routed-expert parameters stay split.
+    attention_dp: bool = False
+    expert_total: float = 0.0
 
     @property
     def ctx(self) -> float:
@@ -147,7 +151,10 @@ class Shape:
 
     def kv_copies(self, tp: Arr) -> Arr:
         """Copies of each KV head a tensor-parallel group keeps: beyond ``kv_heads`` GPUs every
-        GPU still holds a whole head (vLLM and TensorRT-LLM replicate it)."""
+        GPU still holds a whole head (vLLM and TensorRT-LLM replicate it); with attention data
+        parallel a GPU holds its own sequences' cache with all heads, one copy."""
+        if self.attention_dp:
+            return np.ones_like(np.asarray(tp, dtype=np.float64))
         return np.maximum(tp / self.kv_heads, 1.0)
 
 
@@ -189,6 +196,8 @@ def shape_of(w: Workload) -> Shape:
         sample_gather=sample_gather,
         gemms=gemms,
         gemm_share=gemm_share,
+        attention_dp=w.attention_dp,
+        expert_total=w.expert_params if moe else 0.0,
     )
 
 
@@ -237,6 +246,12 @@ def step_seconds(
     attn_rate = rate if hw.attn_flops is None else hw.tp * hw.pp * hw.attn_flops
     share = moe_read_fraction(s.active / s.params if s.params > 0 else 1.0, per_micro)
     w_mem = s.params * s.wbytes * share / hw.tp / bw
+    if s.attention_dp:
+        # Every GPU reads the whole non-expert weights (attention, norms, LM head) for its own
+        # sequences; the routed experts stay split and read as the step's tokens route to them.
+        e_share = moe_read_fraction(s.top_k / s.experts, per_micro) if s.experts else 0.0
+        dense_w = s.params - s.expert_total
+        w_mem = (dense_w + s.expert_total * e_share / hw.tp) * s.wbytes / bw
     tile = expert_tile_factor(per_micro, s.experts, s.top_k) if s.experts else 1.0
     # A prompt's dense GEMMs run in waves of tiles over the SMs (serve_kernels.wave_factor):
     # for a short prompt most SMs idle in the last wave; decode tokens stay at their base rate.
@@ -252,7 +267,9 @@ def step_seconds(
     # Sequences that emit a token: the decoding ones and the prompts this step finishes. Their
     # logits are sampled on the last stage only, so a pipeline does not split this.
     emit = b + np.where(np.asarray(prompt) > 0, prefill / np.maximum(prompt, 1.0), 0.0)
-    rep_mem = rep_mem + emit * s.sample_mem / bw
+    # Attention data parallel: norms, residuals and the sampler run for a GPU's own sequences.
+    dp_share = 1.0 / hw.tp if s.attention_dp else 1.0
+    rep_mem = rep_mem * dp_share + emit * s.sample_mem * dp_share / bw
     kv_mem = b * ctx * s.kv_token * s.kv_read * s.kv_copies(hw.tp) / (hw.tp * hw.pp) / bw
     kv_comp = 4.0 * s.layers * s.attn * (b * ctx / rate + prefill * prompt / 2.0 / attn_rate)
     t_mem = np.where(w_mem >= w_comp, w_mem, 0.0) + np.where(kv_mem >= kv_comp, kv_mem, 0.0)
@@ -262,8 +279,11 @@ def step_seconds(
     t_mem = t_mem + rep_mem + np.where(np.asarray(prefill) > 0, s.layers * EAGER_LAYER_S, 0.0)
     t_comp = np.where(w_mem < w_comp, w_comp, 0.0) + np.where(kv_mem < kv_comp, kv_comp, 0.0)
     act = per_micro * s.hidden * 2.0
-    t_comm = 2.0 * s.layers * allreduce_seconds(hw.tp, act, hw.link)
-    if s.sample_gather > 0:
+    # Attention data parallel drops the attention all-reduce; a MoE layer's all-gather of the
+    # tokens before the experts and reduce-scatter after move one all-reduce's bytes.
+    per_layer = (1.0 if s.experts else 0.0) if s.attention_dp else 2.0
+    t_comm = per_layer * s.layers * allreduce_seconds(hw.tp, act, hw.link)
+    if s.sample_gather > 0 and not s.attention_dp:
         gather = allgather_seconds(hw.tp, emit * s.sample_gather, hw.link)
         t_comm = t_comm + np.where(emit > 0, gather, 0.0)
     hop = ALLREDUCE_LATENCY[0] + act / hw.tp / hw.net
