@@ -213,6 +213,18 @@ each of the 4 KV heads), so it is pessimistic there. The dense A100 prefill-heav
 (-29.9 % at TP4 2048/128) are compute bound at the 50 % inference efficiency (sixth pass below:
 -10.2 %).
 
+Attention data parallel (issue 22, ``--attention-dp``, commit "serve: --attention-dp"): with
+the perf-overview MoE rows flagged (its llm_options.yml for MoE models sets
+enable_attention_dp: true) the step model runs each GPU's attention, LM head and sampler for its
+own sequences (whole non-expert weights, one KV copy, one all-reduce's bytes per MoE layer for
+the token all-gather + reduce-scatter, no logits gather). The seven Qwen3-235B rows then go far
+past the goal the other way: H200 128/2048 -30.02 -> +45.99 %, 1000/1000 +51.95, 2048/128
++46.23, 5000/500 +91.99; H100 128/2048 +128.20, 1000/1000 +103.22, 5000/500 +99.63 % (155 of
+162 within 30 %). The flag is shipped, the rows are not flagged
+(/tmp/serve4_csv_attention_dp.patch of issue 22's helper): the expert-parallel MoE's load
+imbalance across GPUs (real routing, not uniform) and the ranks waiting for one rank's prompt
+chunk at every MoE layer are not modelled, and no constant is fitted for them.
+
 Serving truth, one request alone (issue 22, "batch-1 figures"): the Low Latency tables of
 TensorRT-LLM's v0.6.1 performance.md (data from v0.5; H100 FP8, L40S FP8, A100 FP16; Llama 7B
 TP1 and 70B TP4 at 128 and 2048 prompt tokens): the time to the first token at batch 1, rows of
