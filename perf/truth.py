@@ -220,10 +220,13 @@ own sequences (whole non-expert weights, one KV copy, one all-reduce's bytes per
 the token all-gather + reduce-scatter, no logits gather). The seven Qwen3-235B rows then go far
 past the goal the other way: H200 128/2048 -30.02 -> +45.99 %, 1000/1000 +51.95, 2048/128
 +46.23, 5000/500 +91.99; H100 128/2048 +128.20, 1000/1000 +103.22, 5000/500 +99.63 % (155 of
-162 within 30 %). The flag is shipped, the rows are not flagged
-(/tmp/serve4_csv_attention_dp.patch of issue 22's helper): the expert-parallel MoE's load
-imbalance across GPUs (real routing, not uniform) and the ranks waiting for one rank's prompt
-chunk at every MoE layer are not modelled, and no constant is fitted for them.
+162 within 30 %). The rows are flagged (the published_serving.csv column attention_dp): every
+row runs as its benchmark ran, and without the flag these rows sat inside the goal only because
+tensor-parallel attention's extra memory and all-reduce time stood in for what the model lacks:
+the expert-parallel MoE's load imbalance across GPUs (a trained router, not uniform routing) and
+the ranks waiting for one rank's prompt chunk at every MoE layer. No constant is fitted for
+them; the training rows point the same way (the Megatron-MoE runs with expert parallelism inside
+one node are 36-43 % too fast).
 
 Serving truth, one request alone (issue 22, "batch-1 figures"): the Low Latency tables of
 TensorRT-LLM's v0.6.1 performance.md (data from v0.5; H100 FP8, L40S FP8, A100 FP16; Llama 7B
