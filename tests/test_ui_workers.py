@@ -95,6 +95,33 @@ def test_a_thread_runs_under_the_name_of_what_it_does(qtbot: Any) -> None:
 
 
 @pytest.mark.parametrize("fails", [False, True])
+def test_a_plain_function_callback_runs_in_the_gui_thread(qtbot: Any, fails: bool) -> None:
+    """on_done / on_error run in the GUI thread even when they are plain functions, not a
+    QObject's methods (PySide calls a bare callable in the emitting thread; the UI would then
+    start timers from the worker: "QBasicTimer::start: Timers cannot be started from another
+    thread")."""
+    from gpuprof.ui.shell.app import make_app
+    from gpuprof.ui.shell.workers import run_in_thread
+    from PySide6.QtCore import QObject
+
+    make_app()
+    receiver = QObject()
+    threads: list[str] = []
+
+    def job() -> str:
+        if fails:
+            raise OSError("no answer")
+        return "ok"
+
+    def record(_value: object) -> None:
+        threads.append(threading.current_thread().name)
+
+    run_in_thread(job, record, record, receiver, name="gpuprof-test-where")
+    qtbot.waitUntil(lambda: threads != [], timeout=5000)
+    assert threads == [threading.main_thread().name]
+
+
+@pytest.mark.parametrize("fails", [False, True])
 def test_a_result_after_the_receiver_was_deleted_is_dropped_quietly(
     qtbot: Any, fails: bool
 ) -> None:

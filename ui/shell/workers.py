@@ -12,9 +12,9 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtCore import QObject, Signal, Slot
 
 if TYPE_CHECKING:
     from gpuprof.bench.base import CancelToken
@@ -59,18 +59,57 @@ class SessionBridge(QObject):
             unsubscribe()
 
 
-_V = TypeVar("_V")
+#: Carriers whose result is not delivered yet: the worker thread drops its reference when it
+#: ends, and a carrier nobody holds would be deleted with its queued result.
+_IN_FLIGHT: set[_Carrier] = set()
 
 
 class _Carrier(QObject):
+    """Carries one worker's result to the GUI thread, where it was made: its signals reach its
+    own slots there (queued), whatever ``on_done`` is (a plain function would run in the
+    emitting thread). Nobody's child, so the GUI thread never deletes it under the worker's
+    emit; it lets itself go once delivered."""
+
     done = Signal(object)
     failed = Signal(object)
 
+    def __init__(
+        self,
+        on_done: Callable[[object], None],
+        on_error: Callable[[BaseException], None] | None,
+        receiver: QObject | None,
+    ) -> None:
+        super().__init__()
+        self._on_done = on_done
+        self._on_error = on_error
+        self._alive = True
+        if receiver is not None:  # deleted (its tab or window closed) while fn ran: drop it
+            receiver.destroyed.connect(self._receiver_gone)
+        self.done.connect(self._deliver_done)
+        self.failed.connect(self._deliver_error)
+        _IN_FLIGHT.add(self)
 
-def _report(carrier: _Carrier, signal: SignalInstance, value: object) -> None:
-    """Emit ``value`` (delivered in the GUI thread) and let the carrier go."""
-    signal.emit(value)
-    carrier.deleteLater()
+    @Slot()
+    def _receiver_gone(self) -> None:
+        self._alive = False
+
+    @Slot(object)
+    def _deliver_done(self, value: object) -> None:
+        if self._alive:
+            self._on_done(value)
+        else:
+            log.debug("a worker's result arrived after its receiver was deleted")
+        self._let_go()
+
+    @Slot(object)
+    def _deliver_error(self, exc: BaseException) -> None:
+        if self._alive and self._on_error is not None:
+            self._on_error(exc)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        _IN_FLIGHT.discard(self)
+        self.deleteLater()
 
 
 def run_in_thread(
@@ -86,26 +125,9 @@ def run_in_thread(
 
     A daemon thread, not a QThreadPool task: a hanging driver call must not block app exit.
     ``parent`` is the receiver: once it is deleted (its tab or window closed while ``fn`` ran)
-    the result is dropped. The carrier of the result is nobody's child, so the GUI thread never
-    deletes it under the worker's emit; the worker lets it go after the last one.
+    the result is dropped.
     """
-    carrier = _Carrier()
-    receiver = {"alive": True}
-    if parent is not None:
-        parent.destroyed.connect(lambda *_: receiver.update(alive=False))
-
-    def deliver(callback: Callable[[_V], None]) -> Callable[[_V], None]:
-        def call(value: _V) -> None:
-            if receiver["alive"]:
-                callback(value)
-            else:
-                log.debug("a worker's result arrived after its receiver was deleted")
-
-        return call
-
-    carrier.done.connect(deliver(on_done))
-    if on_error is not None:
-        carrier.failed.connect(deliver(on_error))
+    carrier = _Carrier(on_done, on_error, parent)
 
     def body() -> None:
         try:
@@ -118,9 +140,9 @@ def run_in_thread(
                 getattr(fn, "__qualname__", fn),
                 exc_info=exc,
             )
-            _report(carrier, carrier.failed, exc)
+            carrier.failed.emit(exc)
         else:
-            _report(carrier, carrier.done, result)
+            carrier.done.emit(result)
 
     thread = threading.Thread(target=body, name=name, daemon=True)
     thread.start()
