@@ -176,7 +176,7 @@ class TrainLayout:
 
 
 @dataclass(frozen=True)
-class Candidates:
+class LayoutInputs:
     """What the layout search reads of each candidate (arrays, one entry per candidate)."""
 
     per_node: Arr  # GPUs per node (fractional for a GPU partition)
@@ -190,9 +190,9 @@ class Candidates:
         """:func:`row_groups` of these arrays: candidates alike in all of them are costed once."""
         return row_groups(*(getattr(self, k) for k in self.__dataclass_fields__))
 
-    def take(self, rows: npt.NDArray[np.intp]) -> Candidates:
+    def take(self, rows: npt.NDArray[np.intp]) -> LayoutInputs:
         """The candidates at ``rows``."""
-        return Candidates(**{k: getattr(self, k)[rows] for k in self.__dataclass_fields__})
+        return LayoutInputs(**{k: getattr(self, k)[rows] for k in self.__dataclass_fields__})
 
 
 #: Words of a layout text (:func:`pinned_layout`): sizes, and ``overlap``.
@@ -276,12 +276,12 @@ def train_layout(
 ) -> TrainLayout:
     """The fastest layout that fits, per candidate (the smallest memory need when none fits).
 
-    The arrays are :class:`Candidates`' (``mem_bw`` None: the experts' weight traffic is not
+    The arrays are :class:`LayoutInputs`' (``mem_bw`` None: the experts' weight traffic is not
     costed). Catalog rows that differ only in price or region share one evaluation (``groups``:
     the :func:`row_groups` of those arrays, when the caller has them already).
     """
     bw = np.full_like(work, np.nan) if mem_bw is None else mem_bw
-    cand = Candidates(per_node, work, intra_bw, net_bw_node, usable, bw)
+    cand = LayoutInputs(per_node, work, intra_bw, net_bw_node, usable, bw)
     first, inverse = groups if groups is not None else cand.groups()
     if len(first) < len(per_node):
         return _layouts(w, per_sample, nodes, cand.take(first), layers, hidden).take(inverse)
@@ -302,7 +302,7 @@ def row_groups(*cols: Arr) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
 
 
 def _layouts(
-    w: Workload, per_sample: bool, nodes: int, cand: Candidates, layers: int, hidden: int
+    w: Workload, per_sample: bool, nodes: int, cand: LayoutInputs, layers: int, hidden: int
 ) -> TrainLayout:
     per_node, work, usable = cand.per_node, cand.work, cand.usable
     intra_bw, net_bw_node, mem_bw = cand.intra_bw, cand.net_bw_node, cand.mem_bw
