@@ -32,8 +32,13 @@ from gpuprof.bench.runner import parse_only
 from gpuprof.bench.timing import CudaEventTimer, WallTimer, measure, percentile, summarize
 from gpuprof.errors import InputError
 from gpuprof.telemetry.model import GpuSample, HostSample, Snapshot, SourceKind
-from tests.fakes.fixtures import bench_case, bench_run, gemm_result
-from tests.helpers.bench import all_reduce_result, memory_result
+from tests.fakes.fixtures import (
+    all_reduce_result,
+    bench_case,
+    bench_run,
+    gemm_result,
+    memory_result,
+)
 
 # --- fakes ----------------------------------------------------------------------------------------
 

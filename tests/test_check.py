@@ -40,8 +40,7 @@ from gpuprof.telemetry.nvml import source as nvml
 from gpuprof.telemetry.nvml.events import XidWatch
 from tests.fakes.devices import make_fleet
 from tests.fakes.fake_nvml import FakeBox, FakeNvml
-from tests.fakes.fixtures import gemm_result
-from tests.helpers.bench import all_reduce_result, memory_result
+from tests.fakes.fixtures import all_reduce_result, gemm_result, memory_result
 from tests.helpers.check import perf_item
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,8 +23,7 @@ from gpuprof.check.perf import grade_runs, perf_budgets, perf_cases, perf_runs, 
 from gpuprof.check.reference import Reference, golden_rows
 from gpuprof.check.run import CheckRun
 from gpuprof.units import fmt_sig
-from tests.fakes.fixtures import gemm_result
-from tests.helpers.bench import memory_result
+from tests.fakes.fixtures import gemm_result, memory_result
 from tests.helpers.check import perf_item
 
 CPU_GOLDEN = {

@@ -25,8 +25,7 @@ from gpuprof.report.svg import render_svg
 from gpuprof.telemetry.model import ProcessSample, Snapshot, SystemInfo
 from gpuprof.telemetry.sources import SimulatedSource
 from gpuprof.telemetry.store import SessionStore
-from tests.fakes.fixtures import bench_case, bench_run, gemm_result
-from tests.helpers.bench import memory_result
+from tests.fakes.fixtures import bench_case, bench_run, gemm_result, memory_result
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_S = 4.0
